@@ -1,0 +1,72 @@
+// BrokerConfig: the broker's effective, validated configuration.
+//
+// Built once at startup by ConfigLoader from defaults < YAML file <
+// environment < command line, then read-only and shared by every thread.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "config/listener.h"
+
+namespace skiff::config {
+
+enum class ConfigSource { kDefault, kFile, kEnvironment, kCommandLine };
+const char* to_string(ConfigSource s);
+
+struct BrokerConfig {
+  // Identity and endpoints.
+  int32_t node_id = 1;
+  std::vector<Listener> listeners;
+  std::vector<Listener> advertised_listeners;  // empty: derived from listeners
+  std::map<std::string, std::string> listener_security_protocol_map;
+  std::vector<std::string> log_dirs;
+
+  // Threads and queues.
+  int32_t num_network_threads = 3;
+  int32_t num_io_threads = 8;
+  int32_t queued_max_requests = 500;
+
+  // Sockets and connections.
+  int32_t socket_request_max_bytes = 100 * 1024 * 1024;
+  int32_t socket_send_buffer_bytes = 100 * 1024;     // -1: OS default
+  int32_t socket_receive_buffer_bytes = 100 * 1024;  // -1: OS default
+  int64_t connections_max_idle_ms = 10 * 60 * 1000;
+  int32_t max_connections = INT32_MAX;
+  int32_t max_connections_per_ip = INT32_MAX;
+  std::map<std::string, int32_t> max_connections_per_ip_overrides;
+
+  // Storage defaults (topic overrides apply on top, see log/).
+  int64_t log_segment_bytes = 1LL << 30;
+  int64_t log_roll_ms = 7LL * 24 * 3600 * 1000;
+  int64_t log_retention_ms = 7LL * 24 * 3600 * 1000;  // -1: forever
+  int64_t log_retention_bytes = -1;
+  int64_t log_retention_check_interval_ms = 5 * 60 * 1000;
+  int64_t log_flush_interval_messages = INT64_MAX;
+  int64_t log_flush_interval_ms = -1;  // -1: unset (leave it to the OS)
+  int32_t log_index_interval_bytes = 4096;
+  int32_t log_index_size_max_bytes = 10 * 1024 * 1024;
+  int32_t message_max_bytes = 1048588;
+  std::string log_message_timestamp_type = "CreateTime";
+
+  // Topics.
+  bool auto_create_topics_enable = true;
+  int32_t num_partitions = 1;
+  int16_t default_replication_factor = 1;
+
+  // Process.
+  std::string log_level = "info";
+  std::string log_file;  // empty: stdout only
+  int64_t shutdown_timeout_ms = 10'000;
+
+  // The raw value and origin of every key, for --print-config.
+  struct Entry {
+    std::string value;
+    ConfigSource source;
+  };
+  std::map<std::string, Entry> effective;
+};
+
+}  // namespace skiff::config

@@ -1,0 +1,231 @@
+#include "config/config_def.h"
+
+#include <charconv>
+#include <limits>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+#include "config/string_util.h"
+
+namespace skiff::config {
+namespace {
+
+constexpr int64_t kIntMax = std::numeric_limits<int32_t>::max();
+constexpr int64_t kLongMax = std::numeric_limits<int64_t>::max();
+
+std::string range_text(int64_t lo, int64_t hi) {
+  auto bound = [](int64_t v) {
+    if (v == kLongMax) return std::string("9223372036854775807");
+    return std::to_string(v);
+  };
+  return fmt::format("an integer in [{}, {}]", bound(lo), bound(hi));
+}
+
+int64_t parse_integer(const std::string& value, int64_t lo, int64_t hi) {
+  auto text = trim(value);
+  int64_t v = 0;
+  auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (text.empty() || ec != std::errc() || ptr != text.data() + text.size() || v < lo || v > hi)
+    throw std::invalid_argument(fmt::format("expected {}", range_text(lo, hi)));
+  return v;
+}
+
+template <typename T>
+ConfigKeyDef integer_key(std::string name, int64_t def, int64_t lo, int64_t hi, std::string doc,
+                         T BrokerConfig::*member) {
+  bool is_long = sizeof(T) == 8;
+  return ConfigKeyDef{
+      std::move(name), is_long ? ConfigType::kLong : ConfigType::kInt, std::to_string(def), std::move(doc),
+      [=](BrokerConfig& c, const std::string& v) { c.*member = static_cast<T>(parse_integer(v, lo, hi)); },
+      range_text(lo, hi)};
+}
+
+ConfigKeyDef bool_key(std::string name, bool def, std::string doc, bool BrokerConfig::*member) {
+  return ConfigKeyDef{std::move(name), ConfigType::kBool, def ? "true" : "false", std::move(doc),
+                      [=](BrokerConfig& c, const std::string& v) {
+                        auto s = to_lower(trim(v));
+                        if (s == "true") c.*member = true;
+                        else if (s == "false") c.*member = false;
+                        else throw std::invalid_argument("expected true or false");
+                      },
+                      "true or false"};
+}
+
+ConfigKeyDef enum_key(std::string name, std::string def, std::vector<std::string> allowed, std::string doc,
+                      std::string BrokerConfig::*member) {
+  std::string allowed_text;
+  for (auto& a : allowed) allowed_text += (allowed_text.empty() ? "" : ", ") + a;
+  return ConfigKeyDef{std::move(name), ConfigType::kString, std::move(def), std::move(doc),
+                      [=](BrokerConfig& c, const std::string& v) {
+                        auto s = std::string(trim(v));
+                        for (auto& a : allowed) {
+                          if (to_lower(a) == to_lower(s)) {
+                            c.*member = a;
+                            return;
+                          }
+                        }
+                        throw std::invalid_argument(fmt::format("expected one of: {}", allowed_text));
+                      },
+                      "one of " + allowed_text};
+}
+
+// Converts a coarser time unit into the *_ms member, as Kafka's
+// log.retention.hours/minutes do (the most precise key set wins, see loader).
+ConfigKeyDef scaled_ms_key(std::string name, int64_t def, int64_t scale, std::string doc,
+                           int64_t BrokerConfig::*member) {
+  return ConfigKeyDef{std::move(name), ConfigType::kLong, std::to_string(def), std::move(doc),
+                      [=](BrokerConfig& c, const std::string& v) {
+                        int64_t n = parse_integer(v, -1, kIntMax);
+                        c.*member = n < 0 ? -1 : n * scale;
+                      },
+                      range_text(-1, kIntMax) + " (-1: no limit)"};
+}
+
+std::vector<ConfigKeyDef> build_defs() {
+  std::vector<ConfigKeyDef> d;
+  d.push_back(integer_key("node.id", 1, 0, kIntMax, "This broker's id, reported in Metadata.", &BrokerConfig::node_id));
+  d.push_back({"listeners", ConfigType::kList, "PLAINTEXT://localhost:9092",
+               "Comma-separated NAME://host:port endpoints to listen on. An empty host or 0.0.0.0 listens on every "
+               "IPv4 interface, [::] on every interface; localhost listens on both 127.0.0.1 and ::1.",
+               [](BrokerConfig& c, const std::string& v) {
+                 c.listeners = parse_listener_list(v);
+                 if (c.listeners.empty()) throw std::invalid_argument("at least one listener is required");
+               },
+               "NAME://host:port[,NAME://host:port...]"});
+  d.push_back({"advertised.listeners", ConfigType::kList, "",
+               "Endpoints given to clients in Metadata, by listener name. Empty: the listeners themselves.",
+               [](BrokerConfig& c, const std::string& v) { c.advertised_listeners = parse_listener_list(v); },
+               "NAME://host:port[,...], each NAME one of the listeners"});
+  d.push_back({"listener.security.protocol.map", ConfigType::kList, "PLAINTEXT:PLAINTEXT",
+               "Listener name to security protocol. Skiff speaks PLAINTEXT only.",
+               [](BrokerConfig& c, const std::string& v) {
+                 c.listener_security_protocol_map.clear();
+                 for (auto& item : split_list(v)) {
+                   auto colon = item.find(':');
+                   if (colon == std::string::npos || colon == 0 || colon + 1 == item.size())
+                     throw std::invalid_argument("expected NAME:PROTOCOL pairs");
+                   auto proto = item.substr(colon + 1);
+                   if (proto != "PLAINTEXT")
+                     throw std::invalid_argument(fmt::format("security protocol '{}' is not supported; only PLAINTEXT", proto));
+                   c.listener_security_protocol_map[item.substr(0, colon)] = proto;
+                 }
+               },
+               "NAME:PLAINTEXT[,...]"});
+  d.push_back({"log.dirs", ConfigType::kList, "/tmp/skiff-logs", "Directories holding partition data.",
+               [](BrokerConfig& c, const std::string& v) {
+                 c.log_dirs = split_list(v);
+                 if (c.log_dirs.empty()) throw std::invalid_argument("at least one directory is required");
+               },
+               "a comma-separated list of directories"});
+  d.push_back(integer_key("num.network.threads", 3, 1, 256, "Processor threads (N), each with its own event loop.",
+                          &BrokerConfig::num_network_threads));
+  d.push_back(integer_key("num.io.threads", 8, 1, 1024, "Request handler threads (M).", &BrokerConfig::num_io_threads));
+  d.push_back(integer_key("queued.max.requests", 500, 1, kIntMax,
+                          "Requests the RequestChannel holds before Processors stop reading.",
+                          &BrokerConfig::queued_max_requests));
+  d.push_back(integer_key("socket.request.max.bytes", 100 * 1024 * 1024, 8, kIntMax,
+                          "Largest request frame accepted; a larger one closes the connection.",
+                          &BrokerConfig::socket_request_max_bytes));
+  d.push_back(integer_key("socket.send.buffer.bytes", 100 * 1024, -1, kIntMax, "SO_SNDBUF; -1 keeps the OS default.",
+                          &BrokerConfig::socket_send_buffer_bytes));
+  d.push_back(integer_key("socket.receive.buffer.bytes", 100 * 1024, -1, kIntMax,
+                          "SO_RCVBUF; -1 keeps the OS default.", &BrokerConfig::socket_receive_buffer_bytes));
+  d.push_back(integer_key("connections.max.idle.ms", 600000, 1, kLongMax, "Idle connections are closed after this.",
+                          &BrokerConfig::connections_max_idle_ms));
+  d.push_back(integer_key("max.connections", kIntMax, 0, kIntMax, "Broker-wide connection limit.",
+                          &BrokerConfig::max_connections));
+  d.push_back(integer_key("max.connections.per.ip", kIntMax, 0, kIntMax, "Connections allowed from one IP address.",
+                          &BrokerConfig::max_connections_per_ip));
+  d.push_back({"max.connections.per.ip.overrides", ConfigType::kList, "",
+               "Per-host exceptions to max.connections.per.ip, as host:n,host:n.",
+               [](BrokerConfig& c, const std::string& v) {
+                 c.max_connections_per_ip_overrides.clear();
+                 for (auto& item : split_list(v)) {
+                   auto colon = item.rfind(':');
+                   if (colon == std::string::npos || colon == 0)
+                     throw std::invalid_argument(fmt::format("'{}' is not host:n", item));
+                   int64_t n = parse_integer(item.substr(colon + 1), 0, kIntMax);
+                   c.max_connections_per_ip_overrides[item.substr(0, colon)] = static_cast<int32_t>(n);
+                 }
+               },
+               "host:n[,host:n...] with n an integer in [0, 2147483647]"});
+
+  d.push_back(integer_key("log.segment.bytes", 1LL << 30, 14, kIntMax, "Roll a segment at this size.",
+                          &BrokerConfig::log_segment_bytes));
+  d.push_back(integer_key("log.roll.ms", 7LL * 24 * 3600 * 1000, 1, kLongMax, "Roll a segment at this age.",
+                          &BrokerConfig::log_roll_ms));
+  d.push_back(scaled_ms_key("log.roll.hours", 168, 3600 * 1000, "Roll a segment at this age (log.roll.ms wins).",
+                            &BrokerConfig::log_roll_ms));
+  d.push_back(integer_key("log.retention.ms", 7LL * 24 * 3600 * 1000, -1, kLongMax,
+                          "Delete segments older than this; -1 keeps them forever.", &BrokerConfig::log_retention_ms));
+  d.push_back(scaled_ms_key("log.retention.minutes", 7 * 24 * 60, 60 * 1000,
+                            "Retention in minutes (log.retention.ms wins).", &BrokerConfig::log_retention_ms));
+  d.push_back(scaled_ms_key("log.retention.hours", 168, 3600 * 1000,
+                            "Retention in hours (log.retention.ms and .minutes win).", &BrokerConfig::log_retention_ms));
+  d.push_back(integer_key("log.retention.bytes", -1, -1, kLongMax, "Per-partition size cap; -1: none.",
+                          &BrokerConfig::log_retention_bytes));
+  d.push_back(integer_key("log.retention.check.interval.ms", 300000, 1, kLongMax, "How often retention runs.",
+                          &BrokerConfig::log_retention_check_interval_ms));
+  d.push_back(integer_key("log.flush.interval.messages", kLongMax, 1, kLongMax,
+                          "fsync after this many messages; 1 = before every acknowledgement.",
+                          &BrokerConfig::log_flush_interval_messages));
+  d.push_back(integer_key("log.flush.interval.ms", -1, -1, kLongMax,
+                          "fsync data older than this; -1 leaves it to the OS.", &BrokerConfig::log_flush_interval_ms));
+  d.push_back(integer_key("log.index.interval.bytes", 4096, 0, kIntMax, "Bytes between offset index entries.",
+                          &BrokerConfig::log_index_interval_bytes));
+  d.push_back(integer_key("log.index.size.max.bytes", 10 * 1024 * 1024, 4096, kIntMax,
+                          "Preallocated size of each index file.", &BrokerConfig::log_index_size_max_bytes));
+  d.push_back(integer_key("message.max.bytes", 1048588, 0, kIntMax, "Largest record batch accepted.",
+                          &BrokerConfig::message_max_bytes));
+  d.push_back(enum_key("log.message.timestamp.type", "CreateTime", {"CreateTime", "LogAppendTime"},
+                       "Timestamp kept in batches: the producer's or the broker's.",
+                       &BrokerConfig::log_message_timestamp_type));
+  d.push_back(bool_key("auto.create.topics.enable", true, "Create unknown topics on Metadata and Produce.",
+                       &BrokerConfig::auto_create_topics_enable));
+  d.push_back(integer_key("num.partitions", 1, 1, 100000, "Partitions of auto-created topics.",
+                          &BrokerConfig::num_partitions));
+  d.push_back(integer_key("default.replication.factor", 1, 1, 1,
+                          "Replication factor of auto-created topics (a single node has one replica).",
+                          &BrokerConfig::default_replication_factor));
+
+  d.push_back(enum_key("skiff.log.level", "info", {"trace", "debug", "info", "warn", "error", "critical", "off"},
+                       "Level of the broker's own log (not partition data).", &BrokerConfig::log_level));
+  d.push_back({"skiff.log.file", ConfigType::kString, "", "Also write the broker's own log to this file.",
+               [](BrokerConfig& c, const std::string& v) { c.log_file = std::string(trim(v)); }, "a file path"});
+  d.push_back(integer_key("skiff.shutdown.timeout.ms", 10000, 0, kLongMax,
+                          "How long graceful shutdown waits for in-flight requests.",
+                          &BrokerConfig::shutdown_timeout_ms));
+  return d;
+}
+
+}  // namespace
+
+const std::vector<ConfigKeyDef>& config_defs() {
+  static const std::vector<ConfigKeyDef> defs = build_defs();
+  return defs;
+}
+
+const ConfigKeyDef* find_config_def(std::string_view name) {
+  for (auto& d : config_defs())
+    if (d.name == name) return &d;
+  return nullptr;
+}
+
+std::string env_var_name(std::string_view key) {
+  std::string out = "SKIFF_";
+  for (char c : key) out += c == '.' ? '_' : static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return out;
+}
+
+const char* to_string(ConfigSource s) {
+  switch (s) {
+    case ConfigSource::kDefault: return "default";
+    case ConfigSource::kFile: return "file";
+    case ConfigSource::kEnvironment: return "environment";
+    case ConfigSource::kCommandLine: return "command line";
+  }
+  return "?";
+}
+
+}  // namespace skiff::config

@@ -1,0 +1,34 @@
+// The table of every configuration key Skiff accepts: its name (Kafka's own),
+// type, default, allowed values and where it lands in BrokerConfig.
+// Keys not in this table are rejected.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "config/broker_config.h"
+
+namespace skiff::config {
+
+enum class ConfigType { kInt, kLong, kBool, kString, kList };
+
+struct ConfigKeyDef {
+  std::string name;
+  ConfigType type;
+  std::string default_value;  // as text; parsed by the same path as user values
+  std::string doc;
+  // Parses `value` and stores it in `cfg`; throws std::invalid_argument with a
+  // sentence saying what is allowed.
+  std::function<void(BrokerConfig& cfg, const std::string& value)> apply;
+  std::string allowed;  // human-readable, e.g. "[1, 1024]"
+};
+
+const std::vector<ConfigKeyDef>& config_defs();
+const ConfigKeyDef* find_config_def(std::string_view name);
+
+// "advertised.listeners" -> "SKIFF_ADVERTISED_LISTENERS"
+std::string env_var_name(std::string_view key);
+
+}  // namespace skiff::config

@@ -1,0 +1,167 @@
+#include "config/config_loader.h"
+
+#include <algorithm>
+#include <set>
+
+#include <fmt/format.h>
+#include <yaml-cpp/yaml.h>
+
+#include "config/config_def.h"
+#include "config/string_util.h"
+
+extern char** environ;
+
+namespace skiff::config {
+namespace {
+
+struct RawValue {
+  std::string value;
+  ConfigSource source;
+};
+
+// Keys whose finer sibling (.ms) must win when both are set: applied first.
+int apply_rank(const std::string& key) {
+  if (key == "log.roll.hours" || key == "log.retention.hours") return 0;
+  if (key == "log.retention.minutes") return 1;
+  return 2;
+}
+
+std::string yaml_scalar_text(const std::string& key, const YAML::Node& node) {
+  if (node.IsNull()) return "";
+  if (node.IsScalar()) return node.Scalar();
+  if (node.IsSequence()) {
+    std::string joined;
+    for (const auto& item : node) {
+      if (!item.IsScalar())
+        throw ConfigError(fmt::format("Invalid value for configuration '{}': list items must be plain values", key));
+      joined += (joined.empty() ? "" : ",") + item.Scalar();
+    }
+    return joined;
+  }
+  throw ConfigError(fmt::format(
+      "Invalid value for configuration '{}': expected a value or a list, got a map (write keys flat, e.g. 'log.dirs: /data')",
+      key));
+}
+
+void read_file(const std::string& path, std::map<std::string, RawValue>& raw) {
+  YAML::Node root;
+  try {
+    root = YAML::LoadFile(path);
+  } catch (const YAML::BadFile&) {
+    throw ConfigError(fmt::format("Cannot read config file '{}'", path));
+  } catch (const YAML::Exception& e) {
+    throw ConfigError(fmt::format("Config file '{}' is not valid YAML: {}", path, e.what()));
+  }
+  if (root.IsNull()) return;  // an empty file is a valid, empty config
+  if (!root.IsMap()) throw ConfigError(fmt::format("Config file '{}' must be a map of key: value", path));
+  for (const auto& kv : root) {
+    std::string key = kv.first.as<std::string>();
+    if (!find_config_def(key))
+      throw ConfigError(fmt::format("Unknown configuration '{}' in config file '{}'", key, path));
+    raw[key] = {yaml_scalar_text(key, kv.second), ConfigSource::kFile};
+  }
+}
+
+void read_environment(const std::map<std::string, std::string>& env, std::map<std::string, RawValue>& raw) {
+  std::set<std::string> known;
+  for (const auto& def : config_defs()) {
+    auto name = env_var_name(def.name);
+    known.insert(name);
+    if (auto it = env.find(name); it != env.end()) raw[def.name] = {it->second, ConfigSource::kEnvironment};
+  }
+  for (const auto& [name, value] : env) {
+    if (name.rfind("SKIFF_", 0) == 0 && !known.count(name))
+      throw ConfigError(fmt::format(
+          "Unknown configuration in environment variable '{}' (SKIFF_ followed by a key upper-cased with dots as "
+          "underscores, e.g. SKIFF_ADVERTISED_LISTENERS)",
+          name));
+  }
+}
+
+void read_overrides(const std::vector<std::string>& overrides, std::map<std::string, RawValue>& raw) {
+  for (const auto& o : overrides) {
+    auto eq = o.find('=');
+    if (eq == std::string::npos || eq == 0)
+      throw ConfigError(fmt::format("--override '{}' must be key=value", o));
+    std::string key(trim(std::string_view(o).substr(0, eq)));
+    if (!find_config_def(key)) throw ConfigError(fmt::format("Unknown configuration '{}' in --override", key));
+    raw[key] = {o.substr(eq + 1), ConfigSource::kCommandLine};
+  }
+}
+
+void apply(BrokerConfig& cfg, const ConfigKeyDef& def, const RawValue& raw) {
+  try {
+    def.apply(cfg, raw.value);
+  } catch (const std::invalid_argument& e) {
+    throw ConfigError(fmt::format("Invalid value '{}' for configuration '{}' (from {}): {}; allowed: {}", raw.value,
+                                  def.name, to_string(raw.source), e.what(), def.allowed));
+  }
+  cfg.effective[def.name] = {raw.value, raw.source};
+}
+
+bool is_wildcard(const std::string& host) { return host.empty() || host == "0.0.0.0" || host == "::"; }
+
+void check_cross_key_rules(const BrokerConfig& cfg) {
+  for (const auto& l : cfg.listeners) {
+    if (!cfg.listener_security_protocol_map.count(l.name))
+      throw ConfigError(fmt::format(
+          "Invalid value '{}' for configuration 'listeners': listener name '{}' is not in "
+          "listener.security.protocol.map (add {}:PLAINTEXT)",
+          cfg.effective.at("listeners").value, l.name, l.name));
+  }
+  for (const auto& a : cfg.advertised_listeners) {
+    auto match = std::find_if(cfg.listeners.begin(), cfg.listeners.end(), [&](auto& l) { return l.name == a.name; });
+    if (match == cfg.listeners.end())
+      throw ConfigError(fmt::format(
+          "Invalid value '{}' for configuration 'advertised.listeners': '{}' names no listener in 'listeners'",
+          cfg.effective.at("advertised.listeners").value, a.name));
+    if (is_wildcard(a.host))
+      throw ConfigError(fmt::format(
+          "Invalid value '{}' for configuration 'advertised.listeners': clients cannot connect to '{}'; advertise "
+          "a host name or address they can reach",
+          cfg.effective.at("advertised.listeners").value, a.to_string()));
+  }
+}
+
+}  // namespace
+
+BrokerConfig load_config(const ConfigSources& sources) {
+  std::map<std::string, RawValue> raw;
+  if (sources.file) read_file(*sources.file, raw);
+  read_environment(sources.environment, raw);
+  read_overrides(sources.overrides, raw);
+
+  BrokerConfig cfg;
+  for (const auto& def : config_defs()) apply(cfg, def, {def.default_value, ConfigSource::kDefault});
+
+  std::vector<const ConfigKeyDef*> order;
+  for (const auto& def : config_defs())
+    if (raw.count(def.name)) order.push_back(&def);
+  std::stable_sort(order.begin(), order.end(),
+                   [](auto* a, auto* b) { return apply_rank(a->name) < apply_rank(b->name); });
+  for (auto* def : order) apply(cfg, *def, raw.at(def->name));
+
+  check_cross_key_rules(cfg);
+  return cfg;
+}
+
+std::map<std::string, std::string> process_environment() {
+  std::map<std::string, std::string> env;
+  for (char** e = environ; e && *e; ++e) {
+    std::string_view kv(*e);
+    auto eq = kv.find('=');
+    if (eq != std::string_view::npos) env.emplace(kv.substr(0, eq), kv.substr(eq + 1));
+  }
+  return env;
+}
+
+std::string describe_config(const BrokerConfig& config) {
+  std::string out;
+  size_t width = 0;
+  for (const auto& [key, e] : config.effective) width = std::max(width, key.size());
+  for (const auto& [key, e] : config.effective)
+    out += fmt::format("{:<{}} = {:<40} ({})\n", key, width, e.value, to_string(e.source));
+  return out;
+}
+
+}  // namespace skiff::config

@@ -1,0 +1,139 @@
+#include "network/acceptor.h"
+
+#include <boost/asio/ip/v6_only.hpp>
+#include <boost/asio/post.hpp>
+#include <fmt/format.h>
+
+#include "network/net_log.h"
+#include "network/processor.h"
+
+namespace skiff::network {
+namespace ip = boost::asio::ip;
+
+Acceptor::Acceptor(std::vector<Processor*> processors, std::shared_ptr<ConnectionQuotas> quotas)
+    : processors_(std::move(processors)), quotas_(std::move(quotas)) {}
+
+Acceptor::~Acceptor() { stop(); }
+
+std::vector<ip::address> Acceptor::bind_addresses(const ListenerEndpoint& l) {
+  if (l.host.empty() || l.host == "0.0.0.0") return {ip::address_v4::any()};
+  if (l.host == "::") return {ip::address_v6::any()};
+  // librdkafka may resolve localhost to ::1, so serve both stacks.
+  if (l.host == "localhost") return {ip::address_v4::loopback(), ip::address_v6::loopback()};
+  boost::system::error_code ec;
+  auto literal = ip::make_address(l.host, ec);
+  if (!ec) return {literal};
+  ip::tcp::resolver resolver(io_);
+  auto results = resolver.resolve(l.host, "", ec);
+  if (ec) throw BindError(fmt::format("cannot resolve host '{}' of listener {}: {}", l.host, l.name, ec.message()));
+  std::vector<ip::address> out;
+  for (const auto& r : results)
+    if (std::find(out.begin(), out.end(), r.endpoint().address()) == out.end()) out.push_back(r.endpoint().address());
+  return out;
+}
+
+BoundListener Acceptor::bind(const ListenerEndpoint& listener) {
+  auto addresses = bind_addresses(listener);
+  // With port 0 the first address picks a port and the others must get the
+  // same one; if another process holds it there, try again with a new port.
+  for (int attempt = 0;; ++attempt) {
+    BoundListener bound{listener, listener.port, {}};
+    std::vector<std::unique_ptr<Listening>> made;
+    std::string failure;
+    for (size_t i = 0; i < addresses.size(); ++i) {
+      const auto& addr = addresses[i];
+      auto l = std::make_unique<Listening>(Listening{listener.name, bound.port, ip::tcp::acceptor(io_)});
+      ip::tcp::endpoint ep(addr, bound.port);
+      boost::system::error_code ec;
+      l->acceptor.open(ep.protocol(), ec);
+      if (!ec) l->acceptor.set_option(ip::tcp::acceptor::reuse_address(true), ec);
+      if (!ec && addr.is_v6()) l->acceptor.set_option(ip::v6_only(!addr.is_unspecified()), ec);
+      if (!ec) l->acceptor.bind(ep, ec);
+      if (!ec) l->acceptor.listen(boost::asio::socket_base::max_listen_connections, ec);
+      if (ec) {
+        // localhost's ::1 is optional: a host without IPv6 still serves 127.0.0.1.
+        if (listener.host == "localhost" && addr.is_v6() && ec != boost::asio::error::address_in_use) {
+          net_log().warn("listener {}: cannot bind [::1]:{} ({}); serving IPv4 only", listener.name, bound.port,
+                         ec.message());
+          continue;
+        }
+        failure = ec == boost::asio::error::address_in_use
+                      ? fmt::format("port {} on {} is already in use", ep.port(), addr.to_string())
+                      : fmt::format("cannot listen on {}:{}: {}", addr.to_string(), ep.port(), ec.message());
+        break;
+      }
+      if (bound.port == 0) bound.port = l->acceptor.local_endpoint().port();
+      l->port = bound.port;
+      bound.addresses.push_back(l->acceptor.local_endpoint());
+      made.push_back(std::move(l));
+    }
+    if (failure.empty()) {
+      for (auto& m : made) listening_.push_back(std::move(m));
+      return bound;
+    }
+    if (listener.port != 0 || attempt >= 10)
+      throw BindError(fmt::format("listener {}://{}:{}: {}", listener.name, listener.host, listener.port, failure));
+  }
+}
+
+void Acceptor::start() {
+  for (auto& l : listening_) accept_next(*l);
+  thread_ = std::thread([this] {
+    pthread_setname_np(pthread_self(), "skiff-acceptor");
+    io_.run();
+  });
+}
+
+void Acceptor::accept_next(Listening& l) {
+  Processor* target = processors_[next_processor_++ % processors_.size()];
+  l.acceptor.async_accept(target->io_context(), [this, &l, target](const boost::system::error_code& ec,
+                                                                    ip::tcp::socket socket) {
+    if (ec == boost::asio::error::operation_aborted || !l.acceptor.is_open()) return;
+    if (ec) {
+      // EMFILE and friends: log, back off a little by simply retrying.
+      net_log().warn("accept on listener {}: {}", l.listener_name, ec.message());
+      accept_next(l);
+      return;
+    }
+    boost::system::error_code ep_ec;
+    auto remote = socket.remote_endpoint(ep_ec);
+    auto local = socket.local_endpoint(ep_ec);
+    if (ep_ec) {  // the peer went away already
+      accept_next(l);
+      return;
+    }
+    std::string peer = remote.address().to_string();
+    std::string why;
+    auto slot = quotas_->try_acquire(peer, &why);
+    if (!slot) {
+      net_log().warn("rejected connection from {}: {}", peer, why);
+      boost::system::error_code ignore;
+      socket.close(ignore);
+    } else {
+      RequestContext ctx;
+      ctx.listener_name = l.listener_name;
+      ctx.peer_address = peer;
+      ctx.local_address = local.address().to_string();
+      ctx.local_port = l.port;
+      target->accept(std::move(socket), std::move(*slot), std::move(ctx));
+    }
+    accept_next(l);
+  });
+}
+
+void Acceptor::stop() {
+  if (!thread_.joinable()) {
+    listening_.clear();
+    return;
+  }
+  boost::asio::post(io_, [this] {
+    for (auto& l : listening_) {
+      boost::system::error_code ec;
+      l->acceptor.close(ec);
+    }
+  });
+  thread_.join();
+  listening_.clear();
+}
+
+}  // namespace skiff::network

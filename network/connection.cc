@@ -1,0 +1,240 @@
+#include "network/connection.h"
+
+#include <sys/sendfile.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include <boost/asio/read.hpp>
+#include <boost/asio/write.hpp>
+
+#include "network/net_log.h"
+#include "network/processor.h"
+
+namespace skiff::network {
+namespace {
+
+constexpr size_t kReadBufferSize = 64 * 1024;
+// How long a muted connection waits before retrying a full RequestChannel.
+constexpr auto kQueueFullRetry = std::chrono::milliseconds(2);
+
+int32_t read_be32(const uint8_t* p) {
+  return static_cast<int32_t>((uint32_t(p[0]) << 24) | (uint32_t(p[1]) << 16) | (uint32_t(p[2]) << 8) | uint32_t(p[3]));
+}
+
+}  // namespace
+
+Connection::Connection(Processor& processor, boost::asio::ip::tcp::socket socket, ConnectionQuotas::Slot slot,
+                       RequestContext context)
+    : processor_(processor),
+      socket_(std::move(socket)),
+      slot_(std::move(slot)),
+      context_(std::move(context)),
+      retry_timer_(processor.io_context()),
+      buf_(kReadBufferSize),
+      last_active_(std::chrono::steady_clock::now()) {}
+
+void Connection::start() { process_buffer(); }
+
+void Connection::close(const std::string& reason) {
+  if (closed_) return;
+  closed_ = true;
+  if (!reason.empty())
+    net_log().debug("closing connection {} from {}: {}", context_.connection_id, context_.peer_address, reason);
+  boost::system::error_code ec;
+  socket_.shutdown(boost::asio::socket_base::shutdown_both, ec);
+  socket_.close(ec);
+  retry_timer_.cancel();
+  if (pending_) {
+    pending_.reset();
+  }
+  slot_.release();
+  processor_.remove(context_.connection_id);
+}
+
+// Looks for one complete frame in the buffer; dispatches it or reads more.
+void Connection::process_buffer() {
+  if (closed_ || muted_) return;
+  size_t have = wpos_ - rpos_;
+  if (have >= 4) {
+    int32_t size = read_be32(buf_.data() + rpos_);
+    if (size < 0 || size > processor_.config().max_request_bytes) {
+      net_log().warn("closing connection from {}: frame size {} is outside [0, {}] (socket.request.max.bytes)",
+                     context_.peer_address, size, processor_.config().max_request_bytes);
+      close("");
+      return;
+    }
+    size_t need = 4 + static_cast<size_t>(size);
+    if (have >= need) {
+      Frame frame(size);
+      if (size) std::memcpy(frame.data(), buf_.data() + rpos_ + 4, size);
+      rpos_ += need;
+      if (rpos_ == wpos_) rpos_ = wpos_ = 0;
+      dispatch(std::move(frame));
+      return;
+    }
+    if (need > buf_.size()) {
+      // Too big for the buffer: read the rest straight into the frame.
+      Frame frame(size);
+      size_t body = have - 4;
+      if (body) std::memcpy(frame.data(), buf_.data() + rpos_ + 4, body);
+      rpos_ = wpos_ = 0;
+      read_large_frame(std::move(frame), body);
+      return;
+    }
+  }
+  read_more();
+}
+
+void Connection::read_more() {
+  if (reading_ || closed_) return;
+  if (rpos_ > 0) {  // compact so the next frame fits from the start
+    std::memmove(buf_.data(), buf_.data() + rpos_, wpos_ - rpos_);
+    wpos_ -= rpos_;
+    rpos_ = 0;
+  }
+  reading_ = true;
+  socket_.async_read_some(boost::asio::buffer(buf_.data() + wpos_, buf_.size() - wpos_),
+                          [self = shared_from_this()](const boost::system::error_code& ec, size_t n) {
+                            self->reading_ = false;
+                            if (self->closed_) return;
+                            if (ec) {
+                              self->close(ec == boost::asio::error::eof ? "" : ec.message());
+                              return;
+                            }
+                            self->wpos_ += n;
+                            self->last_active_ = std::chrono::steady_clock::now();
+                            self->process_buffer();
+                          });
+}
+
+void Connection::read_large_frame(Frame frame, size_t have) {
+  reading_ = true;
+  auto shared = std::make_shared<Frame>(std::move(frame));
+  boost::asio::async_read(socket_, boost::asio::buffer(shared->data() + have, shared->size() - have),
+                          [self = shared_from_this(), shared](const boost::system::error_code& ec, size_t) {
+                            self->reading_ = false;
+                            if (self->closed_) return;
+                            if (ec) {
+                              self->close(ec == boost::asio::error::eof ? "frame cut short" : ec.message());
+                              return;
+                            }
+                            self->last_active_ = std::chrono::steady_clock::now();
+                            self->dispatch(std::move(*shared));
+                          });
+}
+
+void Connection::dispatch(Frame frame) {
+  muted_ = true;
+  pending_.emplace();
+  pending_->context = context_;
+  pending_->frame = std::move(frame);
+  pending_->received_at = std::chrono::steady_clock::now();
+  try_enqueue();
+}
+
+// Never blocks the loop: a full channel leaves us muted and retries shortly.
+void Connection::try_enqueue() {
+  if (closed_ || !pending_) return;
+  if (processor_.channel().try_send_request(*pending_)) {
+    pending_.reset();
+    processor_.on_request_queued();
+    return;
+  }
+  retry_timer_.expires_after(kQueueFullRetry);
+  retry_timer_.async_wait([self = shared_from_this()](const boost::system::error_code& ec) {
+    if (!ec) self->try_enqueue();
+  });
+}
+
+void Connection::on_response(Response response) {
+  if (closed_) return;
+  switch (response.action) {
+    case Response::Action::kNoOp:
+      unmute();
+      return;
+    case Response::Action::kClose:
+      if (!response.close_reason.empty())
+        net_log().info("closing connection from {}: {}", context_.peer_address, response.close_reason);
+      close("");
+      return;
+    case Response::Action::kSend:
+      response_ = std::move(response);
+      write_chunks(0);
+      return;
+  }
+}
+
+// Writes chunk `index` onwards: runs of byte chunks in one gathered write,
+// file regions with sendfile.
+void Connection::write_chunks(size_t index) {
+  if (closed_) return;
+  auto& chunks = response_.chunks;
+  if (index >= chunks.size()) {
+    response_ = Response{};
+    last_active_ = std::chrono::steady_clock::now();
+    unmute();
+    return;
+  }
+  if (auto* region = std::get_if<FileRegion>(&chunks[index])) {
+    send_file_region(index, std::move(*region));
+    return;
+  }
+  std::vector<boost::asio::const_buffer> buffers;
+  size_t end = index;
+  while (end < chunks.size() && std::holds_alternative<std::vector<uint8_t>>(chunks[end])) {
+    auto& bytes = std::get<std::vector<uint8_t>>(chunks[end]);
+    buffers.emplace_back(bytes.data(), bytes.size());
+    ++end;
+  }
+  boost::asio::async_write(socket_, buffers,
+                           [self = shared_from_this(), end](const boost::system::error_code& ec, size_t) {
+                             if (self->closed_) return;
+                             if (ec) {
+                               self->close(ec.message());
+                               return;
+                             }
+                             self->write_chunks(end);
+                           });
+}
+
+void Connection::send_file_region(size_t index, FileRegion region) {
+  socket_.native_non_blocking(true);
+  while (region.length > 0) {
+    off_t off = region.offset;
+    ssize_t n = ::sendfile(socket_.native_handle(), region.fd, &off, region.length);
+    if (n > 0) {
+      region.offset += n;
+      region.length -= static_cast<size_t>(n);
+      continue;
+    }
+    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+      socket_.async_wait(boost::asio::socket_base::wait_write,
+                         [self = shared_from_this(), index, region](const boost::system::error_code& ec) mutable {
+                           if (self->closed_) return;
+                           if (ec) {
+                             self->close(ec.message());
+                             return;
+                           }
+                           self->send_file_region(index, std::move(region));
+                         });
+      return;
+    }
+    if (n < 0 && errno == EINTR) continue;
+    // n == 0: the file is shorter than promised; the frame would be corrupt.
+    close(n == 0 ? "file region ended early" : std::string("sendfile: ") + std::strerror(errno));
+    return;
+  }
+  write_chunks(index + 1);
+}
+
+void Connection::unmute() {
+  muted_ = false;
+  if (processor_.draining()) {
+    close("broker shutting down");
+    return;
+  }
+  process_buffer();
+}
+
+}  // namespace skiff::network

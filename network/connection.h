@@ -1,0 +1,67 @@
+// Connection: one client socket, owned by exactly one Processor and touched
+// only on that Processor's thread.
+//
+// Life of a request: read the 4-byte size, read the body, hand the frame to
+// the Processor (which queues it on the RequestChannel), stay muted until the
+// response has been written, then look at the next frame. Muting keeps
+// responses in request order; pipelined requests wait in the socket buffer.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/steady_timer.hpp>
+
+#include "network/connection_quotas.h"
+#include "network/request.h"
+
+namespace skiff::network {
+
+class Processor;
+
+class Connection : public std::enable_shared_from_this<Connection> {
+ public:
+  Connection(Processor& processor, boost::asio::ip::tcp::socket socket, ConnectionQuotas::Slot slot,
+             RequestContext context);
+
+  void start();
+  void on_response(Response response);
+  void close(const std::string& reason);
+
+  uint64_t id() const { return context_.connection_id; }
+  bool muted() const { return muted_; }
+  bool closed() const { return closed_; }
+  std::chrono::steady_clock::time_point last_active() const { return last_active_; }
+
+ private:
+  void process_buffer();
+  void read_more();
+  void read_large_frame(Frame frame, size_t have);
+  void dispatch(Frame frame);
+  void try_enqueue();
+  void unmute();
+  void write_chunks(size_t index);
+  void send_file_region(size_t index, FileRegion region);
+
+  Processor& processor_;
+  boost::asio::ip::tcp::socket socket_;
+  ConnectionQuotas::Slot slot_;
+  RequestContext context_;
+  boost::asio::steady_timer retry_timer_;
+
+  std::vector<uint8_t> buf_;
+  size_t rpos_ = 0, wpos_ = 0;
+  bool reading_ = false;
+  bool muted_ = false;
+  bool closed_ = false;
+  std::optional<Request> pending_;  // waiting for room in the RequestChannel
+  Response response_;               // being written
+  std::chrono::steady_clock::time_point last_active_;
+};
+
+}  // namespace skiff::network

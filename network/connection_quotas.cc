@@ -1,0 +1,100 @@
+#include "network/connection_quotas.h"
+
+#include <boost/asio/ip/address.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/io_context.hpp>
+
+namespace skiff::network {
+namespace {
+
+// Canonical text of an IP so that "::ffff:127.0.0.1" and "127.0.0.1" count as one.
+std::string canonical_ip(const std::string& ip) {
+  boost::system::error_code ec;
+  auto addr = boost::asio::ip::make_address(ip, ec);
+  if (ec) return ip;
+  if (addr.is_v6() && addr.to_v6().is_v4_mapped())
+    return boost::asio::ip::make_address_v4(boost::asio::ip::v4_mapped, addr.to_v6()).to_string();
+  return addr.to_string();
+}
+
+}  // namespace
+
+ConnectionQuotas::Slot& ConnectionQuotas::Slot::operator=(Slot&& o) noexcept {
+  if (this != &o) {
+    release();
+    quotas_ = std::move(o.quotas_);
+    ip_ = std::move(o.ip_);
+  }
+  return *this;
+}
+
+void ConnectionQuotas::Slot::release() {
+  if (quotas_) {
+    quotas_->release(ip_);
+    quotas_.reset();
+  }
+}
+
+std::shared_ptr<ConnectionQuotas> ConnectionQuotas::create(int32_t max_connections, int32_t max_per_ip,
+                                                           const std::map<std::string, int32_t>& overrides) {
+  std::shared_ptr<ConnectionQuotas> q(new ConnectionQuotas(max_connections, max_per_ip));
+  boost::asio::io_context io;
+  boost::asio::ip::tcp::resolver resolver(io);
+  for (const auto& [host, limit] : overrides) {
+    boost::system::error_code ec;
+    auto addr = boost::asio::ip::make_address(host, ec);
+    if (!ec) {
+      q->overrides_[canonical_ip(addr.to_string())] = limit;
+      continue;
+    }
+    // A host name: applies to every address it resolves to (Kafka resolves too).
+    auto results = resolver.resolve(host, "", ec);
+    if (ec) continue;
+    for (const auto& r : results) q->overrides_[canonical_ip(r.endpoint().address().to_string())] = limit;
+  }
+  return q;
+}
+
+int32_t ConnectionQuotas::limit_for(const std::string& ip) const {
+  auto it = overrides_.find(ip);
+  return it == overrides_.end() ? max_per_ip_ : it->second;
+}
+
+std::optional<ConnectionQuotas::Slot> ConnectionQuotas::try_acquire(const std::string& raw_ip, std::string* why) {
+  std::string ip = canonical_ip(raw_ip);
+  std::lock_guard lock(mu_);
+  if (total_ >= max_total_) {
+    if (why) *why = "max.connections (" + std::to_string(max_total_) + ") reached";
+    return std::nullopt;
+  }
+  int32_t limit = limit_for(ip);
+  int32_t& n = counts_[ip];
+  if (n >= limit) {
+    if (n == 0) counts_.erase(ip);
+    if (why) *why = "max.connections.per.ip (" + std::to_string(limit) + ") reached for " + ip;
+    return std::nullopt;
+  }
+  ++n;
+  ++total_;
+  return Slot(shared_from_this(), ip);
+}
+
+void ConnectionQuotas::release(const std::string& ip) {
+  std::lock_guard lock(mu_);
+  auto it = counts_.find(ip);
+  if (it != counts_.end() && --it->second <= 0) counts_.erase(it);
+  --total_;
+}
+
+int32_t ConnectionQuotas::count(const std::string& ip) const {
+  std::lock_guard lock(mu_);
+  auto it = counts_.find(canonical_ip(ip));
+  return it == counts_.end() ? 0 : it->second;
+}
+
+int32_t ConnectionQuotas::total() const {
+  std::lock_guard lock(mu_);
+  return total_;
+}
+
+}  // namespace skiff::network

@@ -1,0 +1,115 @@
+#include "network/processor.h"
+
+#include <boost/asio/post.hpp>
+
+#include "network/connection.h"
+#include "network/net_log.h"
+
+namespace skiff::network {
+
+Processor::Processor(int id, ProcessorConfig config, RequestChannel& channel)
+    : id_(id),
+      config_(config),
+      channel_(channel),
+      work_(boost::asio::make_work_guard(io_)),
+      idle_timer_(io_) {
+  channel_.register_processor(id_, [this](Response r) { enqueue_response(std::move(r)); });
+}
+
+Processor::~Processor() { stop(); }
+
+void Processor::start() {
+  schedule_idle_sweep();
+  thread_ = std::thread([this] {
+    pthread_setname_np(pthread_self(), ("skiff-net-" + std::to_string(id_)).c_str());
+    for (;;) {
+      try {
+        io_.run();
+        return;
+      } catch (const std::exception& e) {
+        // A handler bug must not take the whole Processor down with it.
+        net_log().error("processor {}: unexpected error: {}", id_, e.what());
+      }
+    }
+  });
+}
+
+void Processor::stop() {
+  if (!thread_.joinable()) return;
+  boost::asio::post(io_, [this] {
+    std::vector<std::shared_ptr<Connection>> all;
+    for (auto& [id, c] : connections_) all.push_back(c);
+    for (auto& c : all) c->close("");
+    idle_timer_.cancel();
+    work_.reset();
+    io_.stop();
+  });
+  thread_.join();
+  connections_.clear();
+}
+
+void Processor::accept(boost::asio::ip::tcp::socket socket, ConnectionQuotas::Slot slot, RequestContext context) {
+  boost::asio::post(io_, [this, socket = std::move(socket), slot = std::move(slot),
+                          context = std::move(context)]() mutable {
+    if (draining_) return;  // the socket and slot close as they go out of scope
+    boost::system::error_code ec;
+    socket.set_option(boost::asio::ip::tcp::no_delay(true), ec);
+    socket.set_option(boost::asio::socket_base::keep_alive(true), ec);
+    if (config_.send_buffer_bytes > 0)
+      socket.set_option(boost::asio::socket_base::send_buffer_size(config_.send_buffer_bytes), ec);
+    if (config_.receive_buffer_bytes > 0)
+      socket.set_option(boost::asio::socket_base::receive_buffer_size(config_.receive_buffer_bytes), ec);
+    context.processor_id = id_;
+    context.connection_id = (static_cast<uint64_t>(id_) << 48) | ++next_connection_seq_;
+    auto conn = std::make_shared<Connection>(*this, std::move(socket), std::move(slot), std::move(context));
+    connections_.emplace(conn->id(), conn);
+    connection_count_.store(connections_.size());
+    conn->start();
+  });
+}
+
+void Processor::enqueue_response(Response response) {
+  boost::asio::post(io_, [this, response = std::move(response)]() mutable {
+    on_response_taken();
+    auto it = connections_.find(response.context.connection_id);
+    if (it == connections_.end()) return;  // closed meanwhile: drop the response
+    auto conn = it->second;
+    conn->on_response(std::move(response));
+  });
+}
+
+void Processor::begin_drain() {
+  boost::asio::post(io_, [this] {
+    draining_ = true;
+    std::vector<std::shared_ptr<Connection>> idle;
+    for (auto& [id, c] : connections_)
+      if (!c->muted()) idle.push_back(c);
+    for (auto& c : idle) c->close("broker shutting down");
+  });
+}
+
+void Processor::remove(uint64_t connection_id) {
+  connections_.erase(connection_id);
+  connection_count_.store(connections_.size());
+}
+
+// One timer per Processor, not per connection: cheap with many idle sockets.
+void Processor::schedule_idle_sweep() {
+  auto period = std::chrono::milliseconds(std::clamp<int64_t>(config_.connections_max_idle_ms / 10, 10, 1000));
+  idle_timer_.expires_after(period);
+  idle_timer_.async_wait([this](const boost::system::error_code& ec) {
+    if (ec) return;
+    auto now = std::chrono::steady_clock::now();
+    auto limit = std::chrono::milliseconds(config_.connections_max_idle_ms);
+    std::vector<std::shared_ptr<Connection>> expired;
+    for (auto& [id, c] : connections_)
+      if (!c->muted() && now - c->last_active() > limit) expired.push_back(c);
+    for (auto& c : expired) {
+      net_log().debug("closing idle connection {} (connections.max.idle.ms={})", c->id(), config_.connections_max_idle_ms);
+      c->close("");
+    }
+    schedule_idle_sweep();
+  });
+}
+
+}  // namespace skiff::network

@@ -1,0 +1,83 @@
+// Processor: one network thread with its own io_context. It owns the
+// connections the Acceptor hands it, reads their frames, queues complete
+// requests on the RequestChannel and writes the responses that come back.
+//
+// Public methods are thread-safe (they post onto the Processor's loop);
+// everything else runs on the Processor's thread only.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <memory>
+#include <thread>
+#include <unordered_map>
+
+#include <boost/asio/executor_work_guard.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/steady_timer.hpp>
+
+#include "network/connection_quotas.h"
+#include "network/request.h"
+#include "network/request_channel.h"
+
+namespace skiff::network {
+
+class Connection;
+
+struct ProcessorConfig {
+  int32_t max_request_bytes = 100 * 1024 * 1024;
+  int64_t connections_max_idle_ms = 600000;
+  int32_t send_buffer_bytes = -1;     // -1: OS default
+  int32_t receive_buffer_bytes = -1;  // -1: OS default
+};
+
+class Processor {
+ public:
+  Processor(int id, ProcessorConfig config, RequestChannel& channel);
+  ~Processor();
+
+  int id() const { return id_; }
+  boost::asio::io_context& io_context() { return io_; }
+
+  void start();
+  // Stops the loop and joins the thread; open connections are closed.
+  void stop();
+
+  // A connection accepted for this Processor (socket bound to our io_context).
+  void accept(boost::asio::ip::tcp::socket socket, ConnectionQuotas::Slot slot, RequestContext context);
+  void enqueue_response(Response response);
+
+  // Graceful shutdown: read no new requests; close connections with nothing in
+  // flight now, the others once their response is written.
+  void begin_drain();
+  // Requests queued or being handled, i.e. responses still owed.
+  size_t in_flight() const { return in_flight_.load(); }
+  size_t connection_count() const { return connection_count_.load(); }
+
+  // Called by Connection (Processor thread only).
+  const ProcessorConfig& config() const { return config_; }
+  RequestChannel& channel() { return channel_; }
+  bool draining() const { return draining_; }
+  void on_request_queued() { ++in_flight_; }
+  void on_response_taken() { --in_flight_; }
+  void remove(uint64_t connection_id);
+
+ private:
+  void schedule_idle_sweep();
+
+  const int id_;
+  const ProcessorConfig config_;
+  RequestChannel& channel_;
+  boost::asio::io_context io_;
+  boost::asio::executor_work_guard<boost::asio::io_context::executor_type> work_;
+  boost::asio::steady_timer idle_timer_;
+  std::thread thread_;
+  std::unordered_map<uint64_t, std::shared_ptr<Connection>> connections_;
+  uint64_t next_connection_seq_ = 0;
+  bool draining_ = false;
+  std::atomic<size_t> in_flight_{0};
+  std::atomic<size_t> connection_count_{0};
+};
+
+}  // namespace skiff::network

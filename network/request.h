@@ -1,0 +1,113 @@
+// Request and Response: what crosses the RequestChannel between a Processor
+// (network thread) and a handler thread.
+//
+// The network layer treats a request frame as opaque bytes: it knows nothing of
+// Kafka's APIs. A Response is either bytes to send (possibly with file regions
+// that the Processor writes with sendfile), nothing (acks=0), or a close.
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace skiff::network {
+
+// A contiguous, uninitialised-on-allocation byte buffer for one frame body.
+class Frame {
+ public:
+  Frame() = default;
+  explicit Frame(size_t size)
+      : data_(size ? std::make_unique_for_overwrite<uint8_t[]>(size) : nullptr), size_(size) {}
+  uint8_t* data() { return data_.get(); }
+  const uint8_t* data() const { return data_.get(); }
+  size_t size() const { return size_; }
+  std::span<const uint8_t> bytes() const { return {data_.get(), size_}; }
+
+ private:
+  std::unique_ptr<uint8_t[]> data_;
+  size_t size_ = 0;
+};
+
+// Where a request came from and where its response must go back to.
+struct RequestContext {
+  int processor_id = -1;
+  uint64_t connection_id = 0;
+  std::string listener_name;   // e.g. "PLAINTEXT"
+  std::string peer_address;    // textual IP of the client
+  std::string local_address;   // textual IP the connection arrived on
+  uint16_t local_port = 0;     // port of the listener it arrived on
+};
+
+struct Request {
+  RequestContext context;
+  Frame frame;  // the frame body, without its 4-byte size prefix
+  std::chrono::steady_clock::time_point received_at{};
+};
+
+// A region of an open file, written to the socket with sendfile(2).
+// keep_alive holds whatever keeps fd open (e.g. the segment) until written.
+struct FileRegion {
+  int fd = -1;
+  int64_t offset = 0;
+  size_t length = 0;
+  std::shared_ptr<const void> keep_alive;
+};
+
+using ResponseChunk = std::variant<std::vector<uint8_t>, FileRegion>;
+
+struct Response {
+  enum class Action {
+    kSend,   // write chunks, then unmute the connection
+    kNoOp,   // write nothing (acks=0), unmute
+    kClose,  // close the connection
+  };
+  RequestContext context;
+  Action action = Action::kSend;
+  // The whole response frame including its 4-byte size prefix, in order.
+  std::vector<ResponseChunk> chunks;
+  std::string close_reason;  // logged when action == kClose
+
+  static Response send(RequestContext ctx, std::vector<uint8_t> frame_with_size) {
+    Response r;
+    r.context = std::move(ctx);
+    r.chunks.emplace_back(std::move(frame_with_size));
+    return r;
+  }
+  static Response noop(RequestContext ctx) {
+    Response r;
+    r.context = std::move(ctx);
+    r.action = Action::kNoOp;
+    return r;
+  }
+  static Response close(RequestContext ctx, std::string reason) {
+    Response r;
+    r.context = std::move(ctx);
+    r.action = Action::kClose;
+    r.close_reason = std::move(reason);
+    return r;
+  }
+};
+
+// Sends a response back to the Processor that owns the connection.
+// Thread-safe; may be called from any thread, at any later time (delayed ops).
+class ResponseSender {
+ public:
+  virtual ~ResponseSender() = default;
+  virtual void send_response(Response response) = 0;
+};
+
+// Implemented by api::KafkaApis (and by test handlers). Called on a handler
+// thread. It must answer every request exactly once through `sender`, either
+// before returning or later from another thread.
+class RequestHandler {
+ public:
+  virtual ~RequestHandler() = default;
+  virtual void handle(Request request, ResponseSender& sender) = 0;
+};
+
+}  // namespace skiff::network

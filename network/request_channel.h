@@ -1,0 +1,54 @@
+// RequestChannel: the bounded queue between the Processors (producers) and
+// the request handler threads (consumers), and the route back: a response is
+// posted to the Processor that owns the connection, by processor id.
+//
+// Thread-safe. Processors never block on it: try_send_request fails when the
+// queue holds queued.max.requests and the Processor retries later.
+#pragma once
+
+#include <chrono>
+#include <condition_variable>
+#include <deque>
+#include <functional>
+#include <mutex>
+#include <optional>
+#include <vector>
+
+#include "network/request.h"
+
+namespace skiff::network {
+
+class RequestChannel : public ResponseSender {
+ public:
+  using ResponseRoute = std::function<void(Response)>;
+
+  explicit RequestChannel(size_t capacity) : capacity_(capacity) {}
+
+  // Processor side. Moves from `request` only when it was queued.
+  bool try_send_request(Request& request);
+
+  // Handler side: waits for a request; nothing once the channel is closed
+  // and drained, or after `timeout`.
+  std::optional<Request> receive_request(std::chrono::milliseconds timeout);
+
+  // Wakes every waiting handler; queued requests are still handed out.
+  void close();
+
+  // Response routing. Routes are registered before the server starts.
+  void register_processor(int processor_id, ResponseRoute route);
+  void send_response(Response response) override;
+
+  bool closed() const;
+  size_t size() const;
+  size_t capacity() const { return capacity_; }
+
+ private:
+  const size_t capacity_;
+  mutable std::mutex mu_;
+  std::condition_variable not_empty_;
+  std::deque<Request> queue_;
+  bool closed_ = false;
+  std::vector<ResponseRoute> routes_;  // by processor id; fixed after startup
+};
+
+}  // namespace skiff::network

@@ -1,0 +1,43 @@
+#include "server/command_line.h"
+
+#include <sstream>
+#include <stdexcept>
+
+#include <boost/program_options.hpp>
+
+namespace skiff::server {
+namespace po = boost::program_options;
+
+CommandLine parse_command_line(int argc, char** argv) {
+  po::options_description opts(
+      "Usage: skiff [--config FILE] [--override key=value ...]\n"
+      "Skiff: a single-node broker that speaks the Apache Kafka protocol.\n"
+      "Configuration precedence: defaults < config file < SKIFF_* environment < --override.\n"
+      "Options");
+  opts.add_options()("help,h", "show this help and exit")("version", "print the version and exit")(
+      "config,c", po::value<std::string>(), "YAML config file with Kafka's key names")(
+      "override,o", po::value<std::vector<std::string>>()->composing(), "set key=value (repeatable)")(
+      "print-config", "print the effective configuration, with where each value came from, and exit");
+  po::positional_options_description positional;
+  positional.add("config", 1);
+
+  po::variables_map vm;
+  try {
+    po::store(po::command_line_parser(argc, argv).options(opts).positional(positional).run(), vm);
+    po::notify(vm);
+  } catch (const po::error& e) {
+    throw std::invalid_argument(e.what());
+  }
+  CommandLine cl;
+  std::ostringstream help;
+  help << opts;
+  cl.help_text = help.str();
+  cl.help = vm.count("help") > 0;
+  cl.version = vm.count("version") > 0;
+  cl.print_config = vm.count("print-config") > 0;
+  if (vm.count("config")) cl.config_file = vm["config"].as<std::string>();
+  if (vm.count("override")) cl.overrides = vm["override"].as<std::vector<std::string>>();
+  return cl;
+}
+
+}  // namespace skiff::server

@@ -1,0 +1,134 @@
+#include "server/kafka_server.h"
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
+#include "api/kafka_apis.h"
+
+namespace skiff::server {
+namespace fs = std::filesystem;
+
+namespace {
+
+bool is_wildcard(const std::string& host) { return host.empty() || host == "0.0.0.0" || host == "::"; }
+
+std::string local_host_name() {
+  char buf[256] = {};
+  if (::gethostname(buf, sizeof(buf) - 1) != 0 || buf[0] == '\0') return "localhost";
+  return buf;
+}
+
+network::SocketServerConfig socket_server_config(const config::BrokerConfig& c) {
+  network::SocketServerConfig s;
+  for (const auto& l : c.listeners) s.listeners.push_back({l.name, l.host, l.port});
+  s.num_processors = c.num_network_threads;
+  s.processor.max_request_bytes = c.socket_request_max_bytes;
+  s.processor.connections_max_idle_ms = c.connections_max_idle_ms;
+  s.processor.send_buffer_bytes = c.socket_send_buffer_bytes;
+  s.processor.receive_buffer_bytes = c.socket_receive_buffer_bytes;
+  s.max_connections = c.max_connections;
+  s.max_connections_per_ip = c.max_connections_per_ip;
+  s.max_connections_per_ip_overrides = c.max_connections_per_ip_overrides;
+  return s;
+}
+
+}  // namespace
+
+KafkaServer::KafkaServer(config::BrokerConfig config) : config_(std::move(config)) {}
+
+KafkaServer::~KafkaServer() { shutdown(); }
+
+// Fail at startup, with the path and the reason, rather than on first produce.
+void KafkaServer::prepare_log_dirs() {
+  for (const auto& dir : config_.log_dirs) {
+    std::error_code ec;
+    fs::create_directories(dir, ec);
+    if (ec) throw StartupError(fmt::format("log dir '{}' cannot be created: {}", dir, ec.message()));
+    auto probe = fs::path(dir) / ".skiff-write-test";
+    {
+      std::ofstream out(probe);
+      if (!(out << "ok") || !out.flush())
+        throw StartupError(fmt::format("log dir '{}' is not writable", dir));
+    }
+    fs::remove(probe, ec);
+  }
+}
+
+void KafkaServer::resolve_advertised_endpoints() {
+  broker_info_.node_id = config_.node_id;
+  for (const auto& bound : socket_server_->bound_listeners()) {
+    api::AdvertisedEndpoint e{bound.requested.name, bound.requested.host, bound.port};
+    auto adv = std::find_if(config_.advertised_listeners.begin(), config_.advertised_listeners.end(),
+                            [&](auto& a) { return a.name == bound.requested.name; });
+    if (adv != config_.advertised_listeners.end()) {
+      e.host = adv->host;
+      e.port = adv->port == 0 ? bound.port : adv->port;
+    } else if (is_wildcard(e.host)) {
+      // As Kafka does: advertise this machine's name. In a container that name
+      // is rarely what clients can reach, hence the warning.
+      e.host = local_host_name();
+      spdlog::warn(
+          "listener {} binds every interface and advertised.listeners is not set: clients will be told to connect "
+          "to {}:{}. If they cannot reach that name, set advertised.listeners (or SKIFF_ADVERTISED_LISTENERS), e.g. "
+          "{}://localhost:{}",
+          e.listener_name, e.host, e.port, e.listener_name, e.port);
+    }
+    broker_info_.endpoints.push_back(e);
+  }
+}
+
+void KafkaServer::startup() {
+  prepare_log_dirs();
+  channel_ = std::make_unique<network::RequestChannel>(config_.queued_max_requests);
+  socket_server_ = std::make_unique<network::SocketServer>(socket_server_config(config_), *channel_);
+  try {
+    socket_server_->startup();
+  } catch (const network::BindError& e) {
+    socket_server_.reset();
+    throw StartupError(e.what());
+  }
+  resolve_advertised_endpoints();
+  apis_ = std::make_unique<api::KafkaApis>(config_, broker_info_);
+  handlers_ = std::make_unique<RequestHandlerPool>(config_.num_io_threads, *channel_, *apis_);
+  started_ = true;
+}
+
+void KafkaServer::shutdown() {
+  if (!started_) return;
+  started_ = false;
+  auto log = spdlog::default_logger();
+  log->info("shutting down: no new connections; answering in-flight requests");
+  socket_server_->stop_accepting();
+  if (!socket_server_->drain(std::chrono::milliseconds(config_.shutdown_timeout_ms)))
+    log->warn("shutdown: {} requests still unanswered after {} ms; closing their connections",
+              socket_server_->in_flight(), config_.shutdown_timeout_ms);
+  handlers_->shutdown();
+  socket_server_->shutdown();
+  handlers_.reset();
+  apis_.reset();
+  log->info("shutdown complete");
+}
+
+std::string KafkaServer::listeners_summary() const {
+  std::string out;
+  const auto& bound = socket_server_->bound_listeners();
+  for (size_t i = 0; i < bound.size(); ++i) {
+    std::string addrs;
+    for (const auto& a : bound[i].addresses) {
+      auto text = a.address().is_v6() ? fmt::format("[{}]:{}", a.address().to_string(), a.port())
+                                       : fmt::format("{}:{}", a.address().to_string(), a.port());
+      addrs += (addrs.empty() ? "" : ", ") + text;
+    }
+    const auto& adv = broker_info_.endpoints[i];
+    out += fmt::format("{}{} on {} advertised as {}:{}", out.empty() ? "" : "; ", bound[i].requested.name, addrs,
+                       adv.host, adv.port);
+  }
+  return out;
+}
+
+}  // namespace skiff::server

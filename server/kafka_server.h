@@ -1,0 +1,54 @@
+// KafkaServer: startup, wiring and shutdown of the broker.
+//
+// Startup: check the log dirs, bind the listeners (SocketServer), work out
+// the advertised endpoints, create KafkaApis and start the M handler threads.
+// Shutdown (graceful): stop accepting, answer what is in flight (bounded by
+// skiff.shutdown.timeout.ms), stop the handlers, close everything.
+// Called from the main thread only.
+#pragma once
+
+#include <chrono>
+#include <memory>
+#include <stdexcept>
+#include <string>
+
+#include "api/broker_info.h"
+#include "config/broker_config.h"
+#include "network/request_channel.h"
+#include "network/socket_server.h"
+#include "server/request_handler_pool.h"
+
+namespace skiff::server {
+
+class StartupError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+class KafkaServer {
+ public:
+  explicit KafkaServer(config::BrokerConfig config);
+  ~KafkaServer();
+
+  void startup();   // throws StartupError with a clear reason
+  void shutdown();  // idempotent
+
+  const api::BrokerInfo& broker_info() const { return broker_info_; }
+  const network::SocketServer& socket_server() const { return *socket_server_; }
+  // One line: listeners as bound and as advertised.
+  std::string listeners_summary() const;
+
+ private:
+  void prepare_log_dirs();
+  void resolve_advertised_endpoints();
+
+  config::BrokerConfig config_;
+  api::BrokerInfo broker_info_;
+  std::unique_ptr<network::RequestChannel> channel_;
+  std::unique_ptr<network::SocketServer> socket_server_;
+  std::unique_ptr<network::RequestHandler> apis_;
+  std::unique_ptr<RequestHandlerPool> handlers_;
+  bool started_ = false;
+};
+
+}  // namespace skiff::server

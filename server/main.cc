@@ -1,0 +1,112 @@
+// skiff: the broker binary. Parses the command line and the configuration,
+// starts KafkaServer and runs until SIGTERM/SIGINT (graceful shutdown, exit 0;
+// a second signal exits at once).
+//
+// Exit codes: 0 clean shutdown; 1 startup failure (port in use, unwritable
+// log dir, ...); 2 bad command line or configuration.
+#include <signal.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <thread>
+
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
+#include "config/config_loader.h"
+#include "server/command_line.h"
+#include "server/kafka_server.h"
+#include "server/logging.h"
+#include "server/version.h"
+
+using namespace skiff;
+
+namespace {
+
+// Signals are taken synchronously by sigwait, so they are blocked in every
+// thread; this must run before any thread starts.
+sigset_t block_shutdown_signals() {
+  sigset_t set;
+  sigemptyset(&set);
+  sigaddset(&set, SIGTERM);
+  sigaddset(&set, SIGINT);
+  pthread_sigmask(SIG_BLOCK, &set, nullptr);
+  signal(SIGPIPE, SIG_IGN);
+  return set;
+}
+
+int wait_for_signal(const sigset_t& set) {
+  int sig = 0;
+  while (sigwait(&set, &sig) != 0) {
+  }
+  return sig;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  auto started = std::chrono::steady_clock::now();
+  sigset_t signals = block_shutdown_signals();
+
+  server::CommandLine cl;
+  try {
+    cl = server::parse_command_line(argc, argv);
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "skiff: {}\nTry 'skiff --help'.\n", e.what());
+    return 2;
+  }
+  if (cl.help) {
+    fmt::print("{}\n", cl.help_text);
+    return 0;
+  }
+  if (cl.version) {
+    fmt::print("skiff {}\n", server::kVersion);
+    return 0;
+  }
+
+  config::BrokerConfig cfg;
+  try {
+    cfg = config::load_config({cl.config_file, config::process_environment(), cl.overrides});
+  } catch (const config::ConfigError& e) {
+    fmt::print(stderr, "skiff: configuration error: {}\n", e.what());
+    return 2;
+  }
+  if (cl.print_config) {
+    fmt::print("{}", config::describe_config(cfg));
+    return 0;
+  }
+
+  try {
+    server::setup_logging(cfg.log_level, cfg.log_file);
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "skiff: cannot open log file '{}': {}\n", cfg.log_file, e.what());
+    return 1;
+  }
+  auto log = spdlog::default_logger();
+
+  server::KafkaServer broker(cfg);
+  try {
+    broker.startup();
+  } catch (const std::exception& e) {
+    log->critical("startup failed: {}", e.what());
+    spdlog::shutdown();
+    return 1;
+  }
+  auto elapsed = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
+  log->info("Skiff {} started in {:.1f} ms (node.id={}, log.dirs={}): {}", server::kVersion, elapsed, cfg.node_id,
+            fmt::join(cfg.log_dirs, ","), broker.listeners_summary());
+  log->flush();
+
+  int sig = wait_for_signal(signals);
+  log->info("received {}, shutting down gracefully (send it again to exit at once)", strsignal(sig));
+  std::thread([signals] {
+    wait_for_signal(signals);
+    std::fputs("skiff: second signal, exiting at once\n", stderr);
+    _exit(130);
+  }).detach();
+
+  broker.shutdown();
+  spdlog::shutdown();
+  return 0;
+}

@@ -1,0 +1,172 @@
+// Configuration: defaults, precedence (file < environment < command line),
+// and one test per kind of validation error.
+#include <catch2/catch.hpp>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+#include "config/config_def.h"
+#include "config/config_loader.h"
+
+using namespace skiff::config;
+
+namespace {
+
+struct TempYaml {
+  explicit TempYaml(const std::string& text) {
+    path = std::filesystem::temp_directory_path() /
+           ("skiff-config-test-" + std::to_string(::getpid()) + "-" + std::to_string(counter++) + ".yaml");
+    std::ofstream(path) << text;
+  }
+  ~TempYaml() { std::filesystem::remove(path); }
+  std::filesystem::path path;
+  static inline int counter = 0;
+};
+
+BrokerConfig load(std::optional<std::string> file, std::map<std::string, std::string> env = {},
+                  std::vector<std::string> overrides = {}) {
+  return load_config({std::move(file), std::move(env), std::move(overrides)});
+}
+
+std::string error_of(std::optional<std::string> file, std::map<std::string, std::string> env = {},
+                     std::vector<std::string> overrides = {}) {
+  try {
+    load(std::move(file), std::move(env), std::move(overrides));
+  } catch (const ConfigError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+}  // namespace
+
+TEST_CASE("defaults are Kafka's", "[config]") {
+  auto c = load(std::nullopt);
+  CHECK(c.num_network_threads == 3);
+  CHECK(c.num_io_threads == 8);
+  CHECK(c.queued_max_requests == 500);
+  CHECK(c.socket_request_max_bytes == 100 * 1024 * 1024);
+  CHECK(c.connections_max_idle_ms == 600000);
+  CHECK(c.log_segment_bytes == 1LL << 30);
+  CHECK(c.log_retention_ms == 7LL * 24 * 3600 * 1000);
+  REQUIRE(c.listeners.size() == 1);
+  CHECK(c.listeners[0] == Listener{"PLAINTEXT", "localhost", 9092});
+  CHECK(c.effective.at("num.io.threads").source == ConfigSource::kDefault);
+}
+
+TEST_CASE("precedence: defaults < file < environment < command line", "[config]") {
+  TempYaml f(
+      "num.io.threads: 4\n"
+      "num.network.threads: 2\n"
+      "queued.max.requests: 100\n"
+      "log.dirs:\n  - /tmp/a\n  - /tmp/b\n");
+  std::map<std::string, std::string> env{{"SKIFF_NUM_NETWORK_THREADS", "5"}, {"SKIFF_QUEUED_MAX_REQUESTS", "200"},
+                                         {"PATH", "/usr/bin"}};
+  auto c = load(f.path.string(), env, {"queued.max.requests=300"});
+  CHECK(c.num_io_threads == 4);
+  CHECK(c.effective.at("num.io.threads").source == ConfigSource::kFile);
+  CHECK(c.num_network_threads == 5);
+  CHECK(c.effective.at("num.network.threads").source == ConfigSource::kEnvironment);
+  CHECK(c.queued_max_requests == 300);
+  CHECK(c.effective.at("queued.max.requests").source == ConfigSource::kCommandLine);
+  CHECK(c.log_dirs == std::vector<std::string>{"/tmp/a", "/tmp/b"});
+  CHECK(c.num_partitions == 1);
+}
+
+TEST_CASE("environment variable names", "[config]") {
+  CHECK(env_var_name("advertised.listeners") == "SKIFF_ADVERTISED_LISTENERS");
+  auto c = load(std::nullopt, {{"SKIFF_ADVERTISED_LISTENERS", "PLAINTEXT://broker.example:19092"}});
+  REQUIRE(c.advertised_listeners.size() == 1);
+  CHECK(c.advertised_listeners[0] == Listener{"PLAINTEXT", "broker.example", 19092});
+}
+
+TEST_CASE("listeners: several, IPv6, wildcard", "[config]") {
+  auto c = load(std::nullopt, {},
+                {"listeners=PLAINTEXT://0.0.0.0:9092,INTERNAL://[::1]:9093,EXTERNAL://:9094",
+                 "listener.security.protocol.map=PLAINTEXT:PLAINTEXT,INTERNAL:PLAINTEXT,EXTERNAL:PLAINTEXT"});
+  REQUIRE(c.listeners.size() == 3);
+  CHECK(c.listeners[1] == Listener{"INTERNAL", "::1", 9093});
+  CHECK(c.listeners[2] == Listener{"EXTERNAL", "", 9094});
+  CHECK(c.listeners[1].to_string() == "INTERNAL://[::1]:9093");
+}
+
+TEST_CASE("retention: the most precise key wins", "[config]") {
+  CHECK(load(std::nullopt, {}, {"log.retention.hours=1"}).log_retention_ms == 3600000);
+  CHECK(load(std::nullopt, {}, {"log.retention.minutes=2", "log.retention.hours=1"}).log_retention_ms == 120000);
+  CHECK(load(std::nullopt, {}, {"log.retention.ms=5", "log.retention.hours=1"}).log_retention_ms == 5);
+  CHECK(load(std::nullopt, {}, {"log.retention.hours=-1"}).log_retention_ms == -1);
+}
+
+TEST_CASE("per-IP overrides parse host:n pairs", "[config]") {
+  auto c = load(std::nullopt, {}, {"max.connections.per.ip.overrides=127.0.0.1:5, example.com:7"});
+  CHECK(c.max_connections_per_ip_overrides == std::map<std::string, int32_t>{{"127.0.0.1", 5}, {"example.com", 7}});
+}
+
+TEST_CASE("validation errors name the key, the value and what is allowed", "[config]") {
+  SECTION("unknown key in the file") {
+    TempYaml f("num.io.threadz: 4\n");
+    auto e = error_of(f.path.string());
+    CHECK_THAT(e, Catch::Contains("Unknown configuration 'num.io.threadz'"));
+  }
+  SECTION("unknown key on the command line") {
+    CHECK_THAT(error_of(std::nullopt, {}, {"bogus.key=1"}), Catch::Contains("'bogus.key'"));
+  }
+  SECTION("unknown SKIFF_ environment variable") {
+    CHECK_THAT(error_of(std::nullopt, {{"SKIFF_NUM_IO_THREADZ", "1"}}), Catch::Contains("SKIFF_NUM_IO_THREADZ"));
+  }
+  SECTION("wrong type") {
+    auto e = error_of(std::nullopt, {}, {"num.io.threads=many"});
+    CHECK_THAT(e, Catch::Contains("'many'") && Catch::Contains("'num.io.threads'") && Catch::Contains("[1, 1024]"));
+  }
+  SECTION("boolean") {
+    auto e = error_of(std::nullopt, {}, {"auto.create.topics.enable=yes"});
+    CHECK_THAT(e, Catch::Contains("auto.create.topics.enable") && Catch::Contains("true or false"));
+  }
+  SECTION("out of range") {
+    auto e = error_of(std::nullopt, {{"SKIFF_NUM_NETWORK_THREADS", "0"}});
+    CHECK_THAT(e, Catch::Contains("'0'") && Catch::Contains("num.network.threads") && Catch::Contains("environment"));
+  }
+  SECTION("integer overflow") {
+    CHECK_THAT(error_of(std::nullopt, {}, {"queued.max.requests=99999999999"}),
+               Catch::Contains("queued.max.requests"));
+  }
+  SECTION("unparsable listener") {
+    CHECK_THAT(error_of(std::nullopt, {}, {"listeners=localhost:9092"}),
+               Catch::Contains("'listeners'") && Catch::Contains("NAME://host:port"));
+    CHECK_THAT(error_of(std::nullopt, {}, {"listeners=PLAINTEXT://localhost:99999"}), Catch::Contains("[0, 65535]"));
+    CHECK_THAT(error_of(std::nullopt, {}, {"listeners=PLAINTEXT://::1:9092"}), Catch::Contains("[addr]:port"));
+  }
+  SECTION("listener without a security protocol") {
+    CHECK_THAT(error_of(std::nullopt, {}, {"listeners=SSL://localhost:9093"}),
+               Catch::Contains("listener.security.protocol.map"));
+  }
+  SECTION("advertised listener naming no listener, or a wildcard") {
+    CHECK_THAT(error_of(std::nullopt, {}, {"advertised.listeners=OTHER://h:1"}), Catch::Contains("names no listener"));
+    CHECK_THAT(error_of(std::nullopt, {}, {"advertised.listeners=PLAINTEXT://0.0.0.0:9092"}),
+               Catch::Contains("cannot connect"));
+  }
+  SECTION("bad override syntax") {
+    CHECK_THAT(error_of(std::nullopt, {}, {"num.io.threads"}), Catch::Contains("key=value"));
+  }
+  SECTION("enumerations") {
+    CHECK_THAT(error_of(std::nullopt, {}, {"log.message.timestamp.type=Wallclock"}),
+               Catch::Contains("CreateTime, LogAppendTime"));
+  }
+  SECTION("file problems") {
+    CHECK_THAT(error_of("/nonexistent/skiff.yaml"), Catch::Contains("Cannot read config file"));
+    TempYaml bad("num.io.threads: [1, {a: b}\n");
+    CHECK_THAT(error_of(bad.path.string()), Catch::Contains("not valid YAML"));
+    TempYaml nested("log:\n  dirs: /x\n");
+    CHECK_THAT(error_of(nested.path.string()), Catch::Contains("Unknown configuration 'log'"));
+    TempYaml map_value("log.dirs: {a: b}\n");
+    CHECK_THAT(error_of(map_value.path.string()), Catch::Contains("got a map"));
+  }
+}
+
+TEST_CASE("describe_config lists every key with its source", "[config]") {
+  auto c = load(std::nullopt, {}, {"num.io.threads=3"});
+  auto text = describe_config(c);
+  CHECK_THAT(text, Catch::Contains("num.io.threads") && Catch::Contains("command line"));
+  CHECK_THAT(text, Catch::Contains("log.dirs") && Catch::Contains("default"));
+}

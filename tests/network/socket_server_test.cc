@@ -1,0 +1,254 @@
+// SocketServer over real sockets with a test handler: ordering under
+// pipelining, quotas, malformed frames, backpressure, idle expiry, shutdown.
+#include <catch2/catch.hpp>
+
+#include <atomic>
+#include <thread>
+
+#include "tests/network/test_broker.h"
+#include "tests/support/raw_client.h"
+
+using namespace skiff;
+using skiff::test::RawClient;
+using skiff::test::TestBroker;
+
+namespace {
+
+std::vector<uint8_t> payload(uint32_t conn, uint32_t seq, size_t pad = 16) {
+  std::vector<uint8_t> p = test::be32(conn);
+  auto s = test::be32(seq);
+  p.insert(p.end(), s.begin(), s.end());
+  p.resize(8 + pad, uint8_t(seq));
+  return p;
+}
+
+template <typename Pred>
+bool eventually(Pred pred, std::chrono::milliseconds timeout = std::chrono::seconds(10)) {
+  auto deadline = std::chrono::steady_clock::now() + timeout;
+  while (std::chrono::steady_clock::now() < deadline) {
+    if (pred()) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  return pred();
+}
+
+// Every connection sends `per_conn` frames back to back, then reads them all;
+// returns how many connections got every response, in order, byte for byte.
+int pipeline_round(uint16_t port, int connections, int per_conn, int threads) {
+  std::atomic<int> ok{0};
+  std::vector<std::thread> workers;
+  for (int t = 0; t < threads; ++t) {
+    workers.emplace_back([&, t] {
+      std::vector<RawClient> clients;
+      for (int c = t; c < connections; c += threads) clients.emplace_back("127.0.0.1", port);
+      int idx = 0;
+      for (int c = t; c < connections; c += threads, ++idx)
+        for (int s = 0; s < per_conn; ++s) clients[idx].send_frame(payload(c, s));
+      idx = 0;
+      for (int c = t; c < connections; c += threads, ++idx) {
+        bool good = clients[idx].connected();
+        for (int s = 0; s < per_conn && good; ++s) {
+          auto r = clients[idx].read_frame();
+          good = r && *r == payload(c, s);
+        }
+        if (good) ++ok;
+      }
+    });
+  }
+  for (auto& w : workers) w.join();
+  return ok.load();
+}
+
+}  // namespace
+
+TEST_CASE("1000 concurrent connections pipelining 5 requests get every response in order", "[network]") {
+  network::SocketServerConfig cfg;
+  cfg.num_processors = 3;
+  TestBroker broker(cfg, 500, 8);
+  broker.handler.jitter = true;  // handlers finish out of order; responses must not
+  REQUIRE(pipeline_round(broker.port(), 1000, 5, 10) == 1000);
+  CHECK(broker.handler.handled == 5000);
+}
+
+TEST_CASE("a full RequestChannel slows readers without losing or reordering requests", "[network]") {
+  network::SocketServerConfig cfg;
+  cfg.num_processors = 2;
+  TestBroker broker(cfg, /*queue=*/2, /*handler_threads=*/2);
+  broker.handler.delay_us = 300;
+  REQUIRE(pipeline_round(broker.port(), 40, 10, 4) == 40);
+  CHECK(broker.handler.handled == 400);
+}
+
+TEST_CASE("max.connections.per.ip closes the 11th connection and frees the slot on close", "[network]") {
+  network::SocketServerConfig cfg;
+  cfg.max_connections_per_ip = 10;
+  TestBroker broker(cfg);
+  std::vector<RawClient> clients;
+  for (int i = 0; i < 10; ++i) {
+    clients.emplace_back("127.0.0.1", broker.port());
+    REQUIRE(clients.back().send_frame(payload(i, 0)));
+    REQUIRE(clients.back().read_frame() == payload(i, 0));
+  }
+  RawClient extra("127.0.0.1", broker.port());
+  REQUIRE(extra.connected());  // TCP accepts; the broker then closes it
+  CHECK(extra.wait_closed());
+  CHECK(broker.server.quotas()->count("127.0.0.1") == 10);
+
+  clients.front().close();
+  REQUIRE(eventually([&] { return broker.server.quotas()->count("127.0.0.1") == 9; }));
+  RawClient again("127.0.0.1", broker.port());
+  REQUIRE(again.send_frame(payload(99, 1)));
+  CHECK(again.read_frame() == payload(99, 1));
+}
+
+TEST_CASE("per-IP overrides and the broker-wide limit", "[network]") {
+  SECTION("override raises the limit for one address") {
+    network::SocketServerConfig cfg;
+    cfg.max_connections_per_ip = 1;
+    cfg.max_connections_per_ip_overrides = {{"127.0.0.1", 3}};
+    TestBroker broker(cfg);
+    std::vector<RawClient> clients;
+    for (int i = 0; i < 3; ++i) {
+      clients.emplace_back("127.0.0.1", broker.port());
+      REQUIRE(clients.back().send_frame(payload(i, 0)));
+      REQUIRE(clients.back().read_frame() == payload(i, 0));
+    }
+    RawClient extra("127.0.0.1", broker.port());
+    CHECK(extra.wait_closed());
+  }
+  SECTION("max.connections") {
+    network::SocketServerConfig cfg;
+    cfg.max_connections = 2;
+    TestBroker broker(cfg);
+    RawClient a("127.0.0.1", broker.port()), b("127.0.0.1", broker.port());
+    REQUIRE(a.send_frame(payload(1, 0)));
+    REQUIRE(a.read_frame());
+    REQUIRE(b.send_frame(payload(2, 0)));
+    REQUIRE(b.read_frame());
+    RawClient c("127.0.0.1", broker.port());
+    CHECK(c.wait_closed());
+  }
+}
+
+TEST_CASE("each malformed frame closes only its own connection", "[network]") {
+  network::SocketServerConfig cfg;
+  cfg.processor.max_request_bytes = 1024;
+  TestBroker broker(cfg);
+  RawClient healthy("127.0.0.1", broker.port());
+  uint32_t seq = 0;
+  auto healthy_still_answers = [&] {
+    ++seq;
+    return healthy.send_frame(payload(7, seq)) && healthy.read_frame() == payload(7, seq);
+  };
+
+  SECTION("negative size") {
+    RawClient bad("127.0.0.1", broker.port());
+    uint8_t neg[4] = {0xff, 0xff, 0xff, 0xfe};
+    bad.send_raw(neg, 4);
+    CHECK(bad.wait_closed());
+  }
+  SECTION("size above socket.request.max.bytes") {
+    RawClient bad("127.0.0.1", broker.port());
+    auto size = test::be32(1025);
+    bad.send_raw(size.data(), 4);
+    CHECK(bad.wait_closed());
+  }
+  SECTION("frame cut short, then the client goes away") {
+    {
+      RawClient bad("127.0.0.1", broker.port());
+      auto size = test::be32(100);
+      bad.send_raw(size.data(), 4);
+      bad.send_raw("0123456789", 10);
+    }
+    REQUIRE(eventually([&] { return broker.server.connection_count() == 1; }));
+  }
+  SECTION("garbage bytes") {
+    RawClient bad("127.0.0.1", broker.port());
+    std::vector<uint8_t> junk(64);
+    for (size_t i = 0; i < junk.size(); ++i) junk[i] = uint8_t(0xA5 ^ (i * 37));
+    bad.send_raw(junk.data(), junk.size());
+    CHECK(bad.wait_closed());
+  }
+  SECTION("a frame the handler cannot decode") {
+    RawClient bad("127.0.0.1", broker.port());
+    bad.send_frame({'C', 'L', 'O', 'S', 'E'});
+    CHECK(bad.wait_closed());
+  }
+  CHECK(healthy_still_answers());
+  CHECK(healthy_still_answers());
+}
+
+TEST_CASE("large frames arrive whole", "[network]") {
+  network::SocketServerConfig cfg;
+  TestBroker broker(cfg);
+  RawClient c("127.0.0.1", broker.port());
+  std::vector<uint8_t> big(3 * 1024 * 1024 + 7);
+  for (size_t i = 0; i < big.size(); ++i) big[i] = uint8_t(i * 31 + 7);
+  REQUIRE(c.send_frame(big));
+  REQUIRE(c.send_frame(payload(1, 2)));
+  CHECK(c.read_frame() == big);
+  CHECK(c.read_frame() == payload(1, 2));
+}
+
+TEST_CASE("a no-op response unmutes the connection without writing", "[network]") {
+  network::SocketServerConfig cfg;
+  TestBroker broker(cfg);
+  RawClient c("127.0.0.1", broker.port());
+  REQUIRE(c.send_frame({'N', 'O', 'O', 'P'}));
+  REQUIRE(c.send_frame(payload(3, 3)));
+  CHECK(c.read_frame() == payload(3, 3));
+}
+
+TEST_CASE("idle connections are closed after connections.max.idle.ms", "[network]") {
+  network::SocketServerConfig cfg;
+  cfg.processor.connections_max_idle_ms = 200;
+  TestBroker broker(cfg);
+  RawClient c("127.0.0.1", broker.port());
+  REQUIRE(c.send_frame(payload(1, 1)));
+  REQUIRE(c.read_frame());
+  auto t0 = std::chrono::steady_clock::now();
+  CHECK(c.wait_closed());
+  CHECK(std::chrono::steady_clock::now() - t0 >= std::chrono::milliseconds(150));
+}
+
+TEST_CASE("graceful shutdown answers the requests in flight", "[network]") {
+  network::SocketServerConfig cfg;
+  TestBroker broker(cfg, 500, 4);
+  broker.handler.delay_us = 300'000;
+  std::vector<RawClient> clients;
+  for (int i = 0; i < 8; ++i) {
+    clients.emplace_back("127.0.0.1", broker.port());
+    REQUIRE(clients.back().send_frame(payload(i, 0)));
+  }
+  REQUIRE(eventually([&] { return broker.server.in_flight() == 8; }));
+  broker.server.stop_accepting();
+  REQUIRE(broker.server.drain(std::chrono::seconds(10)));
+  for (int i = 0; i < 8; ++i) {
+    CHECK(clients[i].read_frame() == payload(i, 0));
+    CHECK(clients[i].wait_closed());
+  }
+  RawClient late("127.0.0.1", broker.port(), 1000);
+  CHECK_FALSE(late.connected());
+}
+
+TEST_CASE("localhost listens on both 127.0.0.1 and ::1", "[network]") {
+  network::SocketServerConfig cfg;
+  cfg.listeners.push_back({"PLAINTEXT", "localhost", 0});
+  TestBroker broker(cfg);
+  RawClient v4("127.0.0.1", broker.port());
+  REQUIRE(v4.send_frame(payload(4, 4)));
+  CHECK(v4.read_frame() == payload(4, 4));
+  RawClient v6("::1", broker.port());
+  REQUIRE(v6.send_frame(payload(6, 6)));
+  CHECK(v6.read_frame() == payload(6, 6));
+}
+
+TEST_CASE("a port already in use is a clear bind error", "[network]") {
+  network::SocketServerConfig cfg;
+  TestBroker first(cfg);
+  network::SocketServerConfig second_cfg;
+  second_cfg.listeners.push_back({"PLAINTEXT", "127.0.0.1", first.port()});
+  network::RequestChannel channel(10);
+  network::SocketServer second(second_cfg, channel);
+  REQUIRE_THROWS_WITH(second.startup(), Catch::Contains("already in use"));
+}
