@@ -1,17 +1,12 @@
-// The network subsystem's logger ("network"); the server configures its sinks.
+// The network subsystem's logger.
 #pragma once
 
-#include <spdlog/spdlog.h>
+#include "common/subsystem_logger.h"
 
 namespace skiff::network {
 
 inline spdlog::logger& net_log() {
-  static std::shared_ptr<spdlog::logger> logger = [] {
-    if (auto l = spdlog::get("network")) return l;
-    auto l = spdlog::default_logger()->clone("network");
-    spdlog::register_logger(l);
-    return l;
-  }();
+  static const std::shared_ptr<spdlog::logger> logger = subsystem_logger("network");
   return *logger;
 }
 

@@ -1,0 +1,56 @@
+#include "api/handlers/api_versions_handler.h"
+
+namespace skiff::api {
+namespace {
+
+// Kafka's rule for client_software_name/version (KIP-511).
+bool valid_software_token(const std::string& s) {
+  if (s.empty()) return false;
+  auto alnum = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; };
+  if (!alnum(s.front()) || !alnum(s.back())) return false;
+  for (char c : s)
+    if (!alnum(c) && c != '-' && c != '.') return false;
+  return true;
+}
+
+}  // namespace
+
+ApiVersionsHandler::ApiVersionsHandler(const HandlerRegistry& registry)
+    : TypedApiHandler(protocol::ApiVersionsRequest::kApiKey, 0, 4), registry_(registry) {}
+
+void ApiVersionsHandler::handle(ApiRequest& request, protocol::ApiVersionsRequest& body, Responder& out) {
+  if (request.api_version() >= 3 &&
+      !(valid_software_token(body.client_software_name) && valid_software_token(body.client_software_version))) {
+    out.send(error_response(body, ErrorCode::kInvalidRequest));
+    return;
+  }
+  protocol::ApiVersionsResponse resp;
+  for (const auto& r : registry_.advertised()) {
+    protocol::ApiVersionsResponse::ApiVersion v;
+    v.api_key = r.api_key;
+    v.min_version = r.min_version;
+    v.max_version = r.max_version;
+    resp.api_keys.push_back(v);
+  }
+  out.send(resp);
+}
+
+protocol::ApiVersionsResponse ApiVersionsHandler::error_response(const protocol::ApiVersionsRequest&,
+                                                                 ErrorCode error) {
+  protocol::ApiVersionsResponse resp;
+  resp.error_code = code(error);
+  return resp;
+}
+
+void ApiVersionsHandler::answer_unsupported_version(const ApiRequest&, Responder& out) const {
+  protocol::ApiVersionsResponse resp;
+  resp.error_code = code(ErrorCode::kUnsupportedVersion);
+  protocol::ApiVersionsResponse::ApiVersion self;
+  self.api_key = range().api_key;
+  self.min_version = range().min_version;
+  self.max_version = range().max_version;
+  resp.api_keys.push_back(self);
+  out.send_at_version(resp, 0);
+}
+
+}  // namespace skiff::api

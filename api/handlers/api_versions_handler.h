@@ -1,0 +1,30 @@
+// ApiVersions (key 18), v0-4: the APIs and version ranges this broker serves,
+// read from the HandlerRegistry so the answer always matches dispatch.
+// A version above ours gets a v0 body with UNSUPPORTED_VERSION and our own
+// ApiVersions range (KIP-511), so the client can retry at a version we know.
+#pragma once
+
+#include "api/api_handler.h"
+#include "api/handler_registry.h"
+#include "api/protocol/generated/api_versions_request.h"
+#include "api/protocol/generated/api_versions_response.h"
+
+namespace skiff::api {
+
+class ApiVersionsHandler
+    : public TypedApiHandler<protocol::ApiVersionsRequest, protocol::ApiVersionsResponse> {
+ public:
+  explicit ApiVersionsHandler(const HandlerRegistry& registry);
+
+  // For a request at a version above max: answered in version 0.
+  void answer_unsupported_version(const ApiRequest& request, Responder& out) const;
+
+ protected:
+  void handle(ApiRequest& request, protocol::ApiVersionsRequest& body, Responder& out) override;
+  protocol::ApiVersionsResponse error_response(const protocol::ApiVersionsRequest& body, ErrorCode error) override;
+
+ private:
+  const HandlerRegistry& registry_;
+};
+
+}  // namespace skiff::api

@@ -1,0 +1,45 @@
+// Responder: how a handler answers its request, now or later (a delayed
+// operation may keep it and answer from another thread). Exactly one of
+// send / send_nothing / close must be called per request.
+#pragma once
+
+#include <string>
+
+#include "api/api_request.h"
+#include "api/protocol/frame.h"
+#include "network/request.h"
+
+namespace skiff::api {
+
+class Responder {
+ public:
+  Responder(network::ResponseSender& sender, network::RequestContext context, int32_t correlation_id,
+            int16_t api_version)
+      : sender_(&sender), context_(std::move(context)), correlation_id_(correlation_id), api_version_(api_version) {}
+
+  // Encodes `body` at the request's version with the right response header.
+  template <class Body>
+  void send(const Body& body) {
+    send_at_version(body, api_version_);
+  }
+  template <class Body>
+  void send_at_version(const Body& body, int16_t version) {
+    network::Response r;
+    r.context = context_;
+    r.chunks = protocol::encode_response_frame(correlation_id_, version, body);
+    sender_->send_response(std::move(r));
+  }
+  // acks=0: no response, but the connection is unmuted.
+  void send_nothing() { sender_->send_response(network::Response::noop(context_)); }
+  void close(std::string reason) { sender_->send_response(network::Response::close(context_, std::move(reason))); }
+
+  int16_t api_version() const { return api_version_; }
+
+ private:
+  network::ResponseSender* sender_;
+  network::RequestContext context_;
+  int32_t correlation_id_;
+  int16_t api_version_;
+};
+
+}  // namespace skiff::api

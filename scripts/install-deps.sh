@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Installs everything Skiff's build and tests need on a fresh Debian
+# (bookworm) machine. Idempotent: packages already present are skipped.
+set -euo pipefail
+
+PACKAGES=(
+  # build
+  build-essential cmake ninja-build pkg-config python3
+  libboost-dev libboost-program-options-dev libfmt-dev libspdlog-dev libyaml-cpp-dev catch2
+  # compression codecs for record batches
+  zlib1g-dev libzstd-dev liblz4-dev libsnappy-dev
+  # sanitizers and libFuzzer (clang)
+  clang-14 libclang-rt-14-dev
+  # tests: real Kafka clients and Apache Kafka's own tools
+  kcat librdkafka-dev maven
+  procps
+)
+
+missing=()
+# Any Java 17+ will do for the Java client and Kafka's tools; Debian's if none.
+command -v java >/dev/null 2>&1 || PACKAGES+=(openjdk-17-jdk-headless)
+for p in "${PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+
+if ((${#missing[@]})); then
+  echo "install-deps: installing ${missing[*]}"
+  SUDO=""
+  [[ $(id -u) -ne 0 ]] && SUDO="sudo"
+  export DEBIAN_FRONTEND=noninteractive
+  $SUDO apt-get update -qq
+  $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+else
+  echo "install-deps: all Debian packages present"
+fi

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Builds Skiff and runs every test: the whole suite in the normal build, the
+# unit and network tests under ASan+UBSan and under TSan, and a short fuzz
+# pass. Installs what it needs first (idempotent). Usage:
+#   scripts/test.sh            # everything
+#   SKIFF_TEST_QUICK=1 scripts/test.sh   # normal build only
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+JOBS=${JOBS:-$(nproc)}
+
+step() { printf '\n=== %s (%s)\n' "$*" "$(date +%T)"; }
+
+scripts/install-deps.sh
+
+build() {  # build DIR [cmake args...]
+  local dir=$1
+  shift
+  cmake -S "$ROOT" -B "$dir" -G Ninja "$@" >/dev/null
+  cmake --build "$dir" -j"$JOBS"
+}
+
+step "normal build (RelWithDebInfo), every test"
+build build
+(cd build && ctest --output-on-failure --timeout 900 -j"$JOBS")
+
+if [[ -z "${SKIFF_TEST_QUICK:-}" ]]; then
+  step "ASan+UBSan build, unit and network tests"
+  build build-asan -DCMAKE_BUILD_TYPE=Debug -DSKIFF_SANITIZE=address
+  (cd build-asan && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+    ctest --output-on-failure --timeout 900 -L 'unit|network' -j"$JOBS")
+
+  step "TSan build, unit and network tests"
+  build build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSKIFF_SANITIZE=thread
+  (cd build-tsan && TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
+    ctest --output-on-failure --timeout 900 -L 'unit|network' -j"$JOBS")
+
+  if [[ -x scripts/fuzz.sh ]]; then
+    step "fuzz pass over request decoding (${SKIFF_FUZZ_SECONDS:-60} s)"
+    scripts/fuzz.sh "${SKIFF_FUZZ_SECONDS:-60}"
+  fi
+fi
+step "all tests passed"
