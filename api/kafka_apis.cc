@@ -2,18 +2,33 @@
 
 #include "api/api_log.h"
 #include "api/handlers/api_versions_handler.h"
+#include "api/handlers/fetch_handler.h"
+#include "api/handlers/list_offsets_handler.h"
+#include "api/handlers/metadata_handler.h"
+#include "api/handlers/offset_for_leader_epoch_handler.h"
+#include "api/handlers/produce_handler.h"
 #include "api/protocol/errors.h"
 #include "api/protocol/frame.h"
 
 namespace skiff::api {
 
-KafkaApis::KafkaApis(const config::BrokerConfig& config, const BrokerInfo& broker) : config_(config), broker_(broker) {
+KafkaApis::KafkaApis(const config::BrokerConfig& config, const BrokerInfo& broker, storage::LogManager& logs)
+    : services_{config, broker, logs, &fetch_purgatory_} {
   auto api_versions = std::make_unique<ApiVersionsHandler>(registry_);
   api_versions_ = api_versions.get();
   registry_.add(std::move(api_versions));
+  registry_.add(std::make_unique<ProduceHandler>(services_));
+  registry_.add(std::make_unique<FetchHandler>(services_));
+  registry_.add(std::make_unique<ListOffsetsHandler>(services_));
+  registry_.add(std::make_unique<MetadataHandler>(services_));
+  registry_.add(std::make_unique<OffsetForLeaderEpochHandler>(services_));
 }
 
-KafkaApis::~KafkaApis() = default;
+KafkaApis::~KafkaApis() { shutdown(); }
+
+void KafkaApis::complete_delayed() { fetch_purgatory_.complete_all(); }
+
+void KafkaApis::shutdown() { fetch_purgatory_.shutdown(); }
 
 void KafkaApis::handle(network::Request raw, network::ResponseSender& sender) {
   protocol::ByteReader reader(raw.frame.bytes());
@@ -56,7 +71,7 @@ void KafkaApis::handle(network::Request raw, network::ResponseSender& sender) {
       handler->send_error(request, out, ErrorCode::kUnsupportedVersion);
     else
       handler->handle(request, out);
-  } catch (const protocol::ProtocolError& e) {
+  } catch (const protocol::DecodeError& e) {
     api_log().warn("closing connection from {} (client {}): malformed API key {} v{} request: {}",
                    request.context().peer_address, client, key, version, e.what());
     out.close("");

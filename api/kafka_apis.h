@@ -10,9 +10,14 @@
 // Thread-safe: called concurrently from every handler thread.
 #pragma once
 
+#include <memory>
+
 #include "api/broker_info.h"
+#include "api/broker_services.h"
 #include "api/handler_registry.h"
+#include "api/purgatory.h"
 #include "config/broker_config.h"
+#include "log/log_manager.h"
 #include "network/request.h"
 
 namespace skiff::api {
@@ -21,16 +26,21 @@ class ApiVersionsHandler;
 
 class KafkaApis : public network::RequestHandler {
  public:
-  KafkaApis(const config::BrokerConfig& config, const BrokerInfo& broker);
+  KafkaApis(const config::BrokerConfig& config, const BrokerInfo& broker, storage::LogManager& logs);
   ~KafkaApis() override;
 
   void handle(network::Request request, network::ResponseSender& sender) override;
 
+  // Shutdown, first step: answer every waiting request now, wait no more.
+  void complete_delayed();
+  // Last step, after the handler threads have stopped.
+  void shutdown();
+
   const HandlerRegistry& registry() const { return registry_; }
 
  private:
-  const config::BrokerConfig& config_;
-  const BrokerInfo& broker_;
+  Purgatory fetch_purgatory_;
+  BrokerServices services_;
   HandlerRegistry registry_;
   ApiVersionsHandler* api_versions_ = nullptr;
 };

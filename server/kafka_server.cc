@@ -6,9 +6,9 @@
 #include <fstream>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <spdlog/spdlog.h>
 
-#include "api/kafka_apis.h"
 
 namespace skiff::server {
 namespace fs = std::filesystem;
@@ -59,6 +59,32 @@ void KafkaServer::prepare_log_dirs() {
   }
 }
 
+void KafkaServer::open_logs() {
+  storage::LogManagerConfig lc;
+  for (const auto& d : config_.log_dirs) lc.log_dirs.emplace_back(d);
+  lc.node_id = config_.node_id;
+  lc.retention_check_interval_ms = config_.log_retention_check_interval_ms;
+  std::map<std::string, std::string> props;
+  for (const auto& [key, entry] : config_.effective) props[key] = entry.value;
+  // log.retention.ms is already resolved from .minutes/.hours by the loader.
+  props["log.retention.ms"] = std::to_string(config_.log_retention_ms);
+  props["log.roll.ms"] = std::to_string(config_.log_roll_ms);
+  if (config_.log_flush_interval_ms < 0) props.erase("log.flush.interval.ms");  // unset: the OS decides
+  auto defaults = storage::LogConfig::from_broker_properties(props);
+  if (auto* error = std::get_if<std::string>(&defaults)) throw StartupError(*error);
+  lc.defaults = std::get<storage::LogConfig>(defaults);
+  auto started = std::chrono::steady_clock::now();
+  try {
+    logs_ = std::make_unique<storage::LogManager>(std::move(lc));
+  } catch (const std::exception& e) {
+    throw StartupError(fmt::format("cannot load the logs in {}: {}", fmt::join(config_.log_dirs, ","), e.what()));
+  }
+  auto ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
+  spdlog::info("loaded {} topic(s) from {} in {:.1f} ms (cluster id {})", logs_->list_topics().size(),
+               fmt::join(config_.log_dirs, ","), ms, logs_->cluster_id());
+  broker_info_.cluster_id = logs_->cluster_id();
+}
+
 void KafkaServer::resolve_advertised_endpoints() {
   broker_info_.node_id = config_.node_id;
   for (const auto& bound : socket_server_->bound_listeners()) {
@@ -84,6 +110,7 @@ void KafkaServer::resolve_advertised_endpoints() {
 
 void KafkaServer::startup() {
   prepare_log_dirs();
+  open_logs();
   channel_ = std::make_unique<network::RequestChannel>(config_.queued_max_requests);
   socket_server_ = std::make_unique<network::SocketServer>(socket_server_config(config_), *channel_);
   try {
@@ -93,8 +120,9 @@ void KafkaServer::startup() {
     throw StartupError(e.what());
   }
   resolve_advertised_endpoints();
-  apis_ = std::make_unique<api::KafkaApis>(config_, broker_info_);
+  apis_ = std::make_unique<api::KafkaApis>(config_, broker_info_, *logs_);
   handlers_ = std::make_unique<RequestHandlerPool>(config_.num_io_threads, *channel_, *apis_);
+  logs_->start();
   started_ = true;
 }
 
@@ -104,13 +132,17 @@ void KafkaServer::shutdown() {
   auto log = spdlog::default_logger();
   log->info("shutting down: no new connections; answering in-flight requests");
   socket_server_->stop_accepting();
+  apis_->complete_delayed();
   if (!socket_server_->drain(std::chrono::milliseconds(config_.shutdown_timeout_ms)))
     log->warn("shutdown: {} requests still unanswered after {} ms; closing their connections",
               socket_server_->in_flight(), config_.shutdown_timeout_ms);
   handlers_->shutdown();
+  apis_->shutdown();
   socket_server_->shutdown();
   handlers_.reset();
   apis_.reset();
+  logs_->shutdown();  // flush, checkpoint, clean-shutdown marker
+  logs_.reset();
   log->info("shutdown complete");
 }
 

@@ -1,7 +1,8 @@
 // KafkaServer: startup, wiring and shutdown of the broker.
 //
-// Startup: check the log dirs, bind the listeners (SocketServer), work out
-// the advertised endpoints, create KafkaApis and start the M handler threads.
+// Startup: check and load the log dirs (recovering after an unclean stop),
+// bind the listeners (SocketServer), work out the advertised endpoints,
+// create KafkaApis and start the M handler threads.
 // Shutdown (graceful): stop accepting, answer what is in flight (bounded by
 // skiff.shutdown.timeout.ms), stop the handlers, close everything.
 // Called from the main thread only.
@@ -13,7 +14,9 @@
 #include <string>
 
 #include "api/broker_info.h"
+#include "api/kafka_apis.h"
 #include "config/broker_config.h"
+#include "log/log_manager.h"
 #include "network/request_channel.h"
 #include "network/socket_server.h"
 #include "server/request_handler_pool.h"
@@ -40,13 +43,15 @@ class KafkaServer {
 
  private:
   void prepare_log_dirs();
+  void open_logs();
   void resolve_advertised_endpoints();
 
   config::BrokerConfig config_;
   api::BrokerInfo broker_info_;
   std::unique_ptr<network::RequestChannel> channel_;
   std::unique_ptr<network::SocketServer> socket_server_;
-  std::unique_ptr<network::RequestHandler> apis_;
+  std::unique_ptr<storage::LogManager> logs_;
+  std::unique_ptr<api::KafkaApis> apis_;
   std::unique_ptr<RequestHandlerPool> handlers_;
   bool started_ = false;
 };

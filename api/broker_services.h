@@ -1,0 +1,21 @@
+// BrokerServices: what the API handlers share — the configuration, this
+// broker's identity, the logs, and the delayed-operation machinery. Owned by
+// KafkaApis; every member is itself thread-safe.
+#pragma once
+
+#include "api/broker_info.h"
+#include "config/broker_config.h"
+#include "log/log_manager.h"
+
+namespace skiff::api {
+
+class Purgatory;
+
+struct BrokerServices {
+  const config::BrokerConfig& config;
+  const BrokerInfo& broker;
+  storage::LogManager& logs;
+  Purgatory* fetch_purgatory = nullptr;  // delayed fetches, woken by appends
+};
+
+}  // namespace skiff::api

@@ -1,0 +1,58 @@
+// FetchReader: the reading half of Fetch, shared by the immediate answer and
+// the delayed one. It resolves the requested partitions once (names or topic
+// ids) and can then, as often as needed, count the bytes available or build
+// the response, whose record data are file regions of the segments (written
+// to the socket with sendfile, never copied).
+//
+// Size limits as Kafka applies them (KIP-74): per partition
+// partition_max_bytes, in total max_bytes, except that the first batch of
+// the first partition with data is returned whole even when larger.
+// Thread-safe for concurrent reads (logs are); one owner at a time.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "api/broker_services.h"
+#include "api/error_codes.h"
+#include "api/protocol/generated/fetch_request.h"
+#include "api/protocol/generated/fetch_response.h"
+#include "log/log.h"
+
+namespace skiff::api {
+
+class FetchReader {
+ public:
+  FetchReader(BrokerServices& services, const protocol::FetchRequest& request, int16_t version);
+
+  // Record bytes the fetch would return now (capped at what min_bytes needs).
+  size_t available_bytes() const;
+  // True when some partition can only be answered with an error.
+  bool has_error() const { return has_error_; }
+  protocol::FetchResponse read() const;
+  // Watch keys of the partitions that resolved to a log.
+  std::vector<std::string> watch_keys() const;
+
+ private:
+  struct Partition {
+    int32_t index;
+    int64_t fetch_offset;
+    int32_t max_bytes;
+    std::shared_ptr<storage::Log> log;
+    ErrorCode error;
+  };
+  struct Topic {
+    std::string name;
+    protocol::Uuid id;
+    std::vector<Partition> partitions;
+  };
+
+  std::vector<Topic> topics_;
+  size_t max_bytes_;
+  size_t min_bytes_;
+  bool read_committed_;
+  bool has_error_ = false;
+};
+
+}  // namespace skiff::api

@@ -1,0 +1,33 @@
+// Fetch (key 1), v4-17 (from v13 partitions are named by topic id, as the
+// Java client sends them). Record data go from the segment files to the
+// socket with sendfile. When fewer than min_bytes are available the fetch
+// waits in the purgatory — without holding a handler thread — until an
+// append makes enough available or max_wait_ms passes.
+//
+// Fetch sessions (KIP-227): Skiff answers sessionless. It never creates a
+// session (session_id 0 in every response, which the protocol allows a broker
+// to do), so clients keep sending full fetch requests; a request naming a
+// session id gets FETCH_SESSION_ID_NOT_FOUND.
+#pragma once
+
+#include "api/api_handler.h"
+#include "api/broker_services.h"
+#include "api/protocol/generated/fetch_request.h"
+#include "api/protocol/generated/fetch_response.h"
+
+namespace skiff::api {
+
+class FetchHandler : public TypedApiHandler<protocol::FetchRequest, protocol::FetchResponse> {
+ public:
+  explicit FetchHandler(BrokerServices& services)
+      : TypedApiHandler(protocol::FetchRequest::kApiKey, 4, 17), services_(services) {}
+
+ protected:
+  void handle(ApiRequest& request, protocol::FetchRequest& body, Responder& out) override;
+  protocol::FetchResponse error_response(const protocol::FetchRequest& body, ErrorCode error) override;
+
+ private:
+  BrokerServices& services_;
+};
+
+}  // namespace skiff::api

@@ -1,0 +1,91 @@
+#include "api/handlers/list_offsets_handler.h"
+
+#include "api/topics.h"
+
+namespace skiff::api {
+namespace {
+
+using protocol::ListOffsetsResponse;
+
+constexpr int64_t kLatest = -1;
+constexpr int64_t kEarliest = -2;
+constexpr int64_t kMaxTimestamp = -3;
+constexpr int64_t kEarliestLocal = -4;
+constexpr int64_t kEarliestPendingUpload = -5;
+constexpr int32_t kLeaderEpoch = 0;
+
+ListOffsetsResponse::ListOffsetsPartitionResponse lookup(storage::Log& log, int64_t timestamp) {
+  ListOffsetsResponse::ListOffsetsPartitionResponse r;
+  r.leader_epoch = kLeaderEpoch;
+  switch (timestamp) {
+    case kLatest:
+      r.offset = log.log_end_offset().value;
+      break;
+    case kEarliest:
+    case kEarliestLocal:
+    case kEarliestPendingUpload:
+      r.offset = log.log_start_offset().value;
+      break;
+    case kMaxTimestamp: {
+      auto found = log.max_timestamp_offset();
+      r.offset = found.offset.value;
+      r.timestamp = found.timestamp;
+      break;
+    }
+    default: {
+      if (timestamp < 0) {
+        r.error_code = code(ErrorCode::kInvalidRequest);
+        break;
+      }
+      auto found = log.offset_for_timestamp(timestamp);
+      r.offset = found.offset.value;
+      r.timestamp = found.offset.value < 0 ? -1 : found.timestamp;
+      if (found.offset.value < 0) r.leader_epoch = -1;
+    }
+  }
+  return r;
+}
+
+}  // namespace
+
+void ListOffsetsHandler::handle(ApiRequest& request, protocol::ListOffsetsRequest& body, Responder& out) {
+  ListOffsetsResponse resp;
+  for (const auto& topic : body.topics) {
+    ListOffsetsResponse::ListOffsetsTopicResponse t;
+    t.name = topic.name;
+    for (const auto& part : topic.partitions) {
+      ListOffsetsResponse::ListOffsetsPartitionResponse r;
+      auto log = find_log(services_, topic.name, part.partition_index);
+      if (!log) {
+        r.error_code = code(ErrorCode::kUnknownTopicOrPartition);
+      } else if (part.current_leader_epoch > kLeaderEpoch) {
+        r.error_code = code(ErrorCode::kUnknownLeaderEpoch);
+      } else {
+        r = lookup(*log, part.timestamp);
+      }
+      r.partition_index = part.partition_index;
+      if (request.api_version() < 4) r.leader_epoch = -1;  // not in the wire format before v4
+      t.partitions.push_back(std::move(r));
+    }
+    resp.topics.push_back(std::move(t));
+  }
+  out.send(resp);
+}
+
+ListOffsetsResponse ListOffsetsHandler::error_response(const protocol::ListOffsetsRequest& body, ErrorCode error) {
+  ListOffsetsResponse resp;
+  for (const auto& topic : body.topics) {
+    ListOffsetsResponse::ListOffsetsTopicResponse t;
+    t.name = topic.name;
+    for (const auto& part : topic.partitions) {
+      ListOffsetsResponse::ListOffsetsPartitionResponse r;
+      r.partition_index = part.partition_index;
+      r.error_code = code(error);
+      t.partitions.push_back(std::move(r));
+    }
+    resp.topics.push_back(std::move(t));
+  }
+  return resp;
+}
+
+}  // namespace skiff::api

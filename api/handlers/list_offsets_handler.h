@@ -1,0 +1,28 @@
+// ListOffsets (key 2), v1-10: earliest (-2), latest (-1), max timestamp (-3),
+// earliest-local (-4) and earliest-pending-upload (-5, same as earliest here:
+// there is no tiered storage), and by timestamp through the time index.
+// read_committed answers the last stable offset, which equals the high
+// watermark while there are no transactions.
+#pragma once
+
+#include "api/api_handler.h"
+#include "api/broker_services.h"
+#include "api/protocol/generated/list_offsets_request.h"
+#include "api/protocol/generated/list_offsets_response.h"
+
+namespace skiff::api {
+
+class ListOffsetsHandler : public TypedApiHandler<protocol::ListOffsetsRequest, protocol::ListOffsetsResponse> {
+ public:
+  explicit ListOffsetsHandler(BrokerServices& services)
+      : TypedApiHandler(protocol::ListOffsetsRequest::kApiKey, 1, 10), services_(services) {}
+
+ protected:
+  void handle(ApiRequest& request, protocol::ListOffsetsRequest& body, Responder& out) override;
+  protocol::ListOffsetsResponse error_response(const protocol::ListOffsetsRequest& body, ErrorCode error) override;
+
+ private:
+  BrokerServices& services_;
+};
+
+}  // namespace skiff::api

@@ -1,0 +1,96 @@
+#include "api/handlers/metadata_handler.h"
+
+#include "api/topics.h"
+
+namespace skiff::api {
+namespace {
+
+using protocol::MetadataResponse;
+
+// Every topic operation allowed: there are no ACLs (Kafka's AclOperation codes).
+constexpr int32_t kAllTopicOperations = (1 << 3) | (1 << 4) | (1 << 5) | (1 << 6) | (1 << 7) | (1 << 8) |
+                                        (1 << 10) | (1 << 11);
+constexpr int32_t kAllClusterOperations = (1 << 4) | (1 << 5) | (1 << 7) | (1 << 8) | (1 << 9) | (1 << 10) |
+                                          (1 << 11) | (1 << 12) | (1 << 13);
+
+MetadataResponse::MetadataResponseTopic describe(const storage::TopicInfo& info, int32_t node_id,
+                                                  bool with_operations) {
+  MetadataResponse::MetadataResponseTopic t;
+  t.name = info.name;
+  t.topic_id = to_wire(info.topic_id);
+  t.is_internal = info.name == "__consumer_offsets" || info.name == "__transaction_state";
+  for (int32_t p = 0; p < info.partitions; ++p) {
+    MetadataResponse::MetadataResponsePartition part;
+    part.partition_index = p;
+    part.leader_id = node_id;
+    part.leader_epoch = 0;
+    part.replica_nodes = {node_id};
+    part.isr_nodes = {node_id};
+    t.partitions.push_back(std::move(part));
+  }
+  if (with_operations) t.topic_authorized_operations = kAllTopicOperations;
+  return t;
+}
+
+MetadataResponse::MetadataResponseTopic failed(const std::optional<std::string>& name, const protocol::Uuid& id,
+                                               ErrorCode error) {
+  MetadataResponse::MetadataResponseTopic t;
+  t.error_code = code(error);
+  t.name = name;
+  t.topic_id = id;
+  return t;
+}
+
+}  // namespace
+
+MetadataResponse MetadataHandler::base_response(const ApiRequest& request) const {
+  MetadataResponse resp;
+  const auto& ep = services_.broker.endpoint_for(request.context().listener_name);
+  MetadataResponse::MetadataResponseBroker b;
+  b.node_id = services_.broker.node_id;
+  b.host = ep.host;
+  b.port = ep.port;
+  resp.brokers.push_back(std::move(b));
+  resp.cluster_id = services_.broker.cluster_id;
+  resp.controller_id = services_.broker.node_id;
+  return resp;
+}
+
+void MetadataHandler::handle(ApiRequest& request, protocol::MetadataRequest& body, Responder& out) {
+  auto resp = base_response(request);
+  const int16_t version = request.api_version();
+  const int32_t node = services_.broker.node_id;
+  const bool with_ops = version >= 8 && body.include_topic_authorized_operations;
+  if (version >= 8 && version <= 10 && body.include_cluster_authorized_operations)
+    resp.cluster_authorized_operations = kAllClusterOperations;
+  // Before v4 a client could not ask, and Kafka auto-created by broker config alone.
+  const bool allow_create = version < 4 || body.allow_auto_topic_creation;
+
+  // v0: an empty list means every topic; v1+: null means every topic.
+  const bool all_topics = !body.topics || (version == 0 && body.topics->empty());
+  if (all_topics) {
+    for (const auto& info : services_.logs.list_topics()) resp.topics.push_back(describe(info, node, with_ops));
+  } else {
+    for (const auto& requested : *body.topics) {
+      if (!requested.name) {  // by topic id (v10+)
+        auto info = services_.logs.topic_by_id(from_wire(requested.topic_id));
+        resp.topics.push_back(info ? describe(*info, node, with_ops)
+                                   : failed(std::nullopt, requested.topic_id, ErrorCode::kUnknownTopicId));
+        continue;
+      }
+      auto found = find_topic(services_, *requested.name, allow_create);
+      resp.topics.push_back(found.topic ? describe(*found.topic, node, with_ops)
+                                        : failed(requested.name, requested.topic_id, found.error));
+    }
+  }
+  out.send(resp);
+}
+
+MetadataResponse MetadataHandler::error_response(const protocol::MetadataRequest& body, ErrorCode error) {
+  MetadataResponse resp;
+  if (body.topics)
+    for (const auto& t : *body.topics) resp.topics.push_back(failed(t.name, t.topic_id, error));
+  return resp;
+}
+
+}  // namespace skiff::api

@@ -1,0 +1,29 @@
+// Metadata (key 3), v0-12: this broker (with the advertised endpoint of the
+// listener the request came in on), the cluster id, this node as controller,
+// and the requested topics with their ids and partitions, each led by this
+// node with replicas and ISR = [this node]. Unknown topics are auto-created
+// when the request and auto.create.topics.enable allow it.
+#pragma once
+
+#include "api/api_handler.h"
+#include "api/broker_services.h"
+#include "api/protocol/generated/metadata_request.h"
+#include "api/protocol/generated/metadata_response.h"
+
+namespace skiff::api {
+
+class MetadataHandler : public TypedApiHandler<protocol::MetadataRequest, protocol::MetadataResponse> {
+ public:
+  explicit MetadataHandler(BrokerServices& services)
+      : TypedApiHandler(protocol::MetadataRequest::kApiKey, 0, 12), services_(services) {}
+
+ protected:
+  void handle(ApiRequest& request, protocol::MetadataRequest& body, Responder& out) override;
+  protocol::MetadataResponse error_response(const protocol::MetadataRequest& body, ErrorCode error) override;
+
+ private:
+  protocol::MetadataResponse base_response(const ApiRequest& request) const;
+  BrokerServices& services_;
+};
+
+}  // namespace skiff::api

@@ -1,0 +1,86 @@
+// Purgatory: requests that wait for something without holding a handler
+// thread (Kafka's DelayedOperationPurgatory). A DelayedOperation is watched
+// under one or more keys (e.g. "topic-partition"); an event on a key (an
+// append) asks its watchers to try to complete; a timer completes it at its
+// deadline whatever the state. Completion happens exactly once.
+//
+// Threads: add() and on_event() from handler threads; expiry on the
+// purgatory's own timer thread. Completion runs on whichever thread wins.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <unordered_map>
+#include <vector>
+
+#include <boost/asio/executor_work_guard.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/steady_timer.hpp>
+
+namespace skiff::api {
+
+class DelayedOperation : public std::enable_shared_from_this<DelayedOperation> {
+ public:
+  virtual ~DelayedOperation() = default;
+
+  // Completes now if the operation's condition holds; true if it did.
+  bool try_complete() {
+    if (completed_.load(std::memory_order_acquire) || !ready()) return false;
+    return force_complete();
+  }
+  // Completes now whatever the condition; false if it already was.
+  bool force_complete() {
+    if (completed_.exchange(true, std::memory_order_acq_rel)) return false;
+    complete();
+    return true;
+  }
+  bool completed() const { return completed_.load(std::memory_order_acquire); }
+
+ protected:
+  virtual bool ready() = 0;    // the condition (may be called on any thread)
+  virtual void complete() = 0; // answer the request (called exactly once)
+
+ private:
+  friend class Purgatory;
+  std::atomic<bool> completed_{false};
+  std::unique_ptr<boost::asio::steady_timer> timer_;
+  std::vector<std::string> keys_;
+};
+
+class Purgatory {
+ public:
+  Purgatory();
+  ~Purgatory();
+
+  // Watches `op` under `keys` until it completes or `timeout` passes. If it
+  // can already complete (or the purgatory is shutting down) it does so now.
+  void add(std::shared_ptr<DelayedOperation> op, std::vector<std::string> keys, std::chrono::milliseconds timeout);
+  // Something happened on `key`: its watchers try to complete.
+  void on_event(const std::string& key);
+  // Completes every waiting operation now and refuses to wait from now on.
+  void complete_all();
+  void shutdown();
+
+  size_t watched() const;
+
+ private:
+  void unwatch(const std::shared_ptr<DelayedOperation>& op);
+
+  boost::asio::io_context io_;
+  boost::asio::executor_work_guard<boost::asio::io_context::executor_type> work_;
+  std::thread timer_thread_;
+  mutable std::mutex mu_;
+  std::unordered_map<std::string, std::vector<std::shared_ptr<DelayedOperation>>> watchers_;
+  std::atomic<bool> closing_{false};
+};
+
+// The watch key of a partition.
+inline std::string partition_key(const std::string& topic, int32_t partition) {
+  return topic + '\0' + std::to_string(partition);
+}
+
+}  // namespace skiff::api

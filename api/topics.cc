@@ -1,0 +1,45 @@
+#include "api/topics.h"
+
+#include <cstring>
+
+#include "api/api_log.h"
+
+namespace skiff::api {
+
+ErrorCode to_error_code(storage::LogErrc e) { return static_cast<ErrorCode>(storage::kafka_error_code(e)); }
+
+protocol::Uuid to_wire(const storage::Uuid& id) {
+  protocol::Uuid out;
+  static_assert(sizeof(out.bytes) == sizeof(id.bytes));
+  std::memcpy(out.bytes.data(), id.bytes.data(), id.bytes.size());
+  return out;
+}
+
+storage::Uuid from_wire(const protocol::Uuid& id) {
+  storage::Uuid out;
+  std::memcpy(out.bytes.data(), id.bytes.data(), id.bytes.size());
+  return out;
+}
+
+TopicLookup find_topic(BrokerServices& services, const std::string& name, bool allow_create) {
+  if (auto t = services.logs.topic(name)) return {ErrorCode::kNone, std::move(t)};
+  std::string why;
+  if (!storage::LogManager::valid_topic_name(name, &why)) return {ErrorCode::kInvalidTopicException, std::nullopt};
+  if (!allow_create || !services.config.auto_create_topics_enable)
+    return {ErrorCode::kUnknownTopicOrPartition, std::nullopt};
+  auto created = services.logs.create_topic(name, services.config.num_partitions);
+  if (created.error == storage::LogErrc::kNone) {
+    api_log().info("auto-created topic {} with {} partition(s)", name, services.config.num_partitions);
+  } else if (created.error != storage::LogErrc::kTopicAlreadyExists) {  // a racing creator is fine
+    api_log().warn("auto-creating topic {} failed: {}", name, created.message);
+    return {to_error_code(created.error), std::nullopt};
+  }
+  if (auto t = services.logs.topic(name)) return {ErrorCode::kNone, std::move(t)};
+  return {ErrorCode::kUnknownTopicOrPartition, std::nullopt};
+}
+
+std::shared_ptr<storage::Log> find_log(BrokerServices& services, const std::string& topic, int32_t partition) {
+  return services.logs.get_log(topic, partition);
+}
+
+}  // namespace skiff::api

@@ -1,0 +1,34 @@
+// Topic look-ups shared by the handlers: by name or id, auto-creation when
+// the broker allows it, and the mapping of storage outcomes to Kafka errors.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "api/broker_services.h"
+#include "api/error_codes.h"
+#include "api/protocol/types.h"
+#include "log/topic_store.h"
+#include "log/types.h"
+
+namespace skiff::api {
+
+ErrorCode to_error_code(storage::LogErrc e);
+
+protocol::Uuid to_wire(const storage::Uuid& id);
+storage::Uuid from_wire(const protocol::Uuid& id);
+
+struct TopicLookup {
+  ErrorCode error = ErrorCode::kNone;
+  std::optional<storage::TopicInfo> topic;
+};
+
+// The topic, creating it with num.partitions when `allow_create` and
+// auto.create.topics.enable are set. An illegal name: INVALID_TOPIC_EXCEPTION;
+// absent: UNKNOWN_TOPIC_OR_PARTITION.
+TopicLookup find_topic(BrokerServices& services, const std::string& name, bool allow_create);
+
+// The topic's partition log, or nothing (UNKNOWN_TOPIC_OR_PARTITION).
+std::shared_ptr<storage::Log> find_log(BrokerServices& services, const std::string& topic, int32_t partition);
+
+}  // namespace skiff::api
