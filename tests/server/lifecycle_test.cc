@@ -49,7 +49,7 @@ TEST_CASE("bad configuration exits 2 with a message naming the key", "[lifecycle
   std::filesystem::remove_all(dir);
 }
 
-TEST_CASE("--help, --version and --print-config", "[lifecycle]") {
+TEST_CASE("the help and version and print-config flags", "[lifecycle]") {
   auto r = run_skiff({"--help"});
   CHECK(r.exit_code == 0);
   CHECK_THAT(r.output, Catch::Contains("--override"));
