@@ -1,5 +1,7 @@
 #include "server/kafka_server.h"
 
+#include "server/storage_config.h"
+
 #include <unistd.h>
 
 #include <filesystem>
@@ -61,18 +63,11 @@ void KafkaServer::prepare_log_dirs() {
 
 void KafkaServer::open_logs() {
   storage::LogManagerConfig lc;
-  for (const auto& d : config_.log_dirs) lc.log_dirs.emplace_back(d);
-  lc.node_id = config_.node_id;
-  lc.retention_check_interval_ms = config_.log_retention_check_interval_ms;
-  std::map<std::string, std::string> props;
-  for (const auto& [key, entry] : config_.effective) props[key] = entry.value;
-  // log.retention.ms is already resolved from .minutes/.hours by the loader.
-  props["log.retention.ms"] = std::to_string(config_.log_retention_ms);
-  props["log.roll.ms"] = std::to_string(config_.log_roll_ms);
-  if (config_.log_flush_interval_ms < 0) props.erase("log.flush.interval.ms");  // unset: the OS decides
-  auto defaults = storage::LogConfig::from_broker_properties(props);
-  if (auto* error = std::get_if<std::string>(&defaults)) throw StartupError(*error);
-  lc.defaults = std::get<storage::LogConfig>(defaults);
+  try {
+    lc = make_log_manager_config(config_);
+  } catch (const std::invalid_argument& e) {
+    throw StartupError(e.what());
+  }
   auto started = std::chrono::steady_clock::now();
   try {
     logs_ = std::make_unique<storage::LogManager>(std::move(lc));

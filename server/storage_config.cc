@@ -1,0 +1,24 @@
+#include "server/storage_config.h"
+
+#include <stdexcept>
+
+namespace skiff::server {
+
+storage::LogManagerConfig make_log_manager_config(const config::BrokerConfig& config) {
+  storage::LogManagerConfig lc;
+  for (const auto& d : config.log_dirs) lc.log_dirs.emplace_back(d);
+  lc.node_id = config.node_id;
+  lc.retention_check_interval_ms = config.log_retention_check_interval_ms;
+  std::map<std::string, std::string> props;
+  for (const auto& [key, entry] : config.effective) props[key] = entry.value;
+  // The loader already resolved .minutes/.hours into these.
+  props["log.retention.ms"] = std::to_string(config.log_retention_ms);
+  props["log.roll.ms"] = std::to_string(config.log_roll_ms);
+  if (config.log_flush_interval_ms < 0) props.erase("log.flush.interval.ms");  // unset: the OS decides
+  auto defaults = storage::LogConfig::from_broker_properties(props);
+  if (auto* error = std::get_if<std::string>(&defaults)) throw std::invalid_argument(*error);
+  lc.defaults = std::get<storage::LogConfig>(defaults);
+  return lc;
+}
+
+}  // namespace skiff::server

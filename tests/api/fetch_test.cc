@@ -1,0 +1,187 @@
+// Fetch: whole batches (also from inside a batch), size limits (KIP-74),
+// out-of-range offsets, topic ids (v13+), and long-polling that an append
+// or the timer completes without holding a handler thread.
+#include "api/protocol/generated/fetch_request.h"
+#include "api/protocol/generated/fetch_response.h"
+#include "api/protocol/generated/produce_request.h"
+#include "api/protocol/generated/produce_response.h"
+#include "api/topics.h"
+#include "log/batch_builder.h"
+#include "tests/api/api_harness.h"
+
+using namespace skiff;
+using protocol::FetchRequest;
+using protocol::FetchResponse;
+
+namespace {
+
+int64_t now_ms() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+// Appends batches of `sizes[i]` records straight to the log; returns their bytes.
+std::vector<std::vector<uint8_t>> seed(test::ApiHarness& h, const std::string& topic, std::vector<int> sizes,
+                                       size_t value_size = 20) {
+  REQUIRE(h.logs().create_topic(topic, 1).error == storage::LogErrc::kNone);
+  auto log = h.logs().get_log(topic, 0);
+  std::vector<std::vector<uint8_t>> out;
+  for (int n : sizes) {
+    auto b = storage::make_test_batch(n, value_size, now_ms(), out.size());
+    REQUIRE(log->append(b).ok());  // rewrites b's base offset in place
+    out.push_back(b);
+  }
+  return out;
+}
+
+FetchRequest fetch(const std::string& topic, int64_t offset, int32_t partition_max = 1 << 20, int32_t max_wait = 0,
+                   int32_t min_bytes = 1) {
+  FetchRequest req;
+  req.max_wait_ms = max_wait;
+  req.min_bytes = min_bytes;
+  req.max_bytes = 50 << 20;
+  FetchRequest::FetchTopic t;
+  t.topic = topic;
+  FetchRequest::FetchPartition p;
+  p.partition = 0;
+  p.fetch_offset = offset;
+  p.partition_max_bytes = partition_max;
+  t.partitions.push_back(p);
+  req.topics.push_back(t);
+  return req;
+}
+
+const FetchResponse::PartitionData& only(const FetchResponse& r) {
+  REQUIRE(r.responses.size() == 1);
+  REQUIRE(r.responses[0].partitions.size() == 1);
+  return r.responses[0].partitions[0];
+}
+
+std::vector<uint8_t> concat(const std::vector<std::vector<uint8_t>>& parts, size_t from, size_t to) {
+  std::vector<uint8_t> out;
+  for (size_t i = from; i < to; ++i) out.insert(out.end(), parts[i].begin(), parts[i].end());
+  return out;
+}
+
+std::vector<uint8_t> records_of(const FetchResponse::PartitionData& p) {
+  auto d = p.records.data();
+  return {d.begin(), d.end()};
+}
+
+}  // namespace
+
+TEST_CASE("fetch returns whole batches byte for byte, from inside a batch too", "[api][fetch]") {
+  test::ApiHarness h;
+  auto batches = seed(h, "t", {5, 5, 5});  // offsets 0-4, 5-9, 10-14
+  for (int16_t v : {4, 11, 12}) {
+    auto r = only(h.call<FetchResponse>(fetch("t", 0), v));
+    CHECK(r.error_code == 0);
+    CHECK(r.high_watermark == 15);
+    CHECK(r.last_stable_offset == 15);
+    CHECK(records_of(r) == concat(batches, 0, 3));
+    // Offset 7 sits inside the second batch: the whole batch comes back.
+    CHECK(records_of(only(h.call<FetchResponse>(fetch("t", 7), v))) == concat(batches, 1, 3));
+  }
+  // At the end of the log: no records, no error.
+  auto end = only(h.call<FetchResponse>(fetch("t", 15), 12));
+  CHECK(end.error_code == 0);
+  CHECK(end.records.size() == 0);
+}
+
+TEST_CASE("fetch limits: the first batch whole even when larger (KIP-74)", "[api][fetch]") {
+  test::ApiHarness h;
+  auto batches = seed(h, "t", {10, 10, 10}, 100);
+  auto r = only(h.call<FetchResponse>(fetch("t", 0, /*partition_max=*/10), 12));
+  CHECK(records_of(r) == concat(batches, 0, 1));
+  auto two = only(h.call<FetchResponse>(fetch("t", 0, static_cast<int32_t>(batches[0].size() * 2)), 12));
+  CHECK(records_of(two) == concat(batches, 0, 2));
+}
+
+TEST_CASE("fetch out of range and unknown partitions", "[api][fetch]") {
+  test::ApiHarness h;
+  seed(h, "t", {3});
+  CHECK(only(h.call<FetchResponse>(fetch("t", 4), 12)).error_code == 1);
+  CHECK(only(h.call<FetchResponse>(fetch("t", -1), 12)).error_code == 1);
+  CHECK(only(h.call<FetchResponse>(fetch("nope", 0), 12)).error_code == 3);
+  REQUIRE(h.logs().get_log("t", 0)->maybe_increment_log_start_offset(storage::Offset(2)) == storage::LogErrc::kNone);
+  auto below = only(h.call<FetchResponse>(fetch("t", 1), 12));
+  CHECK(below.error_code == 1);
+  CHECK(below.log_start_offset == 2);
+}
+
+TEST_CASE("fetch v13+ names topics by id", "[api][fetch]") {
+  test::ApiHarness h;
+  auto batches = seed(h, "t", {4});
+  auto req = fetch("", 0);
+  req.topics[0].topic_id = api::to_wire(h.logs().topic("t")->topic_id);
+  auto resp = h.call<FetchResponse>(req, 17);
+  CHECK(resp.responses[0].topic_id == req.topics[0].topic_id);
+  CHECK(records_of(only(resp)) == batches[0]);
+  req.topics[0].topic_id.bytes[0] ^= 0x55;
+  CHECK(only(h.call<FetchResponse>(req, 17)).error_code == 100);  // UNKNOWN_TOPIC_ID
+}
+
+TEST_CASE("a fetch session id we never gave out: FETCH_SESSION_ID_NOT_FOUND", "[api][fetch]") {
+  test::ApiHarness h;
+  seed(h, "t", {1});
+  auto req = fetch("t", 0);
+  req.session_id = 1234;
+  req.session_epoch = 1;
+  auto resp = h.call<FetchResponse>(req, 12);
+  CHECK(resp.error_code == 70);
+  auto fresh = h.call<FetchResponse>(fetch("t", 0), 12);
+  CHECK(fresh.session_id == 0);  // sessionless
+}
+
+TEST_CASE("long poll: an append completes a waiting fetch", "[api][fetch][delayed]") {
+  test::ApiHarness h;
+  seed(h, "t", {2});
+  auto started = std::chrono::steady_clock::now();
+  h.start(fetch("t", 2, 1 << 20, /*max_wait=*/10000), 12);
+  CHECK_FALSE(h.wait(std::chrono::milliseconds(100)).has_value());  // parked, not answered
+
+  protocol::ProduceRequest produce;
+  produce.acks = 1;
+  protocol::ProduceRequest::TopicProduceData td;
+  td.name = "t";
+  protocol::ProduceRequest::PartitionProduceData pd;
+  auto batch = storage::make_test_batch(3, 10, now_ms());
+  pd.records = protocol::Records::bytes(batch);
+  td.partition_data.push_back(pd);
+  produce.topic_data.push_back(td);
+  h.start(produce, 9);
+
+  // Two responses: the produce's and the fetch's, in either order.
+  int fetched = 0;
+  for (int i = 0; i < 2; ++i) {
+    auto r = h.wait(std::chrono::seconds(5));
+    REQUIRE(r.has_value());
+    auto bytes = test::flatten(*r);
+    if (bytes.size() > 100) ++fetched;  // the fetch carries the batch
+  }
+  CHECK(fetched == 1);
+  CHECK(std::chrono::steady_clock::now() - started < std::chrono::seconds(5));
+}
+
+TEST_CASE("long poll: the timer answers with what there is", "[api][fetch][delayed]") {
+  test::ApiHarness h;
+  seed(h, "t", {2});
+  auto started = std::chrono::steady_clock::now();
+  h.start(fetch("t", 2, 1 << 20, /*max_wait=*/300), 12);
+  auto r = h.wait(std::chrono::seconds(5));
+  REQUIRE(r.has_value());
+  auto elapsed = std::chrono::steady_clock::now() - started;
+  CHECK(elapsed >= std::chrono::milliseconds(250));
+  auto resp = h.decode<FetchResponse>(*r, 12);
+  CHECK(only(resp).records.size() == 0);
+  CHECK(only(resp).high_watermark == 2);
+}
+
+TEST_CASE("shutdown answers waiting fetches at once", "[api][fetch][delayed]") {
+  test::ApiHarness h;
+  seed(h, "t", {1});
+  h.start(fetch("t", 1, 1 << 20, /*max_wait=*/60000), 12);
+  CHECK_FALSE(h.wait(std::chrono::milliseconds(50)).has_value());
+  h.apis().complete_delayed();
+  CHECK(h.wait(std::chrono::seconds(2)).has_value());
+}
