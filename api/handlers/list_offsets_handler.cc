@@ -46,46 +46,46 @@ ListOffsetsResponse::ListOffsetsPartitionResponse lookup(storage::Log& log, int6
   return r;
 }
 
-}  // namespace
-
-void ListOffsetsHandler::handle(ApiRequest& request, protocol::ListOffsetsRequest& body, Responder& out) {
+// The response mirrors the request: one entry per requested partition.
+template <class PerPartition>
+ListOffsetsResponse mirror(const protocol::ListOffsetsRequest& body, PerPartition&& answer) {
   ListOffsetsResponse resp;
   for (const auto& topic : body.topics) {
     ListOffsetsResponse::ListOffsetsTopicResponse t;
     t.name = topic.name;
     for (const auto& part : topic.partitions) {
-      ListOffsetsResponse::ListOffsetsPartitionResponse r;
-      auto log = find_log(services_, topic.name, part.partition_index);
-      if (!log) {
-        r.error_code = code(ErrorCode::kUnknownTopicOrPartition);
-      } else if (part.current_leader_epoch > kLeaderEpoch) {
-        r.error_code = code(ErrorCode::kUnknownLeaderEpoch);
-      } else {
-        r = lookup(*log, part.timestamp);
-      }
+      ListOffsetsResponse::ListOffsetsPartitionResponse r = answer(topic.name, part);
       r.partition_index = part.partition_index;
-      if (request.api_version() < 4) r.leader_epoch = -1;  // not in the wire format before v4
-      t.partitions.push_back(std::move(r));
-    }
-    resp.topics.push_back(std::move(t));
-  }
-  out.send(resp);
-}
-
-ListOffsetsResponse ListOffsetsHandler::error_response(const protocol::ListOffsetsRequest& body, ErrorCode error) {
-  ListOffsetsResponse resp;
-  for (const auto& topic : body.topics) {
-    ListOffsetsResponse::ListOffsetsTopicResponse t;
-    t.name = topic.name;
-    for (const auto& part : topic.partitions) {
-      ListOffsetsResponse::ListOffsetsPartitionResponse r;
-      r.partition_index = part.partition_index;
-      r.error_code = code(error);
       t.partitions.push_back(std::move(r));
     }
     resp.topics.push_back(std::move(t));
   }
   return resp;
+}
+
+}  // namespace
+
+void ListOffsetsHandler::handle(ApiRequest& request, protocol::ListOffsetsRequest& body, Responder& out) {
+  out.send(mirror(body, [&](const std::string& topic, const auto& part) {
+    ListOffsetsResponse::ListOffsetsPartitionResponse r;
+    auto log = find_log(services_, topic, part.partition_index);
+    if (!log)
+      r.error_code = code(ErrorCode::kUnknownTopicOrPartition);
+    else if (part.current_leader_epoch > kLeaderEpoch)
+      r.error_code = code(ErrorCode::kUnknownLeaderEpoch);
+    else
+      r = lookup(*log, part.timestamp);
+    if (request.api_version() < 4) r.leader_epoch = -1;  // not in the wire format before v4
+    return r;
+  }));
+}
+
+ListOffsetsResponse ListOffsetsHandler::error_response(const protocol::ListOffsetsRequest& body, ErrorCode error) {
+  return mirror(body, [&](const std::string&, const auto&) {
+    ListOffsetsResponse::ListOffsetsPartitionResponse r;
+    r.error_code = code(error);
+    return r;
+  });
 }
 
 }  // namespace skiff::api

@@ -35,6 +35,18 @@ bool has_transactional_batch(std::span<uint8_t> records) {
   return false;
 }
 
+template <class PerPartition>
+ProduceResponse mirror(protocol::ProduceRequest& body, PerPartition&& answer) {
+  ProduceResponse resp;
+  for (auto& topic : body.topic_data) {
+    ProduceResponse::TopicProduceResponse t;
+    t.name = topic.name;
+    for (auto& part : topic.partition_data) t.partition_responses.push_back(answer(topic.name, part));
+    resp.responses.push_back(std::move(t));
+  }
+  return resp;
+}
+
 }  // namespace
 
 ProduceResponse::PartitionProduceResponse ProduceHandler::append_partition(
@@ -69,26 +81,20 @@ ProduceResponse::PartitionProduceResponse ProduceHandler::append_partition(
 }
 
 void ProduceHandler::handle(ApiRequest& request, protocol::ProduceRequest& body, Responder& out) {
-  ProduceResponse resp;
   bool any_error = false;
   const bool valid_acks = body.acks == 0 || body.acks == 1 || body.acks == -1;
-  for (auto& topic : body.topic_data) {
-    ProduceResponse::TopicProduceResponse t;
-    t.name = topic.name;
-    for (auto& part : topic.partition_data) {
-      ProduceResponse::PartitionProduceResponse p;
-      if (!valid_acks)
-        p = partition_error(part.index, ErrorCode::kInvalidRequiredAcks);
-      else if (body.transactional_id)
-        p = partition_error(part.index, ErrorCode::kTransactionalIdAuthorizationFailed,
-                            "Skiff does not support transactions yet");
-      else
-        p = append_partition(topic.name, part);
-      any_error |= p.error_code != 0;
-      t.partition_responses.push_back(std::move(p));
-    }
-    resp.responses.push_back(std::move(t));
-  }
+  auto resp = mirror(body, [&](const std::string& topic, auto& part) {
+    ProduceResponse::PartitionProduceResponse p;
+    if (!valid_acks)
+      p = partition_error(part.index, ErrorCode::kInvalidRequiredAcks);
+    else if (body.transactional_id)
+      p = partition_error(part.index, ErrorCode::kTransactionalIdAuthorizationFailed,
+                          "Skiff does not support transactions yet");
+    else
+      p = append_partition(topic, part);
+    any_error |= p.error_code != 0;
+    return p;
+  });
   if (body.acks == 0) {
     // The client reads no response, so an error can only be signalled by
     // closing the connection (it then refreshes metadata), as Kafka does.
@@ -102,14 +108,8 @@ void ProduceHandler::handle(ApiRequest& request, protocol::ProduceRequest& body,
 }
 
 ProduceResponse ProduceHandler::error_response(const protocol::ProduceRequest& body, ErrorCode error) {
-  ProduceResponse resp;
-  for (const auto& topic : body.topic_data) {
-    ProduceResponse::TopicProduceResponse t;
-    t.name = topic.name;
-    for (const auto& part : topic.partition_data) t.partition_responses.push_back(partition_error(part.index, error));
-    resp.responses.push_back(std::move(t));
-  }
-  return resp;
+  auto copy = body;
+  return mirror(copy, [&](const std::string&, auto& part) { return partition_error(part.index, error); });
 }
 
 }  // namespace skiff::api
