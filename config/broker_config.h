@@ -56,6 +56,15 @@ struct BrokerConfig {
   int32_t num_partitions = 1;
   int16_t default_replication_factor = 1;
 
+  // Consumer groups (api/group/).
+  int32_t group_min_session_timeout_ms = 6000;
+  int32_t group_max_session_timeout_ms = 1800000;
+  int32_t group_max_size = INT32_MAX;
+  int32_t group_initial_rebalance_delay_ms = 0;
+  int64_t offsets_retention_ms = 7LL * 24 * 3600 * 1000;  // offsets.retention.minutes
+  int64_t offsets_retention_check_interval_ms = 600000;
+  int32_t offset_metadata_max_bytes = 4096;
+
   // Process.
   std::string log_level = "info";
   std::string log_file;  // empty: stdout only
@@ -67,6 +76,8 @@ struct BrokerConfig {
     ConfigSource source;
   };
   std::map<std::string, Entry> effective;
+  // Things worth saying that are not errors (logged at startup).
+  std::vector<std::string> warnings;
 };
 
 }  // namespace skiff::config

@@ -189,6 +189,27 @@ std::vector<ConfigKeyDef> build_defs() {
                           "Replication factor of auto-created topics (a single node has one replica).",
                           &BrokerConfig::default_replication_factor));
 
+  d.push_back(integer_key("group.min.session.timeout.ms", 6000, 0, kIntMax,
+                          "Shortest session timeout a group member may ask for.",
+                          &BrokerConfig::group_min_session_timeout_ms));
+  d.push_back(integer_key("group.max.session.timeout.ms", 1800000, 0, kIntMax,
+                          "Longest session timeout a group member may ask for.",
+                          &BrokerConfig::group_max_session_timeout_ms));
+  d.push_back(integer_key("group.max.size", kIntMax, 1, kIntMax, "Most members one consumer group may have.",
+                          &BrokerConfig::group_max_size));
+  d.push_back(integer_key("group.initial.rebalance.delay.ms", 0, 0, kIntMax,
+                          "How long the first rebalance of an empty group waits for more members (Kafka: 3000).",
+                          &BrokerConfig::group_initial_rebalance_delay_ms));
+  d.push_back(scaled_ms_key("offsets.retention.minutes", 7 * 24 * 60, 60 * 1000,
+                            "Committed offsets of an empty group expire after this.",
+                            &BrokerConfig::offsets_retention_ms));
+  d.push_back(integer_key("offsets.retention.check.interval.ms", 600000, 1, kLongMax,
+                          "How often expired committed offsets are removed.",
+                          &BrokerConfig::offsets_retention_check_interval_ms));
+  d.push_back(integer_key("offset.metadata.max.bytes", 4096, 0, kIntMax,
+                          "Longest metadata string an offset commit may carry.",
+                          &BrokerConfig::offset_metadata_max_bytes));
+
   d.push_back(enum_key("skiff.log.level", "info", {"trace", "debug", "info", "warn", "error", "critical", "off"},
                        "Level of the broker's own log (not partition data).", &BrokerConfig::log_level));
   d.push_back({"skiff.log.file", ConfigType::kString, "", "Also write the broker's own log to this file.",

@@ -62,7 +62,11 @@ void read_file(const std::string& path, std::map<std::string, RawValue>& raw) {
   }
 }
 
-void read_environment(const std::map<std::string, std::string>& env, std::map<std::string, RawValue>& raw) {
+// Unknown SKIFF_* variables are warned about, not fatal: the prefix is shared
+// with scripts and images that set variables of their own (as Kafka warns
+// about supplied configs it does not know).
+void read_environment(const std::map<std::string, std::string>& env, std::map<std::string, RawValue>& raw,
+                      std::vector<std::string>& warnings) {
   std::set<std::string> known;
   for (const auto& def : config_defs()) {
     auto name = env_var_name(def.name);
@@ -71,9 +75,9 @@ void read_environment(const std::map<std::string, std::string>& env, std::map<st
   }
   for (const auto& [name, value] : env) {
     if (name.rfind("SKIFF_", 0) == 0 && !known.count(name))
-      throw ConfigError(fmt::format(
-          "Unknown configuration in environment variable '{}' (SKIFF_ followed by a key upper-cased with dots as "
-          "underscores, e.g. SKIFF_ADVERTISED_LISTENERS)",
+      warnings.push_back(fmt::format(
+          "environment variable '{}' names no configuration key; ignored (keys are SKIFF_ followed by the key "
+          "upper-cased with dots as underscores, e.g. SKIFF_ADVERTISED_LISTENERS)",
           name));
   }
 }
@@ -127,11 +131,13 @@ void check_cross_key_rules(const BrokerConfig& cfg) {
 
 BrokerConfig load_config(const ConfigSources& sources) {
   std::map<std::string, RawValue> raw;
+  std::vector<std::string> warnings;
   if (sources.file) read_file(*sources.file, raw);
-  read_environment(sources.environment, raw);
+  read_environment(sources.environment, raw, warnings);
   read_overrides(sources.overrides, raw);
 
   BrokerConfig cfg;
+  cfg.warnings = std::move(warnings);
   for (const auto& def : config_defs()) apply(cfg, def, {def.default_value, ConfigSource::kDefault});
 
   std::vector<const ConfigKeyDef*> order;

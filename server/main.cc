@@ -84,6 +84,7 @@ int main(int argc, char** argv) {
     return 1;
   }
   auto log = spdlog::default_logger();
+  for (const auto& w : cfg.warnings) log->warn("{}", w);
 
   server::KafkaServer broker(cfg);
   try {

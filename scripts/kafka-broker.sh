@@ -1,0 +1,155 @@
+#!/usr/bin/env bash
+# Runs Apache Kafka itself as a single-node KRaft broker (broker+controller in
+# one JVM), from the jars scripts/fetch_kafka_jars.sh downloads. Used to check
+# the compatibility suite against the real thing and for side-by-side
+# benchmarks.
+#
+# Usage: scripts/kafka-broker.sh start  DIR PORT [key=value ...]
+#        scripts/kafka-broker.sh stop   DIR
+#        scripts/kafka-broker.sh status DIR
+#
+#   DIR   its own directory: server.properties, data/, kafka.log, kafka.pid
+#         (created if missing; a DIR already formatted is reused, so a stop
+#         and start keeps the data).
+#   PORT  the PLAINTEXT port on 127.0.0.1 clients use. The controller
+#         listener gets a free port, remembered in DIR/controller.port.
+#   key=value  extra broker properties appended to Kafka 4.0's shipped
+#         config/server.properties defaults (e.g. num.partitions=3).
+# env: KAFKA_VERSION (default 4.0.0), KAFKA_HEAP_OPTS (default -Xmx1G -Xms1G,
+#      as kafka-server-start.sh), KAFKA_START_TIMEOUT seconds (default 90),
+#      KAFKA_STOP_TIMEOUT seconds (default 60, then SIGKILL).
+# start prints "127.0.0.1:PORT" when the broker answers; exit 1 (with the
+# log's tail) if it does not come up in time. stop is a no-op when stopped.
+# status prints "running PID 127.0.0.1:PORT" (exit 0) or "stopped" (exit 3).
+set -euo pipefail
+ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+VERSION="${KAFKA_VERSION:-4.0.0}"
+
+usage() { sed -n '2,26p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+[[ $# -ge 2 ]] || usage
+CMD=$1
+DIR=$2
+mkdir -p "$DIR"
+DIR="$(cd "$DIR" && pwd)"
+PIDFILE="$DIR/kafka.pid"
+LOG="$DIR/kafka.log"
+
+alive() { [[ -f "$PIDFILE" ]] && kill -0 "$(cat "$PIDFILE")" 2>/dev/null; }
+port_open() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+
+do_stop() {
+  if ! alive; then rm -f "$PIDFILE"; return 0; fi
+  local pid; pid=$(cat "$PIDFILE")
+  kill -TERM "$pid" 2>/dev/null || true
+  local deadline=$((SECONDS + ${KAFKA_STOP_TIMEOUT:-60}))
+  while kill -0 "$pid" 2>/dev/null; do
+    if ((SECONDS >= deadline)); then
+      echo "kafka-broker: pid $pid still running after ${KAFKA_STOP_TIMEOUT:-60}s, sending SIGKILL" >&2
+      kill -KILL "$pid" 2>/dev/null || true
+      sleep 0.5
+      break
+    fi
+    sleep 0.2
+  done
+  rm -f "$PIDFILE"
+}
+
+case "$CMD" in
+  start)
+    [[ $# -ge 3 ]] || usage
+    PORT=$3
+    shift 3
+    if alive; then
+      echo "kafka-broker: already running (pid $(cat "$PIDFILE")) in $DIR" >&2
+      exit 1
+    fi
+    if port_open "$PORT"; then
+      echo "kafka-broker: port $PORT is already in use" >&2
+      exit 1
+    fi
+    JARS=$("$ROOT/scripts/fetch_kafka_jars.sh" "$VERSION" | tail -n1)
+    CP="$JARS/*"
+    if [[ -f "$DIR/controller.port" ]]; then CPORT=$(cat "$DIR/controller.port"); else CPORT=$(free_port); echo "$CPORT" >"$DIR/controller.port"; fi
+    # Kafka 4.0's config/server.properties (KRaft, combined mode) with our
+    # listeners and log dir.
+    cat >"$DIR/server.properties" <<PROPS
+process.roles=broker,controller
+node.id=1
+controller.quorum.bootstrap.servers=127.0.0.1:${CPORT}
+listeners=PLAINTEXT://127.0.0.1:${PORT},CONTROLLER://127.0.0.1:${CPORT}
+inter.broker.listener.name=PLAINTEXT
+advertised.listeners=PLAINTEXT://127.0.0.1:${PORT},CONTROLLER://127.0.0.1:${CPORT}
+controller.listener.names=CONTROLLER
+listener.security.protocol.map=CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT,SSL:SSL,SASL_PLAINTEXT:SASL_PLAINTEXT,SASL_SSL:SASL_SSL
+num.network.threads=3
+num.io.threads=8
+socket.send.buffer.bytes=102400
+socket.receive.buffer.bytes=102400
+socket.request.max.bytes=104857600
+log.dirs=${DIR}/data
+num.partitions=1
+num.recovery.threads.per.data.dir=1
+offsets.topic.replication.factor=1
+share.coordinator.state.topic.replication.factor=1
+share.coordinator.state.topic.min.isr=1
+transaction.state.log.replication.factor=1
+transaction.state.log.min.isr=1
+log.retention.hours=168
+log.segment.bytes=1073741824
+log.retention.check.interval.ms=300000
+PROPS
+    for kv in "$@"; do
+      [[ "$kv" == *=* ]] || { echo "kafka-broker: expected key=value, got '$kv'" >&2; exit 2; }
+      echo "$kv" >>"$DIR/server.properties"
+    done
+    JAVA_OPTS=(${KAFKA_HEAP_OPTS:--Xmx1G -Xms1G} -server -XX:+UseG1GC -XX:MaxGCPauseMillis=20
+               -XX:InitiatingHeapOccupancyPercent=35 -XX:+ExplicitGCInvokesConcurrent
+               -XX:MaxInlineLevel=15 -Djava.awt.headless=true)
+    if [[ ! -f "$DIR/data/meta.properties" ]]; then
+      CLUSTER_ID=$(java -cp "$CP" kafka.tools.StorageTool random-uuid 2>/dev/null | tail -n1)
+      if ! java -cp "$CP" kafka.tools.StorageTool format -t "$CLUSTER_ID" -c "$DIR/server.properties" \
+             --standalone >"$DIR/format.log" 2>&1; then
+        echo "kafka-broker: storage format failed:" >&2
+        tail -n 20 "$DIR/format.log" >&2
+        exit 1
+      fi
+    fi
+    : >"$LOG"
+    # A session of its own, so the caller's process group and terminal do not
+    # take it down; the pid written is the JVM's (bash execs java).
+    setsid bash -c 'echo $$ >"$1"; shift; exec "$@"' _ "$PIDFILE" \
+      java "${JAVA_OPTS[@]}" -cp "$CP" kafka.Kafka "$DIR/server.properties" \
+      </dev/null >>"$LOG" 2>&1 &
+    deadline=$((SECONDS + ${KAFKA_START_TIMEOUT:-90}))
+    while :; do
+      if [[ -f "$PIDFILE" ]] && ! alive; then
+        echo "kafka-broker: Kafka exited during startup; last lines of $LOG:" >&2
+        tail -n 30 "$LOG" >&2
+        rm -f "$PIDFILE"
+        exit 1
+      fi
+      if grep -q "Kafka Server started" "$LOG" 2>/dev/null && port_open "$PORT"; then break; fi
+      if ((SECONDS >= deadline)); then
+        echo "kafka-broker: not up after ${KAFKA_START_TIMEOUT:-90}s; stopping it. Last lines of $LOG:" >&2
+        tail -n 30 "$LOG" >&2
+        do_stop
+        exit 1
+      fi
+      sleep 0.2
+    done
+    echo "127.0.0.1:$PORT"
+    ;;
+  stop)
+    do_stop
+    ;;
+  status)
+    if alive; then
+      echo "running $(cat "$PIDFILE") 127.0.0.1:$(sed -n 's/^listeners=PLAINTEXT:\/\/127.0.0.1:\([0-9]*\),.*/\1/p' "$DIR/server.properties")"
+    else
+      echo "stopped"
+      exit 3
+    fi
+    ;;
+  *) usage ;;
+esac

@@ -1,0 +1,184 @@
+"""The broker under test: the real skiff binary on a free port with a fresh
+data dir, or an already running broker (SKIFF_COMPAT_EXTERNAL_BROKER)."""
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+import time
+from pathlib import Path
+
+STARTED = re.compile(r"started in [0-9.]+ ms .*?advertised as (\S+?):(\d+)")
+
+
+class BrokerError(AssertionError):
+    pass
+
+
+class SkiffBroker:
+    """One skiff process at a time on `data_dir`; start() again after stop()
+    or kill9() restarts it on the same data (on a new free port)."""
+
+    def __init__(self, binary: str, data_dir: Path, log_dir: Path, overrides: dict[str, str]):
+        self.binary = binary
+        self.data_dir = Path(data_dir)
+        self.log_dir = Path(log_dir)
+        self.overrides = dict(overrides)
+        self.proc: subprocess.Popen | None = None
+        self.log_path: Path | None = None
+        self.bootstrap: str | None = None
+        self.starts = 0
+        self.log_dirs = [self.data_dir]
+        self.external = False
+
+    def args(self) -> list[str]:
+        args = [self.binary,
+                "--override", "listeners=PLAINTEXT://127.0.0.1:0",
+                "--override", f"log.dirs={self.data_dir}"]
+        for k, v in self.overrides.items():
+            args += ["--override", f"{k}={v}"]
+        return args
+
+    def log_tail(self, n: int = 40) -> str:
+        if not self.log_path or not self.log_path.exists():
+            return "(no broker output)"
+        lines = self.log_path.read_text(errors="replace").splitlines()
+        return f"--- last {min(n, len(lines))} lines of {self.log_path} ---\n" + "\n".join(lines[-n:])
+
+    def start(self, timeout: float = 20.0) -> str:
+        assert self.proc is None, "broker already running"
+        self.data_dir.mkdir(parents=True, exist_ok=True)
+        self.log_dir.mkdir(parents=True, exist_ok=True)
+        self.starts += 1
+        self.log_path = self.log_dir / f"skiff-{self.starts}.log"
+        # Output goes to a file, never a pipe nobody reads.
+        # skiff reads SKIFF_<KEY> variables as configuration (and rejects
+        # unknown ones, like our SKIFF_BINARY): the overrides are the config.
+        env = {k: v for k, v in os.environ.items() if not k.startswith("SKIFF_")}
+        with open(self.log_path, "wb") as out:
+            self.proc = subprocess.Popen(self.args(), stdout=out, stderr=subprocess.STDOUT, env=env,
+                                         stdin=subprocess.DEVNULL, start_new_session=True)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            m = STARTED.search(self.log_path.read_text(errors="replace"))
+            if m:
+                self.bootstrap = f"{m.group(1)}:{m.group(2)}"
+                return self.bootstrap
+            if self.proc.poll() is not None:
+                rc = self.proc.returncode
+                self.proc = None
+                raise BrokerError(f"skiff exited with {rc} during startup\n{self.log_tail()}")
+            time.sleep(0.02)
+        self.kill9()
+        raise BrokerError(f"skiff did not print its startup line within {timeout}s\n{self.log_tail()}")
+
+    def stop(self, timeout: float = 20.0) -> int:
+        """SIGTERM; the broker must exit 0 within `timeout`."""
+        if self.proc is None:
+            return 0
+        proc, self.proc = self.proc, None
+        proc.send_signal(signal.SIGTERM)
+        try:
+            rc = proc.wait(timeout)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(10)
+            raise BrokerError(f"skiff did not exit within {timeout}s of SIGTERM (killed)\n{self.log_tail()}")
+        if rc != 0:
+            raise BrokerError(f"skiff exited with {rc} after SIGTERM, expected 0\n{self.log_tail()}")
+        return rc
+
+    def kill9(self) -> None:
+        if self.proc is None:
+            return
+        proc, self.proc = self.proc, None
+        proc.kill()
+        proc.wait(10)
+
+    def restart(self) -> str:
+        self.stop()
+        return self.start()
+
+
+class ExternalBroker:
+    """A broker someone else runs: no restarts, maybe a known log dir."""
+
+    external = True
+
+    def __init__(self, bootstrap: str, log_dirs: list[Path]):
+        self.bootstrap = bootstrap
+        self.log_dirs = log_dirs
+        self.log_path = None
+
+    def log_tail(self, n: int = 40) -> str:
+        return f"(external broker at {self.bootstrap})"
+
+    def stop(self, timeout: float = 20.0) -> int:
+        return 0
+
+
+def external_from_env() -> ExternalBroker | None:
+    ext = os.environ.get("SKIFF_COMPAT_EXTERNAL_BROKER")
+    if not ext:
+        return None
+    dirs = [Path(d) for d in os.environ.get("SKIFF_COMPAT_EXTERNAL_LOG_DIRS", "").split(",") if d]
+    return ExternalBroker(ext, dirs)
+
+
+class KafkaScriptBroker:
+    """Apache Kafka itself via scripts/kafka-broker.sh, as the restartable
+    broker of the restart scenarios (SKIFF_COMPAT_OWN_BROKER=kafka): proves
+    those scenarios against the real thing. Kafka's own exit code after
+    SIGTERM is not checked (the JVM exits 143)."""
+
+    external = False
+
+    def __init__(self, script: Path, dir: Path, overrides: dict[str, str]):
+        self.script = str(script)
+        self.dir = Path(dir)
+        self.overrides = overrides
+        self.log_dirs = [self.dir / "data"]
+        self.log_path = self.dir / "kafka.log"
+        self.bootstrap = None
+        self.running = False
+
+    def log_tail(self, n: int = 40) -> str:
+        if not self.log_path.exists():
+            return "(no Kafka output)"
+        lines = self.log_path.read_text(errors="replace").splitlines()
+        return f"--- last {min(n, len(lines))} lines of {self.log_path} ---\n" + "\n".join(lines[-n:])
+
+    def start(self, timeout: float = 120.0) -> str:
+        import socket
+        s = socket.socket()
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+        s.close()
+        args = [self.script, "start", str(self.dir), str(port)] + [f"{k}={v}" for k, v in self.overrides.items()]
+        p = subprocess.run(args, capture_output=True, timeout=timeout, stdin=subprocess.DEVNULL)
+        if p.returncode != 0:
+            raise BrokerError(f"kafka-broker.sh start failed: {p.stderr.decode(errors='replace')}")
+        self.bootstrap = p.stdout.decode().strip().splitlines()[-1]
+        self.running = True
+        return self.bootstrap
+
+    def stop(self, timeout: float = 90.0) -> int:
+        if self.running:
+            subprocess.run([self.script, "stop", str(self.dir)], timeout=timeout, stdin=subprocess.DEVNULL)
+            self.running = False
+        return 0
+
+    def kill9(self) -> None:
+        pidfile = self.dir / "kafka.pid"
+        if self.running and pidfile.exists():
+            pid = int(pidfile.read_text())
+            os.kill(pid, signal.SIGKILL)
+            for _ in range(100):
+                try:
+                    os.kill(pid, 0)
+                except ProcessLookupError:
+                    break
+                time.sleep(0.1)
+            pidfile.unlink(missing_ok=True)
+        self.running = False
