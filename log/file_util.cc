@@ -1,0 +1,90 @@
+#include "log/file_util.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <fstream>
+#include <sstream>
+
+namespace skiff::storage {
+
+FileDescriptor& FileDescriptor::operator=(FileDescriptor&& o) noexcept {
+  if (this != &o) {
+    if (fd_ >= 0) ::close(fd_);
+    fd_ = o.fd_;
+    o.fd_ = -1;
+  }
+  return *this;
+}
+
+FileDescriptor::~FileDescriptor() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
+int pread_full(int fd, void* buf, size_t n, int64_t off, size_t* got) {
+  size_t done = 0;
+  auto* p = static_cast<uint8_t*>(buf);
+  while (done < n) {
+    ssize_t r = ::pread(fd, p + done, n - done, off + static_cast<int64_t>(done));
+    if (r < 0) {
+      if (errno == EINTR) continue;
+      if (got) *got = done;
+      return errno;
+    }
+    if (r == 0) break;
+    done += static_cast<size_t>(r);
+  }
+  if (got) *got = done;
+  return 0;
+}
+
+int pwrite_full(int fd, const void* buf, size_t n, int64_t off) {
+  size_t done = 0;
+  auto* p = static_cast<const uint8_t*>(buf);
+  while (done < n) {
+    ssize_t r = ::pwrite(fd, p + done, n - done, off + static_cast<int64_t>(done));
+    if (r < 0) {
+      if (errno == EINTR) continue;
+      return errno;
+    }
+    if (r == 0) return EIO;
+    done += static_cast<size_t>(r);
+  }
+  return 0;
+}
+
+int fsync_dir(const std::filesystem::path& dir) {
+  int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) return errno;
+  int rc = ::fsync(fd) == 0 ? 0 : errno;
+  ::close(fd);
+  return rc;
+}
+
+int write_file_durably(const std::filesystem::path& path, std::string_view content) {
+  std::filesystem::path tmp = path;
+  tmp += ".tmp";
+  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) return errno;
+  int rc = pwrite_full(fd, content.data(), content.size(), 0);
+  if (rc == 0 && ::fsync(fd) != 0) rc = errno;
+  ::close(fd);
+  if (rc == 0 && ::rename(tmp.c_str(), path.c_str()) != 0) rc = errno;
+  if (rc != 0) {
+    ::unlink(tmp.c_str());
+    return rc;
+  }
+  return fsync_dir(path.parent_path().empty() ? std::filesystem::path(".") : path.parent_path());
+}
+
+bool read_small_file(const std::filesystem::path& path, std::string& out) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return false;
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  out = ss.str();
+  return true;
+}
+
+}  // namespace skiff::storage

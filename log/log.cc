@@ -1,0 +1,216 @@
+// Log: opening/recovery, segment map helpers, close and deletion.
+// (append/flush in log_append.cc, reads in log_read.cc, retention in
+// log_retention.cc.)
+#include "log/log.h"
+
+#include <chrono>
+#include <set>
+#include <system_error>
+
+#include <spdlog/spdlog.h>
+
+namespace skiff::storage {
+
+namespace fs = std::filesystem;
+
+int64_t wall_clock_ms() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+Log::Log(fs::path dir, LogLoadParams params, std::shared_ptr<const LogConfig> config)
+    : dir_(std::move(dir)), params_(std::move(params)), config_(std::move(config)) {}
+
+Log::~Log() = default;
+
+std::shared_ptr<Log> Log::open(const fs::path& dir, const LogLoadParams& params,
+                               std::shared_ptr<const LogConfig> config) {
+  fs::create_directories(dir);
+  std::shared_ptr<Log> log(new Log(dir, params, std::move(config)));
+  log->load();
+  return log;
+}
+
+namespace {
+
+bool parse_segment_name(const std::string& name, const std::string& suffix, int64_t& base) {
+  if (name.size() != 20 + suffix.size() || name.compare(20, suffix.size(), suffix) != 0) return false;
+  base = 0;
+  for (int i = 0; i < 20; ++i) {
+    if (name[i] < '0' || name[i] > '9') return false;
+    base = base * 10 + (name[i] - '0');
+  }
+  return true;
+}
+
+bool ends_with(const std::string& s, const std::string& suf) {
+  return s.size() >= suf.size() && s.compare(s.size() - suf.size(), suf.size(), suf) == 0;
+}
+
+}  // namespace
+
+void Log::load() {
+  auto cfg = config();
+  const size_t idx_max = static_cast<size_t>(cfg->segment_index_bytes);
+  std::set<int64_t> bases;
+  std::vector<fs::path> index_files;
+  for (const auto& e : fs::directory_iterator(dir_)) {
+    std::string name = e.path().filename().string();
+    int64_t base;
+    if (ends_with(name, ".tmp") || ends_with(name, ".deleted") || ends_with(name, ".cleaned") ||
+        ends_with(name, ".swap")) {
+      fs::remove(e.path());
+    } else if (parse_segment_name(name, ".log", base)) {
+      bases.insert(base);
+    } else if (ends_with(name, ".index") || ends_with(name, ".timeindex")) {
+      index_files.push_back(e.path());
+    }
+  }
+  for (const auto& p : index_files) {  // orphans left by a crash mid-roll/delete
+    std::string name = p.filename().string();
+    int64_t base;
+    if ((parse_segment_name(name, ".index", base) || parse_segment_name(name, ".timeindex", base)) &&
+        !bases.count(base)) {
+      fs::remove(p);
+    }
+  }
+
+  std::vector<std::shared_ptr<LogSegment>> segs;
+  for (int64_t b : bases) segs.push_back(LogSegment::open(dir_, b));
+
+  int64_t next_offset = 0;
+  for (size_t i = 0; i < segs.size(); ++i) {
+    auto& seg = segs[i];
+    bool last = i + 1 == segs.size();
+    int64_t next_base = last ? INT64_MAX : segs[i + 1]->base_offset();
+    bool unflushed = !params_.clean_shutdown && next_base > params_.recovery_point;
+    if (unflushed || !seg->indexes_sane()) {
+      auto r = seg->recover(cfg->index_interval_bytes, idx_max);
+      if (unflushed) ++load_stats_.segments_recovered;
+      else ++load_stats_.indexes_rebuilt;
+      load_stats_.bytes_truncated += r.truncated_bytes;
+      if (r.truncated_bytes > 0) {
+        spdlog::warn("log {}: truncated {} invalid bytes at position {} of segment {}", dir_.string(),
+                     r.truncated_bytes, r.valid_bytes, seg->base_offset());
+      }
+      if (r.truncated_bytes > 0 && !last) {
+        for (size_t j = i + 1; j < segs.size(); ++j) {
+          spdlog::warn("log {}: deleting segment {} after a truncated one", dir_.string(), segs[j]->base_offset());
+          segs[j]->delete_files();
+        }
+        segs.resize(i + 1);
+        last = true;
+      }
+      if (last) next_offset = r.next_offset;
+      else seg->become_inactive();
+    } else if (last) {
+      next_offset = seg->load_as_active(idx_max);
+    } else {
+      seg->release_index_fds();
+      seg->mark_fully_flushed();
+    }
+  }
+  if (segs.empty()) {
+    int64_t base = std::max<int64_t>(params_.log_start_offset, 0);
+    std::shared_ptr<LogSegment> seg;
+    if (int rc = LogSegment::create(dir_, base, idx_max, wall_clock_ms(), seg); rc != 0) {
+      throw std::system_error(rc, std::generic_category(), "create segment in " + dir_.string());
+    }
+    segs.push_back(seg);
+    next_offset = base;
+  }
+  load_stats_.segments = static_cast<int>(segs.size());
+  {
+    std::unique_lock lk(segments_mu_);
+    for (auto& s : segs) segments_[s->base_offset()] = s;
+  }
+  leo_.store(next_offset, std::memory_order_release);
+  int64_t start = std::max(params_.log_start_offset, segs.front()->base_offset());
+  log_start_.store(std::min(start, next_offset), std::memory_order_release);
+  int64_t rp = params_.clean_shutdown ? next_offset : std::min(params_.recovery_point, next_offset);
+  recovery_point_.store(rp, std::memory_order_release);
+  last_flush_ms_.store(wall_clock_ms(), std::memory_order_relaxed);
+}
+
+std::shared_ptr<LogSegment> Log::active() const {
+  std::shared_lock lk(segments_mu_);
+  return segments_.empty() ? nullptr : segments_.rbegin()->second;
+}
+
+std::shared_ptr<LogSegment> Log::floor_segment(int64_t offset) const {
+  std::shared_lock lk(segments_mu_);
+  auto it = segments_.upper_bound(offset);
+  if (it == segments_.begin()) return nullptr;
+  return std::prev(it)->second;
+}
+
+std::shared_ptr<LogSegment> Log::segment_after(int64_t base) const {
+  std::shared_lock lk(segments_mu_);
+  auto it = segments_.upper_bound(base);
+  return it == segments_.end() ? nullptr : it->second;
+}
+
+std::vector<std::shared_ptr<LogSegment>> Log::snapshot() const {
+  std::shared_lock lk(segments_mu_);
+  std::vector<std::shared_ptr<LogSegment>> v;
+  v.reserve(segments_.size());
+  for (const auto& [b, s] : segments_) v.push_back(s);
+  return v;
+}
+
+size_t Log::segment_count() const {
+  std::shared_lock lk(segments_mu_);
+  return segments_.size();
+}
+
+uint64_t Log::size_in_bytes() const {
+  std::shared_lock lk(segments_mu_);
+  uint64_t n = 0;
+  for (const auto& [b, s] : segments_) n += s->size();
+  return n;
+}
+
+std::vector<int64_t> Log::segment_base_offsets() const {
+  std::shared_lock lk(segments_mu_);
+  std::vector<int64_t> v;
+  for (const auto& [b, s] : segments_) v.push_back(b);
+  return v;
+}
+
+void Log::set_config(std::shared_ptr<const LogConfig> config) {
+  std::lock_guard lk(config_mu_);
+  config_ = std::move(config);
+}
+
+std::shared_ptr<const LogConfig> Log::config() const {
+  std::lock_guard lk(config_mu_);
+  return config_;
+}
+
+void Log::close() {
+  std::lock_guard lk(mu_);
+  if (closed_.exchange(true)) return;
+  if (flush_to(log_end_offset()) != LogErrc::kNone) {
+    spdlog::error("log {}: flush failed on close", dir_.string());
+  }
+  if (auto seg = active()) {
+    if (int rc = seg->become_inactive(); rc != 0) spdlog::warn("log {}: index trim failed: errno {}", dir_.string(), rc);
+  }
+}
+
+void Log::delete_all() {
+  std::lock_guard lk(mu_);
+  closed_.store(true);
+  std::vector<std::shared_ptr<LogSegment>> segs;
+  {
+    std::unique_lock slk(segments_mu_);
+    for (auto& [b, s] : segments_) segs.push_back(s);
+    segments_.clear();
+  }
+  for (auto& s : segs) s->delete_files();
+  std::error_code ec;
+  fs::remove_all(dir_, ec);
+  if (ec) spdlog::error("log {}: delete failed: {}", dir_.string(), ec.message());
+}
+
+}  // namespace skiff::storage

@@ -1,0 +1,171 @@
+// Log: one partition's log, an ordered set of LogSegments in
+// `<log.dir>/<topic>-<partition>/`. Appends assign offsets, reads serve whole
+// batches by file region, retention drops old segments, recovery repairs an
+// unclean tail. Mirrors Kafka's UnifiedLog/LocalLog for a single replica.
+//
+// Threads:
+//  - append(), retention, roll, start-offset moves and config changes take
+//    this partition's append lock (mu_); partitions never share a lock.
+//  - read(), offset/timestamp lookups and the accessors are lock-free with
+//    respect to appends: they take a shared lock on the segment map only to
+//    pick a segment (a shared_ptr copy), then read the file with pread.
+//  - The end offset is published with release only after the bytes and the
+//    index entries are written, so readers never see half a batch.
+//  - flush_to() implements group commit: concurrent callers share one
+//    fdatasync; it runs outside the append lock.
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <shared_mutex>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "log/file_slice.h"
+#include "log/log_config.h"
+#include "log/log_segment.h"
+#include "log/types.h"
+
+namespace skiff::storage {
+
+struct AppendResult {
+  LogErrc error = LogErrc::kNone;
+  std::string error_message;
+  Offset base_offset{-1};         // first offset assigned
+  Offset last_offset{-1};         // last offset assigned
+  int64_t log_append_time = -1;   // set when message.timestamp.type=LogAppendTime
+  Offset log_start_offset{-1};
+  int32_t record_count = 0;
+  bool ok() const { return error == LogErrc::kNone; }
+};
+
+struct ReadResult {
+  LogErrc error = LogErrc::kNone;  // kOffsetOutOfRange / kStorageError
+  FileSlice slice;                 // whole batches; empty at the end of the log
+  Offset log_start_offset{0};
+  Offset log_end_offset{0};        // also the high watermark on a single node
+};
+
+// A (timestamp, offset) answer of ListOffsets; offset -1 = none.
+struct OffsetAndTimestamp {
+  Offset offset{-1};
+  int64_t timestamp = -1;
+};
+
+struct LogLoadParams {
+  std::string topic;
+  int32_t partition = 0;
+  bool clean_shutdown = false;
+  int64_t recovery_point = 0;    // from recovery-point-offset-checkpoint
+  int64_t log_start_offset = 0;  // from log-start-offset-checkpoint
+};
+
+struct LogLoadStats {
+  int segments = 0;
+  int segments_recovered = 0;
+  uint64_t bytes_truncated = 0;
+  int indexes_rebuilt = 0;
+};
+
+class Log {
+ public:
+  // Opens (creating the directory if needed) and recovers the log.
+  // Throws std::system_error / std::runtime_error on unusable data.
+  static std::shared_ptr<Log> open(const std::filesystem::path& dir, const LogLoadParams& params,
+                                   std::shared_ptr<const LogConfig> config);
+  ~Log();
+
+  // Validates, assigns offsets (rewriting baseOffset and partitionLeaderEpoch
+  // in place in `records`, which may hold several batches), writes, indexes,
+  // then publishes. With flush.messages reached, fsyncs before returning.
+  AppendResult append(std::span<uint8_t> records, int32_t leader_epoch = 0);
+  AppendResult append(std::span<uint8_t> records, int32_t leader_epoch, int64_t now_ms);
+
+  // Whole batches from the batch containing `offset`, up to max_bytes (the
+  // first batch is returned whole even if larger: KIP-74). Below the log
+  // start or past the end: kOffsetOutOfRange. At the end: empty slice.
+  ReadResult read(Offset offset, size_t max_bytes) const;
+
+  // ListOffsets: first record with timestamp >= ts (none: offset -1).
+  OffsetAndTimestamp offset_for_timestamp(int64_t ts) const;
+  // ListOffsets -3 (MAX_TIMESTAMP): the record with the largest timestamp.
+  OffsetAndTimestamp max_timestamp_offset() const;
+
+  Offset log_start_offset() const { return Offset(log_start_.load(std::memory_order_acquire)); }
+  Offset log_end_offset() const { return Offset(leo_.load(std::memory_order_acquire)); }
+  Offset recovery_point() const { return Offset(recovery_point_.load(std::memory_order_acquire)); }
+  // DeleteRecords: moves the log start forward (never back); deletes
+  // segments that fall entirely below it. kOffsetOutOfRange if > end.
+  LogErrc maybe_increment_log_start_offset(Offset new_start);
+
+  // Group-committed fdatasync of everything up to `offset` (exclusive).
+  LogErrc flush_to(Offset offset);
+  LogErrc flush() { return flush_to(log_end_offset()); }
+
+  // Background work (scheduler thread): flush.ms and rolled-segment flushes,
+  // retention. Return what they did.
+  void maybe_flush(int64_t now_ms);
+  int delete_old_segments(int64_t now_ms);
+
+  void set_config(std::shared_ptr<const LogConfig> config);
+  std::shared_ptr<const LogConfig> config() const;
+
+  // Forces a roll (tests, tools). Returns kStorageError on I/O failure.
+  LogErrc roll(int64_t now_ms);
+  // Clean close: flush, final index entries, trim index files.
+  void close();
+  // Deletes every file and the directory (topic deletion). The object must
+  // not be appended to afterwards; outstanding FileSlices stay readable.
+  void delete_all();
+
+  const std::string& topic() const { return params_.topic; }
+  int32_t partition() const { return params_.partition; }
+  const std::filesystem::path& dir() const { return dir_; }
+  size_t segment_count() const;
+  uint64_t size_in_bytes() const;
+  std::vector<int64_t> segment_base_offsets() const;
+  const LogLoadStats& load_stats() const { return load_stats_; }
+
+ private:
+  Log(std::filesystem::path dir, LogLoadParams params, std::shared_ptr<const LogConfig> config);
+  void load();
+  std::shared_ptr<LogSegment> active() const;
+  std::shared_ptr<LogSegment> floor_segment(int64_t offset) const;
+  std::shared_ptr<LogSegment> segment_after(int64_t base) const;
+  std::vector<std::shared_ptr<LogSegment>> snapshot() const;
+  LogErrc roll_locked(int64_t now_ms);
+  void delete_segments_locked(const std::vector<std::shared_ptr<LogSegment>>& victims);
+
+  const std::filesystem::path dir_;
+  const LogLoadParams params_;
+  LogLoadStats load_stats_;
+
+  std::mutex mu_;  // append lock: writers only
+  mutable std::mutex config_mu_;
+  std::shared_ptr<const LogConfig> config_;
+
+  mutable std::shared_mutex segments_mu_;  // guards segments_ (map shape)
+  std::map<int64_t, std::shared_ptr<LogSegment>> segments_;
+
+  std::atomic<int64_t> leo_{0};
+  std::atomic<int64_t> log_start_{0};
+  std::atomic<int64_t> recovery_point_{0};
+  std::atomic<int64_t> last_flush_ms_{0};
+  std::atomic<int64_t> pending_roll_flush_{-1};
+  std::atomic<bool> closed_{false};
+
+  std::mutex flush_mu_;
+  std::condition_variable flush_cv_;
+  bool flush_in_progress_ = false;
+};
+
+int64_t wall_clock_ms();
+
+}  // namespace skiff::storage

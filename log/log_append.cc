@@ -1,0 +1,203 @@
+// Log: the write path (validate, assign offsets, write, publish), rolling,
+// and group-committed flushes.
+#include <climits>
+#include <cstring>
+
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
+#include "log/file_util.h"
+#include "log/log.h"
+#include "log/record_batch.h"
+
+namespace skiff::storage {
+
+namespace {
+
+AppendResult fail(LogErrc e, std::string msg) {
+  AppendResult r;
+  r.error = e;
+  r.error_message = std::move(msg);
+  return r;
+}
+
+// Kafka's message.timestamp.{before,after}.max.ms checks, on the batch's
+// first and max timestamps (header fields: no record walk needed).
+bool timestamp_ok(int64_t ts, int64_t now, const LogConfig& c) {
+  if (ts == kNoTimestamp) return true;
+  if (ts < now) return static_cast<uint64_t>(now) - static_cast<uint64_t>(ts) <= static_cast<uint64_t>(c.message_timestamp_before_max_ms);
+  return static_cast<uint64_t>(ts) - static_cast<uint64_t>(now) <= static_cast<uint64_t>(c.message_timestamp_after_max_ms);
+}
+
+}  // namespace
+
+AppendResult Log::append(std::span<uint8_t> records, int32_t leader_epoch) {
+  return append(records, leader_epoch, wall_clock_ms());
+}
+
+AppendResult Log::append(std::span<uint8_t> records, int32_t leader_epoch, int64_t now_ms) {
+  auto cfg = config();
+  const bool log_append_time = cfg->message_timestamp_type == TimestampType::kLogAppendTime;
+  // 1. Validate every batch before touching the log (outside the lock).
+  std::vector<BatchAppendInfo> infos;
+  int64_t total_records = 0;
+  {
+    BatchIterator it(records);
+    RecordBatchView v;
+    while (it.next(v)) {
+      if (static_cast<int64_t>(v.size_in_bytes()) > cfg->max_message_bytes) {
+        return fail(LogErrc::kMessageTooLarge,
+                    fmt::format("batch of {} bytes exceeds max.message.bytes {}", v.size_in_bytes(), cfg->max_message_bytes));
+      }
+      if (auto c = v.validate_for_append(); !c) return fail(c.error, c.reason);
+      if (v.is_control()) return fail(LogErrc::kInvalidRecord, "control batches may not be produced by clients");
+      if (!log_append_time) {
+        if (v.timestamp_type() == TimestampType::kLogAppendTime) {
+          return fail(LogErrc::kInvalidTimestamp, "LogAppendTime batch on a CreateTime topic");
+        }
+        if (!timestamp_ok(v.max_timestamp(), now_ms, *cfg) || !timestamp_ok(v.base_timestamp(), now_ms, *cfg)) {
+          return fail(LogErrc::kInvalidTimestamp, "timestamp out of the range allowed by message.timestamp.*.max.ms");
+        }
+      }
+      infos.push_back({static_cast<uint32_t>(v.size_in_bytes()), v.last_offset_delta(), v.max_timestamp()});
+      total_records += static_cast<int64_t>(v.last_offset_delta()) + 1;
+    }
+    if (!it.error()) return fail(it.error().error, it.error().reason);
+  }
+  if (infos.empty()) return AppendResult{};
+
+  std::unique_lock lk(mu_);
+  if (closed_.load()) return fail(LogErrc::kUnknownTopicOrPartition, "log is closed or deleted");
+  // 2. Roll if the active segment can't take this append.
+  auto seg = active();
+  const int64_t leo = leo_.load(std::memory_order_relaxed);
+  const uint64_t seg_size = seg->size();
+  if (seg_size > 0 &&
+      (static_cast<int64_t>(seg_size + records.size()) > cfg->segment_bytes ||
+       now_ms - seg->roll_base_ms() > cfg->segment_ms || seg->offset_index().file().full() ||
+       seg->time_index().full() || leo + total_records - 1 - seg->base_offset() > INT32_MAX)) {
+    if (auto e = roll_locked(now_ms); e != LogErrc::kNone) return fail(e, "could not roll a new segment");
+    seg = active();
+  }
+  // 3. Assign offsets in place (outside the CRC), LogAppendTime if asked.
+  int64_t next = leo;
+  {
+    BatchIterator it(records);
+    RecordBatchView v;
+    size_t i = 0;
+    while (it.next(v)) {
+      v.set_base_offset(next);
+      v.set_partition_leader_epoch(leader_epoch);
+      if (log_append_time) v.set_log_append_time(now_ms);
+      infos[i].last_offset = next + infos[i].last_offset;  // held the delta so far
+      infos[i].max_timestamp = v.max_timestamp();
+      next = infos[i].last_offset + 1;
+      ++i;
+    }
+  }
+  // 4. Write + index, then publish.
+  if (int rc = seg->append(records, infos, cfg->index_interval_bytes, now_ms); rc != 0) {
+    spdlog::error("log {}: append failed: {}", dir_.string(), std::strerror(rc));
+    return fail(LogErrc::kStorageError, fmt::format("write failed: {}", std::strerror(rc)));
+  }
+  leo_.store(next, std::memory_order_release);
+  AppendResult res;
+  res.base_offset = Offset(leo);
+  res.last_offset = Offset(next - 1);
+  res.log_append_time = log_append_time ? now_ms : -1;
+  res.log_start_offset = log_start_offset();
+  res.record_count = static_cast<int32_t>(total_records);
+  const bool need_flush = next - recovery_point_.load(std::memory_order_acquire) >= cfg->flush_messages;
+  lk.unlock();
+  // 5. flush.messages: durable before we answer; concurrent appends share it.
+  if (need_flush && flush_to(Offset(next)) != LogErrc::kNone) {
+    res.error = LogErrc::kStorageError;
+    res.error_message = "fsync failed";
+  }
+  return res;
+}
+
+LogErrc Log::roll(int64_t now_ms) {
+  std::lock_guard lk(mu_);
+  if (closed_.load()) return LogErrc::kUnknownTopicOrPartition;
+  return roll_locked(now_ms);
+}
+
+LogErrc Log::roll_locked(int64_t now_ms) {
+  auto old = active();
+  const int64_t new_base = leo_.load(std::memory_order_relaxed);
+  if (old->size() == 0 || old->base_offset() == new_base) return LogErrc::kNone;
+  auto cfg = config();
+  std::shared_ptr<LogSegment> seg;
+  if (int rc = LogSegment::create(dir_, new_base, static_cast<size_t>(cfg->segment_index_bytes), now_ms, seg); rc != 0) {
+    spdlog::error("log {}: roll to {} failed: {}", dir_.string(), new_base, std::strerror(rc));
+    return LogErrc::kStorageError;
+  }
+  if (int rc = old->become_inactive(); rc != 0) {
+    spdlog::warn("log {}: trimming indexes of segment {} failed: {}", dir_.string(), old->base_offset(), std::strerror(rc));
+  }
+  if (int rc = fsync_dir(dir_); rc != 0) spdlog::warn("log {}: fsync dir: {}", dir_.string(), std::strerror(rc));
+  {
+    std::unique_lock slk(segments_mu_);
+    segments_[new_base] = seg;
+  }
+  pending_roll_flush_.store(new_base, std::memory_order_release);
+  return LogErrc::kNone;
+}
+
+LogErrc Log::flush_to(Offset offset) {
+  std::unique_lock lk(flush_mu_);
+  while (true) {
+    if (recovery_point_.load(std::memory_order_acquire) >= offset.value) return LogErrc::kNone;
+    if (!flush_in_progress_) break;
+    flush_cv_.wait(lk);
+  }
+  flush_in_progress_ = true;
+  lk.unlock();
+  // Everything published so far rides along: that is the group commit.
+  const int64_t target = leo_.load(std::memory_order_acquire);
+  const int64_t rp = recovery_point_.load(std::memory_order_acquire);
+  std::vector<std::shared_ptr<LogSegment>> segs;
+  {
+    std::shared_lock slk(segments_mu_);
+    auto it = segments_.upper_bound(rp);
+    if (it != segments_.begin()) --it;
+    for (; it != segments_.end(); ++it) segs.push_back(it->second);
+  }
+  int rc = 0;
+  for (size_t i = 0; i < segs.size() && rc == 0; ++i) {
+    auto& s = segs[i];
+    if (s->fully_flushed()) continue;
+    rc = s->flush_log();
+    // Inactive segments' indexes were fsynced when they became inactive.
+    if (rc == 0 && i + 1 < segs.size()) s->mark_fully_flushed();
+  }
+  lk.lock();
+  flush_in_progress_ = false;
+  if (rc == 0) {
+    int64_t cur = recovery_point_.load(std::memory_order_relaxed);
+    if (target > cur) recovery_point_.store(target, std::memory_order_release);
+    last_flush_ms_.store(wall_clock_ms(), std::memory_order_relaxed);
+  }
+  flush_cv_.notify_all();
+  lk.unlock();
+  if (rc != 0) {
+    spdlog::error("log {}: flush failed: {}", dir_.string(), std::strerror(rc));
+    return LogErrc::kStorageError;
+  }
+  return LogErrc::kNone;
+}
+
+void Log::maybe_flush(int64_t now_ms) {
+  if (closed_.load()) return;
+  auto cfg = config();
+  const int64_t rolled = pending_roll_flush_.exchange(-1, std::memory_order_acq_rel);
+  if (rolled > recovery_point_.load(std::memory_order_acquire)) flush_to(Offset(rolled));
+  const int64_t leo = leo_.load(std::memory_order_acquire);
+  if (cfg->flush_ms != LogConfig::kMaxLong && leo > recovery_point_.load(std::memory_order_acquire) &&
+      now_ms - last_flush_ms_.load(std::memory_order_relaxed) >= cfg->flush_ms) {
+    flush_to(Offset(leo));
+  }
+}
+
+}  // namespace skiff::storage

@@ -1,0 +1,55 @@
+// LogConfig: the per-partition log settings (Kafka's topic-level configs),
+// built from broker defaults plus per-topic overrides. A plain value; Log
+// holds an immutable copy that LogManager can replace live.
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <map>
+#include <optional>
+#include <string>
+#include <variant>
+
+#include "log/types.h"
+
+namespace skiff::storage {
+
+struct LogConfig {
+  static constexpr int64_t kMaxLong = std::numeric_limits<int64_t>::max();
+
+  int64_t segment_bytes = 1LL << 30;               // segment.bytes
+  int64_t segment_ms = 7LL * 24 * 3600 * 1000;     // segment.ms
+  int64_t retention_ms = 7LL * 24 * 3600 * 1000;   // retention.ms (-1 = forever)
+  int64_t retention_bytes = -1;                    // retention.bytes (-1 = no limit)
+  int64_t flush_messages = kMaxLong;               // flush.messages
+  int64_t flush_ms = kMaxLong;                     // flush.ms
+  int64_t max_message_bytes = 1048588;             // max.message.bytes
+  TimestampType message_timestamp_type = TimestampType::kCreateTime;  // message.timestamp.type
+  int64_t message_timestamp_before_max_ms = kMaxLong;  // message.timestamp.before.max.ms
+  int64_t message_timestamp_after_max_ms = 3600000;    // message.timestamp.after.max.ms (Kafka 4 default)
+  int64_t index_interval_bytes = 4096;             // index.interval.bytes
+  int64_t segment_index_bytes = 10 * 1024 * 1024;  // segment.index.bytes
+
+  // Overrides kept verbatim (for DescribeConfigs and persistence), including
+  // accepted Kafka topic configs that the log itself does not act on.
+  std::map<std::string, std::string> overrides;
+
+  // Applies one topic-level key. Returns an error message naming the key on
+  // an unknown key or a bad value.
+  std::optional<std::string> set(const std::string& key, const std::string& value);
+
+  // Topic overrides over broker defaults. On error: the message names the key.
+  static std::variant<LogConfig, std::string> with_overrides(const LogConfig& broker_defaults,
+                                                             const std::map<std::string, std::string>& overrides);
+  // Broker-level defaults from server properties ("log.segment.bytes",
+  // "log.roll.ms"/"log.roll.hours", "log.retention.{ms,minutes,hours,bytes}",
+  // "log.flush.interval.{messages,ms}", "message.max.bytes",
+  // "log.message.timestamp.type", "log.index.interval.bytes",
+  // "log.index.size.max.bytes", ...). Unrelated keys are ignored.
+  static std::variant<LogConfig, std::string> from_broker_properties(const std::map<std::string, std::string>& props);
+
+  // The topic-level key for a value currently in effect (for DescribeConfigs).
+  std::map<std::string, std::string> effective_values() const;
+};
+
+}  // namespace skiff::storage

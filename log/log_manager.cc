@@ -1,0 +1,464 @@
+#include "log/log_manager.h"
+
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
+#include <stdexcept>
+#include <system_error>
+
+#include "log/file_util.h"
+#include "log/meta_properties.h"
+
+namespace skiff::storage {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// Kafka's partition.metadata: the topic id, so a dir can't be mistaken for
+// a same-named topic's after a delete and re-create.
+void write_partition_metadata(const fs::path& dir, const Uuid& id) {
+  write_file_durably(dir / "partition.metadata", fmt::format("version: 0\ntopic_id: {}\n", id.to_string()));
+}
+
+bool parse_partition_dir(const std::string& name, TopicPartition& tp) {
+  auto dash = name.rfind('-');
+  if (dash == std::string::npos || dash == 0 || dash + 1 == name.size()) return false;
+  int32_t p = 0;
+  for (size_t i = dash + 1; i < name.size(); ++i) {
+    if (name[i] < '0' || name[i] > '9' || p > 100000000) return false;
+    p = p * 10 + (name[i] - '0');
+  }
+  tp.topic = name.substr(0, dash);
+  tp.partition = p;
+  return true;
+}
+
+}  // namespace
+
+bool LogManager::valid_topic_name(const std::string& name, std::string* why) {
+  auto bad = [&](const char* m) {
+    if (why) *why = m;
+    return false;
+  };
+  if (name.empty()) return bad("Topic name is illegal, it can't be empty");
+  if (name == "." || name == "..") return bad("Topic name cannot be \".\" or \"..\"");
+  if (name.size() > 249) return bad("Topic name is illegal, it can't be longer than 249 characters");
+  for (char c : name) {
+    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' || c == '_' || c == '-')) {
+      return bad("Topic name contains a character other than ASCII alphanumerics, '.', '_' and '-'");
+    }
+  }
+  return true;
+}
+
+LogManager::LogManager(LogManagerConfig config) : config_(std::move(config)) {
+  if (config_.log_dirs.empty()) throw std::invalid_argument("log.dirs is empty");
+  init_dirs();
+  load_logs();
+  scheduler_.add_task("retention", config_.retention_check_interval_ms, [this] { run_retention(wall_clock_ms()); });
+  scheduler_.add_task("flush", config_.flush_scheduler_interval_ms, [this] { run_flushes(wall_clock_ms()); });
+  scheduler_.add_task("recovery-point-checkpoint", config_.flush_offset_checkpoint_interval_ms,
+                      [this] { checkpoint_recovery_points(); });
+  scheduler_.add_task("log-start-offset-checkpoint", config_.flush_start_offset_checkpoint_interval_ms,
+                      [this] { checkpoint_log_start_offsets(); });
+}
+
+LogManager::~LogManager() {
+  try {
+    shutdown();
+  } catch (const std::exception& e) {
+    spdlog::error("log manager shutdown failed: {}", e.what());
+  }
+}
+
+void LogManager::init_dirs() {
+  std::optional<std::string> cluster = config_.cluster_id.empty() ? std::nullopt : std::optional(config_.cluster_id);
+  std::vector<std::optional<MetaProperties>> metas;
+  for (const auto& d : config_.log_dirs) {
+    fs::create_directories(d);
+    auto m = read_meta_properties(d);
+    if (m) {
+      if (m->node_id != config_.node_id) {
+        throw std::runtime_error(fmt::format("Stored node id {} in {} doesn't match configured node.id {}",
+                                             m->node_id, d.string(), config_.node_id));
+      }
+      if (cluster && *cluster != m->cluster_id) {
+        throw std::runtime_error(fmt::format("Stored cluster.id {} in {} doesn't match {}", m->cluster_id,
+                                             d.string(), *cluster));
+      }
+      cluster = m->cluster_id;
+    }
+    metas.push_back(m);
+  }
+  cluster_id_ = cluster ? *cluster : Uuid::random().to_string();
+  for (size_t i = 0; i < config_.log_dirs.size(); ++i) {
+    const auto& d = config_.log_dirs[i];
+    if (!metas[i]) {
+      MetaProperties m{1, cluster_id_, config_.node_id, Uuid::random().to_string()};
+      if (int rc = write_meta_properties(d, m); rc != 0) {
+        throw std::system_error(rc, std::generic_category(), "write meta.properties in " + d.string());
+      }
+    }
+    clean_.push_back(fs::exists(d / kCleanShutdownFile));
+    recovery_points_.push_back(read_offset_checkpoint(d / kRecoveryPointCheckpointFile));
+    start_offsets_.push_back(read_offset_checkpoint(d / kLogStartOffsetCheckpointFile));
+  }
+  partitions_per_dir_.assign(config_.log_dirs.size(), 0);
+  store_ = std::make_unique<TopicStore>(config_.log_dirs.front() / kTopicStoreFile);
+}
+
+std::shared_ptr<Log> LogManager::open_log(size_t dir_index, const TopicPartition& tp,
+                                          std::shared_ptr<const LogConfig> cfg, const Uuid& topic_id, bool fresh) {
+  LogLoadParams p;
+  p.topic = tp.topic;
+  p.partition = tp.partition;
+  p.clean_shutdown = dir_index < clean_.size() && clean_[dir_index];
+  if (dir_index < recovery_points_.size()) {
+    auto it = recovery_points_[dir_index].find(tp);
+    if (it != recovery_points_[dir_index].end()) p.recovery_point = it->second;
+    auto it2 = start_offsets_[dir_index].find(tp);
+    if (it2 != start_offsets_[dir_index].end()) p.log_start_offset = it2->second;
+  }
+  fs::path dir = config_.log_dirs[dir_index] / tp.dir_name();
+  if (fresh) {
+    p = LogLoadParams{tp.topic, tp.partition, false, 0, 0};
+    fs::remove_all(dir);  // a new partition starts empty, whatever was left there
+  }
+  fresh = fresh || !fs::exists(dir);
+  auto log = Log::open(dir, p, std::move(cfg));
+  if (fresh || !fs::exists(dir / "partition.metadata")) {
+    write_partition_metadata(dir, topic_id);
+    fsync_dir(config_.log_dirs[dir_index]);
+  }
+  return log;
+}
+
+void LogManager::load_logs() {
+  const bool have_store = store_->exists();
+  topics_ = store_->load();
+  for (const auto& [name, t] : topics_) {
+    auto c = LogConfig::with_overrides(config_.defaults, t.overrides);
+    if (auto* err = std::get_if<std::string>(&c)) {
+      spdlog::warn("topic {}: stored config invalid ({}); using broker defaults", name, *err);
+      topic_configs_[name] = std::make_shared<const LogConfig>(config_.defaults);
+    } else {
+      topic_configs_[name] = std::make_shared<const LogConfig>(std::get<LogConfig>(c));
+    }
+  }
+  for (size_t di = 0; di < config_.log_dirs.size(); ++di) {
+    for (const auto& e : fs::directory_iterator(config_.log_dirs[di])) {
+      if (!e.is_directory()) continue;
+      std::string name = e.path().filename().string();
+      TopicPartition tp;
+      if (name.size() > 7 && name.compare(name.size() - 7, 7, "-delete") == 0) {
+        fs::remove_all(e.path());  // a deletion interrupted by a crash
+        continue;
+      }
+      if (!parse_partition_dir(name, tp)) continue;
+      auto t = topics_.find(tp.topic);
+      if (t == topics_.end() || tp.partition >= t->second.partitions) {
+        if (have_store) {
+          spdlog::warn("removing {}: not a partition of a known topic (interrupted deletion)", e.path().string());
+          fs::remove_all(e.path());
+        }
+        continue;
+      }
+      if (logs_.count(tp)) throw std::runtime_error("partition " + name + " found in two log dirs");
+      auto log = open_log(di, tp, topic_configs_[tp.topic], t->second.topic_id);
+      logs_[tp] = {log, di};
+      ++partitions_per_dir_[di];
+    }
+  }
+  for (const auto& [name, t] : topics_) {  // partitions whose dir went missing
+    for (int32_t p = 0; p < t.partitions; ++p) {
+      TopicPartition tp{name, p};
+      if (logs_.count(tp)) continue;
+      size_t di = pick_dir();
+      logs_[tp] = {open_log(di, tp, topic_configs_[name], t.topic_id), di};
+      ++partitions_per_dir_[di];
+    }
+  }
+  // The markers only describe the stop before this start.
+  for (const auto& d : config_.log_dirs) {
+    if (fs::remove(d / kCleanShutdownFile)) fsync_dir(d);
+  }
+}
+
+size_t LogManager::pick_dir() const {
+  size_t best = 0;
+  for (size_t i = 1; i < partitions_per_dir_.size(); ++i) {
+    if (partitions_per_dir_[i] < partitions_per_dir_[best]) best = i;
+  }
+  return best;
+}
+
+void LogManager::start() { scheduler_.start(); }
+void LogManager::stop() { scheduler_.stop(); }
+
+void LogManager::shutdown() {
+  std::lock_guard admin(admin_mu_);
+  if (shut_down_) return;
+  shut_down_ = true;
+  scheduler_.stop();
+  for (auto& [tp, e] : all_logs()) e.log->close();
+  checkpoint_recovery_points();
+  checkpoint_log_start_offsets();
+  for (const auto& d : config_.log_dirs) {
+    write_file_durably(d / kCleanShutdownFile, "{\"version\":0,\"brokerEpoch\":-1}");
+  }
+}
+
+std::vector<std::pair<TopicPartition, LogManager::LogEntry>> LogManager::all_logs() const {
+  std::shared_lock lk(mu_);
+  return {logs_.begin(), logs_.end()};
+}
+
+int LogManager::persist_topics(const std::map<std::string, TopicInfo>& topics) { return store_->save(topics); }
+
+CreateTopicResult LogManager::create_topic(const std::string& name, int32_t partitions,
+                                           const std::map<std::string, std::string>& overrides, bool validate_only) {
+  CreateTopicResult r;
+  std::lock_guard admin(admin_mu_);
+  if (!valid_topic_name(name, &r.message)) {
+    r.error = LogErrc::kInvalidTopic;
+    return r;
+  }
+  if (partitions <= 0) {
+    r.error = LogErrc::kInvalidPartitions;
+    r.message = "Number of partitions must be larger than 0.";
+    return r;
+  }
+  auto c = LogConfig::with_overrides(config_.defaults, overrides);
+  if (auto* err = std::get_if<std::string>(&c)) {
+    r.error = LogErrc::kInvalidConfig;
+    r.message = *err;
+    return r;
+  }
+  auto cfg = std::make_shared<const LogConfig>(std::get<LogConfig>(c));
+  std::map<std::string, TopicInfo> next;
+  {
+    std::shared_lock lk(mu_);
+    if (topics_.count(name)) {
+      r.error = LogErrc::kTopicAlreadyExists;
+      r.message = fmt::format("Topic '{}' already exists.", name);
+      return r;
+    }
+    next = topics_;
+  }
+  TopicInfo t{name, Uuid::random(), partitions, overrides};
+  r.topic_id = t.topic_id;
+  r.config = cfg;
+  if (validate_only) return r;
+  next[name] = t;
+  std::vector<std::pair<TopicPartition, LogEntry>> created;
+  try {
+    std::vector<size_t> counts;
+    {
+      std::shared_lock lk(mu_);
+      counts = partitions_per_dir_;
+    }
+    for (int32_t p = 0; p < partitions; ++p) {
+      size_t di = 0;
+      for (size_t i = 1; i < counts.size(); ++i) if (counts[i] < counts[di]) di = i;
+      ++counts[di];
+      TopicPartition tp{name, p};
+      created.push_back({tp, {open_log(di, tp, cfg, t.topic_id, /*fresh=*/true), di}});
+    }
+  } catch (const std::exception& e) {
+    for (auto& [tp, le] : created) le.log->delete_all();
+    r.error = LogErrc::kStorageError;
+    r.message = e.what();
+    return r;
+  }
+  if (int rc = persist_topics(next); rc != 0) {
+    for (auto& [tp, le] : created) le.log->delete_all();
+    r.error = LogErrc::kStorageError;
+    r.message = std::string("persisting topic metadata: ") + std::strerror(rc);
+    return r;
+  }
+  std::unique_lock lk(mu_);
+  topics_ = std::move(next);
+  topic_configs_[name] = cfg;
+  for (auto& [tp, le] : created) {
+    ++partitions_per_dir_[le.dir_index];
+    logs_[tp] = le;
+  }
+  return r;
+}
+
+LogErrc LogManager::create_partitions(const std::string& name, int32_t total, std::string* message) {
+  std::lock_guard admin(admin_mu_);
+  std::map<std::string, TopicInfo> next;
+  std::shared_ptr<const LogConfig> cfg;
+  {
+    std::shared_lock lk(mu_);
+    auto it = topics_.find(name);
+    if (it == topics_.end()) return LogErrc::kUnknownTopicOrPartition;
+    if (total <= it->second.partitions) {
+      if (message) *message = fmt::format("Topic currently has {} partitions, which is higher than the requested {}.",
+                                          it->second.partitions, total);
+      return LogErrc::kInvalidPartitions;
+    }
+    next = topics_;
+    cfg = topic_configs_.at(name);
+  }
+  TopicInfo& t = next[name];
+  std::vector<std::pair<TopicPartition, LogEntry>> created;
+  try {
+    std::vector<size_t> counts;
+    {
+      std::shared_lock lk(mu_);
+      counts = partitions_per_dir_;
+    }
+    for (int32_t p = t.partitions; p < total; ++p) {
+      size_t di = 0;
+      for (size_t i = 1; i < counts.size(); ++i) if (counts[i] < counts[di]) di = i;
+      ++counts[di];
+      TopicPartition tp{name, p};
+      created.push_back({tp, {open_log(di, tp, cfg, t.topic_id, /*fresh=*/true), di}});
+    }
+  } catch (const std::exception& e) {
+    for (auto& [tp, le] : created) le.log->delete_all();
+    if (message) *message = e.what();
+    return LogErrc::kStorageError;
+  }
+  t.partitions = total;
+  if (persist_topics(next) != 0) {
+    for (auto& [tp, le] : created) le.log->delete_all();
+    return LogErrc::kStorageError;
+  }
+  std::unique_lock lk(mu_);
+  topics_ = std::move(next);
+  for (auto& [tp, le] : created) {
+    ++partitions_per_dir_[le.dir_index];
+    logs_[tp] = le;
+  }
+  return LogErrc::kNone;
+}
+
+LogErrc LogManager::delete_topic(const std::string& name) {
+  std::lock_guard admin(admin_mu_);
+  std::map<std::string, TopicInfo> next;
+  {
+    std::shared_lock lk(mu_);
+    if (!topics_.count(name)) return LogErrc::kUnknownTopicOrPartition;
+    next = topics_;
+  }
+  next.erase(name);
+  // Metadata first: a crash after this leaves orphan dirs, removed at start.
+  if (persist_topics(next) != 0) return LogErrc::kStorageError;
+  std::vector<LogEntry> victims;
+  {
+    std::unique_lock lk(mu_);
+    for (auto it = logs_.begin(); it != logs_.end();) {
+      if (it->first.topic == name) {
+        victims.push_back(it->second);
+        --partitions_per_dir_[it->second.dir_index];
+        it = logs_.erase(it);
+      } else {
+        ++it;
+      }
+    }
+    topics_ = std::move(next);
+    topic_configs_.erase(name);
+  }
+  for (auto& v : victims) v.log->delete_all();
+  for (const auto& d : config_.log_dirs) fsync_dir(d);
+  return LogErrc::kNone;
+}
+
+LogErrc LogManager::alter_topic_config(const std::string& name, const std::map<std::string, std::string>& overrides,
+                                       std::string* message, bool validate_only) {
+  std::lock_guard admin(admin_mu_);
+  std::map<std::string, TopicInfo> next;
+  {
+    std::shared_lock lk(mu_);
+    if (!topics_.count(name)) return LogErrc::kUnknownTopicOrPartition;
+    next = topics_;
+  }
+  auto c = LogConfig::with_overrides(config_.defaults, overrides);
+  if (auto* err = std::get_if<std::string>(&c)) {
+    if (message) *message = *err;
+    return LogErrc::kInvalidConfig;
+  }
+  if (validate_only) return LogErrc::kNone;
+  auto cfg = std::make_shared<const LogConfig>(std::get<LogConfig>(c));
+  next[name].overrides = overrides;
+  if (persist_topics(next) != 0) return LogErrc::kStorageError;
+  std::vector<std::shared_ptr<Log>> logs;
+  {
+    std::unique_lock lk(mu_);
+    topics_ = std::move(next);
+    topic_configs_[name] = cfg;
+    for (auto& [tp, e] : logs_) if (tp.topic == name) logs.push_back(e.log);
+  }
+  for (auto& l : logs) l->set_config(cfg);
+  return LogErrc::kNone;
+}
+
+std::shared_ptr<Log> LogManager::get_log(const std::string& topic, int32_t partition) const {
+  std::shared_lock lk(mu_);
+  auto it = logs_.find(TopicPartition{topic, partition});
+  return it == logs_.end() ? nullptr : it->second.log;
+}
+
+std::optional<TopicInfo> LogManager::topic(const std::string& name) const {
+  std::shared_lock lk(mu_);
+  auto it = topics_.find(name);
+  if (it == topics_.end()) return std::nullopt;
+  return it->second;
+}
+
+std::optional<TopicInfo> LogManager::topic_by_id(const Uuid& id) const {
+  std::shared_lock lk(mu_);
+  for (const auto& [n, t] : topics_) if (t.topic_id == id) return t;
+  return std::nullopt;
+}
+
+std::vector<TopicInfo> LogManager::list_topics() const {
+  std::shared_lock lk(mu_);
+  std::vector<TopicInfo> v;
+  for (const auto& [n, t] : topics_) v.push_back(t);
+  return v;
+}
+
+std::shared_ptr<const LogConfig> LogManager::topic_config(const std::string& name) const {
+  std::shared_lock lk(mu_);
+  auto it = topic_configs_.find(name);
+  return it == topic_configs_.end() ? nullptr : it->second;
+}
+
+int LogManager::run_retention(int64_t now_ms) {
+  int n = 0;
+  for (auto& [tp, e] : all_logs()) n += e.log->delete_old_segments(now_ms);
+  return n;
+}
+
+void LogManager::run_flushes(int64_t now_ms) {
+  for (auto& [tp, e] : all_logs()) e.log->maybe_flush(now_ms);
+}
+
+void LogManager::checkpoint_recovery_points() {
+  std::lock_guard ck(checkpoint_mu_);
+  std::vector<std::map<TopicPartition, int64_t>> per_dir(config_.log_dirs.size());
+  for (auto& [tp, e] : all_logs()) per_dir[e.dir_index][tp] = e.log->recovery_point().value;
+  for (size_t i = 0; i < per_dir.size(); ++i) {
+    if (int rc = write_offset_checkpoint(config_.log_dirs[i] / kRecoveryPointCheckpointFile, per_dir[i]); rc != 0) {
+      spdlog::error("writing recovery point checkpoint in {}: {}", config_.log_dirs[i].string(), std::strerror(rc));
+    }
+  }
+}
+
+void LogManager::checkpoint_log_start_offsets() {
+  std::lock_guard ck(checkpoint_mu_);
+  std::vector<std::map<TopicPartition, int64_t>> per_dir(config_.log_dirs.size());
+  for (auto& [tp, e] : all_logs()) per_dir[e.dir_index][tp] = e.log->log_start_offset().value;
+  for (size_t i = 0; i < per_dir.size(); ++i) {
+    if (int rc = write_offset_checkpoint(config_.log_dirs[i] / kLogStartOffsetCheckpointFile, per_dir[i]); rc != 0) {
+      spdlog::error("writing log start offset checkpoint in {}: {}", config_.log_dirs[i].string(), std::strerror(rc));
+    }
+  }
+}
+
+}  // namespace skiff::storage

@@ -1,0 +1,129 @@
+// LogManager: all partition logs of this node, over one or more log dirs
+// (log.dirs). Owns topic metadata (TopicStore), per-dir meta.properties,
+// checkpoints, the clean-shutdown marker, and the background Scheduler.
+//
+// On-disk, per log dir:
+//   meta.properties                    node.id / cluster.id (Kafka format)
+//   recovery-point-offset-checkpoint   Kafka's checkpoint text format
+//   log-start-offset-checkpoint        same format
+//   .kafka_cleanshutdown               present only after a clean shutdown
+//   <topic>-<partition>/               one Log (segments + partition.metadata)
+// and in the first dir only: skiff-topics (TopicStore).
+//
+// Threads: every public method is thread-safe. get_log() is the hot-path
+// lookup (shared lock, no I/O). Admin operations (create/delete/alter) are
+// serialised among themselves and do their I/O without blocking get_log().
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <shared_mutex>
+#include <string>
+#include <vector>
+
+#include "log/checkpoint_file.h"
+#include "log/log.h"
+#include "log/log_config.h"
+#include "log/scheduler.h"
+#include "log/topic_store.h"
+#include "log/uuid.h"
+
+namespace skiff::storage {
+
+struct LogManagerConfig {
+  std::vector<std::filesystem::path> log_dirs;  // log.dirs
+  int32_t node_id = 1;                          // node.id
+  std::string cluster_id;                       // empty: generated on first start, then kept
+  LogConfig defaults;                           // broker-level log defaults
+  int64_t retention_check_interval_ms = 300000;           // log.retention.check.interval.ms
+  int64_t flush_scheduler_interval_ms = 1000;             // how often flush.ms / rolled flushes are checked
+  int64_t flush_offset_checkpoint_interval_ms = 60000;    // log.flush.offset.checkpoint.interval.ms
+  int64_t flush_start_offset_checkpoint_interval_ms = 60000;
+};
+
+struct CreateTopicResult {
+  LogErrc error = LogErrc::kNone;
+  std::string message;
+  Uuid topic_id;
+  std::shared_ptr<const LogConfig> config;
+};
+
+class LogManager {
+ public:
+  // Verifies/creates meta.properties, loads topics, opens and (after an
+  // unclean stop) recovers every log. Throws on unusable dirs, node id
+  // mismatch, or corruption that recovery cannot handle.
+  explicit LogManager(LogManagerConfig config);
+  ~LogManager();  // shutdown() if not done
+
+  void start();     // background scheduler
+  void stop();      // stop the scheduler only
+  void shutdown();  // stop, close logs, checkpoint, write clean-shutdown markers
+
+  CreateTopicResult create_topic(const std::string& name, int32_t partitions,
+                                 const std::map<std::string, std::string>& overrides = {},
+                                 bool validate_only = false);
+  // Grows a topic to `total_partitions`.
+  LogErrc create_partitions(const std::string& name, int32_t total_partitions, std::string* message = nullptr);
+  // Removes the topic and its data; the name is reusable at once.
+  LogErrc delete_topic(const std::string& name);
+  // Replaces the topic's overrides (live: appends see it from the next call).
+  LogErrc alter_topic_config(const std::string& name, const std::map<std::string, std::string>& overrides,
+                             std::string* message = nullptr, bool validate_only = false);
+
+  std::shared_ptr<Log> get_log(const std::string& topic, int32_t partition) const;
+  std::optional<TopicInfo> topic(const std::string& name) const;
+  std::optional<TopicInfo> topic_by_id(const Uuid& id) const;
+  std::vector<TopicInfo> list_topics() const;
+  std::shared_ptr<const LogConfig> topic_config(const std::string& name) const;
+
+  const std::string& cluster_id() const { return cluster_id_; }
+  int32_t node_id() const { return config_.node_id; }
+  const LogConfig& defaults() const { return config_.defaults; }
+
+  // The scheduler's jobs, callable directly (tests, admin).
+  int run_retention(int64_t now_ms);
+  void run_flushes(int64_t now_ms);
+  void checkpoint_recovery_points();
+  void checkpoint_log_start_offsets();
+
+  static bool valid_topic_name(const std::string& name, std::string* why);
+
+ private:
+  struct LogEntry {
+    std::shared_ptr<Log> log;
+    size_t dir_index;
+  };
+  void init_dirs();
+  void load_logs();
+  // fresh: a new partition; any leftover directory of that name is wiped.
+  std::shared_ptr<Log> open_log(size_t dir_index, const TopicPartition& tp,
+                                std::shared_ptr<const LogConfig> cfg, const Uuid& topic_id, bool fresh = false);
+  size_t pick_dir() const;  // caller holds mu_
+  std::vector<std::pair<TopicPartition, LogEntry>> all_logs() const;
+  int persist_topics(const std::map<std::string, TopicInfo>& topics);
+
+  LogManagerConfig config_;
+  std::string cluster_id_;
+  std::vector<bool> clean_;  // per dir, at load
+  std::vector<std::map<TopicPartition, int64_t>> recovery_points_;
+  std::vector<std::map<TopicPartition, int64_t>> start_offsets_;
+  std::unique_ptr<TopicStore> store_;
+
+  std::mutex admin_mu_;             // serialises admin operations
+  std::mutex checkpoint_mu_;        // serialises checkpoint file writes
+  mutable std::shared_mutex mu_;    // guards the maps below
+  std::map<std::string, TopicInfo> topics_;
+  std::map<std::string, std::shared_ptr<const LogConfig>> topic_configs_;
+  std::map<TopicPartition, LogEntry> logs_;
+  std::vector<size_t> partitions_per_dir_;
+
+  Scheduler scheduler_;
+  bool shut_down_ = false;
+};
+
+}  // namespace skiff::storage

@@ -1,0 +1,61 @@
+// Log: retention by time/bytes, and log start offset moves (DeleteRecords).
+#include <spdlog/spdlog.h>
+
+#include "log/log.h"
+
+namespace skiff::storage {
+
+void Log::delete_segments_locked(const std::vector<std::shared_ptr<LogSegment>>& victims) {
+  if (victims.empty()) return;
+  int64_t first_remaining;
+  {
+    std::unique_lock slk(segments_mu_);
+    for (const auto& v : victims) segments_.erase(v->base_offset());
+    first_remaining = segments_.begin()->first;
+  }
+  int64_t cur = log_start_.load(std::memory_order_relaxed);
+  if (first_remaining > cur) log_start_.store(first_remaining, std::memory_order_release);
+  for (const auto& v : victims) {
+    spdlog::info("log {}: deleting segment {} ({} bytes)", dir_.string(), v->base_offset(), v->size());
+    v->delete_files();  // open FileSlices keep the fd, and so the bytes
+  }
+}
+
+int Log::delete_old_segments(int64_t now_ms) {
+  std::lock_guard lk(mu_);
+  if (closed_.load()) return 0;
+  auto cfg = config();
+  auto segs = snapshot();
+  uint64_t total = 0;
+  for (const auto& s : segs) total += s->size();
+  const int64_t start = log_start_.load(std::memory_order_relaxed);
+  std::vector<std::shared_ptr<LogSegment>> victims;
+  for (size_t i = 0; i + 1 < segs.size(); ++i) {  // never the active segment
+    const auto& s = segs[i];
+    bool expired = segs[i + 1]->base_offset() <= start ||
+                   (cfg->retention_ms >= 0 && now_ms - s->largest_timestamp() > cfg->retention_ms) ||
+                   (cfg->retention_bytes >= 0 && static_cast<int64_t>(total - s->size()) >= cfg->retention_bytes);
+    if (!expired) break;
+    victims.push_back(s);
+    total -= s->size();
+  }
+  delete_segments_locked(victims);
+  return static_cast<int>(victims.size());
+}
+
+LogErrc Log::maybe_increment_log_start_offset(Offset new_start) {
+  std::lock_guard lk(mu_);
+  if (closed_.load()) return LogErrc::kUnknownTopicOrPartition;
+  if (new_start.value > leo_.load(std::memory_order_relaxed)) return LogErrc::kOffsetOutOfRange;
+  if (new_start.value <= log_start_.load(std::memory_order_relaxed)) return LogErrc::kNone;
+  log_start_.store(new_start.value, std::memory_order_release);
+  auto segs = snapshot();
+  std::vector<std::shared_ptr<LogSegment>> victims;
+  for (size_t i = 0; i + 1 < segs.size() && segs[i + 1]->base_offset() <= new_start.value; ++i) {
+    victims.push_back(segs[i]);
+  }
+  delete_segments_locked(victims);
+  return LogErrc::kNone;
+}
+
+}  // namespace skiff::storage

@@ -1,0 +1,369 @@
+#include "log/log_segment.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <climits>
+#include <system_error>
+
+#include <fmt/format.h>
+
+#include "log/chunk_reader.h"
+#include "log/record_batch.h"
+
+namespace skiff::storage {
+
+namespace {
+constexpr size_t kHeaderScanChunk = 16 * 1024;
+constexpr size_t kRecoveryChunk = 1 << 20;
+
+int64_t file_mtime_ms(int fd) {
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) return 0;
+  return static_cast<int64_t>(st.st_mtim.tv_sec) * 1000 + st.st_mtim.tv_nsec / 1000000;
+}
+}  // namespace
+
+std::string segment_file_name(int64_t base_offset, const char* suffix) {
+  return fmt::format("{:020d}{}", base_offset, suffix);
+}
+
+LogSegment::LogSegment(std::filesystem::path dir, int64_t base, std::shared_ptr<const SegmentFile> file)
+    : dir_(std::move(dir)),
+      base_(base),
+      file_(std::move(file)),
+      offset_index_(dir_ / segment_file_name(base, ".index"), base),
+      time_index_(dir_ / segment_file_name(base, ".timeindex"), base) {}
+
+LogSegment::~LogSegment() = default;
+
+int LogSegment::create(const std::filesystem::path& dir, int64_t base_offset, size_t index_max_bytes,
+                       int64_t now_ms, std::shared_ptr<LogSegment>& out) {
+  auto log_path = dir / segment_file_name(base_offset, ".log");
+  int fd = ::open(log_path.c_str(), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) return errno;
+  auto file = std::make_shared<const SegmentFile>(FileDescriptor(fd), log_path);
+  std::shared_ptr<LogSegment> seg(new LogSegment(dir, base_offset, file));
+  ::unlink(seg->offset_index_.file().path().c_str());
+  ::unlink(seg->time_index_.file().path().c_str());
+  try {
+    seg->offset_index_.file().open();
+    seg->time_index_.file().open();
+  } catch (const std::system_error& e) {
+    ::unlink(log_path.c_str());
+    return e.code().value();
+  }
+  if (int rc = seg->make_appendable(index_max_bytes); rc != 0) {
+    seg->delete_files();
+    return rc;
+  }
+  seg->roll_base_ms_ = now_ms;
+  out = std::move(seg);
+  return 0;
+}
+
+std::shared_ptr<LogSegment> LogSegment::open(const std::filesystem::path& dir, int64_t base_offset) {
+  auto log_path = dir / segment_file_name(base_offset, ".log");
+  int fd = ::open(log_path.c_str(), O_RDWR | O_CLOEXEC);
+  if (fd < 0) throw std::system_error(errno, std::generic_category(), "open " + log_path.string());
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) {
+    int e = errno;
+    ::close(fd);
+    throw std::system_error(e, std::generic_category(), "fstat " + log_path.string());
+  }
+  auto file = std::make_shared<const SegmentFile>(FileDescriptor(fd), log_path);
+  std::shared_ptr<LogSegment> seg(new LogSegment(dir, base_offset, file));
+  seg->size_.store(static_cast<uint64_t>(st.st_size), std::memory_order_release);
+  seg->indexes_missing_ = !std::filesystem::exists(seg->offset_index_.file().path()) ||
+                          !std::filesystem::exists(seg->time_index_.file().path());
+  seg->offset_index_.file().open();
+  seg->time_index_.file().open();
+  // Age for segment.ms: the first batch's timestamp, else the file's mtime.
+  seg->roll_base_ms_ = file_mtime_ms(fd);
+  ChunkReader r(fd, static_cast<uint64_t>(st.st_size), batch_layout::kHeaderSize);
+  BatchHeader h;
+  int err = 0;
+  if (read_batch_header(r, 0, h, &err) && h.max_timestamp >= 0) seg->roll_base_ms_ = h.max_timestamp;
+  return seg;
+}
+
+void LogSegment::note_batch(int64_t last_offset, int64_t max_ts) {
+  std::lock_guard lk(ts_mu_);
+  if (max_ts > max_ts_.timestamp) max_ts_ = {max_ts, last_offset};
+}
+
+TimestampOffset LogSegment::max_timestamp_so_far() const {
+  std::lock_guard lk(ts_mu_);
+  return max_ts_;
+}
+
+int64_t LogSegment::largest_timestamp() const {
+  auto m = max_timestamp_so_far();
+  return m.timestamp >= 0 ? m.timestamp : file_mtime_ms(file_->fd());
+}
+
+int LogSegment::make_appendable(size_t index_max_bytes) {
+  if (int rc = offset_index_.file().make_appendable(index_max_bytes); rc != 0) return rc;
+  return time_index_.file().make_appendable(index_max_bytes);
+}
+
+int LogSegment::append(std::span<const uint8_t> bytes, std::span<const BatchAppendInfo> batches,
+                       int64_t index_interval_bytes, int64_t now_ms) {
+  const uint64_t pos0 = size_.load(std::memory_order_relaxed);
+  if (int rc = pwrite_full(file_->fd(), bytes.data(), bytes.size(), static_cast<int64_t>(pos0)); rc != 0) {
+    (void)::ftruncate(file_->fd(), static_cast<off_t>(pos0));  // drop a partial write
+    return rc;
+  }
+  const size_t saved_off_entries = offset_index_.entries();
+  const size_t saved_time_entries = time_index_.entries();
+  const int64_t saved_bytes_since = bytes_since_last_index_entry_;
+  const TimestampOffset saved_max_ts = max_timestamp_so_far();
+  uint64_t pos = pos0;
+  int rc = 0;
+  for (const auto& b : batches) {
+    note_batch(b.last_offset, b.max_timestamp);
+    if (bytes_since_last_index_entry_ > index_interval_bytes && !offset_index_.file().full()) {
+      rc = offset_index_.append(b.last_offset, static_cast<uint32_t>(pos));
+      if (rc == 0) {
+        auto m = max_timestamp_so_far();
+        if (m.timestamp >= 0) rc = time_index_.maybe_append(m.timestamp, m.offset);
+      }
+      if (rc != 0) break;
+      bytes_since_last_index_entry_ = 0;
+    }
+    pos += b.size;
+    bytes_since_last_index_entry_ += b.size;
+  }
+  if (rc != 0) {
+    offset_index_.file().truncate_entries(saved_off_entries);
+    time_index_.file().truncate_entries(saved_time_entries);
+    bytes_since_last_index_entry_ = saved_bytes_since;
+    {
+      std::lock_guard lk(ts_mu_);
+      max_ts_ = saved_max_ts;
+    }
+    (void)::ftruncate(file_->fd(), static_cast<off_t>(pos0));
+    return rc;
+  }
+  if (pos0 == 0) roll_base_ms_ = now_ms;
+  fully_flushed_.store(false, std::memory_order_release);
+  size_.store(pos, std::memory_order_release);
+  return 0;
+}
+
+SegmentRecovery LogSegment::recover(int64_t index_interval_bytes, size_t index_max_bytes) {
+  if (int rc = make_appendable(index_max_bytes); rc != 0) {
+    throw std::system_error(rc, std::generic_category(), "index resize in " + dir_.string());
+  }
+  offset_index_.file().truncate_entries(0);
+  time_index_.file().truncate_entries(0);
+  {
+    std::lock_guard lk(ts_mu_);
+    max_ts_ = {-1, -1};
+  }
+  struct stat st {};
+  if (::fstat(file_->fd(), &st) != 0) throw std::system_error(errno, std::generic_category(), "fstat");
+  const uint64_t file_size = static_cast<uint64_t>(st.st_size);
+  ChunkReader r(file_->fd(), file_size, kRecoveryChunk);
+  uint64_t pos = 0;
+  int64_t next = base_;
+  int64_t bytes_since = 0;
+  int err = 0;
+  while (true) {
+    const uint8_t* p = r.get(pos, batch_layout::kLogOverhead, &err);
+    if (!p) break;
+    int64_t sz = batch_size_from_prefix(p, batch_layout::kLogOverhead);
+    if (sz < static_cast<int64_t>(batch_layout::kHeaderSize) || pos + static_cast<uint64_t>(sz) > file_size) break;
+    const uint8_t* bp = r.get(pos, static_cast<size_t>(sz), &err);
+    if (!bp) break;
+    RecordBatchView v({const_cast<uint8_t*>(bp), static_cast<size_t>(sz)});
+    if (!v.validate_header_and_crc()) break;
+    if (v.base_offset() < next || v.last_offset_delta() < 0 || v.last_offset() - base_ > INT32_MAX) break;
+    note_batch(v.last_offset(), v.max_timestamp());
+    if (bytes_since > index_interval_bytes && !offset_index_.file().full()) {
+      int rc = offset_index_.append(v.last_offset(), static_cast<uint32_t>(pos));
+      auto m = max_timestamp_so_far();
+      if (rc == 0 && m.timestamp >= 0) rc = time_index_.maybe_append(m.timestamp, m.offset);
+      if (rc != 0) throw std::system_error(rc, std::generic_category(), "index write in " + dir_.string());
+      bytes_since = 0;
+    }
+    pos += static_cast<uint64_t>(sz);
+    bytes_since += sz;
+    next = v.next_offset();
+  }
+  if (err != 0) throw std::system_error(err, std::generic_category(), "read " + file_->path().string());
+  if (pos < file_size && ::ftruncate(file_->fd(), static_cast<off_t>(pos)) != 0) {
+    throw std::system_error(errno, std::generic_category(), "truncate " + file_->path().string());
+  }
+  size_.store(pos, std::memory_order_release);
+  bytes_since_last_index_entry_ = bytes_since;
+  indexes_missing_ = false;
+  return {pos, file_size - pos, next};
+}
+
+int64_t LogSegment::load_as_active(size_t index_max_bytes) {
+  if (int rc = make_appendable(index_max_bytes); rc != 0) {
+    throw std::system_error(rc, std::generic_category(), "index resize in " + dir_.string());
+  }
+  int64_t next = base_;
+  uint64_t start = 0;
+  if (offset_index_.entries() > 0) {
+    auto last = offset_index_.entry(offset_index_.entries() - 1);
+    start = last.position;
+  }
+  const uint64_t limit = size();
+  ChunkReader r(file_->fd(), limit, kHeaderScanChunk);
+  BatchHeader h;
+  int err = 0;
+  uint64_t pos = start;
+  while (read_batch_header(r, pos, h, &err)) {
+    note_batch(h.last_offset(), h.max_timestamp);
+    next = h.last_offset() + 1;
+    pos += h.size;
+  }
+  if (err != 0) throw std::system_error(err, std::generic_category(), "read " + file_->path().string());
+  bytes_since_last_index_entry_ = static_cast<int64_t>(limit - start);
+  return next;
+}
+
+int LogSegment::become_inactive() {
+  auto m = max_timestamp_so_far();
+  int rc = 0;
+  if (m.timestamp >= 0 && time_index_.file().appendable()) rc = time_index_.maybe_append(m.timestamp, m.offset, true);
+  int rc2 = offset_index_.file().trim();
+  int rc3 = time_index_.file().trim();
+  int rc4 = flush_indexes();  // final now: make them durable once, then drop the fds
+  offset_index_.file().release_fd();
+  time_index_.file().release_fd();
+  return rc ? rc : (rc2 ? rc2 : (rc3 ? rc3 : rc4));
+}
+
+void LogSegment::release_index_fds() {
+  offset_index_.file().release_fd();
+  time_index_.file().release_fd();
+}
+
+bool LogSegment::indexes_sane() {
+  if (indexes_missing_) return false;
+  if (!offset_index_.file().whole_entries_on_open() || !time_index_.file().whole_entries_on_open()) return false;
+  uint64_t sz = size();
+  if (!offset_index_.sane(sz)) return false;
+  // Offsets in the time index can't exceed the last offset of the file; we
+  // don't know it without reading, so bound by what 32-bit deltas allow.
+  if (!time_index_.sane(base_ + INT32_MAX)) return false;
+  if (sz == 0 && (offset_index_.entries() > 0 || time_index_.entries() > 0)) return false;
+  auto last = time_index_.last_entry();
+  std::lock_guard lk(ts_mu_);
+  if (time_index_.entries() > 0) max_ts_ = last;
+  return true;
+}
+
+int LogSegment::flush_log() { return ::fdatasync(file_->fd()) == 0 ? 0 : errno; }
+
+int LogSegment::flush_indexes() {
+  int rc = offset_index_.file().flush();
+  int rc2 = time_index_.file().flush();
+  return rc ? rc : rc2;
+}
+
+void LogSegment::delete_files() {
+  ::unlink(file_->path().c_str());
+  offset_index_.file().remove_file();
+  time_index_.file().remove_file();
+}
+
+std::optional<BatchHeader> LogSegment::find_batch(int64_t target, uint64_t limit, int* err) const {
+  uint64_t start = offset_index_.lookup(target).position;
+  if (start >= limit) start = 0;
+  ChunkReader r(file_->fd(), limit, kHeaderScanChunk);
+  BatchHeader h;
+  uint64_t pos = start;
+  while (read_batch_header(r, pos, h, err)) {
+    if (h.last_offset() >= target) return h;
+    pos += h.size;
+  }
+  return std::nullopt;
+}
+
+FileSlice LogSegment::slice_from(const BatchHeader& first, size_t max_bytes, uint64_t limit, int* err) const {
+  uint64_t p = first.position;
+  uint64_t end = p + first.size;
+  if (max_bytes > first.size && end < limit) {
+    uint64_t budget_end = p + max_bytes;
+    if (budget_end >= limit) {
+      end = limit;  // the committed size always falls on a batch boundary
+    } else {
+      // The offset index maps batch starts: jump close to the budget's end.
+      uint64_t q = offset_index_.lookup_by_position(static_cast<uint32_t>(budget_end)).position;
+      if (q > end && q <= limit) end = q;
+      ChunkReader r(file_->fd(), limit, kHeaderScanChunk);
+      BatchHeader h;
+      while (read_batch_header(r, end, h, err) && end + h.size <= budget_end) end += h.size;
+    }
+  }
+  return FileSlice{file_, static_cast<int64_t>(p), static_cast<size_t>(end - p)};
+}
+
+std::optional<TimestampOffset> LogSegment::find_offset_by_timestamp(int64_t ts, int64_t min_offset, int* err) const {
+  const uint64_t limit = size();
+  auto te = time_index_.lookup(ts);
+  uint64_t start = offset_index_.lookup(std::max(te.offset, min_offset)).position;
+  if (start >= limit) start = 0;
+  ChunkReader r(file_->fd(), limit, kHeaderScanChunk);
+  BatchHeader h;
+  uint64_t pos = start;
+  while (read_batch_header(r, pos, h, err)) {
+    if (h.max_timestamp >= ts && h.last_offset() >= min_offset) {
+      const uint8_t* bp = r.get(pos, h.size, err);
+      if (!bp) return std::nullopt;
+      RecordBatchView v({const_cast<uint8_t*>(bp), h.size});
+      if (v.compression() == Compression::kNone && v.timestamp_type() == TimestampType::kCreateTime) {
+        RecordIterator it(v);
+        RecordView rec;
+        while (it.next(rec)) {
+          if (rec.timestamp(v) >= ts && rec.offset(v) >= min_offset) return TimestampOffset{rec.timestamp(v), rec.offset(v)};
+        }
+      }
+      // LogAppendTime: every record has the batch's max timestamp. Compressed:
+      // we don't decompress here; the batch's first eligible offset is a
+      // safe answer (a consumer starting there sees the wanted record).
+      return TimestampOffset{h.max_timestamp, std::max(h.base_offset, min_offset)};
+    }
+    pos += h.size;
+  }
+  return std::nullopt;
+}
+
+std::optional<TimestampOffset> LogSegment::max_timestamp_record(int* err) const {
+  auto m = max_timestamp_so_far();
+  if (m.timestamp < 0) return std::nullopt;
+  const uint64_t limit = size();
+  uint64_t start = offset_index_.lookup(m.offset).position;
+  if (start >= limit) start = 0;
+  ChunkReader r(file_->fd(), limit, kHeaderScanChunk);
+  BatchHeader h;
+  uint64_t pos = start;
+  while (read_batch_header(r, pos, h, err)) {
+    if (h.max_timestamp == m.timestamp) {
+      const uint8_t* bp = r.get(pos, h.size, err);
+      if (!bp) return std::nullopt;
+      RecordBatchView v({const_cast<uint8_t*>(bp), h.size});
+      if (v.timestamp_type() == TimestampType::kLogAppendTime) return TimestampOffset{m.timestamp, h.base_offset};
+      if (v.compression() == Compression::kNone) {
+        RecordIterator it(v);
+        RecordView rec;
+        while (it.next(rec)) {
+          if (rec.timestamp(v) == m.timestamp) return TimestampOffset{m.timestamp, rec.offset(v)};
+        }
+      }
+      return TimestampOffset{m.timestamp, h.last_offset()};
+    }
+    pos += h.size;
+  }
+  return m;
+}
+
+}  // namespace skiff::storage

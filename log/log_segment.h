@@ -1,0 +1,126 @@
+// LogSegment: one segment of a partition log: `<base>.log` (record batches,
+// exactly as produced, with our offsets), `<base>.index` (OffsetIndex) and
+// `<base>.timeindex` (TimeIndex); <base> is the 20-digit zero-padded base
+// offset. Mirrors Kafka's LogSegment.
+//
+// .log byte layout: record batches back to back (see record_batch.h), no
+// framing of its own. Indexes: see offset_index.h / time_index.h; one entry
+// per index.interval.bytes of log, added before the batch that crosses it.
+//
+// Threads: mutators (append, recover, become_inactive, truncate, delete) run
+// under the owning Log's append lock. size(), read paths, timestamps and
+// file() may be called by any thread concurrently: the committed size is
+// published (release) only after the bytes and index entries are written.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <span>
+
+#include "log/chunk_reader.h"
+#include "log/file_slice.h"
+#include "log/offset_index.h"
+#include "log/time_index.h"
+
+namespace skiff::storage {
+
+// Per-batch facts the Log gathered while validating an append.
+struct BatchAppendInfo {
+  uint32_t size;          // bytes of this batch
+  int64_t last_offset;    // after offset assignment
+  int64_t max_timestamp;  // after LogAppendTime rewrite
+};
+
+struct SegmentRecovery {
+  uint64_t valid_bytes = 0;
+  uint64_t truncated_bytes = 0;
+  int64_t next_offset = 0;  // offset after the last valid batch (base if none)
+};
+
+std::string segment_file_name(int64_t base_offset, const char* suffix);
+
+class LogSegment {
+ public:
+  // Creates fresh, empty files (truncating leftovers). Returns errno.
+  static int create(const std::filesystem::path& dir, int64_t base_offset, size_t index_max_bytes,
+                    int64_t now_ms, std::shared_ptr<LogSegment>& out);
+  // Opens existing files; creates missing index files (then indexes_missing()
+  // is true). Throws std::system_error.
+  static std::shared_ptr<LogSegment> open(const std::filesystem::path& dir, int64_t base_offset);
+  ~LogSegment();
+
+  int64_t base_offset() const { return base_; }
+  uint64_t size() const { return size_.load(std::memory_order_acquire); }
+  const std::shared_ptr<const SegmentFile>& file() const { return file_; }
+  OffsetIndex& offset_index() { return offset_index_; }
+  TimeIndex& time_index() { return time_index_; }
+  bool indexes_missing() const { return indexes_missing_; }
+
+  // --- writer side (Log's append lock held) ---
+  // Writes `bytes` (whole batches, offsets already assigned) at the end and
+  // indexes them. On failure the file and indexes are rolled back; errno.
+  int append(std::span<const uint8_t> bytes, std::span<const BatchAppendInfo> batches,
+             int64_t index_interval_bytes, int64_t now_ms);
+  // Full scan from byte 0: validates each batch (length, magic, CRC, offsets
+  // increasing), rebuilds both indexes, truncates at the first invalid byte.
+  // The indexes must be appendable (make_appendable). errno via exception.
+  SegmentRecovery recover(int64_t index_interval_bytes, size_t index_max_bytes);
+  // For a segment opened clean as the last one: reads its tail to learn the
+  // next offset, and prepares the indexes for appends.
+  int64_t load_as_active(size_t index_max_bytes);
+  int make_appendable(size_t index_max_bytes);
+  // Final time index entry + trims both index files, fsyncs them and closes
+  // their fds (roll, clean close).
+  int become_inactive();
+  // For inactive segments opened clean: the mappings suffice.
+  void release_index_fds();
+  // Index sanity on open (Kafka-like cheap checks).
+  bool indexes_sane();
+  int flush_log();
+  int flush_indexes();
+  void mark_fully_flushed() { fully_flushed_.store(true, std::memory_order_release); }
+  bool fully_flushed() const { return fully_flushed_.load(std::memory_order_acquire); }
+  // Unlinks the files; readers holding file() keep reading.
+  void delete_files();
+
+  // --- reader side (any thread) ---
+  // The first batch whose last offset >= target, scanning from the index
+  // entry below target. nullopt if the segment has none (or on I/O error).
+  std::optional<BatchHeader> find_batch(int64_t target, uint64_t limit, int* err) const;
+  // Whole batches starting at `first` up to max_bytes (the first always whole).
+  FileSlice slice_from(const BatchHeader& first, size_t max_bytes, uint64_t limit, int* err) const;
+  // First record with timestamp >= ts and offset >= min_offset, with its timestamp.
+  std::optional<TimestampOffset> find_offset_by_timestamp(int64_t ts, int64_t min_offset, int* err) const;
+  // Exact record offset of the max timestamp (ListOffsets -3).
+  std::optional<TimestampOffset> max_timestamp_record(int* err) const;
+  // Largest batch max-timestamp seen and the last offset of that batch.
+  TimestampOffset max_timestamp_so_far() const;
+  // For retention: max timestamp, or the file's mtime if no timestamps.
+  int64_t largest_timestamp() const;
+  // Wall time the segment's age is measured from (segment.ms roll).
+  int64_t roll_base_ms() const { return roll_base_ms_; }
+
+ private:
+  LogSegment(std::filesystem::path dir, int64_t base, std::shared_ptr<const SegmentFile> file);
+  void note_batch(int64_t last_offset, int64_t max_ts);
+
+  std::filesystem::path dir_;
+  int64_t base_;
+  std::shared_ptr<const SegmentFile> file_;
+  OffsetIndex offset_index_;
+  TimeIndex time_index_;
+  std::atomic<uint64_t> size_{0};
+  bool indexes_missing_ = false;
+  std::atomic<bool> fully_flushed_{false};
+  int64_t bytes_since_last_index_entry_ = 0;  // writer only
+  int64_t roll_base_ms_ = 0;                  // writer only after open
+
+  mutable std::mutex ts_mu_;  // guards max_ts_ (pair read by readers)
+  TimestampOffset max_ts_{-1, -1};
+};
+
+}  // namespace skiff::storage

@@ -1,0 +1,50 @@
+// OffsetIndex: sparse map from offset to file position within one segment,
+// Kafka's `.index` file.
+//
+// Byte layout: N entries of 8 bytes, big-endian:
+//   relativeOffset int32 (offset - segment base offset) | position int32
+// An entry (o, p) says: the batch starting at byte p of the .log has last
+// offset o (what Kafka writes, and what DumpLogSegments --verify-index-only
+// checks). Entries are strictly increasing in both fields.
+// Threads: see IndexFile (one writer under the Log lock, concurrent readers).
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+
+#include "log/index_file.h"
+
+namespace skiff::storage {
+
+struct OffsetPosition {
+  int64_t offset;
+  uint32_t position;
+};
+
+class OffsetIndex {
+ public:
+  static constexpr size_t kEntrySize = 8;
+  OffsetIndex(std::filesystem::path path, int64_t base_offset) : file_(std::move(path), kEntrySize), base_(base_offset) {}
+
+  IndexFile& file() { return file_; }
+  const IndexFile& file() const { return file_; }
+  int64_t base_offset() const { return base_; }
+  size_t entries() const { return file_.entries(); }
+  OffsetPosition entry(size_t i) const;
+
+  // Largest entry with offset <= target, or {base, 0} if none.
+  OffsetPosition lookup(int64_t target) const;
+  // Largest entry with position <= pos, or {base, 0} if none.
+  OffsetPosition lookup_by_position(uint32_t pos) const;
+  int append(int64_t offset, uint32_t position);  // errno
+  // Drops entries with offset >= `offset`.
+  void truncate_to(int64_t offset);
+  // Kafka-like sanity check of an opened file against the log size.
+  bool sane(uint64_t log_size) const;
+
+ private:
+  IndexFile file_;
+  int64_t base_;
+};
+
+}  // namespace skiff::storage

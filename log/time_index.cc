@@ -1,0 +1,65 @@
+#include "log/time_index.h"
+
+#include <cerrno>
+
+#include "log/byte_order.h"
+
+namespace skiff::storage {
+
+TimestampOffset TimeIndex::entry(size_t i) const {
+  const uint8_t* p = file_.entry(i);
+  return {static_cast<int64_t>(load_be64(p)), base_ + load_be32(p + 8)};
+}
+
+TimestampOffset TimeIndex::last_entry() const {
+  size_t n = entries();
+  return n == 0 ? TimestampOffset{-1, base_} : entry(n - 1);
+}
+
+TimestampOffset TimeIndex::lookup(int64_t target) const {
+  size_t n = entries();
+  size_t lo = 0, hi = n;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (entry(mid).timestamp <= target) lo = mid + 1;
+    else hi = mid;
+  }
+  if (lo == 0) return {-1, base_};
+  return entry(lo - 1);
+}
+
+int TimeIndex::maybe_append(int64_t timestamp, int64_t offset, bool skip_full_check) {
+  size_t n = entries();
+  if (n > 0) {
+    auto last = entry(n - 1);
+    if (timestamp <= last.timestamp || offset < last.offset) return 0;
+  }
+  if (!skip_full_check && n + 1 >= file_.max_entries()) return 0;  // keep the last slot for the final entry
+  uint8_t buf[kEntrySize];
+  store_be64(buf, static_cast<uint64_t>(timestamp));
+  store_be32(buf + 8, static_cast<uint32_t>(offset - base_));
+  return file_.append(buf);
+}
+
+void TimeIndex::truncate_to(int64_t offset) {
+  size_t n = entries();
+  size_t lo = 0, hi = n;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (entry(mid).offset < offset) lo = mid + 1;
+    else hi = mid;
+  }
+  file_.truncate_entries(lo);
+}
+
+bool TimeIndex::sane(int64_t max_offset) const {
+  size_t n = entries();
+  if (n == 0) return true;
+  auto first = entry(0);
+  auto last = entry(n - 1);
+  if (last.offset < base_ || last.offset > max_offset) return false;
+  if (n > 1 && (last.timestamp <= first.timestamp || last.offset < first.offset)) return false;
+  return true;
+}
+
+}  // namespace skiff::storage

@@ -1,0 +1,49 @@
+// Small value types shared by the storage layer: strong offset type, error
+// outcomes that the API layer maps to Kafka error codes, timestamp types.
+#pragma once
+
+#include <compare>
+#include <cstdint>
+#include <string_view>
+
+namespace skiff::storage {
+
+// A Kafka offset (position of a record in a partition). Strong type so that
+// offsets are not confused with byte positions or sizes.
+struct Offset {
+  int64_t value = 0;
+  constexpr Offset() = default;
+  constexpr explicit Offset(int64_t v) : value(v) {}
+  constexpr auto operator<=>(const Offset&) const = default;
+  constexpr Offset operator+(int64_t d) const { return Offset(value + d); }
+  constexpr Offset operator-(int64_t d) const { return Offset(value - d); }
+};
+
+// Outcomes of log operations. The Produce/Fetch/ListOffsets handlers map them
+// to Kafka error codes (number in the comment).
+enum class LogErrc : int {
+  kNone = 0,
+  kCorruptMessage,               // 2  CORRUPT_MESSAGE: CRC or size mismatch
+  kInvalidRecord,                // 87 INVALID_RECORD: record-level structure invalid
+  kMessageTooLarge,              // 10 MESSAGE_TOO_LARGE: batch > max.message.bytes
+  kUnsupportedForMessageFormat,  // 43 UNSUPPORTED_FOR_MESSAGE_FORMAT: magic != 2
+  kInvalidTimestamp,             // 32 INVALID_TIMESTAMP
+  kStorageError,                 // 56 KAFKA_STORAGE_ERROR: I/O failure (ENOSPC, EIO)
+  kOffsetOutOfRange,             // 1  OFFSET_OUT_OF_RANGE
+  kUnknownTopicOrPartition,      // 3  UNKNOWN_TOPIC_OR_PARTITION
+  kTopicAlreadyExists,           // 36 TOPIC_ALREADY_EXISTS
+  kInvalidPartitions,            // 37 INVALID_PARTITIONS
+  kInvalidConfig,                // 40 INVALID_CONFIG
+  kInvalidTopic,                 // 17 INVALID_TOPIC_EXCEPTION
+  kInvalidRequest,               // 42 INVALID_REQUEST (e.g. empty produce payload)
+};
+
+// The Kafka error code for an outcome (see the list above).
+int16_t kafka_error_code(LogErrc e);
+std::string_view to_string(LogErrc e);
+
+enum class TimestampType : int8_t { kCreateTime = 0, kLogAppendTime = 1 };
+
+constexpr int64_t kNoTimestamp = -1;
+
+}  // namespace skiff::storage

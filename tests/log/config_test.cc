@@ -1,0 +1,48 @@
+#include <catch2/catch.hpp>
+
+#include "log/log_config.h"
+
+using namespace skiff::storage;
+
+TEST_CASE("topic overrides over broker defaults", "[log][config]") {
+  LogConfig broker;
+  broker.retention_ms = 1000;
+  auto r = LogConfig::with_overrides(broker, {{"segment.bytes", "4096"}, {"message.timestamp.type", "LogAppendTime"},
+                                              {"cleanup.policy", "delete"}});
+  REQUIRE(std::holds_alternative<LogConfig>(r));
+  auto c = std::get<LogConfig>(r);
+  CHECK(c.segment_bytes == 4096);
+  CHECK(c.retention_ms == 1000);
+  CHECK(c.message_timestamp_type == TimestampType::kLogAppendTime);
+  CHECK(c.overrides.size() == 3);
+  CHECK(c.effective_values().at("segment.bytes") == "4096");
+}
+
+TEST_CASE("config errors name the key", "[log][config]") {
+  LogConfig broker;
+  auto bad = [&](std::map<std::string, std::string> m, const std::string& key) {
+    auto r = LogConfig::with_overrides(broker, m);
+    REQUIRE(std::holds_alternative<std::string>(r));
+    CHECK_THAT(std::get<std::string>(r), Catch::Contains(key));
+  };
+  bad({{"segment.bytes", "abc"}}, "segment.bytes");
+  bad({{"segment.bytes", "1"}}, "segment.bytes");
+  bad({{"retention.ms", "-5"}}, "retention.ms");
+  bad({{"flush.messages", "0"}}, "flush.messages");
+  bad({{"message.timestamp.type", "Bogus"}}, "message.timestamp.type");
+  bad({{"no.such.key", "1"}}, "no.such.key");
+}
+
+TEST_CASE("broker properties map to topic defaults", "[log][config]") {
+  auto r = LogConfig::from_broker_properties(
+      {{"log.segment.bytes", "1048576"}, {"log.retention.hours", "1"}, {"log.flush.interval.messages", "1"},
+       {"num.network.threads", "3"}});
+  REQUIRE(std::holds_alternative<LogConfig>(r));
+  auto c = std::get<LogConfig>(r);
+  CHECK(c.segment_bytes == 1048576);
+  CHECK(c.retention_ms == 3600000);
+  CHECK(c.flush_messages == 1);
+  auto e = LogConfig::from_broker_properties({{"log.retention.ms", "x"}});
+  REQUIRE(std::holds_alternative<std::string>(e));
+  CHECK_THAT(std::get<std::string>(e), Catch::Contains("log.retention.ms"));
+}

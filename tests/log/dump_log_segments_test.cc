@@ -1,0 +1,98 @@
+// Kafka's own DumpLogSegments reads our .log, .index and .timeindex files:
+// deep iteration over the log, --verify-index-only over both indexes, with
+// no error and no mismatch. Needs java and scripts/fetch_kafka_jars.sh.
+#include <catch2/catch.hpp>
+
+#include <cstdio>
+#include <cstdlib>
+
+#include "test_util.h"
+
+using namespace skiff::storage;
+using namespace skiff::storage::test;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string run(const std::string& cmd, int* status) {
+  std::string out;
+  FILE* p = popen((cmd + " 2>&1").c_str(), "r");
+  if (!p) {
+    *status = -1;
+    return out;
+  }
+  char buf[4096];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
+  *status = pclose(p);
+  return out;
+}
+
+std::string kafka_jar_dir() {
+  if (std::system("command -v java >/dev/null 2>&1") != 0) return "";
+  int st = 0;
+  std::string out = run(std::string("bash ") + SKIFF_SOURCE_DIR + "/scripts/fetch_kafka_jars.sh", &st);
+  if (st != 0) return "";
+  while (!out.empty() && (out.back() == '\n' || out.back() == '\r')) out.pop_back();
+  auto nl = out.rfind('\n');
+  return nl == std::string::npos ? out : out.substr(nl + 1);
+}
+
+bool contains_any(const std::string& s, std::initializer_list<const char*> needles) {
+  for (auto n : needles) if (s.find(n) != std::string::npos) return true;
+  return false;
+}
+
+}  // namespace
+
+TEST_CASE("Kafka's DumpLogSegments verifies our segments and indexes", "[log][kafka]") {
+  std::string jars = kafka_jar_dir();
+  if (jars.empty()) {
+    WARN("skipping: java is absent or Kafka jars could not be fetched (scripts/fetch_kafka_jars.sh)");
+    return;
+  }
+  TempDir dir;
+  auto cfg = config_with([](LogConfig& c) { c.segment_bytes = 256 * 1024; });
+  auto log = open_log(dir / "dump-0", cfg);
+  std::mt19937 rng(5);
+  int64_t ts = 1'700'000'000'000;
+  for (int i = 0; i < 300; ++i) {
+    BatchBuilder b;
+    int n = 1 + static_cast<int>(rng() % 10);
+    for (int k = 0; k < n; ++k) {
+      ts += 1 + rng() % 3;
+      BuilderRecord r{std::string("key-") + std::to_string(i), std::string(rng() % 3000, 'v'), ts,
+                      {{"trace", std::string("abc")}}};
+      b.add(r);
+    }
+    if (i % 7 == 0) b.producer(1000 + i, 0, 0);
+    auto bytes = b.build();
+    REQUIRE(log->append(bytes, 5).ok());
+  }
+  log->close();
+  auto bases = log->segment_base_offsets();
+  REQUIRE(bases.size() >= 3);
+  std::string files;
+  for (auto base : bases) {
+    for (auto ext : {".log", ".index", ".timeindex"}) {
+      if (!files.empty()) files += ",";
+      files += (dir / "dump-0" / segment_file_name(base, ext)).string();
+    }
+  }
+  std::string java = "java -cp '" + jars + "/*' kafka.tools.DumpLogSegments";
+  int st = 0;
+  std::string deep = run(java + " --deep-iteration --files " + files, &st);
+  INFO(deep.substr(0, 4000));
+  REQUIRE(st == 0);
+  CHECK(!contains_any(deep, {"Exception", "invalid bytes", "Mismatches", "corrupt", "ERROR"}));
+  CHECK(deep.find("baseOffset: 0 ") != std::string::npos);
+  CHECK(deep.find("| offset: 0 ") != std::string::npos);
+  std::string verify = run(java + " --verify-index-only --files " + files, &st);
+  INFO(verify.substr(0, 4000));
+  REQUIRE(st == 0);
+  CHECK(!contains_any(verify, {"Exception", "Mismatches", "mismatch", "out of order", "not found", "ERROR"}));
+  std::string sanity = run(java + " --index-sanity-check --files " + files, &st);
+  INFO(sanity.substr(0, 4000));
+  REQUIRE(st == 0);
+  CHECK(!contains_any(sanity, {"Exception", "failed", "ERROR"}));
+}

@@ -1,0 +1,92 @@
+#include <catch2/catch.hpp>
+
+#include <map>
+#include <random>
+
+#include "log/offset_index.h"
+#include "log/time_index.h"
+#include "test_util.h"
+
+using namespace skiff::storage;
+using skiff::storage::test::TempDir;
+
+TEST_CASE("offset index lookups match a std::map model", "[log][index]") {
+  TempDir dir;
+  OffsetIndex idx(dir / "00000000000000001000.index", 1000);
+  idx.file().open();
+  REQUIRE(idx.file().make_appendable(1 << 16) == 0);
+  std::map<int64_t, uint32_t> model;
+  std::mt19937 rng(1);
+  int64_t off = 1000;
+  uint32_t pos = 0;
+  for (int i = 0; i < 2000; ++i) {
+    off += 1 + rng() % 50;
+    pos += 1 + rng() % 5000;
+    REQUIRE(idx.append(off, pos) == 0);
+    model[off] = pos;
+  }
+  CHECK(idx.entries() == 2000);
+  for (int i = 0; i < 5000; ++i) {
+    int64_t target = 900 + static_cast<int64_t>(rng() % (off - 800));
+    auto it = model.upper_bound(target);
+    auto got = idx.lookup(target);
+    if (it == model.begin()) {
+      CHECK(got.offset == 1000);
+      CHECK(got.position == 0);
+    } else {
+      --it;
+      CHECK(got.offset == it->first);
+      CHECK(got.position == it->second);
+    }
+  }
+  // By position.
+  for (int i = 0; i < 1000; ++i) {
+    uint32_t p = rng() % (pos + 100);
+    auto got = idx.lookup_by_position(p);
+    CHECK(got.position <= p);
+  }
+  // Trim, reopen: same answers.
+  REQUIRE(idx.file().trim() == 0);
+  CHECK(std::filesystem::file_size(idx.file().path()) == 2000 * 8);
+  OffsetIndex again(idx.file().path(), 1000);
+  again.file().open();
+  CHECK(again.entries() == 2000);
+  CHECK(again.sane(pos + 1));
+  CHECK(again.lookup(off).offset == off);
+  // Truncation.
+  again.truncate_to(model.begin()->first + 1);
+  CHECK(again.entries() == 1);
+}
+
+TEST_CASE("time index keeps increasing timestamps and looks up floors", "[log][index]") {
+  TempDir dir;
+  TimeIndex idx(dir / "00000000000000000000.timeindex", 0);
+  idx.file().open();
+  REQUIRE(idx.file().make_appendable(12 * 100) == 0);
+  std::map<int64_t, int64_t> model;  // ts -> offset
+  std::mt19937 rng(2);
+  int64_t ts = 1000, off = 0;
+  for (int i = 0; i < 200; ++i) {
+    off += 1 + rng() % 10;
+    int64_t t = ts + static_cast<int64_t>(rng() % 100) - 30;  // sometimes goes back: skipped
+    REQUIRE(idx.maybe_append(t, off) == 0);
+    if ((model.empty() || t > model.rbegin()->first) && model.size() + 1 < 100) model[t] = off;
+    ts = std::max(ts, t);
+  }
+  CHECK(idx.entries() == model.size());
+  CHECK(idx.full());
+  for (int64_t q = 900; q < ts + 50; q += 7) {
+    auto it = model.upper_bound(q);
+    auto got = idx.lookup(q);
+    if (it == model.begin()) {
+      CHECK(got.timestamp == -1);
+    } else {
+      --it;
+      CHECK(got.timestamp == it->first);
+      CHECK(got.offset == it->second);
+    }
+  }
+  // The final entry may use the reserved slot.
+  REQUIRE(idx.maybe_append(ts + 1000, off + 1, true) == 0);
+  CHECK(idx.last_entry().timestamp == ts + 1000);
+}
