@@ -531,7 +531,7 @@ class StructEmitter:
             min_elem = element_min_size(self.msg, field, present)
             lines = ["{",
                      f"  const int64_t count = {reader}.read_nullable_array_length("
-                     f"{compact}, {min_elem});",
+                     f"{compact}, {min_elem}, detail::element_size({target}));",
                      "  if (count < 0) {",
                      f"    {target}.reset();",
                      "  } else {",
@@ -554,7 +554,8 @@ class StructEmitter:
             return [f"{target}.decode({reader}, version);"]
         if kind == "array":
             min_elem = element_min_size(self.msg, field, present)
-            return [f"{target}.resize({reader}.read_array_length({compact}, {min_elem}));",
+            return [f"{target}.resize({reader}.read_array_length({compact}, {min_elem}, "
+                    f"detail::element_size({target})));",
                     f"for (auto& e : {target}) {{"] + indent(
                         self.decode_value(ftype.elem, "e", reader, compact, field,
                                           present)) + ["}"]

@@ -91,24 +91,25 @@ Records ByteReader::read_records(bool compact, bool nullable) {
   return Records::bytes(read_raw(static_cast<size_t>(len)));
 }
 
-int64_t ByteReader::read_nullable_array_length(bool compact, size_t min_element_size) {
+int64_t ByteReader::read_nullable_array_length(bool compact, size_t min_element_size, size_t element_size) {
   const int64_t count = compact ? static_cast<int64_t>(read_uvarint()) - 1 : read_int32();
   if (count < -1) fail("negative array length");
   if (count > 0 && static_cast<uint64_t>(count) > remaining() / min_element_size) {
     fail("declared array length exceeds input");
   }
+  if (count > 0) charge(static_cast<size_t>(count) * element_size);
   return count;
 }
 
-size_t ByteReader::read_array_length(bool compact, size_t min_element_size) {
-  const int64_t count = read_nullable_array_length(compact, min_element_size);
+size_t ByteReader::read_array_length(bool compact, size_t min_element_size, size_t element_size) {
+  const int64_t count = read_nullable_array_length(compact, min_element_size, element_size);
   if (count < 0) fail("null in a non-nullable array");
   return static_cast<size_t>(count);
 }
 
 ByteReader ByteReader::read_tagged_field_body() {
   const uint32_t size = read_uvarint();
-  return ByteReader(read_raw(size));
+  return ByteReader(read_raw(size), budget_);
 }
 
 RawTaggedField ByteReader::take_raw_tagged_field(uint32_t tag) {

@@ -25,7 +25,29 @@ namespace skiff::protocol {
 
 class ByteReader {
  public:
-  explicit ByteReader(std::span<const uint8_t> data) : data_(data) {}
+  explicit ByteReader(std::span<const uint8_t> data)
+      : data_(data), own_budget_(kBudgetFactor * data.size() + kBudgetSlack), budget_(&own_budget_) {}
+  // Copies share nothing; a reader made by read_tagged_field_body() shares
+  // its parent's budget.
+  ByteReader(const ByteReader& o) : data_(o.data_), pos_(o.pos_), own_budget_(*o.budget_), budget_(&own_budget_) {}
+  ByteReader& operator=(const ByteReader& o) {
+    data_ = o.data_;
+    pos_ = o.pos_;
+    own_budget_ = *o.budget_;
+    budget_ = &own_budget_;
+    return *this;
+  }
+
+  // Decoding can turn a few wire bytes into a large in-memory element (an
+  // array of structs with empty strings): every array charges
+  // count * sizeof(element) against a budget proportional to the input, so a
+  // hostile frame cannot make the broker allocate gigabytes.
+  static constexpr size_t kBudgetFactor = 16;
+  static constexpr size_t kBudgetSlack = 1 << 20;
+  void charge(size_t bytes) {
+    if (bytes > *budget_) fail("request expands beyond the decode memory budget");
+    *budget_ -= bytes;
+  }
 
   size_t position() const { return pos_; }
   size_t remaining() const { return data_.size() - pos_; }
@@ -61,9 +83,10 @@ class ByteReader {
 
   // Array element count, checked so that count * min_element_size fits in
   // what remains: a huge declared count fails before any allocation.
-  size_t read_array_length(bool compact, size_t min_element_size);
+  // `element_size` (sizeof the decoded element) is charged to the budget.
+  size_t read_array_length(bool compact, size_t min_element_size, size_t element_size = 0);
   // As above; -1 for a null array.
-  int64_t read_nullable_array_length(bool compact, size_t min_element_size);
+  int64_t read_nullable_array_length(bool compact, size_t min_element_size, size_t element_size = 0);
 
   // Skips a whole tagged-field section, keeping every field verbatim.
   void read_unknown_tagged_fields(TaggedFields& out);
@@ -93,8 +116,13 @@ class ByteReader {
   // Length of a string/bytes value, -1 for null, checked against remaining().
   int64_t read_length(bool compact, bool wide);
 
+  ByteReader(std::span<const uint8_t> data, size_t* shared_budget)
+      : data_(data), own_budget_(0), budget_(shared_budget) {}
+
   std::span<const uint8_t> data_;
   size_t pos_ = 0;
+  size_t own_budget_;
+  size_t* budget_;  // &own_budget_, or the parent's for a tagged-field reader
 };
 
 }  // namespace skiff::protocol

@@ -35,4 +35,15 @@ const T& require_value(const std::optional<T>& v, std::string_view message,
   return *v;
 }
 
+// sizeof one decoded element of an array member (plain or nullable), charged
+// to the reader's decode budget.
+template <class V>
+constexpr size_t element_size(const V&) {
+  return sizeof(typename V::value_type);
+}
+template <class V>
+constexpr size_t element_size(const std::optional<V>&) {
+  return sizeof(typename V::value_type);
+}
+
 }  // namespace skiff::protocol::detail

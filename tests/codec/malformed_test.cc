@@ -151,3 +151,14 @@ TEST_CASE("codec: generic entry point rejects unknown keys", "[codec][malformed]
 
 }  // namespace
 }  // namespace skiff::protocol
+
+TEST_CASE("codec: arrays that would expand far beyond the input hit the decode budget", "[codec][malformed]") {
+  // 100 wire bytes declaring 90 one-byte elements is fine on the wire, but if
+  // each decoded element were 1 MiB in memory the budget must stop it.
+  std::vector<uint8_t> input(100, 0);
+  input[3] = 90;  // int32 count = 90
+  skiff::protocol::ByteReader ok(input);
+  CHECK(ok.read_array_length(false, 1, 64) == 90);
+  skiff::protocol::ByteReader hostile(input);
+  CHECK_THROWS_AS(hostile.read_array_length(false, 1, 1 << 20), skiff::protocol::DecodeError);
+}
