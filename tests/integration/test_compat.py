@@ -86,6 +86,10 @@ def test_compression(client, broker, apis, topic, codec):
     for r in recs:  # compressible
         r.v = (r.v or b"") + b"compress-me " * 20
     round_trip(client, broker.bootstrap, topic, recs, compression=codec)
+    if codec == "lz4" and client.name in ("kcat", "confluent_kafka") and API_KEYS["FindCoordinator"] not in apis:
+        # librdkafka gates LZ4 on a FindCoordinator v0 probe (fixed only in
+        # 2.11.1): without consumer groups it sends lz4 data uncompressed.
+        pytest.xfail("librdkafka enables LZ4 only when the broker advertises FindCoordinator")
     if broker.log_dirs:
         for p in range(3):
             stored = stored_codecs(broker.log_dirs, topic, p)
