@@ -79,6 +79,7 @@ enum class ErrorCode : int16_t {
   kPreferredLeaderNotAvailable = 80,
   kGroupMaxSizeReached = 81,
   kFencedInstanceId = 82,
+  kGroupSubscribedToTopic = 86,
   kInvalidRecord = 87,
   kUnstableOffsetCommit = 88,
   kUnknownTopicId = 100,

@@ -1,0 +1,96 @@
+// GroupCoordinator: DescribeGroups, ListGroups and DeleteGroups.
+#include <algorithm>
+
+#include "api/api_log.h"
+#include "api/group/group_coordinator.h"
+
+namespace skiff::api::group {
+namespace {
+
+bool iequals(const std::string& a, const std::string& b) {
+  return a.size() == b.size() &&
+         std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) { return std::tolower(x) == std::tolower(y); });
+}
+
+}  // namespace
+
+GroupDescription GroupCoordinator::describe_group(const std::string& group_id) {
+  GroupDescription d;
+  d.group_id = group_id;
+  d.state = state_name(GroupState::kDead);
+  if (shutting_down_) {
+    d.error = ErrorCode::kNotCoordinator;
+    return d;
+  }
+  auto g = find(group_id);
+  if (!g) return d;  // Kafka: an unknown group is described as Dead, without error (before v6)
+  std::lock_guard lock(g->mu);
+  d.state = state_name(g->state());
+  d.protocol_type = g->protocol_type.value_or("");
+  const bool stable = g->is(GroupState::kStable);
+  if (stable) d.protocol_name = g->protocol_name.value_or("");
+  for (const auto& jm : g->current_member_metadata()) {
+    const auto& m = g->members().at(jm.member_id);
+    MemberDescription md{m.member_id, m.group_instance_id, m.client_id, m.client_host, {}, {}};
+    if (stable) {
+      md.metadata = jm.metadata;
+      md.assignment = m.assignment;
+    }
+    d.members.push_back(std::move(md));
+  }
+  return d;
+}
+
+std::vector<GroupOverview> GroupCoordinator::list_groups(const std::vector<std::string>& states_filter) {
+  std::vector<GroupPtr> all;
+  {
+    std::shared_lock lock(map_mu_);
+    for (auto& [id, g] : groups_) all.push_back(g);
+  }
+  std::vector<GroupOverview> out;
+  for (auto& g : all) {
+    std::lock_guard lock(g->mu);
+    if (g->is(GroupState::kDead)) continue;
+    std::string state = state_name(g->state());
+    if (!states_filter.empty() &&
+        std::none_of(states_filter.begin(), states_filter.end(), [&](auto& s) { return iequals(s, state); }))
+      continue;
+    out.push_back({g->group_id(), g->protocol_type.value_or(""), state});
+  }
+  std::sort(out.begin(), out.end(), [](auto& a, auto& b) { return a.group_id < b.group_id; });
+  return out;
+}
+
+std::vector<ErrorCode> GroupCoordinator::delete_groups(const std::vector<std::string>& group_ids) {
+  std::vector<ErrorCode> out;
+  std::optional<uint64_t> last;
+  for (const auto& id : group_ids) {
+    if (shutting_down_) {
+      out.push_back(ErrorCode::kNotCoordinator);
+      continue;
+    }
+    auto g = find(id);
+    if (!g) {
+      out.push_back(ErrorCode::kGroupIdNotFound);
+      continue;
+    }
+    std::lock_guard lock(g->mu);
+    if (g->is(GroupState::kDead)) {
+      out.push_back(ErrorCode::kGroupIdNotFound);
+    } else if (!g->is(GroupState::kEmpty)) {
+      out.push_back(ErrorCode::kNonEmptyGroup);
+    } else {
+      g->transition_to(GroupState::kDead, now_ms());
+      g->offsets.clear();
+      g->pending_members.clear();
+      if (auto seq = store_->delete_group(id)) last = seq;
+      forget(*g);
+      api_log().info("group {}: deleted", id);
+      out.push_back(ErrorCode::kNone);
+    }
+  }
+  if (last) store_->flush(*last);
+  return out;
+}
+
+}  // namespace skiff::api::group

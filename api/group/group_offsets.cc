@@ -1,0 +1,181 @@
+// GroupCoordinator: committed offsets — OffsetCommit, OffsetFetch,
+// OffsetDelete and their expiry (Kafka's handleCommitOffsets,
+// handleFetchOffsets, handleDeleteOffsets, cleanupGroupMetadata).
+#include "api/api_log.h"
+#include "api/group/consumer_protocol.h"
+#include "api/group/group_coordinator.h"
+
+namespace skiff::api::group {
+namespace {
+
+// Whether a member of this group consumes `topic` (unknown metadata: assume so).
+bool subscribed_to(const GroupMetadata& g, const std::string& topic) {
+  for (const auto& [id, m] : g.members()) {
+    for (const auto& p : m.protocols) {
+      if (g.protocol_name && p.name != *g.protocol_name) continue;
+      auto topics = subscribed_topics(p.metadata);
+      if (!topics || topics->count(topic)) return true;
+      break;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
+std::vector<ErrorCode> GroupCoordinator::commit_offsets(const OffsetCommitParams& p) {
+  const size_t n = p.offsets.size();
+  if (shutting_down_) return std::vector<ErrorCode>(n, ErrorCode::kNotCoordinator);
+  if (p.group_id.empty()) return std::vector<ErrorCode>(n, ErrorCode::kInvalidGroupId);
+  GroupPtr g = find(p.group_id);
+  if (!g) {
+    // Only a commit from outside group management may create a group.
+    if (p.generation_id >= 0) return std::vector<ErrorCode>(n, ErrorCode::kIllegalGeneration);
+    g = get_or_create(p.group_id);
+  }
+  std::vector<ErrorCode> errors(n, ErrorCode::kNone);
+  std::optional<uint64_t> seq;
+  {
+    std::lock_guard lock(g->mu);
+    ErrorCode err = ErrorCode::kNone;
+    if (g->is(GroupState::kDead)) {
+      err = ErrorCode::kCoordinatorNotAvailable;
+    } else if (p.generation_id >= 0 || !p.member_id.empty() || p.group_instance_id) {
+      err = validate_member(*g, p.member_id, p.group_instance_id);
+      if (err == ErrorCode::kNone && p.generation_id != g->generation_id) err = ErrorCode::kIllegalGeneration;
+      // The member has its new generation but not its assignment yet.
+      if (err == ErrorCode::kNone && g->is(GroupState::kCompletingRebalance)) err = ErrorCode::kRebalanceInProgress;
+    } else if (!g->is(GroupState::kEmpty)) {
+      err = ErrorCode::kUnknownMemberId;  // only members commit for an active group
+    }
+    if (err != ErrorCode::kNone) return std::vector<ErrorCode>(n, err);
+    if (auto* m = g->get(p.member_id)) schedule_session_expiry(*g, *m);  // a commit is a heartbeat too
+
+    std::vector<std::pair<TopicPartition, OffsetAndMetadata>> valid;
+    for (size_t i = 0; i < n; ++i) {
+      if (p.offsets[i].second.metadata.size() > static_cast<size_t>(config_.offset_metadata_max_bytes))
+        errors[i] = ErrorCode::kOffsetMetadataTooLarge;
+      else
+        valid.push_back(p.offsets[i]);
+    }
+    if (valid.empty()) return errors;
+    seq = store_->write_offsets(p.group_id, valid);
+    if (seq) {
+      for (auto& [tp, o] : valid) g->offsets[tp] = o;
+    }
+  }
+  // Acknowledged only once durable: fsync outside the group's lock.
+  if (!seq || !store_->flush(*seq)) {
+    for (auto& e : errors)
+      if (e == ErrorCode::kNone) e = ErrorCode::kCoordinatorNotAvailable;
+  }
+  return errors;
+}
+
+OffsetFetchResult GroupCoordinator::fetch_offsets(const std::string& group_id,
+                                                  const std::optional<std::vector<TopicPartition>>& partitions) {
+  OffsetFetchResult r;
+  if (shutting_down_) {
+    r.error = ErrorCode::kNotCoordinator;
+    return r;
+  }
+  auto g = find(group_id);
+  std::unique_lock<std::mutex> lock;
+  if (g) lock = std::unique_lock(g->mu);
+  if (partitions) {
+    for (const auto& tp : *partitions) {
+      FetchedOffset f{tp, std::nullopt};
+      if (g) {
+        auto it = g->offsets.find(tp);
+        if (it != g->offsets.end()) f.committed = it->second;
+      }
+      r.offsets.push_back(std::move(f));
+    }
+  } else if (g) {
+    for (const auto& [tp, o] : g->offsets) r.offsets.push_back({tp, o});
+  }
+  return r;
+}
+
+OffsetDeleteResult GroupCoordinator::delete_offsets(const std::string& group_id,
+                                                    const std::vector<TopicPartition>& partitions) {
+  OffsetDeleteResult r;
+  if (shutting_down_) {
+    r.error = ErrorCode::kNotCoordinator;
+    return r;
+  }
+  auto g = find(group_id);
+  if (!g) {
+    r.error = ErrorCode::kGroupIdNotFound;
+    return r;
+  }
+  std::optional<uint64_t> seq;
+  {
+    std::lock_guard lock(g->mu);
+    if (g->is(GroupState::kDead)) {
+      r.error = ErrorCode::kGroupIdNotFound;
+      return r;
+    }
+    const bool empty = g->is(GroupState::kEmpty);
+    if (!empty && g->protocol_type != kConsumerProtocolType) {
+      r.error = ErrorCode::kNonEmptyGroup;
+      return r;
+    }
+    std::vector<TopicPartition> doomed;
+    for (const auto& tp : partitions) {
+      if (!empty && subscribed_to(*g, tp.topic)) {
+        r.partitions.push_back(ErrorCode::kGroupSubscribedToTopic);
+      } else {
+        r.partitions.push_back(ErrorCode::kNone);
+        if (g->offsets.erase(tp)) doomed.push_back(tp);
+      }
+    }
+    if (!doomed.empty()) seq = store_->delete_offsets(group_id, doomed);
+  }
+  if (seq) store_->flush(*seq);
+  return r;
+}
+
+// Offsets of empty groups expire offsets.retention.ms after the group became
+// empty (after their commit, for groups never managed by the coordinator);
+// an explicit retention (OffsetCommit v2-4) wins. An empty group with no
+// offsets left is removed.
+int GroupCoordinator::expire_offsets(int64_t now) {
+  std::vector<GroupPtr> all;
+  {
+    std::shared_lock lock(map_mu_);
+    for (auto& [id, g] : groups_) all.push_back(g);
+  }
+  int expired = 0;
+  const int64_t retention = config_.offsets_retention_ms;
+  for (auto& g : all) {
+    std::lock_guard lock(g->mu);
+    if (g->is(GroupState::kDead)) continue;
+    const bool empty = g->is(GroupState::kEmpty);
+    std::vector<TopicPartition> doomed;
+    for (const auto& [tp, o] : g->offsets) {
+      bool gone;
+      if (o.expire_timestamp >= 0) {
+        gone = now >= o.expire_timestamp;
+      } else if (!empty || retention < 0) {
+        gone = false;
+      } else {
+        int64_t base = g->protocol_type ? g->state_timestamp() : o.commit_timestamp;
+        gone = now - base >= retention;
+      }
+      if (gone) doomed.push_back(tp);
+    }
+    for (const auto& tp : doomed) g->offsets.erase(tp);
+    if (!doomed.empty()) store_->delete_offsets(g->group_id(), doomed);
+    expired += static_cast<int>(doomed.size());
+    if (empty && g->offsets.empty() && g->size() == 0 && g->pending_members.empty()) {
+      g->transition_to(GroupState::kDead, now);
+      store_->delete_group(g->group_id());
+      forget(*g);
+      api_log().info("group {}: removed (empty, no committed offsets)", g->group_id());
+    }
+  }
+  return expired;
+}
+
+}  // namespace skiff::api::group

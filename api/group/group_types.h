@@ -1,0 +1,161 @@
+// The vocabulary of the group coordinator: group states, and the plain
+// parameters and results of each operation. Independent of the codec, so the
+// coordinator can be tested without building protocol messages; the handlers
+// in api/handlers/ translate between these and the wire structs.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "api/error_codes.h"
+
+namespace skiff::api::group {
+
+// Kafka's classic group states (GroupState.scala).
+enum class GroupState { kEmpty, kPreparingRebalance, kCompletingRebalance, kStable, kDead };
+const char* state_name(GroupState s);
+
+using Bytes = std::vector<uint8_t>;
+
+struct Protocol {
+  std::string name;
+  Bytes metadata;
+};
+
+struct TopicPartition {
+  std::string topic;
+  int32_t partition = 0;
+  auto operator<=>(const TopicPartition&) const = default;
+};
+
+// A committed offset, as OffsetFetch returns it.
+struct OffsetAndMetadata {
+  int64_t offset = -1;
+  int32_t leader_epoch = -1;
+  std::string metadata;
+  int64_t commit_timestamp = 0;   // wall clock ms when committed
+  int64_t expire_timestamp = -1;  // OffsetCommit v2-4 retention_time_ms; -1: by group policy
+};
+
+// ---- JoinGroup ----
+struct JoinGroupParams {
+  std::string group_id;
+  std::string member_id;  // empty: a new member
+  std::optional<std::string> group_instance_id;
+  std::string client_id;
+  std::string client_host;
+  int32_t session_timeout_ms = 0;
+  int32_t rebalance_timeout_ms = 0;
+  std::string protocol_type;
+  std::vector<Protocol> protocols;
+  bool require_known_member_id = false;  // v4+ (KIP-394)
+};
+
+struct JoinedMember {
+  std::string member_id;
+  std::optional<std::string> group_instance_id;
+  Bytes metadata;
+};
+
+struct JoinGroupResult {
+  ErrorCode error = ErrorCode::kNone;
+  int32_t generation_id = -1;
+  std::optional<std::string> protocol_type;
+  std::optional<std::string> protocol_name;
+  std::string leader;
+  std::string member_id;
+  bool skip_assignment = false;
+  std::vector<JoinedMember> members;  // the leader's only
+};
+using JoinCallback = std::function<void(JoinGroupResult)>;
+
+// ---- SyncGroup ----
+struct SyncGroupParams {
+  std::string group_id;
+  int32_t generation_id = -1;
+  std::string member_id;
+  std::optional<std::string> group_instance_id;
+  std::optional<std::string> protocol_type;  // v5+
+  std::optional<std::string> protocol_name;  // v5+
+  std::vector<std::pair<std::string, Bytes>> assignments;  // the leader's only
+};
+
+struct SyncGroupResult {
+  ErrorCode error = ErrorCode::kNone;
+  std::optional<std::string> protocol_type;
+  std::optional<std::string> protocol_name;
+  Bytes assignment;
+};
+using SyncCallback = std::function<void(SyncGroupResult)>;
+
+// ---- Heartbeat / LeaveGroup ----
+struct HeartbeatParams {
+  std::string group_id;
+  int32_t generation_id = -1;
+  std::string member_id;
+  std::optional<std::string> group_instance_id;
+};
+
+struct MemberIdentity {
+  std::string member_id;
+  std::optional<std::string> group_instance_id;
+};
+
+struct LeaveGroupResult {
+  ErrorCode error = ErrorCode::kNone;  // the whole request
+  std::vector<ErrorCode> members;      // one per identity, in order
+};
+
+// ---- Offsets ----
+struct OffsetCommitParams {
+  std::string group_id;
+  int32_t generation_id = -1;  // -1: a commit from outside group management
+  std::string member_id;
+  std::optional<std::string> group_instance_id;
+  std::vector<std::pair<TopicPartition, OffsetAndMetadata>> offsets;
+};
+
+struct FetchedOffset {
+  TopicPartition tp;
+  std::optional<OffsetAndMetadata> committed;  // none: offset -1
+};
+
+struct OffsetFetchResult {
+  ErrorCode error = ErrorCode::kNone;
+  std::vector<FetchedOffset> offsets;
+};
+
+struct OffsetDeleteResult {
+  ErrorCode error = ErrorCode::kNone;
+  std::vector<ErrorCode> partitions;  // one per requested partition, in order
+};
+
+// ---- DescribeGroups / ListGroups ----
+struct MemberDescription {
+  std::string member_id;
+  std::optional<std::string> group_instance_id;
+  std::string client_id;
+  std::string client_host;
+  Bytes metadata;    // of the selected protocol, when Stable
+  Bytes assignment;  // when Stable
+};
+
+struct GroupDescription {
+  ErrorCode error = ErrorCode::kNone;
+  std::string group_id;
+  std::string state;
+  std::string protocol_type;
+  std::string protocol_name;
+  std::vector<MemberDescription> members;
+};
+
+struct GroupOverview {
+  std::string group_id;
+  std::string protocol_type;
+  std::string state;
+};
+
+}  // namespace skiff::api::group

@@ -1,0 +1,337 @@
+#include "api/group/offset_store.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <stdexcept>
+#include <system_error>
+
+#include "api/api_log.h"
+#include "log/crc32c.h"
+
+namespace skiff::api::group {
+namespace {
+
+enum RecordType : uint8_t { kOffset = 1, kOffsetDelete = 2, kGroup = 3, kGroupDelete = 4 };
+
+class Encoder {
+ public:
+  Encoder& u8(uint8_t v) { return put(v, 1); }
+  Encoder& i32(int32_t v) { return put(static_cast<uint32_t>(v), 4); }
+  Encoder& i64(int64_t v) { return put(static_cast<uint64_t>(v), 8); }
+  Encoder& str16(const std::string& s) {
+    put(s.size(), 2);
+    out_.insert(out_.end(), s.begin(), s.end());
+    return *this;
+  }
+  Encoder& str32(const std::string& s) {
+    put(s.size(), 4);
+    out_.insert(out_.end(), s.begin(), s.end());
+    return *this;
+  }
+  // Frames the payload: length, CRC, payload.
+  std::vector<uint8_t> framed() const {
+    Encoder h;
+    h.put(out_.size(), 4).put(storage::crc32c(out_.data(), out_.size()), 4);
+    auto r = h.out_;
+    r.insert(r.end(), out_.begin(), out_.end());
+    return r;
+  }
+
+ private:
+  Encoder& put(uint64_t v, int n) {
+    for (int i = n - 1; i >= 0; --i) out_.push_back(static_cast<uint8_t>(v >> (8 * i)));
+    return *this;
+  }
+  std::vector<uint8_t> out_;
+};
+
+class Decoder {
+ public:
+  Decoder(const uint8_t* p, size_t n) : p_(p), end_(p + n) {}
+  uint64_t get(int n) {
+    if (end_ - p_ < n) throw std::out_of_range("short record");
+    uint64_t v = 0;
+    for (int i = 0; i < n; ++i) v = (v << 8) | *p_++;
+    return v;
+  }
+  uint8_t u8() { return static_cast<uint8_t>(get(1)); }
+  int32_t i32() { return static_cast<int32_t>(get(4)); }
+  int64_t i64() { return static_cast<int64_t>(get(8)); }
+  std::string str(int len_bytes) {
+    size_t n = get(len_bytes);
+    if (static_cast<size_t>(end_ - p_) < n) throw std::out_of_range("short string");
+    std::string s(reinterpret_cast<const char*>(p_), n);
+    p_ += n;
+    return s;
+  }
+
+ private:
+  const uint8_t* p_;
+  const uint8_t* end_;
+};
+
+std::string group_key(const std::string& group) { return "g" + group; }
+std::string offsets_prefix(const std::string& group) { return "o" + group + '\0'; }
+std::string offset_key(const std::string& group, const TopicPartition& tp) {
+  return offsets_prefix(group) + tp.topic + '\0' + std::to_string(tp.partition);
+}
+
+bool write_all(int fd, const std::vector<uint8_t>& buf) {
+  size_t done = 0;
+  while (done < buf.size()) {
+    ssize_t n = ::write(fd, buf.data() + done, buf.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    done += static_cast<size_t>(n);
+  }
+  return true;
+}
+
+void fsync_dir(const std::filesystem::path& dir) {
+  int d = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (d < 0) return;
+  ::fsync(d);
+  ::close(d);
+}
+
+}  // namespace
+
+OffsetStore::OffsetStore(std::filesystem::path file, std::map<std::string, LoadedGroup>& loaded)
+    : path_(std::move(file)) {
+  std::filesystem::remove(path_.string() + ".tmp");  // an interrupted compaction
+  fd_ = ::open(path_.c_str(), O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+  if (fd_ < 0) throw std::system_error(errno, std::generic_category(), "cannot open " + path_.string());
+  replay(loaded);
+}
+
+OffsetStore::~OffsetStore() {
+  if (fd_ >= 0) {
+    ::fdatasync(fd_);
+    ::close(fd_);
+  }
+}
+
+void OffsetStore::replay(std::map<std::string, LoadedGroup>& loaded) {
+  struct stat st {};
+  if (::fstat(fd_, &st) != 0) throw std::system_error(errno, std::generic_category(), "stat " + path_.string());
+  std::vector<uint8_t> data(static_cast<size_t>(st.st_size));
+  size_t got = 0;
+  while (got < data.size()) {
+    ssize_t n = ::pread(fd_, data.data() + got, data.size() - got, static_cast<off_t>(got));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    got += static_cast<size_t>(n);
+  }
+  size_t pos = 0;
+  while (pos + 8 <= got) {
+    Decoder h(data.data() + pos, 8);
+    auto len = static_cast<size_t>(h.get(4));
+    auto crc = static_cast<uint32_t>(h.get(4));
+    if (pos + 8 + len > got || storage::crc32c(data.data() + pos + 8, len) != crc) break;
+    const uint8_t* payload = data.data() + pos + 8;
+    std::vector<uint8_t> framed(data.begin() + static_cast<long>(pos), data.begin() + static_cast<long>(pos + 8 + len));
+    try {
+      Decoder d(payload, len);
+      auto type = d.u8();
+      auto group = d.str(2);
+      if (type == kOffset || type == kOffsetDelete) {
+        TopicPartition tp;
+        tp.topic = d.str(2);
+        tp.partition = d.i32();
+        auto key = offset_key(group, tp);
+        if (type == kOffset) {
+          OffsetAndMetadata o;
+          o.offset = d.i64();
+          o.leader_epoch = d.i32();
+          o.metadata = d.str(4);
+          o.commit_timestamp = d.i64();
+          o.expire_timestamp = d.i64();
+          loaded[group].offsets[tp] = std::move(o);
+          live_[key] = std::move(framed);
+        } else {
+          auto it = loaded.find(group);
+          if (it != loaded.end()) it->second.offsets.erase(tp);
+          live_.erase(key);
+        }
+      } else if (type == kGroup) {
+        GroupRecord g;
+        g.group_id = group;
+        g.protocol_type = d.str(2);
+        g.generation = d.i32();
+        g.state_timestamp = d.i64();
+        loaded[group].group = std::move(g);
+        live_[group_key(group)] = std::move(framed);
+      } else if (type == kGroupDelete) {
+        loaded.erase(group);
+        live_.erase(group_key(group));
+        auto prefix = offsets_prefix(group);
+        for (auto it = live_.lower_bound(prefix); it != live_.end() && it->first.starts_with(prefix);)
+          it = live_.erase(it);
+      } else {
+        throw std::out_of_range("unknown record type");
+      }
+    } catch (const std::out_of_range& e) {
+      api_log().warn("{}: bad record at byte {} ({}): ignoring the rest", path_.string(), pos, e.what());
+      break;
+    }
+    pos += 8 + len;
+  }
+  for (auto it = loaded.begin(); it != loaded.end();) {  // a group with nothing left
+    if (!it->second.group && it->second.offsets.empty()) it = loaded.erase(it);
+    else ++it;
+  }
+  if (pos < static_cast<size_t>(st.st_size)) {
+    api_log().warn("{}: truncating a torn tail of {} bytes at {}", path_.string(), st.st_size - static_cast<long>(pos),
+                   pos);
+    if (::ftruncate(fd_, static_cast<off_t>(pos)) != 0)
+      throw std::system_error(errno, std::generic_category(), "truncate " + path_.string());
+    ::fdatasync(fd_);
+  }
+  file_bytes_ = pos;
+  for (auto& [k, v] : live_) live_bytes_ += v.size();
+}
+
+std::optional<uint64_t> OffsetStore::append_locked(
+    const std::vector<std::pair<std::string, std::vector<uint8_t>>>& records, bool tombstone) {
+  std::vector<uint8_t> buf;
+  for (auto& [key, framed] : records) buf.insert(buf.end(), framed.begin(), framed.end());
+  if (!write_all(fd_, buf)) {
+    api_log().error("{}: write failed: {}", path_.string(), std::strerror(errno));
+    // Leave no partial record behind: replay would stop there.
+    if (::ftruncate(fd_, static_cast<off_t>(file_bytes_)) != 0)
+      api_log().error("{}: cannot truncate after a failed write: {}", path_.string(), std::strerror(errno));
+    return std::nullopt;
+  }
+  file_bytes_ += buf.size();
+  for (auto& [key, framed] : records) {
+    auto it = live_.find(key);
+    if (it != live_.end()) {
+      live_bytes_ -= it->second.size();
+      live_.erase(it);
+    }
+    if (!tombstone) {
+      live_bytes_ += framed.size();
+      live_.emplace(key, framed);
+    }
+  }
+  return ++written_seq_;
+}
+
+std::optional<uint64_t> OffsetStore::write_offsets(
+    const std::string& group, const std::vector<std::pair<TopicPartition, OffsetAndMetadata>>& offsets) {
+  std::vector<std::pair<std::string, std::vector<uint8_t>>> records;
+  for (auto& [tp, o] : offsets) {
+    Encoder e;
+    e.u8(kOffset).str16(group).str16(tp.topic).i32(tp.partition).i64(o.offset).i32(o.leader_epoch);
+    e.str32(o.metadata).i64(o.commit_timestamp).i64(o.expire_timestamp);
+    records.emplace_back(offset_key(group, tp), e.framed());
+  }
+  std::optional<uint64_t> seq;
+  {
+    std::lock_guard lock(mu_);
+    seq = append_locked(records, false);
+  }
+  maybe_compact_locked();
+  return seq;
+}
+
+std::optional<uint64_t> OffsetStore::delete_offsets(const std::string& group, const std::vector<TopicPartition>& tps) {
+  std::vector<std::pair<std::string, std::vector<uint8_t>>> records;
+  for (auto& tp : tps) {
+    Encoder e;
+    e.u8(kOffsetDelete).str16(group).str16(tp.topic).i32(tp.partition);
+    records.emplace_back(offset_key(group, tp), e.framed());
+  }
+  std::lock_guard lock(mu_);
+  return append_locked(records, true);
+}
+
+std::optional<uint64_t> OffsetStore::write_group(const GroupRecord& g) {
+  Encoder e;
+  e.u8(kGroup).str16(g.group_id).str16(g.protocol_type).i32(g.generation).i64(g.state_timestamp);
+  std::lock_guard lock(mu_);
+  return append_locked({{group_key(g.group_id), e.framed()}}, false);
+}
+
+std::optional<uint64_t> OffsetStore::delete_group(const std::string& group) {
+  Encoder e;
+  e.u8(kGroupDelete).str16(group);
+  std::lock_guard lock(mu_);
+  auto seq = append_locked({{group_key(group), e.framed()}}, true);
+  auto prefix = offsets_prefix(group);
+  for (auto it = live_.lower_bound(prefix); it != live_.end() && it->first.starts_with(prefix);) {
+    live_bytes_ -= it->second.size();
+    it = live_.erase(it);
+  }
+  return seq;
+}
+
+bool OffsetStore::flush(uint64_t seq) {
+  if (flushed_seq_.load(std::memory_order_acquire) >= seq) return true;
+  std::lock_guard flush_lock(flush_mu_);
+  if (flushed_seq_.load(std::memory_order_acquire) >= seq) return true;
+  int fd;
+  uint64_t target;
+  {
+    std::lock_guard lock(mu_);
+    fd = fd_;
+    target = written_seq_;
+  }
+  if (::fdatasync(fd) != 0) {
+    api_log().error("{}: fdatasync failed: {}", path_.string(), std::strerror(errno));
+    return false;
+  }
+  flushed_seq_.store(target, std::memory_order_release);
+  return true;
+}
+
+uint64_t OffsetStore::file_bytes() const {
+  std::lock_guard lock(mu_);
+  return file_bytes_;
+}
+
+uint64_t OffsetStore::live_bytes() const {
+  std::lock_guard lock(mu_);
+  return live_bytes_;
+}
+
+void OffsetStore::maybe_compact_locked() {
+  {
+    std::lock_guard lock(mu_);
+    if (file_bytes_ < kCompactMinBytes || file_bytes_ < 2 * live_bytes_) return;
+  }
+  compact();
+}
+
+bool OffsetStore::compact() {
+  std::lock_guard flush_lock(flush_mu_);
+  std::lock_guard lock(mu_);
+  return compact_locked();
+}
+
+bool OffsetStore::compact_locked() {
+  auto tmp = path_.string() + ".tmp";
+  int fd = ::open(tmp.c_str(), O_RDWR | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0644);
+  if (fd < 0) return false;
+  std::vector<uint8_t> buf;
+  for (auto& [k, v] : live_) buf.insert(buf.end(), v.begin(), v.end());
+  if (!write_all(fd, buf) || ::fdatasync(fd) != 0 || ::rename(tmp.c_str(), path_.c_str()) != 0) {
+    api_log().error("{}: compaction failed: {}", path_.string(), std::strerror(errno));
+    ::close(fd);
+    std::filesystem::remove(tmp);
+    return false;
+  }
+  fsync_dir(path_.parent_path());
+  ::close(fd_);
+  fd_ = fd;
+  api_log().info("{}: compacted {} bytes to {}", path_.string(), file_bytes_, buf.size());
+  file_bytes_ = buf.size();
+  flushed_seq_.store(written_seq_, std::memory_order_release);
+  return true;
+}
+
+}  // namespace skiff::api::group

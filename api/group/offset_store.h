@@ -1,0 +1,101 @@
+// OffsetStore: the durable state of the group coordinator — committed offsets
+// and which groups exist — in one append-only file of our own,
+// `<first log dir>/skiff-consumer-offsets.log`, replayed at startup.
+//
+// Why not a `__consumer_offsets` topic through LogManager: Kafka keeps that
+// topic small with log compaction, which our storage engine does not have
+// (time retention would silently drop offsets committed more than a week
+// ago), and a topic would be visible to clients and to auto-creation. This
+// file compacts itself: when it has grown well past its live content it is
+// rewritten (to a temporary file, fsynced, renamed over the old one).
+//
+// Layout: a sequence of records, each
+//   u32 payload length | u32 CRC-32C of the payload | payload
+// all integers big-endian; payload = u8 type, then
+//   1 offset     str16 group, str16 topic, i32 partition, i64 offset,
+//                i32 leader epoch, str32 metadata, i64 commit ts, i64 expire ts
+//   2 offset del str16 group, str16 topic, i32 partition
+//   3 group      str16 group, str16 protocol type, i32 generation, i64 state ts
+//   4 group del  str16 group
+// A torn or corrupt tail (kill -9 during a write) ends the replay; the file
+// is truncated there.
+//
+// Threads: every method is thread-safe. Writes are serialised by one mutex
+// (write(2) only, no fsync); flush() is a group commit: concurrent callers
+// share one fdatasync, done outside the write mutex.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "api/group/group_types.h"
+
+namespace skiff::api::group {
+
+struct GroupRecord {
+  std::string group_id;
+  std::string protocol_type;
+  int32_t generation = 0;
+  int64_t state_timestamp = 0;  // wall clock ms of the last state change
+};
+
+struct LoadedGroup {
+  std::optional<GroupRecord> group;
+  std::map<TopicPartition, OffsetAndMetadata> offsets;
+};
+
+class OffsetStore {
+ public:
+  // Opens (creating) the file and replays it into `loaded`. Throws
+  // std::system_error if the file cannot be opened.
+  OffsetStore(std::filesystem::path file, std::map<std::string, LoadedGroup>& loaded);
+  ~OffsetStore();
+  OffsetStore(const OffsetStore&) = delete;
+  OffsetStore& operator=(const OffsetStore&) = delete;
+
+  // Each returns the sequence number to flush() to, or nothing on I/O error.
+  std::optional<uint64_t> write_offsets(const std::string& group,
+                                        const std::vector<std::pair<TopicPartition, OffsetAndMetadata>>& offsets);
+  std::optional<uint64_t> delete_offsets(const std::string& group, const std::vector<TopicPartition>& tps);
+  std::optional<uint64_t> write_group(const GroupRecord& group);
+  std::optional<uint64_t> delete_group(const std::string& group);
+
+  // Makes everything up to `seq` durable (fdatasync). False on I/O error.
+  bool flush(uint64_t seq);
+
+  const std::filesystem::path& path() const { return path_; }
+  uint64_t file_bytes() const;
+  uint64_t live_bytes() const;
+  // Rewrites the file with only the live records (also run automatically).
+  bool compact();
+
+  static constexpr uint64_t kCompactMinBytes = 4 << 20;
+
+ private:
+  void replay(std::map<std::string, LoadedGroup>& loaded);
+  // Appends encoded records; `keys[i]` names records[i] in live_ (erase when
+  // `tombstone`). Caller holds mu_.
+  std::optional<uint64_t> append_locked(const std::vector<std::pair<std::string, std::vector<uint8_t>>>& records,
+                                        bool tombstone);
+  bool compact_locked();
+  void maybe_compact_locked();
+
+  std::filesystem::path path_;
+  mutable std::mutex mu_;  // writes, fd_ replacement, live_
+  int fd_ = -1;
+  uint64_t file_bytes_ = 0;
+  uint64_t live_bytes_ = 0;
+  std::map<std::string, std::vector<uint8_t>> live_;  // key -> framed record
+  uint64_t written_seq_ = 0;
+
+  std::mutex flush_mu_;  // taken before mu_ when both are needed
+  std::atomic<uint64_t> flushed_seq_{0};
+};
+
+}  // namespace skiff::api::group

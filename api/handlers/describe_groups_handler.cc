@@ -1,0 +1,41 @@
+#include "api/handlers/describe_groups_handler.h"
+
+#include "api/group/group_coordinator.h"
+
+namespace skiff::api {
+
+void DescribeGroupsHandler::handle(ApiRequest&, protocol::DescribeGroupsRequest& body, Responder& out) {
+  protocol::DescribeGroupsResponse resp;
+  for (const auto& id : body.groups) {
+    auto d = services_.groups->describe_group(id);
+    auto& g = resp.groups.emplace_back();
+    g.error_code = code(d.error);
+    g.group_id = d.group_id;
+    g.group_state = d.state;
+    g.protocol_type = d.protocol_type;
+    g.protocol_data = d.protocol_name;
+    for (auto& m : d.members) {
+      auto& dm = g.members.emplace_back();
+      dm.member_id = m.member_id;
+      dm.group_instance_id = m.group_instance_id;
+      dm.client_id = m.client_id;
+      dm.client_host = m.client_host;
+      dm.member_metadata = std::move(m.metadata);
+      dm.member_assignment = std::move(m.assignment);
+    }
+  }
+  out.send(resp);
+}
+
+protocol::DescribeGroupsResponse DescribeGroupsHandler::error_response(const protocol::DescribeGroupsRequest& body,
+                                                                       ErrorCode error) {
+  protocol::DescribeGroupsResponse resp;
+  for (const auto& id : body.groups) {
+    auto& g = resp.groups.emplace_back();
+    g.group_id = id;
+    g.error_code = code(error);
+  }
+  return resp;
+}
+
+}  // namespace skiff::api

@@ -1,0 +1,26 @@
+// FindCoordinator (key 10), v0-6: this node coordinates every group (key_type 0);
+// transactions (key_type 1) are not supported yet: COORDINATOR_NOT_AVAILABLE.
+// From v4 several keys are asked at once (coordinator_keys).
+#pragma once
+
+#include "api/api_handler.h"
+#include "api/broker_services.h"
+#include "api/protocol/generated/find_coordinator_request.h"
+#include "api/protocol/generated/find_coordinator_response.h"
+
+namespace skiff::api {
+
+class FindCoordinatorHandler : public TypedApiHandler<protocol::FindCoordinatorRequest, protocol::FindCoordinatorResponse> {
+ public:
+  explicit FindCoordinatorHandler(BrokerServices& services)
+      : TypedApiHandler(protocol::FindCoordinatorRequest::kApiKey, 0, 6), services_(services) {}
+
+ protected:
+  void handle(ApiRequest& request, protocol::FindCoordinatorRequest& body, Responder& out) override;
+  protocol::FindCoordinatorResponse error_response(const protocol::FindCoordinatorRequest& body, ErrorCode error) override;
+
+ private:
+  BrokerServices& services_;
+};
+
+}  // namespace skiff::api

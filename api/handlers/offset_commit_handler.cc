@@ -1,0 +1,77 @@
+#include "api/handlers/offset_commit_handler.h"
+
+#include <chrono>
+
+#include "api/group/group_coordinator.h"
+
+namespace skiff::api {
+namespace {
+
+using protocol::OffsetCommitResponse;
+
+int64_t wall_ms() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+bool partition_exists(BrokerServices& services, const std::string& topic, int32_t partition) {
+  auto t = services.logs.topic(topic);
+  return t && partition >= 0 && partition < t->partitions;
+}
+
+}  // namespace
+
+void OffsetCommitHandler::handle(ApiRequest& request, protocol::OffsetCommitRequest& body, Responder& out) {
+  const auto version = request.api_version();
+  const int64_t now = wall_ms();
+  group::OffsetCommitParams p;
+  p.group_id = body.group_id;
+  p.generation_id = body.generation_id_or_member_epoch;
+  p.member_id = body.member_id;
+  p.group_instance_id = body.group_instance_id;
+
+  OffsetCommitResponse resp;
+  std::vector<int16_t*> slots;  // where each committed offset's error goes
+  for (const auto& topic : body.topics) {
+    auto& t = resp.topics.emplace_back();
+    t.name = topic.name;
+    t.partitions.reserve(topic.partitions.size());
+    for (const auto& part : topic.partitions) {
+      auto& r = t.partitions.emplace_back();
+      r.partition_index = part.partition_index;
+      if (!partition_exists(services_, topic.name, part.partition_index)) {
+        r.error_code = code(ErrorCode::kUnknownTopicOrPartition);
+        continue;
+      }
+      group::OffsetAndMetadata o;
+      o.offset = part.committed_offset;
+      o.leader_epoch = version >= 6 ? part.committed_leader_epoch : -1;
+      o.metadata = part.committed_metadata.value_or("");
+      o.commit_timestamp = version == 1 && part.commit_timestamp >= 0 ? part.commit_timestamp : now;
+      if (version >= 2 && version <= 4 && body.retention_time_ms >= 0) o.expire_timestamp = now + body.retention_time_ms;
+      p.offsets.push_back({{topic.name, part.partition_index}, std::move(o)});
+      slots.push_back(&r.error_code);
+    }
+  }
+  if (!p.offsets.empty()) {
+    auto errors = services_.groups->commit_offsets(p);
+    for (size_t i = 0; i < slots.size(); ++i) *slots[i] = code(errors[i]);
+  }
+  out.send(resp);
+}
+
+OffsetCommitResponse OffsetCommitHandler::error_response(const protocol::OffsetCommitRequest& body, ErrorCode error) {
+  OffsetCommitResponse resp;
+  for (const auto& topic : body.topics) {
+    auto& t = resp.topics.emplace_back();
+    t.name = topic.name;
+    for (const auto& part : topic.partitions) {
+      auto& r = t.partitions.emplace_back();
+      r.partition_index = part.partition_index;
+      r.error_code = code(error);
+    }
+  }
+  return resp;
+}
+
+}  // namespace skiff::api

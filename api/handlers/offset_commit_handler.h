@@ -1,0 +1,25 @@
+// OffsetCommit (key 8), v0-9: stores committed offsets with their leader
+// epoch and metadata; answered only once the commit is on disk (fsync).
+#pragma once
+
+#include "api/api_handler.h"
+#include "api/broker_services.h"
+#include "api/protocol/generated/offset_commit_request.h"
+#include "api/protocol/generated/offset_commit_response.h"
+
+namespace skiff::api {
+
+class OffsetCommitHandler : public TypedApiHandler<protocol::OffsetCommitRequest, protocol::OffsetCommitResponse> {
+ public:
+  explicit OffsetCommitHandler(BrokerServices& services)
+      : TypedApiHandler(protocol::OffsetCommitRequest::kApiKey, 0, 9), services_(services) {}
+
+ protected:
+  void handle(ApiRequest& request, protocol::OffsetCommitRequest& body, Responder& out) override;
+  protocol::OffsetCommitResponse error_response(const protocol::OffsetCommitRequest& body, ErrorCode error) override;
+
+ private:
+  BrokerServices& services_;
+};
+
+}  // namespace skiff::api

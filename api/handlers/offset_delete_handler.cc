@@ -1,0 +1,43 @@
+#include "api/handlers/offset_delete_handler.h"
+
+#include "api/group/group_coordinator.h"
+
+namespace skiff::api {
+
+void OffsetDeleteHandler::handle(ApiRequest&, protocol::OffsetDeleteRequest& body, Responder& out) {
+  protocol::OffsetDeleteResponse resp;
+  std::vector<group::TopicPartition> known;
+  std::vector<int16_t*> slots;
+  for (const auto& topic : body.topics) {
+    auto info = services_.logs.topic(topic.name);
+    auto& t = resp.topics.emplace_back();
+    t.name = topic.name;
+    t.partitions.reserve(topic.partitions.size());
+    for (const auto& part : topic.partitions) {
+      auto& r = t.partitions.emplace_back();
+      r.partition_index = part.partition_index;
+      if (!info || part.partition_index < 0 || part.partition_index >= info->partitions) {
+        r.error_code = code(ErrorCode::kUnknownTopicOrPartition);
+        continue;
+      }
+      known.push_back({topic.name, part.partition_index});
+      slots.push_back(&r.error_code);
+    }
+  }
+  auto r = services_.groups->delete_offsets(body.group_id, known);
+  if (r.error != ErrorCode::kNone) {
+    out.send(error_response(body, r.error));
+    return;
+  }
+  for (size_t i = 0; i < slots.size(); ++i) *slots[i] = code(r.partitions[i]);
+  out.send(resp);
+}
+
+protocol::OffsetDeleteResponse OffsetDeleteHandler::error_response(const protocol::OffsetDeleteRequest&,
+                                                                   ErrorCode error) {
+  protocol::OffsetDeleteResponse resp;
+  resp.error_code = code(error);
+  return resp;
+}
+
+}  // namespace skiff::api

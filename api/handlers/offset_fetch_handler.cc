@@ -1,0 +1,93 @@
+#include "api/handlers/offset_fetch_handler.h"
+
+#include <map>
+
+#include "api/group/group_coordinator.h"
+
+namespace skiff::api {
+namespace {
+
+using protocol::OffsetFetchResponse;
+
+// One group's answer in the v8+ shape (converted for older versions below).
+OffsetFetchResponse::OffsetFetchResponseGroup fetch_group(
+    group::GroupCoordinator& groups, const std::string& group_id,
+    const std::optional<std::vector<group::TopicPartition>>& wanted) {
+  OffsetFetchResponse::OffsetFetchResponseGroup out;
+  out.group_id = group_id;
+  auto r = groups.fetch_offsets(group_id, wanted);
+  out.error_code = code(r.error);
+  std::map<std::string, size_t> topic_index;
+  for (const auto& f : r.offsets) {
+    auto [it, added] = topic_index.try_emplace(f.tp.topic, out.topics.size());
+    if (added) out.topics.emplace_back().name = f.tp.topic;
+    auto& p = out.topics[it->second].partitions.emplace_back();
+    p.partition_index = f.tp.partition;
+    p.committed_offset = f.committed ? f.committed->offset : -1;
+    p.committed_leader_epoch = f.committed ? f.committed->leader_epoch : -1;
+    p.metadata = f.committed ? f.committed->metadata : std::string();
+    p.error_code = code(r.error);
+  }
+  return out;
+}
+
+template <class Topics>
+std::optional<std::vector<group::TopicPartition>> wanted_partitions(const std::optional<Topics>& topics) {
+  if (!topics) return std::nullopt;
+  std::vector<group::TopicPartition> out;
+  for (const auto& t : *topics)
+    for (int32_t p : t.partition_indexes) out.push_back({t.name, p});
+  return out;
+}
+
+}  // namespace
+
+void OffsetFetchHandler::handle(ApiRequest& request, protocol::OffsetFetchRequest& body, Responder& out) {
+  OffsetFetchResponse resp;
+  auto& groups = *services_.groups;
+  if (request.api_version() >= 8) {
+    for (const auto& g : body.groups) resp.groups.push_back(fetch_group(groups, g.group_id, wanted_partitions(g.topics)));
+    out.send(resp);
+    return;
+  }
+  auto g = fetch_group(groups, body.group_id, wanted_partitions(body.topics));
+  resp.error_code = g.error_code;
+  for (auto& t : g.topics) {
+    auto& rt = resp.topics.emplace_back();
+    rt.name = t.name;
+    for (auto& p : t.partitions) {
+      auto& rp = rt.partitions.emplace_back();
+      rp.partition_index = p.partition_index;
+      rp.committed_offset = p.committed_offset;
+      rp.committed_leader_epoch = p.committed_leader_epoch;
+      rp.metadata = p.metadata;
+      rp.error_code = p.error_code;
+    }
+  }
+  out.send(resp);
+}
+
+OffsetFetchResponse OffsetFetchHandler::error_response(const protocol::OffsetFetchRequest& body, ErrorCode error) {
+  OffsetFetchResponse resp;
+  resp.error_code = code(error);
+  for (const auto& g : body.groups) {
+    auto& rg = resp.groups.emplace_back();
+    rg.group_id = g.group_id;
+    rg.error_code = code(error);
+  }
+  if (body.topics) {
+    for (const auto& t : *body.topics) {
+      auto& rt = resp.topics.emplace_back();
+      rt.name = t.name;
+      for (int32_t p : t.partition_indexes) {
+        auto& rp = rt.partitions.emplace_back();
+        rp.partition_index = p;
+        rp.committed_offset = -1;
+        rp.error_code = code(error);
+      }
+    }
+  }
+  return resp;
+}
+
+}  // namespace skiff::api

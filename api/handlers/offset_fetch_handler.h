@@ -1,0 +1,26 @@
+// OffsetFetch (key 9), v1-9: committed offsets of one group (v1-7) or several
+// (v8+); no topics (v2+): every committed offset of the group.
+// require_stable (v7+) is accepted: without transactions nothing is pending.
+#pragma once
+
+#include "api/api_handler.h"
+#include "api/broker_services.h"
+#include "api/protocol/generated/offset_fetch_request.h"
+#include "api/protocol/generated/offset_fetch_response.h"
+
+namespace skiff::api {
+
+class OffsetFetchHandler : public TypedApiHandler<protocol::OffsetFetchRequest, protocol::OffsetFetchResponse> {
+ public:
+  explicit OffsetFetchHandler(BrokerServices& services)
+      : TypedApiHandler(protocol::OffsetFetchRequest::kApiKey, 1, 9), services_(services) {}
+
+ protected:
+  void handle(ApiRequest& request, protocol::OffsetFetchRequest& body, Responder& out) override;
+  protocol::OffsetFetchResponse error_response(const protocol::OffsetFetchRequest& body, ErrorCode error) override;
+
+ private:
+  BrokerServices& services_;
+};
+
+}  // namespace skiff::api

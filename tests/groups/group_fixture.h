@@ -1,0 +1,168 @@
+// Test support for the group coordinator: a coordinator over a temp file,
+// and Pending<T>, which captures a callback's answer that may arrive later
+// on another thread (a timer, another member's request).
+#pragma once
+
+#include <unistd.h>
+
+#include <condition_variable>
+#include <filesystem>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <thread>
+
+#include <catch2/catch.hpp>
+
+#include "api/group/group_coordinator.h"
+
+namespace skiff::test {
+
+using namespace api::group;
+using api::ErrorCode;
+
+template <class T>
+class Pending {
+ public:
+  Pending() : s_(std::make_shared<State>()) {}
+  std::function<void(T)> callback() {
+    return [s = s_](T v) {
+      {
+        std::lock_guard lock(s->mu);
+        ++s->answers;  // checked in get(): Catch2 assertions are not thread-safe
+        s->value = std::move(v);
+      }
+      s->cv.notify_all();
+    };
+  }
+  bool ready() const {
+    std::lock_guard lock(s_->mu);
+    return s_->value.has_value();
+  }
+  // The answer, waiting for it up to `timeout`.
+  T get(std::chrono::milliseconds timeout = std::chrono::seconds(10)) {
+    std::unique_lock lock(s_->mu);
+    REQUIRE(s_->cv.wait_for(lock, timeout, [&] { return s_->value.has_value(); }));
+    REQUIRE(s_->answers == 1);  // answered exactly once
+    return *s_->value;
+  }
+
+ private:
+  struct State {
+    std::mutex mu;
+    std::condition_variable cv;
+    std::optional<T> value;
+    int answers = 0;
+  };
+  std::shared_ptr<State> s_;
+};
+
+// A ConsumerProtocolSubscription v0 naming `topics`.
+inline Bytes subscription(const std::vector<std::string>& topics) {
+  Bytes b{0, 0};
+  auto put = [&](uint64_t v, int n) {
+    for (int i = n - 1; i >= 0; --i) b.push_back(static_cast<uint8_t>(v >> (8 * i)));
+  };
+  put(topics.size(), 4);
+  for (auto& t : topics) {
+    put(t.size(), 2);
+    b.insert(b.end(), t.begin(), t.end());
+  }
+  put(0xffffffff, 4);  // null user data
+  return b;
+}
+
+inline JoinGroupParams join_params(const std::string& group, const std::string& member_id = "",
+                                   std::vector<std::string> protocols = {"range"}, int32_t session_ms = 10000,
+                                   int32_t rebalance_ms = 10000) {
+  JoinGroupParams p;
+  p.group_id = group;
+  p.member_id = member_id;
+  p.client_id = "client";
+  p.client_host = "/127.0.0.1";
+  p.session_timeout_ms = session_ms;
+  p.rebalance_timeout_ms = rebalance_ms;
+  p.protocol_type = "consumer";
+  for (auto& name : protocols) p.protocols.push_back({name, subscription({"topic"})});
+  return p;
+}
+
+class GroupFixture {
+ public:
+  explicit GroupFixture(GroupConfig config = test_config()) : config_(config) {
+    char tmpl[] = "/tmp/skiff-groups-test-XXXXXX";
+    dir_ = mkdtemp(tmpl);
+    start();
+  }
+  ~GroupFixture() {
+    coordinator.reset();
+    std::filesystem::remove_all(dir_);
+  }
+  static GroupConfig test_config() {
+    GroupConfig c;
+    c.min_session_timeout_ms = 10;
+    return c;
+  }
+  void start() { coordinator = std::make_unique<GroupCoordinator>(config_, file()); }
+  void restart() {
+    coordinator.reset();
+    start();
+  }
+  std::filesystem::path file() const { return dir_ / "skiff-consumer-offsets.log"; }
+  GroupCoordinator& c() { return *coordinator; }
+
+  JoinGroupResult join(JoinGroupParams p) {
+    Pending<JoinGroupResult> r;
+    coordinator->join_group(std::move(p), r.callback());
+    return r.get();
+  }
+  Pending<JoinGroupResult> start_join(JoinGroupParams p) {
+    Pending<JoinGroupResult> r;
+    coordinator->join_group(std::move(p), r.callback());
+    return r;
+  }
+  Pending<SyncGroupResult> start_sync(const std::string& group, int32_t generation, const std::string& member,
+                                      std::vector<std::pair<std::string, Bytes>> assignments = {}) {
+    Pending<SyncGroupResult> r;
+    SyncGroupParams p;
+    p.group_id = group;
+    p.generation_id = generation;
+    p.member_id = member;
+    p.assignments = std::move(assignments);
+    coordinator->sync_group(std::move(p), r.callback());
+    return r;
+  }
+  ErrorCode heartbeat(const std::string& group, int32_t generation, const std::string& member,
+                      std::optional<std::string> instance = std::nullopt) {
+    return coordinator->heartbeat({group, generation, member, std::move(instance)});
+  }
+  std::string state(const std::string& group) { return coordinator->describe_group(group).state; }
+
+  // A single member joined and synced: returns its (member id, generation).
+  std::pair<std::string, int32_t> stable_single(const std::string& group, Bytes assignment = {1, 2, 3}) {
+    auto j = join(join_params(group));
+    REQUIRE(j.error == ErrorCode::kNone);
+    auto s = start_sync(group, j.generation_id, j.member_id, {{j.member_id, assignment}}).get();
+    REQUIRE(s.error == ErrorCode::kNone);
+    return {j.member_id, j.generation_id};
+  }
+
+  std::unique_ptr<GroupCoordinator> coordinator;
+
+ private:
+  GroupConfig config_;
+  std::filesystem::path dir_;
+};
+
+// Polls `cond` until true or the timeout passes.
+template <class F>
+bool eventually(F cond, std::chrono::milliseconds timeout = std::chrono::seconds(10)) {
+  auto deadline = std::chrono::steady_clock::now() + timeout;
+  while (std::chrono::steady_clock::now() < deadline) {
+    if (cond()) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  return cond();
+}
+
+}  // namespace skiff::test
