@@ -10,12 +10,20 @@
 namespace skiff::api {
 
 class Purgatory;
+namespace group {
+class GroupCoordinator;
+}
+namespace admin {
+class ProducerIds;
+}
 
 struct BrokerServices {
   const config::BrokerConfig& config;
   const BrokerInfo& broker;
   storage::LogManager& logs;
   Purgatory* fetch_purgatory = nullptr;  // delayed fetches, woken by appends
+  group::GroupCoordinator* groups = nullptr;  // consumer groups and committed offsets
+  admin::ProducerIds* producer_ids = nullptr;  // InitProducerId's allocator
 };
 
 }  // namespace skiff::api

@@ -54,6 +54,7 @@ size_t FetchReader::available_bytes() const {
   for (const auto& t : topics_) {
     for (const auto& p : t.partitions) {
       if (!p.log || p.error != ErrorCode::kNone) continue;
+      if (p.log->deleted()) return SIZE_MAX;  // topic deleted: answer now
       if (p.log->log_end_offset().value <= p.fetch_offset) continue;
       auto r = p.log->read(storage::Offset(p.fetch_offset), std::max<size_t>(1, std::min<size_t>(p.max_bytes, min_bytes_)));
       total += r.slice.length;
@@ -81,6 +82,12 @@ protocol::FetchResponse FetchReader::read() const {
       else
         pd.aborted_transactions = std::nullopt;
       pd.error_code = code(p.error);
+      if (p.log && p.log->deleted()) {  // deleted while the fetch waited
+        pd.error_code = code(ErrorCode::kUnknownTopicOrPartition);
+        pd.high_watermark = pd.last_stable_offset = pd.log_start_offset = -1;
+        rt.partitions.push_back(std::move(pd));
+        continue;
+      }
       if (p.log) {
         pd.high_watermark = p.log->log_end_offset().value;
         pd.last_stable_offset = pd.high_watermark;  // no transactions: LSO = HW

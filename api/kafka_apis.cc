@@ -1,19 +1,62 @@
 #include "api/kafka_apis.h"
 
 #include "api/api_log.h"
+#include "api/handlers/alter_configs_handler.h"
 #include "api/handlers/api_versions_handler.h"
+#include "api/handlers/create_partitions_handler.h"
+#include "api/handlers/create_topics_handler.h"
+#include "api/handlers/delete_records_handler.h"
+#include "api/handlers/delete_topics_handler.h"
+#include "api/handlers/describe_cluster_handler.h"
+#include "api/handlers/describe_configs_handler.h"
+#include "api/handlers/describe_log_dirs_handler.h"
+#include "api/handlers/describe_producers_handler.h"
+#include "api/handlers/describe_topic_partitions_handler.h"
+#include "api/handlers/incremental_alter_configs_handler.h"
+#include "api/handlers/init_producer_id_handler.h"
+#include "api/handlers/delete_groups_handler.h"
+#include "api/handlers/describe_groups_handler.h"
 #include "api/handlers/fetch_handler.h"
+#include "api/handlers/find_coordinator_handler.h"
+#include "api/handlers/heartbeat_handler.h"
+#include "api/handlers/join_group_handler.h"
+#include "api/handlers/leave_group_handler.h"
+#include "api/handlers/list_groups_handler.h"
 #include "api/handlers/list_offsets_handler.h"
 #include "api/handlers/metadata_handler.h"
+#include "api/handlers/offset_commit_handler.h"
+#include "api/handlers/offset_delete_handler.h"
+#include "api/handlers/offset_fetch_handler.h"
 #include "api/handlers/offset_for_leader_epoch_handler.h"
 #include "api/handlers/produce_handler.h"
+#include "api/handlers/sync_group_handler.h"
 #include "api/protocol/errors.h"
 #include "api/protocol/frame.h"
 
 namespace skiff::api {
+namespace {
+
+// The coordinator keeps its state in the first log dir (see api/group/offset_store.h).
+std::unique_ptr<group::GroupCoordinator> make_group_coordinator(const config::BrokerConfig& c) {
+  group::GroupConfig g;
+  g.min_session_timeout_ms = c.group_min_session_timeout_ms;
+  g.max_session_timeout_ms = c.group_max_session_timeout_ms;
+  g.max_size = c.group_max_size;
+  g.initial_rebalance_delay_ms = c.group_initial_rebalance_delay_ms;
+  g.offsets_retention_ms = c.offsets_retention_ms;
+  g.offsets_retention_check_interval_ms = c.offsets_retention_check_interval_ms;
+  g.offset_metadata_max_bytes = c.offset_metadata_max_bytes;
+  return std::make_unique<group::GroupCoordinator>(
+      g, std::filesystem::path(c.log_dirs.at(0)) / "skiff-consumer-offsets.log");
+}
+
+}  // namespace
 
 KafkaApis::KafkaApis(const config::BrokerConfig& config, const BrokerInfo& broker, storage::LogManager& logs)
-    : services_{config, broker, logs, &fetch_purgatory_} {
+    : groups_(make_group_coordinator(config)),
+      producer_ids_(std::make_unique<admin::ProducerIds>(std::filesystem::path(config.log_dirs.at(0)) /
+                                                         storage::kProducerIdFile)),
+      services_{config, broker, logs, &fetch_purgatory_, groups_.get(), producer_ids_.get()} {
   auto api_versions = std::make_unique<ApiVersionsHandler>(registry_);
   api_versions_ = api_versions.get();
   registry_.add(std::move(api_versions));
@@ -22,13 +65,43 @@ KafkaApis::KafkaApis(const config::BrokerConfig& config, const BrokerInfo& broke
   registry_.add(std::make_unique<ListOffsetsHandler>(services_));
   registry_.add(std::make_unique<MetadataHandler>(services_));
   registry_.add(std::make_unique<OffsetForLeaderEpochHandler>(services_));
+  registry_.add(std::make_unique<FindCoordinatorHandler>(services_));
+  registry_.add(std::make_unique<JoinGroupHandler>(services_));
+  registry_.add(std::make_unique<SyncGroupHandler>(services_));
+  registry_.add(std::make_unique<HeartbeatHandler>(services_));
+  registry_.add(std::make_unique<LeaveGroupHandler>(services_));
+  registry_.add(std::make_unique<OffsetCommitHandler>(services_));
+  registry_.add(std::make_unique<OffsetFetchHandler>(services_));
+  registry_.add(std::make_unique<OffsetDeleteHandler>(services_));
+  registry_.add(std::make_unique<DescribeGroupsHandler>(services_));
+  registry_.add(std::make_unique<ListGroupsHandler>(services_));
+  registry_.add(std::make_unique<DeleteGroupsHandler>(services_));
+  // Admin APIs and the idempotent producer.
+  registry_.add(std::make_unique<InitProducerIdHandler>(services_));
+  registry_.add(std::make_unique<CreateTopicsHandler>(services_));
+  registry_.add(std::make_unique<DeleteTopicsHandler>(services_));
+  registry_.add(std::make_unique<CreatePartitionsHandler>(services_));
+  registry_.add(std::make_unique<DescribeConfigsHandler>(services_));
+  registry_.add(std::make_unique<AlterConfigsHandler>(services_));
+  registry_.add(std::make_unique<IncrementalAlterConfigsHandler>(services_));
+  registry_.add(std::make_unique<DeleteRecordsHandler>(services_));
+  registry_.add(std::make_unique<DescribeClusterHandler>(services_));
+  registry_.add(std::make_unique<DescribeLogDirsHandler>(services_));
+  registry_.add(std::make_unique<DescribeProducersHandler>(services_));
+  registry_.add(std::make_unique<DescribeTopicPartitionsHandler>(services_));
 }
 
 KafkaApis::~KafkaApis() { shutdown(); }
 
-void KafkaApis::complete_delayed() { fetch_purgatory_.complete_all(); }
+void KafkaApis::complete_delayed() {
+  fetch_purgatory_.complete_all();
+  groups_->shutdown();
+}
 
-void KafkaApis::shutdown() { fetch_purgatory_.shutdown(); }
+void KafkaApis::shutdown() {
+  fetch_purgatory_.shutdown();
+  groups_->shutdown();
+}
 
 void KafkaApis::handle(network::Request raw, network::ResponseSender& sender) {
   protocol::ByteReader reader(raw.frame.bytes());

@@ -13,7 +13,9 @@
 #include <memory>
 
 #include "api/broker_info.h"
+#include "api/admin/producer_ids.h"
 #include "api/broker_services.h"
+#include "api/group/group_coordinator.h"
 #include "api/handler_registry.h"
 #include "api/purgatory.h"
 #include "config/broker_config.h"
@@ -40,6 +42,8 @@ class KafkaApis : public network::RequestHandler {
 
  private:
   Purgatory fetch_purgatory_;
+  std::unique_ptr<group::GroupCoordinator> groups_;
+  std::unique_ptr<admin::ProducerIds> producer_ids_;
   BrokerServices services_;
   HandlerRegistry registry_;
   ApiVersionsHandler* api_versions_ = nullptr;

@@ -55,6 +55,10 @@ struct BrokerConfig {
   bool auto_create_topics_enable = true;
   int32_t num_partitions = 1;
   int16_t default_replication_factor = 1;
+  bool delete_topic_enable = true;
+  // CreateTopics with replication factor > 1: accept it as 1 (dev brokers
+  // running an app configured for production) instead of INVALID_REPLICATION_FACTOR.
+  bool accept_replication_factor = false;
 
   // Consumer groups (api/group/).
   int32_t group_min_session_timeout_ms = 6000;

@@ -188,6 +188,12 @@ std::vector<ConfigKeyDef> build_defs() {
   d.push_back(integer_key("default.replication.factor", 1, 1, 1,
                           "Replication factor of auto-created topics (a single node has one replica).",
                           &BrokerConfig::default_replication_factor));
+  d.push_back(bool_key("delete.topic.enable", true, "Allow DeleteTopics (false: TOPIC_DELETION_DISABLED).",
+                       &BrokerConfig::delete_topic_enable));
+  d.push_back(bool_key("skiff.accept.replication.factor.enable", false,
+                       "Accept CreateTopics with a replication factor above 1 as 1, with a warning, instead of "
+                       "INVALID_REPLICATION_FACTOR (for apps configured for a production cluster).",
+                       &BrokerConfig::accept_replication_factor));
 
   d.push_back(integer_key("group.min.session.timeout.ms", 6000, 0, kIntMax,
                           "Shortest session timeout a group member may ask for.",

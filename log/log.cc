@@ -19,7 +19,7 @@ int64_t wall_clock_ms() {
 }
 
 Log::Log(fs::path dir, LogLoadParams params, std::shared_ptr<const LogConfig> config)
-    : dir_(std::move(dir)), params_(std::move(params)), config_(std::move(config)) {}
+    : dir_(std::move(dir)), params_(std::move(params)), producers_(dir_), config_(std::move(config)) {}
 
 Log::~Log() = default;
 
@@ -130,6 +130,7 @@ void Log::load() {
   int64_t rp = params_.clean_shutdown ? next_offset : std::min(params_.recovery_point, next_offset);
   recovery_point_.store(rp, std::memory_order_release);
   last_flush_ms_.store(wall_clock_ms(), std::memory_order_relaxed);
+  rebuild_producer_state();
 }
 
 std::shared_ptr<LogSegment> Log::active() const {
@@ -193,6 +194,9 @@ void Log::close() {
   if (flush_to(log_end_offset()) != LogErrc::kNone) {
     spdlog::error("log {}: flush failed on close", dir_.string());
   }
+  // A snapshot at the end: the next start reads no log data for producer state.
+  if (int rc = producers_.take_snapshot(log_end_offset().value); rc != 0)
+    spdlog::warn("log {}: producer snapshot failed: errno {}", dir_.string(), rc);
   if (auto seg = active()) {
     if (int rc = seg->become_inactive(); rc != 0) spdlog::warn("log {}: index trim failed: errno {}", dir_.string(), rc);
   }
@@ -201,6 +205,7 @@ void Log::close() {
 void Log::delete_all() {
   std::lock_guard lk(mu_);
   closed_.store(true);
+  deleted_.store(true, std::memory_order_release);
   std::vector<std::shared_ptr<LogSegment>> segs;
   {
     std::unique_lock slk(segments_mu_);

@@ -31,6 +31,7 @@
 #include "log/file_slice.h"
 #include "log/log_config.h"
 #include "log/log_segment.h"
+#include "log/producer_state.h"
 #include "log/types.h"
 
 namespace skiff::storage {
@@ -43,6 +44,9 @@ struct AppendResult {
   int64_t log_append_time = -1;   // set when message.timestamp.type=LogAppendTime
   Offset log_start_offset{-1};
   int32_t record_count = 0;
+  // An idempotent producer's retry of a batch already written: nothing was
+  // appended; the offsets are the original batch's.
+  bool duplicate = false;
   bool ok() const { return error == LogErrc::kNone; }
 };
 
@@ -124,6 +128,9 @@ class Log {
   // Deletes every file and the directory (topic deletion). The object must
   // not be appended to afterwards; outstanding FileSlices stay readable.
   void delete_all();
+  // True once delete_all() ran: holders of the Log (a waiting fetch) answer
+  // UNKNOWN_TOPIC_OR_PARTITION.
+  bool deleted() const { return deleted_.load(std::memory_order_acquire); }
 
   const std::string& topic() const { return params_.topic; }
   int32_t partition() const { return params_.partition; }
@@ -132,6 +139,12 @@ class Log {
   uint64_t size_in_bytes() const;
   std::vector<int64_t> segment_base_offsets() const;
   const LogLoadStats& load_stats() const { return load_stats_; }
+  size_t producer_batches_replayed() const { return producer_batches_replayed_; }
+
+  // Idempotent producers' state (DescribeProducers, tests). Takes the append lock.
+  std::vector<std::pair<int64_t, ProducerEntry>> producer_states();
+  // Writes a producer state snapshot at the log end now (tests, tools).
+  int take_producer_snapshot();
 
  private:
   Log(std::filesystem::path dir, LogLoadParams params, std::shared_ptr<const LogConfig> config);
@@ -141,11 +154,14 @@ class Log {
   std::shared_ptr<LogSegment> segment_after(int64_t base) const;
   std::vector<std::shared_ptr<LogSegment>> snapshot() const;
   LogErrc roll_locked(int64_t now_ms);
+  void rebuild_producer_state();
   void delete_segments_locked(const std::vector<std::shared_ptr<LogSegment>>& victims);
 
   const std::filesystem::path dir_;
   const LogLoadParams params_;
   LogLoadStats load_stats_;
+  ProducerStateManager producers_;  // guarded by mu_
+  size_t producer_batches_replayed_ = 0;
 
   std::mutex mu_;  // append lock: writers only
   mutable std::mutex config_mu_;
@@ -160,6 +176,7 @@ class Log {
   std::atomic<int64_t> last_flush_ms_{0};
   std::atomic<int64_t> pending_roll_flush_{-1};
   std::atomic<bool> closed_{false};
+  std::atomic<bool> deleted_{false};
 
   std::mutex flush_mu_;
   std::condition_variable flush_cv_;

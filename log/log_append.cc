@@ -40,6 +40,9 @@ AppendResult Log::append(std::span<uint8_t> records, int32_t leader_epoch, int64
   const bool log_append_time = cfg->message_timestamp_type == TimestampType::kLogAppendTime;
   // 1. Validate every batch before touching the log (outside the lock).
   std::vector<BatchAppendInfo> infos;
+  // Idempotent batches (producer id >= 0): offsets filled in under the lock.
+  std::vector<ProducerBatch> producer_batches;
+  std::vector<size_t> producer_batch_index;
   int64_t total_records = 0;
   {
     BatchIterator it(records);
@@ -59,6 +62,16 @@ AppendResult Log::append(std::span<uint8_t> records, int32_t leader_epoch, int64
           return fail(LogErrc::kInvalidTimestamp, "timestamp out of the range allowed by message.timestamp.*.max.ms");
         }
       }
+      if (v.producer_id() >= 0) {
+        ProducerBatch b;
+        b.producer_id = v.producer_id();
+        b.epoch = v.producer_epoch();
+        b.first_seq = v.base_sequence();
+        b.last_seq = add_sequence(b.first_seq, v.last_offset_delta());
+        b.timestamp = v.max_timestamp();
+        producer_batches.push_back(b);
+        producer_batch_index.push_back(infos.size());
+      }
       infos.push_back({static_cast<uint32_t>(v.size_in_bytes()), v.last_offset_delta(), v.max_timestamp()});
       total_records += static_cast<int64_t>(v.last_offset_delta()) + 1;
     }
@@ -68,9 +81,37 @@ AppendResult Log::append(std::span<uint8_t> records, int32_t leader_epoch, int64
 
   std::unique_lock lk(mu_);
   if (closed_.load()) return fail(LogErrc::kUnknownTopicOrPartition, "log is closed or deleted");
+  const int64_t leo = leo_.load(std::memory_order_relaxed);
+  // 1b. Idempotent producers: a retry is answered with its first offsets and
+  // not written again; a gap or a stale epoch is refused. One map lookup per
+  // idempotent batch, under the append lock.
+  if (!producer_batches.empty()) {
+    std::vector<int64_t> first_offsets(infos.size());
+    for (size_t i = 0, next = 0; i < infos.size(); ++i) {
+      first_offsets[i] = leo + static_cast<int64_t>(next);
+      next += static_cast<size_t>(infos[i].last_offset) + 1;  // still the delta here
+    }
+    std::vector<ProducerBatch> staged;
+    for (size_t k = 0; k < producer_batches.size(); ++k) {
+      ProducerBatch& b = producer_batches[k];
+      const size_t i = producer_batch_index[k];
+      b.first_offset = first_offsets[i];
+      b.last_offset = first_offsets[i] + infos[i].last_offset;
+      auto check = producers_.check(b, staged);
+      if (check.duplicate) {
+        AppendResult dup;
+        dup.duplicate = true;
+        dup.base_offset = Offset(check.duplicate->first_offset);
+        dup.last_offset = Offset(check.duplicate->last_offset);
+        dup.log_start_offset = log_start_offset();
+        return dup;
+      }
+      if (check.error != LogErrc::kNone) return fail(check.error, std::move(check.message));
+      staged.push_back(b);
+    }
+  }
   // 2. Roll if the active segment can't take this append.
   auto seg = active();
-  const int64_t leo = leo_.load(std::memory_order_relaxed);
   const uint64_t seg_size = seg->size();
   if (seg_size > 0 &&
       (static_cast<int64_t>(seg_size + records.size()) > cfg->segment_bytes ||
@@ -101,6 +142,7 @@ AppendResult Log::append(std::span<uint8_t> records, int32_t leader_epoch, int64
     return fail(LogErrc::kStorageError, fmt::format("write failed: {}", std::strerror(rc)));
   }
   leo_.store(next, std::memory_order_release);
+  for (const auto& b : producer_batches) producers_.update(b);
   AppendResult res;
   res.base_offset = Offset(leo);
   res.last_offset = Offset(next - 1);
@@ -142,6 +184,8 @@ LogErrc Log::roll_locked(int64_t now_ms) {
     segments_[new_base] = seg;
   }
   pending_roll_flush_.store(new_base, std::memory_order_release);
+  if (int rc = producers_.take_snapshot(new_base); rc != 0)
+    spdlog::warn("log {}: producer snapshot at {} failed: {}", dir_.string(), new_base, std::strerror(rc));
   return LogErrc::kNone;
 }
 

@@ -18,6 +18,8 @@ int16_t kafka_error_code(LogErrc e) {
     case LogErrc::kInvalidConfig: return 40;
     case LogErrc::kInvalidTopic: return 17;
     case LogErrc::kInvalidRequest: return 42;
+    case LogErrc::kOutOfOrderSequence: return 45;
+    case LogErrc::kInvalidProducerEpoch: return 47;
   }
   return -1;
 }
@@ -38,6 +40,8 @@ std::string_view to_string(LogErrc e) {
     case LogErrc::kInvalidConfig: return "INVALID_CONFIG";
     case LogErrc::kInvalidTopic: return "INVALID_TOPIC_EXCEPTION";
     case LogErrc::kInvalidRequest: return "INVALID_REQUEST";
+    case LogErrc::kOutOfOrderSequence: return "OUT_OF_ORDER_SEQUENCE_NUMBER";
+    case LogErrc::kInvalidProducerEpoch: return "INVALID_PRODUCER_EPOCH";
   }
   return "UNKNOWN";
 }

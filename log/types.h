@@ -36,6 +36,8 @@ enum class LogErrc : int {
   kInvalidConfig,                // 40 INVALID_CONFIG
   kInvalidTopic,                 // 17 INVALID_TOPIC_EXCEPTION
   kInvalidRequest,               // 42 INVALID_REQUEST (e.g. empty produce payload)
+  kOutOfOrderSequence,           // 45 OUT_OF_ORDER_SEQUENCE_NUMBER (idempotent producer)
+  kInvalidProducerEpoch,         // 47 INVALID_PRODUCER_EPOCH (a fenced, older epoch)
 };
 
 // The Kafka error code for an outcome (see the list above).

@@ -76,7 +76,10 @@ ProduceResponse::PartitionProduceResponse ProduceHandler::append_partition(
   p.base_offset = result.base_offset.value;
   p.log_append_time_ms = result.log_append_time;
   p.log_start_offset = result.log_start_offset.value;
-  if (services_.fetch_purgatory) services_.fetch_purgatory->on_event(partition_key(topic, data.index));
+  if (result.duplicate)  // an idempotent producer's retry: answered with the first offsets, nothing new
+    api_log().debug("duplicate batch for {}-{} answered with offset {}", topic, data.index, p.base_offset);
+  else if (services_.fetch_purgatory)
+    services_.fetch_purgatory->on_event(partition_key(topic, data.index));
   return p;
 }
 

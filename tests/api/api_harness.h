@@ -134,6 +134,14 @@ class ApiHarness {
   }
   std::optional<network::Response> wait(std::chrono::milliseconds timeout) { return sender_.wait(timeout); }
 
+  // A clean broker restart over the same data dir (persistence tests).
+  void restart() {
+    apis_.reset();
+    logs_.reset();  // clean shutdown: checkpoints, snapshots, marker
+    logs_ = std::make_unique<storage::LogManager>(server::make_log_manager_config(config_));
+    apis_ = std::make_unique<api::KafkaApis>(config_, broker_, *logs_);
+  }
+
   storage::LogManager& logs() { return *logs_; }
   api::KafkaApis& apis() { return *apis_; }
 

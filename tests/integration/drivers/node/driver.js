@@ -263,6 +263,36 @@ async function run (req) {
         await admin.disconnect()
       }
     }
+    case 'admin_ops': {
+      // The admin operations of test_admin.py, in order; returns what each saw.
+      const admin = kafka.admin()
+      await admin.connect()
+      try {
+        const t = req.topic
+        const seen = {}
+        seen.created = await admin.createTopics({ topics: [{ topic: t, numPartitions: 2, replicationFactor: 1, configEntries: [{ name: 'retention.ms', value: '333333' }] }], waitForLeaders: true })
+        seen.listed = (await admin.listTopics()).includes(t)
+        const describe = async () => {
+          const r = await admin.describeConfigs({ includeSynonyms: false, resources: [{ type: 2, name: t }] })
+          const out = {}
+          for (const e of r.resources[0].configEntries) out[e.configName] = e.configValue
+          return out
+        }
+        seen.configs = await describe()
+        await admin.alterConfigs({ validateOnly: false, resources: [{ type: 2, name: t, configEntries: [{ name: 'retention.ms', value: '444444' }] }] })
+        seen.altered = (await describe())['retention.ms']
+        await admin.createPartitions({ topicPartitions: [{ topic: t, count: 3 }] })
+        seen.partitions = (await admin.fetchTopicMetadata({ topics: [t] })).topics[0].partitions.length
+        await produce(req, kafka, [0, 1, 2, 3, 4].map((i) => ({ p: 0, k: null, v: b64(Buffer.from('v' + i)), h: [] })))
+        await admin.deleteTopicRecords({ topic: t, partitions: [{ partition: 0, offset: '3' }] })
+        seen.low = Number((await admin.fetchTopicOffsets(t)).find((o) => o.partition === 0).low)
+        await admin.deleteTopics({ topics: [t] })
+        seen.deleted = !(await admin.listTopics()).includes(t)
+        return seen
+      } finally {
+        await admin.disconnect()
+      }
+    }
   }
   throw new Error(`unknown op ${req.op}`)
 }

@@ -1,0 +1,94 @@
+#include "api/admin/topic_config_change.h"
+
+#include <algorithm>
+#include <set>
+
+#include "api/admin/config_describer.h"
+#include "api/api_log.h"
+#include "api/topics.h"
+#include "config/string_util.h"
+
+namespace skiff::api::admin {
+namespace {
+
+std::vector<std::string> split(const std::string& v) {
+  std::vector<std::string> out;
+  size_t start = 0;
+  while (start <= v.size()) {
+    auto comma = v.find(',', start);
+    auto item = v.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    if (!item.empty()) out.push_back(item);
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return out;
+}
+
+std::string join(const std::vector<std::string>& v) {
+  std::string out;
+  for (const auto& s : v) out += (out.empty() ? "" : ",") + s;
+  return out;
+}
+
+ChangeResult fail(ErrorCode e, std::string message) { return {e, std::move(message)}; }
+
+}  // namespace
+
+ChangeResult alter_resource(BrokerServices& services, int8_t resource_type, const std::string& resource_name,
+                            const std::vector<ConfigChange>& changes, bool incremental, bool validate_only) {
+  if (resource_type == kResourceBroker || resource_type == kResourceBrokerLogger) {
+    if (changes.empty()) return {};
+    return fail(ErrorCode::kInvalidConfig,
+                "Skiff does not change broker configs at runtime: set " + changes.front().name +
+                    " in the config file, the environment (SKIFF_...) or --override, and restart.");
+  }
+  if (resource_type != kResourceTopic)
+    return fail(ErrorCode::kInvalidRequest, "Unsupported resource type " + std::to_string(resource_type));
+  auto topic = services.logs.topic(resource_name);
+  if (!topic) return fail(ErrorCode::kUnknownTopicOrPartition, "The topic '" + resource_name + "' does not exist.");
+  std::map<std::string, std::string> next = incremental ? topic->overrides : std::map<std::string, std::string>{};
+  std::set<std::string> seen;
+  for (const auto& c : changes) {
+    if (!seen.insert(c.name).second)
+      return fail(ErrorCode::kInvalidRequest, "Error due to duplicate config keys: " + c.name);
+    if (!is_topic_config(c.name)) return fail(ErrorCode::kInvalidConfig, "Unknown topic config name: " + c.name);
+    switch (c.op) {
+      case AlterOp::kSet:
+        if (!c.value) {
+          if (incremental) return fail(ErrorCode::kInvalidRequest, "Null value not supported for " + c.name);
+          break;  // AlterConfigs: a null value means "no override"
+        }
+        next[c.name] = *c.value;
+        break;
+      case AlterOp::kDelete:
+        next.erase(c.name);
+        break;
+      case AlterOp::kAppend:
+      case AlterOp::kSubtract: {
+        if (c.name != "cleanup.policy" && c.name != "leader.replication.throttled.replicas" &&
+            c.name != "follower.replication.throttled.replicas")
+          return fail(ErrorCode::kInvalidConfig, "Config value append/subtract is not supported for " + c.name +
+                                                     ": it is not a list");
+        auto current = next.count(c.name) ? split(next[c.name])
+                                          : (c.name == "cleanup.policy" ? std::vector<std::string>{"delete"}
+                                                                        : std::vector<std::string>{});
+        for (const auto& item : split(c.value.value_or(""))) {
+          auto it = std::find(current.begin(), current.end(), item);
+          if (c.op == AlterOp::kAppend && it == current.end()) current.push_back(item);
+          if (c.op == AlterOp::kSubtract && it != current.end()) current.erase(it);
+        }
+        next[c.name] = join(current);
+        break;
+      }
+      default:
+        return fail(ErrorCode::kInvalidRequest, "Unknown config operation " + std::to_string(static_cast<int>(c.op)));
+    }
+  }
+  std::string message;
+  auto e = services.logs.alter_topic_config(resource_name, next, &message, validate_only);
+  if (e != storage::LogErrc::kNone) return fail(to_error_code(e), message);
+  if (!validate_only) api_log().info("topic {}: config overrides now {} key(s)", resource_name, next.size());
+  return {};
+}
+
+}  // namespace skiff::api::admin

@@ -1,0 +1,36 @@
+// Applying AlterConfigs / IncrementalAlterConfigs to one resource: topic
+// overrides are validated, persisted and applied live through
+// LogManager::alter_topic_config; broker configs are static in Skiff and get
+// INVALID_CONFIG with a message saying where to set them.
+//
+// Threads: stateless; LogManager serialises the changes themselves.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+
+#include "api/broker_services.h"
+#include "api/error_codes.h"
+
+namespace skiff::api::admin {
+
+struct ChangeResult {
+  ErrorCode error = ErrorCode::kNone;
+  std::optional<std::string> message;
+};
+
+// Kafka's AlterConfigOp.OpType ids.
+enum class AlterOp : int8_t { kSet = 0, kDelete = 1, kAppend = 2, kSubtract = 3 };
+
+struct ConfigChange {
+  std::string name;
+  AlterOp op = AlterOp::kSet;
+  std::optional<std::string> value;
+};
+
+// incremental=false: `changes` (all kSet) replace every override (AlterConfigs).
+ChangeResult alter_resource(BrokerServices& services, int8_t resource_type, const std::string& resource_name,
+                            const std::vector<ConfigChange>& changes, bool incremental, bool validate_only);
+
+}  // namespace skiff::api::admin

@@ -1,0 +1,66 @@
+#include "api/handlers/create_partitions_handler.h"
+
+#include "api/api_log.h"
+#include "api/topics.h"
+
+namespace skiff::api {
+namespace {
+
+using protocol::CreatePartitionsResponse;
+using Result = CreatePartitionsResponse::CreatePartitionsTopicResult;
+
+template <class PerTopic>
+CreatePartitionsResponse mirror(const protocol::CreatePartitionsRequest& body, PerTopic&& answer) {
+  CreatePartitionsResponse resp;
+  for (const auto& t : body.topics) {
+    Result r = answer(t);
+    r.name = t.name;
+    resp.results.push_back(std::move(r));
+  }
+  return resp;
+}
+
+Result failed(ErrorCode e, std::optional<std::string> message = std::nullopt) {
+  Result r;
+  r.error_code = code(e);
+  r.error_message = std::move(message);
+  return r;
+}
+
+}  // namespace
+
+void CreatePartitionsHandler::handle(ApiRequest&, protocol::CreatePartitionsRequest& body, Responder& out) {
+  out.send(mirror(body, [&](const protocol::CreatePartitionsRequest::CreatePartitionsTopic& t) -> Result {
+    auto topic = services_.logs.topic(t.name);
+    if (!topic) return failed(ErrorCode::kUnknownTopicOrPartition, "The topic '" + t.name + "' does not exist.");
+    if (t.count <= topic->partitions)
+      return failed(ErrorCode::kInvalidPartitions,
+                    "Topic currently has " + std::to_string(topic->partitions) +
+                        " partitions, which is higher than the requested " + std::to_string(t.count) + ".");
+    if (t.assignments) {
+      if (static_cast<int32_t>(t.assignments->size()) != t.count - topic->partitions)
+        return failed(ErrorCode::kInvalidReplicaAssignment, "Increasing the number of partitions by " +
+                                                                std::to_string(t.count - topic->partitions) +
+                                                                " but " + std::to_string(t.assignments->size()) +
+                                                                " assignments provided.");
+      for (const auto& a : *t.assignments)
+        if (a.broker_ids.size() != 1 || a.broker_ids[0] != services_.broker.node_id)
+          return failed(ErrorCode::kInvalidReplicaAssignment,
+                        "Skiff is a single broker: the only replica must be broker " +
+                            std::to_string(services_.broker.node_id) + ".");
+    }
+    if (body.validate_only) return failed(ErrorCode::kNone);
+    std::string message;
+    auto e = services_.logs.create_partitions(t.name, t.count, &message);
+    if (e != storage::LogErrc::kNone) return failed(to_error_code(e), message.empty() ? std::nullopt : std::optional(message));
+    api_log().info("topic {} grown from {} to {} partitions", t.name, topic->partitions, t.count);
+    return failed(ErrorCode::kNone);
+  }));
+}
+
+CreatePartitionsResponse CreatePartitionsHandler::error_response(const protocol::CreatePartitionsRequest& body,
+                                                                 ErrorCode error) {
+  return mirror(body, [&](const auto&) { return failed(error); });
+}
+
+}  // namespace skiff::api

@@ -1,0 +1,60 @@
+#include "api/handlers/delete_records_handler.h"
+
+#include "api/api_log.h"
+#include "api/topics.h"
+
+namespace skiff::api {
+namespace {
+
+using protocol::DeleteRecordsResponse;
+using Partition = DeleteRecordsResponse::DeleteRecordsPartitionResult;
+
+template <class PerPartition>
+DeleteRecordsResponse mirror(const protocol::DeleteRecordsRequest& body, PerPartition&& answer) {
+  DeleteRecordsResponse resp;
+  for (const auto& t : body.topics) {
+    DeleteRecordsResponse::DeleteRecordsTopicResult tr;
+    tr.name = t.name;
+    for (const auto& p : t.partitions) {
+      Partition r = answer(t.name, p);
+      r.partition_index = p.partition_index;
+      tr.partitions.push_back(r);
+    }
+    resp.topics.push_back(std::move(tr));
+  }
+  return resp;
+}
+
+Partition failed(ErrorCode e) {
+  Partition r;
+  r.error_code = code(e);
+  r.low_watermark = -1;
+  return r;
+}
+
+}  // namespace
+
+void DeleteRecordsHandler::handle(ApiRequest&, protocol::DeleteRecordsRequest& body, Responder& out) {
+  bool moved = false;
+  auto resp = mirror(body, [&](const std::string& topic, const auto& p) -> Partition {
+    auto log = find_log(services_, topic, p.partition_index);
+    if (!log) return failed(ErrorCode::kUnknownTopicOrPartition);
+    const int64_t target = p.offset == -1 ? log->log_end_offset().value : p.offset;
+    if (target < 0) return failed(ErrorCode::kOffsetOutOfRange);
+    auto e = log->maybe_increment_log_start_offset(storage::Offset(target));
+    if (e != storage::LogErrc::kNone) return failed(to_error_code(e));
+    moved = true;
+    Partition r;
+    r.low_watermark = log->log_start_offset().value;
+    return r;
+  });
+  // The new start must survive a crash: checkpoint it before answering.
+  if (moved) services_.logs.checkpoint_log_start_offsets();
+  out.send(resp);
+}
+
+DeleteRecordsResponse DeleteRecordsHandler::error_response(const protocol::DeleteRecordsRequest& body, ErrorCode error) {
+  return mirror(body, [&](const std::string&, const auto&) { return failed(error); });
+}
+
+}  // namespace skiff::api

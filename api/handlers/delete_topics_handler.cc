@@ -1,0 +1,87 @@
+#include "api/handlers/delete_topics_handler.h"
+
+#include "api/api_log.h"
+#include "api/purgatory.h"
+#include "api/topics.h"
+
+namespace skiff::api {
+namespace {
+
+using protocol::DeleteTopicsResponse;
+using Result = DeleteTopicsResponse::DeletableTopicResult;
+
+// One entry per requested topic: v0-5 name the topics in topic_names, v6 in
+// topics (by name or by id).
+template <class PerTopic>
+DeleteTopicsResponse mirror(const protocol::DeleteTopicsRequest& body, int16_t version, PerTopic&& answer) {
+  DeleteTopicsResponse resp;
+  if (version < 6) {
+    for (const auto& n : body.topic_names) resp.responses.push_back(answer(std::optional<std::string>(n), protocol::Uuid{}));
+  } else {
+    for (const auto& t : body.topics) resp.responses.push_back(answer(t.name, t.topic_id));
+  }
+  return resp;
+}
+
+Result failed(Result r, ErrorCode e, std::optional<std::string> message = std::nullopt) {
+  r.error_code = code(e);
+  r.error_message = std::move(message);
+  return r;
+}
+
+bool is_zero(const protocol::Uuid& id) {
+  for (auto b : id.bytes)
+    if (b) return false;
+  return true;
+}
+
+}  // namespace
+
+void DeleteTopicsHandler::handle(ApiRequest& request, protocol::DeleteTopicsRequest& body, Responder& out) {
+  const int16_t version = request.api_version();
+  out.send(mirror(body, version, [&](const std::optional<std::string>& name, const protocol::Uuid& id) {
+    Result r;
+    r.name = name;
+    r.topic_id = id;
+    std::optional<storage::TopicInfo> topic;
+    if (name && !name->empty()) {
+      topic = services_.logs.topic(*name);
+      if (!topic) return failed(r, ErrorCode::kUnknownTopicOrPartition, "This server does not host this topic-partition.");
+      if (!is_zero(id) && to_wire(topic->topic_id) != id) return failed(r, ErrorCode::kInvalidRequest, "Topic name and id do not match.");
+    } else {
+      if (is_zero(id)) return failed(r, ErrorCode::kInvalidRequest, "Neither a topic name nor a topic id was given.");
+      topic = services_.logs.topic_by_id(from_wire(id));
+      if (!topic) return failed(r, ErrorCode::kUnknownTopicId, "This server does not host this topic ID.");
+    }
+    r.name = topic->name;
+    r.topic_id = to_wire(topic->topic_id);
+    if (!services_.config.delete_topic_enable)
+      return failed(r, ErrorCode::kTopicDeletionDisabled, "Topic deletion is disabled (delete.topic.enable=false).");
+    auto e = services_.logs.delete_topic(topic->name);
+    if (e != storage::LogErrc::kNone) return failed(r, to_error_code(e));
+    api_log().info("deleted topic {} ({} partition(s))", topic->name, topic->partitions);
+    if (services_.fetch_purgatory) {  // waiting fetches notice the partition is gone
+      for (int32_t p = 0; p < topic->partitions; ++p) services_.fetch_purgatory->on_event(partition_key(topic->name, p));
+    }
+    r.error_message = std::nullopt;
+    return r;
+  }));
+}
+
+DeleteTopicsResponse DeleteTopicsHandler::error_response(const protocol::DeleteTopicsRequest& body, ErrorCode error) {
+  DeleteTopicsResponse resp;
+  for (const auto& n : body.topic_names) {
+    Result r;
+    r.name = n;
+    resp.responses.push_back(failed(r, error));
+  }
+  for (const auto& t : body.topics) {
+    Result r;
+    r.name = t.name;
+    r.topic_id = t.topic_id;
+    resp.responses.push_back(failed(r, error));
+  }
+  return resp;
+}
+
+}  // namespace skiff::api

@@ -1,0 +1,33 @@
+#include "api/handlers/describe_cluster_handler.h"
+
+namespace skiff::api {
+
+void DescribeClusterHandler::handle(ApiRequest& request, protocol::DescribeClusterRequest& body, Responder& out) {
+  protocol::DescribeClusterResponse r;
+  if (body.endpoint_type != 1) {  // 1 = brokers; 2 = controllers (KIP-919), which a client never asks a broker for
+    r.error_code = code(ErrorCode::kInvalidRequest);
+    r.error_message = "The endpoint type " + std::to_string(body.endpoint_type) + " is not supported by Skiff.";
+    r.endpoint_type = body.endpoint_type;
+    out.send(r);
+    return;
+  }
+  r.error_message = std::nullopt;
+  r.cluster_id = services_.broker.cluster_id;
+  r.controller_id = services_.broker.node_id;
+  const auto& ep = services_.broker.endpoint_for(request.context().listener_name);
+  protocol::DescribeClusterResponse::DescribeClusterBroker b;
+  b.broker_id = services_.broker.node_id;
+  b.host = ep.host;
+  b.port = ep.port;
+  r.brokers.push_back(b);
+  out.send(r);
+}
+
+protocol::DescribeClusterResponse DescribeClusterHandler::error_response(const protocol::DescribeClusterRequest&,
+                                                                         ErrorCode error) {
+  protocol::DescribeClusterResponse r;
+  r.error_code = code(error);
+  return r;
+}
+
+}  // namespace skiff::api

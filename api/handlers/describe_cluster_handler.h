@@ -1,0 +1,25 @@
+// DescribeCluster (key 60), v0-1: this one broker, the cluster id, and this
+// broker as controller.
+#pragma once
+
+#include "api/api_handler.h"
+#include "api/broker_services.h"
+#include "api/protocol/generated/describe_cluster_request.h"
+#include "api/protocol/generated/describe_cluster_response.h"
+
+namespace skiff::api {
+
+class DescribeClusterHandler : public TypedApiHandler<protocol::DescribeClusterRequest, protocol::DescribeClusterResponse> {
+ public:
+  explicit DescribeClusterHandler(BrokerServices& services)
+      : TypedApiHandler(protocol::DescribeClusterRequest::kApiKey, 0, 1), services_(services) {}
+
+ protected:
+  void handle(ApiRequest& request, protocol::DescribeClusterRequest& body, Responder& out) override;
+  protocol::DescribeClusterResponse error_response(const protocol::DescribeClusterRequest& body, ErrorCode error) override;
+
+ private:
+  BrokerServices& services_;
+};
+
+}  // namespace skiff::api

@@ -1,0 +1,25 @@
+// DescribeLogDirs (key 35), v1-4: each log dir with its partitions' sizes
+// (all of them, or those asked for), and v4+ the dir's total/usable bytes.
+#pragma once
+
+#include "api/api_handler.h"
+#include "api/broker_services.h"
+#include "api/protocol/generated/describe_log_dirs_request.h"
+#include "api/protocol/generated/describe_log_dirs_response.h"
+
+namespace skiff::api {
+
+class DescribeLogDirsHandler : public TypedApiHandler<protocol::DescribeLogDirsRequest, protocol::DescribeLogDirsResponse> {
+ public:
+  explicit DescribeLogDirsHandler(BrokerServices& services)
+      : TypedApiHandler(protocol::DescribeLogDirsRequest::kApiKey, 1, 4), services_(services) {}
+
+ protected:
+  void handle(ApiRequest& request, protocol::DescribeLogDirsRequest& body, Responder& out) override;
+  protocol::DescribeLogDirsResponse error_response(const protocol::DescribeLogDirsRequest& body, ErrorCode error) override;
+
+ private:
+  BrokerServices& services_;
+};
+
+}  // namespace skiff::api

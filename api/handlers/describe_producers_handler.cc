@@ -1,0 +1,59 @@
+#include "api/handlers/describe_producers_handler.h"
+
+#include "api/topics.h"
+
+namespace skiff::api {
+namespace {
+
+using protocol::DescribeProducersResponse;
+using Partition = DescribeProducersResponse::PartitionResponse;
+
+template <class PerPartition>
+DescribeProducersResponse mirror(const protocol::DescribeProducersRequest& body, PerPartition&& answer) {
+  DescribeProducersResponse resp;
+  for (const auto& t : body.topics) {
+    DescribeProducersResponse::TopicResponse tr;
+    tr.name = t.name;
+    for (int32_t p : t.partition_indexes) {
+      Partition r = answer(t.name, p);
+      r.partition_index = p;
+      tr.partitions.push_back(std::move(r));
+    }
+    resp.topics.push_back(std::move(tr));
+  }
+  return resp;
+}
+
+Partition failed(ErrorCode e) {
+  Partition r;
+  r.error_code = code(e);
+  return r;
+}
+
+}  // namespace
+
+void DescribeProducersHandler::handle(ApiRequest&, protocol::DescribeProducersRequest& body, Responder& out) {
+  out.send(mirror(body, [&](const std::string& topic, int32_t partition) {
+    auto log = find_log(services_, topic, partition);
+    if (!log) return failed(ErrorCode::kUnknownTopicOrPartition);
+    Partition r;
+    for (const auto& [pid, e] : log->producer_states()) {
+      DescribeProducersResponse::ProducerState s;
+      s.producer_id = pid;
+      s.producer_epoch = e.epoch;
+      s.last_sequence = e.last_seq();
+      s.last_timestamp = e.last_timestamp;
+      s.coordinator_epoch = -1;
+      s.current_txn_start_offset = -1;
+      r.active_producers.push_back(s);
+    }
+    return r;
+  }));
+}
+
+DescribeProducersResponse DescribeProducersHandler::error_response(const protocol::DescribeProducersRequest& body,
+                                                                   ErrorCode error) {
+  return mirror(body, [&](const std::string&, int32_t) { return failed(error); });
+}
+
+}  // namespace skiff::api

@@ -1,0 +1,87 @@
+#include "api/handlers/describe_topic_partitions_handler.h"
+
+#include <algorithm>
+
+#include "api/topics.h"
+
+namespace skiff::api {
+namespace {
+
+using protocol::DescribeTopicPartitionsResponse;
+using Topic = DescribeTopicPartitionsResponse::DescribeTopicPartitionsResponseTopic;
+
+// Kafka's bitfield of every topic ACL operation (no authorizer: all allowed).
+constexpr int32_t kAllTopicOperations = 0b0000'1111'1111'1000;
+
+}  // namespace
+
+void DescribeTopicPartitionsHandler::handle(ApiRequest&, protocol::DescribeTopicPartitionsRequest& body,
+                                            Responder& out) {
+  // Requested names (sorted, as Kafka answers), or every topic.
+  std::vector<std::string> names;
+  if (body.topics.empty()) {
+    for (const auto& t : services_.logs.list_topics()) names.push_back(t.name);
+  } else {
+    for (const auto& t : body.topics) names.push_back(t.name);
+  }
+  std::sort(names.begin(), names.end());
+  names.erase(std::unique(names.begin(), names.end()), names.end());
+  const int32_t node = services_.broker.node_id;
+  int32_t budget = std::max(1, body.response_partition_limit);
+  DescribeTopicPartitionsResponse resp;
+  for (const auto& name : names) {
+    int32_t first = 0;
+    if (body.cursor) {
+      if (name < body.cursor->topic_name) continue;
+      if (name == body.cursor->topic_name) first = body.cursor->partition_index;
+    }
+    Topic t;
+    t.name = name;
+    auto info = services_.logs.topic(name);
+    if (!info) {
+      t.error_code = code(ErrorCode::kUnknownTopicOrPartition);
+      resp.topics.push_back(std::move(t));
+      continue;
+    }
+    if (budget <= 0) {
+      resp.next_cursor = DescribeTopicPartitionsResponse::Cursor{name, first};
+      break;
+    }
+    t.topic_id = to_wire(info->topic_id);
+    t.is_internal = name == "__consumer_offsets" || name == "__transaction_state";
+    t.topic_authorized_operations = kAllTopicOperations;
+    for (int32_t p = first; p < info->partitions; ++p) {
+      if (budget <= 0) {
+        resp.next_cursor = DescribeTopicPartitionsResponse::Cursor{name, p};
+        break;
+      }
+      DescribeTopicPartitionsResponse::DescribeTopicPartitionsResponsePartition part;
+      part.partition_index = p;
+      part.leader_id = node;
+      part.leader_epoch = 0;
+      part.replica_nodes = {node};
+      part.isr_nodes = {node};
+      part.eligible_leader_replicas = std::vector<int32_t>{};
+      part.last_known_elr = std::vector<int32_t>{};
+      t.partitions.push_back(std::move(part));
+      --budget;
+    }
+    resp.topics.push_back(std::move(t));
+    if (resp.next_cursor) break;
+  }
+  out.send(resp);
+}
+
+DescribeTopicPartitionsResponse DescribeTopicPartitionsHandler::error_response(
+    const protocol::DescribeTopicPartitionsRequest& body, ErrorCode error) {
+  DescribeTopicPartitionsResponse resp;
+  for (const auto& t : body.topics) {
+    Topic r;
+    r.name = t.name;
+    r.error_code = code(error);
+    resp.topics.push_back(std::move(r));
+  }
+  return resp;
+}
+
+}  // namespace skiff::api

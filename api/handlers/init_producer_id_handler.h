@@ -1,0 +1,27 @@
+// InitProducerId (key 22), v0-5: a producer id and epoch for an idempotent
+// producer (see admin/producer_ids.h: ids never reused across restarts; v3+
+// epoch bumps). With a transactional.id: a clear error until transactions
+// exist (Skiff does not coordinate transactions yet).
+#pragma once
+
+#include "api/api_handler.h"
+#include "api/broker_services.h"
+#include "api/protocol/generated/init_producer_id_request.h"
+#include "api/protocol/generated/init_producer_id_response.h"
+
+namespace skiff::api {
+
+class InitProducerIdHandler : public TypedApiHandler<protocol::InitProducerIdRequest, protocol::InitProducerIdResponse> {
+ public:
+  explicit InitProducerIdHandler(BrokerServices& services)
+      : TypedApiHandler(protocol::InitProducerIdRequest::kApiKey, 0, 5), services_(services) {}
+
+ protected:
+  void handle(ApiRequest& request, protocol::InitProducerIdRequest& body, Responder& out) override;
+  protocol::InitProducerIdResponse error_response(const protocol::InitProducerIdRequest& body, ErrorCode error) override;
+
+ private:
+  BrokerServices& services_;
+};
+
+}  // namespace skiff::api

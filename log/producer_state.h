@@ -1,0 +1,112 @@
+// ProducerStateManager: one partition's idempotent-producer state (Kafka's
+// ProducerStateManager, without transactions). Per producer id: the current
+// epoch and the sequence/offset ranges of the last five batches it wrote, so
+// a retried batch is recognised and answered with its original offsets, a
+// gap in sequence numbers is refused, and a stale epoch is fenced.
+//
+// Threads: every method runs under the owning Log's append lock (mu_), or
+// during Log::load before the Log is shared. No locking of its own.
+//
+// Snapshots: `<dir>/<20-digit offset>.snapshot`, written at each segment roll
+// (offset = the new segment's base) and at a clean close (offset = log end),
+// Kafka's producer snapshot format, version 1 (so Kafka's tools read it):
+//   version int16 (=1) | crc uint32 (CRC-32C of every byte after it)
+//   | entry count int32 | entries, 46 bytes each, big-endian:
+//     producer_id int64 | epoch int16 | last_sequence int32 | last_offset int64
+//     | offset_delta int32 | timestamp int64 | coordinator_epoch int32 (-1)
+//     | current_txn_first_offset int64 (-1)
+// As in Kafka a snapshot keeps only each producer's last batch. Snapshots are
+// written without fsync (a torn one fails its CRC and the previous one, or a
+// scan of the log, is used instead); only the two newest are kept.
+// Startup: the newest valid snapshot at or below the log end is loaded and
+// only the batches after it are read (headers only), so a clean restart reads
+// no log data at all.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <filesystem>
+#include <functional>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "log/types.h"
+
+namespace skiff::storage {
+
+inline constexpr int kProducerBatchesToRetain = 5;  // Kafka's NUM_BATCHES_TO_RETAIN
+
+// One batch of an idempotent producer, as the state keeps it.
+struct ProducerBatch {
+  int64_t producer_id = -1;
+  int16_t epoch = -1;
+  int32_t first_seq = -1;
+  int32_t last_seq = -1;
+  int64_t first_offset = -1;
+  int64_t last_offset = -1;
+  int64_t timestamp = -1;
+};
+
+struct ProducerEntry {
+  int16_t epoch = -1;
+  std::deque<ProducerBatch> batches;  // oldest first, at most kProducerBatchesToRetain
+  int64_t last_timestamp = -1;
+  int32_t last_seq() const { return batches.empty() ? -1 : batches.back().last_seq; }
+};
+
+// The outcome of checking one batch before it is appended.
+struct ProducerCheck {
+  LogErrc error = LogErrc::kNone;       // kOutOfOrderSequence / kInvalidProducerEpoch
+  std::string message;
+  std::optional<ProducerBatch> duplicate;  // a retry of this earlier batch
+};
+
+class ProducerStateManager {
+ public:
+  explicit ProducerStateManager(std::filesystem::path dir) : dir_(std::move(dir)) {}
+
+  // Checks a batch against the state plus the batches staged so far by this
+  // append (pass them in `staged`; several batches of one producer may
+  // arrive together).
+  ProducerCheck check(const ProducerBatch& b, const std::vector<ProducerBatch>& staged) const;
+  // Records a written batch.
+  void update(const ProducerBatch& b);
+
+  std::optional<ProducerEntry> entry(int64_t producer_id) const;
+  const std::unordered_map<int64_t, ProducerEntry>& producers() const { return producers_; }
+
+  // Writes `<offset>.snapshot` (all producers), keeping the two newest.
+  // Returns errno (0 on success).
+  int take_snapshot(int64_t offset);
+  // Rebuilds the state for a log ending at `log_end`: loads the newest valid
+  // snapshot <= log_end (deleting newer ones, left by a truncation) and calls
+  // `scan(from, visit)` to replay the batches from the snapshot's offset.
+  // Returns how many batches were replayed.
+  using BatchVisitor = std::function<void(const ProducerBatch&)>;
+  size_t load(int64_t log_start, int64_t log_end,
+              const std::function<void(int64_t from, const BatchVisitor& visit)>& scan);
+  // Forgets producers whose last write is below the log start (DeleteRecords,
+  // retention), as Kafka does.
+  void remove_before(int64_t log_start);
+  // Deletes every snapshot file (topic deletion).
+  void delete_snapshots();
+
+  static std::filesystem::path snapshot_path(const std::filesystem::path& dir, int64_t offset);
+  static std::vector<int64_t> list_snapshots(const std::filesystem::path& dir);  // ascending
+
+ private:
+  bool read_snapshot(int64_t offset);
+
+  std::filesystem::path dir_;
+  std::unordered_map<int64_t, ProducerEntry> producers_;
+};
+
+// Sequence numbers wrap at INT32_MAX back to 0, as Kafka's do.
+inline int32_t add_sequence(int32_t seq, int32_t delta) {
+  int64_t s = static_cast<int64_t>(seq) + delta;
+  return static_cast<int32_t>(s > INT32_MAX ? s - INT32_MAX - 1 : s);
+}
+
+}  // namespace skiff::storage

@@ -1,0 +1,424 @@
+// Admin APIs through KafkaApis: CreateTopics, DeleteTopics, CreatePartitions,
+// DescribeConfigs, AlterConfigs, IncrementalAlterConfigs, DeleteRecords,
+// DescribeCluster, DescribeLogDirs, DescribeTopicPartitions.
+#include "api/protocol/generated/alter_configs_request.h"
+#include "api/protocol/generated/alter_configs_response.h"
+#include "api/protocol/generated/create_partitions_request.h"
+#include "api/protocol/generated/create_partitions_response.h"
+#include "api/protocol/generated/create_topics_request.h"
+#include "api/protocol/generated/create_topics_response.h"
+#include "api/protocol/generated/delete_records_request.h"
+#include "api/protocol/generated/delete_records_response.h"
+#include "api/protocol/generated/delete_topics_request.h"
+#include "api/protocol/generated/delete_topics_response.h"
+#include "api/protocol/generated/describe_cluster_request.h"
+#include "api/protocol/generated/describe_cluster_response.h"
+#include "api/protocol/generated/describe_configs_request.h"
+#include "api/protocol/generated/describe_configs_response.h"
+#include "api/protocol/generated/describe_log_dirs_request.h"
+#include "api/protocol/generated/describe_log_dirs_response.h"
+#include "api/protocol/generated/describe_topic_partitions_request.h"
+#include "api/protocol/generated/describe_topic_partitions_response.h"
+#include "api/protocol/generated/incremental_alter_configs_request.h"
+#include "api/protocol/generated/incremental_alter_configs_response.h"
+#include "log/batch_builder.h"
+#include "log/checkpoint_file.h"
+#include "tests/api/api_harness.h"
+
+using namespace skiff;
+using namespace skiff::protocol;
+
+namespace {
+
+CreateTopicsRequest create(const std::string& name, int32_t partitions, int16_t rf,
+                           std::map<std::string, std::string> configs = {}, bool validate_only = false) {
+  CreateTopicsRequest req;
+  CreateTopicsRequest::CreatableTopic t;
+  t.name = name;
+  t.num_partitions = partitions;
+  t.replication_factor = rf;
+  for (auto& [k, v] : configs) {
+    CreateTopicsRequest::CreatableTopicConfig c;
+    c.name = k;
+    c.value = v;
+    t.configs.push_back(c);
+  }
+  req.topics.push_back(t);
+  req.validate_only = validate_only;
+  return req;
+}
+
+DescribeConfigsResponse::DescribeConfigsResult describe(test::ApiHarness& h, int8_t type, const std::string& name,
+                                                        int16_t version = 4) {
+  DescribeConfigsRequest req;
+  DescribeConfigsRequest::DescribeConfigsResource r;
+  r.resource_type = type;
+  r.resource_name = name;
+  r.configuration_keys = std::nullopt;
+  req.resources.push_back(r);
+  req.include_synonyms = true;
+  req.include_documentation = version >= 3;
+  auto resp = h.call<DescribeConfigsResponse>(req, version);
+  REQUIRE(resp.results.size() == 1);
+  return resp.results[0];
+}
+
+const DescribeConfigsResponse::DescribeConfigsResourceResult* find(
+    const DescribeConfigsResponse::DescribeConfigsResult& r, const std::string& key) {
+  for (const auto& c : r.configs)
+    if (c.name == key) return &c;
+  return nullptr;
+}
+
+int16_t produce_some(test::ApiHarness& h, const std::string& topic, int n);
+
+}  // namespace
+
+#include "api/protocol/generated/produce_request.h"
+#include "api/protocol/generated/produce_response.h"
+
+namespace {
+int16_t produce_some(test::ApiHarness& h, const std::string& topic, int n) {
+  ProduceRequest req;
+  req.acks = 1;
+  req.timeout_ms = 1000;
+  ProduceRequest::TopicProduceData t;
+  t.name = topic;
+  ProduceRequest::PartitionProduceData p;
+  p.index = 0;
+  auto bytes = storage::make_test_batch(n, 100, storage::wall_clock_ms());
+  p.records = Records::bytes(bytes);
+  t.partition_data.push_back(p);
+  req.topic_data.push_back(t);
+  return h.call<ProduceResponse>(req, 9).responses.at(0).partition_responses.at(0).error_code;
+}
+}  // namespace
+
+TEST_CASE("CreateTopics: partitions, configs, validate_only, replication factor", "[api][admin]") {
+  test::ApiHarness h;
+  for (int16_t v : {2, 4, 5, 7}) {
+    std::string name = "t" + std::to_string(v);
+    auto r = h.call<CreateTopicsResponse>(create(name, 3, 1, {{"retention.ms", "1234"}}), v);
+    REQUIRE(r.topics.size() == 1);
+    CHECK(r.topics[0].error_code == 0);
+    auto topic = h.logs().topic(name);
+    REQUIRE(topic);
+    CHECK(topic->partitions == 3);
+    CHECK(h.logs().topic_config(name)->retention_ms == 1234);
+    if (v >= 5) {
+      CHECK(r.topics[0].num_partitions == 3);
+      CHECK(r.topics[0].replication_factor == 1);
+      REQUIRE(r.topics[0].configs);
+      bool found = false;
+      for (auto& c : *r.topics[0].configs)
+        if (c.name == "retention.ms") found = c.value == "1234" && c.config_source == 1;
+      CHECK(found);
+    }
+  }
+  SECTION("already exists") {
+    CHECK(h.call<CreateTopicsResponse>(create("t7", 1, 1), 7).topics[0].error_code == 36);
+  }
+  SECTION("-1 partitions and replication factor use the broker defaults") {
+    auto r = h.call<CreateTopicsResponse>(create("defaults", -1, -1), 7);
+    CHECK(r.topics[0].error_code == 0);
+    CHECK(r.topics[0].num_partitions == 1);
+  }
+  SECTION("validate_only creates nothing") {
+    CHECK(h.call<CreateTopicsResponse>(create("dry", 2, 1, {}, true), 7).topics[0].error_code == 0);
+    CHECK(!h.logs().topic("dry"));
+  }
+  SECTION("replication factor 3: INVALID_REPLICATION_FACTOR") {
+    auto r = h.call<CreateTopicsResponse>(create("rf3", 1, 3), 7);
+    CHECK(r.topics[0].error_code == 38);
+    CHECK(r.topics[0].error_message.value_or("").find("skiff.accept.replication.factor.enable") != std::string::npos);
+  }
+  SECTION("bad config: INVALID_CONFIG; bad name: INVALID_TOPIC_EXCEPTION; 0 partitions: INVALID_PARTITIONS") {
+    CHECK(h.call<CreateTopicsResponse>(create("c", 1, 1, {{"retention.ms", "soon"}}), 7).topics[0].error_code == 40);
+    CHECK(h.call<CreateTopicsResponse>(create("c", 1, 1, {{"no.such.config", "1"}}), 7).topics[0].error_code == 40);
+    CHECK(h.call<CreateTopicsResponse>(create("bad/name", 1, 1), 7).topics[0].error_code == 17);
+    CHECK(h.call<CreateTopicsResponse>(create("zero", 0, 1), 7).topics[0].error_code == 37);
+  }
+}
+
+TEST_CASE("CreateTopics accepts a larger replication factor as 1 when told to", "[api][admin]") {
+  test::ApiHarness h({"skiff.accept.replication.factor.enable=true"});
+  auto r = h.call<CreateTopicsResponse>(create("rf3", 2, 3), 7);
+  CHECK(r.topics[0].error_code == 0);
+  CHECK(r.topics[0].replication_factor == 1);
+  CHECK(h.logs().topic("rf3"));
+}
+
+TEST_CASE("DeleteTopics by name and by id; the name is reusable at once", "[api][admin]") {
+  test::ApiHarness h;
+  REQUIRE(h.call<CreateTopicsResponse>(create("gone", 2, 1), 7).topics[0].error_code == 0);
+  REQUIRE(produce_some(h, "gone", 5) == 0);
+  auto dir = h.logs().get_log("gone", 0)->dir();
+  REQUIRE(std::filesystem::exists(dir));
+
+  DeleteTopicsRequest by_name;
+  by_name.topic_names = {"gone", "never-was"};
+  auto r = h.call<DeleteTopicsResponse>(by_name, 4);
+  REQUIRE(r.responses.size() == 2);
+  CHECK(r.responses[0].error_code == 0);
+  CHECK(r.responses[1].error_code == 3);
+  CHECK(!std::filesystem::exists(dir));
+  CHECK(!h.logs().topic("gone"));
+
+  // Re-created at once, empty.
+  REQUIRE(h.call<CreateTopicsResponse>(create("gone", 1, 1), 7).topics[0].error_code == 0);
+  CHECK(h.logs().get_log("gone", 0)->log_end_offset().value == 0);
+
+  auto id = h.logs().topic("gone")->topic_id;
+  DeleteTopicsRequest by_id;
+  DeleteTopicsRequest::DeleteTopicState s;
+  s.name = std::nullopt;
+  std::memcpy(s.topic_id.bytes.data(), id.bytes.data(), id.bytes.size());
+  by_id.topics.push_back(s);
+  auto r6 = h.call<DeleteTopicsResponse>(by_id, 6);
+  REQUIRE(r6.responses.size() == 1);
+  CHECK(r6.responses[0].error_code == 0);
+  CHECK(r6.responses[0].name == std::optional<std::string>("gone"));
+  CHECK(!h.logs().topic("gone"));
+}
+
+TEST_CASE("CreatePartitions grows a topic and lists every topic in the answer", "[api][admin]") {
+  test::ApiHarness h;
+  REQUIRE(h.call<CreateTopicsResponse>(create("grow", 1, 1), 7).topics[0].error_code == 0);
+  CreatePartitionsRequest req;
+  CreatePartitionsRequest::CreatePartitionsTopic t;
+  t.name = "grow";
+  t.count = 4;
+  t.assignments = std::nullopt;
+  req.topics.push_back(t);
+  t.name = "missing";
+  req.topics.push_back(t);
+  for (int16_t v : {0, 3}) {
+    auto r = h.call<CreatePartitionsResponse>(req, v);
+    REQUIRE(r.results.size() == 2);
+    CHECK(r.results[0].error_code == (v == 0 ? 0 : 37));  // the second time it already has 4
+    CHECK(r.results[1].error_code == 3);
+  }
+  CHECK(h.logs().topic("grow")->partitions == 4);
+}
+
+TEST_CASE("DescribeConfigs lists every topic and broker config with sources and synonyms", "[api][admin]") {
+  test::ApiHarness h({"log.retention.ms=5000"});
+  REQUIRE(h.call<CreateTopicsResponse>(create("cfg", 1, 1, {{"segment.bytes", "100000"}}), 7).topics[0].error_code == 0);
+  for (int16_t v : {1, 2, 3, 4}) {
+    auto r = describe(h, 2, "cfg", v);
+    CHECK(r.error_code == 0);
+    CHECK(r.configs.size() >= 30);
+    auto* seg = find(r, "segment.bytes");
+    REQUIRE(seg);
+    CHECK(seg->value == "100000");
+    CHECK(seg->config_source == 1);  // TOPIC_CONFIG
+    auto* ret = find(r, "retention.ms");
+    REQUIRE(ret);
+    CHECK(ret->value == "5000");
+    CHECK(ret->config_source == 4);  // STATIC_BROKER_CONFIG
+    REQUIRE(!ret->synonyms.empty());
+    CHECK(ret->synonyms[0].name == "log.retention.ms");
+    auto* cleanup = find(r, "cleanup.policy");
+    REQUIRE(cleanup);
+    CHECK(cleanup->value == "delete");
+    CHECK(cleanup->config_source == 5);  // DEFAULT_CONFIG
+  }
+  CHECK(describe(h, 2, "nope").error_code == 3);
+  auto b = describe(h, 4, "1");
+  CHECK(b.error_code == 0);
+  auto* nodeid = find(b, "node.id");
+  REQUIRE(nodeid);
+  CHECK(nodeid->value == "1");
+  CHECK(nodeid->read_only);
+  CHECK(describe(h, 4, "").error_code == 0);
+  CHECK(describe(h, 4, "7").error_code != 0);
+}
+
+TEST_CASE("AlterConfigs and IncrementalAlterConfigs change topic configs live and persistently", "[api][admin]") {
+  test::ApiHarness h;
+  REQUIRE(h.call<CreateTopicsResponse>(create("alt", 1, 1, {{"retention.ms", "1000"}}), 7).topics[0].error_code == 0);
+
+  IncrementalAlterConfigsRequest inc;
+  IncrementalAlterConfigsRequest::AlterConfigsResource res;
+  res.resource_type = 2;
+  res.resource_name = "alt";
+  IncrementalAlterConfigsRequest::AlterableConfig set;
+  set.name = "max.message.bytes";
+  set.config_operation = 0;
+  set.value = "2048";
+  IncrementalAlterConfigsRequest::AlterableConfig append;
+  append.name = "cleanup.policy";
+  append.config_operation = 2;
+  append.value = "compact";
+  res.configs = {set, append};
+  inc.resources.push_back(res);
+  auto r = h.call<IncrementalAlterConfigsResponse>(inc, 1);
+  REQUIRE(r.responses.size() == 1);
+  CHECK(r.responses[0].error_code == 0);
+  CHECK(h.logs().get_log("alt", 0)->config()->max_message_bytes == 2048);  // live
+  CHECK(h.logs().get_log("alt", 0)->config()->retention_ms == 1000);      // kept
+  auto described = describe(h, 2, "alt");
+  CHECK(described.error_code == 0);
+  auto* cleanup = find(described, "cleanup.policy");
+  REQUIRE(cleanup);
+  CHECK(cleanup->value == "delete,compact");
+
+  SECTION("a bad value is refused and nothing changes") {
+    inc.resources[0].configs = {set};
+    inc.resources[0].configs[0].value = "lots";
+    CHECK(h.call<IncrementalAlterConfigsResponse>(inc, 0).responses[0].error_code == 40);
+    CHECK(h.logs().get_log("alt", 0)->config()->max_message_bytes == 2048);
+  }
+  SECTION("AlterConfigs replaces every override; it survives a restart") {
+    AlterConfigsRequest alt;
+    AlterConfigsRequest::AlterConfigsResource ar;
+    ar.resource_type = 2;
+    ar.resource_name = "alt";
+    AlterConfigsRequest::AlterableConfig c;
+    c.name = "segment.ms";
+    c.value = "60000";
+    ar.configs = {c};
+    alt.resources.push_back(ar);
+    CHECK(h.call<AlterConfigsResponse>(alt, 2).responses.at(0).error_code == 0);
+    h.restart();
+    auto cfg = h.logs().get_log("alt", 0)->config();
+    CHECK(cfg->segment_ms == 60000);
+    CHECK(cfg->retention_ms != 1000);  // override gone
+    auto after = describe(h, 2, "alt");
+    REQUIRE(find(after, "segment.ms"));
+    CHECK(find(after, "segment.ms")->config_source == 1);
+  }
+  SECTION("broker configs: a clear INVALID_CONFIG") {
+    AlterConfigsRequest alt;
+    AlterConfigsRequest::AlterConfigsResource ar;
+    ar.resource_type = 4;
+    ar.resource_name = "1";
+    AlterConfigsRequest::AlterableConfig c;
+    c.name = "log.retention.ms";
+    c.value = "1";
+    ar.configs = {c};
+    alt.resources.push_back(ar);
+    auto resp = h.call<AlterConfigsResponse>(alt, 1);
+    CHECK(resp.responses.at(0).error_code == 40);
+    CHECK(resp.responses.at(0).error_message.value_or("").find("restart") != std::string::npos);
+  }
+}
+
+TEST_CASE("DeleteRecords moves the log start offset and checkpoints it", "[api][admin]") {
+  test::ApiHarness h;
+  REQUIRE(produce_some(h, "dr", 10) == 0);
+  DeleteRecordsRequest req;
+  DeleteRecordsRequest::DeleteRecordsTopic t;
+  t.name = "dr";
+  DeleteRecordsRequest::DeleteRecordsPartition p;
+  p.partition_index = 0;
+  p.offset = 4;
+  t.partitions = {p};
+  p.partition_index = 9;
+  t.partitions.push_back(p);
+  req.topics.push_back(t);
+  auto r = h.call<DeleteRecordsResponse>(req, 2);
+  CHECK(r.topics.at(0).partitions.at(0).error_code == 0);
+  CHECK(r.topics[0].partitions[0].low_watermark == 4);
+  CHECK(r.topics[0].partitions.at(1).error_code == 3);
+  CHECK(h.logs().get_log("dr", 0)->log_start_offset().value == 4);
+  auto dir = h.logs().get_log("dr", 0)->dir().parent_path();
+  auto ck = storage::read_offset_checkpoint(dir / storage::kLogStartOffsetCheckpointFile);
+  CHECK(ck[storage::TopicPartition{"dr", 0}] == 4);
+  req.topics[0].partitions = {p};
+  req.topics[0].partitions[0].partition_index = 0;
+  req.topics[0].partitions[0].offset = 99;
+  CHECK(h.call<DeleteRecordsResponse>(req, 0).topics[0].partitions[0].error_code == 1);  // beyond the end
+}
+
+TEST_CASE("DescribeCluster, DescribeLogDirs, DescribeTopicPartitions", "[api][admin]") {
+  test::ApiHarness h;
+  REQUIRE(h.call<CreateTopicsResponse>(create("a", 3, 1), 7).topics[0].error_code == 0);
+  REQUIRE(h.call<CreateTopicsResponse>(create("b", 2, 1), 7).topics[0].error_code == 0);
+  REQUIRE(produce_some(h, "a", 3) == 0);
+
+  auto c = h.call<DescribeClusterResponse>(DescribeClusterRequest{}, 1);
+  CHECK(c.error_code == 0);
+  REQUIRE(c.brokers.size() == 1);
+  CHECK(c.brokers[0].host == "broker.test");
+  CHECK(c.controller_id == 1);
+  CHECK(c.cluster_id == h.logs().cluster_id());
+
+  DescribeLogDirsRequest ld;
+  ld.topics = std::nullopt;
+  auto d = h.call<DescribeLogDirsResponse>(ld, 4);
+  REQUIRE(d.results.size() == 1);
+  CHECK(d.results[0].topics.size() == 2);
+  CHECK(d.results[0].total_bytes > 0);
+  int64_t size_a0 = -1;
+  for (auto& t : d.results[0].topics)
+    for (auto& p : t.partitions)
+      if (t.name == "a" && p.partition_index == 0) size_a0 = p.partition_size;
+  CHECK(size_a0 > 0);
+
+  DescribeTopicPartitionsRequest dt;
+  dt.response_partition_limit = 4;
+  auto first = h.call<DescribeTopicPartitionsResponse>(dt, 0);
+  REQUIRE(first.topics.size() == 2);
+  CHECK(first.topics[0].partitions.size() == 3);
+  CHECK(first.topics[1].partitions.size() == 1);
+  REQUIRE(first.next_cursor);
+  dt.cursor.emplace();
+  dt.cursor->topic_name = first.next_cursor->topic_name;
+  dt.cursor->partition_index = first.next_cursor->partition_index;
+  auto rest = h.call<DescribeTopicPartitionsResponse>(dt, 0);
+  REQUIRE(rest.topics.size() == 1);
+  CHECK(rest.topics[0].partitions.size() == 1);
+  CHECK(rest.topics[0].partitions[0].partition_index == 1);
+  CHECK(!rest.next_cursor);
+}
+
+#include "api/protocol/generated/fetch_request.h"
+#include "api/protocol/generated/fetch_response.h"
+
+TEST_CASE("DeleteTopics answers fetches waiting on the topic at once", "[api][admin]") {
+  test::ApiHarness h;
+  REQUIRE(produce_some(h, "waited", 2) == 0);
+  FetchRequest req;
+  req.max_wait_ms = 30000;
+  req.min_bytes = 1;
+  req.max_bytes = 1 << 20;
+  FetchRequest::FetchTopic ft;
+  ft.topic = "waited";
+  FetchRequest::FetchPartition fp;
+  fp.partition = 0;
+  fp.fetch_offset = 2;
+  fp.partition_max_bytes = 1 << 20;
+  ft.partitions.push_back(fp);
+  req.topics.push_back(ft);
+  auto started = std::chrono::steady_clock::now();
+  h.start(req, 12);
+  CHECK_FALSE(h.wait(std::chrono::milliseconds(100)).has_value());  // parked
+  DeleteTopicsRequest del;
+  del.topic_names = {"waited"};
+  h.start(del, 4);
+  int fetches = 0, deletes = 0;
+  for (int i = 0; i < 2; ++i) {
+    auto r = h.wait(std::chrono::seconds(5));
+    REQUIRE(r.has_value());
+    auto bytes = test::flatten(*r);
+    // The fetch response (v12, flexible) carries the topic name; tell them apart by decoding.
+    try {
+      protocol::ByteReader reader(bytes);
+      protocol::ResponseHeader hdr;
+      hdr.decode(reader, protocol::response_header_version(FetchResponse::kApiKey, 12));
+      FetchResponse f;
+      f.decode(reader, 12);
+      if (reader.remaining() == 0 && f.responses.size() == 1) {
+        CHECK(f.responses[0].partitions.at(0).error_code == 3);
+        ++fetches;
+        continue;
+      }
+    } catch (const std::exception&) {
+    }
+    ++deletes;
+  }
+  CHECK(fetches == 1);
+  CHECK(deletes == 1);
+  CHECK(std::chrono::steady_clock::now() - started < std::chrono::seconds(5));
+}
