@@ -1,14 +1,21 @@
 #!/usr/bin/env bash
 # Installs everything Skiff's build and tests need on a fresh Debian
 # (bookworm) machine. Idempotent: packages already present are skipped.
+#   scripts/install-deps.sh               # build and tests
+#   scripts/install-deps.sh --build-only  # only what building the broker needs
+#                                         # (the container image's build stage)
 set -euo pipefail
 
-PACKAGES=(
+BUILD_PACKAGES=(
   # build
   build-essential cmake ninja-build pkg-config python3
-  libboost-dev libboost-program-options-dev libfmt-dev libspdlog-dev libyaml-cpp-dev catch2
+  libboost-dev libboost-program-options-dev libfmt-dev libspdlog-dev libyaml-cpp-dev
   # compression codecs for record batches
   zlib1g-dev libzstd-dev liblz4-dev libsnappy-dev
+)
+PACKAGES=(
+  "${BUILD_PACKAGES[@]}"
+  catch2
   # sanitizers and libFuzzer (clang)
   clang-14 libclang-rt-14-dev
   # tests: real Kafka clients and Apache Kafka's own tools
@@ -16,9 +23,16 @@ PACKAGES=(
   procps
 )
 
+case "${1:-}" in
+  --build-only) PACKAGES=("${BUILD_PACKAGES[@]}") ;;
+  "")
+    # Any Java 17+ will do for the Java client and Kafka's tools; Debian's if none.
+    command -v java >/dev/null 2>&1 || PACKAGES+=(openjdk-17-jdk-headless)
+    ;;
+  *) echo "usage: $0 [--build-only]" >&2; exit 2 ;;
+esac
+
 missing=()
-# Any Java 17+ will do for the Java client and Kafka's tools; Debian's if none.
-command -v java >/dev/null 2>&1 || PACKAGES+=(openjdk-17-jdk-headless)
 for p in "${PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done

@@ -13,6 +13,8 @@ struct CommandLine {
   bool help = false;
   bool version = false;
   bool print_config = false;
+  bool healthcheck = false;         // --healthcheck: probe a running broker, then exit
+  std::string healthcheck_address;  // its HOST:PORT; empty: the configured first listener
   std::string help_text;
 };
 

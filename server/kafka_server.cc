@@ -95,9 +95,11 @@ void KafkaServer::resolve_advertised_endpoints() {
       e.host = local_host_name();
       spdlog::warn(
           "listener {} binds every interface and advertised.listeners is not set: clients will be told to connect "
-          "to {}:{}. If they cannot reach that name, set advertised.listeners (or SKIFF_ADVERTISED_LISTENERS), e.g. "
-          "{}://localhost:{}",
-          e.listener_name, e.host, e.port, e.listener_name, e.port);
+          "to {}:{} (this host's name; in a container, the container's). A client that cannot resolve and reach "
+          "that name bootstraps, then fails. Set advertised.listeners (SKIFF_ADVERTISED_LISTENERS in a container) "
+          "to the address clients use, e.g. {}://localhost:{} for clients on the host with -p {}:{}, or "
+          "{}://<service-name>:{} for clients in other containers on the same network",
+          e.listener_name, e.host, e.port, e.listener_name, e.port, e.port, e.port, e.listener_name, e.port);
     }
     broker_info_.endpoints.push_back(e);
   }

@@ -16,6 +16,7 @@
 
 #include "config/config_loader.h"
 #include "server/command_line.h"
+#include "server/health_check.h"
 #include "server/kafka_server.h"
 #include "server/logging.h"
 #include "server/version.h"
@@ -64,6 +65,8 @@ int main(int argc, char** argv) {
     fmt::print("skiff {}\n", server::kVersion);
     return 0;
   }
+
+  if (cl.healthcheck) return server::run_health_check(cl);
 
   config::BrokerConfig cfg;
   try {

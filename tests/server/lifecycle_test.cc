@@ -81,3 +81,24 @@ TEST_CASE("an unusable log dir exits 1 with the reason", "[lifecycle]") {
   CHECK_THAT(r.output, Catch::Contains("log dir"));
   std::filesystem::remove_all(dir);
 }
+
+TEST_CASE("--healthcheck exits 0 against a ready broker and 1 when nothing answers", "[lifecycle][healthcheck]") {
+  BrokerProcess broker;
+  auto port = std::to_string(broker.port());
+  auto r = run_skiff({"--healthcheck", "127.0.0.1:" + port});
+  CHECK(r.exit_code == 0);
+  CHECK_THAT(r.output, Catch::Contains("healthy") && Catch::Contains("ApiVersions"));
+  // Without an address: the first configured listener, a wildcard probed on loopback.
+  r = run_skiff({"--healthcheck", "--override", "listeners=PLAINTEXT://0.0.0.0:" + port});
+  CHECK(r.exit_code == 0);
+  CHECK(broker.stop(SIGTERM) == 0);
+
+  r = run_skiff({"--healthcheck", "127.0.0.1:" + port});
+  CHECK(r.exit_code == 1);
+  CHECK_THAT(r.output, Catch::Contains("unhealthy") && Catch::Contains("cannot connect"));
+  r = run_skiff({"--healthcheck", "no-port-here"});
+  CHECK(r.exit_code == 1);
+  r = run_skiff({"--healthcheck", "--override", "listeners=PLAINTEXT://127.0.0.1:0"});
+  CHECK(r.exit_code == 1);
+  CHECK_THAT(r.output, Catch::Contains("--healthcheck HOST:PORT"));
+}
