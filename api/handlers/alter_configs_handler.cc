@@ -1,5 +1,6 @@
 #include "api/handlers/alter_configs_handler.h"
 
+#include "api/admin/resource_responses.h"
 #include "api/admin/topic_config_change.h"
 
 namespace skiff::api {
@@ -8,23 +9,12 @@ namespace {
 using protocol::AlterConfigsResponse;
 using Result = AlterConfigsResponse::AlterConfigsResourceResponse;
 
-template <class PerResource>
-AlterConfigsResponse mirror(const protocol::AlterConfigsRequest& body, PerResource&& answer) {
-  AlterConfigsResponse resp;
-  for (const auto& res : body.resources) {
-    Result r = answer(res);
-    r.resource_type = res.resource_type;
-    r.resource_name = res.resource_name;
-    resp.responses.push_back(std::move(r));
-  }
-  return resp;
+AlterConfigsResponse mirror(const protocol::AlterConfigsRequest& body, auto&& answer) {
+  return admin::mirror_resources<AlterConfigsResponse>(body, answer);
 }
 
 Result result(ErrorCode e, std::optional<std::string> message) {
-  Result r;
-  r.error_code = code(e);
-  r.error_message = std::move(message);
-  return r;
+  return admin::resource_result<Result>(e, std::move(message));
 }
 
 }  // namespace
