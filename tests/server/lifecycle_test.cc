@@ -82,7 +82,7 @@ TEST_CASE("an unusable log dir exits 1 with the reason", "[lifecycle]") {
   std::filesystem::remove_all(dir);
 }
 
-TEST_CASE("--healthcheck exits 0 against a ready broker and 1 when nothing answers", "[lifecycle][healthcheck]") {
+TEST_CASE("the healthcheck flag exits 0 against a ready broker and 1 when nothing answers", "[lifecycle][healthcheck]") {
   BrokerProcess broker;
   auto port = std::to_string(broker.port());
   auto r = run_skiff({"--healthcheck", "127.0.0.1:" + port});
