@@ -96,7 +96,8 @@ install_java() {
 
 install_franz_go() {
   local src="$IT/drivers/go"
-  local want; want=$(hash_of "$src/go.mod" "$src/go.sum" "$src/main.go" <(go version))
+  # Every .go file of the package (main.go, admin.go, ...): a change to any rebuilds.
+  local want; want=$(hash_of "$src/go.mod" "$src/go.sum" "$src"/*.go <(go version))
   local dst="$COMPAT/go"
   if [[ -f "$dst/.stamp" && "$(cat "$dst/.stamp")" == "$want" ]]; then return; fi
   command -v go >/dev/null || { log "go not found"; exit 2; }

@@ -1,12 +1,14 @@
 """Admin APIs and the idempotent producer against the real binary:
 Apache Kafka's own CLI tools (kafka-topics, kafka-configs,
 kafka-delete-records, kafka-get-offsets, kafka-log-dirs from the 4.0 jars of
-scripts/fetch_kafka_jars.sh), confluent-kafka's AdminClient, and idempotent
+scripts/fetch_kafka_jars.sh), confluent-kafka's AdminClient, kafkajs's admin,
+franz-go's kadm, and idempotent
 producers (confluent-kafka with enable.idempotence=true; the Java and franz-go
 default producers are covered by test_compat.test_produce_with_client_defaults).
 
 Each scenario belongs to one client run (the CLI to `java`, the AdminClient
-and librdkafka idempotence to `confluent_kafka`) and is skipped, with that
+and librdkafka idempotence to `confluent_kafka`, the kafkajs admin to
+`kafkajs`, kadm to `franz_go`) and is skipped, with that
 reason, in the others so that nothing runs twice."""
 from __future__ import annotations
 
@@ -200,3 +202,23 @@ def test_kafkajs_admin(client, broker):
     assert seen["partitions"] == 3, seen
     assert seen["low"] == 3, seen
     assert seen["deleted"] is True, seen
+
+
+# ------------------------------------------------------------ franz-go kadm
+def test_franz_go_admin(client, broker):
+    only_for(client, "franz_go")
+    seen = client.admin_ops(broker.bootstrap, name("kadm"), timeout=60)
+    assert seen["created"] is True and seen["created_partitions"] == 2 and seen["listed"] is True, seen
+    assert seen["configs"]["retention.ms"] == "333333" and seen["configs"]["cleanup.policy"] == "delete", seen
+    assert len(seen["configs"]) >= 30, seen
+    assert seen["altered"] == {"retention.ms": "444444", "segment.ms": "600000"}, seen
+    assert seen["partitions"] == 3, seen
+    assert seen["low_watermark"] == 3, seen
+    assert seen["low"] == {"0": 3, "1": 0, "2": 0} and seen["high"] == {"0": 5, "1": 0, "2": 0}, seen
+    assert seen["deleted"] is True, seen
+    # The name is reusable at once, as a new topic: its own partition count,
+    # empty, and none of the old topic's configs.
+    assert seen["recreated_partitions"] == 1, seen
+    assert seen["recreated_low"] == {"0": 0} and seen["recreated_high"] == {"0": 0}, seen
+    assert seen["recreated_configs"]["retention.ms"] not in ("333333", "444444"), seen
+    assert seen["recreated_configs"]["segment.ms"] != "600000", seen

@@ -134,6 +134,10 @@ class FranzGo(JsonDriver):
     def command(self):
         return [str(CACHE / "go" / "franz-go-driver")]
 
+    def admin_ops(self, bootstrap, topic, timeout=60) -> dict:
+        """test_admin's sequence through kadm (drivers/go/admin.go): what each step saw."""
+        return self.call({"op": "admin_ops", "bootstrap": bootstrap, "topic": topic}, timeout)
+
 
 class Java(JsonDriver):
     name = "java"

@@ -343,6 +343,9 @@ func run(req *request) (any, error) {
 			}
 		}
 		return map[string]any{"offsets": offsets}, nil
+
+	case "admin_ops":
+		return adminOps(ctx, req)
 	}
 	return nil, fmt.Errorf("unknown op %q", req.Op)
 }
