@@ -7,9 +7,11 @@ Apache Kafka's kafka-consumer-groups tool (java run).
 
 Group consumption is expressed here with each client's own API: kcat `-G`
 (auto-commit on close), confluent-kafka and kafka-python `subscribe` +
-commit. The kafkajs, Java and franz-go drivers have no group-with-commit
-operation (kafkajs uses a throwaway group and seeks), so those scenarios are
-skipped in their runs with that reason."""
+commit, the Java and franz-go drivers' `group_consume` op (subscribe, poll,
+commitSync / CommitUncommittedOffsets, close; Java with both the range and
+the cooperative-sticky assignor). The kafkajs driver has no group-with-commit
+operation (it uses a throwaway group and seeks), so those scenarios are
+skipped in its run with that reason."""
 from __future__ import annotations
 
 import json
@@ -26,7 +28,8 @@ import pytest
 from harness.clients import DriverError
 from harness.data import Rec
 
-GROUP_CLIENTS = ("kcat", "confluent_kafka", "kafka_python")
+GROUP_CLIENTS = ("kcat", "confluent_kafka", "kafka_python", "java", "franz_go")
+ASSIGNORS = ["range", "cooperative-sticky"]  # Java's partition.assignment.strategy
 pytestmark = pytest.mark.timeout(60)
 
 
@@ -56,10 +59,15 @@ def produce_ok(client, bootstrap, topic, rs):
 
 
 # ------------------------------------------------- group consume per client
-def group_consume(client, bootstrap, topic, group, n, timeout=25.0, settle=1.0) -> list[tuple[int, int, bytes]]:
+def group_consume(client, bootstrap, topic, group, n, timeout=25.0, settle=1.0,
+                  assignor=None) -> list[tuple[int, int, bytes]]:
     """Joins `group`, consumes until `n` records (then `settle` s more to catch
-    extras), commits and closes. Returns (partition, offset, value)."""
+    extras), commits and closes. Returns (partition, offset, value).
+    `assignor`: the Java driver's partition.assignment.strategy."""
     deadline = time.monotonic() + timeout
+    if client.name in ("java", "franz_go"):
+        return client.group_consume(bootstrap, topic, group, n, timeout=timeout, settle=settle,
+                                    assignor=assignor if client.name == "java" else None)
     if client.name == "confluent_kafka":
         from confluent_kafka import Consumer
         c = Consumer({"bootstrap.servers": bootstrap, "group.id": group, "enable.auto.commit": False,
@@ -124,19 +132,19 @@ def group_consume(client, bootstrap, topic, group, n, timeout=25.0, settle=1.0) 
     raise AssertionError(client.name)
 
 
-def check_resume(client, b, topic, group, n=30, m=12):
+def check_resume(client, b, topic, group, n=30, m=12, assignor=None):
     first = recs("a", n)
     produce_ok(client, b, topic, first)
-    got = group_consume(client, b, topic, group, n)
+    got = group_consume(client, b, topic, group, n, assignor=assignor)
     assert sorted(v for _, _, v in got) == sorted(r.v for r in first), \
         f"first member got {len(got)} records, expected the {n} produced"
     return first
 
 
-def check_resumed(client, b, topic, group, m=12):
+def check_resumed(client, b, topic, group, m=12, assignor=None):
     second = recs("b", m)
     produce_ok(client, b, topic, second)
-    got = group_consume(client, b, topic, group, m)
+    got = group_consume(client, b, topic, group, m, assignor=assignor)
     vals = [v for _, _, v in got]
     old = [v for v in vals if v.startswith(b"a-")]
     assert not old, f"new member re-read {len(old)} committed records (e.g. {old[:3]}): did not resume"
@@ -145,25 +153,38 @@ def check_resumed(client, b, topic, group, m=12):
 
 
 # ----------------------------------------------------------------- scenarios
-def test_group_commit_resume(client, broker, topic):
+def need_assignor(client, assignor):
+    """The assignor parameter is the Java client's: the other clients run once."""
+    if client.name == "java":
+        return assignor
+    if assignor != ASSIGNORS[0]:
+        pytest.skip(f"assignor choice is the java run's ({client.name} uses its own default)")
+    return None
+
+
+@pytest.mark.parametrize("assignor", ASSIGNORS)
+def test_group_commit_resume(client, broker, topic, assignor):
     need_group_client(client)
+    a = need_assignor(client, assignor)
     g = gid()
-    check_resume(client, broker.bootstrap, topic, g)
-    check_resumed(client, broker.bootstrap, topic, g)
+    check_resume(client, broker.bootstrap, topic, g, assignor=a)
+    check_resumed(client, broker.bootstrap, topic, g, assignor=a)
 
 
+@pytest.mark.parametrize("assignor", ASSIGNORS)
 @pytest.mark.parametrize("how", ["sigterm", "kill9"])
-def test_group_offsets_survive_restart(client, own_broker, topic, how):
+def test_group_offsets_survive_restart(client, own_broker, topic, how, assignor):
     need_group_client(client)
+    a = need_assignor(client, assignor)
     g = gid()
-    check_resume(client, own_broker.bootstrap, topic, g)
+    check_resume(client, own_broker.bootstrap, topic, g, assignor=a)
     if how == "sigterm":
         own_broker.stop()
     else:
         time.sleep(0.5)
         own_broker.kill9()
     own_broker.start()
-    check_resumed(client, own_broker.bootstrap, topic, g)
+    check_resumed(client, own_broker.bootstrap, topic, g, assignor=a)
 
 
 class _ConfluentMember:

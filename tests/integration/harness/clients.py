@@ -116,6 +116,18 @@ class JsonDriver(Client):
                          "expect": expect, "settle_ms": settle_ms}, timeout)
         return [_rec_from_json(d) for d in res["records"]]
 
+    def group_consume(self, bootstrap, topic, group, n, timeout=25.0, settle=1.0,
+                      assignor=None) -> list[tuple[int, int, bytes]]:
+        """Java and franz-go: joins `group` (subscribe), consumes until `n`
+        records (then `settle` s more), commits and closes. Returns
+        (partition, offset, value). `assignor` (Java): range or cooperative-sticky."""
+        req = {"op": "group_consume", "bootstrap": bootstrap, "topic": topic, "group": group,
+               "expect": n, "settle_ms": int(settle * 1000)}
+        if assignor:
+            req["assignor"] = assignor
+        res = self.call(req, timeout)
+        return [(d["p"], d["o"], _unb64(d["v"])) for d in res["records"]]
+
     def list_offsets(self, bootstrap, topic, partitions, spec, timestamp=None, timeout=30):
         res = self.call({"op": "list_offsets", "bootstrap": bootstrap, "topic": topic,
                          "partitions": partitions, "spec": spec, "timestamp": timestamp or 0}, timeout)

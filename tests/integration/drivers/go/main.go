@@ -64,6 +64,7 @@ type request struct {
 	Reset          string           `json:"reset"`
 	Expect         int              `json:"expect"`
 	SettleMs       int              `json:"settle_ms"`
+	Group          string           `json:"group"`
 }
 
 type manualKey struct{}
@@ -343,6 +344,56 @@ func run(req *request) (any, error) {
 			}
 		}
 		return map[string]any{"offsets": offsets}, nil
+
+	case "group_consume":
+		// ConsumeTopics as a member of req.Group, poll until req.Expect records
+		// (then settle_ms more, to catch extras), commit, leave.
+		opts := append(baseOpts(req),
+			kgo.ConsumerGroup(req.Group),
+			kgo.ConsumeTopics(req.Topic),
+			kgo.DisableAutoCommit(),
+			kgo.ConsumeResetOffset(kgo.NewOffset().AtStart()),
+			kgo.SessionTimeout(10*time.Second),
+			kgo.HeartbeatInterval(time.Second),
+			kgo.FetchMaxWait(200*time.Millisecond))
+		cl, err := kgo.NewClient(opts...)
+		if err != nil {
+			return nil, err
+		}
+		defer cl.Close()
+		out := []record{}
+		settle := time.Duration(req.SettleMs) * time.Millisecond
+		var extra time.Time
+		for ctx.Err() == nil && (extra.IsZero() || time.Now().Before(extra)) {
+			pctx, pcancel := context.WithTimeout(ctx, 200*time.Millisecond)
+			fs := cl.PollFetches(pctx)
+			pcancel()
+			var ferr error
+			fs.EachError(func(t string, p int32, err error) {
+				if !errors.Is(err, context.DeadlineExceeded) && !errors.Is(err, context.Canceled) {
+					ferr = fmt.Errorf("fetch %s[%d]: %w", t, p, err)
+				}
+			})
+			if ferr != nil {
+				return nil, ferr
+			}
+			fs.EachRecord(func(r *kgo.Record) { out = append(out, toRecord(r)) })
+			if len(out) >= req.Expect && extra.IsZero() {
+				extra = time.Now().Add(settle)
+			}
+		}
+		if len(out) > 0 {
+			cctx, ccancel := context.WithTimeout(context.Background(), 10*time.Second)
+			err := cl.CommitUncommittedOffsets(cctx)
+			ccancel()
+			if err != nil {
+				return nil, fmt.Errorf("commit: %w", err)
+			}
+		}
+		lctx, lcancel := context.WithTimeout(context.Background(), 5*time.Second)
+		cl.LeaveGroupContext(lctx)
+		lcancel()
+		return map[string]any{"records": out, "complete": len(out) >= req.Expect}, nil
 
 	case "admin_ops":
 		return adminOps(ctx, req)

@@ -238,6 +238,41 @@ public class CompatDriver {
         }
         return out;
       }
+      case "group_consume": {
+        // subscribe() as a member of `group`, poll until `expect` records
+        // (then settle_ms more, to catch extras), commitSync, close (LeaveGroup).
+        int expect = req.get("expect").asInt();
+        int settleMs = req.path("settle_ms").asInt(1000);
+        String assignor = req.path("assignor").asText("range");
+        Properties p = common();
+        p.put("key.deserializer", ByteArrayDeserializer.class.getName());
+        p.put("value.deserializer", ByteArrayDeserializer.class.getName());
+        p.put("group.id", req.get("group").asText());
+        p.put("enable.auto.commit", "false");
+        p.put("auto.offset.reset", "earliest");
+        p.put("fetch.max.wait.ms", "200");
+        p.put("session.timeout.ms", "10000");
+        p.put("heartbeat.interval.ms", "1000");
+        p.put("partition.assignment.strategy", assignor.equals("cooperative-sticky")
+            ? CooperativeStickyAssignor.class.getName() : RangeAssignor.class.getName());
+        ArrayNode recs = out.putArray("records");
+        KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(p);
+        try {
+          c.subscribe(List.of(topic));
+          long extra = -1;
+          while (left() > 0 && (extra < 0 || System.currentTimeMillis() < extra)) {
+            for (ConsumerRecord<byte[], byte[]> r : c.poll(Duration.ofMillis(Math.max(1, Math.min(200, left()))))) {
+              recs.add(toJson(r));
+            }
+            if (recs.size() >= expect && extra < 0) extra = System.currentTimeMillis() + settleMs;
+          }
+          if (recs.size() > 0) c.commitSync(Duration.ofMillis(Math.max(1, left())));
+        } finally {
+          c.close(Duration.ofMillis(Math.max(1, Math.min(5000, left()))));
+        }
+        out.put("complete", recs.size() >= expect);
+        return out;
+      }
       default:
         throw new IllegalArgumentException("unknown op " + op);
     }
