@@ -28,7 +28,7 @@ import pytest
 from harness.clients import DriverError
 from harness.data import Rec
 
-GROUP_CLIENTS = ("kcat", "confluent_kafka", "kafka_python", "java", "franz_go")
+GROUP_CLIENTS = ("kcat", "confluent_kafka", "kafka_python", "kafkajs", "java", "franz_go")
 ASSIGNORS = ["range", "cooperative-sticky"]  # Java's partition.assignment.strategy
 pytestmark = pytest.mark.timeout(60)
 
@@ -65,7 +65,7 @@ def group_consume(client, bootstrap, topic, group, n, timeout=25.0, settle=1.0,
     extras), commits and closes. Returns (partition, offset, value).
     `assignor`: the Java driver's partition.assignment.strategy."""
     deadline = time.monotonic() + timeout
-    if client.name in ("java", "franz_go"):
+    if client.name in ("java", "franz_go", "kafkajs"):
         return client.group_consume(bootstrap, topic, group, n, timeout=timeout, settle=settle,
                                     assignor=assignor if client.name == "java" else None)
     if client.name == "confluent_kafka":

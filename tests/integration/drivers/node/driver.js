@@ -204,6 +204,46 @@ async function consume (req, kafka, start, counts, reset, onIdle) {
   }
 }
 
+// Joins req.group, consumes until req.expect records (then settle_ms more to
+// catch extras), commits what it consumed and leaves: a new member of the
+// group must resume right after.
+async function groupConsume (req, kafka) {
+  const consumer = kafka.consumer({
+    groupId: req.group,
+    maxWaitTimeInMs: 200,
+    sessionTimeout: 10000,
+    rebalanceTimeout: 10000,
+    heartbeatInterval: 1000,
+    retry: { retries: 5 }
+  })
+  const out = []
+  const next = {}
+  let done
+  const finished = new Promise((resolve) => { done = resolve })
+  let settle = null
+  await consumer.connect()
+  try {
+    await consumer.subscribe({ topic: req.topic, fromBeginning: true })
+    await consumer.run({
+      autoCommit: false,
+      eachMessage: async ({ partition, message }) => {
+        out.push(toRecord(partition, message))
+        next[partition] = Math.max(next[partition] ?? 0, Number(message.offset) + 1)
+        if (out.length >= req.expect && settle === null) settle = setTimeout(done, req.settle_ms ?? 1000)
+      }
+    })
+    const timer = setTimeout(done, Math.max(0, req.timeout_ms - 2000))
+    await finished
+    clearTimeout(timer)
+    if (settle !== null) clearTimeout(settle)
+    const offsets = Object.entries(next).map(([p, o]) => ({ topic: req.topic, partition: Number(p), offset: String(o) }))
+    if (offsets.length) await consumer.commitOffsets(offsets)
+    return { records: out }
+  } finally {
+    await consumer.disconnect()
+  }
+}
+
 async function run (req) {
   const kafka = client(req)
   switch (req.op) {
@@ -233,6 +273,8 @@ async function run (req) {
       return { results: await produce(req, kafka, req.records) }
     case 'consume':
       return consume(req, kafka, req.start, req.counts, 'earliest')
+    case 'group_consume':
+      return groupConsume(req, kafka)
     case 'consume_reset': {
       const p = req.partition
       const onIdle = req.reset === 'latest'
