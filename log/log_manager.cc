@@ -185,12 +185,41 @@ void LogManager::load_logs() {
   }
 }
 
-size_t LogManager::pick_dir() const {
+namespace {
+
+size_t fewest(const std::vector<size_t>& counts) {
   size_t best = 0;
-  for (size_t i = 1; i < partitions_per_dir_.size(); ++i) {
-    if (partitions_per_dir_[i] < partitions_per_dir_[best]) best = i;
+  for (size_t i = 1; i < counts.size(); ++i) {
+    if (counts[i] < counts[best]) best = i;
   }
   return best;
+}
+
+}  // namespace
+
+size_t LogManager::pick_dir() const { return fewest(partitions_per_dir_); }
+
+std::vector<std::pair<TopicPartition, LogManager::LogEntry>> LogManager::open_new_partitions(
+    const std::string& topic, int32_t from, int32_t to, const std::shared_ptr<const LogConfig>& cfg,
+    const Uuid& topic_id) {
+  std::vector<size_t> counts;
+  {
+    std::shared_lock lk(mu_);
+    counts = partitions_per_dir_;
+  }
+  std::vector<std::pair<TopicPartition, LogEntry>> created;
+  try {
+    for (int32_t p = from; p < to; ++p) {
+      size_t di = fewest(counts);
+      ++counts[di];
+      TopicPartition tp{topic, p};
+      created.push_back({tp, {open_log(di, tp, cfg, topic_id, /*fresh=*/true), di}});
+    }
+  } catch (...) {
+    for (auto& [tp, le] : created) le.log->delete_all();
+    throw;
+  }
+  return created;
 }
 
 void LogManager::start() { scheduler_.start(); }
@@ -253,20 +282,8 @@ CreateTopicResult LogManager::create_topic(const std::string& name, int32_t part
   next[name] = t;
   std::vector<std::pair<TopicPartition, LogEntry>> created;
   try {
-    std::vector<size_t> counts;
-    {
-      std::shared_lock lk(mu_);
-      counts = partitions_per_dir_;
-    }
-    for (int32_t p = 0; p < partitions; ++p) {
-      size_t di = 0;
-      for (size_t i = 1; i < counts.size(); ++i) if (counts[i] < counts[di]) di = i;
-      ++counts[di];
-      TopicPartition tp{name, p};
-      created.push_back({tp, {open_log(di, tp, cfg, t.topic_id, /*fresh=*/true), di}});
-    }
+    created = open_new_partitions(name, 0, partitions, cfg, t.topic_id);
   } catch (const std::exception& e) {
-    for (auto& [tp, le] : created) le.log->delete_all();
     r.error = LogErrc::kStorageError;
     r.message = e.what();
     return r;
@@ -306,20 +323,8 @@ LogErrc LogManager::create_partitions(const std::string& name, int32_t total, st
   TopicInfo& t = next[name];
   std::vector<std::pair<TopicPartition, LogEntry>> created;
   try {
-    std::vector<size_t> counts;
-    {
-      std::shared_lock lk(mu_);
-      counts = partitions_per_dir_;
-    }
-    for (int32_t p = t.partitions; p < total; ++p) {
-      size_t di = 0;
-      for (size_t i = 1; i < counts.size(); ++i) if (counts[i] < counts[di]) di = i;
-      ++counts[di];
-      TopicPartition tp{name, p};
-      created.push_back({tp, {open_log(di, tp, cfg, t.topic_id, /*fresh=*/true), di}});
-    }
+    created = open_new_partitions(name, t.partitions, total, cfg, t.topic_id);
   } catch (const std::exception& e) {
-    for (auto& [tp, le] : created) le.log->delete_all();
     if (message) *message = e.what();
     return LogErrc::kStorageError;
   }

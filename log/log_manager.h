@@ -104,6 +104,12 @@ class LogManager {
   std::shared_ptr<Log> open_log(size_t dir_index, const TopicPartition& tp,
                                 std::shared_ptr<const LogConfig> cfg, const Uuid& topic_id, bool fresh = false);
   size_t pick_dir() const;  // caller holds mu_
+  // Opens new, empty partitions [from, to) of a topic, each in the dir with
+  // the fewest partitions; on failure removes what it made and rethrows.
+  std::vector<std::pair<TopicPartition, LogEntry>> open_new_partitions(const std::string& topic, int32_t from,
+                                                                       int32_t to,
+                                                                       const std::shared_ptr<const LogConfig>& cfg,
+                                                                       const Uuid& topic_id);
   std::vector<std::pair<TopicPartition, LogEntry>> all_logs() const;
   int persist_topics(const std::map<std::string, TopicInfo>& topics);
 
