@@ -65,6 +65,32 @@ class Client:
         raise NotImplementedError
 
 
+class InProcessClient(Client):
+    """The Python clients: subclasses give _consumer, _poll_into and _assign_at."""
+
+    def consume_reset(self, bootstrap, topic, partition, offset, reset, expect, timeout=40, settle_ms=2000):
+        """Consumes from `offset` (possibly out of range, so auto.offset.reset
+        applies); for reset=latest, produces a marker after `settle_ms` for the
+        consumer to find."""
+        c = self._consumer(bootstrap, reset)
+        out, got = [], {}
+        deadline = time.monotonic() + timeout
+        settle = time.monotonic() + settle_ms / 1000
+        produced = reset != "latest"
+        try:
+            self._assign_at(c, topic, partition, offset)
+            while len(out) < expect and time.monotonic() < deadline:
+                self._poll_into(c, out, {}, got, deadline)
+                if not produced and time.monotonic() > settle:
+                    r = self.produce(bootstrap, topic, [Rec(p=partition, k=None, v=b"marker")], timeout=15)
+                    if "error" in r[0]:
+                        raise DriverError(f"marker: {r[0]['error']}")
+                    produced = True
+        finally:
+            c.close()
+        return out
+
+
 # --------------------------------------------------------------- JSON drivers
 class JsonDriver(Client):
     """franz-go, Java and kafkajs: `CMD request.json` prints one JSON response."""
@@ -305,7 +331,7 @@ class Kcat(Client):
 
 
 # ------------------------------------------------------------ confluent-kafka
-class ConfluentKafka(Client):
+class ConfluentKafka(InProcessClient):
     name = "confluent_kafka"
     caps = Caps()
 
@@ -387,25 +413,9 @@ class ConfluentKafka(Client):
             c.close()
         return out, len(out) >= total
 
-    def consume_reset(self, bootstrap, topic, partition, offset, reset, expect, timeout=40, settle_ms=2000):
+    def _assign_at(self, c, topic, partition, offset):
         from confluent_kafka import TopicPartition
-        c = self._consumer(bootstrap, reset)
-        out, got = [], {}
-        deadline = time.monotonic() + timeout
-        settle = time.monotonic() + settle_ms / 1000
-        produced = reset != "latest"
-        try:
-            c.assign([TopicPartition(topic, partition, offset)])
-            while len(out) < expect and time.monotonic() < deadline:
-                self._poll_into(c, out, {}, got, deadline)
-                if not produced and time.monotonic() > settle:
-                    r = self.produce(bootstrap, topic, [Rec(p=partition, k=None, v=b"marker")], timeout=15)
-                    if "error" in r[0]:
-                        raise DriverError(f"marker: {r[0]['error']}")
-                    produced = True
-        finally:
-            c.close()
-        return out
+        c.assign([TopicPartition(topic, partition, offset)])
 
     def list_offsets(self, bootstrap, topic, partitions, spec, timestamp=None, timeout=30):
         from confluent_kafka import TopicPartition
@@ -436,7 +446,7 @@ class ConfluentKafka(Client):
 
 
 # --------------------------------------------------------------- kafka-python
-class KafkaPython(Client):
+class KafkaPython(InProcessClient):
     name = "kafka_python"
     # send() asserts header values are bytes and that key or value is set.
     caps = Caps(null_header_value=False, null_key_and_value=False)
@@ -509,27 +519,11 @@ class KafkaPython(Client):
             c.close()
         return out, len(out) >= total
 
-    def consume_reset(self, bootstrap, topic, partition, offset, reset, expect, timeout=40, settle_ms=2000):
+    def _assign_at(self, c, topic, partition, offset):
         from kafka import TopicPartition
-        c = self._consumer(bootstrap, reset)
-        out, got = [], {}
-        deadline = time.monotonic() + timeout
-        settle = time.monotonic() + settle_ms / 1000
-        produced = reset != "latest"
-        try:
-            tp = TopicPartition(topic, partition)
-            c.assign([tp])
-            c.seek(tp, offset)
-            while len(out) < expect and time.monotonic() < deadline:
-                self._poll_into(c, out, {}, got, deadline)
-                if not produced and time.monotonic() > settle:
-                    r = self.produce(bootstrap, topic, [Rec(p=partition, k=None, v=b"marker")], timeout=15)
-                    if "error" in r[0]:
-                        raise DriverError(f"marker: {r[0]['error']}")
-                    produced = True
-        finally:
-            c.close()
-        return out
+        tp = TopicPartition(topic, partition)
+        c.assign([tp])
+        c.seek(tp, offset)
 
     def list_offsets(self, bootstrap, topic, partitions, spec, timestamp=None, timeout=30):
         from kafka import TopicPartition
