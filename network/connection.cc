@@ -2,6 +2,7 @@
 
 #include <sys/sendfile.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
@@ -15,6 +16,12 @@ namespace skiff::network {
 namespace {
 
 constexpr size_t kReadBufferSize = 64 * 1024;
+// A frame up to this size is read into a read buffer grown to hold it (and
+// then handed on without a copy); a larger one gets a buffer of its own.
+constexpr size_t kMaxReadBufferSize = 1024 * 1024;
+// Room kept after a frame that needed a bigger buffer, so that the next,
+// similar-sized frame fits without another reallocation.
+constexpr size_t kGrowSlack = 4 * 1024;
 // How long a muted connection waits before retrying a full RequestChannel.
 constexpr auto kQueueFullRetry = std::chrono::milliseconds(2);
 
@@ -32,6 +39,7 @@ Connection::Connection(Processor& processor, boost::asio::ip::tcp::socket socket
       context_(std::move(context)),
       retry_timer_(processor.io_context()),
       buf_(kReadBufferSize),
+      cap_(kReadBufferSize),
       last_active_(std::chrono::steady_clock::now()) {}
 
 void Connection::start() { process_buffer(); }
@@ -66,35 +74,59 @@ void Connection::process_buffer() {
     }
     size_t need = 4 + static_cast<size_t>(size);
     if (have >= need) {
-      Frame frame(size);
-      if (size) std::memcpy(frame.data(), buf_.data() + rpos_ + 4, size);
+      // The frame stays where it was read: the request shares the buffer.
+      Frame frame(buf_, buf_.data() + rpos_ + 4, static_cast<size_t>(size));
       rpos_ += need;
-      if (rpos_ == wpos_) rpos_ = wpos_ = 0;
       dispatch(std::move(frame));
       return;
     }
-    if (need > buf_.size()) {
-      // Too big for the buffer: read the rest straight into the frame.
+    if (need > kMaxReadBufferSize) {
+      // Too big to keep a buffer for: read the rest straight into the frame.
       Frame frame(size);
       size_t body = have - 4;
       if (body) std::memcpy(frame.data(), buf_.data() + rpos_ + 4, body);
-      rpos_ = wpos_ = 0;
+      rpos_ = wpos_;
       read_large_frame(std::move(frame), body);
       return;
     }
+    make_room(need);
   }
   read_more();
 }
 
+// Makes [rpos_, rpos_ + need) fit in a buffer that only we use from rpos_ on,
+// moving the unread bytes as little as possible.
+void Connection::make_room(size_t need) {
+  const size_t have = wpos_ - rpos_;
+  if (buf_.unique()) {  // no request holds a view: the whole buffer is ours
+    if (have == 0) {
+      rpos_ = wpos_ = 0;
+    }
+    if (rpos_ + need <= cap_ && wpos_ < cap_) return;
+    if (need <= cap_) {
+      std::memmove(buf_.data(), buf_.data() + rpos_, have);
+      rpos_ = 0;
+      wpos_ = have;
+      return;
+    }
+  } else if (rpos_ + need <= cap_ && wpos_ < cap_) {
+    return;  // the free tail after the frame in flight is enough
+  }
+  // A bigger buffer, or a fresh one because a request still holds this one.
+  const size_t cap = std::max(cap_, need <= kReadBufferSize ? kReadBufferSize : need + kGrowSlack);
+  SharedBuffer fresh(cap);
+  if (have) std::memcpy(fresh.data(), buf_.data() + rpos_, have);
+  buf_ = std::move(fresh);
+  cap_ = cap;
+  rpos_ = 0;
+  wpos_ = have;
+}
+
 void Connection::read_more() {
   if (reading_ || closed_) return;
-  if (rpos_ > 0) {  // compact so the next frame fits from the start
-    std::memmove(buf_.data(), buf_.data() + rpos_, wpos_ - rpos_);
-    wpos_ -= rpos_;
-    rpos_ = 0;
-  }
+  make_room(std::max<size_t>(wpos_ - rpos_ + 1, 4));
   reading_ = true;
-  socket_.async_read_some(boost::asio::buffer(buf_.data() + wpos_, buf_.size() - wpos_),
+  socket_.async_read_some(boost::asio::buffer(buf_.data() + wpos_, cap_ - wpos_),
                           [self = shared_from_this()](const boost::system::error_code& ec, size_t n) {
                             self->reading_ = false;
                             if (self->closed_) return;

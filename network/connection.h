@@ -40,6 +40,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
 
  private:
   void process_buffer();
+  void make_room(size_t need);
   void read_more();
   void read_large_frame(Frame frame, size_t have);
   void dispatch(Frame frame);
@@ -54,7 +55,11 @@ class Connection : public std::enable_shared_from_this<Connection> {
   RequestContext context_;
   boost::asio::steady_timer retry_timer_;
 
-  std::vector<uint8_t> buf_;
+  // Read buffer. A complete frame is handed on as a view into it (no copy);
+  // while a handler still holds one, the bytes before rpos_ are not ours to
+  // overwrite, so compaction moves the unread bytes to a fresh buffer instead.
+  SharedBuffer buf_;
+  size_t cap_ = 0;
   size_t rpos_ = 0, wpos_ = 0;
   bool reading_ = false;
   bool muted_ = false;

@@ -6,30 +6,77 @@
 // that the Processor writes with sendfile), nothing (acks=0), or a close.
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <new>
 #include <span>
 #include <string>
+#include <utility>
 #include <variant>
 #include <vector>
 
 namespace skiff::network {
 
-// A contiguous, uninitialised-on-allocation byte buffer for one frame body.
+// A reference-counted byte buffer: one allocation, the count in front of the
+// bytes. Copies share the bytes. unique() tells the owner of a read buffer
+// whether a request still holds a view into it; when it returns true, every
+// access the other holders made happens-before the caller's next write.
+class SharedBuffer {
+ public:
+  SharedBuffer() = default;
+  explicit SharedBuffer(size_t capacity) : h_(new (::operator new(sizeof(Header) + capacity)) Header) {}
+  SharedBuffer(const SharedBuffer& o) noexcept : h_(o.h_) {
+    if (h_) h_->refs.fetch_add(1, std::memory_order_relaxed);
+  }
+  SharedBuffer(SharedBuffer&& o) noexcept : h_(std::exchange(o.h_, nullptr)) {}
+  SharedBuffer& operator=(SharedBuffer o) noexcept {
+    std::swap(h_, o.h_);
+    return *this;
+  }
+  ~SharedBuffer() {
+    if (h_ && h_->refs.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+      h_->~Header();
+      ::operator delete(h_);
+    }
+  }
+  uint8_t* data() const { return h_ ? reinterpret_cast<uint8_t*>(h_ + 1) : nullptr; }
+  bool unique() const { return h_ && h_->refs.load(std::memory_order_acquire) == 1; }
+
+ private:
+  struct alignas(16) Header {
+    std::atomic<uint32_t> refs{1};
+  };
+  Header* h_ = nullptr;
+};
+
+// One frame body: a contiguous byte range, either in a buffer of its own or
+// inside a Connection's read buffer (shared, so that the request is handed
+// over without copying its bytes). Uninitialised on allocation.
 class Frame {
  public:
   Frame() = default;
-  explicit Frame(size_t size)
-      : data_(size ? std::make_unique_for_overwrite<uint8_t[]>(size) : nullptr), size_(size) {}
-  uint8_t* data() { return data_.get(); }
-  const uint8_t* data() const { return data_.get(); }
+  explicit Frame(size_t size) : owner_(size), data_(owner_.data()), size_(size) {}
+  // A view of `size` bytes at `data`, inside the buffer `owner`.
+  Frame(SharedBuffer owner, uint8_t* data, size_t size) : owner_(std::move(owner)), data_(data), size_(size) {}
+  Frame(Frame&& o) noexcept
+      : owner_(std::move(o.owner_)), data_(std::exchange(o.data_, nullptr)), size_(std::exchange(o.size_, 0)) {}
+  Frame& operator=(Frame&& o) noexcept {
+    owner_ = std::move(o.owner_);
+    data_ = std::exchange(o.data_, nullptr);
+    size_ = std::exchange(o.size_, 0);
+    return *this;
+  }
+  uint8_t* data() { return data_; }
+  const uint8_t* data() const { return data_; }
   size_t size() const { return size_; }
-  std::span<const uint8_t> bytes() const { return {data_.get(), size_}; }
+  std::span<const uint8_t> bytes() const { return {data_, size_}; }
 
  private:
-  std::unique_ptr<uint8_t[]> data_;
+  SharedBuffer owner_;
+  uint8_t* data_ = nullptr;
   size_t size_ = 0;
 };
 
