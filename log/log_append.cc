@@ -38,7 +38,8 @@ AppendResult Log::append(std::span<uint8_t> records, int32_t leader_epoch) {
 AppendResult Log::append(std::span<uint8_t> records, int32_t leader_epoch, int64_t now_ms) {
   auto cfg = config();
   const bool log_append_time = cfg->message_timestamp_type == TimestampType::kLogAppendTime;
-  // 1. Validate every batch before touching the log (outside the lock).
+  // 1. Validate every batch before touching the log (outside the lock): its
+  // header and CRC only; records are not walked (batches are stored as sent).
   std::vector<BatchAppendInfo> infos;
   // Idempotent batches (producer id >= 0): offsets filled in under the lock.
   std::vector<ProducerBatch> producer_batches;
@@ -52,7 +53,7 @@ AppendResult Log::append(std::span<uint8_t> records, int32_t leader_epoch, int64
         return fail(LogErrc::kMessageTooLarge,
                     fmt::format("batch of {} bytes exceeds max.message.bytes {}", v.size_in_bytes(), cfg->max_message_bytes));
       }
-      if (auto c = v.validate_for_append(); !c) return fail(c.error, c.reason);
+      if (auto c = v.validate_header_for_append(); !c) return fail(c.error, c.reason);
       if (v.is_control()) return fail(LogErrc::kInvalidRecord, "control batches may not be produced by clients");
       if (!log_append_time) {
         if (v.timestamp_type() == TimestampType::kLogAppendTime) {

@@ -103,9 +103,14 @@ class RecordBatchView {
   // Structural checks on the header and the CRC: sizes agree, magic is 2,
   // CRC matches. Cheap (one CRC pass). Used on recovery and on append.
   BatchCheck validate_header_and_crc() const;
-  // What a broker checks on a batch from a client: the above, plus record
-  // count vs last offset delta, and for uncompressed batches a walk of every
-  // record's varint framing (no copy, no allocation).
+  // What Log::append checks on a batch from a client, from the header alone
+  // (no per-record work: batches are stored as they arrived): the above, plus
+  // a positive record count that agrees with the last offset delta, a known
+  // codec, and for uncompressed batches room for that many records.
+  BatchCheck validate_header_for_append() const;
+  // The above plus, for uncompressed batches, a walk of every record's
+  // varint framing (no copy, no allocation): a deep check for tools and
+  // tests; the append path does not pay for it.
   BatchCheck validate_for_append() const;
 
   // In-place rewrites outside the CRC (no re-checksum needed).

@@ -145,6 +145,7 @@ TEST_CASE("validation rejects bad batches with distinct errors", "[log][batch]")
     b[bl::kHeaderSize] = 0x7E;  // first record's length varint now lies
     store_be32(b.data() + bl::kCrc, crc32c(b.data() + bl::kAttributes, b.size() - bl::kAttributes));
     CHECK(RecordBatchView(b).validate_header_and_crc());
+    CHECK(RecordBatchView(b).validate_header_for_append());  // the append path does not walk records
     CHECK(RecordBatchView(b).validate_for_append().error == LogErrc::kInvalidRecord);
   }
 }
