@@ -1,6 +1,8 @@
 #include "network/connection.h"
 
 #include <sys/sendfile.h>
+#include <sys/socket.h>
+#include <sys/uio.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -42,7 +44,11 @@ Connection::Connection(Processor& processor, boost::asio::ip::tcp::socket socket
       cap_(kReadBufferSize),
       last_active_(std::chrono::steady_clock::now()) {}
 
-void Connection::start() { process_buffer(); }
+void Connection::start() {
+  boost::system::error_code ec;
+  socket_.native_non_blocking(true, ec);  // write_chunks and sendfile write directly, never blocking
+  process_buffer();
+}
 
 void Connection::close(const std::string& reason) {
   if (closed_) return;
@@ -197,41 +203,72 @@ void Connection::on_response(Response response) {
   }
 }
 
-// Writes chunk `index` onwards: runs of byte chunks in one gathered write,
-// file regions with sendfile.
+// Writes chunk `index` onwards: runs of byte chunks in one gathered sendmsg,
+// file regions with sendfile. Writes at once while the socket takes the bytes
+// (the usual case: no completion hop through the loop, no allocation); only
+// the rest of a run the socket could not take goes to async_write.
 void Connection::write_chunks(size_t index) {
-  if (closed_) return;
   auto& chunks = response_.chunks;
-  if (index >= chunks.size()) {
-    response_ = Response{};
-    last_active_ = std::chrono::steady_clock::now();
-    unmute();
+  while (!closed_) {
+    if (index >= chunks.size()) {
+      response_ = Response{};
+      last_active_ = std::chrono::steady_clock::now();
+      unmute();
+      return;
+    }
+    if (auto* region = std::get_if<FileRegion>(&chunks[index])) {
+      send_file_region(index, std::move(*region));
+      return;
+    }
+    constexpr size_t kMaxIov = 16;
+    iovec iov[kMaxIov];
+    size_t n = 0, total = 0, end = index;
+    while (end < chunks.size() && n < kMaxIov && std::holds_alternative<std::vector<uint8_t>>(chunks[end])) {
+      auto& bytes = std::get<std::vector<uint8_t>>(chunks[end]);
+      iov[n++] = {bytes.data(), bytes.size()};
+      total += bytes.size();
+      ++end;
+    }
+    msghdr msg{};
+    msg.msg_iov = iov;
+    msg.msg_iovlen = n;
+    ssize_t w;
+    do {
+      w = ::sendmsg(socket_.native_handle(), &msg, MSG_NOSIGNAL);
+    } while (w < 0 && errno == EINTR);
+    if (w >= 0 && static_cast<size_t>(w) == total) {
+      index = end;
+      continue;
+    }
+    if (w < 0 && errno != EAGAIN && errno != EWOULDBLOCK) {
+      close(std::string("send: ") + std::strerror(errno));
+      return;
+    }
+    // The socket is full: the unwritten rest of this run, asynchronously.
+    size_t skip = w > 0 ? static_cast<size_t>(w) : 0;
+    std::vector<boost::asio::const_buffer> rest;
+    for (size_t i = 0; i < n; ++i) {
+      if (skip >= iov[i].iov_len) {
+        skip -= iov[i].iov_len;
+        continue;
+      }
+      rest.emplace_back(static_cast<const uint8_t*>(iov[i].iov_base) + skip, iov[i].iov_len - skip);
+      skip = 0;
+    }
+    boost::asio::async_write(socket_, rest,
+                             [self = shared_from_this(), end](const boost::system::error_code& ec, size_t) {
+                               if (self->closed_) return;
+                               if (ec) {
+                                 self->close(ec.message());
+                                 return;
+                               }
+                               self->write_chunks(end);
+                             });
     return;
   }
-  if (auto* region = std::get_if<FileRegion>(&chunks[index])) {
-    send_file_region(index, std::move(*region));
-    return;
-  }
-  std::vector<boost::asio::const_buffer> buffers;
-  size_t end = index;
-  while (end < chunks.size() && std::holds_alternative<std::vector<uint8_t>>(chunks[end])) {
-    auto& bytes = std::get<std::vector<uint8_t>>(chunks[end]);
-    buffers.emplace_back(bytes.data(), bytes.size());
-    ++end;
-  }
-  boost::asio::async_write(socket_, buffers,
-                           [self = shared_from_this(), end](const boost::system::error_code& ec, size_t) {
-                             if (self->closed_) return;
-                             if (ec) {
-                               self->close(ec.message());
-                               return;
-                             }
-                             self->write_chunks(end);
-                           });
 }
 
 void Connection::send_file_region(size_t index, FileRegion region) {
-  socket_.native_non_blocking(true);
   while (region.length > 0) {
     off_t off = region.offset;
     ssize_t n = ::sendfile(socket_.native_handle(), region.fd, &off, region.length);

@@ -69,13 +69,33 @@ void Processor::accept(boost::asio::ip::tcp::socket socket, ConnectionQuotas::Sl
 }
 
 void Processor::enqueue_response(Response response) {
-  boost::asio::post(io_, [this, response = std::move(response)]() mutable {
+  bool first;
+  {
+    std::lock_guard lock(responses_mu_);
+    first = responses_.empty();
+    responses_.push_back(std::move(response));
+  }
+  if (first) boost::asio::post(io_, [this] { deliver_responses(); });
+}
+
+void Processor::deliver_responses() {
+  {
+    std::lock_guard lock(responses_mu_);
+    delivering_.swap(responses_);  // both keep their capacity: no allocation in the steady state
+  }
+  for (auto& response : delivering_) {
     on_response_taken();
     auto it = connections_.find(response.context.connection_id);
-    if (it == connections_.end()) return;  // closed meanwhile: drop the response
+    if (it == connections_.end()) continue;  // closed meanwhile: drop the response
     auto conn = it->second;
-    conn->on_response(std::move(response));
-  });
+    try {
+      conn->on_response(std::move(response));
+    } catch (const std::exception& e) {
+      net_log().error("processor {}: unexpected error writing a response: {}", id_, e.what());
+      conn->close("");
+    }
+  }
+  delivering_.clear();
 }
 
 void Processor::begin_drain() {

@@ -9,8 +9,10 @@
 #include <atomic>
 #include <chrono>
 #include <memory>
+#include <mutex>
 #include <thread>
 #include <unordered_map>
+#include <vector>
 
 #include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
@@ -46,6 +48,8 @@ class Processor {
 
   // A connection accepted for this Processor (socket bound to our io_context).
   void accept(boost::asio::ip::tcp::socket socket, ConnectionQuotas::Slot slot, RequestContext context);
+  // Any thread. Responses queue up; one wake-up of the loop takes all that
+  // arrived meanwhile (no allocation or syscall per response).
   void enqueue_response(Response response);
 
   // Graceful shutdown: read no new requests; close connections with nothing in
@@ -65,6 +69,7 @@ class Processor {
 
  private:
   void schedule_idle_sweep();
+  void deliver_responses();
 
   const int id_;
   const ProcessorConfig config_;
@@ -78,6 +83,10 @@ class Processor {
   bool draining_ = false;
   std::atomic<size_t> in_flight_{0};
   std::atomic<size_t> connection_count_{0};
+
+  std::mutex responses_mu_;
+  std::vector<Response> responses_;  // guarded by responses_mu_; non-empty: a delivery is posted
+  std::vector<Response> delivering_; // Processor thread only
 };
 
 }  // namespace skiff::network

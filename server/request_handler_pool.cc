@@ -22,7 +22,10 @@ void RequestHandlerPool::run(int index) {
       if (channel_.closed()) return;
       continue;
     }
-    auto context = request->context;
+    // Only the route back, in case the handler throws (not the whole context).
+    network::RequestContext context;
+    context.processor_id = request->context.processor_id;
+    context.connection_id = request->context.connection_id;
     try {
       handler_.handle(std::move(*request), channel_);
     } catch (const std::exception& e) {
