@@ -4,9 +4,11 @@
 # the compatibility suite against the real thing and for side-by-side
 # benchmarks.
 #
-# Usage: scripts/kafka-broker.sh start  DIR PORT [key=value ...]
-#        scripts/kafka-broker.sh stop   DIR
-#        scripts/kafka-broker.sh status DIR
+# Usage: scripts/kafka-broker.sh start   DIR PORT [key=value ...]
+#        scripts/kafka-broker.sh stop    DIR
+#        scripts/kafka-broker.sh status  DIR
+#        scripts/kafka-broker.sh prepare DIR PORT [key=value ...]
+#        scripts/kafka-broker.sh exec    DIR
 #
 #   DIR   its own directory: server.properties, data/, kafka.log, kafka.pid
 #         (created if missing; a DIR already formatted is reused, so a stop
@@ -21,11 +23,14 @@
 # start prints "127.0.0.1:PORT" when the broker answers; exit 1 (with the
 # log's tail) if it does not come up in time. stop is a no-op when stopped.
 # status prints "running PID 127.0.0.1:PORT" (exit 0) or "stopped" (exit 3).
+# prepare writes the config and formats the storage without starting; exec
+# then replaces itself with the broker's JVM in the foreground (for callers
+# that time the start from exec, as scripts/bench-vs-kafka.py does).
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 VERSION="${KAFKA_VERSION:-4.0.0}"
 
-usage() { sed -n '2,26p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '2,32p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 [[ $# -ge 2 ]] || usage
 CMD=$1
 DIR=$2
@@ -55,25 +60,25 @@ do_stop() {
   rm -f "$PIDFILE"
 }
 
-case "$CMD" in
-  start)
-    [[ $# -ge 3 ]] || usage
-    PORT=$3
-    shift 3
-    if alive; then
-      echo "kafka-broker: already running (pid $(cat "$PIDFILE")) in $DIR" >&2
-      exit 1
-    fi
-    if port_open "$PORT"; then
-      echo "kafka-broker: port $PORT is already in use" >&2
-      exit 1
-    fi
-    JARS=$("$ROOT/scripts/fetch_kafka_jars.sh" "$VERSION" | tail -n1)
-    CP="$JARS/*"
-    if [[ -f "$DIR/controller.port" ]]; then CPORT=$(cat "$DIR/controller.port"); else CPORT=$(free_port); echo "$CPORT" >"$DIR/controller.port"; fi
-    # Kafka 4.0's config/server.properties (KRaft, combined mode) with our
-    # listeners and log dir.
-    cat >"$DIR/server.properties" <<PROPS
+# Sets CP (the jars) and JAVA_OPTS (kafka-server-start.sh's defaults).
+launch_settings() {
+  JARS=$("$ROOT/scripts/fetch_kafka_jars.sh" "$VERSION" | tail -n1)
+  CP="$JARS/*"
+  JAVA_OPTS=(${KAFKA_HEAP_OPTS:--Xmx1G -Xms1G} -server -XX:+UseG1GC -XX:MaxGCPauseMillis=20
+             -XX:InitiatingHeapOccupancyPercent=35 -XX:+ExplicitGCInvokesConcurrent
+             -XX:MaxInlineLevel=15 -Djava.awt.headless=true)
+}
+
+# prepare PORT [key=value ...]: writes DIR/server.properties, formats the
+# storage on first use, and sets CP and JAVA_OPTS for the launch.
+prepare() {
+  local PORT=$1 CPORT CLUSTER_ID kv
+  shift
+  launch_settings
+  if [[ -f "$DIR/controller.port" ]]; then CPORT=$(cat "$DIR/controller.port"); else CPORT=$(free_port); echo "$CPORT" >"$DIR/controller.port"; fi
+  # Kafka 4.0's config/server.properties (KRaft, combined mode) with our
+  # listeners and log dir.
+  cat >"$DIR/server.properties" <<PROPS
 process.roles=broker,controller
 node.id=1
 controller.quorum.bootstrap.servers=127.0.0.1:${CPORT}
@@ -99,22 +104,35 @@ log.retention.hours=168
 log.segment.bytes=1073741824
 log.retention.check.interval.ms=300000
 PROPS
-    for kv in "$@"; do
-      [[ "$kv" == *=* ]] || { echo "kafka-broker: expected key=value, got '$kv'" >&2; exit 2; }
-      echo "$kv" >>"$DIR/server.properties"
-    done
-    JAVA_OPTS=(${KAFKA_HEAP_OPTS:--Xmx1G -Xms1G} -server -XX:+UseG1GC -XX:MaxGCPauseMillis=20
-               -XX:InitiatingHeapOccupancyPercent=35 -XX:+ExplicitGCInvokesConcurrent
-               -XX:MaxInlineLevel=15 -Djava.awt.headless=true)
-    if [[ ! -f "$DIR/data/meta.properties" ]]; then
-      CLUSTER_ID=$(java -cp "$CP" kafka.tools.StorageTool random-uuid 2>/dev/null | tail -n1)
-      if ! java -cp "$CP" kafka.tools.StorageTool format -t "$CLUSTER_ID" -c "$DIR/server.properties" \
-             --standalone >"$DIR/format.log" 2>&1; then
-        echo "kafka-broker: storage format failed:" >&2
-        tail -n 20 "$DIR/format.log" >&2
-        exit 1
-      fi
+  for kv in "$@"; do
+    [[ "$kv" == *=* ]] || { echo "kafka-broker: expected key=value, got '$kv'" >&2; exit 2; }
+    echo "$kv" >>"$DIR/server.properties"
+  done
+  if [[ ! -f "$DIR/data/meta.properties" ]]; then
+    CLUSTER_ID=$(java -cp "$CP" kafka.tools.StorageTool random-uuid 2>/dev/null | tail -n1)
+    if ! java -cp "$CP" kafka.tools.StorageTool format -t "$CLUSTER_ID" -c "$DIR/server.properties" \
+           --standalone >"$DIR/format.log" 2>&1; then
+      echo "kafka-broker: storage format failed:" >&2
+      tail -n 20 "$DIR/format.log" >&2
+      exit 1
     fi
+  fi
+}
+
+case "$CMD" in
+  start)
+    [[ $# -ge 3 ]] || usage
+    PORT=$3
+    shift 3
+    if alive; then
+      echo "kafka-broker: already running (pid $(cat "$PIDFILE")) in $DIR" >&2
+      exit 1
+    fi
+    if port_open "$PORT"; then
+      echo "kafka-broker: port $PORT is already in use" >&2
+      exit 1
+    fi
+    prepare "$PORT" "$@"
     : >"$LOG"
     # A session of its own, so the caller's process group and terminal do not
     # take it down; the pid written is the JVM's (bash execs java).
@@ -139,6 +157,17 @@ PROPS
       sleep 0.2
     done
     echo "127.0.0.1:$PORT"
+    ;;
+  prepare)
+    [[ $# -ge 3 ]] || usage
+    PORT=$3
+    shift 3
+    prepare "$PORT" "$@"
+    ;;
+  exec)
+    [[ -f "$DIR/server.properties" ]] || { echo "kafka-broker: $DIR is not prepared" >&2; exit 2; }
+    launch_settings
+    exec java "${JAVA_OPTS[@]}" -cp "$CP" kafka.Kafka "$DIR/server.properties"
     ;;
   stop)
     do_stop

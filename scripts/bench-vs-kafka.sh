@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Skiff against Apache Kafka 4.x on this machine, same clients, same load,
+# alternating brokers over rounds (scripts/bench_vs_kafka.py does the work;
+# this builds Skiff and the load drivers and fetches Kafka's jars first).
+# Not a test: bounded in time, loopback only.
+#
+#   scripts/bench-vs-kafka.sh            # 3 rounds, the full loads (~15 min)
+#   scripts/bench-vs-kafka.sh --smoke    # 1 round, tiny loads (CI runs this)
+#   scripts/bench-vs-kafka.sh --help     # every option
+# env: BUILD_DIR (default build-bench), KAFKA_VERSION (default 4.0.0)
+# Results: a Markdown table on stdout, JSON + Markdown in BUILD_DIR/results/.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+BUILD_DIR=${BUILD_DIR:-build-bench}
+if [[ ! -f "$BUILD_DIR/CMakeCache.txt" ]]; then
+  cmake -S . -B "$BUILD_DIR" -G Ninja -DSKIFF_TEST_AREAS=bench >/dev/null
+fi
+cmake --build "$BUILD_DIR" -j"${JOBS:-$(nproc)}" --target skiff skiff_rdkafka_bench skiff_first_produce >/dev/null
+JARS=$(scripts/fetch_kafka_jars.sh | tail -1)
+exec python3 scripts/bench_vs_kafka.py --skiff "$BUILD_DIR/skiff" \
+  --rdkafka-bench "$BUILD_DIR/tests/bench/skiff_rdkafka_bench" \
+  --first-produce "$BUILD_DIR/tests/bench/skiff_first_produce" \
+  --jars "$JARS" --out "$BUILD_DIR/results" "$@"
