@@ -291,10 +291,16 @@ def run_broker(args, cls, round_no):
             results[name] = measure(broker, fn, records)
             log(f"  {name}: {results[name]}")
         if not args.only_tests or any("idle" in t for t in args.only_tests):
+            # The same load right before and while the idle connections are
+            # open, twice the records so the pair is long enough to compare.
+            n = 2 * n1
+            name = f"produce 100B acks=1 x{n} / rdkafka"
+            results[name] = measure(broker, lambda: rd_produce(args, broker, "r100idle", n, 100, "1"), n)
+            log(f"  {name}: {results[name]}")
             conns = open_idle_connections(broker, args.idle_connections)
             try:
-                name = f"produce 100B acks=1 + {args.idle_connections} idle conns / rdkafka"
-                results[name] = measure(broker, lambda: rd_produce(args, broker, "r100idle", n1, 100, "1"), n1)
+                name = f"produce 100B acks=1 x{n} + {args.idle_connections} idle conns / rdkafka"
+                results[name] = measure(broker, lambda: rd_produce(args, broker, "r100idle", n, 100, "1"), n)
                 log(f"  {name}: {results[name]}")
             finally:
                 for s in conns:
@@ -315,13 +321,6 @@ def run_broker(args, cls, round_no):
 
 # --- summary ----------------------------------------------------------------
 
-# (metric, higher is better?) per kind of test
-THROUGHPUT = [("records_per_s", True), ("broker_cpu_s_per_M", False), ("broker_cores", None),
-              ("client_cores", None), ("broker_peak_rss_mb", False)]
-LATENCY = [("p50_ms", False), ("p99_ms", False), ("p999_ms", False), ("broker_cpu_s_per_M", False),
-           ("broker_peak_rss_mb", False)]
-
-
 def stats(values):
     return statistics.median(values), min(values), max(values)
 
@@ -335,41 +334,60 @@ def fmt(v):
 
 
 def summarize(runs):
-    """Markdown table: one row per (test, metric)."""
-    rows = ["| test | metric | Skiff median (min–max) | Kafka median (min–max) | Skiff/Kafka |",
-            "|---|---|---|---|---|"]
+    """The compact Markdown tables (medians, min-max, Skiff/Kafka ratios)."""
     by = {b: [r for (name, r) in runs if name == b] for b in ("skiff", "kafka")}
-    keys = [k for k in runs[0][1].keys()]
+    keys = list(runs[0][1].keys())
+
+    def values(b, key, metric=None):
+        vals = [r[key] if metric is None else r[key].get(metric) for r in by[b] if key in r]
+        return [v for v in vals if v is not None]
+
+    def cell(vals):
+        if not vals:
+            return "–", None
+        med, lo, hi = stats(vals)
+        return (f"{fmt(med)} ({fmt(lo)}–{fmt(hi)})" if len(vals) > 1 else fmt(med)), med
+
+    def ratio(a, b):
+        return f"{a / b:.2f}" if a is not None and b else "–"
+
+    out = ["| | Skiff | Kafka | Skiff/Kafka |", "|---|---|---|---|"]
+    for key, label in (("first_produce_ms", "exec → first acknowledged produce, ms"), ("idle_rss_mb", "idle RSS, MB")):
+        (cs, ms), (ck, mk) = cell(values("skiff", key)), cell(values("kafka", key))
+        out.append(f"| {label} | {cs} | {ck} | {ratio(ms, mk)} |")
+
+    out += ["", "| test | records/s Skiff | records/s Kafka | × | broker CPU-s per M records Skiff / Kafka (ratio) "
+            "| cores used, broker + client: Skiff / Kafka | broker peak RSS MB Skiff / Kafka |",
+            "|---|---|---|---|---|---|---|"]
     for key in keys:
-        if isinstance(runs[0][1][key], dict):
-            metrics = LATENCY if "latency" in key else THROUGHPUT
-        else:
-            metrics = [(None, False)]
-        for metric, _ in metrics:
-            cells = []
-            medians = []
-            for b in ("skiff", "kafka"):
-                vals = [r[key] if metric is None else r[key].get(metric) for r in by[b] if key in r]
-                vals = [v for v in vals if v is not None]
-                if not vals:
-                    cells.append("–")
-                    medians.append(None)
-                    continue
-                med, lo, hi = stats(vals)
-                medians.append(med)
-                cells.append(f"{fmt(med)} ({fmt(lo)}–{fmt(hi)})")
-            ratio = f"{medians[0] / medians[1]:.3g}" if None not in medians and medians[1] else "–"
-            rows.append(f"| {key} | {metric or ''} | {cells[0]} | {cells[1]} | {ratio} |")
+        if not isinstance(runs[0][1][key], dict) or "latency" in key:
+            continue
+        (cs, ms), (ck, mk) = cell(values("skiff", key, "records_per_s")), cell(values("kafka", key, "records_per_s"))
+        cpu = [stats(values(b, key, "broker_cpu_s_per_M") or [0])[0] for b in ("skiff", "kafka")]
+        cores = [f"{fmt(stats(values(b, key, 'broker_cores') or [0])[0])} + "
+                 f"{fmt(stats(values(b, key, 'client_cores') or [0])[0])}" for b in ("skiff", "kafka")]
+        rss = [fmt(stats(values(b, key, "broker_peak_rss_mb") or [0])[0]) for b in ("skiff", "kafka")]
+        out.append(f"| {key} | {cs} | {ck} | {ratio(ms, mk)} | {fmt(cpu[0])} / {fmt(cpu[1])} ({ratio(*cpu)}) "
+                   f"| {cores[0]} / {cores[1]} | {rss[0]} / {rss[1]} |")
+
+    for key in (k for k in keys if "latency" in k):
+        out += ["", f"| {key} | Skiff | Kafka | Skiff/Kafka |", "|---|---|---|---|"]
+        for metric, label in (("p50_ms", "p50 ms"), ("p99_ms", "p99 ms"), ("p999_ms", "p99.9 ms"),
+                              ("broker_cpu_s_per_M", "broker CPU-s per M records")):
+            (cs, ms), (ck, mk) = cell(values("skiff", key, metric)), cell(values("kafka", key, metric))
+            out.append(f"| {label} | {cs} | {ck} | {ratio(ms, mk)} |")
+
     idle = [k for k in keys if "idle conns" in k]
     if idle:
+        base_key = idle[0].split(" + ")[0] + " / rdkafka"
+        costs = []
         for b in ("skiff", "kafka"):
-            base = [r["produce 100B acks=1 / rdkafka"]["records_per_s"] for r in by[b]
-                    if "produce 100B acks=1 / rdkafka" in r]
-            loaded = [r[idle[0]]["records_per_s"] for r in by[b] if idle[0] in r]
-            if base and loaded:
-                cost = 1 - statistics.median(loaded) / statistics.median(base)
-                rows.append(f"| idle connections cost ({b}) | throughput lost | {cost * 100:.1f}% | | |")
-    return "\n".join(rows)
+            base, loaded = values(b, base_key, "records_per_s"), values(b, idle[0], "records_per_s")
+            costs.append(f"{(1 - statistics.median(loaded) / statistics.median(base)) * 100:.1f}%"
+                         if base and loaded else "–")
+        out += ["", f"Throughput lost with the idle connections open: Skiff {costs[0]}, Kafka {costs[1]} "
+                    "(medians of the two runs above)."]
+    return "\n".join(out)
 
 
 def environment(args):

@@ -24,6 +24,11 @@ step "normal build (RelWithDebInfo), every test"
 build build
 (cd build && ctest --output-on-failure --timeout 900 -j"$JOBS")
 
+# Not a test (nothing is timed against a threshold): keeps the side-by-side
+# benchmark against Apache Kafka working, with tiny loads.
+step "benchmark smoke run: Skiff and Apache Kafka, one round, tiny loads"
+BUILD_DIR=build timeout 900 scripts/bench-vs-kafka.sh --smoke >/dev/null
+
 if [[ -z "${SKIFF_TEST_QUICK:-}" ]]; then
   step "ASan+UBSan build, unit and network tests"
   build build-asan -DCMAKE_BUILD_TYPE=Debug -DSKIFF_SANITIZE=address
