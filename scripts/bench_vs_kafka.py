@@ -189,7 +189,7 @@ def rd_produce(args, broker, topic, records, size, acks):
 
 def rd_consume(args, broker, topic, records):
     r = rdkafka(args, "consume", broker, topic, "--records", str(records))
-    return {"records_per_s": r["records_per_s"], "mb_per_s": r["mb_per_s"]}
+    return {"records_per_s": r["records_per_s"], "mb_per_s": r["mb_per_s"], "client_startup_s": r["startup_s"]}
 
 
 def rd_e2e(args, broker, topic):
