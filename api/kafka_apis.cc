@@ -117,7 +117,7 @@ void KafkaApis::handle(network::Request raw, network::ResponseSender& sender) {
   Responder out(sender, request.context(), request.correlation_id(), request.api_version());
   const auto key = request.api_key();
   const auto version = request.api_version();
-  const auto& client = request.header.client_id ? *request.header.client_id : std::string("-");
+  const std::string_view client = request.header.client_id ? std::string_view(*request.header.client_id) : "-";
 
   ApiHandler* handler = registry_.find(key);
   if (!handler) {

@@ -6,12 +6,17 @@
 //
 // Threads: add() and on_event() from handler threads; expiry on the
 // purgatory's own timer thread. Completion runs on whichever thread wins.
+// The watch lists are sharded by key, each shard with its own lock, and an
+// event with nothing watched anywhere takes no lock at all (the produce path
+// calls on_event on every append).
 #pragma once
 
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <memory>
 #include <mutex>
+#include <functional>
 #include <string>
 #include <thread>
 #include <unordered_map>
@@ -61,6 +66,10 @@ class Purgatory {
   void add(std::shared_ptr<DelayedOperation> op, std::vector<std::string> keys, std::chrono::milliseconds timeout);
   // Something happened on `key`: its watchers try to complete.
   void on_event(const std::string& key);
+  // False when no operation waits on any key: on_event would do nothing, so
+  // a caller may skip building the key. Call it after publishing the event
+  // (e.g. the new log end): a concurrent add() then sees the event itself.
+  bool has_watchers() const;
   // Completes every waiting operation now and refuses to wait from now on.
   void complete_all();
   void shutdown();
@@ -68,13 +77,19 @@ class Purgatory {
   size_t watched() const;
 
  private:
+  struct Shard {
+    mutable std::mutex mu;
+    std::unordered_map<std::string, std::vector<std::shared_ptr<DelayedOperation>>> watchers;
+  };
+  static constexpr size_t kShards = 64;
+  Shard& shard(const std::string& key) { return shards_[std::hash<std::string>{}(key) % kShards]; }
   void unwatch(const std::shared_ptr<DelayedOperation>& op);
 
   boost::asio::io_context io_;
   boost::asio::executor_work_guard<boost::asio::io_context::executor_type> work_;
   std::thread timer_thread_;
-  mutable std::mutex mu_;
-  std::unordered_map<std::string, std::vector<std::shared_ptr<DelayedOperation>>> watchers_;
+  std::array<Shard, kShards> shards_;
+  mutable std::atomic<size_t> watches_{0};  // (operation, key) pairs watched, all shards
   std::atomic<bool> closing_{false};
 };
 

@@ -3,6 +3,7 @@
 #include <climits>
 #include <cstring>
 
+#include <boost/container/small_vector.hpp>
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
@@ -40,7 +41,8 @@ AppendResult Log::append(std::span<uint8_t> records, int32_t leader_epoch, int64
   const bool log_append_time = cfg->message_timestamp_type == TimestampType::kLogAppendTime;
   // 1. Validate every batch before touching the log (outside the lock): its
   // header and CRC only; records are not walked (batches are stored as sent).
-  std::vector<BatchAppendInfo> infos;
+  // Producers send one batch per partition: no allocation for the usual few.
+  boost::container::small_vector<BatchAppendInfo, 4> infos;
   // Idempotent batches (producer id >= 0): offsets filled in under the lock.
   std::vector<ProducerBatch> producer_batches;
   std::vector<size_t> producer_batch_index;
@@ -138,7 +140,7 @@ AppendResult Log::append(std::span<uint8_t> records, int32_t leader_epoch, int64
     }
   }
   // 4. Write + index, then publish.
-  if (int rc = seg->append(records, infos, cfg->index_interval_bytes, now_ms); rc != 0) {
+  if (int rc = seg->append(records, std::span<const BatchAppendInfo>(infos.data(), infos.size()), cfg->index_interval_bytes, now_ms); rc != 0) {
     spdlog::error("log {}: append failed: {}", dir_.string(), std::strerror(rc));
     return fail(LogErrc::kStorageError, fmt::format("write failed: {}", std::strerror(rc)));
   }

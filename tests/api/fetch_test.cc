@@ -5,6 +5,7 @@
 #include "api/protocol/generated/fetch_response.h"
 #include "api/protocol/generated/produce_request.h"
 #include "api/protocol/generated/produce_response.h"
+#include "api/purgatory.h"
 #include "api/topics.h"
 #include "log/batch_builder.h"
 #include "tests/api/api_harness.h"
@@ -184,4 +185,41 @@ TEST_CASE("shutdown answers waiting fetches at once", "[api][fetch][delayed]") {
   CHECK_FALSE(h.wait(std::chrono::milliseconds(50)).has_value());
   h.apis().complete_delayed();
   CHECK(h.wait(std::chrono::seconds(2)).has_value());
+}
+
+namespace {
+
+class FlagOp : public api::DelayedOperation {
+ public:
+  std::atomic<bool> ready_flag{false};
+  std::atomic<int> completions{0};
+
+ protected:
+  bool ready() override { return ready_flag.load(); }
+  void complete() override { ++completions; }
+};
+
+}  // namespace
+
+TEST_CASE("purgatory: events wake only their key's watchers; nothing watched, nothing to do", "[api][delayed]") {
+  api::Purgatory p;
+  CHECK_FALSE(p.has_watchers());
+  auto a = std::make_shared<FlagOp>();
+  auto b = std::make_shared<FlagOp>();
+  p.add(a, {api::partition_key("t", 0), api::partition_key("u", 3)}, std::chrono::seconds(30));
+  p.add(b, {api::partition_key("t", 1)}, std::chrono::seconds(30));
+  CHECK(p.has_watchers());
+  CHECK(p.watched() == 3);
+  a->ready_flag = true;
+  b->ready_flag = true;
+  p.on_event(api::partition_key("u", 3));  // a's second key
+  CHECK(a->completions == 1);
+  CHECK(b->completions == 0);
+  CHECK(p.watched() == 1);  // both of a's watches are gone
+  p.on_event(api::partition_key("t", 0));  // nobody left on it
+  CHECK(a->completions == 1);
+  p.on_event(api::partition_key("t", 1));
+  CHECK(b->completions == 1);
+  CHECK(p.watched() == 0);
+  CHECK_FALSE(p.has_watchers());
 }
