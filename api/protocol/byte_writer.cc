@@ -8,8 +8,20 @@
 
 namespace skiff::protocol {
 
+namespace {
+
+// `expected` counts file-region bytes too (a Fetch response's records, sent
+// by sendfile, never pass through the buffer), so the buffer is sized from
+// it only up to a cap, and grows by doubling past it: zero-filling the
+// records' size here was nearly all of a Fetch's cost.
+constexpr size_t kMaxInitialBuffer = 64 * 1024;
+// After a file region what follows is usually a partition header or the end.
+constexpr size_t kMaxBufferAfterRegion = 1024;
+
+}  // namespace
+
 ByteWriter::ByteWriter(size_t expected_size) : expected_(expected_size) {
-  buf_.resize(expected_size);
+  buf_.resize(std::min(expected_size, kMaxInitialBuffer));
 }
 
 void ByteWriter::expand(size_t n) {
@@ -98,8 +110,9 @@ void ByteWriter::write_records(const Records& v, bool compact, bool nullable) {
         chunks_.emplace_back(region);
         flushed_ += region.length;
       }
-      // Continue in a buffer sized for what the caller said remains.
-      buf_.resize(expected_ > size() ? expected_ - size() : 0);
+      // Continue in a buffer sized for what the caller said remains (capped:
+      // that may be mostly more file regions).
+      buf_.resize(std::min(expected_ > size() ? expected_ - size() : 0, kMaxBufferAfterRegion));
       return;
   }
 }

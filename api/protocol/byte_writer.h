@@ -1,7 +1,8 @@
 // ByteWriter: appends the wire encoding of a message to an output buffer.
 //
 // The common case is one contiguous buffer, sized up front from
-// encoded_size() so that encoding never reallocates. Records held as file
+// encoded_size() so that encoding does not reallocate (up to 64 KiB; beyond
+// that it grows by doubling, since the estimate includes file-region bytes). Records held as file
 // regions break the output into chunks: bytes written so far become one
 // chunk, each region becomes a FileRegion chunk (written later with
 // sendfile), and writing continues in a fresh buffer. take_chunks() returns
