@@ -55,7 +55,7 @@ AppendResult Log::append(std::span<uint8_t> records, int32_t leader_epoch, int64
         return fail(LogErrc::kMessageTooLarge,
                     fmt::format("batch of {} bytes exceeds max.message.bytes {}", v.size_in_bytes(), cfg->max_message_bytes));
       }
-      if (auto c = v.validate_header_for_append(); !c) return fail(c.error, c.reason);
+      if (auto c = v.validate_for_append(); !c) return fail(c.error, c.reason);
       if (v.is_control()) return fail(LogErrc::kInvalidRecord, "control batches may not be produced by clients");
       if (!log_append_time) {
         if (v.timestamp_type() == TimestampType::kLogAppendTime) {

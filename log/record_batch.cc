@@ -58,7 +58,7 @@ bool walk_record(const uint8_t*& p, const uint8_t* end, int32_t expected_delta) 
 
 }  // namespace
 
-BatchCheck RecordBatchView::validate_header_for_append() const {
+BatchCheck RecordBatchView::validate_for_append() const {
   if (auto c = validate_header_and_crc(); !c) return c;
   int32_t count = record_count();
   if (count <= 0) return {LogErrc::kInvalidRecord, "batch has no records"};
@@ -66,16 +66,28 @@ BatchCheck RecordBatchView::validate_header_for_append() const {
     return {LogErrc::kInvalidRecord, "last offset delta disagrees with record count"};
   }
   if ((attributes() & bl::kCompressionMask) > 4) return {LogErrc::kCorruptMessage, "unknown compression codec"};
+  if (compression() != Compression::kNone) return {};
   // Each uncompressed record takes at least 7 bytes.
-  if (compression() == Compression::kNone &&
-      static_cast<int64_t>(records_bytes().size()) < static_cast<int64_t>(count) * 7) {
+  auto recs = records_bytes();
+  if (static_cast<int64_t>(recs.size()) < static_cast<int64_t>(count) * 7) {
     return {LogErrc::kInvalidRecord, "record count too large for batch length"};
   }
+  // The records section must split into exactly `count` length-prefixed
+  // records, or no consumer could iterate it: one varint and a skip per
+  // record, not a parse of each.
+  const uint8_t* p = recs.data();
+  const uint8_t* end = p + recs.size();
+  for (int32_t i = 0; i < count; ++i) {
+    int32_t len;
+    if (!read_varint32(p, end, len) || len < 6 || len > end - p) return {LogErrc::kInvalidRecord, "malformed record length"};
+    p += len;
+  }
+  if (p != end) return {LogErrc::kInvalidRecord, "bytes after the last record"};
   return {};
 }
 
-BatchCheck RecordBatchView::validate_for_append() const {
-  if (auto c = validate_header_for_append(); !c) return c;
+BatchCheck RecordBatchView::validate_records_deep() const {
+  if (auto c = validate_for_append(); !c) return c;
   if (compression() == Compression::kNone) {
     auto recs = records_bytes();
     const uint8_t* p = recs.data();
@@ -83,7 +95,6 @@ BatchCheck RecordBatchView::validate_for_append() const {
     for (int32_t i = 0, count = record_count(); i < count; ++i) {
       if (!walk_record(p, end, i)) return {LogErrc::kInvalidRecord, "malformed record"};
     }
-    if (p != end) return {LogErrc::kInvalidRecord, "bytes after the last record"};
   }
   return {};
 }

@@ -103,15 +103,15 @@ class RecordBatchView {
   // Structural checks on the header and the CRC: sizes agree, magic is 2,
   // CRC matches. Cheap (one CRC pass). Used on recovery and on append.
   BatchCheck validate_header_and_crc() const;
-  // What Log::append checks on a batch from a client, from the header alone
-  // (no per-record work: batches are stored as they arrived): the above, plus
-  // a positive record count that agrees with the last offset delta, a known
-  // codec, and for uncompressed batches room for that many records.
-  BatchCheck validate_header_for_append() const;
-  // The above plus, for uncompressed batches, a walk of every record's
-  // varint framing (no copy, no allocation): a deep check for tools and
-  // tests; the append path does not pay for it.
+  // What Log::append checks on a batch from a client: the above, plus a
+  // positive record count that agrees with the last offset delta, a known
+  // codec, and for uncompressed batches that the records section splits into
+  // exactly that many length-prefixed records (one varint per record; the
+  // batch is stored as it arrived, nothing inside a record is parsed).
   BatchCheck validate_for_append() const;
+  // The above plus a parse of every field of every uncompressed record (no
+  // copy, no allocation): a deep check for tools and tests.
+  BatchCheck validate_records_deep() const;
 
   // In-place rewrites outside the CRC (no re-checksum needed).
   void set_base_offset(int64_t o) { store_be64(p_ + batch_layout::kBaseOffset, static_cast<uint64_t>(o)); }

@@ -11,6 +11,14 @@ namespace skiff::storage {
 // Reads a zig-zag varint of at most `max_bytes` bytes (5 for int32, 10 for
 // int64) from [*p, end). Returns false on truncation or overlong encoding.
 inline bool read_zigzag(const uint8_t*& p, const uint8_t* end, int64_t& out, int max_bytes) {
+  // Varints inside records (deltas, lengths) are nearly all one or two
+  // bytes: no loop for those.
+  if (end - p >= 2 && max_bytes >= 2 && (p[0] < 0x80 || p[1] < 0x80)) {
+    const uint64_t raw = p[0] < 0x80 ? p[0] : (p[0] & 0x7Fu) | (uint64_t(p[1]) << 7);
+    p += p[0] < 0x80 ? 1 : 2;
+    out = static_cast<int64_t>(raw >> 1) ^ -static_cast<int64_t>(raw & 1);
+    return true;
+  }
   uint64_t raw = 0;
   int shift = 0;
   for (int i = 0; i < max_bytes; ++i) {

@@ -278,6 +278,12 @@ TEST_CASE("append rejects bad input without touching the log", "[log][append]") 
   CHECK(log->append(old).error == LogErrc::kUnsupportedForMessageFormat);
   auto ctrl = BatchBuilder().control(true).add(std::nullopt, std::string_view("x"), 1).build();
   CHECK(log->append(ctrl).error == LogErrc::kInvalidRecord);
+  // A right CRC over records consumers could not parse: refused, as Kafka does.
+  auto framing = make_test_batch(2, 10, 1);
+  framing[batch_layout::kHeaderSize] = 0x7E;  // the first record's length lies
+  store_be32(framing.data() + batch_layout::kCrc,
+             crc32c(framing.data() + batch_layout::kAttributes, framing.size() - batch_layout::kAttributes));
+  CHECK(log->append(framing).error == LogErrc::kInvalidRecord);
   std::vector<uint8_t> two = ok;
   two.insert(two.end(), bad.begin(), bad.end());
   CHECK(log->append(two).error == LogErrc::kCorruptMessage);  // all or nothing

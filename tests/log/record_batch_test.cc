@@ -40,7 +40,7 @@ TEST_CASE("builder makes a valid batch whose records iterate back", "[log][batch
   b.add(std::string_view("k3"), std::nullopt, 1003);
   auto bytes = b.build();
   RecordBatchView v(bytes);
-  REQUIRE(v.validate_for_append());
+  REQUIRE(v.validate_records_deep());
   CHECK(v.magic() == 2);
   CHECK(v.record_count() == 3);
   CHECK(v.last_offset_delta() == 2);
@@ -145,8 +145,16 @@ TEST_CASE("validation rejects bad batches with distinct errors", "[log][batch]")
     b[bl::kHeaderSize] = 0x7E;  // first record's length varint now lies
     store_be32(b.data() + bl::kCrc, crc32c(b.data() + bl::kAttributes, b.size() - bl::kAttributes));
     CHECK(RecordBatchView(b).validate_header_and_crc());
-    CHECK(RecordBatchView(b).validate_header_for_append());  // the append path does not walk records
     CHECK(RecordBatchView(b).validate_for_append().error == LogErrc::kInvalidRecord);
+  }
+  SECTION("malformed field inside a well-framed record: only the deep check parses fields") {
+    auto b = make_test_batch(2, 10, 1);
+    // First record: length varint (1 byte), attributes, timestamp delta (1
+    // byte), then its offset delta, which must be 0.
+    b[bl::kHeaderSize + 3] = 0x04;  // offset delta 2
+    store_be32(b.data() + bl::kCrc, crc32c(b.data() + bl::kAttributes, b.size() - bl::kAttributes));
+    CHECK(RecordBatchView(b).validate_for_append());
+    CHECK(RecordBatchView(b).validate_records_deep().error == LogErrc::kInvalidRecord);
   }
 }
 
