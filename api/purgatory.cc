@@ -2,15 +2,43 @@
 
 #include <algorithm>
 
-#include <boost/asio/post.hpp>
-
 namespace skiff::api {
 
-Purgatory::Purgatory() : work_(boost::asio::make_work_guard(io_)) {
+Purgatory::Purgatory() {
   timer_thread_ = std::thread([this] {
     pthread_setname_np(pthread_self(), "skiff-purgatory");
-    io_.run();
+    expire_loop();
   });
+}
+
+namespace {
+constexpr std::chrono::steady_clock::duration kTick = std::chrono::milliseconds(5);
+}  // namespace
+
+void Purgatory::expire_loop() {
+  std::unique_lock lock(deadlines_mu_);
+  while (!stopping_) {
+    if (deadlines_.empty()) {
+      deadlines_cv_.wait(lock);
+      continue;
+    }
+    // Deadlines are served on a 5 ms tick (as Kafka's timing wheel has a
+    // tick): one wake-up expires every deadline that fell in it, instead of
+    // one wake-up per waiting request.
+    const auto next = deadlines_.top().at;
+    const auto now = std::chrono::steady_clock::now();
+    if (now < next) {
+      deadlines_cv_.wait_until(lock, next + kTick - (next.time_since_epoch() % kTick));
+      continue;
+    }
+    auto op = deadlines_.top().op.lock();
+    deadlines_.pop();
+    if (!op || op->completed()) continue;
+    lock.unlock();  // completing answers a request: not under our lock
+    op->force_complete();
+    unwatch(op);
+    lock.lock();
+  }
 }
 
 Purgatory::~Purgatory() { shutdown(); }
@@ -50,16 +78,31 @@ void Purgatory::add(std::shared_ptr<DelayedOperation> op, std::vector<std::strin
     unwatch(op);
     return;
   }
-  // The timer lives on the timer thread only: armed and cancelled there.
-  boost::asio::post(io_, [this, op, timeout] {
-    if (op->completed()) return;
-    op->timer_ = std::make_unique<boost::asio::steady_timer>(io_, timeout);
-    op->timer_->async_wait([this, op](const boost::system::error_code& ec) {
-      if (ec) return;
-      op->force_complete();
-      unwatch(op);
-    });
-  });
+  const auto at = std::chrono::steady_clock::now() + timeout;
+  bool earliest;
+  {
+    std::lock_guard lock(deadlines_mu_);
+    earliest = deadlines_.empty() || at < deadlines_.top().at;
+    deadlines_.push({at, op});
+    if (deadlines_.size() >= 4096 && deadlines_.size() > 4 * watches_.load(std::memory_order_relaxed)) {
+      compact_deadlines();
+    }
+  }
+  if (earliest) deadlines_cv_.notify_one();
+}
+
+// Drops the deadlines of operations that completed early, so that a high
+// rate of short-lived waits with long timeouts cannot pile up. Amortised:
+// runs when most entries are dead. Caller holds deadlines_mu_.
+void Purgatory::compact_deadlines() {
+  std::vector<Deadline> live;
+  while (!deadlines_.empty()) {
+    auto d = deadlines_.top();
+    deadlines_.pop();
+    auto op = d.op.lock();
+    if (op && !op->completed()) live.push_back(std::move(d));
+  }
+  deadlines_ = decltype(deadlines_)(std::greater<>{}, std::move(live));
 }
 
 bool Purgatory::has_watchers() const {
@@ -79,12 +122,7 @@ void Purgatory::on_event(const std::string& key) {
     ops = it->second;
   }
   for (auto& op : ops) {
-    if (op->try_complete() || op->completed()) {
-      unwatch(op);
-      boost::asio::post(io_, [op] {
-        if (op->timer_) op->timer_->cancel();
-      });
-    }
+    if (op->try_complete() || op->completed()) unwatch(op);
   }
 }
 
@@ -119,9 +157,14 @@ void Purgatory::complete_all() {
 void Purgatory::shutdown() {
   if (!timer_thread_.joinable()) return;
   complete_all();
-  work_.reset();
-  io_.stop();
+  {
+    std::lock_guard lock(deadlines_mu_);
+    stopping_ = true;
+  }
+  deadlines_cv_.notify_one();
   timer_thread_.join();
+  std::lock_guard lock(deadlines_mu_);
+  deadlines_ = {};
 }
 
 size_t Purgatory::watched() const {

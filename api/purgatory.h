@@ -22,9 +22,8 @@
 #include <unordered_map>
 #include <vector>
 
-#include <boost/asio/executor_work_guard.hpp>
-#include <boost/asio/io_context.hpp>
-#include <boost/asio/steady_timer.hpp>
+#include <condition_variable>
+#include <queue>
 
 namespace skiff::api {
 
@@ -52,7 +51,6 @@ class DelayedOperation : public std::enable_shared_from_this<DelayedOperation> {
  private:
   friend class Purgatory;
   std::atomic<bool> completed_{false};
-  std::unique_ptr<boost::asio::steady_timer> timer_;
   std::vector<std::string> keys_;
 };
 
@@ -84,9 +82,23 @@ class Purgatory {
   static constexpr size_t kShards = 64;
   Shard& shard(const std::string& key) { return shards_[std::hash<std::string>{}(key) % kShards]; }
   void unwatch(const std::shared_ptr<DelayedOperation>& op);
+  void expire_loop();
+  void compact_deadlines();
 
-  boost::asio::io_context io_;
-  boost::asio::executor_work_guard<boost::asio::io_context::executor_type> work_;
+  // Deadlines in a min-heap. An operation completed early stays in it until
+  // its deadline (held weakly, so its state is freed at completion): nothing
+  // is cancelled, and an add() wakes the timer thread only when its deadline
+  // is the new earliest, which with one fetch.max.wait.ms for all fetches is
+  // almost never. Per-operation timers cost two thread wake-ups per fetch.
+  struct Deadline {
+    std::chrono::steady_clock::time_point at;
+    std::weak_ptr<DelayedOperation> op;
+    bool operator>(const Deadline& o) const { return at > o.at; }
+  };
+  std::mutex deadlines_mu_;
+  std::condition_variable deadlines_cv_;
+  std::priority_queue<Deadline, std::vector<Deadline>, std::greater<>> deadlines_;
+  bool stopping_ = false;  // guarded by deadlines_mu_
   std::thread timer_thread_;
   std::array<Shard, kShards> shards_;
   mutable std::atomic<size_t> watches_{0};  // (operation, key) pairs watched, all shards
