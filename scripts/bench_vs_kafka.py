@@ -349,7 +349,10 @@ def summarize(runs):
         return (f"{fmt(med)} ({fmt(lo)}–{fmt(hi)})" if len(vals) > 1 else fmt(med)), med
 
     def ratio(a, b):
-        return f"{a / b:.2f}" if a is not None and b else "–"
+        if a is None or not b:
+            return "–"
+        r = a / b
+        return f"{r:.2f}" if r >= 0.1 or r == 0 else f"1/{1 / r:.0f}"
 
     out = ["| | Skiff | Kafka | Skiff/Kafka |", "|---|---|---|---|"]
     for key, label in (("first_produce_ms", "exec → first acknowledged produce, ms"), ("idle_rss_mb", "idle RSS, MB")):
