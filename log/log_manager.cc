@@ -1,5 +1,8 @@
 #include "log/log_manager.h"
 
+#include <algorithm>
+#include <unordered_map>
+
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
@@ -52,7 +55,12 @@ bool LogManager::valid_topic_name(const std::string& name, std::string* why) {
   return true;
 }
 
-LogManager::LogManager(LogManagerConfig config) : config_(std::move(config)) {
+namespace {
+std::atomic<uint64_t> next_instance_id{1};
+}  // namespace
+
+LogManager::LogManager(LogManagerConfig config)
+    : config_(std::move(config)), instance_id_(next_instance_id.fetch_add(1, std::memory_order_relaxed)) {
   if (config_.log_dirs.empty()) throw std::invalid_argument("log.dirs is empty");
   init_dirs();
   load_logs();
@@ -295,6 +303,7 @@ CreateTopicResult LogManager::create_topic(const std::string& name, int32_t part
     return r;
   }
   std::unique_lock lk(mu_);
+  generation_.fetch_add(1, std::memory_order_release);
   topics_ = std::move(next);
   topic_configs_[name] = cfg;
   for (auto& [tp, le] : created) {
@@ -334,6 +343,7 @@ LogErrc LogManager::create_partitions(const std::string& name, int32_t total, st
     return LogErrc::kStorageError;
   }
   std::unique_lock lk(mu_);
+  generation_.fetch_add(1, std::memory_order_release);
   topics_ = std::move(next);
   for (auto& [tp, le] : created) {
     ++partitions_per_dir_[le.dir_index];
@@ -356,6 +366,7 @@ LogErrc LogManager::delete_topic(const std::string& name) {
   std::vector<LogEntry> victims;
   {
     std::unique_lock lk(mu_);
+  generation_.fetch_add(1, std::memory_order_release);
     for (auto it = logs_.begin(); it != logs_.end();) {
       if (it->first.topic == name) {
         victims.push_back(it->second);
@@ -394,6 +405,7 @@ LogErrc LogManager::alter_topic_config(const std::string& name, const std::map<s
   std::vector<std::shared_ptr<Log>> logs;
   {
     std::unique_lock lk(mu_);
+  generation_.fetch_add(1, std::memory_order_release);
     topics_ = std::move(next);
     topic_configs_[name] = cfg;
     for (auto& [tp, e] : logs_) if (tp.topic == name) logs.push_back(e.log);
@@ -402,18 +414,51 @@ LogErrc LogManager::alter_topic_config(const std::string& name, const std::map<s
   return LogErrc::kNone;
 }
 
-std::shared_ptr<Log> LogManager::get_log(const std::string& topic, int32_t partition) const {
-  std::shared_lock lk(mu_);
-  auto it = logs_.find(TopicPartition{topic, partition});
-  return it == logs_.end() ? nullptr : it->second.log;
-}
+// One topic as a thread last saw it: its info (none: no such topic) and its
+// partitions' logs, held weakly so a deleted partition is not kept open.
+struct LogManager::CachedTopic {
+  std::optional<TopicInfo> info;
+  std::vector<std::weak_ptr<Log>> logs;
+};
 
-std::optional<TopicInfo> LogManager::topic(const std::string& name) const {
-  std::shared_lock lk(mu_);
-  auto it = topics_.find(name);
-  if (it == topics_.end()) return std::nullopt;
+const LogManager::CachedTopic& LogManager::cached_topic(const std::string& name) const {
+  struct ThreadCache {
+    uint64_t owner = 0;  // LogManager instance id (never reused)
+    uint64_t generation = 0;
+    std::unordered_map<std::string, CachedTopic> topics;  // nodes stay put: references survive inserts
+  };
+  thread_local ThreadCache cache;
+  const uint64_t gen = generation_.load(std::memory_order_acquire);
+  if (cache.owner != instance_id_ || cache.generation != gen) {
+    cache.topics.clear();
+    cache.owner = instance_id_;
+    cache.generation = gen;  // read before loading: a change meanwhile only causes one more reload
+  }
+  auto it = cache.topics.find(name);
+  if (it == cache.topics.end()) {
+    CachedTopic entry;
+    {
+      std::shared_lock lk(mu_);
+      if (auto t = topics_.find(name); t != topics_.end()) {
+        entry.info = t->second;
+        entry.logs.resize(static_cast<size_t>(std::max(0, t->second.partitions)));
+        for (int32_t p = 0; p < t->second.partitions; ++p) {
+          if (auto l = logs_.find(TopicPartition{name, p}); l != logs_.end()) entry.logs[size_t(p)] = l->second.log;
+        }
+      }
+    }
+    it = cache.topics.emplace(name, std::move(entry)).first;
+  }
   return it->second;
 }
+
+std::shared_ptr<Log> LogManager::get_log(const std::string& topic, int32_t partition) const {
+  const auto& t = cached_topic(topic);
+  if (partition < 0 || static_cast<size_t>(partition) >= t.logs.size()) return nullptr;
+  return t.logs[static_cast<size_t>(partition)].lock();
+}
+
+std::optional<TopicInfo> LogManager::topic(const std::string& name) const { return cached_topic(name).info; }
 
 std::optional<TopicInfo> LogManager::topic_by_id(const Uuid& id) const {
   std::shared_lock lk(mu_);

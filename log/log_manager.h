@@ -19,6 +19,7 @@
 #include <filesystem>
 #include <map>
 #include <memory>
+#include <atomic>
 #include <mutex>
 #include <optional>
 #include <shared_mutex>
@@ -122,6 +123,15 @@ class LogManager {
 
   std::mutex admin_mu_;             // serialises admin operations
   std::mutex checkpoint_mu_;        // serialises checkpoint file writes
+  // get_log() and topic() are on every Produce and Fetch: they take no lock
+  // shared across partitions. Each thread keeps its own copy of what it
+  // looked up (log_manager.cc), valid while generation_ has not moved; every
+  // change to the maps below bumps it while holding mu_ exclusively.
+  const uint64_t instance_id_;
+  std::atomic<uint64_t> generation_{0};
+  struct CachedTopic;
+  const CachedTopic& cached_topic(const std::string& name) const;
+
   mutable std::shared_mutex mu_;    // guards the maps below
   std::map<std::string, TopicInfo> topics_;
   std::map<std::string, std::shared_ptr<const LogConfig>> topic_configs_;

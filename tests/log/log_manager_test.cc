@@ -1,6 +1,9 @@
 #include <catch2/catch.hpp>
 
+#include <condition_variable>
 #include <fstream>
+#include <mutex>
+#include <thread>
 
 #include "log/log_manager.h"
 #include "log/meta_properties.h"
@@ -146,4 +149,69 @@ TEST_CASE("log manager: unclean restart recovers, scheduler runs retention", "[l
   CHECK(log->segment_count() == 1);  // timestamps ~1000 are ancient
   CHECK(log->log_start_offset().value == log->segment_base_offsets().front());
   m.shutdown();
+}
+
+// get_log()/topic() answer from a per-thread cache: every change made on
+// another thread must show in this thread's next lookup.
+TEST_CASE("log manager: lookups on a thread see other threads' creates, deletes and changes", "[log][manager]") {
+  TempDir d;
+  LogManager m(mgr_config(d, 1));
+  REQUIRE(m.create_topic("t", 1).error == LogErrc::kNone);
+  // The reader thread caches "t" and the absence of "u" first.
+  std::shared_ptr<Log> first;
+  std::mutex mu;
+  std::condition_variable cv;
+  int step = 0, done = -1;
+  std::vector<std::string> failures;
+  std::thread reader([&] {
+    auto wait_for = [&](int s) {
+      std::unique_lock lk(mu);
+      cv.wait(lk, [&] { return step >= s; });
+    };
+    auto check = [&](bool ok, const char* what) {
+      if (!ok) failures.emplace_back(what);
+    };
+    first = m.get_log("t", 0);
+    check(first != nullptr, "t-0 exists");
+    check(!m.topic("u"), "u absent");
+    check(!m.get_log("t", 1), "t-1 absent");
+    { std::lock_guard lk(mu); done = 0; } cv.notify_all();
+    wait_for(1);  // u created, t grown to 2 partitions
+    check(m.topic("u").has_value(), "u visible after create");
+    check(m.get_log("u", 0) != nullptr, "u-0 visible after create");
+    check(m.get_log("t", 1) != nullptr, "t-1 visible after create_partitions");
+    check(m.topic("t")->partitions == 2, "t has 2 partitions");
+    { std::lock_guard lk(mu); done = 1; } cv.notify_all();
+    wait_for(2);  // t deleted and re-created
+    auto again = m.get_log("t", 0);
+    check(again != nullptr, "t-0 after re-create");
+    check(again != first, "t-0 is the new log");
+    check(!m.get_log("t", 1), "new t has one partition");
+    { std::lock_guard lk(mu); done = 2; } cv.notify_all();
+  });
+  auto advance = [&](int s) {
+    {
+      std::unique_lock lk(mu);
+      cv.wait(lk, [&] { return done >= s - 1; });
+      step = s;
+    }
+    cv.notify_all();
+  };
+  {
+    std::unique_lock lk(mu);
+    cv.wait(lk, [&] { return done >= 0; });
+  }
+  REQUIRE(m.create_topic("u", 1).error == LogErrc::kNone);
+  REQUIRE(m.create_partitions("t", 2) == LogErrc::kNone);
+  advance(1);
+  {
+    std::unique_lock lk(mu);
+    cv.wait(lk, [&] { return done >= 1; });
+  }
+  REQUIRE(m.delete_topic("t") == LogErrc::kNone);
+  REQUIRE(m.create_topic("t", 1).error == LogErrc::kNone);
+  advance(2);
+  reader.join();
+  for (const auto& f : failures) FAIL_CHECK(f);
+  CHECK(failures.empty());
 }
