@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Builds Skiff and runs every test: the whole suite in the normal build, the
-# unit and network tests under ASan+UBSan and under TSan, and a short fuzz
-# pass. Installs what it needs first (idempotent). Usage:
+# Builds Skiff and runs every test: the whole suite in the normal build, a
+# smoke run of scripts/bench-vs-kafka.sh, the unit and network tests under
+# ASan+UBSan and under TSan, a short fuzz pass and the container image test.
+# Installs what it needs first (idempotent). Usage:
 #   scripts/test.sh            # everything
 #   SKIFF_TEST_QUICK=1 scripts/test.sh   # normal build only
 set -euo pipefail
