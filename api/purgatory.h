@@ -14,16 +14,15 @@
 #include <array>
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
+#include <functional>
 #include <memory>
 #include <mutex>
-#include <functional>
+#include <queue>
 #include <string>
 #include <thread>
 #include <unordered_map>
 #include <vector>
-
-#include <condition_variable>
-#include <queue>
 
 namespace skiff::api {
 

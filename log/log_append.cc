@@ -40,7 +40,7 @@ AppendResult Log::append(std::span<uint8_t> records, int32_t leader_epoch, int64
   auto cfg = config();
   const bool log_append_time = cfg->message_timestamp_type == TimestampType::kLogAppendTime;
   // 1. Validate every batch before touching the log (outside the lock): its
-  // header and CRC only; records are not walked (batches are stored as sent).
+  // header, CRC and record length prefixes (batches are stored as sent).
   // Producers send one batch per partition: no allocation for the usual few.
   boost::container::small_vector<BatchAppendInfo, 4> infos;
   // Idempotent batches (producer id >= 0): offsets filled in under the lock.

@@ -366,7 +366,7 @@ LogErrc LogManager::delete_topic(const std::string& name) {
   std::vector<LogEntry> victims;
   {
     std::unique_lock lk(mu_);
-  generation_.fetch_add(1, std::memory_order_release);
+    generation_.fetch_add(1, std::memory_order_release);
     for (auto it = logs_.begin(); it != logs_.end();) {
       if (it->first.topic == name) {
         victims.push_back(it->second);
@@ -405,7 +405,7 @@ LogErrc LogManager::alter_topic_config(const std::string& name, const std::map<s
   std::vector<std::shared_ptr<Log>> logs;
   {
     std::unique_lock lk(mu_);
-  generation_.fetch_add(1, std::memory_order_release);
+    generation_.fetch_add(1, std::memory_order_release);
     topics_ = std::move(next);
     topic_configs_[name] = cfg;
     for (auto& [tp, e] : logs_) if (tp.topic == name) logs.push_back(e.log);

@@ -10,16 +10,16 @@
 //   <topic>-<partition>/               one Log (segments + partition.metadata)
 // and in the first dir only: skiff-topics (TopicStore).
 //
-// Threads: every public method is thread-safe. get_log() is the hot-path
-// lookup (shared lock, no I/O). Admin operations (create/delete/alter) are
+// Threads: every public method is thread-safe. get_log() and topic() are the
+// hot-path lookups (a per-thread cache, no shared lock, no I/O). Admin operations (create/delete/alter) are
 // serialised among themselves and do their I/O without blocking get_log().
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <filesystem>
 #include <map>
 #include <memory>
-#include <atomic>
 #include <mutex>
 #include <optional>
 #include <shared_mutex>

@@ -126,8 +126,7 @@ class Kafka(Broker):
 # --- clients ----------------------------------------------------------------
 
 def run_client(cmd, timeout):
-    """Runs a client to completion; returns (stdout, wall seconds, client CPU seconds)."""
-    t0 = time.monotonic()
+    """Runs a client to completion and returns its stdout (measure() times it)."""
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         out, err = proc.communicate(timeout=timeout)
@@ -135,11 +134,10 @@ def run_client(cmd, timeout):
         proc.kill()
         out, err = proc.communicate()
         raise RuntimeError(f"timed out after {timeout}s: {' '.join(cmd)}\n{err[-2000:]}")
-    wall = time.monotonic() - t0
-    # communicate() reaped the child; its rusage is in RUSAGE_CHILDREN.
+    # communicate() reaped the child: measure() reads its CPU from RUSAGE_CHILDREN.
     if proc.returncode != 0:
         raise RuntimeError(f"exit {proc.returncode}: {' '.join(cmd)}\n{out[-2000:]}\n{err[-2000:]}")
-    return out, wall
+    return out
 
 
 def java(args, *argv):
@@ -147,7 +145,7 @@ def java(args, *argv):
 
 
 def java_produce(args, broker, topic, records, size, acks):
-    out, _ = run_client(java(args, "org.apache.kafka.tools.ProducerPerformance", "--topic", topic,
+    out = run_client(java(args, "org.apache.kafka.tools.ProducerPerformance", "--topic", topic,
                              "--num-records", str(records), "--record-size", str(size), "--throughput", "-1",
                              "--producer-props", f"bootstrap.servers={broker.bootstrap}", f"acks={acks}"),
                         args.client_timeout)
@@ -161,7 +159,7 @@ def java_produce(args, broker, topic, records, size, acks):
 
 
 def java_consume(args, broker, topic, records):
-    out, _ = run_client(java(args, "org.apache.kafka.tools.ConsumerPerformance", "--bootstrap-server",
+    out = run_client(java(args, "org.apache.kafka.tools.ConsumerPerformance", "--bootstrap-server",
                              broker.bootstrap, "--topic", topic, "--messages", str(records), "--timeout", "60000",
                              "--hide-header"), args.client_timeout)
     # start.time, end.time, data.consumed.in.MB, MB.sec, data.consumed.in.nMsg, nMsg.sec,
@@ -175,7 +173,7 @@ def java_consume(args, broker, topic, records):
 
 
 def rdkafka(args, mode, broker, topic, *extra):
-    out, _ = run_client([str(args.rdkafka_bench), mode, "--bootstrap", broker.bootstrap, "--topic", topic, *extra],
+    out = run_client([str(args.rdkafka_bench), mode, "--bootstrap", broker.bootstrap, "--topic", topic, *extra],
                         args.client_timeout)
     return json.loads(out.strip().splitlines()[-1])
 
@@ -396,8 +394,8 @@ def summarize(runs):
 def environment(args):
     def cmd(*c):
         try:
-            return subprocess.run(c, capture_output=True, text=True, timeout=30).stdout.strip() or \
-                subprocess.run(c, capture_output=True, text=True, timeout=30).stderr.strip()
+            r = subprocess.run(c, capture_output=True, text=True, timeout=30)
+            return r.stdout.strip() or r.stderr.strip()  # java -version writes to stderr
         except OSError:
             return "?"
     cpu = next((l.split(":", 1)[1].strip() for l in Path("/proc/cpuinfo").read_text().splitlines()

@@ -21,7 +21,6 @@
 #include <librdkafka/rdkafka.h>
 
 #include <algorithm>
-#include <atomic>
 #include <chrono>
 #include <cinttypes>
 #include <cstdio>
