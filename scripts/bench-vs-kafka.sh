@@ -7,7 +7,7 @@
 #   scripts/bench-vs-kafka.sh            # 3 rounds, the full loads (~15 min)
 #   scripts/bench-vs-kafka.sh --smoke    # 1 round, tiny loads (CI runs this)
 #   scripts/bench-vs-kafka.sh --help     # every option
-# env: BUILD_DIR (default build-bench), KAFKA_VERSION (default 4.0.0)
+# env: BUILD_DIR (default build-bench), KAFKA_VERSION (default 4.4.0)
 # Results: a Markdown table on stdout, JSON + Markdown in BUILD_DIR/results/.
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -430,7 +430,7 @@ def main():
     p.add_argument("--rdkafka-bench", type=Path, required=True)
     p.add_argument("--first-produce", type=Path, required=True)
     p.add_argument("--jars", type=Path, required=True)
-    p.add_argument("--kafka-version", default=os.environ.get("KAFKA_VERSION", "4.0.0"))
+    p.add_argument("--kafka-version", default=os.environ.get("KAFKA_VERSION", "4.4.0"))
     args = p.parse_args()
     if args.smoke:
         args.rounds, args.records_100b, args.records_1kib = 1, 20_000, 5_000

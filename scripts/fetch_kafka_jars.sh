@@ -1,17 +1,25 @@
 #!/usr/bin/env bash
 # Downloads Apache Kafka's jars (kafka_2.13, kafka-server, kafka-tools,
-# kafka-clients, kafka-storage and all their runtime dependencies) from Maven
-# Central into a cache directory, so tests and benchmarks can run Kafka's own
-# tools (e.g. kafka.tools.DumpLogSegments) against our files.
+# kafka-clients, kafka-storage, the coordinators and all their runtime
+# dependencies) from Maven Central into a cache directory, so tests and
+# benchmarks can run Kafka itself and its own tools (e.g.
+# org.apache.kafka.tools.DumpLogSegments) against our files.
 #
 # Usage: scripts/fetch_kafka_jars.sh [version]
-#   env KAFKA_VERSION (default 4.0.0), SKIFF_CACHE_DIR (default ~/.cache/skiff)
-# Prints the directory holding the jars on stdout (last line). Idempotent: a
-# completed download is marked with a .complete file and reused.
-# Java classpath:  java -cp "<dir>/*" kafka.tools.DumpLogSegments ...
+#   env KAFKA_VERSION (default 4.4.0), SKIFF_CACHE_DIR (default ~/.cache/skiff)
+# Prints the directory holding the jars on stdout (last line).
+# Java classpath:  java -cp "<dir>/*" org.apache.kafka.tools.DumpLogSegments ...
+#
+# Safe to run concurrently (ctest -j runs several tests that need the jars):
+# - the download runs under an exclusive flock on $CACHE_ROOT/maven.lock, so
+#   only one Maven writes the local repository (~/.m2) at a time, and a
+#   second caller waits for the first and then finds the work done;
+# - each run downloads into its own mktemp directory beside the destination
+#   and publishes it with one rename; the .complete marker is written inside
+#   it before the rename, so a reader never sees a partial directory.
 set -euo pipefail
 
-VERSION="${1:-${KAFKA_VERSION:-4.0.0}}"
+VERSION="${1:-${KAFKA_VERSION:-4.4.0}}"
 CACHE_ROOT="${SKIFF_CACHE_DIR:-${HOME}/.cache/skiff}"
 DEST="${CACHE_ROOT}/kafka-${VERSION}"
 
@@ -21,8 +29,18 @@ if [[ -f "${DEST}/.complete" ]]; then
 fi
 
 command -v mvn >/dev/null 2>&1 || { echo "fetch_kafka_jars: mvn not found" >&2; exit 2; }
+command -v flock >/dev/null 2>&1 || { echo "fetch_kafka_jars: flock not found (util-linux)" >&2; exit 2; }
 
-WORK="$(mktemp -d)"
+mkdir -p "${CACHE_ROOT}"
+exec 9>"${CACHE_ROOT}/maven.lock"
+flock 9
+# Another run may have finished while we waited for the lock.
+if [[ -f "${DEST}/.complete" ]]; then
+  echo "${DEST}"
+  exit 0
+fi
+
+WORK="$(mktemp -d "${CACHE_ROOT}/.kafka-${VERSION}.XXXXXX")"
 trap 'rm -rf "${WORK}"' EXIT
 
 cat > "${WORK}/pom.xml" <<POM
@@ -38,21 +56,27 @@ cat > "${WORK}/pom.xml" <<POM
     <dependency><groupId>org.apache.kafka</groupId><artifactId>kafka-storage</artifactId><version>${VERSION}</version></dependency>
     <dependency><groupId>org.apache.kafka</groupId><artifactId>kafka-tools</artifactId><version>${VERSION}</version></dependency>
     <dependency><groupId>org.apache.kafka</groupId><artifactId>kafka-clients</artifactId><version>${VERSION}</version></dependency>
+    <dependency><groupId>org.apache.kafka</groupId><artifactId>kafka-group-coordinator</artifactId><version>${VERSION}</version></dependency>
+    <dependency><groupId>org.apache.kafka</groupId><artifactId>kafka-transaction-coordinator</artifactId><version>${VERSION}</version></dependency>
     <dependency><groupId>org.slf4j</groupId><artifactId>slf4j-simple</artifactId><version>1.7.36</version></dependency>
   </dependencies>
 </project>
 POM
 
-mkdir -p "${DEST}.tmp"
+JARS="${WORK}/jars"
+mkdir -p "${JARS}"
 # -q: quiet; -B: batch mode (no progress bars). Runtime scope is what java needs.
-if ! mvn -q -B -f "${WORK}/pom.xml" \
-      org.apache.maven.plugins:maven-dependency-plugin:3.6.1:copy-dependencies \
-      -DincludeScope=runtime -DoutputDirectory="${DEST}.tmp" >&2; then
-  echo "fetch_kafka_jars: maven download failed" >&2
-  rm -rf "${DEST}.tmp"
+# One retry: a busy registry times out now and then.
+fetch() {
+  mvn -q -B -f "${WORK}/pom.xml" \
+    org.apache.maven.plugins:maven-dependency-plugin:3.6.1:copy-dependencies \
+    -DincludeScope=runtime -DoutputDirectory="${JARS}" >&2
+}
+if ! fetch && ! { echo "fetch_kafka_jars: retrying" >&2; sleep 3; fetch; }; then
+  echo "fetch_kafka_jars: maven download of Kafka ${VERSION} failed" >&2
   exit 1
 fi
+touch "${JARS}/.complete"
 rm -rf "${DEST}"
-mv "${DEST}.tmp" "${DEST}"
-touch "${DEST}/.complete"
+mv "${JARS}" "${DEST}"
 echo "${DEST}"

@@ -23,8 +23,12 @@ ROOT=$PWD
 IT="$ROOT/tests/integration"
 CACHE_ROOT="${SKIFF_CACHE_DIR:-${HOME}/.cache/skiff}"
 COMPAT="$CACHE_ROOT/compat"
-KAFKA_CLIENTS_VERSION=4.0.0
+KAFKA_CLIENTS_VERSION=4.4.0
 mkdir -p "$COMPAT"
+# One installer at a time per cache (two ctest runs, or a test and a
+# developer): each step removes and rebuilds its directory.
+exec 8>"$COMPAT/.install.lock"
+flock 8
 
 ALL=(kcat confluent_kafka kafka_python kafkajs java franz_go)
 if [[ $# -eq 0 ]]; then set -- "${ALL[@]}"; fi

@@ -15,9 +15,9 @@
 #         and start keeps the data).
 #   PORT  the PLAINTEXT port on 127.0.0.1 clients use. The controller
 #         listener gets a free port, remembered in DIR/controller.port.
-#   key=value  extra broker properties appended to Kafka 4.0's shipped
+#   key=value  extra broker properties appended to Kafka 4.4's shipped
 #         config/server.properties defaults (e.g. num.partitions=3).
-# env: KAFKA_VERSION (default 4.0.0), KAFKA_HEAP_OPTS (default -Xmx1G -Xms1G,
+# env: KAFKA_VERSION (default 4.4.0), KAFKA_HEAP_OPTS (default -Xmx1G -Xms1G,
 #      as kafka-server-start.sh), KAFKA_START_TIMEOUT seconds (default 90),
 #      KAFKA_STOP_TIMEOUT seconds (default 60, then SIGKILL).
 # start prints "127.0.0.1:PORT" when the broker answers; exit 1 (with the
@@ -28,7 +28,7 @@
 # that time the start from exec, as scripts/bench-vs-kafka.py does).
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
-VERSION="${KAFKA_VERSION:-4.0.0}"
+VERSION="${KAFKA_VERSION:-4.4.0}"
 
 usage() { sed -n '2,32p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 [[ $# -ge 2 ]] || usage
@@ -76,7 +76,7 @@ prepare() {
   shift
   launch_settings
   if [[ -f "$DIR/controller.port" ]]; then CPORT=$(cat "$DIR/controller.port"); else CPORT=$(free_port); echo "$CPORT" >"$DIR/controller.port"; fi
-  # Kafka 4.0's config/server.properties (KRaft, combined mode) with our
+  # Kafka 4.4's config/server.properties (KRaft, combined mode) with our
   # listeners and log dir.
   cat >"$DIR/server.properties" <<PROPS
 process.roles=broker,controller

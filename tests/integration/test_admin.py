@@ -1,6 +1,6 @@
 """Admin APIs and the idempotent producer against the real binary:
 Apache Kafka's own CLI tools (kafka-topics, kafka-configs,
-kafka-delete-records, kafka-get-offsets, kafka-log-dirs from the 4.0 jars of
+kafka-delete-records, kafka-get-offsets, kafka-log-dirs from the 4.4 jars of
 scripts/fetch_kafka_jars.sh), confluent-kafka's AdminClient, kafkajs's admin,
 franz-go's kadm, and idempotent
 producers (confluent-kafka with enable.idempotence=true; the Java and franz-go
@@ -70,7 +70,7 @@ def test_kafka_cli_tools(client, broker, tmp_path):
     tool(topics, "--bootstrap-server", b, "--alter", "--topic", t, "--partitions", "3")
     assert "PartitionCount: 3" in tool(topics, "--bootstrap-server", b, "--describe", "--topic", t)
 
-    configs = "kafka.admin.ConfigCommand"
+    configs = "org.apache.kafka.tools.ConfigCommand"
     out = tool(configs, "--bootstrap-server", b, "--describe", "--entity-type", "topics", "--entity-name", t)
     assert "retention.ms=123456" in out, out
     tool(configs, "--bootstrap-server", b, "--alter", "--entity-type", "topics", "--entity-name", t,
