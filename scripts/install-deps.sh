@@ -10,8 +10,9 @@ BUILD_PACKAGES=(
   # build
   build-essential cmake ninja-build pkg-config python3
   libboost-dev libboost-program-options-dev libfmt-dev libspdlog-dev libyaml-cpp-dev
-  # compression codecs for record batches
-  zlib1g-dev libzstd-dev liblz4-dev libsnappy-dev
+  # No compression library: the broker stores and serves batches as the
+  # producer compressed them and never decodes their records. The log cleaner
+  # (compacted topics) will need them, and adds them when it links them.
 )
 PACKAGES=(
   "${BUILD_PACKAGES[@]}"
