@@ -151,7 +151,7 @@ std::vector<ConfigKeyDef> build_defs() {
                },
                "host:n[,host:n...] with n an integer in [0, 2147483647]"});
 
-  d.push_back(integer_key("log.segment.bytes", 1LL << 30, 14, kIntMax, "Roll a segment at this size.",
+  d.push_back(integer_key("log.segment.bytes", 1LL << 30, 1048576, kIntMax, "Roll a segment at this size.",
                           &BrokerConfig::log_segment_bytes));
   d.push_back(integer_key("log.roll.ms", 7LL * 24 * 3600 * 1000, 1, kLongMax, "Roll a segment at this age.",
                           &BrokerConfig::log_roll_ms));

@@ -117,7 +117,7 @@ AppendResult Log::append(std::span<uint8_t> records, int32_t leader_epoch, int64
   auto seg = active();
   const uint64_t seg_size = seg->size();
   if (seg_size > 0 &&
-      (static_cast<int64_t>(seg_size + records.size()) > cfg->segment_bytes ||
+      (static_cast<int64_t>(seg_size + records.size()) > cfg->segment_size() ||
        now_ms - seg->roll_base_ms() > cfg->segment_ms || seg->offset_index().file().full() ||
        seg->time_index().full() || leo + total_records - 1 - seg->base_offset() > INT32_MAX)) {
     if (auto e = roll_locked(now_ms); e != LogErrc::kNone) return fail(e, "could not roll a new segment");

@@ -1,9 +1,11 @@
 #include "log/log_config.h"
 
+#include <algorithm>
 #include <charconv>
-#include <set>
 
 #include <fmt/format.h>
+
+#include "log/topic_config_def.h"
 
 namespace skiff::storage {
 namespace {
@@ -15,60 +17,60 @@ std::optional<int64_t> parse_long(const std::string& v) {
   return out;
 }
 
-// Kafka topic configs that we accept and keep but that the log does not act on.
-const std::set<std::string>& passive_keys() {
-  static const std::set<std::string> k = {
-      "cleanup.policy", "compression.type", "compression.gzip.level", "compression.lz4.level",
-      "compression.zstd.level", "delete.retention.ms", "file.delete.delay.ms", "follower.replication.throttled.replicas",
-      "leader.replication.throttled.replicas", "local.retention.bytes", "local.retention.ms",
-      "max.compaction.lag.ms", "message.downconversion.enable", "min.cleanable.dirty.ratio",
-      "min.compaction.lag.ms", "min.insync.replicas", "preallocate", "remote.storage.enable",
-      "segment.jitter.ms", "unclean.leader.election.enable", "message.timestamp.difference.max.ms",
-      "remote.log.copy.disable", "remote.log.delete.on.disable"};
-  return k;
-}
-
 }  // namespace
 
 std::optional<std::string> LogConfig::set(const std::string& key, const std::string& value) {
-  auto num = [&](int64_t& field, int64_t min) -> std::optional<std::string> {
-    auto v = parse_long(value);
-    if (!v) return fmt::format("Invalid value {} for configuration {}: not a number", value, key);
-    if (*v < min) return fmt::format("Invalid value {} for configuration {}: must be at least {}", value, key, min);
-    field = *v;
-    return std::nullopt;
+  const TopicConfigDef* def = find_topic_config(key);
+  if (!def) return fmt::format("Unknown topic config name: {}", key);
+  if (auto err = validate_topic_config_value(*def, value)) return err;
+  static const std::map<std::string_view, int64_t LogConfig::*> integers = {
+      {"segment.bytes", &LogConfig::segment_bytes},
+      {"segment.ms", &LogConfig::segment_ms},
+      {"retention.ms", &LogConfig::retention_ms},
+      {"retention.bytes", &LogConfig::retention_bytes},
+      {"flush.messages", &LogConfig::flush_messages},
+      {"flush.ms", &LogConfig::flush_ms},
+      {"max.message.bytes", &LogConfig::max_message_bytes},
+      {"index.interval.bytes", &LogConfig::index_interval_bytes},
+      {"segment.index.bytes", &LogConfig::segment_index_bytes},
+      {"internal.segment.bytes", &LogConfig::internal_segment_bytes},
+      {"message.timestamp.before.max.ms", &LogConfig::message_timestamp_before_max_ms},
+      {"message.timestamp.after.max.ms", &LogConfig::message_timestamp_after_max_ms},
   };
-  std::optional<std::string> err;
-  if (key == "segment.bytes") err = num(segment_bytes, 14);
-  else if (key == "segment.ms") err = num(segment_ms, 1);
-  else if (key == "retention.ms") err = num(retention_ms, -1);
-  else if (key == "retention.bytes") err = num(retention_bytes, -1);
-  else if (key == "flush.messages") err = num(flush_messages, 1);
-  else if (key == "flush.ms") err = num(flush_ms, 0);
-  else if (key == "max.message.bytes") err = num(max_message_bytes, 0);
-  else if (key == "index.interval.bytes") err = num(index_interval_bytes, 0);
-  else if (key == "segment.index.bytes") err = num(segment_index_bytes, 4);
-  else if (key == "message.timestamp.before.max.ms") err = num(message_timestamp_before_max_ms, 0);
-  else if (key == "message.timestamp.after.max.ms") err = num(message_timestamp_after_max_ms, 0);
-  else if (key == "message.timestamp.type") {
-    if (value == "CreateTime") message_timestamp_type = TimestampType::kCreateTime;
-    else if (value == "LogAppendTime") message_timestamp_type = TimestampType::kLogAppendTime;
-    else err = fmt::format("Invalid value {} for configuration {}: String must be one of: CreateTime, LogAppendTime", value, key);
-  } else if (!passive_keys().count(key)) {
-    return fmt::format("Unknown topic config name: {}", key);
+  if (auto it = integers.find(key); it != integers.end()) {
+    this->*(it->second) = topic_config_integer(value);
+  } else if (key == "message.timestamp.type") {
+    message_timestamp_type = value.find("LogAppendTime") != std::string::npos ? TimestampType::kLogAppendTime
+                                                                               : TimestampType::kCreateTime;
+  } else if (key == "cleanup.policy") {
+    auto items = topic_config_list(value);
+    retention_deletes = std::find(items.begin(), items.end(), "delete") != items.end();
   }
-  if (err) return err;
-  if (segment_bytes > INT32_MAX) return fmt::format("Invalid value {} for configuration {}: must be at most {}", value, key, INT32_MAX);
-  if (segment_index_bytes > INT32_MAX) return fmt::format("Invalid value {} for configuration {}: must be at most {}", value, key, INT32_MAX);
   return std::nullopt;
 }
 
 std::variant<LogConfig, std::string> LogConfig::with_overrides(const LogConfig& broker_defaults,
                                                                const std::map<std::string, std::string>& overrides) {
+  if (auto e = validate_topic_configs(overrides)) return *e;
   LogConfig c = broker_defaults;
   c.overrides.clear();
   for (const auto& [k, v] : overrides) {
     if (auto e = c.set(k, v)) return *e;
+    c.overrides[k] = v;
+  }
+  return c;
+}
+
+LogConfig LogConfig::with_stored_overrides(const LogConfig& broker_defaults,
+                                           const std::map<std::string, std::string>& overrides,
+                                           std::map<std::string, std::string>* dropped) {
+  LogConfig c = broker_defaults;
+  c.overrides.clear();
+  for (const auto& [k, v] : overrides) {
+    if (auto e = c.set(k, v)) {
+      if (dropped) (*dropped)[k] = *e;
+      continue;
+    }
     c.overrides[k] = v;
   }
   return c;
@@ -113,6 +115,9 @@ std::variant<LogConfig, std::string> LogConfig::from_broker_properties(const std
 
 std::map<std::string, std::string> LogConfig::effective_values() const {
   std::map<std::string, std::string> m = overrides;
+  for (const auto& d : topic_config_defs())
+    if (!d.acted_on && d.kafka_default && !m.count(std::string(d.name))) m[std::string(d.name)] = *d.kafka_default;
+  if (!m.count("cleanup.policy")) m["cleanup.policy"] = retention_deletes ? "delete" : "compact";
   m["segment.bytes"] = std::to_string(segment_bytes);
   m["segment.ms"] = std::to_string(segment_ms);
   m["retention.ms"] = std::to_string(retention_ms);

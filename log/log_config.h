@@ -1,6 +1,8 @@
 // LogConfig: the per-partition log settings (Kafka's topic-level configs),
 // built from broker defaults plus per-topic overrides. A plain value; Log
-// holds an immutable copy that LogManager can replace live.
+// holds an immutable copy that LogManager can replace live. Which keys exist,
+// their validation and defaults come from the one table in
+// log/topic_config_def.h; this struct holds the values the log acts on.
 #pragma once
 
 #include <cstdint>
@@ -29,18 +31,29 @@ struct LogConfig {
   int64_t message_timestamp_after_max_ms = 3600000;    // message.timestamp.after.max.ms (Kafka 4 default)
   int64_t index_interval_bytes = 4096;             // index.interval.bytes
   int64_t segment_index_bytes = 10 * 1024 * 1024;  // segment.index.bytes
+  int64_t internal_segment_bytes = 0;              // internal.segment.bytes (Kafka's test key; 0: unset)
+  bool retention_deletes = true;                   // cleanup.policy contains "delete"
+
+  // The size at which a segment rolls: internal.segment.bytes when set.
+  int64_t segment_size() const { return internal_segment_bytes > 0 ? internal_segment_bytes : segment_bytes; }
 
   // Overrides kept verbatim (for DescribeConfigs and persistence), including
   // accepted Kafka topic configs that the log itself does not act on.
   std::map<std::string, std::string> overrides;
 
-  // Applies one topic-level key. Returns an error message naming the key on
-  // an unknown key or a bad value.
+  // Applies one topic-level key after Kafka's check of its value. Returns an
+  // error message naming the key on an unknown key or a bad value.
   std::optional<std::string> set(const std::string& key, const std::string& value);
 
-  // Topic overrides over broker defaults. On error: the message names the key.
+  // Topic overrides over broker defaults, validated as Kafka's
+  // LogConfig.validate does. On error: Kafka's message, naming the key.
   static std::variant<LogConfig, std::string> with_overrides(const LogConfig& broker_defaults,
                                                              const std::map<std::string, std::string>& overrides);
+  // For overrides stored by an older Skiff (startup): keys that are no longer
+  // valid are left out and returned in `dropped` with the reason; the rest apply.
+  static LogConfig with_stored_overrides(const LogConfig& broker_defaults,
+                                         const std::map<std::string, std::string>& overrides,
+                                         std::map<std::string, std::string>* dropped);
   // Broker-level defaults from server properties ("log.segment.bytes",
   // "log.roll.ms"/"log.roll.hours", "log.retention.{ms,minutes,hours,bytes}",
   // "log.flush.interval.{messages,ms}", "message.max.bytes",
@@ -48,7 +61,8 @@ struct LogConfig {
   // "log.index.size.max.bytes", ...). Unrelated keys are ignored.
   static std::variant<LogConfig, std::string> from_broker_properties(const std::map<std::string, std::string>& props);
 
-  // The topic-level key for a value currently in effect (for DescribeConfigs).
+  // Every described topic key with its value in effect: overrides, the log's
+  // own fields, and Kafka's default for the keys the log does not act on.
   std::map<std::string, std::string> effective_values() const;
 };
 

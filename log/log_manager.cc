@@ -145,14 +145,13 @@ std::shared_ptr<Log> LogManager::open_log(size_t dir_index, const TopicPartition
 void LogManager::load_logs() {
   const bool have_store = store_->exists();
   topics_ = store_->load();
-  for (const auto& [name, t] : topics_) {
-    auto c = LogConfig::with_overrides(config_.defaults, t.overrides);
-    if (auto* err = std::get_if<std::string>(&c)) {
-      spdlog::warn("topic {}: stored config invalid ({}); using broker defaults", name, *err);
-      topic_configs_[name] = std::make_shared<const LogConfig>(config_.defaults);
-    } else {
-      topic_configs_[name] = std::make_shared<const LogConfig>(std::get<LogConfig>(c));
-    }
+  for (auto& [name, t] : topics_) {
+    std::map<std::string, std::string> dropped;
+    auto c = LogConfig::with_stored_overrides(config_.defaults, t.overrides, &dropped);
+    for (const auto& [key, why] : dropped)
+      spdlog::warn("topic {}: ignoring stored config {}={} ({})", name, key, t.overrides[key], why);
+    t.overrides = c.overrides;  // what is described and persisted from now on
+    topic_configs_[name] = std::make_shared<const LogConfig>(std::move(c));
   }
   for (size_t di = 0; di < config_.log_dirs.size(); ++di) {
     for (const auto& e : fs::directory_iterator(config_.log_dirs[di])) {

@@ -22,6 +22,12 @@ void Log::delete_segments_locked(const std::vector<std::shared_ptr<LogSegment>>&
   }
 }
 
+// Kafka's UnifiedLog.deleteOldSegments: from the oldest segment on, delete
+// while a segment lies below the log start, or (cleanup.policy has delete)
+// is past retention.ms by its largest timestamp or over retention.bytes. The
+// active segment counts too once it holds data: when every segment goes, a
+// new empty active segment is rolled first, so the log start moves to the end
+// and a partition that stopped receiving data still loses it on time.
 int Log::delete_old_segments(int64_t now_ms) {
   std::lock_guard lk(mu_);
   if (closed_.load()) return 0;
@@ -31,14 +37,19 @@ int Log::delete_old_segments(int64_t now_ms) {
   for (const auto& s : segs) total += s->size();
   const int64_t start = log_start_.load(std::memory_order_relaxed);
   std::vector<std::shared_ptr<LogSegment>> victims;
-  for (size_t i = 0; i + 1 < segs.size(); ++i) {  // never the active segment
+  for (size_t i = 0; i < segs.size(); ++i) {
     const auto& s = segs[i];
-    bool expired = segs[i + 1]->base_offset() <= start ||
-                   (cfg->retention_ms >= 0 && now_ms - s->largest_timestamp() > cfg->retention_ms) ||
-                   (cfg->retention_bytes >= 0 && static_cast<int64_t>(total - s->size()) >= cfg->retention_bytes);
-    if (!expired) break;
+    const bool last = i + 1 == segs.size();
+    if (last && s->size() == 0) break;  // an empty active segment stays
+    const bool below_start = !last && segs[i + 1]->base_offset() <= start;
+    const bool by_time = cfg->retention_ms >= 0 && now_ms - s->largest_timestamp() > cfg->retention_ms;
+    const bool by_size = cfg->retention_bytes >= 0 && static_cast<int64_t>(total - s->size()) >= cfg->retention_bytes;
+    if (!below_start && !(cfg->retention_deletes && (by_time || by_size))) break;
     victims.push_back(s);
     total -= s->size();
+  }
+  if (!victims.empty() && victims.size() == segs.size()) {
+    if (roll_locked(now_ms) != LogErrc::kNone) victims.pop_back();  // keep the active one; retry next round
   }
   delete_segments_locked(victims);
   return static_cast<int>(victims.size());

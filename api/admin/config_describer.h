@@ -1,6 +1,6 @@
 // ConfigDescriber: what DescribeConfigs, CreateTopics (v5+) and the alter
-// handlers say about topic and broker configs. Every topic config Kafka 4
-// knows is listed with its value in effect, where it comes from (a topic
+// handlers say about topic and broker configs. Every topic config Kafka 4.4
+// knows (the table in log/topic_config_def.h) is listed with its value in effect, where it comes from (a topic
 // override, the broker's file/environment/command line, or the default),
 // its broker-level synonym, type and documentation, as clients expect
 // (tools diff "all configs", see /work/shared/clients.md §5 item 15).
@@ -63,8 +63,5 @@ std::vector<ConfigEntry> describe_new_topic(BrokerServices& services,
 // The broker's configs (every key Skiff accepts), read-only.
 std::vector<ConfigEntry> describe_broker(BrokerServices& services,
                                          const std::optional<std::vector<std::string>>& keys = {});
-
-// True if `name` is a topic config Skiff accepts (for AlterConfigs checks).
-bool is_topic_config(const std::string& name);
 
 }  // namespace skiff::api::admin

@@ -6,23 +6,10 @@
 #include "api/admin/config_describer.h"
 #include "api/api_log.h"
 #include "api/topics.h"
-#include "config/string_util.h"
+#include "log/topic_config_def.h"
 
 namespace skiff::api::admin {
 namespace {
-
-std::vector<std::string> split(const std::string& v) {
-  std::vector<std::string> out;
-  size_t start = 0;
-  while (start <= v.size()) {
-    auto comma = v.find(',', start);
-    auto item = v.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
-    if (!item.empty()) out.push_back(item);
-    if (comma == std::string::npos) break;
-    start = comma + 1;
-  }
-  return out;
-}
 
 std::string join(const std::vector<std::string>& v) {
   std::string out;
@@ -51,7 +38,8 @@ ChangeResult alter_resource(BrokerServices& services, int8_t resource_type, cons
   for (const auto& c : changes) {
     if (!seen.insert(c.name).second)
       return fail(ErrorCode::kInvalidRequest, "Error due to duplicate config keys: " + c.name);
-    if (!is_topic_config(c.name)) return fail(ErrorCode::kInvalidConfig, "Unknown topic config name: " + c.name);
+    if (!storage::find_topic_config(c.name))
+      return fail(ErrorCode::kInvalidConfig, "Unknown topic config name: " + c.name);
     switch (c.op) {
       case AlterOp::kSet:
         if (!c.value) {
@@ -65,14 +53,12 @@ ChangeResult alter_resource(BrokerServices& services, int8_t resource_type, cons
         break;
       case AlterOp::kAppend:
       case AlterOp::kSubtract: {
-        if (c.name != "cleanup.policy" && c.name != "leader.replication.throttled.replicas" &&
-            c.name != "follower.replication.throttled.replicas")
+        const auto* def = storage::find_topic_config(c.name);
+        if (def->type != storage::TopicConfigType::kList)
           return fail(ErrorCode::kInvalidConfig, "Config value append/subtract is not supported for " + c.name +
                                                      ": it is not a list");
-        auto current = next.count(c.name) ? split(next[c.name])
-                                          : (c.name == "cleanup.policy" ? std::vector<std::string>{"delete"}
-                                                                        : std::vector<std::string>{});
-        for (const auto& item : split(c.value.value_or(""))) {
+        auto current = storage::topic_config_list(next.count(c.name) ? next[c.name] : std::string(def->kafka_default.value_or("")));
+        for (const auto& item : storage::topic_config_list(c.value.value_or(""))) {
           auto it = std::find(current.begin(), current.end(), item);
           if (c.op == AlterOp::kAppend && it == current.end()) current.push_back(item);
           if (c.op == AlterOp::kSubtract && it != current.end()) current.erase(it);

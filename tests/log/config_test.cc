@@ -7,15 +7,15 @@ using namespace skiff::storage;
 TEST_CASE("topic overrides over broker defaults", "[log][config]") {
   LogConfig broker;
   broker.retention_ms = 1000;
-  auto r = LogConfig::with_overrides(broker, {{"segment.bytes", "4096"}, {"message.timestamp.type", "LogAppendTime"},
+  auto r = LogConfig::with_overrides(broker, {{"segment.bytes", "1048576"}, {"message.timestamp.type", "LogAppendTime"},
                                               {"cleanup.policy", "delete"}});
   REQUIRE(std::holds_alternative<LogConfig>(r));
   auto c = std::get<LogConfig>(r);
-  CHECK(c.segment_bytes == 4096);
+  CHECK(c.segment_bytes == 1048576);
   CHECK(c.retention_ms == 1000);
   CHECK(c.message_timestamp_type == TimestampType::kLogAppendTime);
   CHECK(c.overrides.size() == 3);
-  CHECK(c.effective_values().at("segment.bytes") == "4096");
+  CHECK(c.effective_values().at("segment.bytes") == "1048576");
 }
 
 TEST_CASE("config errors name the key", "[log][config]") {
@@ -27,6 +27,7 @@ TEST_CASE("config errors name the key", "[log][config]") {
   };
   bad({{"segment.bytes", "abc"}}, "segment.bytes");
   bad({{"segment.bytes", "1"}}, "segment.bytes");
+  bad({{"segment.bytes", "65536"}}, "segment.bytes");  // Kafka: at least 1 MiB
   bad({{"retention.ms", "-5"}}, "retention.ms");
   bad({{"flush.messages", "0"}}, "flush.messages");
   bad({{"message.timestamp.type", "Bogus"}}, "message.timestamp.type");

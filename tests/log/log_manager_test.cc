@@ -130,7 +130,7 @@ TEST_CASE("log manager: unclean restart recovers, scheduler runs retention", "[l
   auto c = mgr_config(d, 1);
   {
     LogManager m(c);
-    REQUIRE(m.create_topic("r", 1, {{"segment.bytes", "2000"}}).error == LogErrc::kNone);
+    REQUIRE(m.create_topic("r", 1, {{"internal.segment.bytes", "2000"}}).error == LogErrc::kNone);
     for (int i = 0; i < 10; ++i) {
       auto b = make_test_batch(1, 500, 1000 + i);
       REQUIRE(m.get_log("r", 0)->append(b).ok());
@@ -143,7 +143,7 @@ TEST_CASE("log manager: unclean restart recovers, scheduler runs retention", "[l
   auto log = m.get_log("r", 0);
   CHECK(log->log_end_offset().value == 10);
   CHECK(log->load_stats().segments_recovered >= 1);
-  REQUIRE(m.alter_topic_config("r", {{"segment.bytes", "2000"}, {"retention.ms", "1000"}}) == LogErrc::kNone);
+  REQUIRE(m.alter_topic_config("r", {{"internal.segment.bytes", "2000"}, {"retention.ms", "1000"}}) == LogErrc::kNone);
   m.start();
   for (int i = 0; i < 200 && log->segment_count() > 1; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
   CHECK(log->segment_count() == 1);  // timestamps ~1000 are ancient

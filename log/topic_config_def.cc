@@ -1,0 +1,277 @@
+#include "log/topic_config_def.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <charconv>
+#include <cstdlib>
+#include <limits>
+#include <regex>
+
+#include <fmt/format.h>
+
+namespace skiff::storage {
+namespace {
+
+using T = TopicConfigType;
+using C = TopicConfigCheck;
+
+TopicConfigDef row(std::string_view name, T type, std::string_view def, C check, int64_t min, int64_t max,
+                   std::string_view synonym, bool acted_on, std::string_view doc) {
+  return TopicConfigDef{name, type, def, check, min, max, {}, synonym, acted_on, false, doc};
+}
+TopicConfigDef at_least(std::string_view name, T type, std::string_view def, int64_t min, std::string_view synonym,
+                        bool acted_on, std::string_view doc) {
+  return row(name, type, def, C::kRange, min, INT64_MAX, synonym, acted_on, doc);
+}
+TopicConfigDef plain(std::string_view name, T type, std::string_view def, std::string_view synonym,
+                     std::string_view doc) {
+  return row(name, type, def, C::kNone, INT64_MIN, INT64_MAX, synonym, false, doc);
+}
+TopicConfigDef one_of(std::string_view name, T type, std::string_view def, std::string_view choices,
+                      std::string_view synonym, bool acted_on, std::string_view doc) {
+  auto r = row(name, type, def, type == T::kList ? C::kEachOneOf : C::kOneOf, INT64_MIN, INT64_MAX, synonym,
+               acted_on, doc);
+  r.choices = choices;
+  return r;
+}
+
+// Kafka 4.4's LogConfig.configKeys(), sorted by name. Keys with acted_on false
+// are accepted, stored and described only (README: topic configs).
+std::vector<TopicConfigDef> build() {
+  std::vector<TopicConfigDef> d = {
+      one_of("cleanup.policy", T::kList, "delete", "compact, delete", "log.cleanup.policy", true,
+             "delete: old segments go by retention.ms/retention.bytes. Without delete (compact only, or empty) "
+             "retention deletes nothing; Skiff does not compact."),
+      row("compression.gzip.level", T::kInt, "-1", C::kRangeOrMinusOne, 1, 9, "compression.gzip.level", false,
+          "Compression level for gzip when compression.type is gzip."),
+      row("compression.lz4.level", T::kInt, "9", C::kRange, 1, 17, "compression.lz4.level", false,
+          "Compression level for lz4 when compression.type is lz4."),
+      one_of("compression.type", T::kString, "producer", "uncompressed, zstd, lz4, snappy, gzip, producer",
+             "compression.type", false,
+             "Final compression of the topic's data. Skiff keeps batches as the producer compressed them."),
+      row("compression.zstd.level", T::kInt, "3", C::kRange, -131072, 22, "compression.zstd.level", false,
+          "Compression level for zstd when compression.type is zstd."),
+      at_least("delete.retention.ms", T::kLong, "86400000", 0, "log.cleaner.delete.retention.ms", false,
+               "How long tombstones are kept on compacted topics."),
+      plain("errors.deadletterqueue.group.enable", T::kBoolean, "false", "",
+            "Whether share groups may create dead-letter queue records for this topic."),
+      at_least("file.delete.delay.ms", T::kLong, "60000", 0, "log.segment.delete.delay.ms", false,
+               "Delay before a deleted segment's files are removed. Skiff removes them at once."),
+      at_least("flush.messages", T::kLong, "9223372036854775807", 1, "log.flush.interval.messages", true,
+               "fsync the log after this many messages."),
+      at_least("flush.ms", T::kLong, "9223372036854775807", 0, "log.flush.interval.ms", true,
+               "fsync the log when unflushed data is older than this."),
+      row("follower.replication.throttled.replicas", T::kList, "", C::kThrottledReplicas, INT64_MIN, INT64_MAX, "",
+          false, "Replicas throttled on the follower side: '*' or partition:broker pairs."),
+      at_least("index.interval.bytes", T::kInt, "4096", 0, "log.index.interval.bytes", true,
+               "Bytes between two offset index entries."),
+      TopicConfigDef{"internal.segment.bytes", T::kInt, std::nullopt, C::kNone, INT64_MIN, INT64_MAX, {}, "",
+                     true, true, "Kafka's internal, test-only segment size: overrides segment.bytes with no minimum."},
+      row("leader.replication.throttled.replicas", T::kList, "", C::kThrottledReplicas, INT64_MIN, INT64_MAX, "",
+          false, "Replicas throttled on the leader side: '*' or partition:broker pairs."),
+      at_least("local.retention.bytes", T::kLong, "-2", -2, "log.local.retention.bytes", false,
+               "Local retention size with tiered storage (-2: retention.bytes)."),
+      at_least("local.retention.ms", T::kLong, "-2", -2, "log.local.retention.ms", false,
+               "Local retention time with tiered storage (-2: retention.ms)."),
+      at_least("max.compaction.lag.ms", T::kLong, "9223372036854775807", 1, "log.cleaner.max.compaction.lag.ms",
+               false, "Longest time a message stays ineligible for compaction."),
+      row("max.decompressed.message.bytes", T::kInt, "2147483639", C::kRange, 1, 2147483639,
+          "max.decompressed.message.bytes", false, "Largest size of a record batch once decompressed."),
+      at_least("max.message.bytes", T::kInt, "1048588", 0, "message.max.bytes", true,
+               "Largest record batch size accepted."),
+      at_least("message.timestamp.after.max.ms", T::kLong, "3600000", 0, "log.message.timestamp.after.max.ms", true,
+               "How far ahead of the broker's clock a CreateTime timestamp may be."),
+      at_least("message.timestamp.before.max.ms", T::kLong, "9223372036854775807", 0,
+               "log.message.timestamp.before.max.ms", true, "How far behind the broker's clock a CreateTime timestamp may be."),
+      one_of("message.timestamp.type", T::kString, "CreateTime", "CreateTime, LogAppendTime",
+             "log.message.timestamp.type", true, "Whether records keep the producer's time or get the broker's."),
+      row("min.cleanable.dirty.ratio", T::kDouble, "0.5", C::kRange, 0, 1, "log.cleaner.min.cleanable.ratio", false,
+          "Share of uncompacted log that triggers compaction."),
+      at_least("min.compaction.lag.ms", T::kLong, "0", 0, "log.cleaner.min.compaction.lag.ms", false,
+               "Shortest time a message stays ineligible for compaction."),
+      at_least("min.insync.replicas", T::kInt, "1", 1, "min.insync.replicas", false,
+               "Replicas that must acknowledge a produce with acks=all (Skiff has one)."),
+      plain("preallocate", T::kBoolean, "false", "log.preallocate", "Preallocate a new segment's file."),
+      at_least("remote.copy.lag.bytes", T::kLong, "-1", -1, "log.remote.copy.lag.bytes", false,
+               "Tiered storage: bytes a segment may wait before it is copied to remote storage."),
+      at_least("remote.copy.lag.ms", T::kLong, "0", -1, "log.remote.copy.lag.ms", false,
+               "Tiered storage: time a segment may wait before it is copied to remote storage."),
+      plain("remote.log.copy.disable", T::kBoolean, "false", "", "Tiered storage: stop copying to remote storage."),
+      plain("remote.log.delete.on.disable", T::kBoolean, "false", "",
+            "Tiered storage: delete remote data when remote storage is turned off."),
+      plain("remote.storage.enable", T::kBoolean, "false", "",
+            "Tiered storage for the topic. Skiff has none, so true is refused as by Kafka without tiered storage."),
+      row("retention.bytes", T::kLong, "-1", C::kNone, INT64_MIN, INT64_MAX, "log.retention.bytes", true,
+          "Largest size of a partition before its oldest segments are deleted (-1: no limit)."),
+      at_least("retention.ms", T::kLong, "604800000", -1, "log.retention.ms", true,
+               "Age after which segments are deleted, the active one included (-1: never)."),
+      at_least("segment.bytes", T::kInt, "1073741824", 1048576, "log.segment.bytes", true,
+               "Segment file size: a full segment is rolled."),
+      at_least("segment.index.bytes", T::kInt, "10485760", 4, "log.index.size.max.bytes", true,
+               "Size of the offset and time index files."),
+      at_least("segment.jitter.ms", T::kLong, "0", 0, "log.roll.jitter.ms", false,
+               "Random jitter subtracted from segment.ms."),
+      at_least("segment.ms", T::kLong, "604800000", 1, "log.roll.ms", true,
+               "Age after which a segment is rolled."),
+      plain("unclean.leader.election.enable", T::kBoolean, "false", "unclean.leader.election.enable",
+            "Elect an out-of-sync replica as leader (one node: no replicas)."),
+  };
+  return d;
+}
+
+std::string_view java_trim(std::string_view s) {
+  while (!s.empty() && static_cast<unsigned char>(s.front()) <= ' ') s.remove_prefix(1);
+  while (!s.empty() && static_cast<unsigned char>(s.back()) <= ' ') s.remove_suffix(1);
+  return s;
+}
+
+// Java's Long.parseLong: optional sign, decimal digits only.
+std::optional<int64_t> parse_java_long(std::string_view s) {
+  if (!s.empty() && s.front() == '+') s.remove_prefix(1);
+  if (s.empty() || s.front() == '+') return std::nullopt;
+  int64_t out = 0;
+  auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
+  if (ec != std::errc() || ptr != s.data() + s.size()) return std::nullopt;
+  return out;
+}
+
+std::optional<double> parse_java_double(std::string_view s) {
+  static const std::regex java_double(R"([+-]?(NaN|Infinity|((\d+\.?\d*|\.\d+)([eE][+-]?\d+)?))[fFdD]?)");
+  std::string str(s);
+  if (!std::regex_match(str, java_double)) return std::nullopt;
+  if (str.find("NaN") != std::string::npos) return std::numeric_limits<double>::quiet_NaN();
+  if (str.find("Infinity") != std::string::npos)
+    return str.front() == '-' ? -std::numeric_limits<double>::infinity() : std::numeric_limits<double>::infinity();
+  return std::strtod(str.c_str(), nullptr);
+}
+
+std::string invalid(std::string_view value, std::string_view key, std::string_view why) {
+  return fmt::format("Invalid value {} for configuration {}: {}", value, key, why);
+}
+
+std::optional<std::string> check_range(const TopicConfigDef& d, const std::string& shown, double v) {
+  if (d.check == C::kRangeOrMinusOne) {
+    if (v == -1 || (v >= d.min && v <= d.max)) return std::nullopt;
+    return invalid(shown, d.name, fmt::format("Value must be between {} and {} or equal to -1", d.min, d.max));
+  }
+  if (d.check != C::kRange) return std::nullopt;
+  if (v < static_cast<double>(d.min)) return invalid(shown, d.name, fmt::format("Value must be at least {}", d.min));
+  if (v > static_cast<double>(d.max)) return invalid(shown, d.name, fmt::format("Value must be no more than {}", d.max));
+  return std::nullopt;
+}
+
+bool is_choice(const TopicConfigDef& d, std::string_view v) {
+  std::string_view rest = d.choices;
+  while (!rest.empty()) {
+    auto comma = rest.find(", ");
+    if (rest.substr(0, comma) == v) return true;
+    if (comma == std::string_view::npos) break;
+    rest.remove_prefix(comma + 2);
+  }
+  return false;
+}
+
+std::optional<std::string> check_list(const TopicConfigDef& d, const std::string& value) {
+  auto items = topic_config_list(value);
+  if (d.check == C::kThrottledReplicas) {
+    static const std::regex pair(R"(\d+:\d+)");
+    bool ok = items.size() == 1 && items[0] == "*";
+    if (!ok) ok = std::all_of(items.begin(), items.end(), [](const std::string& i) { return std::regex_match(i, pair); });
+    if (ok) return std::nullopt;
+    std::string shown = "[" + fmt::format("{}", fmt::join(items, ", ")) + "]";
+    return invalid(shown, d.name, fmt::format("{} must be the literal '*' or a list of replicas in the following format: "
+                                              "[partitionId]:[brokerId],[partitionId]:[brokerId],...",
+                                              d.name));
+  }
+  if (d.check != C::kEachOneOf) return std::nullopt;
+  for (const auto& i : items) {
+    if (i.empty()) return fmt::format("Configuration '{}' values must not be empty.", d.name);
+    if (!is_choice(d, i)) return invalid(i, d.name, fmt::format("String must be one of: {}", d.choices));
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+const std::vector<TopicConfigDef>& topic_config_defs() {
+  static const std::vector<TopicConfigDef> defs = build();
+  return defs;
+}
+
+const TopicConfigDef* find_topic_config(std::string_view name) {
+  const auto& defs = topic_config_defs();
+  auto it = std::lower_bound(defs.begin(), defs.end(), name,
+                             [](const TopicConfigDef& d, std::string_view n) { return d.name < n; });
+  return it != defs.end() && it->name == name ? &*it : nullptr;
+}
+
+std::optional<std::string> validate_topic_config_value(const TopicConfigDef& d, const std::string& value) {
+  const std::string_view v = java_trim(value);
+  switch (d.type) {
+    case T::kBoolean: {
+      std::string lower(v);
+      std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
+      if (lower == "true" || lower == "false") return std::nullopt;
+      return invalid(value, d.name, "Expected value to be either true or false");
+    }
+    case T::kInt:
+    case T::kLong: {
+      auto n = parse_java_long(v);
+      if (!n || (d.type == T::kInt && (*n < INT32_MIN || *n > INT32_MAX)))
+        return invalid(value, d.name, d.type == T::kInt ? "Not a number of type INT" : "Not a number of type LONG");
+      return check_range(d, std::to_string(*n), static_cast<double>(*n));
+    }
+    case T::kDouble: {
+      auto n = parse_java_double(v);
+      if (!n) return invalid(value, d.name, "Not a number of type DOUBLE");
+      return check_range(d, std::string(v), *n);
+    }
+    case T::kString:
+      if (d.check == C::kOneOf && !is_choice(d, v))
+        return invalid(v, d.name, fmt::format("String must be one of: {}", d.choices));
+      return std::nullopt;
+    case T::kList:
+      return check_list(d, value);
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> validate_topic_configs(const std::map<std::string, std::string>& overrides) {
+  for (const auto& [k, v] : overrides) {
+    const auto* def = find_topic_config(k);
+    if (!def) return "Unknown topic config name: " + k;
+    if (auto e = validate_topic_config_value(*def, v)) return e;
+  }
+  auto number = [&](const char* key) {
+    auto it = overrides.find(key);
+    return topic_config_integer(it != overrides.end() ? it->second : std::string(*find_topic_config(key)->kafka_default));
+  };
+  if (number("min.compaction.lag.ms") > number("max.compaction.lag.ms"))
+    return fmt::format("conflict topic config setting min.compaction.lag.ms ({}) > max.compaction.lag.ms ({})",
+                       number("min.compaction.lag.ms"), number("max.compaction.lag.ms"));
+  if (auto it = overrides.find("remote.storage.enable"); it != overrides.end()) {
+    std::string lower(java_trim(it->second));
+    std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
+    if (lower == "true")
+      return std::string("Tiered Storage functionality is disabled in the broker. "
+                         "Topic cannot be configured with remote log storage.");
+  }
+  return std::nullopt;
+}
+
+int64_t topic_config_integer(const std::string& value) { return parse_java_long(java_trim(value)).value_or(0); }
+
+std::vector<std::string> topic_config_list(const std::string& value) {
+  std::vector<std::string> out;
+  std::string_view rest = java_trim(value);
+  if (rest.empty()) return out;
+  while (true) {
+    auto comma = rest.find(',');
+    out.emplace_back(java_trim(rest.substr(0, comma)));
+    if (comma == std::string_view::npos) break;
+    rest.remove_prefix(comma + 1);
+  }
+  return out;
+}
+
+}  // namespace skiff::storage
