@@ -1,0 +1,157 @@
+// Topic configs through the protocol: CreateTopics, IncrementalAlterConfigs
+// and AlterConfigs accept every key Kafka 4.4 defines and refuse the others
+// with INVALID_CONFIG naming the key; DescribeConfigs describes all 37 keys a
+// Kafka 4.4 broker describes; a MirrorMaker-2-like sync sets them all back.
+#include <catch2/catch.hpp>
+
+#include "api/protocol/generated/alter_configs_request.h"
+#include "api/protocol/generated/alter_configs_response.h"
+#include "api/protocol/generated/create_topics_request.h"
+#include "api/protocol/generated/create_topics_response.h"
+#include "api/protocol/generated/describe_configs_request.h"
+#include "api/protocol/generated/describe_configs_response.h"
+#include "api/protocol/generated/incremental_alter_configs_request.h"
+#include "api/protocol/generated/incremental_alter_configs_response.h"
+#include "tests/api/api_harness.h"
+
+using namespace skiff;
+using namespace skiff::protocol;
+
+namespace {
+
+CreateTopicsResponse::CreatableTopicResult create(test::ApiHarness& h, const std::string& name,
+                                                  std::map<std::string, std::string> configs) {
+  CreateTopicsRequest req;
+  CreateTopicsRequest::CreatableTopic t;
+  t.name = name;
+  t.num_partitions = 1;
+  t.replication_factor = 1;
+  for (auto& [k, v] : configs) {
+    CreateTopicsRequest::CreatableTopicConfig c;
+    c.name = k;
+    c.value = v;
+    t.configs.push_back(c);
+  }
+  req.topics.push_back(t);
+  req.timeout_ms = 1000;
+  return h.call<CreateTopicsResponse>(req, 7).topics.at(0);
+}
+
+std::vector<DescribeConfigsResponse::DescribeConfigsResourceResult> describe(test::ApiHarness& h,
+                                                                             const std::string& topic) {
+  DescribeConfigsRequest req;
+  DescribeConfigsRequest::DescribeConfigsResource r;
+  r.resource_type = 2;
+  r.resource_name = topic;
+  r.configuration_keys = std::nullopt;
+  req.resources.push_back(r);
+  req.include_synonyms = true;
+  req.include_documentation = true;
+  auto resp = h.call<DescribeConfigsResponse>(req, 4);
+  REQUIRE(resp.results.at(0).error_code == 0);
+  return resp.results.at(0).configs;
+}
+
+IncrementalAlterConfigsResponse::AlterConfigsResourceResponse set_all(
+    test::ApiHarness& h, const std::string& topic, const std::vector<std::pair<std::string, std::string>>& kv) {
+  IncrementalAlterConfigsRequest req;
+  IncrementalAlterConfigsRequest::AlterConfigsResource res;
+  res.resource_type = 2;
+  res.resource_name = topic;
+  for (const auto& [k, v] : kv) {
+    IncrementalAlterConfigsRequest::AlterableConfig c;
+    c.name = k;
+    c.config_operation = 0;
+    c.value = v;
+    res.configs.push_back(c);
+  }
+  req.resources.push_back(res);
+  return h.call<IncrementalAlterConfigsResponse>(req, 1).responses.at(0);
+}
+
+const DescribeConfigsResponse::DescribeConfigsResourceResult* find(
+    const std::vector<DescribeConfigsResponse::DescribeConfigsResourceResult>& all, const std::string& key) {
+  for (const auto& c : all)
+    if (c.name == key) return &c;
+  return nullptr;
+}
+
+}  // namespace
+
+TEST_CASE("DescribeConfigs describes every topic key of Kafka 4.4", "[api][admin][config]") {
+  test::ApiHarness h;
+  REQUIRE(create(h, "all", {}).error_code == 0);
+  auto all = describe(h, "all");
+  CHECK(all.size() == 37);  // what a Kafka 4.4 broker describes for a topic without overrides
+  for (const char* k : {"errors.deadletterqueue.group.enable", "max.decompressed.message.bytes",
+                        "remote.copy.lag.bytes", "remote.copy.lag.ms"}) {
+    INFO(k);
+    REQUIRE(find(all, k));
+    CHECK(find(all, k)->config_source == 5);  // DEFAULT_CONFIG
+  }
+  CHECK(find(all, "max.decompressed.message.bytes")->value == "2147483639");
+  CHECK(find(all, "max.decompressed.message.bytes")->config_type == 3);  // INT
+  CHECK(find(all, "remote.copy.lag.ms")->config_type == 5);              // LONG
+  CHECK(find(all, "min.cleanable.dirty.ratio")->config_type == 6);       // DOUBLE
+  CHECK(find(all, "remote.copy.lag.ms")->documentation.value_or("").find("no effect") != std::string::npos);
+  CHECK(find(all, "retention.ms")->documentation.value_or("").find("no effect") == std::string::npos);
+  REQUIRE(!find(all, "segment.bytes")->synonyms.empty());
+  CHECK(find(all, "segment.bytes")->synonyms.back().name == "log.segment.bytes");
+  CHECK(find(all, "internal.segment.bytes") == nullptr);  // internal: described only when set
+}
+
+TEST_CASE("Unknown and invalid topic configs: INVALID_CONFIG naming the key", "[api][admin][config]") {
+  test::ApiHarness h;
+  auto r = create(h, "small", {{"segment.bytes", "65536"}});
+  CHECK(r.error_code == 40);
+  CHECK(r.error_message == "Invalid value 65536 for configuration segment.bytes: Value must be at least 1048576");
+  for (const char* gone : {"message.downconversion.enable", "message.timestamp.difference.max.ms", "no.such.key"}) {
+    r = create(h, "gone", {{gone, "1"}});
+    CHECK(r.error_code == 40);
+    CHECK(r.error_message == std::string("Unknown topic config name: ") + gone);
+  }
+  CHECK(h.logs().topic("gone") == std::nullopt);
+  REQUIRE(create(h, "ok", {{"remote.copy.lag.ms", "5"}, {"errors.deadletterqueue.group.enable", "true"}}).error_code == 0);
+  auto described = describe(h, "ok");
+  CHECK(find(described, "remote.copy.lag.ms")->value == "5");
+  CHECK(find(described, "remote.copy.lag.ms")->config_source == 1);  // TOPIC_CONFIG
+
+  auto alt = set_all(h, "ok", {{"message.downconversion.enable", "true"}});
+  CHECK(alt.error_code == 40);
+  CHECK(alt.error_message == "Unknown topic config name: message.downconversion.enable");
+  alt = set_all(h, "ok", {{"cleanup.policy", "compact,bogus"}});
+  CHECK(alt.error_code == 40);
+  CHECK(alt.error_message ==
+        "Invalid value bogus for configuration cleanup.policy: String must be one of: compact, delete");
+
+  AlterConfigsRequest legacy;
+  AlterConfigsRequest::AlterConfigsResource res;
+  res.resource_type = 2;
+  res.resource_name = "ok";
+  AlterConfigsRequest::AlterableConfig c;
+  c.name = "message.timestamp.difference.max.ms";
+  c.value = "10";
+  res.configs = {c};
+  legacy.resources.push_back(res);
+  auto lr = h.call<AlterConfigsResponse>(legacy, 2).responses.at(0);
+  CHECK(lr.error_code == 40);
+  CHECK(lr.error_message.value_or("").find("message.timestamp.difference.max.ms") != std::string::npos);
+  CHECK(find(describe(h, "ok"), "remote.copy.lag.ms")->value == "5");  // nothing changed
+}
+
+TEST_CASE("MirrorMaker-2-like sync: setting every described key succeeds", "[api][admin][config]") {
+  test::ApiHarness h;
+  REQUIRE(create(h, "mm2", {}).error_code == 0);
+  std::vector<std::pair<std::string, std::string>> kv;
+  for (const auto& e : describe(h, "mm2")) kv.emplace_back(e.name, e.value.value_or(""));
+  REQUIRE(kv.size() == 37);
+  auto r = set_all(h, "mm2", kv);
+  CHECK(r.error_code == 0);
+  CHECK(r.error_message == std::nullopt);
+  auto after = describe(h, "mm2");
+  CHECK(after.size() == 37);
+  for (const auto& e : after) CHECK(e.config_source == 1);  // all TOPIC_CONFIG now
+  h.restart();
+  CHECK(describe(h, "mm2").size() == 37);
+  CHECK(h.logs().topic("mm2")->overrides.size() == 37);
+}
