@@ -116,6 +116,11 @@ std::vector<TopicConfigDef> build() {
       plain("unclean.leader.election.enable", T::kBoolean, "false", "unclean.leader.election.enable",
             "Elect an out-of-sync replica as leader (one node: no replicas)."),
   };
+  // Kafka's broker keys without a default of their own (DescribeConfigs then
+  // names no default synonym): the ms/hours/minutes families and flush.ms.
+  for (auto& r : d)
+    r.broker_synonym_unset = r.name == "segment.ms" || r.name == "segment.jitter.ms" || r.name == "retention.ms" ||
+                             r.name == "flush.ms";
   return d;
 }
 

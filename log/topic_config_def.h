@@ -48,6 +48,7 @@ struct TopicConfigDef {
   bool acted_on = false;            // Skiff's log honours it (otherwise stored and described only)
   bool internal = false;            // Kafka's internal key: accepted, described only when set
   std::string_view doc;
+  bool broker_synonym_unset = false;  // Kafka's broker key has no default (log.roll.ms, ...)
 };
 
 // All rows, sorted by name.

@@ -81,7 +81,8 @@ std::vector<ConfigEntry> topic_entries(BrokerServices& services, const storage::
     if (!synonym.empty() && broker_value) {
       if (bsrc == ConfigSource::kStaticBrokerConfig)
         e.synonyms.push_back({synonym, broker_value, ConfigSource::kStaticBrokerConfig});
-      e.synonyms.push_back({synonym, broker_default(synonym, k), ConfigSource::kDefaultConfig});
+      if (!k.broker_synonym_unset)
+        e.synonyms.push_back({synonym, broker_default(synonym, k), ConfigSource::kDefaultConfig});
     }
     out.push_back(std::move(e));
   }

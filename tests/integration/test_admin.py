@@ -78,6 +78,10 @@ def test_kafka_cli_tools(client, broker, tmp_path):
     out = tool(configs, "--bootstrap-server", b, "--describe", "--all", "--entity-type", "topics",
                "--entity-name", t)
     assert "retention.ms=654321" in out and "max.message.bytes=2000000" in out and "segment.bytes=" in out, out
+    assert "max.decompressed.message.bytes=" in out and "remote.copy.lag.ms=" in out, out  # Kafka 4.4 keys
+    out = tool(configs, "--bootstrap-server", b, "--alter", "--entity-type", "topics", "--entity-name", t,
+               "--add-config", "message.downconversion.enable=true", check=False)  # removed in Kafka 4
+    assert "InvalidConfigurationException: Unknown topic config name: message.downconversion.enable" in out, out
     tool(configs, "--bootstrap-server", b, "--alter", "--entity-type", "topics", "--entity-name", t,
          "--delete-config", "max.message.bytes")
     out = tool(configs, "--bootstrap-server", b, "--describe", "--entity-type", "topics", "--entity-name", t)
