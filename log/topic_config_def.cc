@@ -82,7 +82,8 @@ std::vector<TopicConfigDef> build() {
       at_least("message.timestamp.after.max.ms", T::kLong, "3600000", 0, "log.message.timestamp.after.max.ms", true,
                "How far ahead of the broker's clock a CreateTime timestamp may be."),
       at_least("message.timestamp.before.max.ms", T::kLong, "9223372036854775807", 0,
-               "log.message.timestamp.before.max.ms", true, "How far behind the broker's clock a CreateTime timestamp may be."),
+               "log.message.timestamp.before.max.ms", true,
+               "How far behind the broker's clock a CreateTime timestamp may be."),
       one_of("message.timestamp.type", T::kString, "CreateTime", "CreateTime, LogAppendTime",
              "log.message.timestamp.type", true, "Whether records keep the producer's time or get the broker's."),
       row("min.cleanable.dirty.ratio", T::kDouble, "0.5", C::kRange, 0, 1, "log.cleaner.min.cleanable.ratio", false,
@@ -161,7 +162,8 @@ std::optional<std::string> check_range(const TopicConfigDef& d, const std::strin
   }
   if (d.check != C::kRange) return std::nullopt;
   if (v < static_cast<double>(d.min)) return invalid(shown, d.name, fmt::format("Value must be at least {}", d.min));
-  if (v > static_cast<double>(d.max)) return invalid(shown, d.name, fmt::format("Value must be no more than {}", d.max));
+  if (v > static_cast<double>(d.max))
+    return invalid(shown, d.name, fmt::format("Value must be no more than {}", d.max));
   return std::nullopt;
 }
 
@@ -181,12 +183,14 @@ std::optional<std::string> check_list(const TopicConfigDef& d, const std::string
   if (d.check == C::kThrottledReplicas) {
     static const std::regex pair(R"(\d+:\d+)");
     bool ok = items.size() == 1 && items[0] == "*";
-    if (!ok) ok = std::all_of(items.begin(), items.end(), [](const std::string& i) { return std::regex_match(i, pair); });
+    auto is_pair = [](const std::string& i) { return std::regex_match(i, pair); };
+    if (!ok) ok = std::all_of(items.begin(), items.end(), is_pair);
     if (ok) return std::nullopt;
     std::string shown = "[" + fmt::format("{}", fmt::join(items, ", ")) + "]";
-    return invalid(shown, d.name, fmt::format("{} must be the literal '*' or a list of replicas in the following format: "
-                                              "[partitionId]:[brokerId],[partitionId]:[brokerId],...",
-                                              d.name));
+    return invalid(shown, d.name,
+                   fmt::format("{} must be the literal '*' or a list of replicas in the following format: "
+                               "[partitionId]:[brokerId],[partitionId]:[brokerId],...",
+                               d.name));
   }
   if (d.check != C::kEachOneOf) return std::nullopt;
   for (const auto& i : items) {
@@ -249,7 +253,8 @@ std::optional<std::string> validate_topic_configs(const std::map<std::string, st
   }
   auto number = [&](const char* key) {
     auto it = overrides.find(key);
-    return topic_config_integer(it != overrides.end() ? it->second : std::string(*find_topic_config(key)->kafka_default));
+    const std::string fallback(*find_topic_config(key)->kafka_default);
+    return topic_config_integer(it != overrides.end() ? it->second : fallback);
   };
   if (number("min.compaction.lag.ms") > number("max.compaction.lag.ms"))
     return fmt::format("conflict topic config setting min.compaction.lag.ms ({}) > max.compaction.lag.ms ({})",

@@ -57,7 +57,8 @@ ChangeResult alter_resource(BrokerServices& services, int8_t resource_type, cons
         if (def->type != storage::TopicConfigType::kList)
           return fail(ErrorCode::kInvalidConfig, "Config value append/subtract is not supported for " + c.name +
                                                      ": it is not a list");
-        auto current = storage::topic_config_list(next.count(c.name) ? next[c.name] : std::string(def->kafka_default.value_or("")));
+        const std::string fallback(def->kafka_default.value_or(""));
+        auto current = storage::topic_config_list(next.count(c.name) ? next[c.name] : fallback);
         for (const auto& item : storage::topic_config_list(c.value.value_or(""))) {
           auto it = std::find(current.begin(), current.end(), item);
           if (c.op == AlterOp::kAppend && it == current.end()) current.push_back(item);

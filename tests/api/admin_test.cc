@@ -203,7 +203,8 @@ TEST_CASE("CreatePartitions grows a topic and lists every topic in the answer", 
 
 TEST_CASE("DescribeConfigs lists every topic and broker config with sources and synonyms", "[api][admin]") {
   test::ApiHarness h({"log.retention.ms=5000"});
-  REQUIRE(h.call<CreateTopicsResponse>(create("cfg", 1, 1, {{"segment.bytes", "2000000"}}), 7).topics[0].error_code == 0);
+  auto created = h.call<CreateTopicsResponse>(create("cfg", 1, 1, {{"segment.bytes", "2000000"}}), 7);
+  REQUIRE(created.topics[0].error_code == 0);
   for (int16_t v : {1, 2, 3, 4}) {
     auto r = describe(h, 2, "cfg", v);
     CHECK(r.error_code == 0);

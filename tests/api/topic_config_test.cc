@@ -112,7 +112,8 @@ TEST_CASE("Unknown and invalid topic configs: INVALID_CONFIG naming the key", "[
     CHECK(r.error_message == std::string("Unknown topic config name: ") + gone);
   }
   CHECK(h.logs().topic("gone") == std::nullopt);
-  REQUIRE(create(h, "ok", {{"remote.copy.lag.ms", "5"}, {"errors.deadletterqueue.group.enable", "true"}}).error_code == 0);
+  auto ok = create(h, "ok", {{"remote.copy.lag.ms", "5"}, {"errors.deadletterqueue.group.enable", "true"}});
+  REQUIRE(ok.error_code == 0);
   auto described = describe(h, "ok");
   CHECK(find(described, "remote.copy.lag.ms")->value == "5");
   CHECK(find(described, "remote.copy.lag.ms")->config_source == 1);  // TOPIC_CONFIG

@@ -92,7 +92,8 @@ TEST_CASE("topic config values are checked as Kafka 4.4 checks them", "[log][con
         "Invalid value ZSTD for configuration compression.type: String must be one of: uncompressed, zstd, lz4, "
         "snappy, gzip, producer");
   CHECK(check("compression.type", " gzip") == "OK");
-  CHECK(check("preallocate", "yes") == "Invalid value yes for configuration preallocate: Expected value to be either true or false");
+  CHECK(check("preallocate", "yes") ==
+        "Invalid value yes for configuration preallocate: Expected value to be either true or false");
   CHECK(check("preallocate", "TRUE") == "OK");
   CHECK(check("min.cleanable.dirty.ratio", "1.5") ==
         "Invalid value 1.5 for configuration min.cleanable.dirty.ratio: Value must be no more than 1");
