@@ -1,6 +1,7 @@
 // Fetch: whole batches (also from inside a batch), size limits (KIP-74),
 // out-of-range offsets, topic ids (v13+), and long-polling that an append
-// or the timer completes without holding a handler thread.
+// or the timer completes without holding a handler thread; a partition that
+// retention emptied.
 #include "api/protocol/generated/fetch_request.h"
 #include "api/protocol/generated/fetch_response.h"
 #include "api/protocol/generated/produce_request.h"
@@ -222,4 +223,26 @@ TEST_CASE("purgatory: events wake only their key's watchers; nothing watched, no
   CHECK(b->completions == 1);
   CHECK(p.watched() == 0);
   CHECK_FALSE(p.has_watchers());
+}
+
+// Retention emptied an idle partition (its active segment too): Fetch at the
+// end answers no records with high watermark = log start = end, below it
+// OFFSET_OUT_OF_RANGE, and new appends are served from there.
+TEST_CASE("fetch from a partition that retention emptied", "[api][fetch][retention]") {
+  test::ApiHarness h;
+  seed(h, "idle", {3, 2});
+  auto log = h.logs().get_log("idle", 0);
+  REQUIRE(h.logs().alter_topic_config("idle", {{"retention.ms", "1000"}}) == storage::LogErrc::kNone);
+  REQUIRE(log->delete_old_segments(now_ms() + 5000) == 1);
+  auto empty = only(h.call<FetchResponse>(fetch("idle", 5), 12));
+  CHECK(empty.error_code == 0);
+  CHECK(empty.high_watermark == 5);
+  CHECK(empty.log_start_offset == 5);
+  CHECK(records_of(empty).empty());
+  CHECK(only(h.call<FetchResponse>(fetch("idle", 0), 12)).error_code == 1);
+  auto b = storage::make_test_batch(1, 20, now_ms());
+  REQUIRE(log->append(b).ok());
+  auto after = only(h.call<FetchResponse>(fetch("idle", 5), 12));
+  CHECK(after.high_watermark == 6);
+  CHECK(records_of(after) == b);
 }
