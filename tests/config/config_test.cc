@@ -129,6 +129,11 @@ TEST_CASE("validation errors name the key, the value and what is allowed", "[con
     auto e = error_of(std::nullopt, {{"SKIFF_NUM_NETWORK_THREADS", "0"}});
     CHECK_THAT(e, Catch::Contains("'0'") && Catch::Contains("num.network.threads") && Catch::Contains("environment"));
   }
+  SECTION("log.segment.bytes: at least 1 MiB, as Kafka 4.4") {
+    CHECK_THAT(error_of(std::nullopt, {}, {"log.segment.bytes=65536"}),
+               Catch::Contains("log.segment.bytes") && Catch::Contains("1048576"));
+    CHECK(load(std::nullopt, {}, {"log.segment.bytes=1048576"}).log_segment_bytes == 1048576);
+  }
   SECTION("integer overflow") {
     CHECK_THAT(error_of(std::nullopt, {}, {"queued.max.requests=99999999999"}),
                Catch::Contains("queued.max.requests"));
