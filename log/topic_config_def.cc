@@ -1,7 +1,6 @@
 #include "log/topic_config_def.h"
 
 #include <algorithm>
-#include <cerrno>
 #include <charconv>
 #include <cstdlib>
 #include <limits>
