@@ -2,6 +2,7 @@
 
 #include "api/api_log.h"
 #include "api/handlers/alter_configs_handler.h"
+#include "api/handlers/alter_partition_reassignments_handler.h"
 #include "api/handlers/api_versions_handler.h"
 #include "api/handlers/create_partitions_handler.h"
 #include "api/handlers/create_topics_handler.h"
@@ -11,11 +12,13 @@
 #include "api/handlers/describe_configs_handler.h"
 #include "api/handlers/describe_log_dirs_handler.h"
 #include "api/handlers/describe_producers_handler.h"
+#include "api/handlers/describe_quorum_handler.h"
 #include "api/handlers/describe_topic_partitions_handler.h"
 #include "api/handlers/incremental_alter_configs_handler.h"
 #include "api/handlers/init_producer_id_handler.h"
 #include "api/handlers/delete_groups_handler.h"
 #include "api/handlers/describe_groups_handler.h"
+#include "api/handlers/elect_leaders_handler.h"
 #include "api/handlers/fetch_handler.h"
 #include "api/handlers/find_coordinator_handler.h"
 #include "api/handlers/heartbeat_handler.h"
@@ -23,6 +26,7 @@
 #include "api/handlers/leave_group_handler.h"
 #include "api/handlers/list_groups_handler.h"
 #include "api/handlers/list_offsets_handler.h"
+#include "api/handlers/list_partition_reassignments_handler.h"
 #include "api/handlers/metadata_handler.h"
 #include "api/handlers/offset_commit_handler.h"
 #include "api/handlers/offset_delete_handler.h"
@@ -30,6 +34,7 @@
 #include "api/handlers/offset_for_leader_epoch_handler.h"
 #include "api/handlers/produce_handler.h"
 #include "api/handlers/sync_group_handler.h"
+#include "api/handlers/update_features_handler.h"
 #include "api/protocol/errors.h"
 #include "api/protocol/frame.h"
 
@@ -89,6 +94,12 @@ KafkaApis::KafkaApis(const config::BrokerConfig& config, const BrokerInfo& broke
   registry_.add(std::make_unique<DescribeLogDirsHandler>(services_));
   registry_.add(std::make_unique<DescribeProducersHandler>(services_));
   registry_.add(std::make_unique<DescribeTopicPartitionsHandler>(services_));
+  // What Kafka's tools ask of a one-node cluster's controller.
+  registry_.add(std::make_unique<DescribeQuorumHandler>(services_));
+  registry_.add(std::make_unique<ElectLeadersHandler>(services_));
+  registry_.add(std::make_unique<AlterPartitionReassignmentsHandler>(services_));
+  registry_.add(std::make_unique<ListPartitionReassignmentsHandler>());
+  registry_.add(std::make_unique<UpdateFeaturesHandler>(services_));
 }
 
 KafkaApis::~KafkaApis() { shutdown(); }

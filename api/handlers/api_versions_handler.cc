@@ -1,5 +1,8 @@
 #include "api/handlers/api_versions_handler.h"
 
+#include "api/features.h"
+#include "common/wall_clock.h"
+
 namespace skiff::api {
 namespace {
 
@@ -13,10 +16,28 @@ bool valid_software_token(const std::string& s) {
   return true;
 }
 
+void add_features(protocol::ApiVersionsResponse& resp, int64_t epoch) {
+  for (const auto& f : features()) {
+    protocol::ApiVersionsResponse::SupportedFeatureKey s;
+    s.name = f.name;
+    s.min_version = f.min_supported;
+    s.max_version = f.max_supported;
+    resp.supported_features.push_back(s);
+    protocol::ApiVersionsResponse::FinalizedFeatureKey fin;
+    fin.name = f.name;
+    fin.min_version_level = f.finalized;
+    fin.max_version_level = f.finalized;
+    resp.finalized_features.push_back(fin);
+  }
+  resp.finalized_features_epoch = epoch;
+}
+
 }  // namespace
 
 ApiVersionsHandler::ApiVersionsHandler(const HandlerRegistry& registry)
-    : TypedApiHandler(protocol::ApiVersionsRequest::kApiKey, 0, 4), registry_(registry) {}
+    : TypedApiHandler(protocol::ApiVersionsRequest::kApiKey, 0, 4),
+      registry_(registry),
+      features_epoch_(wall_clock_ms()) {}
 
 void ApiVersionsHandler::handle(ApiRequest& request, protocol::ApiVersionsRequest& body, Responder& out) {
   if (request.api_version() >= 3 &&
@@ -32,6 +53,7 @@ void ApiVersionsHandler::handle(ApiRequest& request, protocol::ApiVersionsReques
     v.max_version = r.max_version;
     resp.api_keys.push_back(v);
   }
+  add_features(resp, features_epoch_);  // tagged fields: dropped below v3
   out.send(resp);
 }
 

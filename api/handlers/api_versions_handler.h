@@ -1,5 +1,9 @@
 // ApiVersions (key 18), v0-4: the APIs and version ranges this broker serves,
-// read from the HandlerRegistry so the answer always matches dispatch.
+// read from the HandlerRegistry so the answer always matches dispatch, and
+// (v3+) the features of api/features.h. Their epoch is the time this handler
+// was built: levels change only with a new binary, hence across a restart,
+// and a client (the Java client keeps the highest epoch it has seen) then
+// takes the new levels.
 // A version above ours gets a v0 body with UNSUPPORTED_VERSION and our own
 // ApiVersions range (KIP-511), so the client can retry at a version we know.
 #pragma once
@@ -25,6 +29,7 @@ class ApiVersionsHandler
 
  private:
   const HandlerRegistry& registry_;
+  const int64_t features_epoch_;
 };
 
 }  // namespace skiff::api

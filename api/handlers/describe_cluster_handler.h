@@ -1,5 +1,6 @@
-// DescribeCluster (key 60), v0-1: this one broker, the cluster id, and this
-// broker as controller.
+// DescribeCluster (key 60), v0-2: this one broker, the cluster id, and this
+// broker as controller. v2's IncludeFencedBrokers changes nothing: this broker
+// is never fenced (IsFenced stays false).
 #pragma once
 
 #include "api/api_handler.h"
@@ -12,7 +13,7 @@ namespace skiff::api {
 class DescribeClusterHandler : public TypedApiHandler<protocol::DescribeClusterRequest, protocol::DescribeClusterResponse> {
  public:
   explicit DescribeClusterHandler(BrokerServices& services)
-      : TypedApiHandler(protocol::DescribeClusterRequest::kApiKey, 0, 1), services_(services) {}
+      : TypedApiHandler(protocol::DescribeClusterRequest::kApiKey, 0, 2), services_(services) {}
 
  protected:
   void handle(ApiRequest& request, protocol::DescribeClusterRequest& body, Responder& out) override;

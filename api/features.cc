@@ -1,0 +1,54 @@
+#include "api/features.h"
+
+namespace skiff::api {
+namespace {
+
+// metadata.version 25 is Kafka's 4.0-IV3, the last level of Kafka 4.0. Its
+// inter-broker Fetch (v17) and ListOffsets (v10) are the newest versions
+// Skiff serves (4.1-IV1 needs Fetch v18, 4.2-IV1 ListOffsets v11). Skiff
+// cannot run at an older level, so the supported range is this one level.
+constexpr Feature kFeatures[] = {
+    {"metadata.version", 25, 25, 25},
+};
+
+// Kafka's VersionRange text: "7-33", or "25" for a single level.
+std::string range_text(const Feature& f) {
+  if (f.min_supported == f.max_supported) return std::to_string(f.min_supported);
+  return std::to_string(f.min_supported) + "-" + std::to_string(f.max_supported);
+}
+
+}  // namespace
+
+std::span<const Feature> features() { return kFeatures; }
+
+const Feature* find_feature(std::string_view name, std::span<const Feature> table) {
+  for (const auto& f : table)
+    if (f.name == name) return &f;
+  return nullptr;
+}
+
+std::optional<std::string> feature_update_refusal(std::span<const Feature> table, const std::string& name,
+                                                  int16_t level, int8_t type, int32_t node_id) {
+  constexpr int8_t kUpgrade = 1, kUnsafeDowngrade = 3;
+  auto invalid = [&](const std::string& why) {
+    return "Invalid update version " + std::to_string(level) + " for feature " + name + ". " + why;
+  };
+  if (type < kUpgrade || type > kUnsafeDowngrade) return invalid("The controller does not support the given upgrade type.");
+  if (level < 0) return invalid("A feature version cannot be less than 0.");
+  const Feature* f = find_feature(name, table);
+  if (!f && level == 0) return invalid("Feature " + name + " not found.");
+  const auto controller = "Local controller " + std::to_string(node_id);
+  if (!f) return invalid(controller + " does not support this feature.");
+  if (level < f->min_supported || level > f->max_supported)
+    return invalid(controller + " only supports versions " + range_text(*f));
+  if (level < f->finalized && type == kUpgrade)
+    return invalid("Can't downgrade the version of this feature without setting the upgrade type to either safe or "
+                   "unsafe downgrade.");
+  if (level > f->finalized && type != kUpgrade) return invalid("Can't downgrade to a newer version.");
+  if (level != f->finalized)
+    return invalid("Skiff's feature levels are fixed by its build: " + name + " stays at " +
+                   std::to_string(f->finalized) + ".");
+  return std::nullopt;
+}
+
+}  // namespace skiff::api

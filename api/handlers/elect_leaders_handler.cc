@@ -1,0 +1,54 @@
+#include "api/handlers/elect_leaders_handler.h"
+
+namespace skiff::api {
+namespace {
+
+using protocol::ElectLeadersRequest;
+using protocol::ElectLeadersResponse;
+using Result = ElectLeadersResponse::PartitionResult;
+
+Result result(int32_t partition, ErrorCode error, std::optional<std::string> message) {
+  Result r;
+  r.partition_id = partition;
+  r.error_code = code(error);
+  r.error_message = std::move(message);
+  return r;
+}
+
+// One result per named partition, from `answer(topic, partition)`.
+template <class Answer>
+ElectLeadersResponse per_partition(const ElectLeadersRequest& body, Answer&& answer) {
+  ElectLeadersResponse resp;
+  if (!body.topic_partitions) return resp;
+  for (const auto& t : *body.topic_partitions) {
+    ElectLeadersResponse::ReplicaElectionResult tr;
+    tr.topic = t.topic;
+    for (int32_t p : t.partitions) tr.partition_result.push_back(answer(t.topic, p));
+    resp.replica_election_results.push_back(std::move(tr));
+  }
+  return resp;
+}
+
+}  // namespace
+
+void ElectLeadersHandler::handle(ApiRequest&, ElectLeadersRequest& body, Responder& out) {
+  if (body.election_type != 0 && body.election_type != 1) {  // PREFERRED, UNCLEAN
+    const auto why = "Unknown election type " + std::to_string(body.election_type) + ".";
+    out.send(per_partition(body, [&](const std::string&, int32_t p) { return result(p, ErrorCode::kInvalidRequest, why); }));
+    return;
+  }
+  out.send(per_partition(body, [&](const std::string& topic, int32_t p) {
+    auto info = services_.logs.topic(topic);
+    if (!info) return result(p, ErrorCode::kUnknownTopicOrPartition, "No such topic as " + topic);
+    if (p < 0 || p >= info->partitions)
+      return result(p, ErrorCode::kUnknownTopicOrPartition, "No such partition as " + topic + "-" + std::to_string(p));
+    return result(p, ErrorCode::kElectionNotNeeded, "Leader election not needed for topic partition.");
+  }));
+}
+
+ElectLeadersResponse ElectLeadersHandler::error_response(const ElectLeadersRequest& body, ErrorCode error) {
+  // Per partition only: the top-level code (v1+) cannot be encoded in v0.
+  return per_partition(body, [&](const std::string&, int32_t p) { return result(p, error, std::nullopt); });
+}
+
+}  // namespace skiff::api
