@@ -1,5 +1,6 @@
-// OffsetCommit (key 8), v0-9: stores committed offsets with their leader
+// OffsetCommit (key 8), v2-9: stores committed offsets with their leader
 // epoch and metadata; answered only once the commit is on disk (fsync).
+// v0-1 are not advertised: Kafka 4 removed them (KIP-896).
 #pragma once
 
 #include "api/api_handler.h"
@@ -12,7 +13,7 @@ namespace skiff::api {
 class OffsetCommitHandler : public TypedApiHandler<protocol::OffsetCommitRequest, protocol::OffsetCommitResponse> {
  public:
   explicit OffsetCommitHandler(BrokerServices& services)
-      : TypedApiHandler(protocol::OffsetCommitRequest::kApiKey, 0, 9), services_(services) {}
+      : TypedApiHandler(protocol::OffsetCommitRequest::kApiKey, 2, 9), services_(services) {}
 
  protected:
   void handle(ApiRequest& request, protocol::OffsetCommitRequest& body, Responder& out) override;
