@@ -12,6 +12,7 @@ CommandLine parse_command_line(int argc, char** argv) {
   po::options_description opts(
       "Usage: skiff [--config FILE] [--override key=value ...]\n"
       "       skiff --healthcheck [HOST:PORT]\n"
+      "       skiff --list-apis\n"
       "Skiff: a single-node broker that speaks the Apache Kafka protocol.\n"
       "Configuration precedence: defaults < config file < SKIFF_* environment < --override.\n"
       "Options");
@@ -19,6 +20,7 @@ CommandLine parse_command_line(int argc, char** argv) {
       "config,c", po::value<std::string>(), "YAML config file with Kafka's key names")(
       "override,o", po::value<std::vector<std::string>>()->composing(), "set key=value (repeatable)")(
       "print-config", "print the effective configuration, with where each value came from, and exit")(
+      "list-apis", "print the served APIs and versions beside Apache Kafka 4.4's (a Markdown table) and exit")(
       "healthcheck", po::value<std::string>()->implicit_value("")->value_name("HOST:PORT"),
       "probe a running broker with an ApiVersions request and exit 0 if it answers (1 if not); without "
       "HOST:PORT, its first configured listener (file, SKIFF_* environment and --override apply)");
@@ -38,6 +40,7 @@ CommandLine parse_command_line(int argc, char** argv) {
   cl.help_text = help.str();
   cl.help = vm.count("help") > 0;
   cl.version = vm.count("version") > 0;
+  cl.list_apis = vm.count("list-apis") > 0;
   cl.print_config = vm.count("print-config") > 0;
   cl.healthcheck = vm.count("healthcheck") > 0;
   if (cl.healthcheck) cl.healthcheck_address = vm["healthcheck"].as<std::string>();

@@ -18,6 +18,7 @@
 #include "server/command_line.h"
 #include "server/health_check.h"
 #include "server/kafka_server.h"
+#include "server/list_apis.h"
 #include "server/logging.h"
 #include "server/version.h"
 
@@ -67,6 +68,7 @@ int main(int argc, char** argv) {
   }
 
   if (cl.healthcheck) return server::run_health_check(cl);
+  if (cl.list_apis) return server::run_list_apis();
 
   config::BrokerConfig cfg;
   try {
