@@ -1,0 +1,106 @@
+"""Kafka 4.4's operator tools against the real broker, checked for the output
+a user sees: kafka-features describe/upgrade, kafka-metadata-quorum describe
+--status/--replication, kafka-leader-election, kafka-reassign-partitions
+--list/--execute/--verify (DescribeQuorum, UpdateFeatures and the features of
+ApiVersions, ElectLeaders, List/AlterPartitionReassignments, DescribeCluster).
+Runs once, in the java run, as test_admin's CLI scenarios do. Against an
+external Kafka (SKIFF_COMPAT_EXTERNAL_BROKER) the Skiff-only levels are not
+asserted, so the scenarios can be checked against the real thing."""
+from __future__ import annotations
+
+import json
+import re
+
+from test_admin import name, only_for, tool
+
+FEATURES = "org.apache.kafka.tools.FeatureCommand"
+QUORUM = "org.apache.kafka.tools.MetadataQuorumCommand"
+ELECTION = "org.apache.kafka.tools.LeaderElectionCommand"
+REASSIGN = "org.apache.kafka.tools.reassign.ReassignPartitionsCommand"
+TOPICS = "org.apache.kafka.tools.TopicCommand"
+
+
+def is_skiff(broker) -> bool:
+    return getattr(broker, "external", True) is False
+
+
+def test_kafka_features(client, broker):
+    only_for(client, "java")
+    b = broker.bootstrap
+    out = tool(FEATURES, "--bootstrap-server", b, "describe")
+    m = re.search(r"Feature: metadata\.version\s+SupportedMinVersion: (\S+)\s+SupportedMaxVersion: (\S+)\s+"
+                  r"FinalizedVersionLevel: (\S+)\s+Epoch: (\d+)", out)
+    assert m, out
+    if is_skiff(broker):
+        assert m.groups()[:3] == ("4.0-IV3", "4.0-IV3", "4.0-IV3"), out
+        assert int(m.group(4)) > 0, out
+        assert len(re.findall(r"^Feature: ", out, re.M)) == 1, out  # nothing Skiff does not implement
+        # The level it has is a no-op; one it lacks is refused, naming what it has.
+        out = tool(FEATURES, "--bootstrap-server", b, "upgrade", "--feature", "metadata.version=25")
+        assert "metadata.version was upgraded to 25." in out, out
+        out = tool(FEATURES, "--bootstrap-server", b, "upgrade", "--feature", "metadata.version=33", check=False)
+        assert ("Could not upgrade metadata.version to 33. The update failed for all features since the following "
+                "feature had an error: Invalid update version 33 for feature metadata.version. Local controller 1 "
+                "only supports versions 25") in out, out
+        out = tool(FEATURES, "--bootstrap-server", b, "upgrade", "--feature", "transaction.version=2", check=False)
+        assert "Could not upgrade transaction.version to 2." in out and "does not support this feature" in out, out
+        assert "FinalizedVersionLevel: 4.0-IV3" in tool(FEATURES, "--bootstrap-server", b, "describe")
+
+
+def test_kafka_metadata_quorum(client, broker):
+    only_for(client, "java")
+    b = broker.bootstrap
+    out = tool(QUORUM, "--bootstrap-server", b, "describe", "--status")
+    fields = dict(re.findall(r"^(\w+):\s+(.*)$", out, re.M))
+    assert fields.get("LeaderId") == "1" and fields.get("MaxFollowerLag") == "0", out
+    assert fields.get("CurrentObservers") == "[]", out
+    voters = json.loads(fields["CurrentVoters"])
+    assert [v["id"] for v in voters] == [1], out
+    if is_skiff(broker):
+        assert fields.get("LeaderEpoch") == "1", out
+        port = b.rsplit(":", 1)[1]
+        assert len(voters[0]["endpoints"]) == 1 and voters[0]["endpoints"][0].endswith(f":{port}"), out
+    out = tool(QUORUM, "--bootstrap-server", b, "describe", "--replication")
+    rows = [line.split() for line in out.splitlines() if line.split()[:1] == ["1"]]
+    assert len(rows) == 1 and rows[0][-1] == "Leader", out
+
+
+def test_kafka_leader_election(client, broker):
+    only_for(client, "java")
+    b = broker.bootstrap
+    t = name("elect")
+    tool(TOPICS, "--bootstrap-server", b, "--create", "--topic", t, "--partitions", "2")
+    # Every partition is led by its preferred (only) replica: nothing to elect, nothing printed.
+    out = tool(ELECTION, "--bootstrap-server", b, "--election-type", "preferred", "--all-topic-partitions")
+    assert "could not be elected" not in out and "Successfully" not in out, out
+    out = tool(ELECTION, "--bootstrap-server", b, "--election-type", "preferred", "--topic", t, "--partition", "1")
+    assert f"Valid replica already elected for partitions {t}-1" in out, out
+    out = tool(ELECTION, "--bootstrap-server", b, "--election-type", "unclean", "--topic", t, "--partition", "7",
+               check=False)
+    assert f"UnknownTopicOrPartitionException: No such partition as {t}-7" in out, out
+    assert "1 replica(s) could not be elected" in out, out
+
+
+def test_kafka_reassign_partitions(client, broker, tmp_path):
+    only_for(client, "java")
+    b = broker.bootstrap
+    t = name("reassign")
+    tool(TOPICS, "--bootstrap-server", b, "--create", "--topic", t, "--partitions", "2")
+    assert "No partition reassignments found." in tool(REASSIGN, "--bootstrap-server", b, "--list")
+
+    same = tmp_path / "same.json"
+    same.write_text(json.dumps({"version": 1, "partitions": [{"topic": t, "partition": 0, "replicas": [1]}]}))
+    out = tool(REASSIGN, "--bootstrap-server", b, "--execute", "--reassignment-json-file", str(same))
+    assert f"Successfully started partition reassignment for {t}-0" in out, out
+    # --verify then clears replication throttles with IncrementalAlterConfigs on the
+    # broker, which needs dynamic broker configs (issue 20, not yet in Skiff): only
+    # the reassignment's status is checked here, not the tool's exit code.
+    out = tool(REASSIGN, "--bootstrap-server", b, "--verify", "--reassignment-json-file", str(same), check=False)
+    assert f"Reassignment of partition {t}-0 is completed." in out, out
+    assert "No partition reassignments found." in tool(REASSIGN, "--bootstrap-server", b, "--list")
+
+    # Another broker: refused by the tool from DescribeCluster before it asks us.
+    other = tmp_path / "other.json"
+    other.write_text(json.dumps({"version": 1, "partitions": [{"topic": t, "partition": 1, "replicas": [7]}]}))
+    out = tool(REASSIGN, "--bootstrap-server", b, "--execute", "--reassignment-json-file", str(other), check=False)
+    assert "Unknown broker id 7" in out, out
