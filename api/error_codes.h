@@ -92,6 +92,8 @@ enum class ErrorCode : int16_t {
   kTransactionalIdNotFound = 105,
   kInvalidRegistration = 109,
   kUnsupportedAssignor = 112,
+  kMismatchedEndpointType = 114,
+  kUnsupportedEndpointType = 115,
 };
 
 constexpr int16_t code(ErrorCode e) { return static_cast<int16_t>(e); }

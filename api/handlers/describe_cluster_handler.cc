@@ -4,10 +4,13 @@ namespace skiff::api {
 
 void DescribeClusterHandler::handle(ApiRequest& request, protocol::DescribeClusterRequest& body, Responder& out) {
   protocol::DescribeClusterResponse r;
-  if (body.endpoint_type != 1) {  // 1 = brokers; 2 = controllers (KIP-919), which a client never asks a broker for
-    r.error_code = code(ErrorCode::kInvalidRequest);
-    r.error_message = "The endpoint type " + std::to_string(body.endpoint_type) + " is not supported by Skiff.";
-    r.endpoint_type = body.endpoint_type;
+  if (body.endpoint_type != 1) {  // 1 = brokers; 2 = controllers (KIP-919), asked by --bootstrap-controller
+    // Kafka's answers and messages (v0 cannot carry another type).
+    const bool controllers = body.endpoint_type == 2;
+    r.error_code = code(controllers ? ErrorCode::kMismatchedEndpointType : ErrorCode::kUnsupportedEndpointType);
+    r.error_message = controllers ? "The request was sent to an endpoint of type BROKER, but we wanted an endpoint of "
+                                    "type CONTROLLER"
+                                  : "Unsupported endpoint type " + std::to_string(body.endpoint_type);
     out.send(r);
     return;
   }

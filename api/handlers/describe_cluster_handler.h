@@ -1,6 +1,8 @@
 // DescribeCluster (key 60), v0-2: this one broker, the cluster id, and this
 // broker as controller. v2's IncludeFencedBrokers changes nothing: this broker
-// is never fenced (IsFenced stays false).
+// is never fenced (IsFenced stays false). Asked for controllers (endpoint
+// type 2, `--bootstrap-controller`), it answers MISMATCHED_ENDPOINT_TYPE as a
+// Kafka broker does: Skiff has no controller listener.
 #pragma once
 
 #include "api/api_handler.h"

@@ -353,3 +353,20 @@ TEST_CASE("feature update checks with a feature of several levels (Kafka's order
         prefix + "0 for feature group.version. Skiff's feature levels are fixed by its build: group.version stays at 1.");
   CHECK(check(1, 0) == prefix + "1 for feature group.version. The controller does not support the given upgrade type.");
 }
+
+TEST_CASE("DescribeCluster: controllers are asked of a broker endpoint, an unknown type is refused", "[api][tools]") {
+  test::ApiHarness h;
+  for (int16_t v = 1; v <= 2; ++v) {
+    DescribeClusterRequest req;
+    req.endpoint_type = 2;  // what the admin client sends with bootstrap.controllers
+    auto r = h.call<DescribeClusterResponse>(req, v);
+    CHECK(r.error_code == 114);  // MISMATCHED_ENDPOINT_TYPE
+    CHECK(r.error_message == "The request was sent to an endpoint of type BROKER, but we wanted an endpoint of type "
+                             "CONTROLLER");
+    CHECK(r.brokers.empty());
+    req.endpoint_type = 9;
+    auto u = h.call<DescribeClusterResponse>(req, v);
+    CHECK(u.error_code == 115);  // UNSUPPORTED_ENDPOINT_TYPE
+    CHECK(u.error_message == "Unsupported endpoint type 9");
+  }
+}
