@@ -1,5 +1,11 @@
 #include "network/acceptor.h"
 
+#include <fcntl.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <cerrno>
+
 #include <boost/asio/ip/v6_only.hpp>
 #include <boost/asio/post.hpp>
 #include <fmt/format.h>
@@ -10,10 +16,27 @@
 namespace skiff::network {
 namespace ip = boost::asio::ip;
 
-Acceptor::Acceptor(std::vector<Processor*> processors, std::shared_ptr<ConnectionQuotas> quotas)
-    : processors_(std::move(processors)), quotas_(std::move(quotas)) {}
+namespace {
 
-Acceptor::~Acceptor() { stop(); }
+constexpr auto kFirstBackoff = std::chrono::milliseconds(10);
+constexpr auto kMaxBackoff = std::chrono::milliseconds(1000);
+constexpr auto kReportInterval = std::chrono::seconds(10);
+
+int open_reserve_fd() { return ::open("/dev/null", O_RDONLY | O_CLOEXEC); }
+
+bool out_of_descriptors(const boost::system::error_code& ec) {
+  return ec == boost::system::errc::too_many_files_open || ec == boost::system::errc::too_many_files_open_in_system;
+}
+
+}  // namespace
+
+Acceptor::Acceptor(std::vector<Processor*> processors, std::shared_ptr<ConnectionQuotas> quotas)
+    : processors_(std::move(processors)), quotas_(std::move(quotas)), reserve_fd_(open_reserve_fd()) {}
+
+Acceptor::~Acceptor() {
+  stop();
+  if (reserve_fd_ >= 0) ::close(reserve_fd_);
+}
 
 std::vector<ip::address> Acceptor::bind_addresses(const ListenerEndpoint& l) {
   if (l.host.empty() || l.host == "0.0.0.0") return {ip::address_v4::any()};
@@ -42,7 +65,7 @@ BoundListener Acceptor::bind(const ListenerEndpoint& listener) {
     std::string failure;
     for (size_t i = 0; i < addresses.size(); ++i) {
       const auto& addr = addresses[i];
-      auto l = std::make_unique<Listening>(Listening{listener.name, bound.port, ip::tcp::acceptor(io_)});
+      auto l = std::make_unique<Listening>(Listening{listener.name, bound.port, ip::tcp::acceptor(io_), nullptr, {}});
       ip::tcp::endpoint ep(addr, bound.port);
       boost::system::error_code ec;
       l->acceptor.open(ep.protocol(), ec);
@@ -90,35 +113,95 @@ void Acceptor::accept_next(Listening& l) {
                                                                     ip::tcp::socket socket) {
     if (ec == boost::asio::error::operation_aborted || !l.acceptor.is_open()) return;
     if (ec) {
-      // EMFILE and friends: log, back off a little by simply retrying.
-      net_log().warn("accept on listener {}: {}", l.listener_name, ec.message());
-      accept_next(l);
+      on_accept_error(l, ec);
       return;
     }
-    boost::system::error_code ep_ec;
-    auto remote = socket.remote_endpoint(ep_ec);
-    auto local = socket.local_endpoint(ep_ec);
-    if (ep_ec) {  // the peer went away already
-      accept_next(l);
-      return;
-    }
-    std::string peer = remote.address().to_string();
-    std::string why;
-    auto slot = quotas_->try_acquire(peer, &why);
-    if (!slot) {
-      net_log().warn("rejected connection from {}: {}", peer, why);
-      boost::system::error_code ignore;
-      socket.close(ignore);
-    } else {
-      RequestContext ctx;
-      ctx.listener_name = l.listener_name;
-      ctx.peer_address = peer;
-      ctx.local_address = local.address().to_string();
-      ctx.local_port = l.port;
-      target->accept(std::move(socket), std::move(*slot), std::move(ctx));
-    }
+    if (l.trouble.failures > 0) on_accept_resumed(l);
+    hand_over(l, target, std::move(socket));
     accept_next(l);
   });
+}
+
+void Acceptor::hand_over(Listening& l, Processor* target, ip::tcp::socket socket) {
+  boost::system::error_code ep_ec;
+  auto remote = socket.remote_endpoint(ep_ec);
+  auto local = socket.local_endpoint(ep_ec);
+  if (ep_ec) return;  // the peer went away already
+  std::string peer = remote.address().to_string();
+  std::string why;
+  auto slot = quotas_->try_acquire(peer, &why);
+  if (!slot) {
+    net_log().warn("rejected connection from {}: {}", peer, why);
+    boost::system::error_code ignore;
+    socket.close(ignore);
+    return;
+  }
+  RequestContext ctx;
+  ctx.listener_name = l.listener_name;
+  ctx.peer_address = peer;
+  ctx.local_address = local.address().to_string();
+  ctx.local_port = l.port;
+  target->accept(std::move(socket), std::move(*slot), std::move(ctx));
+}
+
+// Never retry at once: a failing accept (EMFILE above all) would spin a core
+// and flood the log. Wait, doubling up to kMaxBackoff, then try again.
+void Acceptor::on_accept_error(Listening& l, const boost::system::error_code& ec) {
+  ++l.trouble.failures;
+  ++l.trouble.unreported;
+  if (out_of_descriptors(ec)) shed_one_pending(l);
+  report_accept_error(l, ec);
+  l.trouble.backoff = std::min<std::chrono::milliseconds>(
+      kMaxBackoff, l.trouble.backoff.count() == 0 ? kFirstBackoff : l.trouble.backoff * 2);
+  if (!l.backoff_timer) l.backoff_timer = std::make_unique<boost::asio::steady_timer>(io_);
+  l.backoff_timer->expires_after(l.trouble.backoff);
+  l.backoff_timer->async_wait([this, &l](const boost::system::error_code& wait_ec) {
+    if (wait_ec || !l.acceptor.is_open()) return;
+    accept_next(l);
+  });
+}
+
+// At most one line per kReportInterval, with the count of failures since the last.
+void Acceptor::report_accept_error(Listening& l, const boost::system::error_code& ec) {
+  auto now = std::chrono::steady_clock::now();
+  if (now - l.trouble.last_report < kReportInterval) return;
+  const char* hint = out_of_descriptors(ec)
+                         ? "; out of file descriptors: new connections wait (the oldest pending one is closed), "
+                           "open ones are still served; raise the limit (ulimit -n / LimitNOFILE)"
+                         : "";
+  net_log().warn("accept on listener {} failed {} time(s) since the last report: {}{}; retrying in up to {} ms",
+                 l.listener_name, l.trouble.unreported, ec.message(), hint, kMaxBackoff.count());
+  l.trouble.unreported = 0;
+  l.trouble.last_report = now;
+}
+
+// Rate-limited too: at the descriptor limit a listener can flip between
+// accepting and failing once per closed connection.
+void Acceptor::on_accept_resumed(Listening& l) {
+  auto now = std::chrono::steady_clock::now();
+  if (now - l.trouble.last_resume_report >= kReportInterval) {
+    net_log().info("listener {}: accepting connections again after {} failed accept(s)", l.listener_name,
+                   l.trouble.failures);
+    l.trouble.last_resume_report = now;
+  }
+  l.trouble.failures = l.trouble.unreported = 0;
+  l.trouble.backoff = std::chrono::milliseconds(0);
+  if (reserve_fd_ < 0) reserve_fd_ = open_reserve_fd();
+}
+
+// Frees the reserve descriptor for a moment to accept the oldest pending
+// connection and close it at once: its client learns to retry instead of
+// hanging in a backlog that does not drain. Then takes the reserve back
+// (if another thread took the slot meanwhile, it is retaken on resume).
+void Acceptor::shed_one_pending(Listening& l) {
+  if (reserve_fd_ < 0) reserve_fd_ = open_reserve_fd();
+  if (reserve_fd_ < 0) return;
+  ::close(reserve_fd_);
+  boost::system::error_code ec;
+  l.acceptor.native_non_blocking(true, ec);
+  int fd = ec ? -1 : ::accept4(l.acceptor.native_handle(), nullptr, nullptr, SOCK_CLOEXEC | SOCK_NONBLOCK);
+  if (fd >= 0) ::close(fd);
+  reserve_fd_ = open_reserve_fd();
 }
 
 void Acceptor::stop() {
@@ -130,6 +213,7 @@ void Acceptor::stop() {
     for (auto& l : listening_) {
       boost::system::error_code ec;
       l->acceptor.close(ec);
+      if (l->backoff_timer) l->backoff_timer->cancel();
     }
   });
   thread_.join();

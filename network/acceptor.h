@@ -3,9 +3,21 @@
 // The accepted socket is created on the Processor's io_context directly, so
 // no hand-off queue is needed. A connection over its ConnectionQuotas limit
 // is closed straight after accept.
+//
+// Out of descriptors (accept fails with EMFILE/ENFILE): the listener backs off
+// on a timer (10 ms doubling to 1 s) instead of retrying at once, so no core
+// spins; it keeps one reserve descriptor, closed for a moment to accept and
+// close the oldest pending connection (its client sees a close and retries,
+// rather than waiting in a backlog that never drains), then re-opened. The
+// failures are logged once per interval with a count; accepting resumes by
+// itself once descriptors free up. Connections already open are untouched.
+//
+// Thread: everything but the constructor, bind, start and stop runs on the
+// Acceptor's thread.
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -14,6 +26,7 @@
 
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/steady_timer.hpp>
 
 #include "network/connection_quotas.h"
 
@@ -50,12 +63,27 @@ class Acceptor {
   void stop();
 
  private:
+  // Failed accepts of one listener since it last accepted.
+  struct AcceptTrouble {
+    std::chrono::milliseconds backoff{0};
+    uint64_t failures = 0;    // in this episode
+    uint64_t unreported = 0;  // since the last log line
+    std::chrono::steady_clock::time_point last_report{};
+    std::chrono::steady_clock::time_point last_resume_report{};
+  };
   struct Listening {
     std::string listener_name;
     uint16_t port;
     boost::asio::ip::tcp::acceptor acceptor;
+    std::unique_ptr<boost::asio::steady_timer> backoff_timer;
+    AcceptTrouble trouble;
   };
   void accept_next(Listening& l);
+  void hand_over(Listening& l, Processor* target, boost::asio::ip::tcp::socket socket);
+  void on_accept_error(Listening& l, const boost::system::error_code& ec);
+  void report_accept_error(Listening& l, const boost::system::error_code& ec);
+  void on_accept_resumed(Listening& l);
+  void shed_one_pending(Listening& l);
   std::vector<boost::asio::ip::address> bind_addresses(const ListenerEndpoint& listener);
 
   std::vector<Processor*> processors_;
@@ -64,6 +92,7 @@ class Acceptor {
   std::vector<std::unique_ptr<Listening>> listening_;
   std::thread thread_;
   size_t next_processor_ = 0;
+  int reserve_fd_ = -1;  // see the header comment; Acceptor thread only once started
 };
 
 }  // namespace skiff::network
