@@ -28,6 +28,9 @@ struct BrokerConfig {
   int32_t num_network_threads = 3;
   int32_t num_io_threads = 8;
   int32_t queued_max_requests = 500;
+  // Request bytes read but not yet answered before Processors stop reading
+  // (Kafka's default is -1, unbounded; ours keeps a dev broker's memory small).
+  int64_t queued_max_request_bytes = 100 * 1024 * 1024;
 
   // Sockets and connections.
   int32_t socket_request_max_bytes = 100 * 1024 * 1024;

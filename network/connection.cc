@@ -59,16 +59,16 @@ void Connection::close(const std::string& reason) {
   socket_.shutdown(boost::asio::socket_base::shutdown_both, ec);
   socket_.close(ec);
   retry_timer_.cancel();
-  if (pending_) {
-    pending_.reset();
-  }
+  pending_.reset();
+  lease_.reset();
+  wanted_bytes_ = 0;
   slot_.release();
   processor_.remove(context_.connection_id);
 }
 
 // Looks for one complete frame in the buffer; dispatches it or reads more.
 void Connection::process_buffer() {
-  if (closed_ || muted_) return;
+  if (closed_ || muted_ || wanted_bytes_ > 0) return;
   size_t have = wpos_ - rpos_;
   if (have >= 4) {
     int32_t size = read_be32(buf_.data() + rpos_);
@@ -78,6 +78,7 @@ void Connection::process_buffer() {
       close("");
       return;
     }
+    if (!lease_ && !reserve_memory(size)) return;
     size_t need = 4 + static_cast<size_t>(size);
     if (have >= need) {
       // The frame stays where it was read: the request shares the buffer.
@@ -99,6 +100,26 @@ void Connection::process_buffer() {
   }
   read_more();
 }
+
+// Takes the frame's bytes from the MemoryPool, or queues for them on the
+// Processor and stops reading until they are granted.
+bool Connection::reserve_memory(int64_t frame_bytes) {
+  lease_ = processor_.memory_pool().try_acquire(frame_bytes);
+  if (lease_) return true;
+  wanted_bytes_ = frame_bytes;
+  processor_.wait_for_memory(shared_from_this());
+  return false;
+}
+
+bool Connection::try_admit_waiting_frame() {
+  if (wanted_bytes_ == 0) return true;
+  lease_ = processor_.memory_pool().try_acquire(wanted_bytes_);
+  if (!lease_) return false;
+  wanted_bytes_ = 0;
+  return true;
+}
+
+void Connection::resume_reading() { process_buffer(); }
 
 // Makes [rpos_, rpos_ + need) fit in a buffer that only we use from rpos_ on,
 // moving the unread bytes as little as possible.
@@ -299,6 +320,10 @@ void Connection::send_file_region(size_t index, FileRegion region) {
 
 void Connection::unmute() {
   muted_ = false;
+  if (lease_) {  // the frame is answered: its bytes go back, perhaps to a waiter
+    lease_.reset();
+    processor_.retry_memory_waiters();
+  }
   if (processor_.draining()) {
     close("broker shutting down");
     return;

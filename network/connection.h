@@ -5,6 +5,9 @@
 // the Processor (which queues it on the RequestChannel), stay muted until the
 // response has been written, then look at the next frame. Muting keeps
 // responses in request order; pipelined requests wait in the socket buffer.
+// Before a frame's body is read, its bytes are reserved in the shared
+// MemoryPool (queued.max.request.bytes); while the pool has no room the
+// connection reads nothing and waits on its Processor.
 #pragma once
 
 #include <chrono>
@@ -18,6 +21,7 @@
 #include <boost/asio/steady_timer.hpp>
 
 #include "network/connection_quotas.h"
+#include "network/memory_pool.h"
 #include "network/request.h"
 
 namespace skiff::network {
@@ -31,6 +35,10 @@ class Connection : public std::enable_shared_from_this<Connection> {
 
   void start();
   void on_response(Response response);
+  // The MemoryPool refused this connection's next frame: try again (Processor
+  // thread); true when admitted, then resume_reading() carries on.
+  bool try_admit_waiting_frame();
+  void resume_reading();
   void close(const std::string& reason);
 
   uint64_t id() const { return context_.connection_id; }
@@ -40,6 +48,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
 
  private:
   void process_buffer();
+  bool reserve_memory(int64_t frame_bytes);
   void make_room(size_t need);
   void read_more();
   void read_large_frame(Frame frame, size_t have);
@@ -65,6 +74,10 @@ class Connection : public std::enable_shared_from_this<Connection> {
   bool muted_ = false;
   bool closed_ = false;
   std::optional<Request> pending_;  // waiting for room in the RequestChannel
+  // The current frame's share of queued.max.request.bytes: taken when its size
+  // is known, before its body is read; given back once its response is written.
+  std::optional<MemoryPool::Lease> lease_;
+  int64_t wanted_bytes_ = 0;  // > 0: waiting for the MemoryPool, not reading
   Response response_;               // being written
   std::chrono::steady_clock::time_point last_active_;
 };

@@ -7,12 +7,19 @@
 
 namespace skiff::network {
 
-Processor::Processor(int id, ProcessorConfig config, RequestChannel& channel)
+namespace {
+// How often a Processor offers the MemoryPool's freed bytes to its waiters.
+constexpr auto kMemoryRetry = std::chrono::milliseconds(5);
+}  // namespace
+
+Processor::Processor(int id, ProcessorConfig config, RequestChannel& channel, std::shared_ptr<MemoryPool> memory_pool)
     : id_(id),
       config_(config),
       channel_(channel),
       work_(boost::asio::make_work_guard(io_)),
-      idle_timer_(io_) {
+      idle_timer_(io_),
+      memory_pool_(std::move(memory_pool)),
+      memory_timer_(io_) {
   channel_.register_processor(id_, [this](Response r) { enqueue_response(std::move(r)); });
 }
 
@@ -41,6 +48,8 @@ void Processor::stop() {
     for (auto& [id, c] : connections_) all.push_back(c);
     for (auto& c : all) c->close("");
     idle_timer_.cancel();
+    memory_timer_.cancel();
+    memory_waiters_.clear();
     work_.reset();
     io_.stop();
   });
@@ -111,6 +120,33 @@ void Processor::begin_drain() {
 void Processor::remove(uint64_t connection_id) {
   connections_.erase(connection_id);
   connection_count_.store(connections_.size());
+}
+
+void Processor::wait_for_memory(const std::shared_ptr<Connection>& c) {
+  memory_waiters_.push_back(c);
+  arm_memory_timer();
+}
+
+// First come, first served: a waiter that still does not fit keeps its place
+// and those behind it wait too, so a max-size frame is not starved by small ones.
+void Processor::retry_memory_waiters() {
+  while (!memory_waiters_.empty()) {
+    auto c = memory_waiters_.front().lock();
+    if (c && !c->closed() && !c->try_admit_waiting_frame()) break;
+    memory_waiters_.pop_front();
+    if (c && !c->closed()) c->resume_reading();
+  }
+  if (!memory_waiters_.empty()) arm_memory_timer();
+}
+
+void Processor::arm_memory_timer() {
+  if (memory_timer_armed_) return;
+  memory_timer_armed_ = true;
+  memory_timer_.expires_after(kMemoryRetry);
+  memory_timer_.async_wait([this](const boost::system::error_code& ec) {
+    memory_timer_armed_ = false;
+    if (!ec) retry_memory_waiters();
+  });
 }
 
 // One timer per Processor, not per connection: cheap with many idle sockets.

@@ -8,6 +8,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <deque>
 #include <memory>
 #include <mutex>
 #include <thread>
@@ -20,6 +21,7 @@
 #include <boost/asio/steady_timer.hpp>
 
 #include "network/connection_quotas.h"
+#include "network/memory_pool.h"
 #include "network/request.h"
 #include "network/request_channel.h"
 
@@ -36,7 +38,8 @@ struct ProcessorConfig {
 
 class Processor {
  public:
-  Processor(int id, ProcessorConfig config, RequestChannel& channel);
+  Processor(int id, ProcessorConfig config, RequestChannel& channel,
+            std::shared_ptr<MemoryPool> memory_pool = MemoryPool::create(-1));
   ~Processor();
 
   int id() const { return id_; }
@@ -62,6 +65,12 @@ class Processor {
   // Called by Connection (Processor thread only).
   const ProcessorConfig& config() const { return config_; }
   RequestChannel& channel() { return channel_; }
+  MemoryPool& memory_pool() { return *memory_pool_; }
+  // `c` could not get its frame's bytes from the MemoryPool: it is offered
+  // them again, in arrival order, when bytes come back (polled on a timer,
+  // since another Processor's connection may be the one that frees them).
+  void wait_for_memory(const std::shared_ptr<Connection>& c);
+  void retry_memory_waiters();
   bool draining() const { return draining_; }
   void on_request_queued() { ++in_flight_; }
   void on_response_taken() { --in_flight_; }
@@ -70,6 +79,7 @@ class Processor {
  private:
   void schedule_idle_sweep();
   void deliver_responses();
+  void arm_memory_timer();
 
   const int id_;
   const ProcessorConfig config_;
@@ -77,6 +87,10 @@ class Processor {
   boost::asio::io_context io_;
   boost::asio::executor_work_guard<boost::asio::io_context::executor_type> work_;
   boost::asio::steady_timer idle_timer_;
+  std::shared_ptr<MemoryPool> memory_pool_;
+  boost::asio::steady_timer memory_timer_;
+  bool memory_timer_armed_ = false;
+  std::deque<std::weak_ptr<Connection>> memory_waiters_;
   std::thread thread_;
   std::unordered_map<uint64_t, std::shared_ptr<Connection>> connections_;
   uint64_t next_connection_seq_ = 0;

@@ -8,6 +8,7 @@ SocketServer::SocketServer(SocketServerConfig config, RequestChannel& channel)
     : config_(std::move(config)), channel_(channel) {
   quotas_ = ConnectionQuotas::create(config_.max_connections, config_.max_connections_per_ip,
                                      config_.max_connections_per_ip_overrides);
+  memory_pool_ = MemoryPool::create(config_.queued_max_request_bytes);
 }
 
 SocketServer::~SocketServer() { shutdown(); }
@@ -15,7 +16,7 @@ SocketServer::~SocketServer() { shutdown(); }
 void SocketServer::startup() {
   std::vector<Processor*> raw;
   for (int i = 0; i < config_.num_processors; ++i) {
-    processors_.push_back(std::make_unique<Processor>(i, config_.processor, channel_));
+    processors_.push_back(std::make_unique<Processor>(i, config_.processor, channel_, memory_pool_));
     raw.push_back(processors_.back().get());
   }
   acceptor_ = std::make_unique<Acceptor>(raw, quotas_);

@@ -15,6 +15,7 @@
 
 #include "network/acceptor.h"
 #include "network/connection_quotas.h"
+#include "network/memory_pool.h"
 #include "network/processor.h"
 #include "network/request_channel.h"
 
@@ -24,6 +25,9 @@ struct SocketServerConfig {
   std::vector<ListenerEndpoint> listeners;
   int num_processors = 3;
   ProcessorConfig processor;
+  // queued.max.request.bytes: request bytes in flight (read, not yet
+  // answered) across all Processors before they stop reading; <= 0: unbounded.
+  int64_t queued_max_request_bytes = -1;
   int32_t max_connections = INT32_MAX;
   int32_t max_connections_per_ip = INT32_MAX;
   std::map<std::string, int32_t> max_connections_per_ip_overrides;
@@ -48,11 +52,13 @@ class SocketServer {
   size_t in_flight() const;
   size_t connection_count() const;
   const std::shared_ptr<ConnectionQuotas>& quotas() const { return quotas_; }
+  const std::shared_ptr<MemoryPool>& memory_pool() const { return memory_pool_; }
 
  private:
   SocketServerConfig config_;
   RequestChannel& channel_;
   std::shared_ptr<ConnectionQuotas> quotas_;
+  std::shared_ptr<MemoryPool> memory_pool_;
   std::vector<std::unique_ptr<Processor>> processors_;
   std::unique_ptr<Acceptor> acceptor_;
   std::vector<BoundListener> bound_;

@@ -33,6 +33,7 @@ network::SocketServerConfig socket_server_config(const config::BrokerConfig& c) 
   s.processor.connections_max_idle_ms = c.connections_max_idle_ms;
   s.processor.send_buffer_bytes = c.socket_send_buffer_bytes;
   s.processor.receive_buffer_bytes = c.socket_receive_buffer_bytes;
+  s.queued_max_request_bytes = c.queued_max_request_bytes;
   s.max_connections = c.max_connections;
   s.max_connections_per_ip = c.max_connections_per_ip;
   s.max_connections_per_ip_overrides = c.max_connections_per_ip_overrides;
