@@ -162,7 +162,6 @@ void Connection::read_more() {
                               return;
                             }
                             self->wpos_ += n;
-                            self->last_active_ = std::chrono::steady_clock::now();
                             self->process_buffer();
                           });
 }
@@ -178,12 +177,14 @@ void Connection::read_large_frame(Frame frame, size_t have) {
                               self->close(ec == boost::asio::error::eof ? "frame cut short" : ec.message());
                               return;
                             }
-                            self->last_active_ = std::chrono::steady_clock::now();
                             self->dispatch(std::move(*shared));
                           });
 }
 
+// Activity, for connections.max.idle.ms, is a whole request or a written
+// response, not a byte: a client dribbling a frame (slowloris) is idle.
 void Connection::dispatch(Frame frame) {
+  last_active_ = std::chrono::steady_clock::now();
   muted_ = true;
   pending_.emplace();
   pending_->context = context_;

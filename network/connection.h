@@ -79,7 +79,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
   std::optional<MemoryPool::Lease> lease_;
   int64_t wanted_bytes_ = 0;  // > 0: waiting for the MemoryPool, not reading
   Response response_;               // being written
-  std::chrono::steady_clock::time_point last_active_;
+  std::chrono::steady_clock::time_point last_active_;  // last whole request in or response out
 };
 
 }  // namespace skiff::network

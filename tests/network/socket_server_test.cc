@@ -232,6 +232,25 @@ TEST_CASE("idle connections are closed after connections.max.idle.ms", "[network
   CHECK(std::chrono::steady_clock::now() - t0 >= std::chrono::milliseconds(150));
 }
 
+TEST_CASE("a frame dribbled a byte at a time (slowloris) is closed after connections.max.idle.ms", "[network]") {
+  network::SocketServerConfig cfg;
+  cfg.processor.connections_max_idle_ms = 300;
+  TestBroker broker(cfg);
+  RawClient slow("127.0.0.1", broker.port(), 100);  // wait_closed: closed already, or within 100 ms
+  auto frame = test::be32(1000);
+  frame.resize(4 + 1000, 7);
+  auto t0 = std::chrono::steady_clock::now();
+  for (size_t i = 0; i < frame.size(); ++i) {  // a byte every 20 ms for 1.5 s, 5 idle limits
+    if (!slow.send_raw(&frame[i], 1)) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    if (std::chrono::steady_clock::now() - t0 > std::chrono::milliseconds(1500)) break;
+  }
+  CHECK(slow.wait_closed());
+  RawClient other("127.0.0.1", broker.port());  // and others were served throughout
+  REQUIRE(other.send_frame(payload(2, 2)));
+  CHECK(other.read_frame() == payload(2, 2));
+}
+
 TEST_CASE("graceful shutdown answers the requests in flight", "[network]") {
   network::SocketServerConfig cfg;
   TestBroker broker(cfg, 500, 4);
