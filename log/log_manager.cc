@@ -1,6 +1,7 @@
 #include "log/log_manager.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <unordered_map>
 
 #include <fmt/format.h>
@@ -104,7 +105,11 @@ void LogManager::init_dirs() {
     const auto& d = config_.log_dirs[i];
     if (!metas[i]) {
       MetaProperties m{1, cluster_id_, config_.node_id, Uuid::random().to_string()};
-      if (int rc = write_meta_properties(d, m); rc != 0) {
+      if (int rc = write_meta_properties(d, m); rc == ENOSPC || rc == EDQUOT) {
+        spdlog::error("log dir {}: disk full (no space left on device): meta.properties not written yet; retried "
+                      "with each checkpoint", d.string());
+        pending_meta_[i] = m;
+      } else if (rc != 0) {
         throw std::system_error(rc, std::generic_category(), "write meta.properties in " + d.string());
       }
     }
@@ -488,8 +493,17 @@ void LogManager::run_flushes(int64_t now_ms) {
   for (auto& [tp, e] : all_logs()) e.log->maybe_flush(now_ms);
 }
 
+void LogManager::write_pending_meta() {
+  for (auto it = pending_meta_.begin(); it != pending_meta_.end();) {
+    if (write_meta_properties(config_.log_dirs[it->first], it->second) != 0) return;
+    spdlog::info("log dir {}: meta.properties written", config_.log_dirs[it->first].string());
+    it = pending_meta_.erase(it);
+  }
+}
+
 void LogManager::checkpoint_recovery_points() {
   std::lock_guard ck(checkpoint_mu_);
+  write_pending_meta();
   std::vector<std::map<TopicPartition, int64_t>> per_dir(config_.log_dirs.size());
   for (auto& [tp, e] : all_logs()) per_dir[e.dir_index][tp] = e.log->recovery_point().value;
   for (size_t i = 0; i < per_dir.size(); ++i) {

@@ -29,6 +29,7 @@
 #include "log/checkpoint_file.h"
 #include "log/log.h"
 #include "log/log_config.h"
+#include "log/meta_properties.h"
 #include "log/scheduler.h"
 #include "log/topic_store.h"
 #include "log/uuid.h"
@@ -100,6 +101,7 @@ class LogManager {
     size_t dir_index;
   };
   void init_dirs();
+  void write_pending_meta();
   void load_logs();
   // fresh: a new partition; any leftover directory of that name is wiped.
   std::shared_ptr<Log> open_log(size_t dir_index, const TopicPartition& tp,
@@ -117,6 +119,9 @@ class LogManager {
   LogManagerConfig config_;
   std::string cluster_id_;
   std::vector<bool> clean_;  // per dir, at load
+  // meta.properties a full disk kept us from writing at start (by dir index);
+  // retried with each recovery point checkpoint. Guarded by checkpoint_mu_.
+  std::map<size_t, MetaProperties> pending_meta_;
   std::vector<std::map<TopicPartition, int64_t>> recovery_points_;
   std::vector<std::map<TopicPartition, int64_t>> start_offsets_;
   std::unique_ptr<TopicStore> store_;

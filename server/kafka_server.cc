@@ -2,7 +2,11 @@
 
 #include "server/storage_config.h"
 
+#include <fcntl.h>
 #include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
 
 #include <filesystem>
 #include <fstream>
@@ -40,25 +44,43 @@ network::SocketServerConfig socket_server_config(const config::BrokerConfig& c) 
   return s;
 }
 
+// Writes, syncs and removes a probe file in `dir`: 0 or the errno of the
+// first step that failed. The probe never stays behind.
+int probe_write(const fs::path& dir) {
+  const auto probe = dir / ".skiff-write-test";
+  int fd = ::open(probe.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  int rc = fd < 0 ? errno : 0;
+  if (fd >= 0) {
+    if (::write(fd, "ok", 2) != 2 || ::fsync(fd) != 0) rc = errno == 0 ? EIO : errno;
+    ::close(fd);
+  }
+  std::error_code ignore;
+  fs::remove(probe, ignore);
+  return rc;
+}
+
 }  // namespace
 
 KafkaServer::KafkaServer(config::BrokerConfig config) : config_(std::move(config)) {}
 
 KafkaServer::~KafkaServer() { shutdown(); }
 
-// Fail at startup, with the path and the reason, rather than on first produce.
+// Fail at startup, with the path and the reason, rather than on first produce;
+// except on a full disk: the broker starts, serves reads, and refuses produce
+// with KAFKA_STORAGE_ERROR until space returns (appends retry on their own).
 void KafkaServer::prepare_log_dirs() {
   for (const auto& dir : config_.log_dirs) {
     std::error_code ec;
     fs::create_directories(dir, ec);
     if (ec) throw StartupError(fmt::format("log dir '{}' cannot be created: {}", dir, ec.message()));
-    auto probe = fs::path(dir) / ".skiff-write-test";
-    {
-      std::ofstream out(probe);
-      if (!(out << "ok") || !out.flush())
-        throw StartupError(fmt::format("log dir '{}' is not writable", dir));
+    int rc = probe_write(dir);
+    if (rc == ENOSPC || rc == EDQUOT) {
+      spdlog::error("log dir {}: disk full (no space left on device); serving reads, refusing produce until space "
+                    "returns",
+                    dir);
+    } else if (rc != 0) {
+      throw StartupError(fmt::format("log dir '{}' is not writable: {}", dir, std::strerror(rc)));
     }
-    fs::remove(probe, ec);
   }
 }
 
