@@ -110,6 +110,25 @@ def _fresh_dir_round(binary, mnt):
         b.stop()
 
 
+def _read_only_round(binary, mnt):
+    """Not writable is not full: a read-only log dir still exits 1, saying why."""
+    os.makedirs(os.path.join(mnt, "ro"), exist_ok=True)
+    if subprocess.run(["mount", "-o", "remount,ro", mnt], capture_output=True).returncode != 0:
+        print("  (read-only round skipped: cannot remount read-only)")
+        return []
+    try:
+        env = {k: v for k, v in os.environ.items() if not k.startswith("SKIFF_")}
+        r = subprocess.run([binary, "--override", "listeners=PLAINTEXT://127.0.0.1:0", "--override",
+                            "log.dirs=" + os.path.join(mnt, "ro")], capture_output=True, timeout=20, env=env)
+        out = (r.stdout + r.stderr).decode(errors="replace")
+        if r.returncode != 1 or "not writable" not in out or "Read-only" not in out:
+            return ["read-only log dir: exit %d, wanted 1 with 'not writable: Read-only ...': %s"
+                    % (r.returncode, out[-500:])]
+        return []
+    finally:
+        subprocess.run(["mount", "-o", "remount,rw", mnt], capture_output=True)
+
+
 def diskfull(binary, workdir, opts):
     mnt = os.path.join(workdir, "tmpfs")
     ok, why = _mount(mnt)
@@ -124,6 +143,7 @@ def diskfull(binary, workdir, opts):
                 failures.append("after %s: %s" % (signal.Signals(sig).name, f))
             subprocess.run(["rm", "-rf", os.path.join(mnt, "data"), os.path.join(mnt, "ballast")])
         failures += _fresh_dir_round(binary, mnt)
+        failures += _read_only_round(binary, mnt)
     finally:
         subprocess.run(["umount", "-l", mnt], capture_output=True)
     return failures
