@@ -125,8 +125,8 @@ std::vector<ConfigKeyDef> build_defs() {
                           "Requests the RequestChannel holds before Processors stop reading.",
                           &BrokerConfig::queued_max_requests));
   d.push_back(integer_key("queued.max.request.bytes", 100 * 1024 * 1024, -1, kLongMax,
-                          "Request bytes read but not yet answered, across all connections, before Processors stop "
-                          "reading (a larger frame is still read when nothing else is in flight); -1 or 0: unbounded.",
+                          "Request bytes read but not yet answered, across all connections, at which Processors stop "
+                          "reading until some are answered (exceeded by one frame at most); -1 or 0: unbounded.",
                           &BrokerConfig::queued_max_request_bytes));
   d.push_back(integer_key("socket.request.max.bytes", 100 * 1024 * 1024, 8, kIntMax,
                           "Largest request frame accepted; a larger one closes the connection.",

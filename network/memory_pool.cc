@@ -26,7 +26,7 @@ std::shared_ptr<MemoryPool> MemoryPool::create(int64_t capacity) {
 std::optional<MemoryPool::Lease> MemoryPool::try_acquire(int64_t bytes) {
   int64_t cur = in_flight_.load(std::memory_order_relaxed);
   for (;;) {
-    if (bounded() && cur > 0 && cur + bytes > capacity_) return std::nullopt;
+    if (bounded() && cur >= capacity_) return std::nullopt;
     if (in_flight_.compare_exchange_weak(cur, cur + bytes, std::memory_order_acq_rel)) break;
   }
   int64_t now = cur + bytes, seen = peak_.load(std::memory_order_relaxed);

@@ -5,9 +5,11 @@
 // connection dies; the Lease gives the bytes back when destroyed, on every
 // path. While the pool is exhausted, Connections stop reading their sockets.
 //
-// Admission: a frame fits while the bytes in flight plus its size stay within
-// the capacity; a frame larger than what is left is still admitted when
-// nothing else is in flight, so a max-size frame never deadlocks. Capacity
+// Admission, as Kafka's non-strict SimpleMemoryPool: any frame is admitted
+// while the bytes in flight are below the capacity, whatever its size, so the
+// total exceeds the capacity by less than one frame at most. A frame larger
+// than what is left is thus admitted (a max-size frame never deadlocks, even
+// alone), and big frames are not starved by a stream of small ones. Capacity
 // <= 0: unbounded (Kafka's -1), nothing is ever refused.
 //
 // Thread-safe: one atomic counter; Processors acquire, any thread releases.

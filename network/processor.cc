@@ -127,8 +127,8 @@ void Processor::wait_for_memory(const std::shared_ptr<Connection>& c) {
   arm_memory_timer();
 }
 
-// First come, first served: a waiter that still does not fit keeps its place
-// and those behind it wait too, so a max-size frame is not starved by small ones.
+// First come, first served: while the pool is still spent the first waiter
+// keeps its place and those behind it wait too.
 void Processor::retry_memory_waiters() {
   while (!memory_waiters_.empty()) {
     auto c = memory_waiters_.front().lock();

@@ -54,18 +54,19 @@ int echo_concurrently(uint16_t port, int n, size_t size) {
 
 }  // namespace
 
-TEST_CASE("MemoryPool admits within capacity, and one oversized frame alone", "[network][memory]") {
+TEST_CASE("MemoryPool admits while below capacity, overshooting by less than a frame", "[network][memory]") {
   auto pool = MemoryPool::create(100);
   auto a = pool->try_acquire(60);
   REQUIRE(a);
-  CHECK_FALSE(pool->try_acquire(41));
-  auto b = pool->try_acquire(40);
+  auto b = pool->try_acquire(60);  // 60 < 100 in flight: admitted, now 120
   REQUIRE(b);
-  CHECK(pool->in_flight() == 100);
-  a.reset();
+  CHECK_FALSE(pool->try_acquire(1));  // at or above capacity: nothing more
+  CHECK(pool->in_flight() == 120);
   b.reset();
+  CHECK(pool->try_acquire(1));  // 60 again: room; the lease given back at once
+  a.reset();
   CHECK(pool->in_flight() == 0);
-  auto big = pool->try_acquire(500);  // larger than the pool, but nothing else in flight
+  auto big = pool->try_acquire(500);  // larger than the pool: admitted all the same
   REQUIRE(big);
   CHECK_FALSE(pool->try_acquire(1));
   MemoryPool::Lease moved = std::move(*big);
@@ -85,8 +86,8 @@ TEST_CASE("request bytes in flight stay within queued.max.request.bytes and all 
   const auto& pool = broker.server.memory_pool();
   CHECK(echo_concurrently(broker.port(), 24, 300 * 1024) == 24);
   INFO("peak bytes in flight: " << pool->peak());
-  CHECK(pool->peak() <= kPool);
-  CHECK(pool->peak() >= 600 * 1024);  // more than one at a time was let in
+  CHECK(pool->peak() < kPool + 300 * 1024);  // at most one frame beyond the setting
+  CHECK(pool->peak() >= 600 * 1024);         // more than one at a time was let in
   CHECK(eventually([&] { return pool->in_flight() == 0; }));
 }
 
