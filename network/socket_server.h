@@ -6,6 +6,9 @@
 //                                            ▲                     │
 //                                            └──── responses ◄── handler threads (M)
 //
+// It also owns what the Processors share: the ConnectionQuotas and the
+// MemoryPool that bounds request bytes in flight (queued.max.request.bytes).
+//
 // startup/shutdown are called from one controlling thread (the server's).
 #pragma once
 
