@@ -116,6 +116,7 @@ bool Connection::try_admit_waiting_frame() {
   lease_ = processor_.memory_pool().try_acquire(wanted_bytes_);
   if (!lease_) return false;
   wanted_bytes_ = 0;
+  last_active_ = std::chrono::steady_clock::now();  // the idle clock restarts for the body
   return true;
 }
 

@@ -43,6 +43,8 @@ class Connection : public std::enable_shared_from_this<Connection> {
 
   uint64_t id() const { return context_.connection_id; }
   bool muted() const { return muted_; }
+  // Waiting for the MemoryPool: the broker's doing, so not idle.
+  bool waiting_for_memory() const { return wanted_bytes_ > 0; }
   bool closed() const { return closed_; }
   std::chrono::steady_clock::time_point last_active() const { return last_active_; }
 

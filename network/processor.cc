@@ -159,7 +159,7 @@ void Processor::schedule_idle_sweep() {
     auto limit = std::chrono::milliseconds(config_.connections_max_idle_ms);
     std::vector<std::shared_ptr<Connection>> expired;
     for (auto& [id, c] : connections_)
-      if (!c->muted() && now - c->last_active() > limit) expired.push_back(c);
+      if (!c->muted() && !c->waiting_for_memory() && now - c->last_active() > limit) expired.push_back(c);
     for (auto& c : expired) {
       net_log().debug("closing idle connection {} (connections.max.idle.ms={})", c->id(), config_.connections_max_idle_ms);
       c->close("");

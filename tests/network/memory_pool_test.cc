@@ -98,6 +98,20 @@ TEST_CASE("a frame larger than the pool is served when it is alone", "[network][
   CHECK(eventually([&] { return broker.server.memory_pool()->in_flight() == 0; }));
 }
 
+TEST_CASE("a connection waiting for the pool is not closed as idle", "[network][memory]") {
+  auto cfg = pool_config(64 * 1024, 4 << 20);
+  cfg.processor.connections_max_idle_ms = 200;
+  TestBroker broker(cfg);
+  broker.handler.delay_us = 800000;  // the first frame holds the pool for 0.8 s
+  RawClient first("127.0.0.1", broker.port(), 5000), second("127.0.0.1", broker.port(), 5000);
+  std::vector<uint8_t> frame(100 * 1024, 3);
+  REQUIRE(first.send_frame(frame));
+  std::this_thread::sleep_for(50ms);
+  REQUIRE(second.send_frame(frame));  // waits for the pool for ~0.75 s, longer than the idle limit
+  CHECK(first.read_frame() == frame);
+  CHECK(second.read_frame() == frame);
+}
+
 TEST_CASE("bytes come back when a connection dies mid-frame or before its answer", "[network][memory]") {
   TestBroker broker(pool_config(1 << 20, 4 << 20));
   broker.handler.delay_us = 200000;
