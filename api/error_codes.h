@@ -94,6 +94,7 @@ enum class ErrorCode : int16_t {
   kUnsupportedAssignor = 112,
   kMismatchedEndpointType = 114,
   kUnsupportedEndpointType = 115,
+  kTransactionAbortable = 120,
 };
 
 constexpr int16_t code(ErrorCode e) { return static_cast<int16_t>(e); }

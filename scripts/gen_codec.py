@@ -2,6 +2,7 @@
 """Generates the Kafka protocol codec (C++) from the JSON schemas.
 
 Usage: gen_codec.py --schemas DIR --out DIR [--list]
+       gen_codec.py --records --schemas DIR --out DIR --include PREFIX [--list]
 
 For every API (a FooRequest.json / FooResponse.json pair) it writes
 foo_request.h, foo_response.h and foo.cc (both messages' code), plus
@@ -9,6 +10,13 @@ request_header.h / response_header.h / headers.cc, api_table.cc (the table
 of APIs and the header-version rules) and registry.cc (type-erased
 factories). Under fill/ it writes test-only random-fill code, compiled only
 into tests and the fuzzer.
+
+With --records it generates coordinator records instead ("type":
+"coordinator-key" / "coordinator-value" / "data", e.g. the __transaction_state
+TransactionLogKey / TransactionLogValue): one foo.h and foo.cc per schema, the
+same struct code, no API table; PREFIX is the include path of --out. How a
+record is framed on disk (int16 prefix + struct) is the caller's business.
+Schemas may keep Kafka's full-line // comments (the license header).
 
 Design notes:
 - Nested structs (and commonStructs) become types nested, flat, inside their
@@ -155,7 +163,8 @@ class Field:
         self.name = spec["name"]
         self.member = snake_case(self.name)
         self.type = FieldType(spec["type"])
-        self.versions = Versions.parse(spec["versions"])
+        # A field tagged in every version may name only its taggedVersions.
+        self.versions = Versions.parse(spec.get("versions") or spec["taggedVersions"])
         self.nullable = Versions.parse(spec.get("nullableVersions")) & self.versions
         self.tagged = Versions.parse(spec.get("taggedVersions"))
         self.tag = spec.get("tag")
@@ -186,10 +195,19 @@ class Struct:
         return [f.struct for f in self.fields if f.struct is not None]
 
 
+def strip_line_comments(text):
+    """Drops the full-line // comments Kafka's schemas carry (json cannot)."""
+    return "\n".join(line for line in text.splitlines()
+                     if not line.lstrip().startswith("//"))
+
+
+RECORD_KINDS = ("coordinator-key", "coordinator-value", "data")
+
+
 class Message:
     def __init__(self, path):
         with open(path, encoding="utf-8") as fh:
-            spec = json.load(fh)
+            spec = json.loads(strip_line_comments(fh.read()))
         self.path = path
         self.name = spec["name"]
         self.kind = spec["type"]  # request / response / header
@@ -803,7 +821,10 @@ def header_text(msg):
         out += [f"}}  // namespace {ns}", ""]
     flex = msg.flexible & msg.valid
     flex_text = "never flexible" if flex.empty() else f"flexible from v{flex.lo}"
-    key_text = f"API key {msg.api_key}, " if msg.api_key >= 0 else ""
+    if msg.kind in RECORD_KINDS:
+        key_text = f"{msg.kind} record type {msg.api_key}, "
+    else:
+        key_text = f"API key {msg.api_key}, " if msg.api_key >= 0 else ""
     out.append(f"// {msg.name}: {key_text}versions {msg.valid.lo}-{msg.valid.hi}, {flex_text}.")
     out.append("// A plain value type; not synchronised.")
     if any(f.type.kind == "records" for st in msg.order + [msg.root] for f in st.fields):
@@ -850,16 +871,19 @@ def struct_decl(msg, struct, nested):
     return members
 
 
-def source_text(msgs):
+def source_text(msgs, include="api/protocol/generated"):
+    records = all(m.kind in RECORD_KINDS for m in msgs)
     out = [BANNER.format(src=", ".join(os.path.basename(m.path) for m in msgs)).rstrip()]
     for msg in msgs:
-        out.append(f'#include "api/protocol/generated/{file_stem(msg)}.h"')
-    out += ['#include "api/protocol/any_message.h"', "", "namespace skiff::protocol {", ""]
+        out.append(f'#include "{include}/{file_stem(msg)}.h"')
+    if not records:
+        out.append('#include "api/protocol/any_message.h"')
+    out += ["", "namespace skiff::protocol {", ""]
     for msg in msgs:
         for struct in msg.order + [msg.root]:
             emitter = StructEmitter(msg, struct)
             out += emitter.decode() + emitter.encode() + emitter.size()
-        if msg.kind != "header":
+        if msg.kind != "header" and not records:
             out += [f"std::unique_ptr<AnyMessage> make_{file_stem(msg)}() {{",
                     f"  return std::make_unique<MessageHolder<{msg.name}>>();", "}", ""]
     out += ["}  // namespace skiff::protocol", ""]
@@ -1070,12 +1094,45 @@ def outputs(pairs):
     return files
 
 
+def load_records(schemas):
+    msgs = []
+    for name in sorted(os.listdir(schemas)):
+        if name.endswith(".json"):
+            msg = Message(os.path.join(schemas, name))
+            if msg.kind not in RECORD_KINDS:
+                raise GenError(f"{name}: type {msg.kind} is not a coordinator record")
+            msgs.append(msg)
+    return msgs
+
+
+def records_main(args):
+    """--records: one header and one source per coordinator record schema."""
+    try:
+        msgs = load_records(args.schemas)
+    except (GenError, KeyError, ValueError) as err:
+        sys.exit(f"gen_codec: {err}")
+    if args.list:
+        print(";".join(f"{file_stem(m)}{ext}" for m in msgs for ext in (".h", ".cc")))
+        return
+    for msg in msgs:
+        write_if_changed(os.path.join(args.out, f"{file_stem(msg)}.h"), header_text(msg))
+        write_if_changed(os.path.join(args.out, f"{file_stem(msg)}.cc"),
+                         source_text([msg], args.include))
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--schemas", required=True)
     parser.add_argument("--out", required=True)
     parser.add_argument("--list", action="store_true", help="print output files and exit")
+    parser.add_argument("--records", action="store_true",
+                        help="generate coordinator records, not the wire codec")
+    parser.add_argument("--include", default="api/protocol/generated",
+                        help="include path of --out (with --records)")
     args = parser.parse_args()
+    if args.records:
+        records_main(args)
+        return
     try:
         msgs, pairs = load(args.schemas)
     except (GenError, KeyError, ValueError) as err:

@@ -1,0 +1,103 @@
+#include "api/txn/transaction_log.h"
+
+#include <map>
+
+#include "api/protocol/byte_reader.h"
+#include "api/protocol/byte_writer.h"
+#include "api/protocol/errors.h"
+#include "api/txn/generated/transaction_log_key.h"
+#include "api/txn/generated/transaction_log_value.h"
+
+namespace skiff::api::txn {
+
+namespace {
+
+using protocol::TransactionLogKey;
+using protocol::TransactionLogValue;
+
+template <typename M>
+std::vector<uint8_t> prefixed(int16_t prefix, const M& m, int16_t version) {
+  protocol::ByteWriter w(2 + m.encoded_size(version));
+  w.write_int16(prefix);
+  m.encode(w, version);
+  return w.take_bytes();
+}
+
+std::optional<std::vector<TransactionLogValue::PartitionsSchema>> to_schema(const TxnTransit& t) {
+  if (t.state == TxnState::kEmpty) return std::nullopt;
+  std::map<std::string, std::vector<int32_t>> by_topic;
+  for (const auto& tp : t.partitions) by_topic[tp.topic].push_back(tp.partition);
+  std::vector<TransactionLogValue::PartitionsSchema> out;
+  for (auto& [topic, ids] : by_topic) {
+    TransactionLogValue::PartitionsSchema p;
+    p.topic = topic;
+    p.partition_ids = std::move(ids);
+    out.push_back(std::move(p));
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<uint8_t> encode_txn_log_key(const std::string& transactional_id) {
+  TransactionLogKey key;
+  key.transactional_id = transactional_id;
+  return prefixed(TransactionLogKey::kApiKey, key, 0);
+}
+
+std::vector<uint8_t> encode_txn_log_value(const TxnTransit& t) {
+  const int16_t version = supports_epoch_bump(t.client_transaction_version) ? 1 : 0;
+  TransactionLogValue v;
+  v.producer_id = t.producer_id;
+  v.producer_epoch = t.producer_epoch;
+  v.transaction_timeout_ms = t.txn_timeout_ms;
+  v.transaction_status = static_cast<int8_t>(t.state);
+  v.transaction_partitions = to_schema(t);
+  v.transaction_last_update_timestamp_ms = t.txn_last_update_ms;
+  v.transaction_start_timestamp_ms = t.txn_start_ms;
+  if (version >= 1) {  // tagged fields exist only in the flexible version
+    v.previous_producer_id = t.previous_producer_id;
+    v.next_producer_id = t.next_producer_id;
+    v.next_producer_epoch = t.next_producer_epoch;
+    v.client_transaction_version = t.client_transaction_version;
+  }
+  return prefixed(version, v, version);
+}
+
+TxnLogRecord decode_txn_log_record(std::span<const uint8_t> key,
+                                   std::optional<std::span<const uint8_t>> value) {
+  protocol::ByteReader kr(key);
+  const int16_t type = kr.read_int16();
+  if (type != TransactionLogKey::kApiKey) {
+    throw protocol::DecodeError("__transaction_state: unknown key type " + std::to_string(type));
+  }
+  TransactionLogKey k;
+  k.decode(kr, 0);
+  TxnLogRecord rec{.transactional_id = std::move(k.transactional_id), .value = std::nullopt};
+  if (!value) return rec;
+  protocol::ByteReader vr(*value);
+  const int16_t version = vr.read_int16();
+  if (version < TransactionLogValue::kMinVersion || version > TransactionLogValue::kMaxVersion) {
+    throw protocol::DecodeError("__transaction_state: unknown value version " + std::to_string(version));
+  }
+  TransactionLogValue v;
+  v.decode(vr, version);
+  const auto state = state_from_id(v.transaction_status);
+  if (!state) throw protocol::DecodeError("__transaction_state: unknown transaction status");
+  TxnTransit t{.producer_id = v.producer_id, .previous_producer_id = v.previous_producer_id,
+               .next_producer_id = v.next_producer_id, .producer_epoch = v.producer_epoch,
+               .last_producer_epoch = kNoProducerEpoch, .next_producer_epoch = v.next_producer_epoch,
+               .txn_timeout_ms = v.transaction_timeout_ms,
+               .state = *state, .partitions = {}, .txn_start_ms = v.transaction_start_timestamp_ms,
+               .txn_last_update_ms = v.transaction_last_update_timestamp_ms,
+               .client_transaction_version = v.client_transaction_version};
+  if (*state != TxnState::kEmpty && v.transaction_partitions) {
+    for (const auto& p : *v.transaction_partitions) {
+      for (int32_t id : p.partition_ids) t.partitions.insert({p.topic, id});
+    }
+  }
+  rec.value = std::move(t);
+  return rec;
+}
+
+}  // namespace skiff::api::txn

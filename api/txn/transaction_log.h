@@ -1,0 +1,40 @@
+// The __transaction_state record format: Kafka's own, so that Kafka's tools
+// (kafka-dump-log --transaction-log-decoder) read what Skiff writes.
+//
+// Byte layout of one record (as Kafka's TransactionLog / MessageUtil write it):
+//   key   = int16 record type (0 = TransactionLogKey) + TransactionLogKey at v0
+//           (int16-length string TransactionalId)
+//   value = int16 version + TransactionLogValue at that version; version 1
+//           (flexible, tagged fields) when the client used transaction
+//           version 2, else 0; a null value (tombstone) removes the id.
+// TransactionLogKey/Value are generated from api/txn/schemas (see there).
+// In Empty the partitions are written as null, as Kafka does.
+//
+// Threads: pure functions.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "api/txn/txn_metadata.h"
+
+namespace skiff::api::txn {
+
+struct TxnLogRecord {
+  std::string transactional_id;
+  std::optional<TxnTransit> value;  // nullopt: tombstone (the id expired)
+};
+
+std::vector<uint8_t> encode_txn_log_key(const std::string& transactional_id);
+std::vector<uint8_t> encode_txn_log_value(const TxnTransit& t);
+
+// Throws protocol::DecodeError on an unknown key type or value version, a bad
+// state byte or truncated bytes: a corrupt __transaction_state is reported at
+// load, never half-applied.
+TxnLogRecord decode_txn_log_record(std::span<const uint8_t> key,
+                                   std::optional<std::span<const uint8_t>> value);
+
+}  // namespace skiff::api::txn

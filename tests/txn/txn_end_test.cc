@@ -1,0 +1,161 @@
+// TxnCoordinator: EndTxn v0-4 (transaction version 0/1) and the TV2 form of
+// v5 (epoch bump on every end, overflow to a new producer id), retries, and
+// the markers / Complete* step.
+#include "tests/txn/txn_harness.h"
+
+using namespace skiff::test;
+
+namespace {
+
+TxnResult ongoing(TxnHarness& h, const std::string& id = "app") {
+  const TxnResult p = h.init(id);
+  REQUIRE(h.add(id, p, kTwo) == ErrorCode::kNone);
+  return p;
+}
+
+}  // namespace
+
+TEST_CASE("EndTxn (v0-4) commits: PrepareCommit answered, markers, then CompleteCommit", "[txn][end]") {
+  TxnHarness h;
+  const TxnResult p = ongoing(h);
+  h.markers.hold = true;
+  const auto r = h.end("app", p.producer_id, p.epoch, true);
+  REQUIRE(r);
+  CHECK(r->error == ErrorCode::kNone);
+  CHECK(r->producer_id == p.producer_id);
+  CHECK(r->epoch == p.epoch);  // version 1 never bumps on end
+  CHECK(h.state("app") == TxnState::kPrepareCommit);
+  REQUIRE(h.markers.calls.size() == 1);
+  CHECK(h.markers.calls[0].commit);
+  CHECK(h.markers.calls[0].epoch == p.epoch);
+  CHECK(h.markers.calls[0].partitions == kTwo);
+
+  SECTION("retries while the markers are written") {
+    CHECK(h.end("app", p.producer_id, p.epoch, true)->error == ErrorCode::kConcurrentTransactions);
+    CHECK(h.end("app", p.producer_id, p.epoch, false)->error == ErrorCode::kInvalidTxnState);
+  }
+  SECTION("completion, and retries after it") {
+    h.markers.release_one();
+    CHECK(h.state("app") == TxnState::kCompleteCommit);
+    CHECK(h.cur("app").partitions.empty());
+    const auto recs = h.log.records();
+    CHECK(recs[recs.size() - 2].value->state == TxnState::kPrepareCommit);
+    CHECK(recs.back().value->state == TxnState::kCompleteCommit);
+    const auto retry = h.end("app", p.producer_id, p.epoch, true);
+    CHECK(retry->error == ErrorCode::kNone);
+    CHECK(retry->epoch == p.epoch);
+    CHECK(h.end("app", p.producer_id, p.epoch, false)->error == ErrorCode::kInvalidTxnState);
+    CHECK(h.markers.calls.size() == 1);  // a retry writes nothing
+    REQUIRE(h.add("app", p, {{"next", 0}}) == ErrorCode::kNone);  // the next transaction
+    CHECK(h.cur("app").txn_start_ms == h.clock.now);
+  }
+}
+
+TEST_CASE("EndTxn errors (v0-4)", "[txn][end]") {
+  TxnHarness h;
+  CHECK(h.end("", 1, 0, true)->error == ErrorCode::kInvalidRequest);
+  CHECK(h.end("nobody", 1, 0, true)->error == ErrorCode::kInvalidProducerIdMapping);
+  const TxnResult p = h.init("app");
+  CHECK(h.end("app", p.producer_id, p.epoch, true)->error == ErrorCode::kInvalidTxnState);  // Empty
+  CHECK(h.end("app", p.producer_id, p.epoch, false)->error == ErrorCode::kInvalidTxnState);
+  REQUIRE(h.add("app", p, kTwo) == ErrorCode::kNone);
+  CHECK(h.end("app", p.producer_id + 1, p.epoch, true)->error == ErrorCode::kInvalidProducerIdMapping);
+  CHECK(h.end("app", p.producer_id, p.epoch + 1, true)->error == ErrorCode::kProducerFenced);
+  CHECK(h.end("app", p.producer_id, p.epoch - 1, true)->error == ErrorCode::kProducerFenced);
+  h.log.hold = true;
+  CHECK_FALSE(h.end("app", p.producer_id, p.epoch, false).has_value());  // waiting for the write
+  CHECK(h.end("app", p.producer_id, p.epoch, false)->error == ErrorCode::kConcurrentTransactions);
+  h.log.release_one();  // PrepareAbort durable; markers and CompleteAbort follow
+  h.log.release_one();
+  CHECK(h.state("app") == TxnState::kCompleteAbort);
+}
+
+TEST_CASE("PRODUCER_FENCED becomes INVALID_PRODUCER_EPOCH for old request versions", "[txn][end]") {
+  CHECK(fenced_error_for_version(ErrorCode::kProducerFenced, 1, 2) == ErrorCode::kInvalidProducerEpoch);
+  CHECK(fenced_error_for_version(ErrorCode::kProducerFenced, 2, 2) == ErrorCode::kProducerFenced);
+  CHECK(fenced_error_for_version(ErrorCode::kProducerFenced, 3, 4) == ErrorCode::kInvalidProducerEpoch);
+  CHECK(fenced_error_for_version(ErrorCode::kConcurrentTransactions, 0, 2) == ErrorCode::kConcurrentTransactions);
+}
+
+TEST_CASE("EndTxn v5 (transaction version 2) bumps the epoch on every end", "[txn][end][tv2]") {
+  TxnHarness h;
+  const TxnResult p = ongoing(h);
+  h.markers.hold = true;
+  const auto r = h.end("app", p.producer_id, p.epoch, true, 2);
+  REQUIRE(r);
+  CHECK(r->error == ErrorCode::kNone);
+  CHECK(r->producer_id == p.producer_id);
+  CHECK(r->epoch == p.epoch + 1);
+  CHECK(h.markers.calls[0].epoch == p.epoch + 1);  // the markers fence the old epoch
+  CHECK(h.log.records().back().value->client_transaction_version == 2);
+  // A retry with the old epoch while the markers are written.
+  CHECK(h.end("app", p.producer_id, p.epoch, true, 2)->error == ErrorCode::kConcurrentTransactions);
+  h.markers.release_one();
+  CHECK(h.state("app") == TxnState::kCompleteCommit);
+  // A retry after completion gets the bumped epoch.
+  const auto retry = h.end("app", p.producer_id, p.epoch, true, 2);
+  CHECK(retry->error == ErrorCode::kNone);
+  CHECK(retry->epoch == p.epoch + 1);
+  // The new epoch cannot end a transaction it has not started; the old one is fenced.
+  CHECK(h.end("app", p.producer_id, p.epoch + 1, true, 2)->error == ErrorCode::kProducerFenced);
+  CHECK(h.add("app", p, {{"x", 0}}) == ErrorCode::kProducerFenced);
+  const TxnResult bumped{.producer_id = p.producer_id, .epoch = static_cast<int16_t>(p.epoch + 1)};
+  REQUIRE(h.add("app", bumped, {{"x", 0}}, 2) == ErrorCode::kNone);
+  h.markers.hold = false;
+  CHECK(h.end("app", p.producer_id, bumped.epoch, false, 2)->epoch == p.epoch + 2);
+  CHECK(h.state("app") == TxnState::kCompleteAbort);
+}
+
+TEST_CASE("EndTxn v5 at an exhausted epoch hands over to a new producer id", "[txn][end][tv2]") {
+  TxnHarness h;
+  TxnTransit t;
+  t.producer_id = 500;
+  t.producer_epoch = INT16_MAX - 1;
+  t.txn_timeout_ms = 60000;
+  t.state = TxnState::kOngoing;
+  t.partitions = kTwo;
+  t.txn_start_ms = h.clock.now;
+  t.client_transaction_version = 2;
+  h.coord.load({{"app", t}});
+  const auto r = h.end("app", 500, INT16_MAX - 1, true, 2);
+  REQUIRE(r);
+  CHECK(r->error == ErrorCode::kNone);
+  CHECK(r->producer_id == 1000);
+  CHECK(r->epoch == 0);
+  CHECK(h.markers.calls[0].producer_id == 500);
+  CHECK(h.markers.calls[0].epoch == INT16_MAX);
+  CHECK(h.cur("app").producer_id == 1000);
+  CHECK(h.cur("app").producer_epoch == 0);
+  CHECK(h.state("app") == TxnState::kCompleteCommit);
+  const auto retry = h.end("app", 500, INT16_MAX - 1, true, 2);  // the client never saw the answer
+  CHECK(retry->error == ErrorCode::kNone);
+  CHECK(retry->producer_id == 1000);
+  CHECK(retry->epoch == 0);
+}
+
+TEST_CASE("failed markers keep the transaction in Prepare*, and the timer retries them", "[txn][end]") {
+  TxnHarness h;
+  const TxnResult p = ongoing(h);
+  h.markers.fail_next = ErrorCode::kNotLeaderOrFollower;
+  REQUIRE(h.end("app", p.producer_id, p.epoch, true)->error == ErrorCode::kNone);
+  CHECK(h.state("app") == TxnState::kPrepareCommit);
+  SECTION("markers written on retry") {
+    CHECK(h.coord.retry_pending_markers() == 1);
+    CHECK(h.state("app") == TxnState::kCompleteCommit);
+    CHECK(h.markers.calls.size() == 2);
+  }
+  SECTION("a failed CompleteCommit write is retried too") {
+    h.log.fail_next = ErrorCode::kNotLeaderOrFollower;
+    CHECK(h.coord.retry_pending_markers() == 1);
+    CHECK(h.state("app") == TxnState::kPrepareCommit);
+    CHECK(h.coord.abort_timed_out_transactions() == 0);  // the abort timer retries
+    CHECK(h.state("app") == TxnState::kCompleteCommit);
+  }
+  SECTION("markers in flight are not sent twice") {
+    h.markers.hold = true;
+    CHECK(h.coord.retry_pending_markers() == 1);
+    CHECK(h.coord.retry_pending_markers() == 0);
+    h.markers.release_one();
+    CHECK(h.state("app") == TxnState::kCompleteCommit);
+  }
+}
