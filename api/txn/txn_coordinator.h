@@ -127,8 +127,14 @@ class TxnCoordinator {
                                          std::optional<ProducerIdAndEpoch> expected, ErrorCode& error);
   void end_internal(const std::string& id, int64_t producer_id, int16_t epoch, bool commit, bool from_client,
                     int16_t client_tv, std::function<void(TxnResult)> done);
-  std::optional<TxnTransit> prepare_end(TxnMetadata& m, int64_t producer_id, int16_t epoch, bool commit,
-                                        bool from_client, int16_t client_tv, TxnResult& early);
+  // EndTxn's decision, Kafka 4.4's endTransactionWithTV1 / endTransaction:
+  // nullopt with `early` set when nothing is written.
+  std::optional<TxnTransit> prepare_end_v1(TxnMetadata& m, int64_t producer_id, int16_t epoch, bool commit,
+                                           bool from_client, TxnResult& early);
+  std::optional<TxnTransit> prepare_end_v2(TxnMetadata& m, int64_t producer_id, int16_t epoch, bool commit,
+                                           bool from_client, int16_t client_tv, TxnResult& early);
+  std::optional<TxnTransit> prepare_completion(TxnMetadata& m, TxnState next, int16_t epoch, int16_t client_tv,
+                                               bool no_partition_added, TxnResult& early);
   void on_prepare_written(const std::string& id, const TxnTransit& t, ErrorCode error, bool epoch_fence,
                           std::function<void(TxnResult)> done);
   void send_markers(const std::string& id, const TxnTransit& prepared);

@@ -11,6 +11,16 @@ namespace {
 bool is_prepare(TxnState s) { return s == TxnState::kPrepareCommit || s == TxnState::kPrepareAbort; }
 bool is_complete(TxnState s) { return s == TxnState::kCompleteCommit || s == TxnState::kCompleteAbort; }
 
+std::nullopt_t fail(TxnResult& early, ErrorCode e) {
+  early = {.error = e};
+  return std::nullopt;
+}
+
+std::nullopt_t answer_current(TxnResult& early, const TxnTransit& c) {  // a retry of an end that completed
+  early = {.error = ErrorCode::kNone, .producer_id = c.producer_id, .epoch = c.producer_epoch};
+  return std::nullopt;
+}
+
 }  // namespace
 
 void TxnCoordinator::end_internal(const std::string& id, int64_t producer_id, int16_t epoch, bool commit,
@@ -21,7 +31,9 @@ void TxnCoordinator::end_internal(const std::string& id, int64_t producer_id, in
   TxnMetadata& m = *it->second;
   const bool epoch_fence = m.pending() == TxnState::kPrepareEpochFence;
   TxnResult early;
-  const auto t = prepare_end(m, producer_id, epoch, commit, from_client, client_tv, early);
+  const auto t = supports_epoch_bump(client_tv)
+                     ? prepare_end_v2(m, producer_id, epoch, commit, from_client, client_tv, early)
+                     : prepare_end_v1(m, producer_id, epoch, commit, from_client, early);
   if (!t) {
     if (epoch_fence && !from_client && m.pending() == TxnState::kPrepareEpochFence) m.abort_transition();
     return done(early);
@@ -31,67 +43,110 @@ void TxnCoordinator::end_internal(const std::string& id, int64_t producer_id, in
   });
 }
 
-// Kafka's endTransaction checks, in its order; nullopt with `early` set when
-// nothing is written (an error, or the answer to a retry).
-std::optional<TxnTransit> TxnCoordinator::prepare_end(TxnMetadata& m, int64_t producer_id, int16_t epoch,
-                                                      bool commit, bool from_client, int16_t client_tv,
-                                                      TxnResult& early) {
+// Ongoing (or, with TV2, an abort with no partitions) -> Prepare*. A pending
+// epoch fence becomes the abort's epoch; TV2 at an exhausted epoch hands over
+// to a new producer id once the markers are written.
+std::optional<TxnTransit> TxnCoordinator::prepare_completion(TxnMetadata& m, TxnState next, int16_t epoch,
+                                                             int16_t client_tv, bool no_partition_added,
+                                                             TxnResult& early) {
+  const bool fence = m.pending() == TxnState::kPrepareEpochFence;
+  int64_t next_producer_id = kNoProducerId;
+  if (supports_epoch_bump(client_tv) && !fence && m.epoch_exhausted()) {
+    const auto fresh = ids_.allocate();
+    if (fresh.error != ErrorCode::kNone) return fail(early, fresh.error);
+    next_producer_id = fresh.producer_id;
+  }
+  if (fence) {
+    if (next != TxnState::kPrepareAbort) return fail(early, ErrorCode::kConcurrentTransactions);  // fences only abort
+    m.adopt_fence_epoch(epoch);
+  }
+  return m.prepare_end(next, client_tv, next_producer_id, clock_.now_ms(), no_partition_added);
+}
+
+// Transaction version 0/1 (EndTxn v0-4): the epoch never moves on an end;
+// a client must send exactly the current epoch.
+std::optional<TxnTransit> TxnCoordinator::prepare_end_v1(TxnMetadata& m, int64_t producer_id, int16_t epoch,
+                                                         bool commit, bool from_client, TxnResult& early) {
   const TxnTransit& c = m.current();
   const bool fence = m.pending() == TxnState::kPrepareEpochFence;
-  const bool v2 = !fence && supports_epoch_bump(c.client_transaction_version);
-  // TV2 retries: the epoch the client holds is one below ours (we bumped it),
-  // or the id rotated on overflow and the client still holds the old one.
-  const bool retry_on_bump = v2 && c.producer_epoch == epoch + 1;
-  const bool retry_on_overflow =
-      v2 && c.previous_producer_id == producer_id && epoch == INT16_MAX - 1 && c.producer_epoch == 0;
-  bool valid_epoch = false;
-  if (!v2) {
-    valid_epoch = (!from_client || epoch == c.producer_epoch) && epoch >= c.producer_epoch;
-  } else if (is_prepare(c.state)) {
-    valid_epoch = retry_on_bump;
-  } else if (is_complete(c.state)) {
-    valid_epoch = retry_on_bump || retry_on_overflow;
-  } else {
-    valid_epoch = epoch == c.producer_epoch;
+  if (c.producer_id != producer_id) return fail(early, ErrorCode::kInvalidProducerIdMapping);
+  if ((from_client && epoch != c.producer_epoch) || epoch < c.producer_epoch) {
+    return fail(early, ErrorCode::kProducerFenced);
   }
-  auto fail = [&](ErrorCode e) {
-    early = {.error = e};
-    return std::nullopt;
-  };
-  if (c.producer_id != producer_id && !retry_on_overflow) return fail(ErrorCode::kInvalidProducerIdMapping);
-  if (!valid_epoch) return fail(ErrorCode::kProducerFenced);
-  if (m.has_pending() && !fence) return fail(ErrorCode::kConcurrentTransactions);
+  if (m.has_pending() && !fence) return fail(early, ErrorCode::kConcurrentTransactions);
+  const TxnState decided = commit ? TxnState::kCompleteCommit : TxnState::kCompleteAbort;
   switch (c.state) {
-    case TxnState::kOngoing: {
-      int64_t next_producer_id = kNoProducerId;
-      if (supports_epoch_bump(client_tv) && !fence && m.epoch_exhausted()) {
-        const auto fresh = ids_.allocate();  // the bump would overflow: a new id takes over after the markers
-        if (fresh.error != ErrorCode::kNone) return fail(fresh.error);
-        next_producer_id = fresh.producer_id;
-      }
-      if (fence && commit) return fail(ErrorCode::kConcurrentTransactions);  // never: fences only abort
-      if (fence) m.adopt_fence_epoch(epoch);
-      return m.prepare_end(commit ? TxnState::kPrepareCommit : TxnState::kPrepareAbort, client_tv, next_producer_id,
-                           clock_.now_ms());
-    }
+    case TxnState::kOngoing:
+      return prepare_completion(m, commit ? TxnState::kPrepareCommit : TxnState::kPrepareAbort, epoch, 0, false,
+                                early);
     case TxnState::kCompleteCommit:
     case TxnState::kCompleteAbort:
-      if (commit != (c.state == TxnState::kCompleteCommit)) return fail(ErrorCode::kInvalidTxnState);
-      early = {.error = ErrorCode::kNone, .producer_id = c.producer_id, .epoch = c.producer_epoch};
-      return std::nullopt;  // a retry of an end that completed
+      return c.state == decided ? answer_current(early, c) : fail(early, ErrorCode::kInvalidTxnState);
     case TxnState::kPrepareCommit:
-    case TxnState::kPrepareAbort:
-      if (commit != (c.state == TxnState::kPrepareCommit)) return fail(ErrorCode::kInvalidTxnState);
-      return fail(ErrorCode::kConcurrentTransactions);  // a retry while the markers are written
+    case TxnState::kPrepareAbort:  // a retry while the markers are written
+      return (c.state == TxnState::kPrepareCommit) == commit ? fail(early, ErrorCode::kConcurrentTransactions)
+                                                              : fail(early, ErrorCode::kInvalidTxnState);
     case TxnState::kEmpty:
-      return fail(ErrorCode::kInvalidTxnState);
+      return fail(early, ErrorCode::kInvalidTxnState);
     case TxnState::kDead:
     case TxnState::kPrepareEpochFence:
       break;
   }
   txn_log().error("transactional id {} found in state {}, which is never stored", loggable_id(m.transactional_id()),
                   state_name(c.state));
-  return fail(ErrorCode::kUnknownServerError);
+  return fail(early, ErrorCode::kUnknownServerError);
+}
+
+// Transaction version 2 (EndTxn v5, and the coordinator's own aborts under a
+// TV2 server): every end bumps the epoch, so a retry is recognised by the
+// client's epoch being one below ours (or by the overflow to a new id); an
+// abort with no partitions (Empty/Complete*) is a new, empty transaction.
+std::optional<TxnTransit> TxnCoordinator::prepare_end_v2(TxnMetadata& m, int64_t producer_id, int16_t epoch,
+                                                         bool commit, bool from_client, int16_t client_tv,
+                                                         TxnResult& early) {
+  const TxnTransit& c = m.current();
+  const bool fence = m.pending() == TxnState::kPrepareEpochFence;
+  const bool retry_on_overflow =
+      !fence && c.previous_producer_id == producer_id && epoch == INT16_MAX - 1 && c.producer_epoch == 0;
+  const bool retry_on_bump = !fence && c.producer_epoch == epoch + 1;
+  const bool retry = retry_on_bump || retry_on_overflow;
+  bool valid_epoch = false;
+  if (fence) {
+    valid_epoch = (!from_client || epoch == c.producer_epoch) && epoch >= c.producer_epoch;
+  } else if (is_prepare(c.state)) {
+    valid_epoch = retry_on_bump;
+  } else if (is_complete(c.state)) {
+    valid_epoch = retry || epoch == c.producer_epoch;
+  } else {
+    valid_epoch = epoch == c.producer_epoch;
+  }
+  if (c.producer_id != producer_id && !retry_on_overflow) return fail(early, ErrorCode::kInvalidProducerIdMapping);
+  if (!valid_epoch) return fail(early, ErrorCode::kProducerFenced);
+  if (m.has_pending() && !fence) return fail(early, ErrorCode::kConcurrentTransactions);
+  auto abort_empty = [&] { return prepare_completion(m, TxnState::kPrepareAbort, epoch, client_tv, true, early); };
+  switch (c.state) {
+    case TxnState::kOngoing:
+      return prepare_completion(m, commit ? TxnState::kPrepareCommit : TxnState::kPrepareAbort, epoch, client_tv,
+                                false, early);
+    case TxnState::kCompleteCommit:
+      if (commit) return retry ? answer_current(early, c) : fail(early, ErrorCode::kInvalidTxnState);
+      return retry ? fail(early, ErrorCode::kInvalidTxnState) : abort_empty();
+    case TxnState::kCompleteAbort:
+      if (commit) return fail(early, ErrorCode::kInvalidTxnState);
+      return retry ? answer_current(early, c) : abort_empty();
+    case TxnState::kPrepareCommit:
+    case TxnState::kPrepareAbort:
+      return (c.state == TxnState::kPrepareCommit) == commit ? fail(early, ErrorCode::kConcurrentTransactions)
+                                                              : fail(early, ErrorCode::kInvalidTxnState);
+    case TxnState::kEmpty:
+      return commit ? fail(early, ErrorCode::kInvalidTxnState) : abort_empty();
+    case TxnState::kDead:
+    case TxnState::kPrepareEpochFence:
+      break;
+  }
+  txn_log().error("transactional id {} found in state {}, which is never stored", loggable_id(m.transactional_id()),
+                  state_name(c.state));
+  return fail(early, ErrorCode::kUnknownServerError);
 }
 
 void TxnCoordinator::on_prepare_written(const std::string& id, const TxnTransit& t, ErrorCode error,

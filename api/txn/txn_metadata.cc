@@ -88,7 +88,7 @@ TxnTransit TxnMetadata::prepare_add_partitions(const std::set<TopicPartition>& a
 }
 
 TxnTransit TxnMetadata::prepare_end(TxnState prepare_state, int16_t client_tv, int64_t next_producer_id,
-                                    int64_t now_ms) {
+                                    int64_t now_ms, bool no_partition_added) {
   TxnTransit t = transit_to(prepare_state);
   // KIP-890: every EndTxn bumps the epoch. Only an abort after an epoch fence
   // can find Short.MAX_VALUE here; its markers fence every older epoch anyway.
@@ -97,6 +97,7 @@ TxnTransit TxnMetadata::prepare_end(TxnState prepare_state, int16_t client_tv, i
     t.last_producer_epoch = cur_.producer_epoch;
   }
   t.next_producer_id = next_producer_id;
+  if (no_partition_added) t.txn_start_ms = now_ms;
   t.txn_last_update_ms = now_ms;
   t.client_transaction_version = client_tv;
   return begin(t);

@@ -64,7 +64,10 @@ class TxnMetadata {
                                                     int64_t now_ms);
   TxnTransit prepare_rotate_producer_id(int64_t new_id, int32_t timeout_ms, int64_t now_ms, bool record_last_epoch);
   TxnTransit prepare_add_partitions(const std::set<TopicPartition>& added, int16_t client_tv, int64_t now_ms);
-  TxnTransit prepare_end(TxnState prepare_state, int16_t client_tv, int64_t next_producer_id, int64_t now_ms);
+  // no_partition_added: TV2's abort from Empty/Complete* (a transaction whose
+  // partitions never reached us starts, and ends, now).
+  TxnTransit prepare_end(TxnState prepare_state, int16_t client_tv, int64_t next_producer_id, int64_t now_ms,
+                         bool no_partition_added = false);
   TxnTransit prepare_complete(int64_t now_ms);  // PrepareCommit/Abort -> CompleteCommit/Abort
   TxnTransit prepare_dead();
 

@@ -44,7 +44,8 @@ class TxnProducerIdSource {
 };
 
 // Writes a COMMIT or ABORT control batch for (producer id, epoch) to every
-// partition; `done` runs once all are written (kNone) or one failed.
+// partition; `done` runs once all are written (kNone) or one failed. The set
+// may be empty (TV2's abort of a transaction with no partitions): done(kNone).
 class TxnMarkerWriter {
  public:
   virtual ~TxnMarkerWriter() = default;

@@ -43,8 +43,8 @@ bool is_valid_transition(TxnState from, TxnState to) {
     case TxnState::kPrepareCommit:
     case TxnState::kPrepareEpochFence:
       return from == TxnState::kOngoing;
-    case TxnState::kPrepareAbort:
-      return from == TxnState::kOngoing || from == TxnState::kPrepareEpochFence;
+    case TxnState::kPrepareAbort:  // from Empty/Complete*: TV2's abort of a transaction with no partitions
+      return from == TxnState::kOngoing || from == TxnState::kPrepareEpochFence || is_complete_or_empty(from);
     case TxnState::kCompleteCommit:
       return from == TxnState::kPrepareCommit;
     case TxnState::kCompleteAbort:

@@ -96,8 +96,9 @@ TEST_CASE("EndTxn v5 (transaction version 2) bumps the epoch on every end", "[tx
   const auto retry = h.end("app", p.producer_id, p.epoch, true, 2);
   CHECK(retry->error == ErrorCode::kNone);
   CHECK(retry->epoch == p.epoch + 1);
-  // The new epoch cannot end a transaction it has not started; the old one is fenced.
-  CHECK(h.end("app", p.producer_id, p.epoch + 1, true, 2)->error == ErrorCode::kProducerFenced);
+  // The new epoch cannot commit a transaction it has not started; the old one is fenced.
+  CHECK(h.end("app", p.producer_id, p.epoch + 1, true, 2)->error == ErrorCode::kInvalidTxnState);
+  CHECK(h.end("app", p.producer_id, p.epoch - 1, true, 2)->error == ErrorCode::kProducerFenced);
   CHECK(h.add("app", p, {{"x", 0}}) == ErrorCode::kProducerFenced);
   const TxnResult bumped{.producer_id = p.producer_id, .epoch = static_cast<int16_t>(p.epoch + 1)};
   REQUIRE(h.add("app", bumped, {{"x", 0}}, 2) == ErrorCode::kNone);
@@ -158,4 +159,37 @@ TEST_CASE("failed markers keep the transaction in Prepare*, and the timer retrie
     h.markers.release_one();
     CHECK(h.state("app") == TxnState::kCompleteCommit);
   }
+}
+
+TEST_CASE("EndTxn v5 aborts with no partitions (Kafka 4.4's TV2 table)", "[txn][end][tv2]") {
+  // Empty/CompleteAbort/CompleteCommit x Abort/Commit x current epoch/retry (epoch - 1),
+  // as in the table above Kafka's TransactionCoordinator.endTransaction.
+  TxnHarness h;
+  const TxnResult p = h.init("app");
+  const int16_t e0 = p.epoch;
+  CHECK(h.end("app", p.producer_id, e0, true, 2)->error == ErrorCode::kInvalidTxnState);  // Empty, commit
+  h.clock.now += 7;
+  const auto aborted = h.end("app", p.producer_id, e0, false, 2);  // Empty, abort: an empty transaction
+  REQUIRE(aborted);
+  CHECK(aborted->error == ErrorCode::kNone);
+  CHECK(aborted->epoch == e0 + 1);
+  CHECK(h.markers.calls.back().partitions.empty());
+  CHECK(h.state("app") == TxnState::kCompleteAbort);
+  CHECK(h.cur("app").txn_start_ms == h.clock.now);
+  // CompleteAbort: abort retry -> NONE (no bump); abort current -> bump; commit -> INVALID_TXN_STATE.
+  CHECK(h.end("app", p.producer_id, e0, false, 2)->epoch == e0 + 1);
+  CHECK(h.end("app", p.producer_id, e0, true, 2)->error == ErrorCode::kInvalidTxnState);
+  CHECK(h.end("app", p.producer_id, e0 + 1, true, 2)->error == ErrorCode::kInvalidTxnState);
+  CHECK(h.end("app", p.producer_id, e0 + 1, false, 2)->epoch == e0 + 2);
+  // CompleteCommit: commit retry -> NONE; abort retry -> INVALID_TXN_STATE; abort current -> bump.
+  const TxnResult cur{.producer_id = p.producer_id, .epoch = static_cast<int16_t>(e0 + 2)};
+  REQUIRE(h.add("app", cur, kTwo, 2) == ErrorCode::kNone);
+  REQUIRE(h.end("app", p.producer_id, cur.epoch, true, 2)->epoch == e0 + 3);
+  CHECK(h.end("app", p.producer_id, cur.epoch, true, 2)->epoch == e0 + 3);
+  CHECK(h.end("app", p.producer_id, cur.epoch, false, 2)->error == ErrorCode::kInvalidTxnState);
+  CHECK(h.end("app", p.producer_id, e0 + 3, true, 2)->error == ErrorCode::kInvalidTxnState);
+  CHECK(h.end("app", p.producer_id, e0 + 3, false, 2)->epoch == e0 + 4);
+  // Empty after InitProducerId: a retry (epoch - 1) is fenced.
+  const TxnResult again = h.init("app");
+  CHECK(h.end("app", again.producer_id, again.epoch - 1, false, 2)->error == ErrorCode::kProducerFenced);
 }

@@ -30,12 +30,12 @@ TxnMetadata make(S state, int16_t epoch = 5, int16_t last_epoch = kNoProducerEpo
 }  // namespace
 
 TEST_CASE("legal transitions are Kafka's validPreviousStates", "[txn][state]") {
-  // to -> the states it may follow (TransactionState.validPreviousStates).
+  // to -> the states it may follow (Kafka 4.4's TransactionState.VALID_PREVIOUS_STATES, read from the jar).
   const std::map<S, std::set<S>> previous = {
       {S::kEmpty, {S::kEmpty, S::kCompleteCommit, S::kCompleteAbort}},
       {S::kOngoing, {S::kOngoing, S::kEmpty, S::kCompleteCommit, S::kCompleteAbort}},
       {S::kPrepareCommit, {S::kOngoing}},
-      {S::kPrepareAbort, {S::kOngoing, S::kPrepareEpochFence}},
+      {S::kPrepareAbort, {S::kOngoing, S::kPrepareEpochFence, S::kEmpty, S::kCompleteCommit, S::kCompleteAbort}},
       {S::kCompleteCommit, {S::kPrepareCommit}},
       {S::kCompleteAbort, {S::kPrepareAbort}},
       {S::kDead, {S::kEmpty, S::kCompleteAbort, S::kCompleteCommit}},
