@@ -45,8 +45,7 @@ std::vector<uint8_t> encode_txn_log_key(const std::string& transactional_id) {
   return prefixed(TransactionLogKey::kApiKey, key, 0);
 }
 
-std::vector<uint8_t> encode_txn_log_value(const TxnTransit& t) {
-  const int16_t version = supports_epoch_bump(t.client_transaction_version) ? 1 : 0;
+std::vector<uint8_t> encode_txn_log_value(const TxnTransit& t, int16_t version) {
   TransactionLogValue v;
   v.producer_id = t.producer_id;
   v.producer_epoch = t.producer_epoch;
@@ -55,7 +54,9 @@ std::vector<uint8_t> encode_txn_log_value(const TxnTransit& t) {
   v.transaction_partitions = to_schema(t);
   v.transaction_last_update_timestamp_ms = t.txn_last_update_ms;
   v.transaction_start_timestamp_ms = t.txn_start_ms;
-  if (version >= 1) {  // tagged fields exist only in the flexible version
+  // Tagged fields exist only in the flexible version. Version 0 is written
+  // only by a broker whose clients cannot use transaction version 2.
+  if (version >= 1) {
     v.previous_producer_id = t.previous_producer_id;
     v.next_producer_id = t.next_producer_id;
     v.next_producer_epoch = t.next_producer_epoch;

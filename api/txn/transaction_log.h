@@ -4,9 +4,11 @@
 // Byte layout of one record (as Kafka's TransactionLog / MessageUtil write it):
 //   key   = int16 record type (0 = TransactionLogKey) + TransactionLogKey at v0
 //           (int16-length string TransactionalId)
-//   value = int16 version + TransactionLogValue at that version; version 1
-//           (flexible, tagged fields) when the client used transaction
-//           version 2, else 0; a null value (tombstone) removes the id.
+//   value = int16 version + TransactionLogValue at that version; the version
+//           follows the broker's finalized transaction.version (1, flexible
+//           with tagged fields, from transaction version 2; else 0), as Kafka
+//           4.4's TransactionLog.valueToBytes; a null value (tombstone)
+//           removes the id.
 // TransactionLogKey/Value are generated from api/txn/schemas (see there).
 // In Empty the partitions are written as null, as Kafka does.
 //
@@ -29,7 +31,11 @@ struct TxnLogRecord {
 };
 
 std::vector<uint8_t> encode_txn_log_key(const std::string& transactional_id);
-std::vector<uint8_t> encode_txn_log_value(const TxnTransit& t);
+// TransactionLogValue version written under a finalized transaction.version.
+inline int16_t txn_log_value_version(int16_t server_transaction_version) {
+  return supports_epoch_bump(server_transaction_version) ? 1 : 0;
+}
+std::vector<uint8_t> encode_txn_log_value(const TxnTransit& t, int16_t value_version);
 
 // Throws protocol::DecodeError on an unknown key type or value version, a bad
 // state byte or truncated bytes: a corrupt __transaction_state is reported at

@@ -64,7 +64,9 @@ TxnMetadata& TxnCoordinator::create(const std::string& id, int64_t producer_id, 
 void TxnCoordinator::write(TxnMetadata& m, const TxnTransit& t, std::function<void(ErrorCode)> then) {
   const std::string id = m.transactional_id();
   std::optional<std::vector<uint8_t>> value;
-  if (t.state != TxnState::kDead) value = encode_txn_log_value(t);
+  if (t.state != TxnState::kDead) {
+    value = encode_txn_log_value(t, txn_log_value_version(config_.server_transaction_version));
+  }
   log_.append(id, encode_txn_log_key(id), std::move(value), [this, id, t, then = std::move(then)](ErrorCode e) {
     e = map_append_error(e);
     auto it = txns_.find(id);

@@ -7,12 +7,13 @@ namespace skiff::api::txn {
 TxnMetadata::TxnMetadata(std::string transactional_id, const TxnTransit& initial)
     : id_(std::move(transactional_id)), cur_(initial) {}
 
+// As Kafka 4.4's TransitionData: a copy of the current state (client
+// transaction version and next producer id included); the written
+// PreviousProducerId is the producer id at the time of the change.
 TxnTransit TxnMetadata::transit_to(TxnState to) const {
   TxnTransit t = cur_;
   t.state = to;
-  t.next_producer_id = kNoProducerId;
-  t.next_producer_epoch = kNoProducerEpoch;
-  t.client_transaction_version = 0;
+  t.previous_producer_id = cur_.producer_id;
   return t;
 }
 
@@ -66,7 +67,6 @@ std::optional<TxnTransit> TxnMetadata::prepare_increment_epoch(int32_t timeout_m
 TxnTransit TxnMetadata::prepare_rotate_producer_id(int64_t new_id, int32_t timeout_ms, int64_t now_ms,
                                                    bool record_last_epoch) {
   TxnTransit t = transit_to(TxnState::kEmpty);
-  t.previous_producer_id = cur_.producer_id;
   t.producer_id = new_id;
   t.producer_epoch = 0;
   t.last_producer_epoch = record_last_epoch ? cur_.producer_epoch : kNoProducerEpoch;
@@ -107,16 +107,14 @@ TxnTransit TxnMetadata::prepare_complete(int64_t now_ms) {
   const TxnState to =
       cur_.state == TxnState::kPrepareCommit ? TxnState::kCompleteCommit : TxnState::kCompleteAbort;
   failed_epoch_fence_ = false;  // the abort that followed a fence is durable
-  TxnTransit t = transit_to(to);
-  t.last_producer_epoch = cur_.producer_epoch;
+  TxnTransit t = transit_to(to);  // the last epoch stays: a TV2 end already recorded it
   if (supports_epoch_bump(cur_.client_transaction_version) && cur_.next_producer_id != kNoProducerId) {
-    t.previous_producer_id = cur_.producer_id;
     t.producer_id = cur_.next_producer_id;  // the epoch overflowed: the new id takes over now
     t.producer_epoch = 0;
   }
+  t.next_producer_id = kNoProducerId;
   t.partitions.clear();
   t.txn_last_update_ms = now_ms;
-  t.client_transaction_version = cur_.client_transaction_version;
   return begin(t);
 }
 
@@ -138,7 +136,14 @@ void TxnMetadata::complete_transition(const TxnTransit& t) {
   if (t.state == TxnState::kDead || t.state == TxnState::kPrepareEpochFence) {
     throw std::logic_error("Dead and PrepareEpochFence are never completed");
   }
+  // Kafka keeps the previous producer id of the metadata until the id can
+  // change: InitProducerId (Empty) and a TV2 Complete* after an overflow.
+  const int64_t previous = cur_.previous_producer_id;
   cur_ = t;
+  const bool id_may_change = t.state == TxnState::kEmpty ||
+                             ((t.state == TxnState::kCompleteCommit || t.state == TxnState::kCompleteAbort) &&
+                              supports_epoch_bump(t.client_transaction_version));
+  if (!id_may_change) cur_.previous_producer_id = previous;
   pending_.reset();
 }
 

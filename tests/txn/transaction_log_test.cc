@@ -57,7 +57,8 @@ TEST_CASE("Kafka's __transaction_state records decode and re-encode byte for byt
       continue;
     }
     REQUIRE(rec.value.has_value());
-    CHECK(encode_txn_log_value(*rec.value) == *v.value);
+    const auto version = static_cast<int16_t>(((*v.value)[0] << 8) | (*v.value)[1]);
+    CHECK(encode_txn_log_value(*rec.value, version) == *v.value);
   }
 }
 
@@ -99,23 +100,26 @@ TEST_CASE("transits round-trip through the record format", "[txn][log]") {
   t.txn_start_ms = 10;
   t.txn_last_update_ms = 20;
   SECTION("version 0 (transaction version 0/1)") {
-    const auto v = encode_txn_log_value(t);
+    CHECK(txn_log_value_version(0) == 0);
+    CHECK(txn_log_value_version(1) == 0);
+    const auto v = encode_txn_log_value(t, 0);
     CHECK(v[0] == 0);
     CHECK(v[1] == 0);
     CHECK(decode_txn_log_record(encode_txn_log_key("x"), std::span<const uint8_t>(v)).value == t);
   }
   SECTION("version 1 (transaction version 2) keeps the tagged producer ids") {
+    CHECK(txn_log_value_version(2) == 1);
     t.client_transaction_version = 2;
     t.previous_producer_id = 41;
     t.next_producer_id = 43;
-    const auto v = encode_txn_log_value(t);
+    const auto v = encode_txn_log_value(t, 1);
     CHECK(v[1] == 1);
     CHECK(decode_txn_log_record(encode_txn_log_key("x"), std::span<const uint8_t>(v)).value == t);
   }
   SECTION("Empty writes a null partition list, as Kafka does") {
     t.state = TxnState::kEmpty;
     t.partitions.clear();
-    const auto v = encode_txn_log_value(t);
+    const auto v = encode_txn_log_value(t, 0);
     // int16 version, int64 id, int16 epoch, int32 timeout, int8 status, then the int32 array length.
     const size_t at = 2 + 8 + 2 + 4 + 1;
     CHECK(std::vector<uint8_t>(v.begin() + at, v.begin() + at + 4) == std::vector<uint8_t>{0xff, 0xff, 0xff, 0xff});
@@ -128,7 +132,7 @@ TEST_CASE("corrupt __transaction_state records are rejected, not half-applied", 
   t.producer_id = 1;
   t.producer_epoch = 0;
   auto key = encode_txn_log_key("id");
-  auto value = encode_txn_log_value(t);
+  auto value = encode_txn_log_value(t, 0);
   SECTION("unknown key type (a group coordinator record)") {
     key[1] = 1;
     CHECK_THROWS_AS(decode_txn_log_record(key, std::nullopt), DecodeError);

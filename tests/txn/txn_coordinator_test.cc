@@ -35,6 +35,8 @@ TEST_CASE("InitProducerId for a new transactional id", "[txn][init]") {
   CHECK(recs[0].transactional_id == "app");
   CHECK(recs[0].value->producer_epoch == 0);
   CHECK(recs[0].value->txn_timeout_ms == 60000);
+  // Written at the TransactionLogValue version of the finalized transaction.version (2 -> v1).
+  CHECK(h.log.durable[0].value->at(1) == 1);
 
   SECTION("again: same id, epoch bumped") {
     const TxnResult again = h.init("app");
@@ -81,6 +83,7 @@ TEST_CASE("InitProducerId fences a zombie: its ongoing transaction is aborted fi
   cfg.server_transaction_version = GENERATE(0, 2);
   TxnHarness h(cfg);
   const TxnResult zombie = h.init("app");
+  CHECK(h.log.durable.back().value->at(1) == (cfg.server_transaction_version == 2 ? 1 : 0));
   REQUIRE(h.add("app", zombie, kTwo) == ErrorCode::kNone);
   h.markers.hold = true;
   CHECK(h.init("app").error == ErrorCode::kConcurrentTransactions);
@@ -244,4 +247,27 @@ TEST_CASE("batched AddPartitionsToTxn (v4+) answers once every transaction is do
   CHECK(out->at("c").at({"t", 0}) == ErrorCode::kInvalidProducerIdMapping);
   CHECK(h.state("a") == TxnState::kOngoing);
   CHECK(h.cur("b").partitions.size() == 1);  // verify-only adds nothing
+}
+
+TEST_CASE("KIP-360 after a TV2 end: the epoch before the bump is a retry, not a zombie", "[txn][init][tv2]") {
+  TxnHarness h;
+  const TxnResult p = h.init("app");
+  REQUIRE(h.add("app", p, kTwo, 2) == ErrorCode::kNone);
+  REQUIRE(h.end("app", p.producer_id, p.epoch, true, 2)->epoch == p.epoch + 1);
+  CHECK(h.cur("app").last_producer_epoch == p.epoch);  // kept through CompleteCommit, as Kafka 4.4
+  const TxnResult r = h.init("app", 60000, ProducerIdAndEpoch{p.producer_id, p.epoch});
+  CHECK(r.error == ErrorCode::kNone);
+  CHECK(r.epoch == p.epoch + 1);
+}
+
+TEST_CASE("after a rotation the old producer id is still recognised while a transaction runs", "[txn][init]") {
+  TxnHarness h;
+  seed(h, "app", TxnState::kEmpty, INT16_MAX - 1);
+  const TxnResult rotated = h.init("app", 60000, ProducerIdAndEpoch{500, INT16_MAX - 1});
+  REQUIRE(rotated.producer_id == 1000);
+  REQUIRE(h.add("app", rotated, kTwo) == ErrorCode::kNone);
+  CHECK(h.cur("app").previous_producer_id == 500);
+  // A late retry from the old id: valid (previous id, exhausted epoch), so it fences the ongoing transaction.
+  CHECK(h.init("app", 60000, ProducerIdAndEpoch{500, INT16_MAX - 1}).error == ErrorCode::kConcurrentTransactions);
+  CHECK(h.markers.calls.size() == 1);
 }
