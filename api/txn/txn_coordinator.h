@@ -16,6 +16,9 @@
 // Threads: not synchronised and owns no thread. The owner serialises every
 // call and every completion callback (one strand); callbacks to the caller
 // run on that strand, possibly before the call returns.
+// Errors: client input only ever yields error codes. std::logic_error means a
+// broken invariant (Kafka's IllegalStateException, a bug); the owner catches
+// it per call, logs it and answers UNKNOWN_SERVER_ERROR.
 #pragma once
 
 #include <functional>

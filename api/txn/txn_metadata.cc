@@ -2,6 +2,8 @@
 
 #include <stdexcept>
 
+#include "api/txn/txn_log.h"
+
 namespace skiff::api::txn {
 
 TxnMetadata::TxnMetadata(std::string transactional_id, const TxnTransit& initial)
@@ -28,10 +30,13 @@ TxnTransit TxnMetadata::begin(TxnTransit t) {
 }
 
 TxnTransit TxnMetadata::prepare_fence_epoch() {
-  if (cur_.producer_epoch == INT16_MAX) throw std::logic_error("cannot fence an epoch of Short.MAX_VALUE");
   TxnTransit t = transit_to(TxnState::kPrepareEpochFence);
-  // A fence whose write failed is retried at the same epoch: it was never returned.
-  if (!failed_epoch_fence_) t.producer_epoch = static_cast<int16_t>(cur_.producer_epoch + 1);
+  if (cur_.producer_epoch == INT16_MAX) {  // as Kafka 4.4: log, and fence at the same epoch
+    txn_log().error("transactional id {}: fencing producer id {} at epoch Short.MAX_VALUE; this is a bug",
+                    loggable_id(id_), cur_.producer_id);
+  } else if (!failed_epoch_fence_) {  // a fence whose write failed is retried at the same epoch
+    t.producer_epoch = static_cast<int16_t>(cur_.producer_epoch + 1);
+  }
   t.last_producer_epoch = kNoProducerEpoch;
   return begin(t);
 }
