@@ -171,12 +171,13 @@ void TxnCoordinator::add_partitions(const std::string& id, int64_t producer_id, 
                                     std::function<void(ErrorCode)> done) {
   if (id.empty()) return done(ErrorCode::kInvalidRequest);
   auto it = txns_.find(id);
-  if (it == txns_.end() || it->second->producer_id() != producer_id) {
-    return done(ErrorCode::kInvalidProducerIdMapping);
-  }
+  if (it == txns_.end()) return done(ErrorCode::kInvalidProducerIdMapping);
   TxnMetadata& m = *it->second;
+  // Kafka 4.4's order: a transition in flight first, then id, epoch, state.
+  if (m.has_pending()) return done(ErrorCode::kConcurrentTransactions);
+  if (m.producer_id() != producer_id) return done(ErrorCode::kInvalidProducerIdMapping);
   if (m.producer_epoch() != epoch) return done(ErrorCode::kProducerFenced);
-  if (m.has_pending() || m.state() == TxnState::kPrepareCommit || m.state() == TxnState::kPrepareAbort) {
+  if (m.state() == TxnState::kPrepareCommit || m.state() == TxnState::kPrepareAbort) {
     return done(ErrorCode::kConcurrentTransactions);
   }
   if (m.state() == TxnState::kOngoing &&

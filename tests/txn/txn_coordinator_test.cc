@@ -63,6 +63,8 @@ TEST_CASE("InitProducerId answers CONCURRENT_TRANSACTIONS while a transition or 
     h.log.hold = true;
     CHECK_FALSE(h.add("app", p, kTwo).has_value());
     CHECK(h.init("app").error == ErrorCode::kConcurrentTransactions);
+    // AddPartitions checks the transition in flight before the producer (Kafka 4.4's order).
+    CHECK(h.add("app", {.producer_id = 1, .epoch = 9}, {{"x", 0}}) == ErrorCode::kConcurrentTransactions);
     h.log.release_one();
     CHECK(h.state("app") == TxnState::kOngoing);
   }
