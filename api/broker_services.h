@@ -5,6 +5,7 @@
 
 #include "api/broker_info.h"
 #include "config/broker_config.h"
+#include "config/dynamic_broker_config.h"
 #include "log/log_manager.h"
 
 namespace skiff::api {
@@ -24,6 +25,8 @@ struct BrokerServices {
   Purgatory* fetch_purgatory = nullptr;  // delayed fetches, woken by appends
   group::GroupCoordinator* groups = nullptr;  // consumer groups and committed offsets
   admin::ProducerIds* producer_ids = nullptr;  // InitProducerId's allocator
+  // Runtime changes to broker configs (none: broker configs are read-only).
+  config::DynamicBrokerConfig* dynamic = nullptr;
 };
 
 }  // namespace skiff::api

@@ -57,11 +57,12 @@ std::unique_ptr<group::GroupCoordinator> make_group_coordinator(const config::Br
 
 }  // namespace
 
-KafkaApis::KafkaApis(const config::BrokerConfig& config, const BrokerInfo& broker, storage::LogManager& logs)
+KafkaApis::KafkaApis(const config::BrokerConfig& config, const BrokerInfo& broker, storage::LogManager& logs,
+                     config::DynamicBrokerConfig* dynamic)
     : groups_(make_group_coordinator(config)),
       producer_ids_(std::make_unique<admin::ProducerIds>(std::filesystem::path(config.log_dirs.at(0)) /
                                                          storage::kProducerIdFile)),
-      services_{config, broker, logs, &fetch_purgatory_, groups_.get(), producer_ids_.get()} {
+      services_{config, broker, logs, &fetch_purgatory_, groups_.get(), producer_ids_.get(), dynamic} {
   auto api_versions = std::make_unique<ApiVersionsHandler>(registry_);
   api_versions_ = api_versions.get();
   registry_.add(std::move(api_versions));

@@ -28,7 +28,8 @@ class ApiVersionsHandler;
 
 class KafkaApis : public network::RequestHandler {
  public:
-  KafkaApis(const config::BrokerConfig& config, const BrokerInfo& broker, storage::LogManager& logs);
+  KafkaApis(const config::BrokerConfig& config, const BrokerInfo& broker, storage::LogManager& logs,
+            config::DynamicBrokerConfig* dynamic = nullptr);
   ~KafkaApis() override;
 
   void handle(network::Request request, network::ResponseSender& sender) override;

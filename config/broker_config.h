@@ -2,6 +2,7 @@
 //
 // Built once at startup by ConfigLoader from defaults < YAML file <
 // environment < command line, then read-only and shared by every thread.
+// Runtime changes make new snapshots (config/dynamic_broker_config.h).
 #pragma once
 
 #include <cstdint>
@@ -13,7 +14,8 @@
 
 namespace skiff::config {
 
-enum class ConfigSource { kDefault, kFile, kEnvironment, kCommandLine };
+// kDynamic*: set at runtime (config/dynamic_broker_config.h), never by the loader.
+enum class ConfigSource { kDefault, kFile, kEnvironment, kCommandLine, kDynamicDefault, kDynamicBroker };
 const char* to_string(ConfigSource s);
 
 struct BrokerConfig {

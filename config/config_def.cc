@@ -82,6 +82,12 @@ ConfigKeyDef scaled_ms_key(std::string name, int64_t def, int64_t scale, std::st
                       range_text(-1, kIntMax) + " (-1: no limit)"};
 }
 
+// Marks a row as changeable at runtime (AlterConfigs on the BROKER resource).
+ConfigKeyDef dynamic(ConfigKeyDef def) {
+  def.dynamic = true;
+  return def;
+}
+
 std::vector<ConfigKeyDef> build_defs() {
   std::vector<ConfigKeyDef> d;
   d.push_back(integer_key("node.id", 1, 0, kIntMax, "This broker's id, reported in Metadata.", &BrokerConfig::node_id));
@@ -137,11 +143,11 @@ std::vector<ConfigKeyDef> build_defs() {
                           "SO_RCVBUF; -1 keeps the OS default.", &BrokerConfig::socket_receive_buffer_bytes));
   d.push_back(integer_key("connections.max.idle.ms", 600000, 1, kLongMax, "Idle connections are closed after this.",
                           &BrokerConfig::connections_max_idle_ms));
-  d.push_back(integer_key("max.connections", kIntMax, 0, kIntMax, "Broker-wide connection limit.",
-                          &BrokerConfig::max_connections));
-  d.push_back(integer_key("max.connections.per.ip", kIntMax, 0, kIntMax, "Connections allowed from one IP address.",
-                          &BrokerConfig::max_connections_per_ip));
-  d.push_back({"max.connections.per.ip.overrides", ConfigType::kList, "",
+  d.push_back(dynamic(integer_key("max.connections", kIntMax, 0, kIntMax, "Broker-wide connection limit.",
+                          &BrokerConfig::max_connections)));
+  d.push_back(dynamic(integer_key("max.connections.per.ip", kIntMax, 0, kIntMax, "Connections allowed from one IP address.",
+                          &BrokerConfig::max_connections_per_ip)));
+  d.push_back(dynamic({"max.connections.per.ip.overrides", ConfigType::kList, "",
                "Per-host exceptions to max.connections.per.ip, as host:n,host:n.",
                [](BrokerConfig& c, const std::string& v) {
                  c.max_connections_per_ip_overrides.clear();
@@ -153,38 +159,38 @@ std::vector<ConfigKeyDef> build_defs() {
                    c.max_connections_per_ip_overrides[item.substr(0, colon)] = static_cast<int32_t>(n);
                  }
                },
-               "host:n[,host:n...] with n an integer in [0, 2147483647]"});
+               "host:n[,host:n...] with n an integer in [0, 2147483647]"}));
 
-  d.push_back(integer_key("log.segment.bytes", 1LL << 30, 1048576, kIntMax, "Roll a segment at this size.",
-                          &BrokerConfig::log_segment_bytes));
-  d.push_back(integer_key("log.roll.ms", 7LL * 24 * 3600 * 1000, 1, kLongMax, "Roll a segment at this age.",
-                          &BrokerConfig::log_roll_ms));
+  d.push_back(dynamic(integer_key("log.segment.bytes", 1LL << 30, 1048576, kIntMax, "Roll a segment at this size.",
+                          &BrokerConfig::log_segment_bytes)));
+  d.push_back(dynamic(integer_key("log.roll.ms", 7LL * 24 * 3600 * 1000, 1, kLongMax, "Roll a segment at this age.",
+                          &BrokerConfig::log_roll_ms)));
   d.push_back(scaled_ms_key("log.roll.hours", 168, 3600 * 1000, "Roll a segment at this age (log.roll.ms wins).",
                             &BrokerConfig::log_roll_ms));
-  d.push_back(integer_key("log.retention.ms", 7LL * 24 * 3600 * 1000, -1, kLongMax,
-                          "Delete segments older than this; -1 keeps them forever.", &BrokerConfig::log_retention_ms));
+  d.push_back(dynamic(integer_key("log.retention.ms", 7LL * 24 * 3600 * 1000, -1, kLongMax,
+                          "Delete segments older than this; -1 keeps them forever.", &BrokerConfig::log_retention_ms)));
   d.push_back(scaled_ms_key("log.retention.minutes", 7 * 24 * 60, 60 * 1000,
                             "Retention in minutes (log.retention.ms wins).", &BrokerConfig::log_retention_ms));
   d.push_back(scaled_ms_key("log.retention.hours", 168, 3600 * 1000,
                             "Retention in hours (log.retention.ms and .minutes win).", &BrokerConfig::log_retention_ms));
-  d.push_back(integer_key("log.retention.bytes", -1, -1, kLongMax, "Per-partition size cap; -1: none.",
-                          &BrokerConfig::log_retention_bytes));
+  d.push_back(dynamic(integer_key("log.retention.bytes", -1, -1, kLongMax, "Per-partition size cap; -1: none.",
+                          &BrokerConfig::log_retention_bytes)));
   d.push_back(integer_key("log.retention.check.interval.ms", 300000, 1, kLongMax, "How often retention runs.",
                           &BrokerConfig::log_retention_check_interval_ms));
-  d.push_back(integer_key("log.flush.interval.messages", kLongMax, 1, kLongMax,
+  d.push_back(dynamic(integer_key("log.flush.interval.messages", kLongMax, 1, kLongMax,
                           "fsync after this many messages; 1 = before every acknowledgement.",
-                          &BrokerConfig::log_flush_interval_messages));
-  d.push_back(integer_key("log.flush.interval.ms", -1, -1, kLongMax,
-                          "fsync data older than this; -1 leaves it to the OS.", &BrokerConfig::log_flush_interval_ms));
-  d.push_back(integer_key("log.index.interval.bytes", 4096, 0, kIntMax, "Bytes between offset index entries.",
-                          &BrokerConfig::log_index_interval_bytes));
-  d.push_back(integer_key("log.index.size.max.bytes", 10 * 1024 * 1024, 4096, kIntMax,
-                          "Preallocated size of each index file.", &BrokerConfig::log_index_size_max_bytes));
-  d.push_back(integer_key("message.max.bytes", 1048588, 0, kIntMax, "Largest record batch accepted.",
-                          &BrokerConfig::message_max_bytes));
-  d.push_back(enum_key("log.message.timestamp.type", "CreateTime", {"CreateTime", "LogAppendTime"},
+                          &BrokerConfig::log_flush_interval_messages)));
+  d.push_back(dynamic(integer_key("log.flush.interval.ms", -1, -1, kLongMax,
+                          "fsync data older than this; -1 leaves it to the OS.", &BrokerConfig::log_flush_interval_ms)));
+  d.push_back(dynamic(integer_key("log.index.interval.bytes", 4096, 0, kIntMax, "Bytes between offset index entries.",
+                          &BrokerConfig::log_index_interval_bytes)));
+  d.push_back(dynamic(integer_key("log.index.size.max.bytes", 10 * 1024 * 1024, 4096, kIntMax,
+                          "Preallocated size of each index file.", &BrokerConfig::log_index_size_max_bytes)));
+  d.push_back(dynamic(integer_key("message.max.bytes", 1048588, 0, kIntMax, "Largest record batch accepted.",
+                          &BrokerConfig::message_max_bytes)));
+  d.push_back(dynamic(enum_key("log.message.timestamp.type", "CreateTime", {"CreateTime", "LogAppendTime"},
                        "Timestamp kept in batches: the producer's or the broker's.",
-                       &BrokerConfig::log_message_timestamp_type));
+                       &BrokerConfig::log_message_timestamp_type)));
   d.push_back(bool_key("auto.create.topics.enable", true, "Create unknown topics on Metadata and Produce.",
                        &BrokerConfig::auto_create_topics_enable));
   d.push_back(integer_key("num.partitions", 1, 1, 100000, "Partitions of auto-created topics.",
@@ -255,6 +261,8 @@ const char* to_string(ConfigSource s) {
     case ConfigSource::kFile: return "file";
     case ConfigSource::kEnvironment: return "environment";
     case ConfigSource::kCommandLine: return "command line";
+    case ConfigSource::kDynamicDefault: return "dynamic cluster default";
+    case ConfigSource::kDynamicBroker: return "dynamic per-broker";
   }
   return "?";
 }

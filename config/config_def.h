@@ -23,6 +23,9 @@ struct ConfigKeyDef {
   // sentence saying what is allowed.
   std::function<void(BrokerConfig& cfg, const std::string& value)> apply;
   std::string allowed;  // human-readable, e.g. "[1, 1024]"
+  // Changeable at runtime through AlterConfigs (config/dynamic_broker_config.h),
+  // as Kafka marks it and as Skiff applies it live.
+  bool dynamic = false;
 };
 
 const std::vector<ConfigKeyDef>& config_defs();

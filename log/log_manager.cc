@@ -418,6 +418,36 @@ LogErrc LogManager::alter_topic_config(const std::string& name, const std::map<s
   return LogErrc::kNone;
 }
 
+LogErrc LogManager::set_defaults(const LogConfig& defaults, std::string* message, bool validate_only) {
+  std::lock_guard admin(admin_mu_);
+  std::map<std::string, TopicInfo> topics;
+  {
+    std::shared_lock lk(mu_);
+    topics = topics_;
+  }
+  std::map<std::string, std::shared_ptr<const LogConfig>> configs;
+  for (const auto& [name, info] : topics) {
+    auto c = LogConfig::with_overrides(defaults, info.overrides);
+    if (auto* err = std::get_if<std::string>(&c)) {
+      if (message) *message = fmt::format("topic {}: {}", name, *err);
+      return LogErrc::kInvalidConfig;
+    }
+    configs[name] = std::make_shared<const LogConfig>(std::get<LogConfig>(c));
+  }
+  if (validate_only) return LogErrc::kNone;
+  std::vector<std::pair<std::shared_ptr<Log>, std::shared_ptr<const LogConfig>>> logs;
+  {
+    std::unique_lock lk(mu_);
+    generation_.fetch_add(1, std::memory_order_release);
+    config_.defaults = defaults;
+    for (auto& [name, cfg] : configs) topic_configs_[name] = cfg;
+    for (auto& [tp, e] : logs_)
+      if (auto it = configs.find(tp.topic); it != configs.end()) logs.emplace_back(e.log, it->second);
+  }
+  for (auto& [l, cfg] : logs) l->set_config(cfg);
+  return LogErrc::kNone;
+}
+
 // One topic as a thread last saw it: its info (none: no such topic) and its
 // partitions' logs, held weakly so a deleted partition is not kept open.
 struct LogManager::CachedTopic {

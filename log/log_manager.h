@@ -77,6 +77,11 @@ class LogManager {
   LogErrc alter_topic_config(const std::string& name, const std::map<std::string, std::string>& overrides,
                              std::string* message = nullptr, bool validate_only = false);
 
+  // New broker-level defaults (dynamic broker configs): every topic's config
+  // is rebuilt from them and its own overrides, live. Fails, changing
+  // nothing, when a topic's overrides are not valid over the new defaults.
+  LogErrc set_defaults(const LogConfig& defaults, std::string* message = nullptr, bool validate_only = false);
+
   std::shared_ptr<Log> get_log(const std::string& topic, int32_t partition) const;
   std::optional<TopicInfo> topic(const std::string& name) const;
   std::optional<TopicInfo> topic_by_id(const Uuid& id) const;
@@ -85,7 +90,10 @@ class LogManager {
 
   const std::string& cluster_id() const { return cluster_id_; }
   int32_t node_id() const { return config_.node_id; }
-  const LogConfig& defaults() const { return config_.defaults; }
+  LogConfig defaults() const {
+    std::shared_lock lk(mu_);
+    return config_.defaults;
+  }
 
   // The scheduler's jobs, callable directly (tests, admin).
   int run_retention(int64_t now_ms);

@@ -35,27 +35,52 @@ void ConnectionQuotas::Slot::release() {
   }
 }
 
-std::shared_ptr<ConnectionQuotas> ConnectionQuotas::create(int32_t max_connections, int32_t max_per_ip,
-                                                           const std::map<std::string, int32_t>& overrides) {
-  std::shared_ptr<ConnectionQuotas> q(new ConnectionQuotas(max_connections, max_per_ip));
+namespace {
+
+// Host name or IP -> limit, by textual IP: a host name applies to every
+// address it resolves to (Kafka resolves too); one that does not resolve is skipped.
+std::map<std::string, int32_t> resolve_overrides(const std::map<std::string, int32_t>& overrides) {
+  std::map<std::string, int32_t> out;
   boost::asio::io_context io;
   boost::asio::ip::tcp::resolver resolver(io);
   for (const auto& [host, limit] : overrides) {
     boost::system::error_code ec;
     auto addr = boost::asio::ip::make_address(host, ec);
     if (!ec) {
-      q->overrides_[canonical_ip(addr.to_string())] = limit;
+      out[canonical_ip(addr.to_string())] = limit;
       continue;
     }
-    // A host name: applies to every address it resolves to (Kafka resolves too).
     auto results = resolver.resolve(host, "", ec);
     if (ec) continue;
-    for (const auto& r : results) q->overrides_[canonical_ip(r.endpoint().address().to_string())] = limit;
+    for (const auto& r : results) out[canonical_ip(r.endpoint().address().to_string())] = limit;
   }
+  return out;
+}
+
+}  // namespace
+
+std::shared_ptr<ConnectionQuotas> ConnectionQuotas::create(int32_t max_connections, int32_t max_per_ip,
+                                                           const std::map<std::string, int32_t>& overrides) {
+  std::shared_ptr<ConnectionQuotas> q(new ConnectionQuotas(max_connections, max_per_ip));
+  q->overrides_ = resolve_overrides(overrides);
   return q;
 }
 
+void ConnectionQuotas::reconfigure(int32_t max_connections, int32_t max_per_ip,
+                                   const std::map<std::string, int32_t>& overrides) {
+  auto resolved = resolve_overrides(overrides);  // DNS outside the lock
+  std::lock_guard lock(mu_);
+  max_total_ = max_connections;
+  max_per_ip_ = max_per_ip;
+  overrides_ = std::move(resolved);
+}
+
 int32_t ConnectionQuotas::limit_for(const std::string& ip) const {
+  std::lock_guard lock(mu_);
+  return limit_for_locked(canonical_ip(ip));
+}
+
+int32_t ConnectionQuotas::limit_for_locked(const std::string& ip) const {
   auto it = overrides_.find(ip);
   return it == overrides_.end() ? max_per_ip_ : it->second;
 }
@@ -67,7 +92,7 @@ std::optional<ConnectionQuotas::Slot> ConnectionQuotas::try_acquire(const std::s
     if (why) *why = "max.connections (" + std::to_string(max_total_) + ") reached";
     return std::nullopt;
   }
-  int32_t limit = limit_for(ip);
+  int32_t limit = limit_for_locked(ip);
   int32_t& n = counts_[ip];
   if (n >= limit) {
     if (n == 0) counts_.erase(ip);

@@ -3,7 +3,8 @@
 // connection to a Processor; the Slot is owned by the connection and gives
 // its count back when destroyed, whatever path the connection dies by.
 //
-// Thread-safe: the Acceptor acquires, Processors release.
+// Thread-safe: the Acceptor acquires, Processors release, an admin request
+// may reconfigure.
 #pragma once
 
 #include <cstdint>
@@ -43,6 +44,10 @@ class ConnectionQuotas : public std::enable_shared_from_this<ConnectionQuotas> {
 
   // A slot for a new connection from `ip` (textual), or nothing when over a limit;
   // `why` then says which limit.
+  // New limits (dynamic broker configs) for connections accepted from now
+  // on; connections already open stay, as in Kafka.
+  void reconfigure(int32_t max_connections, int32_t max_per_ip, const std::map<std::string, int32_t>& overrides);
+
   std::optional<Slot> try_acquire(const std::string& ip, std::string* why = nullptr);
 
   int32_t count(const std::string& ip) const;
@@ -52,11 +57,12 @@ class ConnectionQuotas : public std::enable_shared_from_this<ConnectionQuotas> {
  private:
   ConnectionQuotas(int32_t max_connections, int32_t max_per_ip) : max_total_(max_connections), max_per_ip_(max_per_ip) {}
   void release(const std::string& ip);
+  int32_t limit_for_locked(const std::string& ip) const;
 
-  const int32_t max_total_;
-  const int32_t max_per_ip_;
+  mutable std::mutex mu_;  // guards everything below
+  int32_t max_total_;
+  int32_t max_per_ip_;
   std::map<std::string, int32_t> overrides_;  // by textual IP
-  mutable std::mutex mu_;
   std::map<std::string, int32_t> counts_;
   int32_t total_ = 0;
 };

@@ -1,5 +1,6 @@
 #include "server/kafka_server.h"
 
+#include "server/dynamic_config_wiring.h"
 #include "server/storage_config.h"
 
 #include <fcntl.h>
@@ -87,7 +88,7 @@ void KafkaServer::prepare_log_dirs() {
 void KafkaServer::open_logs() {
   storage::LogManagerConfig lc;
   try {
-    lc = make_log_manager_config(config_);
+    lc = make_log_manager_config(*dynamic_->current());
   } catch (const std::invalid_argument& e) {
     throw StartupError(e.what());
   }
@@ -130,9 +131,10 @@ void KafkaServer::resolve_advertised_endpoints() {
 
 void KafkaServer::startup() {
   prepare_log_dirs();
+  dynamic_ = load_dynamic_config(config_);
   open_logs();
   channel_ = std::make_unique<network::RequestChannel>(config_.queued_max_requests);
-  socket_server_ = std::make_unique<network::SocketServer>(socket_server_config(config_), *channel_);
+  socket_server_ = std::make_unique<network::SocketServer>(socket_server_config(*dynamic_->current()), *channel_);
   try {
     socket_server_->startup();
   } catch (const network::BindError& e) {
@@ -140,7 +142,8 @@ void KafkaServer::startup() {
     throw StartupError(e.what());
   }
   resolve_advertised_endpoints();
-  apis_ = std::make_unique<api::KafkaApis>(config_, broker_info_, *logs_);
+  wire_dynamic_config(*dynamic_, *logs_, *socket_server_->quotas());
+  apis_ = std::make_unique<api::KafkaApis>(config_, broker_info_, *logs_, dynamic_.get());
   handlers_ = std::make_unique<RequestHandlerPool>(config_.num_io_threads, *channel_, *apis_);
   logs_->start();
   started_ = true;

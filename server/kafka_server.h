@@ -1,6 +1,7 @@
 // KafkaServer: startup, wiring and shutdown of the broker.
 //
-// Startup: check and load the log dirs (recovering after an unclean stop),
+// Startup: check the log dirs, load the dynamic broker configs kept there,
+// load the logs (recovering after an unclean stop),
 // bind the listeners (SocketServer), work out the advertised endpoints,
 // create KafkaApis and start the M handler threads.
 // Shutdown (graceful): stop accepting, answer what is in flight (bounded by
@@ -16,6 +17,7 @@
 #include "api/broker_info.h"
 #include "api/kafka_apis.h"
 #include "config/broker_config.h"
+#include "config/dynamic_broker_config.h"
 #include "log/log_manager.h"
 #include "network/request_channel.h"
 #include "network/socket_server.h"
@@ -46,7 +48,8 @@ class KafkaServer {
   void open_logs();
   void resolve_advertised_endpoints();
 
-  config::BrokerConfig config_;
+  config::BrokerConfig config_;  // static: file, environment, command line
+  std::unique_ptr<config::DynamicBrokerConfig> dynamic_;  // runtime changes over config_
   api::BrokerInfo broker_info_;
   std::unique_ptr<network::RequestChannel> channel_;
   std::unique_ptr<network::SocketServer> socket_server_;

@@ -13,11 +13,29 @@ bool wanted(const std::optional<std::vector<std::string>>& keys, const std::stri
   return !keys || keys->empty() || std::find(keys->begin(), keys->end(), name) != keys->end();
 }
 
+// The broker key's value at every level that sets it, most specific first, as
+// Kafka lists synonyms: per-broker dynamic, cluster-default dynamic, static
+// (file, environment, command line), default (only when Skiff has the key).
+std::vector<ConfigSynonym> broker_synonyms(BrokerServices& services, const std::string& key, bool per_broker = true) {
+  std::vector<ConfigSynonym> out;
+  if (services.dynamic) {
+    auto v = services.dynamic->values();
+    if (auto it = v.broker.find(key); per_broker && it != v.broker.end())
+      out.push_back({key, it->second, ConfigSource::kDynamicBrokerConfig});
+    if (auto it = v.cluster.find(key); it != v.cluster.end())
+      out.push_back({key, it->second, ConfigSource::kDynamicDefaultBrokerConfig});
+  }
+  const auto& st = services.dynamic ? services.dynamic->static_config() : services.config;
+  if (auto it = st.effective.find(key); it != st.effective.end() && it->second.source != config::ConfigSource::kDefault)
+    out.push_back({key, it->second.value, ConfigSource::kStaticBrokerConfig});
+  if (const auto* def = config::find_config_def(key)) out.push_back({key, def->default_value, ConfigSource::kDefaultConfig});
+  return out;
+}
+
 // Where the broker-level value of `broker_key` came from.
-ConfigSource broker_source(const config::BrokerConfig& c, const std::string& broker_key) {
-  auto it = c.effective.find(broker_key);
-  if (it == c.effective.end() || it->second.source == config::ConfigSource::kDefault) return ConfigSource::kDefaultConfig;
-  return ConfigSource::kStaticBrokerConfig;
+ConfigSource broker_source(BrokerServices& services, const std::string& broker_key) {
+  auto chain = broker_synonyms(services, broker_key);
+  return chain.empty() ? ConfigSource::kDefaultConfig : chain.front().source;
 }
 
 ConfigType to_type(storage::TopicConfigType t) {
@@ -67,8 +85,8 @@ std::vector<ConfigEntry> topic_entries(BrokerServices& services, const storage::
     e.documentation = topic_doc(k);
     auto d = defaults.find(name);
     std::optional<std::string> broker_value = d != defaults.end() ? std::optional(d->second) : std::nullopt;
-    const ConfigSource bsrc = k.acted_on && !synonym.empty() ? broker_source(services.config, synonym)
-                                                             : ConfigSource::kDefaultConfig;
+    const ConfigSource bsrc =
+        k.acted_on && !synonym.empty() ? broker_source(services, synonym) : ConfigSource::kDefaultConfig;
     if (override_it != overrides.end()) {
       e.source = ConfigSource::kTopicConfig;
       e.value = override_it->second;
@@ -79,8 +97,9 @@ std::vector<ConfigEntry> topic_entries(BrokerServices& services, const storage::
       e.value = v != in_effect.end() ? std::optional(v->second) : broker_value;
     }
     if (!synonym.empty() && broker_value) {
-      if (bsrc == ConfigSource::kStaticBrokerConfig)
-        e.synonyms.push_back({synonym, broker_value, ConfigSource::kStaticBrokerConfig});
+      if (bsrc != ConfigSource::kDefaultConfig)
+        for (const auto& s : broker_synonyms(services, synonym))
+          if (s.source != ConfigSource::kDefaultConfig) e.synonyms.push_back(s);
       if (!k.broker_synonym_unset)
         e.synonyms.push_back({synonym, broker_default(synonym, k), ConfigSource::kDefaultConfig});
     }
@@ -117,20 +136,23 @@ std::vector<ConfigEntry> describe_new_topic(BrokerServices& services,
   return topic_entries(services, cfg ? *cfg : services.logs.defaults(), overrides, std::nullopt);
 }
 
-std::vector<ConfigEntry> describe_broker(BrokerServices& services, const std::optional<std::vector<std::string>>& keys) {
+std::vector<ConfigEntry> describe_broker(BrokerServices& services, const std::optional<std::vector<std::string>>& keys,
+                                         bool per_broker) {
   std::vector<ConfigEntry> out;
+  const auto cluster = services.dynamic ? services.dynamic->values().cluster : std::map<std::string, std::string>{};
   for (const auto& def : config::config_defs()) {
     if (!wanted(keys, def.name)) continue;
+    // The cluster default resource ("") lists only what is set there, as Kafka.
+    if (!per_broker && !cluster.count(def.name)) continue;
     ConfigEntry e;
     e.name = def.name;
-    e.read_only = true;
+    e.read_only = !def.dynamic;
     e.type = to_type(def.type);
     e.documentation = def.doc;
-    auto it = services.config.effective.find(def.name);
-    e.value = it != services.config.effective.end() ? it->second.value : def.default_value;
-    e.source = broker_source(services.config, def.name);
-    if (e.source == ConfigSource::kStaticBrokerConfig) e.synonyms.push_back({def.name, e.value, e.source});
-    e.synonyms.push_back({def.name, def.default_value, ConfigSource::kDefaultConfig});
+    e.synonyms = broker_synonyms(services, def.name, per_broker);
+    if (!per_broker) e.synonyms.resize(1);  // Kafka: the DYNAMIC_DEFAULT_BROKER_CONFIG value alone
+    e.value = e.synonyms.front().value;
+    e.source = e.synonyms.front().source;
     out.push_back(std::move(e));
   }
   return out;

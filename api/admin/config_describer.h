@@ -60,8 +60,12 @@ std::optional<std::vector<ConfigEntry>> describe_topic(BrokerServices& services,
 // What a new topic with `overrides` would have (CreateTopics v5+).
 std::vector<ConfigEntry> describe_new_topic(BrokerServices& services,
                                             const std::map<std::string, std::string>& overrides);
-// The broker's configs (every key Skiff accepts), read-only.
+// per_broker: this node's configs (every key Skiff accepts; read-only unless
+// dynamic), each with its synonyms per-broker dynamic > cluster-default
+// dynamic > static > default. Else the cluster default resource (""): only
+// the keys set there.
 std::vector<ConfigEntry> describe_broker(BrokerServices& services,
-                                         const std::optional<std::vector<std::string>>& keys = {});
+                                         const std::optional<std::vector<std::string>>& keys = {},
+                                         bool per_broker = true);
 
 }  // namespace skiff::api::admin

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <set>
 
+#include "api/admin/broker_config_change.h"
 #include "api/admin/config_describer.h"
 #include "api/api_log.h"
 #include "api/topics.h"
@@ -23,11 +24,13 @@ ChangeResult fail(ErrorCode e, std::string message) { return {e, std::move(messa
 
 ChangeResult alter_resource(BrokerServices& services, int8_t resource_type, const std::string& resource_name,
                             const std::vector<ConfigChange>& changes, bool incremental, bool validate_only) {
-  if (resource_type == kResourceBroker || resource_type == kResourceBrokerLogger) {
+  if (resource_type == kResourceBroker)
+    return alter_broker(services, resource_name, changes, incremental, validate_only);
+  if (resource_type == kResourceBrokerLogger) {
     if (changes.empty()) return {};
     return fail(ErrorCode::kInvalidConfig,
-                "Skiff does not change broker configs at runtime: set " + changes.front().name +
-                    " in the config file, the environment (SKIFF_...) or --override, and restart.");
+                "Skiff does not change logger levels at runtime: set skiff.log.level in the config file, the "
+                "environment (SKIFF_SKIFF_LOG_LEVEL) or --override, and restart.");
   }
   if (resource_type != kResourceTopic)
     return fail(ErrorCode::kInvalidRequest, "Unsupported resource type " + std::to_string(resource_type));

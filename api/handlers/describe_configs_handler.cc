@@ -64,7 +64,7 @@ void DescribeConfigsHandler::handle(ApiRequest& request, protocol::DescribeConfi
         return failed(ErrorCode::kInvalidRequest, "Unexpected broker id, expected " +
                                                       std::to_string(services_.broker.node_id) + " or empty string, but received " +
                                                       res.resource_name);
-      entries = admin::describe_broker(services_, res.configuration_keys);
+      entries = admin::describe_broker(services_, res.configuration_keys, !res.resource_name.empty());
     } else if (res.resource_type == admin::kResourceBrokerLogger) {
       entries.emplace();  // no per-logger levels: an empty list
     } else {

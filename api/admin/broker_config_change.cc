@@ -1,0 +1,95 @@
+#include "api/admin/broker_config_change.h"
+
+#include <algorithm>
+#include <set>
+
+#include "api/api_log.h"
+#include "config/config_def.h"
+#include "config/string_util.h"
+
+namespace skiff::api::admin {
+namespace {
+
+ChangeResult fail(ErrorCode e, std::string message) { return {e, std::move(message)}; }
+
+ErrorCode to_error(const config::DynamicError& e) {
+  switch (e.kind) {
+    case config::DynamicError::kInvalidConfig: return ErrorCode::kInvalidConfig;
+    case config::DynamicError::kInvalidRequest: return ErrorCode::kInvalidRequest;
+    case config::DynamicError::kStorage: return ErrorCode::kKafkaStorageError;
+  }
+  return ErrorCode::kUnknownServerError;
+}
+
+// APPEND / SUBTRACT on a list key, over its value in effect.
+std::optional<ChangeResult> edit_list(const config::BrokerConfig& current, std::map<std::string, std::string>& next,
+                                      const ConfigChange& c) {
+  const auto* def = config::find_config_def(c.name);
+  if (def->type != config::ConfigType::kList)
+    return fail(ErrorCode::kInvalidRequest, std::string("Config value ") +
+                                                (c.op == AlterOp::kAppend ? "append" : "subtract") +
+                                                " is not allowed for config key: " + c.name);
+  std::string base;
+  if (next.count(c.name)) base = next[c.name];
+  else if (auto it = current.effective.find(c.name); it != current.effective.end()) base = it->second.value;
+  auto items = config::split_list(base);
+  for (const auto& item : config::split_list(c.value.value_or(""))) {
+    auto it = std::find(items.begin(), items.end(), item);
+    if (c.op == AlterOp::kAppend && it == items.end()) items.push_back(item);
+    if (c.op == AlterOp::kSubtract && it != items.end()) items.erase(it);
+  }
+  std::string joined;
+  for (const auto& i : items) joined += (joined.empty() ? "" : ",") + i;
+  next[c.name] = joined;
+  return std::nullopt;
+}
+
+}  // namespace
+
+ChangeResult alter_broker(BrokerServices& services, const std::string& resource_name,
+                          const std::vector<ConfigChange>& changes, bool incremental, bool validate_only) {
+  const std::string node = std::to_string(services.broker.node_id);
+  if (!resource_name.empty() && resource_name != node)
+    return fail(ErrorCode::kInvalidRequest,
+                "Unexpected broker id, expected " + node + " or empty string, but received " + resource_name);
+  if (!services.dynamic) return fail(ErrorCode::kInvalidRequest, "Broker configs cannot be changed on this broker");
+  auto& dyn = *services.dynamic;
+  const auto scope = resource_name.empty() ? config::DynamicScope::kDefault : config::DynamicScope::kBroker;
+  std::map<std::string, std::string> names;
+  std::set<std::string> seen;
+  for (const auto& c : changes) {
+    if (!seen.insert(c.name).second)
+      return fail(ErrorCode::kInvalidRequest, "Error due to duplicate config keys: " + c.name);
+    names[c.name] = "";
+  }
+  if (auto e = config::check_dynamic_keys(names)) return fail(to_error(*e), e->message);
+  auto values = dyn.values();
+  std::map<std::string, std::string> next;
+  if (incremental) next = scope == config::DynamicScope::kBroker ? values.broker : values.cluster;
+  const auto current = dyn.current();
+  for (const auto& c : changes) {
+    switch (c.op) {
+      case AlterOp::kSet:
+        if (!c.value) {
+          if (incremental) return fail(ErrorCode::kInvalidRequest, "Null value not supported for " + c.name);
+          break;
+        }
+        next[c.name] = *c.value;
+        break;
+      case AlterOp::kDelete: next.erase(c.name); break;
+      case AlterOp::kAppend:
+      case AlterOp::kSubtract:
+        if (auto r = edit_list(*current, next, c)) return *r;
+        break;
+      default:
+        return fail(ErrorCode::kInvalidRequest, "Unknown config operation " + std::to_string(static_cast<int>(c.op)));
+    }
+  }
+  if (auto e = dyn.alter(scope, next, validate_only)) return fail(to_error(*e), e->message);
+  if (!validate_only)
+    api_log().info("dynamic broker config ({}): now {} key(s)", resource_name.empty() ? "cluster default" : "broker " + node,
+                   next.size());
+  return {};
+}
+
+}  // namespace skiff::api::admin

@@ -1,0 +1,88 @@
+// DynamicBrokerConfig: broker configs changed at runtime (Kafka's KIP-226),
+// layered over the static configuration as Kafka does:
+//   per-broker dynamic > cluster-default dynamic > static (file/env/--override) > default.
+// Only keys whose row in config_def.cc is marked `dynamic` may be set; each
+// value is validated by that row's own parser, as at startup.
+//
+// A change is: validated (parse, then every listener's check), persisted
+// through the `persist` callback (the server writes it crash-safely to the
+// first log dir), published as a new snapshot, then handed to every listener
+// to apply (log defaults, connection quotas). config/ does no I/O itself.
+//
+// Persisted text (one line per value; values never contain a newline):
+//   skiff-dynamic-broker-config v1
+//   <scope>\t<key>\t<value>        scope: "broker" (this node) or "default"
+//
+// Threads: every method is thread-safe; alter() calls are serialised and run
+// the listeners on the caller's thread. current() is a cheap snapshot.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "config/broker_config.h"
+
+namespace skiff::config {
+
+enum class DynamicScope { kBroker, kDefault };
+
+struct DynamicValues {
+  std::map<std::string, std::string> broker;    // this node's per-broker values
+  std::map<std::string, std::string> cluster;  // the cluster default ("")
+};
+
+struct DynamicError {
+  enum Kind { kInvalidConfig, kInvalidRequest, kStorage } kind = kInvalidConfig;
+  std::string message;  // Kafka's wording, naming the key
+};
+
+class DynamicBrokerConfig {
+ public:
+  // Checks (apply=false) or applies (apply=true) a new effective config;
+  // returns an error message, empty when fine. Apply must not fail.
+  using Listener = std::function<std::string(const BrokerConfig& next, bool apply)>;
+  // Writes the text form durably; returns an error message, empty when fine.
+  using Persist = std::function<std::string(const std::string& text)>;
+
+  explicit DynamicBrokerConfig(BrokerConfig static_config);
+
+  // Loads values persisted earlier (startup). Values that are no longer valid
+  // are dropped, each with a line in the returned warnings.
+  std::vector<std::string> load(const std::string& text);
+  void set_persist(Persist p);
+  void add_listener(Listener l);
+
+  // Replaces every value of `scope` with `values`.
+  std::optional<DynamicError> alter(DynamicScope scope, const std::map<std::string, std::string>& values,
+                                    bool validate_only);
+
+  std::shared_ptr<const BrokerConfig> current() const;
+  const BrokerConfig& static_config() const { return static_; }
+  DynamicValues values() const;
+
+  static std::string to_text(const DynamicValues& v);
+  // Parses the text form; throws std::invalid_argument on a malformed line.
+  static DynamicValues from_text(const std::string& text);
+
+ private:
+  // The static config with `v` layered on; nullopt + error on a bad value.
+  std::optional<DynamicError> build(const DynamicValues& v, BrokerConfig& out) const;
+
+  const BrokerConfig static_;
+  mutable std::mutex mu_;       // guards values_, current_, listeners_, persist_
+  std::mutex alter_mu_;         // serialises alter()
+  DynamicValues values_;
+  std::shared_ptr<const BrokerConfig> current_;
+  std::vector<Listener> listeners_;
+  Persist persist_;
+};
+
+// Kafka's refusal of a key that cannot change at runtime (checked first).
+std::optional<DynamicError> check_dynamic_keys(const std::map<std::string, std::string>& values);
+
+}  // namespace skiff::config

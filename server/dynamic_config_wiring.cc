@@ -1,0 +1,70 @@
+#include "server/dynamic_config_wiring.h"
+
+#include <cstring>
+#include <filesystem>
+#include <stdexcept>
+
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
+#include "log/file_util.h"
+#include "server/kafka_server.h"
+#include "server/storage_config.h"
+
+namespace skiff::server {
+namespace fs = std::filesystem;
+
+namespace {
+
+fs::path config_file(const config::BrokerConfig& c) { return fs::path(c.log_dirs.at(0)) / kDynamicConfigFile; }
+
+}  // namespace
+
+std::unique_ptr<config::DynamicBrokerConfig> load_dynamic_config(const config::BrokerConfig& static_config) {
+  auto dynamic = std::make_unique<config::DynamicBrokerConfig>(static_config);
+  const auto path = config_file(static_config);
+  std::string text;
+  if (!storage::read_small_file(path, text)) {
+    std::error_code ec;
+    if (fs::exists(path, ec)) throw StartupError(fmt::format("cannot read {}", path.string()));
+    return dynamic;
+  }
+  try {
+    for (const auto& w : dynamic->load(text)) spdlog::warn("{}", w);
+  } catch (const std::invalid_argument& e) {
+    throw StartupError(fmt::format("{} is not a dynamic broker config file: {}", path.string(), e.what()));
+  }
+  auto v = dynamic->values();
+  if (!v.broker.empty() || !v.cluster.empty())
+    spdlog::info("dynamic broker configs from {}: {} per-broker, {} cluster default", path.string(), v.broker.size(),
+                 v.cluster.size());
+  return dynamic;
+}
+
+void wire_dynamic_config(config::DynamicBrokerConfig& dynamic, storage::LogManager& logs,
+                         network::ConnectionQuotas& quotas) {
+  const auto path = config_file(dynamic.static_config());
+  dynamic.set_persist([path](const std::string& text) -> std::string {
+    int rc = storage::write_file_durably(path, text);
+    if (rc == 0) return {};
+    spdlog::error("cannot write {}: {}", path.string(), std::strerror(rc));
+    return fmt::format("cannot write {}: {}", path.string(), std::strerror(rc));
+  });
+  dynamic.add_listener([&logs](const config::BrokerConfig& next, bool apply) -> std::string {
+    storage::LogManagerConfig lc;
+    try {
+      lc = make_log_manager_config(next);
+    } catch (const std::invalid_argument& e) {
+      return e.what();
+    }
+    std::string message;
+    if (logs.set_defaults(lc.defaults, &message, !apply) != storage::LogErrc::kNone) return message;
+    return {};
+  });
+  dynamic.add_listener([&quotas](const config::BrokerConfig& next, bool apply) -> std::string {
+    if (apply) quotas.reconfigure(next.max_connections, next.max_connections_per_ip, next.max_connections_per_ip_overrides);
+    return {};
+  });
+}
+
+}  // namespace skiff::server

@@ -1,0 +1,30 @@
+// Wiring of dynamic broker configs (config/dynamic_broker_config.h) into the
+// running broker: the values persisted in the first log dir are loaded at
+// startup, and every later change is written there crash-safely (temp file,
+// fsync, rename, fsync dir) and applied live to the log defaults every topic
+// without an override inherits, and to the connection quotas.
+//
+// On disk: <first log dir>/skiff-dynamic-broker-config, the text form
+// described in config/dynamic_broker_config.h.
+//
+// Threads: load at startup (main thread); the listeners run on the handler
+// thread of the AlterConfigs request, serialised by DynamicBrokerConfig.
+#pragma once
+
+#include <memory>
+
+#include "config/dynamic_broker_config.h"
+#include "log/log_manager.h"
+#include "network/connection_quotas.h"
+
+namespace skiff::server {
+
+inline constexpr const char* kDynamicConfigFile = "skiff-dynamic-broker-config";
+
+// Throws StartupError when the file exists but cannot be read or parsed.
+std::unique_ptr<config::DynamicBrokerConfig> load_dynamic_config(const config::BrokerConfig& static_config);
+
+void wire_dynamic_config(config::DynamicBrokerConfig& dynamic, storage::LogManager& logs,
+                         network::ConnectionQuotas& quotas);
+
+}  // namespace skiff::server
