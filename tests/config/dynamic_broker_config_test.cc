@@ -1,0 +1,130 @@
+// Dynamic broker configs: precedence (per-broker > cluster default > static >
+// default), Kafka's refusals, listener veto, persistence text and reload.
+#include <catch2/catch.hpp>
+
+#include "config/config_def.h"
+#include "config/config_loader.h"
+#include "config/dynamic_broker_config.h"
+
+using namespace skiff::config;
+
+namespace {
+
+BrokerConfig static_with(std::vector<std::string> overrides) { return load_config({std::nullopt, {}, std::move(overrides)}); }
+
+}  // namespace
+
+TEST_CASE("dynamic values layer over static ones as Kafka: broker > default > static > default") {
+  DynamicBrokerConfig d(static_with({"log.retention.ms=5000"}));
+  CHECK(d.current()->log_retention_ms == 5000);
+  REQUIRE_FALSE(d.alter(DynamicScope::kDefault, {{"log.retention.ms", "4000"}, {"message.max.bytes", "2000"}}, false));
+  CHECK(d.current()->log_retention_ms == 4000);
+  CHECK(d.current()->effective.at("log.retention.ms").source == ConfigSource::kDynamicDefault);
+  REQUIRE_FALSE(d.alter(DynamicScope::kBroker, {{"log.retention.ms", "3000"}}, false));
+  CHECK(d.current()->log_retention_ms == 3000);
+  CHECK(d.current()->message_max_bytes == 2000);
+  CHECK(d.current()->effective.at("log.retention.ms").source == ConfigSource::kDynamicBroker);
+  // Removing the per-broker value uncovers the cluster default, then the static value.
+  REQUIRE_FALSE(d.alter(DynamicScope::kBroker, {}, false));
+  CHECK(d.current()->log_retention_ms == 4000);
+  REQUIRE_FALSE(d.alter(DynamicScope::kDefault, {}, false));
+  CHECK(d.current()->log_retention_ms == 5000);
+  CHECK(d.current()->message_max_bytes == 1048588);
+  CHECK(d.static_config().log_retention_ms == 5000);
+}
+
+TEST_CASE("a key that is not dynamic is refused with Kafka's error naming it, changing nothing") {
+  DynamicBrokerConfig d(static_with({}));
+  for (const char* key : {"node.id", "num.partitions", "log.dirs", "no.such.key", "log.retention.hours"}) {
+    auto e = d.alter(DynamicScope::kDefault, {{key, "3"}, {"message.max.bytes", "2000"}}, false);
+    REQUIRE(e);
+    CHECK(e->kind == DynamicError::kInvalidRequest);
+    CHECK(e->message == std::string("Cannot update these configs dynamically: [") + key + "]");
+  }
+  CHECK(d.current()->message_max_bytes == 1048588);
+  CHECK(d.values().cluster.empty());
+}
+
+TEST_CASE("values are checked by the static table's own rules") {
+  DynamicBrokerConfig d(static_with({}));
+  auto e = d.alter(DynamicScope::kBroker, {{"log.segment.bytes", "5"}}, false);
+  REQUIRE(e);
+  CHECK(e->kind == DynamicError::kInvalidRequest);
+  CHECK(e->message.rfind("Invalid value 5 for configuration log.segment.bytes: ", 0) == 0);
+  CHECK(d.alter(DynamicScope::kBroker, {{"log.message.timestamp.type", "Sometime"}}, false));
+  CHECK(d.alter(DynamicScope::kBroker, {{"max.connections.per.ip.overrides", "host:x"}}, false));
+  CHECK(d.alter(DynamicScope::kBroker, {{"max.connections", "1\n2"}}, false));
+  CHECK(d.values().broker.empty());
+  REQUIRE_FALSE(d.alter(DynamicScope::kBroker, {{"log.message.timestamp.type", "logappendtime"}}, false));
+  CHECK(d.current()->log_message_timestamp_type == "LogAppendTime");
+}
+
+TEST_CASE("every dynamic row is one Skiff applies live") {
+  std::vector<std::string> dynamic;
+  for (const auto& def : config_defs())
+    if (def.dynamic) dynamic.push_back(def.name);
+  CHECK(dynamic == std::vector<std::string>{"max.connections", "max.connections.per.ip",
+                                            "max.connections.per.ip.overrides", "log.segment.bytes", "log.roll.ms",
+                                            "log.retention.ms", "log.retention.bytes", "log.flush.interval.messages",
+                                            "log.flush.interval.ms", "log.index.interval.bytes",
+                                            "log.index.size.max.bytes", "message.max.bytes",
+                                            "log.message.timestamp.type"});
+}
+
+TEST_CASE("listeners may veto; validate_only and a failed persist change nothing; apply runs after persist") {
+  DynamicBrokerConfig d(static_with({}));
+  std::vector<std::string> events;
+  std::string stored;
+  d.add_listener([&](const BrokerConfig& next, bool apply) -> std::string {
+    events.push_back(std::string(apply ? "apply " : "check ") + std::to_string(next.message_max_bytes));
+    return next.message_max_bytes == 7 ? "seven is refused" : "";
+  });
+  bool disk_ok = true;
+  d.set_persist([&](const std::string& text) -> std::string {
+    events.push_back("persist");
+    if (!disk_ok) return "disk full";
+    stored = text;
+    return {};
+  });
+  auto e = d.alter(DynamicScope::kBroker, {{"message.max.bytes", "7"}}, false);
+  REQUIRE(e);
+  CHECK(e->message == "seven is refused");
+  REQUIRE_FALSE(d.alter(DynamicScope::kBroker, {{"message.max.bytes", "8"}}, true));
+  disk_ok = false;
+  e = d.alter(DynamicScope::kBroker, {{"message.max.bytes", "9"}}, false);
+  REQUIRE(e);
+  CHECK(e->kind == DynamicError::kStorage);
+  CHECK(d.current()->message_max_bytes == 1048588);
+  disk_ok = true;
+  REQUIRE_FALSE(d.alter(DynamicScope::kBroker, {{"message.max.bytes", "10"}}, false));
+  CHECK(events == std::vector<std::string>{"check 7", "check 8", "check 9", "persist", "check 10", "persist",
+                                           "apply 10"});
+
+  // What was persisted comes back on the next start, with its sources.
+  DynamicBrokerConfig again(static_with({}));
+  CHECK(again.load(stored).empty());
+  CHECK(again.current()->message_max_bytes == 10);
+  CHECK(again.current()->effective.at("message.max.bytes").source == ConfigSource::kDynamicBroker);
+}
+
+TEST_CASE("the persisted text round-trips; stored values no longer valid are dropped with a warning") {
+  DynamicValues v;
+  v.broker["max.connections.per.ip.overrides"] = "127.0.0.1:5,::1:6";
+  v.cluster["log.retention.ms"] = "1000";
+  v.cluster["num.partitions"] = "3";    // not dynamic
+  v.cluster["log.segment.bytes"] = "5";  // below the minimum
+  auto text = DynamicBrokerConfig::to_text(v);
+  auto back = DynamicBrokerConfig::from_text(text);
+  CHECK(back.broker == v.broker);
+  CHECK(back.cluster == v.cluster);
+  DynamicBrokerConfig d(static_with({}));
+  auto warnings = d.load(text);
+  REQUIRE(warnings.size() == 2);
+  CHECK(warnings[0].find("log.segment.bytes=5 dropped") != std::string::npos);
+  CHECK(warnings[1].find("num.partitions=3 dropped") != std::string::npos);
+  CHECK(d.current()->log_retention_ms == 1000);
+  CHECK(d.current()->max_connections_per_ip_overrides.at("::1") == 6);
+  CHECK_THROWS_AS(DynamicBrokerConfig::from_text("something else\n"), std::invalid_argument);
+  CHECK_THROWS_AS(DynamicBrokerConfig::from_text("skiff-dynamic-broker-config v1\nbroker no-tabs\n"),
+                  std::invalid_argument);
+}
