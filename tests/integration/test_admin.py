@@ -226,3 +226,56 @@ def test_franz_go_admin(client, broker):
     assert seen["recreated_low"] == {"0": 0} and seen["recreated_high"] == {"0": 0}, seen
     assert seen["recreated_configs"]["retention.ms"] not in ("333333", "444444"), seen
     assert seen["recreated_configs"]["segment.ms"] != "600000", seen
+
+
+# ------------------------------------------------- dynamic broker configs
+def test_kafka_cli_dynamic_broker_configs(client, own_broker):
+    """kafka-configs --entity-type brokers: the cluster default and this
+    broker's own values, as Kafka 4.4 describes them; a lowered
+    message.max.bytes refuses a larger produce at once and after a restart."""
+    only_for(client, "java")
+    configs = "org.apache.kafka.tools.ConfigCommand"
+
+    def alter(*args, check=True):
+        return tool(configs, "--bootstrap-server", own_broker.bootstrap, "--alter", "--entity-type", "brokers", *args, check=check)
+
+    def describe(*args):
+        return tool(configs, "--bootstrap-server", own_broker.bootstrap, "--describe", "--entity-type", "brokers", *args)
+
+    alter("--entity-default", "--add-config", "log.retention.ms=86400000")
+    alter("--entity-name", "1", "--add-config", "message.max.bytes=2000")
+    out = alter("--entity-name", "1", "--add-config", "node.id=3", check=False)
+    assert "InvalidRequestException: Cannot update these configs dynamically: [node.id]" in out, out
+    out = alter("--entity-default", "--add-config", "log.segment.bytes=5", check=False)
+    assert "InvalidRequestException: Invalid value 5 for configuration log.segment.bytes" in out, out
+
+    t = name("dyn")
+    tool("org.apache.kafka.tools.TopicCommand", "--bootstrap-server", own_broker.bootstrap, "--create", "--topic", t,
+         "--partitions", "1")
+
+    def check_state():
+        out = describe("--entity-default")
+        assert ("Default configs for brokers in the cluster are:\n  log.retention.ms=86400000 sensitive=false "
+                "synonyms={DYNAMIC_DEFAULT_BROKER_CONFIG:log.retention.ms=86400000}") in out, out
+        out = describe("--entity-name", "1")
+        assert ("Dynamic configs for broker 1 are:\n  message.max.bytes=2000 sensitive=false "
+                "synonyms={DYNAMIC_BROKER_CONFIG:message.max.bytes=2000, STATIC_BROKER_CONFIG:message.max.bytes="
+                "3145728, DEFAULT_CONFIG:message.max.bytes=1048588}") in out, out
+        out = tool(configs, "--bootstrap-server", own_broker.bootstrap, "--describe", "--all", "--entity-type", "topics",
+                   "--entity-name", t)
+        # The topic inherits both, with the broker synonyms in Kafka's order.
+        assert "  retention.ms=86400000 sensitive=false synonyms={DYNAMIC_DEFAULT_BROKER_CONFIG:log.retention.ms=" \
+               "86400000" in out, out
+        assert "  max.message.bytes=2000 sensitive=false synonyms={DYNAMIC_BROKER_CONFIG:message.max.bytes=2000, " \
+               "STATIC_BROKER_CONFIG:message.max.bytes=3145728, DEFAULT_CONFIG:message.max.bytes=1048588}" in out, out
+        small = client.produce(own_broker.bootstrap, t, [Rec(p=0, k=b"k", v=b"x" * 100)], timeout=30)
+        assert all("error" not in r for r in small), small
+        large = client.produce(own_broker.bootstrap, t, [Rec(p=0, k=b"k", v=b"x" * 3000)], timeout=30)
+        assert all("error" in r for r in large), large
+
+    check_state()
+    own_broker.restart()
+    check_state()
+    alter("--entity-name", "1", "--delete-config", "message.max.bytes")
+    large = client.produce(own_broker.bootstrap, t, [Rec(p=0, k=b"k", v=b"x" * 3000)], timeout=30)
+    assert all("error" not in r for r in large), large
