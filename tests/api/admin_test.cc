@@ -289,20 +289,7 @@ TEST_CASE("AlterConfigs and IncrementalAlterConfigs change topic configs live an
     REQUIRE(find(after, "segment.ms"));
     CHECK(find(after, "segment.ms")->config_source == 1);
   }
-  SECTION("broker configs: a clear INVALID_CONFIG") {
-    AlterConfigsRequest alt;
-    AlterConfigsRequest::AlterConfigsResource ar;
-    ar.resource_type = 4;
-    ar.resource_name = "1";
-    AlterConfigsRequest::AlterableConfig c;
-    c.name = "log.retention.ms";
-    c.value = "1";
-    ar.configs = {c};
-    alt.resources.push_back(ar);
-    auto resp = h.call<AlterConfigsResponse>(alt, 1);
-    CHECK(resp.responses.at(0).error_code == 40);
-    CHECK(resp.responses.at(0).error_message.value_or("").find("restart") != std::string::npos);
-  }
+  // Broker configs: tests/api/dynamic_broker_config_test.cc.
 }
 
 TEST_CASE("DeleteRecords moves the log start offset and checkpoints it", "[api][admin]") {

@@ -15,6 +15,8 @@
 #include "api/kafka_apis.h"
 #include "api/protocol/frame.h"
 #include "config/config_loader.h"
+#include "network/connection_quotas.h"
+#include "server/dynamic_config_wiring.h"
 #include "server/storage_config.h"
 
 namespace skiff::test {
@@ -66,11 +68,11 @@ class ApiHarness {
     dir_ = mkdtemp(tmpl);
     overrides.push_back("log.dirs=" + dir_.string());
     config_ = config::load_config({std::nullopt, {}, overrides});
-    logs_ = std::make_unique<storage::LogManager>(server::make_log_manager_config(config_));
+    open();
     broker_.node_id = config_.node_id;
     broker_.cluster_id = logs_->cluster_id();
     broker_.endpoints.push_back({"PLAINTEXT", "broker.test", 9092});
-    apis_ = std::make_unique<api::KafkaApis>(config_, broker_, *logs_);
+    apis_ = std::make_unique<api::KafkaApis>(config_, broker_, *logs_, dynamic_.get());
   }
   ~ApiHarness() {
     apis_.reset();
@@ -138,16 +140,30 @@ class ApiHarness {
   void restart() {
     apis_.reset();
     logs_.reset();  // clean shutdown: checkpoints, snapshots, marker
-    logs_ = std::make_unique<storage::LogManager>(server::make_log_manager_config(config_));
-    apis_ = std::make_unique<api::KafkaApis>(config_, broker_, *logs_);
+    open();
+    apis_ = std::make_unique<api::KafkaApis>(config_, broker_, *logs_, dynamic_.get());
   }
 
   storage::LogManager& logs() { return *logs_; }
+  network::ConnectionQuotas& quotas() { return *quotas_; }
   api::KafkaApis& apis() { return *apis_; }
 
  private:
+  // As KafkaServer: dynamic broker configs from the data dir, then the logs
+  // over them, then the wiring that applies later changes live.
+  void open() {
+    dynamic_ = server::load_dynamic_config(config_);
+    const auto& c = *dynamic_->current();
+    logs_ = std::make_unique<storage::LogManager>(server::make_log_manager_config(c));
+    quotas_ = network::ConnectionQuotas::create(c.max_connections, c.max_connections_per_ip,
+                                                c.max_connections_per_ip_overrides);
+    server::wire_dynamic_config(*dynamic_, *logs_, *quotas_);
+  }
+
   std::filesystem::path dir_;
   config::BrokerConfig config_;
+  std::unique_ptr<config::DynamicBrokerConfig> dynamic_;
+  std::shared_ptr<network::ConnectionQuotas> quotas_;
   api::BrokerInfo broker_;
   std::unique_ptr<storage::LogManager> logs_;
   std::unique_ptr<api::KafkaApis> apis_;

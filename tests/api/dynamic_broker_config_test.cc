@@ -1,0 +1,182 @@
+// Dynamic broker configs through KafkaApis: IncrementalAlterConfigs and
+// AlterConfigs on the BROKER resource (node "1" and the cluster default ""),
+// applied live to topics without an override and to connection quotas,
+// described with Kafka's sources and synonyms, durable across a restart.
+#include "api/protocol/generated/alter_configs_request.h"
+#include "api/protocol/generated/alter_configs_response.h"
+#include "api/protocol/generated/create_topics_request.h"
+#include "api/protocol/generated/create_topics_response.h"
+#include "api/protocol/generated/describe_configs_request.h"
+#include "api/protocol/generated/describe_configs_response.h"
+#include "api/protocol/generated/incremental_alter_configs_request.h"
+#include "api/protocol/generated/incremental_alter_configs_response.h"
+#include "tests/api/api_harness.h"
+
+using namespace skiff;
+using namespace skiff::protocol;
+
+namespace {
+
+using Op = std::tuple<std::string, int8_t, std::optional<std::string>>;  // name, operation, value
+
+IncrementalAlterConfigsResponse::AlterConfigsResourceResponse alter(test::ApiHarness& h, const std::string& broker,
+                                                                    std::vector<Op> ops, bool validate_only = false) {
+  IncrementalAlterConfigsRequest req;
+  IncrementalAlterConfigsRequest::AlterConfigsResource res;
+  res.resource_type = 4;
+  res.resource_name = broker;
+  for (auto& [name, op, value] : ops) {
+    IncrementalAlterConfigsRequest::AlterableConfig c;
+    c.name = name;
+    c.config_operation = op;
+    c.value = value;
+    res.configs.push_back(c);
+  }
+  req.resources.push_back(res);
+  req.validate_only = validate_only;
+  auto r = h.call<IncrementalAlterConfigsResponse>(req, 1);
+  REQUIRE(r.responses.size() == 1);
+  return r.responses[0];
+}
+
+DescribeConfigsResponse::DescribeConfigsResult describe(test::ApiHarness& h, int8_t type, const std::string& name) {
+  DescribeConfigsRequest req;
+  DescribeConfigsRequest::DescribeConfigsResource r;
+  r.resource_type = type;
+  r.resource_name = name;
+  r.configuration_keys = std::nullopt;
+  req.resources.push_back(r);
+  req.include_synonyms = true;
+  auto resp = h.call<DescribeConfigsResponse>(req, 4);
+  REQUIRE(resp.results.size() == 1);
+  return resp.results[0];
+}
+
+const DescribeConfigsResponse::DescribeConfigsResourceResult* find(
+    const DescribeConfigsResponse::DescribeConfigsResult& r, const std::string& key) {
+  for (const auto& c : r.configs)
+    if (c.name == key) return &c;
+  return nullptr;
+}
+
+// "SOURCE:name=value" per synonym, in order.
+std::vector<std::string> synonyms(const DescribeConfigsResponse::DescribeConfigsResourceResult& c) {
+  std::vector<std::string> out;
+  for (const auto& s : c.synonyms) out.push_back(std::to_string(s.source) + ":" + s.name + "=" + s.value.value_or("null"));
+  return out;
+}
+
+void create_topic(test::ApiHarness& h, const std::string& name, std::map<std::string, std::string> configs = {}) {
+  CreateTopicsRequest req;
+  CreateTopicsRequest::CreatableTopic t;
+  t.name = name;
+  t.num_partitions = 1;
+  t.replication_factor = 1;
+  for (auto& [k, v] : configs) {
+    CreateTopicsRequest::CreatableTopicConfig c;
+    c.name = k;
+    c.value = v;
+    t.configs.push_back(c);
+  }
+  req.topics.push_back(t);
+  REQUIRE(h.call<CreateTopicsResponse>(req, 7).topics.at(0).error_code == 0);
+}
+
+}  // namespace
+
+TEST_CASE("broker log defaults change live for topics without an override, and survive a restart", "[api][dynamic]") {
+  test::ApiHarness h({"message.max.bytes=3000000"});
+  create_topic(h, "plain");
+  create_topic(h, "own", {{"retention.ms", "777"}});
+  REQUIRE(alter(h, "", {{"log.retention.ms", 0, "1000"}, {"message.max.bytes", 0, "5000"}}).error_code == 0);
+  REQUIRE(alter(h, "1", {{"message.max.bytes", 0, "2000"}}).error_code == 0);
+  auto check = [&] {
+    CHECK(h.logs().get_log("plain", 0)->config()->retention_ms == 1000);
+    CHECK(h.logs().get_log("own", 0)->config()->retention_ms == 777);  // its override wins
+    CHECK(h.logs().get_log("plain", 0)->config()->max_message_bytes == 2000);  // per-broker > default
+    auto b = describe(h, 4, "1");
+    REQUIRE(b.error_code == 0);
+    auto* mmb = find(b, "message.max.bytes");
+    REQUIRE(mmb);
+    CHECK(mmb->value == "2000");
+    CHECK(mmb->config_source == 2);  // DYNAMIC_BROKER_CONFIG
+    CHECK_FALSE(mmb->read_only);
+    CHECK(synonyms(*mmb) == std::vector<std::string>{"2:message.max.bytes=2000", "3:message.max.bytes=5000",
+                                                      "4:message.max.bytes=3000000", "5:message.max.bytes=1048588"});
+    CHECK(find(b, "node.id")->read_only);
+    auto d = describe(h, 4, "");  // the cluster default lists only what is set there
+    REQUIRE(d.configs.size() == 2);
+    CHECK(synonyms(*find(d, "message.max.bytes")) == std::vector<std::string>{"3:message.max.bytes=5000"});
+    auto t = describe(h, 2, "plain");
+    auto* ret = find(t, "retention.ms");
+    REQUIRE(ret);
+    CHECK(ret->value == "1000");
+    CHECK(ret->config_source == 3);  // DYNAMIC_DEFAULT_BROKER_CONFIG
+  };
+  check();
+  h.restart();
+  check();
+  create_topic(h, "later");  // new topics inherit the dynamic defaults too
+  CHECK(h.logs().get_log("later", 0)->config()->retention_ms == 1000);
+
+  SECTION("deleting uncovers the next level, live") {
+    REQUIRE(alter(h, "1", {{"message.max.bytes", 1, std::nullopt}}).error_code == 0);
+    CHECK(h.logs().get_log("plain", 0)->config()->max_message_bytes == 5000);
+    REQUIRE(alter(h, "", {{"message.max.bytes", 1, std::nullopt}}).error_code == 0);
+    CHECK(h.logs().get_log("plain", 0)->config()->max_message_bytes == 3000000);
+  }
+  SECTION("AlterConfigs replaces every value of the resource") {
+    AlterConfigsRequest req;
+    AlterConfigsRequest::AlterConfigsResource res;
+    res.resource_type = 4;
+    res.resource_name = "";
+    AlterConfigsRequest::AlterableConfig c;
+    c.name = "log.retention.bytes";
+    c.value = "123456";
+    res.configs = {c};
+    req.resources.push_back(res);
+    CHECK(h.call<AlterConfigsResponse>(req, 1).responses.at(0).error_code == 0);
+    auto cfg = h.logs().get_log("plain", 0)->config();
+    CHECK(cfg->retention_bytes == 123456);
+    CHECK(cfg->retention_ms == 604800000);  // log.retention.ms default value gone
+  }
+}
+
+TEST_CASE("broker config changes are refused as Kafka 4.4 refuses them, changing nothing", "[api][dynamic]") {
+  test::ApiHarness h;
+  create_topic(h, "t");
+  auto r = alter(h, "1", {{"node.id", 0, "3"}, {"log.retention.ms", 0, "1000"}});
+  CHECK(r.error_code == 42);  // INVALID_REQUEST
+  CHECK(r.error_message == "Cannot update these configs dynamically: [node.id]");
+  r = alter(h, "", {{"num.io.threads", 0, "3"}});
+  CHECK(r.error_message == "Cannot update these configs dynamically: [num.io.threads]");
+  r = alter(h, "", {{"log.segment.bytes", 0, "5"}});
+  CHECK(r.error_code == 42);
+  CHECK(r.error_message.value_or("").rfind("Invalid value 5 for configuration log.segment.bytes: ", 0) == 0);
+  r = alter(h, "2", {{"message.max.bytes", 0, "5"}});
+  CHECK(r.error_code == 42);
+  CHECK(r.error_message == "Unexpected broker id, expected 1 or empty string, but received 2");
+  r = alter(h, "1", {{"message.max.bytes", 2, "5"}});  // APPEND on a number
+  CHECK(r.error_message == "Config value append is not allowed for config key: message.max.bytes");
+  CHECK(alter(h, "1", {{"log.retention.ms", 0, "1000"}}, /*validate_only=*/true).error_code == 0);
+  CHECK(h.logs().get_log("t", 0)->config()->retention_ms == 604800000);
+  CHECK(describe(h, 4, "").configs.empty());
+}
+
+TEST_CASE("connection limits and per-IP overrides change live", "[api][dynamic]") {
+  test::ApiHarness h;
+  CHECK(h.quotas().limit_for("10.0.0.1") == INT32_MAX);
+  REQUIRE(alter(h, "", {{"max.connections.per.ip", 0, "5"}}).error_code == 0);
+  REQUIRE(alter(h, "1", {{"max.connections.per.ip.overrides", 2, "10.0.0.2:7"}}).error_code == 0);
+  REQUIRE(alter(h, "1", {{"max.connections.per.ip.overrides", 2, "10.0.0.3:1"}}).error_code == 0);
+  CHECK(h.quotas().limit_for("10.0.0.1") == 5);
+  CHECK(h.quotas().limit_for("10.0.0.2") == 7);
+  CHECK(h.quotas().limit_for("10.0.0.3") == 1);
+  auto a = h.quotas().try_acquire("10.0.0.3");
+  CHECK(a);
+  CHECK_FALSE(h.quotas().try_acquire("10.0.0.3"));
+  REQUIRE(alter(h, "1", {{"max.connections.per.ip.overrides", 3, "10.0.0.3:1"}}).error_code == 0);
+  CHECK(h.quotas().try_acquire("10.0.0.3"));
+  REQUIRE(alter(h, "1", {{"max.connections", 0, "1"}}).error_code == 0);
+  CHECK_FALSE(h.quotas().try_acquire("10.0.0.9"));
+}
