@@ -30,6 +30,7 @@ enum class ConfigSource : int8_t {
   kDynamicDefaultBrokerConfig = 3,
   kStaticBrokerConfig = 4,
   kDefaultConfig = 5,
+  kDynamicBrokerLoggerConfig = 6,
 };
 
 // Kafka's DescribeConfigsResponse.ConfigType ids (v3+).

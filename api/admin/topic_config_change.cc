@@ -4,6 +4,7 @@
 #include <set>
 
 #include "api/admin/broker_config_change.h"
+#include "api/admin/broker_loggers.h"
 #include "api/admin/config_describer.h"
 #include "api/api_log.h"
 #include "api/topics.h"
@@ -27,10 +28,11 @@ ChangeResult alter_resource(BrokerServices& services, int8_t resource_type, cons
   if (resource_type == kResourceBroker)
     return alter_broker(services, resource_name, changes, incremental, validate_only);
   if (resource_type == kResourceBrokerLogger) {
-    if (changes.empty()) return {};
-    return fail(ErrorCode::kInvalidConfig,
-                "Skiff does not change logger levels at runtime: set skiff.log.level in the config file, the "
-                "environment (SKIFF_SKIFF_LOG_LEVEL) or --override, and restart.");
+    const std::string node = std::to_string(services.broker.node_id);
+    if (resource_name != node)
+      return fail(ErrorCode::kInvalidRequest,
+                  "Unexpected broker id, expected " + node + ", but received " + resource_name);
+    return alter_loggers(services, changes, incremental, validate_only);
   }
   if (resource_type != kResourceTopic)
     return fail(ErrorCode::kInvalidRequest, "Unsupported resource type " + std::to_string(resource_type));

@@ -1,8 +1,7 @@
 // Applying AlterConfigs / IncrementalAlterConfigs to one resource: topic
 // overrides are validated, persisted and applied live through
 // LogManager::alter_topic_config; broker configs go to alter_broker
-// (broker_config_change.h); logger levels are static in Skiff and get
-// INVALID_CONFIG with a message saying where to set them.
+// (broker_config_change.h), logger levels to alter_loggers (broker_loggers.h).
 //
 // Threads: stateless; LogManager serialises the changes themselves.
 #pragma once

@@ -1,5 +1,6 @@
 #include "api/handlers/describe_configs_handler.h"
 
+#include "api/admin/broker_loggers.h"
 #include "api/admin/config_describer.h"
 
 namespace skiff::api {
@@ -66,7 +67,11 @@ void DescribeConfigsHandler::handle(ApiRequest& request, protocol::DescribeConfi
                                                       res.resource_name);
       entries = admin::describe_broker(services_, res.configuration_keys, !res.resource_name.empty());
     } else if (res.resource_type == admin::kResourceBrokerLogger) {
-      entries.emplace();  // no per-logger levels: an empty list
+      if (res.resource_name != std::to_string(services_.broker.node_id))
+        return failed(ErrorCode::kInvalidRequest, "Unexpected broker id, expected " +
+                                                      std::to_string(services_.broker.node_id) + ", but received " +
+                                                      res.resource_name);
+      entries = admin::describe_loggers(services_, res.configuration_keys);
     } else {
       return failed(ErrorCode::kInvalidRequest, "Unsupported resource type " + std::to_string(res.resource_type));
     }

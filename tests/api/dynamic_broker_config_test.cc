@@ -10,6 +10,8 @@
 #include "api/protocol/generated/describe_configs_response.h"
 #include "api/protocol/generated/incremental_alter_configs_request.h"
 #include "api/protocol/generated/incremental_alter_configs_response.h"
+#include <spdlog/spdlog.h>
+
 #include "tests/api/api_harness.h"
 
 using namespace skiff;
@@ -179,4 +181,60 @@ TEST_CASE("connection limits and per-IP overrides change live", "[api][dynamic]"
   CHECK(h.quotas().try_acquire("10.0.0.3"));
   REQUIRE(alter(h, "1", {{"max.connections", 0, "1"}}).error_code == 0);
   CHECK_FALSE(h.quotas().try_acquire("10.0.0.9"));
+}
+
+TEST_CASE("BROKER_LOGGER: levels described in log4j's names and changed live, as Kafka 4.4 answers",
+          "[api][dynamic]") {
+  test::ApiHarness h;
+  auto level_of = [&](const std::string& logger) {
+    auto d = describe(h, 8, "1");
+    REQUIRE(d.error_code == 0);
+    auto* e = find(d, logger);
+    REQUIRE(e);
+    CHECK(e->config_source == 6);  // DYNAMIC_BROKER_LOGGER_CONFIG
+    return e->value.value_or("");
+  };
+  auto names = describe(h, 8, "1").configs;
+  REQUIRE(names.size() == 5);
+  CHECK(names[0].name == "api");
+  CHECK(names[4].name == "storage");
+  CHECK(level_of("root") == "INFO");
+
+  auto set = [&](std::vector<Op> ops) {
+    IncrementalAlterConfigsRequest req;
+    IncrementalAlterConfigsRequest::AlterConfigsResource res;
+    res.resource_type = 8;
+    res.resource_name = "1";
+    for (auto& [name, op, value] : ops) {
+      IncrementalAlterConfigsRequest::AlterableConfig c;
+      c.name = name;
+      c.config_operation = op;
+      c.value = value;
+      res.configs.push_back(c);
+    }
+    req.resources.push_back(res);
+    return h.call<IncrementalAlterConfigsResponse>(req, 1).responses.at(0);
+  };
+  REQUIRE(set({{"storage", 0, "TRACE"}}).error_code == 0);
+  CHECK(level_of("storage") == "TRACE");
+  CHECK(spdlog::get("storage")->level() == spdlog::level::trace);  // live
+  REQUIRE(set({{"root", 0, "WARN"}}).error_code == 0);
+  CHECK(level_of("api") == "WARN");
+  CHECK(level_of("storage") == "TRACE");  // its own level stays
+  REQUIRE(set({{"storage", 1, std::nullopt}}).error_code == 0);
+  CHECK(level_of("storage") == "WARN");  // back to root's
+
+  auto r = set({{"root", 0, "LOUD"}});
+  CHECK(r.error_code == 40);
+  CHECK(r.error_message == "Cannot set the log level of root to LOUD as it is not a supported log level. Valid log "
+                           "levels are DEBUG, ERROR, FATAL, INFO, TRACE, WARN");
+  r = set({{"root", 1, std::nullopt}});
+  CHECK(r.error_code == 42);
+  CHECK(r.error_message == "Removing the log level of the root logger is not allowed");
+  r = set({{"no.such", 0, "DEBUG"}});
+  CHECK(r.error_code == 40);
+  CHECK(r.error_message == "Logger no.such does not exist!");
+  CHECK(describe(h, 8, "2").error_code == 42);
+  REQUIRE(set({{"root", 0, "INFO"}}).error_code == 0);  // leave the process as found
+  CHECK(level_of("server") == "INFO");
 }

@@ -279,3 +279,24 @@ def test_kafka_cli_dynamic_broker_configs(client, own_broker):
     alter("--entity-name", "1", "--delete-config", "message.max.bytes")
     large = client.produce(own_broker.bootstrap, t, [Rec(p=0, k=b"k", v=b"x" * 3000)], timeout=30)
     assert all("error" not in r for r in large), large
+
+
+def test_kafka_cli_broker_loggers(client, broker):
+    """kafka-configs --entity-type broker-loggers: levels listed, changed live,
+    refused with Kafka 4.4's messages."""
+    only_for(client, "java")
+    configs = "org.apache.kafka.tools.ConfigCommand"
+    base = ["--bootstrap-server", broker.bootstrap, "--entity-type", "broker-loggers", "--entity-name", "1"]
+    out = tool(configs, "--describe", *base)
+    assert "Dynamic configs for broker-logger 1 are:\n  api=INFO sensitive=false synonyms={}\n" in out, out
+    assert "  root=INFO sensitive=false synonyms={}\n  server=INFO" in out, out
+    assert "Completed updating config for broker-logger 1." in tool(configs, "--alter", *base, "--add-config",
+                                                                     "storage=DEBUG")
+    assert "  storage=DEBUG sensitive=false synonyms={}" in tool(configs, "--describe", *base)
+    out = tool(configs, "--alter", *base, "--add-config", "root=LOUD", check=False)
+    assert "InvalidConfigurationException: Cannot set the log level of root to LOUD as it is not a supported " \
+           "log level. Valid log levels are DEBUG, ERROR, FATAL, INFO, TRACE, WARN" in out, out
+    out = tool(configs, "--alter", *base, "--delete-config", "root", check=False)
+    assert "InvalidRequestException: Removing the log level of the root logger is not allowed" in out, out
+    tool(configs, "--alter", *base, "--delete-config", "storage")
+    assert "  storage=INFO sensitive=false synonyms={}" in tool(configs, "--describe", *base)
