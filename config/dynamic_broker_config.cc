@@ -16,7 +16,8 @@ std::optional<DynamicError> apply_layer(BrokerConfig& cfg, const std::map<std::s
                                         ConfigSource source) {
   for (const auto& [key, value] : layer) {
     const auto* def = find_config_def(key);
-    if (!def || !def->dynamic) return DynamicError{DynamicError::kInvalidRequest, "Cannot update these configs dynamically: [" + key + "]"};
+    if (!def || !def->dynamic)
+      return DynamicError{DynamicError::kInvalidRequest, "Cannot update these configs dynamically: [" + key + "]"};
     try {
       def->apply(cfg, value);
     } catch (const std::invalid_argument& e) {

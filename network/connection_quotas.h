@@ -46,7 +46,8 @@ class ConnectionQuotas : public std::enable_shared_from_this<ConnectionQuotas> {
   // `why` then says which limit.
   // New limits (dynamic broker configs) for connections accepted from now
   // on; connections already open stay, as in Kafka.
-  void reconfigure(int32_t max_connections, int32_t max_per_ip, const std::map<std::string, int32_t>& overrides);
+  void reconfigure(int32_t max_connections, int32_t max_per_ip,
+                   const std::map<std::string, int32_t>& overrides);
 
   std::optional<Slot> try_acquire(const std::string& ip, std::string* why = nullptr);
 

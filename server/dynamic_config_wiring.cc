@@ -62,7 +62,8 @@ void wire_dynamic_config(config::DynamicBrokerConfig& dynamic, storage::LogManag
     return {};
   });
   dynamic.add_listener([&quotas](const config::BrokerConfig& next, bool apply) -> std::string {
-    if (apply) quotas.reconfigure(next.max_connections, next.max_connections_per_ip, next.max_connections_per_ip_overrides);
+    if (apply)
+      quotas.reconfigure(next.max_connections, next.max_connections_per_ip, next.max_connections_per_ip_overrides);
     return {};
   });
 }

@@ -87,8 +87,8 @@ ChangeResult alter_broker(BrokerServices& services, const std::string& resource_
   }
   if (auto e = dyn.alter(scope, next, validate_only)) return fail(to_error(*e), e->message);
   if (!validate_only)
-    api_log().info("dynamic broker config ({}): now {} key(s)", resource_name.empty() ? "cluster default" : "broker " + node,
-                   next.size());
+    api_log().info("dynamic broker config ({}): now {} key(s)",
+                   resource_name.empty() ? "cluster default" : "broker " + node, next.size());
   return {};
 }
 

@@ -68,7 +68,8 @@ std::optional<ChangeResult> check(const ConfigChange& c) {
 
 }  // namespace
 
-std::vector<ConfigEntry> describe_loggers(BrokerServices& services, const std::optional<std::vector<std::string>>& keys) {
+std::vector<ConfigEntry> describe_loggers(BrokerServices& services,
+                                         const std::optional<std::vector<std::string>>& keys) {
   auto& l = levels(services);
   std::vector<std::string> names = kLoggers;
   names.push_back(kRoot);

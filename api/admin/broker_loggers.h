@@ -16,7 +16,8 @@
 
 namespace skiff::api::admin {
 
-std::vector<ConfigEntry> describe_loggers(BrokerServices& services, const std::optional<std::vector<std::string>>& keys);
+std::vector<ConfigEntry> describe_loggers(BrokerServices& services,
+                                         const std::optional<std::vector<std::string>>& keys);
 
 ChangeResult alter_loggers(BrokerServices& services, const std::vector<ConfigChange>& changes, bool incremental,
                            bool validate_only);

@@ -16,7 +16,8 @@ bool wanted(const std::optional<std::vector<std::string>>& keys, const std::stri
 // The broker key's value at every level that sets it, most specific first, as
 // Kafka lists synonyms: per-broker dynamic, cluster-default dynamic, static
 // (file, environment, command line), default (only when Skiff has the key).
-std::vector<ConfigSynonym> broker_synonyms(BrokerServices& services, const std::string& key, bool per_broker = true) {
+std::vector<ConfigSynonym> broker_synonyms(BrokerServices& services, const std::string& key,
+                                           bool per_broker = true) {
   std::vector<ConfigSynonym> out;
   if (services.dynamic) {
     auto v = services.dynamic->values();

@@ -64,7 +64,8 @@ const DescribeConfigsResponse::DescribeConfigsResourceResult* find(
 // "SOURCE:name=value" per synonym, in order.
 std::vector<std::string> synonyms(const DescribeConfigsResponse::DescribeConfigsResourceResult& c) {
   std::vector<std::string> out;
-  for (const auto& s : c.synonyms) out.push_back(std::to_string(s.source) + ":" + s.name + "=" + s.value.value_or("null"));
+  for (const auto& s : c.synonyms)
+    out.push_back(std::to_string(s.source) + ":" + s.name + "=" + s.value.value_or("null"));
   return out;
 }
 

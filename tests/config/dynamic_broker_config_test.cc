@@ -10,7 +10,9 @@ using namespace skiff::config;
 
 namespace {
 
-BrokerConfig static_with(std::vector<std::string> overrides) { return load_config({std::nullopt, {}, std::move(overrides)}); }
+BrokerConfig static_with(std::vector<std::string> overrides) {
+  return load_config({std::nullopt, {}, std::move(overrides)});
+}
 
 }  // namespace
 
