@@ -62,6 +62,9 @@ struct BrokerConfig {
   // CreateTopics with replication factor > 1: accept it as 1 (dev brokers
   // running an app configured for production) instead of INVALID_REPLICATION_FACTOR.
   bool accept_replication_factor = false;
+  // skiff.max.partitions: the broker's total, sized to its descriptor and
+  // memory budget (100,000 partitions under a 20,000-descriptor limit).
+  int32_t max_partitions = 100000;
 
   // Consumer groups (api/group/).
   int32_t group_min_session_timeout_ms = 6000;

@@ -198,6 +198,10 @@ std::vector<ConfigKeyDef> build_defs() {
                        "Accept CreateTopics with a replication factor above 1 as 1, with a warning, instead of "
                        "INVALID_REPLICATION_FACTOR (for apps configured for a production cluster).",
                        &BrokerConfig::accept_replication_factor));
+  d.push_back(integer_key("skiff.max.partitions", 100000, 1, kIntMax,
+                          "Most partitions the broker holds in all; CreateTopics, CreatePartitions and "
+                          "auto-creation beyond it get POLICY_VIOLATION.",
+                          &BrokerConfig::max_partitions));
 
   d.push_back(integer_key("group.min.session.timeout.ms", 6000, 0, kIntMax,
                           "Shortest session timeout a group member may ask for.",

@@ -211,6 +211,22 @@ size_t fewest(const std::vector<size_t>& counts) {
 
 size_t LogManager::pick_dir() const { return fewest(partitions_per_dir_); }
 
+// The new logs were never visible: dropping them closes their files first
+// (after EMFILE, removing a directory needs a descriptor), then their
+// directories go, with `half_made` (one whose opening failed).
+void LogManager::discard_new_partitions(std::vector<std::pair<TopicPartition, LogEntry>>& created,
+                                        const fs::path& half_made) {
+  std::vector<fs::path> dirs;
+  for (auto& [tp, le] : created) dirs.push_back(config_.log_dirs[le.dir_index] / tp.dir_name());
+  if (!half_made.empty()) dirs.push_back(half_made);
+  created.clear();
+  for (const auto& d : dirs) {
+    std::error_code ec;
+    fs::remove_all(d, ec);
+    if (ec) spdlog::error("removing {} after a failed creation: {}", d.string(), ec.message());
+  }
+}
+
 std::vector<std::pair<TopicPartition, LogManager::LogEntry>> LogManager::open_new_partitions(
     const std::string& topic, int32_t from, int32_t to, const std::shared_ptr<const LogConfig>& cfg,
     const Uuid& topic_id) {
@@ -220,15 +236,18 @@ std::vector<std::pair<TopicPartition, LogManager::LogEntry>> LogManager::open_ne
     counts = partitions_per_dir_;
   }
   std::vector<std::pair<TopicPartition, LogEntry>> created;
+  created.reserve(static_cast<size_t>(to - from));
+  fs::path opening;  // the partition being opened: a failure may leave it half made
   try {
     for (int32_t p = from; p < to; ++p) {
       size_t di = fewest(counts);
       ++counts[di];
       TopicPartition tp{topic, p};
+      opening = config_.log_dirs[di] / tp.dir_name();
       created.push_back({tp, {open_log(di, tp, cfg, topic_id, /*fresh=*/true), di}});
     }
   } catch (...) {
-    for (auto& [tp, le] : created) le.log->delete_all();
+    discard_new_partitions(created, opening);
     throw;
   }
   return created;
@@ -256,6 +275,21 @@ std::vector<std::pair<TopicPartition, LogManager::LogEntry>> LogManager::all_log
 }
 
 int LogManager::persist_topics(const std::map<std::string, TopicInfo>& topics) { return store_->save(topics); }
+
+LogErrc LogManager::check_partition_limit(int64_t adding, std::string* message) const {
+  int64_t now = 0;
+  {
+    std::shared_lock lk(mu_);
+    now = static_cast<int64_t>(logs_.size());
+  }
+  if (now + adding <= config_.max_partitions) return LogErrc::kNone;
+  if (message)
+    *message = fmt::format(
+        "Adding {} partition(s) to the {} this broker holds would exceed its limit of {} partitions "
+        "(skiff.max.partitions).",
+        adding, now, config_.max_partitions);
+  return LogErrc::kPolicyViolation;
+}
 
 CreateTopicResult LogManager::create_topic(const std::string& name, int32_t partitions,
                                            const std::map<std::string, std::string>& overrides, bool validate_only) {
@@ -287,6 +321,7 @@ CreateTopicResult LogManager::create_topic(const std::string& name, int32_t part
     }
     next = topics_;
   }
+  if (r.error = check_partition_limit(partitions, &r.message); r.error != LogErrc::kNone) return r;
   TopicInfo t{name, Uuid::random(), partitions, overrides};
   r.topic_id = t.topic_id;
   r.config = cfg;
@@ -301,7 +336,7 @@ CreateTopicResult LogManager::create_topic(const std::string& name, int32_t part
     return r;
   }
   if (int rc = persist_topics(next); rc != 0) {
-    for (auto& [tp, le] : created) le.log->delete_all();
+    discard_new_partitions(created);
     r.error = LogErrc::kStorageError;
     r.message = std::string("persisting topic metadata: ") + std::strerror(rc);
     return r;
@@ -317,7 +352,8 @@ CreateTopicResult LogManager::create_topic(const std::string& name, int32_t part
   return r;
 }
 
-LogErrc LogManager::create_partitions(const std::string& name, int32_t total, std::string* message) {
+LogErrc LogManager::create_partitions(const std::string& name, int32_t total, std::string* message,
+                                      bool validate_only) {
   std::lock_guard admin(admin_mu_);
   std::map<std::string, TopicInfo> next;
   std::shared_ptr<const LogConfig> cfg;
@@ -334,6 +370,8 @@ LogErrc LogManager::create_partitions(const std::string& name, int32_t total, st
     cfg = topic_configs_.at(name);
   }
   TopicInfo& t = next[name];
+  if (auto e = check_partition_limit(total - t.partitions, message); e != LogErrc::kNone) return e;
+  if (validate_only) return LogErrc::kNone;
   std::vector<std::pair<TopicPartition, LogEntry>> created;
   try {
     created = open_new_partitions(name, t.partitions, total, cfg, t.topic_id);
@@ -343,7 +381,7 @@ LogErrc LogManager::create_partitions(const std::string& name, int32_t total, st
   }
   t.partitions = total;
   if (persist_topics(next) != 0) {
-    for (auto& [tp, le] : created) le.log->delete_all();
+    discard_new_partitions(created);
     return LogErrc::kStorageError;
   }
   std::unique_lock lk(mu_);

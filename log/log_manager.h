@@ -45,6 +45,7 @@ struct LogManagerConfig {
   int64_t flush_scheduler_interval_ms = 1000;             // how often flush.ms / rolled flushes are checked
   int64_t flush_offset_checkpoint_interval_ms = 60000;    // log.flush.offset.checkpoint.interval.ms
   int64_t flush_start_offset_checkpoint_interval_ms = 60000;
+  int64_t max_partitions = INT32_MAX;  // skiff.max.partitions: creation beyond it is refused
 };
 
 struct CreateTopicResult {
@@ -69,8 +70,11 @@ class LogManager {
   CreateTopicResult create_topic(const std::string& name, int32_t partitions,
                                  const std::map<std::string, std::string>& overrides = {},
                                  bool validate_only = false);
-  // Grows a topic to `total_partitions`.
-  LogErrc create_partitions(const std::string& name, int32_t total_partitions, std::string* message = nullptr);
+  // Grows a topic to `total_partitions`. Both creations are all or nothing
+  // (a failure part way removes what it made) and refuse, with
+  // kPolicyViolation, to go beyond max_partitions in all.
+  LogErrc create_partitions(const std::string& name, int32_t total_partitions, std::string* message = nullptr,
+                            bool validate_only = false);
   // Removes the topic and its data; the name is reusable at once.
   LogErrc delete_topic(const std::string& name);
   // Replaces the topic's overrides (live: appends see it from the next call).
@@ -113,7 +117,12 @@ class LogManager {
                                                                        int32_t to,
                                                                        const std::shared_ptr<const LogConfig>& cfg,
                                                                        const Uuid& topic_id);
+  void discard_new_partitions(std::vector<std::pair<TopicPartition, LogEntry>>& created,
+                              const std::filesystem::path& half_made = {});
   std::vector<std::pair<TopicPartition, LogEntry>> all_logs() const;
+  // kPolicyViolation (and why) if `adding` more partitions would exceed
+  // max_partitions. Caller holds admin_mu_.
+  LogErrc check_partition_limit(int64_t adding, std::string* message) const;
   int persist_topics(const std::map<std::string, TopicInfo>& topics);
 
   LogManagerConfig config_;

@@ -143,6 +143,7 @@ class ApiHarness {
   }
 
   storage::LogManager& logs() { return *logs_; }
+  const std::filesystem::path& log_dir() const { return dir_; }
   api::KafkaApis& apis() { return *apis_; }
 
  private:
