@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <cerrno>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <unordered_map>
 
 #include <fmt/format.h>
@@ -225,6 +228,11 @@ void LogManager::discard_new_partitions(std::vector<std::pair<TopicPartition, Lo
     fs::remove_all(d, ec);
     if (ec) spdlog::error("removing {} after a failed creation: {}", d.string(), ec.message());
   }
+#ifdef __GLIBC__
+  // The logs' memory went back to this handler thread's malloc arena, which
+  // glibc keeps; a refused creation should leave the broker as it found it.
+  malloc_trim(0);
+#endif
 }
 
 std::vector<std::pair<TopicPartition, LogManager::LogEntry>> LogManager::open_new_partitions(
