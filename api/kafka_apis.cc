@@ -104,7 +104,8 @@ KafkaApis::KafkaApis(const config::BrokerConfig& config, const BrokerInfo& broke
   // DeleteTopics drops the topic's committed offsets right after the topic;
   // a crash in between leaves them here. OffsetCommit needs an existing
   // topic, so offsets of a missing one can only be such leftovers.
-  if (int stale = groups_->delete_offsets_where([&logs](const group::TopicPartition& tp) { return !logs.topic(tp.topic); }))
+  auto gone = [&logs](const group::TopicPartition& tp) { return !logs.topic(tp.topic); };
+  if (int stale = groups_->delete_offsets_where(gone))
     api_log().info("removed {} committed offset(s) of deleted topics", stale);
 }
 
@@ -168,8 +169,8 @@ void KafkaApis::handle(network::Request raw, network::ResponseSender& sender) {
                    request.context().peer_address, client, key, version, escaped(e.what()));
     out.close("");
   } catch (const std::exception& e) {
-    api_log().error("API key {} v{} from {} (client {}) failed: {}", key, version, request.context().peer_address, client,
-                    escaped(e.what()));
+    api_log().error("API key {} v{} from {} (client {}) failed: {}", key, version, request.context().peer_address,
+                    client, escaped(e.what()));
     try {
       handler->send_error(request, out, ErrorCode::kUnknownServerError);
     } catch (const std::exception&) {

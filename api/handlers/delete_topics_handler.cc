@@ -64,7 +64,8 @@ void DeleteTopicsHandler::handle(ApiRequest& request, protocol::DeleteTopicsRequ
     api_log().info("deleted topic {} ({} partition(s))", escaped(topic->name), topic->partitions);
     if (services_.groups) {  // Kafka drops the topic's committed offsets with it
       const std::string& deleted = topic->name;
-      int n = services_.groups->delete_offsets_where([&](const group::TopicPartition& tp) { return tp.topic == deleted; });
+      int n = services_.groups->delete_offsets_where(
+          [&](const group::TopicPartition& tp) { return tp.topic == deleted; });
       if (n) api_log().info("deleted topic {}: removed {} committed offset(s)", escaped(deleted), n);
     }
     if (services_.fetch_purgatory) {  // waiting fetches notice the partition is gone
