@@ -64,7 +64,9 @@ std::atomic<uint64_t> next_instance_id{1};
 }  // namespace
 
 LogManager::LogManager(LogManagerConfig config)
-    : config_(std::move(config)), instance_id_(next_instance_id.fetch_add(1, std::memory_order_relaxed)) {
+    : config_(std::move(config)),
+      fd_cache_(std::make_shared<FdCache>(config_.fd_cache_capacity)),
+      instance_id_(next_instance_id.fetch_add(1, std::memory_order_relaxed)) {
   if (config_.log_dirs.empty()) throw std::invalid_argument("log.dirs is empty");
   init_dirs();
   load_logs();
@@ -130,6 +132,7 @@ std::shared_ptr<Log> LogManager::open_log(size_t dir_index, const TopicPartition
   p.topic = tp.topic;
   p.partition = tp.partition;
   p.clean_shutdown = dir_index < clean_.size() && clean_[dir_index];
+  p.fd_cache = fd_cache_;
   if (dir_index < recovery_points_.size()) {
     auto it = recovery_points_[dir_index].find(tp);
     if (it != recovery_points_[dir_index].end()) p.recovery_point = it->second;
@@ -138,7 +141,7 @@ std::shared_ptr<Log> LogManager::open_log(size_t dir_index, const TopicPartition
   }
   fs::path dir = config_.log_dirs[dir_index] / tp.dir_name();
   if (fresh) {
-    p = LogLoadParams{tp.topic, tp.partition, false, 0, 0};
+    p = LogLoadParams{tp.topic, tp.partition, false, 0, 0, fd_cache_};
     fs::remove_all(dir);  // a new partition starts empty, whatever was left there
   }
   fresh = fresh || !fs::exists(dir);

@@ -10,6 +10,10 @@
 //   <topic>-<partition>/               one Log (segments + partition.metadata)
 // and in the first dir only: skiff-topics (TopicStore).
 //
+// Descriptors: segment files' descriptors live in one bounded FdCache
+// (fd_cache.h) of config.fd_cache_capacity, so partitions cost memory, not
+// descriptors. A cleanly stopped log is not recovered at load.
+//
 // Threads: every public method is thread-safe. get_log() and topic() are the
 // hot-path lookups (a per-thread cache, no shared lock, no I/O). Admin operations (create/delete/alter) are
 // serialised among themselves and do their I/O without blocking get_log().
@@ -46,6 +50,9 @@ struct LogManagerConfig {
   int64_t flush_offset_checkpoint_interval_ms = 60000;    // log.flush.offset.checkpoint.interval.ms
   int64_t flush_start_offset_checkpoint_interval_ms = 60000;
   int64_t max_partitions = INT32_MAX;  // skiff.max.partitions: creation beyond it is refused
+  // Most segment-file descriptors kept open (the FdCache bound, shared by
+  // every partition); the broker derives it from RLIMIT_NOFILE at startup.
+  size_t fd_cache_capacity = 4096;
 };
 
 struct CreateTopicResult {
@@ -88,6 +95,8 @@ class LogManager {
   std::shared_ptr<const LogConfig> topic_config(const std::string& name) const;
 
   const std::string& cluster_id() const { return cluster_id_; }
+  // The descriptor cache of every segment file (stats, tests).
+  const FdCache& fd_cache() const { return *fd_cache_; }
   int32_t node_id() const { return config_.node_id; }
   const LogConfig& defaults() const { return config_.defaults; }
 
@@ -126,6 +135,7 @@ class LogManager {
   int persist_topics(const std::map<std::string, TopicInfo>& topics);
 
   LogManagerConfig config_;
+  const std::shared_ptr<FdCache> fd_cache_;
   std::string cluster_id_;
   std::vector<bool> clean_;  // per dir, at load
   // meta.properties a full disk kept us from writing at start (by dir index);
