@@ -79,6 +79,7 @@ struct BrokerConfig {
   std::string log_level = "info";
   std::string log_file;  // empty: stdout only
   int64_t shutdown_timeout_ms = 10'000;
+  int32_t log_fd_cache_size = 0;  // skiff.log.fd.cache.size; 0: from RLIMIT_NOFILE
 
   // The raw value and origin of every key, for --print-config.
   struct Entry {

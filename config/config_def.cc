@@ -231,6 +231,11 @@ std::vector<ConfigKeyDef> build_defs() {
   d.push_back(integer_key("skiff.shutdown.timeout.ms", 10000, 0, kLongMax,
                           "How long graceful shutdown waits for in-flight requests.",
                           &BrokerConfig::shutdown_timeout_ms));
+  d.push_back(integer_key("skiff.log.fd.cache.size", 0, 0, kIntMax,
+                          "Most segment-file descriptors (.log/.index/.timeindex of all partitions) kept open; the "
+                          "rest are reopened on demand. 0: derived from RLIMIT_NOFILE at startup, leaving a "
+                          "reserve for connections and other files.",
+                          &BrokerConfig::log_fd_cache_size));
   return d;
 }
 

@@ -103,10 +103,13 @@ FdRef FdCache::install(const CachedFile& f, FdRef fd) {
 
 FdRef FdCache::acquire(const CachedFile& f, int* err) {
   {
+    std::vector<FdRef> closed;  // closed after the lock is released
     std::lock_guard lk(mu_);
     if (f.fd_) {
       touch(f);
-      return f.fd_;
+      FdRef out = f.fd_;
+      if (lru_.size() > capacity_) evict_locked(closed);  // pins dropped since the last open
+      return out;
     }
   }
   FdRef fd;
