@@ -5,6 +5,7 @@
 #ifdef __GLIBC__
 #include <malloc.h>
 #endif
+#include <thread>
 #include <unordered_map>
 
 #include <fmt/format.h>
@@ -272,12 +273,29 @@ void LogManager::shutdown() {
   if (shut_down_) return;
   shut_down_ = true;
   scheduler_.stop();
-  for (auto& [tp, e] : all_logs()) e.log->close();
+  close_logs(all_logs());
   checkpoint_recovery_points();
   checkpoint_log_start_offsets();
   for (const auto& d : config_.log_dirs) {
     write_file_durably(d / kCleanShutdownFile, "{\"version\":0,\"brokerEpoch\":-1}");
   }
+}
+
+// Each close is a few fsyncs (log, indexes, producer snapshot): bound by the
+// disk's sync latency, not by CPU, so several threads close in parallel
+// (Kafka: num.recovery.threads.per.data.dir). 100,000 partitions at ~4 ms
+// each would take minutes one at a time.
+void LogManager::close_logs(const std::vector<std::pair<TopicPartition, LogEntry>>& logs) {
+  constexpr size_t kCloseThreads = 16;
+  std::atomic<size_t> next{0};
+  auto work = [&] {
+    for (size_t i = next++; i < logs.size(); i = next++) logs[i].second.log->close();
+  };
+  std::vector<std::thread> threads;
+  const size_t n = std::min(kCloseThreads, logs.size() / 64);
+  for (size_t t = 0; t < n; ++t) threads.emplace_back(work);
+  work();
+  for (auto& t : threads) t.join();
 }
 
 std::vector<std::pair<TopicPartition, LogManager::LogEntry>> LogManager::all_logs() const {

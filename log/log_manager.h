@@ -132,6 +132,7 @@ class LogManager {
   // kPolicyViolation (and why) if `adding` more partitions would exceed
   // max_partitions. Caller holds admin_mu_.
   LogErrc check_partition_limit(int64_t adding, std::string* message) const;
+  void close_logs(const std::vector<std::pair<TopicPartition, LogEntry>>& logs);
   int persist_topics(const std::map<std::string, TopicInfo>& topics);
 
   LogManagerConfig config_;

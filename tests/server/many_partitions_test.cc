@@ -110,14 +110,14 @@ TEST_CASE("5,000 partitions under RLIMIT_NOFILE 1024: produce, fetch, kill -9, r
     check_all(k, 1);
     produce_round(k, 1);
     check_all(k, 2);
-    REQUIRE(broker.stop(SIGTERM) == 0);
+    REQUIRE(broker.stop(SIGTERM, std::chrono::seconds(120)) == 0);
   }
   {
     BrokerProcess broker({}, dir);  // clean
     RawClient c("127.0.0.1", broker.port(), 120000);
     KafkaRequests k(c);
     check_all(k, 2);
-    REQUIRE(broker.stop(SIGTERM) == 0);
+    REQUIRE(broker.stop(SIGTERM, std::chrono::seconds(120)) == 0);
   }
   std::filesystem::remove_all(dir);
 }
