@@ -105,6 +105,7 @@ int IndexFile::trim() {
   if (::ftruncate(fd->fd(), static_cast<off_t>(entries() * entry_size_)) != 0) return errno;
   needs_sync_.store(true, std::memory_order_release);
   max_entries_ = entries();
+  file_len_.store(max_entries_ * entry_size_, std::memory_order_relaxed);  // a later mapping stays inside the file
   appendable_ = false;
   return 0;
 }

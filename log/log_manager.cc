@@ -5,6 +5,7 @@
 #ifdef __GLIBC__
 #include <malloc.h>
 #endif
+#include <exception>
 #include <thread>
 #include <unordered_map>
 
@@ -62,6 +63,33 @@ bool LogManager::valid_topic_name(const std::string& name, std::string* why) {
 
 namespace {
 std::atomic<uint64_t> next_instance_id{1};
+
+// Runs f(i) for every i in [0, n) on up to 16 threads (the caller's among
+// them): opening and closing logs wait on the disk far more than on a CPU.
+// The first exception stops the others and is rethrown.
+template <class F>
+void parallel_for(size_t n, F f) {
+  constexpr size_t kThreads = 16;
+  std::atomic<size_t> next{0};
+  std::mutex error_mu;
+  std::exception_ptr error;
+  auto work = [&] {
+    for (size_t i = next++; i < n; i = next++) {
+      try {
+        f(i);
+      } catch (...) {
+        std::lock_guard lk(error_mu);
+        if (!error) error = std::current_exception();
+        next = n;
+      }
+    }
+  };
+  std::vector<std::thread> threads;
+  for (size_t t = 0; t + 1 < std::min(kThreads, n / 64 + 1); ++t) threads.emplace_back(work);
+  work();
+  for (auto& t : threads) t.join();
+  if (error) std::rethrow_exception(error);
+}
 }  // namespace
 
 LogManager::LogManager(LogManagerConfig config)
@@ -165,6 +193,7 @@ void LogManager::load_logs() {
     t.overrides = c.overrides;  // what is described and persisted from now on
     topic_configs_[name] = std::make_shared<const LogConfig>(std::move(c));
   }
+  std::map<TopicPartition, size_t> found;  // partition -> dir index
   for (size_t di = 0; di < config_.log_dirs.size(); ++di) {
     for (const auto& e : fs::directory_iterator(config_.log_dirs[di])) {
       if (!e.is_directory()) continue;
@@ -183,11 +212,20 @@ void LogManager::load_logs() {
         }
         continue;
       }
-      if (logs_.count(tp)) throw std::runtime_error("partition " + name + " found in two log dirs");
-      auto log = open_log(di, tp, topic_configs_[tp.topic], t->second.topic_id);
-      logs_[tp] = {log, di};
-      ++partitions_per_dir_[di];
+      if (!found.emplace(tp, di).second) throw std::runtime_error("partition " + name + " found in two log dirs");
     }
+  }
+  // Opened in parallel (each reads a little of its files); the maps are
+  // filled afterwards, on this thread.
+  std::vector<std::pair<TopicPartition, size_t>> todo(found.begin(), found.end());
+  std::vector<std::shared_ptr<Log>> opened(todo.size());
+  parallel_for(todo.size(), [&](size_t i) {
+    const auto& [tp, di] = todo[i];
+    opened[i] = open_log(di, tp, topic_configs_.at(tp.topic), topics_.at(tp.topic).topic_id);
+  });
+  for (size_t i = 0; i < todo.size(); ++i) {
+    logs_[todo[i].first] = {std::move(opened[i]), todo[i].second};
+    ++partitions_per_dir_[todo[i].second];
   }
   for (const auto& [name, t] : topics_) {  // partitions whose dir went missing
     for (int32_t p = 0; p < t.partitions; ++p) {
@@ -286,16 +324,7 @@ void LogManager::shutdown() {
 // (Kafka: num.recovery.threads.per.data.dir). 100,000 partitions at ~4 ms
 // each would take minutes one at a time.
 void LogManager::close_logs(const std::vector<std::pair<TopicPartition, LogEntry>>& logs) {
-  constexpr size_t kCloseThreads = 16;
-  std::atomic<size_t> next{0};
-  auto work = [&] {
-    for (size_t i = next++; i < logs.size(); i = next++) logs[i].second.log->close();
-  };
-  std::vector<std::thread> threads;
-  const size_t n = std::min(kCloseThreads, logs.size() / 64);
-  for (size_t t = 0; t < n; ++t) threads.emplace_back(work);
-  work();
-  for (auto& t : threads) t.join();
+  parallel_for(logs.size(), [&](size_t i) { logs[i].second.log->close(); });
 }
 
 std::vector<std::pair<TopicPartition, LogManager::LogEntry>> LogManager::all_logs() const {
