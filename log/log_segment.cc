@@ -60,7 +60,8 @@ int LogSegment::create(std::shared_ptr<FdCache> cache, const std::filesystem::pa
   return 0;
 }
 
-std::shared_ptr<LogSegment> LogSegment::open(std::shared_ptr<FdCache> cache, const std::filesystem::path& dir, int64_t base_offset) {
+std::shared_ptr<LogSegment> LogSegment::open(std::shared_ptr<FdCache> cache, const std::filesystem::path& dir,
+                                             int64_t base_offset) {
   std::shared_ptr<LogSegment> seg(new LogSegment(cache, dir, base_offset));
   const auto& log_path = seg->log_file_.path();
   FdRef file;

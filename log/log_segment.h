@@ -55,7 +55,8 @@ class LogSegment {
                     size_t index_max_bytes, int64_t now_ms, std::shared_ptr<LogSegment>& out);
   // Opens existing files; creates missing index files (then indexes_missing()
   // is true). Throws std::system_error.
-  static std::shared_ptr<LogSegment> open(std::shared_ptr<FdCache> cache, const std::filesystem::path& dir, int64_t base_offset);
+  static std::shared_ptr<LogSegment> open(std::shared_ptr<FdCache> cache, const std::filesystem::path& dir,
+                                          int64_t base_offset);
   ~LogSegment();
 
   int64_t base_offset() const { return base_; }

@@ -65,7 +65,9 @@ int produce(test::KafkaRequests& k, int topics, int parts, int n) {
     if (r.size() != 1 || r.begin()->second != 0) ++failed;
   }
   std::sort(us.begin(), us.end());
-  auto pct = [&](double q) { return us[std::min(us.size() - 1, static_cast<size_t>(q * static_cast<double>(us.size())))]; };
+  auto pct = [&](double q) {
+    return us[std::min(us.size() - 1, static_cast<size_t>(q * static_cast<double>(us.size())))];
+  };
   std::printf("{\"mode\":\"produce\",\"requests\":%d,\"p50_us\":%.0f,\"p99_us\":%.0f,\"max_us\":%.0f,\"failed\":%d}\n",
               n, pct(0.5), pct(0.99), us.back(), failed);
   return failed == 0 ? 0 : 1;
