@@ -7,7 +7,6 @@
 #include "api/api_log.h"
 #include "api/topics.h"
 #include "log/topic_config_def.h"
-#include "config/string_util.h"
 #include "common/log_escape.h"
 
 namespace skiff::api::admin {
