@@ -37,6 +37,7 @@
 #include "api/handlers/update_features_handler.h"
 #include "api/protocol/errors.h"
 #include "api/protocol/frame.h"
+#include "common/log_escape.h"
 
 namespace skiff::api {
 namespace {
@@ -101,6 +102,12 @@ KafkaApis::KafkaApis(const config::BrokerConfig& config, const BrokerInfo& broke
   registry_.add(std::make_unique<AlterPartitionReassignmentsHandler>(services_));
   registry_.add(std::make_unique<ListPartitionReassignmentsHandler>());
   registry_.add(std::make_unique<UpdateFeaturesHandler>(services_));
+  // DeleteTopics drops the topic's committed offsets right after the topic;
+  // a crash in between leaves them here. OffsetCommit needs an existing
+  // topic, so offsets of a missing one can only be such leftovers.
+  auto gone = [&logs](const group::TopicPartition& tp) { return !logs.topic(tp.topic); };
+  if (int stale = groups_->delete_offsets_where(gone))
+    api_log().info("removed {} committed offset(s) of deleted topics", stale);
 }
 
 KafkaApis::~KafkaApis() { shutdown(); }
@@ -121,7 +128,8 @@ void KafkaApis::handle(network::Request raw, network::ResponseSender& sender) {
   try {
     decoded = protocol::read_request_header(reader);
   } catch (const protocol::ProtocolError& e) {
-    api_log().warn("closing connection from {}: malformed request header: {}", raw.context.peer_address, e.what());
+    api_log().warn("closing connection from {}: malformed request header: {}", raw.context.peer_address,
+                   escaped(e.what()));
     sender.send_response(network::Response::close(raw.context, ""));
     return;
   }
@@ -129,7 +137,8 @@ void KafkaApis::handle(network::Request raw, network::ResponseSender& sender) {
   Responder out(sender, request.context(), request.correlation_id(), request.api_version());
   const auto key = request.api_key();
   const auto version = request.api_version();
-  const std::string_view client = request.header.client_id ? std::string_view(*request.header.client_id) : "-";
+  // The client id is the client's to choose: it reaches the log escaped.
+  const Escaped client = escaped(request.header.client_id ? std::string_view(*request.header.client_id) : "-");
 
   ApiHandler* handler = registry_.find(key);
   if (!handler) {
@@ -158,10 +167,11 @@ void KafkaApis::handle(network::Request raw, network::ResponseSender& sender) {
       handler->handle(request, out);
   } catch (const protocol::DecodeError& e) {
     api_log().warn("closing connection from {} (client {}): malformed API key {} v{} request: {}",
-                   request.context().peer_address, client, key, version, e.what());
+                   request.context().peer_address, client, key, version, escaped(e.what()));
     out.close("");
   } catch (const std::exception& e) {
-    api_log().error("API key {} v{} from {} failed: {}", key, version, request.context().peer_address, e.what());
+    api_log().error("API key {} v{} from {} (client {}) failed: {}", key, version, request.context().peer_address,
+                    client, escaped(e.what()));
     try {
       handler->send_error(request, out, ErrorCode::kUnknownServerError);
     } catch (const std::exception&) {

@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "api/api_log.h"
+#include "common/log_escape.h"
 
 namespace skiff::api {
 
@@ -29,9 +30,9 @@ TopicLookup find_topic(BrokerServices& services, const std::string& name, bool a
     return {ErrorCode::kUnknownTopicOrPartition, std::nullopt};
   auto created = services.logs.create_topic(name, services.config.num_partitions);
   if (created.error == storage::LogErrc::kNone) {
-    api_log().info("auto-created topic {} with {} partition(s)", name, services.config.num_partitions);
+    api_log().info("auto-created topic {} with {} partition(s)", escaped(name), services.config.num_partitions);
   } else if (created.error != storage::LogErrc::kTopicAlreadyExists) {  // a racing creator is fine
-    api_log().warn("auto-creating topic {} failed: {}", name, created.message);
+    api_log().warn("auto-creating topic {} failed: {}", escaped(name), escaped(created.message));
     return {to_error_code(created.error), std::nullopt};
   }
   if (auto t = services.logs.topic(name)) return {ErrorCode::kNone, std::move(t)};

@@ -15,6 +15,12 @@ namespace skiff::api {
 
 ErrorCode to_error_code(storage::LogErrc e);
 
+// Most partitions one CreateTopics or CreatePartitions request may add, as
+// Kafka's controller (ReplicationControlManager.MAX_PARTITIONS_PER_BATCH):
+// beyond it every topic of the request gets POLICY_VIOLATION, before anything
+// is created. The broker-wide total is skiff.max.partitions (LogManager).
+inline constexpr int64_t kMaxPartitionsPerRequest = 10000;
+
 protocol::Uuid to_wire(const storage::Uuid& id);
 storage::Uuid from_wire(const protocol::Uuid& id);
 

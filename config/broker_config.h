@@ -64,6 +64,9 @@ struct BrokerConfig {
   // CreateTopics with replication factor > 1: accept it as 1 (dev brokers
   // running an app configured for production) instead of INVALID_REPLICATION_FACTOR.
   bool accept_replication_factor = false;
+  // skiff.max.partitions: the broker's total, sized to its descriptor and
+  // memory budget (100,000 partitions under a 20,000-descriptor limit).
+  int32_t max_partitions = 100000;
 
   // Consumer groups (api/group/).
   int32_t group_min_session_timeout_ms = 6000;
@@ -78,6 +81,7 @@ struct BrokerConfig {
   std::string log_level = "info";
   std::string log_file;  // empty: stdout only
   int64_t shutdown_timeout_ms = 10'000;
+  int32_t log_fd_cache_size = 0;  // skiff.log.fd.cache.size; 0: from RLIMIT_NOFILE
 
   // The raw value and origin of every key, for --print-config.
   struct Entry {

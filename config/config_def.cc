@@ -204,6 +204,10 @@ std::vector<ConfigKeyDef> build_defs() {
                        "Accept CreateTopics with a replication factor above 1 as 1, with a warning, instead of "
                        "INVALID_REPLICATION_FACTOR (for apps configured for a production cluster).",
                        &BrokerConfig::accept_replication_factor));
+  d.push_back(integer_key("skiff.max.partitions", 100000, 1, kIntMax,
+                          "Most partitions the broker holds in all; CreateTopics, CreatePartitions and "
+                          "auto-creation beyond it get POLICY_VIOLATION.",
+                          &BrokerConfig::max_partitions));
 
   d.push_back(integer_key("group.min.session.timeout.ms", 6000, 0, kIntMax,
                           "Shortest session timeout a group member may ask for.",
@@ -233,6 +237,11 @@ std::vector<ConfigKeyDef> build_defs() {
   d.push_back(integer_key("skiff.shutdown.timeout.ms", 10000, 0, kLongMax,
                           "How long graceful shutdown waits for in-flight requests.",
                           &BrokerConfig::shutdown_timeout_ms));
+  d.push_back(integer_key("skiff.log.fd.cache.size", 0, 0, kIntMax,
+                          "Most segment-file descriptors (.log/.index/.timeindex of all partitions) kept open; the "
+                          "rest are reopened on demand. 0: derived from RLIMIT_NOFILE at startup, leaving a "
+                          "reserve for connections and other files.",
+                          &BrokerConfig::log_fd_cache_size));
   return d;
 }
 

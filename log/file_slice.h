@@ -1,36 +1,26 @@
-// SegmentFile and FileSlice: what a read hands to the network layer.
+// FileSlice: what a read hands to the network layer.
 //
-// A SegmentFile owns the .log file descriptor of one segment. Readers hold it
-// by shared_ptr, so the descriptor stays open (and the bytes readable, e.g. by
-// sendfile) even if retention deletes the segment meanwhile.
+// `file` is a pinned descriptor of the segment's .log (an FdRef from the
+// FdCache, see fd_cache.h): while the slice (or a copy of its FdRef, e.g. the
+// network layer's FileRegion keep_alive) is alive, the cache never closes
+// that descriptor, so sendfile reads the right bytes even if the cache is
+// full or retention deletes the segment meanwhile.
 // Threads: immutable after construction; any thread.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
-#include <filesystem>
 #include <memory>
 #include <vector>
 
-#include "log/file_util.h"
+#include "log/fd_cache.h"
 
 namespace skiff::storage {
-
-class SegmentFile {
- public:
-  SegmentFile(FileDescriptor fd, std::filesystem::path path) : fd_(std::move(fd)), path_(std::move(path)) {}
-  int fd() const { return fd_.get(); }
-  const std::filesystem::path& path() const { return path_; }
-
- private:
-  FileDescriptor fd_;
-  std::filesystem::path path_;
-};
 
 // A run of whole record batches inside a segment file: write it to a socket
 // with sendfile(file->fd(), position, length). Empty when length == 0.
 struct FileSlice {
-  std::shared_ptr<const SegmentFile> file;
+  FdRef file;
   int64_t position = 0;
   size_t length = 0;
 

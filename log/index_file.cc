@@ -1,70 +1,111 @@
 #include "log/index_file.h"
 
-#include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstring>
 #include <system_error>
+
+#include <spdlog/spdlog.h>
 
 namespace skiff::storage {
 
-IndexFile::IndexFile(std::filesystem::path path, size_t entry_size)
-    : path_(std::move(path)), entry_size_(entry_size) {}
+IndexFile::IndexFile(FdCache& cache, std::filesystem::path path, size_t entry_size)
+    : file_(cache, std::move(path)), entry_size_(entry_size) {}
 
 IndexFile::~IndexFile() { close(); }
 
+void IndexFile::unmap() {
+  std::lock_guard lk(map_mu_);
+  if (auto* m = map_.exchange(nullptr)) ::munmap(const_cast<uint8_t*>(m), map_len_);
+  map_len_ = 0;
+  map_failed_ = false;
+}
+
 void IndexFile::close() {
-  if (map_) ::munmap(map_, map_len_);
-  map_ = nullptr;
-  map_len_ = 0;
-  fd_ = FileDescriptor();
+  unmap();
+  file_.close();
 }
 
-void IndexFile::open() {
-  int fd = ::open(path_.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-  if (fd < 0) throw std::system_error(errno, std::generic_category(), "open " + path_.string());
-  fd_ = FileDescriptor(fd);
-  struct stat st {};
-  if (::fstat(fd, &st) != 0) throw std::system_error(errno, std::generic_category(), "fstat " + path_.string());
-  size_t n = static_cast<size_t>(st.st_size) / entry_size_;
-  whole_on_open_ = static_cast<size_t>(st.st_size) % entry_size_ == 0;
-  if (int rc = remap(static_cast<size_t>(st.st_size)); rc != 0) {
-    throw std::system_error(rc, std::generic_category(), "mmap " + path_.string());
+void IndexFile::open(bool truncate) {
+  FdRef fd;
+  if (int rc = file_.open(true, truncate, &fd); rc != 0) {
+    throw std::system_error(rc, std::generic_category(), "open " + path().string());
   }
-  max_entries_ = n;
-  entries_.store(n, std::memory_order_release);
+  struct stat st {};
+  if (::fstat(fd->fd(), &st) != 0) throw std::system_error(errno, std::generic_category(), "fstat " + path().string());
+  unmap();
+  const auto size = static_cast<size_t>(st.st_size);
+  whole_on_open_ = size % entry_size_ == 0;
+  file_len_.store(size, std::memory_order_relaxed);
+  max_entries_ = size / entry_size_;
+  entries_.store(max_entries_, std::memory_order_release);
 }
 
-int IndexFile::remap(size_t length) {
-  if (map_) ::munmap(map_, map_len_);
-  map_ = nullptr;
-  map_len_ = 0;
-  if (length == 0) return 0;
-  void* m = ::mmap(nullptr, length, PROT_READ, MAP_SHARED, fd_.get(), 0);
-  if (m == MAP_FAILED) return errno;
-  map_ = static_cast<uint8_t*>(m);
-  map_len_ = length;
-  return 0;
+const uint8_t* IndexFile::map_for_read() const {
+  if (const uint8_t* m = map_.load(std::memory_order_acquire)) return m;
+  std::lock_guard lk(map_mu_);
+  if (const uint8_t* m = map_.load(std::memory_order_acquire)) return m;
+  const size_t len = file_len_.load(std::memory_order_relaxed);
+  if (map_failed_ || len == 0) return nullptr;
+  int err = 0;
+  FdRef fd = file_.acquire(&err);
+  void* m = fd ? ::mmap(nullptr, len, PROT_READ, MAP_SHARED, fd->fd(), 0) : MAP_FAILED;
+  if (m == MAP_FAILED) {
+    if (fd) err = errno;
+    map_failed_ = true;
+    static std::atomic<bool> warned{false};
+    if (!warned.exchange(true)) {
+      spdlog::warn("cannot map index {}: {} (vm.max_map_count?); reading indexes with pread instead", path().string(),
+                   std::strerror(err));
+    }
+    return nullptr;
+  }
+  map_len_ = len;
+  map_.store(static_cast<const uint8_t*>(m), std::memory_order_release);
+  return static_cast<const uint8_t*>(m);
+}
+
+void IndexFile::entry(size_t i, uint8_t* out) const {
+  const size_t off = i * entry_size_;
+  if (const uint8_t* m = map_for_read(); m && off + entry_size_ <= map_len_) {
+    std::memcpy(out, m + off, entry_size_);
+    return;
+  }
+  int err = 0;
+  size_t got = 0;
+  FdRef fd = file_.acquire(&err);
+  if (!fd || pread_full(fd->fd(), out, entry_size_, static_cast<int64_t>(off), &got) != 0 || got != entry_size_) {
+    std::memset(out, 0, entry_size_);
+  }
 }
 
 int IndexFile::make_appendable(size_t max_bytes) {
   size_t cap = (max_bytes / entry_size_) * entry_size_;
   size_t n = entries();
   if (cap < n * entry_size_) cap = n * entry_size_;
-  if (::ftruncate(fd_.get(), static_cast<off_t>(cap)) != 0) return errno;
-  if (int rc = remap(cap); rc != 0) return rc;
+  int err = 0;
+  FdRef fd = file_.acquire(&err);
+  if (!fd) return err;
+  if (::ftruncate(fd->fd(), static_cast<off_t>(cap)) != 0) return errno;
+  unmap();  // no readers yet (see the header); the next read maps `cap`
+  file_len_.store(cap, std::memory_order_relaxed);
   max_entries_ = cap / entry_size_;
   appendable_ = true;
   return 0;
 }
 
 int IndexFile::trim() {
-  if (!fd_.valid()) return 0;
-  size_t len = entries() * entry_size_;
-  if (::ftruncate(fd_.get(), static_cast<off_t>(len)) != 0) return errno;
+  if (!appendable_) return 0;
+  int err = 0;
+  FdRef fd = file_.acquire(&err);
+  if (!fd) return err;
+  if (::ftruncate(fd->fd(), static_cast<off_t>(entries() * entry_size_)) != 0) return errno;
+  needs_sync_.store(true, std::memory_order_release);
   max_entries_ = entries();
+  file_len_.store(max_entries_ * entry_size_, std::memory_order_relaxed);  // a later mapping stays inside the file
   appendable_ = false;
   return 0;
 }
@@ -76,16 +117,27 @@ void IndexFile::truncate_entries(size_t n) {
 int IndexFile::append(const uint8_t* entry) {
   size_t n = entries();
   if (!appendable_ || n >= max_entries_) return ENOSPC;
-  if (int rc = pwrite_full(fd_.get(), entry, entry_size_, static_cast<int64_t>(n * entry_size_)); rc != 0) return rc;
+  int err = 0;
+  FdRef fd = file_.acquire(&err);
+  if (!fd) return err;
+  if (int rc = pwrite_full(fd->fd(), entry, entry_size_, static_cast<int64_t>(n * entry_size_)); rc != 0) return rc;
+  needs_sync_.store(true, std::memory_order_release);
   entries_.store(n + 1, std::memory_order_release);
   return 0;
 }
 
 int IndexFile::flush() {
-  if (!fd_.valid()) return 0;
-  return ::fdatasync(fd_.get()) == 0 ? 0 : errno;
+  if (!needs_sync_.exchange(false, std::memory_order_acq_rel)) return 0;
+  int err = 0;
+  FdRef fd = file_.acquire(&err);
+  if (fd && ::fdatasync(fd->fd()) != 0) err = errno;
+  if (err != 0) needs_sync_.store(true, std::memory_order_release);
+  return err;
 }
 
-int IndexFile::remove_file() { return ::unlink(path_.c_str()) == 0 || errno == ENOENT ? 0 : errno; }
+int IndexFile::remove_file() {
+  file_.close();
+  return ::unlink(path().c_str()) == 0 || errno == ENOENT ? 0 : errno;
+}
 
 }  // namespace skiff::storage

@@ -1,9 +1,16 @@
 // IndexFile: the fixed-width-entry file under OffsetIndex and TimeIndex.
 //
-// Threads: append/truncate/resize/trim are called under the owning Log's
-// append lock (one writer); entry()/entries() may be called concurrently by
-// readers. The entry count is published with release/acquire after the
-// entry's bytes are written, so a reader never sees a half-written entry.
+// Threads: append/truncate/trim/flush are called under the owning Log's
+// append lock (one writer; flush also from the group commit, which is
+// serialised by the Log); make_appendable only while the segment is created
+// or loaded, before readers can see it. entry()/entries() may be called
+// concurrently by readers. The entry count is published with release/acquire
+// after the entry's bytes are written, so a reader never sees a half-written
+// entry.
+//
+// Descriptors: the file's descriptor lives in the shared FdCache (see
+// fd_cache.h), so an index holds none for itself: it is reopened on demand
+// for a write, a flush, or to map it.
 //
 // I/O choice: entries are WRITTEN with pwrite and READ through a read-only
 // MAP_SHARED mapping (Linux's page cache is unified, so the mapping sees the
@@ -12,68 +19,82 @@
 // ENOSPC/EIO on a sparse preallocated file into an error value, where a store
 // into the mapping would raise SIGBUS. The file is preallocated (sparse) to
 // segment.index.bytes while active and trimmed to entries*entry_size when the
-// segment becomes inactive (then fsynced and its fd closed); the mapping
-// keeps its length, and is only read below the entry count, which always
-// lies inside the file.
+// segment becomes inactive (then fsynced); the mapping keeps its length, and
+// is only read below the entry count, which always lies inside the file.
+// The mapping is made lazily, on the first entry read: an index nobody reads
+// (most partitions of a big broker, every index with no entries) costs no
+// mapping, which matters because vm.max_map_count (65530 by default) bounds
+// the mappings of a process. If mmap fails (that limit), entries are read
+// with pread instead, and a warning is logged once.
 #pragma once
 
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <mutex>
 
-#include "log/file_util.h"
+#include "log/fd_cache.h"
 
 namespace skiff::storage {
 
 class IndexFile {
  public:
-  IndexFile(std::filesystem::path path, size_t entry_size);
+  IndexFile(FdCache& cache, std::filesystem::path path, size_t entry_size);
   ~IndexFile();
   IndexFile(const IndexFile&) = delete;
   IndexFile& operator=(const IndexFile&) = delete;
 
-  // Opens (creating if absent). The entry count is file size / entry size
-  // (callers sanity-check the content). Throws std::system_error on failure.
-  void open();
+  // Opens (creating if absent; emptying it first if `truncate`). The entry
+  // count is file size / entry size (callers sanity-check the content).
+  // Throws std::system_error on failure.
+  void open(bool truncate = false);
   // Extends the (sparse) file to `max_bytes` (rounded down to whole entries)
-  // so that appends fit; maps it. Used for the active segment. Returns errno.
+  // so that appends fit. Used for the active segment. Returns errno.
   int make_appendable(size_t max_bytes);
   // Shrinks the file to the valid entries (segment became inactive).
   int trim();
   // Drops entries [n, entries()).
   void truncate_entries(size_t n);
   int append(const uint8_t* entry);  // errno; 0 = ok
+  // fdatasync if anything was written since the last flush.
   int flush();
   void close();
-  // Closes the descriptor but keeps the mapping: an inactive segment's index
-  // is read-only, and holding 2 fds per segment would exhaust fd limits.
-  void release_fd() { fd_ = FileDescriptor(); }
+  // Closes the cached descriptor now (it would be reopened if needed).
+  void release_fd() { file_.close(); }
   // Removes the file (the mapping stays valid until destruction).
   int remove_file();
 
   size_t entries() const { return entries_.load(std::memory_order_acquire); }
   size_t max_entries() const { return max_entries_; }
   bool full() const { return entries() >= max_entries_; }
-  const uint8_t* entry(size_t i) const { return map_ + i * entry_size_; }
-  const std::filesystem::path& path() const { return path_; }
+  // Copies entry i (< entries()) into `out` (entry_size bytes). On an I/O
+  // error (pread fallback only) `out` is zeroed: position 0, a safe floor.
+  void entry(size_t i, uint8_t* out) const;
+  const std::filesystem::path& path() const { return file_.path(); }
   size_t entry_size() const { return entry_size_; }
   bool appendable() const { return appendable_; }
+  bool mapped() const { return map_.load(std::memory_order_acquire) != nullptr; }
   // False if the file did not hold a whole number of entries when opened.
   bool whole_entries_on_open() const { return whole_on_open_; }
 
  private:
-  int remap(size_t length);
+  const uint8_t* map_for_read() const;
+  void unmap();
 
-  std::filesystem::path path_;
+  CachedFile file_;
   size_t entry_size_;
-  FileDescriptor fd_;
-  uint8_t* map_ = nullptr;
-  size_t map_len_ = 0;
   size_t max_entries_ = 0;
   bool appendable_ = false;
   bool whole_on_open_ = true;
   std::atomic<size_t> entries_{0};
+  std::atomic<size_t> file_len_{0};  // bytes to map (file size while open)
+  std::atomic<bool> needs_sync_{false};
+
+  mutable std::mutex map_mu_;  // makes the lazy mapping once
+  mutable std::atomic<const uint8_t*> map_{nullptr};
+  mutable size_t map_len_ = 0;  // set before map_ is published
+  mutable bool map_failed_ = false;
 };
 
 }  // namespace skiff::storage

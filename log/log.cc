@@ -19,7 +19,11 @@ int64_t wall_clock_ms() {
 }
 
 Log::Log(fs::path dir, LogLoadParams params, std::shared_ptr<const LogConfig> config)
-    : dir_(std::move(dir)), params_(std::move(params)), producers_(dir_), config_(std::move(config)) {}
+    : dir_(std::move(dir)),
+      params_(std::move(params)),
+      fd_cache_(params_.fd_cache ? params_.fd_cache : FdCache::default_instance()),
+      producers_(dir_),
+      config_(std::move(config)) {}
 
 Log::~Log() = default;
 
@@ -76,7 +80,7 @@ void Log::load() {
   }
 
   std::vector<std::shared_ptr<LogSegment>> segs;
-  for (int64_t b : bases) segs.push_back(LogSegment::open(dir_, b));
+  for (int64_t b : bases) segs.push_back(LogSegment::open(fd_cache_, dir_, b));
 
   int64_t next_offset = 0;
   for (size_t i = 0; i < segs.size(); ++i) {
@@ -113,7 +117,7 @@ void Log::load() {
   if (segs.empty()) {
     int64_t base = std::max<int64_t>(params_.log_start_offset, 0);
     std::shared_ptr<LogSegment> seg;
-    if (int rc = LogSegment::create(dir_, base, idx_max, wall_clock_ms(), seg); rc != 0) {
+    if (int rc = LogSegment::create(fd_cache_, dir_, base, idx_max, wall_clock_ms(), seg); rc != 0) {
       throw std::system_error(rc, std::generic_category(), "create segment in " + dir_.string());
     }
     segs.push_back(seg);

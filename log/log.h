@@ -69,6 +69,7 @@ struct LogLoadParams {
   bool clean_shutdown = false;
   int64_t recovery_point = 0;    // from recovery-point-offset-checkpoint
   int64_t log_start_offset = 0;  // from log-start-offset-checkpoint
+  std::shared_ptr<FdCache> fd_cache;  // where segment descriptors live; null: FdCache::default_instance()
 };
 
 struct LogLoadStats {
@@ -153,12 +154,14 @@ class Log {
   std::shared_ptr<LogSegment> floor_segment(int64_t offset) const;
   std::shared_ptr<LogSegment> segment_after(int64_t base) const;
   std::vector<std::shared_ptr<LogSegment>> snapshot() const;
+  ReadResult read_once(Offset offset, size_t max_bytes, bool* raced) const;
   LogErrc roll_locked(int64_t now_ms);
   void rebuild_producer_state();
   void delete_segments_locked(const std::vector<std::shared_ptr<LogSegment>>& victims);
 
   const std::filesystem::path dir_;
   const LogLoadParams params_;
+  const std::shared_ptr<FdCache> fd_cache_;
   LogLoadStats load_stats_;
   ProducerStateManager producers_;  // guarded by mu_
   size_t producer_batches_replayed_ = 0;

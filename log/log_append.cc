@@ -174,7 +174,8 @@ LogErrc Log::roll_locked(int64_t now_ms) {
   if (old->size() == 0 || old->base_offset() == new_base) return LogErrc::kNone;
   auto cfg = config();
   std::shared_ptr<LogSegment> seg;
-  if (int rc = LogSegment::create(dir_, new_base, static_cast<size_t>(cfg->segment_index_bytes), now_ms, seg); rc != 0) {
+  const auto index_bytes = static_cast<size_t>(cfg->segment_index_bytes);
+  if (int rc = LogSegment::create(fd_cache_, dir_, new_base, index_bytes, now_ms, seg); rc != 0) {
     spdlog::error("log {}: roll to {} failed: {}", dir_.string(), new_base, std::strerror(rc));
     return LogErrc::kStorageError;
   }

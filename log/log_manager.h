@@ -10,6 +10,10 @@
 //   <topic>-<partition>/               one Log (segments + partition.metadata)
 // and in the first dir only: skiff-topics (TopicStore).
 //
+// Descriptors: segment files' descriptors live in one bounded FdCache
+// (fd_cache.h) of config.fd_cache_capacity, so partitions cost memory, not
+// descriptors. A cleanly stopped log is not recovered at load.
+//
 // Threads: every public method is thread-safe. get_log() and topic() are the
 // hot-path lookups (a per-thread cache, no shared lock, no I/O). Admin operations (create/delete/alter) are
 // serialised among themselves and do their I/O without blocking get_log().
@@ -45,6 +49,10 @@ struct LogManagerConfig {
   int64_t flush_scheduler_interval_ms = 1000;             // how often flush.ms / rolled flushes are checked
   int64_t flush_offset_checkpoint_interval_ms = 60000;    // log.flush.offset.checkpoint.interval.ms
   int64_t flush_start_offset_checkpoint_interval_ms = 60000;
+  int64_t max_partitions = INT32_MAX;  // skiff.max.partitions: creation beyond it is refused
+  // Most segment-file descriptors kept open (the FdCache bound, shared by
+  // every partition); the broker derives it from RLIMIT_NOFILE at startup.
+  size_t fd_cache_capacity = 4096;
 };
 
 struct CreateTopicResult {
@@ -69,8 +77,11 @@ class LogManager {
   CreateTopicResult create_topic(const std::string& name, int32_t partitions,
                                  const std::map<std::string, std::string>& overrides = {},
                                  bool validate_only = false);
-  // Grows a topic to `total_partitions`.
-  LogErrc create_partitions(const std::string& name, int32_t total_partitions, std::string* message = nullptr);
+  // Grows a topic to `total_partitions`. Both creations are all or nothing
+  // (a failure part way removes what it made) and refuse, with
+  // kPolicyViolation, to go beyond max_partitions in all.
+  LogErrc create_partitions(const std::string& name, int32_t total_partitions, std::string* message = nullptr,
+                            bool validate_only = false);
   // Removes the topic and its data; the name is reusable at once.
   LogErrc delete_topic(const std::string& name);
   // Replaces the topic's overrides (live: appends see it from the next call).
@@ -89,6 +100,8 @@ class LogManager {
   std::shared_ptr<const LogConfig> topic_config(const std::string& name) const;
 
   const std::string& cluster_id() const { return cluster_id_; }
+  // The descriptor cache of every segment file (stats, tests).
+  const FdCache& fd_cache() const { return *fd_cache_; }
   int32_t node_id() const { return config_.node_id; }
   LogConfig defaults() const {
     std::shared_lock lk(mu_);
@@ -121,10 +134,17 @@ class LogManager {
                                                                        int32_t to,
                                                                        const std::shared_ptr<const LogConfig>& cfg,
                                                                        const Uuid& topic_id);
+  void discard_new_partitions(std::vector<std::pair<TopicPartition, LogEntry>>& created,
+                              const std::filesystem::path& half_made = {});
   std::vector<std::pair<TopicPartition, LogEntry>> all_logs() const;
+  // kPolicyViolation (and why) if `adding` more partitions would exceed
+  // max_partitions. Caller holds admin_mu_.
+  LogErrc check_partition_limit(int64_t adding, std::string* message) const;
+  void close_logs(const std::vector<std::pair<TopicPartition, LogEntry>>& logs);
   int persist_topics(const std::map<std::string, TopicInfo>& topics);
 
   LogManagerConfig config_;
+  const std::shared_ptr<FdCache> fd_cache_;
   std::string cluster_id_;
   std::vector<bool> clean_;  // per dir, at load
   // meta.properties a full disk kept us from writing at start (by dir index);

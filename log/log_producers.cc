@@ -11,13 +11,19 @@ namespace skiff::storage {
 
 void Log::rebuild_producer_state() {
   auto scan = [this](int64_t from, const ProducerStateManager::BatchVisitor& visit) {
+    if (from >= leo_.load(std::memory_order_acquire)) return;  // snapshot at the end (clean stop): nothing to read
     auto segs = snapshot();
     for (size_t i = 0; i < segs.size(); ++i) {
       if (i + 1 < segs.size() && segs[i + 1]->base_offset() <= from) continue;  // wholly before `from`
       const auto& seg = segs[i];
-      ChunkReader reader(seg->file()->fd(), seg->size(), 64 * 1024);
-      uint64_t pos = 0;
       int err = 0;
+      FdRef file = seg->acquire_file(&err);
+      if (!file) {
+        spdlog::warn("log {}: opening segment {} for producer state: errno {}", dir_.string(), seg->base_offset(), err);
+        continue;
+      }
+      ChunkReader reader(file->fd(), seg->size(), 64 * 1024);
+      uint64_t pos = 0;
       while (const uint8_t* h = reader.get(pos, batch_layout::kHeaderSize, &err)) {
         const int64_t size = batch_size_from_prefix(h, batch_layout::kHeaderSize);
         if (size < static_cast<int64_t>(batch_layout::kHeaderSize)) break;

@@ -4,6 +4,17 @@
 namespace skiff::storage {
 
 ReadResult Log::read(Offset offset, size_t max_bytes) const {
+  // A segment deleted by retention between picking it and opening its file
+  // (its descriptor was not cached) reads as ENOENT: start over, the log
+  // start has moved past it by then.
+  for (int attempt = 0;; ++attempt) {
+    bool raced = false;
+    ReadResult res = read_once(offset, max_bytes, &raced);
+    if (!raced || attempt == 3) return res;
+  }
+}
+
+ReadResult Log::read_once(Offset offset, size_t max_bytes, bool* raced) const {
   ReadResult res;
   const int64_t start = log_start_.load(std::memory_order_acquire);
   const int64_t leo = leo_.load(std::memory_order_acquire);
@@ -26,6 +37,7 @@ ReadResult Log::read(Offset offset, size_t max_bytes) const {
     auto h = seg->find_batch(o, limit, &err);
     if (err == 0 && h) res.slice = seg->slice_from(*h, max_bytes, limit, &err);
     if (err != 0) {
+      *raced = seg->deleted();
       res.error = LogErrc::kStorageError;
       res.slice = {};
       return res;

@@ -19,9 +19,9 @@ namespace {
 constexpr size_t kHeaderScanChunk = 16 * 1024;
 constexpr size_t kRecoveryChunk = 1 << 20;
 
-int64_t file_mtime_ms(int fd) {
+int64_t file_mtime_ms(const std::filesystem::path& path) {
   struct stat st {};
-  if (::fstat(fd, &st) != 0) return 0;
+  if (::stat(path.c_str(), &st) != 0) return 0;
   return static_cast<int64_t>(st.st_mtim.tv_sec) * 1000 + st.st_mtim.tv_nsec / 1000000;
 }
 }  // namespace
@@ -30,29 +30,25 @@ std::string segment_file_name(int64_t base_offset, const char* suffix) {
   return fmt::format("{:020d}{}", base_offset, suffix);
 }
 
-LogSegment::LogSegment(std::filesystem::path dir, int64_t base, std::shared_ptr<const SegmentFile> file)
-    : dir_(std::move(dir)),
+LogSegment::LogSegment(std::shared_ptr<FdCache> cache, std::filesystem::path dir, int64_t base)
+    : cache_(std::move(cache)),
+      dir_(std::move(dir)),
       base_(base),
-      file_(std::move(file)),
-      offset_index_(dir_ / segment_file_name(base, ".index"), base),
-      time_index_(dir_ / segment_file_name(base, ".timeindex"), base) {}
+      log_file_(*cache_, dir_ / segment_file_name(base, ".log")),
+      offset_index_(*cache_, dir_ / segment_file_name(base, ".index"), base),
+      time_index_(*cache_, dir_ / segment_file_name(base, ".timeindex"), base) {}
 
 LogSegment::~LogSegment() = default;
 
-int LogSegment::create(const std::filesystem::path& dir, int64_t base_offset, size_t index_max_bytes,
-                       int64_t now_ms, std::shared_ptr<LogSegment>& out) {
-  auto log_path = dir / segment_file_name(base_offset, ".log");
-  int fd = ::open(log_path.c_str(), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) return errno;
-  auto file = std::make_shared<const SegmentFile>(FileDescriptor(fd), log_path);
-  std::shared_ptr<LogSegment> seg(new LogSegment(dir, base_offset, file));
-  ::unlink(seg->offset_index_.file().path().c_str());
-  ::unlink(seg->time_index_.file().path().c_str());
+int LogSegment::create(std::shared_ptr<FdCache> cache, const std::filesystem::path& dir, int64_t base_offset,
+                       size_t index_max_bytes, int64_t now_ms, std::shared_ptr<LogSegment>& out) {
+  std::shared_ptr<LogSegment> seg(new LogSegment(cache, dir, base_offset));
+  if (int rc = seg->log_file_.open(true, true); rc != 0) return rc;
   try {
-    seg->offset_index_.file().open();
-    seg->time_index_.file().open();
+    seg->offset_index_.file().open(true);
+    seg->time_index_.file().open(true);
   } catch (const std::system_error& e) {
-    ::unlink(log_path.c_str());
+    seg->delete_files();
     return e.code().value();
   }
   if (int rc = seg->make_appendable(index_max_bytes); rc != 0) {
@@ -64,25 +60,24 @@ int LogSegment::create(const std::filesystem::path& dir, int64_t base_offset, si
   return 0;
 }
 
-std::shared_ptr<LogSegment> LogSegment::open(const std::filesystem::path& dir, int64_t base_offset) {
-  auto log_path = dir / segment_file_name(base_offset, ".log");
-  int fd = ::open(log_path.c_str(), O_RDWR | O_CLOEXEC);
-  if (fd < 0) throw std::system_error(errno, std::generic_category(), "open " + log_path.string());
-  struct stat st {};
-  if (::fstat(fd, &st) != 0) {
-    int e = errno;
-    ::close(fd);
-    throw std::system_error(e, std::generic_category(), "fstat " + log_path.string());
+std::shared_ptr<LogSegment> LogSegment::open(std::shared_ptr<FdCache> cache, const std::filesystem::path& dir,
+                                             int64_t base_offset) {
+  std::shared_ptr<LogSegment> seg(new LogSegment(cache, dir, base_offset));
+  const auto& log_path = seg->log_file_.path();
+  FdRef file;
+  if (int rc = seg->log_file_.open(false, false, &file); rc != 0) {
+    throw std::system_error(rc, std::generic_category(), "open " + log_path.string());
   }
-  auto file = std::make_shared<const SegmentFile>(FileDescriptor(fd), log_path);
-  std::shared_ptr<LogSegment> seg(new LogSegment(dir, base_offset, file));
+  const int fd = file->fd();
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) throw std::system_error(errno, std::generic_category(), "fstat " + log_path.string());
   seg->size_.store(static_cast<uint64_t>(st.st_size), std::memory_order_release);
   seg->indexes_missing_ = !std::filesystem::exists(seg->offset_index_.file().path()) ||
                           !std::filesystem::exists(seg->time_index_.file().path());
   seg->offset_index_.file().open();
   seg->time_index_.file().open();
   // Age for segment.ms: the first batch's timestamp, else the file's mtime.
-  seg->roll_base_ms_ = file_mtime_ms(fd);
+  seg->roll_base_ms_ = static_cast<int64_t>(st.st_mtim.tv_sec) * 1000 + st.st_mtim.tv_nsec / 1000000;
   ChunkReader r(fd, static_cast<uint64_t>(st.st_size), batch_layout::kHeaderSize);
   BatchHeader h;
   int err = 0;
@@ -102,7 +97,7 @@ TimestampOffset LogSegment::max_timestamp_so_far() const {
 
 int64_t LogSegment::largest_timestamp() const {
   auto m = max_timestamp_so_far();
-  return m.timestamp >= 0 ? m.timestamp : file_mtime_ms(file_->fd());
+  return m.timestamp >= 0 ? m.timestamp : file_mtime_ms(log_file_.path());
 }
 
 int LogSegment::make_appendable(size_t index_max_bytes) {
@@ -113,8 +108,11 @@ int LogSegment::make_appendable(size_t index_max_bytes) {
 int LogSegment::append(std::span<const uint8_t> bytes, std::span<const BatchAppendInfo> batches,
                        int64_t index_interval_bytes, int64_t now_ms) {
   const uint64_t pos0 = size_.load(std::memory_order_relaxed);
-  if (int rc = pwrite_full(file_->fd(), bytes.data(), bytes.size(), static_cast<int64_t>(pos0)); rc != 0) {
-    (void)::ftruncate(file_->fd(), static_cast<off_t>(pos0));  // drop a partial write
+  int err = 0;
+  FdRef file = log_file_.acquire(&err);
+  if (!file) return err;
+  if (int rc = pwrite_full(file->fd(), bytes.data(), bytes.size(), static_cast<int64_t>(pos0)); rc != 0) {
+    (void)::ftruncate(file->fd(), static_cast<off_t>(pos0));  // drop a partial write
     return rc;
   }
   const size_t saved_off_entries = offset_index_.entries();
@@ -145,7 +143,7 @@ int LogSegment::append(std::span<const uint8_t> bytes, std::span<const BatchAppe
       std::lock_guard lk(ts_mu_);
       max_ts_ = saved_max_ts;
     }
-    (void)::ftruncate(file_->fd(), static_cast<off_t>(pos0));
+    (void)::ftruncate(file->fd(), static_cast<off_t>(pos0));
     return rc;
   }
   if (pos0 == 0) roll_base_ms_ = now_ms;
@@ -164,14 +162,16 @@ SegmentRecovery LogSegment::recover(int64_t index_interval_bytes, size_t index_m
     std::lock_guard lk(ts_mu_);
     max_ts_ = {-1, -1};
   }
+  int err = 0;
+  FdRef file = log_file_.acquire(&err);
+  if (!file) throw std::system_error(err, std::generic_category(), "open " + log_file_.path().string());
   struct stat st {};
-  if (::fstat(file_->fd(), &st) != 0) throw std::system_error(errno, std::generic_category(), "fstat");
+  if (::fstat(file->fd(), &st) != 0) throw std::system_error(errno, std::generic_category(), "fstat");
   const uint64_t file_size = static_cast<uint64_t>(st.st_size);
-  ChunkReader r(file_->fd(), file_size, kRecoveryChunk);
+  ChunkReader r(file->fd(), file_size, kRecoveryChunk);
   uint64_t pos = 0;
   int64_t next = base_;
   int64_t bytes_since = 0;
-  int err = 0;
   while (true) {
     const uint8_t* p = r.get(pos, batch_layout::kLogOverhead, &err);
     if (!p) break;
@@ -194,9 +194,9 @@ SegmentRecovery LogSegment::recover(int64_t index_interval_bytes, size_t index_m
     bytes_since += sz;
     next = v.next_offset();
   }
-  if (err != 0) throw std::system_error(err, std::generic_category(), "read " + file_->path().string());
-  if (pos < file_size && ::ftruncate(file_->fd(), static_cast<off_t>(pos)) != 0) {
-    throw std::system_error(errno, std::generic_category(), "truncate " + file_->path().string());
+  if (err != 0) throw std::system_error(err, std::generic_category(), "read " + log_file_.path().string());
+  if (pos < file_size && ::ftruncate(file->fd(), static_cast<off_t>(pos)) != 0) {
+    throw std::system_error(errno, std::generic_category(), "truncate " + log_file_.path().string());
   }
   size_.store(pos, std::memory_order_release);
   bytes_since_last_index_entry_ = bytes_since;
@@ -215,16 +215,18 @@ int64_t LogSegment::load_as_active(size_t index_max_bytes) {
     start = last.position;
   }
   const uint64_t limit = size();
-  ChunkReader r(file_->fd(), limit, kHeaderScanChunk);
-  BatchHeader h;
   int err = 0;
+  FdRef file = log_file_.acquire(&err);
+  if (!file) throw std::system_error(err, std::generic_category(), "open " + log_file_.path().string());
+  ChunkReader r(file->fd(), limit, kHeaderScanChunk);
+  BatchHeader h;
   uint64_t pos = start;
   while (read_batch_header(r, pos, h, &err)) {
     note_batch(h.last_offset(), h.max_timestamp);
     next = h.last_offset() + 1;
     pos += h.size;
   }
-  if (err != 0) throw std::system_error(err, std::generic_category(), "read " + file_->path().string());
+  if (err != 0) throw std::system_error(err, std::generic_category(), "read " + log_file_.path().string());
   bytes_since_last_index_entry_ = static_cast<int64_t>(limit - start);
   return next;
 }
@@ -261,7 +263,12 @@ bool LogSegment::indexes_sane() {
   return true;
 }
 
-int LogSegment::flush_log() { return ::fdatasync(file_->fd()) == 0 ? 0 : errno; }
+int LogSegment::flush_log() {
+  int err = 0;
+  FdRef file = log_file_.acquire(&err);
+  if (!file) return err;
+  return ::fdatasync(file->fd()) == 0 ? 0 : errno;
+}
 
 int LogSegment::flush_indexes() {
   int rc = offset_index_.file().flush();
@@ -270,7 +277,9 @@ int LogSegment::flush_indexes() {
 }
 
 void LogSegment::delete_files() {
-  ::unlink(file_->path().c_str());
+  deleted_.store(true, std::memory_order_release);
+  ::unlink(log_file_.path().c_str());
+  log_file_.close();  // holders of an FdRef keep reading the unlinked file
   offset_index_.file().remove_file();
   time_index_.file().remove_file();
 }
@@ -278,7 +287,9 @@ void LogSegment::delete_files() {
 std::optional<BatchHeader> LogSegment::find_batch(int64_t target, uint64_t limit, int* err) const {
   uint64_t start = offset_index_.lookup(target).position;
   if (start >= limit) start = 0;
-  ChunkReader r(file_->fd(), limit, kHeaderScanChunk);
+  FdRef file = log_file_.acquire(err);
+  if (!file) return std::nullopt;
+  ChunkReader r(file->fd(), limit, kHeaderScanChunk);
   BatchHeader h;
   uint64_t pos = start;
   while (read_batch_header(r, pos, h, err)) {
@@ -289,6 +300,8 @@ std::optional<BatchHeader> LogSegment::find_batch(int64_t target, uint64_t limit
 }
 
 FileSlice LogSegment::slice_from(const BatchHeader& first, size_t max_bytes, uint64_t limit, int* err) const {
+  FdRef file = log_file_.acquire(err);
+  if (!file) return {};
   uint64_t p = first.position;
   uint64_t end = p + first.size;
   if (max_bytes > first.size && end < limit) {
@@ -299,12 +312,12 @@ FileSlice LogSegment::slice_from(const BatchHeader& first, size_t max_bytes, uin
       // The offset index maps batch starts: jump close to the budget's end.
       uint64_t q = offset_index_.lookup_by_position(static_cast<uint32_t>(budget_end)).position;
       if (q > end && q <= limit) end = q;
-      ChunkReader r(file_->fd(), limit, kHeaderScanChunk);
+      ChunkReader r(file->fd(), limit, kHeaderScanChunk);
       BatchHeader h;
       while (read_batch_header(r, end, h, err) && end + h.size <= budget_end) end += h.size;
     }
   }
-  return FileSlice{file_, static_cast<int64_t>(p), static_cast<size_t>(end - p)};
+  return FileSlice{std::move(file), static_cast<int64_t>(p), static_cast<size_t>(end - p)};
 }
 
 std::optional<TimestampOffset> LogSegment::find_offset_by_timestamp(int64_t ts, int64_t min_offset, int* err) const {
@@ -312,7 +325,9 @@ std::optional<TimestampOffset> LogSegment::find_offset_by_timestamp(int64_t ts, 
   auto te = time_index_.lookup(ts);
   uint64_t start = offset_index_.lookup(std::max(te.offset, min_offset)).position;
   if (start >= limit) start = 0;
-  ChunkReader r(file_->fd(), limit, kHeaderScanChunk);
+  FdRef file = log_file_.acquire(err);
+  if (!file) return std::nullopt;
+  ChunkReader r(file->fd(), limit, kHeaderScanChunk);
   BatchHeader h;
   uint64_t pos = start;
   while (read_batch_header(r, pos, h, err)) {
@@ -343,7 +358,9 @@ std::optional<TimestampOffset> LogSegment::max_timestamp_record(int* err) const 
   const uint64_t limit = size();
   uint64_t start = offset_index_.lookup(m.offset).position;
   if (start >= limit) start = 0;
-  ChunkReader r(file_->fd(), limit, kHeaderScanChunk);
+  FdRef file = log_file_.acquire(err);
+  if (!file) return std::nullopt;
+  ChunkReader r(file->fd(), limit, kHeaderScanChunk);
   BatchHeader h;
   uint64_t pos = start;
   while (read_batch_header(r, pos, h, err)) {

@@ -7,10 +7,15 @@
 // framing of its own. Indexes: see offset_index.h / time_index.h; one entry
 // per index.interval.bytes of log, added before the batch that crosses it.
 //
+// Descriptors: the segment holds none of its own. All three files live in
+// the shared FdCache (fd_cache.h): every operation acquires a pinned FdRef
+// for its duration (a read's FileSlice keeps it until sent), and the cache
+// closes cold descriptors. So a partition costs no descriptor while idle.
+//
 // Threads: mutators (append, recover, become_inactive, truncate, delete) run
 // under the owning Log's append lock. size(), read paths, timestamps and
-// file() may be called by any thread concurrently: the committed size is
-// published (release) only after the bytes and index entries are written.
+// acquire_file() may be called by any thread concurrently: the committed size
+// is published (release) only after the bytes and index entries are written.
 #pragma once
 
 #include <atomic>
@@ -46,16 +51,22 @@ std::string segment_file_name(int64_t base_offset, const char* suffix);
 class LogSegment {
  public:
   // Creates fresh, empty files (truncating leftovers). Returns errno.
-  static int create(const std::filesystem::path& dir, int64_t base_offset, size_t index_max_bytes,
-                    int64_t now_ms, std::shared_ptr<LogSegment>& out);
+  static int create(std::shared_ptr<FdCache> cache, const std::filesystem::path& dir, int64_t base_offset,
+                    size_t index_max_bytes, int64_t now_ms, std::shared_ptr<LogSegment>& out);
   // Opens existing files; creates missing index files (then indexes_missing()
   // is true). Throws std::system_error.
-  static std::shared_ptr<LogSegment> open(const std::filesystem::path& dir, int64_t base_offset);
+  static std::shared_ptr<LogSegment> open(std::shared_ptr<FdCache> cache, const std::filesystem::path& dir,
+                                          int64_t base_offset);
   ~LogSegment();
 
   int64_t base_offset() const { return base_; }
   uint64_t size() const { return size_.load(std::memory_order_acquire); }
-  const std::shared_ptr<const SegmentFile>& file() const { return file_; }
+  // A pinned descriptor of the .log (reopened if the cache closed it).
+  // nullptr with *err = errno on failure (ENOENT once delete_files() ran).
+  FdRef acquire_file(int* err) const { return log_file_.acquire(err); }
+  const std::filesystem::path& log_path() const { return log_file_.path(); }
+  // True once delete_files() ran (a reader that lost the race retries).
+  bool deleted() const { return deleted_.load(std::memory_order_acquire); }
   OffsetIndex& offset_index() { return offset_index_; }
   TimeIndex& time_index() { return time_index_; }
   bool indexes_missing() const { return indexes_missing_; }
@@ -84,7 +95,7 @@ class LogSegment {
   int flush_indexes();
   void mark_fully_flushed() { fully_flushed_.store(true, std::memory_order_release); }
   bool fully_flushed() const { return fully_flushed_.load(std::memory_order_acquire); }
-  // Unlinks the files; readers holding file() keep reading.
+  // Unlinks the files; readers holding a FileSlice / FdRef keep reading.
   void delete_files();
 
   // --- reader side (any thread) ---
@@ -105,16 +116,18 @@ class LogSegment {
   int64_t roll_base_ms() const { return roll_base_ms_; }
 
  private:
-  LogSegment(std::filesystem::path dir, int64_t base, std::shared_ptr<const SegmentFile> file);
+  LogSegment(std::shared_ptr<FdCache> cache, std::filesystem::path dir, int64_t base);
   void note_batch(int64_t last_offset, int64_t max_ts);
 
+  std::shared_ptr<FdCache> cache_;  // outlives the three CachedFiles below
   std::filesystem::path dir_;
   int64_t base_;
-  std::shared_ptr<const SegmentFile> file_;
+  CachedFile log_file_;
   OffsetIndex offset_index_;
   TimeIndex time_index_;
   std::atomic<uint64_t> size_{0};
   bool indexes_missing_ = false;
+  std::atomic<bool> deleted_{false};
   std::atomic<bool> fully_flushed_{false};
   int64_t bytes_since_last_index_entry_ = 0;  // writer only
   int64_t roll_base_ms_ = 0;                  // writer only after open

@@ -5,7 +5,8 @@
 namespace skiff::storage {
 
 OffsetPosition OffsetIndex::entry(size_t i) const {
-  const uint8_t* p = file_.entry(i);
+  uint8_t p[kEntrySize];
+  file_.entry(i, p);
   return {base_ + load_be32(p), load_be32(p + 4)};
 }
 

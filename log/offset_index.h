@@ -24,7 +24,8 @@ struct OffsetPosition {
 class OffsetIndex {
  public:
   static constexpr size_t kEntrySize = 8;
-  OffsetIndex(std::filesystem::path path, int64_t base_offset) : file_(std::move(path), kEntrySize), base_(base_offset) {}
+  OffsetIndex(FdCache& cache, std::filesystem::path path, int64_t base_offset)
+      : file_(cache, std::move(path), kEntrySize), base_(base_offset) {}
 
   IndexFile& file() { return file_; }
   const IndexFile& file() const { return file_; }

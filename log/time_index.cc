@@ -7,7 +7,8 @@
 namespace skiff::storage {
 
 TimestampOffset TimeIndex::entry(size_t i) const {
-  const uint8_t* p = file_.entry(i);
+  uint8_t p[kEntrySize];
+  file_.entry(i, p);
   return {static_cast<int64_t>(load_be64(p)), base_ + load_be32(p + 8)};
 }
 

@@ -23,7 +23,8 @@ struct TimestampOffset {
 class TimeIndex {
  public:
   static constexpr size_t kEntrySize = 12;
-  TimeIndex(std::filesystem::path path, int64_t base_offset) : file_(std::move(path), kEntrySize), base_(base_offset) {}
+  TimeIndex(FdCache& cache, std::filesystem::path path, int64_t base_offset)
+      : file_(cache, std::move(path), kEntrySize), base_(base_offset) {}
 
   IndexFile& file() { return file_; }
   const IndexFile& file() const { return file_; }

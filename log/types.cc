@@ -20,6 +20,7 @@ int16_t kafka_error_code(LogErrc e) {
     case LogErrc::kInvalidRequest: return 42;
     case LogErrc::kOutOfOrderSequence: return 45;
     case LogErrc::kInvalidProducerEpoch: return 47;
+    case LogErrc::kPolicyViolation: return 44;
   }
   return -1;
 }
@@ -42,6 +43,7 @@ std::string_view to_string(LogErrc e) {
     case LogErrc::kInvalidRequest: return "INVALID_REQUEST";
     case LogErrc::kOutOfOrderSequence: return "OUT_OF_ORDER_SEQUENCE_NUMBER";
     case LogErrc::kInvalidProducerEpoch: return "INVALID_PRODUCER_EPOCH";
+    case LogErrc::kPolicyViolation: return "POLICY_VIOLATION";
   }
   return "UNKNOWN";
 }

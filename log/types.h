@@ -38,6 +38,7 @@ enum class LogErrc : int {
   kInvalidRequest,               // 42 INVALID_REQUEST (e.g. empty produce payload)
   kOutOfOrderSequence,           // 45 OUT_OF_ORDER_SEQUENCE_NUMBER (idempotent producer)
   kInvalidProducerEpoch,         // 47 INVALID_PRODUCER_EPOCH (a fenced, older epoch)
+  kPolicyViolation,              // 44 POLICY_VIOLATION (a broker limit, e.g. on partitions)
 };
 
 // The Kafka error code for an outcome (see the list above).

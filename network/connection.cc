@@ -13,6 +13,7 @@
 
 #include "network/net_log.h"
 #include "network/processor.h"
+#include "common/log_escape.h"
 
 namespace skiff::network {
 namespace {
@@ -54,7 +55,8 @@ void Connection::close(const std::string& reason) {
   if (closed_) return;
   closed_ = true;
   if (!reason.empty())
-    net_log().debug("closing connection {} from {}: {}", context_.connection_id, context_.peer_address, reason);
+    net_log().debug("closing connection {} from {}: {}", context_.connection_id, context_.peer_address,
+                    escaped(reason));
   boost::system::error_code ec;
   socket_.shutdown(boost::asio::socket_base::shutdown_both, ec);
   socket_.close(ec);
@@ -216,7 +218,7 @@ void Connection::on_response(Response response) {
       return;
     case Response::Action::kClose:
       if (!response.close_reason.empty())
-        net_log().info("closing connection from {}: {}", context_.peer_address, response.close_reason);
+        net_log().info("closing connection from {}: {}", context_.peer_address, escaped(response.close_reason));
       close("");
       return;
     case Response::Action::kSend:

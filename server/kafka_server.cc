@@ -1,6 +1,7 @@
 #include "server/kafka_server.h"
 
 #include "server/dynamic_config_wiring.h"
+#include "server/fd_budget.h"
 #include "server/storage_config.h"
 
 #include <fcntl.h>
@@ -92,6 +93,8 @@ void KafkaServer::open_logs() {
   } catch (const std::invalid_argument& e) {
     throw StartupError(e.what());
   }
+  lc.fd_cache_capacity =
+      derive_fd_budget(dynamic_->current()->max_connections, config_.log_fd_cache_size).segment_files;
   auto started = std::chrono::steady_clock::now();
   try {
     logs_ = std::make_unique<storage::LogManager>(std::move(lc));

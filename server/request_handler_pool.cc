@@ -1,4 +1,5 @@
 #include "server/request_handler_pool.h"
+#include "common/log_escape.h"
 
 #include <string>
 
@@ -31,7 +32,7 @@ void RequestHandlerPool::run(int index) {
     } catch (const std::exception& e) {
       // The handler is meant to answer its own errors; if it could not, the
       // connection is closed rather than left muted forever.
-      spdlog::error("request handler failed: {}", e.what());
+      spdlog::error("request handler failed: {}", escaped(e.what()));
       channel_.send_response(network::Response::close(context, std::string("handler error: ") + e.what()));
     }
   }

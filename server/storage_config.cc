@@ -9,6 +9,7 @@ storage::LogManagerConfig make_log_manager_config(const config::BrokerConfig& co
   for (const auto& d : config.log_dirs) lc.log_dirs.emplace_back(d);
   lc.node_id = config.node_id;
   lc.retention_check_interval_ms = config.log_retention_check_interval_ms;
+  lc.max_partitions = config.max_partitions;
   std::map<std::string, std::string> props;
   for (const auto& [key, entry] : config.effective) props[key] = entry.value;
   // The loader already resolved .minutes/.hours into these.

@@ -9,6 +9,7 @@
 #include "api/api_log.h"
 #include "api/topics.h"
 #include "log/topic_config_def.h"
+#include "common/log_escape.h"
 
 namespace skiff::api::admin {
 namespace {
@@ -79,7 +80,7 @@ ChangeResult alter_resource(BrokerServices& services, int8_t resource_type, cons
   std::string message;
   auto e = services.logs.alter_topic_config(resource_name, next, &message, validate_only);
   if (e != storage::LogErrc::kNone) return fail(to_error_code(e), message);
-  if (!validate_only) api_log().info("topic {}: config overrides now {} key(s)", resource_name, next.size());
+  if (!validate_only) api_log().info("topic {}: config overrides now {} key(s)", escaped(resource_name), next.size());
   return {};
 }
 

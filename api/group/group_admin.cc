@@ -3,6 +3,7 @@
 
 #include "api/api_log.h"
 #include "api/group/group_coordinator.h"
+#include "common/log_escape.h"
 
 namespace skiff::api::group {
 namespace {
@@ -85,7 +86,7 @@ std::vector<ErrorCode> GroupCoordinator::delete_groups(const std::vector<std::st
       g->pending_members.clear();
       if (auto seq = store_->delete_group(id)) last = seq;
       forget(*g);
-      api_log().info("group {}: deleted", id);
+      api_log().info("group {}: deleted", escaped(id));
       out.push_back(ErrorCode::kNone);
     }
   }

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "api/api_log.h"
+#include "common/log_escape.h"
 
 namespace skiff::api::group {
 
@@ -138,7 +139,7 @@ void GroupCoordinator::on_session_check(const std::weak_ptr<GroupMetadata>& weak
   if (m->is_awaiting_join() || m->is_awaiting_sync()) {
     schedule_session_expiry(*g, *m);  // waiting requests are bounded by the rebalance timeout instead
   } else if (now >= m->heartbeat_deadline) {
-    api_log().info("group {}: member {} session expired", g->group_id(), member_id);
+    api_log().info("group {}: member {} session expired", escaped(g->group_id()), escaped(member_id));
     remove_member_and_update_group(*g, member_id, "session timeout");
   } else {
     m->expiry_timer_armed = true;
@@ -168,7 +169,7 @@ void GroupCoordinator::on_rebalance_timeout(const std::weak_ptr<GroupMetadata>& 
   if (!g) return;
   std::lock_guard lock(g->mu);
   if (g->join_epoch != join_epoch || !g->is(GroupState::kPreparingRebalance)) return;
-  api_log().info("group {}: rebalance timed out with {} of {} member(s) joined", g->group_id(),
+  api_log().info("group {}: rebalance timed out with {} of {} member(s) joined", escaped(g->group_id()),
                  g->awaiting_join_count(), g->size());
   complete_join(*g);
 }
@@ -192,7 +193,7 @@ void GroupCoordinator::on_sync_timeout(const std::weak_ptr<GroupMetadata>& weak,
   if (!g->is(GroupState::kCompletingRebalance) && !g->is(GroupState::kStable)) return;
   auto missing = g->pending_sync;
   for (const auto& id : missing) {
-    api_log().info("group {}: member {} did not send SyncGroup in time", g->group_id(), id);
+    api_log().info("group {}: member {} did not send SyncGroup in time", escaped(g->group_id()), escaped(id));
     remove_member_and_update_group(*g, id, "no SyncGroup within the rebalance timeout");
   }
 }

@@ -21,6 +21,7 @@
 
 #include <atomic>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <shared_mutex>
 #include <string>
@@ -69,6 +70,9 @@ class GroupCoordinator {
   OffsetDeleteResult delete_offsets(const std::string& group_id, const std::vector<TopicPartition>& partitions);
   // The retention job (also run by its timer): returns how many offsets expired.
   int expire_offsets(int64_t now_ms);
+  // Removes, durably, every group's committed offsets that `doomed` picks
+  // (a deleted topic's); returns how many.
+  int delete_offsets_where(const std::function<bool(const TopicPartition&)>& doomed);
 
   // ---- admin (group_admin.cc) ----
   GroupDescription describe_group(const std::string& group_id);
@@ -114,6 +118,9 @@ class GroupCoordinator {
   void on_initial_delay(const std::weak_ptr<GroupMetadata>& weak, uint64_t join_epoch);
   void on_sync_timeout(const std::weak_ptr<GroupMetadata>& weak, uint64_t sync_epoch);
   void schedule_retention();
+  using OffsetPredicate =
+      std::function<bool(const GroupMetadata&, const TopicPartition&, const OffsetAndMetadata&)>;
+  int remove_offsets(const OffsetPredicate& doomed, int64_t now, bool durable);
 
   const GroupConfig config_;
   std::unique_ptr<OffsetStore> store_;

@@ -2,6 +2,7 @@
 // GroupCoordinator.handleJoinGroup / prepareRebalance / onCompleteJoin).
 #include "api/api_log.h"
 #include "api/group/group_coordinator.h"
+#include "common/log_escape.h"
 
 namespace skiff::api::group {
 namespace {
@@ -115,7 +116,8 @@ void GroupCoordinator::join_static_member(GroupMetadata& g, JoinGroupParams& p, 
   auto& m = *g.get(new_id);
   m.client_id = p.client_id;
   m.client_host = p.client_host;
-  api_log().info("group {}: static member {} rejoined as {}", g.group_id(), *p.group_instance_id, new_id);
+  api_log().info("group {}: static member {} rejoined as {}", escaped(g.group_id()), escaped(*p.group_instance_id),
+                 escaped(new_id));
   if (g.is(GroupState::kStable) && m.matches(p.protocols)) {
     m.session_timeout_ms = p.session_timeout_ms;
     m.rebalance_timeout_ms = p.rebalance_timeout_ms;
@@ -196,7 +198,8 @@ void GroupCoordinator::prepare_rebalance(GroupMetadata& g, const std::string& re
   const bool was_empty = g.is(GroupState::kEmpty);
   g.transition_to(GroupState::kPreparingRebalance, now_ms());
   const uint64_t epoch = ++g.join_epoch;
-  api_log().info("group {}: preparing to rebalance (generation {}): {}", g.group_id(), g.generation_id, reason);
+  api_log().info("group {}: preparing to rebalance (generation {}): {}", escaped(g.group_id()), g.generation_id,
+                 escaped(reason));
   auto weak = g.weak_from_this();
   if (was_empty && config_.initial_rebalance_delay_ms > 0) {
     g.initial_delay_pending = true;
@@ -224,13 +227,13 @@ void GroupCoordinator::complete_join(GroupMetadata& g) {
   for (auto& [id, m] : g.members())
     if (!m.is_awaiting_join()) gone.push_back(id);
   for (const auto& id : gone) {
-    api_log().info("group {}: removing member {}: it did not rejoin in time", g.group_id(), id);
+    api_log().info("group {}: removing member {}: it did not rejoin in time", escaped(g.group_id()), escaped(id));
     g.remove(id);
   }
   g.init_next_generation(now_ms());
   persist(g);
-  api_log().info("group {}: generation {} with {} member(s), protocol {}", g.group_id(), g.generation_id, g.size(),
-                 g.protocol_name.value_or("-"));
+  api_log().info("group {}: generation {} with {} member(s), protocol {}", escaped(g.group_id()), g.generation_id,
+                 g.size(), escaped(g.protocol_name.value_or("-")));
   if (g.is(GroupState::kEmpty)) return;
   for (auto& [id, m] : g.members()) {
     auto cb = std::exchange(m.awaiting_join, nullptr);

@@ -2,6 +2,7 @@
 // handleSyncGroup / handleHeartbeat / handleLeaveGroup).
 #include "api/api_log.h"
 #include "api/group/group_coordinator.h"
+#include "common/log_escape.h"
 
 namespace skiff::api::group {
 namespace {
@@ -47,7 +48,7 @@ void GroupCoordinator::sync_group(SyncGroupParams p, SyncCallback cb) {
     if (auto* target = g->get(id)) target->assignment = std::move(assignment);
   g->transition_to(GroupState::kStable, now_ms());
   persist(*g);
-  api_log().debug("group {}: generation {} is stable", g->group_id(), g->generation_id);
+  api_log().debug("group {}: generation {} is stable", escaped(g->group_id()), g->generation_id);
   for (auto& [id, member] : g->members()) {
     if (auto waiting = std::exchange(member.awaiting_sync, nullptr))
       waiting(SyncGroupResult{ErrorCode::kNone, g->protocol_type, g->protocol_name, member.assignment});
@@ -117,7 +118,7 @@ LeaveGroupResult GroupCoordinator::leave_group(const std::string& group_id, cons
     } else if (!g->has(id)) {
       r.members.push_back(ErrorCode::kUnknownMemberId);
     } else {
-      api_log().info("group {}: member {} left", group_id, id);
+      api_log().info("group {}: member {} left", escaped(group_id), escaped(id));
       remove_member_and_update_group(*g, id, "the member's LeaveGroup");
       r.members.push_back(ErrorCode::kNone);
     }

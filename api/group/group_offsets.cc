@@ -4,6 +4,7 @@
 #include "api/api_log.h"
 #include "api/group/consumer_protocol.h"
 #include "api/group/group_coordinator.h"
+#include "common/log_escape.h"
 
 namespace skiff::api::group {
 namespace {
@@ -138,44 +139,58 @@ OffsetDeleteResult GroupCoordinator::delete_offsets(const std::string& group_id,
 
 // Offsets of empty groups expire offsets.retention.ms after the group became
 // empty (after their commit, for groups never managed by the coordinator);
-// an explicit retention (OffsetCommit v2-4) wins. An empty group with no
-// offsets left is removed.
+// an explicit retention (OffsetCommit v2-4) wins.
 int GroupCoordinator::expire_offsets(int64_t now) {
+  const int64_t retention = config_.offsets_retention_ms;
+  return remove_offsets(
+      [&](const GroupMetadata& g, const TopicPartition&, const OffsetAndMetadata& o) {
+        if (o.expire_timestamp >= 0) return now >= o.expire_timestamp;
+        if (!g.is(GroupState::kEmpty) || retention < 0) return false;
+        int64_t base = g.protocol_type ? g.state_timestamp() : o.commit_timestamp;
+        return now - base >= retention;
+      },
+      now, /*durable=*/false);
+}
+
+// Kafka's onPartitionsDeleted: a deleted topic takes its committed offsets
+// with it, so a topic created again under the same name starts unconsumed.
+int GroupCoordinator::delete_offsets_where(const std::function<bool(const TopicPartition&)>& doomed) {
+  return remove_offsets([&](const GroupMetadata&, const TopicPartition& tp,
+                            const OffsetAndMetadata&) { return doomed(tp); },
+                        now_ms(), /*durable=*/true);
+}
+
+// Removes the offsets `doomed` picks from every group; an empty group left
+// with no offsets is removed. `durable`: fsynced before returning.
+int GroupCoordinator::remove_offsets(const OffsetPredicate& doomed_offset, int64_t now, bool durable) {
   std::vector<GroupPtr> all;
   {
     std::shared_lock lock(map_mu_);
     for (auto& [id, g] : groups_) all.push_back(g);
   }
-  int expired = 0;
-  const int64_t retention = config_.offsets_retention_ms;
+  int removed = 0;
+  std::optional<uint64_t> last_seq;
+  auto written = [&](std::optional<uint64_t> seq) {
+    if (seq) last_seq = std::max(last_seq.value_or(0), *seq);
+  };
   for (auto& g : all) {
     std::lock_guard lock(g->mu);
     if (g->is(GroupState::kDead)) continue;
-    const bool empty = g->is(GroupState::kEmpty);
     std::vector<TopicPartition> doomed;
-    for (const auto& [tp, o] : g->offsets) {
-      bool gone;
-      if (o.expire_timestamp >= 0) {
-        gone = now >= o.expire_timestamp;
-      } else if (!empty || retention < 0) {
-        gone = false;
-      } else {
-        int64_t base = g->protocol_type ? g->state_timestamp() : o.commit_timestamp;
-        gone = now - base >= retention;
-      }
-      if (gone) doomed.push_back(tp);
-    }
+    for (const auto& [tp, o] : g->offsets)
+      if (doomed_offset(*g, tp, o)) doomed.push_back(tp);
     for (const auto& tp : doomed) g->offsets.erase(tp);
-    if (!doomed.empty()) store_->delete_offsets(g->group_id(), doomed);
-    expired += static_cast<int>(doomed.size());
-    if (empty && g->offsets.empty() && g->size() == 0 && g->pending_members.empty()) {
+    if (!doomed.empty()) written(store_->delete_offsets(g->group_id(), doomed));
+    removed += static_cast<int>(doomed.size());
+    if (g->is(GroupState::kEmpty) && g->offsets.empty() && g->size() == 0 && g->pending_members.empty()) {
       g->transition_to(GroupState::kDead, now);
-      store_->delete_group(g->group_id());
+      written(store_->delete_group(g->group_id()));
       forget(*g);
-      api_log().info("group {}: removed (empty, no committed offsets)", g->group_id());
+      api_log().info("group {}: removed (empty, no committed offsets)", escaped(g->group_id()));
     }
   }
-  return expired;
+  if (durable && last_seq) store_->flush(*last_seq);
+  return removed;
 }
 
 }  // namespace skiff::api::group

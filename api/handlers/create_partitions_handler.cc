@@ -2,6 +2,7 @@
 
 #include "api/api_log.h"
 #include "api/topics.h"
+#include "common/log_escape.h"
 
 namespace skiff::api {
 namespace {
@@ -27,9 +28,25 @@ Result failed(ErrorCode e, std::optional<std::string> message = std::nullopt) {
   return r;
 }
 
+// The partitions the request would add to existing topics.
+int64_t added_partitions(BrokerServices& services, const protocol::CreatePartitionsRequest& body) {
+  int64_t total = 0;
+  for (const auto& t : body.topics) {
+    auto topic = services.logs.topic(t.name);
+    if (topic && t.count > topic->partitions) total += t.count - topic->partitions;
+  }
+  return total;
+}
+
 }  // namespace
 
 void CreatePartitionsHandler::handle(ApiRequest&, protocol::CreatePartitionsRequest& body, Responder& out) {
+  if (added_partitions(services_, body) > kMaxPartitionsPerRequest) {
+    out.send(mirror(body, [](const auto&) {
+      return failed(ErrorCode::kPolicyViolation, "Excessively large number of additional partitions per request.");
+    }));
+    return;
+  }
   out.send(mirror(body, [&](const protocol::CreatePartitionsRequest::CreatePartitionsTopic& t) -> Result {
     auto topic = services_.logs.topic(t.name);
     if (!topic) return failed(ErrorCode::kUnknownTopicOrPartition, "The topic '" + t.name + "' does not exist.");
@@ -49,11 +66,11 @@ void CreatePartitionsHandler::handle(ApiRequest&, protocol::CreatePartitionsRequ
                         "Skiff is a single broker: the only replica must be broker " +
                             std::to_string(services_.broker.node_id) + ".");
     }
-    if (body.validate_only) return failed(ErrorCode::kNone);
     std::string message;
-    auto e = services_.logs.create_partitions(t.name, t.count, &message);
+    auto e = services_.logs.create_partitions(t.name, t.count, &message, body.validate_only);
     if (e != storage::LogErrc::kNone) return failed(to_error_code(e), message.empty() ? std::nullopt : std::optional(message));
-    api_log().info("topic {} grown from {} to {} partitions", t.name, topic->partitions, t.count);
+    if (body.validate_only) return failed(ErrorCode::kNone);
+    api_log().info("topic {} grown from {} to {} partitions", escaped(t.name), topic->partitions, t.count);
     return failed(ErrorCode::kNone);
   }));
 }

@@ -5,6 +5,7 @@
 #include "api/admin/config_describer.h"
 #include "api/api_log.h"
 #include "api/topics.h"
+#include "common/log_escape.h"
 
 namespace skiff::api {
 namespace {
@@ -23,6 +24,21 @@ CreateTopicsResponse mirror(const protocol::CreateTopicsRequest& body, PerTopic&
   return resp;
 }
 
+// The partitions a request asks for, counted as Kafka's
+// validateTotalNumberOfPartitions counts them.
+int64_t requested_partitions(const protocol::CreateTopicsRequest& body, int32_t default_partitions) {
+  int64_t total = 0;
+  for (const auto& t : body.topics) {
+    if (!t.assignments.empty())
+      total += static_cast<int64_t>(t.assignments.size());
+    else if (t.num_partitions == -1)
+      total += default_partitions;
+    else if (t.num_partitions > 0)
+      total += t.num_partitions;
+  }
+  return total;
+}
+
 Result failed(ErrorCode error, std::string message, int16_t version) {
   Result r;
   r.error_code = code(error);
@@ -35,6 +51,12 @@ Result failed(ErrorCode error, std::string message, int16_t version) {
 
 void CreateTopicsHandler::handle(ApiRequest& request, protocol::CreateTopicsRequest& body, Responder& out) {
   const int16_t version = request.api_version();
+  if (requested_partitions(body, services_.config.num_partitions) > kMaxPartitionsPerRequest) {
+    out.send(mirror(body, [&](const auto&) {
+      return failed(ErrorCode::kPolicyViolation, "Excessively large number of partitions per request.", version);
+    }));
+    return;
+  }
   std::map<std::string, int> seen;
   for (const auto& t : body.topics) ++seen[t.name];
   out.send(mirror(body, [&](const protocol::CreateTopicsRequest::CreatableTopic& t) -> Result {
@@ -69,7 +91,7 @@ void CreateTopicsHandler::handle(ApiRequest& request, protocol::CreateTopicsRequ
                           "skiff.accept.replication.factor.enable=true to accept it as 1.",
                       version);
       }
-      api_log().warn("topic {}: replication factor {} requested; a single broker keeps one replica", t.name,
+      api_log().warn("topic {}: replication factor {} requested; a single broker keeps one replica", escaped(t.name),
                      replication);
       replication = 1;
     }
@@ -81,7 +103,7 @@ void CreateTopicsHandler::handle(ApiRequest& request, protocol::CreateTopicsRequ
     auto created = services_.logs.create_topic(t.name, partitions, overrides, body.validate_only);
     if (created.error != storage::LogErrc::kNone) return failed(to_error_code(created.error), created.message, version);
     if (!body.validate_only)
-      api_log().info("created topic {} with {} partition(s){}", t.name, partitions,
+      api_log().info("created topic {} with {} partition(s){}", escaped(t.name), partitions,
                      overrides.empty() ? "" : " and config overrides");
     Result r;
     r.error_message = std::nullopt;

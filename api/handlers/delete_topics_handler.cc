@@ -1,8 +1,10 @@
 #include "api/handlers/delete_topics_handler.h"
 
 #include "api/api_log.h"
+#include "api/group/group_coordinator.h"
 #include "api/purgatory.h"
 #include "api/topics.h"
+#include "common/log_escape.h"
 
 namespace skiff::api {
 namespace {
@@ -59,7 +61,13 @@ void DeleteTopicsHandler::handle(ApiRequest& request, protocol::DeleteTopicsRequ
       return failed(r, ErrorCode::kTopicDeletionDisabled, "Topic deletion is disabled (delete.topic.enable=false).");
     auto e = services_.logs.delete_topic(topic->name);
     if (e != storage::LogErrc::kNone) return failed(r, to_error_code(e));
-    api_log().info("deleted topic {} ({} partition(s))", topic->name, topic->partitions);
+    api_log().info("deleted topic {} ({} partition(s))", escaped(topic->name), topic->partitions);
+    if (services_.groups) {  // Kafka drops the topic's committed offsets with it
+      const std::string& deleted = topic->name;
+      int n = services_.groups->delete_offsets_where(
+          [&](const group::TopicPartition& tp) { return tp.topic == deleted; });
+      if (n) api_log().info("deleted topic {}: removed {} committed offset(s)", escaped(deleted), n);
+    }
     if (services_.fetch_purgatory) {  // waiting fetches notice the partition is gone
       for (int32_t p = 0; p < topic->partitions; ++p) services_.fetch_purgatory->on_event(partition_key(topic->name, p));
     }

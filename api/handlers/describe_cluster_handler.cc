@@ -1,5 +1,7 @@
 #include "api/handlers/describe_cluster_handler.h"
 
+#include "api/authorized_operations.h"
+
 namespace skiff::api {
 
 void DescribeClusterHandler::handle(ApiRequest& request, protocol::DescribeClusterRequest& body, Responder& out) {
@@ -23,6 +25,8 @@ void DescribeClusterHandler::handle(ApiRequest& request, protocol::DescribeClust
   b.host = ep.host;
   b.port = ep.port;
   r.brokers.push_back(b);
+  if (body.include_cluster_authorized_operations)
+    r.cluster_authorized_operations = authorized_operations(AclResource::kCluster);
   out.send(r);
 }
 

@@ -1,5 +1,6 @@
 #include "api/handlers/describe_groups_handler.h"
 
+#include "api/authorized_operations.h"
 #include "api/group/group_coordinator.h"
 
 namespace skiff::api {
@@ -14,6 +15,8 @@ void DescribeGroupsHandler::handle(ApiRequest&, protocol::DescribeGroupsRequest&
     g.group_state = d.state;
     g.protocol_type = d.protocol_type;
     g.protocol_data = d.protocol_name;
+    if (body.include_authorized_operations)
+      g.authorized_operations = authorized_operations(AclResource::kGroup);
     for (auto& m : d.members) {
       auto& dm = g.members.emplace_back();
       dm.member_id = m.member_id;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "api/authorized_operations.h"
 #include "api/topics.h"
 
 namespace skiff::api {
@@ -9,9 +10,6 @@ namespace {
 
 using protocol::DescribeTopicPartitionsResponse;
 using Topic = DescribeTopicPartitionsResponse::DescribeTopicPartitionsResponseTopic;
-
-// Kafka's bitfield of every topic ACL operation (no authorizer: all allowed).
-constexpr int32_t kAllTopicOperations = 0b0000'1111'1111'1000;
 
 }  // namespace
 
@@ -49,7 +47,7 @@ void DescribeTopicPartitionsHandler::handle(ApiRequest&, protocol::DescribeTopic
     }
     t.topic_id = to_wire(info->topic_id);
     t.is_internal = name == "__consumer_offsets" || name == "__transaction_state";
-    t.topic_authorized_operations = kAllTopicOperations;
+    t.topic_authorized_operations = authorized_operations(AclResource::kTopic);
     for (int32_t p = first; p < info->partitions; ++p) {
       if (budget <= 0) {
         resp.next_cursor = DescribeTopicPartitionsResponse::Cursor{name, p};

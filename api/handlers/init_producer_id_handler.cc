@@ -2,6 +2,7 @@
 
 #include "api/admin/producer_ids.h"
 #include "api/api_log.h"
+#include "common/log_escape.h"
 
 namespace skiff::api {
 namespace {
@@ -21,7 +22,7 @@ void InitProducerIdHandler::handle(ApiRequest& request, protocol::InitProducerId
     // Kafka has no message field here; a client sees "The transactional id
     // is not authorized", which at least names the transactional id.
     api_log().warn("InitProducerId with transactional.id '{}' from {}: Skiff does not support transactions yet",
-                   *body.transactional_id, request.context().peer_address);
+                   escaped(*body.transactional_id), request.context().peer_address);
     out.send(answer(ErrorCode::kTransactionalIdAuthorizationFailed));
     return;
   }

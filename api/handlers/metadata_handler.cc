@@ -1,17 +1,12 @@
 #include "api/handlers/metadata_handler.h"
 
+#include "api/authorized_operations.h"
 #include "api/topics.h"
 
 namespace skiff::api {
 namespace {
 
 using protocol::MetadataResponse;
-
-// Every topic operation allowed: there are no ACLs (Kafka's AclOperation codes).
-constexpr int32_t kAllTopicOperations = (1 << 3) | (1 << 4) | (1 << 5) | (1 << 6) | (1 << 7) | (1 << 8) |
-                                        (1 << 10) | (1 << 11);
-constexpr int32_t kAllClusterOperations = (1 << 4) | (1 << 5) | (1 << 7) | (1 << 8) | (1 << 9) | (1 << 10) |
-                                          (1 << 11) | (1 << 12) | (1 << 13);
 
 MetadataResponse::MetadataResponseTopic describe(const storage::TopicInfo& info, int32_t node_id,
                                                   bool with_operations) {
@@ -28,7 +23,7 @@ MetadataResponse::MetadataResponseTopic describe(const storage::TopicInfo& info,
     part.isr_nodes = {node_id};
     t.partitions.push_back(std::move(part));
   }
-  if (with_operations) t.topic_authorized_operations = kAllTopicOperations;
+  if (with_operations) t.topic_authorized_operations = authorized_operations(AclResource::kTopic);
   return t;
 }
 
@@ -62,7 +57,7 @@ void MetadataHandler::handle(ApiRequest& request, protocol::MetadataRequest& bod
   const int32_t node = services_.broker.node_id;
   const bool with_ops = version >= 8 && body.include_topic_authorized_operations;
   if (version >= 8 && version <= 10 && body.include_cluster_authorized_operations)
-    resp.cluster_authorized_operations = kAllClusterOperations;
+    resp.cluster_authorized_operations = authorized_operations(AclResource::kCluster);
   // Before v4 a client could not ask, and Kafka auto-created by broker config alone.
   const bool allow_create = version < 4 || body.allow_auto_topic_creation;
 

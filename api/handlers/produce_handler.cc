@@ -6,6 +6,7 @@
 #include "api/purgatory.h"
 #include "api/topics.h"
 #include "log/record_batch.h"
+#include "common/log_escape.h"
 
 namespace skiff::api {
 namespace {
@@ -35,6 +36,16 @@ bool has_transactional_batch(std::span<uint8_t> records) {
   return false;
 }
 
+// zstd arrived with Produce v7 (KIP-110): an older request may not carry it
+// (Kafka's ProduceRequest.validateRecords).
+bool has_zstd_batch(std::span<uint8_t> records) {
+  storage::BatchIterator it(records);
+  storage::RecordBatchView batch;
+  while (it.next(batch))
+    if (batch.magic() >= 2 && batch.compression() == storage::Compression::kZstd) return true;
+  return false;
+}
+
 template <class PerPartition>
 ProduceResponse mirror(protocol::ProduceRequest& body, PerPartition&& answer) {
   ProduceResponse resp;
@@ -50,7 +61,7 @@ ProduceResponse mirror(protocol::ProduceRequest& body, PerPartition&& answer) {
 }  // namespace
 
 ProduceResponse::PartitionProduceResponse ProduceHandler::append_partition(
-    const std::string& topic, protocol::ProduceRequest::PartitionProduceData& data) {
+    const std::string& topic, protocol::ProduceRequest::PartitionProduceData& data, int16_t version) {
   auto found = find_topic(services_, topic, /*allow_create=*/true);
   if (!found.topic) return partition_error(data.index, found.error);
   auto log = find_log(services_, topic, data.index);
@@ -61,13 +72,17 @@ ProduceResponse::PartitionProduceResponse ProduceHandler::append_partition(
   // The request owns its frame, so the batches can be rewritten in place.
   auto view = data.records.data();
   std::span<uint8_t> records(const_cast<uint8_t*>(view.data()), view.size());
+  if (version < 7 && has_zstd_batch(records))
+    return partition_error(data.index, ErrorCode::kUnsupportedCompressionType,
+                           "Produce requests with version " + std::to_string(version) +
+                               " are not allowed to use ZStandard compression");
   if (has_transactional_batch(records))
     return partition_error(data.index, ErrorCode::kInvalidTxnState, "Skiff does not support transactions yet");
 
   auto result = log->append(records, /*leader_epoch=*/0, now_ms());
   if (!result.ok()) {
     if (result.error == storage::LogErrc::kStorageError)
-      api_log().error("append to {}-{} failed: {}", topic, data.index, result.error_message);
+      api_log().error("append to {}-{} failed: {}", escaped(topic), data.index, escaped(result.error_message));
     return partition_error(data.index, to_error_code(result.error),
                            result.error_message.empty() ? std::nullopt : std::optional(result.error_message));
   }
@@ -77,7 +92,7 @@ ProduceResponse::PartitionProduceResponse ProduceHandler::append_partition(
   p.log_append_time_ms = result.log_append_time;
   p.log_start_offset = result.log_start_offset.value;
   if (result.duplicate)  // an idempotent producer's retry: answered with the first offsets, nothing new
-    api_log().debug("duplicate batch for {}-{} answered with offset {}", topic, data.index, p.base_offset);
+    api_log().debug("duplicate batch for {}-{} answered with offset {}", escaped(topic), data.index, p.base_offset);
   else if (services_.fetch_purgatory && services_.fetch_purgatory->has_watchers())  // no key built for nobody
     services_.fetch_purgatory->on_event(partition_key(topic, data.index));
   return p;
@@ -94,7 +109,7 @@ void ProduceHandler::handle(ApiRequest& request, protocol::ProduceRequest& body,
       p = partition_error(part.index, ErrorCode::kTransactionalIdAuthorizationFailed,
                           "Skiff does not support transactions yet");
     else
-      p = append_partition(topic, part);
+      p = append_partition(topic, part, request.api_version());
     any_error |= p.error_code != 0;
     return p;
   });

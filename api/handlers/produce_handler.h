@@ -27,7 +27,7 @@ class ProduceHandler : public TypedApiHandler<protocol::ProduceRequest, protocol
 
  private:
   protocol::ProduceResponse::PartitionProduceResponse append_partition(
-      const std::string& topic, protocol::ProduceRequest::PartitionProduceData& data);
+      const std::string& topic, protocol::ProduceRequest::PartitionProduceData& data, int16_t version);
   BrokerServices& services_;
 };
 

@@ -146,6 +146,7 @@ class ApiHarness {
 
   storage::LogManager& logs() { return *logs_; }
   network::ConnectionQuotas& quotas() { return *quotas_; }
+  const std::filesystem::path& log_dir() const { return dir_; }
   api::KafkaApis& apis() { return *apis_; }
 
  private:

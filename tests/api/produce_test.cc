@@ -3,6 +3,7 @@
 #include "api/protocol/generated/produce_request.h"
 #include "api/protocol/generated/produce_response.h"
 #include "log/batch_builder.h"
+#include "log/crc32c.h"
 #include "tests/api/api_harness.h"
 
 using namespace skiff;
@@ -119,4 +120,23 @@ TEST_CASE("LogAppendTime topics stamp the broker's time", "[api][produce]") {
   auto r = only(h.call<ProduceResponse>(produce("t", 0, storage::make_test_batch(2, 10, 1000)), 9));
   CHECK(r.error_code == 0);
   CHECK(r.log_append_time_ms >= before);
+}
+
+TEST_CASE("zstd before Produce v7 is UNSUPPORTED_COMPRESSION_TYPE, as Kafka answers", "[api][produce]") {
+  test::ApiHarness h;
+  auto batch = storage::make_test_batch(2, 10, now_ms());
+  // Mark the batch zstd (attributes at byte 21, codec in the low 3 bits) and
+  // re-seal its CRC-32C (over attributes to the end). The broker stores
+  // compressed batches as they come, so v7 takes the same bytes.
+  batch[22] = static_cast<uint8_t>((batch[22] & ~0x07) | 4);
+  uint32_t crc = storage::crc32c(batch.data() + 21, batch.size() - 21);
+  for (int i = 0; i < 4; ++i) batch[17 + i] = static_cast<uint8_t>(crc >> (24 - 8 * i));
+  for (int16_t v = 3; v <= 6; ++v) {
+    auto r = h.call<ProduceResponse>(produce("z", 0, batch), v);
+    CHECK(only(r).error_code == 76);
+    CHECK(only(r).base_offset == -1);
+  }
+  auto r = h.call<ProduceResponse>(produce("z", 0, batch), 7);
+  CHECK(only(r).error_code == 0);
+  CHECK(only(r).base_offset == 0);
 }

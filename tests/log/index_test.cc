@@ -12,7 +12,7 @@ using skiff::storage::test::TempDir;
 
 TEST_CASE("offset index lookups match a std::map model", "[log][index]") {
   TempDir dir;
-  OffsetIndex idx(dir / "00000000000000001000.index", 1000);
+  OffsetIndex idx(*FdCache::default_instance(), dir / "00000000000000001000.index", 1000);
   idx.file().open();
   REQUIRE(idx.file().make_appendable(1 << 16) == 0);
   std::map<int64_t, uint32_t> model;
@@ -48,7 +48,7 @@ TEST_CASE("offset index lookups match a std::map model", "[log][index]") {
   // Trim, reopen: same answers.
   REQUIRE(idx.file().trim() == 0);
   CHECK(std::filesystem::file_size(idx.file().path()) == 2000 * 8);
-  OffsetIndex again(idx.file().path(), 1000);
+  OffsetIndex again(*FdCache::default_instance(), idx.file().path(), 1000);
   again.file().open();
   CHECK(again.entries() == 2000);
   CHECK(again.sane(pos + 1));
@@ -60,7 +60,7 @@ TEST_CASE("offset index lookups match a std::map model", "[log][index]") {
 
 TEST_CASE("time index keeps increasing timestamps and looks up floors", "[log][index]") {
   TempDir dir;
-  TimeIndex idx(dir / "00000000000000000000.timeindex", 0);
+  TimeIndex idx(*FdCache::default_instance(), dir / "00000000000000000000.timeindex", 0);
   idx.file().open();
   REQUIRE(idx.file().make_appendable(12 * 100) == 0);
   std::map<int64_t, int64_t> model;  // ts -> offset
