@@ -276,6 +276,11 @@ def test_kafka_cli_dynamic_broker_configs(client, own_broker):
     check_state()
     own_broker.restart()
     check_state()
+    # Acknowledged means on disk: a change survives kill -9 right after it.
+    alter("--entity-name", "1", "--add-config", "message.max.bytes=2500")
+    own_broker.kill9()
+    own_broker.start()
+    assert "message.max.bytes=2500 sensitive=false" in describe("--entity-name", "1")
     alter("--entity-name", "1", "--delete-config", "message.max.bytes")
     large = client.produce(own_broker.bootstrap, t, [Rec(p=0, k=b"k", v=b"x" * 3000)], timeout=30)
     assert all("error" not in r for r in large), large
