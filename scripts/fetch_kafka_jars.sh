@@ -11,9 +11,13 @@
 # Java classpath:  java -cp "<dir>/*" org.apache.kafka.tools.DumpLogSegments ...
 #
 # Safe to run concurrently (ctest -j runs several tests that need the jars):
+# - Maven's local repository is $CACHE_ROOT/m2, not ~/.m2: everything this
+#   script writes lives under $CACHE_ROOT, so one lock covers it all (two
+#   caches sharing ~/.m2 let two Mavens write the same jar at once, and one
+#   copied a half-written kafka-tools jar);
 # - the download runs under an exclusive flock on $CACHE_ROOT/maven.lock, so
-#   only one Maven writes the local repository (~/.m2) at a time, and a
-#   second caller waits for the first and then finds the work done;
+#   only one Maven writes that repository at a time, and a second caller
+#   waits for the first and then finds the work done;
 # - each run downloads into its own mktemp directory beside the destination
 #   and publishes it with one rename; the .complete marker is written inside
 #   it before the rename, so a reader never sees a partial directory.
@@ -68,7 +72,7 @@ mkdir -p "${JARS}"
 # -q: quiet; -B: batch mode (no progress bars). Runtime scope is what java needs.
 # One retry: a busy registry times out now and then.
 fetch() {
-  mvn -q -B -f "${WORK}/pom.xml" \
+  mvn -q -B -f "${WORK}/pom.xml" -Dmaven.repo.local="${CACHE_ROOT}/m2" \
     org.apache.maven.plugins:maven-dependency-plugin:3.6.1:copy-dependencies \
     -DincludeScope=runtime -DoutputDirectory="${JARS}" >&2
 }

@@ -3,7 +3,9 @@
 # directory (what ctest -j does on a fresh machine): every run must succeed,
 # print the same directory, and leave a complete jar set and no temporary
 # directory behind. The old script shared one temporary directory between
-# runs and failed this way (ClassNotFoundException in DumpLogSegments).
+# runs and failed this way (ClassNotFoundException in DumpLogSegments). The
+# cache is empty, Maven's repository included (it lives in the cache), so this
+# is a fresh-machine download every time.
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
 CACHE="$(mktemp -d)"
