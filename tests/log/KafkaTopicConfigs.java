@@ -1,6 +1,6 @@
 // Prints Kafka's topic configs (LogConfig.configKeys()) as the table
 // tests/log/kafka_4_4_topic_configs.txt holds: name, type, default,
-// validator, broker synonym, internal. tests/log/check_kafka_topic_configs.sh
+// validator, broker synonym, internal. tests/support/check_against_kafka.sh
 // (ctest log_kafka_topic_configs_match) diffs it with the committed copy.
 // To regenerate (from the repository root):
 //   javac -d /tmp -cp "$HOME/.cache/skiff/kafka-4.4.0/*" tests/log/KafkaTopicConfigs.java

@@ -2,7 +2,7 @@
 // "name key-hex value-hex" line each (value "-" for a tombstone), so that
 // tests/txn can check Skiff's generated TransactionLogKey / TransactionLogValue
 // byte for byte. Its output is committed as transaction_log_vectors.txt;
-// check_txn_log_vectors.sh (ctest txn_log_vectors_match_kafka, label
+// tests/support/check_against_kafka.sh (ctest txn_log_vectors_match_kafka, label
 // integration) re-runs it against Kafka's jars and diffs.
 import java.util.HexFormat;
 import java.util.List;
