@@ -30,24 +30,6 @@ using namespace skiff::protocol;
 
 namespace {
 
-CreateTopicsRequest create(const std::string& name, int32_t partitions, int16_t rf,
-                           std::map<std::string, std::string> configs = {}, bool validate_only = false) {
-  CreateTopicsRequest req;
-  CreateTopicsRequest::CreatableTopic t;
-  t.name = name;
-  t.num_partitions = partitions;
-  t.replication_factor = rf;
-  for (auto& [k, v] : configs) {
-    CreateTopicsRequest::CreatableTopicConfig c;
-    c.name = k;
-    c.value = v;
-    t.configs.push_back(c);
-  }
-  req.topics.push_back(t);
-  req.validate_only = validate_only;
-  return req;
-}
-
 DescribeConfigsResponse::DescribeConfigsResult describe(test::ApiHarness& h, int8_t type, const std::string& name,
                                                         int16_t version = 4) {
   DescribeConfigsRequest req;
@@ -98,7 +80,7 @@ TEST_CASE("CreateTopics: partitions, configs, validate_only, replication factor"
   test::ApiHarness h;
   for (int16_t v : {2, 4, 5, 7}) {
     std::string name = "t" + std::to_string(v);
-    auto r = h.call<CreateTopicsResponse>(create(name, 3, 1, {{"retention.ms", "1234"}}), v);
+    auto r = h.call<CreateTopicsResponse>(test::create_topics_request(name, 3, 1, {{"retention.ms", "1234"}}), v);
     REQUIRE(r.topics.size() == 1);
     CHECK(r.topics[0].error_code == 0);
     auto topic = h.logs().topic(name);
@@ -116,33 +98,33 @@ TEST_CASE("CreateTopics: partitions, configs, validate_only, replication factor"
     }
   }
   SECTION("already exists") {
-    CHECK(h.call<CreateTopicsResponse>(create("t7", 1, 1), 7).topics[0].error_code == 36);
+    CHECK(h.call<CreateTopicsResponse>(test::create_topics_request("t7", 1, 1), 7).topics[0].error_code == 36);
   }
   SECTION("-1 partitions and replication factor use the broker defaults") {
-    auto r = h.call<CreateTopicsResponse>(create("defaults", -1, -1), 7);
+    auto r = h.call<CreateTopicsResponse>(test::create_topics_request("defaults", -1, -1), 7);
     CHECK(r.topics[0].error_code == 0);
     CHECK(r.topics[0].num_partitions == 1);
   }
   SECTION("validate_only creates nothing") {
-    CHECK(h.call<CreateTopicsResponse>(create("dry", 2, 1, {}, true), 7).topics[0].error_code == 0);
+    CHECK(h.call<CreateTopicsResponse>(test::create_topics_request("dry", 2, 1, {}, true), 7).topics[0].error_code == 0);
     CHECK(!h.logs().topic("dry"));
   }
   SECTION("replication factor 3: INVALID_REPLICATION_FACTOR") {
-    auto r = h.call<CreateTopicsResponse>(create("rf3", 1, 3), 7);
+    auto r = h.call<CreateTopicsResponse>(test::create_topics_request("rf3", 1, 3), 7);
     CHECK(r.topics[0].error_code == 38);
     CHECK(r.topics[0].error_message.value_or("").find("skiff.accept.replication.factor.enable") != std::string::npos);
   }
   SECTION("bad config: INVALID_CONFIG; bad name: INVALID_TOPIC_EXCEPTION; 0 partitions: INVALID_PARTITIONS") {
-    CHECK(h.call<CreateTopicsResponse>(create("c", 1, 1, {{"retention.ms", "soon"}}), 7).topics[0].error_code == 40);
-    CHECK(h.call<CreateTopicsResponse>(create("c", 1, 1, {{"no.such.config", "1"}}), 7).topics[0].error_code == 40);
-    CHECK(h.call<CreateTopicsResponse>(create("bad/name", 1, 1), 7).topics[0].error_code == 17);
-    CHECK(h.call<CreateTopicsResponse>(create("zero", 0, 1), 7).topics[0].error_code == 37);
+    CHECK(h.call<CreateTopicsResponse>(test::create_topics_request("c", 1, 1, {{"retention.ms", "soon"}}), 7).topics[0].error_code == 40);
+    CHECK(h.call<CreateTopicsResponse>(test::create_topics_request("c", 1, 1, {{"no.such.config", "1"}}), 7).topics[0].error_code == 40);
+    CHECK(h.call<CreateTopicsResponse>(test::create_topics_request("bad/name", 1, 1), 7).topics[0].error_code == 17);
+    CHECK(h.call<CreateTopicsResponse>(test::create_topics_request("zero", 0, 1), 7).topics[0].error_code == 37);
   }
 }
 
 TEST_CASE("CreateTopics accepts a larger replication factor as 1 when told to", "[api][admin]") {
   test::ApiHarness h({"skiff.accept.replication.factor.enable=true"});
-  auto r = h.call<CreateTopicsResponse>(create("rf3", 2, 3), 7);
+  auto r = h.call<CreateTopicsResponse>(test::create_topics_request("rf3", 2, 3), 7);
   CHECK(r.topics[0].error_code == 0);
   CHECK(r.topics[0].replication_factor == 1);
   CHECK(h.logs().topic("rf3"));
@@ -150,7 +132,7 @@ TEST_CASE("CreateTopics accepts a larger replication factor as 1 when told to", 
 
 TEST_CASE("DeleteTopics by name and by id; the name is reusable at once", "[api][admin]") {
   test::ApiHarness h;
-  REQUIRE(h.call<CreateTopicsResponse>(create("gone", 2, 1), 7).topics[0].error_code == 0);
+  REQUIRE(h.call<CreateTopicsResponse>(test::create_topics_request("gone", 2, 1), 7).topics[0].error_code == 0);
   REQUIRE(produce_some(h, "gone", 5) == 0);
   auto dir = h.logs().get_log("gone", 0)->dir();
   REQUIRE(std::filesystem::exists(dir));
@@ -165,7 +147,7 @@ TEST_CASE("DeleteTopics by name and by id; the name is reusable at once", "[api]
   CHECK(!h.logs().topic("gone"));
 
   // Re-created at once, empty.
-  REQUIRE(h.call<CreateTopicsResponse>(create("gone", 1, 1), 7).topics[0].error_code == 0);
+  REQUIRE(h.call<CreateTopicsResponse>(test::create_topics_request("gone", 1, 1), 7).topics[0].error_code == 0);
   CHECK(h.logs().get_log("gone", 0)->log_end_offset().value == 0);
 
   auto id = h.logs().topic("gone")->topic_id;
@@ -183,7 +165,7 @@ TEST_CASE("DeleteTopics by name and by id; the name is reusable at once", "[api]
 
 TEST_CASE("CreatePartitions grows a topic and lists every topic in the answer", "[api][admin]") {
   test::ApiHarness h;
-  REQUIRE(h.call<CreateTopicsResponse>(create("grow", 1, 1), 7).topics[0].error_code == 0);
+  REQUIRE(h.call<CreateTopicsResponse>(test::create_topics_request("grow", 1, 1), 7).topics[0].error_code == 0);
   CreatePartitionsRequest req;
   CreatePartitionsRequest::CreatePartitionsTopic t;
   t.name = "grow";
@@ -203,7 +185,7 @@ TEST_CASE("CreatePartitions grows a topic and lists every topic in the answer", 
 
 TEST_CASE("DescribeConfigs lists every topic and broker config with sources and synonyms", "[api][admin]") {
   test::ApiHarness h({"log.retention.ms=5000"});
-  auto created = h.call<CreateTopicsResponse>(create("cfg", 1, 1, {{"segment.bytes", "2000000"}}), 7);
+  auto created = h.call<CreateTopicsResponse>(test::create_topics_request("cfg", 1, 1, {{"segment.bytes", "2000000"}}), 7);
   REQUIRE(created.topics[0].error_code == 0);
   for (int16_t v : {1, 2, 3, 4}) {
     auto r = describe(h, 2, "cfg", v);
@@ -237,7 +219,7 @@ TEST_CASE("DescribeConfigs lists every topic and broker config with sources and 
 
 TEST_CASE("AlterConfigs and IncrementalAlterConfigs change topic configs live and persistently", "[api][admin]") {
   test::ApiHarness h;
-  REQUIRE(h.call<CreateTopicsResponse>(create("alt", 1, 1, {{"retention.ms", "1000"}}), 7).topics[0].error_code == 0);
+  REQUIRE(h.call<CreateTopicsResponse>(test::create_topics_request("alt", 1, 1, {{"retention.ms", "1000"}}), 7).topics[0].error_code == 0);
 
   IncrementalAlterConfigsRequest inc;
   IncrementalAlterConfigsRequest::AlterConfigsResource res;
@@ -321,8 +303,8 @@ TEST_CASE("DeleteRecords moves the log start offset and checkpoints it", "[api][
 
 TEST_CASE("DescribeCluster, DescribeLogDirs, DescribeTopicPartitions", "[api][admin]") {
   test::ApiHarness h;
-  REQUIRE(h.call<CreateTopicsResponse>(create("a", 3, 1), 7).topics[0].error_code == 0);
-  REQUIRE(h.call<CreateTopicsResponse>(create("b", 2, 1), 7).topics[0].error_code == 0);
+  REQUIRE(h.call<CreateTopicsResponse>(test::create_topics_request("a", 3, 1), 7).topics[0].error_code == 0);
+  REQUIRE(h.call<CreateTopicsResponse>(test::create_topics_request("b", 2, 1), 7).topics[0].error_code == 0);
   REQUIRE(produce_some(h, "a", 3) == 0);
 
   auto c = h.call<DescribeClusterResponse>(DescribeClusterRequest{}, 1);

@@ -8,12 +8,14 @@
 #include <condition_variable>
 #include <deque>
 #include <filesystem>
+#include <map>
 #include <mutex>
 
 #include <catch2/catch.hpp>
 
 #include "api/kafka_apis.h"
 #include "api/protocol/frame.h"
+#include "api/protocol/generated/create_topics_request.h"
 #include "config/config_loader.h"
 #include "network/connection_quotas.h"
 #include "server/dynamic_config_wiring.h"
@@ -45,6 +47,26 @@ class CapturingSender : public network::ResponseSender {
 };
 
 // The bytes of a response frame, file regions read back (after the size prefix).
+// A CreateTopics request for one topic with the given configs.
+inline protocol::CreateTopicsRequest create_topics_request(const std::string& name, int32_t partitions, int16_t rf,
+                                                           const std::map<std::string, std::string>& configs = {},
+                                                           bool validate_only = false) {
+  protocol::CreateTopicsRequest req;
+  protocol::CreateTopicsRequest::CreatableTopic t;
+  t.name = name;
+  t.num_partitions = partitions;
+  t.replication_factor = rf;
+  for (const auto& [k, v] : configs) {
+    protocol::CreateTopicsRequest::CreatableTopicConfig c;
+    c.name = k;
+    c.value = v;
+    t.configs.push_back(c);
+  }
+  req.topics.push_back(t);
+  req.validate_only = validate_only;
+  return req;
+}
+
 inline std::vector<uint8_t> flatten(const network::Response& r) {
   std::vector<uint8_t> out;
   for (const auto& chunk : r.chunks) {

@@ -70,18 +70,7 @@ std::vector<std::string> synonyms(const DescribeConfigsResponse::DescribeConfigs
 }
 
 void create_topic(test::ApiHarness& h, const std::string& name, std::map<std::string, std::string> configs = {}) {
-  CreateTopicsRequest req;
-  CreateTopicsRequest::CreatableTopic t;
-  t.name = name;
-  t.num_partitions = 1;
-  t.replication_factor = 1;
-  for (auto& [k, v] : configs) {
-    CreateTopicsRequest::CreatableTopicConfig c;
-    c.name = k;
-    c.value = v;
-    t.configs.push_back(c);
-  }
-  req.topics.push_back(t);
+  auto req = test::create_topics_request(name, 1, 1, configs);
   REQUIRE(h.call<CreateTopicsResponse>(req, 7).topics.at(0).error_code == 0);
 }
 

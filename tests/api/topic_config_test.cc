@@ -21,18 +21,7 @@ namespace {
 
 CreateTopicsResponse::CreatableTopicResult create(test::ApiHarness& h, const std::string& name,
                                                   std::map<std::string, std::string> configs) {
-  CreateTopicsRequest req;
-  CreateTopicsRequest::CreatableTopic t;
-  t.name = name;
-  t.num_partitions = 1;
-  t.replication_factor = 1;
-  for (auto& [k, v] : configs) {
-    CreateTopicsRequest::CreatableTopicConfig c;
-    c.name = k;
-    c.value = v;
-    t.configs.push_back(c);
-  }
-  req.topics.push_back(t);
+  auto req = test::create_topics_request(name, 1, 1, configs);
   req.timeout_ms = 1000;
   return h.call<CreateTopicsResponse>(req, 7).topics.at(0);
 }
