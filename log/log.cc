@@ -23,6 +23,7 @@ Log::Log(fs::path dir, LogLoadParams params, std::shared_ptr<const LogConfig> co
       params_(std::move(params)),
       fd_cache_(params_.fd_cache ? params_.fd_cache : FdCache::default_instance()),
       producers_(dir_),
+      txn_index_(dir_),
       config_(std::move(config)) {}
 
 Log::~Log() = default;
@@ -66,14 +67,15 @@ void Log::load() {
       fs::remove(e.path());
     } else if (parse_segment_name(name, ".log", base)) {
       bases.insert(base);
-    } else if (ends_with(name, ".index") || ends_with(name, ".timeindex")) {
+    } else if (ends_with(name, ".index") || ends_with(name, ".timeindex") || ends_with(name, ".txnindex")) {
       index_files.push_back(e.path());
     }
   }
   for (const auto& p : index_files) {  // orphans left by a crash mid-roll/delete
     std::string name = p.filename().string();
     int64_t base;
-    if ((parse_segment_name(name, ".index", base) || parse_segment_name(name, ".timeindex", base)) &&
+    if ((parse_segment_name(name, ".index", base) || parse_segment_name(name, ".timeindex", base) ||
+         parse_segment_name(name, ".txnindex", base)) &&
         !bases.count(base)) {
       fs::remove(p);
     }
@@ -101,6 +103,7 @@ void Log::load() {
         for (size_t j = i + 1; j < segs.size(); ++j) {
           spdlog::warn("log {}: deleting segment {} after a truncated one", dir_.string(), segs[j]->base_offset());
           segs[j]->delete_files();
+          txn_index_.drop_segment(segs[j]->base_offset());
         }
         segs.resize(i + 1);
         last = true;
@@ -134,7 +137,12 @@ void Log::load() {
   int64_t rp = params_.clean_shutdown ? next_offset : std::min(params_.recovery_point, next_offset);
   recovery_point_.store(rp, std::memory_order_release);
   last_flush_ms_.store(wall_clock_ms(), std::memory_order_relaxed);
+  for (const auto& s : segs) {
+    if (int rc = txn_index_.load_segment(s->base_offset(), next_offset); rc != 0)
+      throw std::system_error(rc, std::generic_category(), "read transaction index in " + dir_.string());
+  }
   rebuild_producer_state();
+  update_lso_locked();
 }
 
 std::shared_ptr<LogSegment> Log::active() const {

@@ -30,8 +30,10 @@
 
 #include "log/file_slice.h"
 #include "log/log_config.h"
+#include "log/control_batch.h"
 #include "log/log_segment.h"
 #include "log/producer_state.h"
+#include "log/txn_index.h"
 #include "log/types.h"
 
 namespace skiff::storage {
@@ -55,6 +57,7 @@ struct ReadResult {
   FileSlice slice;                 // whole batches; empty at the end of the log
   Offset log_start_offset{0};
   Offset log_end_offset{0};        // also the high watermark on a single node
+  Offset last_stable_offset{0};    // LSO when the read started (<= log_end_offset)
 };
 
 // A (timestamp, offset) answer of ListOffsets; offset -1 = none.
@@ -92,11 +95,36 @@ class Log {
   // then publishes. With flush.messages reached, fsyncs before returning.
   AppendResult append(std::span<uint8_t> records, int32_t leader_epoch = 0);
   AppendResult append(std::span<uint8_t> records, int32_t leader_epoch, int64_t now_ms);
+  // The transaction coordinator's marker writer: appends a COMMIT or ABORT
+  // control batch (control_batch.h) for the producer, after Kafka's checks
+  // (epoch >= the producer's: kInvalidProducerEpoch; coordinator epoch >=
+  // the last marker's: kTransactionCoordinatorFenced). Ends the producer's
+  // ongoing transaction: the LSO moves, an abort is added to the .txnindex.
+  // A marker for a producer with no data since its last marker (an empty
+  // transaction) is written too, and changes neither.
+  AppendResult append_marker(int64_t producer_id, int16_t producer_epoch, bool commit, int32_t coordinator_epoch,
+                             int32_t leader_epoch, int64_t now_ms);
 
   // Whole batches from the batch containing `offset`, up to max_bytes (the
   // first batch is returned whole even if larger: KIP-74). Below the log
   // start or past the end: kOffsetOutOfRange. At the end: empty slice.
   ReadResult read(Offset offset, size_t max_bytes) const;
+  // The same, returning only batches below `max_offset` (read_committed:
+  // pass last_stable_offset(); an offset at or past it reads empty).
+  ReadResult read(Offset offset, size_t max_bytes, Offset max_offset) const;
+
+  // Last stable offset (Kafka's): the first offset of the oldest ongoing
+  // transaction (never below the log start), else the high watermark (=
+  // the log end here). Published with release after the append that moved it.
+  Offset last_stable_offset() const { return Offset(lso_.load(std::memory_order_acquire)); }
+  // Fetch read_committed: the aborted transactions overlapping
+  // [from, upper_bound) (Kafka's collectAbortedTransactions; pass the offset
+  // after the last batch returned, or the read bound). Any thread.
+  std::vector<AbortedTxn> collect_aborted_txns(Offset from, Offset upper_bound) const {
+    return txn_index_.collect(from.value, upper_bound.value);
+  }
+  // The .txnindex entries of one segment (tests, tools).
+  std::vector<AbortedTxn> aborted_txns_of_segment(int64_t base) const { return txn_index_.entries(base); }
 
   // ListOffsets: first record with timestamp >= ts (none: offset -1).
   OffsetAndTimestamp offset_for_timestamp(int64_t ts) const;
@@ -154,7 +182,12 @@ class Log {
   std::shared_ptr<LogSegment> floor_segment(int64_t offset) const;
   std::shared_ptr<LogSegment> segment_after(int64_t base) const;
   std::vector<std::shared_ptr<LogSegment>> snapshot() const;
-  ReadResult read_once(Offset offset, size_t max_bytes, bool* raced) const;
+  ReadResult read_once(Offset offset, size_t max_bytes, int64_t max_offset, bool* raced) const;
+  AppendResult append_impl(std::span<uint8_t> records, int32_t leader_epoch, int64_t now_ms,
+                           const TxnMarker* marker);
+  // Under mu_: ends a transaction for a written marker batch (index, LSO).
+  void end_txn_locked(const ProducerBatch& marker);
+  void update_lso_locked();
   LogErrc roll_locked(int64_t now_ms);
   void rebuild_producer_state();
   void delete_segments_locked(const std::vector<std::shared_ptr<LogSegment>>& victims);
@@ -164,6 +197,7 @@ class Log {
   const std::shared_ptr<FdCache> fd_cache_;
   LogLoadStats load_stats_;
   ProducerStateManager producers_;  // guarded by mu_
+  TxnIndex txn_index_;              // writes under mu_, reads any thread
   size_t producer_batches_replayed_ = 0;
 
   std::mutex mu_;  // append lock: writers only
@@ -175,6 +209,7 @@ class Log {
 
   std::atomic<int64_t> leo_{0};
   std::atomic<int64_t> log_start_{0};
+  std::atomic<int64_t> lso_{0};
   std::atomic<int64_t> recovery_point_{0};
   std::atomic<int64_t> last_flush_ms_{0};
   std::atomic<int64_t> pending_roll_flush_{-1};

@@ -37,6 +37,19 @@ AppendResult Log::append(std::span<uint8_t> records, int32_t leader_epoch) {
 }
 
 AppendResult Log::append(std::span<uint8_t> records, int32_t leader_epoch, int64_t now_ms) {
+  return append_impl(records, leader_epoch, now_ms, nullptr);
+}
+
+AppendResult Log::append_marker(int64_t producer_id, int16_t producer_epoch, bool commit, int32_t coordinator_epoch,
+                                int32_t leader_epoch, int64_t now_ms) {
+  const TxnMarker marker{commit, coordinator_epoch};
+  std::vector<uint8_t> batch = build_marker_batch(producer_id, producer_epoch, marker, now_ms);
+  return append_impl(std::span<uint8_t>(batch), leader_epoch, now_ms, &marker);
+}
+
+// `marker` set: `records` is the one control batch append_marker built.
+AppendResult Log::append_impl(std::span<uint8_t> records, int32_t leader_epoch, int64_t now_ms,
+                              const TxnMarker* marker) {
   auto cfg = config();
   const bool log_append_time = cfg->message_timestamp_type == TimestampType::kLogAppendTime;
   // 1. Validate every batch before touching the log (outside the lock): its
@@ -56,7 +69,10 @@ AppendResult Log::append(std::span<uint8_t> records, int32_t leader_epoch, int64
                     fmt::format("batch of {} bytes exceeds max.message.bytes {}", v.size_in_bytes(), cfg->max_message_bytes));
       }
       if (auto c = v.validate_for_append(); !c) return fail(c.error, c.reason);
-      if (v.is_control()) return fail(LogErrc::kInvalidRecord, "control batches may not be produced by clients");
+      if (v.is_control() != (marker != nullptr))
+        return fail(LogErrc::kInvalidRecord, "control batches may not be produced by clients");
+      if (v.is_transactional() && v.producer_id() < 0)
+        return fail(LogErrc::kInvalidRecord, "transactional batch without a producer id");
       if (!log_append_time) {
         if (v.timestamp_type() == TimestampType::kLogAppendTime) {
           return fail(LogErrc::kInvalidTimestamp, "LogAppendTime batch on a CreateTime topic");
@@ -72,6 +88,12 @@ AppendResult Log::append(std::span<uint8_t> records, int32_t leader_epoch, int64
         b.first_seq = v.base_sequence();
         b.last_seq = add_sequence(b.first_seq, v.last_offset_delta());
         b.timestamp = v.max_timestamp();
+        b.transactional = v.is_transactional();
+        if (marker) {
+          b.control = true;
+          b.commit = marker->commit;
+          b.coordinator_epoch = marker->coordinator_epoch;
+        }
         producer_batches.push_back(b);
         producer_batch_index.push_back(infos.size());
       }
@@ -100,6 +122,11 @@ AppendResult Log::append(std::span<uint8_t> records, int32_t leader_epoch, int64
       const size_t i = producer_batch_index[k];
       b.first_offset = first_offsets[i];
       b.last_offset = first_offsets[i] + infos[i].last_offset;
+      if (b.control) {
+        auto c = producers_.check_marker(b.producer_id, b.epoch, b.coordinator_epoch);
+        if (c.error != LogErrc::kNone) return fail(c.error, std::move(c.message));
+        continue;
+      }
       auto check = producers_.check(b, staged);
       if (check.duplicate) {
         AppendResult dup;
@@ -145,7 +172,11 @@ AppendResult Log::append(std::span<uint8_t> records, int32_t leader_epoch, int64
     return fail(LogErrc::kStorageError, fmt::format("write failed: {}", std::strerror(rc)));
   }
   leo_.store(next, std::memory_order_release);
-  for (const auto& b : producer_batches) producers_.update(b);
+  for (const auto& b : producer_batches) {
+    if (b.control) end_txn_locked(b);
+    else producers_.update(b);
+  }
+  update_lso_locked();
   AppendResult res;
   res.base_offset = Offset(leo);
   res.last_offset = Offset(next - 1);
@@ -160,6 +191,27 @@ AppendResult Log::append(std::span<uint8_t> records, int32_t leader_epoch, int64
     res.error_message = "fsync failed";
   }
   return res;
+}
+
+void Log::end_txn_locked(const ProducerBatch& m) {
+  auto done = producers_.complete_txn(m.producer_id, m.epoch, m.coordinator_epoch, m.first_offset, m.commit,
+                                      m.timestamp);
+  if (!done || !done->aborted) return;
+  const AbortedTxn t{done->producer_id, done->first_offset, done->last_offset,
+                     producers_.last_stable_offset_after(*done)};
+  // The entry is kept in memory even if the file write fails (reads stay
+  // right); recovery re-adds it to the file from the marker in the log.
+  if (int rc = txn_index_.append(active()->base_offset(), t); rc != 0)
+    spdlog::error("log {}: writing the transaction index: {}", dir_.string(), std::strerror(rc));
+}
+
+void Log::update_lso_locked() {
+  const int64_t leo = leo_.load(std::memory_order_relaxed);
+  int64_t lso = leo;
+  if (auto first = producers_.first_unstable_offset()) {
+    lso = std::min(std::max(*first, log_start_.load(std::memory_order_relaxed)), leo);
+  }
+  lso_.store(lso, std::memory_order_release);
 }
 
 LogErrc Log::roll(int64_t now_ms) {

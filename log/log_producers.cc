@@ -9,6 +9,26 @@
 
 namespace skiff::storage {
 
+namespace {
+
+// Reads the control batch at `pos` into `b` (control, commit, coordinator
+// epoch); false if it is not a COMMIT/ABORT marker (skipped, as Kafka skips
+// unknown control types) or could not be read.
+bool read_marker(ChunkReader& reader, uint64_t pos, int64_t size, ProducerBatch& b, int* err) {
+  if (size > 64 * 1024) return false;  // a marker is ~80 bytes
+  const uint8_t* p = reader.get(pos, static_cast<size_t>(size), err);
+  if (!p) return false;
+  RecordBatchView v(std::span<uint8_t>(const_cast<uint8_t*>(p), static_cast<size_t>(size)));
+  auto m = parse_marker(v);
+  if (!m) return false;
+  b.control = true;
+  b.commit = m->commit;
+  b.coordinator_epoch = m->coordinator_epoch;
+  return true;
+}
+
+}  // namespace
+
 void Log::rebuild_producer_state() {
   auto scan = [this](int64_t from, const ProducerStateManager::BatchVisitor& visit) {
     if (from >= leo_.load(std::memory_order_acquire)) return;  // snapshot at the end (clean stop): nothing to read
@@ -31,9 +51,18 @@ void Log::rebuild_producer_state() {
         const int32_t delta = static_cast<int32_t>(load_be32(h + batch_layout::kLastOffsetDelta));
         const int64_t pid = static_cast<int64_t>(load_be64(h + batch_layout::kProducerId));
         const uint16_t attrs = load_be16(h + batch_layout::kAttributes);
-        if (base + delta >= from && pid >= 0 && !(attrs & batch_layout::kControlBit) &&
+        if (base + delta >= from && pid >= 0 &&
             static_cast<int8_t>(h[batch_layout::kMagic]) == batch_layout::kCurrentMagic) {
           ProducerBatch b;
+          b.transactional = attrs & batch_layout::kTransactionalBit;
+          if (attrs & batch_layout::kControlBit) {
+            if (!read_marker(reader, pos, size, b, &err)) {
+              pos += static_cast<uint64_t>(size);
+              continue;
+            }
+            h = reader.get(pos, batch_layout::kHeaderSize, &err);  // the reader may have moved its buffer
+            if (!h) break;
+          }
           b.producer_id = pid;
           b.epoch = static_cast<int16_t>(load_be16(h + batch_layout::kProducerEpoch));
           b.first_seq = static_cast<int32_t>(load_be32(h + batch_layout::kBaseSequence));
@@ -41,6 +70,7 @@ void Log::rebuild_producer_state() {
           b.first_offset = base;
           b.last_offset = base + delta;
           b.timestamp = static_cast<int64_t>(load_be64(h + batch_layout::kMaxTimestamp));
+          if (b.control) b.first_seq = b.last_seq = -1;
           visit(b);
         }
         pos += static_cast<uint64_t>(size);
@@ -48,8 +78,17 @@ void Log::rebuild_producer_state() {
       if (err != 0) spdlog::warn("log {}: reading segment {} for producer state: errno {}", dir_.string(), seg->base_offset(), err);
     }
   };
-  producer_batches_replayed_ =
-      producers_.load(log_start_.load(std::memory_order_acquire), leo_.load(std::memory_order_acquire), scan);
+  // Aborts replayed from the log are re-added to the .txnindex if a crash
+  // lost them (Kafka rebuilds the txn index of the segments it recovers).
+  auto on_completed = [this](const CompletedTxn& t, int64_t lso) {
+    if (!t.aborted) return;
+    auto seg = floor_segment(t.last_offset);
+    if (!seg) return;
+    if (int rc = txn_index_.add_if_missing(seg->base_offset(), {t.producer_id, t.first_offset, t.last_offset, lso}); rc != 0)
+      spdlog::error("log {}: rebuilding the transaction index: errno {}", dir_.string(), rc);
+  };
+  producer_batches_replayed_ = producers_.load(log_start_.load(std::memory_order_acquire),
+                                               leo_.load(std::memory_order_acquire), scan, on_completed);
 }
 
 std::vector<std::pair<int64_t, ProducerEntry>> Log::producer_states() {

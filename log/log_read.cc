@@ -1,31 +1,52 @@
 // Log: the read path (Fetch) and offset lookups (ListOffsets).
+#include <climits>
+
 #include "log/log.h"
 
 namespace skiff::storage {
 
-ReadResult Log::read(Offset offset, size_t max_bytes) const {
+namespace {
+
+// Ends `slice` before the batch holding `max_offset` if that batch is in it.
+void cut_at(const LogSegment& seg, FileSlice& slice, int64_t max_offset, uint64_t limit, int* err) {
+  auto bound = seg.find_batch(max_offset, limit, err);
+  if (*err != 0 || !bound) return;
+  const int64_t end = slice.position + static_cast<int64_t>(slice.length);
+  if (bound->position >= static_cast<uint64_t>(slice.position) && static_cast<int64_t>(bound->position) < end)
+    slice.length = bound->position - static_cast<uint64_t>(slice.position);
+}
+
+}  // namespace
+
+ReadResult Log::read(Offset offset, size_t max_bytes) const { return read(offset, max_bytes, Offset(INT64_MAX)); }
+
+ReadResult Log::read(Offset offset, size_t max_bytes, Offset max_offset) const {
   // A segment deleted by retention between picking it and opening its file
   // (its descriptor was not cached) reads as ENOENT: start over, the log
   // start has moved past it by then.
   for (int attempt = 0;; ++attempt) {
     bool raced = false;
-    ReadResult res = read_once(offset, max_bytes, &raced);
+    ReadResult res = read_once(offset, max_bytes, max_offset.value, &raced);
     if (!raced || attempt == 3) return res;
   }
 }
 
-ReadResult Log::read_once(Offset offset, size_t max_bytes, bool* raced) const {
+// `max_offset`: only batches with a base offset below it (the LSO is always
+// a batch boundary, so this cuts at the batch holding it).
+ReadResult Log::read_once(Offset offset, size_t max_bytes, int64_t max_offset, bool* raced) const {
   ReadResult res;
+  const int64_t lso = lso_.load(std::memory_order_acquire);  // before the end: lso <= leo
   const int64_t start = log_start_.load(std::memory_order_acquire);
   const int64_t leo = leo_.load(std::memory_order_acquire);
   res.log_start_offset = Offset(start);
   res.log_end_offset = Offset(leo);
+  res.last_stable_offset = Offset(lso);
   const int64_t o = offset.value;
   if (o < start || o > leo) {
     res.error = LogErrc::kOffsetOutOfRange;
     return res;
   }
-  if (o == leo) return res;
+  if (o == leo || o >= max_offset) return res;
   auto seg = floor_segment(o);
   if (!seg) {  // retention moved the start meanwhile
     res.error = LogErrc::kOffsetOutOfRange;
@@ -35,7 +56,9 @@ ReadResult Log::read_once(Offset offset, size_t max_bytes, bool* raced) const {
     const uint64_t limit = seg->size();
     int err = 0;
     auto h = seg->find_batch(o, limit, &err);
+    if (err == 0 && h && h->base_offset >= max_offset) return res;
     if (err == 0 && h) res.slice = seg->slice_from(*h, max_bytes, limit, &err);
+    if (err == 0 && h && max_offset < leo) cut_at(*seg, res.slice, max_offset, limit, &err);
     if (err != 0) {
       *raced = seg->deleted();
       res.error = LogErrc::kStorageError;

@@ -19,7 +19,9 @@ void Log::delete_segments_locked(const std::vector<std::shared_ptr<LogSegment>>&
   for (const auto& v : victims) {
     spdlog::info("log {}: deleting segment {} ({} bytes)", dir_.string(), v->base_offset(), v->size());
     v->delete_files();  // open FileSlices keep the fd, and so the bytes
+    txn_index_.drop_segment(v->base_offset());
   }
+  update_lso_locked();
 }
 
 // Kafka's UnifiedLog.deleteOldSegments: from the oldest segment on, delete
@@ -62,6 +64,7 @@ LogErrc Log::maybe_increment_log_start_offset(Offset new_start) {
   if (new_start.value <= log_start_.load(std::memory_order_relaxed)) return LogErrc::kNone;
   log_start_.store(new_start.value, std::memory_order_release);
   producers_.remove_before(new_start.value);
+  update_lso_locked();
   auto segs = snapshot();
   std::vector<std::shared_ptr<LogSegment>> victims;
   for (size_t i = 0; i + 1 < segs.size() && segs[i + 1]->base_offset() <= new_start.value; ++i) {

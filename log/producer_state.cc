@@ -85,7 +85,64 @@ ProducerCheck ProducerStateManager::check(const ProducerBatch& b, const std::vec
   return out;
 }
 
-void ProducerStateManager::update(const ProducerBatch& b) { apply(producers_[b.producer_id], b); }
+void ProducerStateManager::update(const ProducerBatch& b) {
+  ProducerEntry& e = producers_[b.producer_id];
+  apply(e, b);
+  if (b.transactional && e.current_txn_first_offset < 0) {
+    e.current_txn_first_offset = b.first_offset;
+    ongoing_[b.first_offset] = b.producer_id;
+  }
+}
+
+ProducerCheck ProducerStateManager::check_marker(int64_t producer_id, int16_t epoch, int32_t coordinator_epoch) const {
+  ProducerCheck out;
+  auto it = producers_.find(producer_id);
+  if (it == producers_.end()) return out;
+  const ProducerEntry& e = it->second;
+  if (epoch < e.epoch) {
+    out.error = LogErrc::kInvalidProducerEpoch;
+    out.message = fmt::format("Epoch of producer {} at offset marker is {}, which is smaller than the last seen epoch {}",
+                              producer_id, epoch, e.epoch);
+  } else if (coordinator_epoch < e.coordinator_epoch) {
+    out.error = LogErrc::kTransactionCoordinatorFenced;
+    out.message = fmt::format("Invalid coordinator epoch for producer {}: {} (zombie), {} (current)", producer_id,
+                              coordinator_epoch, e.coordinator_epoch);
+  }
+  return out;
+}
+
+std::optional<CompletedTxn> ProducerStateManager::complete_txn(int64_t producer_id, int16_t epoch,
+                                                               int32_t coordinator_epoch, int64_t offset, bool commit,
+                                                               int64_t timestamp) {
+  ProducerEntry& e = producers_[producer_id];
+  if (epoch != e.epoch) {  // Kafka's maybeUpdateProducerEpoch: a new epoch forgets the old batches
+    e.batches.clear();
+    e.epoch = epoch;
+  }
+  e.coordinator_epoch = coordinator_epoch;
+  e.last_timestamp = timestamp;
+  if (e.current_txn_first_offset < 0) return std::nullopt;
+  CompletedTxn t{producer_id, e.current_txn_first_offset, offset, !commit};
+  ongoing_.erase(e.current_txn_first_offset);
+  e.current_txn_first_offset = -1;
+  return t;
+}
+
+std::optional<int64_t> ProducerStateManager::first_unstable_offset() const {
+  if (ongoing_.empty()) return std::nullopt;
+  return ongoing_.begin()->first;
+}
+
+int64_t ProducerStateManager::last_stable_offset_after(const CompletedTxn& t) const {
+  for (const auto& [first, pid] : ongoing_)
+    if (pid != t.producer_id) return first;
+  return t.last_offset + 1;
+}
+
+void ProducerStateManager::clear() {
+  producers_.clear();
+  ongoing_.clear();
+}
 
 std::optional<ProducerEntry> ProducerStateManager::entry(int64_t producer_id) const {
   auto it = producers_.find(producer_id);
@@ -129,8 +186,8 @@ int ProducerStateManager::take_snapshot(int64_t offset) {
     store_be64(p + 14, static_cast<uint64_t>(last.last_offset));
     store_be32(p + 22, static_cast<uint32_t>(last.last_offset - last.first_offset));
     store_be64(p + 26, static_cast<uint64_t>(e.last_timestamp));
-    store_be32(p + 34, static_cast<uint32_t>(-1));
-    store_be64(p + 38, static_cast<uint64_t>(-1));
+    store_be32(p + 34, static_cast<uint32_t>(e.coordinator_epoch));
+    store_be64(p + 38, static_cast<uint64_t>(e.current_txn_first_offset));
     p += kSnapshotEntry;
   }
   store_be32(buf.data() + 2, crc32c(buf.data() + 6, buf.size() - 6));
@@ -162,7 +219,7 @@ bool ProducerStateManager::read_snapshot(int64_t offset) {
   if (load_be32(b + 2) != crc32c(b + 6, data.size() - 6)) return false;
   const uint32_t n = load_be32(b + 6);
   if (data.size() != kSnapshotHeader + static_cast<size_t>(n) * kSnapshotEntry) return false;
-  producers_.clear();
+  clear();
   const uint8_t* p = b + kSnapshotHeader;
   for (uint32_t i = 0; i < n; ++i, p += kSnapshotEntry) {
     ProducerBatch last;
@@ -177,14 +234,18 @@ bool ProducerStateManager::read_snapshot(int64_t offset) {
     ProducerEntry& e = producers_[last.producer_id];
     e.epoch = last.epoch;
     e.last_timestamp = last.timestamp;
+    e.coordinator_epoch = static_cast<int32_t>(load_be32(p + 34));
+    e.current_txn_first_offset = static_cast<int64_t>(load_be64(p + 38));
+    if (e.current_txn_first_offset >= 0) ongoing_[e.current_txn_first_offset] = last.producer_id;
     if (last.last_seq >= 0) e.batches.push_back(last);
   }
   return true;
 }
 
 size_t ProducerStateManager::load(int64_t log_start, int64_t log_end,
-                                  const std::function<void(int64_t, const BatchVisitor&)>& scan) {
-  producers_.clear();
+                                  const std::function<void(int64_t, const BatchVisitor&)>& scan,
+                                  const CompletedVisitor& on_completed) {
+  clear();
   int64_t from = log_start;
   auto snaps = list_snapshots(dir_);
   for (auto it = snaps.rbegin(); it != snaps.rend(); ++it) {
@@ -198,13 +259,15 @@ size_t ProducerStateManager::load(int64_t log_start, int64_t log_end,
       break;
     }
     spdlog::warn("{}: ignoring unreadable producer snapshot {}", dir_.string(), *it);
-    producers_.clear();
+    clear();
   }
   size_t replayed = 0;
   if (from < log_end) {
     scan(from, [&](const ProducerBatch& b) {
-      update(b);
       ++replayed;
+      if (!b.control) return update(b);
+      auto done = complete_txn(b.producer_id, b.epoch, b.coordinator_epoch, b.first_offset, b.commit, b.timestamp);
+      if (done && on_completed) on_completed(*done, last_stable_offset_after(*done));
     });
   }
   remove_before(log_start);
@@ -214,10 +277,13 @@ size_t ProducerStateManager::load(int64_t log_start, int64_t log_end,
 void ProducerStateManager::remove_before(int64_t log_start) {
   for (auto it = producers_.begin(); it != producers_.end();) {
     const auto& e = it->second;
-    if (!e.batches.empty() && e.batches.back().last_offset < log_start)
+    // A producer with an ongoing transaction stays until its marker: the
+    // transaction must end (and an abort be indexed) even if its data went.
+    if (!e.batches.empty() && e.batches.back().last_offset < log_start && e.current_txn_first_offset < 0) {
       it = producers_.erase(it);
-    else
+    } else {
       ++it;
+    }
   }
 }
 

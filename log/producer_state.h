@@ -1,8 +1,12 @@
-// ProducerStateManager: one partition's idempotent-producer state (Kafka's
-// ProducerStateManager, without transactions). Per producer id: the current
-// epoch and the sequence/offset ranges of the last five batches it wrote, so
-// a retried batch is recognised and answered with its original offsets, a
-// gap in sequence numbers is refused, and a stale epoch is fenced.
+// ProducerStateManager: one partition's producer state (Kafka's
+// ProducerStateManager). Per producer id: the current epoch and the
+// sequence/offset ranges of the last five batches it wrote, so a retried
+// batch is recognised and answered with its original offsets, a gap in
+// sequence numbers is refused, and a stale epoch is fenced. Transactions:
+// each producer's ongoing transaction (the offset of its first transactional
+// batch, until a COMMIT/ABORT marker) and the coordinator epoch of its last
+// marker; the ongoing first offsets, ordered, give the first unstable offset
+// and so the last stable offset (LSO) of the partition.
 //
 // Threads: every method runs under the owning Log's append lock (mu_), or
 // during Log::load before the Log is shared. No locking of its own.
@@ -13,9 +17,13 @@
 //   version int16 (=1) | crc uint32 (CRC-32C of every byte after it)
 //   | entry count int32 | entries, 46 bytes each, big-endian:
 //     producer_id int64 | epoch int16 | last_sequence int32 | last_offset int64
-//     | offset_delta int32 | timestamp int64 | coordinator_epoch int32 (-1)
-//     | current_txn_first_offset int64 (-1)
-// As in Kafka a snapshot keeps only each producer's last batch. Snapshots are
+//     | offset_delta int32 | timestamp int64 | coordinator_epoch int32
+//     | current_txn_first_offset int64 (-1: no ongoing transaction)
+// This is Kafka 4.4's ProducerSnapshot message (kafka-storage jar,
+// message/ProducerSnapshot.json: Crc uint32, ProducerEntries with these eight
+// fields in this order), hand-coded here: log/ must not depend on the
+// api/protocol runtime that gen_codec.py's output needs, and the layout is
+// fixed-size. As in Kafka a snapshot keeps only each producer's last batch. Snapshots are
 // written without fsync (a torn one fails its CRC and the previous one, or a
 // scan of the log, is used instead); only the two newest are kept.
 // Startup: the newest valid snapshot at or below the log end is loaded and
@@ -27,6 +35,7 @@
 #include <deque>
 #include <filesystem>
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -47,12 +56,28 @@ struct ProducerBatch {
   int64_t first_offset = -1;
   int64_t last_offset = -1;
   int64_t timestamp = -1;
+  bool transactional = false;
+  // Control batches (recovery replay): a COMMIT/ABORT marker at first_offset.
+  bool control = false;
+  bool commit = false;
+  int32_t coordinator_epoch = -1;
+};
+
+// A transaction ended by a marker (Kafka's CompletedTxn): first data offset
+// to the marker's offset.
+struct CompletedTxn {
+  int64_t producer_id = -1;
+  int64_t first_offset = -1;
+  int64_t last_offset = -1;  // the marker
+  bool aborted = false;
 };
 
 struct ProducerEntry {
   int16_t epoch = -1;
   std::deque<ProducerBatch> batches;  // oldest first, at most kProducerBatchesToRetain
   int64_t last_timestamp = -1;
+  int32_t coordinator_epoch = -1;
+  int64_t current_txn_first_offset = -1;  // -1: no ongoing transaction
   int32_t last_seq() const { return batches.empty() ? -1 : batches.back().last_seq; }
 };
 
@@ -71,8 +96,24 @@ class ProducerStateManager {
   // append (pass them in `staged`; several batches of one producer may
   // arrive together).
   ProducerCheck check(const ProducerBatch& b, const std::vector<ProducerBatch>& staged) const;
-  // Records a written batch.
+  // Records a written data batch (a transactional one opens the producer's
+  // transaction at its first offset if none is open).
   void update(const ProducerBatch& b);
+  // Checks a marker: kInvalidProducerEpoch if its epoch is below the
+  // producer's, kTransactionCoordinatorFenced if its coordinator epoch is
+  // below the last marker's (Kafka's checkProducerEpoch/checkCoordinatorEpoch).
+  ProducerCheck check_marker(int64_t producer_id, int16_t epoch, int32_t coordinator_epoch) const;
+  // Records a marker written at `offset`. Returns the transaction it ended,
+  // or nullopt for an empty transaction (no data since the last marker):
+  // Kafka neither indexes those nor lets them move the LSO.
+  std::optional<CompletedTxn> complete_txn(int64_t producer_id, int16_t epoch, int32_t coordinator_epoch,
+                                           int64_t offset, bool commit, int64_t timestamp);
+  // Offset of the oldest ongoing transaction's first batch, if any.
+  std::optional<int64_t> first_unstable_offset() const;
+  // Kafka's lastStableOffset(completedTxn): the first offset of the oldest
+  // transaction still ongoing (after `t` ended), else t.last_offset + 1.
+  int64_t last_stable_offset_after(const CompletedTxn& t) const;
+  const std::map<int64_t, int64_t>& ongoing() const { return ongoing_; }  // first offset -> producer id
 
   std::optional<ProducerEntry> entry(int64_t producer_id) const;
   const std::unordered_map<int64_t, ProducerEntry>& producers() const { return producers_; }
@@ -84,11 +125,17 @@ class ProducerStateManager {
   // snapshot <= log_end (deleting newer ones, left by a truncation) and calls
   // `scan(from, visit)` to replay the batches from the snapshot's offset.
   // Returns how many batches were replayed.
+  // Control batches given to `visit` complete transactions; each completed
+  // one is passed to `on_completed` with Kafka's lastStableOffset for it.
   using BatchVisitor = std::function<void(const ProducerBatch&)>;
+  using CompletedVisitor = std::function<void(const CompletedTxn&, int64_t last_stable_offset)>;
   size_t load(int64_t log_start, int64_t log_end,
-              const std::function<void(int64_t from, const BatchVisitor& visit)>& scan);
+              const std::function<void(int64_t from, const BatchVisitor& visit)>& scan,
+              const CompletedVisitor& on_completed = nullptr);
   // Forgets producers whose last write is below the log start (DeleteRecords,
-  // retention), as Kafka does.
+  // retention), except those with an ongoing transaction: it holds the LSO at
+  // the log start until its marker (Kafka 4.4 keeps producer state until
+  // producer.id expiration, so its firstUnstableOffset = max(first, start)).
   void remove_before(int64_t log_start);
   // Deletes every snapshot file (topic deletion).
   void delete_snapshots();
@@ -98,9 +145,11 @@ class ProducerStateManager {
 
  private:
   bool read_snapshot(int64_t offset);
+  void clear();
 
   std::filesystem::path dir_;
   std::unordered_map<int64_t, ProducerEntry> producers_;
+  std::map<int64_t, int64_t> ongoing_;  // ongoing transactions: first offset -> producer id
 };
 
 // Sequence numbers wrap at INT32_MAX back to 0, as Kafka's do.

@@ -1,0 +1,128 @@
+#include "log/txn_index.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
+#include "log/byte_order.h"
+#include "log/file_util.h"
+
+namespace skiff::storage {
+
+namespace fs = std::filesystem;
+
+void encode_aborted_txn(const AbortedTxn& t, uint8_t* out) {
+  store_be16(out, static_cast<uint16_t>(kAbortedTxnVersion));
+  store_be64(out + 2, static_cast<uint64_t>(t.producer_id));
+  store_be64(out + 10, static_cast<uint64_t>(t.first_offset));
+  store_be64(out + 18, static_cast<uint64_t>(t.last_offset));
+  store_be64(out + 26, static_cast<uint64_t>(t.last_stable_offset));
+}
+
+bool decode_aborted_txn(const uint8_t* in, AbortedTxn& out) {
+  if (static_cast<int16_t>(load_be16(in)) != kAbortedTxnVersion) return false;
+  out.producer_id = static_cast<int64_t>(load_be64(in + 2));
+  out.first_offset = static_cast<int64_t>(load_be64(in + 10));
+  out.last_offset = static_cast<int64_t>(load_be64(in + 18));
+  out.last_stable_offset = static_cast<int64_t>(load_be64(in + 26));
+  return true;
+}
+
+fs::path TxnIndex::path(const fs::path& dir, int64_t segment_base) {
+  return dir / fmt::format("{:020d}.txnindex", segment_base);
+}
+
+namespace {
+
+int write_entries(const fs::path& p, const std::vector<AbortedTxn>& v) {
+  std::vector<uint8_t> buf(v.size() * kAbortedTxnSize);
+  for (size_t i = 0; i < v.size(); ++i) encode_aborted_txn(v[i], buf.data() + i * kAbortedTxnSize);
+  FileDescriptor fd(::open(p.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644));
+  if (!fd.valid()) return errno;
+  return pwrite_full(fd.get(), buf.data(), buf.size(), 0);
+}
+
+}  // namespace
+
+int TxnIndex::load_segment(int64_t segment_base, int64_t log_end) {
+  const fs::path p = path(dir_, segment_base);
+  std::string data;
+  std::error_code ec;
+  if (!fs::exists(p, ec)) return 0;
+  if (!read_small_file(p, data)) return EIO;
+  std::vector<AbortedTxn> kept;
+  bool cut = data.size() % kAbortedTxnSize != 0;
+  for (size_t pos = 0; pos + kAbortedTxnSize <= data.size(); pos += kAbortedTxnSize) {
+    AbortedTxn t;
+    if (!decode_aborted_txn(reinterpret_cast<const uint8_t*>(data.data()) + pos, t) || t.last_offset >= log_end) {
+      cut = true;  // Kafka stops at an unknown version too: nothing after it is trusted
+      break;
+    }
+    kept.push_back(t);
+  }
+  if (cut) {
+    spdlog::warn("{}: cutting {} to {} entries", dir_.string(), p.filename().string(), kept.size());
+    if (int rc = write_entries(p, kept); rc != 0) return rc;
+  }
+  std::lock_guard lk(mu_);
+  by_segment_[segment_base] = std::move(kept);
+  return 0;
+}
+
+int TxnIndex::append(int64_t segment_base, const AbortedTxn& t) {
+  {
+    std::lock_guard lk(mu_);
+    by_segment_[segment_base].push_back(t);
+  }
+  uint8_t buf[kAbortedTxnSize];
+  encode_aborted_txn(t, buf);
+  FileDescriptor fd(::open(path(dir_, segment_base).c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644));
+  if (!fd.valid()) return errno;
+  if (::write(fd.get(), buf, sizeof buf) != static_cast<ssize_t>(sizeof buf)) return errno != 0 ? errno : EIO;
+  return 0;
+}
+
+int TxnIndex::add_if_missing(int64_t segment_base, const AbortedTxn& t) {
+  {
+    std::lock_guard lk(mu_);
+    auto it = by_segment_.find(segment_base);
+    if (it != by_segment_.end()) {
+      for (const auto& e : it->second)
+        if (e.last_offset == t.last_offset) return 0;
+    }
+  }
+  return append(segment_base, t);
+}
+
+void TxnIndex::drop_segment(int64_t segment_base) {
+  {
+    std::lock_guard lk(mu_);
+    by_segment_.erase(segment_base);
+  }
+  std::error_code ec;
+  fs::remove(path(dir_, segment_base), ec);
+}
+
+std::vector<AbortedTxn> TxnIndex::collect(int64_t fetch_offset, int64_t upper_bound) const {
+  std::vector<AbortedTxn> out;
+  std::lock_guard lk(mu_);
+  auto it = by_segment_.upper_bound(fetch_offset);
+  if (it != by_segment_.begin()) --it;
+  for (; it != by_segment_.end(); ++it) {
+    for (const auto& t : it->second) {
+      if (t.last_offset >= fetch_offset && t.first_offset < upper_bound) out.push_back(t);
+      if (t.last_stable_offset >= upper_bound) return out;
+    }
+  }
+  return out;
+}
+
+std::vector<AbortedTxn> TxnIndex::entries(int64_t segment_base) const {
+  std::lock_guard lk(mu_);
+  auto it = by_segment_.find(segment_base);
+  return it == by_segment_.end() ? std::vector<AbortedTxn>{} : it->second;
+}
+
+}  // namespace skiff::storage

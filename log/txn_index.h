@@ -1,0 +1,76 @@
+// TxnIndex: one partition's aborted transactions, Kafka's TransactionIndex.
+// Each segment `<base>.log` may have `<base>.txnindex` holding the aborted
+// transactions whose ABORT marker lies in that segment, in marker order.
+// A copy of every entry is kept in memory (aborts are rare: a few per
+// segment), so a read_committed Fetch never opens a file.
+//
+// .txnindex byte layout (Kafka's AbortedTxn, big-endian, no header), entries
+// of 34 bytes back to back:
+//   version int16 (=0) | producerId int64 | firstOffset int64
+//   | lastOffset int64 (the ABORT marker's offset)
+//   | lastStableOffset int64 (the LSO right after this abort completed)
+// A trailing partial entry (torn write) is ignored and cut off on load.
+//
+// Durability: entries are written with pwrite, no fsync of their own (as
+// Kafka, which flushes the txnindex with its segment). After a process crash
+// the page cache has them; any entry the log no longer backs (marker offset
+// >= log end after a truncation) is dropped on load, and Log's recovery
+// re-adds the aborts it replays that are missing (see add_if_missing).
+//
+// Threads: writers (append, load, drop) run under the owning Log's append
+// lock; collect() may run on any thread (an internal mutex guards the map).
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <mutex>
+#include <vector>
+
+namespace skiff::storage {
+
+struct AbortedTxn {
+  int64_t producer_id = -1;
+  int64_t first_offset = -1;
+  int64_t last_offset = -1;
+  int64_t last_stable_offset = -1;
+  bool operator==(const AbortedTxn&) const = default;
+};
+
+inline constexpr size_t kAbortedTxnSize = 34;
+inline constexpr int16_t kAbortedTxnVersion = 0;
+
+void encode_aborted_txn(const AbortedTxn& t, uint8_t* out);  // kAbortedTxnSize bytes
+// Decodes one entry; false on an unknown version.
+bool decode_aborted_txn(const uint8_t* in, AbortedTxn& out);
+
+class TxnIndex {
+ public:
+  explicit TxnIndex(std::filesystem::path dir) : dir_(std::move(dir)) {}
+
+  static std::filesystem::path path(const std::filesystem::path& dir, int64_t segment_base);
+
+  // Reads `<base>.txnindex` if present, keeping entries whose marker is
+  // below `log_end` (rewriting the file if some were cut). Returns errno.
+  int load_segment(int64_t segment_base, int64_t log_end);
+  // Appends an entry to memory, then to the segment's file. Returns errno
+  // (the entry stays in memory even then).
+  int append(int64_t segment_base, const AbortedTxn& t);
+  // Recovery: appends `t` unless an entry with its marker offset exists.
+  int add_if_missing(int64_t segment_base, const AbortedTxn& t);
+  // Forgets a deleted segment's entries and unlinks its file.
+  void drop_segment(int64_t segment_base);
+  // Kafka's collectAbortedTxns over the segments from the one holding
+  // `fetch_offset` (the greatest base <= it, or the first) on: entries with
+  // lastOffset >= fetch_offset and firstOffset < upper_bound, stopping after
+  // the first entry whose lastStableOffset >= upper_bound.
+  std::vector<AbortedTxn> collect(int64_t fetch_offset, int64_t upper_bound) const;
+  std::vector<AbortedTxn> entries(int64_t segment_base) const;
+
+ private:
+  std::filesystem::path dir_;
+  mutable std::mutex mu_;
+  std::map<int64_t, std::vector<AbortedTxn>> by_segment_;
+};
+
+}  // namespace skiff::storage

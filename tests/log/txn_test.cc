@@ -1,0 +1,191 @@
+// Transactions in the Log: COMMIT/ABORT control batches, the last stable
+// offset (moved exactly as Kafka's ProducerStateManager/UnifiedLog move it),
+// the .txnindex bytes and Kafka's collectAbortedTxns across segments, and the
+// read_committed read bound.
+#include <catch2/catch.hpp>
+
+#include "log/control_batch.h"
+#include "log/file_util.h"
+#include "tests/log/test_util.h"
+
+using namespace skiff::storage;
+using namespace skiff::storage::test;
+
+namespace {
+
+std::vector<uint8_t> txn_batch(int64_t pid, int16_t epoch, int32_t seq, int records = 2) {
+  BatchBuilder b;
+  b.producer(pid, epoch, seq).transactional(true);
+  for (int i = 0; i < records; ++i) b.add("k", "v", wall_clock_ms());
+  return b.build();
+}
+
+std::vector<uint8_t> plain_batch(int records = 2) {
+  BatchBuilder b;
+  for (int i = 0; i < records; ++i) b.add("k", "v", wall_clock_ms());
+  return b.build();
+}
+
+AppendResult marker(Log& log, int64_t pid, int16_t epoch, bool commit, int32_t coord_epoch = 0) {
+  return log.append_marker(pid, epoch, commit, coord_epoch, 0, wall_clock_ms());
+}
+
+int64_t lso(const Log& log) { return log.last_stable_offset().value; }
+
+}  // namespace
+
+TEST_CASE("a marker is Kafka's EndTransactionMarker control batch", "[log][txn]") {
+  auto bytes = build_marker_batch(42, 3, TxnMarker{true, 7}, 1000);
+  RecordBatchView v(bytes);
+  REQUIRE(v.validate_for_append());
+  CHECK(v.attributes() == 0x30);  // transactional | control
+  CHECK(v.producer_id() == 42);
+  CHECK(v.producer_epoch() == 3);
+  CHECK(v.base_sequence() == -1);
+  CHECK(v.last_offset_delta() == 0);
+  RecordIterator it(v);
+  RecordView r;
+  REQUIRE(it.next(r));
+  CHECK(std::vector<uint8_t>(r.key->begin(), r.key->end()) == std::vector<uint8_t>{0, 0, 0, 1});
+  CHECK(std::vector<uint8_t>(r.value->begin(), r.value->end()) == std::vector<uint8_t>{0, 0, 0, 0, 0, 7});
+  auto m = parse_marker(v);
+  REQUIRE(m);
+  CHECK(m->commit);
+  CHECK(m->coordinator_epoch == 7);
+  auto abort = build_marker_batch(42, 3, TxnMarker{false, 0}, 1000);
+  CHECK_FALSE(parse_marker(RecordBatchView(abort))->commit);
+}
+
+TEST_CASE("clients may not produce control batches", "[log][txn]") {
+  TempDir d;
+  auto log = open_log(d.path(), config_with());
+  auto r = append_tmp(*log, build_marker_batch(1, 0, TxnMarker{true, 0}, wall_clock_ms()));
+  CHECK(r.error == LogErrc::kInvalidRecord);
+  BatchBuilder b;
+  b.transactional(true).add("k", "v", wall_clock_ms());
+  CHECK(append_tmp(*log, b.build()).error == LogErrc::kInvalidRecord);  // transactional without producer id
+}
+
+TEST_CASE("LSO: interleaved producers, commit and abort, empty transactions", "[log][txn]") {
+  TempDir d;
+  auto log = open_log(d.path(), config_with());
+  REQUIRE(append_tmp(*log, plain_batch()).ok());  // 0-1
+  CHECK(lso(*log) == 2);
+  REQUIRE(append_tmp(*log, txn_batch(1, 0, 0)).ok());  // 2-3: P1 begins
+  CHECK(lso(*log) == 2);
+  REQUIRE(append_tmp(*log, txn_batch(2, 0, 0)).ok());  // 4-5: P2 begins
+  REQUIRE(append_tmp(*log, txn_batch(1, 0, 2)).ok());  // 6-7
+  REQUIRE(append_tmp(*log, plain_batch()).ok());        // 8-9
+  CHECK(lso(*log) == 2);
+  CHECK(log->log_end_offset().value == 10);
+  auto a = marker(*log, 1, 0, false);  // 10: P1 aborts; P2 still open
+  REQUIRE(a.ok());
+  CHECK(a.base_offset.value == 10);
+  CHECK(lso(*log) == 4);
+  auto entries = log->aborted_txns_of_segment(0);
+  REQUIRE(entries.size() == 1);
+  CHECK(entries[0] == AbortedTxn{1, 2, 10, 4});
+  REQUIRE(marker(*log, 2, 0, true).ok());  // 11: P2 commits
+  CHECK(lso(*log) == 12);
+  CHECK(log->aborted_txns_of_segment(0).size() == 1);  // commits are not indexed
+  REQUIRE(marker(*log, 3, 0, false).ok());  // 12: empty transaction of P3
+  CHECK(lso(*log) == 13);
+  CHECK(log->aborted_txns_of_segment(0).size() == 1);
+  REQUIRE(append_tmp(*log, txn_batch(1, 0, 4)).ok());  // 13-14: P1's next transaction
+  CHECK(lso(*log) == 13);
+  REQUIRE(marker(*log, 1, 0, false).ok());  // 15: aborted with nothing else open: lso = 16
+  CHECK(log->aborted_txns_of_segment(0).back() == AbortedTxn{1, 13, 15, 16});
+  CHECK(lso(*log) == 16);
+}
+
+TEST_CASE("markers are checked: stale producer epoch, older coordinator epoch", "[log][txn]") {
+  TempDir d;
+  auto log = open_log(d.path(), config_with());
+  REQUIRE(append_tmp(*log, txn_batch(1, 5, 0)).ok());
+  CHECK(marker(*log, 1, 4, true).error == LogErrc::kInvalidProducerEpoch);
+  REQUIRE(marker(*log, 1, 5, true, 3).ok());
+  CHECK(marker(*log, 1, 5, true, 2).error == LogErrc::kTransactionCoordinatorFenced);
+  CHECK(kafka_error_code(LogErrc::kTransactionCoordinatorFenced) == 52);
+  CHECK(log->log_end_offset().value == 3);
+  REQUIRE(marker(*log, 1, 6, false, 3).ok());  // a bumped epoch (TV2) is fine
+}
+
+TEST_CASE(".txnindex holds Kafka's 34-byte AbortedTxn entries", "[log][txn]") {
+  TempDir d;
+  auto log = open_log(d.path(), config_with());
+  REQUIRE(append_tmp(*log, txn_batch(0x0102030405060708, 0, 0)).ok());  // 0-1
+  REQUIRE(marker(*log, 0x0102030405060708, 0, false).ok());            // 2
+  std::string bytes;
+  REQUIRE(read_small_file(d / "00000000000000000000.txnindex", bytes));
+  const std::vector<uint8_t> expect = {0, 0,                                  // version
+                                       1, 2, 3, 4, 5, 6, 7, 8,                // producer id
+                                       0, 0, 0, 0, 0, 0, 0, 0,                // first offset
+                                       0, 0, 0, 0, 0, 0, 0, 2,                // last offset
+                                       0, 0, 0, 0, 0, 0, 0, 3};               // last stable offset
+  CHECK(std::vector<uint8_t>(bytes.begin(), bytes.end()) == expect);
+  AbortedTxn t;
+  REQUIRE(decode_aborted_txn(expect.data(), t));
+  CHECK(t == AbortedTxn{0x0102030405060708, 0, 2, 3});
+}
+
+TEST_CASE("aborted transactions are collected across segments as Kafka does", "[log][txn]") {
+  TempDir d;
+  auto log = open_log(d.path(), config_with());
+  REQUIRE(append_tmp(*log, txn_batch(1, 0, 0)).ok());  // 0-1 P1
+  REQUIRE(append_tmp(*log, txn_batch(2, 0, 0)).ok());  // 2-3 P2
+  REQUIRE(marker(*log, 1, 0, false).ok());              // 4: {1, 0, 4, lso 2} in segment 0
+  REQUIRE(log->roll(wall_clock_ms()) == LogErrc::kNone);
+  REQUIRE(append_tmp(*log, plain_batch()).ok());        // 5-6
+  REQUIRE(marker(*log, 2, 0, false).ok());              // 7: {2, 2, 7, lso 8} in segment 5
+  REQUIRE(append_tmp(*log, txn_batch(3, 0, 0)).ok());  // 8-9 P3
+  REQUIRE(marker(*log, 3, 0, false).ok());              // 10: {3, 8, 10, lso 11}
+  CHECK(log->aborted_txns_of_segment(5).size() == 2);
+  const AbortedTxn t1{1, 0, 4, 2}, t2{2, 2, 7, 8}, t3{3, 8, 10, 11};
+  using V = std::vector<AbortedTxn>;
+  CHECK(log->collect_aborted_txns(Offset(0), Offset(11)) == V{t1, t2, t3});
+  CHECK(log->collect_aborted_txns(Offset(0), Offset(2)) == V{t1});        // t1's lso 2 >= 2: complete
+  CHECK(log->collect_aborted_txns(Offset(3), Offset(6)) == V{t1, t2});    // t2 starts before 6
+  CHECK(log->collect_aborted_txns(Offset(5), Offset(8)) == V{t2});        // t1 ended before 5
+  CHECK(log->collect_aborted_txns(Offset(9), Offset(11)) == V{t3});
+  CHECK(log->collect_aborted_txns(Offset(11), Offset(11)).empty());
+}
+
+TEST_CASE("read_committed reads only below the LSO", "[log][txn]") {
+  TempDir d;
+  auto log = open_log(d.path(), config_with());
+  REQUIRE(append_tmp(*log, plain_batch()).ok());        // 0-1
+  REQUIRE(append_tmp(*log, txn_batch(1, 0, 0)).ok());  // 2-3 P1 open
+  REQUIRE(append_tmp(*log, plain_batch()).ok());        // 4-5
+  auto r = log->read(Offset(0), 1 << 20, log->last_stable_offset());
+  REQUIRE(r.error == LogErrc::kNone);
+  CHECK(r.last_stable_offset.value == 2);
+  CHECK(r.log_end_offset.value == 6);
+  auto bytes = r.slice.read_all();
+  BatchIterator it(bytes);
+  RecordBatchView v;
+  REQUIRE(it.next(v));
+  CHECK(v.base_offset() == 0);
+  CHECK_FALSE(it.next(v));
+  CHECK(log->read(Offset(2), 1 << 20, Offset(2)).slice.empty());
+  CHECK(log->read(Offset(4), 1 << 20, Offset(2)).slice.empty());  // past the LSO: empty, no error
+  CHECK(log->read(Offset(4), 1 << 20, Offset(2)).error == LogErrc::kNone);
+  CHECK(log->read(Offset(0), 1 << 20).slice.read_all().size() > bytes.size());  // read_uncommitted: all
+  REQUIRE(marker(*log, 1, 0, true).ok());
+  auto all = log->read(Offset(0), 1 << 20, log->last_stable_offset());
+  CHECK(all.last_stable_offset.value == 7);
+  CHECK(read_all_batches(*log).size() == 4);
+  CHECK(all.slice.read_all().size() == log->read(Offset(0), 1 << 20).slice.read_all().size());
+}
+
+TEST_CASE("DeleteRecords past an ongoing transaction holds the LSO at the log start", "[log][txn]") {
+  TempDir d;
+  auto log = open_log(d.path(), config_with());
+  REQUIRE(append_tmp(*log, txn_batch(1, 0, 0)).ok());  // 0-1 P1 open
+  REQUIRE(append_tmp(*log, plain_batch()).ok());        // 2-3
+  REQUIRE(log->maybe_increment_log_start_offset(Offset(3)) == LogErrc::kNone);
+  CHECK(lso(*log) == 3);  // Kafka: firstUnstableOffset = max(first, logStart)
+  CHECK(log->read(Offset(3), 1 << 20, log->last_stable_offset()).slice.empty());
+  REQUIRE(marker(*log, 1, 0, false).ok());  // 4: the abort still ends it and is indexed
+  CHECK(lso(*log) == 5);
+  CHECK(log->aborted_txns_of_segment(0) == std::vector<AbortedTxn>{{1, 0, 4, 5}});
+}
