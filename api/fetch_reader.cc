@@ -11,6 +11,19 @@ namespace {
 using protocol::FetchResponse;
 constexpr int32_t kLeaderEpoch = 0;
 
+// Kafka's collectAbortedTransactions for the data returned: the aborted
+// transactions overlapping [fetch_offset, bound). `bound` (the read's upper
+// limit) may exceed the last batch returned, as Kafka's own index-based
+// bound may: the consumer only applies entries up to the batches it got.
+void add_aborted(const storage::Log& log, int64_t fetch_offset, storage::Offset bound, FetchResponse::PartitionData& pd) {
+  for (const auto& t : log.collect_aborted_txns(storage::Offset(fetch_offset), bound)) {
+    FetchResponse::AbortedTransaction a;
+    a.producer_id = t.producer_id;
+    a.first_offset = t.first_offset;
+    pd.aborted_transactions->push_back(a);
+  }
+}
+
 }  // namespace
 
 FetchReader::FetchReader(BrokerServices& services, const protocol::FetchRequest& request, int16_t version)
@@ -49,14 +62,20 @@ FetchReader::FetchReader(BrokerServices& services, const protocol::FetchRequest&
   }
 }
 
+storage::Offset FetchReader::read_bound(const storage::Log& log) const {
+  return read_committed_ ? log.last_stable_offset() : log.log_end_offset();
+}
+
 size_t FetchReader::available_bytes() const {
   size_t total = 0;
   for (const auto& t : topics_) {
     for (const auto& p : t.partitions) {
       if (!p.log || p.error != ErrorCode::kNone) continue;
       if (p.log->deleted()) return SIZE_MAX;  // topic deleted: answer now
-      if (p.log->log_end_offset().value <= p.fetch_offset) continue;
-      auto r = p.log->read(storage::Offset(p.fetch_offset), std::max<size_t>(1, std::min<size_t>(p.max_bytes, min_bytes_)));
+      const storage::Offset bound = read_bound(*p.log);
+      if (bound.value <= p.fetch_offset) continue;
+      auto r = p.log->read(storage::Offset(p.fetch_offset), std::max<size_t>(1, std::min<size_t>(p.max_bytes, min_bytes_)),
+                           bound);
       total += r.slice.length;
       if (total >= min_bytes_) return total;
     }
@@ -90,14 +109,15 @@ protocol::FetchResponse FetchReader::read() const {
       }
       if (p.log) {
         pd.high_watermark = p.log->log_end_offset().value;
-        pd.last_stable_offset = pd.high_watermark;  // no transactions: LSO = HW
+        pd.last_stable_offset = p.log->last_stable_offset().value;
         pd.log_start_offset = p.log->log_start_offset().value;
       } else {
         pd.high_watermark = pd.last_stable_offset = pd.log_start_offset = -1;
       }
       if (p.log && p.error == ErrorCode::kNone) {
         size_t limit = std::min<size_t>(p.max_bytes, remaining);
-        auto r = p.log->read(storage::Offset(p.fetch_offset), std::max<size_t>(limit, 1));
+        const storage::Offset bound = read_bound(*p.log);
+        auto r = p.log->read(storage::Offset(p.fetch_offset), std::max<size_t>(limit, 1), bound);
         if (r.error != storage::LogErrc::kNone) {
           pd.error_code = code(to_error_code(r.error));
         } else if (!r.slice.empty() && (r.slice.length <= limit || !have_data)) {
@@ -106,9 +126,10 @@ protocol::FetchResponse FetchReader::read() const {
               {network::FileRegion{r.slice.file->fd(), r.slice.position, r.slice.length, r.slice.file}});
           remaining -= std::min(remaining, r.slice.length);
           have_data = true;
+          if (read_committed_) add_aborted(*p.log, p.fetch_offset, bound, pd);
         }
         pd.high_watermark = r.log_end_offset.value;
-        pd.last_stable_offset = pd.high_watermark;
+        pd.last_stable_offset = r.last_stable_offset.value;
         pd.log_start_offset = r.log_start_offset.value;
       }
       rt.partitions.push_back(std::move(pd));

@@ -7,6 +7,9 @@
 // Size limits as Kafka applies them (KIP-74): per partition
 // partition_max_bytes, in total max_bytes, except that the first batch of
 // the first partition with data is returned whole even when larger.
+// Isolation (KIP-98): read_committed returns batches only below the last
+// stable offset, with the aborted transactions overlapping them; both
+// levels report the partition's LSO.
 // Thread-safe for concurrent reads (logs are); one owner at a time.
 #pragma once
 
@@ -47,6 +50,9 @@ class FetchReader {
     protocol::Uuid id;
     std::vector<Partition> partitions;
   };
+
+  // read_committed: up to the last stable offset, else the high watermark.
+  storage::Offset read_bound(const storage::Log& log) const;
 
   std::vector<Topic> topics_;
   size_t max_bytes_;

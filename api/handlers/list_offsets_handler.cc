@@ -14,12 +14,16 @@ constexpr int64_t kEarliestLocal = -4;
 constexpr int64_t kEarliestPendingUpload = -5;
 constexpr int32_t kLeaderEpoch = 0;
 
-ListOffsetsResponse::ListOffsetsPartitionResponse lookup(storage::Log& log, int64_t timestamp) {
+// read_committed (isolation level 1), as Kafka 4.4's fetchOffsetForTimestamp:
+// LATEST is the last stable offset; a timestamp lookup (and MAX_TIMESTAMP)
+// that lands at or past it answers offset -1; EARLIEST is unchanged.
+ListOffsetsResponse::ListOffsetsPartitionResponse lookup(storage::Log& log, int64_t timestamp, bool read_committed) {
   ListOffsetsResponse::ListOffsetsPartitionResponse r;
   r.leader_epoch = kLeaderEpoch;
+  const int64_t last_fetchable = read_committed ? log.last_stable_offset().value : log.log_end_offset().value;
   switch (timestamp) {
     case kLatest:
-      r.offset = log.log_end_offset().value;
+      r.offset = last_fetchable;
       break;
     case kEarliest:
     case kEarliestLocal:
@@ -42,6 +46,13 @@ ListOffsetsResponse::ListOffsetsPartitionResponse lookup(storage::Log& log, int6
       r.timestamp = found.offset.value < 0 ? -1 : found.timestamp;
       if (found.offset.value < 0) r.leader_epoch = -1;
     }
+  }
+  // (Kafka filters read_uncommitted lookups at the high watermark too: every
+  // offset found here is below it, so only read_committed needs the check.)
+  const bool filtered = read_committed && timestamp != kLatest && timestamp != kEarliest && timestamp != kEarliestLocal;
+  if (filtered && r.error_code == 0 && r.offset >= last_fetchable) {
+    r.offset = r.timestamp = -1;
+    r.leader_epoch = -1;
   }
   return r;
 }
@@ -74,7 +85,7 @@ void ListOffsetsHandler::handle(ApiRequest& request, protocol::ListOffsetsReques
     else if (part.current_leader_epoch > kLeaderEpoch)
       r.error_code = code(ErrorCode::kUnknownLeaderEpoch);
     else
-      r = lookup(*log, part.timestamp);
+      r = lookup(*log, part.timestamp, body.isolation_level == 1);
     if (request.api_version() < 4) r.leader_epoch = -1;  // not in the wire format before v4
     return r;
   }));

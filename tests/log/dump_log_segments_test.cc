@@ -1,4 +1,5 @@
-// Kafka's own DumpLogSegments reads our .log, .index and .timeindex files:
+// Kafka's own DumpLogSegments reads our .log, .index and .timeindex files
+// (and our transaction markers, .txnindex and producer .snapshot files):
 // deep iteration over the log, --verify-index-only over both indexes, with
 // no error and no mismatch. Needs java and scripts/fetch_kafka_jars.sh.
 #include <catch2/catch.hpp>
@@ -99,4 +100,51 @@ TEST_CASE("Kafka's DumpLogSegments verifies our segments and indexes", "[log][ka
   INFO(sanity.substr(0, 4000));
   REQUIRE(st == 0);
   CHECK(!contains_any(sanity, {"Exception", "failed", "ERROR"}));
+}
+
+TEST_CASE("Kafka's DumpLogSegments reads our markers, .txnindex and producer .snapshot", "[log][kafka][txn]") {
+  if (!have_java()) {
+    WARN("skipping: java is absent");
+    return;
+  }
+  std::string jars = kafka_jar_dir();
+  TempDir dir;
+  auto log = open_log(dir / "txn-0", config_with());
+  const int64_t ts = 1'700'000'000'000;
+  auto txn = [&](int64_t pid, int32_t seq) {
+    BatchBuilder b;
+    b.producer(pid, 1, seq).transactional(true).add("k", "v", ts).add("k", "w", ts);
+    auto bytes = b.build();
+    REQUIRE(log->append(bytes, 0, ts).ok());
+  };
+  txn(7, 0);                                                   // 0-1
+  txn(8, 0);                                                   // 2-3
+  REQUIRE(log->append_marker(7, 1, false, 3, 0, ts).ok());     // 4: abort {7, 0, 4, lso 2}
+  REQUIRE(log->append_marker(8, 1, true, 3, 0, ts).ok());      // 5: commit
+  txn(9, 0);                                                   // 6-7: left open
+  log->close();                                                // snapshot at 8: 9's transaction open
+  const fs::path d = dir / "txn-0";
+  std::string java = "java -cp '" + jars + "/*' org.apache.kafka.tools.DumpLogSegments";
+  int st = 0;
+  std::string deep = run(java + " --deep-iteration --print-data-log --files " + (d / segment_file_name(0, ".log")).string(), &st);
+  INFO(deep.substr(0, 4000));
+  REQUIRE(st == 0);
+  CHECK(!contains_any(deep, {"Exception", "invalid bytes", "corrupt", "ERROR"}));
+  CHECK(deep.find("isTransactional: true") != std::string::npos);
+  CHECK(deep.find("isControl: true") != std::string::npos);
+  CHECK(deep.find("endTxnMarker: ABORT coordinatorEpoch: 3") != std::string::npos);
+  CHECK(deep.find("endTxnMarker: COMMIT coordinatorEpoch: 3") != std::string::npos);
+  std::string idx = run(java + " --files " + (d / segment_file_name(0, ".txnindex")).string(), &st);
+  INFO(idx);
+  REQUIRE(st == 0);
+  CHECK(!contains_any(idx, {"Exception", "ERROR"}));
+  CHECK(idx.find("version: 0 producerId: 7 firstOffset: 0 lastOffset: 4 lastStableOffset: 2") != std::string::npos);
+  std::string snap = run(java + " --files " + ProducerStateManager::snapshot_path(d, 8).string(), &st);
+  INFO(snap);
+  REQUIRE(st == 0);
+  CHECK(!contains_any(snap, {"Exception", "ERROR"}));
+  CHECK(snap.find("producerId: 9 producerEpoch: 1 coordinatorEpoch: -1 currentTxnFirstOffset: OptionalLong[6]") !=
+        std::string::npos);
+  CHECK(snap.find("producerId: 7 producerEpoch: 1 coordinatorEpoch: 3 currentTxnFirstOffset: OptionalLong.empty") !=
+        std::string::npos);
 }
