@@ -26,6 +26,7 @@ inline constexpr int16_t kControlTypeCommit = 1;
 struct TxnMarker {
   bool commit = false;
   int32_t coordinator_epoch = -1;
+  int16_t transaction_version = 0;  // not on disk: how Log checks the epoch
 };
 
 std::vector<uint8_t> build_marker_batch(int64_t producer_id, int16_t producer_epoch, const TxnMarker& marker,

@@ -97,13 +97,14 @@ class Log {
   AppendResult append(std::span<uint8_t> records, int32_t leader_epoch, int64_t now_ms);
   // The transaction coordinator's marker writer: appends a COMMIT or ABORT
   // control batch (control_batch.h) for the producer, after Kafka's checks
-  // (epoch >= the producer's: kInvalidProducerEpoch; coordinator epoch >=
-  // the last marker's: kTransactionCoordinatorFenced). Ends the producer's
+  // (ProducerStateManager::check_marker). Ends the producer's
   // ongoing transaction: the LSO moves, an abort is added to the .txnindex.
   // A marker for a producer with no data since its last marker (an empty
   // transaction) is written too, and changes neither.
+  // `transaction_version`: the marker request's (WriteTxnMarkers v2+), 2
+  // under KIP-890 where every transaction end bumps the epoch.
   AppendResult append_marker(int64_t producer_id, int16_t producer_epoch, bool commit, int32_t coordinator_epoch,
-                             int32_t leader_epoch, int64_t now_ms);
+                             int16_t transaction_version, int32_t leader_epoch, int64_t now_ms);
 
   // Whole batches from the batch containing `offset`, up to max_bytes (the
   // first batch is returned whole even if larger: KIP-74). Below the log

@@ -41,8 +41,8 @@ AppendResult Log::append(std::span<uint8_t> records, int32_t leader_epoch, int64
 }
 
 AppendResult Log::append_marker(int64_t producer_id, int16_t producer_epoch, bool commit, int32_t coordinator_epoch,
-                                int32_t leader_epoch, int64_t now_ms) {
-  const TxnMarker marker{commit, coordinator_epoch};
+                                int16_t transaction_version, int32_t leader_epoch, int64_t now_ms) {
+  const TxnMarker marker{commit, coordinator_epoch, transaction_version};
   std::vector<uint8_t> batch = build_marker_batch(producer_id, producer_epoch, marker, now_ms);
   return append_impl(std::span<uint8_t>(batch), leader_epoch, now_ms, &marker);
 }
@@ -123,7 +123,7 @@ AppendResult Log::append_impl(std::span<uint8_t> records, int32_t leader_epoch, 
       b.first_offset = first_offsets[i];
       b.last_offset = first_offsets[i] + infos[i].last_offset;
       if (b.control) {
-        auto c = producers_.check_marker(b.producer_id, b.epoch, b.coordinator_epoch);
+        auto c = producers_.check_marker(b.producer_id, b.epoch, b.coordinator_epoch, marker->transaction_version);
         if (c.error != LogErrc::kNone) return fail(c.error, std::move(c.message));
         continue;
       }

@@ -42,17 +42,30 @@ void apply(ProducerEntry& e, const ProducerBatch& b) {
 }  // namespace
 
 ProducerCheck ProducerStateManager::check(const ProducerBatch& b, const std::vector<ProducerBatch>& staged) const {
+  bool txn_open = false;
+  ProducerCheck out = check_sequence(b, staged, &txn_open);
+  if (out.error == LogErrc::kNone && !out.duplicate && txn_open && !b.transactional) {
+    out.error = LogErrc::kInvalidTxnState;
+    out.message = fmt::format("Expected transactional write from producer {}", b.producer_id);
+  }
+  return out;
+}
+
+ProducerCheck ProducerStateManager::check_sequence(const ProducerBatch& b, const std::vector<ProducerBatch>& staged,
+                                                   bool* txn_open) const {
   ProducerCheck out;
   ProducerEntry e;
   bool known = false;
   if (auto it = producers_.find(b.producer_id); it != producers_.end()) {
     e = it->second;
     known = true;
+    *txn_open = e.current_txn_first_offset >= 0;
   }
   for (const auto& s : staged) {
     if (s.producer_id != b.producer_id) continue;
     apply(e, s);
     known = true;
+    *txn_open = *txn_open || s.transactional;
   }
   if (!known) return out;  // a new (or forgotten) producer: any sequence is accepted, as in Kafka
   if (b.epoch == e.epoch) {
@@ -94,12 +107,17 @@ void ProducerStateManager::update(const ProducerBatch& b) {
   }
 }
 
-ProducerCheck ProducerStateManager::check_marker(int64_t producer_id, int16_t epoch, int32_t coordinator_epoch) const {
+ProducerCheck ProducerStateManager::check_marker(int64_t producer_id, int16_t epoch, int32_t coordinator_epoch,
+                                                 int16_t transaction_version) const {
   ProducerCheck out;
   auto it = producers_.find(producer_id);
   if (it == producers_.end()) return out;
   const ProducerEntry& e = it->second;
-  if (epoch < e.epoch) {
+  const bool tv2 = transaction_version >= 2;
+  bool stale = tv2 ? epoch <= e.epoch : epoch < e.epoch;
+  // TV2: a retried marker of a transaction already completed at this epoch.
+  if (stale && tv2 && epoch == e.epoch && (e.current_txn_first_offset < 0 || e.epoch == INT16_MAX)) stale = false;
+  if (stale) {
     out.error = LogErrc::kInvalidProducerEpoch;
     out.message = fmt::format("Epoch of producer {} at offset marker is {}, which is smaller than the last seen epoch {}",
                               producer_id, epoch, e.epoch);

@@ -94,15 +94,20 @@ class ProducerStateManager {
 
   // Checks a batch against the state plus the batches staged so far by this
   // append (pass them in `staged`; several batches of one producer may
-  // arrive together).
+  // arrive together): duplicate, epoch, sequence, then (Kafka's
+  // ProducerAppendInfo) a non-transactional batch while the producer's
+  // transaction is open is kInvalidTxnState.
   ProducerCheck check(const ProducerBatch& b, const std::vector<ProducerBatch>& staged) const;
   // Records a written data batch (a transactional one opens the producer's
   // transaction at its first offset if none is open).
   void update(const ProducerBatch& b);
-  // Checks a marker: kInvalidProducerEpoch if its epoch is below the
-  // producer's, kTransactionCoordinatorFenced if its coordinator epoch is
-  // below the last marker's (Kafka's checkProducerEpoch/checkCoordinatorEpoch).
-  ProducerCheck check_marker(int64_t producer_id, int16_t epoch, int32_t coordinator_epoch) const;
+  // Checks a marker as Kafka 4.4's checkProducerEpoch/checkCoordinatorEpoch:
+  // kInvalidProducerEpoch if its epoch is below the producer's (transaction
+  // version >= 2: not above it, except a retried marker at the same epoch
+  // when no transaction is open), kTransactionCoordinatorFenced if its
+  // coordinator epoch is below the last marker's.
+  ProducerCheck check_marker(int64_t producer_id, int16_t epoch, int32_t coordinator_epoch,
+                             int16_t transaction_version) const;
   // Records a marker written at `offset`. Returns the transaction it ended,
   // or nullopt for an empty transaction (no data since the last marker):
   // Kafka neither indexes those nor lets them move the LSO.
@@ -145,6 +150,7 @@ class ProducerStateManager {
 
  private:
   bool read_snapshot(int64_t offset);
+  ProducerCheck check_sequence(const ProducerBatch& b, const std::vector<ProducerBatch>& staged, bool* txn_open) const;
   void clear();
 
   std::filesystem::path dir_;

@@ -21,6 +21,7 @@ int16_t kafka_error_code(LogErrc e) {
     case LogErrc::kOutOfOrderSequence: return 45;
     case LogErrc::kInvalidProducerEpoch: return 47;
     case LogErrc::kPolicyViolation: return 44;
+    case LogErrc::kInvalidTxnState: return 48;
     case LogErrc::kTransactionCoordinatorFenced: return 52;
   }
   return -1;
@@ -45,6 +46,7 @@ std::string_view to_string(LogErrc e) {
     case LogErrc::kOutOfOrderSequence: return "OUT_OF_ORDER_SEQUENCE_NUMBER";
     case LogErrc::kInvalidProducerEpoch: return "INVALID_PRODUCER_EPOCH";
     case LogErrc::kPolicyViolation: return "POLICY_VIOLATION";
+    case LogErrc::kInvalidTxnState: return "INVALID_TXN_STATE";
     case LogErrc::kTransactionCoordinatorFenced: return "TRANSACTION_COORDINATOR_FENCED";
   }
   return "UNKNOWN";

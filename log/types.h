@@ -39,6 +39,7 @@ enum class LogErrc : int {
   kOutOfOrderSequence,           // 45 OUT_OF_ORDER_SEQUENCE_NUMBER (idempotent producer)
   kInvalidProducerEpoch,         // 47 INVALID_PRODUCER_EPOCH (a fenced, older epoch)
   kPolicyViolation,              // 44 POLICY_VIOLATION (a broker limit, e.g. on partitions)
+  kInvalidTxnState,              // 48 INVALID_TXN_STATE (plain write while the producer's transaction is open)
   kTransactionCoordinatorFenced, // 52 TRANSACTION_COORDINATOR_FENCED (a marker from an older coordinator epoch)
 };
 

@@ -43,8 +43,8 @@ void DescribeProducersHandler::handle(ApiRequest&, protocol::DescribeProducersRe
       s.producer_epoch = e.epoch;
       s.last_sequence = e.last_seq();
       s.last_timestamp = e.last_timestamp;
-      s.coordinator_epoch = -1;
-      s.current_txn_start_offset = -1;
+      s.coordinator_epoch = e.coordinator_epoch;
+      s.current_txn_start_offset = e.current_txn_first_offset;
       r.active_producers.push_back(s);
     }
     return r;

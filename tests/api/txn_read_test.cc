@@ -1,8 +1,13 @@
 // Reading transactional data (KIP-98) through Fetch and ListOffsets: with
 // isolation_level=1 a fetch stops at the last stable offset and lists the
 // aborted transactions of what it returns; both levels report the LSO;
-// ListOffsets read_committed answers LATEST with the LSO. Markers are
+// ListOffsets read_committed answers LATEST with the LSO; DescribeProducers
+// shows each producer's ongoing transaction start offset. Markers are
 // written with the storage entry point the coordinator's marker writer uses.
+#include <map>
+
+#include "api/protocol/generated/describe_producers_request.h"
+#include "api/protocol/generated/describe_producers_response.h"
 #include "api/protocol/generated/fetch_request.h"
 #include "api/protocol/generated/fetch_response.h"
 #include "api/protocol/generated/list_offsets_request.h"
@@ -79,7 +84,7 @@ TEST_CASE("read_committed fetch stops at the LSO and lists aborted transactions"
   append(*log, -1);  // 0-1
   append(*log, 7);   // 2-3: producer 7 opens a transaction
   append(*log, 8);   // 4-5: producer 8 too
-  REQUIRE(log->append_marker(7, 0, false, 0, 0, now_ms()).ok());  // 6: 7 aborts
+  REQUIRE(log->append_marker(7, 0, false, 0, 1, 0, now_ms()).ok());  // 6: 7 aborts
 
   auto committed = h.call<FetchResponse>(fetch(0, 1), 12).responses.at(0).partitions.at(0);
   CHECK(committed.high_watermark == 7);
@@ -102,9 +107,30 @@ TEST_CASE("read_committed fetch stops at the LSO and lists aborted transactions"
 
   CHECK(latest(h, 1) == 4);
   CHECK(latest(h, 0) == 7);
-  REQUIRE(log->append_marker(8, 0, true, 0, 0, now_ms()).ok());  // 7: 8 commits
+  REQUIRE(log->append_marker(8, 0, true, 0, 1, 0, now_ms()).ok());  // 7: 8 commits
   CHECK(latest(h, 1) == 8);
   auto all = h.call<FetchResponse>(fetch(0, 1), 12).responses.at(0).partitions.at(0);
   CHECK(all.last_stable_offset == 8);
   CHECK(bases(all) == std::vector<int64_t>{0, 2, 4, 6, 7});
+}
+
+TEST_CASE("DescribeProducers shows the ongoing transaction's start offset and coordinator epoch", "[api][txn]") {
+  test::ApiHarness h;
+  REQUIRE(h.logs().create_topic("t", 1).error == storage::LogErrc::kNone);
+  auto log = h.logs().get_log("t", 0);
+  append(*log, -1);  // 0-1
+  append(*log, 7);   // 2-3: open
+  append(*log, 8);   // 4-5
+  REQUIRE(log->append_marker(8, 0, true, 4, 1, 0, now_ms()).ok());
+  protocol::DescribeProducersRequest req;
+  protocol::DescribeProducersRequest::TopicRequest t;
+  t.name = "t";
+  t.partition_indexes = {0};
+  req.topics.push_back(t);
+  auto r = h.call<protocol::DescribeProducersResponse>(req, 0);
+  std::map<int64_t, std::pair<int64_t, int32_t>> seen;  // pid -> {txn start, coordinator epoch}
+  for (const auto& p : r.topics.at(0).partitions.at(0).active_producers)
+    seen[p.producer_id] = {p.current_txn_start_offset, p.coordinator_epoch};
+  CHECK(seen[7] == std::pair<int64_t, int32_t>{2, -1});
+  CHECK(seen[8] == std::pair<int64_t, int32_t>{-1, 4});
 }

@@ -119,8 +119,8 @@ TEST_CASE("Kafka's DumpLogSegments reads our markers, .txnindex and producer .sn
   };
   txn(7, 0);                                                   // 0-1
   txn(8, 0);                                                   // 2-3
-  REQUIRE(log->append_marker(7, 1, false, 3, 0, ts).ok());     // 4: abort {7, 0, 4, lso 2}
-  REQUIRE(log->append_marker(8, 1, true, 3, 0, ts).ok());      // 5: commit
+  REQUIRE(log->append_marker(7, 1, false, 3, 1, 0, ts).ok());     // 4: abort {7, 0, 4, lso 2}
+  REQUIRE(log->append_marker(8, 1, true, 3, 1, 0, ts).ok());      // 5: commit
   txn(9, 0);                                                   // 6-7: left open
   log->close();                                                // snapshot at 8: 9's transaction open
   const fs::path d = dir / "txn-0";

@@ -24,7 +24,7 @@ std::vector<uint8_t> txn_batch(int64_t pid, int16_t epoch, int32_t seq, int reco
 }
 
 AppendResult marker(Log& log, int64_t pid, int16_t epoch, bool commit, int32_t coord_epoch = 0) {
-  return log.append_marker(pid, epoch, commit, coord_epoch, 0, wall_clock_ms());
+  return log.append_marker(pid, epoch, commit, coord_epoch, 1, 0, wall_clock_ms());
 }
 
 // The snapshot entry of `pid` in `file`: {coordinator epoch, current txn first offset}.

@@ -26,8 +26,8 @@ std::vector<uint8_t> plain_batch(int records = 2) {
   return b.build();
 }
 
-AppendResult marker(Log& log, int64_t pid, int16_t epoch, bool commit, int32_t coord_epoch = 0) {
-  return log.append_marker(pid, epoch, commit, coord_epoch, 0, wall_clock_ms());
+AppendResult marker(Log& log, int64_t pid, int16_t epoch, bool commit, int32_t coord_epoch = 0, int16_t tv = 1) {
+  return log.append_marker(pid, epoch, commit, coord_epoch, tv, 0, wall_clock_ms());
 }
 
 int64_t lso(const Log& log) { return log.last_stable_offset().value; }
@@ -108,6 +108,32 @@ TEST_CASE("markers are checked: stale producer epoch, older coordinator epoch", 
   CHECK(kafka_error_code(LogErrc::kTransactionCoordinatorFenced) == 52);
   CHECK(log->log_end_offset().value == 3);
   REQUIRE(marker(*log, 1, 6, false, 3).ok());  // a bumped epoch (TV2) is fine
+}
+
+TEST_CASE("transaction version 2: a marker must bump the epoch, except a retry of a completed one", "[log][txn]") {
+  TempDir d;
+  auto log = open_log(d.path(), config_with());
+  REQUIRE(append_tmp(*log, txn_batch(1, 5, 0)).ok());
+  CHECK(marker(*log, 1, 5, true, 0, 2).error == LogErrc::kInvalidProducerEpoch);  // open, same epoch
+  REQUIRE(marker(*log, 1, 6, true, 0, 2).ok());
+  CHECK(log->last_stable_offset().value == 3);
+  REQUIRE(marker(*log, 1, 6, true, 0, 2).ok());  // retried: the transaction is already complete
+  CHECK(marker(*log, 1, 5, true, 0, 2).error == LogErrc::kInvalidProducerEpoch);
+}
+
+TEST_CASE("a plain batch from a producer with an open transaction is INVALID_TXN_STATE", "[log][txn]") {
+  TempDir d;
+  auto log = open_log(d.path(), config_with());
+  REQUIRE(append_tmp(*log, txn_batch(1, 0, 0)).ok());  // seq 0-1
+  BatchBuilder b;
+  b.producer(1, 0, 2).add("k", "v", wall_clock_ms());
+  auto r = append_tmp(*log, b.build());
+  CHECK(r.error == LogErrc::kInvalidTxnState);
+  CHECK(kafka_error_code(r.error) == 48);
+  REQUIRE(marker(*log, 1, 0, true).ok());
+  BatchBuilder after;
+  after.producer(1, 0, 2).add("k", "v", wall_clock_ms());
+  CHECK(append_tmp(*log, after.build()).ok());  // fine once the transaction ended
 }
 
 TEST_CASE(".txnindex holds Kafka's 34-byte AbortedTxn entries", "[log][txn]") {
