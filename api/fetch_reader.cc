@@ -1,6 +1,7 @@
 #include "api/fetch_reader.h"
 
 #include <algorithm>
+#include <climits>
 
 #include "api/purgatory.h"
 #include "api/topics.h"
@@ -63,7 +64,7 @@ FetchReader::FetchReader(BrokerServices& services, const protocol::FetchRequest&
 }
 
 storage::Offset FetchReader::read_bound(const storage::Log& log) const {
-  return read_committed_ ? log.last_stable_offset() : log.log_end_offset();
+  return read_committed_ ? log.last_stable_offset() : storage::Offset(INT64_MAX);
 }
 
 size_t FetchReader::available_bytes() const {
@@ -73,7 +74,7 @@ size_t FetchReader::available_bytes() const {
       if (!p.log || p.error != ErrorCode::kNone) continue;
       if (p.log->deleted()) return SIZE_MAX;  // topic deleted: answer now
       const storage::Offset bound = read_bound(*p.log);
-      if (bound.value <= p.fetch_offset) continue;
+      if (p.log->log_end_offset().value <= p.fetch_offset || bound.value <= p.fetch_offset) continue;
       auto r = p.log->read(storage::Offset(p.fetch_offset), std::max<size_t>(1, std::min<size_t>(p.max_bytes, min_bytes_)),
                            bound);
       total += r.slice.length;

@@ -51,7 +51,8 @@ class FetchReader {
     std::vector<Partition> partitions;
   };
 
-  // read_committed: up to the last stable offset, else the high watermark.
+  // read_committed: the last stable offset; read_uncommitted: no bound (the
+  // high watermark is the log end on a single node).
   storage::Offset read_bound(const storage::Log& log) const;
 
   std::vector<Topic> topics_;
