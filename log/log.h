@@ -186,6 +186,10 @@ class Log {
   ReadResult read_once(Offset offset, size_t max_bytes, int64_t max_offset, bool* raced) const;
   AppendResult append_impl(std::span<uint8_t> records, int32_t leader_epoch, int64_t now_ms,
                            const TxnMarker* marker);
+  std::optional<AppendResult> check_producers_locked(std::vector<ProducerBatch>& batches,
+                                                     const std::vector<size_t>& batch_index,
+                                                     const std::vector<int64_t>& deltas, int64_t leo,
+                                                     const TxnMarker* marker);
   // Under mu_: ends a transaction for a written marker batch (index, LSO).
   void end_txn_locked(const ProducerBatch& marker);
   void update_lso_locked();

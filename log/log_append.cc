@@ -107,38 +107,12 @@ AppendResult Log::append_impl(std::span<uint8_t> records, int32_t leader_epoch, 
   std::unique_lock lk(mu_);
   if (closed_.load()) return fail(LogErrc::kUnknownTopicOrPartition, "log is closed or deleted");
   const int64_t leo = leo_.load(std::memory_order_relaxed);
-  // 1b. Idempotent producers: a retry is answered with its first offsets and
-  // not written again; a gap or a stale epoch is refused. One map lookup per
-  // idempotent batch, under the append lock.
+  // 1b. Producers: duplicates, gaps, stale epochs, transaction state.
   if (!producer_batches.empty()) {
-    std::vector<int64_t> first_offsets(infos.size());
-    for (size_t i = 0, next = 0; i < infos.size(); ++i) {
-      first_offsets[i] = leo + static_cast<int64_t>(next);
-      next += static_cast<size_t>(infos[i].last_offset) + 1;  // still the delta here
-    }
-    std::vector<ProducerBatch> staged;
-    for (size_t k = 0; k < producer_batches.size(); ++k) {
-      ProducerBatch& b = producer_batches[k];
-      const size_t i = producer_batch_index[k];
-      b.first_offset = first_offsets[i];
-      b.last_offset = first_offsets[i] + infos[i].last_offset;
-      if (b.control) {
-        auto c = producers_.check_marker(b.producer_id, b.epoch, b.coordinator_epoch, marker->transaction_version);
-        if (c.error != LogErrc::kNone) return fail(c.error, std::move(c.message));
-        continue;
-      }
-      auto check = producers_.check(b, staged);
-      if (check.duplicate) {
-        AppendResult dup;
-        dup.duplicate = true;
-        dup.base_offset = Offset(check.duplicate->first_offset);
-        dup.last_offset = Offset(check.duplicate->last_offset);
-        dup.log_start_offset = log_start_offset();
-        return dup;
-      }
-      if (check.error != LogErrc::kNone) return fail(check.error, std::move(check.message));
-      staged.push_back(b);
-    }
+    std::vector<int64_t> deltas(infos.size());
+    for (size_t i = 0; i < infos.size(); ++i) deltas[i] = infos[i].last_offset;  // still the delta here
+    if (auto answer = check_producers_locked(producer_batches, producer_batch_index, deltas, leo, marker))
+      return std::move(*answer);
   }
   // 2. Roll if the active segment can't take this append.
   auto seg = active();
@@ -191,6 +165,44 @@ AppendResult Log::append_impl(std::span<uint8_t> records, int32_t leader_epoch, 
     res.error_message = "fsync failed";
   }
   return res;
+}
+
+// A retry of an idempotent batch is answered with its first offsets and not
+// written again; a gap, a stale epoch or a bad marker is refused. One map
+// lookup per producer batch. Fills in the batches' offsets. nullopt: go on.
+std::optional<AppendResult> Log::check_producers_locked(std::vector<ProducerBatch>& batches,
+                                                        const std::vector<size_t>& batch_index,
+                                                        const std::vector<int64_t>& deltas, int64_t leo,
+                                                        const TxnMarker* marker) {
+  std::vector<int64_t> first_offsets(deltas.size());
+  for (size_t i = 0, next = 0; i < deltas.size(); ++i) {
+    first_offsets[i] = leo + static_cast<int64_t>(next);
+    next += static_cast<size_t>(deltas[i]) + 1;
+  }
+  std::vector<ProducerBatch> staged;
+  for (size_t k = 0; k < batches.size(); ++k) {
+    ProducerBatch& b = batches[k];
+    const size_t i = batch_index[k];
+    b.first_offset = first_offsets[i];
+    b.last_offset = first_offsets[i] + deltas[i];
+    if (b.control) {
+      auto c = producers_.check_marker(b.producer_id, b.epoch, b.coordinator_epoch, marker->transaction_version);
+      if (c.error != LogErrc::kNone) return fail(c.error, std::move(c.message));
+      continue;
+    }
+    auto check = producers_.check(b, staged);
+    if (check.duplicate) {
+      AppendResult dup;
+      dup.duplicate = true;
+      dup.base_offset = Offset(check.duplicate->first_offset);
+      dup.last_offset = Offset(check.duplicate->last_offset);
+      dup.log_start_offset = log_start_offset();
+      return dup;
+    }
+    if (check.error != LogErrc::kNone) return fail(check.error, std::move(check.message));
+    staged.push_back(b);
+  }
+  return std::nullopt;
 }
 
 void Log::end_txn_locked(const ProducerBatch& m) {
