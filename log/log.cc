@@ -9,6 +9,8 @@
 
 #include <spdlog/spdlog.h>
 
+#include "log/cleaner_recovery.h"
+
 namespace skiff::storage {
 
 namespace fs = std::filesystem;
@@ -59,6 +61,7 @@ void Log::load() {
   const size_t idx_max = static_cast<size_t>(cfg->segment_index_bytes);
   std::set<int64_t> bases;
   std::vector<fs::path> index_files;
+  finish_interrupted_cleaning(dir_);  // the log cleaner's .cleaned/.swap files
   for (const auto& e : fs::directory_iterator(dir_)) {
     std::string name = e.path().filename().string();
     int64_t base;

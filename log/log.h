@@ -19,6 +19,7 @@
 #include <condition_variable>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -26,6 +27,7 @@
 #include <shared_mutex>
 #include <span>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "log/file_slice.h"
@@ -170,6 +172,19 @@ class Log {
   std::vector<int64_t> segment_base_offsets() const;
   const LogLoadStats& load_stats() const { return load_stats_; }
   size_t producer_batches_replayed() const { return producer_batches_replayed_; }
+
+  // --- log cleaner (log_cleaner.h; implemented in log_cleaning.cc) ---
+  // Every segment but the active one, oldest first (immutable files).
+  std::vector<std::shared_ptr<LogSegment>> inactive_segments() const;
+  int64_t active_base_offset() const;
+  // pid -> last offset of each producer's last batch. Takes the append lock.
+  std::unordered_map<int64_t, int64_t> producer_last_offsets();
+  // Swaps `cleaned` (`<base>.log.cleaned` in dir(), base = old.front()'s) in
+  // for the consecutive inactive segments `old`: .cleaned -> .swap, old
+  // segments unlinked, .swap -> .log, indexes rebuilt. errno; EAGAIN if `old`
+  // is no longer in the log (the .cleaned file is then removed).
+  int swap_in_cleaned(const std::vector<std::shared_ptr<LogSegment>>& old, const std::filesystem::path& cleaned,
+                      const std::function<bool(int)>& crash_at);
 
   // Idempotent producers' state (DescribeProducers, tests). Takes the append lock.
   std::vector<std::pair<int64_t, ProducerEntry>> producer_states();

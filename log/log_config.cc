@@ -36,6 +36,9 @@ std::optional<std::string> LogConfig::set(const std::string& key, const std::str
       {"internal.segment.bytes", &LogConfig::internal_segment_bytes},
       {"message.timestamp.before.max.ms", &LogConfig::message_timestamp_before_max_ms},
       {"message.timestamp.after.max.ms", &LogConfig::message_timestamp_after_max_ms},
+      {"min.compaction.lag.ms", &LogConfig::min_compaction_lag_ms},
+      {"max.compaction.lag.ms", &LogConfig::max_compaction_lag_ms},
+      {"delete.retention.ms", &LogConfig::delete_retention_ms},
   };
   if (auto it = integers.find(key); it != integers.end()) {
     this->*(it->second) = topic_config_integer(value);
@@ -45,6 +48,9 @@ std::optional<std::string> LogConfig::set(const std::string& key, const std::str
   } else if (key == "cleanup.policy") {
     auto items = topic_config_list(value);
     retention_deletes = std::find(items.begin(), items.end(), "delete") != items.end();
+    compact = std::find(items.begin(), items.end(), "compact") != items.end();
+  } else if (key == "min.cleanable.dirty.ratio") {
+    min_cleanable_dirty_ratio = std::stod(value);
   }
   return std::nullopt;
 }

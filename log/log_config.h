@@ -33,6 +33,12 @@ struct LogConfig {
   int64_t segment_index_bytes = 10 * 1024 * 1024;  // segment.index.bytes
   int64_t internal_segment_bytes = 0;              // internal.segment.bytes (Kafka's test key; 0: unset)
   bool retention_deletes = true;                   // cleanup.policy contains "delete"
+  // Log cleaner (log_cleaner.h).
+  bool compact = false;                            // cleanup.policy contains "compact"
+  double min_cleanable_dirty_ratio = 0.5;          // min.cleanable.dirty.ratio
+  int64_t min_compaction_lag_ms = 0;               // min.compaction.lag.ms
+  int64_t max_compaction_lag_ms = kMaxLong;        // max.compaction.lag.ms
+  int64_t delete_retention_ms = 86400000;          // delete.retention.ms
 
   // The size at which a segment rolls: internal.segment.bytes when set.
   int64_t segment_size() const { return internal_segment_bytes > 0 ? internal_segment_bytes : segment_bytes; }

@@ -10,9 +10,9 @@ BUILD_PACKAGES=(
   # build
   build-essential cmake ninja-build pkg-config python3
   libboost-dev libboost-program-options-dev libfmt-dev libspdlog-dev libyaml-cpp-dev
-  # No compression library: the broker stores and serves batches as the
-  # producer compressed them and never decodes their records. The log cleaner
-  # (compacted topics) will need them, and adds them when it links them.
+  # Compression codecs: the log cleaner (log/compression.h) decompresses the
+  # batches of compacted topics and recompresses them with their own codec.
+  libzstd-dev liblz4-dev libsnappy-dev zlib1g-dev
 )
 PACKAGES=(
   "${BUILD_PACKAGES[@]}"

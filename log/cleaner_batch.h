@@ -1,0 +1,69 @@
+// The log cleaner's per-batch rewrite (Kafka's MemoryRecords.filterTo with
+// the cleaner's retention rules). Input: one whole batch as stored; output:
+// the batch unchanged (every record kept: byte for byte), a smaller batch, an
+// empty batch, or nothing.
+//
+// A rewritten batch keeps baseOffset, baseTimestamp, partitionLeaderEpoch,
+// attributes, producerId/epoch and baseSequence, and every kept record's
+// bytes verbatim (their offset and timestamp deltas are relative to the
+// kept base, so offsets, timestamps and headers are preserved); it gets
+// lastOffsetDelta of the last kept record, maxTimestamp over the kept records
+// (LogAppendTime: unchanged), the new recordCount and batchLength, the records
+// recompressed with the batch's own codec, and a new CRC-32C.
+//
+// Thread: pure functions over caller-owned buffers.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <unordered_map>
+#include <vector>
+
+#include "log/offset_map.h"
+#include "log/record_batch.h"
+
+namespace skiff::storage {
+
+struct BatchFilterContext {
+  const OffsetMap* map = nullptr;
+  bool retain_deletes = true;  // tombstones of this segment survive (delete horizon not passed)
+  // pid -> last offset of the producer's last batch: such a batch is kept
+  // (empty if need be) so the producer's sequence survives.
+  const std::unordered_map<int64_t, int64_t>* producer_last_offsets = nullptr;
+  size_t max_decompressed_bytes = 64u << 20;
+};
+
+struct BatchFilterStats {
+  int64_t records_read = 0;
+  int64_t records_kept = 0;
+  bool corrupt = false;  // undecodable records: the batch is kept as it was
+};
+
+// Calls the key visitor for every keyed record of a data batch (control
+// batches are skipped): (key, offset, is_tombstone). False if undecodable.
+template <typename F>
+bool for_each_keyed_record(const RecordBatchView& batch, size_t max_decompressed, F&& f);
+
+// Appends the filtered batch (if anything is kept) to `out`.
+void filter_batch(const RecordBatchView& batch, const BatchFilterContext& ctx, std::vector<uint8_t>& out,
+                  BatchFilterStats& stats);
+
+// The batch with its records decompressed (attributes' codec cleared), for
+// RecordIterator. Empty vector on corrupt input. Uncompressed: a copy.
+std::vector<uint8_t> uncompressed_copy(const RecordBatchView& batch, size_t max_decompressed);
+
+template <typename F>
+bool for_each_keyed_record(const RecordBatchView& batch, size_t max_decompressed, F&& f) {
+  if (batch.is_control()) return true;
+  std::vector<uint8_t> plain = uncompressed_copy(batch, max_decompressed);
+  if (plain.empty()) return false;
+  RecordBatchView v(plain);
+  RecordIterator it(v);
+  RecordView r;
+  while (it.next(r)) {
+    if (r.key) f(*r.key, r.offset(v), !r.value.has_value());
+  }
+  return it.ok();
+}
+
+}  // namespace skiff::storage

@@ -1,0 +1,102 @@
+// Log cleaner: rewriting one group of segments into `<base>.log.cleaned`,
+// then handing it to Log::swap_in_cleaned.
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+
+#include <spdlog/spdlog.h>
+
+#include "log/chunk_reader.h"
+#include "log/cleaner_batch.h"
+#include "log/file_util.h"
+#include "log/log.h"
+#include "log/log_cleaner.h"
+
+namespace skiff::storage {
+
+int64_t segment_mtime_ms(const LogSegment& s) {
+  struct stat st {};
+  if (::stat(s.log_path().c_str(), &st) != 0) return 0;
+  return static_cast<int64_t>(st.st_mtim.tv_sec) * 1000 + st.st_mtim.tv_nsec / 1000000;
+}
+
+int set_mtime_ms(const std::filesystem::path& p, int64_t ms) {
+  struct timespec ts[2];
+  ts[0].tv_sec = 0;
+  ts[0].tv_nsec = UTIME_OMIT;
+  ts[1].tv_sec = ms / 1000;
+  ts[1].tv_nsec = (ms % 1000) * 1000000;
+  return ::utimensat(AT_FDCWD, p.c_str(), ts, 0) == 0 ? 0 : errno;
+}
+
+namespace {
+
+// Filters every batch of `s` into `out`, writing it to `fd` when it grows past
+// the io buffer. Returns errno.
+int copy_segment(const LogSegment& s, const BatchFilterContext& ctx, size_t io_bytes, int fd, uint64_t& written,
+                 std::vector<uint8_t>& out, CleanResult& res) {
+  int err = 0;
+  FdRef f = s.acquire_file(&err);
+  if (!f) return err ? err : EIO;
+  ChunkReader r(f->fd(), s.size(), io_bytes);
+  BatchHeader h;
+  uint64_t pos = 0;
+  for (; read_batch_header(r, pos, h, &err); pos += h.size) {
+    const uint8_t* bytes = r.get(pos, h.size, &err);
+    if (!bytes) break;
+    RecordBatchView b(std::span<uint8_t>(const_cast<uint8_t*>(bytes), h.size));
+    BatchFilterStats st;
+    filter_batch(b, ctx, out, st);
+    res.records_read += st.records_read;
+    res.records_kept += st.records_kept;
+    if (st.corrupt) spdlog::warn("cleaner: undecodable batch at offset {} of {} kept as is", h.base_offset,
+                                 s.log_path().string());
+    if (out.size() >= io_bytes) {
+      if (int rc = pwrite_full(fd, out.data(), out.size(), static_cast<int64_t>(written)); rc != 0) return rc;
+      written += out.size();
+      out.clear();
+    }
+  }
+  if (err != 0) return err;
+  return pos == s.size() ? 0 : EIO;  // inactive segments were recovered: a short scan is an I/O problem
+}
+
+int write_cleaned(const std::vector<std::shared_ptr<LogSegment>>& group, const BatchFilterContext& base_ctx,
+                  int64_t delete_horizon_ms, size_t io_bytes, const std::filesystem::path& path, CleanResult& res) {
+  FileDescriptor fd(::open(path.c_str(), O_CREAT | O_TRUNC | O_WRONLY | O_CLOEXEC, 0644));
+  if (!fd.valid()) return errno;
+  uint64_t written = 0;
+  std::vector<uint8_t> out;
+  for (const auto& s : group) {
+    BatchFilterContext ctx = base_ctx;
+    ctx.retain_deletes = segment_mtime_ms(*s) > delete_horizon_ms;
+    res.bytes_read += s->size();
+    if (int rc = copy_segment(*s, ctx, io_bytes, fd.get(), written, out, res); rc != 0) return rc;
+  }
+  if (int rc = pwrite_full(fd.get(), out.data(), out.size(), static_cast<int64_t>(written)); rc != 0) return rc;
+  written += out.size();
+  res.bytes_written += written;
+  if (::fsync(fd.get()) != 0) return errno;
+  return set_mtime_ms(path, segment_mtime_ms(*group.back()));
+}
+
+}  // namespace
+
+int Cleaner::clean_group(Log& log, const std::vector<std::shared_ptr<LogSegment>>& group, int64_t delete_horizon_ms,
+                         CleanResult& res) {
+  const auto producers = log.producer_last_offsets();
+  BatchFilterContext ctx;
+  ctx.map = &map_;
+  ctx.producer_last_offsets = &producers;
+  const auto path = log.dir() / (segment_file_name(group.front()->base_offset(), ".log") + ".cleaned");
+  if (int rc = write_cleaned(group, ctx, delete_horizon_ms, cfg_.io_buffer_bytes, path, res); rc != 0) {
+    std::error_code ec;
+    std::filesystem::remove(path, ec);
+    return rc;
+  }
+  return log.swap_in_cleaned(group, path, cfg_.crash_at);
+}
+
+}  // namespace skiff::storage

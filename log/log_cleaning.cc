@@ -1,0 +1,102 @@
+// Log: what the log cleaner (log_cleaner.h) needs from a partition, and the
+// online half of the swap protocol (startup half: cleaner_recovery.h).
+#include <cerrno>
+
+#include <spdlog/spdlog.h>
+
+#include "log/cleaner_recovery.h"
+#include "log/file_util.h"
+#include "log/log.h"
+
+namespace skiff::storage {
+
+namespace fs = std::filesystem;
+
+std::vector<std::shared_ptr<LogSegment>> Log::inactive_segments() const {
+  auto segs = snapshot();
+  if (!segs.empty()) segs.pop_back();
+  return segs;
+}
+
+int64_t Log::active_base_offset() const {
+  auto a = active();
+  return a ? a->base_offset() : 0;
+}
+
+std::unordered_map<int64_t, int64_t> Log::producer_last_offsets() {
+  std::lock_guard lk(mu_);
+  std::unordered_map<int64_t, int64_t> out;
+  for (const auto& [pid, e] : producers_.producers())
+    if (!e.batches.empty()) out[pid] = e.batches.back().last_offset;
+  return out;
+}
+
+namespace {
+
+// True if `old` are still segments of the map, consecutive and inactive.
+bool still_current(const std::map<int64_t, std::shared_ptr<LogSegment>>& segs,
+                   const std::vector<std::shared_ptr<LogSegment>>& old) {
+  auto it = segs.find(old.front()->base_offset());
+  for (const auto& o : old) {
+    if (it == segs.end() || it->second != o || std::next(it) == segs.end()) return false;
+    ++it;
+  }
+  return true;
+}
+
+}  // namespace
+
+// Steps (crash_at numbers): 1 .cleaned complete; old segments the new one no
+// longer reaches (base >= its next offset: all their records were removed)
+// unlinked; 2 renamed .swap (commit); 3 first old unlinked; 4 all unlinked;
+// 5 .swap renamed .log; then indexes rebuilt and the map updated. Readers
+// wait on the exclusive map lock from the commit on; those holding an old
+// segment see deleted() and retry.
+int Log::swap_in_cleaned(const std::vector<std::shared_ptr<LogSegment>>& old, const fs::path& cleaned,
+                         const std::function<bool(int)>& crash_at) {
+  auto crash = [&](int step) { return crash_at && crash_at(step); };
+  if (crash(1)) return ECANCELED;
+  const int64_t base = old.front()->base_offset();
+  const int64_t next = segment_file_next_offset(cleaned, base);
+  const fs::path swap = dir_ / (segment_file_name(base, ".log") + ".swap");
+  auto cfg = config();
+  std::lock_guard lk(mu_);
+  std::unique_lock slk(segments_mu_);
+  std::error_code ec;
+  if (closed_.load() || !still_current(segments_, old)) {
+    fs::remove(cleaned, ec);
+    return EAGAIN;
+  }
+  for (const auto& o : old) {
+    if (o->base_offset() > base && o->base_offset() >= next) o->delete_files();
+  }
+  fs::rename(cleaned, swap, ec);
+  if (ec || fsync_dir(dir_) != 0) return ec ? ec.value() : EIO;
+  if (crash(2)) return ECANCELED;
+  for (size_t i = 0; i < old.size(); ++i) {
+    if (!old[i]->deleted()) old[i]->delete_files();
+    if (i == 0 && crash(3)) return ECANCELED;
+  }
+  if (crash(4)) return ECANCELED;
+  fs::rename(swap, dir_ / segment_file_name(base, ".log"), ec);
+  if (ec || fsync_dir(dir_) != 0) {
+    spdlog::error("log {}: cleaner swap at {} failed after the commit; restart completes it", dir_.string(), base);
+    return ec ? ec.value() : EIO;
+  }
+  if (crash(5)) return ECANCELED;
+  std::shared_ptr<LogSegment> seg;
+  try {
+    seg = LogSegment::open(fd_cache_, dir_, base);
+    seg->recover(cfg->index_interval_bytes, static_cast<size_t>(cfg->segment_index_bytes));
+    if (int rc = seg->become_inactive(); rc != 0) return rc;
+  } catch (const std::system_error& e) {
+    spdlog::error("log {}: opening cleaned segment {}: {}", dir_.string(), base, e.what());
+    return e.code().value();
+  }
+  seg->mark_fully_flushed();
+  for (const auto& o : old) segments_.erase(o->base_offset());
+  segments_[base] = seg;
+  return 0;
+}
+
+}  // namespace skiff::storage
