@@ -1,12 +1,15 @@
 // Kafka's own DumpLogSegments reads our .log, .index and .timeindex files
 // (and our transaction markers, .txnindex and producer .snapshot files):
 // deep iteration over the log, --verify-index-only over both indexes, with
-// no error and no mismatch. Needs java and scripts/fetch_kafka_jars.sh.
+// no error and no mismatch; also segments rewritten by the log cleaner
+// (gaps, empty batches, recompressed batches). Needs java and
+// scripts/fetch_kafka_jars.sh.
 #include <catch2/catch.hpp>
 
 #include <cstdio>
 #include <cstdlib>
 
+#include "cleaner_test_util.h"
 #include "test_util.h"
 
 using namespace skiff::storage;
@@ -147,4 +150,63 @@ TEST_CASE("Kafka's DumpLogSegments reads our markers, .txnindex and producer .sn
         std::string::npos);
   CHECK(snap.find("producerId: 7 producerEpoch: 1 coordinatorEpoch: 3 currentTxnFirstOffset: OptionalLong.empty") !=
         std::string::npos);
+}
+
+TEST_CASE("Kafka's DumpLogSegments reads segments rewritten by the log cleaner", "[log][kafka][cleaner]") {
+  if (!have_java()) {
+    WARN("skipping: java is absent");
+    return;
+  }
+  std::string jars = kafka_jar_dir();
+  TempDir dir;
+  auto log = open_log(dir / "compact-0", compact_config([](LogConfig& c) { c.segment_bytes = 64 * 1024; }));
+  std::mt19937 rng(11);
+  int64_t ts = 1'700'000'000'000;
+  const Compression codecs[] = {Compression::kNone, Compression::kGzip, Compression::kSnappy, Compression::kLz4,
+                                Compression::kZstd};
+  int32_t seq = 0;
+  for (int i = 0; i < 400; ++i) {
+    BatchBuilder b;
+    int n = 1 + static_cast<int>(rng() % 6);
+    for (int k = 0; k < n; ++k) {
+      bool del = rng() % 9 == 0;
+      b.add(BuilderRecord{"key-" + std::to_string(rng() % 40),
+                          del ? std::nullopt : std::optional<std::string>(std::string(rng() % 2000, 'v')), ++ts,
+                          {{"trace", std::string("abc")}}});
+    }
+    if (i % 5 == 0) {
+      b.producer(2000, 0, seq);
+      seq += n;
+    }
+    REQUIRE(append_tmp(*log, with_codec(b.build(), codecs[i % 5]), 3).ok());
+  }
+  REQUIRE(log->roll(ts) == LogErrc::kNone);
+  Cleaner cleaner(CleanerConfig{});
+  auto r = cleaner.clean(*log, cleaning_point(*log, -1, ts), ts);
+  REQUIRE(r.error == 0);
+  REQUIRE(r.records_kept < r.records_read);
+  log->close();
+  std::string files;
+  for (auto base : log->segment_base_offsets()) {
+    for (auto ext : {".log", ".index", ".timeindex"}) {
+      if (!files.empty()) files += ",";
+      files += (dir / "compact-0" / segment_file_name(base, ext)).string();
+    }
+  }
+  std::string java = "java -cp '" + jars + "/*' org.apache.kafka.tools.DumpLogSegments";
+  int st = 0;
+  std::string deep = run(java + " --deep-iteration --print-data-log --files " + files, &st);
+  INFO(deep.substr(0, 4000));
+  REQUIRE(st == 0);
+  CHECK(!contains_any(deep, {"Exception", "invalid bytes", "Mismatches", "corrupt", "ERROR"}));
+  for (const char* codec : {"compresscodec: gzip", "compresscodec: snappy", "compresscodec: lz4", "compresscodec: zstd"})
+    CHECK(deep.find(codec) != std::string::npos);
+  std::string verify = run(java + " --verify-index-only --files " + files, &st);
+  INFO(verify.substr(0, 4000));
+  REQUIRE(st == 0);
+  CHECK(!contains_any(verify, {"Exception", "Mismatches", "mismatch", "out of order", "not found", "ERROR"}));
+  std::string sanity = run(java + " --index-sanity-check --files " + files, &st);
+  INFO(sanity.substr(0, 4000));
+  REQUIRE(st == 0);
+  CHECK(!contains_any(sanity, {"Exception", "failed", "ERROR"}));
 }
