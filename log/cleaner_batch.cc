@@ -36,6 +36,7 @@ void finish_batch(std::vector<uint8_t>& out, size_t start, uint16_t attrs, int32
 }
 
 bool keep_record(const RecordView& r, int64_t offset, const BatchFilterContext& ctx) {
+  if (offset >= ctx.map_end) return true;
   if (!r.key) return false;  // Kafka's cleaner drops keyless records of a compacted log
   int64_t latest = ctx.map->get(*r.key);
   if (latest >= 0 && offset < latest) return false;  // a later record of this key exists

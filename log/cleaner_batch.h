@@ -26,6 +26,10 @@ namespace skiff::storage {
 
 struct BatchFilterContext {
   const OffsetMap* map = nullptr;
+  // The end of what the map covers: every record at or past it is kept as it
+  // is, tombstones included (Kafka: "past latest offset"), since a later
+  // record of its key may exist that this pass did not map.
+  int64_t map_end = INT64_MAX;
   bool retain_deletes = true;  // tombstones of this segment survive (delete horizon not passed)
   // pid -> last offset of the producer's last batch: such a batch is kept
   // (empty if need be) so the producer's sequence survives.

@@ -86,9 +86,11 @@ int write_cleaned(const std::vector<std::shared_ptr<LogSegment>>& group, const B
 
 int Cleaner::clean_group(Log& log, const std::vector<std::shared_ptr<LogSegment>>& group, int64_t delete_horizon_ms,
                          CleanResult& res) {
+  // map_end_: set by clean_once from build_map.
   const auto producers = log.producer_last_offsets();
   BatchFilterContext ctx;
   ctx.map = &map_;
+  ctx.map_end = map_end_;
   ctx.producer_last_offsets = &producers;
   const auto path = log.dir() / (segment_file_name(group.front()->base_offset(), ".log") + ".cleaned");
   if (int rc = write_cleaned(group, ctx, delete_horizon_ms, cfg_.io_buffer_bytes, path, res); rc != 0) {

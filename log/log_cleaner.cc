@@ -76,6 +76,7 @@ int64_t Cleaner::build_map(const std::vector<std::shared_ptr<LogSegment>>& segs,
       if (!bytes) break;
       RecordBatchView b(std::span<uint8_t>(const_cast<uint8_t*>(bytes), h.size));
       res.bytes_read += h.size;
+      if (b.is_transactional()) continue;  // never mapped: see the header
       for_each_keyed_record(b, 64u << 20, [&](std::span<const uint8_t> key, int64_t off, bool) {
         if (stop >= 0 || off < first_dirty) return;
         if (!map_.put(key, off)) stop = off;
@@ -93,6 +94,7 @@ CleanResult Cleaner::clean_once(Log& log, int64_t first_dirty, int64_t first_unc
   auto cfg = log.config();
   auto segs = log.inactive_segments();
   res.end_offset = build_map(segs, first_dirty, first_uncleanable, res);
+  map_end_ = res.end_offset;
   // Segments wholly below end_offset, plus the one it falls in (its records
   // at or past end_offset are not mapped, so they are all kept).
   std::vector<std::shared_ptr<LogSegment>> todo;

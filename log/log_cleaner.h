@@ -27,7 +27,10 @@
 // segment older than max.compaction.lag.ms.
 //
 // Transactions, handled today: control batches (markers) are kept as they are;
-// transactional data records are compacted like any other. Not yet: removing
+// records of transactional batches are never put in the map (an aborted
+// record must not hide an older committed one), so they never remove another
+// record; they are themselves removed when a later non-transactional record of
+// their key is mapped. Not yet: removing
 // aborted transactions' records (needs .txnindex: filter in clean_group before
 // filter_batch, where BatchFilterContext would carry the aborted ranges),
 // removing markers after delete.retention.ms, and stopping first_uncleanable at
@@ -113,6 +116,7 @@ class Cleaner {
 
   CleanerConfig cfg_;
   OffsetMap map_;
+  int64_t map_end_ = 0;  // records at or past it are not mapped this pass
 };
 
 // Groups consecutive segments for rewriting (Kafka's groupSegmentsBySize).
