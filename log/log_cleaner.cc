@@ -4,6 +4,7 @@
 #include "log/log_cleaner.h"
 
 #include <algorithm>
+#include <cerrno>
 
 #include "log/chunk_reader.h"
 #include "log/cleaner_batch.h"
@@ -58,7 +59,8 @@ bool needs_cleaning(const CleaningPoint& p, const LogConfig& cfg) {
 Cleaner::Cleaner(CleanerConfig cfg) : cfg_(std::move(cfg)), map_(cfg_.dedupe_buffer_bytes, cfg_.dedupe_load_factor) {}
 
 // Maps keys of [first_dirty, first_uncleanable); returns the end of what was
-// mapped: first_uncleanable, or the offset of the first record that no longer fit.
+// mapped: first_uncleanable, or the offset of the first record that no longer
+// fit; -1 on an I/O error (res.error set).
 int64_t Cleaner::build_map(const std::vector<std::shared_ptr<LogSegment>>& segs, int64_t first_dirty,
                            int64_t first_uncleanable, CleanResult& res) {
   map_.clear();
@@ -67,7 +69,10 @@ int64_t Cleaner::build_map(const std::vector<std::shared_ptr<LogSegment>>& segs,
     if (s->base_offset() >= first_uncleanable) break;
     int err = 0;
     FdRef f = s->acquire_file(&err);
-    if (!f) return first_dirty;  // unreadable: clean nothing this pass
+    if (!f) {
+      res.error = err ? err : EIO;
+      return -1;
+    }
     ChunkReader r(f->fd(), s->size(), cfg_.io_buffer_bytes);
     BatchHeader h;
     for (uint64_t pos = 0; stop < 0 && read_batch_header(r, pos, h, &err); pos += h.size) {
@@ -82,6 +87,10 @@ int64_t Cleaner::build_map(const std::vector<std::shared_ptr<LogSegment>>& segs,
         if (!map_.put(key, off)) stop = off;
       });
     }
+    if (err != 0) {
+      res.error = err;
+      return -1;
+    }
     if (stop >= 0) break;
   }
   return stop >= 0 ? std::max(stop, first_dirty + 1) : first_uncleanable;
@@ -94,6 +103,10 @@ CleanResult Cleaner::clean_once(Log& log, int64_t first_dirty, int64_t first_unc
   auto cfg = log.config();
   auto segs = log.inactive_segments();
   res.end_offset = build_map(segs, first_dirty, first_uncleanable, res);
+  if (res.end_offset < 0) {
+    res.end_offset = first_dirty;
+    return res;
+  }
   map_end_ = res.end_offset;
   // Segments wholly below end_offset, plus the one it falls in (its records
   // at or past end_offset are not mapped, so they are all kept).

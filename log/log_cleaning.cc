@@ -1,6 +1,7 @@
 // Log: what the log cleaner (log_cleaner.h) needs from a partition, and the
 // online half of the swap protocol (startup half: cleaner_recovery.h).
 #include <cerrno>
+#include <system_error>
 
 #include <spdlog/spdlog.h>
 
@@ -57,7 +58,12 @@ int Log::swap_in_cleaned(const std::vector<std::shared_ptr<LogSegment>>& old, co
   auto crash = [&](int step) { return crash_at && crash_at(step); };
   if (crash(1)) return ECANCELED;
   const int64_t base = old.front()->base_offset();
-  const int64_t next = segment_file_next_offset(cleaned, base);
+  int64_t next;
+  try {
+    next = segment_file_next_offset(cleaned, base);
+  } catch (const std::system_error& e) {
+    return e.code().value();
+  }
   const fs::path swap = dir_ / (segment_file_name(base, ".log") + ".swap");
   auto cfg = config();
   std::lock_guard lk(mu_);
