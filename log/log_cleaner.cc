@@ -96,7 +96,8 @@ int64_t Cleaner::build_map(const std::vector<std::shared_ptr<LogSegment>>& segs,
   return stop >= 0 ? std::max(stop, first_dirty + 1) : first_uncleanable;
 }
 
-CleanResult Cleaner::clean_once(Log& log, int64_t first_dirty, int64_t first_uncleanable, int64_t now_ms) {
+CleanResult Cleaner::clean_once(Log& log, int64_t first_dirty, int64_t first_uncleanable, int64_t now_ms,
+                                const AbortCheck& aborted) {
   (void)now_ms;
   CleanResult res;
   res.passes = 1;
@@ -122,6 +123,10 @@ CleanResult Cleaner::clean_once(Log& log, int64_t first_dirty, int64_t first_unc
   auto groups = group_segments_by_size(todo, next_base, cfg->segment_size(), cfg->segment_index_bytes,
                                        cfg->index_interval_bytes);
   for (const auto& g : groups) {
+    if (aborted && aborted()) {
+      res.error = ECANCELED;
+      return res;
+    }
     if (int rc = clean_group(log, g, delete_horizon, res); rc != 0) {
       res.error = rc;
       return res;
@@ -131,11 +136,11 @@ CleanResult Cleaner::clean_once(Log& log, int64_t first_dirty, int64_t first_unc
   return res;
 }
 
-CleanResult Cleaner::clean(Log& log, const CleaningPoint& p, int64_t now_ms) {
+CleanResult Cleaner::clean(Log& log, const CleaningPoint& p, int64_t now_ms, const AbortCheck& aborted) {
   CleanResult total;
   total.end_offset = p.first_dirty;
   while (total.end_offset < p.first_uncleanable) {
-    CleanResult r = clean_once(log, total.end_offset, p.first_uncleanable, now_ms);
+    CleanResult r = clean_once(log, total.end_offset, p.first_uncleanable, now_ms, aborted);
     total.passes += r.passes;
     total.records_read += r.records_read;
     total.records_kept += r.records_kept;

@@ -103,10 +103,14 @@ struct CleanResult {
 class Cleaner {
  public:
   explicit Cleaner(CleanerConfig cfg);
+  // `aborted` (optional) is checked between groups: true stops the pass
+  // with ECANCELED (groups already swapped stay; the checkpoint is not moved).
+  using AbortCheck = std::function<bool()>;
   // One pass (see above); end_offset <= first_uncleanable.
-  CleanResult clean_once(Log& log, int64_t first_dirty, int64_t first_uncleanable, int64_t now_ms);
+  CleanResult clean_once(Log& log, int64_t first_dirty, int64_t first_uncleanable, int64_t now_ms,
+                         const AbortCheck& aborted = {});
   // Passes until end_offset reaches p.first_uncleanable (several when the map fills).
-  CleanResult clean(Log& log, const CleaningPoint& p, int64_t now_ms);
+  CleanResult clean(Log& log, const CleaningPoint& p, int64_t now_ms, const AbortCheck& aborted = {});
 
  private:
   int64_t build_map(const std::vector<std::shared_ptr<LogSegment>>& segs, int64_t first_dirty,
