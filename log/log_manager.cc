@@ -105,6 +105,13 @@ LogManager::LogManager(LogManagerConfig config)
                       [this] { checkpoint_recovery_points(); });
   scheduler_.add_task("log-start-offset-checkpoint", config_.flush_start_offset_checkpoint_interval_ms,
                       [this] { checkpoint_log_start_offsets(); });
+  if (config_.cleaner_enable) {
+    cleaner_ = std::make_unique<LogCleanerManager>(config_.cleaner, config_.log_dirs, [this] {
+      std::vector<CleanableLog> out;
+      for (auto& [tp, e] : all_logs()) out.push_back({tp, e.log, config_.log_dirs[e.dir_index]});
+      return out;
+    });
+  }
 }
 
 LogManager::~LogManager() {
@@ -303,13 +310,21 @@ std::vector<std::pair<TopicPartition, LogManager::LogEntry>> LogManager::open_ne
   return created;
 }
 
-void LogManager::start() { scheduler_.start(); }
-void LogManager::stop() { scheduler_.stop(); }
+void LogManager::start() {
+  scheduler_.start();
+  if (cleaner_) cleaner_->start();
+}
+
+void LogManager::stop() {
+  if (cleaner_) cleaner_->stop();
+  scheduler_.stop();
+}
 
 void LogManager::shutdown() {
   std::lock_guard admin(admin_mu_);
   if (shut_down_) return;
   shut_down_ = true;
+  if (cleaner_) cleaner_->stop();
   scheduler_.stop();
   close_logs(all_logs());
   checkpoint_recovery_points();
@@ -464,12 +479,14 @@ LogErrc LogManager::delete_topic(const std::string& name) {
   // Metadata first: a crash after this leaves orphan dirs, removed at start.
   if (persist_topics(next) != 0) return LogErrc::kStorageError;
   std::vector<LogEntry> victims;
+  std::vector<TopicPartition> victim_tps;
   {
     std::unique_lock lk(mu_);
     generation_.fetch_add(1, std::memory_order_release);
     for (auto it = logs_.begin(); it != logs_.end();) {
       if (it->first.topic == name) {
         victims.push_back(it->second);
+        victim_tps.push_back(it->first);
         --partitions_per_dir_[it->second.dir_index];
         it = logs_.erase(it);
       } else {
@@ -479,7 +496,9 @@ LogErrc LogManager::delete_topic(const std::string& name) {
     topics_ = std::move(next);
     topic_configs_.erase(name);
   }
+  if (cleaner_) for (const auto& tp : victim_tps) cleaner_->abort_and_pause(tp);  // no cleaning mid-delete
   for (auto& v : victims) v.log->delete_all();
+  if (cleaner_) for (const auto& tp : victim_tps) cleaner_->resume(tp);
   for (const auto& d : config_.log_dirs) fsync_dir(d);
   return LogErrc::kNone;
 }

@@ -7,6 +7,7 @@
 //   recovery-point-offset-checkpoint   Kafka's checkpoint text format
 //   log-start-offset-checkpoint        same format
 //   .kafka_cleanshutdown               present only after a clean shutdown
+//   cleaner-offset-checkpoint          the log cleaner's progress (same format)
 //   <topic>-<partition>/               one Log (segments + partition.metadata)
 // and in the first dir only: skiff-topics (TopicStore).
 //
@@ -32,6 +33,7 @@
 
 #include "log/checkpoint_file.h"
 #include "log/log.h"
+#include "log/log_cleaner_manager.h"
 #include "log/log_config.h"
 #include "log/meta_properties.h"
 #include "log/scheduler.h"
@@ -53,6 +55,10 @@ struct LogManagerConfig {
   // Most segment-file descriptors kept open (the FdCache bound, shared by
   // every partition); the broker derives it from RLIMIT_NOFILE at startup.
   size_t fd_cache_capacity = 4096;
+  // Log cleaner threads (log_cleaner_manager.h) for cleanup.policy=compact.
+  // Off until the broker's log.cleaner.* keys are wired (config/); tests turn it on.
+  bool cleaner_enable = false;
+  LogCleanerManagerConfig cleaner;
 };
 
 struct CreateTopicResult {
@@ -172,6 +178,7 @@ class LogManager {
   std::vector<size_t> partitions_per_dir_;
 
   Scheduler scheduler_;
+  std::unique_ptr<LogCleanerManager> cleaner_;  // null when cleaner_enable is off
   bool shut_down_ = false;
 };
 

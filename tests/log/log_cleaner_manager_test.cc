@@ -76,3 +76,40 @@ TEST_CASE("The cleaner manager cleans compacted logs and checkpoints them", "[lo
     CHECK(read_records(*f.compacted).size() == 5);
   }
 }
+
+#include "log/log_manager.h"
+
+TEST_CASE("LogManager runs the cleaner on compacted topics, and deletes a topic mid-cleaning", "[log][cleaner]") {
+  TempDir d;
+  LogManagerConfig c;
+  c.log_dirs.push_back(d / "dir0");
+  c.defaults.message_timestamp_after_max_ms = LogConfig::kMaxLong;
+  c.cleaner_enable = true;
+  c.cleaner.dedupe_buffer_bytes = 1 << 20;
+  c.cleaner.backoff_ms = 10;
+  LogManager m(c);
+  REQUIRE(m.create_topic("table", 1, {{"cleanup.policy", "compact"}}).error == LogErrc::kNone);
+  REQUIRE(m.create_topic("events", 1).error == LogErrc::kNone);
+  auto table = m.get_log("table", 0);
+  auto events = m.get_log("events", 0);
+  fill(*table);
+  fill(*events);
+  m.start();
+  std::map<TopicPartition, int64_t> cp;
+  for (int i = 0; i < 500 && cp[{"table", 0}] != 30; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    cp = read_cleaner_checkpoint(d / "dir0");
+  }
+  CHECK(cp == std::map<TopicPartition, int64_t>{{{"table", 0}, 30}});
+  CHECK(read_records(*table).size() == 5);
+  CHECK(read_records(*events).size() == 30);
+  // Deleting while the cleaner may be at work: files go, the name is reusable.
+  for (int i = 0; i < 20; ++i) {
+    REQUIRE(m.create_topic("busy", 1, {{"cleanup.policy", "compact"}}).error == LogErrc::kNone);
+    fill(*m.get_log("busy", 0));
+    std::this_thread::sleep_for(std::chrono::milliseconds(i % 3));
+    REQUIRE(m.delete_topic("busy") == LogErrc::kNone);
+    CHECK_FALSE(std::filesystem::exists(d / "dir0" / "busy-0"));
+  }
+  m.shutdown();
+}
