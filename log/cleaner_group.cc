@@ -89,7 +89,7 @@ int Cleaner::clean_group(Log& log, const std::vector<std::shared_ptr<LogSegment>
   // map_end_: set by clean_once from build_map.
   const auto producers = log.producer_last_offsets();
   BatchFilterContext ctx;
-  ctx.map = &map_;
+  ctx.map = map_.get();
   ctx.map_end = map_end_;
   ctx.producer_last_offsets = &producers;
   const auto path = log.dir() / (segment_file_name(group.front()->base_offset(), ".log") + ".cleaned");

@@ -56,14 +56,15 @@ bool needs_cleaning(const CleaningPoint& p, const LogConfig& cfg) {
   return p.max_lag_exceeded || p.dirty_ratio() >= cfg.min_cleanable_dirty_ratio;
 }
 
-Cleaner::Cleaner(CleanerConfig cfg) : cfg_(std::move(cfg)), map_(cfg_.dedupe_buffer_bytes, cfg_.dedupe_load_factor) {}
+Cleaner::Cleaner(CleanerConfig cfg) : cfg_(std::move(cfg)) {}
 
 // Maps keys of [first_dirty, first_uncleanable); returns the end of what was
 // mapped: first_uncleanable, or the offset of the first record that no longer
 // fit; -1 on an I/O error (res.error set).
 int64_t Cleaner::build_map(const std::vector<std::shared_ptr<LogSegment>>& segs, int64_t first_dirty,
                            int64_t first_uncleanable, CleanResult& res) {
-  map_.clear();
+  if (!map_) map_ = std::make_unique<OffsetMap>(cfg_.dedupe_buffer_bytes, cfg_.dedupe_load_factor);
+  map_->clear();
   int64_t stop = -1;
   for (const auto& s : segs) {
     if (s->base_offset() >= first_uncleanable) break;
@@ -84,7 +85,7 @@ int64_t Cleaner::build_map(const std::vector<std::shared_ptr<LogSegment>>& segs,
       if (b.is_transactional()) continue;  // never mapped: see the header
       for_each_keyed_record(b, 64u << 20, [&](std::span<const uint8_t> key, int64_t off, bool) {
         if (stop >= 0 || off < first_dirty) return;
-        if (!map_.put(key, off)) stop = off;
+        if (!map_->put(key, off)) stop = off;
       });
     }
     if (err != 0) {

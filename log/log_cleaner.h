@@ -119,7 +119,7 @@ class Cleaner {
                   CleanResult& res);
 
   CleanerConfig cfg_;
-  OffsetMap map_;
+  std::unique_ptr<OffsetMap> map_;  // allocated on the first pass: an idle cleaner costs no memory
   int64_t map_end_ = 0;  // records at or past it are not mapped this pass
 };
 
