@@ -55,6 +55,19 @@ struct BrokerConfig {
   int32_t log_index_size_max_bytes = 10 * 1024 * 1024;
   int32_t message_max_bytes = 1048588;
   std::string log_message_timestamp_type = "CreateTime";
+  std::string log_cleanup_policy = "delete";  // "delete", "compact" or both, comma-separated
+
+  // Log cleaner (compaction, log/log_cleaner_manager.h). The topic-level
+  // defaults log.cleaner.{min,max}.compaction.lag.ms and
+  // log.cleaner.delete.retention.ms reach LogConfig through `effective`.
+  bool log_cleaner_enable = true;
+  int32_t log_cleaner_threads = 1;
+  int64_t log_cleaner_dedupe_buffer_size = 128LL * 1024 * 1024;
+  int32_t log_cleaner_io_buffer_size = 512 * 1024;
+  int64_t log_cleaner_backoff_ms = 15000;
+  int64_t log_cleaner_min_compaction_lag_ms = 0;
+  int64_t log_cleaner_max_compaction_lag_ms = INT64_MAX;
+  int64_t log_cleaner_delete_retention_ms = 24LL * 3600 * 1000;
 
   // Topics.
   bool auto_create_topics_enable = true;

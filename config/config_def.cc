@@ -191,6 +191,36 @@ std::vector<ConfigKeyDef> build_defs() {
   d.push_back(dynamic(enum_key("log.message.timestamp.type", "CreateTime", {"CreateTime", "LogAppendTime"},
                        "Timestamp kept in batches: the producer's or the broker's.",
                        &BrokerConfig::log_message_timestamp_type)));
+  d.push_back({"log.cleanup.policy", ConfigType::kList, "delete",
+               "Default cleanup.policy of topics: delete (retention), compact (log cleaner), or both.",
+               [](BrokerConfig& c, const std::string& v) {
+                 std::string out;
+                 for (const auto& item : split_list(v)) {
+                   auto p = to_lower(item);
+                   if (p != "delete" && p != "compact") throw std::invalid_argument("expected delete and/or compact");
+                   out += (out.empty() ? "" : ",") + p;
+                 }
+                 if (out.empty()) throw std::invalid_argument("expected delete and/or compact");
+                 c.log_cleanup_policy = out;
+               },
+               "[delete, compact]"});
+  d.push_back(bool_key("log.cleaner.enable", true, "Run the log cleaner (compacted topics).",
+                       &BrokerConfig::log_cleaner_enable));
+  d.push_back(integer_key("log.cleaner.threads", 1, 0, 64, "Log cleaner threads (0: none).",
+                          &BrokerConfig::log_cleaner_threads));
+  d.push_back(integer_key("log.cleaner.dedupe.buffer.size", 128LL * 1024 * 1024, 0, kLongMax,
+                          "Memory for the cleaner's key map, shared by its threads.",
+                          &BrokerConfig::log_cleaner_dedupe_buffer_size));
+  d.push_back(integer_key("log.cleaner.io.buffer.size", 512 * 1024, 0, kIntMax, "Cleaner read/write buffer.",
+                          &BrokerConfig::log_cleaner_io_buffer_size));
+  d.push_back(integer_key("log.cleaner.backoff.ms", 15000, 0, kLongMax, "Cleaner sleep when nothing needs cleaning.",
+                          &BrokerConfig::log_cleaner_backoff_ms));
+  d.push_back(integer_key("log.cleaner.min.compaction.lag.ms", 0, 0, kLongMax,
+                          "Default min.compaction.lag.ms of topics.", &BrokerConfig::log_cleaner_min_compaction_lag_ms));
+  d.push_back(integer_key("log.cleaner.max.compaction.lag.ms", kLongMax, 1, kLongMax,
+                          "Default max.compaction.lag.ms of topics.", &BrokerConfig::log_cleaner_max_compaction_lag_ms));
+  d.push_back(integer_key("log.cleaner.delete.retention.ms", 24LL * 3600 * 1000, 0, kLongMax,
+                          "Default delete.retention.ms of topics.", &BrokerConfig::log_cleaner_delete_retention_ms));
   d.push_back(bool_key("auto.create.topics.enable", true, "Create unknown topics on Metadata and Produce.",
                        &BrokerConfig::auto_create_topics_enable));
   d.push_back(integer_key("num.partitions", 1, 1, 100000, "Partitions of auto-created topics.",

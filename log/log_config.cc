@@ -104,6 +104,10 @@ std::variant<LogConfig, std::string> LogConfig::from_broker_properties(const std
       {"log.message.timestamp.after.max.ms", "message.timestamp.after.max.ms", 1},
       {"log.index.interval.bytes", "index.interval.bytes", 1},
       {"log.index.size.max.bytes", "segment.index.bytes", 1},
+      {"log.cleanup.policy", "cleanup.policy", 0},
+      {"log.cleaner.min.compaction.lag.ms", "min.compaction.lag.ms", 1},
+      {"log.cleaner.max.compaction.lag.ms", "max.compaction.lag.ms", 1},
+      {"log.cleaner.delete.retention.ms", "delete.retention.ms", 1},
   };
   for (const auto& a : aliases) {
     const std::string* v = get(a.broker);
@@ -123,7 +127,8 @@ std::map<std::string, std::string> LogConfig::effective_values() const {
   std::map<std::string, std::string> m = overrides;
   for (const auto& d : topic_config_defs())
     if (!d.acted_on && d.kafka_default && !m.count(std::string(d.name))) m[std::string(d.name)] = *d.kafka_default;
-  if (!m.count("cleanup.policy")) m["cleanup.policy"] = retention_deletes ? "delete" : "compact";
+  if (!m.count("cleanup.policy"))
+    m["cleanup.policy"] = compact && retention_deletes ? "compact,delete" : compact ? "compact" : "delete";
   m["segment.bytes"] = std::to_string(segment_bytes);
   m["segment.ms"] = std::to_string(segment_ms);
   m["retention.ms"] = std::to_string(retention_ms);

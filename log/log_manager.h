@@ -56,7 +56,7 @@ struct LogManagerConfig {
   // every partition); the broker derives it from RLIMIT_NOFILE at startup.
   size_t fd_cache_capacity = 4096;
   // Log cleaner threads (log_cleaner_manager.h) for cleanup.policy=compact.
-  // Off until the broker's log.cleaner.* keys are wired (config/); tests turn it on.
+  // log.cleaner.enable (the broker sets it from its config; off for bare tests).
   bool cleaner_enable = false;
   LogCleanerManagerConfig cleaner;
 };

@@ -1,5 +1,6 @@
 #include "server/storage_config.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace skiff::server {
@@ -10,6 +11,11 @@ storage::LogManagerConfig make_log_manager_config(const config::BrokerConfig& co
   lc.node_id = config.node_id;
   lc.retention_check_interval_ms = config.log_retention_check_interval_ms;
   lc.max_partitions = config.max_partitions;
+  lc.cleaner_enable = config.log_cleaner_enable && config.log_cleaner_threads > 0;
+  lc.cleaner.threads = config.log_cleaner_threads;
+  lc.cleaner.dedupe_buffer_bytes = static_cast<size_t>(config.log_cleaner_dedupe_buffer_size);
+  lc.cleaner.io_buffer_bytes = static_cast<size_t>(std::max(config.log_cleaner_io_buffer_size, 4096));
+  lc.cleaner.backoff_ms = config.log_cleaner_backoff_ms;
   std::map<std::string, std::string> props;
   for (const auto& [key, entry] : config.effective) props[key] = entry.value;
   // The loader already resolved .minutes/.hours into these.

@@ -177,3 +177,17 @@ TEST_CASE("describe_config lists every key with its source", "[config]") {
   CHECK_THAT(text, Catch::Contains("num.io.threads") && Catch::Contains("command line"));
   CHECK_THAT(text, Catch::Contains("log.dirs") && Catch::Contains("default"));
 }
+
+TEST_CASE("log cleaner keys: Kafka's names and defaults, cleanup policy list", "[config]") {
+  auto c = load(std::nullopt);
+  CHECK(c.log_cleaner_enable);
+  CHECK(c.log_cleaner_threads == 1);
+  CHECK(c.log_cleaner_dedupe_buffer_size == 134217728);
+  CHECK(c.log_cleaner_io_buffer_size == 524288);
+  CHECK(c.log_cleaner_backoff_ms == 15000);
+  CHECK(c.log_cleaner_delete_retention_ms == 86400000);
+  CHECK(c.log_cleanup_policy == "delete");
+  CHECK(load(std::nullopt, {}, {"log.cleanup.policy=Compact, delete"}).log_cleanup_policy == "compact,delete");
+  CHECK(error_of(std::nullopt, {}, {"log.cleanup.policy=shred"}).find("log.cleanup.policy") != std::string::npos);
+  CHECK(error_of(std::nullopt, {}, {"log.cleaner.threads=-1"}).find("log.cleaner.threads") != std::string::npos);
+}
