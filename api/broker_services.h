@@ -17,6 +17,10 @@ class GroupCoordinator;
 namespace admin {
 class ProducerIds;
 }
+namespace txn {
+class TxnProduceGate;
+class TxnOffsetMarkerSink;
+}
 
 struct BrokerServices {
   const config::BrokerConfig& config;
@@ -27,6 +31,11 @@ struct BrokerServices {
   admin::ProducerIds* producer_ids = nullptr;  // InitProducerId's allocator
   // Runtime changes to broker configs (none: broker configs are read-only).
   config::DynamicBrokerConfig* dynamic = nullptr;
+  // Transactions: Produce's check of transactional batches (null: the
+  // coordinator is not running, transactional produce is refused), and the
+  // group side of markers on __consumer_offsets partitions (KIP-447).
+  txn::TxnProduceGate* txn_gate = nullptr;
+  txn::TxnOffsetMarkerSink* txn_offsets = nullptr;
 };
 
 }  // namespace skiff::api
