@@ -17,6 +17,7 @@ class GroupCoordinator;
 namespace admin {
 class ProducerIds;
 }
+class TxnHost;
 namespace txn {
 class TxnProduceGate;
 class TxnOffsetMarkerSink;
@@ -36,6 +37,7 @@ struct BrokerServices {
   // group side of markers on __consumer_offsets partitions (KIP-447).
   txn::TxnProduceGate* txn_gate = nullptr;
   txn::TxnOffsetMarkerSink* txn_offsets = nullptr;
+  TxnHost* txn = nullptr;  // the transaction coordinator (api/txn_host.h)
 };
 
 }  // namespace skiff::api

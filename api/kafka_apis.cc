@@ -1,6 +1,11 @@
 #include "api/kafka_apis.h"
 
 #include "api/api_log.h"
+#include "api/handlers/add_offsets_to_txn_handler.h"
+#include "api/handlers/add_partitions_to_txn_handler.h"
+#include "api/handlers/describe_transactions_handler.h"
+#include "api/handlers/end_txn_handler.h"
+#include "api/handlers/list_transactions_handler.h"
 #include "api/handlers/alter_configs_handler.h"
 #include "api/handlers/alter_partition_reassignments_handler.h"
 #include "api/handlers/api_versions_handler.h"
@@ -56,6 +61,16 @@ std::unique_ptr<group::GroupCoordinator> make_group_coordinator(const config::Br
       g, std::filesystem::path(c.log_dirs.at(0)) / "skiff-consumer-offsets.log");
 }
 
+TxnHostConfig txn_host_config(const config::BrokerConfig& c) {
+  TxnHostConfig t;
+  t.coordinator.max_timeout_ms = c.transaction_max_timeout_ms;
+  t.coordinator.abort_timed_out_interval_ms = c.transaction_abort_timed_out_interval_ms;
+  t.coordinator.transactional_id_expiration_ms = c.transactional_id_expiration_ms;
+  t.coordinator.remove_expired_interval_ms = c.transaction_remove_expired_interval_ms;
+  t.state_segment_bytes = c.transaction_state_log_segment_bytes;
+  return t;
+}
+
 }  // namespace
 
 KafkaApis::KafkaApis(const config::BrokerConfig& config, const BrokerInfo& broker, storage::LogManager& logs,
@@ -64,6 +79,13 @@ KafkaApis::KafkaApis(const config::BrokerConfig& config, const BrokerInfo& broke
       producer_ids_(std::make_unique<admin::ProducerIds>(std::filesystem::path(config.log_dirs.at(0)) /
                                                          storage::kProducerIdFile)),
       services_{config, broker, logs, &fetch_purgatory_, groups_.get(), producer_ids_.get(), dynamic} {
+  // The transaction coordinator loads __transaction_state before the first
+  // request is handled (the handler threads start after this constructor).
+  txn_ = std::make_unique<TxnHost>(txn_host_config(config), logs, *producer_ids_, &fetch_purgatory_,
+                                   services_.txn_offsets);
+  txn_->start();
+  services_.txn = txn_.get();
+  services_.txn_gate = txn_.get();
   auto api_versions = std::make_unique<ApiVersionsHandler>(registry_);
   api_versions_ = api_versions.get();
   registry_.add(std::move(api_versions));
@@ -102,6 +124,12 @@ KafkaApis::KafkaApis(const config::BrokerConfig& config, const BrokerInfo& broke
   registry_.add(std::make_unique<AlterPartitionReassignmentsHandler>(services_));
   registry_.add(std::make_unique<ListPartitionReassignmentsHandler>());
   registry_.add(std::make_unique<UpdateFeaturesHandler>(services_));
+  // Transactions (api/txn_host.h). TxnOffsetCommit is the group coordinator's.
+  registry_.add(std::make_unique<AddPartitionsToTxnHandler>(services_));
+  registry_.add(std::make_unique<AddOffsetsToTxnHandler>(services_));
+  registry_.add(std::make_unique<EndTxnHandler>(services_));
+  registry_.add(std::make_unique<DescribeTransactionsHandler>(services_));
+  registry_.add(std::make_unique<ListTransactionsHandler>(services_));
   // DeleteTopics drops the topic's committed offsets right after the topic;
   // a crash in between leaves them here. OffsetCommit needs an existing
   // topic, so offsets of a missing one can only be such leftovers.
@@ -118,6 +146,7 @@ void KafkaApis::complete_delayed() {
 }
 
 void KafkaApis::shutdown() {
+  if (txn_) txn_->stop();
   fetch_purgatory_.shutdown();
   groups_->shutdown();
 }

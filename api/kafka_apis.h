@@ -18,6 +18,7 @@
 #include "api/group/group_coordinator.h"
 #include "api/handler_registry.h"
 #include "api/purgatory.h"
+#include "api/txn_host.h"
 #include "config/broker_config.h"
 #include "log/log_manager.h"
 #include "network/request.h"
@@ -40,12 +41,14 @@ class KafkaApis : public network::RequestHandler {
   void shutdown();
 
   const HandlerRegistry& registry() const { return registry_; }
+  TxnHost* txn_host() { return txn_.get(); }  // the transaction coordinator (tests)
 
  private:
   Purgatory fetch_purgatory_;
   std::unique_ptr<group::GroupCoordinator> groups_;
   std::unique_ptr<admin::ProducerIds> producer_ids_;
   BrokerServices services_;
+  std::unique_ptr<TxnHost> txn_;
   HandlerRegistry registry_;
   ApiVersionsHandler* api_versions_ = nullptr;
 };

@@ -90,6 +90,18 @@ struct BrokerConfig {
   int64_t offsets_retention_check_interval_ms = 600000;
   int32_t offset_metadata_max_bytes = 4096;
 
+  // Transactions (api/txn_host.h), Kafka's names and defaults. The state log
+  // has one partition on a single node; num.partitions, replication.factor
+  // and min.isr are accepted for existing config files and not used.
+  int32_t transaction_max_timeout_ms = 900000;
+  int32_t transactional_id_expiration_ms = 604800000;
+  int32_t transaction_abort_timed_out_interval_ms = 10000;
+  int32_t transaction_remove_expired_interval_ms = 3600000;
+  int32_t transaction_state_log_num_partitions = 50;
+  int32_t transaction_state_log_segment_bytes = 104857600;
+  int16_t transaction_state_log_replication_factor = 3;
+  int32_t transaction_state_log_min_isr = 2;
+
   // Process.
   std::string log_level = "info";
   std::string log_file;  // empty: stdout only

@@ -260,6 +260,29 @@ std::vector<ConfigKeyDef> build_defs() {
                           "Longest metadata string an offset commit may carry.",
                           &BrokerConfig::offset_metadata_max_bytes));
 
+  d.push_back(integer_key("transaction.max.timeout.ms", 900000, 1, kIntMax,
+                          "Longest transaction timeout a producer may ask for (INVALID_TRANSACTION_TIMEOUT beyond).",
+                          &BrokerConfig::transaction_max_timeout_ms));
+  d.push_back(integer_key("transactional.id.expiration.ms", 604800000, 1, kIntMax,
+                          "A transactional id with no transaction for this long is removed.",
+                          &BrokerConfig::transactional_id_expiration_ms));
+  d.push_back(integer_key("transaction.abort.timed.out.transaction.cleanup.interval.ms", 10000, 1, kIntMax,
+                          "How often transactions past their timeout are aborted.",
+                          &BrokerConfig::transaction_abort_timed_out_interval_ms));
+  d.push_back(integer_key("transaction.remove.expired.transaction.cleanup.interval.ms", 3600000, 1, kIntMax,
+                          "How often expired transactional ids are removed.",
+                          &BrokerConfig::transaction_remove_expired_interval_ms));
+  d.push_back(integer_key("transaction.state.log.num.partitions", 50, 1, kIntMax,
+                          "Accepted; a single node keeps __transaction_state in one partition.",
+                          &BrokerConfig::transaction_state_log_num_partitions));
+  d.push_back(integer_key("transaction.state.log.segment.bytes", 104857600, 1, kIntMax,
+                          "Segment size of __transaction_state.", &BrokerConfig::transaction_state_log_segment_bytes));
+  d.push_back(integer_key("transaction.state.log.replication.factor", 3, 1, 32767,
+                          "Accepted; a single node has one replica.",
+                          &BrokerConfig::transaction_state_log_replication_factor));
+  d.push_back(integer_key("transaction.state.log.min.isr", 2, 1, kIntMax, "Accepted; a single node has one replica.",
+                          &BrokerConfig::transaction_state_log_min_isr));
+
   d.push_back(enum_key("skiff.log.level", "info", {"trace", "debug", "info", "warn", "error", "critical", "off"},
                        "Level of the broker's own log (not partition data).", &BrokerConfig::log_level));
   d.push_back({"skiff.log.file", ConfigType::kString, "", "Also write the broker's own log to this file.",

@@ -22,9 +22,16 @@ FindCoordinatorResponse::Coordinator locate(const BrokerServices& services, cons
   }
   c.node_id = -1;
   c.port = -1;
-  if (key_type == kTransactionKey) {
+  if (key_type == kTransactionKey && key.empty()) {
+    c.error_code = code(ErrorCode::kInvalidRequest);
+    c.error_message = "the transactional id must not be empty";
+  } else if (key_type == kTransactionKey && !services.txn) {
     c.error_code = code(ErrorCode::kCoordinatorNotAvailable);
-    c.error_message = "transactions are not supported yet";
+  } else if (key_type == kTransactionKey) {
+    const auto& e = services.broker.endpoint_for(listener);
+    c.node_id = services.broker.node_id;
+    c.host = e.host;
+    c.port = e.port;
   } else {
     c.error_code = code(ErrorCode::kInvalidRequest);
     c.error_message = "unknown key type " + std::to_string(key_type);

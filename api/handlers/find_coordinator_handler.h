@@ -1,5 +1,5 @@
-// FindCoordinator (key 10), v0-6: this node coordinates every group (key_type 0);
-// transactions (key_type 1) are not supported yet: COORDINATOR_NOT_AVAILABLE.
+// FindCoordinator (key 10), v0-6: this node coordinates every group (key_type 0)
+// and every transactional id (key_type 1; an empty id is INVALID_REQUEST).
 // From v4 several keys are asked at once (coordinator_keys).
 #pragma once
 

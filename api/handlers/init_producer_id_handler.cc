@@ -2,6 +2,7 @@
 
 #include "api/admin/producer_ids.h"
 #include "api/api_log.h"
+#include "api/txn_host.h"
 #include "common/log_escape.h"
 
 namespace skiff::api {
@@ -17,13 +18,33 @@ protocol::InitProducerIdResponse answer(ErrorCode error, int64_t id = -1, int16_
 
 }  // namespace
 
+void InitProducerIdHandler::handle_transactional(ApiRequest& request, protocol::InitProducerIdRequest& body,
+                                                 Responder& out) {
+  // Kafka: an id without an epoch (or the reverse) is malformed.
+  if ((body.producer_id == -1) != (body.producer_epoch == -1)) {
+    out.send(answer(ErrorCode::kInvalidRequest));
+    return;
+  }
+  std::optional<txn::ProducerIdAndEpoch> expected;
+  if (body.producer_id != -1) expected = txn::ProducerIdAndEpoch{body.producer_id, body.producer_epoch};
+  const int16_t version = request.api_version();
+  auto work = [id = *body.transactional_id, timeout = body.transaction_timeout_ms, expected, version,
+               out](txn::TxnCoordinator& c) mutable {
+    c.init_producer_id(id, timeout, expected, [out, version](txn::TxnResult r) mutable {
+      auto e = txn::fenced_error_for_version(r.error, version, 4);
+      out.send(e == ErrorCode::kNone ? answer(e, r.producer_id, r.epoch) : answer(e));
+    });
+  };
+  services_.txn->submit(std::move(work), [out](ErrorCode e) mutable { out.send(answer(e)); });
+}
+
 void InitProducerIdHandler::handle(ApiRequest& request, protocol::InitProducerIdRequest& body, Responder& out) {
-  if (body.transactional_id && !body.transactional_id->empty()) {
-    // Kafka has no message field here; a client sees "The transactional id
-    // is not authorized", which at least names the transactional id.
-    api_log().warn("InitProducerId with transactional.id '{}' from {}: Skiff does not support transactions yet",
-                   escaped(*body.transactional_id), request.context().peer_address);
-    out.send(answer(ErrorCode::kTransactionalIdAuthorizationFailed));
+  if (body.transactional_id) {  // empty: INVALID_REQUEST from the coordinator, as Kafka
+    if (!services_.txn) {
+      out.send(answer(ErrorCode::kCoordinatorNotAvailable));
+      return;
+    }
+    handle_transactional(request, body, out);
     return;
   }
   if (!services_.producer_ids) {

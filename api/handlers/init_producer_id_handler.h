@@ -1,7 +1,8 @@
 // InitProducerId (key 22), v0-5: a producer id and epoch for an idempotent
 // producer (see admin/producer_ids.h: ids never reused across restarts; v3+
-// epoch bumps). With a transactional.id: a clear error until transactions
-// exist (Skiff does not coordinate transactions yet).
+// epoch bumps). With a transactional.id: the transaction coordinator
+// (api/txn_host.h), answered from its strand (incl. KIP-360 recovery and
+// zombie fencing; PRODUCER_FENCED is INVALID_PRODUCER_EPOCH before v4).
 #pragma once
 
 #include "api/api_handler.h"
@@ -21,6 +22,7 @@ class InitProducerIdHandler : public TypedApiHandler<protocol::InitProducerIdReq
   protocol::InitProducerIdResponse error_response(const protocol::InitProducerIdRequest& body, ErrorCode error) override;
 
  private:
+  void handle_transactional(ApiRequest& request, protocol::InitProducerIdRequest& body, Responder& out);
   BrokerServices& services_;
 };
 

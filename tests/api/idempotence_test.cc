@@ -1,7 +1,7 @@
 // The idempotent producer over the wire (raw Produce/InitProducerId frames
 // through KafkaApis): a resent batch gets its first offset and is stored
 // once; a sequence gap and a fenced epoch get their errors; producer ids are
-// never reused across a restart; transactional.id gets a clear error.
+// never reused across a restart; a transactional.id goes to the coordinator.
 #include "api/protocol/generated/describe_producers_request.h"
 #include "api/protocol/generated/describe_producers_response.h"
 #include "api/protocol/generated/init_producer_id_request.h"
@@ -126,10 +126,13 @@ TEST_CASE("producer ids and producer state survive a restart", "[api][idempotenc
   CHECK(h.logs().get_log("idem", 0)->log_end_offset().value == 3);
 }
 
-TEST_CASE("InitProducerId with a transactional.id gets a clear error", "[api][idempotence]") {
+TEST_CASE("InitProducerId with a transactional.id goes to the transaction coordinator", "[api][idempotence]") {
   test::ApiHarness h;
   auto r = init(h, 4, -1, -1, std::string("my-txn"));
-  CHECK(r.error_code == 53);  // TRANSACTIONAL_ID_AUTHORIZATION_FAILED
-  CHECK(r.producer_id == -1);
-  CHECK(init(h, 4, -1, -1, std::string("")).error_code == 0);  // empty = none
+  CHECK(r.error_code == 0);
+  CHECK(r.producer_id >= 0);
+  CHECK(r.producer_epoch == 0);
+  auto idem = init(h, 4, -1, -1);  // one id space: never the transactional producer's id
+  CHECK(idem.producer_id != r.producer_id);
+  CHECK(init(h, 4, -1, -1, std::string("")).error_code == 42);  // INVALID_REQUEST, as Kafka (null = none)
 }

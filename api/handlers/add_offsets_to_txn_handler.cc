@@ -1,0 +1,34 @@
+#include "api/handlers/add_offsets_to_txn_handler.h"
+
+#include "api/txn_host.h"
+
+namespace skiff::api {
+namespace {
+
+protocol::AddOffsetsToTxnResponse answer(ErrorCode e) {
+  protocol::AddOffsetsToTxnResponse r;
+  r.error_code = code(e);
+  return r;
+}
+
+}  // namespace
+
+void AddOffsetsToTxnHandler::handle(ApiRequest& request, protocol::AddOffsetsToTxnRequest& body, Responder& out) {
+  if (!services_.txn) {
+    out.send(answer(ErrorCode::kCoordinatorNotAvailable));
+    return;
+  }
+  const int16_t version = request.api_version();
+  auto work = [body, version, out](txn::TxnCoordinator& c) mutable {
+    c.add_offsets(body.transactional_id, body.producer_id, body.producer_epoch, body.group_id,
+                  [out, version](ErrorCode e) mutable { out.send(answer(txn::fenced_error_for_version(e, version, 2))); });
+  };
+  services_.txn->submit(std::move(work), [out](ErrorCode e) mutable { out.send(answer(e)); });
+}
+
+protocol::AddOffsetsToTxnResponse AddOffsetsToTxnHandler::error_response(const protocol::AddOffsetsToTxnRequest&,
+                                                                         ErrorCode error) {
+  return answer(error);
+}
+
+}  // namespace skiff::api

@@ -1,0 +1,39 @@
+#include "api/handlers/end_txn_handler.h"
+
+#include "api/txn_host.h"
+
+namespace skiff::api {
+namespace {
+
+protocol::EndTxnResponse answer(ErrorCode e, int64_t id = -1, int16_t epoch = -1) {
+  protocol::EndTxnResponse r;
+  r.error_code = code(e);
+  r.producer_id = id;
+  r.producer_epoch = epoch;
+  return r;
+}
+
+}  // namespace
+
+void EndTxnHandler::handle(ApiRequest& request, protocol::EndTxnRequest& body, Responder& out) {
+  if (!services_.txn) {
+    out.send(answer(ErrorCode::kCoordinatorNotAvailable));
+    return;
+  }
+  const int16_t version = request.api_version();
+  const int16_t client_tv = version >= 5 ? 2 : 0;
+  auto work = [body, version, client_tv, out](txn::TxnCoordinator& c) mutable {
+    c.end_txn(body.transactional_id, body.producer_id, body.producer_epoch, body.committed, client_tv,
+              [out, version](txn::TxnResult r) mutable {
+                auto e = txn::fenced_error_for_version(r.error, version, 2);
+                out.send(e == ErrorCode::kNone ? answer(e, r.producer_id, r.epoch) : answer(e));
+              });
+  };
+  services_.txn->submit(std::move(work), [out](ErrorCode e) mutable { out.send(answer(e)); });
+}
+
+protocol::EndTxnResponse EndTxnHandler::error_response(const protocol::EndTxnRequest&, ErrorCode error) {
+  return answer(error);
+}
+
+}  // namespace skiff::api

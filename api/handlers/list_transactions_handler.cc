@@ -1,0 +1,38 @@
+#include "api/handlers/list_transactions_handler.h"
+
+#include "api/txn_host.h"
+
+namespace skiff::api {
+
+void ListTransactionsHandler::handle(ApiRequest&, protocol::ListTransactionsRequest& body, Responder& out) {
+  if (!services_.txn) {
+    out.send(error_response(body, ErrorCode::kCoordinatorNotAvailable));
+    return;
+  }
+  std::set<int64_t> pids(body.producer_id_filters.begin(), body.producer_id_filters.end());
+  std::set<std::string> states(body.state_filters.begin(), body.state_filters.end());
+  auto work = [pids, states, duration = body.duration_filter, out](txn::TxnCoordinator& c) mutable {
+    auto listing = c.list(pids, states, duration);
+    protocol::ListTransactionsResponse r;
+    r.unknown_state_filters = listing.unknown_state_filters;
+    for (const auto& e : listing.states) {
+      protocol::ListTransactionsResponse::TransactionState s;
+      s.transactional_id = e.transactional_id;
+      s.producer_id = e.producer_id;
+      s.transaction_state = e.state;
+      r.transaction_states.push_back(std::move(s));
+    }
+    out.send(r);
+  };
+  auto fail = [out, body, this](ErrorCode e) mutable { out.send(error_response(body, e)); };
+  services_.txn->submit(std::move(work), fail);
+}
+
+protocol::ListTransactionsResponse ListTransactionsHandler::error_response(const protocol::ListTransactionsRequest&,
+                                                                           ErrorCode error) {
+  protocol::ListTransactionsResponse r;
+  r.error_code = code(error);
+  return r;
+}
+
+}  // namespace skiff::api
