@@ -1,8 +1,7 @@
 // Logging for the transaction coordinator: the "api" subsystem logger, and
-// the one place a client-chosen transactional id is made safe to print
-// (printable ASCII kept, everything else as \xNN, so a hostile id cannot
-// forge log lines). When common/ gains the shared escaper, loggable_id()
-// becomes a call to it.
+// the one place a client-chosen transactional id is made safe to print:
+// quoted, through the broker's shared escaper (common/log_escape.h), so a
+// hostile id cannot forge log lines.
 //
 // Threads: any.
 #pragma once
@@ -11,26 +10,11 @@
 #include <string_view>
 
 #include "api/api_log.h"
+#include "common/log_escape.h"
 
 namespace skiff::api::txn {
 
-inline std::string loggable_id(std::string_view id) {
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string out;
-  out.reserve(id.size() + 2);
-  out.push_back('"');
-  for (unsigned char c : id) {
-    if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\') {
-      out.push_back(static_cast<char>(c));
-    } else {
-      out += "\\x";
-      out.push_back(kHex[c >> 4]);
-      out.push_back(kHex[c & 15]);
-    }
-  }
-  out.push_back('"');
-  return out;
-}
+inline std::string loggable_id(std::string_view id) { return "\"" + escape_for_log(id) + "\""; }
 
 inline spdlog::logger& txn_log() { return api_log(); }
 
