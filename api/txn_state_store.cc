@@ -45,24 +45,30 @@ TxnStateStore::TxnStateStore(storage::LogManager& logs, int32_t segment_bytes, P
     : logs_(logs), segment_bytes_(segment_bytes), post_(std::move(post)) {}
 
 void TxnStateStore::open() {
-  if (!logs_.topic(kTransactionStateTopic)) {
-    // segment.bytes has a 1 MiB floor as a topic config; below it (tests),
-    // Kafka's internal.segment.bytes carries the size, as Kafka's own tests do.
-    const char* size_key = segment_bytes_ >= (1 << 20) ? "segment.bytes" : "internal.segment.bytes";
-    std::map<std::string, std::string> overrides{{"cleanup.policy", "compact"},
-                                                 {size_key, std::to_string(segment_bytes_)},
-                                                 {"compression.type", "uncompressed"}};
-    auto r = logs_.create_topic(kTransactionStateTopic, 1, overrides);
-    if (r.error != storage::LogErrc::kNone)
-      throw std::runtime_error("cannot create __transaction_state: " + r.message);
-    api_log().info("created the internal topic __transaction_state (1 partition, cleanup.policy=compact)");
+  if (logs_.topic(kTransactionStateTopic)) {
+    log_ = logs_.get_log(kTransactionStateTopic, 0);
+    if (!log_) throw std::runtime_error("__transaction_state-0 is missing");
   }
+}
+
+void TxnStateStore::create() {
+  // segment.bytes has a 1 MiB floor as a topic config; below it (tests),
+  // Kafka's internal.segment.bytes carries the size, as Kafka's own tests do.
+  const char* size_key = segment_bytes_ >= (1 << 20) ? "segment.bytes" : "internal.segment.bytes";
+  std::map<std::string, std::string> overrides{{"cleanup.policy", "compact"},
+                                               {size_key, std::to_string(segment_bytes_)},
+                                               {"compression.type", "uncompressed"}};
+  auto r = logs_.create_topic(kTransactionStateTopic, 1, overrides);
+  if (r.error != storage::LogErrc::kNone && r.error != storage::LogErrc::kTopicAlreadyExists)
+    throw std::runtime_error("cannot create __transaction_state: " + r.message);
   log_ = logs_.get_log(kTransactionStateTopic, 0);
-  if (!log_) throw std::runtime_error("__transaction_state-0 is missing");
+  if (!log_) throw std::runtime_error("__transaction_state-0 is missing after its creation");
+  api_log().info("created the internal topic __transaction_state (1 partition, cleanup.policy=compact)");
 }
 
 std::vector<txn::TxnLogRecord> TxnStateStore::load() const {
   std::vector<txn::TxnLogRecord> out;
+  if (!log_) return out;  // no transactional producer yet
   storage::Offset next = log_->log_start_offset();
   const storage::Offset end = log_->log_end_offset();
   while (next.value < end.value) {
@@ -86,6 +92,7 @@ std::vector<txn::TxnLogRecord> TxnStateStore::load() const {
 }
 
 ErrorCode TxnStateStore::write(const std::vector<uint8_t>& key, const std::optional<std::vector<uint8_t>>& value) {
+  if (!log_) create();
   const int64_t now = wall_ms();
   storage::BatchBuilder b;
   b.add(as_chars(key), value ? std::optional(as_chars(*value)) : std::nullopt, now);

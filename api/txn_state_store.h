@@ -36,9 +36,9 @@ class TxnStateStore : public txn::TxnStateLog {
   using Post = std::function<void(std::function<void()>)>;
   TxnStateStore(storage::LogManager& logs, int32_t segment_bytes, Post post);
 
-  // Creates the topic when missing (compacted, segment.bytes from
-  // transaction.state.log.segment.bytes). Throws std::runtime_error when it
-  // cannot be created or opened.
+  // Opens the topic if it exists. As in Kafka, it is created (compacted,
+  // segment.bytes from transaction.state.log.segment.bytes) only when the
+  // first transactional producer needs it: by the first state write.
   void open();
   // Every record from the log start, in offset order. Throws
   // protocol::DecodeError / std::runtime_error on a corrupt record: the
@@ -51,6 +51,7 @@ class TxnStateStore : public txn::TxnStateLog {
   const std::shared_ptr<storage::Log>& log() const { return log_; }
 
  private:
+  void create();  // throws std::runtime_error
   ErrorCode write(const std::vector<uint8_t>& key, const std::optional<std::vector<uint8_t>>& value);
 
   storage::LogManager& logs_;
