@@ -1,6 +1,7 @@
 #include "api/kafka_apis.h"
 
 #include "api/api_log.h"
+#include "api/features.h"
 #include "api/handlers/add_offsets_to_txn_handler.h"
 #include "api/handlers/add_partitions_to_txn_handler.h"
 #include "api/handlers/describe_transactions_handler.h"
@@ -68,6 +69,10 @@ TxnHostConfig txn_host_config(const config::BrokerConfig& c) {
   t.coordinator.transactional_id_expiration_ms = c.transactional_id_expiration_ms;
   t.coordinator.remove_expired_interval_ms = c.transaction_remove_expired_interval_ms;
   t.state_segment_bytes = c.transaction_state_log_segment_bytes;
+  // The coordinator's own rules (fence/timeout aborts, the state record
+  // version) follow the finalized transaction.version, as in Kafka.
+  const Feature* tv = find_feature("transaction.version");
+  t.coordinator.server_transaction_version = tv ? tv->finalized : 0;
   return t;
 }
 

@@ -228,11 +228,7 @@ TEST_CASE("ApiVersions v3+ lists the features Skiff implements, finalized", "[ap
   const auto* mv = api::find_feature("metadata.version");
   REQUIRE(mv != nullptr);
   CHECK(mv->finalized == 25);  // 4.0-IV3
-  const auto* tv = api::find_feature("transaction.version");  // KIP-890, served by api/txn_host.h
-  REQUIRE(tv != nullptr);
-  CHECK(tv->min_supported == 0);
-  CHECK(tv->max_supported == 2);
-  CHECK(tv->finalized == 2);
+  CHECK(api::find_feature("transaction.version") == nullptr);
   CHECK(api::find_feature("group.version") == nullptr);
   // Below v3 the fields do not exist: the answer still encodes.
   CHECK(h.call<ApiVersionsResponse>(req, 2).supported_features.empty());
@@ -291,11 +287,9 @@ TEST_CASE("UpdateFeatures: the finalized level is a no-op, anything else refused
           "Invalid update version 33 for feature metadata.version. Local controller 1 only supports versions 25");
     CHECK(update_error(h, update(v, "metadata.version", 7, 2), v) ==
           "Invalid update version 7 for feature metadata.version. Local controller 1 only supports versions 25");
-    CHECK(update_error(h, update(v, "transaction.version", 2, 1), v) == std::nullopt);
-    CHECK(update_error(h, update(v, "transaction.version", 3, 1), v) ==
-          "Invalid update version 3 for feature transaction.version. Local controller 1 only supports versions 0-2");
-    CHECK(update_error(h, update(v, "group.version", 1, 1), v) ==
-          "Invalid update version 1 for feature group.version. Local controller 1 does not support this feature.");
+    CHECK(update_error(h, update(v, "transaction.version", 2, 1), v) ==
+          "Invalid update version 2 for feature transaction.version. Local controller 1 does not support this "
+          "feature.");
     CHECK(update_error(h, update(v, "bogus.feature", 0, 2), v) ==
           "Invalid update version 0 for feature bogus.feature. Feature bogus.feature not found.");
     CHECK(update_error(h, update(v, "metadata.version", -1, 2), v) ==
@@ -311,9 +305,8 @@ TEST_CASE("UpdateFeatures: the finalized level is a no-op, anything else refused
   av_req.client_software_name = "skiff-test";
   av_req.client_software_version = "1.0";
   auto av = h.call<ApiVersionsResponse>(av_req, 3);
-  REQUIRE(av.finalized_features.size() == 2);
+  REQUIRE(av.finalized_features.size() == 1);
   CHECK(av.finalized_features[0].max_version_level == 25);
-  CHECK(av.finalized_features[1].max_version_level == 2);
 }
 
 TEST_CASE("UpdateFeatures v2: the first failing feature fails all", "[api][tools]") {
