@@ -306,3 +306,25 @@ TEST_CASE("__transaction_state is compacted by the log cleaner", "[api][txn]") {
   h.restart();  // what is left replays to the same state
   CHECK(init(h, "tx").epoch == 60);
 }
+
+TEST_CASE("A transaction past its timeout is aborted by the coordinator's timer", "[api][txn]") {
+  test::ApiHarness h({"transaction.abort.timed.out.transaction.cleanup.interval.ms=20"});
+  create(h, "t", 1);
+  protocol::InitProducerIdRequest req;
+  req.transactional_id = "slow";
+  req.transaction_timeout_ms = 100;
+  req.producer_id = -1;
+  req.producer_epoch = -1;
+  auto r = h.call<protocol::InitProducerIdResponse>(req, 4);
+  REQUIRE(r.error_code == 0);
+  Pid p{r.producer_id, r.producer_epoch};
+  auto log0 = h.logs().get_log("t", 0);
+  append_txn(*log0, p, 0);
+  CHECK(add(h, "slow", p, "t", {0})[{"t", 0}] == 0);
+  // Fenced (epoch + 1) and aborted: the ABORT marker ends the undecided data.
+  CHECK(eventually([&] { return state_of(h, "slow") == "CompleteAbort"; }));
+  CHECK(eventually([&] { return log0->last_stable_offset().value == 3; }));
+  CHECK(log0->collect_aborted_txns(storage::Offset(0), storage::Offset(3)).size() == 1);
+  CHECK(end(h, "slow", p, true).error_code == 90);     // the zombie's commit: PRODUCER_FENCED
+  CHECK(end(h, "slow", p, true, 1).error_code == 47);  // INVALID_PRODUCER_EPOCH before v2
+}
