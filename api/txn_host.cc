@@ -1,7 +1,6 @@
 #include "api/txn_host.h"
 
 #include <chrono>
-#include <future>
 
 #include <boost/asio/post.hpp>
 
@@ -138,19 +137,6 @@ void TxnHost::check(Check c, std::function<void(std::map<txn::TopicPartition, Er
                          [done, all](ErrorCode e) { done(all(e)); });
   };
   submit(std::move(work), [done, all](ErrorCode e) { done(all(e)); });
-}
-
-void TxnHost::run_sync(std::function<void(txn::TxnCoordinator&)> fn) {
-  std::promise<void> p;
-  auto f = p.get_future();
-  boost::asio::post(strand_, [&] {
-    try {
-      fn(coordinator_);
-    } catch (...) {
-    }
-    p.set_value();
-  });
-  f.wait();
 }
 
 }  // namespace skiff::api

@@ -63,8 +63,6 @@ class TxnHost : public txn::TxnProduceGate {
   void check(Check check, std::function<void(std::map<txn::TopicPartition, ErrorCode>)> done) override;
 
   bool loaded() const { return loaded_.load(); }
-  // Tests: runs `fn` on the strand and waits for it.
-  void run_sync(std::function<void(txn::TxnCoordinator&)> fn);
 
  private:
   class Clock;
