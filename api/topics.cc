@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "api/api_log.h"
+#include "api/txn_state_store.h"
 #include "common/log_escape.h"
 
 namespace skiff::api {
@@ -26,7 +27,9 @@ TopicLookup find_topic(BrokerServices& services, const std::string& name, bool a
   if (auto t = services.logs.topic(name)) return {ErrorCode::kNone, std::move(t)};
   std::string why;
   if (!storage::LogManager::valid_topic_name(name, &why)) return {ErrorCode::kInvalidTopicException, std::nullopt};
-  if (!allow_create || !services.config.auto_create_topics_enable)
+  // __transaction_state is the coordinator's to create, compacted and with
+  // its own segment size (api/txn_state_store.h), never a client's default topic.
+  if (!allow_create || !services.config.auto_create_topics_enable || name == kTransactionStateTopic)
     return {ErrorCode::kUnknownTopicOrPartition, std::nullopt};
   auto created = services.logs.create_topic(name, services.config.num_partitions);
   if (created.error == storage::LogErrc::kNone) {

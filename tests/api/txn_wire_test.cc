@@ -25,6 +25,8 @@
 #include "api/protocol/generated/init_producer_id_response.h"
 #include "api/protocol/generated/list_transactions_request.h"
 #include "api/protocol/generated/list_transactions_response.h"
+#include "api/protocol/generated/metadata_request.h"
+#include "api/protocol/generated/metadata_response.h"
 #include "api/txn/transaction_log.h"
 #include "api/txn_host.h"
 #include "log/batch_builder.h"
@@ -327,4 +329,24 @@ TEST_CASE("A transaction past its timeout is aborted by the coordinator's timer"
   CHECK(log0->collect_aborted_txns(storage::Offset(0), storage::Offset(3)).size() == 1);
   CHECK(end(h, "slow", p, true).error_code == 90);     // the zombie's commit: PRODUCER_FENCED
   CHECK(end(h, "slow", p, true, 1).error_code == 47);  // INVALID_PRODUCER_EPOCH before v2
+}
+
+TEST_CASE("Clients never auto-create __transaction_state", "[api][txn]") {
+  test::ApiHarness h;
+  protocol::MetadataRequest req;
+  protocol::MetadataRequest::MetadataRequestTopic t;
+  t.name = "__transaction_state";
+  req.topics = std::vector{t};
+  req.allow_auto_topic_creation = true;
+  auto r = h.call<protocol::MetadataResponse>(req, 12);
+  REQUIRE(r.topics.size() == 1);
+  CHECK(r.topics[0].error_code == 3);  // UNKNOWN_TOPIC_OR_PARTITION
+  CHECK(!h.logs().topic("__transaction_state"));
+  init(h, "tx");  // the coordinator creates it, compacted
+  auto cfg = h.logs().topic_config("__transaction_state");
+  REQUIRE(cfg != nullptr);
+  r = h.call<protocol::MetadataResponse>(req, 12);
+  REQUIRE(r.topics.size() == 1);
+  CHECK(r.topics[0].error_code == 0);
+  CHECK(r.topics[0].is_internal);
 }
