@@ -198,6 +198,12 @@ TEST_CASE("a mixed request: only the transactional partitions wait for the gate'
   REQUIRE(gate.checks.size() == 1);
   CHECK(gate.checks[0].partitions == std::set<TopicPartition>{{"t", 0}});
 
+  SECTION("a transactional id with only plain batches appends without asking the gate") {
+    ProduceRequest plain = txn_produce(plain_batch());
+    CHECK(only(h.call<ProduceResponse>(plain, 11)).error_code == 0);
+    CHECK(end_offset(h, "t", 0) == 2);
+    CHECK(gate.checks.size() == 1);
+  }
   SECTION("a partition that does not exist is answered without asking the gate") {
     ProduceRequest bad = txn_produce(txn_batch());
     bad.topic_data[0].partition_data[0].index = 9;
