@@ -135,6 +135,49 @@ std::optional<std::pair<ErrorCode, std::string>> refusal(const protocol::Produce
   return std::nullopt;
 }
 
+// Marks the partitions holding transactional batches (those already failed
+// stay unmarked); returns the (producer id, epoch) of every such batch.
+std::set<std::pair<int64_t, int16_t>> mark_transactional(protocol::ProduceRequest& body,
+                                                         std::vector<ProduceHandler::TopicPlan>& plan) {
+  std::set<std::pair<int64_t, int16_t>> producers;
+  for (size_t i = 0; i < plan.size(); ++i)
+    for (size_t j = 0; j < plan[i].partitions.size(); ++j) {
+      auto& data = body.topic_data[i].partition_data[j];
+      std::set<std::pair<int64_t, int16_t>> mine;
+      if (!data.records.is_null()) collect_transactional(mutable_records(data), mine);
+      if (mine.empty()) continue;
+      producers.insert(mine.begin(), mine.end());
+      plan[i].partitions[j].transactional = plan[i].partitions[j].error == ErrorCode::kNone;
+    }
+  return producers;
+}
+
+// Kafka 4.4's UnifiedLog.maybeStartTransactionVerification (without its
+// verification guard): an epoch older than the partition's is
+// INVALID_PRODUCER_EPOCH at once; a partition where this producer's
+// transaction at this epoch is already open is in the transaction and
+// appends without a check; the others go to the gate.
+std::set<txn::TopicPartition> partitions_to_check(protocol::ProduceRequest& body,
+                                                  std::vector<ProduceHandler::TopicPlan>& plan, int64_t producer_id,
+                                                  int16_t epoch) {
+  std::set<txn::TopicPartition> out;
+  for (size_t i = 0; i < plan.size(); ++i)
+    for (size_t j = 0; j < plan[i].partitions.size(); ++j) {
+      auto& p = plan[i].partitions[j];
+      if (!p.transactional) continue;
+      auto entry = p.log->producer_state(producer_id);
+      if (entry && epoch < entry->epoch) {
+        p.error = ErrorCode::kInvalidProducerEpoch;
+        p.transactional = false;
+      } else if (entry && entry->epoch == epoch && entry->current_txn_first_offset >= 0) {
+        p.transactional = false;  // appended as is
+      } else {
+        out.insert({plan[i].name, body.topic_data[i].partition_data[j].index});
+      }
+    }
+  return out;
+}
+
 }  // namespace
 
 ProduceHandler::TopicPlan ProduceHandler::plan_topic(protocol::ProduceRequest::TopicProduceData& topic,
@@ -260,35 +303,21 @@ void ProduceHandler::start_check(std::shared_ptr<Pending> pending) {
 void ProduceHandler::handle(ApiRequest& request, protocol::ProduceRequest& body, Responder& out) {
   const int16_t version = request.api_version();
   auto plan = this->plan(body, version);
-  std::set<std::pair<int64_t, int16_t>> producers;  // of every transactional batch
+  const auto producers = mark_transactional(body, plan);
+  if (!producers.empty()) {
+    if (auto refused = refusal(body, producers.size(), services_.txn_gate != nullptr))
+      fail_all(plan, refused->first, refused->second);
+  }
   txn::TxnProduceGate::Check check;
-  for (size_t i = 0; i < plan.size(); ++i)
-    for (size_t j = 0; j < plan[i].partitions.size(); ++j) {
-      auto& data = body.topic_data[i].partition_data[j];
-      std::set<std::pair<int64_t, int16_t>> mine;
-      if (!data.records.is_null()) collect_transactional(mutable_records(data), mine);
-      if (mine.empty()) continue;
-      producers.insert(mine.begin(), mine.end());
-      auto& p = plan[i].partitions[j];
-      p.transactional = p.error == ErrorCode::kNone;
-      if (p.transactional) check.partitions.insert({plan[i].name, data.index});
-    }
-  if (producers.empty()) {
-    finish(body, plan, out);
-    return;
+  if (producers.size() == 1) {
+    std::tie(check.producer_id, check.epoch) = *producers.begin();
+    check.partitions = partitions_to_check(body, plan, check.producer_id, check.epoch);
   }
-  if (auto refused = refusal(body, producers.size(), services_.txn_gate != nullptr)) {
-    fail_all(plan, refused->first, refused->second);
-    finish(body, plan, out);
-    return;
-  }
-  if (check.partitions.empty()) {  // the transactional partitions already have their answer
+  if (check.partitions.empty()) {  // nothing for the gate: answered now
     finish(body, plan, out);
     return;
   }
   check.transactional_id = *body.transactional_id;
-  check.producer_id = producers.begin()->first;
-  check.epoch = producers.begin()->second;
   check.implicit_add = version >= 12;
   auto pending = std::make_shared<Pending>(
       Pending{std::move(request.raw.frame), std::move(body), std::move(plan), version, out, std::move(check)});

@@ -14,6 +14,9 @@
 // partitions holding them are checked by the TxnProduceGate first — Produce
 // v12+ adds them to the transaction (TV2, KIP-890), older versions only
 // verify that they are in it (transaction.partition.verification.enable).
+// As Kafka's log, the partition answers first: an epoch older than the one it
+// has seen is INVALID_PRODUCER_EPOCH, and a partition where this producer's
+// transaction (same epoch) is already open appends without a check.
 // The check completes later, on another thread; the request's frame and body
 // move into the completion, which appends (every partition of the request,
 // after the check, as Kafka) and answers. No gate: transactional produce is

@@ -122,23 +122,44 @@ TEST_CASE("transactional produce appends when the gate says so; v12+ asks for th
   create_topic(h);
   FakeGate gate;
   h.apis().set_txn_produce_gate(&gate);
-  int32_t seq = 0;
+  size_t asked = 0;
   for (int16_t v : {3, 10, 11, 12, 13}) {
-    auto req = txn_produce(txn_batch(7, 0, seq++));
+    auto req = txn_produce(txn_batch(100 + v));  // a new producer: its first batch here
     if (v >= 13) req.topic_data[0].topic_id = api::to_wire(h.logs().topic("t")->topic_id);
     const int64_t before = end_offset(h, "t", 0);
     auto r = only(h.call<ProduceResponse>(req, v));
     CHECK(r.error_code == 0);
     CHECK(r.base_offset == before);
     CHECK(end_offset(h, "t", 0) == before + 1);
-    REQUIRE(gate.checks.size() == static_cast<size_t>(seq));
+    REQUIRE(gate.checks.size() == ++asked);
     const auto& c = gate.checks.back();
     CHECK(c.transactional_id == "tx-1");
-    CHECK(c.producer_id == 7);
+    CHECK(c.producer_id == 100 + v);
     CHECK(c.epoch == 0);
     CHECK(c.partitions == std::set<TopicPartition>{{"t", 0}});
     CHECK(c.implicit_add == (v >= 12));
   }
+}
+
+TEST_CASE("the partition's own producer state answers first, as Kafka's log does", "[api][produce][txn]") {
+  test::ApiHarness h;
+  create_topic(h);
+  FakeGate gate;
+  h.apis().set_txn_produce_gate(&gate);
+  REQUIRE(only(h.call<ProduceResponse>(txn_produce(txn_batch(7, 1, 0)), 11)).error_code == 0);
+  REQUIRE(gate.checks.size() == 1);
+  // The transaction of (7, 1) is open on t-0: the partition is in it.
+  gate.answers = {{{"t", 0}, ErrorCode::kTransactionAbortable}};
+  CHECK(only(h.call<ProduceResponse>(txn_produce(txn_batch(7, 1, 1)), 11)).error_code == 0);
+  CHECK(gate.checks.size() == 1);
+  CHECK(end_offset(h, "t", 0) == 2);
+  // An older epoch than the partition has seen: INVALID_PRODUCER_EPOCH, no check.
+  CHECK(only(h.call<ProduceResponse>(txn_produce(txn_batch(7, 0, 0)), 12)).error_code == 47);
+  CHECK(gate.checks.size() == 1);
+  // A newer epoch (a new transaction after an epoch bump) is checked.
+  CHECK(only(h.call<ProduceResponse>(txn_produce(txn_batch(7, 2, 0)), 12)).error_code == 120);
+  CHECK(gate.checks.size() == 2);
+  CHECK(end_offset(h, "t", 0) == 2);
 }
 
 TEST_CASE("a refused transactional partition gets Kafka 4.4's code for the Produce version", "[api][produce][txn]") {
@@ -276,7 +297,7 @@ TEST_CASE("the answer waits for a gate that completes later on another thread", 
     REQUIRE(ok);
     CHECK(ok->action == network::Response::Action::kNoOp);
     gate.answers = {{{"t", 0}, ErrorCode::kProducerFenced}};
-    h.start(txn_produce(txn_batch(7, 0, 1), 0), 12);
+    h.start(txn_produce(txn_batch(7, 1, 0), 0), 12);  // a new epoch: checked again
     std::thread([&] { gate.release(); }).join();
     auto refused = h.wait(std::chrono::seconds(5));
     REQUIRE(refused);
