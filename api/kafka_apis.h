@@ -43,6 +43,10 @@ class KafkaApis : public network::RequestHandler {
   const HandlerRegistry& registry() const { return registry_; }
   TxnHost* txn_host() { return txn_.get(); }  // the transaction coordinator (tests)
 
+  // Produce's transaction check (the coordinator's host sets it; tests set a
+  // fake). Set before requests flow; null: transactional produce is refused.
+  void set_txn_produce_gate(txn::TxnProduceGate* gate) { services_.txn_gate = gate; }
+
  private:
   Purgatory fetch_purgatory_;
   std::unique_ptr<group::GroupCoordinator> groups_;

@@ -188,6 +188,9 @@ class Log {
 
   // Idempotent producers' state (DescribeProducers, tests). Takes the append lock.
   std::vector<std::pair<int64_t, ProducerEntry>> producer_states();
+  // One producer's state here, if any (Produce's transaction check, as
+  // Kafka's maybeStartTransactionVerification). Takes the append lock.
+  std::optional<ProducerEntry> producer_state(int64_t producer_id);
   // Writes a producer state snapshot at the log end now (tests, tools).
   int take_producer_snapshot();
 

@@ -96,6 +96,11 @@ std::vector<std::pair<int64_t, ProducerEntry>> Log::producer_states() {
   return {producers_.producers().begin(), producers_.producers().end()};
 }
 
+std::optional<ProducerEntry> Log::producer_state(int64_t producer_id) {
+  std::lock_guard lk(mu_);
+  return producers_.entry(producer_id);
+}
+
 int Log::take_producer_snapshot() {
   std::lock_guard lk(mu_);
   return producers_.take_snapshot(leo_.load(std::memory_order_relaxed));

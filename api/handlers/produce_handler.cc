@@ -1,14 +1,42 @@
 #include "api/handlers/produce_handler.h"
 
 #include <chrono>
+#include <set>
+#include <utility>
 
 #include "api/api_log.h"
 #include "api/purgatory.h"
 #include "api/topics.h"
+#include "api/txn/txn_gates.h"
 #include "log/record_batch.h"
 #include "common/log_escape.h"
 
 namespace skiff::api {
+
+// One partition of the request as decided before any append.
+struct ProduceHandler::PartitionPlan {
+  ErrorCode error = ErrorCode::kNone;  // answered without an append
+  std::optional<std::string> message;
+  std::shared_ptr<storage::Log> log;
+  bool transactional = false;  // holds a transactional batch: the gate decides
+};
+
+struct ProduceHandler::TopicPlan {
+  std::string name;  // v13: resolved from the topic id
+  std::vector<PartitionPlan> partitions;
+};
+
+// A request waiting for the transaction check: owns the frame the record
+// views point into (the append rewrites them in place) and the decoded body.
+struct ProduceHandler::Pending {
+  network::Frame frame;
+  protocol::ProduceRequest body;
+  std::vector<TopicPlan> plan;
+  int16_t version = 0;
+  Responder out;
+  txn::TxnProduceGate::Check check;
+};
+
 namespace {
 
 using protocol::ProduceResponse;
@@ -28,12 +56,12 @@ ProduceResponse::PartitionProduceResponse partition_error(int32_t index, ErrorCo
   return p;
 }
 
-bool has_transactional_batch(std::span<uint8_t> records) {
+// The (producer id, epoch) of each transactional batch in `records`.
+void collect_transactional(std::span<uint8_t> records, std::set<std::pair<int64_t, int16_t>>& producers) {
   storage::BatchIterator it(records);
   storage::RecordBatchView batch;
   while (it.next(batch))
-    if (batch.magic() >= 2 && batch.is_transactional()) return true;
-  return false;
+    if (batch.magic() >= 2 && batch.is_transactional()) producers.emplace(batch.producer_id(), batch.producer_epoch());
 }
 
 // zstd arrived with Produce v7 (KIP-110): an older request may not carry it
@@ -46,40 +74,164 @@ bool has_zstd_batch(std::span<uint8_t> records) {
   return false;
 }
 
-template <class PerPartition>
-ProduceResponse mirror(protocol::ProduceRequest& body, PerPartition&& answer) {
-  ProduceResponse resp;
-  for (auto& topic : body.topic_data) {
-    ProduceResponse::TopicProduceResponse t;
-    t.name = topic.name;
-    for (auto& part : topic.partition_data) t.partition_responses.push_back(answer(topic.name, part));
-    resp.responses.push_back(std::move(t));
+std::span<uint8_t> mutable_records(protocol::ProduceRequest::PartitionProduceData& data) {
+  // The request owns its frame, so the batches can be rewritten in place.
+  auto view = data.records.data();
+  return {const_cast<uint8_t*>(view.data()), view.size()};
+}
+
+const char* coordinator_error_name(ErrorCode e) {
+  switch (e) {
+    case ErrorCode::kCoordinatorLoadInProgress: return "COORDINATOR_LOAD_IN_PROGRESS";
+    case ErrorCode::kCoordinatorNotAvailable: return "COORDINATOR_NOT_AVAILABLE";
+    case ErrorCode::kNotCoordinator: return "NOT_COORDINATOR";
+    case ErrorCode::kConcurrentTransactions: return "CONCURRENT_TRANSACTIONS";
+    default: return code(e) == 13 ? "NETWORK_EXCEPTION" : nullptr;
   }
-  return resp;
+}
+
+// What Produce answers for a partition the transaction check refused, as
+// Kafka 4.4: AddPartitionsToTxnManager turns PRODUCER_FENCED into
+// INVALID_PRODUCER_EPOCH and, for Produce <= v10 (DEFAULT_ERROR),
+// TRANSACTION_ABORTABLE into INVALID_TXN_STATE; ReplicaManager then answers
+// coordinator unavailability with the retriable NOT_ENOUGH_REPLICAS (no
+// metadata refresh), CONCURRENT_TRANSACTIONS too below v12 (TV2 clients get
+// it as is), and INVALID_TXN_STATE with its fixed message.
+std::pair<ErrorCode, std::optional<std::string>> answer_for_check(ErrorCode e, int16_t version) {
+  if (e == ErrorCode::kProducerFenced) e = ErrorCode::kInvalidProducerEpoch;
+  if (e == ErrorCode::kTransactionAbortable && version <= 10) e = ErrorCode::kInvalidTxnState;
+  if (e == ErrorCode::kInvalidTxnState) return {e, "Partition was not added to the transaction"};
+  const char* name = coordinator_error_name(e);
+  if (name && (e != ErrorCode::kConcurrentTransactions || version < 12))
+    return {ErrorCode::kNotEnoughReplicas,
+            std::string("Unable to verify the partition has been added to the transaction. Underlying error: ") + name};
+  return {e, std::nullopt};
+}
+
+void fail_all(std::vector<ProduceHandler::TopicPlan>& plan, ErrorCode error, const std::string& message) {
+  for (auto& t : plan)
+    for (auto& p : t.partitions) {
+      p.error = error;
+      p.message = message;
+      p.transactional = false;
+    }
+}
+
+// Whole-request refusals of transactional records, as KafkaApis and
+// ReplicaManager make them: no transactional id (the authorization check of
+// a transactional produce), several producers, no coordinator here.
+std::optional<std::pair<ErrorCode, std::string>> refusal(const protocol::ProduceRequest& body, size_t producers,
+                                                         bool have_gate) {
+  if (!body.transactional_id)
+    return std::pair(ErrorCode::kTransactionalIdAuthorizationFailed,
+                     std::string("transactions need a transactional id: this request has transactional "
+                                 "records without one"));
+  if (producers > 1)
+    return std::pair(ErrorCode::kInvalidProducerIdMapping,
+                     std::string("Transactional records contained more than one producer ID"));
+  if (!have_gate)
+    return std::pair(ErrorCode::kTransactionalIdAuthorizationFailed,
+                     std::string("transactions are not available: the transaction coordinator is not running"));
+  return std::nullopt;
+}
+
+// Marks the partitions holding transactional batches (those already failed
+// stay unmarked); returns the (producer id, epoch) of every such batch.
+std::set<std::pair<int64_t, int16_t>> mark_transactional(protocol::ProduceRequest& body,
+                                                         std::vector<ProduceHandler::TopicPlan>& plan) {
+  std::set<std::pair<int64_t, int16_t>> producers;
+  for (size_t i = 0; i < plan.size(); ++i)
+    for (size_t j = 0; j < plan[i].partitions.size(); ++j) {
+      auto& data = body.topic_data[i].partition_data[j];
+      std::set<std::pair<int64_t, int16_t>> mine;
+      if (!data.records.is_null()) collect_transactional(mutable_records(data), mine);
+      if (mine.empty()) continue;
+      producers.insert(mine.begin(), mine.end());
+      plan[i].partitions[j].transactional = plan[i].partitions[j].error == ErrorCode::kNone;
+    }
+  return producers;
+}
+
+// Kafka 4.4's UnifiedLog.maybeStartTransactionVerification (without its
+// verification guard): an epoch older than the partition's is
+// INVALID_PRODUCER_EPOCH at once; a partition where this producer's
+// transaction at this epoch is already open is in the transaction and
+// appends without a check; the others go to the gate.
+std::set<txn::TopicPartition> partitions_to_check(protocol::ProduceRequest& body,
+                                                  std::vector<ProduceHandler::TopicPlan>& plan, int64_t producer_id,
+                                                  int16_t epoch) {
+  std::set<txn::TopicPartition> out;
+  for (size_t i = 0; i < plan.size(); ++i)
+    for (size_t j = 0; j < plan[i].partitions.size(); ++j) {
+      auto& p = plan[i].partitions[j];
+      if (!p.transactional) continue;
+      auto entry = p.log->producer_state(producer_id);
+      if (entry && epoch < entry->epoch) {
+        p.error = ErrorCode::kInvalidProducerEpoch;
+        p.transactional = false;
+      } else if (entry && entry->epoch == epoch && entry->current_txn_first_offset >= 0) {
+        p.transactional = false;  // appended as is
+      } else {
+        out.insert({plan[i].name, body.topic_data[i].partition_data[j].index});
+      }
+    }
+  return out;
 }
 
 }  // namespace
 
+ProduceHandler::TopicPlan ProduceHandler::plan_topic(protocol::ProduceRequest::TopicProduceData& topic,
+                                                     int16_t version) {
+  TopicPlan t;
+  ErrorCode topic_error = ErrorCode::kNone;
+  if (version >= 13) {
+    auto info = services_.logs.topic_by_id(from_wire(topic.topic_id));
+    if (info)
+      t.name = info->name;
+    else
+      topic_error = ErrorCode::kUnknownTopicId;
+  } else {
+    t.name = topic.name;
+    topic_error = find_topic(services_, t.name, /*allow_create=*/true).error;
+  }
+  for (auto& data : topic.partition_data) {
+    PartitionPlan& p = t.partitions.emplace_back();
+    p.error = topic_error;
+    if (p.error != ErrorCode::kNone) continue;
+    p.log = find_log(services_, t.name, data.index);
+    if (!p.log) {
+      p.error = ErrorCode::kUnknownTopicOrPartition;
+    } else if (data.records.is_null() || data.records.size() == 0) {
+      p.error = ErrorCode::kInvalidRecord;
+      p.message = "empty records";
+    } else if (version < 7 && has_zstd_batch(mutable_records(data))) {
+      p.error = ErrorCode::kUnsupportedCompressionType;
+      p.message = "Produce requests with version " + std::to_string(version) +
+                  " are not allowed to use ZStandard compression";
+    }
+  }
+  return t;
+}
+
+std::vector<ProduceHandler::TopicPlan> ProduceHandler::plan(protocol::ProduceRequest& body, int16_t version) {
+  std::vector<TopicPlan> plan;
+  if (body.acks != 0 && body.acks != 1 && body.acks != -1) {
+    for (const auto& topic : body.topic_data) {
+      auto& t = plan.emplace_back();
+      t.name = topic.name;
+      t.partitions.resize(topic.partition_data.size());
+      for (auto& p : t.partitions) p.error = ErrorCode::kInvalidRequiredAcks;
+    }
+    return plan;
+  }
+  for (auto& topic : body.topic_data) plan.push_back(plan_topic(topic, version));
+  return plan;
+}
+
 ProduceResponse::PartitionProduceResponse ProduceHandler::append_partition(
-    const std::string& topic, protocol::ProduceRequest::PartitionProduceData& data, int16_t version) {
-  auto found = find_topic(services_, topic, /*allow_create=*/true);
-  if (!found.topic) return partition_error(data.index, found.error);
-  auto log = find_log(services_, topic, data.index);
-  if (!log) return partition_error(data.index, ErrorCode::kUnknownTopicOrPartition);
-  if (data.records.is_null() || data.records.size() == 0)
-    return partition_error(data.index, ErrorCode::kInvalidRecord, "empty records");
-
-  // The request owns its frame, so the batches can be rewritten in place.
-  auto view = data.records.data();
-  std::span<uint8_t> records(const_cast<uint8_t*>(view.data()), view.size());
-  if (version < 7 && has_zstd_batch(records))
-    return partition_error(data.index, ErrorCode::kUnsupportedCompressionType,
-                           "Produce requests with version " + std::to_string(version) +
-                               " are not allowed to use ZStandard compression");
-  if (has_transactional_batch(records))
-    return partition_error(data.index, ErrorCode::kInvalidTxnState, "Skiff does not support transactions yet");
-
-  auto result = log->append(records, /*leader_epoch=*/0, now_ms());
+    const std::string& topic, storage::Log& log, protocol::ProduceRequest::PartitionProduceData& data) {
+  if (log.deleted()) return partition_error(data.index, ErrorCode::kUnknownTopicOrPartition);
+  auto result = log.append(mutable_records(data), /*leader_epoch=*/0, now_ms());
   if (!result.ok()) {
     if (result.error == storage::LogErrc::kStorageError)
       api_log().error("append to {}-{} failed: {}", escaped(topic), data.index, escaped(result.error_message));
@@ -98,21 +250,24 @@ ProduceResponse::PartitionProduceResponse ProduceHandler::append_partition(
   return p;
 }
 
-void ProduceHandler::handle(ApiRequest& request, protocol::ProduceRequest& body, Responder& out) {
+void ProduceHandler::finish(protocol::ProduceRequest& body, std::vector<TopicPlan>& plan, Responder& out) {
   bool any_error = false;
-  const bool valid_acks = body.acks == 0 || body.acks == 1 || body.acks == -1;
-  auto resp = mirror(body, [&](const std::string& topic, auto& part) {
-    ProduceResponse::PartitionProduceResponse p;
-    if (!valid_acks)
-      p = partition_error(part.index, ErrorCode::kInvalidRequiredAcks);
-    else if (body.transactional_id)
-      p = partition_error(part.index, ErrorCode::kTransactionalIdAuthorizationFailed,
-                          "Skiff does not support transactions yet");
-    else
-      p = append_partition(topic, part, request.api_version());
-    any_error |= p.error_code != 0;
-    return p;
-  });
+  ProduceResponse resp;
+  for (size_t i = 0; i < body.topic_data.size(); ++i) {
+    auto& topic = body.topic_data[i];
+    ProduceResponse::TopicProduceResponse t;
+    t.name = topic.name;  // each version carries only its own of the two
+    t.topic_id = topic.topic_id;
+    for (size_t j = 0; j < topic.partition_data.size(); ++j) {
+      auto& data = topic.partition_data[j];
+      auto& p = plan[i].partitions[j];
+      auto answer = p.error != ErrorCode::kNone ? partition_error(data.index, p.error, p.message)
+                                                : append_partition(plan[i].name, *p.log, data);
+      any_error |= answer.error_code != 0;
+      t.partition_responses.push_back(std::move(answer));
+    }
+    resp.responses.push_back(std::move(t));
+  }
   if (body.acks == 0) {
     // The client reads no response, so an error can only be signalled by
     // closing the connection (it then refreshes metadata), as Kafka does.
@@ -125,9 +280,60 @@ void ProduceHandler::handle(ApiRequest& request, protocol::ProduceRequest& body,
   out.send(resp);
 }
 
+void ProduceHandler::start_check(std::shared_ptr<Pending> pending) {
+  auto check = pending->check;
+  services_.txn_gate->check(std::move(check), [this, pending](std::map<txn::TopicPartition, ErrorCode> result) {
+    try {
+      for (size_t i = 0; i < pending->plan.size(); ++i)
+        for (size_t j = 0; j < pending->plan[i].partitions.size(); ++j) {
+          auto& p = pending->plan[i].partitions[j];
+          if (!p.transactional) continue;
+          auto it = result.find({pending->plan[i].name, pending->body.topic_data[i].partition_data[j].index});
+          if (it == result.end() || it->second == ErrorCode::kNone) continue;
+          std::tie(p.error, p.message) = answer_for_check(it->second, pending->version);
+        }
+      finish(pending->body, pending->plan, pending->out);
+    } catch (const std::exception& e) {
+      api_log().error("transactional produce completion failed: {}", escaped(e.what()));
+      pending->out.close("produce completion failed");
+    }
+  });
+}
+
+void ProduceHandler::handle(ApiRequest& request, protocol::ProduceRequest& body, Responder& out) {
+  const int16_t version = request.api_version();
+  auto plan = this->plan(body, version);
+  const auto producers = mark_transactional(body, plan);
+  if (!producers.empty()) {
+    if (auto refused = refusal(body, producers.size(), services_.txn_gate != nullptr))
+      fail_all(plan, refused->first, refused->second);
+  }
+  txn::TxnProduceGate::Check check;
+  if (producers.size() == 1) {
+    std::tie(check.producer_id, check.epoch) = *producers.begin();
+    check.partitions = partitions_to_check(body, plan, check.producer_id, check.epoch);
+  }
+  if (check.partitions.empty()) {  // nothing for the gate: answered now
+    finish(body, plan, out);
+    return;
+  }
+  check.transactional_id = *body.transactional_id;
+  check.implicit_add = version >= 12;
+  auto pending = std::make_shared<Pending>(
+      Pending{std::move(request.raw.frame), std::move(body), std::move(plan), version, out, std::move(check)});
+  start_check(std::move(pending));
+}
+
 ProduceResponse ProduceHandler::error_response(const protocol::ProduceRequest& body, ErrorCode error) {
-  auto copy = body;
-  return mirror(copy, [&](const std::string&, auto& part) { return partition_error(part.index, error); });
+  ProduceResponse resp;
+  for (const auto& topic : body.topic_data) {
+    ProduceResponse::TopicProduceResponse t;
+    t.name = topic.name;
+    t.topic_id = topic.topic_id;
+    for (const auto& part : topic.partition_data) t.partition_responses.push_back(partition_error(part.index, error));
+    resp.responses.push_back(std::move(t));
+  }
+  return resp;
 }
 
 }  // namespace skiff::api

@@ -35,7 +35,7 @@ TEST_CASE("old clients' probes find the versions they look for", "[api][apiversi
       if (k.api_key == key) return std::pair<int, int>(k.min_version, k.max_version);
     return std::pair<int, int>(-1, -1);
   };
-  CHECK(range(0) == std::pair(0, 11));   // Produce: librdkafka probes v0, v3, v7
+  CHECK(range(0) == std::pair(0, 13));   // Produce: librdkafka probes v0, v3, v7
   CHECK(range(1).first <= 4);            // Fetch: probes v4 and v10
   CHECK(range(1).second >= 10);
   CHECK(range(2).first <= 1);            // ListOffsets: probe v1

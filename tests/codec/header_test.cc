@@ -45,7 +45,7 @@ TEST_CASE("codec: API table lists every served API once, sorted", "[codec][heade
   REQUIRE(produce != nullptr);
   CHECK(produce->name == "Produce");
   CHECK(produce->min_version == 0);
-  CHECK(produce->max_version == 11);
+  CHECK(produce->max_version == 13);
   CHECK(produce->first_flexible_version == 9);
   CHECK(find_api(17)->first_flexible_version == -1);
   CHECK(find_api(1000) == nullptr);

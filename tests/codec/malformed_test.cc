@@ -135,7 +135,7 @@ TEST_CASE("codec: fields absent in a version follow Kafka's ignorable rule", "[c
   }
   SECTION("versions outside the valid range") {
     ProduceRequest p;
-    CHECK_THROWS_AS(p.encode(w, 12), UnsupportedVersionError);
+    CHECK_THROWS_AS(p.encode(w, 14), UnsupportedVersionError);
     std::vector<uint8_t> empty;
     ByteReader r(empty);
     CHECK_THROWS_AS(p.decode(r, -1), UnsupportedVersionError);
