@@ -34,6 +34,7 @@
 #include "api/handlers/offset_for_leader_epoch_handler.h"
 #include "api/handlers/produce_handler.h"
 #include "api/handlers/sync_group_handler.h"
+#include "api/handlers/txn_offset_commit_handler.h"
 #include "api/handlers/update_features_handler.h"
 #include "api/protocol/errors.h"
 #include "api/protocol/frame.h"
@@ -52,6 +53,7 @@ std::unique_ptr<group::GroupCoordinator> make_group_coordinator(const config::Br
   g.offsets_retention_ms = c.offsets_retention_ms;
   g.offsets_retention_check_interval_ms = c.offsets_retention_check_interval_ms;
   g.offset_metadata_max_bytes = c.offset_metadata_max_bytes;
+  g.offsets_topic_num_partitions = c.offsets_topic_num_partitions;
   return std::make_unique<group::GroupCoordinator>(
       g, std::filesystem::path(c.log_dirs.at(0)) / "skiff-consumer-offsets.log");
 }
@@ -64,6 +66,7 @@ KafkaApis::KafkaApis(const config::BrokerConfig& config, const BrokerInfo& broke
       producer_ids_(std::make_unique<admin::ProducerIds>(std::filesystem::path(config.log_dirs.at(0)) /
                                                          storage::kProducerIdFile)),
       services_{config, broker, logs, &fetch_purgatory_, groups_.get(), producer_ids_.get(), dynamic} {
+  services_.txn_offsets = groups_.get();  // markers on __consumer_offsets partitions (KIP-447)
   auto api_versions = std::make_unique<ApiVersionsHandler>(registry_);
   api_versions_ = api_versions.get();
   registry_.add(std::move(api_versions));
@@ -83,6 +86,8 @@ KafkaApis::KafkaApis(const config::BrokerConfig& config, const BrokerInfo& broke
   registry_.add(std::make_unique<DescribeGroupsHandler>(services_));
   registry_.add(std::make_unique<ListGroupsHandler>(services_));
   registry_.add(std::make_unique<DeleteGroupsHandler>(services_));
+  // Advertised only with a transaction coordinator to end the transactions.
+  if (services_.txn_gate) registry_.add(std::make_unique<TxnOffsetCommitHandler>(services_));
   // Admin APIs and the idempotent producer.
   registry_.add(std::make_unique<InitProducerIdHandler>(services_));
   registry_.add(std::make_unique<CreateTopicsHandler>(services_));
