@@ -152,7 +152,15 @@ class GroupCoordinator : public txn::TxnOffsetMarkerSink {
                                            bool* failed);
   // A plain commit of `tps` supersedes their pending offsets: those to
   // rewrite marked (caller holds g.mu).
-  std::vector<PendingWrite> superseded_by(const GroupMetadata& g, const std::vector<TopicPartition>& tps) const;
+  // `before_order`: only pending offsets written before that one.
+  std::vector<PendingWrite> superseded_by(const GroupMetadata& g, const std::vector<TopicPartition>& tps,
+                                          int64_t before_order = INT64_MAX) const;
+  std::optional<uint64_t> write_pending_offsets(GroupMetadata& g, const TxnOffsetCommitParams& p,
+                                                std::vector<ErrorCode>& errors);
+  std::optional<uint64_t> write_commit(GroupMetadata& g,
+                                       const std::vector<std::pair<TopicPartition, OffsetAndMetadata>>& valid);
+  static std::vector<TopicPartition> take_doomed(GroupMetadata& g, const OffsetPredicate& doomed_offset,
+                                                 bool with_pending);
 
   const GroupConfig config_;
   std::unique_ptr<OffsetStore> store_;

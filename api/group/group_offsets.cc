@@ -62,14 +62,7 @@ std::vector<ErrorCode> GroupCoordinator::commit_offsets(const OffsetCommitParams
         valid.push_back(p.offsets[i]);
     }
     if (valid.empty()) return errors;
-    std::vector<TopicPartition> tps;
-    for (auto& [tp, o] : valid) tps.push_back(tp);
-    auto superseded = superseded_by(*g, tps);
-    seq = store_->write_offsets(p.group_id, valid, superseded);
-    if (seq) {
-      for (auto& [tp, o] : valid) g->offsets[tp] = o;
-      for (auto& w : superseded) g->pending_offsets[w.producer_id][w.tp].superseded = true;
-    }
+    seq = write_commit(*g, valid);
   }
   // Acknowledged only once durable: fsync outside the group's lock.
   if (!seq || !store_->flush(*seq)) {
@@ -77,6 +70,21 @@ std::vector<ErrorCode> GroupCoordinator::commit_offsets(const OffsetCommitParams
       if (e == ErrorCode::kNone) e = ErrorCode::kCoordinatorNotAvailable;
   }
   return errors;
+}
+
+// Writes plain committed offsets (and the pending offsets they supersede, in
+// the same write), then applies them. Caller holds g.mu.
+std::optional<uint64_t> GroupCoordinator::write_commit(
+    GroupMetadata& g, const std::vector<std::pair<TopicPartition, OffsetAndMetadata>>& valid) {
+  std::vector<TopicPartition> tps;
+  for (const auto& [tp, o] : valid) tps.push_back(tp);
+  auto superseded = superseded_by(g, tps);
+  auto seq = store_->write_offsets(g.group_id(), valid, superseded);
+  if (seq) {
+    for (const auto& [tp, o] : valid) g.offsets[tp] = o;
+    for (const auto& w : superseded) g.pending_offsets[w.producer_id][w.tp].superseded = true;
+  }
+  return seq;
 }
 
 OffsetFetchResult GroupCoordinator::fetch_offsets(const std::string& group_id,
@@ -178,6 +186,27 @@ int GroupCoordinator::delete_offsets_where(const std::function<bool(const TopicP
                         now_ms(), /*durable=*/true, /*with_pending=*/true);
 }
 
+// Removes from the group (memory only) the partitions `doomed_offset` picks.
+std::vector<TopicPartition> GroupCoordinator::take_doomed(GroupMetadata& g, const OffsetPredicate& doomed_offset,
+                                                          bool with_pending) {
+  std::set<TopicPartition> picked;
+  for (const auto& [tp, o] : g.offsets)
+    if (doomed_offset(g, tp, o) && (with_pending || !g.has_pending(tp))) picked.insert(tp);
+  if (with_pending) {  // pending offsets of a partition with no committed offset
+    const OffsetAndMetadata none;
+    for (const auto& [pid, offsets] : g.pending_offsets)
+      for (const auto& [tp, po] : offsets)
+        if (doomed_offset(g, tp, none)) picked.insert(tp);
+  }
+  std::vector<TopicPartition> doomed(picked.begin(), picked.end());
+  for (const auto& tp : doomed) {
+    g.offsets.erase(tp);
+    for (auto& [pid, offsets] : g.pending_offsets) offsets.erase(tp);
+  }
+  std::erase_if(g.pending_offsets, [](const auto& kv) { return kv.second.empty(); });
+  return doomed;
+}
+
 // Removes the offsets `doomed` picks from every group; an empty group left
 // with no offsets is removed. `durable`: fsynced before returning.
 int GroupCoordinator::remove_offsets(const OffsetPredicate& doomed_offset, int64_t now, bool durable,
@@ -195,21 +224,7 @@ int GroupCoordinator::remove_offsets(const OffsetPredicate& doomed_offset, int64
   for (auto& g : all) {
     std::lock_guard lock(g->mu);
     if (g->is(GroupState::kDead)) continue;
-    std::set<TopicPartition> picked;
-    for (const auto& [tp, o] : g->offsets)
-      if (doomed_offset(*g, tp, o) && (with_pending || !g->has_pending(tp))) picked.insert(tp);
-    if (with_pending) {  // pending offsets of a partition with no committed offset
-      const OffsetAndMetadata none;
-      for (const auto& [pid, offsets] : g->pending_offsets)
-        for (const auto& [tp, po] : offsets)
-          if (doomed_offset(*g, tp, none)) picked.insert(tp);
-    }
-    std::vector<TopicPartition> doomed(picked.begin(), picked.end());
-    for (const auto& tp : doomed) {
-      g->offsets.erase(tp);
-      for (auto& [pid, offsets] : g->pending_offsets) offsets.erase(tp);
-    }
-    std::erase_if(g->pending_offsets, [](const auto& kv) { return kv.second.empty(); });
+    auto doomed = take_doomed(*g, doomed_offset, with_pending);
     if (!doomed.empty()) written(store_->delete_offsets(g->group_id(), doomed));
     removed += static_cast<int>(doomed.size());
     if (g->is(GroupState::kEmpty) && g->offsets.empty() && g->pending_offsets.empty() && g->size() == 0 &&

@@ -53,27 +53,35 @@ std::vector<ErrorCode> GroupCoordinator::commit_txn_offsets(const TxnOffsetCommi
                      escaped(p.group_id), p.producer_id, p.producer_epoch, known->second);
       return all(ErrorCode::kInvalidProducerEpoch);
     }
-    std::vector<PendingWrite> valid;
-    for (size_t i = 0; i < n; ++i) {
-      const auto& [tp, o] = p.offsets[i];
-      if (o.metadata.size() > static_cast<size_t>(config_.offset_metadata_max_bytes))
-        errors[i] = ErrorCode::kOffsetMetadataTooLarge;
-      else
-        valid.push_back({p.producer_id, tp, PendingOffset{o, p.producer_epoch, next_pending_order_++, false}});
-    }
-    if (valid.empty()) return errors;
-    seq = store_->write_pending(p.group_id, valid);
-    if (seq) {
-      producer_epochs_[key] = p.producer_epoch;
-      auto& mine = g->pending_offsets[p.producer_id];
-      for (auto& w : valid) mine[w.tp] = w.offset;
-    }
+    seq = write_pending_offsets(*g, p, errors);
+    if (seq) producer_epochs_[key] = p.producer_epoch;
   }
   if (!seq || !store_->flush(*seq)) {
     for (auto& e : errors)
       if (e == ErrorCode::kNone) e = ErrorCode::kCoordinatorNotAvailable;
   }
   return errors;
+}
+
+// Writes the valid offsets of `p` as pending, then keeps them; the invalid
+// ones get their error in `errors`. Caller holds txn_mu_ and g.mu.
+std::optional<uint64_t> GroupCoordinator::write_pending_offsets(GroupMetadata& g, const TxnOffsetCommitParams& p,
+                                                                std::vector<ErrorCode>& errors) {
+  std::vector<PendingWrite> valid;
+  for (size_t i = 0; i < p.offsets.size(); ++i) {
+    const auto& [tp, o] = p.offsets[i];
+    if (o.metadata.size() > static_cast<size_t>(config_.offset_metadata_max_bytes))
+      errors[i] = ErrorCode::kOffsetMetadataTooLarge;
+    else
+      valid.push_back({p.producer_id, tp, PendingOffset{o, p.producer_epoch, next_pending_order_++, false}});
+  }
+  if (valid.empty()) return std::nullopt;
+  auto seq = store_->write_pending(p.group_id, valid);
+  if (seq) {
+    auto& mine = g.pending_offsets[p.producer_id];
+    for (auto& w : valid) mine[w.tp] = w.offset;
+  }
+  return seq;
 }
 
 void GroupCoordinator::on_marker(int64_t producer_id, int16_t producer_epoch, bool commit, int32_t offsets_partition,
@@ -125,13 +133,8 @@ std::optional<uint64_t> GroupCoordinator::end_txn_in_group(GroupMetadata& g, int
       applied.push_back({tp, po.offset});
       // Other producers' older pending offsets of this partition are now
       // older than the committed offset: their commit must not win.
-      for (auto& [pid, offsets] : g.pending_offsets) {
-        auto it = offsets.find(tp);
-        if (pid == producer_id || it == offsets.end() || it->second.superseded || it->second.order > po.order) continue;
-        PendingOffset marked = it->second;
-        marked.superseded = true;
-        superseded.push_back({pid, tp, marked});
-      }
+      auto older = superseded_by(g, {tp}, po.order);
+      superseded.insert(superseded.end(), older.begin(), older.end());
     }
   }
   auto seq = store_->end_txn(g.group_id(), producer_id, epoch, commit, applied, superseded);
@@ -147,13 +150,13 @@ std::optional<uint64_t> GroupCoordinator::end_txn_in_group(GroupMetadata& g, int
   return seq;
 }
 
-std::vector<PendingWrite> GroupCoordinator::superseded_by(const GroupMetadata& g,
-                                                         const std::vector<TopicPartition>& tps) const {
+std::vector<PendingWrite> GroupCoordinator::superseded_by(const GroupMetadata& g, const std::vector<TopicPartition>& tps,
+                                                         int64_t before_order) const {
   std::vector<PendingWrite> out;
   for (const auto& [pid, offsets] : g.pending_offsets) {
     for (const auto& tp : tps) {
       auto it = offsets.find(tp);
-      if (it == offsets.end() || it->second.superseded) continue;
+      if (it == offsets.end() || it->second.superseded || it->second.order >= before_order) continue;
       PendingOffset marked = it->second;
       marked.superseded = true;
       out.push_back({pid, tp, marked});
