@@ -3,6 +3,9 @@
 // group's __consumer_offsets partition commits or drops them; durable across
 // a restart; OffsetFetch with require_stable; member / generation checks and
 // the producer epoch rules of Kafka 4.4.
+#include <signal.h>
+#include <sys/wait.h>
+
 #include "common/kafka_hash.h"
 #include "tests/groups/group_fixture.h"
 
@@ -195,6 +198,39 @@ TEST_CASE("deleting offsets or the group drops pending offsets; expiry keeps the
   f.restart();
   CHECK(marker(f.c(), "g", 7, 0, true) == ErrorCode::kNone);
   CHECK(committed(f.c(), "g") == -1);
+}
+
+}  // namespace skiff::test
+
+namespace skiff::test {
+
+// A child process acknowledges a TxnOffsetCommit and a marker, then dies by
+// SIGKILL (no destructor, no close): what was acknowledged is on disk.
+TEST_CASE("acknowledged pending offsets and markers survive kill -9", "[groups][txn][durability]") {
+  GroupFixture f;
+  const auto file = f.file();
+  f.coordinator.reset();
+  pid_t child = fork();
+  REQUIRE(child >= 0);
+  if (child == 0) {
+    GroupCoordinator c(GroupFixture::test_config(), file);
+    bool ok = c.commit_txn_offsets(txn_commit("g", 7, 0, 42)) == std::vector<ErrorCode>{ErrorCode::kNone} &&
+              c.commit_txn_offsets(txn_commit("h", 8, 0, 43)) == std::vector<ErrorCode>{ErrorCode::kNone};
+    std::optional<ErrorCode> done;
+    c.on_marker(8, 0, true, c.offsets_partition_for("h"), [&](ErrorCode e) { done = e; });
+    if (!ok || done != ErrorCode::kNone) _exit(1);
+    kill(getpid(), SIGKILL);
+    _exit(2);
+  }
+  int status = 0;
+  REQUIRE(waitpid(child, &status, 0) == child);
+  REQUIRE(WIFSIGNALED(status));
+  CHECK(WTERMSIG(status) == SIGKILL);
+  f.start();
+  CHECK(committed(f.c(), "g", kTp, true) == kUnstable);
+  CHECK(committed(f.c(), "h", kTp, true) == 43);
+  CHECK(marker(f.c(), "g", 7, 0, true) == ErrorCode::kNone);
+  CHECK(committed(f.c(), "g", kTp, true) == 42);
 }
 
 }  // namespace skiff::test
