@@ -40,6 +40,7 @@
 #include "api/handlers/offset_for_leader_epoch_handler.h"
 #include "api/handlers/produce_handler.h"
 #include "api/handlers/sync_group_handler.h"
+#include "api/handlers/txn_offset_commit_handler.h"
 #include "api/handlers/update_features_handler.h"
 #include "api/protocol/errors.h"
 #include "api/protocol/frame.h"
@@ -58,6 +59,7 @@ std::unique_ptr<group::GroupCoordinator> make_group_coordinator(const config::Br
   g.offsets_retention_ms = c.offsets_retention_ms;
   g.offsets_retention_check_interval_ms = c.offsets_retention_check_interval_ms;
   g.offset_metadata_max_bytes = c.offset_metadata_max_bytes;
+  g.offsets_topic_num_partitions = c.offsets_topic_num_partitions;
   return std::make_unique<group::GroupCoordinator>(
       g, std::filesystem::path(c.log_dirs.at(0)) / "skiff-consumer-offsets.log");
 }
@@ -69,6 +71,7 @@ TxnHostConfig txn_host_config(const config::BrokerConfig& c) {
   t.coordinator.transactional_id_expiration_ms = c.transactional_id_expiration_ms;
   t.coordinator.remove_expired_interval_ms = c.transaction_remove_expired_interval_ms;
   t.state_segment_bytes = c.transaction_state_log_segment_bytes;
+  t.coordinator.offsets_topic_partitions = c.offsets_topic_num_partitions;  // same partition as the groups pick
   // The coordinator's own rules (fence/timeout aborts, the state record
   // version) follow the finalized transaction.version, as in Kafka.
   const Feature* tv = find_feature("transaction.version");
@@ -84,6 +87,7 @@ KafkaApis::KafkaApis(const config::BrokerConfig& config, const BrokerInfo& broke
       producer_ids_(std::make_unique<admin::ProducerIds>(std::filesystem::path(config.log_dirs.at(0)) /
                                                          storage::kProducerIdFile)),
       services_{config, broker, logs, &fetch_purgatory_, groups_.get(), producer_ids_.get(), dynamic} {
+  services_.txn_offsets = groups_.get();  // markers on __consumer_offsets partitions (KIP-447)
   // The transaction coordinator loads __transaction_state before the first
   // request is handled (the handler threads start after this constructor).
   txn_ = std::make_unique<TxnHost>(txn_host_config(config), logs, *producer_ids_, &fetch_purgatory_,
@@ -110,6 +114,8 @@ KafkaApis::KafkaApis(const config::BrokerConfig& config, const BrokerInfo& broke
   registry_.add(std::make_unique<DescribeGroupsHandler>(services_));
   registry_.add(std::make_unique<ListGroupsHandler>(services_));
   registry_.add(std::make_unique<DeleteGroupsHandler>(services_));
+  // Advertised only with a transaction coordinator to end the transactions.
+  if (services_.txn_gate) registry_.add(std::make_unique<TxnOffsetCommitHandler>(services_));
   // Admin APIs and the idempotent producer.
   registry_.add(std::make_unique<InitProducerIdHandler>(services_));
   registry_.add(std::make_unique<CreateTopicsHandler>(services_));

@@ -89,6 +89,7 @@ struct BrokerConfig {
   int64_t offsets_retention_ms = 7LL * 24 * 3600 * 1000;  // offsets.retention.minutes
   int64_t offsets_retention_check_interval_ms = 600000;
   int32_t offset_metadata_max_bytes = 4096;
+  int32_t offsets_topic_num_partitions = 50;
 
   // Transactions (api/txn_host.h), Kafka's names and defaults. The state log
   // has one partition on a single node; num.partitions, replication.factor

@@ -259,6 +259,10 @@ std::vector<ConfigKeyDef> build_defs() {
   d.push_back(integer_key("offset.metadata.max.bytes", 4096, 0, kIntMax,
                           "Longest metadata string an offset commit may carry.",
                           &BrokerConfig::offset_metadata_max_bytes));
+  d.push_back(integer_key("offsets.topic.num.partitions", 50, 1, kIntMax,
+                          "Partitions of __consumer_offsets: which partition's transaction markers end a "
+                          "group's transactional offsets. Do not change it once groups exist.",
+                          &BrokerConfig::offsets_topic_num_partitions));
 
   d.push_back(integer_key("transaction.max.timeout.ms", 900000, 1, kIntMax,
                           "Longest transaction timeout a producer may ask for (INVALID_TRANSACTION_TIMEOUT beyond).",

@@ -83,6 +83,7 @@ std::vector<ErrorCode> GroupCoordinator::delete_groups(const std::vector<std::st
     } else {
       g->transition_to(GroupState::kDead, now_ms());
       g->offsets.clear();
+      g->pending_offsets.clear();  // Kafka: their tombstones too; a later marker finds nothing
       g->pending_members.clear();
       if (auto seq = store_->delete_group(id)) last = seq;
       forget(*g);

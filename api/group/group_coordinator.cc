@@ -20,20 +20,31 @@ GroupCoordinator::GroupCoordinator(GroupConfig config, std::filesystem::path sto
   auto started = std::chrono::steady_clock::now();
   std::map<std::string, LoadedGroup> loaded;
   store_ = std::make_unique<OffsetStore>(std::move(store_file), loaded);
-  size_t offsets = 0;
+  size_t offsets = 0, pending = 0;
   for (auto& [id, lg] : loaded) {
+    for (auto& [pid, tps] : lg.pending) {
+      auto& epoch = producer_epochs_[{offsets_partition_for(id), pid}];
+      for (auto& [tp, po] : tps) {
+        epoch = std::max(epoch, po.producer_epoch);
+        next_pending_order_ = std::max(next_pending_order_, po.order + 1);
+        ++pending;
+      }
+    }
     auto g = std::make_shared<GroupMetadata>(id, lg.group ? lg.group->state_timestamp : now_ms());
     if (lg.group) {
       g->generation_id = lg.group->generation;
       if (!lg.group->protocol_type.empty()) g->protocol_type = lg.group->protocol_type;
     }
     g->offsets = std::move(lg.offsets);
+    g->pending_offsets = std::move(lg.pending);
     offsets += g->offsets.size();
     groups_.emplace(id, std::move(g));
   }
   auto ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
-  api_log().info("group coordinator: loaded {} group(s) with {} committed offset(s) from {} in {:.1f} ms",
-                 groups_.size(), offsets, store_->path().string(), ms);
+  api_log().info(
+      "group coordinator: loaded {} group(s) with {} committed and {} pending transactional offset(s) from {} in "
+      "{:.1f} ms",
+      groups_.size(), offsets, pending, store_->path().string(), ms);
   schedule_retention();
 }
 

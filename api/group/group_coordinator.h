@@ -3,6 +3,9 @@
 // Heartbeat and LeaveGroup drive each group's state machine (GroupMetadata);
 // OffsetCommit / OffsetFetch / OffsetDelete keep committed offsets, durable in
 // the OffsetStore; DescribeGroups / ListGroups / DeleteGroups for admins.
+// TxnOffsetCommit keeps offsets pending per (group, producer id) until the
+// transaction coordinator's marker for the group's `__consumer_offsets`
+// partition commits or drops them (KIP-447; group_txn_offsets.cc).
 //
 // Nothing here parks a thread. A JoinGroup that must wait for the other
 // members, or a SyncGroup that waits for the leader's assignment, leaves its
@@ -16,7 +19,9 @@
 // briefly, never held while taking a group's mutex. Timer callbacks run on
 // the TimerQueue thread and take the group's mutex like any request. The
 // state is loaded synchronously at construction, before any request is
-// served, so COORDINATOR_LOAD_IN_PROGRESS is never needed.
+// served, so COORDINATOR_LOAD_IN_PROGRESS is never needed. Transactional
+// offsets also take `txn_mu_` (before any group's mutex): it orders their
+// writes with the markers, as Kafka's partition log does.
 #pragma once
 
 #include <atomic>
@@ -32,6 +37,7 @@
 #include "api/group/group_types.h"
 #include "api/group/offset_store.h"
 #include "api/group/timer_queue.h"
+#include "api/txn/txn_gates.h"
 
 namespace skiff::api::group {
 
@@ -43,13 +49,14 @@ struct GroupConfig {
   int64_t offsets_retention_ms = 7LL * 24 * 3600 * 1000;  // -1: never
   int64_t offsets_retention_check_interval_ms = 600000;
   int32_t offset_metadata_max_bytes = 4096;
+  int32_t offsets_topic_num_partitions = 50;  // which groups a marker's partition covers
 };
 
-class GroupCoordinator {
+class GroupCoordinator : public txn::TxnOffsetMarkerSink {
  public:
   // Loads the groups and offsets kept in `store_file`. Throws on an unusable file.
   GroupCoordinator(GroupConfig config, std::filesystem::path store_file);
-  ~GroupCoordinator();
+  ~GroupCoordinator() override;
 
   // Answers every waiting JoinGroup/SyncGroup with NOT_COORDINATOR, stops the
   // timers and refuses new group operations. Idempotent.
@@ -65,14 +72,28 @@ class GroupCoordinator {
   // One error per offset, in order. Blocks for the fsync of the commit only.
   std::vector<ErrorCode> commit_offsets(const OffsetCommitParams& params);
   // `partitions` empty optional: every committed offset of the group.
+  // `require_stable`: a partition with pending transactional offsets
+  // answers UNSTABLE_OFFSET_COMMIT instead (OffsetFetch v7+).
   OffsetFetchResult fetch_offsets(const std::string& group_id,
-                                  const std::optional<std::vector<TopicPartition>>& partitions);
+                                  const std::optional<std::vector<TopicPartition>>& partitions,
+                                  bool require_stable = false);
   OffsetDeleteResult delete_offsets(const std::string& group_id, const std::vector<TopicPartition>& partitions);
   // The retention job (also run by its timer): returns how many offsets expired.
   int expire_offsets(int64_t now_ms);
   // Removes, durably, every group's committed offsets that `doomed` picks
   // (a deleted topic's); returns how many.
   int delete_offsets_where(const std::function<bool(const TopicPartition&)>& doomed);
+
+  // ---- transactional offsets (group_txn_offsets.cc) ----
+  // TxnOffsetCommit: one error per offset, in order; the offsets are pending
+  // (durably) once it answers. Blocks for the fsync only.
+  std::vector<ErrorCode> commit_txn_offsets(const TxnOffsetCommitParams& params);
+  // The marker of `producer_id` on `offsets_partition`: commit or drop its
+  // pending offsets in every group of that partition. `done` runs before
+  // this returns.
+  void on_marker(int64_t producer_id, int16_t producer_epoch, bool commit, int32_t offsets_partition,
+                 std::function<void(ErrorCode)> done) override;
+  int32_t offsets_partition_for(const std::string& group_id) const;
 
   // ---- admin (group_admin.cc) ----
   GroupDescription describe_group(const std::string& group_id);
@@ -120,13 +141,38 @@ class GroupCoordinator {
   void schedule_retention();
   using OffsetPredicate =
       std::function<bool(const GroupMetadata&, const TopicPartition&, const OffsetAndMetadata&)>;
-  int remove_offsets(const OffsetPredicate& doomed, int64_t now, bool durable);
+  // `with_pending`: also drops pending transactional offsets of the doomed
+  // partitions; otherwise a partition with pending offsets is kept.
+  int remove_offsets(const OffsetPredicate& doomed, int64_t now, bool durable, bool with_pending);
+  // TxnOffsetCommit's checks of the group (Kafka's validateOffsetCommit, transactional).
+  ErrorCode validate_txn_commit(GroupMetadata& g, const TxnOffsetCommitParams& p) const;
+  // A marker's effect on one group; the caller holds txn_mu_. Returns the
+  // sequence to flush, or nothing when nothing was written / on I/O error.
+  std::optional<uint64_t> end_txn_in_group(GroupMetadata& g, int64_t producer_id, int16_t epoch, bool commit,
+                                           bool* failed);
+  // A plain commit of `tps` supersedes their pending offsets: those to
+  // rewrite marked (caller holds g.mu).
+  // `before_order`: only pending offsets written before that one.
+  std::vector<PendingWrite> superseded_by(const GroupMetadata& g, const std::vector<TopicPartition>& tps,
+                                          int64_t before_order = INT64_MAX) const;
+  std::optional<uint64_t> write_pending_offsets(GroupMetadata& g, const TxnOffsetCommitParams& p,
+                                                std::vector<ErrorCode>& errors);
+  std::optional<uint64_t> write_commit(GroupMetadata& g,
+                                       const std::vector<std::pair<TopicPartition, OffsetAndMetadata>>& valid);
+  static std::vector<TopicPartition> take_doomed(GroupMetadata& g, const OffsetPredicate& doomed_offset,
+                                                 bool with_pending);
 
   const GroupConfig config_;
   std::unique_ptr<OffsetStore> store_;
   mutable std::shared_mutex map_mu_;
   std::unordered_map<std::string, GroupPtr> groups_;
   std::atomic<bool> shutting_down_{false};
+  // Transactional offsets: the last producer epoch seen per (offsets
+  // partition, producer id), as the partition's producer state would keep
+  // it, and the next pending write order.
+  std::mutex txn_mu_;
+  std::map<std::pair<int32_t, int64_t>, int16_t> producer_epochs_;
+  int64_t next_pending_order_ = 1;
   std::mutex id_mu_;
   uint64_t id_state_[2];
   TimerQueue timers_;  // last: its thread stops first

@@ -101,6 +101,13 @@ class GroupMetadata : public std::enable_shared_from_this<GroupMetadata> {
 
   // ---- committed offsets ----
   std::map<TopicPartition, OffsetAndMetadata> offsets;
+  // Transactional offsets by producer id, until the marker (KIP-447).
+  std::map<int64_t, std::map<TopicPartition, PendingOffset>> pending_offsets;
+  bool has_pending(const TopicPartition& tp) const {
+    for (const auto& [pid, offsets] : pending_offsets)
+      if (offsets.count(tp)) return true;
+    return false;
+  }
 
  private:
   std::string group_id_;

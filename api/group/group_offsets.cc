@@ -1,6 +1,8 @@
 // GroupCoordinator: committed offsets — OffsetCommit, OffsetFetch,
 // OffsetDelete and their expiry (Kafka's handleCommitOffsets,
 // handleFetchOffsets, handleDeleteOffsets, cleanupGroupMetadata).
+#include <set>
+
 #include "api/api_log.h"
 #include "api/group/consumer_protocol.h"
 #include "api/group/group_coordinator.h"
@@ -60,10 +62,7 @@ std::vector<ErrorCode> GroupCoordinator::commit_offsets(const OffsetCommitParams
         valid.push_back(p.offsets[i]);
     }
     if (valid.empty()) return errors;
-    seq = store_->write_offsets(p.group_id, valid);
-    if (seq) {
-      for (auto& [tp, o] : valid) g->offsets[tp] = o;
-    }
+    seq = write_commit(*g, valid);
   }
   // Acknowledged only once durable: fsync outside the group's lock.
   if (!seq || !store_->flush(*seq)) {
@@ -73,8 +72,24 @@ std::vector<ErrorCode> GroupCoordinator::commit_offsets(const OffsetCommitParams
   return errors;
 }
 
+// Writes plain committed offsets (and the pending offsets they supersede, in
+// the same write), then applies them. Caller holds g.mu.
+std::optional<uint64_t> GroupCoordinator::write_commit(
+    GroupMetadata& g, const std::vector<std::pair<TopicPartition, OffsetAndMetadata>>& valid) {
+  std::vector<TopicPartition> tps;
+  for (const auto& [tp, o] : valid) tps.push_back(tp);
+  auto superseded = superseded_by(g, tps);
+  auto seq = store_->write_offsets(g.group_id(), valid, superseded);
+  if (seq) {
+    for (const auto& [tp, o] : valid) g.offsets[tp] = o;
+    for (const auto& w : superseded) g.pending_offsets[w.producer_id][w.tp].superseded = true;
+  }
+  return seq;
+}
+
 OffsetFetchResult GroupCoordinator::fetch_offsets(const std::string& group_id,
-                                                  const std::optional<std::vector<TopicPartition>>& partitions) {
+                                                  const std::optional<std::vector<TopicPartition>>& partitions,
+                                                  bool require_stable) {
   OffsetFetchResult r;
   if (shutting_down_) {
     r.error = ErrorCode::kNotCoordinator;
@@ -83,17 +98,25 @@ OffsetFetchResult GroupCoordinator::fetch_offsets(const std::string& group_id,
   auto g = find(group_id);
   std::unique_lock<std::mutex> lock;
   if (g) lock = std::unique_lock(g->mu);
+  // Kafka: while a transaction holds pending offsets of a partition, a
+  // require_stable fetch gets UNSTABLE_OFFSET_COMMIT (and offset -1) for it.
+  auto unstable = [&](const TopicPartition& tp) { return require_stable && g && g->has_pending(tp); };
   if (partitions) {
     for (const auto& tp : *partitions) {
       FetchedOffset f{tp, std::nullopt};
-      if (g) {
+      if (unstable(tp)) {
+        f.error = ErrorCode::kUnstableOffsetCommit;
+      } else if (g) {
         auto it = g->offsets.find(tp);
         if (it != g->offsets.end()) f.committed = it->second;
       }
       r.offsets.push_back(std::move(f));
     }
   } else if (g) {
-    for (const auto& [tp, o] : g->offsets) r.offsets.push_back({tp, o});
+    for (const auto& [tp, o] : g->offsets) {
+      if (unstable(tp)) r.offsets.push_back({tp, std::nullopt, ErrorCode::kUnstableOffsetCommit});
+      else r.offsets.push_back({tp, o});
+    }
   }
   return r;
 }
@@ -128,7 +151,10 @@ OffsetDeleteResult GroupCoordinator::delete_offsets(const std::string& group_id,
         r.partitions.push_back(ErrorCode::kGroupSubscribedToTopic);
       } else {
         r.partitions.push_back(ErrorCode::kNone);
-        if (g->offsets.erase(tp)) doomed.push_back(tp);
+        // Kafka's tombstone also drops the partition's pending transactional offsets.
+        bool pending = false;
+        for (auto& [pid, offsets] : g->pending_offsets) pending |= offsets.erase(tp) > 0;
+        if (g->offsets.erase(tp) || pending) doomed.push_back(tp);
       }
     }
     if (!doomed.empty()) seq = store_->delete_offsets(group_id, doomed);
@@ -149,7 +175,7 @@ int GroupCoordinator::expire_offsets(int64_t now) {
         int64_t base = g.protocol_type ? g.state_timestamp() : o.commit_timestamp;
         return now - base >= retention;
       },
-      now, /*durable=*/false);
+      now, /*durable=*/false, /*with_pending=*/false);
 }
 
 // Kafka's onPartitionsDeleted: a deleted topic takes its committed offsets
@@ -157,12 +183,34 @@ int GroupCoordinator::expire_offsets(int64_t now) {
 int GroupCoordinator::delete_offsets_where(const std::function<bool(const TopicPartition&)>& doomed) {
   return remove_offsets([&](const GroupMetadata&, const TopicPartition& tp,
                             const OffsetAndMetadata&) { return doomed(tp); },
-                        now_ms(), /*durable=*/true);
+                        now_ms(), /*durable=*/true, /*with_pending=*/true);
+}
+
+// Removes from the group (memory only) the partitions `doomed_offset` picks.
+std::vector<TopicPartition> GroupCoordinator::take_doomed(GroupMetadata& g, const OffsetPredicate& doomed_offset,
+                                                          bool with_pending) {
+  std::set<TopicPartition> picked;
+  for (const auto& [tp, o] : g.offsets)
+    if (doomed_offset(g, tp, o) && (with_pending || !g.has_pending(tp))) picked.insert(tp);
+  if (with_pending) {  // pending offsets of a partition with no committed offset
+    const OffsetAndMetadata none;
+    for (const auto& [pid, offsets] : g.pending_offsets)
+      for (const auto& [tp, po] : offsets)
+        if (doomed_offset(g, tp, none)) picked.insert(tp);
+  }
+  std::vector<TopicPartition> doomed(picked.begin(), picked.end());
+  for (const auto& tp : doomed) {
+    g.offsets.erase(tp);
+    for (auto& [pid, offsets] : g.pending_offsets) offsets.erase(tp);
+  }
+  std::erase_if(g.pending_offsets, [](const auto& kv) { return kv.second.empty(); });
+  return doomed;
 }
 
 // Removes the offsets `doomed` picks from every group; an empty group left
 // with no offsets is removed. `durable`: fsynced before returning.
-int GroupCoordinator::remove_offsets(const OffsetPredicate& doomed_offset, int64_t now, bool durable) {
+int GroupCoordinator::remove_offsets(const OffsetPredicate& doomed_offset, int64_t now, bool durable,
+                                     bool with_pending) {
   std::vector<GroupPtr> all;
   {
     std::shared_lock lock(map_mu_);
@@ -176,13 +224,11 @@ int GroupCoordinator::remove_offsets(const OffsetPredicate& doomed_offset, int64
   for (auto& g : all) {
     std::lock_guard lock(g->mu);
     if (g->is(GroupState::kDead)) continue;
-    std::vector<TopicPartition> doomed;
-    for (const auto& [tp, o] : g->offsets)
-      if (doomed_offset(*g, tp, o)) doomed.push_back(tp);
-    for (const auto& tp : doomed) g->offsets.erase(tp);
+    auto doomed = take_doomed(*g, doomed_offset, with_pending);
     if (!doomed.empty()) written(store_->delete_offsets(g->group_id(), doomed));
     removed += static_cast<int>(doomed.size());
-    if (g->is(GroupState::kEmpty) && g->offsets.empty() && g->size() == 0 && g->pending_members.empty()) {
+    if (g->is(GroupState::kEmpty) && g->offsets.empty() && g->pending_offsets.empty() && g->size() == 0 &&
+        g->pending_members.empty()) {
       g->transition_to(GroupState::kDead, now);
       written(store_->delete_group(g->group_id()));
       forget(*g);

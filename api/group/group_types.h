@@ -118,9 +118,35 @@ struct OffsetCommitParams {
   std::vector<std::pair<TopicPartition, OffsetAndMetadata>> offsets;
 };
 
+// A TxnOffsetCommit offset waiting for its transaction's marker (KIP-447).
+struct PendingOffset {
+  OffsetAndMetadata offset;
+  int16_t producer_epoch = -1;
+  // Write order among pending offsets (store-wide, increasing): a commit
+  // marker supersedes the older pending offsets of other producers.
+  int64_t order = 0;
+  // A newer commit of this partition was written after this offset, so the
+  // COMMIT marker leaves the committed offset alone (Kafka keeps the most
+  // recent record when transactional and plain commits mix).
+  bool superseded = false;
+};
+
+// TxnOffsetCommit: offsets of a transaction, pending until its marker.
+struct TxnOffsetCommitParams {
+  std::string group_id;
+  int64_t producer_id = -1;
+  int16_t producer_epoch = -1;
+  int32_t generation_id = -1;  // v3+; -1: outside group management
+  std::string member_id;
+  std::optional<std::string> group_instance_id;
+  int16_t api_version = 0;  // v6+: an unknown group is GROUP_ID_NOT_FOUND
+  std::vector<std::pair<TopicPartition, OffsetAndMetadata>> offsets;
+};
+
 struct FetchedOffset {
   TopicPartition tp;
   std::optional<OffsetAndMetadata> committed;  // none: offset -1
+  ErrorCode error = ErrorCode::kNone;          // UNSTABLE_OFFSET_COMMIT (require_stable)
 };
 
 struct OffsetFetchResult {

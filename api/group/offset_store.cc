@@ -15,11 +15,19 @@
 namespace skiff::api::group {
 namespace {
 
-enum RecordType : uint8_t { kOffset = 1, kOffsetDelete = 2, kGroup = 3, kGroupDelete = 4 };
+enum RecordType : uint8_t {
+  kOffset = 1,
+  kOffsetDelete = 2,
+  kGroup = 3,
+  kGroupDelete = 4,
+  kPending = 5,
+  kTxnEnd = 6
+};
 
 class Encoder {
  public:
   Encoder& u8(uint8_t v) { return put(v, 1); }
+  Encoder& i16(int16_t v) { return put(static_cast<uint16_t>(v), 2); }
   Encoder& i32(int32_t v) { return put(static_cast<uint32_t>(v), 4); }
   Encoder& i64(int64_t v) { return put(static_cast<uint64_t>(v), 8); }
   Encoder& str16(const std::string& s) {
@@ -59,6 +67,7 @@ class Decoder {
     return v;
   }
   uint8_t u8() { return static_cast<uint8_t>(get(1)); }
+  int16_t i16() { return static_cast<int16_t>(get(2)); }
   int32_t i32() { return static_cast<int32_t>(get(4)); }
   int64_t i64() { return static_cast<int64_t>(get(8)); }
   std::string str(int len_bytes) {
@@ -74,10 +83,47 @@ class Decoder {
   const uint8_t* end_;
 };
 
+// Names of live records (in memory only). The group is length-prefixed so
+// that no group's prefix is another group's.
 std::string group_key(const std::string& group) { return "g" + group; }
-std::string offsets_prefix(const std::string& group) { return "o" + group + '\0'; }
+std::string scoped(char kind, const std::string& group) {
+  return kind + std::to_string(group.size()) + ':' + group + '\0';
+}
+std::string offsets_prefix(const std::string& group) { return scoped('o', group); }
 std::string offset_key(const std::string& group, const TopicPartition& tp) {
   return offsets_prefix(group) + tp.topic + '\0' + std::to_string(tp.partition);
+}
+std::string pending_prefix(const std::string& group) { return scoped('p', group); }
+std::string pending_tp_prefix(const std::string& group, const TopicPartition& tp) {
+  return pending_prefix(group) + tp.topic + '\0' + std::to_string(tp.partition) + '\0';
+}
+std::string pending_key(const std::string& group, const TopicPartition& tp, int64_t producer_id) {
+  return pending_tp_prefix(group, tp) + std::to_string(producer_id);
+}
+bool names_producer(const std::string& key, int64_t producer_id) {
+  return key.ends_with('\0' + std::to_string(producer_id));
+}
+
+void encode_offset_fields(Encoder& e, const OffsetAndMetadata& o) {
+  e.i64(o.offset).i32(o.leader_epoch).str32(o.metadata).i64(o.commit_timestamp).i64(o.expire_timestamp);
+}
+std::vector<uint8_t> encode_pending(const std::string& group, const PendingWrite& w) {
+  Encoder e;
+  const auto& p = w.offset;
+  e.u8(kPending).str16(group).i64(w.producer_id).i16(p.producer_epoch).i64(p.order).u8(p.superseded ? 1 : 0);
+  e.str16(w.tp.topic).i32(w.tp.partition);
+  encode_offset_fields(e, p.offset);
+  return e.framed();
+}
+
+OffsetAndMetadata decode_offset_fields(Decoder& d) {
+  OffsetAndMetadata o;
+  o.offset = d.i64();
+  o.leader_epoch = d.i32();
+  o.metadata = d.str(4);
+  o.commit_timestamp = d.i64();
+  o.expire_timestamp = d.i64();
+  return o;
 }
 
 bool write_all(int fd, const std::vector<uint8_t>& buf) {
@@ -96,6 +142,75 @@ void fsync_dir(const std::filesystem::path& dir) {
   if (d < 0) return;
   ::fsync(d);
   ::close(d);
+}
+
+using LiveMap = std::map<std::string, std::vector<uint8_t>>;
+
+void erase_prefix(LiveMap& live, const std::string& prefix, const std::function<bool(const std::string&)>& pick) {
+  for (auto it = live.lower_bound(prefix); it != live.end() && it->first.starts_with(prefix);) {
+    if (pick(it->first)) it = live.erase(it);
+    else ++it;
+  }
+}
+bool any_key(const std::string&) { return true; }
+
+// Replays one record's payload (after its type and group) into `loaded`
+// and `live`. Throws std::out_of_range on a malformed record.
+void apply_record(uint8_t type, const std::string& group, Decoder& d, std::vector<uint8_t> framed,
+                  std::map<std::string, LoadedGroup>& loaded, LiveMap& live) {
+  auto existing = [&]() -> LoadedGroup* {
+    auto it = loaded.find(group);
+    return it == loaded.end() ? nullptr : &it->second;
+  };
+  if (type == kOffset || type == kOffsetDelete) {
+    TopicPartition tp;
+    tp.topic = d.str(2);
+    tp.partition = d.i32();
+    if (type == kOffset) {
+      loaded[group].offsets[tp] = decode_offset_fields(d);
+      live[offset_key(group, tp)] = std::move(framed);
+      return;
+    }
+    if (auto* g = existing()) {
+      g->offsets.erase(tp);
+      for (auto& [pid, offsets] : g->pending) offsets.erase(tp);
+    }
+    live.erase(offset_key(group, tp));
+    erase_prefix(live, pending_tp_prefix(group, tp), any_key);
+  } else if (type == kGroup) {
+    GroupRecord g;
+    g.group_id = group;
+    g.protocol_type = d.str(2);
+    g.generation = d.i32();
+    g.state_timestamp = d.i64();
+    loaded[group].group = std::move(g);
+    live[group_key(group)] = std::move(framed);
+  } else if (type == kGroupDelete) {
+    loaded.erase(group);
+    live.erase(group_key(group));
+    erase_prefix(live, offsets_prefix(group), any_key);
+    erase_prefix(live, pending_prefix(group), any_key);
+  } else if (type == kPending) {
+    const int64_t pid = d.i64();
+    PendingOffset p;
+    p.producer_epoch = d.i16();
+    p.order = d.i64();
+    p.superseded = d.u8() != 0;
+    TopicPartition tp;
+    tp.topic = d.str(2);
+    tp.partition = d.i32();
+    p.offset = decode_offset_fields(d);
+    loaded[group].pending[pid][tp] = std::move(p);
+    live[pending_key(group, tp, pid)] = std::move(framed);
+  } else if (type == kTxnEnd) {
+    const int64_t pid = d.i64();
+    d.i16();  // producer epoch
+    d.u8();   // commit: its offsets precede this record
+    if (auto* g = existing()) g->pending.erase(pid);
+    erase_prefix(live, pending_prefix(group), [pid](const std::string& k) { return names_producer(k, pid); });
+  } else {
+    throw std::out_of_range("unknown record type");
+  }
 }
 
 }  // namespace
@@ -138,42 +253,7 @@ void OffsetStore::replay(std::map<std::string, LoadedGroup>& loaded) {
       Decoder d(payload, len);
       auto type = d.u8();
       auto group = d.str(2);
-      if (type == kOffset || type == kOffsetDelete) {
-        TopicPartition tp;
-        tp.topic = d.str(2);
-        tp.partition = d.i32();
-        auto key = offset_key(group, tp);
-        if (type == kOffset) {
-          OffsetAndMetadata o;
-          o.offset = d.i64();
-          o.leader_epoch = d.i32();
-          o.metadata = d.str(4);
-          o.commit_timestamp = d.i64();
-          o.expire_timestamp = d.i64();
-          loaded[group].offsets[tp] = std::move(o);
-          live_[key] = std::move(framed);
-        } else {
-          auto it = loaded.find(group);
-          if (it != loaded.end()) it->second.offsets.erase(tp);
-          live_.erase(key);
-        }
-      } else if (type == kGroup) {
-        GroupRecord g;
-        g.group_id = group;
-        g.protocol_type = d.str(2);
-        g.generation = d.i32();
-        g.state_timestamp = d.i64();
-        loaded[group].group = std::move(g);
-        live_[group_key(group)] = std::move(framed);
-      } else if (type == kGroupDelete) {
-        loaded.erase(group);
-        live_.erase(group_key(group));
-        auto prefix = offsets_prefix(group);
-        for (auto it = live_.lower_bound(prefix); it != live_.end() && it->first.starts_with(prefix);)
-          it = live_.erase(it);
-      } else {
-        throw std::out_of_range("unknown record type");
-      }
+      apply_record(type, group, d, std::move(framed), loaded, live_);
     } catch (const std::out_of_range& e) {
       api_log().warn("{}: bad record at byte {} ({}): ignoring the rest", path_.string(), pos, e.what());
       break;
@@ -181,7 +261,8 @@ void OffsetStore::replay(std::map<std::string, LoadedGroup>& loaded) {
     pos += 8 + len;
   }
   for (auto it = loaded.begin(); it != loaded.end();) {  // a group with nothing left
-    if (!it->second.group && it->second.offsets.empty()) it = loaded.erase(it);
+    std::erase_if(it->second.pending, [](const auto& kv) { return kv.second.empty(); });
+    if (!it->second.group && it->second.offsets.empty() && it->second.pending.empty()) it = loaded.erase(it);
     else ++it;
   }
   if (pos < static_cast<size_t>(st.st_size)) {
@@ -195,10 +276,9 @@ void OffsetStore::replay(std::map<std::string, LoadedGroup>& loaded) {
   for (auto& [k, v] : live_) live_bytes_ += v.size();
 }
 
-std::optional<uint64_t> OffsetStore::append_locked(
-    const std::vector<std::pair<std::string, std::vector<uint8_t>>>& records, bool tombstone) {
+std::optional<uint64_t> OffsetStore::append_locked(const std::vector<Rec>& records) {
   std::vector<uint8_t> buf;
-  for (auto& [key, framed] : records) buf.insert(buf.end(), framed.begin(), framed.end());
+  for (const auto& r : records) buf.insert(buf.end(), r.framed.begin(), r.framed.end());
   if (!write_all(fd_, buf)) {
     api_log().error("{}: write failed: {}", path_.string(), std::strerror(errno));
     // Leave no partial record behind: replay would stop there.
@@ -207,66 +287,116 @@ std::optional<uint64_t> OffsetStore::append_locked(
     return std::nullopt;
   }
   file_bytes_ += buf.size();
-  for (auto& [key, framed] : records) {
-    auto it = live_.find(key);
+  for (const auto& r : records) {
+    if (r.key.empty()) continue;
+    auto it = live_.find(r.key);
     if (it != live_.end()) {
       live_bytes_ -= it->second.size();
       live_.erase(it);
     }
-    if (!tombstone) {
-      live_bytes_ += framed.size();
-      live_.emplace(key, framed);
+    if (!r.tombstone) {
+      live_bytes_ += r.framed.size();
+      live_.emplace(r.key, r.framed);
     }
   }
   return ++written_seq_;
 }
 
+void OffsetStore::erase_live_locked(const std::string& prefix, const std::function<bool(const std::string&)>& pick) {
+  for (auto it = live_.lower_bound(prefix); it != live_.end() && it->first.starts_with(prefix);) {
+    if (pick(it->first)) {
+      live_bytes_ -= it->second.size();
+      it = live_.erase(it);
+    } else {
+      ++it;
+    }
+  }
+}
+
 std::optional<uint64_t> OffsetStore::write_offsets(
-    const std::string& group, const std::vector<std::pair<TopicPartition, OffsetAndMetadata>>& offsets) {
-  std::vector<std::pair<std::string, std::vector<uint8_t>>> records;
+    const std::string& group, const std::vector<std::pair<TopicPartition, OffsetAndMetadata>>& offsets,
+    const std::vector<PendingWrite>& pending) {
+  std::vector<Rec> records;
+  for (auto& w : pending) records.push_back({pending_key(group, w.tp, w.producer_id), encode_pending(group, w)});
   for (auto& [tp, o] : offsets) {
     Encoder e;
-    e.u8(kOffset).str16(group).str16(tp.topic).i32(tp.partition).i64(o.offset).i32(o.leader_epoch);
-    e.str32(o.metadata).i64(o.commit_timestamp).i64(o.expire_timestamp);
-    records.emplace_back(offset_key(group, tp), e.framed());
+    e.u8(kOffset).str16(group).str16(tp.topic).i32(tp.partition);
+    encode_offset_fields(e, o);
+    records.push_back({offset_key(group, tp), e.framed()});
   }
   std::optional<uint64_t> seq;
   {
     std::lock_guard lock(mu_);
-    seq = append_locked(records, false);
+    seq = append_locked(records);
   }
   maybe_compact_locked();
   return seq;
 }
 
 std::optional<uint64_t> OffsetStore::delete_offsets(const std::string& group, const std::vector<TopicPartition>& tps) {
-  std::vector<std::pair<std::string, std::vector<uint8_t>>> records;
+  std::vector<Rec> records;
   for (auto& tp : tps) {
     Encoder e;
     e.u8(kOffsetDelete).str16(group).str16(tp.topic).i32(tp.partition);
-    records.emplace_back(offset_key(group, tp), e.framed());
+    records.push_back({offset_key(group, tp), e.framed(), true});
   }
   std::lock_guard lock(mu_);
-  return append_locked(records, true);
+  auto seq = append_locked(records);
+  if (seq)
+    for (auto& tp : tps) erase_live_locked(pending_tp_prefix(group, tp), any_key);
+  return seq;
 }
 
 std::optional<uint64_t> OffsetStore::write_group(const GroupRecord& g) {
   Encoder e;
   e.u8(kGroup).str16(g.group_id).str16(g.protocol_type).i32(g.generation).i64(g.state_timestamp);
   std::lock_guard lock(mu_);
-  return append_locked({{group_key(g.group_id), e.framed()}}, false);
+  return append_locked({{group_key(g.group_id), e.framed()}});
 }
 
 std::optional<uint64_t> OffsetStore::delete_group(const std::string& group) {
   Encoder e;
   e.u8(kGroupDelete).str16(group);
   std::lock_guard lock(mu_);
-  auto seq = append_locked({{group_key(group), e.framed()}}, true);
-  auto prefix = offsets_prefix(group);
-  for (auto it = live_.lower_bound(prefix); it != live_.end() && it->first.starts_with(prefix);) {
-    live_bytes_ -= it->second.size();
-    it = live_.erase(it);
+  auto seq = append_locked({{group_key(group), e.framed(), true}});
+  if (seq) {
+    erase_live_locked(offsets_prefix(group), any_key);
+    erase_live_locked(pending_prefix(group), any_key);
   }
+  return seq;
+}
+
+std::optional<uint64_t> OffsetStore::write_pending(const std::string& group, const std::vector<PendingWrite>& pending) {
+  std::vector<Rec> records;
+  for (auto& w : pending) records.push_back({pending_key(group, w.tp, w.producer_id), encode_pending(group, w)});
+  std::optional<uint64_t> seq;
+  {
+    std::lock_guard lock(mu_);
+    seq = append_locked(records);
+  }
+  maybe_compact_locked();
+  return seq;
+}
+
+std::optional<uint64_t> OffsetStore::end_txn(const std::string& group, int64_t producer_id, int16_t producer_epoch,
+                                             bool commit,
+                                             const std::vector<std::pair<TopicPartition, OffsetAndMetadata>>& applied,
+                                             const std::vector<PendingWrite>& superseded) {
+  std::vector<Rec> records;
+  for (auto& w : superseded) records.push_back({pending_key(group, w.tp, w.producer_id), encode_pending(group, w)});
+  for (auto& [tp, o] : applied) {
+    Encoder e;
+    e.u8(kOffset).str16(group).str16(tp.topic).i32(tp.partition);
+    encode_offset_fields(e, o);
+    records.push_back({offset_key(group, tp), e.framed()});
+  }
+  Encoder e;
+  e.u8(kTxnEnd).str16(group).i64(producer_id).i16(producer_epoch).u8(commit ? 1 : 0);
+  records.push_back({"", e.framed()});  // not live: it only removes
+  std::lock_guard lock(mu_);
+  auto seq = append_locked(records);
+  if (seq)
+    erase_live_locked(pending_prefix(group), [producer_id](const std::string& k) { return names_producer(k, producer_id); });
   return seq;
 }
 

@@ -17,6 +17,14 @@
 //   2 offset del str16 group, str16 topic, i32 partition
 //   3 group      str16 group, str16 protocol type, i32 generation, i64 state ts
 //   4 group del  str16 group
+//   5 pending    str16 group, i64 producer id, i16 producer epoch, i64 order,
+//                u8 superseded, str16 topic, i32 partition, then as 1 from the
+//                offset on (a TxnOffsetCommit offset waiting for its marker)
+//   6 txn end    str16 group, i64 producer id, i16 producer epoch, u8 commit:
+//                drops that producer's pending offsets of the group (a
+//                COMMIT's offsets are written just before it, as type 1)
+// A type 2 also drops the pending offsets of that partition, a type 4 all of
+// the group's (Kafka's tombstones do the same).
 // A torn or corrupt tail (kill -9 during a write) ends the replay; the file
 // is truncated there.
 //
@@ -28,6 +36,7 @@
 #include <atomic>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -45,9 +54,17 @@ struct GroupRecord {
   int64_t state_timestamp = 0;  // wall clock ms of the last state change
 };
 
+// A pending transactional offset as written (type 5).
+struct PendingWrite {
+  int64_t producer_id = -1;
+  TopicPartition tp;
+  PendingOffset offset;
+};
+
 struct LoadedGroup {
   std::optional<GroupRecord> group;
   std::map<TopicPartition, OffsetAndMetadata> offsets;
+  std::map<int64_t, std::map<TopicPartition, PendingOffset>> pending;  // by producer id
 };
 
 class OffsetStore {
@@ -60,11 +77,22 @@ class OffsetStore {
   OffsetStore& operator=(const OffsetStore&) = delete;
 
   // Each returns the sequence number to flush() to, or nothing on I/O error.
+  // `pending`: pending offsets rewritten in the same write (a plain commit
+  // supersedes them), so that both survive a crash or neither.
   std::optional<uint64_t> write_offsets(const std::string& group,
-                                        const std::vector<std::pair<TopicPartition, OffsetAndMetadata>>& offsets);
+                                        const std::vector<std::pair<TopicPartition, OffsetAndMetadata>>& offsets,
+                                        const std::vector<PendingWrite>& pending = {});
   std::optional<uint64_t> delete_offsets(const std::string& group, const std::vector<TopicPartition>& tps);
   std::optional<uint64_t> write_group(const GroupRecord& group);
   std::optional<uint64_t> delete_group(const std::string& group);
+  // Transactional offsets (types 5 and 6 above).
+  std::optional<uint64_t> write_pending(const std::string& group, const std::vector<PendingWrite>& pending);
+  // One write: `superseded` (other producers' pending offsets, rewritten),
+  // `applied` (the offsets a COMMIT makes committed; none for an abort), then
+  // the end record.
+  std::optional<uint64_t> end_txn(const std::string& group, int64_t producer_id, int16_t producer_epoch, bool commit,
+                                  const std::vector<std::pair<TopicPartition, OffsetAndMetadata>>& applied,
+                                  const std::vector<PendingWrite>& superseded);
 
   // Makes everything up to `seq` durable (fdatasync). False on I/O error.
   bool flush(uint64_t seq);
@@ -79,10 +107,16 @@ class OffsetStore {
 
  private:
   void replay(std::map<std::string, LoadedGroup>& loaded);
-  // Appends encoded records; `keys[i]` names records[i] in live_ (erase when
-  // `tombstone`). Caller holds mu_.
-  std::optional<uint64_t> append_locked(const std::vector<std::pair<std::string, std::vector<uint8_t>>>& records,
-                                        bool tombstone);
+  struct Rec {
+    std::string key;  // its name in live_ (erased when `tombstone`)
+    std::vector<uint8_t> framed;
+    bool tombstone = false;
+  };
+  // Appends encoded records in one write. Caller holds mu_.
+  std::optional<uint64_t> append_locked(const std::vector<Rec>& records);
+  // Drops from live_ the keys starting with `prefix` that `pick` accepts. Caller holds mu_.
+  void erase_live_locked(const std::string& prefix, const std::function<bool(const std::string&)>& pick);
+
   bool compact_locked();
   void maybe_compact_locked();
 

@@ -12,10 +12,10 @@ using protocol::OffsetFetchResponse;
 // One group's answer in the v8+ shape (converted for older versions below).
 OffsetFetchResponse::OffsetFetchResponseGroup fetch_group(
     group::GroupCoordinator& groups, const std::string& group_id,
-    const std::optional<std::vector<group::TopicPartition>>& wanted) {
+    const std::optional<std::vector<group::TopicPartition>>& wanted, bool require_stable) {
   OffsetFetchResponse::OffsetFetchResponseGroup out;
   out.group_id = group_id;
-  auto r = groups.fetch_offsets(group_id, wanted);
+  auto r = groups.fetch_offsets(group_id, wanted, require_stable);
   out.error_code = code(r.error);
   std::map<std::string, size_t> topic_index;
   for (const auto& f : r.offsets) {
@@ -26,7 +26,8 @@ OffsetFetchResponse::OffsetFetchResponseGroup fetch_group(
     p.committed_offset = f.committed ? f.committed->offset : -1;
     p.committed_leader_epoch = f.committed ? f.committed->leader_epoch : -1;
     p.metadata = f.committed ? f.committed->metadata : std::string();
-    p.error_code = code(r.error);
+    // UNSTABLE_OFFSET_COMMIT is per partition; the group's error stays NONE (Kafka 4.4).
+    p.error_code = code(r.error != ErrorCode::kNone ? r.error : f.error);
   }
   return out;
 }
@@ -45,12 +46,14 @@ std::optional<std::vector<group::TopicPartition>> wanted_partitions(const std::o
 void OffsetFetchHandler::handle(ApiRequest& request, protocol::OffsetFetchRequest& body, Responder& out) {
   OffsetFetchResponse resp;
   auto& groups = *services_.groups;
+  const bool stable = request.api_version() >= 7 && body.require_stable;
   if (request.api_version() >= 8) {
-    for (const auto& g : body.groups) resp.groups.push_back(fetch_group(groups, g.group_id, wanted_partitions(g.topics)));
+    for (const auto& g : body.groups)
+      resp.groups.push_back(fetch_group(groups, g.group_id, wanted_partitions(g.topics), stable));
     out.send(resp);
     return;
   }
-  auto g = fetch_group(groups, body.group_id, wanted_partitions(body.topics));
+  auto g = fetch_group(groups, body.group_id, wanted_partitions(body.topics), stable);
   resp.error_code = g.error_code;
   for (auto& t : g.topics) {
     auto& rt = resp.topics.emplace_back();

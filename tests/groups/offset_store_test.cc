@@ -112,3 +112,41 @@ TEST_CASE("OffsetStore compaction keeps only live records", "[groups][store]") {
   CHECK(offsets.at({"t", 0}).offset == 9999);
   CHECK(offsets.at({"t", 3}).offset == 1999);
 }
+
+TEST_CASE("OffsetStore compaction: deleting group \"a\" keeps group \"a\\0b\"", "[groups][store]") {
+  TempFile tf;
+  const std::string other("a\0b", 3);
+  {
+    std::map<std::string, LoadedGroup> loaded;
+    OffsetStore s(tf.path(), loaded);
+    REQUIRE(s.write_offsets(other, {{{"t", 0}, at(5)}}));
+    REQUIRE(s.write_offsets("a", {{{"t", 0}, at(6)}}));
+    REQUIRE(s.write_pending(other, {{7, {"t", 1}, PendingOffset{at(8), 0, 1, false}}}));
+    REQUIRE(s.delete_group("a"));
+    REQUIRE(s.compact());
+  }
+  std::map<std::string, LoadedGroup> loaded;
+  OffsetStore s(tf.path(), loaded);
+  REQUIRE(loaded.count(other) == 1);
+  CHECK(loaded[other].offsets.at({"t", 0}).offset == 5);
+  CHECK(loaded[other].pending.at(7).at({"t", 1}).offset.offset == 8);
+  CHECK(loaded.count("a") == 0);
+}
+
+TEST_CASE("OffsetStore: a torn marker write leaves the pending offsets for the retried marker",
+          "[groups][store][txn]") {
+  TempFile tf;
+  uintmax_t before_end = 0;
+  {
+    std::map<std::string, LoadedGroup> loaded;
+    OffsetStore s(tf.path(), loaded);
+    REQUIRE(s.write_pending("g", {{7, {"t", 0}, PendingOffset{at(8), 0, 1, false}}}));
+    before_end = std::filesystem::file_size(tf.path());
+    REQUIRE(s.end_txn("g", 7, 0, true, {{{"t", 0}, at(8)}}, {}));
+  }
+  std::filesystem::resize_file(tf.path(), std::filesystem::file_size(tf.path()) - 3);  // kill -9 mid-write
+  std::map<std::string, LoadedGroup> loaded;
+  OffsetStore s(tf.path(), loaded);
+  CHECK(loaded["g"].pending.at(7).at({"t", 0}).offset.offset == 8);  // no end record: still pending
+  CHECK(std::filesystem::file_size(tf.path()) > before_end);        // the whole offset record survived
+}

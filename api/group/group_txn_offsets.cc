@@ -1,0 +1,168 @@
+// GroupCoordinator: transactional offsets (KIP-447) — TxnOffsetCommit keeps
+// offsets pending per (group, producer id); the transaction coordinator's
+// marker for the group's `__consumer_offsets` partition commits them (unless
+// a newer commit of the partition was written meanwhile) or drops them.
+// Kafka 4.4: OffsetMetadataManager.commitTransactionalOffset,
+// replayEndTransactionMarker; the producer epoch rules of the partition's
+// ProducerStateManager (an older epoch than the last one seen is refused).
+#include "api/api_log.h"
+#include "api/group/group_coordinator.h"
+#include "common/kafka_hash.h"
+#include "common/log_escape.h"
+
+namespace skiff::api::group {
+
+int32_t GroupCoordinator::offsets_partition_for(const std::string& group_id) const {
+  return skiff::offsets_partition_for(group_id, config_.offsets_topic_num_partitions);
+}
+
+// ClassicGroup.validateOffsetCommit with isTransactional: a commit without
+// member id / generation is accepted in any state (old clients send none).
+ErrorCode GroupCoordinator::validate_txn_commit(GroupMetadata& g, const TxnOffsetCommitParams& p) const {
+  if (g.is(GroupState::kDead)) return ErrorCode::kCoordinatorNotAvailable;
+  if (p.generation_id < 0 && g.is(GroupState::kEmpty)) return ErrorCode::kNone;
+  if (p.generation_id >= 0 || !p.member_id.empty() || p.group_instance_id) {
+    if (auto err = validate_member(g, p.member_id, p.group_instance_id); err != ErrorCode::kNone) return err;
+    if (p.generation_id != g.generation_id) return ErrorCode::kIllegalGeneration;
+  }
+  return ErrorCode::kNone;
+}
+
+std::vector<ErrorCode> GroupCoordinator::commit_txn_offsets(const TxnOffsetCommitParams& p) {
+  const size_t n = p.offsets.size();
+  auto all = [n](ErrorCode e) { return std::vector<ErrorCode>(n, e); };
+  if (shutting_down_) return all(ErrorCode::kNotCoordinator);
+  if (p.group_id.empty()) return all(ErrorCode::kInvalidGroupId);
+  std::vector<ErrorCode> errors(n, ErrorCode::kNone);
+  std::optional<uint64_t> seq;
+  {
+    std::lock_guard txn_lock(txn_mu_);
+    GroupPtr g = find(p.group_id);
+    if (!g) {
+      // Only a commit from outside group management may create a group.
+      if (p.generation_id >= 0)
+        return all(p.api_version >= 6 ? ErrorCode::kGroupIdNotFound : ErrorCode::kIllegalGeneration);
+      g = get_or_create(p.group_id);
+    }
+    std::lock_guard lock(g->mu);
+    if (auto err = validate_txn_commit(*g, p); err != ErrorCode::kNone) return all(err);
+    const std::pair key{offsets_partition_for(p.group_id), p.producer_id};
+    auto known = producer_epochs_.find(key);
+    if (known != producer_epochs_.end() && p.producer_epoch < known->second) {
+      api_log().info("group {}: TxnOffsetCommit of producer {} at epoch {} refused: epoch {} was seen",
+                     escaped(p.group_id), p.producer_id, p.producer_epoch, known->second);
+      return all(ErrorCode::kInvalidProducerEpoch);
+    }
+    seq = write_pending_offsets(*g, p, errors);
+    if (seq) producer_epochs_[key] = p.producer_epoch;
+  }
+  if (!seq || !store_->flush(*seq)) {
+    for (auto& e : errors)
+      if (e == ErrorCode::kNone) e = ErrorCode::kCoordinatorNotAvailable;
+  }
+  return errors;
+}
+
+// Writes the valid offsets of `p` as pending, then keeps them; the invalid
+// ones get their error in `errors`. Caller holds txn_mu_ and g.mu.
+std::optional<uint64_t> GroupCoordinator::write_pending_offsets(GroupMetadata& g, const TxnOffsetCommitParams& p,
+                                                                std::vector<ErrorCode>& errors) {
+  std::vector<PendingWrite> valid;
+  for (size_t i = 0; i < p.offsets.size(); ++i) {
+    const auto& [tp, o] = p.offsets[i];
+    if (o.metadata.size() > static_cast<size_t>(config_.offset_metadata_max_bytes))
+      errors[i] = ErrorCode::kOffsetMetadataTooLarge;
+    else
+      valid.push_back({p.producer_id, tp, PendingOffset{o, p.producer_epoch, next_pending_order_++, false}});
+  }
+  if (valid.empty()) return std::nullopt;
+  auto seq = store_->write_pending(p.group_id, valid);
+  if (seq) {
+    auto& mine = g.pending_offsets[p.producer_id];
+    for (auto& w : valid) mine[w.tp] = w.offset;
+  }
+  return seq;
+}
+
+void GroupCoordinator::on_marker(int64_t producer_id, int16_t producer_epoch, bool commit, int32_t offsets_partition,
+                                 std::function<void(ErrorCode)> done) {
+  if (shutting_down_) return done(ErrorCode::kNotCoordinator);
+  std::optional<uint64_t> last;
+  bool failed = false;
+  ErrorCode refused = ErrorCode::kNone;
+  {
+    std::lock_guard txn_lock(txn_mu_);
+    const std::pair key{offsets_partition, producer_id};
+    auto known = producer_epochs_.find(key);
+    if (known != producer_epochs_.end() && producer_epoch < known->second) {
+      // The producer has written at a newer epoch since: this marker is from
+      // a fenced epoch and must not end the newer transaction's offsets.
+      api_log().warn("__consumer_offsets-{}: {} marker of producer {} at epoch {} refused: epoch {} was seen",
+                     offsets_partition, commit ? "COMMIT" : "ABORT", producer_id, producer_epoch, known->second);
+      refused = ErrorCode::kInvalidProducerEpoch;
+    } else {
+      producer_epochs_[key] = producer_epoch;
+      std::vector<GroupPtr> all;
+      {
+        std::shared_lock lock(map_mu_);
+        for (auto& [id, g] : groups_)
+          if (offsets_partition_for(id) == offsets_partition) all.push_back(g);
+      }
+      for (auto& g : all) {
+        std::lock_guard lock(g->mu);
+        if (auto seq = end_txn_in_group(*g, producer_id, producer_epoch, commit, &failed))
+          last = std::max(last.value_or(0), *seq);
+      }
+    }
+  }
+  if (refused != ErrorCode::kNone) return done(refused);
+  // A failed write leaves that group's pending offsets for the retried marker.
+  if (failed || (last && !store_->flush(*last))) return done(ErrorCode::kKafkaStorageError);
+  done(ErrorCode::kNone);
+}
+
+std::optional<uint64_t> GroupCoordinator::end_txn_in_group(GroupMetadata& g, int64_t producer_id, int16_t epoch,
+                                                           bool commit, bool* failed) {
+  auto mine = g.pending_offsets.find(producer_id);
+  if (mine == g.pending_offsets.end() || g.is(GroupState::kDead)) return std::nullopt;
+  std::vector<std::pair<TopicPartition, OffsetAndMetadata>> applied;
+  std::vector<PendingWrite> superseded;
+  if (commit) {
+    for (const auto& [tp, po] : mine->second) {
+      if (po.superseded) continue;
+      applied.push_back({tp, po.offset});
+      // Other producers' older pending offsets of this partition are now
+      // older than the committed offset: their commit must not win.
+      auto older = superseded_by(g, {tp}, po.order);
+      superseded.insert(superseded.end(), older.begin(), older.end());
+    }
+  }
+  auto seq = store_->end_txn(g.group_id(), producer_id, epoch, commit, applied, superseded);
+  if (!seq) {
+    *failed = true;
+    return std::nullopt;
+  }
+  for (auto& w : superseded) g.pending_offsets[w.producer_id][w.tp].superseded = true;
+  for (auto& [tp, o] : applied) g.offsets[tp] = o;
+  g.pending_offsets.erase(mine);
+  api_log().debug("group {}: {} {} transactional offset(s) of producer {}", escaped(g.group_id()),
+                  commit ? "committed" : "dropped", commit ? applied.size() : size_t{0}, producer_id);
+  return seq;
+}
+
+std::vector<PendingWrite> GroupCoordinator::superseded_by(const GroupMetadata& g, const std::vector<TopicPartition>& tps,
+                                                         int64_t before_order) const {
+  std::vector<PendingWrite> out;
+  for (const auto& [pid, offsets] : g.pending_offsets) {
+    for (const auto& tp : tps) {
+      auto it = offsets.find(tp);
+      if (it == offsets.end() || it->second.superseded || it->second.order >= before_order) continue;
+      PendingOffset marked = it->second;
+      marked.superseded = true;
+      out.push_back({pid, tp, marked});
+    }
+  }
+  return out;
+}
+
+}  // namespace skiff::api::group

@@ -1,0 +1,134 @@
+#include "api/handlers/txn_offset_commit_handler.h"
+
+#include <chrono>
+#include <memory>
+
+#include "api/group/group_coordinator.h"
+#include "api/topics.h"
+#include "api/txn/txn_gates.h"
+
+namespace skiff::api {
+namespace {
+
+using protocol::TxnOffsetCommitResponse;
+
+int64_t wall_ms() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+// What the group side answers for a failed transaction check (Kafka 4.4:
+// AddPartitionsToTxnManager's mapping, then the group coordinator's).
+ErrorCode gate_error(ErrorCode e, int16_t version) {
+  switch (e) {
+    case ErrorCode::kConcurrentTransactions:
+    case ErrorCode::kCoordinatorLoadInProgress:
+    case ErrorCode::kNotCoordinator:
+    case ErrorCode::kCoordinatorNotAvailable:
+    case ErrorCode::kNotEnoughReplicas:
+      return ErrorCode::kCoordinatorNotAvailable;
+    case ErrorCode::kTransactionAbortable:
+      return version >= 4 ? e : ErrorCode::kInvalidTxnState;
+    default:
+      return e;
+  }
+}
+
+// The request's offsets, resolved (names, or ids from v6), and the response
+// with a slot per offset; unknown topics are answered in place.
+struct Prepared {
+  group::TxnOffsetCommitParams params;
+  TxnOffsetCommitResponse resp;
+  std::vector<std::pair<size_t, size_t>> slots;  // (topic, partition) index in resp per offset
+};
+
+std::shared_ptr<Prepared> prepare(BrokerServices& services, const protocol::TxnOffsetCommitRequest& body,
+                                  int16_t version) {
+  auto p = std::make_shared<Prepared>();
+  auto& params = p->params;
+  params.group_id = body.group_id;
+  params.producer_id = body.producer_id;
+  params.producer_epoch = body.producer_epoch;
+  params.generation_id = version >= 3 ? body.generation_id_or_member_epoch : -1;
+  params.member_id = version >= 3 ? body.member_id : "";
+  params.group_instance_id = version >= 3 ? body.group_instance_id : std::nullopt;
+  params.api_version = version;
+  const int64_t now = wall_ms();
+  for (const auto& topic : body.topics) {
+    auto& t = p->resp.topics.emplace_back();
+    t.name = topic.name;
+    t.topic_id = topic.topic_id;
+    auto info = version >= 6 ? services.logs.topic_by_id(from_wire(topic.topic_id)) : services.logs.topic(topic.name);
+    for (const auto& part : topic.partitions) {
+      auto& r = t.partitions.emplace_back();
+      r.partition_index = part.partition_index;
+      if (!info || part.partition_index < 0 || part.partition_index >= info->partitions) {
+        r.error_code = code(version >= 6 && !info ? ErrorCode::kUnknownTopicId : ErrorCode::kUnknownTopicOrPartition);
+        continue;
+      }
+      group::OffsetAndMetadata o;
+      o.offset = part.committed_offset;
+      o.leader_epoch = version >= 2 ? part.committed_leader_epoch : -1;
+      o.metadata = part.committed_metadata.value_or("");
+      o.commit_timestamp = now;
+      params.offsets.push_back({{info->name, part.partition_index}, std::move(o)});
+      p->slots.emplace_back(p->resp.topics.size() - 1, t.partitions.size() - 1);
+    }
+  }
+  return p;
+}
+
+void answer_all(Prepared& p, ErrorCode e) {
+  for (auto [ti, pi] : p.slots) p.resp.topics[ti].partitions[pi].error_code = code(e);
+}
+
+}  // namespace
+
+void TxnOffsetCommitHandler::handle(ApiRequest& request, protocol::TxnOffsetCommitRequest& body, Responder& out) {
+  const int16_t version = request.api_version();
+  auto p = prepare(services_, body, version);
+  if (p->params.offsets.empty() || services_.txn_gate == nullptr || services_.groups == nullptr) {
+    if (!p->params.offsets.empty()) answer_all(*p, ErrorCode::kCoordinatorNotAvailable);
+    out.send(p->resp);
+    return;
+  }
+  txn::TxnProduceGate::Check check;
+  check.transactional_id = body.transactional_id;
+  check.producer_id = body.producer_id;
+  check.epoch = body.producer_epoch;
+  const int32_t partition = services_.groups->offsets_partition_for(body.group_id);
+  check.partitions.insert({"__consumer_offsets", partition});
+  check.implicit_add = version >= 5;
+  auto* groups = services_.groups;
+  services_.txn_gate->check(std::move(check), [p, out, groups, version](std::map<txn::TopicPartition, ErrorCode> r) mutable {
+    ErrorCode gate = ErrorCode::kNone;
+    for (auto& [tp, e] : r)
+      if (e != ErrorCode::kNone) gate = gate_error(e, version);
+    if (gate != ErrorCode::kNone) {
+      answer_all(*p, gate);
+    } else {
+      auto errors = groups->commit_txn_offsets(p->params);
+      for (size_t i = 0; i < p->slots.size(); ++i)
+        p->resp.topics[p->slots[i].first].partitions[p->slots[i].second].error_code = code(errors[i]);
+    }
+    out.send(p->resp);
+  });
+}
+
+TxnOffsetCommitResponse TxnOffsetCommitHandler::error_response(const protocol::TxnOffsetCommitRequest& body,
+                                                               ErrorCode error) {
+  TxnOffsetCommitResponse resp;
+  for (const auto& topic : body.topics) {
+    auto& t = resp.topics.emplace_back();
+    t.name = topic.name;
+    t.topic_id = topic.topic_id;
+    for (const auto& part : topic.partitions) {
+      auto& r = t.partitions.emplace_back();
+      r.partition_index = part.partition_index;
+      r.error_code = code(error);
+    }
+  }
+  return resp;
+}
+
+}  // namespace skiff::api
