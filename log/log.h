@@ -181,10 +181,12 @@ class Log {
   std::unordered_map<int64_t, int64_t> producer_last_offsets();
   // Swaps `cleaned` (`<base>.log.cleaned` in dir(), base = old.front()'s) in
   // for the consecutive inactive segments `old`: .cleaned -> .swap, old
-  // segments unlinked, .swap -> .log, indexes rebuilt. errno; EAGAIN if `old`
-  // is no longer in the log (the .cleaned file is then removed).
+  // segments unlinked, .swap -> .log, indexes rebuilt; `<base>.txnindex.cleaned`
+  // (holding `aborts`) goes the same way and replaces the old segments'
+  // .txnindex. errno; EAGAIN if `old` is no longer in the log (the .cleaned
+  // files are then removed).
   int swap_in_cleaned(const std::vector<std::shared_ptr<LogSegment>>& old, const std::filesystem::path& cleaned,
-                      const std::function<bool(int)>& crash_at);
+                      std::vector<AbortedTxn> aborts, const std::function<bool(int)>& crash_at);
 
   // Idempotent producers' state (DescribeProducers, tests). Takes the append lock.
   std::vector<std::pair<int64_t, ProducerEntry>> producer_states();

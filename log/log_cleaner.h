@@ -26,15 +26,14 @@
 // dirty/(clean+dirty) >= min.cleanable.dirty.ratio, or the first batch of a dirty
 // segment older than max.compaction.lag.ms.
 //
-// Transactions, handled today: control batches (markers) are kept as they are;
-// records of transactional batches are never put in the map (an aborted
-// record must not hide an older committed one), so they never remove another
-// record; they are themselves removed when a later non-transactional record of
-// their key is mapped. Not yet: removing
-// aborted transactions' records (needs .txnindex: filter in clean_group before
-// filter_batch, where BatchFilterContext would carry the aborted ranges),
-// removing markers after delete.retention.ms, and stopping first_uncleanable at
-// the last stable offset (cleaning_point()).
+// Transactions (Kafka's CleanedTransactionMetadata, cleaner_txn.h): nothing
+// at or past the last stable offset is cleaned (first_uncleanable <= LSO).
+// Records of aborted transactions (.txnindex) are never mapped and are
+// removed; committed transactional records are compacted by key like others.
+// A marker goes once no batch of its transaction was read in the pass (its
+// records were all removed before) and its segment is past the delete
+// horizon, as a tombstone; an ABORT marker that stays keeps its .txnindex
+// entry, written as `<base>.txnindex` of the cleaned segment with the swap.
 //
 // Threads: a Cleaner is used by one thread at a time (it owns its OffsetMap and
 // buffers). It reads only inactive segments (immutable) without the log's
@@ -55,6 +54,7 @@
 
 namespace skiff::storage {
 
+class CleanedTxnState;
 class Log;
 class LogSegment;
 struct LogConfig;
@@ -113,10 +113,10 @@ class Cleaner {
   CleanResult clean(Log& log, const CleaningPoint& p, int64_t now_ms, const AbortCheck& aborted = {});
 
  private:
-  int64_t build_map(const std::vector<std::shared_ptr<LogSegment>>& segs, int64_t first_dirty,
+  int64_t build_map(Log& log, const std::vector<std::shared_ptr<LogSegment>>& segs, int64_t first_dirty,
                     int64_t first_uncleanable, CleanResult& res);
   int clean_group(Log& log, const std::vector<std::shared_ptr<LogSegment>>& group, int64_t delete_horizon_ms,
-                  CleanResult& res);
+                  CleanedTxnState& txn, CleanResult& res);
 
   CleanerConfig cfg_;
   std::unique_ptr<OffsetMap> map_;  // allocated on the first pass: an idle cleaner costs no memory
