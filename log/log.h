@@ -40,9 +40,20 @@
 
 namespace skiff::storage {
 
+// One refused record of a batch (Kafka's ProduceResponse.RecordError):
+// its index inside the batch that was sent, and why.
+struct RecordError {
+  int32_t batch_index = 0;
+  std::string message;
+  bool operator==(const RecordError&) const = default;
+};
+
 struct AppendResult {
   LogErrc error = LogErrc::kNone;
   std::string error_message;
+  // kInvalidRecord naming records (Kafka's LogValidator: a keyless record on
+  // a compacted topic); nothing of the batch was appended.
+  std::vector<RecordError> record_errors;
   Offset base_offset{-1};         // first offset assigned
   Offset last_offset{-1};         // last offset assigned
   int64_t log_append_time = -1;   // set when message.timestamp.type=LogAppendTime
