@@ -14,6 +14,7 @@
 #include "log/file_util.h"
 #include "log/log.h"
 #include "log/log_cleaner.h"
+#include "log/throttler.h"
 
 namespace skiff::storage {
 
@@ -47,8 +48,8 @@ bool discard_whole_batch(const RecordBatchView& b, const BatchFilterContext& ctx
   return false;
 }
 
-int copy_segment(const LogSegment& s, BatchFilterContext ctx, CleanedTxnState& txn, size_t io_bytes, int fd,
-                 uint64_t& written, std::vector<uint8_t>& out, CleanResult& res) {
+int copy_segment(const LogSegment& s, BatchFilterContext ctx, CleanedTxnState& txn, Throttler* th, size_t io_bytes,
+                 int fd, uint64_t& written, std::vector<uint8_t>& out, CleanResult& res) {
   int err = 0;
   FdRef f = s.acquire_file(&err);
   if (!f) return err ? err : EIO;
@@ -61,7 +62,9 @@ int copy_segment(const LogSegment& s, BatchFilterContext ctx, CleanedTxnState& t
     RecordBatchView b(std::span<uint8_t>(const_cast<uint8_t*>(bytes), h.size));
     BatchFilterStats st;
     ctx.discard_batch = discard_whole_batch(b, ctx, txn);
+    const size_t out_before = out.size();
     filter_batch(b, ctx, out, st);
+    if (th) th->maybe_throttle(static_cast<double>(h.size + (out.size() - out_before)));
     res.records_read += st.records_read;
     res.records_kept += st.records_kept;
     if (st.corrupt) spdlog::warn("cleaner: undecodable batch at offset {} of {} kept as is", h.base_offset,
@@ -77,8 +80,8 @@ int copy_segment(const LogSegment& s, BatchFilterContext ctx, CleanedTxnState& t
 }
 
 int write_cleaned(const std::vector<std::shared_ptr<LogSegment>>& group, const BatchFilterContext& base_ctx,
-                  CleanedTxnState& txn, int64_t delete_horizon_ms, size_t io_bytes, const std::filesystem::path& path,
-                  CleanResult& res) {
+                  CleanedTxnState& txn, Throttler* th, int64_t delete_horizon_ms, size_t io_bytes,
+                  const std::filesystem::path& path, CleanResult& res) {
   FileDescriptor fd(::open(path.c_str(), O_CREAT | O_TRUNC | O_WRONLY | O_CLOEXEC, 0644));
   if (!fd.valid()) return errno;
   uint64_t written = 0;
@@ -87,7 +90,7 @@ int write_cleaned(const std::vector<std::shared_ptr<LogSegment>>& group, const B
     BatchFilterContext ctx = base_ctx;
     ctx.retain_deletes = segment_mtime_ms(*s) > delete_horizon_ms;
     res.bytes_read += s->size();
-    if (int rc = copy_segment(*s, ctx, txn, io_bytes, fd.get(), written, out, res); rc != 0) return rc;
+    if (int rc = copy_segment(*s, ctx, txn, th, io_bytes, fd.get(), written, out, res); rc != 0) return rc;
   }
   if (int rc = pwrite_full(fd.get(), out.data(), out.size(), static_cast<int64_t>(written)); rc != 0) return rc;
   written += out.size();
@@ -109,7 +112,7 @@ int Cleaner::clean_group(Log& log, const std::vector<std::shared_ptr<LogSegment>
   const int64_t base = group.front()->base_offset();
   const auto path = log.dir() / (segment_file_name(base, ".log") + ".cleaned");
   const auto txn_path = log.dir() / (segment_file_name(base, ".txnindex") + ".cleaned");
-  int rc = write_cleaned(group, ctx, txn, delete_horizon_ms, cfg_.io_buffer_bytes, path, res);
+  int rc = write_cleaned(group, ctx, txn, cfg_.throttler.get(), delete_horizon_ms, cfg_.io_buffer_bytes, path, res);
   // The ABORT markers kept in this group: the cleaned segment's .txnindex.
   std::vector<AbortedTxn> aborts = txn.take_retained();
   if (rc == 0) rc = write_txn_index_file(txn_path, aborts);

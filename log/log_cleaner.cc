@@ -10,6 +10,7 @@
 #include "log/cleaner_batch.h"
 #include "log/cleaner_txn.h"
 #include "log/log.h"
+#include "log/throttler.h"
 
 namespace skiff::storage {
 
@@ -87,6 +88,7 @@ int64_t Cleaner::build_map(Log& log, const std::vector<std::shared_ptr<LogSegmen
       if (!bytes) break;
       RecordBatchView b(std::span<uint8_t>(const_cast<uint8_t*>(bytes), h.size));
       res.bytes_read += h.size;
+      if (cfg_.throttler) cfg_.throttler->maybe_throttle(h.size);
       if (b.is_control()) {
         txn.on_control_batch(b);
         continue;

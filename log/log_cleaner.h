@@ -55,6 +55,7 @@
 namespace skiff::storage {
 
 class CleanedTxnState;
+class Throttler;
 class Log;
 class LogSegment;
 struct LogConfig;
@@ -65,6 +66,9 @@ struct CleanerConfig {
   size_t dedupe_buffer_bytes = 128u << 20;  // log.cleaner.dedupe.buffer.size (one thread's share)
   double dedupe_load_factor = 0.9;          // log.cleaner.io.buffer.load.factor
   size_t io_buffer_bytes = 512u << 10;      // log.cleaner.io.buffer.size
+  // log.cleaner.io.max.bytes.per.second, shared by all cleaner threads
+  // (null: unlimited). Bytes read to map and read + written to rewrite count.
+  std::shared_ptr<Throttler> throttler;
   // Test seam for crash tests: called at each step of the swap protocol
   // (1 .cleaned written, 2 renamed .swap, 3 first old segment unlinked, 4 all
   // unlinked, 5 .swap renamed .log). Returning true stops there as a kill -9
