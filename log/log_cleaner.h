@@ -17,6 +17,10 @@
 //     pass that first cleans it, and goes on a later pass once the clean part
 //     of the log has moved delete.retention.ms past it). The new segment's
 //     mtime is the group's last segment's. Batch rewriting: cleaner_batch.h.
+//     Known gap (tests/integration/test_compaction.py::test_tombstones_expire,
+//     a strict xfail): once the clean part is one merged segment, the horizon
+//     moves with it and its tombstones never go; Kafka 4.4 stores a delete
+//     horizon in each batch on its first cleaning instead (KIP-534).
 //  3. Swaps each group in with the .cleaned/.swap protocol (Log::swap_in_cleaned,
 //     recovery in cleaner_recovery.h).
 // The caller persists end_offset in `cleaner-offset-checkpoint` (read/write below).
