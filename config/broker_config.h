@@ -64,6 +64,8 @@ struct BrokerConfig {
   int32_t log_cleaner_threads = 1;
   int64_t log_cleaner_dedupe_buffer_size = 128LL * 1024 * 1024;
   int32_t log_cleaner_io_buffer_size = 512 * 1024;
+  double log_cleaner_io_buffer_load_factor = 0.9;
+  double log_cleaner_io_max_bytes_per_second = 1.7976931348623157e308;
   int64_t log_cleaner_backoff_ms = 15000;
   int64_t log_cleaner_min_compaction_lag_ms = 0;
   int64_t log_cleaner_max_compaction_lag_ms = INT64_MAX;

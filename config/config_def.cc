@@ -41,6 +41,25 @@ ConfigKeyDef integer_key(std::string name, int64_t def, int64_t lo, int64_t hi, 
       range_text(lo, hi)};
 }
 
+// A double in [lo, hi]; `def_text` as Kafka prints the default.
+ConfigKeyDef double_key(std::string name, std::string def_text, double lo, double hi, std::string doc,
+                        double BrokerConfig::*member) {
+  return ConfigKeyDef{std::move(name), ConfigType::kDouble, std::move(def_text), std::move(doc),
+                      [=](BrokerConfig& c, const std::string& v) {
+                        size_t used = 0;
+                        double d = 0;
+                        try {
+                          d = std::stod(std::string(trim(v)), &used);
+                        } catch (const std::exception&) {
+                          used = 0;
+                        }
+                        if (used == 0 || used != std::string(trim(v)).size() || !(d >= lo && d <= hi))
+                          throw std::invalid_argument(fmt::format("expected a number in [{}, {}]", lo, hi));
+                        c.*member = d;
+                      },
+                      fmt::format("[{},...,{}]", lo, hi)};
+}
+
 ConfigKeyDef bool_key(std::string name, bool def, std::string doc, bool BrokerConfig::*member) {
   return ConfigKeyDef{std::move(name), ConfigType::kBool, def ? "true" : "false", std::move(doc),
                       [=](BrokerConfig& c, const std::string& v) {
@@ -213,6 +232,12 @@ std::vector<ConfigKeyDef> build_defs() {
                           &BrokerConfig::log_cleaner_dedupe_buffer_size));
   d.push_back(integer_key("log.cleaner.io.buffer.size", 512 * 1024, 0, kIntMax, "Cleaner read/write buffer.",
                           &BrokerConfig::log_cleaner_io_buffer_size));
+  d.push_back(double_key("log.cleaner.io.buffer.load.factor", "0.9", 0.01, 1.0,
+                         "Fill of the cleaner's key map at which it counts as full.",
+                         &BrokerConfig::log_cleaner_io_buffer_load_factor));
+  d.push_back(double_key("log.cleaner.io.max.bytes.per.second", "1.7976931348623157E308", 1.0, 1.7976931348623157e308,
+                         "Cleaner I/O (read and written) bytes per second, all threads together.",
+                         &BrokerConfig::log_cleaner_io_max_bytes_per_second));
   d.push_back(integer_key("log.cleaner.backoff.ms", 15000, 0, kLongMax, "Cleaner sleep when nothing needs cleaning.",
                           &BrokerConfig::log_cleaner_backoff_ms));
   d.push_back(integer_key("log.cleaner.min.compaction.lag.ms", 0, 0, kLongMax,

@@ -12,7 +12,7 @@
 
 namespace skiff::config {
 
-enum class ConfigType { kInt, kLong, kBool, kString, kList };
+enum class ConfigType { kInt, kLong, kBool, kString, kList, kDouble };
 
 struct ConfigKeyDef {
   std::string name;

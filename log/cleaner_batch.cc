@@ -82,7 +82,16 @@ void append_copy(const RecordBatchView& b, std::vector<uint8_t>& out) {
 
 void filter_batch(const RecordBatchView& batch, const BatchFilterContext& ctx, std::vector<uint8_t>& out,
                   BatchFilterStats& stats) {
-  // Control batches (transaction markers) are kept: see log_cleaner.h.
+  if (ctx.discard_batch) {
+    stats.records_read += batch.record_count();
+    if (!holds_producer_last_batch(batch, ctx)) return;
+    // Kafka's empty batch: same offsets and producer fields, no records, no codec.
+    const size_t start = out.size();
+    out.insert(out.end(), batch.data(), batch.data() + bl::kHeaderSize);
+    uint16_t attrs = static_cast<uint16_t>(batch.attributes()) & ~bl::kCompressionMask;
+    return finish_batch(out, start, attrs, batch.last_offset_delta(), batch.max_timestamp(), 0);
+  }
+  // A marker that stays is kept as it is (log_cleaner.h).
   if (batch.is_control()) return append_copy(batch, out);
   std::vector<uint8_t> plain_bytes = uncompressed_copy(batch, ctx.max_decompressed_bytes);
   Kept kept;

@@ -35,6 +35,10 @@ struct BatchFilterContext {
   // (empty if need be) so the producer's sequence survives.
   const std::unordered_map<int64_t, int64_t>* producer_last_offsets = nullptr;
   size_t max_decompressed_bytes = 64u << 20;
+  // Set per batch by the caller (cleaner_txn.h): the batch's records all go
+  // (an aborted transaction's data, or a marker whose time has come); the
+  // batch itself stays empty if it holds a producer's last sequence.
+  bool discard_batch = false;
 };
 
 struct BatchFilterStats {

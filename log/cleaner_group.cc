@@ -10,9 +10,11 @@
 
 #include "log/chunk_reader.h"
 #include "log/cleaner_batch.h"
+#include "log/cleaner_txn.h"
 #include "log/file_util.h"
 #include "log/log.h"
 #include "log/log_cleaner.h"
+#include "log/throttler.h"
 
 namespace skiff::storage {
 
@@ -35,8 +37,19 @@ namespace {
 
 // Filters every batch of `s` into `out`, writing it to `fd` when it grows past
 // the io buffer. Returns errno.
-int copy_segment(const LogSegment& s, const BatchFilterContext& ctx, size_t io_bytes, int fd, uint64_t& written,
-                 std::vector<uint8_t>& out, CleanResult& res) {
+// Whether all of a batch's records go (cleaner_txn.h): aborted data, or a
+// marker nothing of whose transaction is left, past the delete horizon and
+// below the map's end.
+bool discard_whole_batch(const RecordBatchView& b, const BatchFilterContext& ctx, CleanedTxnState& txn) {
+  if (!b.is_control()) return txn.on_data_batch(b);
+  if (!txn.on_control_batch(b)) return false;
+  if (!ctx.retain_deletes && b.base_offset() < ctx.map_end) return true;
+  txn.keep_marker();
+  return false;
+}
+
+int copy_segment(const LogSegment& s, BatchFilterContext ctx, CleanedTxnState& txn, Throttler* th, size_t io_bytes,
+                 int fd, uint64_t& written, std::vector<uint8_t>& out, CleanResult& res) {
   int err = 0;
   FdRef f = s.acquire_file(&err);
   if (!f) return err ? err : EIO;
@@ -48,7 +61,10 @@ int copy_segment(const LogSegment& s, const BatchFilterContext& ctx, size_t io_b
     if (!bytes) break;
     RecordBatchView b(std::span<uint8_t>(const_cast<uint8_t*>(bytes), h.size));
     BatchFilterStats st;
+    ctx.discard_batch = discard_whole_batch(b, ctx, txn);
+    const size_t out_before = out.size();
     filter_batch(b, ctx, out, st);
+    if (th) th->maybe_throttle(static_cast<double>(h.size + (out.size() - out_before)));
     res.records_read += st.records_read;
     res.records_kept += st.records_kept;
     if (st.corrupt) spdlog::warn("cleaner: undecodable batch at offset {} of {} kept as is", h.base_offset,
@@ -64,7 +80,8 @@ int copy_segment(const LogSegment& s, const BatchFilterContext& ctx, size_t io_b
 }
 
 int write_cleaned(const std::vector<std::shared_ptr<LogSegment>>& group, const BatchFilterContext& base_ctx,
-                  int64_t delete_horizon_ms, size_t io_bytes, const std::filesystem::path& path, CleanResult& res) {
+                  CleanedTxnState& txn, Throttler* th, int64_t delete_horizon_ms, size_t io_bytes,
+                  const std::filesystem::path& path, CleanResult& res) {
   FileDescriptor fd(::open(path.c_str(), O_CREAT | O_TRUNC | O_WRONLY | O_CLOEXEC, 0644));
   if (!fd.valid()) return errno;
   uint64_t written = 0;
@@ -73,7 +90,7 @@ int write_cleaned(const std::vector<std::shared_ptr<LogSegment>>& group, const B
     BatchFilterContext ctx = base_ctx;
     ctx.retain_deletes = segment_mtime_ms(*s) > delete_horizon_ms;
     res.bytes_read += s->size();
-    if (int rc = copy_segment(*s, ctx, io_bytes, fd.get(), written, out, res); rc != 0) return rc;
+    if (int rc = copy_segment(*s, ctx, txn, th, io_bytes, fd.get(), written, out, res); rc != 0) return rc;
   }
   if (int rc = pwrite_full(fd.get(), out.data(), out.size(), static_cast<int64_t>(written)); rc != 0) return rc;
   written += out.size();
@@ -85,20 +102,27 @@ int write_cleaned(const std::vector<std::shared_ptr<LogSegment>>& group, const B
 }  // namespace
 
 int Cleaner::clean_group(Log& log, const std::vector<std::shared_ptr<LogSegment>>& group, int64_t delete_horizon_ms,
-                         CleanResult& res) {
+                         CleanedTxnState& txn, CleanResult& res) {
   // map_end_: set by clean_once from build_map.
   const auto producers = log.producer_last_offsets();
   BatchFilterContext ctx;
   ctx.map = map_.get();
   ctx.map_end = map_end_;
   ctx.producer_last_offsets = &producers;
-  const auto path = log.dir() / (segment_file_name(group.front()->base_offset(), ".log") + ".cleaned");
-  if (int rc = write_cleaned(group, ctx, delete_horizon_ms, cfg_.io_buffer_bytes, path, res); rc != 0) {
+  const int64_t base = group.front()->base_offset();
+  const auto path = log.dir() / (segment_file_name(base, ".log") + ".cleaned");
+  const auto txn_path = log.dir() / (segment_file_name(base, ".txnindex") + ".cleaned");
+  int rc = write_cleaned(group, ctx, txn, cfg_.throttler.get(), delete_horizon_ms, cfg_.io_buffer_bytes, path, res);
+  // The ABORT markers kept in this group: the cleaned segment's .txnindex.
+  std::vector<AbortedTxn> aborts = txn.take_retained();
+  if (rc == 0) rc = write_txn_index_file(txn_path, aborts);
+  if (rc != 0) {
     std::error_code ec;
     std::filesystem::remove(path, ec);
+    std::filesystem::remove(txn_path, ec);
     return rc;
   }
-  return log.swap_in_cleaned(group, path, cfg_.crash_at);
+  return log.swap_in_cleaned(group, path, std::move(aborts), cfg_.crash_at);
 }
 
 }  // namespace skiff::storage

@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <system_error>
 #include <vector>
@@ -58,6 +59,8 @@ void complete_swap(const fs::path& dir, int64_t base, const std::vector<int64_t>
     if (b == base || (b > base && b < next)) remove_segment_files(dir, b);
   }
   if (int rc = fsync_dir(dir); rc != 0) throw std::system_error(rc, std::generic_category(), "fsync dir");
+  const fs::path txn_swap = dir / (segment_file_name(base, ".txnindex") + ".swap");
+  if (fs::exists(txn_swap)) fs::rename(txn_swap, dir / segment_file_name(base, ".txnindex"));
   fs::rename(swap, dir / segment_file_name(base, ".log"));
   spdlog::info("log {}: completed an interrupted cleaner swap at offset {} (up to {})", dir.string(), base, next);
 }
@@ -65,7 +68,7 @@ void complete_swap(const fs::path& dir, int64_t base, const std::vector<int64_t>
 }  // namespace
 
 int finish_interrupted_cleaning(const fs::path& dir) {
-  std::vector<int64_t> swaps, old_bases;
+  std::vector<int64_t> swaps, old_bases, txn_swaps;
   for (const auto& e : fs::directory_iterator(dir)) {
     const std::string name = e.path().filename().string();
     int64_t base;
@@ -73,11 +76,17 @@ int finish_interrupted_cleaning(const fs::path& dir) {
       fs::remove(e.path());
     } else if (parse_base(name, 9, base) && ends_with(name, ".log.swap")) {
       swaps.push_back(base);
+    } else if (parse_base(name, 14, base) && ends_with(name, ".txnindex.swap")) {
+      txn_swaps.push_back(base);  // goes with its .log.swap, or alone if that never came
     } else if (ends_with(name, ".swap")) {
       fs::remove(e.path());
     } else if (parse_base(name, 4, base) && ends_with(name, ".log")) {
       old_bases.push_back(base);
     }
+  }
+  for (int64_t b : txn_swaps) {
+    if (std::find(swaps.begin(), swaps.end(), b) == swaps.end())
+      fs::remove(dir / (segment_file_name(b, ".txnindex") + ".swap"));
   }
   for (int64_t b : swaps) complete_swap(dir, b, old_bases);
   if (int rc = fsync_dir(dir); rc != 0) throw std::system_error(rc, std::generic_category(), "fsync dir");

@@ -7,11 +7,16 @@
 //   <B>.log.cleaned  the new segment being written (not yet valid)
 //   <B>.log.swap     the new segment, complete and fsynced: the commit point
 //   <B>.log          after the swap; its indexes are rebuilt by recovery
+//   <B>.txnindex.cleaned / .swap  the group's new .txnindex (the aborts whose
+//                    marker the cleaner kept); renamed .swap just before the
+//                    commit and to <B>.txnindex just before <B>.log
 // Recovery: every *.cleaned file is deleted (the old segments are intact). For
 // each <B>.log.swap, with N = the offset after its last batch: old segments
 // (.log, .index, .timeindex) with base in [B, N) are deleted (old B too, even
 // when N == B), then <B>.log.swap is renamed <B>.log, and the directory is
-// fsynced. Old segments of the group past N held only records the cleaner
+// fsynced; a <B>.txnindex.swap is renamed <B>.txnindex first (one without
+// a <B>.log.swap is deleted; other old .txnindex files of the group become
+// orphans that Log::load deletes). Old segments of the group past N held only records the cleaner
 // removes, and the swap deletes them BEFORE the commit, so the result is the
 // new group, whole. Index files named *.swap (never written by us) go.
 // Thread: called by Log::load on the loading thread, before any other use.

@@ -40,9 +40,20 @@
 
 namespace skiff::storage {
 
+// One refused record of a batch (Kafka's ProduceResponse.RecordError):
+// its index inside the batch that was sent, and why.
+struct RecordError {
+  int32_t batch_index = 0;
+  std::string message;
+  bool operator==(const RecordError&) const = default;
+};
+
 struct AppendResult {
   LogErrc error = LogErrc::kNone;
   std::string error_message;
+  // kInvalidRecord naming records (Kafka's LogValidator: a keyless record on
+  // a compacted topic); nothing of the batch was appended.
+  std::vector<RecordError> record_errors;
   Offset base_offset{-1};         // first offset assigned
   Offset last_offset{-1};         // last offset assigned
   int64_t log_append_time = -1;   // set when message.timestamp.type=LogAppendTime
@@ -181,10 +192,12 @@ class Log {
   std::unordered_map<int64_t, int64_t> producer_last_offsets();
   // Swaps `cleaned` (`<base>.log.cleaned` in dir(), base = old.front()'s) in
   // for the consecutive inactive segments `old`: .cleaned -> .swap, old
-  // segments unlinked, .swap -> .log, indexes rebuilt. errno; EAGAIN if `old`
-  // is no longer in the log (the .cleaned file is then removed).
+  // segments unlinked, .swap -> .log, indexes rebuilt; `<base>.txnindex.cleaned`
+  // (holding `aborts`) goes the same way and replaces the old segments'
+  // .txnindex. errno; EAGAIN if `old` is no longer in the log (the .cleaned
+  // files are then removed).
   int swap_in_cleaned(const std::vector<std::shared_ptr<LogSegment>>& old, const std::filesystem::path& cleaned,
-                      const std::function<bool(int)>& crash_at);
+                      std::vector<AbortedTxn> aborts, const std::function<bool(int)>& crash_at);
 
   // Idempotent producers' state (DescribeProducers, tests). Takes the append lock.
   std::vector<std::pair<int64_t, ProducerEntry>> producer_states();

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
+#include "log/cleaner_batch.h"
 #include "log/file_util.h"
 #include "log/log.h"
 #include "log/record_batch.h"
@@ -28,6 +29,34 @@ bool timestamp_ok(int64_t ts, int64_t now, const LogConfig& c) {
   if (ts == kNoTimestamp) return true;
   if (ts < now) return static_cast<uint64_t>(now) - static_cast<uint64_t>(ts) <= static_cast<uint64_t>(c.message_timestamp_before_max_ms);
   return static_cast<uint64_t>(ts) - static_cast<uint64_t>(now) <= static_cast<uint64_t>(c.message_timestamp_after_max_ms);
+}
+
+// Kafka's LogValidator.validateKey: on a compacted topic every record of a
+// data batch needs a key. `tp`: the partition as Kafka prints it ("t-0").
+// Messages are Kafka 4.4's, byte for byte (its LogValidator and
+// processRecordErrors, RecordError.toString).
+std::optional<AppendResult> check_keys(const RecordBatchView& v, const std::string& tp, size_t max_bytes) {
+  std::vector<uint8_t> plain = uncompressed_copy(v, max_bytes);
+  if (plain.empty()) return fail(LogErrc::kCorruptMessage, "undecodable records");
+  RecordBatchView pv(plain);
+  RecordIterator it(pv);
+  RecordView r;
+  std::vector<RecordError> errors;
+  for (int32_t i = 0; it.next(r); ++i) {
+    if (!r.key) errors.push_back({i, "Compacted topic cannot accept message without key in topic partition " + tp});
+  }
+  if (!it.ok()) return fail(LogErrc::kCorruptMessage, "undecodable records");
+  if (errors.empty()) return std::nullopt;
+  std::string shown;
+  for (size_t i = 0; i < errors.size() && i < 3; ++i)
+    shown += fmt::format("{}RecordError(batchIndex={}, message='{}')", i ? ", " : "", errors[i].batch_index,
+                         errors[i].message);
+  AppendResult res = fail(LogErrc::kInvalidRecord,
+                          fmt::format("One or more records have been rejected due to {} record errors in total, and "
+                                      "only showing the first three errors at most: [{}]",
+                                      errors.size(), shown));
+  res.record_errors = std::move(errors);
+  return res;
 }
 
 }  // namespace
@@ -73,6 +102,9 @@ AppendResult Log::append_impl(std::span<uint8_t> records, int32_t leader_epoch, 
         return fail(LogErrc::kInvalidRecord, "control batches may not be produced by clients");
       if (v.is_transactional() && v.producer_id() < 0)
         return fail(LogErrc::kInvalidRecord, "transactional batch without a producer id");
+      if (cfg->compact && !marker) {
+        if (auto bad = check_keys(v, dir_.filename().string(), 64u << 20)) return std::move(*bad);
+      }
       if (!log_append_time) {
         if (v.timestamp_type() == TimestampType::kLogAppendTime) {
           return fail(LogErrc::kInvalidTimestamp, "LogAppendTime batch on a CreateTime topic");

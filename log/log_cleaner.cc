@@ -8,7 +8,9 @@
 
 #include "log/chunk_reader.h"
 #include "log/cleaner_batch.h"
+#include "log/cleaner_txn.h"
 #include "log/log.h"
+#include "log/throttler.h"
 
 namespace skiff::storage {
 
@@ -36,7 +38,9 @@ CleaningPoint cleaning_point(Log& log, int64_t checkpoint, int64_t now_ms) {
       break;
     }
   }
-  // Transactions: the last stable offset bounds first_uncleanable too (not yet).
+  // Never past the last stable offset: an open transaction's records and
+  // markers are not touched, and every transaction below it is complete.
+  p.first_uncleanable = std::min(p.first_uncleanable, log.last_stable_offset().value);
   p.first_uncleanable = std::max(p.first_uncleanable, p.first_dirty);
   for (size_t i = 0; i < segs.size(); ++i) {
     const int64_t next = i + 1 < segs.size() ? segs[i + 1]->base_offset() : log.active_base_offset();
@@ -61,10 +65,11 @@ Cleaner::Cleaner(CleanerConfig cfg) : cfg_(std::move(cfg)) {}
 // Maps keys of [first_dirty, first_uncleanable); returns the end of what was
 // mapped: first_uncleanable, or the offset of the first record that no longer
 // fit; -1 on an I/O error (res.error set).
-int64_t Cleaner::build_map(const std::vector<std::shared_ptr<LogSegment>>& segs, int64_t first_dirty,
+int64_t Cleaner::build_map(Log& log, const std::vector<std::shared_ptr<LogSegment>>& segs, int64_t first_dirty,
                            int64_t first_uncleanable, CleanResult& res) {
   if (!map_) map_ = std::make_unique<OffsetMap>(cfg_.dedupe_buffer_bytes, cfg_.dedupe_load_factor);
   map_->clear();
+  CleanedTxnState txn(log.collect_aborted_txns(Offset(first_dirty), Offset(first_uncleanable)));
   int64_t stop = -1;
   for (const auto& s : segs) {
     if (s->base_offset() >= first_uncleanable) break;
@@ -78,13 +83,19 @@ int64_t Cleaner::build_map(const std::vector<std::shared_ptr<LogSegment>>& segs,
     BatchHeader h;
     for (uint64_t pos = 0; stop < 0 && read_batch_header(r, pos, h, &err); pos += h.size) {
       if (h.last_offset() < first_dirty) continue;
+      if (h.base_offset >= first_uncleanable) break;  // the LSO may fall inside a segment
       const uint8_t* bytes = r.get(pos, h.size, &err);
       if (!bytes) break;
       RecordBatchView b(std::span<uint8_t>(const_cast<uint8_t*>(bytes), h.size));
       res.bytes_read += h.size;
-      if (b.is_transactional()) continue;  // never mapped: see the header
+      if (cfg_.throttler) cfg_.throttler->maybe_throttle(h.size);
+      if (b.is_control()) {
+        txn.on_control_batch(b);
+        continue;
+      }
+      if (txn.on_data_batch(b)) continue;  // aborted: never mapped
       for_each_keyed_record(b, 64u << 20, [&](std::span<const uint8_t> key, int64_t off, bool) {
-        if (stop >= 0 || off < first_dirty) return;
+        if (stop >= 0 || off < first_dirty || off >= first_uncleanable) return;
         if (!map_->put(key, off)) stop = off;
       });
     }
@@ -104,7 +115,7 @@ CleanResult Cleaner::clean_once(Log& log, int64_t first_dirty, int64_t first_unc
   res.passes = 1;
   auto cfg = log.config();
   auto segs = log.inactive_segments();
-  res.end_offset = build_map(segs, first_dirty, first_uncleanable, res);
+  res.end_offset = build_map(log, segs, first_dirty, first_uncleanable, res);
   if (res.end_offset < 0) {
     res.end_offset = first_dirty;
     return res;
@@ -123,12 +134,14 @@ CleanResult Cleaner::clean_once(Log& log, int64_t first_dirty, int64_t first_unc
   int64_t next_base = todo.size() < segs.size() ? segs[todo.size()]->base_offset() : log.active_base_offset();
   auto groups = group_segments_by_size(todo, next_base, cfg->segment_size(), cfg->segment_index_bytes,
                                        cfg->index_interval_bytes);
+  // One walk of the transactions over every group, from the log start.
+  CleanedTxnState txn(log.collect_aborted_txns(Offset(todo.front()->base_offset()), Offset(next_base)));
   for (const auto& g : groups) {
     if (aborted && aborted()) {
       res.error = ECANCELED;
       return res;
     }
-    if (int rc = clean_group(log, g, delete_horizon, res); rc != 0) {
+    if (int rc = clean_group(log, g, delete_horizon, txn, res); rc != 0) {
       res.error = rc;
       return res;
     }

@@ -17,6 +17,10 @@
 //     pass that first cleans it, and goes on a later pass once the clean part
 //     of the log has moved delete.retention.ms past it). The new segment's
 //     mtime is the group's last segment's. Batch rewriting: cleaner_batch.h.
+//     Known gap (tests/integration/test_compaction.py::test_tombstones_expire,
+//     a strict xfail): once the clean part is one merged segment, the horizon
+//     moves with it and its tombstones never go; Kafka 4.4 stores a delete
+//     horizon in each batch on its first cleaning instead (KIP-534).
 //  3. Swaps each group in with the .cleaned/.swap protocol (Log::swap_in_cleaned,
 //     recovery in cleaner_recovery.h).
 // The caller persists end_offset in `cleaner-offset-checkpoint` (read/write below).
@@ -26,15 +30,14 @@
 // dirty/(clean+dirty) >= min.cleanable.dirty.ratio, or the first batch of a dirty
 // segment older than max.compaction.lag.ms.
 //
-// Transactions, handled today: control batches (markers) are kept as they are;
-// records of transactional batches are never put in the map (an aborted
-// record must not hide an older committed one), so they never remove another
-// record; they are themselves removed when a later non-transactional record of
-// their key is mapped. Not yet: removing
-// aborted transactions' records (needs .txnindex: filter in clean_group before
-// filter_batch, where BatchFilterContext would carry the aborted ranges),
-// removing markers after delete.retention.ms, and stopping first_uncleanable at
-// the last stable offset (cleaning_point()).
+// Transactions (Kafka's CleanedTransactionMetadata, cleaner_txn.h): nothing
+// at or past the last stable offset is cleaned (first_uncleanable <= LSO).
+// Records of aborted transactions (.txnindex) are never mapped and are
+// removed; committed transactional records are compacted by key like others.
+// A marker goes once no batch of its transaction was read in the pass (its
+// records were all removed before) and its segment is past the delete
+// horizon, as a tombstone; an ABORT marker that stays keeps its .txnindex
+// entry, written as `<base>.txnindex` of the cleaned segment with the swap.
 //
 // Threads: a Cleaner is used by one thread at a time (it owns its OffsetMap and
 // buffers). It reads only inactive segments (immutable) without the log's
@@ -55,6 +58,8 @@
 
 namespace skiff::storage {
 
+class CleanedTxnState;
+class Throttler;
 class Log;
 class LogSegment;
 struct LogConfig;
@@ -65,6 +70,9 @@ struct CleanerConfig {
   size_t dedupe_buffer_bytes = 128u << 20;  // log.cleaner.dedupe.buffer.size (one thread's share)
   double dedupe_load_factor = 0.9;          // log.cleaner.io.buffer.load.factor
   size_t io_buffer_bytes = 512u << 10;      // log.cleaner.io.buffer.size
+  // log.cleaner.io.max.bytes.per.second, shared by all cleaner threads
+  // (null: unlimited). Bytes read to map and read + written to rewrite count.
+  std::shared_ptr<Throttler> throttler;
   // Test seam for crash tests: called at each step of the swap protocol
   // (1 .cleaned written, 2 renamed .swap, 3 first old segment unlinked, 4 all
   // unlinked, 5 .swap renamed .log). Returning true stops there as a kill -9
@@ -113,10 +121,10 @@ class Cleaner {
   CleanResult clean(Log& log, const CleaningPoint& p, int64_t now_ms, const AbortCheck& aborted = {});
 
  private:
-  int64_t build_map(const std::vector<std::shared_ptr<LogSegment>>& segs, int64_t first_dirty,
+  int64_t build_map(Log& log, const std::vector<std::shared_ptr<LogSegment>>& segs, int64_t first_dirty,
                     int64_t first_uncleanable, CleanResult& res);
   int clean_group(Log& log, const std::vector<std::shared_ptr<LogSegment>>& group, int64_t delete_horizon_ms,
-                  CleanResult& res);
+                  CleanedTxnState& txn, CleanResult& res);
 
   CleanerConfig cfg_;
   std::unique_ptr<OffsetMap> map_;  // allocated on the first pass: an idle cleaner costs no memory

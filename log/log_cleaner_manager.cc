@@ -1,6 +1,7 @@
 #include "log/log_cleaner_manager.h"
 
 #include <cerrno>
+#include <chrono>
 #include <cstring>
 
 #include <spdlog/spdlog.h>
@@ -11,7 +12,7 @@ namespace skiff::storage {
 
 LogCleanerManager::LogCleanerManager(LogCleanerManagerConfig cfg, const std::vector<std::filesystem::path>& log_dirs,
                                      Lister list)
-    : cfg_(cfg), list_(std::move(list)) {
+    : cfg_(cfg), list_(std::move(list)), throttler_(std::make_shared<Throttler>(cfg.max_io_bytes_per_second)) {
   for (const auto& d : log_dirs) {
     try {
       checkpoints_[d] = read_cleaner_checkpoint(d);
@@ -106,14 +107,18 @@ bool LogCleanerManager::clean_filthiest(Cleaner& cleaner, int64_t now_ms) {
   auto l = pick(now_ms, p);
   if (!l) return false;
   const TopicPartition tp = l->tp;
+  const auto started = std::chrono::steady_clock::now();
   CleanResult r = cleaner.clean(*l->log, p, now_ms, [this, &tp] {
     std::lock_guard lk(mu_);
     return stopping_ || paused_.count(tp) > 0;
   });
   if (r.error == 0) {
     record(*l, r.end_offset, list_());
-    spdlog::info("cleaner: {} cleaned to offset {}: {} -> {} records, {} passes", l->log->dir().string(),
-                 r.end_offset, r.records_read, r.records_kept, r.passes);
+    const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    const double dirty_mb = static_cast<double>(p.dirty_bytes) / (1 << 20);
+    spdlog::info("cleaner: {} cleaned to offset {}: {} -> {} records, {} passes, {:.1f} MB dirty in {:.2f} s "
+                 "({:.1f} MB/s)", l->log->dir().string(), r.end_offset, r.records_read, r.records_kept, r.passes,
+                 dirty_mb, secs, secs > 0 ? dirty_mb / secs : 0.0);
   } else if (r.error != EAGAIN && r.error != ECANCELED) {
     spdlog::error("cleaner: cleaning {} failed: {}", l->log->dir().string(), std::strerror(r.error));
   }
@@ -130,6 +135,7 @@ void LogCleanerManager::loop(int index) {
   cc.dedupe_buffer_bytes = cfg_.dedupe_buffer_bytes / static_cast<size_t>(std::max(1, cfg_.threads));
   cc.dedupe_load_factor = cfg_.load_factor;
   cc.io_buffer_bytes = cfg_.io_buffer_bytes;
+  if (!throttler_->unlimited()) cc.throttler = throttler_;
   Cleaner cleaner(cc);
   spdlog::info("log cleaner thread {} started", index);
   while (true) {

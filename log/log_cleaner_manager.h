@@ -28,6 +28,7 @@
 
 #include "log/checkpoint_file.h"
 #include "log/log_cleaner.h"
+#include "log/throttler.h"
 
 namespace skiff::storage {
 
@@ -45,6 +46,7 @@ struct LogCleanerManagerConfig {
   size_t io_buffer_bytes = 512u << 10;      // log.cleaner.io.buffer.size
   double load_factor = 0.9;                 // log.cleaner.io.buffer.load.factor
   int64_t backoff_ms = 15000;               // log.cleaner.backoff.ms
+  double max_io_bytes_per_second = 1.7976931348623157e308;  // log.cleaner.io.max.bytes.per.second (all threads)
 };
 
 class LogCleanerManager {
@@ -72,6 +74,7 @@ class LogCleanerManager {
 
   const LogCleanerManagerConfig cfg_;
   const Lister list_;
+  const std::shared_ptr<Throttler> throttler_;  // shared by the threads, as Kafka's
   mutable std::mutex mu_;
   std::condition_variable cv_;
   std::map<std::filesystem::path, std::map<TopicPartition, int64_t>> checkpoints_;

@@ -49,12 +49,14 @@ bool still_current(const std::map<int64_t, std::shared_ptr<LogSegment>>& segs,
 
 // Steps (crash_at numbers): 1 .cleaned complete; old segments the new one no
 // longer reaches (base >= its next offset: all their records were removed)
-// unlinked; 2 renamed .swap (commit); 3 first old unlinked; 4 all unlinked;
-// 5 .swap renamed .log; then indexes rebuilt and the map updated. Readers
+// unlinked; .txnindex.cleaned renamed .txnindex.swap; 2 .log.cleaned renamed
+// .log.swap (commit); 3 first old unlinked; 4 all unlinked; .txnindex.swap
+// renamed .txnindex; 5 .log.swap renamed .log; then indexes rebuilt and the
+// map updated. Readers
 // wait on the exclusive map lock from the commit on; those holding an old
 // segment see deleted() and retry.
 int Log::swap_in_cleaned(const std::vector<std::shared_ptr<LogSegment>>& old, const fs::path& cleaned,
-                         const std::function<bool(int)>& crash_at) {
+                         std::vector<AbortedTxn> aborts, const std::function<bool(int)>& crash_at) {
   auto crash = [&](int step) { return crash_at && crash_at(step); };
   if (crash(1)) return ECANCELED;
   const int64_t base = old.front()->base_offset();
@@ -65,18 +67,22 @@ int Log::swap_in_cleaned(const std::vector<std::shared_ptr<LogSegment>>& old, co
     return e.code().value();
   }
   const fs::path swap = dir_ / (segment_file_name(base, ".log") + ".swap");
+  const fs::path txn_cleaned = dir_ / (segment_file_name(base, ".txnindex") + ".cleaned");
+  const fs::path txn_swap = dir_ / (segment_file_name(base, ".txnindex") + ".swap");
   auto cfg = config();
   std::lock_guard lk(mu_);
   std::unique_lock slk(segments_mu_);
   std::error_code ec;
   if (closed_.load() || !still_current(segments_, old)) {
     fs::remove(cleaned, ec);
+    fs::remove(txn_cleaned, ec);
     return EAGAIN;
   }
   for (const auto& o : old) {
     if (o->base_offset() > base && o->base_offset() >= next) o->delete_files();
   }
-  fs::rename(cleaned, swap, ec);
+  fs::rename(txn_cleaned, txn_swap, ec);
+  if (!ec) fs::rename(cleaned, swap, ec);
   if (ec || fsync_dir(dir_) != 0) return ec ? ec.value() : EIO;
   if (crash(2)) return ECANCELED;
   for (size_t i = 0; i < old.size(); ++i) {
@@ -84,7 +90,8 @@ int Log::swap_in_cleaned(const std::vector<std::shared_ptr<LogSegment>>& old, co
     if (i == 0 && crash(3)) return ECANCELED;
   }
   if (crash(4)) return ECANCELED;
-  fs::rename(swap, dir_ / segment_file_name(base, ".log"), ec);
+  fs::rename(txn_swap, TxnIndex::path(dir_, base), ec);
+  if (!ec) fs::rename(swap, dir_ / segment_file_name(base, ".log"), ec);
   if (ec || fsync_dir(dir_) != 0) {
     spdlog::error("log {}: cleaner swap at {} failed after the commit; restart completes it", dir_.string(), base);
     return ec ? ec.value() : EIO;
@@ -100,8 +107,13 @@ int Log::swap_in_cleaned(const std::vector<std::shared_ptr<LogSegment>>& old, co
     return e.code().value();
   }
   seg->mark_fully_flushed();
-  for (const auto& o : old) segments_.erase(o->base_offset());
+  std::vector<int64_t> old_bases;
+  for (const auto& o : old) {
+    segments_.erase(o->base_offset());
+    old_bases.push_back(o->base_offset());
+  }
   segments_[base] = seg;
+  txn_index_.replace_segments(old_bases, base, std::move(aborts));
   return 0;
 }
 

@@ -119,6 +119,25 @@ std::vector<AbortedTxn> TxnIndex::collect(int64_t fetch_offset, int64_t upper_bo
   return out;
 }
 
+int write_txn_index_file(const fs::path& p, const std::vector<AbortedTxn>& entries) {
+  std::string buf(entries.size() * kAbortedTxnSize, '\0');
+  for (size_t i = 0; i < entries.size(); ++i)
+    encode_aborted_txn(entries[i], reinterpret_cast<uint8_t*>(buf.data()) + i * kAbortedTxnSize);
+  return write_file_durably(p, buf);
+}
+
+void TxnIndex::replace_segments(const std::vector<int64_t>& old_bases, int64_t new_base,
+                                std::vector<AbortedTxn> entries) {
+  {
+    std::lock_guard lk(mu_);
+    for (int64_t b : old_bases) by_segment_.erase(b);
+    if (!entries.empty()) by_segment_[new_base] = std::move(entries);
+  }
+  std::error_code ec;
+  for (int64_t b : old_bases)
+    if (b != new_base) fs::remove(path(dir_, b), ec);
+}
+
 std::vector<AbortedTxn> TxnIndex::entries(int64_t segment_base) const {
   std::lock_guard lk(mu_);
   auto it = by_segment_.find(segment_base);

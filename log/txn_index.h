@@ -44,6 +44,9 @@ void encode_aborted_txn(const AbortedTxn& t, uint8_t* out);  // kAbortedTxnSize 
 // Decodes one entry; false on an unknown version.
 bool decode_aborted_txn(const uint8_t* in, AbortedTxn& out);
 
+// Writes a whole .txnindex file durably (the log cleaner's `.txnindex.cleaned`). errno.
+int write_txn_index_file(const std::filesystem::path& p, const std::vector<AbortedTxn>& entries);
+
 class TxnIndex {
  public:
   explicit TxnIndex(std::filesystem::path dir) : dir_(std::move(dir)) {}
@@ -66,6 +69,10 @@ class TxnIndex {
   // the first entry whose lastStableOffset >= upper_bound.
   std::vector<AbortedTxn> collect(int64_t fetch_offset, int64_t upper_bound) const;
   std::vector<AbortedTxn> entries(int64_t segment_base) const;
+  // The log cleaner's swap (its file is already in place): the entries of
+  // `old_bases` become `entries` under `new_base`; files of the other old
+  // bases are unlinked.
+  void replace_segments(const std::vector<int64_t>& old_bases, int64_t new_base, std::vector<AbortedTxn> entries);
 
  private:
   std::filesystem::path dir_;

@@ -16,6 +16,8 @@ storage::LogManagerConfig make_log_manager_config(const config::BrokerConfig& co
   lc.cleaner.dedupe_buffer_bytes = static_cast<size_t>(config.log_cleaner_dedupe_buffer_size);
   lc.cleaner.io_buffer_bytes = static_cast<size_t>(std::max(config.log_cleaner_io_buffer_size, 4096));
   lc.cleaner.backoff_ms = config.log_cleaner_backoff_ms;
+  lc.cleaner.load_factor = config.log_cleaner_io_buffer_load_factor;
+  lc.cleaner.max_io_bytes_per_second = config.log_cleaner_io_max_bytes_per_second;
   std::map<std::string, std::string> props;
   for (const auto& [key, entry] : config.effective) props[key] = entry.value;
   // The loader already resolved .minutes/.hours into these.

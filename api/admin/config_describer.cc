@@ -116,6 +116,7 @@ ConfigType to_type(config::ConfigType t) {
     case config::ConfigType::kBool: return ConfigType::kBoolean;
     case config::ConfigType::kString: return ConfigType::kString;
     case config::ConfigType::kList: return ConfigType::kList;
+    case config::ConfigType::kDouble: return ConfigType::kDouble;
   }
   return ConfigType::kUnknown;
 }

@@ -235,8 +235,11 @@ ProduceResponse::PartitionProduceResponse ProduceHandler::append_partition(
   if (!result.ok()) {
     if (result.error == storage::LogErrc::kStorageError)
       api_log().error("append to {}-{} failed: {}", escaped(topic), data.index, escaped(result.error_message));
-    return partition_error(data.index, to_error_code(result.error),
-                           result.error_message.empty() ? std::nullopt : std::optional(result.error_message));
+    auto p = partition_error(data.index, to_error_code(result.error),
+                             result.error_message.empty() ? std::nullopt : std::optional(result.error_message));
+    for (const auto& e : result.record_errors)  // v8+ carries them (KIP-467); older versions drop them
+      p.record_errors.push_back({e.batch_index, e.message, {}});
+    return p;
   }
   ProduceResponse::PartitionProduceResponse p;
   p.index = data.index;

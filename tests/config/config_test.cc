@@ -190,4 +190,11 @@ TEST_CASE("log cleaner keys: Kafka's names and defaults, cleanup policy list", "
   CHECK(load(std::nullopt, {}, {"log.cleanup.policy=Compact, delete"}).log_cleanup_policy == "compact,delete");
   CHECK(error_of(std::nullopt, {}, {"log.cleanup.policy=shred"}).find("log.cleanup.policy") != std::string::npos);
   CHECK(error_of(std::nullopt, {}, {"log.cleaner.threads=-1"}).find("log.cleaner.threads") != std::string::npos);
+  CHECK(c.log_cleaner_io_buffer_load_factor == 0.9);
+  CHECK(c.log_cleaner_io_max_bytes_per_second == 1.7976931348623157e308);
+  CHECK(load(std::nullopt, {}, {"log.cleaner.io.max.bytes.per.second=1048576.5"}).log_cleaner_io_max_bytes_per_second ==
+        1048576.5);
+  CHECK(error_of(std::nullopt, {}, {"log.cleaner.io.max.bytes.per.second=fast"}).find("log.cleaner.io.max") !=
+        std::string::npos);
+  CHECK(error_of(std::nullopt, {}, {"log.cleaner.io.buffer.load.factor=1.5"}).find("load.factor") != std::string::npos);
 }

@@ -6,6 +6,9 @@
 
 #include "cleaner_test_util.h"
 #include "log/cleaner_recovery.h"
+#include "log/control_batch.h"
+
+#include <set>
 
 using namespace skiff::storage;
 using namespace skiff::storage::test;
@@ -144,4 +147,100 @@ TEST_CASE("Startup completes a .swap and deletes the old segments it covers", "[
   REQUIRE(recs.size() == 7);
   CHECK(recs[0].offset == 3);
   CHECK(recs[1].offset == 7);
+}
+
+namespace {
+
+// Transactions from two producers (about half aborted) between plain
+// batches over the same keys, a roll every 5 batches; all closed at the end.
+void txn_workload(Log& log) {
+  std::mt19937 rng(5);
+  int64_t ts = kT0;
+  std::map<int64_t, int32_t> seq;
+  std::map<int64_t, bool> open;
+  for (int i = 0; i < 150; ++i) {
+    const int64_t pid = 1 + static_cast<int64_t>(rng() % 3);  // 3: plain
+    if (pid != 3 && open[pid] && rng() % 2 == 0) {
+      REQUIRE(log.append_marker(pid, 0, rng() % 2 == 0, 0, 1, 0, ++ts).ok());
+      open[pid] = false;
+    } else {
+      BatchBuilder b;
+      if (pid != 3) b.producer(pid, 0, seq[pid]).transactional(true);
+      for (int k = 0; k < 2; ++k) b.add("k" + std::to_string(rng() % 20), std::string(40, 'a' + i % 26), ++ts);
+      if (pid != 3) seq[pid] += 2, open[pid] = true;
+      REQUIRE(append_tmp(log, b.build()).ok());
+    }
+    if (i % 5 == 4) REQUIRE(log.roll(ts) == LogErrc::kNone);
+  }
+  for (auto& [pid, o] : open)
+    if (o) REQUIRE(log.append_marker(pid, 0, false, 0, 1, 0, ++ts).ok());
+  REQUIRE(log.roll(ts) == LogErrc::kNone);
+}
+
+// Every .txnindex entry sits in the segment holding its ABORT marker, and
+// the entries are exactly the original ones whose marker is still there.
+void check_txn_index(const Log& log, const std::vector<AbortedTxn>& original) {
+  std::set<int64_t> aborts;
+  for (auto& bytes : read_all_batches(log)) {
+    RecordBatchView v(bytes);
+    if (!v.is_control() || v.record_count() == 0) continue;
+    auto m = parse_marker(v);
+    REQUIRE(m);
+    if (!m->commit) aborts.insert(v.base_offset());
+  }
+  std::vector<AbortedTxn> expect;
+  for (const auto& t : original)
+    if (aborts.count(t.last_offset)) expect.push_back(t);
+  CHECK(log.collect_aborted_txns(Offset(0), Offset(log.log_end_offset().value + 1)) == expect);
+  auto segs = log.inactive_segments();
+  for (size_t i = 0; i < segs.size(); ++i) {
+    int64_t end = i + 1 < segs.size() ? segs[i + 1]->base_offset() : log.active_base_offset();
+    for (const auto& t : log.aborted_txns_of_segment(segs[i]->base_offset())) {
+      CHECK(t.last_offset >= segs[i]->base_offset());
+      CHECK(t.last_offset < end);
+    }
+  }
+}
+
+}  // namespace
+
+TEST_CASE("A kill at any step of a swap keeps the .txnindex with its markers", "[log][cleaner][txn]") {
+  for (int group = 1; group <= 2; ++group) {
+    for (int step = 1; step <= 5; ++step) {
+      INFO("group " << group << " step " << step);
+      TempDir dir;
+      auto log = open_log(dir / "t-0", compact_config());
+      txn_workload(*log);
+      const auto original = log->collect_aborted_txns(Offset(0), Offset(log->log_end_offset().value + 1));
+      REQUIRE(original.size() >= 5);
+      log->set_config(group_config());  // groups merge: entries move to the group's base
+      Cleaner first(CleanerConfig{});
+      auto p = cleaning_point(*log, -1, kT0);
+      REQUIRE(first.clean(*log, p, kT0).error == 0);
+      check_txn_index(*log, original);
+      // Pass 2 removes the ABORT markers (their data went in pass 1); killed mid-swap.
+      log->set_config(compact_config([](LogConfig& c) { c.segment_bytes = 8000; c.delete_retention_ms = 0; }));
+      for (const auto& s : log->inactive_segments()) REQUIRE(set_mtime_ms(s->log_path(), kT0) == 0);
+      CleanerConfig cc;
+      int calls = 0;
+      cc.crash_at = [&](int s) { return s == step && ++calls == group; };
+      Cleaner second(cc);
+      CleanResult r = second.clean_once(*log, p.first_uncleanable, p.first_uncleanable, kT0);
+      REQUIRE((r.error == ECANCELED || r.error == 0));
+      log.reset();
+      auto reopened = open_log(dir / "t-0", compact_config(), /*clean=*/false, 0);
+      for (const auto& f : files_of(dir / "t-0")) {
+        CHECK(f.find(".cleaned") == std::string::npos);
+        CHECK(f.find(".swap") == std::string::npos);
+      }
+      check_txn_index(*reopened, original);
+      // Finishing the pass removes markers and their entries, and stays consistent.
+      reopened->set_config(compact_config([](LogConfig& c) { c.segment_bytes = 8000; c.delete_retention_ms = 0; }));
+      Cleaner third(CleanerConfig{});
+      REQUIRE(third.clean_once(*reopened, p.first_uncleanable, p.first_uncleanable, kT0).error == 0);
+      check_txn_index(*reopened, original);
+      CHECK(reopened->collect_aborted_txns(Offset(0), Offset(reopened->log_end_offset().value + 1)).size() <
+            original.size());
+    }
+  }
 }
