@@ -1,13 +1,13 @@
 // Kafka Streams 4.4 word count with processing.guarantee=exactly_once_v2, the
 // application the java_txn Streams scenario SIGKILLs mid-run and restarts.
 // Usage: WordCountEos BOOTSTRAP APPLICATION_ID INPUT OUTPUT STATE_DIR [SLEEP_MS]
-// SLEEP_MS (default 0): work per input line, so a test can kill the
-// application while it is between commits.
+// SLEEP_MS (default 0): work per count update, so a test can kill the
+// application while it is between commits (of the output).
 // Input: lines of space-separated words; output: word -> count (a decimal
 // string), one update per input word (record caches off, so every count
 // 1..n of a word reaches the output exactly once under exactly-once).
-// Prints "STATE <state>" on each state change and "PROCESSED <n>" every 100
-// input lines (stdout, flushed), so the test can kill it mid-run. Exits 1
+// Prints "STATE <state>" on each state change and "UPDATES <n>" every 100
+// count updates (stdout, flushed), so the test can kill it mid-run. Exits 1
 // on an uncaught stream-thread error. Runs until killed (the test bounds it).
 import java.util.Arrays;
 import java.util.Locale;
@@ -53,12 +53,17 @@ public class WordCountEos {
     p.put(StreamsConfig.producerPrefix("transaction.timeout.ms"), "10000");
 
     long sleepMs = args.length == 6 ? Long.parseLong(args[5]) : 0;
-    AtomicLong lines = new AtomicLong();
+    AtomicLong updates = new AtomicLong();
     StreamsBuilder b = new StreamsBuilder();
     KStream<String, String> text = b.stream(args[2], Consumed.with(Serdes.String(), Serdes.String()));
-    text.peek((k, v) -> {
-          long n = lines.incrementAndGet();
-          if (n % 100 == 0) say("PROCESSED " + n);
+    text.flatMapValues(v -> Arrays.asList(v.toLowerCase(Locale.ROOT).split(" +")))
+        .filter((k, w) -> !w.isEmpty())
+        .groupBy((k, w) -> w, Grouped.with(Serdes.String(), Serdes.String()))
+        .count(Materialized.with(Serdes.String(), Serdes.Long()))
+        .toStream()
+        .peek((w, c) -> {
+          long n = updates.incrementAndGet();
+          if (n % 100 == 0) say("UPDATES " + n);
           if (sleepMs > 0) {
             try {
               Thread.sleep(sleepMs);
@@ -67,11 +72,6 @@ public class WordCountEos {
             }
           }
         })
-        .flatMapValues(v -> Arrays.asList(v.toLowerCase(Locale.ROOT).split(" +")))
-        .filter((k, w) -> !w.isEmpty())
-        .groupBy((k, w) -> w, Grouped.with(Serdes.String(), Serdes.String()))
-        .count(Materialized.with(Serdes.String(), Serdes.Long()))
-        .toStream()
         .mapValues(Object::toString)
         .to(args[3], Produced.with(Serdes.String(), Serdes.String()));
 
