@@ -14,7 +14,8 @@
 # Pinned versions live next to the drivers, in tests/integration:
 #   requirements.txt (PyPI), drivers/node/package.json + package-lock.json
 #   (npm), drivers/go/go.mod + go.sum (Go module proxy), and KAFKA_CLIENTS_VERSION
-#   below (Maven Central, through scripts/fetch_kafka_jars.sh). kcat and
+#   below (Maven Central, through scripts/fetch_kafka_jars.sh: kafka-clients for
+#   the Java drivers, kafka-streams for java_txn's Streams application). kcat and
 #   librdkafka come from Debian.
 set -euo pipefail
 SELF="$(cd "$(dirname "$0")" && pwd)/$(basename "$0")"

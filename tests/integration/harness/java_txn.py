@@ -83,6 +83,8 @@ def hung_producer(bootstrap: str, topic: str, txn_id: str, log: Path, timeout: f
     except BaseException:
         p.kill()
         raise
+    finally:
+        req.unlink()  # read at the JVM's start
     return p
 
 
