@@ -9,7 +9,8 @@
 #   The Python venv (pytest + pinned Python clients) is always installed: it
 #   runs the harness.
 #   env SKIFF_CACHE_DIR (default ~/.cache/skiff); everything goes under
-#   $SKIFF_CACHE_DIR/compat. Prints that directory on its last line.
+#   $SKIFF_CACHE_DIR/compat (or SKIFF_COMPAT_CACHE). Prints that directory on
+#   its last line.
 #
 # Pinned versions live next to the drivers, in tests/integration:
 #   requirements.txt (PyPI), drivers/node/package.json + package-lock.json
@@ -23,7 +24,9 @@ cd "$(dirname "$0")/.."
 ROOT=$PWD
 IT="$ROOT/tests/integration"
 CACHE_ROOT="${SKIFF_CACHE_DIR:-${HOME}/.cache/skiff}"
-COMPAT="$CACHE_ROOT/compat"
+# SKIFF_COMPAT_CACHE (as run.sh and the harness read it): a private client
+# directory, e.g. for a branch whose drivers differ from the shared cache's.
+COMPAT="${SKIFF_COMPAT_CACHE:-$CACHE_ROOT/compat}"
 KAFKA_CLIENTS_VERSION=4.4.0
 mkdir -p "$COMPAT"
 # One installer at a time per cache (two ctest runs, or a test and a
