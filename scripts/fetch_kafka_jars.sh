@@ -5,7 +5,12 @@
 # benchmarks can run Kafka itself and its own tools (e.g.
 # org.apache.kafka.tools.DumpLogSegments) against our files.
 #
-# Usage: scripts/fetch_kafka_jars.sh [version]
+# Usage: scripts/fetch_kafka_jars.sh [version] [set]
+#   set: broker (default: the jars above, into kafka-VERSION) or streams
+#   (kafka-streams VERSION and its runtime dependencies, with kafka-clients
+#   and rocksdbjni, into kafka-streams-VERSION: what the exactly-once Streams
+#   application of tests/integration runs on). Each set is its own directory,
+#   so adding one never rewrites a directory a running broker loads from.
 #   env KAFKA_VERSION (default 4.4.0), SKIFF_CACHE_DIR (default ~/.cache/skiff)
 # Prints the directory holding the jars on stdout (last line).
 # Java classpath:  java -cp "<dir>/*" org.apache.kafka.tools.DumpLogSegments ...
@@ -24,8 +29,15 @@
 set -euo pipefail
 
 VERSION="${1:-${KAFKA_VERSION:-4.4.0}}"
+SET="${2:-broker}"
 CACHE_ROOT="${SKIFF_CACHE_DIR:-${HOME}/.cache/skiff}"
-DEST="${CACHE_ROOT}/kafka-${VERSION}"
+case "${SET}" in
+  broker) DEST="${CACHE_ROOT}/kafka-${VERSION}"
+          ARTIFACTS="kafka_2.13 kafka-server kafka-storage kafka-tools kafka-clients kafka-group-coordinator kafka-transaction-coordinator" ;;
+  streams) DEST="${CACHE_ROOT}/kafka-streams-${VERSION}"
+           ARTIFACTS="kafka-streams kafka-clients" ;;
+  *) echo "fetch_kafka_jars: unknown set '${SET}' (broker, streams)" >&2; exit 2 ;;
+esac
 
 if [[ -f "${DEST}/.complete" ]]; then
   echo "${DEST}"
@@ -44,7 +56,7 @@ if [[ -f "${DEST}/.complete" ]]; then
   exit 0
 fi
 
-WORK="$(mktemp -d "${CACHE_ROOT}/.kafka-${VERSION}.XXXXXX")"
+WORK="$(mktemp -d "${CACHE_ROOT}/.kafka-${SET}-${VERSION}.XXXXXX")"
 trap 'rm -rf "${WORK}"' EXIT
 
 cat > "${WORK}/pom.xml" <<POM
@@ -55,13 +67,9 @@ cat > "${WORK}/pom.xml" <<POM
   <version>1</version>
   <packaging>pom</packaging>
   <dependencies>
-    <dependency><groupId>org.apache.kafka</groupId><artifactId>kafka_2.13</artifactId><version>${VERSION}</version></dependency>
-    <dependency><groupId>org.apache.kafka</groupId><artifactId>kafka-server</artifactId><version>${VERSION}</version></dependency>
-    <dependency><groupId>org.apache.kafka</groupId><artifactId>kafka-storage</artifactId><version>${VERSION}</version></dependency>
-    <dependency><groupId>org.apache.kafka</groupId><artifactId>kafka-tools</artifactId><version>${VERSION}</version></dependency>
-    <dependency><groupId>org.apache.kafka</groupId><artifactId>kafka-clients</artifactId><version>${VERSION}</version></dependency>
-    <dependency><groupId>org.apache.kafka</groupId><artifactId>kafka-group-coordinator</artifactId><version>${VERSION}</version></dependency>
-    <dependency><groupId>org.apache.kafka</groupId><artifactId>kafka-transaction-coordinator</artifactId><version>${VERSION}</version></dependency>
+$(for a in ${ARTIFACTS}; do
+    echo "    <dependency><groupId>org.apache.kafka</groupId><artifactId>${a}</artifactId><version>${VERSION}</version></dependency>"
+  done)
     <dependency><groupId>org.slf4j</groupId><artifactId>slf4j-simple</artifactId><version>1.7.36</version></dependency>
   </dependencies>
 </project>

@@ -9,12 +9,14 @@
 #   The Python venv (pytest + pinned Python clients) is always installed: it
 #   runs the harness.
 #   env SKIFF_CACHE_DIR (default ~/.cache/skiff); everything goes under
-#   $SKIFF_CACHE_DIR/compat. Prints that directory on its last line.
+#   $SKIFF_CACHE_DIR/compat (or SKIFF_COMPAT_CACHE). Prints that directory on
+#   its last line.
 #
 # Pinned versions live next to the drivers, in tests/integration:
 #   requirements.txt (PyPI), drivers/node/package.json + package-lock.json
 #   (npm), drivers/go/go.mod + go.sum (Go module proxy), and KAFKA_CLIENTS_VERSION
-#   below (Maven Central, through scripts/fetch_kafka_jars.sh). kcat and
+#   below (Maven Central, through scripts/fetch_kafka_jars.sh: kafka-clients for
+#   the Java drivers, kafka-streams for java_txn's Streams application). kcat and
 #   librdkafka come from Debian.
 set -euo pipefail
 SELF="$(cd "$(dirname "$0")" && pwd)/$(basename "$0")"
@@ -22,7 +24,9 @@ cd "$(dirname "$0")/.."
 ROOT=$PWD
 IT="$ROOT/tests/integration"
 CACHE_ROOT="${SKIFF_CACHE_DIR:-${HOME}/.cache/skiff}"
-COMPAT="$CACHE_ROOT/compat"
+# SKIFF_COMPAT_CACHE (as run.sh and the harness read it): a private client
+# directory, e.g. for a branch whose drivers differ from the shared cache's.
+COMPAT="${SKIFF_COMPAT_CACHE:-$CACHE_ROOT/compat}"
 KAFKA_CLIENTS_VERSION=4.4.0
 mkdir -p "$COMPAT"
 # One installer at a time per cache (two ctest runs, or a test and a
@@ -76,8 +80,9 @@ install_kafkajs() {
 
 install_java() {
   local jars; jars=$(scripts/fetch_kafka_jars.sh "$KAFKA_CLIENTS_VERSION" | tail -n1)
-  local src="$IT/drivers/java/CompatDriver.java"
-  local want; want=$(hash_of "$src" "$SELF" <(echo "$jars") <(javac -version 2>&1))
+  # CompatDriver.java, TxnDriver.java, TxnScenarios.java: one jar.
+  local src=("$IT"/drivers/java/*.java)
+  local want; want=$(hash_of "${src[@]}" "$SELF" <(echo "$jars") <(javac -version 2>&1))
   local dst="$COMPAT/java"
   if [[ -f "$dst/.stamp" && "$(cat "$dst/.stamp")" == "$want" ]]; then return; fi
   log "java driver (kafka-clients $KAFKA_CLIENTS_VERSION) -> $dst"
@@ -87,7 +92,7 @@ install_java() {
   for j in kafka-clients-"$KAFKA_CLIENTS_VERSION" lz4-java snappy-java zstd-jni slf4j-api slf4j-simple jackson-databind jackson-core jackson-annotations; do
     for f in "$jars"/"$j"*.jar; do cp+="${cp:+:}$f"; done
   done
-  javac -nowarn -d "$dst/classes" -cp "$cp" "$src" >&2
+  javac -nowarn -d "$dst/classes" -cp "$cp" "${src[@]}" >&2
   # A jar, not a directory: class-data sharing refuses directories on the path.
   jar cf "$dst/driver.jar" -C "$dst/classes" .
   echo "$dst/driver.jar:$cp" >"$dst/classpath"
@@ -95,6 +100,23 @@ install_java() {
   # JVM, and this cuts its start-up. Optional: without it the JVM just starts slower.
   java -XX:ArchiveClassesAtExit="$dst/app.jsa" -Xlog:disable -Dorg.slf4j.simpleLogger.defaultLogLevel=off \
     -cp "$dst/driver.jar:$cp" CompatDriver --warmup >/dev/null 2>&1 || rm -f "$dst/app.jsa"
+  echo "$want" >"$dst/.stamp"
+}
+
+# The exactly-once Kafka Streams word count of tests/integration/java_txn
+# (kafka-streams $KAFKA_CLIENTS_VERSION and its dependencies, RocksDB
+# included, through scripts/fetch_kafka_jars.sh's streams set).
+install_java_streams() {
+  local jars; jars=$(scripts/fetch_kafka_jars.sh "$KAFKA_CLIENTS_VERSION" streams | tail -n1)
+  local src="$IT/drivers/java/streams/WordCountEos.java"
+  local want; want=$(hash_of "$src" "$SELF" <(echo "$jars") <(javac -version 2>&1))
+  local dst="$COMPAT/java-streams"
+  if [[ -f "$dst/.stamp" && "$(cat "$dst/.stamp")" == "$want" ]]; then return; fi
+  log "java streams app (kafka-streams $KAFKA_CLIENTS_VERSION) -> $dst"
+  rm -rf "$dst"; mkdir -p "$dst/classes"
+  javac -nowarn -d "$dst/classes" -cp "$jars/*" "$src" >&2
+  jar cf "$dst/wordcount.jar" -C "$dst/classes" .
+  echo "$dst/wordcount.jar:$jars/*" >"$dst/classpath"
   echo "$want" >"$dst/.stamp"
 }
 
@@ -117,7 +139,7 @@ for c in "${CLIENTS[@]}"; do
     kcat) install_kcat ;;
     confluent_kafka|kafka_python) ;;  # in the venv
     kafkajs) install_kafkajs ;;
-    java) install_java ;;
+    java) install_java; install_java_streams ;;
     franz_go) install_franz_go ;;
     "") ;;
     *) log "unknown client '$c' (known: ${ALL[*]})"; exit 2 ;;
