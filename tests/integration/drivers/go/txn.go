@@ -169,6 +169,9 @@ func txnBench(ctx context.Context, req *request) (any, error) {
 	}
 	opts = append(opts, kgo.RequiredAcks(kgo.AllISRAcks()), kgo.MaxBufferedRecords(1<<20),
 		kgo.AllowAutoTopicCreation())
+	if os.Getenv("TXN_BENCH_DEBUG") != "" {
+		opts = append(opts, kgo.WithLogger(kgo.BasicLogger(os.Stderr, kgo.LogLevelDebug, nil)))
+	}
 	cl, err := kgo.NewClient(opts...)
 	if err != nil {
 		return nil, err
