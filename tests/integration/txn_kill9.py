@@ -6,7 +6,8 @@ txn_kill9_short).
 One broker on one data dir, one transactional.id throughout. Each round:
   1. a producer process (confluent-kafka, `--producer` mode below) runs
      transactions of 1-40 known records over 3 partitions, committing ~70%
-     and aborting the rest, journaling each step on stdout before doing it;
+     and aborting the rest (only once all its records are acknowledged),
+     journaling each step on stdout before doing it;
   2. at a random moment the broker gets SIGKILL, the producer soon after;
   3. the broker restarts on the same data; a new producer with the same
      transactional.id must get through init_transactions (the coordinator
