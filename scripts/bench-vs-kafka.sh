@@ -7,6 +7,10 @@
 #   scripts/bench-vs-kafka.sh            # 3 rounds, the full loads (~15 min)
 #   scripts/bench-vs-kafka.sh --smoke    # 1 round, tiny loads (CI runs this)
 #   scripts/bench-vs-kafka.sh --help     # every option
+#   scripts/bench-vs-kafka.sh --txn [--smoke|--rounds N|--records N|--brokers kafka]
+#       transactional produce (1,000 x 100 B per transaction) against
+#       idempotent produce, EndTxn p50/p99: scripts/bench_vs_kafka_txn.py,
+#       with the franz-go driver of the compatibility suite (not in CI yet)
 # env: BUILD_DIR (default build-bench), KAFKA_VERSION (default 4.4.0)
 # Results: a Markdown table on stdout, JSON + Markdown in BUILD_DIR/results/.
 set -euo pipefail
@@ -14,6 +18,14 @@ cd "$(dirname "$0")/.."
 BUILD_DIR=${BUILD_DIR:-build-bench}
 if [[ ! -f "$BUILD_DIR/CMakeCache.txt" ]]; then
   cmake -S . -B "$BUILD_DIR" -G Ninja -DSKIFF_TEST_AREAS=bench >/dev/null
+fi
+if [[ "${1:-}" == "--txn" ]]; then
+  shift
+  cmake --build "$BUILD_DIR" -j"${JOBS:-$(nproc)}" --target skiff >/dev/null
+  scripts/fetch_kafka_jars.sh >/dev/null
+  COMPAT=$(scripts/install-test-clients.sh franz_go | tail -1)
+  exec python3 scripts/bench_vs_kafka_txn.py --skiff "$BUILD_DIR/skiff" \
+    --driver "$COMPAT/go/franz-go-driver" --out "$BUILD_DIR/results" "$@"
 fi
 cmake --build "$BUILD_DIR" -j"${JOBS:-$(nproc)}" --target skiff skiff_rdkafka_bench skiff_first_produce >/dev/null
 JARS=$(scripts/fetch_kafka_jars.sh | tail -1)

@@ -398,6 +398,9 @@ func run(req *request) (any, error) {
 	case "admin_ops":
 		return adminOps(ctx, req)
 	}
+	if op, ok := extraOps[req.Op]; ok { // txn.go
+		return op(ctx, req)
+	}
 	return nil, fmt.Errorf("unknown op %q", req.Op)
 }
 

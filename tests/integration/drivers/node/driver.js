@@ -244,6 +244,38 @@ async function groupConsume (req, kafka) {
   }
 }
 
+// txn_send_offsets: three transactions of one transactional producer, each
+// with sendOffsets for req.group on req.in_topic: commit, abort, commit. The
+// group's committed offsets are read back (admin.fetchOffsets) after each.
+// req.txns: [{records: [{p, v}], offsets: {partition: offset}, commit: bool}].
+async function txnSendOffsets (req, kafka) {
+  const producer = kafka.producer({
+    transactionalId: req.txn_id, idempotent: true, maxInFlightRequests: 1, transactionTimeout: 10000
+  })
+  const admin = kafka.admin()
+  await producer.connect()
+  await admin.connect()
+  try {
+    const seen = []
+    for (const t of req.txns) {
+      const txn = await producer.transaction()
+      await txn.send({ topic: req.topic, messages: t.records.map((r) => ({ partition: r.p, value: unb64(r.v) })) })
+      const partitions = Object.entries(t.offsets).map(([p, o]) => ({ partition: Number(p), offset: String(o) }))
+      await txn.sendOffsets({ consumerGroupId: req.group, topics: [{ topic: req.in_topic, partitions }] })
+      if (t.commit) await txn.commit()
+      else await txn.abort()
+      const fetched = await admin.fetchOffsets({ groupId: req.group, topics: [req.in_topic] })
+      const offsets = {}
+      for (const p of fetched[0].partitions) offsets[p.partition] = Number(p.offset)
+      seen.push(offsets)
+    }
+    return { offsets: seen }
+  } finally {
+    await admin.disconnect()
+    await producer.disconnect()
+  }
+}
+
 async function run (req) {
   const kafka = client(req)
   switch (req.op) {
@@ -275,6 +307,8 @@ async function run (req) {
       return consume(req, kafka, req.start, req.counts, 'earliest')
     case 'group_consume':
       return groupConsume(req, kafka)
+    case 'txn_send_offsets':
+      return txnSendOffsets(req, kafka)
     case 'consume_reset': {
       const p = req.partition
       const onIdle = req.reset === 'latest'
