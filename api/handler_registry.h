@@ -1,4 +1,6 @@
-// HandlerRegistry: the table of API handlers by key. Filled once at startup,
+// HandlerRegistry: the table of API handlers by key. Filled once at startup
+// (add() refuses a second handler for a key and a version range outside the
+// codec's schema, so nothing is advertised that cannot be decoded),
 // read-only afterwards (safe to read from every handler thread).
 #pragma once
 

@@ -2,6 +2,8 @@
 // out-of-range versions, malformed bodies.
 #include "api/protocol/generated/api_versions_request.h"
 #include "api/protocol/generated/api_versions_response.h"
+#include "api/handler_registry.h"
+#include "api/protocol/api_table.h"
 #include "api/protocol/generated/fetch_request.h"
 #include "tests/api/api_harness.h"
 
@@ -96,4 +98,27 @@ TEST_CASE("unknown API keys and unadvertised versions close the connection", "[a
     bytes.push_back(0x01);
     CHECK(h.raw(bytes).action == network::Response::Action::kClose);
   }
+}
+
+namespace {
+class NoopHandler : public api::ApiHandler {
+ public:
+  using api::ApiHandler::ApiHandler;
+  void handle(api::ApiRequest&, api::Responder&) override {}
+  void send_error(api::ApiRequest&, api::Responder&, api::ErrorCode) override {}
+};
+}  // namespace
+
+TEST_CASE("the registry refuses a handler advertising versions its schema lacks", "[api][dispatch]") {
+  const auto* produce = protocol::find_api(0);
+  REQUIRE(produce);
+  api::HandlerRegistry r;
+  CHECK_THROWS_WITH(r.add(std::make_unique<NoopHandler>(0, produce->min_version, produce->max_version + 1)),
+                    Catch::Contains("outside its schema"));
+  CHECK_THROWS_WITH(r.add(std::make_unique<NoopHandler>(0, -1, produce->max_version)),
+                    Catch::Contains("outside its schema"));
+  CHECK_THROWS_WITH(r.add(std::make_unique<NoopHandler>(9999, 0, 0)), Catch::Contains("no schema"));
+  r.add(std::make_unique<NoopHandler>(0, produce->min_version, produce->max_version));
+  CHECK_THROWS_WITH(r.add(std::make_unique<NoopHandler>(0, produce->min_version, produce->max_version)),
+                    Catch::Contains("two handlers"));
 }
