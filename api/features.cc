@@ -7,14 +7,16 @@ namespace {
 // inter-broker Fetch (v17) and ListOffsets (v10) are the newest versions
 // Skiff serves (4.1-IV1 needs Fetch v18, 4.2-IV1 ListOffsets v11). Skiff
 // cannot run at an older level, so the supported range is this one level.
-// transaction.version 2 (KIP-890) is not listed yet: a Java 4.x producer
-// takes the TV2 path on the finalized level alone (TransactionManager.
-// maybeUpdateTransactionV2Enabled checks nothing else), skipping
-// AddPartitionsToTxn, so it needs Produce v12+ (implicit add) and
-// TxnOffsetCommit v5+ served first. The coordinator (api/txn_host.h) follows
-// whatever level this table finalizes.
+// transaction.version 2 (KIP-890), finalized as Kafka 4.x does: a Java 4.x
+// producer takes the TV2 path on the finalized level alone (TransactionManager.
+// maybeUpdateTransactionV2Enabled checks nothing else) and skips
+// AddPartitionsToTxn, relying on Produce v12+ (implicit add), EndTxn v5 and
+// TxnOffsetCommit v5+, all served. Levels 0-1 stay supported for the
+// coordinator's TV1 path (clients that send AddPartitionsToTxn). The
+// coordinator (api/txn_host.h) follows the level this table finalizes.
 constexpr Feature kFeatures[] = {
     {"metadata.version", 25, 25, 25},
+    {"transaction.version", 0, 2, 2},
 };
 
 // Kafka's VersionRange text: "7-33", or "25" for a single level.

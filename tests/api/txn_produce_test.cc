@@ -239,6 +239,7 @@ TEST_CASE("transactional records refused for the whole request, as Kafka", "[api
   FakeGate gate;
 
   SECTION("no gate: a clear, non-retriable refusal") {
+    h.apis().set_txn_produce_gate(nullptr);  // the coordinator not running
     auto r = only(h.call<ProduceResponse>(txn_produce(txn_batch()), 12));
     CHECK(r.error_code == 53);  // TRANSACTIONAL_ID_AUTHORIZATION_FAILED: fatal for the producer
     CHECK(r.error_message.value_or("").find("transaction coordinator") != std::string::npos);

@@ -123,7 +123,9 @@ TEST_CASE("FindCoordinator: this node for groups, one key or several", "[groups]
     CHECK(r.port == 9092);
   }
   req.key_type = 1;
-  CHECK(h.call<FindCoordinatorResponse>(req, 3).error_code == 15);  // transactions: not yet
+  auto txn = h.call<FindCoordinatorResponse>(req, 3);  // transactional ids: this node too
+  CHECK(txn.error_code == 0);
+  CHECK(txn.node_id == 1);
   FindCoordinatorRequest batched;
   batched.coordinator_keys = {"a", "b"};
   for (int16_t v : {4, 6}) {
@@ -277,7 +279,8 @@ TEST_CASE("a static leader rejoining: skip_assignment only where the wire has it
   batched.coordinator_keys = {"g"};
   batched.key_type = 1;
   auto fc = h.call<FindCoordinatorResponse>(batched, 4);
-  CHECK(fc.coordinators.at(0).error_code == 15);
+  CHECK(fc.coordinators.at(0).error_code == 0);
+  CHECK(fc.coordinators.at(0).node_id == 1);
 }
 
 TEST_CASE("a JoinGroup waits for the other members without a handler thread", "[groups][api]") {
