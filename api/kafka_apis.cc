@@ -18,6 +18,7 @@
 #include "api/handlers/describe_configs_handler.h"
 #include "api/handlers/describe_log_dirs_handler.h"
 #include "api/handlers/describe_producers_handler.h"
+#include "api/handlers/write_txn_markers_handler.h"
 #include "api/handlers/describe_quorum_handler.h"
 #include "api/handlers/describe_topic_partitions_handler.h"
 #include "api/handlers/incremental_alter_configs_handler.h"
@@ -128,6 +129,7 @@ KafkaApis::KafkaApis(const config::BrokerConfig& config, const BrokerInfo& broke
   registry_.add(std::make_unique<DescribeClusterHandler>(services_));
   registry_.add(std::make_unique<DescribeLogDirsHandler>(services_));
   registry_.add(std::make_unique<DescribeProducersHandler>(services_));
+  registry_.add(std::make_unique<WriteTxnMarkersHandler>(services_));  // kafka-transactions abort
   registry_.add(std::make_unique<DescribeTopicPartitionsHandler>(services_));
   // What Kafka's tools ask of a one-node cluster's controller.
   registry_.add(std::make_unique<DescribeQuorumHandler>(services_));

@@ -27,6 +27,8 @@
 #include "api/protocol/generated/list_transactions_response.h"
 #include "api/protocol/generated/metadata_request.h"
 #include "api/protocol/generated/metadata_response.h"
+#include "api/protocol/generated/write_txn_markers_request.h"
+#include "api/protocol/generated/write_txn_markers_response.h"
 #include "api/txn/transaction_log.h"
 #include "api/txn_host.h"
 #include "log/batch_builder.h"
@@ -349,4 +351,47 @@ TEST_CASE("Clients never auto-create __transaction_state", "[api][txn]") {
   REQUIRE(r.topics.size() == 1);
   CHECK(r.topics[0].error_code == 0);
   CHECK(r.topics[0].is_internal);
+}
+
+TEST_CASE("WriteTxnMarkers ends a hanging transaction (kafka-transactions abort)", "[api][txn]") {
+  test::ApiHarness h;
+  create(h, "t", 1);
+  auto log = h.logs().get_log("t", 0);
+  const Pid p{4242, 3};  // a producer the coordinator does not know
+  append_txn(*log, p, 0);
+  REQUIRE(log->last_stable_offset().value == 0);
+  auto request = [&](int16_t epoch, std::vector<int32_t> parts) {
+    protocol::WriteTxnMarkersRequest req;
+    protocol::WriteTxnMarkersRequest::WritableTxnMarker m;
+    m.producer_id = p.id;
+    m.producer_epoch = epoch;
+    m.transaction_result = false;
+    m.coordinator_epoch = 0;
+    protocol::WriteTxnMarkersRequest::WritableTxnMarkerTopic t;
+    t.name = "t";
+    t.partition_indexes = std::move(parts);
+    m.topics.push_back(t);
+    req.markers.push_back(m);
+    return req;
+  };
+  for (int16_t v : {1, 2}) {
+    INFO("version " << v);
+    // An unknown partition is refused; nothing is written anywhere.
+    auto bad = h.call<protocol::WriteTxnMarkersResponse>(request(p.epoch, {7}), v);
+    REQUIRE(bad.markers.size() == 1);
+    CHECK(bad.markers[0].producer_id == p.id);
+    CHECK(bad.markers[0].topics.at(0).partitions.at(0).error_code == 3);
+  }
+  // An older epoch than the partition has seen: fenced by the log.
+  auto old = h.call<protocol::WriteTxnMarkersResponse>(request(2, {0}), 1);
+  CHECK(old.markers.at(0).topics.at(0).partitions.at(0).error_code != 0);
+  CHECK(log->last_stable_offset().value == 0);
+  // The producer's own epoch: ABORT written, the LSO moves, the data is aborted.
+  auto ok = h.call<protocol::WriteTxnMarkersResponse>(request(p.epoch, {0}), 1);
+  CHECK(ok.markers.at(0).topics.at(0).partitions.at(0).error_code == 0);
+  CHECK(log->log_end_offset().value == 3);
+  CHECK(log->last_stable_offset().value == 3);
+  auto aborted = log->collect_aborted_txns(storage::Offset(0), storage::Offset(3));
+  REQUIRE(aborted.size() == 1);
+  CHECK(aborted[0].producer_id == p.id);
 }
