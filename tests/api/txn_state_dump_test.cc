@@ -14,39 +14,15 @@
 #include "api/protocol/generated/init_producer_id_response.h"
 #include "log/log_segment.h"
 #include "tests/api/api_harness.h"
+#include "tests/support/kafka_jars.h"
 
 using namespace skiff;
 
-namespace {
-
-std::string run(const std::string& cmd, int* status) {
-  std::string out;
-  FILE* p = popen((cmd + " 2>&1").c_str(), "r");
-  if (!p) {
-    *status = -1;
-    return out;
-  }
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
-  *status = pclose(p);
-  return out;
-}
-
-std::string kafka_jar_dir() {
-  int st = 0;
-  std::string out = run(std::string("bash ") + SKIFF_SOURCE_DIR + "/scripts/fetch_kafka_jars.sh", &st);
-  INFO(out);
-  REQUIRE(st == 0);
-  while (!out.empty() && (out.back() == '\n' || out.back() == '\r')) out.pop_back();
-  auto nl = out.rfind('\n');
-  return nl == std::string::npos ? out : out.substr(nl + 1);
-}
-
-}  // namespace
+using skiff::test::kafka_jar_dir;
+using skiff::test::run;
 
 TEST_CASE("Kafka's DumpLogSegments --transaction-log-decoder reads our __transaction_state", "[api][txn][kafka]") {
-  if (std::system("command -v java >/dev/null 2>&1") != 0) {
+  if (!skiff::test::have_java()) {
     WARN("skipping: java is absent");
     return;
   }

@@ -11,40 +11,17 @@
 
 #include "cleaner_test_util.h"
 #include "test_util.h"
+#include "tests/support/kafka_jars.h"
 
 using namespace skiff::storage;
 using namespace skiff::storage::test;
 namespace fs = std::filesystem;
 
+using skiff::test::have_java;
+using skiff::test::kafka_jar_dir;
+using skiff::test::run;
+
 namespace {
-
-std::string run(const std::string& cmd, int* status) {
-  std::string out;
-  FILE* p = popen((cmd + " 2>&1").c_str(), "r");
-  if (!p) {
-    *status = -1;
-    return out;
-  }
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
-  *status = pclose(p);
-  return out;
-}
-
-bool have_java() { return std::system("command -v java >/dev/null 2>&1") == 0; }
-
-// The jar directory; fails the test (not a skip) when java is there but the
-// jars cannot be fetched: a skip would hide a broken fresh-machine run.
-std::string kafka_jar_dir() {
-  int st = 0;
-  std::string out = run(std::string("bash ") + SKIFF_SOURCE_DIR + "/scripts/fetch_kafka_jars.sh", &st);
-  INFO(out);
-  REQUIRE(st == 0);
-  while (!out.empty() && (out.back() == '\n' || out.back() == '\r')) out.pop_back();
-  auto nl = out.rfind('\n');
-  return nl == std::string::npos ? out : out.substr(nl + 1);
-}
 
 bool contains_any(const std::string& s, std::initializer_list<const char*> needles) {
   for (auto n : needles) if (s.find(n) != std::string::npos) return true;
