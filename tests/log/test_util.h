@@ -77,4 +77,18 @@ inline std::vector<std::vector<uint8_t>> read_all_batches(const Log& log, int64_
   return out;
 }
 
+// A transactional batch of `records` records (key "k", value "v").
+inline std::vector<uint8_t> txn_batch(int64_t pid, int16_t epoch, int32_t seq, int records = 2) {
+  BatchBuilder b;
+  b.producer(pid, epoch, seq).transactional(true);
+  for (int i = 0; i < records; ++i) b.add("k", "v", wall_clock_ms());
+  return b.build();
+}
+
+// A COMMIT/ABORT marker appended at leader epoch 0; `tv` the transaction version.
+inline AppendResult marker(Log& log, int64_t pid, int16_t epoch, bool commit, int32_t coord_epoch = 0,
+                           int16_t tv = 1) {
+  return log.append_marker(pid, epoch, commit, coord_epoch, tv, 0, wall_clock_ms());
+}
+
 }  // namespace skiff::storage::test

@@ -16,17 +16,6 @@ using namespace skiff::storage::test;
 
 namespace {
 
-std::vector<uint8_t> txn_batch(int64_t pid, int16_t epoch, int32_t seq, int records = 2) {
-  BatchBuilder b;
-  b.producer(pid, epoch, seq).transactional(true);
-  for (int i = 0; i < records; ++i) b.add("k", "v", wall_clock_ms());
-  return b.build();
-}
-
-AppendResult marker(Log& log, int64_t pid, int16_t epoch, bool commit, int32_t coord_epoch = 0) {
-  return log.append_marker(pid, epoch, commit, coord_epoch, 1, 0, wall_clock_ms());
-}
-
 // The snapshot entry of `pid` in `file`: {coordinator epoch, current txn first offset}.
 std::pair<int32_t, int64_t> snapshot_txn_fields(const std::filesystem::path& file, int64_t pid) {
   std::string s;

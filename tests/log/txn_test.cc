@@ -13,21 +13,10 @@ using namespace skiff::storage::test;
 
 namespace {
 
-std::vector<uint8_t> txn_batch(int64_t pid, int16_t epoch, int32_t seq, int records = 2) {
-  BatchBuilder b;
-  b.producer(pid, epoch, seq).transactional(true);
-  for (int i = 0; i < records; ++i) b.add("k", "v", wall_clock_ms());
-  return b.build();
-}
-
 std::vector<uint8_t> plain_batch(int records = 2) {
   BatchBuilder b;
   for (int i = 0; i < records; ++i) b.add("k", "v", wall_clock_ms());
   return b.build();
-}
-
-AppendResult marker(Log& log, int64_t pid, int16_t epoch, bool commit, int32_t coord_epoch = 0, int16_t tv = 1) {
-  return log.append_marker(pid, epoch, commit, coord_epoch, tv, 0, wall_clock_ms());
 }
 
 int64_t lso(const Log& log) { return log.last_stable_offset().value; }
