@@ -1,7 +1,6 @@
 #include "api/txn_marker_writer.h"
 
 #include <atomic>
-#include <chrono>
 
 #include <boost/asio/post.hpp>
 
@@ -9,17 +8,12 @@
 #include "api/purgatory.h"
 #include "api/topics.h"
 #include "common/log_escape.h"
+#include "common/wall_clock.h"
 
 namespace skiff::api {
 namespace {
 
 constexpr int32_t kCoordinatorEpoch = 0;  // one node: the coordinator never moves
-constexpr const char* kOffsetsTopic = "__consumer_offsets";
-
-int64_t wall_ms() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
 
 // Joins the log appends and the sink completions into one `done`.
 struct Join {
@@ -62,17 +56,25 @@ ErrorCode TxnMarkerWriterImpl::append_to_logs(int64_t producer_id, int16_t produ
                      escaped(tp.topic), tp.partition);
       continue;
     }
-    auto r = log->append_marker(producer_id, producer_epoch, commit, kCoordinatorEpoch, /*transaction_version=*/0,
-                                /*leader_epoch=*/0, wall_ms());
-    if (!r.ok()) {
-      api_log().warn("{} marker for producer {} epoch {} on {}-{} failed: {}", commit ? "COMMIT" : "ABORT",
-                     producer_id, producer_epoch, escaped(tp.topic), tp.partition, escaped(r.error_message));
-      if (first == ErrorCode::kNone) first = to_error_code(r.error);
-      continue;
-    }
-    if (purgatory_ && purgatory_->has_watchers()) purgatory_->on_event(partition_key(tp.topic, tp.partition));
+    auto e = append_log_marker(*log, purgatory_, tp, producer_id, producer_epoch, commit, kCoordinatorEpoch,
+                               /*transaction_version=*/0);
+    if (e != ErrorCode::kNone && first == ErrorCode::kNone) first = e;
   }
   return first;
+}
+
+ErrorCode append_log_marker(storage::Log& log, Purgatory* purgatory, const txn::TopicPartition& tp,
+                            int64_t producer_id, int16_t producer_epoch, bool commit, int32_t coordinator_epoch,
+                            int16_t transaction_version) {
+  auto r = log.append_marker(producer_id, producer_epoch, commit, coordinator_epoch, transaction_version,
+                             /*leader_epoch=*/0, wall_clock_ms());
+  if (!r.ok()) {
+    api_log().warn("{} marker for producer {} epoch {} on {}-{} failed: {}", commit ? "COMMIT" : "ABORT",
+                   producer_id, producer_epoch, escaped(tp.topic), tp.partition, escaped(r.error_message));
+    return to_error_code(r.error);
+  }
+  if (purgatory && purgatory->has_watchers()) purgatory->on_event(partition_key(tp.topic, tp.partition));
+  return ErrorCode::kNone;
 }
 
 void TxnMarkerWriterImpl::write_markers(int64_t producer_id, int16_t producer_epoch, bool commit,

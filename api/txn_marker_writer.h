@@ -29,6 +29,16 @@ namespace skiff::api {
 
 class Purgatory;
 
+inline constexpr const char* kOffsetsTopic = "__consumer_offsets";
+
+// One COMMIT/ABORT control batch on `log` (storage::Log::append_marker, which
+// checks the epochs), logged, and the fetch purgatory woken for the partition
+// (read_committed fetches wait on the LSO). Shared by the coordinator's
+// writer and the WriteTxnMarkers handler. Any thread.
+ErrorCode append_log_marker(storage::Log& log, Purgatory* purgatory, const txn::TopicPartition& tp,
+                            int64_t producer_id, int16_t producer_epoch, bool commit, int32_t coordinator_epoch,
+                            int16_t transaction_version);
+
 class TxnMarkerWriterImpl : public txn::TxnMarkerWriter {
  public:
   using Post = std::function<void(std::function<void()>)>;

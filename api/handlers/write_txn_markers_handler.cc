@@ -4,11 +4,10 @@
 #include <memory>
 
 #include "api/api_log.h"
-#include "api/purgatory.h"
 #include "api/topics.h"
 #include "api/txn/txn_gates.h"
+#include "api/txn_marker_writer.h"
 #include "common/log_escape.h"
-#include "common/wall_clock.h"
 
 namespace skiff::api {
 namespace {
@@ -16,8 +15,6 @@ namespace {
 using protocol::WriteTxnMarkersRequest;
 using protocol::WriteTxnMarkersResponse;
 using PartitionResult = WriteTxnMarkersResponse::WritableTxnMarkerPartitionResult;
-
-constexpr const char* kOffsetsTopic = "__consumer_offsets";
 
 // The response mirrors the request; `answer(marker, topic, partition)` fills each code.
 template <class Answer>
@@ -59,19 +56,13 @@ ErrorCode WriteTxnMarkersHandler::append(const WriteTxnMarkersRequest::WritableT
                                          int32_t partition) {
   auto log = find_log(services_, topic, partition);
   if (!log) return ErrorCode::kUnknownTopicOrPartition;
-  auto r = log->append_marker(m.producer_id, m.producer_epoch, m.transaction_result, m.coordinator_epoch,
-                              m.transaction_version, /*leader_epoch=*/0, wall_clock_ms());
-  if (!r.ok()) {
-    api_log().info("WriteTxnMarkers {} for producer {} epoch {} on {}-{} refused: {}",
+  auto e = append_log_marker(*log, services_.fetch_purgatory, {topic, partition}, m.producer_id, m.producer_epoch,
+                             m.transaction_result, m.coordinator_epoch, m.transaction_version);
+  if (e == ErrorCode::kNone)  // an operator's action (kafka-transactions abort): worth a line
+    api_log().info("WriteTxnMarkers wrote {} for producer {} epoch {} on {}-{}",
                    m.transaction_result ? "COMMIT" : "ABORT", m.producer_id, m.producer_epoch, escaped(topic),
-                   partition, escaped(r.error_message));
-    return to_error_code(r.error);
-  }
-  api_log().info("WriteTxnMarkers wrote {} for producer {} epoch {} on {}-{}", m.transaction_result ? "COMMIT" : "ABORT",
-                 m.producer_id, m.producer_epoch, escaped(topic), partition);
-  if (services_.fetch_purgatory && services_.fetch_purgatory->has_watchers())
-    services_.fetch_purgatory->on_event(partition_key(topic, partition));
-  return ErrorCode::kNone;
+                   partition);
+  return e;
 }
 
 void WriteTxnMarkersHandler::handle(ApiRequest&, WriteTxnMarkersRequest& body, Responder& out) {
