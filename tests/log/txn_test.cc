@@ -192,6 +192,20 @@ TEST_CASE("read_committed reads only below the LSO", "[log][txn]") {
   CHECK(all.slice.read_all().size() == log->read(Offset(0), 1 << 20).slice.read_all().size());
 }
 
+TEST_CASE("retention deleting an ongoing transaction's data holds the LSO at the log start", "[log][txn]") {
+  TempDir d;
+  auto log = open_log(d.path(), config_with([](LogConfig& c) { c.retention_ms = 10000; }));
+  REQUIRE(append_tmp(*log, txn_batch(1, 0, 0)).ok());  // 0-1 P1 open
+  REQUIRE(append_tmp(*log, plain_batch()).ok());        // 2-3
+  CHECK(lso(*log) == 0);
+  REQUIRE(log->delete_old_segments(wall_clock_ms() + 60000) > 0);  // every record is past retention
+  CHECK(log->log_start_offset().value == 4);
+  CHECK(lso(*log) == 4);  // never below the log start, never past the end
+  REQUIRE(marker(*log, 1, 0, false).ok());  // 4: the abort still ends it, and is indexed
+  CHECK(lso(*log) == 5);
+  CHECK(log->collect_aborted_txns(Offset(4), Offset(5)).size() == 1);
+}
+
 TEST_CASE("DeleteRecords past an ongoing transaction holds the LSO at the log start", "[log][txn]") {
   TempDir d;
   auto log = open_log(d.path(), config_with());
