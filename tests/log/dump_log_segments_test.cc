@@ -2,7 +2,8 @@
 // (and our transaction markers, .txnindex and producer .snapshot files):
 // deep iteration over the log, --verify-index-only over both indexes, with
 // no error and no mismatch; also segments rewritten by the log cleaner
-// (gaps, empty batches, recompressed batches). Needs java and
+// (gaps, empty batches, recompressed batches, batches stamped with a delete
+// horizon whose records keep their own timestamps). Needs java and
 // scripts/fetch_kafka_jars.sh.
 #include <catch2/catch.hpp>
 
@@ -158,8 +159,11 @@ TEST_CASE("Kafka's DumpLogSegments reads segments rewritten by the log cleaner",
     REQUIRE(append_tmp(*log, with_codec(b.build(), codecs[i % 5]), 3).ok());
   }
   REQUIRE(log->roll(ts) == LogErrc::kNone);
+  std::map<int64_t, int64_t> ts_of;  // offset -> record timestamp before cleaning
+  for (const auto& rec : read_records(*log)) ts_of[rec.offset] = rec.timestamp;
   Cleaner cleaner(CleanerConfig{});
-  auto r = cleaner.clean(*log, cleaning_point(*log, -1, ts), ts);
+  const int64_t now = ts + 1000;
+  auto r = cleaner.clean(*log, cleaning_point(*log, -1, now), now);
   REQUIRE(r.error == 0);
   REQUIRE(r.records_kept < r.records_read);
   log->close();
@@ -178,6 +182,21 @@ TEST_CASE("Kafka's DumpLogSegments reads segments rewritten by the log cleaner",
   CHECK(!contains_any(deep, {"Exception", "invalid bytes", "Mismatches", "corrupt", "ERROR"}));
   for (const char* codec : {"compresscodec: gzip", "compresscodec: snappy", "compresscodec: lz4", "compresscodec: zstd"})
     CHECK(deep.find(codec) != std::string::npos);
+  // Batches keeping a tombstone carry the delete horizon (KIP-534); Kafka
+  // reads every record's timestamp as it was written ("| offset: N CreateTime: T").
+  const int64_t horizon = now + log->config()->delete_retention_ms;
+  CHECK(deep.find("deleteHorizonMs: OptionalLong[" + std::to_string(horizon) + "]") != std::string::npos);
+  CHECK(deep.find("deleteHorizonMs: OptionalLong.empty") != std::string::npos);
+  CHECK(deep.find("isvalid: false") == std::string::npos);
+  size_t checked = 0;
+  for (size_t at = deep.find("| offset: "); at != std::string::npos; at = deep.find("| offset: ", at + 1)) {
+    long long off = 0, t = 0;
+    REQUIRE(std::sscanf(deep.c_str() + at, "| offset: %lld CreateTime: %lld", &off, &t) == 2);
+    REQUIRE(ts_of.count(off) == 1);
+    CHECK(t == ts_of[off]);
+    ++checked;
+  }
+  CHECK(checked == static_cast<size_t>(r.records_kept));
   std::string verify = run(java + " --verify-index-only --files " + files, &st);
   INFO(verify.substr(0, 4000));
   REQUIRE(st == 0);
