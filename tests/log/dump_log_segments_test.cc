@@ -206,3 +206,45 @@ TEST_CASE("Kafka's DumpLogSegments reads segments rewritten by the log cleaner",
   REQUIRE(st == 0);
   CHECK(!contains_any(sanity, {"Exception", "failed", "ERROR"}));
 }
+
+TEST_CASE("Kafka's DumpLogSegments reads a marker stamped with its delete horizon", "[log][kafka][cleaner][txn]") {
+  if (!have_java()) {
+    WARN("skipping: java is absent");
+    return;
+  }
+  std::string jars = kafka_jar_dir();
+  TempDir dir;
+  auto log = open_log(dir / "mark-0", compact_config());
+  const int64_t ts = 1'700'000'000'000;
+  auto txn = [&](int32_t seq, const char* key) {
+    BatchBuilder b;
+    b.producer(7, 0, seq).transactional(true).add(key, "t", ts + seq);
+    REQUIRE(append_tmp(*log, b.build()).ok());
+  };
+  txn(0, "k");                                                  // 0: superseded below
+  REQUIRE(log->append_marker(7, 0, true, 0, 1, 0, ts + 10).ok());  // 1: COMMIT
+  txn(1, "j");                                                  // 2
+  REQUIRE(log->append_marker(7, 0, true, 0, 1, 0, ts + 20).ok());  // 3: COMMIT
+  REQUIRE(append_tmp(*log, BatchBuilder().add("k", "plain", ts + 30).build()).ok());  // 4
+  REQUIRE(log->roll(ts + 30) == LogErrc::kNone);
+  Cleaner cleaner(CleanerConfig{});
+  const int64_t end = log->active_base_offset();
+  REQUIRE(cleaner.clean_once(*log, 0, end, ts + 100).error == 0);    // k=t goes
+  REQUIRE(cleaner.clean_once(*log, end, end, ts + 200).error == 0);  // its marker gets a horizon
+  log->close();
+  const int64_t horizon = ts + 200 + log->config()->delete_retention_ms;
+  std::string java = "java -cp '" + jars + "/*' org.apache.kafka.tools.DumpLogSegments";
+  int st = 0;
+  std::string deep = run(java + " --deep-iteration --print-data-log --files " +
+                             (dir / "mark-0" / segment_file_name(0, ".log")).string(), &st);
+  INFO(deep.substr(0, 4000));
+  REQUIRE(st == 0);
+  CHECK(!contains_any(deep, {"Exception", "invalid bytes", "corrupt", "ERROR", "isvalid: false"}));
+  CHECK(deep.find("baseOffset: 1 lastOffset: 1 count: 1") != std::string::npos);
+  CHECK(deep.find("isControl: true deleteHorizonMs: OptionalLong[" + std::to_string(horizon) + "]") !=
+        std::string::npos);
+  CHECK(deep.find("isControl: true deleteHorizonMs: OptionalLong.empty") != std::string::npos);  // offset 3's
+  // The marker record keeps its own timestamp under the horizon.
+  CHECK(deep.find("| offset: 1 CreateTime: " + std::to_string(ts + 10) + " keySize: 4 valueSize: 6 sequence: -1 "
+                  "headerKeys: [] endTxnMarker: COMMIT") != std::string::npos);
+}
