@@ -113,6 +113,8 @@ class Log {
   // gave before the coordinator was asked (kNoVerification when the request
   // found the transaction open); else kInvalidTxnState, nothing written.
   VerificationGuard begin_txn_verification(int64_t producer_id);
+  // False once a marker for the producer has cleared `guard`.
+  bool txn_verification_valid(int64_t producer_id, VerificationGuard guard);
   AppendResult append_verified(std::span<uint8_t> records, int64_t now_ms, VerificationGuard guard);
   // The transaction coordinator's marker writer: appends a COMMIT or ABORT
   // control batch (control_batch.h) for the producer, after Kafka's checks

@@ -74,6 +74,11 @@ VerificationGuard Log::begin_txn_verification(int64_t producer_id) {
   return producers_.begin_verification(producer_id);
 }
 
+bool Log::txn_verification_valid(int64_t producer_id, VerificationGuard guard) {
+  std::lock_guard lk(mu_);
+  return producers_.verification_valid(producer_id, guard);
+}
+
 AppendResult Log::append_verified(std::span<uint8_t> records, int64_t now_ms, VerificationGuard guard) {
   return append_impl(records, /*leader_epoch=*/0, now_ms, nullptr, guard);
 }

@@ -49,8 +49,7 @@ ProducerCheck ProducerStateManager::check(const ProducerBatch& b, const std::vec
     out.message = fmt::format("Expected transactional write from producer {}", b.producer_id);
   }
   if (out.error == LogErrc::kNone && !out.duplicate && !txn_open && b.transactional && b.needs_verification) {
-    auto it = verifications_.find(b.producer_id);
-    if (b.guard == kNoVerification || it == verifications_.end() || it->second != b.guard) {
+    if (b.guard == kNoVerification || !verification_valid(b.producer_id, b.guard)) {
       out.error = LogErrc::kInvalidTxnState;
       out.message = "Record was not part of an ongoing transaction";
     }

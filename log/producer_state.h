@@ -118,6 +118,10 @@ class ProducerStateManager {
   // producer's current guard, or a new one; a marker clears it.
   VerificationGuard begin_verification(int64_t producer_id);
   void clear_verification(int64_t producer_id) { verifications_.erase(producer_id); }
+  bool verification_valid(int64_t producer_id, VerificationGuard guard) const {
+    auto it = verifications_.find(producer_id);
+    return it != verifications_.end() && it->second == guard;
+  }
   // Records a written data batch (a transactional one opens the producer's
   // transaction at its first offset if none is open).
   void update(const ProducerBatch& b);

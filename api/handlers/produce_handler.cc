@@ -38,6 +38,7 @@ struct ProduceHandler::Pending {
   int16_t version = 0;
   Responder out;
   txn::TxnProduceGate::Check check;
+  int rechecks = 0;  // verifications taken again after a marker cleared them
 };
 
 namespace {
@@ -291,6 +292,35 @@ void ProduceHandler::finish(protocol::ProduceRequest& body, std::vector<TopicPla
   out.send(resp);
 }
 
+// A guard cleared while the coordinator was asked (a marker was written):
+// the answer may predate the end of a transaction. Take new guards for those
+// partitions and ask again, as Kafka retries the whole verification. The
+// usual case is TV2's: the previous transaction's markers, written while the
+// coordinator held this request back; the second answer comes at once.
+bool ProduceHandler::recheck_stale(const std::shared_ptr<Pending>& pending) {
+  constexpr int kMaxRechecks = 3;
+  std::set<txn::TopicPartition> stale;
+  for (size_t i = 0; i < pending->plan.size(); ++i)
+    for (size_t j = 0; j < pending->plan[i].partitions.size(); ++j) {
+      auto& p = pending->plan[i].partitions[j];
+      const txn::TopicPartition tp{pending->plan[i].name, pending->body.topic_data[i].partition_data[j].index};
+      if (!p.transactional || !p.guard || p.error != ErrorCode::kNone || !pending->check.partitions.contains(tp))
+        continue;
+      if (p.log->txn_verification_valid(pending->check.producer_id, *p.guard)) continue;
+      stale.insert(tp);
+    }
+  if (stale.empty() || pending->rechecks++ >= kMaxRechecks) return false;  // past the limit: the append refuses
+  for (size_t i = 0; i < pending->plan.size(); ++i)
+    for (size_t j = 0; j < pending->plan[i].partitions.size(); ++j) {
+      auto& p = pending->plan[i].partitions[j];
+      if (stale.contains({pending->plan[i].name, pending->body.topic_data[i].partition_data[j].index}))
+        p.guard = p.log->begin_txn_verification(pending->check.producer_id);
+    }
+  pending->check.partitions = std::move(stale);
+  start_check(pending);
+  return true;
+}
+
 void ProduceHandler::start_check(std::shared_ptr<Pending> pending) {
   auto check = pending->check;
   services_.txn_gate->check(std::move(check), [this, pending](std::map<txn::TopicPartition, ErrorCode> result) {
@@ -303,6 +333,7 @@ void ProduceHandler::start_check(std::shared_ptr<Pending> pending) {
           if (it == result.end() || it->second == ErrorCode::kNone) continue;
           std::tie(p.error, p.message) = answer_for_check(it->second, pending->version);
         }
+      if (recheck_stale(pending)) return;
       finish(pending->body, pending->plan, pending->out);
     } catch (const std::exception& e) {
       api_log().error("transactional produce completion failed: {}", escaped(e.what()));

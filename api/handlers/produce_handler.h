@@ -33,6 +33,7 @@
 #include "api/broker_services.h"
 #include "api/protocol/generated/produce_request.h"
 #include "api/protocol/generated/produce_response.h"
+#include "api/txn/txn_gates.h"
 #include "log/producer_state.h"
 
 namespace skiff::api {
@@ -54,6 +55,8 @@ class ProduceHandler : public TypedApiHandler<protocol::ProduceRequest, protocol
   std::vector<TopicPlan> plan(protocol::ProduceRequest& body, int16_t version);
   TopicPlan plan_topic(protocol::ProduceRequest::TopicProduceData& topic, int16_t version);
   void start_check(std::shared_ptr<Pending> pending);
+  // Verifications a marker cleared meanwhile are taken again and re-asked.
+  bool recheck_stale(const std::shared_ptr<Pending>& pending);
   // Appends every partition the plan lets through and answers.
   void finish(protocol::ProduceRequest& body, std::vector<TopicPlan>& plan, Responder& out);
   protocol::ProduceResponse::PartitionProduceResponse append_partition(

@@ -41,7 +41,9 @@ class FakeGate : public api::txn::TxnProduceGate {
       return;
     }
     auto answers_now = answers;
+    auto hook = before_answer;
     lock.unlock();
+    if (hook) hook();
     done(answers_now);
   }
   void release() {
@@ -59,6 +61,7 @@ class FakeGate : public api::txn::TxnProduceGate {
 
   std::map<TopicPartition, ErrorCode> answers;
   bool hold = false;
+  std::function<void()> before_answer;  // runs before each immediate answer
   std::vector<Check> checks;
 
  private:
@@ -304,6 +307,37 @@ TEST_CASE("the answer waits for a gate that completes later on another thread", 
     REQUIRE(refused);
     CHECK(refused->action == network::Response::Action::kClose);
     CHECK(end_offset(h, "t", 0) == 1);
+  }
+}
+
+TEST_CASE("a marker written while the coordinator is asked: the verification is taken again", "[api][produce][txn]") {
+  test::ApiHarness h;
+  create_topic(h);
+  FakeGate gate;
+  h.apis().set_txn_produce_gate(&gate);
+  auto log = h.logs().get_log("t", 0);
+  auto write_marker = [&] {
+    REQUIRE(log->append_marker(7, 1, true, 0, 2, 0, now_ms()).ok());  // TV2: the previous transaction's end
+  };
+  SECTION("once (TV2's usual case): asked again, appended") {
+    gate.hold = true;
+    h.start(txn_produce(txn_batch(7, 1, 0)), 12);
+    CHECK(!h.wait(std::chrono::milliseconds(50)));
+    write_marker();
+    gate.hold = false;
+    std::thread([&] { gate.release(); }).join();
+    auto resp = h.wait(std::chrono::seconds(5));
+    REQUIRE(resp);
+    CHECK(only(h.decode<ProduceResponse>(*resp, 12)).error_code == 0);
+    CHECK(gate.checks.size() == 2);
+    CHECK(log->producer_state(7)->current_txn_first_offset == 1);
+  }
+  SECTION("every time: refused with INVALID_TXN_STATE, nothing appended") {
+    gate.before_answer = write_marker;
+    auto r = only(h.call<ProduceResponse>(txn_produce(txn_batch(7, 1, 0)), 12));
+    CHECK(r.error_code == 48);
+    CHECK(gate.checks.size() == 4);
+    CHECK(log->producer_state(7)->current_txn_first_offset < 0);
   }
 }
 
