@@ -104,40 +104,37 @@ install_java() {
   echo "$want" >"$dst/.stamp"
 }
 
-# The exactly-once Kafka Streams word count of tests/integration/java_txn
-# (kafka-streams $KAFKA_CLIENTS_VERSION and its dependencies, RocksDB
-# included, through scripts/fetch_kafka_jars.sh's streams set).
-install_java_streams() {
-  local jars; jars=$(scripts/fetch_kafka_jars.sh "$KAFKA_CLIENTS_VERSION" streams | tail -n1)
-  local src="$IT/drivers/java/streams/WordCountEos.java"
+# Compiles one Java source against a fetch_kafka_jars.sh set into
+# $COMPAT/DIR/JAR (skipped when source, script, jars and javac are unchanged)
+# and writes DIR/classpath. SERVICE: "interface=class" for a META-INF/services
+# entry, or empty.
+build_java_app() {
+  local set=$1 src=$2 dir=$3 jar=$4 service=$5
+  local jars; jars=$(scripts/fetch_kafka_jars.sh "$KAFKA_CLIENTS_VERSION" "$set" | tail -n1)
   local want; want=$(hash_of "$src" "$SELF" <(echo "$jars") <(javac -version 2>&1))
-  local dst="$COMPAT/java-streams"
+  local dst="$COMPAT/$dir"
   if [[ -f "$dst/.stamp" && "$(cat "$dst/.stamp")" == "$want" ]]; then return; fi
-  log "java streams app (kafka-streams $KAFKA_CLIENTS_VERSION) -> $dst"
-  rm -rf "$dst"; mkdir -p "$dst/classes"
+  log "java $dir ($set $KAFKA_CLIENTS_VERSION) -> $dst"
+  rm -rf "$dst"; mkdir -p "$dst/classes/META-INF/services"
   javac -nowarn -d "$dst/classes" -cp "$jars/*" "$src" >&2
-  jar cf "$dst/wordcount.jar" -C "$dst/classes" .
-  echo "$dst/wordcount.jar:$jars/*" >"$dst/classpath"
+  [[ -n "$service" ]] && echo "${service#*=}" >"$dst/classes/META-INF/services/${service%%=*}"
+  jar cf "$dst/$jar" -C "$dst/classes" .
+  echo "$dst/$jar:$jars/*" >"$dst/classpath"
   echo "$want" >"$dst/.stamp"
 }
 
-# test_connect.py's Kafka Connect distributed worker: connect-runtime
-# $KAFKA_CLIENTS_VERSION and its dependencies (fetch_kafka_jars.sh's connect
-# set), plus drivers/java/connect's connector, found by Connect through its
-# META-INF/services entry.
+# The exactly-once Kafka Streams word count of tests/integration/java_txn
+# (kafka-streams and its dependencies, RocksDB included).
+install_java_streams() {
+  build_java_app streams "$IT/drivers/java/streams/WordCountEos.java" java-streams wordcount.jar ""
+}
+
+# test_connect.py's Kafka Connect distributed worker: connect-runtime and its
+# dependencies, plus drivers/java/connect's connector, found by Connect
+# through its META-INF/services entry.
 install_java_connect() {
-  local jars; jars=$(scripts/fetch_kafka_jars.sh "$KAFKA_CLIENTS_VERSION" connect | tail -n1)
-  local src="$IT/drivers/java/connect/IdleSourceConnector.java"
-  local want; want=$(hash_of "$src" "$SELF" <(echo "$jars") <(javac -version 2>&1))
-  local dst="$COMPAT/java-connect"
-  if [[ -f "$dst/.stamp" && "$(cat "$dst/.stamp")" == "$want" ]]; then return; fi
-  log "java connect worker (connect-runtime $KAFKA_CLIENTS_VERSION) -> $dst"
-  rm -rf "$dst"; mkdir -p "$dst/classes/META-INF/services"
-  javac -nowarn -d "$dst/classes" -cp "$jars/*" "$src" >&2
-  echo IdleSourceConnector >"$dst/classes/META-INF/services/org.apache.kafka.connect.source.SourceConnector"
-  jar cf "$dst/connector.jar" -C "$dst/classes" .
-  echo "$dst/connector.jar:$jars/*" >"$dst/classpath"
-  echo "$want" >"$dst/.stamp"
+  build_java_app connect "$IT/drivers/java/connect/IdleSourceConnector.java" java-connect connector.jar \
+    "org.apache.kafka.connect.source.SourceConnector=IdleSourceConnector"
 }
 
 install_franz_go() {
