@@ -194,6 +194,20 @@ TEST_CASE("DeleteGroups writes tombstones for the group's offsets and the group"
   CHECK(f.c().group_count() == 0);
 }
 
+TEST_CASE("expired offsets are tombstones on __consumer_offsets, so the cleaner drops them",
+          "[groups][offsets_topic]") {
+  GroupFixture f;
+  REQUIRE(f.c().commit_offsets(commit("g", 1)) == std::vector<ErrorCode>{ErrorCode::kNone});
+  const int64_t retention = f.c().config().offsets_retention_ms;
+  REQUIRE(f.c().expire_offsets(1000 + retention + 1) == 1);
+  auto recs = read_partition(*f.logs, f.c().offsets_partition_for("g"));
+  REQUIRE(recs.size() == 3);  // the offset, its tombstone, the group's tombstone
+  CHECK((recs[1].key == encode_offset_key("g", kTp) && !recs[1].value));
+  CHECK((recs[2].key == encode_group_key("g") && !recs[2].value));
+  f.restart();
+  CHECK(committed(f.c(), "g") == -1);
+}
+
 namespace {
 
 // Writes a legacy (pre-topic) file: g with a committed offset and a group
