@@ -138,9 +138,10 @@ TEST_CASE("a commit is a record of the group's __consumer_offsets partition, a c
   REQUIRE(f.c().commit_offsets(commit("g", 42)) == std::vector<ErrorCode>{ErrorCode::kNone});
   auto info = f.logs->topic("__consumer_offsets");
   REQUIRE(info);
-  CHECK(info->partitions == 50);
+  CHECK(info->partitions == GroupFixture::test_config().offsets_topic_num_partitions);
+  CHECK(f.c().offsets_partitions() == info->partitions);
   CHECK(f.logs->topic_config("__consumer_offsets")->compact);
-  const int32_t p = skiff::offsets_partition_for("g", 50);
+  const int32_t p = skiff::offsets_partition_for("g", info->partitions);
   CHECK(f.c().offsets_partition_for("g") == p);
   auto recs = read_partition(*f.logs, p);
   REQUIRE(recs.size() == 1);
