@@ -50,8 +50,10 @@
 namespace skiff::api {
 namespace {
 
-// The coordinator keeps its state in the first log dir (see api/group/offset_store.h).
-std::unique_ptr<group::GroupCoordinator> make_group_coordinator(const config::BrokerConfig& c) {
+// The coordinator keeps its state in __consumer_offsets (api/group/offsets_topic.h);
+// the file of older Skiff versions, in the first log dir, is migrated into it.
+std::unique_ptr<group::GroupCoordinator> make_group_coordinator(const config::BrokerConfig& c,
+                                                                storage::LogManager& logs) {
   group::GroupConfig g;
   g.min_session_timeout_ms = c.group_min_session_timeout_ms;
   g.max_session_timeout_ms = c.group_max_session_timeout_ms;
@@ -61,11 +63,12 @@ std::unique_ptr<group::GroupCoordinator> make_group_coordinator(const config::Br
   g.offsets_retention_check_interval_ms = c.offsets_retention_check_interval_ms;
   g.offset_metadata_max_bytes = c.offset_metadata_max_bytes;
   g.offsets_topic_num_partitions = c.offsets_topic_num_partitions;
+  g.offsets_topic_segment_bytes = c.offsets_topic_segment_bytes;
   return std::make_unique<group::GroupCoordinator>(
-      g, std::filesystem::path(c.log_dirs.at(0)) / "skiff-consumer-offsets.log");
+      g, logs, std::filesystem::path(c.log_dirs.at(0)) / "skiff-consumer-offsets.log");
 }
 
-TxnHostConfig txn_host_config(const config::BrokerConfig& c) {
+TxnHostConfig txn_host_config(const config::BrokerConfig& c, int32_t offsets_partitions) {
   TxnHostConfig t;
   t.coordinator.max_timeout_ms = c.transaction_max_timeout_ms;
   t.coordinator.abort_timed_out_interval_ms = c.transaction_abort_timed_out_interval_ms;
@@ -73,7 +76,7 @@ TxnHostConfig txn_host_config(const config::BrokerConfig& c) {
   t.coordinator.transactional_id_expiration_ms = c.transactional_id_expiration_ms;
   t.coordinator.remove_expired_interval_ms = c.transaction_remove_expired_interval_ms;
   t.state_segment_bytes = c.transaction_state_log_segment_bytes;
-  t.coordinator.offsets_topic_partitions = c.offsets_topic_num_partitions;  // same partition as the groups pick
+  t.coordinator.offsets_topic_partitions = offsets_partitions;  // same partition as the groups pick
   // The coordinator's own rules (fence/timeout aborts, the state record
   // version) follow the finalized transaction.version, as in Kafka.
   const Feature* tv = find_feature("transaction.version");
@@ -85,14 +88,14 @@ TxnHostConfig txn_host_config(const config::BrokerConfig& c) {
 
 KafkaApis::KafkaApis(const config::BrokerConfig& config, const BrokerInfo& broker, storage::LogManager& logs,
                      config::DynamicBrokerConfig* dynamic)
-    : groups_(make_group_coordinator(config)),
+    : groups_(make_group_coordinator(config, logs)),
       producer_ids_(std::make_unique<admin::ProducerIds>(std::filesystem::path(config.log_dirs.at(0)) /
                                                          storage::kProducerIdFile)),
       services_{config, broker, logs, &fetch_purgatory_, groups_.get(), producer_ids_.get(), dynamic} {
   services_.txn_offsets = groups_.get();  // markers on __consumer_offsets partitions (KIP-447)
   // The transaction coordinator loads __transaction_state before the first
   // request is handled (the handler threads start after this constructor).
-  txn_ = std::make_unique<TxnHost>(txn_host_config(config), logs, *producer_ids_, &fetch_purgatory_,
+  txn_ = std::make_unique<TxnHost>(txn_host_config(config, groups_->offsets_partitions()), logs, *producer_ids_, &fetch_purgatory_,
                                    services_.txn_offsets);
   txn_->start();
   services_.txn = txn_.get();

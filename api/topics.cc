@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "api/api_log.h"
+#include "api/group/group_coordinator.h"
 #include "api/txn_state_store.h"
 #include "common/log_escape.h"
 
@@ -31,6 +32,14 @@ TopicLookup find_topic(BrokerServices& services, const std::string& name, bool a
   // its own segment size (api/txn_state_store.h), never a client's default topic.
   if (!allow_create || !services.config.auto_create_topics_enable || name == kTransactionStateTopic)
     return {ErrorCode::kUnknownTopicOrPartition, std::nullopt};
+  // __consumer_offsets is created as the group coordinator's (compacted,
+  // offsets.topic.*), as Kafka's AutoTopicCreationManager does.
+  if (name == group::kConsumerOffsetsTopic) {
+    if (!services.groups || !services.groups->ensure_offsets_topic())
+      return {ErrorCode::kCoordinatorNotAvailable, std::nullopt};
+    if (auto t = services.logs.topic(name)) return {ErrorCode::kNone, std::move(t)};
+    return {ErrorCode::kUnknownTopicOrPartition, std::nullopt};
+  }
   auto created = services.logs.create_topic(name, services.config.num_partitions);
   if (created.error == storage::LogErrc::kNone) {
     api_log().info("auto-created topic {} with {} partition(s)", escaped(name), services.config.num_partitions);
@@ -40,6 +49,10 @@ TopicLookup find_topic(BrokerServices& services, const std::string& name, bool a
   }
   if (auto t = services.logs.topic(name)) return {ErrorCode::kNone, std::move(t)};
   return {ErrorCode::kUnknownTopicOrPartition, std::nullopt};
+}
+
+bool is_internal_topic(std::string_view name) {
+  return name == group::kConsumerOffsetsTopic || name == kTransactionStateTopic;
 }
 
 std::shared_ptr<storage::Log> find_log(BrokerServices& services, const std::string& topic, int32_t partition) {

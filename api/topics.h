@@ -4,6 +4,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "api/broker_services.h"
 #include "api/error_codes.h"
@@ -33,6 +34,11 @@ struct TopicLookup {
 // auto.create.topics.enable are set. An illegal name: INVALID_TOPIC_EXCEPTION;
 // absent: UNKNOWN_TOPIC_OR_PARTITION.
 TopicLookup find_topic(BrokerServices& services, const std::string& name, bool allow_create);
+
+// Kafka's internal topics (Topic.isInternal): __consumer_offsets and
+// __transaction_state. Listed with is_internal=true; clients may read them,
+// never produce to them (INVALID_TOPIC_EXCEPTION, as Kafka's ReplicaManager).
+bool is_internal_topic(std::string_view name);
 
 // The topic's partition log, or nothing (UNKNOWN_TOPIC_OR_PARTITION).
 std::shared_ptr<storage::Log> find_log(BrokerServices& services, const std::string& topic, int32_t partition);

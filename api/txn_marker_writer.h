@@ -4,7 +4,9 @@
 // single node never changes coordinator) and wakes the fetch purgatory for it
 // (read_committed fetches waiting on the LSO). Partitions of
 // `__consumer_offsets` go to the group coordinator's TxnOffsetMarkerSink
-// (KIP-447) instead of a log (no sink: nothing pending, success). A partition
+// (KIP-447), which appends the control batch to that partition itself (under
+// its lock, so pending offsets and markers keep one order in the log and in
+// memory), then applies it (no sink: nothing pending, success). A partition
 // whose topic no longer exists is skipped, as Kafka's marker channel drops
 // markers for deleted partitions.
 //

@@ -92,6 +92,7 @@ struct BrokerConfig {
   int64_t offsets_retention_check_interval_ms = 600000;
   int32_t offset_metadata_max_bytes = 4096;
   int32_t offsets_topic_num_partitions = 50;
+  int32_t offsets_topic_segment_bytes = 104857600;
 
   // Transactions (api/txn_host.h), Kafka's names and defaults. The state log
   // has one partition on a single node; num.partitions, replication.factor

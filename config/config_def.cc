@@ -288,6 +288,9 @@ std::vector<ConfigKeyDef> build_defs() {
                           "Partitions of __consumer_offsets: which partition's transaction markers end a "
                           "group's transactional offsets. Do not change it once groups exist.",
                           &BrokerConfig::offsets_topic_num_partitions));
+  d.push_back(integer_key("offsets.topic.segment.bytes", 104857600, 1, kIntMax,
+                          "Segment size of __consumer_offsets (compacted by the log cleaner).",
+                          &BrokerConfig::offsets_topic_segment_bytes));
 
   d.push_back(integer_key("transaction.max.timeout.ms", 900000, 1, kIntMax,
                           "Longest transaction timeout a producer may ask for (INVALID_TRANSACTION_TIMEOUT beyond).",

@@ -1,5 +1,6 @@
 // GroupCoordinator: DescribeGroups, ListGroups and DeleteGroups.
 #include <algorithm>
+#include <set>
 
 #include "api/api_log.h"
 #include "api/group/group_coordinator.h"
@@ -64,7 +65,7 @@ std::vector<GroupOverview> GroupCoordinator::list_groups(const std::vector<std::
 
 std::vector<ErrorCode> GroupCoordinator::delete_groups(const std::vector<std::string>& group_ids) {
   std::vector<ErrorCode> out;
-  std::optional<uint64_t> last;
+  FlushPoints last;
   for (const auto& id : group_ids) {
     if (shutting_down_) {
       out.push_back(ErrorCode::kNotCoordinator);
@@ -82,16 +83,22 @@ std::vector<ErrorCode> GroupCoordinator::delete_groups(const std::vector<std::st
       out.push_back(ErrorCode::kNonEmptyGroup);
     } else {
       g->transition_to(GroupState::kDead, now_ms());
+      // Kafka: a tombstone for every committed offset and every partition
+      // with pending offsets, then the group's, so compaction drops them all.
+      std::set<TopicPartition> tps;
+      for (const auto& [tp, o] : g->offsets) tps.insert(tp);
+      for (const auto& [pid, offsets] : g->pending_offsets)
+        for (const auto& [tp, po] : offsets) tps.insert(tp);
+      if (auto seq = store_->delete_group(id, {tps.begin(), tps.end()})) last.merge(*seq);
       g->offsets.clear();
       g->pending_offsets.clear();  // Kafka: their tombstones too; a later marker finds nothing
       g->pending_members.clear();
-      if (auto seq = store_->delete_group(id)) last = seq;
       forget(*g);
       api_log().info("group {}: deleted", escaped(id));
       out.push_back(ErrorCode::kNone);
     }
   }
-  if (last) store_->flush(*last);
+  store_->flush(last);
   return out;
 }
 

@@ -9,24 +9,38 @@
 #include <fmt/format.h>
 
 #include "api/api_log.h"
+#include "api/group/offsets_migration.h"
 #include "common/log_escape.h"
 
 namespace skiff::api::group {
 
-GroupCoordinator::GroupCoordinator(GroupConfig config, std::filesystem::path store_file) : config_(config) {
+GroupCoordinator::GroupCoordinator(GroupConfig config, storage::LogManager& logs, std::filesystem::path legacy_file)
+    : config_(config) {
   std::random_device rd;
   id_state_[0] = (static_cast<uint64_t>(rd()) << 32) ^ rd();
   id_state_[1] = (static_cast<uint64_t>(rd()) << 32) ^ rd() ^ 0x9e3779b97f4a7c15ULL;
   auto started = std::chrono::steady_clock::now();
+  store_ = std::make_unique<OffsetsTopic>(
+      logs, OffsetsTopicConfig{config.offsets_topic_num_partitions, config.offsets_topic_segment_bytes});
   std::map<std::string, LoadedGroup> loaded;
-  store_ = std::make_unique<OffsetStore>(std::move(store_file), loaded);
+  next_pending_order_ = store_->load(loaded) + 1;
+  if (migrate_legacy_offsets(legacy_file, *store_)) {  // then the topic holds the file's state too
+    loaded.clear();
+    next_pending_order_ = store_->load(loaded) + 1;
+  }
+  load(loaded);
+  auto ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
+  api_log().info("group coordinator: loaded {} group(s) from __consumer_offsets in {:.1f} ms", groups_.size(), ms);
+  schedule_retention();
+}
+
+void GroupCoordinator::load(std::map<std::string, LoadedGroup>& loaded) {
   size_t offsets = 0, pending = 0;
   for (auto& [id, lg] : loaded) {
     for (auto& [pid, tps] : lg.pending) {
       auto& epoch = producer_epochs_[{offsets_partition_for(id), pid}];
       for (auto& [tp, po] : tps) {
         epoch = std::max(epoch, po.producer_epoch);
-        next_pending_order_ = std::max(next_pending_order_, po.order + 1);
         ++pending;
       }
     }
@@ -40,12 +54,17 @@ GroupCoordinator::GroupCoordinator(GroupConfig config, std::filesystem::path sto
     offsets += g->offsets.size();
     groups_.emplace(id, std::move(g));
   }
-  auto ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
-  api_log().info(
-      "group coordinator: loaded {} group(s) with {} committed and {} pending transactional offset(s) from {} in "
-      "{:.1f} ms",
-      groups_.size(), offsets, pending, store_->path().string(), ms);
-  schedule_retention();
+  api_log().info("group coordinator: {} committed and {} pending transactional offset(s)", offsets, pending);
+}
+
+bool GroupCoordinator::ensure_offsets_topic() {
+  try {
+    store_->ensure_created();
+    return true;
+  } catch (const std::exception& e) {
+    api_log().error("group coordinator: {}", escaped(e.what()));
+    return false;
+  }
 }
 
 GroupCoordinator::~GroupCoordinator() { shutdown(); }
@@ -98,8 +117,20 @@ void GroupCoordinator::forget(GroupMetadata& g) {
   if (it != groups_.end() && it->second.get() == &g) groups_.erase(it);
 }
 
+// The group's GroupMetadataValue, as Kafka writes it (members with the
+// selected protocol's metadata and their assignment). Not waited for: the
+// group record only matters for a restart (generation, protocol type).
 void GroupCoordinator::persist(GroupMetadata& g) {
-  store_->write_group({g.group_id(), g.protocol_type.value_or(""), g.generation_id, g.state_timestamp()});
+  GroupRecord r{.group_id = g.group_id(), .protocol_type = g.protocol_type.value_or(""),
+                .generation = g.generation_id, .protocol = g.protocol_name, .leader = std::nullopt,
+                .state_timestamp = g.state_timestamp(), .members = {}};
+  if (!g.leader_id().empty()) r.leader = g.leader_id();
+  for (const auto& [id, m] : g.members()) {
+    const Bytes* sub = g.protocol_name ? m.metadata_for(*g.protocol_name) : nullptr;
+    r.members.push_back({id, m.group_instance_id, m.client_id, m.client_host, m.rebalance_timeout_ms,
+                         m.session_timeout_ms, sub ? *sub : Bytes{}, m.assignment});
+  }
+  store_->write_group(r);
 }
 
 int64_t GroupCoordinator::now_ms() {

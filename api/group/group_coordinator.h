@@ -2,10 +2,13 @@
 // node (it is the coordinator of all of them): JoinGroup, SyncGroup,
 // Heartbeat and LeaveGroup drive each group's state machine (GroupMetadata);
 // OffsetCommit / OffsetFetch / OffsetDelete keep committed offsets, durable in
-// the OffsetStore; DescribeGroups / ListGroups / DeleteGroups for admins.
+// the internal topic `__consumer_offsets` (OffsetsTopic, Kafka's record
+// format); DescribeGroups / ListGroups / DeleteGroups for admins.
 // TxnOffsetCommit keeps offsets pending per (group, producer id) until the
 // transaction coordinator's marker for the group's `__consumer_offsets`
-// partition commits or drops them (KIP-447; group_txn_offsets.cc).
+// partition commits or drops them (KIP-447; group_txn_offsets.cc): the
+// pending offsets are a transactional batch of that partition, and on_marker
+// appends the COMMIT/ABORT control batch there before applying it.
 //
 // Nothing here parks a thread. A JoinGroup that must wait for the other
 // members, or a SyncGroup that waits for the leader's assignment, leaves its
@@ -18,8 +21,8 @@
 // network layer). The map of groups has a shared_mutex that is a leaf: taken
 // briefly, never held while taking a group's mutex. Timer callbacks run on
 // the TimerQueue thread and take the group's mutex like any request. The
-// state is loaded synchronously at construction, before any request is
-// served, so COORDINATOR_LOAD_IN_PROGRESS is never needed. Transactional
+// state is loaded synchronously at construction (after log recovery, before
+// any request is served), so COORDINATOR_LOAD_IN_PROGRESS is never needed. Transactional
 // offsets also take `txn_mu_` (before any group's mutex): it orders their
 // writes with the markers, as Kafka's partition log does.
 #pragma once
@@ -35,7 +38,7 @@
 
 #include "api/group/group_metadata.h"
 #include "api/group/group_types.h"
-#include "api/group/offset_store.h"
+#include "api/group/offsets_topic.h"
 #include "api/group/timer_queue.h"
 #include "api/txn/txn_gates.h"
 
@@ -50,12 +53,15 @@ struct GroupConfig {
   int64_t offsets_retention_check_interval_ms = 600000;
   int32_t offset_metadata_max_bytes = 4096;
   int32_t offsets_topic_num_partitions = 50;  // which groups a marker's partition covers
+  int32_t offsets_topic_segment_bytes = 104857600;
 };
 
 class GroupCoordinator : public txn::TxnOffsetMarkerSink {
  public:
-  // Loads the groups and offsets kept in `store_file`. Throws on an unusable file.
-  GroupCoordinator(GroupConfig config, std::filesystem::path store_file);
+  // Loads the groups and offsets kept in `__consumer_offsets` of `logs`,
+  // first migrating `legacy_file` (the file of Skiff < this change,
+  // offsets_migration.h) into the topic if it exists. Throws on corrupt data.
+  GroupCoordinator(GroupConfig config, storage::LogManager& logs, std::filesystem::path legacy_file = {});
   ~GroupCoordinator() override;
 
   // Answers every waiting JoinGroup/SyncGroup with NOT_COORDINATOR, stops the
@@ -94,6 +100,11 @@ class GroupCoordinator : public txn::TxnOffsetMarkerSink {
   void on_marker(int64_t producer_id, int16_t producer_epoch, bool commit, int32_t offsets_partition,
                  std::function<void(ErrorCode)> done) override;
   int32_t offsets_partition_for(const std::string& group_id) const;
+  // Partitions of __consumer_offsets (the existing topic's count, else the config's).
+  int32_t offsets_partitions() const { return store_->partitions(); }
+  // FindCoordinator for a group: creates __consumer_offsets if needed, as
+  // Kafka does. False (logged) if it cannot be created.
+  bool ensure_offsets_topic();
 
   // ---- admin (group_admin.cc) ----
   GroupDescription describe_group(const std::string& group_id);
@@ -146,24 +157,22 @@ class GroupCoordinator : public txn::TxnOffsetMarkerSink {
   int remove_offsets(const OffsetPredicate& doomed, int64_t now, bool durable, bool with_pending);
   // TxnOffsetCommit's checks of the group (Kafka's validateOffsetCommit, transactional).
   ErrorCode validate_txn_commit(GroupMetadata& g, const TxnOffsetCommitParams& p) const;
-  // A marker's effect on one group; the caller holds txn_mu_. Returns the
-  // sequence to flush, or nothing when nothing was written / on I/O error.
-  std::optional<uint64_t> end_txn_in_group(GroupMetadata& g, int64_t producer_id, int16_t epoch, bool commit,
-                                           bool* failed);
-  // A plain commit of `tps` supersedes their pending offsets: those to
-  // rewrite marked (caller holds g.mu).
-  // `before_order`: only pending offsets written before that one.
-  std::vector<PendingWrite> superseded_by(const GroupMetadata& g, const std::vector<TopicPartition>& tps,
-                                          int64_t before_order = INT64_MAX) const;
-  std::optional<uint64_t> write_pending_offsets(GroupMetadata& g, const TxnOffsetCommitParams& p,
-                                                std::vector<ErrorCode>& errors);
-  std::optional<uint64_t> write_commit(GroupMetadata& g,
-                                       const std::vector<std::pair<TopicPartition, OffsetAndMetadata>>& valid);
+  // A written marker's effect on one group's memory (the caller holds
+  // txn_mu_ and g.mu), as OffsetsReplay::apply_marker replays it.
+  void end_txn_in_group(GroupMetadata& g, int64_t producer_id, bool commit);
+  // A plain commit of `tps` supersedes their pending offsets (caller holds
+  // g.mu). `before_order`: only pending offsets written before that one.
+  void supersede(GroupMetadata& g, const std::vector<TopicPartition>& tps, int64_t before_order = INT64_MAX);
+  std::optional<FlushPoints> write_pending_offsets(GroupMetadata& g, const TxnOffsetCommitParams& p,
+                                                   std::vector<ErrorCode>& errors);
+  std::optional<FlushPoints> write_commit(GroupMetadata& g,
+                                          const std::vector<std::pair<TopicPartition, OffsetAndMetadata>>& valid);
+  void load(std::map<std::string, LoadedGroup>& loaded);
   static std::vector<TopicPartition> take_doomed(GroupMetadata& g, const OffsetPredicate& doomed_offset,
                                                  bool with_pending);
 
   const GroupConfig config_;
-  std::unique_ptr<OffsetStore> store_;
+  std::unique_ptr<OffsetsTopic> store_;
   mutable std::shared_mutex map_mu_;
   std::unordered_map<std::string, GroupPtr> groups_;
   std::atomic<bool> shutting_down_{false};

@@ -37,7 +37,7 @@ std::vector<ErrorCode> GroupCoordinator::commit_offsets(const OffsetCommitParams
     g = get_or_create(p.group_id);
   }
   std::vector<ErrorCode> errors(n, ErrorCode::kNone);
-  std::optional<uint64_t> seq;
+  std::optional<FlushPoints> seq;
   {
     std::lock_guard lock(g->mu);
     ErrorCode err = ErrorCode::kNone;
@@ -72,17 +72,19 @@ std::vector<ErrorCode> GroupCoordinator::commit_offsets(const OffsetCommitParams
   return errors;
 }
 
-// Writes plain committed offsets (and the pending offsets they supersede, in
-// the same write), then applies them. Caller holds g.mu.
-std::optional<uint64_t> GroupCoordinator::write_commit(
+// Writes plain committed offsets, then applies them; they supersede the
+// pending transactional offsets of their partitions (the replay of the
+// record does the same). Caller holds g.mu.
+std::optional<FlushPoints> GroupCoordinator::write_commit(
     GroupMetadata& g, const std::vector<std::pair<TopicPartition, OffsetAndMetadata>>& valid) {
-  std::vector<TopicPartition> tps;
-  for (const auto& [tp, o] : valid) tps.push_back(tp);
-  auto superseded = superseded_by(g, tps);
-  auto seq = store_->write_offsets(g.group_id(), valid, superseded);
+  auto seq = store_->write_offsets(g.group_id(), valid);
   if (seq) {
-    for (const auto& [tp, o] : valid) g.offsets[tp] = o;
-    for (const auto& w : superseded) g.pending_offsets[w.producer_id][w.tp].superseded = true;
+    std::vector<TopicPartition> tps;
+    for (const auto& [tp, o] : valid) {
+      g.offsets[tp] = o;
+      tps.push_back(tp);
+    }
+    supersede(g, tps);
   }
   return seq;
 }
@@ -133,7 +135,7 @@ OffsetDeleteResult GroupCoordinator::delete_offsets(const std::string& group_id,
     r.error = ErrorCode::kGroupIdNotFound;
     return r;
   }
-  std::optional<uint64_t> seq;
+  std::optional<FlushPoints> seq;
   {
     std::lock_guard lock(g->mu);
     if (g->is(GroupState::kDead)) {
@@ -217,9 +219,9 @@ int GroupCoordinator::remove_offsets(const OffsetPredicate& doomed_offset, int64
     for (auto& [id, g] : groups_) all.push_back(g);
   }
   int removed = 0;
-  std::optional<uint64_t> last_seq;
-  auto written = [&](std::optional<uint64_t> seq) {
-    if (seq) last_seq = std::max(last_seq.value_or(0), *seq);
+  FlushPoints last_seq;
+  auto written = [&](const std::optional<FlushPoints>& seq) {
+    if (seq) last_seq.merge(*seq);
   };
   for (auto& g : all) {
     std::lock_guard lock(g->mu);
@@ -230,12 +232,12 @@ int GroupCoordinator::remove_offsets(const OffsetPredicate& doomed_offset, int64
     if (g->is(GroupState::kEmpty) && g->offsets.empty() && g->pending_offsets.empty() && g->size() == 0 &&
         g->pending_members.empty()) {
       g->transition_to(GroupState::kDead, now);
-      written(store_->delete_group(g->group_id()));
+      written(store_->delete_group(g->group_id(), {}));
       forget(*g);
       api_log().info("group {}: removed (empty, no committed offsets)", escaped(g->group_id()));
     }
   }
-  if (durable && last_seq) store_->flush(*last_seq);
+  if (durable) store_->flush(last_seq);
   return removed;
 }
 

@@ -34,7 +34,7 @@ std::vector<ErrorCode> GroupCoordinator::commit_txn_offsets(const TxnOffsetCommi
   if (shutting_down_) return all(ErrorCode::kNotCoordinator);
   if (p.group_id.empty()) return all(ErrorCode::kInvalidGroupId);
   std::vector<ErrorCode> errors(n, ErrorCode::kNone);
-  std::optional<uint64_t> seq;
+  std::optional<FlushPoints> seq;
   {
     std::lock_guard txn_lock(txn_mu_);
     GroupPtr g = find(p.group_id);
@@ -63,32 +63,40 @@ std::vector<ErrorCode> GroupCoordinator::commit_txn_offsets(const TxnOffsetCommi
   return errors;
 }
 
-// Writes the valid offsets of `p` as pending, then keeps them; the invalid
-// ones get their error in `errors`. Caller holds txn_mu_ and g.mu.
-std::optional<uint64_t> GroupCoordinator::write_pending_offsets(GroupMetadata& g, const TxnOffsetCommitParams& p,
-                                                                std::vector<ErrorCode>& errors) {
-  std::vector<PendingWrite> valid;
+// Writes the valid offsets of `p` as a transactional batch of the producer,
+// then keeps them pending; the invalid ones get their error in `errors`.
+// Caller holds txn_mu_ and g.mu.
+std::optional<FlushPoints> GroupCoordinator::write_pending_offsets(GroupMetadata& g, const TxnOffsetCommitParams& p,
+                                                                   std::vector<ErrorCode>& errors) {
+  std::vector<std::pair<TopicPartition, OffsetAndMetadata>> valid;
   for (size_t i = 0; i < p.offsets.size(); ++i) {
-    const auto& [tp, o] = p.offsets[i];
-    if (o.metadata.size() > static_cast<size_t>(config_.offset_metadata_max_bytes))
+    if (p.offsets[i].second.metadata.size() > static_cast<size_t>(config_.offset_metadata_max_bytes))
       errors[i] = ErrorCode::kOffsetMetadataTooLarge;
     else
-      valid.push_back({p.producer_id, tp, PendingOffset{o, p.producer_epoch, next_pending_order_++, false}});
+      valid.push_back(p.offsets[i]);
   }
   if (valid.empty()) return std::nullopt;
-  auto seq = store_->write_pending(p.group_id, valid);
-  if (seq) {
-    auto& mine = g.pending_offsets[p.producer_id];
-    for (auto& w : valid) mine[w.tp] = w.offset;
+  ErrorCode refused = ErrorCode::kCoordinatorNotAvailable;
+  auto seq = store_->write_pending(p.group_id, p.producer_id, p.producer_epoch, valid, &refused);
+  if (!seq) {
+    // The partition's producer state fenced it (as Kafka's log would): that error, else retriable.
+    if (refused != ErrorCode::kInvalidProducerEpoch) refused = ErrorCode::kCoordinatorNotAvailable;
+    for (auto& e : errors)
+      if (e == ErrorCode::kNone) e = refused;
+    return std::nullopt;
   }
+  auto& mine = g.pending_offsets[p.producer_id];
+  for (auto& [tp, o] : valid) mine[tp] = PendingOffset{o, p.producer_epoch, next_pending_order_++, false};
   return seq;
 }
 
+// Appends the COMMIT/ABORT control batch to the offsets partition, then
+// applies it to every group of that partition, all under txn_mu_ so the log
+// and the memory see TxnOffsetCommits and markers in the same order.
 void GroupCoordinator::on_marker(int64_t producer_id, int16_t producer_epoch, bool commit, int32_t offsets_partition,
                                  std::function<void(ErrorCode)> done) {
   if (shutting_down_) return done(ErrorCode::kNotCoordinator);
-  std::optional<uint64_t> last;
-  bool failed = false;
+  std::optional<FlushPoints> written;
   ErrorCode refused = ErrorCode::kNone;
   {
     std::lock_guard txn_lock(txn_mu_);
@@ -100,6 +108,9 @@ void GroupCoordinator::on_marker(int64_t producer_id, int16_t producer_epoch, bo
       api_log().warn("__consumer_offsets-{}: {} marker of producer {} at epoch {} refused: epoch {} was seen",
                      offsets_partition, commit ? "COMMIT" : "ABORT", producer_id, producer_epoch, known->second);
       refused = ErrorCode::kInvalidProducerEpoch;
+    } else if (!(written = store_->write_marker(offsets_partition, producer_id, producer_epoch, commit, &refused))) {
+      // Nothing applied: the pending offsets stay for the retried marker.
+      if (refused == ErrorCode::kNone) refused = ErrorCode::kKafkaStorageError;
     } else {
       producer_epochs_[key] = producer_epoch;
       std::vector<GroupPtr> all;
@@ -110,59 +121,41 @@ void GroupCoordinator::on_marker(int64_t producer_id, int16_t producer_epoch, bo
       }
       for (auto& g : all) {
         std::lock_guard lock(g->mu);
-        if (auto seq = end_txn_in_group(*g, producer_id, producer_epoch, commit, &failed))
-          last = std::max(last.value_or(0), *seq);
+        end_txn_in_group(*g, producer_id, commit);
       }
     }
   }
   if (refused != ErrorCode::kNone) return done(refused);
-  // A failed write leaves that group's pending offsets for the retried marker.
-  if (failed || (last && !store_->flush(*last))) return done(ErrorCode::kKafkaStorageError);
+  if (!store_->flush(*written)) return done(ErrorCode::kKafkaStorageError);
   done(ErrorCode::kNone);
 }
 
-std::optional<uint64_t> GroupCoordinator::end_txn_in_group(GroupMetadata& g, int64_t producer_id, int16_t epoch,
-                                                           bool commit, bool* failed) {
+void GroupCoordinator::end_txn_in_group(GroupMetadata& g, int64_t producer_id, bool commit) {
   auto mine = g.pending_offsets.find(producer_id);
-  if (mine == g.pending_offsets.end() || g.is(GroupState::kDead)) return std::nullopt;
-  std::vector<std::pair<TopicPartition, OffsetAndMetadata>> applied;
-  std::vector<PendingWrite> superseded;
+  if (mine == g.pending_offsets.end() || g.is(GroupState::kDead)) return;
+  size_t applied = 0;
   if (commit) {
     for (const auto& [tp, po] : mine->second) {
       if (po.superseded) continue;
-      applied.push_back({tp, po.offset});
+      g.offsets[tp] = po.offset;
+      ++applied;
       // Other producers' older pending offsets of this partition are now
       // older than the committed offset: their commit must not win.
-      auto older = superseded_by(g, {tp}, po.order);
-      superseded.insert(superseded.end(), older.begin(), older.end());
+      supersede(g, {tp}, po.order);
     }
   }
-  auto seq = store_->end_txn(g.group_id(), producer_id, epoch, commit, applied, superseded);
-  if (!seq) {
-    *failed = true;
-    return std::nullopt;
-  }
-  for (auto& w : superseded) g.pending_offsets[w.producer_id][w.tp].superseded = true;
-  for (auto& [tp, o] : applied) g.offsets[tp] = o;
   g.pending_offsets.erase(mine);
   api_log().debug("group {}: {} {} transactional offset(s) of producer {}", escaped(g.group_id()),
-                  commit ? "committed" : "dropped", commit ? applied.size() : size_t{0}, producer_id);
-  return seq;
+                  commit ? "committed" : "dropped", applied, producer_id);
 }
 
-std::vector<PendingWrite> GroupCoordinator::superseded_by(const GroupMetadata& g, const std::vector<TopicPartition>& tps,
-                                                         int64_t before_order) const {
-  std::vector<PendingWrite> out;
-  for (const auto& [pid, offsets] : g.pending_offsets) {
+void GroupCoordinator::supersede(GroupMetadata& g, const std::vector<TopicPartition>& tps, int64_t before_order) {
+  for (auto& [pid, offsets] : g.pending_offsets) {
     for (const auto& tp : tps) {
       auto it = offsets.find(tp);
-      if (it == offsets.end() || it->second.superseded || it->second.order >= before_order) continue;
-      PendingOffset marked = it->second;
-      marked.superseded = true;
-      out.push_back({pid, tp, marked});
+      if (it != offsets.end() && it->second.order < before_order) it->second.superseded = true;
     }
   }
-  return out;
 }
 
 }  // namespace skiff::api::group

@@ -1,13 +1,11 @@
-// OffsetStore: the durable state of the group coordinator — committed offsets
-// and which groups exist — in one append-only file of our own,
-// `<first log dir>/skiff-consumer-offsets.log`, replayed at startup.
+// OffsetStore (legacy): the file in which Skiff kept the group coordinator's
+// durable state before it moved to the internal topic `__consumer_offsets`
+// (offsets_topic.h): `<first log dir>/skiff-consumer-offsets.log`. The broker
+// now only reads it, once, to migrate it (offsets_migration.h); the writer is
+// kept for the tests that produce old-format files.
 //
-// Why not a `__consumer_offsets` topic through LogManager: Kafka keeps that
-// topic small with log compaction, which our storage engine does not have
-// (time retention would silently drop offsets committed more than a week
-// ago), and a topic would be visible to clients and to auto-creation. This
-// file compacts itself: when it has grown well past its live content it is
-// rewritten (to a temporary file, fsynced, renamed over the old one).
+// The file compacted itself: when it had grown well past its live content it
+// was rewritten (to a temporary file, fsynced, renamed over the old one).
 //
 // Layout: a sequence of records, each
 //   u32 payload length | u32 CRC-32C of the payload | payload
@@ -44,27 +42,15 @@
 #include <vector>
 
 #include "api/group/group_types.h"
+#include "api/group/offsets_replay.h"
 
 namespace skiff::api::group {
-
-struct GroupRecord {
-  std::string group_id;
-  std::string protocol_type;
-  int32_t generation = 0;
-  int64_t state_timestamp = 0;  // wall clock ms of the last state change
-};
 
 // A pending transactional offset as written (type 5).
 struct PendingWrite {
   int64_t producer_id = -1;
   TopicPartition tp;
   PendingOffset offset;
-};
-
-struct LoadedGroup {
-  std::optional<GroupRecord> group;
-  std::map<TopicPartition, OffsetAndMetadata> offsets;
-  std::map<int64_t, std::map<TopicPartition, PendingOffset>> pending;  // by producer id
 };
 
 class OffsetStore {

@@ -37,6 +37,8 @@ Partition failed(ErrorCode e) {
 void DeleteRecordsHandler::handle(ApiRequest&, protocol::DeleteRecordsRequest& body, Responder& out) {
   bool moved = false;
   auto resp = mirror(body, [&](const std::string& topic, const auto& p) -> Partition {
+    // Kafka 4.4 (ReplicaManager.deleteRecordsOnLocalLog): never on an internal topic.
+    if (is_internal_topic(topic)) return failed(ErrorCode::kInvalidTopicException);
     auto log = find_log(services_, topic, p.partition_index);
     if (!log) return failed(ErrorCode::kUnknownTopicOrPartition);
     const int64_t target = p.offset == -1 ? log->log_end_offset().value : p.offset;

@@ -46,7 +46,7 @@ void DescribeTopicPartitionsHandler::handle(ApiRequest&, protocol::DescribeTopic
       break;
     }
     t.topic_id = to_wire(info->topic_id);
-    t.is_internal = name == "__consumer_offsets" || name == "__transaction_state";
+    t.is_internal = is_internal_topic(name);
     t.topic_authorized_operations = authorized_operations(AclResource::kTopic);
     for (int32_t p = first; p < info->partitions; ++p) {
       if (budget <= 0) {

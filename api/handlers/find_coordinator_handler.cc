@@ -1,5 +1,7 @@
 #include "api/handlers/find_coordinator_handler.h"
 
+#include "api/group/group_coordinator.h"
+
 namespace skiff::api {
 namespace {
 
@@ -8,11 +10,18 @@ using protocol::FindCoordinatorResponse;
 constexpr int8_t kGroupKey = 0;
 constexpr int8_t kTransactionKey = 1;
 
-FindCoordinatorResponse::Coordinator locate(const BrokerServices& services, const std::string& listener,
+FindCoordinatorResponse::Coordinator locate(BrokerServices& services, const std::string& listener,
                                             const std::string& key, int8_t key_type) {
   FindCoordinatorResponse::Coordinator c;
   c.key = key;
   c.error_message = std::nullopt;
+  if (key_type == kGroupKey && services.groups && !services.groups->ensure_offsets_topic()) {
+    // Kafka creates __consumer_offsets on the first FindCoordinator for a group.
+    c.node_id = -1;
+    c.port = -1;
+    c.error_code = code(ErrorCode::kCoordinatorNotAvailable);
+    return c;
+  }
   if (key_type == kGroupKey) {
     const auto& e = services.broker.endpoint_for(listener);
     c.node_id = services.broker.node_id;

@@ -13,7 +13,7 @@ MetadataResponse::MetadataResponseTopic describe(const storage::TopicInfo& info,
   MetadataResponse::MetadataResponseTopic t;
   t.name = info.name;
   t.topic_id = to_wire(info.topic_id);
-  t.is_internal = info.name == "__consumer_offsets" || info.name == "__transaction_state";
+  t.is_internal = is_internal_topic(info.name);
   for (int32_t p = 0; p < info.partitions; ++p) {
     MetadataResponse::MetadataResponsePartition part;
     part.partition_index = p;

@@ -199,8 +199,10 @@ ProduceHandler::TopicPlan ProduceHandler::plan_topic(protocol::ProduceRequest::T
       topic_error = ErrorCode::kUnknownTopicId;
   } else {
     t.name = topic.name;
-    topic_error = find_topic(services_, t.name, /*allow_create=*/true).error;
+    // Kafka refuses appends to internal topics before looking them up.
+    if (!is_internal_topic(t.name)) topic_error = find_topic(services_, t.name, /*allow_create=*/true).error;
   }
+  if (is_internal_topic(t.name)) topic_error = ErrorCode::kInvalidTopicException;
   for (auto& data : topic.partition_data) {
     PartitionPlan& p = t.partitions.emplace_back();
     p.error = topic_error;

@@ -10,8 +10,9 @@
 //  - TxnOffsetMarkerSink: the group side of a COMMIT/ABORT marker for a
 //    `__consumer_offsets` partition (KIP-447): pending TxnOffsetCommit
 //    offsets of that producer become committed offsets, or are dropped.
-//    Implemented by the group coordinator; called by the marker writer
-//    instead of appending a control batch to a log.
+//    Implemented by the group coordinator, which appends the control batch
+//    to that __consumer_offsets partition, then applies it; called by the
+//    marker writer and WriteTxnMarkers for those partitions.
 //
 // Threads: interfaces only. `done` may run on any thread (typically the
 // coordinator's strand or a group thread), possibly before the call returns;

@@ -1,4 +1,4 @@
-// Test support for the group coordinator: a coordinator over a temp file,
+// Test support for the group coordinator: a coordinator over a temp log dir,
 // and Pending<T>, which captures a callback's answer that may arrive later
 // on another thread (a timer, another member's request).
 #pragma once
@@ -15,6 +15,7 @@
 #include <catch2/catch.hpp>
 
 #include "api/group/group_coordinator.h"
+#include "log/log_manager.h"
 
 namespace skiff::test {
 
@@ -95,20 +96,38 @@ class GroupFixture {
     start();
   }
   ~GroupFixture() {
-    coordinator.reset();
+    stop();
     std::filesystem::remove_all(dir_);
   }
   static GroupConfig test_config() {
     GroupConfig c;
     c.min_session_timeout_ms = 10;
+    c.offsets_topic_num_partitions = 5;  // creating Kafka's 50 takes ~1 s per test
     return c;
   }
-  void start() { coordinator = std::make_unique<GroupCoordinator>(config_, file()); }
-  void restart() {
+  // The coordinator over a LogManager of the temp dir (its __consumer_offsets),
+  // migrating legacy_file() first if it exists.
+  void start() {
+    if (!logs) logs = std::make_unique<storage::LogManager>(log_config());
+    coordinator = std::make_unique<GroupCoordinator>(config_, *logs, legacy_file());
+  }
+  // Coordinator and logs closed (as a broker stop).
+  void stop() {
     coordinator.reset();
+    if (logs) logs->shutdown();
+    logs.reset();
+  }
+  void restart() {
+    stop();
     start();
   }
-  std::filesystem::path file() const { return dir_ / "skiff-consumer-offsets.log"; }
+  storage::LogManagerConfig log_config() const {
+    storage::LogManagerConfig lc;
+    lc.log_dirs = {dir_ / "logs"};
+    return lc;
+  }
+  std::filesystem::path legacy_file() const { return dir_ / "skiff-consumer-offsets.log"; }
+  const std::filesystem::path& dir() const { return dir_; }
   GroupCoordinator& c() { return *coordinator; }
 
   JoinGroupResult join(JoinGroupParams p) {
@@ -147,6 +166,7 @@ class GroupFixture {
     return {j.member_id, j.generation_id};
   }
 
+  std::unique_ptr<storage::LogManager> logs;
   std::unique_ptr<GroupCoordinator> coordinator;
 
  private:

@@ -1,8 +1,10 @@
-// OffsetStore: replay, torn tails, tombstones and compaction of the file.
+// OffsetStore (legacy, read once for the migration to __consumer_offsets):
+// replay, torn tails, tombstones and compaction of the file.
 #include <fcntl.h>
 
 #include <fstream>
 
+#include "api/group/offset_store.h"
 #include "tests/groups/group_fixture.h"
 
 using namespace skiff;
@@ -41,10 +43,10 @@ TEST_CASE("OffsetStore replays offsets, groups and tombstones", "[groups][store]
     REQUIRE(seq);
     s.write_offsets("g", {{{"t", 0}, at(10)}});
     s.delete_offsets("g", {{"t", 1}});
-    s.write_group({"g", "consumer", 4, 777});
+    s.write_group({.group_id = "g", .protocol_type = "consumer", .generation = 4, .state_timestamp = 777});
     s.write_offsets("gone", {{{"t", 0}, at(5)}});
     s.delete_group("gone");
-    REQUIRE(s.flush(*s.write_group({"h", "", 0, 1})));
+    REQUIRE(s.flush(*s.write_group({.group_id = "h", .protocol_type = "", .generation = 0, .state_timestamp = 1})));
   }
   std::map<std::string, LoadedGroup> loaded;
   OffsetStore s(tf.path(), loaded);
