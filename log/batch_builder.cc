@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "log/byte_order.h"
+#include "common/byte_order.h"
 #include "log/crc32c.h"
 #include "log/record_batch.h"
 #include "log/varint.h"

@@ -15,11 +15,6 @@ namespace skiff::storage {
 
 namespace fs = std::filesystem;
 
-int64_t wall_clock_ms() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
-
 Log::Log(fs::path dir, LogLoadParams params, std::shared_ptr<const LogConfig> config)
     : dir_(std::move(dir)),
       params_(std::move(params)),

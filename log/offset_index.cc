@@ -1,6 +1,6 @@
 #include "log/offset_index.h"
 
-#include "log/byte_order.h"
+#include "common/byte_order.h"
 
 namespace skiff::storage {
 

@@ -9,7 +9,7 @@
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
-#include "log/byte_order.h"
+#include "common/byte_order.h"
 #include "log/crc32c.h"
 #include "log/file_util.h"
 

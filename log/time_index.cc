@@ -2,7 +2,7 @@
 
 #include <cerrno>
 
-#include "log/byte_order.h"
+#include "common/byte_order.h"
 
 namespace skiff::storage {
 

@@ -6,7 +6,7 @@
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
-#include "log/byte_order.h"
+#include "common/byte_order.h"
 #include "log/file_util.h"
 
 namespace skiff::storage {

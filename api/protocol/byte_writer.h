@@ -18,7 +18,7 @@
 #include <string_view>
 #include <vector>
 
-#include "api/protocol/endian.h"
+#include "common/byte_order.h"
 #include "api/protocol/errors.h"
 #include "api/protocol/records.h"
 #include "api/protocol/types.h"
