@@ -1,7 +1,7 @@
 #include "log/record_batch.h"
 
+#include "common/varint.h"
 #include "log/crc32c.h"
-#include "log/varint.h"
 
 namespace skiff::storage {
 
