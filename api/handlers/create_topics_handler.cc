@@ -107,7 +107,7 @@ void CreateTopicsHandler::handle(ApiRequest& request, protocol::CreateTopicsRequ
                      overrides.empty() ? "" : " and config overrides");
     Result r;
     r.error_message = std::nullopt;
-    r.topic_id = to_wire(created.topic_id);
+    r.topic_id = created.topic_id;
     r.num_partitions = partitions;
     r.replication_factor = replication;
     if (version >= 5) {

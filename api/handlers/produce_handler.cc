@@ -180,7 +180,7 @@ ProduceHandler::TopicPlan ProduceHandler::plan_topic(protocol::ProduceRequest::T
   TopicPlan t;
   ErrorCode topic_error = ErrorCode::kNone;
   if (version >= 13) {
-    auto info = services_.logs.topic_by_id(from_wire(topic.topic_id));
+    auto info = services_.logs.topic_by_id(topic.topic_id);
     if (info)
       t.name = info->name;
     else

@@ -53,7 +53,7 @@ std::shared_ptr<Prepared> prepare(BrokerServices& services, const protocol::TxnO
     auto& t = p->resp.topics.emplace_back();
     t.name = topic.name;
     t.topic_id = topic.topic_id;
-    auto info = version >= 6 ? services.logs.topic_by_id(from_wire(topic.topic_id)) : services.logs.topic(topic.name);
+    auto info = version >= 6 ? services.logs.topic_by_id(topic.topic_id) : services.logs.topic(topic.name);
     for (const auto& part : topic.partitions) {
       auto& r = t.partitions.emplace_back();
       r.partition_index = part.partition_index;

@@ -111,7 +111,7 @@ TEST_CASE("fetch v13+ names topics by id", "[api][fetch]") {
   test::ApiHarness h;
   auto batches = seed(h, "t", {4});
   auto req = fetch("", 0);
-  req.topics[0].topic_id = api::to_wire(h.logs().topic("t")->topic_id);
+  req.topics[0].topic_id = h.logs().topic("t")->topic_id;
   auto resp = h.call<FetchResponse>(req, 17);
   CHECK(resp.responses[0].topic_id == req.topics[0].topic_id);
   CHECK(records_of(only(resp)) == batches[0]);

@@ -121,7 +121,7 @@ TEST_CASE("transactional produce appends when the gate says so; v12+ asks for th
   size_t asked = 0;
   for (int16_t v : {3, 10, 11, 12, 13}) {
     auto req = txn_produce(txn_batch(100 + v));  // a new producer: its first batch here
-    if (v >= 13) req.topic_data[0].topic_id = api::to_wire(h.logs().topic("t")->topic_id);
+    if (v >= 13) req.topic_data[0].topic_id = h.logs().topic("t")->topic_id;
     const int64_t before = end_offset(h, "t", 0);
     auto r = only(h.call<ProduceResponse>(req, v));
     CHECK(r.error_code == 0);
@@ -306,7 +306,7 @@ TEST_CASE("the answer waits for a gate that completes later on another thread", 
 TEST_CASE("produce v13 names topics by id", "[api][produce]") {
   test::ApiHarness h;
   create_topic(h);
-  const auto id = api::to_wire(h.logs().topic("t")->topic_id);
+  const auto id = h.logs().topic("t")->topic_id;
   ProduceRequest req;
   req.acks = -1;
   req.timeout_ms = 1000;
