@@ -4,12 +4,12 @@
 #include "log/log.h"
 
 #include <chrono>
+#include <cstring>
 #include <set>
 #include <system_error>
 
-#include <spdlog/spdlog.h>
-
 #include "log/cleaner_recovery.h"
+#include "log/storage_log.h"
 
 namespace skiff::storage {
 
@@ -94,12 +94,12 @@ void Log::load() {
       else ++load_stats_.indexes_rebuilt;
       load_stats_.bytes_truncated += r.truncated_bytes;
       if (r.truncated_bytes > 0) {
-        spdlog::warn("log {}: truncated {} invalid bytes at position {} of segment {}", dir_.string(),
+        storage_log().warn("log {}: truncated {} invalid bytes at position {} of segment {}", dir_.string(),
                      r.truncated_bytes, r.valid_bytes, seg->base_offset());
       }
       if (r.truncated_bytes > 0 && !last) {
         for (size_t j = i + 1; j < segs.size(); ++j) {
-          spdlog::warn("log {}: deleting segment {} after a truncated one", dir_.string(), segs[j]->base_offset());
+          storage_log().warn("log {}: deleting segment {} after a truncated one", dir_.string(), segs[j]->base_offset());
           segs[j]->delete_files();
           txn_index_.drop_segment(segs[j]->base_offset());
         }
@@ -202,13 +202,14 @@ void Log::close() {
   std::lock_guard lk(mu_);
   if (closed_.exchange(true)) return;
   if (flush_to(log_end_offset()) != LogErrc::kNone) {
-    spdlog::error("log {}: flush failed on close", dir_.string());
+    storage_log().error("log {}: flush failed on close", dir_.string());
   }
   // A snapshot at the end: the next start reads no log data for producer state.
   if (int rc = producers_.take_snapshot(log_end_offset().value); rc != 0)
-    spdlog::warn("log {}: producer snapshot failed: errno {}", dir_.string(), rc);
+    storage_log().warn("log {}: producer snapshot failed: {}", dir_.string(), std::strerror(rc));
   if (auto seg = active()) {
-    if (int rc = seg->become_inactive(); rc != 0) spdlog::warn("log {}: index trim failed: errno {}", dir_.string(), rc);
+    if (int rc = seg->become_inactive(); rc != 0)
+      storage_log().warn("log {}: index trim failed: {}", dir_.string(), std::strerror(rc));
   }
 }
 
@@ -225,7 +226,7 @@ void Log::delete_all() {
   for (auto& s : segs) s->delete_files();
   std::error_code ec;
   fs::remove_all(dir_, ec);
-  if (ec) spdlog::error("log {}: delete failed: {}", dir_.string(), ec.message());
+  if (ec) storage_log().error("log {}: delete failed: {}", dir_.string(), ec.message());
 }
 
 }  // namespace skiff::storage

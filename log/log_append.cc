@@ -5,12 +5,12 @@
 
 #include <boost/container/small_vector.hpp>
 #include <fmt/format.h>
-#include <spdlog/spdlog.h>
 
 #include "log/cleaner_batch.h"
 #include "log/file_util.h"
 #include "log/log.h"
 #include "log/record_batch.h"
+#include "log/storage_log.h"
 
 namespace skiff::storage {
 
@@ -174,7 +174,7 @@ AppendResult Log::append_impl(std::span<uint8_t> records, int32_t leader_epoch, 
   }
   // 4. Write + index, then publish.
   if (int rc = seg->append(records, std::span<const BatchAppendInfo>(infos.data(), infos.size()), cfg->index_interval_bytes, now_ms); rc != 0) {
-    spdlog::error("log {}: append failed: {}", dir_.string(), std::strerror(rc));
+    storage_log().error("log {}: append failed: {}", dir_.string(), std::strerror(rc));
     return fail(LogErrc::kStorageError, fmt::format("write failed: {}", std::strerror(rc)));
   }
   leo_.store(next, std::memory_order_release);
@@ -246,7 +246,7 @@ void Log::end_txn_locked(const ProducerBatch& m) {
   // The entry is kept in memory even if the file write fails (reads stay
   // right); recovery re-adds it to the file from the marker in the log.
   if (int rc = txn_index_.append(active()->base_offset(), t); rc != 0)
-    spdlog::error("log {}: writing the transaction index: {}", dir_.string(), std::strerror(rc));
+    storage_log().error("log {}: writing the transaction index: {}", dir_.string(), std::strerror(rc));
 }
 
 void Log::update_lso_locked() {
@@ -272,20 +272,20 @@ LogErrc Log::roll_locked(int64_t now_ms) {
   std::shared_ptr<LogSegment> seg;
   const auto index_bytes = static_cast<size_t>(cfg->segment_index_bytes);
   if (int rc = LogSegment::create(fd_cache_, dir_, new_base, index_bytes, now_ms, seg); rc != 0) {
-    spdlog::error("log {}: roll to {} failed: {}", dir_.string(), new_base, std::strerror(rc));
+    storage_log().error("log {}: roll to {} failed: {}", dir_.string(), new_base, std::strerror(rc));
     return LogErrc::kStorageError;
   }
   if (int rc = old->become_inactive(); rc != 0) {
-    spdlog::warn("log {}: trimming indexes of segment {} failed: {}", dir_.string(), old->base_offset(), std::strerror(rc));
+    storage_log().warn("log {}: trimming indexes of segment {} failed: {}", dir_.string(), old->base_offset(), std::strerror(rc));
   }
-  if (int rc = fsync_dir(dir_); rc != 0) spdlog::warn("log {}: fsync dir: {}", dir_.string(), std::strerror(rc));
+  if (int rc = fsync_dir(dir_); rc != 0) storage_log().warn("log {}: fsync dir: {}", dir_.string(), std::strerror(rc));
   {
     std::unique_lock slk(segments_mu_);
     segments_[new_base] = seg;
   }
   pending_roll_flush_.store(new_base, std::memory_order_release);
   if (int rc = producers_.take_snapshot(new_base); rc != 0)
-    spdlog::warn("log {}: producer snapshot at {} failed: {}", dir_.string(), new_base, std::strerror(rc));
+    storage_log().warn("log {}: producer snapshot at {} failed: {}", dir_.string(), new_base, std::strerror(rc));
   return LogErrc::kNone;
 }
 
@@ -326,7 +326,7 @@ LogErrc Log::flush_to(Offset offset) {
   flush_cv_.notify_all();
   lk.unlock();
   if (rc != 0) {
-    spdlog::error("log {}: flush failed: {}", dir_.string(), std::strerror(rc));
+    storage_log().error("log {}: flush failed: {}", dir_.string(), std::strerror(rc));
     return LogErrc::kStorageError;
   }
   return LogErrc::kNone;
