@@ -95,6 +95,7 @@ enum class ErrorCode : int16_t {
   kMismatchedEndpointType = 114,
   kUnsupportedEndpointType = 115,
   kTransactionAbortable = 120,
+  kInvalidRegularExpression = 128,
 };
 
 constexpr int16_t code(ErrorCode e) { return static_cast<int16_t>(e); }

@@ -69,6 +69,7 @@ TxnHostConfig txn_host_config(const config::BrokerConfig& c) {
   TxnHostConfig t;
   t.coordinator.max_timeout_ms = c.transaction_max_timeout_ms;
   t.coordinator.abort_timed_out_interval_ms = c.transaction_abort_timed_out_interval_ms;
+  t.coordinator.busy_wait_ms = c.add_partitions_to_txn_retry_backoff_max_ms;
   t.coordinator.transactional_id_expiration_ms = c.transactional_id_expiration_ms;
   t.coordinator.remove_expired_interval_ms = c.transaction_remove_expired_interval_ms;
   t.state_segment_bytes = c.transaction_state_log_segment_bytes;

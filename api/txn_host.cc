@@ -1,5 +1,6 @@
 #include "api/txn_host.h"
 
+#include <algorithm>
 #include <chrono>
 
 #include <boost/asio/post.hpp>
@@ -40,7 +41,8 @@ TxnHost::TxnHost(TxnHostConfig config, storage::LogManager& logs, admin::Produce
       markers_(logs, fetch_purgatory, offsets, [this](std::function<void()> fn) { post(std::move(fn)); }),
       coordinator_(config.coordinator, *clock_, store_, *ids_, markers_),
       abort_timer_(strand_),
-      expire_timer_(strand_) {}
+      expire_timer_(strand_),
+      park_timer_(strand_) {}
 
 TxnHost::~TxnHost() { stop(); }
 
@@ -104,6 +106,19 @@ void TxnHost::arm_expire_timer() {
   });
 }
 
+void TxnHost::arm_park_timer() {
+  const auto next = coordinator_.next_parked_deadline();
+  if (!next || (park_deadline_ && *park_deadline_ <= *next)) return;
+  park_deadline_ = next;
+  park_timer_.expires_after(std::chrono::milliseconds(std::max<int64_t>(0, *next - clock_->now_ms())));
+  park_timer_.async_wait([this](const boost::system::error_code& ec) {
+    if (ec) return;  // re-armed for an earlier deadline, or stopping
+    park_deadline_.reset();
+    coordinator_.expire_parked();
+    arm_park_timer();
+  });
+}
+
 void TxnHost::submit(std::function<void(txn::TxnCoordinator&)> work, std::function<void(ErrorCode)> fail) {
   boost::asio::post(strand_, [this, work = std::move(work), fail = std::move(fail)] {
     if (!loaded_) {
@@ -116,6 +131,7 @@ void TxnHost::submit(std::function<void(txn::TxnCoordinator&)> work, std::functi
       api_log().error("transaction coordinator: {}", escaped(e.what()));
       fail(ErrorCode::kUnknownServerError);
     }
+    arm_park_timer();
   });
 }
 

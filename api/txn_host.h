@@ -4,7 +4,8 @@
 // (api/txn_marker_writer.h), the producer id source (api/admin/ProducerIds:
 // idempotent and transactional producers share one id space) and the two
 // cleanup timers (transaction.abort.timed.out.transaction.cleanup.interval.ms,
-// transaction.remove.expired.transaction.cleanup.interval.ms). It is also
+// transaction.remove.expired.transaction.cleanup.interval.ms; and one for
+// additions parked while a transaction ends). It is also
 // Produce's TxnProduceGate (api/txn/txn_gates.h).
 //
 // Threads: one small io_context thread ("the coordinator thread") with one
@@ -22,6 +23,7 @@
 #include <atomic>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <thread>
 
 #include <boost/asio/executor_work_guard.hpp>
@@ -70,6 +72,7 @@ class TxnHost : public txn::TxnProduceGate {
   void post(std::function<void()> fn);
   void arm_abort_timer();
   void arm_expire_timer();
+  void arm_park_timer();  // at the earliest deadline of a parked addition
 
   TxnHostConfig config_;
   boost::asio::io_context io_;
@@ -82,6 +85,8 @@ class TxnHost : public txn::TxnProduceGate {
   txn::TxnCoordinator coordinator_;
   boost::asio::steady_timer abort_timer_;
   boost::asio::steady_timer expire_timer_;
+  boost::asio::steady_timer park_timer_;
+  std::optional<int64_t> park_deadline_;  // what park_timer_ is armed for
   std::atomic<bool> loaded_{false};
   std::atomic<bool> stopped_{false};
   std::thread thread_;

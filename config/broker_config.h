@@ -99,6 +99,7 @@ struct BrokerConfig {
   int32_t transaction_max_timeout_ms = 900000;
   int32_t transactional_id_expiration_ms = 604800000;
   int32_t transaction_abort_timed_out_interval_ms = 10000;
+  int32_t add_partitions_to_txn_retry_backoff_max_ms = 100;
   int32_t transaction_remove_expired_interval_ms = 3600000;
   int32_t transaction_state_log_num_partitions = 50;
   int32_t transaction_state_log_segment_bytes = 104857600;

@@ -295,6 +295,11 @@ std::vector<ConfigKeyDef> build_defs() {
   d.push_back(integer_key("transactional.id.expiration.ms", 604800000, 1, kIntMax,
                           "A transactional id with no transaction for this long is removed.",
                           &BrokerConfig::transactional_id_expiration_ms));
+  d.push_back(integer_key("add.partitions.to.txn.retry.backoff.max.ms", 100, 0, kIntMax,
+                          "How long adding a partition to a transaction (Produce v12+, AddPartitionsToTxn, "
+                          "AddOffsetsToTxn) waits for the transaction's previous end to finish before answering "
+                          "CONCURRENT_TRANSACTIONS.",
+                          &BrokerConfig::add_partitions_to_txn_retry_backoff_max_ms));
   d.push_back(integer_key("transaction.abort.timed.out.transaction.cleanup.interval.ms", 10000, 1, kIntMax,
                           "How often transactions past their timeout are aborted.",
                           &BrokerConfig::transaction_abort_timed_out_interval_ms));

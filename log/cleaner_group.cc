@@ -35,19 +35,23 @@ int set_mtime_ms(const std::filesystem::path& p, int64_t ms) {
 
 namespace {
 
-// Filters every batch of `s` into `out`, writing it to `fd` when it grows past
-// the io buffer. Returns errno.
 // Whether all of a batch's records go (cleaner_txn.h): aborted data, or a
-// marker nothing of whose transaction is left, past the delete horizon and
-// below the map's end.
-bool discard_whole_batch(const RecordBatchView& b, const BatchFilterContext& ctx, CleanedTxnState& txn) {
+// marker nothing of whose transaction is left and whose delete horizon has
+// passed (Kafka's Cleaner.checkBatchRetention). A marker that may go but
+// stays gets its horizon (ctx.marker_may_go) and keeps its .txnindex entry.
+bool discard_whole_batch(const RecordBatchView& b, BatchFilterContext& ctx, CleanedTxnState& txn) {
+  ctx.marker_may_go = false;
   if (!b.is_control()) return txn.on_data_batch(b);
   if (!txn.on_control_batch(b)) return false;
-  if (!ctx.retain_deletes && b.base_offset() < ctx.map_end) return true;
+  const auto horizon = b.delete_horizon_ms();
+  if (b.record_count() == 0 || (horizon && *horizon <= ctx.now_ms)) return true;
+  ctx.marker_may_go = true;
   txn.keep_marker();
   return false;
 }
 
+// Filters every batch of `s` into `out`, writing it to `fd` when it grows past
+// the io buffer. Returns errno.
 int copy_segment(const LogSegment& s, BatchFilterContext ctx, CleanedTxnState& txn, Throttler* th, size_t io_bytes,
                  int fd, uint64_t& written, std::vector<uint8_t>& out, CleanResult& res) {
   int err = 0;
@@ -80,17 +84,15 @@ int copy_segment(const LogSegment& s, BatchFilterContext ctx, CleanedTxnState& t
 }
 
 int write_cleaned(const std::vector<std::shared_ptr<LogSegment>>& group, const BatchFilterContext& base_ctx,
-                  CleanedTxnState& txn, Throttler* th, int64_t delete_horizon_ms, size_t io_bytes,
-                  const std::filesystem::path& path, CleanResult& res) {
+                  CleanedTxnState& txn, Throttler* th, size_t io_bytes, const std::filesystem::path& path,
+                  CleanResult& res) {
   FileDescriptor fd(::open(path.c_str(), O_CREAT | O_TRUNC | O_WRONLY | O_CLOEXEC, 0644));
   if (!fd.valid()) return errno;
   uint64_t written = 0;
   std::vector<uint8_t> out;
   for (const auto& s : group) {
-    BatchFilterContext ctx = base_ctx;
-    ctx.retain_deletes = segment_mtime_ms(*s) > delete_horizon_ms;
     res.bytes_read += s->size();
-    if (int rc = copy_segment(*s, ctx, txn, th, io_bytes, fd.get(), written, out, res); rc != 0) return rc;
+    if (int rc = copy_segment(*s, base_ctx, txn, th, io_bytes, fd.get(), written, out, res); rc != 0) return rc;
   }
   if (int rc = pwrite_full(fd.get(), out.data(), out.size(), static_cast<int64_t>(written)); rc != 0) return rc;
   written += out.size();
@@ -101,7 +103,7 @@ int write_cleaned(const std::vector<std::shared_ptr<LogSegment>>& group, const B
 
 }  // namespace
 
-int Cleaner::clean_group(Log& log, const std::vector<std::shared_ptr<LogSegment>>& group, int64_t delete_horizon_ms,
+int Cleaner::clean_group(Log& log, const std::vector<std::shared_ptr<LogSegment>>& group, int64_t now_ms,
                          CleanedTxnState& txn, CleanResult& res) {
   // map_end_: set by clean_once from build_map.
   const auto producers = log.producer_last_offsets();
@@ -109,10 +111,12 @@ int Cleaner::clean_group(Log& log, const std::vector<std::shared_ptr<LogSegment>
   ctx.map = map_.get();
   ctx.map_end = map_end_;
   ctx.producer_last_offsets = &producers;
+  ctx.now_ms = now_ms;
+  ctx.delete_retention_ms = log.config()->delete_retention_ms;
   const int64_t base = group.front()->base_offset();
   const auto path = log.dir() / (segment_file_name(base, ".log") + ".cleaned");
   const auto txn_path = log.dir() / (segment_file_name(base, ".txnindex") + ".cleaned");
-  int rc = write_cleaned(group, ctx, txn, cfg_.throttler.get(), delete_horizon_ms, cfg_.io_buffer_bytes, path, res);
+  int rc = write_cleaned(group, ctx, txn, cfg_.throttler.get(), cfg_.io_buffer_bytes, path, res);
   // The ABORT markers kept in this group: the cleaned segment's .txnindex.
   std::vector<AbortedTxn> aborts = txn.take_retained();
   if (rc == 0) rc = write_txn_index_file(txn_path, aborts);

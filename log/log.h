@@ -109,6 +109,12 @@ class Log {
   // then publishes. With flush.messages reached, fsyncs before returning.
   AppendResult append(std::span<uint8_t> records, int32_t leader_epoch = 0);
   AppendResult append(std::span<uint8_t> records, int32_t leader_epoch, int64_t now_ms);
+  // Produce of a transactional producer: as append, but a transactional batch
+  // that would open a transaction must carry the guard begin_txn_verification
+  // gave before the coordinator was asked (kNoVerification when the request
+  // found the transaction open); else kInvalidTxnState, nothing written.
+  VerificationGuard begin_txn_verification(int64_t producer_id);
+  AppendResult append_verified(std::span<uint8_t> records, int64_t now_ms, VerificationGuard guard);
   // The transaction coordinator's marker writer: appends a COMMIT or ABORT
   // control batch (control_batch.h) for the producer, after Kafka's checks
   // (ProducerStateManager::check_marker). Ends the producer's
@@ -217,7 +223,7 @@ class Log {
   std::vector<std::shared_ptr<LogSegment>> snapshot() const;
   ReadResult read_once(Offset offset, size_t max_bytes, int64_t max_offset, bool* raced) const;
   AppendResult append_impl(std::span<uint8_t> records, int32_t leader_epoch, int64_t now_ms,
-                           const TxnMarker* marker);
+                           const TxnMarker* marker, std::optional<VerificationGuard> guard = std::nullopt);
   std::optional<AppendResult> check_producers_locked(std::vector<ProducerBatch>& batches,
                                                      const std::vector<size_t>& batch_index,
                                                      const std::vector<int64_t>& deltas, int64_t leo,

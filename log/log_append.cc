@@ -69,6 +69,15 @@ AppendResult Log::append(std::span<uint8_t> records, int32_t leader_epoch, int64
   return append_impl(records, leader_epoch, now_ms, nullptr);
 }
 
+VerificationGuard Log::begin_txn_verification(int64_t producer_id) {
+  std::lock_guard lk(mu_);
+  return producers_.begin_verification(producer_id);
+}
+
+AppendResult Log::append_verified(std::span<uint8_t> records, int64_t now_ms, VerificationGuard guard) {
+  return append_impl(records, /*leader_epoch=*/0, now_ms, nullptr, guard);
+}
+
 AppendResult Log::append_marker(int64_t producer_id, int16_t producer_epoch, bool commit, int32_t coordinator_epoch,
                                 int16_t transaction_version, int32_t leader_epoch, int64_t now_ms) {
   const TxnMarker marker{commit, coordinator_epoch, transaction_version};
@@ -78,7 +87,7 @@ AppendResult Log::append_marker(int64_t producer_id, int16_t producer_epoch, boo
 
 // `marker` set: `records` is the one control batch append_marker built.
 AppendResult Log::append_impl(std::span<uint8_t> records, int32_t leader_epoch, int64_t now_ms,
-                              const TxnMarker* marker) {
+                              const TxnMarker* marker, std::optional<VerificationGuard> guard) {
   auto cfg = config();
   const bool log_append_time = cfg->message_timestamp_type == TimestampType::kLogAppendTime;
   // 1. Validate every batch before touching the log (outside the lock): its
@@ -121,6 +130,8 @@ AppendResult Log::append_impl(std::span<uint8_t> records, int32_t leader_epoch, 
         b.last_seq = add_sequence(b.first_seq, v.last_offset_delta());
         b.timestamp = v.max_timestamp();
         b.transactional = v.is_transactional();
+        b.needs_verification = guard.has_value();
+        b.guard = guard.value_or(kNoVerification);
         if (marker) {
           b.control = true;
           b.commit = marker->commit;
@@ -238,6 +249,7 @@ std::optional<AppendResult> Log::check_producers_locked(std::vector<ProducerBatc
 }
 
 void Log::end_txn_locked(const ProducerBatch& m) {
+  producers_.clear_verification(m.producer_id);  // a verification before this marker is stale
   auto done = producers_.complete_txn(m.producer_id, m.epoch, m.coordinator_epoch, m.first_offset, m.commit,
                                       m.timestamp);
   if (!done || !done->aborted) return;

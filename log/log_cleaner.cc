@@ -110,7 +110,6 @@ int64_t Cleaner::build_map(Log& log, const std::vector<std::shared_ptr<LogSegmen
 
 CleanResult Cleaner::clean_once(Log& log, int64_t first_dirty, int64_t first_uncleanable, int64_t now_ms,
                                 const AbortCheck& aborted) {
-  (void)now_ms;
   CleanResult res;
   res.passes = 1;
   auto cfg = log.config();
@@ -124,10 +123,8 @@ CleanResult Cleaner::clean_once(Log& log, int64_t first_dirty, int64_t first_unc
   // Segments wholly below end_offset, plus the one it falls in (its records
   // at or past end_offset are not mapped, so they are all kept).
   std::vector<std::shared_ptr<LogSegment>> todo;
-  int64_t delete_horizon = 0;
   for (const auto& s : segs) {
     if (s->base_offset() >= res.end_offset) break;
-    if (s->base_offset() < first_dirty) delete_horizon = segment_mtime_ms(*s) - cfg->delete_retention_ms;
     todo.push_back(s);
   }
   if (todo.empty()) return res;
@@ -141,7 +138,7 @@ CleanResult Cleaner::clean_once(Log& log, int64_t first_dirty, int64_t first_unc
       res.error = ECANCELED;
       return res;
     }
-    if (int rc = clean_group(log, g, delete_horizon, txn, res); rc != 0) {
+    if (int rc = clean_group(log, g, now_ms, txn, res); rc != 0) {
       res.error = rc;
       return res;
     }

@@ -11,16 +11,17 @@
 //     whose indexes fit segment.index.bytes and whose offsets fit an int32
 //     delta), each group into ONE new segment: small cleaned segments merge.
 //     A record is kept unless a later record of its key is mapped; a tombstone
-//     (null value) is kept while its segment's last-modified time is after the
-//     delete horizon = last-modified of the last segment below first_dirty
-//     minus delete.retention.ms (Kafka's legacy rule: a tombstone survives the
-//     pass that first cleans it, and goes on a later pass once the clean part
-//     of the log has moved delete.retention.ms past it). The new segment's
-//     mtime is the group's last segment's. Batch rewriting: cleaner_batch.h.
-//     Known gap (tests/integration/test_compaction.py::test_tombstones_expire,
-//     a strict xfail): once the clean part is one merged segment, the horizon
-//     moves with it and its tombstones never go; Kafka 4.4 stores a delete
-//     horizon in each batch on its first cleaning instead (KIP-534).
+//     (null value) is kept until its batch's delete horizon (KIP-534, as Kafka
+//     3.0+): the pass that first cleans a batch keeping a tombstone rewrites
+//     it with attribute bit 6 and baseTimestamp = now + delete.retention.ms
+//     (record timestamps preserved: cleaner_batch.h); a pass at or past that
+//     time removes its tombstones. As in Kafka 4.4 (LogCleanerManager), passes
+//     run only when there is dirty data to clean (dirty ratio or
+//     max.compaction.lag.ms): an expired horizon alone does not start one, but
+//     every pass rewrites the log from its start, so the next one removes
+//     them. The new segment's mtime is the group's last segment's (Kafka's;
+//     the mtime no longer decides anything for magic-2 data).
+//     Batch rewriting: cleaner_batch.h.
 //  3. Swaps each group in with the .cleaned/.swap protocol (Log::swap_in_cleaned,
 //     recovery in cleaner_recovery.h).
 // The caller persists end_offset in `cleaner-offset-checkpoint` (read/write below).
@@ -34,10 +35,11 @@
 // at or past the last stable offset is cleaned (first_uncleanable <= LSO).
 // Records of aborted transactions (.txnindex) are never mapped and are
 // removed; committed transactional records are compacted by key like others.
-// A marker goes once no batch of its transaction was read in the pass (its
-// records were all removed before) and its segment is past the delete
-// horizon, as a tombstone; an ABORT marker that stays keeps its .txnindex
-// entry, written as `<base>.txnindex` of the cleaned segment with the swap.
+// A marker may go once no batch of its transaction was read in the pass (its
+// records were all removed before): that pass stamps its batch with a delete
+// horizon as for tombstones, and a pass at or past the horizon removes it
+// (Kafka's Cleaner.checkBatchRetention). An ABORT marker that stays keeps its
+// .txnindex entry, written as `<base>.txnindex` of the cleaned segment with the swap.
 //
 // Threads: a Cleaner is used by one thread at a time (it owns its OffsetMap and
 // buffers). It reads only inactive segments (immutable) without the log's
@@ -123,7 +125,7 @@ class Cleaner {
  private:
   int64_t build_map(Log& log, const std::vector<std::shared_ptr<LogSegment>>& segs, int64_t first_dirty,
                     int64_t first_uncleanable, CleanResult& res);
-  int clean_group(Log& log, const std::vector<std::shared_ptr<LogSegment>>& group, int64_t delete_horizon_ms,
+  int clean_group(Log& log, const std::vector<std::shared_ptr<LogSegment>>& group, int64_t now_ms,
                   CleanedTxnState& txn, CleanResult& res);
 
   CleanerConfig cfg_;
@@ -137,7 +139,7 @@ std::vector<std::vector<std::shared_ptr<LogSegment>>> group_segments_by_size(
     const std::vector<std::shared_ptr<LogSegment>>& segs, int64_t next_base, int64_t max_bytes,
     int64_t max_index_bytes, int64_t index_interval_bytes);
 
-// A segment's .log last-modified time in ms (the tombstone rule's clock).
+// A segment's .log last-modified time in ms (kept across cleaning, as Kafka).
 int64_t segment_mtime_ms(const LogSegment& s);
 // Sets a file's mtime (ms). Returns errno.
 int set_mtime_ms(const std::filesystem::path& p, int64_t ms);

@@ -48,7 +48,20 @@ ProducerCheck ProducerStateManager::check(const ProducerBatch& b, const std::vec
     out.error = LogErrc::kInvalidTxnState;
     out.message = fmt::format("Expected transactional write from producer {}", b.producer_id);
   }
+  if (out.error == LogErrc::kNone && !out.duplicate && !txn_open && b.transactional && b.needs_verification) {
+    auto it = verifications_.find(b.producer_id);
+    if (b.guard == kNoVerification || it == verifications_.end() || it->second != b.guard) {
+      out.error = LogErrc::kInvalidTxnState;
+      out.message = "Record was not part of an ongoing transaction";
+    }
+  }
   return out;
+}
+
+VerificationGuard ProducerStateManager::begin_verification(int64_t producer_id) {
+  auto [it, added] = verifications_.try_emplace(producer_id, kNoVerification);
+  if (added) it->second = ++last_guard_;
+  return it->second;
 }
 
 ProducerCheck ProducerStateManager::check_sequence(const ProducerBatch& b, const std::vector<ProducerBatch>& staged,

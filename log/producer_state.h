@@ -57,6 +57,10 @@ struct ProducerBatch {
   int64_t last_offset = -1;
   int64_t timestamp = -1;
   bool transactional = false;
+  // Produce of a transactional producer (Log::append_verified): a batch that
+  // opens a transaction here must carry the guard its verification got.
+  bool needs_verification = false;
+  uint64_t guard = 0;
   // Control batches (recovery replay): a COMMIT/ABORT marker at first_offset.
   bool control = false;
   bool commit = false;
@@ -82,6 +86,16 @@ struct ProducerEntry {
 };
 
 // The outcome of checking one batch before it is appended.
+// Kafka's VerificationGuard (KIP-890 part 1): Produce asks the transaction
+// coordinator whether a partition is in the producer's transaction before
+// appending the batch that opens the transaction here; a marker written in
+// between (the transaction ended: a timeout abort, a fence) invalidates that
+// answer, so the late batch is refused instead of opening a transaction no
+// coordinator knows of (a hanging transaction). 0 is Kafka's SENTINEL: the
+// request saw the transaction open and asked no coordinator.
+using VerificationGuard = uint64_t;
+inline constexpr VerificationGuard kNoVerification = 0;
+
 struct ProducerCheck {
   LogErrc error = LogErrc::kNone;       // kOutOfOrderSequence / kInvalidProducerEpoch
   std::string message;
@@ -97,7 +111,13 @@ class ProducerStateManager {
   // arrive together): duplicate, epoch, sequence, then (Kafka's
   // ProducerAppendInfo) a non-transactional batch while the producer's
   // transaction is open is kInvalidTxnState.
+  // A batch that needs verification and would open a transaction is
+  // kInvalidTxnState unless its guard is the producer's current one.
   ProducerCheck check(const ProducerBatch& b, const std::vector<ProducerBatch>& staged) const;
+  // Verification guards (in memory only, as Kafka's): begin returns the
+  // producer's current guard, or a new one; a marker clears it.
+  VerificationGuard begin_verification(int64_t producer_id);
+  void clear_verification(int64_t producer_id) { verifications_.erase(producer_id); }
   // Records a written data batch (a transactional one opens the producer's
   // transaction at its first offset if none is open).
   void update(const ProducerBatch& b);
@@ -156,6 +176,8 @@ class ProducerStateManager {
   std::filesystem::path dir_;
   std::unordered_map<int64_t, ProducerEntry> producers_;
   std::map<int64_t, int64_t> ongoing_;  // ongoing transactions: first offset -> producer id
+  std::unordered_map<int64_t, VerificationGuard> verifications_;
+  VerificationGuard last_guard_ = kNoVerification;
 };
 
 // Sequence numbers wrap at INT32_MAX back to 0, as Kafka's do.

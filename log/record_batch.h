@@ -10,6 +10,8 @@
 //  21 attributes int16 | 23 lastOffsetDelta int32 | 27 baseTimestamp int64
 //  35 maxTimestamp int64 | 43 producerId int64 | 51 producerEpoch int16
 //  53 baseSequence int32 | 57 recordCount int32 | 61 records...
+// attributes: bits 0-2 codec, 3 timestamp type, 4 transactional, 5 control,
+// 6 delete horizon (baseTimestamp is the cleaner's delete horizon, KIP-534).
 // The CRC-32C covers bytes [21, end): baseOffset, batchLength, leader epoch
 // and magic are outside it, so offsets are assigned without re-checksumming.
 #pragma once
@@ -93,6 +95,14 @@ class RecordBatchView {
   }
   bool is_transactional() const { return attributes() & batch_layout::kTransactionalBit; }
   bool is_control() const { return attributes() & batch_layout::kControlBit; }
+  // KIP-534: the log cleaner sets bit 6 on the pass that first cleans a batch
+  // holding tombstones or a removable marker; baseTimestamp then holds the
+  // delete horizon (record timestamps stay baseTimestamp + delta, the deltas
+  // having been rewritten against it).
+  bool has_delete_horizon() const { return attributes() & batch_layout::kDeleteHorizonBit; }
+  std::optional<int64_t> delete_horizon_ms() const {
+    return has_delete_horizon() ? std::optional<int64_t>(base_timestamp()) : std::nullopt;
+  }
   std::span<const uint8_t> records_bytes() const {
     return {p_ + batch_layout::kHeaderSize, size_ - batch_layout::kHeaderSize};
   }

@@ -6,10 +6,16 @@
 # org.apache.kafka.tools.DumpLogSegments) against our files.
 #
 # Usage: scripts/fetch_kafka_jars.sh [version] [set]
-#   set: broker (default: the jars above, into kafka-VERSION) or streams
+#   set: broker (default: the jars above, into kafka-VERSION), streams
 #   (kafka-streams VERSION and its runtime dependencies, with kafka-clients
 #   and rocksdbjni, into kafka-streams-VERSION: what the exactly-once Streams
-#   application of tests/integration runs on). Each set is its own directory,
+#   application of tests/integration runs on) or connect (connect-runtime,
+#   whose org.apache.kafka.connect.cli.ConnectDistributed runs a distributed
+#   worker, with its runtime dependencies (connect-api, connect-json, Jetty,
+#   Jersey), into kafka-connect-VERSION: what tests/integration/test_connect.py
+#   runs; the registry we reach serves neither connect-file nor
+#   connect-mirror 4.4.0, so that test compiles a connector of its own).
+#   Each set is its own directory,
 #   so adding one never rewrites a directory a running broker loads from.
 #   env KAFKA_VERSION (default 4.4.0), SKIFF_CACHE_DIR (default ~/.cache/skiff)
 # Prints the directory holding the jars on stdout (last line).
@@ -36,7 +42,9 @@ case "${SET}" in
           ARTIFACTS="kafka_2.13 kafka-server kafka-storage kafka-tools kafka-clients kafka-group-coordinator kafka-transaction-coordinator" ;;
   streams) DEST="${CACHE_ROOT}/kafka-streams-${VERSION}"
            ARTIFACTS="kafka-streams kafka-clients" ;;
-  *) echo "fetch_kafka_jars: unknown set '${SET}' (broker, streams)" >&2; exit 2 ;;
+  connect) DEST="${CACHE_ROOT}/kafka-connect-${VERSION}"
+           ARTIFACTS="connect-runtime kafka-clients" ;;
+  *) echo "fetch_kafka_jars: unknown set '${SET}' (broker, streams, connect)" >&2; exit 2 ;;
 esac
 
 if [[ -f "${DEST}/.complete" ]]; then

@@ -16,8 +16,9 @@
 #   requirements.txt (PyPI), drivers/node/package.json + package-lock.json
 #   (npm), drivers/go/go.mod + go.sum (Go module proxy), and KAFKA_CLIENTS_VERSION
 #   below (Maven Central, through scripts/fetch_kafka_jars.sh: kafka-clients for
-#   the Java drivers, kafka-streams for java_txn's Streams application). kcat and
-#   librdkafka come from Debian.
+#   the Java drivers, kafka-streams for java_txn's Streams application,
+#   connect-runtime for test_connect.py's Connect worker). kcat and librdkafka
+#   come from Debian.
 set -euo pipefail
 SELF="$(cd "$(dirname "$0")" && pwd)/$(basename "$0")"
 cd "$(dirname "$0")/.."
@@ -120,6 +121,25 @@ install_java_streams() {
   echo "$want" >"$dst/.stamp"
 }
 
+# test_connect.py's Kafka Connect distributed worker: connect-runtime
+# $KAFKA_CLIENTS_VERSION and its dependencies (fetch_kafka_jars.sh's connect
+# set), plus drivers/java/connect's connector, found by Connect through its
+# META-INF/services entry.
+install_java_connect() {
+  local jars; jars=$(scripts/fetch_kafka_jars.sh "$KAFKA_CLIENTS_VERSION" connect | tail -n1)
+  local src="$IT/drivers/java/connect/IdleSourceConnector.java"
+  local want; want=$(hash_of "$src" "$SELF" <(echo "$jars") <(javac -version 2>&1))
+  local dst="$COMPAT/java-connect"
+  if [[ -f "$dst/.stamp" && "$(cat "$dst/.stamp")" == "$want" ]]; then return; fi
+  log "java connect worker (connect-runtime $KAFKA_CLIENTS_VERSION) -> $dst"
+  rm -rf "$dst"; mkdir -p "$dst/classes/META-INF/services"
+  javac -nowarn -d "$dst/classes" -cp "$jars/*" "$src" >&2
+  echo IdleSourceConnector >"$dst/classes/META-INF/services/org.apache.kafka.connect.source.SourceConnector"
+  jar cf "$dst/connector.jar" -C "$dst/classes" .
+  echo "$dst/connector.jar:$jars/*" >"$dst/classpath"
+  echo "$want" >"$dst/.stamp"
+}
+
 install_franz_go() {
   local src="$IT/drivers/go"
   # Every .go file of the package (main.go, admin.go, ...): a change to any rebuilds.
@@ -139,7 +159,7 @@ for c in "${CLIENTS[@]}"; do
     kcat) install_kcat ;;
     confluent_kafka|kafka_python) ;;  # in the venv
     kafkajs) install_kafkajs ;;
-    java) install_java; install_java_streams ;;
+    java) install_java; install_java_streams; install_java_connect ;;
     franz_go) install_franz_go ;;
     "") ;;
     *) log "unknown client '$c' (known: ${ALL[*]})"; exit 2 ;;

@@ -1,6 +1,9 @@
 #include "api/handlers/list_transactions_handler.h"
 
+#include "api/api_log.h"
+#include "api/name_pattern.h"
 #include "api/txn_host.h"
+#include "common/log_escape.h"
 
 namespace skiff::api {
 
@@ -11,8 +14,21 @@ void ListTransactionsHandler::handle(ApiRequest&, protocol::ListTransactionsRequ
   }
   std::set<int64_t> pids(body.producer_id_filters.begin(), body.producer_id_filters.end());
   std::set<std::string> states(body.state_filters.begin(), body.state_filters.end());
-  auto work = [pids, states, duration = body.duration_filter, out](txn::TxnCoordinator& c) mutable {
-    auto listing = c.list(pids, states, duration);
+  // v2: null or empty lists every id (Kafka 4.4's TransactionStateManager).
+  std::shared_ptr<NamePattern> pattern;
+  if (body.transactional_id_pattern && !body.transactional_id_pattern->empty()) {
+    pattern = std::make_shared<NamePattern>(*body.transactional_id_pattern);
+    if (!pattern->ok()) {
+      api_log().info("ListTransactions: transaction ID pattern `{}` is not a valid regular expression: {}",
+                     escaped(*body.transactional_id_pattern), escaped(pattern->error()));
+      out.send(error_response(body, ErrorCode::kInvalidRegularExpression));
+      return;
+    }
+  }
+  auto work = [pids, states, pattern, duration = body.duration_filter, out](txn::TxnCoordinator& c) mutable {
+    std::function<bool(const std::string&)> filter;
+    if (pattern) filter = [&pattern](const std::string& id) { return pattern->matches(id); };
+    auto listing = c.list(pids, states, duration, filter);
     protocol::ListTransactionsResponse r;
     r.unknown_state_filters = listing.unknown_state_filters;
     for (const auto& e : listing.states) {

@@ -1,9 +1,9 @@
-// ListTransactions (key 66), v0-1: the transactional ids the coordinator
-// knows, filtered by state (unknown state names listed back), producer id
-// and, from v1, minimum duration. v2 (TransactionalIdPattern, matched by
-// Kafka with RE2J) is not advertised: Skiff has no RE2 and std::regex is not
-// RE2's syntax, so a client asking for a pattern gets UnsupportedVersion
-// rather than a wrong answer. Read on the coordinator's strand (api/txn_host.h).
+// ListTransactions (key 66), v0-2: the transactional ids the coordinator
+// knows, filtered by state (unknown state names listed back), producer id,
+// from v1 minimum duration, and from v2 a transactional id pattern (RE2/J
+// syntax, whole-id match, as Kafka 4.4: api/name_pattern.h); an invalid
+// pattern answers INVALID_REGULAR_EXPRESSION. Read on the coordinator's
+// strand (api/txn_host.h); the pattern is compiled on the handler thread.
 #pragma once
 
 #include "api/api_handler.h"
@@ -17,7 +17,7 @@ class ListTransactionsHandler
     : public TypedApiHandler<protocol::ListTransactionsRequest, protocol::ListTransactionsResponse> {
  public:
   explicit ListTransactionsHandler(BrokerServices& services)
-      : TypedApiHandler(protocol::ListTransactionsRequest::kApiKey, 0, 1), services_(services) {}
+      : TypedApiHandler(protocol::ListTransactionsRequest::kApiKey, 0, 2), services_(services) {}
 
  protected:
   void handle(ApiRequest& request, protocol::ListTransactionsRequest& body, Responder& out) override;

@@ -19,6 +19,9 @@ struct ProduceHandler::PartitionPlan {
   std::optional<std::string> message;
   std::shared_ptr<storage::Log> log;
   bool transactional = false;  // holds a transactional batch: the gate decides
+  // A transactional producer's partition: appended with this verification
+  // guard (storage::VerificationGuard; kNoVerification: found open).
+  std::optional<storage::VerificationGuard> guard;
 };
 
 struct ProduceHandler::TopicPlan {
@@ -147,11 +150,12 @@ std::set<std::pair<int64_t, int16_t>> mark_transactional(protocol::ProduceReques
   return producers;
 }
 
-// Kafka 4.4's UnifiedLog.maybeStartTransactionVerification (without its
-// verification guard): an epoch older than the partition's is
-// INVALID_PRODUCER_EPOCH at once; a partition where this producer's
-// transaction at this epoch is already open is in the transaction and
-// appends without a check; the others go to the gate.
+// Kafka 4.4's UnifiedLog.maybeStartTransactionVerification: an epoch older
+// than the partition's is INVALID_PRODUCER_EPOCH at once; a partition where
+// this producer's transaction at this epoch is already open is in the
+// transaction and appends without a check (guarded by the SENTINEL: should a
+// marker end it first, the append is refused); the others take a
+// verification guard, then go to the gate.
 std::set<txn::TopicPartition> partitions_to_check(protocol::ProduceRequest& body,
                                                   std::vector<ProduceHandler::TopicPlan>& plan, int64_t producer_id,
                                                   int16_t epoch) {
@@ -166,7 +170,9 @@ std::set<txn::TopicPartition> partitions_to_check(protocol::ProduceRequest& body
         p.transactional = false;
       } else if (entry && entry->epoch == epoch && entry->current_txn_first_offset >= 0) {
         p.transactional = false;  // appended as is
+        p.guard = storage::kNoVerification;
       } else {
+        p.guard = p.log->begin_txn_verification(producer_id);
         out.insert({plan[i].name, body.topic_data[i].partition_data[j].index});
       }
     }
@@ -224,9 +230,11 @@ std::vector<ProduceHandler::TopicPlan> ProduceHandler::plan(protocol::ProduceReq
 }
 
 ProduceResponse::PartitionProduceResponse ProduceHandler::append_partition(
-    const std::string& topic, storage::Log& log, protocol::ProduceRequest::PartitionProduceData& data) {
+    const std::string& topic, storage::Log& log, protocol::ProduceRequest::PartitionProduceData& data,
+    std::optional<storage::VerificationGuard> guard) {
   if (log.deleted()) return partition_error(data.index, ErrorCode::kUnknownTopicOrPartition);
-  auto result = log.append(mutable_records(data), /*leader_epoch=*/0, wall_clock_ms());
+  auto result = guard ? log.append_verified(mutable_records(data), wall_clock_ms(), *guard)
+                      : log.append(mutable_records(data), /*leader_epoch=*/0, wall_clock_ms());
   if (!result.ok()) {
     if (result.error == storage::LogErrc::kStorageError)
       api_log().error("append to {}-{} failed: {}", escaped(topic), data.index, escaped(result.error_message));
@@ -260,7 +268,7 @@ void ProduceHandler::finish(protocol::ProduceRequest& body, std::vector<TopicPla
       auto& data = topic.partition_data[j];
       auto& p = plan[i].partitions[j];
       auto answer = p.error != ErrorCode::kNone ? partition_error(data.index, p.error, p.message)
-                                                : append_partition(plan[i].name, *p.log, data);
+                                                : append_partition(plan[i].name, *p.log, data, p.guard);
       any_error |= answer.error_code != 0;
       t.partition_responses.push_back(std::move(answer));
     }

@@ -27,11 +27,13 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 
 #include "api/api_handler.h"
 #include "api/broker_services.h"
 #include "api/protocol/generated/produce_request.h"
 #include "api/protocol/generated/produce_response.h"
+#include "log/producer_state.h"
 
 namespace skiff::api {
 
@@ -55,7 +57,8 @@ class ProduceHandler : public TypedApiHandler<protocol::ProduceRequest, protocol
   // Appends every partition the plan lets through and answers.
   void finish(protocol::ProduceRequest& body, std::vector<TopicPlan>& plan, Responder& out);
   protocol::ProduceResponse::PartitionProduceResponse append_partition(
-      const std::string& topic, storage::Log& log, protocol::ProduceRequest::PartitionProduceData& data);
+      const std::string& topic, storage::Log& log, protocol::ProduceRequest::PartitionProduceData& data,
+      std::optional<storage::VerificationGuard> guard);
   BrokerServices& services_;
 };
 

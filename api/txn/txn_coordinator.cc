@@ -82,6 +82,7 @@ void TxnCoordinator::write(TxnMetadata& m, const TxnTransit& t, std::function<vo
       it->second->complete_transition(t);
     }
     then(e);
+    wake(id);
   });
 }
 
@@ -169,17 +170,30 @@ std::optional<TxnTransit> TxnCoordinator::prepare_init(TxnMetadata& m, int32_t t
 void TxnCoordinator::add_partitions(const std::string& id, int64_t producer_id, int16_t epoch,
                                     const std::set<TopicPartition>& partitions, int16_t client_tv,
                                     std::function<void(ErrorCode)> done) {
+  add_partitions_until(id, producer_id, epoch, partitions, client_tv, clock_.now_ms() + config_.busy_wait_ms,
+                       std::move(done));
+}
+
+void TxnCoordinator::add_partitions_until(const std::string& id, int64_t producer_id, int16_t epoch,
+                                          const std::set<TopicPartition>& partitions, int16_t client_tv,
+                                          int64_t deadline_ms, std::function<void(ErrorCode)> done) {
   if (id.empty()) return done(ErrorCode::kInvalidRequest);
   auto it = txns_.find(id);
   if (it == txns_.end()) return done(ErrorCode::kInvalidProducerIdMapping);
   TxnMetadata& m = *it->second;
   // Kafka 4.4's order: a transition in flight first, then id, epoch, state.
-  if (m.has_pending()) return done(ErrorCode::kConcurrentTransactions);
+  // Where Kafka answers CONCURRENT_TRANSACTIONS, wait for the end to finish.
+  auto concurrent = [&] {
+    if (clock_.now_ms() >= deadline_ms) return done(ErrorCode::kConcurrentTransactions);
+    park(id, deadline_ms, [=, this, done = std::move(done)](bool woke) {
+      if (!woke) return done(ErrorCode::kConcurrentTransactions);
+      add_partitions_until(id, producer_id, epoch, partitions, client_tv, deadline_ms, done);
+    });
+  };
+  if (m.has_pending()) return concurrent();
   if (m.producer_id() != producer_id) return done(ErrorCode::kInvalidProducerIdMapping);
   if (m.producer_epoch() != epoch) return done(ErrorCode::kProducerFenced);
-  if (m.state() == TxnState::kPrepareCommit || m.state() == TxnState::kPrepareAbort) {
-    return done(ErrorCode::kConcurrentTransactions);
-  }
+  if (is_prepare(m.state())) return concurrent();
   if (m.state() == TxnState::kOngoing &&
       std::includes(m.current().partitions.begin(), m.current().partitions.end(), partitions.begin(),
                     partitions.end())) {
@@ -187,6 +201,47 @@ void TxnCoordinator::add_partitions(const std::string& id, int64_t producer_id, 
   }
   const TxnTransit t = m.prepare_add_partitions(partitions, client_tv, clock_.now_ms());
   write(m, t, std::move(done));
+}
+
+void TxnCoordinator::park(const std::string& id, int64_t deadline_ms, std::function<void(bool)> resume) {
+  parked_[id].push_back({deadline_ms, std::move(resume)});
+}
+
+void TxnCoordinator::wake(const std::string& id) {
+  auto pit = parked_.find(id);
+  if (pit == parked_.end()) return;
+  auto it = txns_.find(id);
+  if (it != txns_.end() && it->second->busy()) return;
+  auto waiting = std::move(pit->second);
+  parked_.erase(pit);
+  for (auto& p : waiting) p.resume(true);  // may park again: the first resumed may start a transition
+}
+
+std::optional<int64_t> TxnCoordinator::next_parked_deadline() const {
+  std::optional<int64_t> next;
+  for (const auto& [id, list] : parked_)
+    for (const auto& p : list)
+      if (!next || p.deadline_ms < *next) next = p.deadline_ms;
+  return next;
+}
+
+size_t TxnCoordinator::expire_parked() {
+  const int64_t now = clock_.now_ms();
+  std::vector<std::function<void(bool)>> expired;
+  for (auto it = parked_.begin(); it != parked_.end();) {
+    auto& list = it->second;
+    for (auto p = list.begin(); p != list.end();) {
+      if (p->deadline_ms > now) {
+        ++p;
+        continue;
+      }
+      expired.push_back(std::move(p->resume));
+      p = list.erase(p);
+    }
+    it = list.empty() ? parked_.erase(it) : std::next(it);
+  }
+  for (auto& resume : expired) resume(false);
+  return expired.size();
 }
 
 PartitionErrors TxnCoordinator::verify_partitions(const std::string& id, int64_t producer_id, int16_t epoch,

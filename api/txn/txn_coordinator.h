@@ -11,7 +11,11 @@
 // Every state change is written to TxnStateLog and applied only when durable;
 // markers go through TxnMarkerWriter; both complete by callback. While either
 // is in flight the id has a pending transition and other requests for it get
-// CONCURRENT_TRANSACTIONS.
+// CONCURRENT_TRANSACTIONS — except adding partitions (AddPartitionsToTxn,
+// AddOffsetsToTxn, TV2's implicit add from Produce): that waits, parked, for
+// the transition to complete (at most busy_wait_ms), since a client's next
+// transaction routinely starts while the last one's markers are written, and
+// a client's own retry backoff (20 ms and more) would cost far more.
 //
 // Threads: not synchronised and owns no thread. The owner serialises every
 // call and every completion callback (one strand); callbacks to the caller
@@ -103,8 +107,10 @@ class TxnCoordinator {
                int16_t client_tv, std::function<void(TxnResult)> done);
 
   TxnDescription describe(const std::string& transactional_id) const;
+  // `id_filter`: when set, only the ids it accepts (ListTransactions v2's pattern).
   TxnListing list(const std::set<int64_t>& producer_ids, const std::set<std::string>& states,
-                  int64_t min_duration_ms) const;
+                  int64_t min_duration_ms,
+                  const std::function<bool(const std::string&)>& id_filter = nullptr) const;
 
   // Timers (the owner calls these every abort_timed_out_interval_ms /
   // remove_expired_interval_ms). Return how many ids they acted on.
@@ -113,6 +119,10 @@ class TxnCoordinator {
   // Prepare* ids whose markers or Complete* write failed: write them again
   // (markers are idempotent for the partition). The abort timer calls it.
   size_t retry_pending_markers();
+  // Parked additions: the earliest deadline, and answering
+  // CONCURRENT_TRANSACTIONS to those past theirs (the owner's timer).
+  std::optional<int64_t> next_parked_deadline() const;
+  size_t expire_parked();
 
   // Startup: applies __transaction_state records in log order (last wins,
   // tombstones remove), then resumes the markers of PrepareCommit/PrepareAbort.
@@ -142,6 +152,13 @@ class TxnCoordinator {
                           std::function<void(TxnResult)> done);
   void send_markers(const std::string& id, const TxnTransit& prepared);
   void on_markers_written(const std::string& id, const TxnTransit& prepared, ErrorCode error);
+  void add_partitions_until(const std::string& id, int64_t producer_id, int16_t epoch,
+                            const std::set<TopicPartition>& partitions, int16_t client_tv, int64_t deadline_ms,
+                            std::function<void(ErrorCode)> done);
+  // `resume(true)` once `id` has no transition in flight, or `resume(false)`
+  // from expire_parked() after `deadline_ms`.
+  void park(const std::string& id, int64_t deadline_ms, std::function<void(bool)> resume);
+  void wake(const std::string& id);
   // Writes `t` (already prepared on `m`), completes it when durable, then `then(error)`.
   void write(TxnMetadata& m, const TxnTransit& t, std::function<void(ErrorCode)> then);
 
@@ -152,6 +169,11 @@ class TxnCoordinator {
   TxnMarkerWriter& markers_;
   std::map<std::string, std::unique_ptr<TxnMetadata>> txns_;
   std::set<std::string> markers_in_flight_;
+  struct Parked {
+    int64_t deadline_ms;
+    std::function<void(bool)> resume;
+  };
+  std::map<std::string, std::vector<Parked>> parked_;
 };
 
 }  // namespace skiff::api::txn

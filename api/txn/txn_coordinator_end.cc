@@ -8,9 +8,6 @@ namespace skiff::api::txn {
 
 namespace {
 
-bool is_prepare(TxnState s) { return s == TxnState::kPrepareCommit || s == TxnState::kPrepareAbort; }
-bool is_complete(TxnState s) { return s == TxnState::kCompleteCommit || s == TxnState::kCompleteAbort; }
-
 std::nullopt_t fail(TxnResult& early, ErrorCode e) {
   early = {.error = e};
   return std::nullopt;

@@ -34,7 +34,8 @@ TxnDescription TxnCoordinator::describe(const std::string& id) const {
 }
 
 TxnListing TxnCoordinator::list(const std::set<int64_t>& producer_ids, const std::set<std::string>& states,
-                                int64_t min_duration_ms) const {
+                                int64_t min_duration_ms,
+                                const std::function<bool(const std::string&)>& id_filter) const {
   TxnListing out;
   std::set<TxnState> wanted;
   for (const auto& name : states) {
@@ -50,6 +51,7 @@ TxnListing TxnCoordinator::list(const std::set<int64_t>& producer_ids, const std
     if (!producer_ids.empty() && !producer_ids.contains(c.producer_id)) continue;
     if (!states.empty() && !wanted.contains(c.state)) continue;
     if (min_duration_ms >= 0 && now - c.txn_start_ms <= min_duration_ms) continue;
+    if (id_filter && !id_filter(id)) continue;
     out.states.push_back({id, c.producer_id, std::string(state_name(c.state))});
   }
   return out;

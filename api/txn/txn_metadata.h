@@ -53,6 +53,8 @@ class TxnMetadata {
   int16_t producer_epoch() const { return cur_.producer_epoch; }
   std::optional<TxnState> pending() const { return pending_; }
   bool has_pending() const { return pending_.has_value(); }
+  // A transition or the markers are in flight: requests wait or get CONCURRENT_TRANSACTIONS.
+  bool busy() const { return has_pending() || is_prepare(cur_.state); }
   bool epoch_exhausted() const { return is_epoch_exhausted(cur_.producer_epoch); }
 
   // Kafka's prepare* operations; each sets `pending`. Preconditions (legal

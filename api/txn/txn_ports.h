@@ -61,6 +61,7 @@ struct TxnConfig {
   int64_t remove_expired_interval_ms = 3600000;          // transaction.remove.expired.transaction.cleanup.interval.ms
   int32_t offsets_topic_partitions = 50;                 // offsets.topic.num.partitions (AddOffsetsToTxn)
   int16_t server_transaction_version = 2;                // finalized transaction.version (fence/timeout aborts)
+  int64_t busy_wait_ms = 100;                            // add.partitions.to.txn.retry.backoff.max.ms
 };
 
 }  // namespace skiff::api::txn

@@ -33,6 +33,9 @@ bool is_valid_transition(TxnState from, TxnState to);
 
 // Whether a transactional id in this state may expire (transactional.id.expiration.ms).
 bool is_expiration_allowed(TxnState s);
+// Markers are being written: PrepareCommit / PrepareAbort.
+inline bool is_prepare(TxnState s) { return s == TxnState::kPrepareCommit || s == TxnState::kPrepareAbort; }
+inline bool is_complete(TxnState s) { return s == TxnState::kCompleteCommit || s == TxnState::kCompleteAbort; }
 
 // Kafka's "TransactionVersion" feature levels as the client uses them: 0/1
 // (explicit AddPartitionsToTxn, epoch bumped only by InitProducerId) and 2

@@ -7,6 +7,8 @@
 // Transactional data is appended straight to the log (Produce's side of
 // transactions is another branch's); markers come only from the coordinator.
 #include <future>
+#include <optional>
+#include <set>
 #include <thread>
 
 #include "api/protocol/generated/add_offsets_to_txn_request.h"
@@ -175,6 +177,29 @@ TEST_CASE("TV1 transactions: commit writes COMMIT markers, abort is listed as ab
   CHECK(state_of(h, "nobody") == "error 105");  // TRANSACTIONAL_ID_NOT_FOUND
 }
 
+TEST_CASE("ListTransactions v2 filters by a whole-id RE2 pattern; a bad pattern is INVALID_REGULAR_EXPRESSION",
+          "[api][txn]") {
+  test::ApiHarness h;
+  for (const char* id : {"orders-1", "orders-2", "xorders-1", "payments"}) init(h, id);
+  auto ids = [&](std::optional<std::string> pattern, int16_t version = 2) {
+    protocol::ListTransactionsRequest list;
+    list.transactional_id_pattern = pattern;
+    auto r = h.call<protocol::ListTransactionsResponse>(list, version);
+    std::set<std::string> out;
+    for (const auto& t : r.transaction_states) out.insert(t.transactional_id);
+    if (r.error_code != 0) out.insert("error " + std::to_string(r.error_code));
+    return out;
+  };
+  CHECK(ids("orders-.*") == std::set<std::string>{"orders-1", "orders-2"});  // whole id: not xorders-1
+  CHECK(ids("orders") == std::set<std::string>{});
+  CHECK(ids("(orders|payments).*").size() == 3);
+  CHECK(ids(std::nullopt).size() == 4);
+  CHECK(ids("").size() == 4);
+  CHECK(ids("orders-(") == std::set<std::string>{"error 128"});
+  CHECK(ids("(o)\\1.*") == std::set<std::string>{"error 128"});  // RE2/J has no back-references (Java's has)
+  CHECK(ids("a**") == std::set<std::string>{"error 128"});
+}
+
 TEST_CASE("AddPartitionsToTxn: a missing partition fails, the rest are not attempted; fencing",
           "[api][txn]") {
   test::ApiHarness h;
@@ -242,7 +267,7 @@ TEST_CASE("ApiVersions advertises the transaction APIs the coordinator serves", 
   CHECK(keys.at(25) == std::pair<int16_t, int16_t>{0, 4});  // AddOffsetsToTxn
   CHECK(keys.at(26) == std::pair<int16_t, int16_t>{0, 5});  // EndTxn
   CHECK(keys.at(65) == std::pair<int16_t, int16_t>{0, 0});  // DescribeTransactions
-  CHECK(keys.at(66) == std::pair<int16_t, int16_t>{0, 1});  // ListTransactions (no v2 pattern: no RE2)
+  CHECK(keys.at(66) == std::pair<int16_t, int16_t>{0, 2});  // ListTransactions (no v2 pattern: no RE2)
 }
 
 TEST_CASE("__transaction_state is replayed at startup: a PrepareCommit completes, state survives",

@@ -2,7 +2,8 @@
 // (and our transaction markers, .txnindex and producer .snapshot files):
 // deep iteration over the log, --verify-index-only over both indexes, with
 // no error and no mismatch; also segments rewritten by the log cleaner
-// (gaps, empty batches, recompressed batches). Needs java and
+// (gaps, empty batches, recompressed batches, batches stamped with a delete
+// horizon whose records keep their own timestamps). Needs java and
 // scripts/fetch_kafka_jars.sh.
 #include <catch2/catch.hpp>
 
@@ -158,8 +159,11 @@ TEST_CASE("Kafka's DumpLogSegments reads segments rewritten by the log cleaner",
     REQUIRE(append_tmp(*log, with_codec(b.build(), codecs[i % 5]), 3).ok());
   }
   REQUIRE(log->roll(ts) == LogErrc::kNone);
+  std::map<int64_t, int64_t> ts_of;  // offset -> record timestamp before cleaning
+  for (const auto& rec : read_records(*log)) ts_of[rec.offset] = rec.timestamp;
   Cleaner cleaner(CleanerConfig{});
-  auto r = cleaner.clean(*log, cleaning_point(*log, -1, ts), ts);
+  const int64_t now = ts + 1000;
+  auto r = cleaner.clean(*log, cleaning_point(*log, -1, now), now);
   REQUIRE(r.error == 0);
   REQUIRE(r.records_kept < r.records_read);
   log->close();
@@ -178,6 +182,21 @@ TEST_CASE("Kafka's DumpLogSegments reads segments rewritten by the log cleaner",
   CHECK(!contains_any(deep, {"Exception", "invalid bytes", "Mismatches", "corrupt", "ERROR"}));
   for (const char* codec : {"compresscodec: gzip", "compresscodec: snappy", "compresscodec: lz4", "compresscodec: zstd"})
     CHECK(deep.find(codec) != std::string::npos);
+  // Batches keeping a tombstone carry the delete horizon (KIP-534); Kafka
+  // reads every record's timestamp as it was written ("| offset: N CreateTime: T").
+  const int64_t horizon = now + log->config()->delete_retention_ms;
+  CHECK(deep.find("deleteHorizonMs: OptionalLong[" + std::to_string(horizon) + "]") != std::string::npos);
+  CHECK(deep.find("deleteHorizonMs: OptionalLong.empty") != std::string::npos);
+  CHECK(deep.find("isvalid: false") == std::string::npos);
+  size_t checked = 0;
+  for (size_t at = deep.find("| offset: "); at != std::string::npos; at = deep.find("| offset: ", at + 1)) {
+    long long off = 0, t = 0;
+    REQUIRE(std::sscanf(deep.c_str() + at, "| offset: %lld CreateTime: %lld", &off, &t) == 2);
+    REQUIRE(ts_of.count(off) == 1);
+    CHECK(t == ts_of[off]);
+    ++checked;
+  }
+  CHECK(checked == static_cast<size_t>(r.records_kept));
   std::string verify = run(java + " --verify-index-only --files " + files, &st);
   INFO(verify.substr(0, 4000));
   REQUIRE(st == 0);
@@ -186,4 +205,46 @@ TEST_CASE("Kafka's DumpLogSegments reads segments rewritten by the log cleaner",
   INFO(sanity.substr(0, 4000));
   REQUIRE(st == 0);
   CHECK(!contains_any(sanity, {"Exception", "failed", "ERROR"}));
+}
+
+TEST_CASE("Kafka's DumpLogSegments reads a marker stamped with its delete horizon", "[log][kafka][cleaner][txn]") {
+  if (!have_java()) {
+    WARN("skipping: java is absent");
+    return;
+  }
+  std::string jars = kafka_jar_dir();
+  TempDir dir;
+  auto log = open_log(dir / "mark-0", compact_config());
+  const int64_t ts = 1'700'000'000'000;
+  auto txn = [&](int32_t seq, const char* key) {
+    BatchBuilder b;
+    b.producer(7, 0, seq).transactional(true).add(key, "t", ts + seq);
+    REQUIRE(append_tmp(*log, b.build()).ok());
+  };
+  txn(0, "k");                                                  // 0: superseded below
+  REQUIRE(log->append_marker(7, 0, true, 0, 1, 0, ts + 10).ok());  // 1: COMMIT
+  txn(1, "j");                                                  // 2
+  REQUIRE(log->append_marker(7, 0, true, 0, 1, 0, ts + 20).ok());  // 3: COMMIT
+  REQUIRE(append_tmp(*log, BatchBuilder().add("k", "plain", ts + 30).build()).ok());  // 4
+  REQUIRE(log->roll(ts + 30) == LogErrc::kNone);
+  Cleaner cleaner(CleanerConfig{});
+  const int64_t end = log->active_base_offset();
+  REQUIRE(cleaner.clean_once(*log, 0, end, ts + 100).error == 0);    // k=t goes
+  REQUIRE(cleaner.clean_once(*log, end, end, ts + 200).error == 0);  // its marker gets a horizon
+  log->close();
+  const int64_t horizon = ts + 200 + log->config()->delete_retention_ms;
+  std::string java = "java -cp '" + jars + "/*' org.apache.kafka.tools.DumpLogSegments";
+  int st = 0;
+  std::string deep = run(java + " --deep-iteration --print-data-log --files " +
+                             (dir / "mark-0" / segment_file_name(0, ".log")).string(), &st);
+  INFO(deep.substr(0, 4000));
+  REQUIRE(st == 0);
+  CHECK(!contains_any(deep, {"Exception", "invalid bytes", "corrupt", "ERROR", "isvalid: false"}));
+  CHECK(deep.find("baseOffset: 1 lastOffset: 1 count: 1") != std::string::npos);
+  CHECK(deep.find("isControl: true deleteHorizonMs: OptionalLong[" + std::to_string(horizon) + "]") !=
+        std::string::npos);
+  CHECK(deep.find("isControl: true deleteHorizonMs: OptionalLong.empty") != std::string::npos);  // offset 3's
+  // The marker record keeps its own timestamp under the horizon.
+  CHECK(deep.find("| offset: 1 CreateTime: " + std::to_string(ts + 10) + " keySize: 4 valueSize: 6 sequence: -1 "
+                  "headerKeys: [] endTxnMarker: COMMIT") != std::string::npos);
 }

@@ -1,6 +1,7 @@
-// Log cleaner core: last value per key against an exact model, tombstones,
-// lag settings, empty batches of idempotent producers, multi-pass with a tiny
-// dedupe buffer, merging, codecs, preserved offsets/timestamps/headers.
+// Log cleaner core: last value per key against an exact model, lag settings,
+// empty batches of idempotent producers, multi-pass with a tiny dedupe
+// buffer, merging, codecs, preserved offsets/timestamps/headers. (Tombstones
+// and the delete horizon: log_cleaner_horizon_test.cc.)
 #include <catch2/catch.hpp>
 
 #include "cleaner_test_util.h"
@@ -111,46 +112,7 @@ void append_segment(Log& log, std::vector<std::pair<std::string, std::optional<s
   REQUIRE(set_mtime_ms(log.inactive_segments().back()->log_path(), ts) == 0);
 }
 
-bool has_key(const std::vector<Rec>& recs, const std::string& k) {
-  for (const auto& r : recs) if (r.key == k) return true;
-  return false;
-}
-
 }  // namespace
-
-TEST_CASE("Tombstones survive the first pass and go on a later one (delete.retention.ms)", "[log][cleaner]") {
-  TempDir dir;
-  // segment.bytes 1: no merging, so each segment keeps its own mtime.
-  auto cfg = compact_config([](LogConfig& c) { c.delete_retention_ms = 60'000; c.segment_bytes = 1; });
-  auto log = open_log(dir / "t-0", compact_config());
-  REQUIRE(append_tmp(*log, keyed({{"a", "1"}, {"b", "1"}, {"c", "1"}}, kT0)).ok());
-  append_segment(*log, {{"a", std::nullopt}, {"b", "2"}}, kT0);
-  log->set_config(cfg);
-  Cleaner cleaner(small_cleaner());
-  auto p = clean_all(*log, cleaner, -1, kT0);
-  auto recs = read_records(*log);
-  REQUIRE(recs.size() == 3);  // c=1, a=null, b=2
-  CHECK(recs[1].key == "a");
-  CHECK_FALSE(recs[1].value);
-  CHECK(segment_mtime_ms(*log->inactive_segments().front()) == kT0);  // the cleaned segment keeps the old mtime
-
-  // The clean head is 30 s, then 61 s newer than the tombstone's segment, but
-  // Kafka's horizon is measured at the start of a pass: still there.
-  append_segment(*log, {{"c", "2"}}, kT0 + 30'000);
-  p = clean_all(*log, cleaner, p.first_uncleanable, kT0 + 30'000);
-  append_segment(*log, {{"d", "1"}}, kT0 + 61'000);
-  p = clean_all(*log, cleaner, p.first_uncleanable, kT0 + 61'000);
-  recs = read_records(*log);
-  REQUIRE(has_key(recs, "a"));
-  // Next pass: the clean head (61 s) minus 60 s is past the tombstone's segment.
-  append_segment(*log, {{"e", "1"}}, kT0 + 62'000);
-  p = clean_all(*log, cleaner, p.first_uncleanable, kT0 + 62'000);
-  recs = read_records(*log);
-  CHECK_FALSE(has_key(recs, "a"));
-  std::vector<std::string> keys;
-  for (const auto& r : recs) keys.push_back(*r.key + "=" + r.value.value_or("null"));
-  CHECK(keys == std::vector<std::string>{"b=2", "c=2", "d=1", "e=1"});
-}
 
 TEST_CASE("Lag settings and the dirty ratio decide what is cleanable", "[log][cleaner]") {
   TempDir dir;
@@ -324,25 +286,6 @@ TEST_CASE("cleaner-offset-checkpoint has Kafka's name and format", "[log][cleane
   CHECK(text == "0\n2\nb 3 7\ntopic-a 0 42\n");
   CHECK(read_cleaner_checkpoint(dir.path()) == m);
   CHECK(read_cleaner_checkpoint(dir / "missing").empty());
-}
-
-TEST_CASE("Records past the map's end are kept, tombstones too", "[log][cleaner]") {
-  TempDir dir;
-  auto log = open_log(dir / "t-0", compact_config([](LogConfig& c) { c.delete_retention_ms = 0; }));
-  append_segment(*log, {{"a", "1"}}, kT0);  // offset 0
-  Cleaner first(small_cleaner());
-  auto p = clean_all(*log, first, -1, kT0);
-  // Dirty: b, c, d, then a's tombstone; the segment is older than the clean
-  // head, so its tombstones are past the horizon.
-  append_segment(*log, {{"b", "1"}, {"c", "1"}, {"d", "1"}, {"a", std::nullopt}}, kT0 - 1000);
-  Cleaner tiny(small_cleaner(24 * 3));  // two keys a pass
-  CleanResult r = tiny.clean_once(*log, p.first_uncleanable, log->active_base_offset(), kT0);
-  REQUIRE(r.error == 0);
-  REQUIRE(r.end_offset == 3);  // d did not fit
-  auto recs = read_records(*log);
-  REQUIRE(recs.size() == 5);
-  CHECK(recs.back().key == "a");  // the tombstone is still there: a stays deleted
-  CHECK_FALSE(recs.back().value);
 }
 
 TEST_CASE("An open transaction's records are not cleaned: the LSO bounds the pass", "[log][cleaner]") {

@@ -193,6 +193,20 @@ TEST_CASE("read_committed reads only below the LSO", "[log][txn]") {
   CHECK(all.slice.read_all().size() == log->read(Offset(0), 1 << 20).slice.read_all().size());
 }
 
+TEST_CASE("retention deleting an ongoing transaction's data holds the LSO at the log start", "[log][txn]") {
+  TempDir d;
+  auto log = open_log(d.path(), config_with([](LogConfig& c) { c.retention_ms = 10000; }));
+  REQUIRE(append_tmp(*log, txn_batch(1, 0, 0)).ok());  // 0-1 P1 open
+  REQUIRE(append_tmp(*log, plain_batch()).ok());        // 2-3
+  CHECK(lso(*log) == 0);
+  REQUIRE(log->delete_old_segments(wall_clock_ms() + 60000) > 0);  // every record is past retention
+  CHECK(log->log_start_offset().value == 4);
+  CHECK(lso(*log) == 4);  // never below the log start, never past the end
+  REQUIRE(marker(*log, 1, 0, false).ok());  // 4: the abort still ends it, and is indexed
+  CHECK(lso(*log) == 5);
+  CHECK(log->collect_aborted_txns(Offset(4), Offset(5)).size() == 1);
+}
+
 TEST_CASE("DeleteRecords past an ongoing transaction holds the LSO at the log start", "[log][txn]") {
   TempDir d;
   auto log = open_log(d.path(), config_with());
@@ -204,4 +218,40 @@ TEST_CASE("DeleteRecords past an ongoing transaction holds the LSO at the log st
   REQUIRE(marker(*log, 1, 0, false).ok());  // 4: the abort still ends it and is indexed
   CHECK(lso(*log) == 5);
   CHECK(log->aborted_txns_of_segment(0) == std::vector<AbortedTxn>{{1, 0, 4, 5}});
+}
+
+TEST_CASE("a verification made stale by a marker refuses the batch that would open a transaction", "[log][txn][verify]") {
+  TempDir d;
+  auto log = open_log(d.path(), config_with());
+  auto now = wall_clock_ms();
+  SECTION("verified, then the transaction ends before the append: refused, nothing written") {
+    auto first = txn_batch(1, 0, 0);
+    const VerificationGuard g = log->begin_txn_verification(1);
+    CHECK(g != kNoVerification);
+    CHECK(log->begin_txn_verification(1) == g);  // concurrent requests share it
+    REQUIRE(marker(*log, 1, 0, false).ok());    // 0: a timeout abort wins the race
+    auto r = log->append_verified(std::span<uint8_t>(first), now, g);
+    CHECK(r.error == LogErrc::kInvalidTxnState);
+    CHECK(log->log_end_offset().value == 1);
+    CHECK(lso(*log) == 1);  // no transaction left hanging
+  }
+  SECTION("verified and appended: the guard opens it, later batches need none") {
+    auto first = txn_batch(1, 0, 0);
+    const VerificationGuard g = log->begin_txn_verification(1);
+    REQUIRE(log->append_verified(std::span<uint8_t>(first), now, g).ok());
+    auto second = txn_batch(1, 0, 2);
+    REQUIRE(log->append_verified(std::span<uint8_t>(second), now, kNoVerification).ok());
+    REQUIRE(marker(*log, 1, 0, true).ok());
+    auto late = txn_batch(1, 0, 4);  // found open by the request, ended before its append
+    CHECK(log->append_verified(std::span<uint8_t>(late), now, kNoVerification).error == LogErrc::kInvalidTxnState);
+    auto stale = txn_batch(1, 0, 4);
+    CHECK(log->append_verified(std::span<uint8_t>(stale), now, g).error == LogErrc::kInvalidTxnState);
+    const VerificationGuard next = log->begin_txn_verification(1);
+    CHECK(next != g);
+    auto again = txn_batch(1, 0, 4);
+    CHECK(log->append_verified(std::span<uint8_t>(again), now, next).ok());
+  }
+  SECTION("appends without verification (the broker's own writers) are not checked") {
+    CHECK(append_tmp(*log, txn_batch(1, 0, 0)).ok());
+  }
 }

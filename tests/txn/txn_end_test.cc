@@ -193,3 +193,45 @@ TEST_CASE("EndTxn v5 aborts with no partitions (Kafka 4.4's TV2 table)", "[txn][
   const TxnResult again = h.init("app");
   CHECK(h.end("app", again.producer_id, again.epoch - 1, false, 2)->error == ErrorCode::kProducerFenced);
 }
+
+TEST_CASE("an addition while the last transaction ends waits for it instead of CONCURRENT_TRANSACTIONS",
+          "[txn][end][park]") {
+  TxnConfig c;
+  c.busy_wait_ms = 100;
+  TxnHarness h(c);
+  const TxnResult p = h.init("app");
+  REQUIRE(h.add("app", p, kTwo) == ErrorCode::kNone);
+  h.markers.hold = true;
+  const auto ended = h.end("app", p.producer_id, p.epoch, true, 2);
+  REQUIRE(ended->error == ErrorCode::kNone);
+  const TxnResult next{.producer_id = ended->producer_id, .epoch = ended->epoch};
+  SECTION("the markers complete: the addition goes ahead, in a new transaction") {
+    const auto parked = h.add("app", next, {{"orders", 0}}, 2);
+    CHECK_FALSE(parked.has_value());
+    CHECK(h.coord.next_parked_deadline() == h.clock.now + 100);
+    auto out = std::make_shared<std::optional<ErrorCode>>();
+    h.coord.add_partitions("app", p.producer_id, p.epoch, {{"orders", 1}}, 2, [out](ErrorCode e) { *out = e; });
+    CHECK(*out == ErrorCode::kProducerFenced);  // the old epoch: at once, as Kafka
+    out->reset();
+    h.coord.add_partitions("app", next.producer_id, next.epoch, {{"orders", 0}}, 2, [out](ErrorCode e) { *out = e; });
+    CHECK_FALSE(out->has_value());
+    h.markers.release_one();
+    CHECK(h.state("app") == TxnState::kOngoing);
+    CHECK(h.cur("app").partitions == std::set<TopicPartition>{{"orders", 0}});
+    CHECK(*out == ErrorCode::kNone);
+    CHECK_FALSE(h.coord.next_parked_deadline().has_value());
+    CHECK(h.coord.expire_parked() == 0);
+  }
+  SECTION("the markers take too long: CONCURRENT_TRANSACTIONS at the deadline, not before") {
+    auto out = std::make_shared<std::optional<ErrorCode>>();
+    h.coord.add_partitions("app", next.producer_id, next.epoch, {{"orders", 0}}, 2, [out](ErrorCode e) { *out = e; });
+    h.clock.now += 99;
+    CHECK(h.coord.expire_parked() == 0);
+    CHECK_FALSE(out->has_value());
+    h.clock.now += 1;
+    CHECK(h.coord.expire_parked() == 1);
+    CHECK(*out == ErrorCode::kConcurrentTransactions);
+    h.markers.release_one();  // a late completion resumes nobody twice
+    CHECK(h.state("app") == TxnState::kCompleteCommit);
+  }
+}

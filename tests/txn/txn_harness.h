@@ -112,7 +112,13 @@ struct TxnHarness {
   FakeStateLog log;
   FakeIds ids;
   FakeMarkers markers;
-  TxnConfig config;
+  // Additions answer CONCURRENT_TRANSACTIONS at once unless a test sets busy_wait_ms.
+  static TxnConfig immediate() {
+    TxnConfig c;
+    c.busy_wait_ms = 0;
+    return c;
+  }
+  TxnConfig config = immediate();
   TxnCoordinator coord{config, clock, log, ids, markers};
 
   TxnHarness() = default;
