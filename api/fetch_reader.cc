@@ -37,7 +37,7 @@ FetchReader::FetchReader(BrokerServices& services, const protocol::FetchRequest&
     t.id = rt.topic_id;
     ErrorCode topic_error = ErrorCode::kNone;
     if (by_id) {
-      auto info = services.logs.topic_by_id(from_wire(rt.topic_id));
+      auto info = services.logs.topic_by_id(rt.topic_id);
       if (info)
         t.name = info->name;
       else

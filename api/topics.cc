@@ -1,7 +1,5 @@
 #include "api/topics.h"
 
-#include <cstring>
-
 #include "api/api_log.h"
 #include "api/group/group_coordinator.h"
 #include "api/txn_state_store.h"
@@ -10,19 +8,6 @@
 namespace skiff::api {
 
 ErrorCode to_error_code(storage::LogErrc e) { return static_cast<ErrorCode>(storage::kafka_error_code(e)); }
-
-protocol::Uuid to_wire(const storage::Uuid& id) {
-  protocol::Uuid out;
-  static_assert(sizeof(out.bytes) == sizeof(id.bytes));
-  std::memcpy(out.bytes.data(), id.bytes.data(), id.bytes.size());
-  return out;
-}
-
-storage::Uuid from_wire(const protocol::Uuid& id) {
-  storage::Uuid out;
-  std::memcpy(out.bytes.data(), id.bytes.data(), id.bytes.size());
-  return out;
-}
 
 TopicLookup find_topic(BrokerServices& services, const std::string& name, bool allow_create) {
   if (auto t = services.logs.topic(name)) return {ErrorCode::kNone, std::move(t)};

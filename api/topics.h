@@ -22,9 +22,6 @@ ErrorCode to_error_code(storage::LogErrc e);
 // is created. The broker-wide total is skiff.max.partitions (LogManager).
 inline constexpr int64_t kMaxPartitionsPerRequest = 10000;
 
-protocol::Uuid to_wire(const storage::Uuid& id);
-storage::Uuid from_wire(const protocol::Uuid& id);
-
 struct TopicLookup {
   ErrorCode error = ErrorCode::kNone;
   std::optional<storage::TopicInfo> topic;

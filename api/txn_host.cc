@@ -8,16 +8,13 @@
 #include "api/admin/producer_ids.h"
 #include "api/api_log.h"
 #include "common/log_escape.h"
+#include "common/wall_clock.h"
 
 namespace skiff::api {
 
 class TxnHost::Clock : public txn::TxnClock {
  public:
-  int64_t now_ms() override {
-    return std::chrono::duration_cast<std::chrono::milliseconds>(
-               std::chrono::system_clock::now().time_since_epoch())
-        .count();
-  }
+  int64_t now_ms() override { return wall_clock_ms(); }
 };
 
 // New producer ids come from the same durable blocks as idempotent producers'.

@@ -1,22 +1,17 @@
 #include "api/txn_state_store.h"
 
-#include <chrono>
 #include <stdexcept>
 
 #include "api/api_log.h"
 #include "api/protocol/errors.h"
 #include "api/topics.h"
 #include "common/log_escape.h"
+#include "common/wall_clock.h"
 #include "log/batch_builder.h"
 #include "log/record_batch.h"
 
 namespace skiff::api {
 namespace {
-
-int64_t wall_ms() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
 
 std::string_view as_chars(const std::vector<uint8_t>& b) {
   return {reinterpret_cast<const char*>(b.data()), b.size()};
@@ -93,7 +88,7 @@ std::vector<txn::TxnLogRecord> TxnStateStore::load() const {
 
 ErrorCode TxnStateStore::write(const std::vector<uint8_t>& key, const std::optional<std::vector<uint8_t>>& value) {
   if (!log_) create();
-  const int64_t now = wall_ms();
+  const int64_t now = wall_clock_ms();
   storage::BatchBuilder b;
   b.add(as_chars(key), value ? std::optional(as_chars(*value)) : std::nullopt, now);
   auto batch = b.build();

@@ -2,10 +2,10 @@
 
 #include <algorithm>
 
-#include "log/byte_order.h"
+#include "common/byte_order.h"
+#include "common/varint.h"
 #include "log/compression.h"
 #include "log/crc32c.h"
-#include "log/varint.h"
 
 namespace skiff::storage {
 namespace bl = batch_layout;

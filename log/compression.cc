@@ -7,7 +7,7 @@
 
 #include <cstring>
 
-#include "log/byte_order.h"
+#include "common/byte_order.h"
 
 namespace skiff::storage {
 namespace {

@@ -3,7 +3,7 @@
 #include <string>
 
 #include "log/batch_builder.h"
-#include "log/byte_order.h"
+#include "common/byte_order.h"
 
 namespace skiff::storage {
 

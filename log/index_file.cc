@@ -8,7 +8,7 @@
 #include <cstring>
 #include <system_error>
 
-#include <spdlog/spdlog.h>
+#include "log/storage_log.h"
 
 namespace skiff::storage {
 
@@ -58,7 +58,7 @@ const uint8_t* IndexFile::map_for_read() const {
     map_failed_ = true;
     static std::atomic<bool> warned{false};
     if (!warned.exchange(true)) {
-      spdlog::warn("cannot map index {}: {} (vm.max_map_count?); reading indexes with pread instead", path().string(),
+      storage_log().warn("cannot map index {}: {} (vm.max_map_count?); reading indexes with pread instead", path().string(),
                    std::strerror(err));
     }
     return nullptr;

@@ -4,21 +4,16 @@
 #include "log/log.h"
 
 #include <chrono>
+#include <cstring>
 #include <set>
 #include <system_error>
 
-#include <spdlog/spdlog.h>
-
 #include "log/cleaner_recovery.h"
+#include "log/storage_log.h"
 
 namespace skiff::storage {
 
 namespace fs = std::filesystem;
-
-int64_t wall_clock_ms() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
 
 Log::Log(fs::path dir, LogLoadParams params, std::shared_ptr<const LogConfig> config)
     : dir_(std::move(dir)),
@@ -54,15 +49,13 @@ bool ends_with(const std::string& s, const std::string& suf) {
   return s.size() >= suf.size() && s.compare(s.size() - suf.size(), suf.size(), suf) == 0;
 }
 
-}  // namespace
-
-void Log::load() {
-  auto cfg = config();
-  const size_t idx_max = static_cast<size_t>(cfg->segment_index_bytes);
+// The base offsets of the segments in `dir`. Leftovers of an interrupted
+// write (.tmp), deletion (.deleted) or cleaning (.cleaned, .swap) and index
+// files without their .log (a crash mid-roll or mid-delete) are removed.
+std::set<int64_t> scan_segments(const fs::path& dir) {
   std::set<int64_t> bases;
   std::vector<fs::path> index_files;
-  finish_interrupted_cleaning(dir_);  // the log cleaner's .cleaned/.swap files
-  for (const auto& e : fs::directory_iterator(dir_)) {
+  for (const auto& e : fs::directory_iterator(dir)) {
     std::string name = e.path().filename().string();
     int64_t base;
     if (ends_with(name, ".tmp") || ends_with(name, ".deleted") || ends_with(name, ".cleaned") ||
@@ -74,7 +67,7 @@ void Log::load() {
       index_files.push_back(e.path());
     }
   }
-  for (const auto& p : index_files) {  // orphans left by a crash mid-roll/delete
+  for (const auto& p : index_files) {
     std::string name = p.filename().string();
     int64_t base;
     if ((parse_segment_name(name, ".index", base) || parse_segment_name(name, ".timeindex", base) ||
@@ -83,9 +76,38 @@ void Log::load() {
       fs::remove(p);
     }
   }
+  return bases;
+}
 
+// Recovery found garbage inside segs[i]: nothing after it can be trusted, so
+// the later segments (and their aborted-transaction entries) are deleted.
+void drop_segments_after(std::vector<std::shared_ptr<LogSegment>>& segs, size_t i, const fs::path& dir,
+                         TxnIndex& txn_index) {
+  for (size_t j = i + 1; j < segs.size(); ++j) {
+    storage_log().warn("log {}: deleting segment {} after a truncated one", dir.string(), segs[j]->base_offset());
+    segs[j]->delete_files();
+    txn_index.drop_segment(segs[j]->base_offset());
+  }
+  segs.resize(i + 1);
+}
+
+// The empty active segment of a log that has none, at `base`.
+std::shared_ptr<LogSegment> first_segment(const std::shared_ptr<FdCache>& fd_cache, const fs::path& dir, int64_t base,
+                                          size_t idx_max) {
+  std::shared_ptr<LogSegment> seg;
+  if (int rc = LogSegment::create(fd_cache, dir, base, idx_max, wall_clock_ms(), seg); rc != 0)
+    throw std::system_error(rc, std::generic_category(), "create segment in " + dir.string());
+  return seg;
+}
+
+}  // namespace
+
+void Log::load() {
+  auto cfg = config();
+  const size_t idx_max = static_cast<size_t>(cfg->segment_index_bytes);
+  finish_interrupted_cleaning(dir_);  // the log cleaner's .cleaned/.swap files
   std::vector<std::shared_ptr<LogSegment>> segs;
-  for (int64_t b : bases) segs.push_back(LogSegment::open(fd_cache_, dir_, b));
+  for (int64_t b : scan_segments(dir_)) segs.push_back(LogSegment::open(fd_cache_, dir_, b));
 
   int64_t next_offset = 0;
   for (size_t i = 0; i < segs.size(); ++i) {
@@ -99,16 +121,11 @@ void Log::load() {
       else ++load_stats_.indexes_rebuilt;
       load_stats_.bytes_truncated += r.truncated_bytes;
       if (r.truncated_bytes > 0) {
-        spdlog::warn("log {}: truncated {} invalid bytes at position {} of segment {}", dir_.string(),
+        storage_log().warn("log {}: truncated {} invalid bytes at position {} of segment {}", dir_.string(),
                      r.truncated_bytes, r.valid_bytes, seg->base_offset());
       }
       if (r.truncated_bytes > 0 && !last) {
-        for (size_t j = i + 1; j < segs.size(); ++j) {
-          spdlog::warn("log {}: deleting segment {} after a truncated one", dir_.string(), segs[j]->base_offset());
-          segs[j]->delete_files();
-          txn_index_.drop_segment(segs[j]->base_offset());
-        }
-        segs.resize(i + 1);
+        drop_segments_after(segs, i, dir_, txn_index_);
         last = true;
       }
       if (last) next_offset = r.next_offset;
@@ -120,14 +137,9 @@ void Log::load() {
       seg->mark_fully_flushed();
     }
   }
-  if (segs.empty()) {
-    int64_t base = std::max<int64_t>(params_.log_start_offset, 0);
-    std::shared_ptr<LogSegment> seg;
-    if (int rc = LogSegment::create(fd_cache_, dir_, base, idx_max, wall_clock_ms(), seg); rc != 0) {
-      throw std::system_error(rc, std::generic_category(), "create segment in " + dir_.string());
-    }
-    segs.push_back(seg);
-    next_offset = base;
+  if (segs.empty()) {  // a new log, or one whose every segment was deleted
+    next_offset = std::max<int64_t>(params_.log_start_offset, 0);
+    segs.push_back(first_segment(fd_cache_, dir_, next_offset, idx_max));
   }
   load_stats_.segments = static_cast<int>(segs.size());
   {
@@ -207,13 +219,14 @@ void Log::close() {
   std::lock_guard lk(mu_);
   if (closed_.exchange(true)) return;
   if (flush_to(log_end_offset()) != LogErrc::kNone) {
-    spdlog::error("log {}: flush failed on close", dir_.string());
+    storage_log().error("log {}: flush failed on close", dir_.string());
   }
   // A snapshot at the end: the next start reads no log data for producer state.
   if (int rc = producers_.take_snapshot(log_end_offset().value); rc != 0)
-    spdlog::warn("log {}: producer snapshot failed: errno {}", dir_.string(), rc);
+    storage_log().warn("log {}: producer snapshot failed: {}", dir_.string(), std::strerror(rc));
   if (auto seg = active()) {
-    if (int rc = seg->become_inactive(); rc != 0) spdlog::warn("log {}: index trim failed: errno {}", dir_.string(), rc);
+    if (int rc = seg->become_inactive(); rc != 0)
+      storage_log().warn("log {}: index trim failed: {}", dir_.string(), std::strerror(rc));
   }
 }
 
@@ -230,7 +243,7 @@ void Log::delete_all() {
   for (auto& s : segs) s->delete_files();
   std::error_code ec;
   fs::remove_all(dir_, ec);
-  if (ec) spdlog::error("log {}: delete failed: {}", dir_.string(), ec.message());
+  if (ec) storage_log().error("log {}: delete failed: {}", dir_.string(), ec.message());
 }
 
 }  // namespace skiff::storage

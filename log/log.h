@@ -30,6 +30,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "common/wall_clock.h"
 #include "log/file_slice.h"
 #include "log/log_config.h"
 #include "log/control_batch.h"
@@ -265,6 +266,5 @@ class Log {
   bool flush_in_progress_ = false;
 };
 
-int64_t wall_clock_ms();
 
 }  // namespace skiff::storage

@@ -5,12 +5,12 @@
 
 #include <boost/container/small_vector.hpp>
 #include <fmt/format.h>
-#include <spdlog/spdlog.h>
 
 #include "log/cleaner_batch.h"
 #include "log/file_util.h"
 #include "log/log.h"
 #include "log/record_batch.h"
+#include "log/storage_log.h"
 
 namespace skiff::storage {
 
@@ -59,6 +59,108 @@ std::optional<AppendResult> check_keys(const RecordBatchView& v, const std::stri
   return res;
 }
 
+// What step 1 of an append learns, carried into the steps under the lock.
+// Producers send one batch per partition: no allocation for the usual few.
+struct ValidatedAppend {
+  boost::container::small_vector<BatchAppendInfo, 4> infos;  // last_offset holds the delta until step 3
+  std::vector<ProducerBatch> producer_batches;               // idempotent ones (producer id >= 0)
+  std::vector<size_t> producer_batch_index;                  // their index in infos
+  int64_t total_records = 0;
+};
+
+// Step 1 for one batch: its header, CRC and record length prefixes (batches
+// are stored as sent), then what the topic's config allows.
+std::optional<AppendResult> check_batch(const RecordBatchView& v, const LogConfig& cfg, int64_t now_ms,
+                                        bool is_marker, const std::filesystem::path& dir) {
+  if (static_cast<int64_t>(v.size_in_bytes()) > cfg.max_message_bytes) {
+    return fail(LogErrc::kMessageTooLarge,
+                fmt::format("batch of {} bytes exceeds max.message.bytes {}", v.size_in_bytes(), cfg.max_message_bytes));
+  }
+  if (auto c = v.validate_for_append(); !c) return fail(c.error, c.reason);
+  if (v.is_control() != is_marker) return fail(LogErrc::kInvalidRecord, "control batches may not be produced by clients");
+  if (v.is_transactional() && v.producer_id() < 0)
+    return fail(LogErrc::kInvalidRecord, "transactional batch without a producer id");
+  if (cfg.compact && !is_marker) {
+    if (auto bad = check_keys(v, dir.filename().string(), 64u << 20)) return bad;
+  }
+  if (cfg.message_timestamp_type != TimestampType::kLogAppendTime) {
+    if (v.timestamp_type() == TimestampType::kLogAppendTime)
+      return fail(LogErrc::kInvalidTimestamp, "LogAppendTime batch on a CreateTime topic");
+    if (!timestamp_ok(v.max_timestamp(), now_ms, cfg) || !timestamp_ok(v.base_timestamp(), now_ms, cfg))
+      return fail(LogErrc::kInvalidTimestamp, "timestamp out of the range allowed by message.timestamp.*.max.ms");
+  }
+  return std::nullopt;
+}
+
+// The producer-state view of an idempotent batch; offsets come under the lock.
+ProducerBatch producer_batch_of(const RecordBatchView& v, const TxnMarker* marker,
+                                const std::optional<VerificationGuard>& guard) {
+  ProducerBatch b;
+  b.producer_id = v.producer_id();
+  b.epoch = v.producer_epoch();
+  b.first_seq = v.base_sequence();
+  b.last_seq = add_sequence(b.first_seq, v.last_offset_delta());
+  b.timestamp = v.max_timestamp();
+  b.transactional = v.is_transactional();
+  b.needs_verification = guard.has_value();
+  b.guard = guard.value_or(kNoVerification);
+  if (marker) {
+    b.control = true;
+    b.commit = marker->commit;
+    b.coordinator_epoch = marker->coordinator_epoch;
+  }
+  return b;
+}
+
+// Step 1: every batch checked, before the log is touched (outside the lock).
+std::optional<AppendResult> validate_batches(std::span<uint8_t> records, const LogConfig& cfg, int64_t now_ms,
+                                             const TxnMarker* marker, const std::optional<VerificationGuard>& guard,
+                                             const std::filesystem::path& dir, ValidatedAppend& out) {
+  BatchIterator it(records);
+  RecordBatchView v;
+  while (it.next(v)) {
+    if (auto bad = check_batch(v, cfg, now_ms, marker != nullptr, dir)) return bad;
+    if (v.producer_id() >= 0) {
+      out.producer_batches.push_back(producer_batch_of(v, marker, guard));
+      out.producer_batch_index.push_back(out.infos.size());
+    }
+    out.infos.push_back({static_cast<uint32_t>(v.size_in_bytes()), v.last_offset_delta(), v.max_timestamp()});
+    out.total_records += static_cast<int64_t>(v.last_offset_delta()) + 1;
+  }
+  if (!it.error()) return fail(it.error().error, it.error().reason);
+  return std::nullopt;
+}
+
+// Step 2: the active segment cannot take `bytes` more (size, age, full
+// indexes, or offsets beyond the index's 32-bit relative range).
+bool must_roll(LogSegment& seg, size_t bytes, int64_t now_ms, const LogConfig& cfg, int64_t leo,
+               int64_t total_records) {
+  const uint64_t seg_size = seg.size();
+  return seg_size > 0 &&
+         (static_cast<int64_t>(seg_size + bytes) > cfg.segment_size() ||
+          now_ms - seg.roll_base_ms() > cfg.segment_ms || seg.offset_index().file().full() ||
+          seg.time_index().full() || leo + total_records - 1 - seg.base_offset() > INT32_MAX);
+}
+
+// Step 3: offsets from `leo` written into the batches in place (outside the
+// CRC), LogAppendTime if asked; turns infos' deltas into last offsets.
+// Returns the offset after the last one.
+int64_t assign_offsets(std::span<uint8_t> records, int64_t leo, int32_t leader_epoch, bool log_append_time,
+                       int64_t now_ms, boost::container::small_vector<BatchAppendInfo, 4>& infos) {
+  int64_t next = leo;
+  BatchIterator it(records);
+  RecordBatchView v;
+  for (size_t i = 0; it.next(v); ++i) {
+    v.set_base_offset(next);
+    v.set_partition_leader_epoch(leader_epoch);
+    if (log_append_time) v.set_log_append_time(now_ms);
+    infos[i].last_offset = next + infos[i].last_offset;  // held the delta so far
+    infos[i].max_timestamp = v.max_timestamp();
+    next = infos[i].last_offset + 1;
+  }
+  return next;
+}
+
 }  // namespace
 
 AppendResult Log::append(std::span<uint8_t> records, int32_t leader_epoch) {
@@ -95,106 +197,38 @@ AppendResult Log::append_impl(std::span<uint8_t> records, int32_t leader_epoch, 
                               const TxnMarker* marker, std::optional<VerificationGuard> guard) {
   auto cfg = config();
   const bool log_append_time = cfg->message_timestamp_type == TimestampType::kLogAppendTime;
-  // 1. Validate every batch before touching the log (outside the lock): its
-  // header, CRC and record length prefixes (batches are stored as sent).
-  // Producers send one batch per partition: no allocation for the usual few.
-  boost::container::small_vector<BatchAppendInfo, 4> infos;
-  // Idempotent batches (producer id >= 0): offsets filled in under the lock.
-  std::vector<ProducerBatch> producer_batches;
-  std::vector<size_t> producer_batch_index;
-  int64_t total_records = 0;
-  {
-    BatchIterator it(records);
-    RecordBatchView v;
-    while (it.next(v)) {
-      if (static_cast<int64_t>(v.size_in_bytes()) > cfg->max_message_bytes) {
-        return fail(LogErrc::kMessageTooLarge,
-                    fmt::format("batch of {} bytes exceeds max.message.bytes {}", v.size_in_bytes(), cfg->max_message_bytes));
-      }
-      if (auto c = v.validate_for_append(); !c) return fail(c.error, c.reason);
-      if (v.is_control() != (marker != nullptr))
-        return fail(LogErrc::kInvalidRecord, "control batches may not be produced by clients");
-      if (v.is_transactional() && v.producer_id() < 0)
-        return fail(LogErrc::kInvalidRecord, "transactional batch without a producer id");
-      if (cfg->compact && !marker) {
-        if (auto bad = check_keys(v, dir_.filename().string(), 64u << 20)) return std::move(*bad);
-      }
-      if (!log_append_time) {
-        if (v.timestamp_type() == TimestampType::kLogAppendTime) {
-          return fail(LogErrc::kInvalidTimestamp, "LogAppendTime batch on a CreateTime topic");
-        }
-        if (!timestamp_ok(v.max_timestamp(), now_ms, *cfg) || !timestamp_ok(v.base_timestamp(), now_ms, *cfg)) {
-          return fail(LogErrc::kInvalidTimestamp, "timestamp out of the range allowed by message.timestamp.*.max.ms");
-        }
-      }
-      if (v.producer_id() >= 0) {
-        ProducerBatch b;
-        b.producer_id = v.producer_id();
-        b.epoch = v.producer_epoch();
-        b.first_seq = v.base_sequence();
-        b.last_seq = add_sequence(b.first_seq, v.last_offset_delta());
-        b.timestamp = v.max_timestamp();
-        b.transactional = v.is_transactional();
-        b.needs_verification = guard.has_value();
-        b.guard = guard.value_or(kNoVerification);
-        if (marker) {
-          b.control = true;
-          b.commit = marker->commit;
-          b.coordinator_epoch = marker->coordinator_epoch;
-        }
-        producer_batches.push_back(b);
-        producer_batch_index.push_back(infos.size());
-      }
-      infos.push_back({static_cast<uint32_t>(v.size_in_bytes()), v.last_offset_delta(), v.max_timestamp()});
-      total_records += static_cast<int64_t>(v.last_offset_delta()) + 1;
-    }
-    if (!it.error()) return fail(it.error().error, it.error().reason);
-  }
-  if (infos.empty()) return AppendResult{};
+  // 1. Validate every batch before touching the log (outside the lock).
+  ValidatedAppend a;
+  if (auto bad = validate_batches(records, *cfg, now_ms, marker, guard, dir_, a)) return std::move(*bad);
+  if (a.infos.empty()) return AppendResult{};
 
   std::unique_lock lk(mu_);
   if (closed_.load()) return fail(LogErrc::kUnknownTopicOrPartition, "log is closed or deleted");
   const int64_t leo = leo_.load(std::memory_order_relaxed);
   // 1b. Producers: duplicates, gaps, stale epochs, transaction state.
-  if (!producer_batches.empty()) {
-    std::vector<int64_t> deltas(infos.size());
-    for (size_t i = 0; i < infos.size(); ++i) deltas[i] = infos[i].last_offset;  // still the delta here
-    if (auto answer = check_producers_locked(producer_batches, producer_batch_index, deltas, leo, marker))
+  if (!a.producer_batches.empty()) {
+    std::vector<int64_t> deltas(a.infos.size());
+    for (size_t i = 0; i < a.infos.size(); ++i) deltas[i] = a.infos[i].last_offset;  // still the delta here
+    if (auto answer = check_producers_locked(a.producer_batches, a.producer_batch_index, deltas, leo, marker))
       return std::move(*answer);
   }
   // 2. Roll if the active segment can't take this append.
   auto seg = active();
-  const uint64_t seg_size = seg->size();
-  if (seg_size > 0 &&
-      (static_cast<int64_t>(seg_size + records.size()) > cfg->segment_size() ||
-       now_ms - seg->roll_base_ms() > cfg->segment_ms || seg->offset_index().file().full() ||
-       seg->time_index().full() || leo + total_records - 1 - seg->base_offset() > INT32_MAX)) {
+  if (must_roll(*seg, records.size(), now_ms, *cfg, leo, a.total_records)) {
     if (auto e = roll_locked(now_ms); e != LogErrc::kNone) return fail(e, "could not roll a new segment");
     seg = active();
   }
   // 3. Assign offsets in place (outside the CRC), LogAppendTime if asked.
-  int64_t next = leo;
-  {
-    BatchIterator it(records);
-    RecordBatchView v;
-    size_t i = 0;
-    while (it.next(v)) {
-      v.set_base_offset(next);
-      v.set_partition_leader_epoch(leader_epoch);
-      if (log_append_time) v.set_log_append_time(now_ms);
-      infos[i].last_offset = next + infos[i].last_offset;  // held the delta so far
-      infos[i].max_timestamp = v.max_timestamp();
-      next = infos[i].last_offset + 1;
-      ++i;
-    }
-  }
+  const int64_t next = assign_offsets(records, leo, leader_epoch, log_append_time, now_ms, a.infos);
   // 4. Write + index, then publish.
-  if (int rc = seg->append(records, std::span<const BatchAppendInfo>(infos.data(), infos.size()), cfg->index_interval_bytes, now_ms); rc != 0) {
-    spdlog::error("log {}: append failed: {}", dir_.string(), std::strerror(rc));
+  if (int rc = seg->append(records, std::span<const BatchAppendInfo>(a.infos.data(), a.infos.size()),
+                           cfg->index_interval_bytes, now_ms);
+      rc != 0) {
+    storage_log().error("log {}: append failed: {}", dir_.string(), std::strerror(rc));
     return fail(LogErrc::kStorageError, fmt::format("write failed: {}", std::strerror(rc)));
   }
   leo_.store(next, std::memory_order_release);
-  for (const auto& b : producer_batches) {
+  for (const auto& b : a.producer_batches) {
     if (b.control) end_txn_locked(b);
     else producers_.update(b);
   }
@@ -204,7 +238,7 @@ AppendResult Log::append_impl(std::span<uint8_t> records, int32_t leader_epoch, 
   res.last_offset = Offset(next - 1);
   res.log_append_time = log_append_time ? now_ms : -1;
   res.log_start_offset = log_start_offset();
-  res.record_count = static_cast<int32_t>(total_records);
+  res.record_count = static_cast<int32_t>(a.total_records);
   const bool need_flush = next - recovery_point_.load(std::memory_order_acquire) >= cfg->flush_messages;
   lk.unlock();
   // 5. flush.messages: durable before we answer; concurrent appends share it.
@@ -263,7 +297,7 @@ void Log::end_txn_locked(const ProducerBatch& m) {
   // The entry is kept in memory even if the file write fails (reads stay
   // right); recovery re-adds it to the file from the marker in the log.
   if (int rc = txn_index_.append(active()->base_offset(), t); rc != 0)
-    spdlog::error("log {}: writing the transaction index: {}", dir_.string(), std::strerror(rc));
+    storage_log().error("log {}: writing the transaction index: {}", dir_.string(), std::strerror(rc));
 }
 
 void Log::update_lso_locked() {
@@ -289,20 +323,20 @@ LogErrc Log::roll_locked(int64_t now_ms) {
   std::shared_ptr<LogSegment> seg;
   const auto index_bytes = static_cast<size_t>(cfg->segment_index_bytes);
   if (int rc = LogSegment::create(fd_cache_, dir_, new_base, index_bytes, now_ms, seg); rc != 0) {
-    spdlog::error("log {}: roll to {} failed: {}", dir_.string(), new_base, std::strerror(rc));
+    storage_log().error("log {}: roll to {} failed: {}", dir_.string(), new_base, std::strerror(rc));
     return LogErrc::kStorageError;
   }
   if (int rc = old->become_inactive(); rc != 0) {
-    spdlog::warn("log {}: trimming indexes of segment {} failed: {}", dir_.string(), old->base_offset(), std::strerror(rc));
+    storage_log().warn("log {}: trimming indexes of segment {} failed: {}", dir_.string(), old->base_offset(), std::strerror(rc));
   }
-  if (int rc = fsync_dir(dir_); rc != 0) spdlog::warn("log {}: fsync dir: {}", dir_.string(), std::strerror(rc));
+  if (int rc = fsync_dir(dir_); rc != 0) storage_log().warn("log {}: fsync dir: {}", dir_.string(), std::strerror(rc));
   {
     std::unique_lock slk(segments_mu_);
     segments_[new_base] = seg;
   }
   pending_roll_flush_.store(new_base, std::memory_order_release);
   if (int rc = producers_.take_snapshot(new_base); rc != 0)
-    spdlog::warn("log {}: producer snapshot at {} failed: {}", dir_.string(), new_base, std::strerror(rc));
+    storage_log().warn("log {}: producer snapshot at {} failed: {}", dir_.string(), new_base, std::strerror(rc));
   return LogErrc::kNone;
 }
 
@@ -343,7 +377,7 @@ LogErrc Log::flush_to(Offset offset) {
   flush_cv_.notify_all();
   lk.unlock();
   if (rc != 0) {
-    spdlog::error("log {}: flush failed: {}", dir_.string(), std::strerror(rc));
+    storage_log().error("log {}: flush failed: {}", dir_.string(), std::strerror(rc));
     return LogErrc::kStorageError;
   }
   return LogErrc::kNone;

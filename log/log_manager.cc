@@ -10,13 +10,13 @@
 #include <unordered_map>
 
 #include <fmt/format.h>
-#include <spdlog/spdlog.h>
 
 #include <stdexcept>
 #include <system_error>
 
 #include "log/file_util.h"
 #include "log/meta_properties.h"
+#include "log/storage_log.h"
 
 namespace skiff::storage {
 
@@ -118,7 +118,7 @@ LogManager::~LogManager() {
   try {
     shutdown();
   } catch (const std::exception& e) {
-    spdlog::error("log manager shutdown failed: {}", e.what());
+    storage_log().error("log manager shutdown failed: {}", e.what());
   }
 }
 
@@ -147,7 +147,7 @@ void LogManager::init_dirs() {
     if (!metas[i]) {
       MetaProperties m{1, cluster_id_, config_.node_id, Uuid::random().to_string()};
       if (int rc = write_meta_properties(d, m); rc == ENOSPC || rc == EDQUOT) {
-        spdlog::error("log dir {}: disk full (no space left on device): meta.properties not written yet; retried "
+        storage_log().error("log dir {}: disk full (no space left on device): meta.properties not written yet; retried "
                       "with each checkpoint", d.string());
         pending_meta_[i] = m;
       } else if (rc != 0) {
@@ -196,7 +196,7 @@ void LogManager::load_logs() {
     std::map<std::string, std::string> dropped;
     auto c = LogConfig::with_stored_overrides(config_.defaults, t.overrides, &dropped);
     for (const auto& [key, why] : dropped)
-      spdlog::warn("topic {}: ignoring stored config {}={} ({})", name, key, t.overrides[key], why);
+      storage_log().warn("topic {}: ignoring stored config {}={} ({})", name, key, t.overrides[key], why);
     t.overrides = c.overrides;  // what is described and persisted from now on
     topic_configs_[name] = std::make_shared<const LogConfig>(std::move(c));
   }
@@ -214,7 +214,7 @@ void LogManager::load_logs() {
       auto t = topics_.find(tp.topic);
       if (t == topics_.end() || tp.partition >= t->second.partitions) {
         if (have_store) {
-          spdlog::warn("removing {}: not a partition of a known topic (interrupted deletion)", e.path().string());
+          storage_log().warn("removing {}: not a partition of a known topic (interrupted deletion)", e.path().string());
           fs::remove_all(e.path());
         }
         continue;
@@ -275,7 +275,7 @@ void LogManager::discard_new_partitions(std::vector<std::pair<TopicPartition, Lo
   for (const auto& d : dirs) {
     std::error_code ec;
     fs::remove_all(d, ec);
-    if (ec) spdlog::error("removing {} after a failed creation: {}", d.string(), ec.message());
+    if (ec) storage_log().error("removing {} after a failed creation: {}", d.string(), ec.message());
   }
 #ifdef __GLIBC__
   // The logs' memory went back to this handler thread's malloc arena, which
@@ -641,7 +641,7 @@ void LogManager::run_flushes(int64_t now_ms) {
 void LogManager::write_pending_meta() {
   for (auto it = pending_meta_.begin(); it != pending_meta_.end();) {
     if (write_meta_properties(config_.log_dirs[it->first], it->second) != 0) return;
-    spdlog::info("log dir {}: meta.properties written", config_.log_dirs[it->first].string());
+    storage_log().info("log dir {}: meta.properties written", config_.log_dirs[it->first].string());
     it = pending_meta_.erase(it);
   }
 }
@@ -653,7 +653,7 @@ void LogManager::checkpoint_recovery_points() {
   for (auto& [tp, e] : all_logs()) per_dir[e.dir_index][tp] = e.log->recovery_point().value;
   for (size_t i = 0; i < per_dir.size(); ++i) {
     if (int rc = write_offset_checkpoint(config_.log_dirs[i] / kRecoveryPointCheckpointFile, per_dir[i]); rc != 0) {
-      spdlog::error("writing recovery point checkpoint in {}: {}", config_.log_dirs[i].string(), std::strerror(rc));
+      storage_log().error("writing recovery point checkpoint in {}: {}", config_.log_dirs[i].string(), std::strerror(rc));
     }
   }
 }
@@ -664,7 +664,7 @@ void LogManager::checkpoint_log_start_offsets() {
   for (auto& [tp, e] : all_logs()) per_dir[e.dir_index][tp] = e.log->log_start_offset().value;
   for (size_t i = 0; i < per_dir.size(); ++i) {
     if (int rc = write_offset_checkpoint(config_.log_dirs[i] / kLogStartOffsetCheckpointFile, per_dir[i]); rc != 0) {
-      spdlog::error("writing log start offset checkpoint in {}: {}", config_.log_dirs[i].string(), std::strerror(rc));
+      storage_log().error("writing log start offset checkpoint in {}: {}", config_.log_dirs[i].string(), std::strerror(rc));
     }
   }
 }

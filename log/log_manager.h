@@ -31,6 +31,7 @@
 #include <string>
 #include <vector>
 
+#include "common/uuid.h"
 #include "log/checkpoint_file.h"
 #include "log/log.h"
 #include "log/log_cleaner_manager.h"
@@ -38,7 +39,6 @@
 #include "log/meta_properties.h"
 #include "log/scheduler.h"
 #include "log/topic_store.h"
-#include "log/uuid.h"
 
 namespace skiff::storage {
 

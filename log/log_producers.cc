@@ -1,11 +1,13 @@
 // Log: idempotent-producer state — rebuilt at open from the newest snapshot
 // plus the batch headers after it, snapshotted at roll and close (see
 // producer_state.h), and exposed for DescribeProducers.
-#include <spdlog/spdlog.h>
+
+#include <cstring>
 
 #include "log/chunk_reader.h"
 #include "log/log.h"
 #include "log/record_batch.h"
+#include "log/storage_log.h"
 
 namespace skiff::storage {
 
@@ -39,7 +41,8 @@ void Log::rebuild_producer_state() {
       int err = 0;
       FdRef file = seg->acquire_file(&err);
       if (!file) {
-        spdlog::warn("log {}: opening segment {} for producer state: errno {}", dir_.string(), seg->base_offset(), err);
+        storage_log().warn("log {}: opening segment {} for producer state: {}", dir_.string(), seg->base_offset(),
+                            std::strerror(err));
         continue;
       }
       ChunkReader reader(file->fd(), seg->size(), 64 * 1024);
@@ -75,7 +78,9 @@ void Log::rebuild_producer_state() {
         }
         pos += static_cast<uint64_t>(size);
       }
-      if (err != 0) spdlog::warn("log {}: reading segment {} for producer state: errno {}", dir_.string(), seg->base_offset(), err);
+      if (err != 0)
+        storage_log().warn("log {}: reading segment {} for producer state: {}", dir_.string(), seg->base_offset(),
+                           std::strerror(err));
     }
   };
   // Aborts replayed from the log are re-added to the .txnindex if a crash
@@ -85,7 +90,7 @@ void Log::rebuild_producer_state() {
     auto seg = floor_segment(t.last_offset);
     if (!seg) return;
     if (int rc = txn_index_.add_if_missing(seg->base_offset(), {t.producer_id, t.first_offset, t.last_offset, lso}); rc != 0)
-      spdlog::error("log {}: rebuilding the transaction index: errno {}", dir_.string(), rc);
+      storage_log().error("log {}: rebuilding the transaction index: {}", dir_.string(), std::strerror(rc));
   };
   producer_batches_replayed_ = producers_.load(log_start_.load(std::memory_order_acquire),
                                                leo_.load(std::memory_order_acquire), scan, on_completed);

@@ -1,7 +1,7 @@
 // Log: retention by time/bytes, and log start offset moves (DeleteRecords).
-#include <spdlog/spdlog.h>
 
 #include "log/log.h"
+#include "log/storage_log.h"
 
 namespace skiff::storage {
 
@@ -17,7 +17,7 @@ void Log::delete_segments_locked(const std::vector<std::shared_ptr<LogSegment>>&
   if (first_remaining > cur) log_start_.store(first_remaining, std::memory_order_release);
   producers_.remove_before(log_start_.load(std::memory_order_relaxed));
   for (const auto& v : victims) {
-    spdlog::info("log {}: deleting segment {} ({} bytes)", dir_.string(), v->base_offset(), v->size());
+    storage_log().info("log {}: deleting segment {} ({} bytes)", dir_.string(), v->base_offset(), v->size());
     v->delete_files();  // open FileSlices keep the fd, and so the bytes
     txn_index_.drop_segment(v->base_offset());
   }

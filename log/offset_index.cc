@@ -1,6 +1,7 @@
 #include "log/offset_index.h"
 
-#include "log/byte_order.h"
+#include "common/byte_order.h"
+#include "log/index_search.h"
 
 namespace skiff::storage {
 
@@ -11,27 +12,13 @@ OffsetPosition OffsetIndex::entry(size_t i) const {
 }
 
 OffsetPosition OffsetIndex::lookup(int64_t target) const {
-  size_t n = entries();
-  size_t lo = 0, hi = n;  // first entry with offset > target
-  while (lo < hi) {
-    size_t mid = lo + (hi - lo) / 2;
-    if (entry(mid).offset <= target) lo = mid + 1;
-    else hi = mid;
-  }
-  if (lo == 0) return {base_, 0};
-  return entry(lo - 1);
+  const size_t after = first_entry_where(entries(), [&](size_t i) { return entry(i).offset > target; });
+  return after == 0 ? OffsetPosition{base_, 0} : entry(after - 1);
 }
 
 OffsetPosition OffsetIndex::lookup_by_position(uint32_t pos) const {
-  size_t n = entries();
-  size_t lo = 0, hi = n;
-  while (lo < hi) {
-    size_t mid = lo + (hi - lo) / 2;
-    if (entry(mid).position <= pos) lo = mid + 1;
-    else hi = mid;
-  }
-  if (lo == 0) return {base_, 0};
-  return entry(lo - 1);
+  const size_t after = first_entry_where(entries(), [&](size_t i) { return entry(i).position > pos; });
+  return after == 0 ? OffsetPosition{base_, 0} : entry(after - 1);
 }
 
 int OffsetIndex::append(int64_t offset, uint32_t position) {
@@ -47,14 +34,7 @@ int OffsetIndex::append(int64_t offset, uint32_t position) {
 }
 
 void OffsetIndex::truncate_to(int64_t offset) {
-  size_t n = entries();
-  size_t lo = 0, hi = n;  // first entry with offset >= target
-  while (lo < hi) {
-    size_t mid = lo + (hi - lo) / 2;
-    if (entry(mid).offset < offset) lo = mid + 1;
-    else hi = mid;
-  }
-  file_.truncate_entries(lo);
+  file_.truncate_entries(first_entry_where(entries(), [&](size_t i) { return entry(i).offset >= offset; }));
 }
 
 bool OffsetIndex::sane(uint64_t log_size) const {

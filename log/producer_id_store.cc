@@ -1,12 +1,13 @@
 #include "log/producer_id_store.h"
 
 #include <charconv>
+#include <cstring>
 #include <stdexcept>
 
 #include <fmt/format.h>
-#include <spdlog/spdlog.h>
 
 #include "log/file_util.h"
+#include "log/storage_log.h"
 
 namespace skiff::storage {
 
@@ -29,7 +30,7 @@ int64_t ProducerIdStore::allocate() {
   if (next_ >= block_end_) {
     const int64_t end = next_ + kBlockSize;
     if (int rc = write_file_durably(path_, fmt::format("version: 0\nnext.block.start: {}\n", end)); rc != 0) {
-      spdlog::error("cannot reserve producer ids in {}: errno {}", path_.string(), rc);
+      storage_log().error("cannot reserve producer ids in {}: {}", path_.string(), std::strerror(rc));
       return -1;
     }
     block_end_ = end;

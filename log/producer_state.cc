@@ -7,11 +7,11 @@
 #include <cstring>
 
 #include <fmt/format.h>
-#include <spdlog/spdlog.h>
 
-#include "log/byte_order.h"
+#include "common/byte_order.h"
 #include "log/crc32c.h"
 #include "log/file_util.h"
+#include "log/storage_log.h"
 
 namespace skiff::storage {
 
@@ -288,7 +288,7 @@ size_t ProducerStateManager::load(int64_t log_start, int64_t log_end,
       from = std::max(*it, log_start);
       break;
     }
-    spdlog::warn("{}: ignoring unreadable producer snapshot {}", dir_.string(), *it);
+    storage_log().warn("{}: ignoring unreadable producer snapshot {}", dir_.string(), *it);
     clear();
   }
   size_t replayed = 0;

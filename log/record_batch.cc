@@ -1,7 +1,7 @@
 #include "log/record_batch.h"
 
+#include "common/varint.h"
 #include "log/crc32c.h"
-#include "log/varint.h"
 
 namespace skiff::storage {
 
@@ -29,31 +29,47 @@ BatchCheck RecordBatchView::validate_header_and_crc() const {
 
 namespace {
 
+using Bytes = std::optional<std::span<const uint8_t>>;
+
+// A record's varint length prefix; on true, [p, rend) is its body, at least
+// the attributes byte long.
+bool record_body(const uint8_t*& p, const uint8_t* end, const uint8_t*& rend) {
+  int32_t len;
+  if (!read_varint32(p, end, len) || len < 1 || len > end - p) return false;
+  rend = p + len;
+  return true;
+}
+
+// A varint length and that many bytes inside [p, end) (keys, values, header
+// keys and values); -1 is null where `nullable`. Advances p past them.
+bool read_sized(const uint8_t*& p, const uint8_t* end, Bytes& out, bool nullable = true) {
+  int32_t len;
+  if (!read_varint32(p, end, len) || len < (nullable ? -1 : 0) || len > end - p) return false;
+  if (len < 0) {
+    out.reset();
+  } else {
+    out = std::span<const uint8_t>(p, static_cast<size_t>(len));
+    p += len;
+  }
+  return true;
+}
+
 // Walks one record's framing; returns false if malformed.
 bool walk_record(const uint8_t*& p, const uint8_t* end, int32_t expected_delta) {
-  int32_t len;
-  if (!read_varint32(p, end, len) || len < 0 || len > end - p) return false;
-  const uint8_t* rend = p + len;
-  if (p >= rend) return false;
+  const uint8_t* rend;
+  if (!record_body(p, end, rend)) return false;
   ++p;  // attributes
   int64_t ts_delta;
-  int32_t off_delta, klen, vlen, hcount;
-  if (!read_varint64(p, rend, ts_delta)) return false;
-  if (!read_varint32(p, rend, off_delta) || off_delta != expected_delta) return false;
-  if (!read_varint32(p, rend, klen) || klen < -1 || (klen > 0 && klen > rend - p)) return false;
-  if (klen > 0) p += klen;
-  if (!read_varint32(p, rend, vlen) || vlen < -1 || (vlen > 0 && vlen > rend - p)) return false;
-  if (vlen > 0) p += vlen;
+  int32_t off_delta, hcount;
+  Bytes skipped;
+  if (!read_varint64(p, rend, ts_delta) || !read_varint32(p, rend, off_delta) || off_delta != expected_delta)
+    return false;
+  if (!read_sized(p, rend, skipped) || !read_sized(p, rend, skipped)) return false;  // key, value
   if (!read_varint32(p, rend, hcount) || hcount < 0) return false;
   for (int32_t h = 0; h < hcount; ++h) {
-    int32_t hk, hv;
-    if (!read_varint32(p, rend, hk) || hk < 0 || hk > rend - p) return false;
-    p += hk;
-    if (!read_varint32(p, rend, hv) || hv < -1 || (hv > 0 && hv > rend - p)) return false;
-    if (hv > 0) p += hv;
+    if (!read_sized(p, rend, skipped, /*nullable=*/false) || !read_sized(p, rend, skipped)) return false;
   }
-  if (p != rend) return false;
-  return true;
+  return p == rend;
 }
 
 }  // namespace
@@ -136,28 +152,12 @@ RecordIterator::RecordIterator(const RecordBatchView& batch)
 
 bool RecordIterator::next(RecordView& r) {
   if (!ok_ || remaining_ <= 0) return false;
-  int32_t len;
   const uint8_t* p = p_;
-  if (!read_varint32(p, end_, len) || len < 0 || len > end_ - p) return ok_ = false;
-  const uint8_t* rend = p + len;
-  if (p >= rend) return ok_ = false;
+  const uint8_t* rend;
+  if (!record_body(p, end_, rend)) return ok_ = false;
   r.attributes = static_cast<int8_t>(*p++);
-  int32_t klen, vlen;
   if (!read_varint64(p, rend, r.timestamp_delta) || !read_varint32(p, rend, r.offset_delta)) return ok_ = false;
-  if (!read_varint32(p, rend, klen) || klen < -1 || (klen > 0 && klen > rend - p)) return ok_ = false;
-  if (klen >= 0) {
-    r.key = std::span<const uint8_t>(p, static_cast<size_t>(klen));
-    p += klen;
-  } else {
-    r.key.reset();
-  }
-  if (!read_varint32(p, rend, vlen) || vlen < -1 || (vlen > 0 && vlen > rend - p)) return ok_ = false;
-  if (vlen >= 0) {
-    r.value = std::span<const uint8_t>(p, static_cast<size_t>(vlen));
-    p += vlen;
-  } else {
-    r.value.reset();
-  }
+  if (!read_sized(p, rend, r.key) || !read_sized(p, rend, r.value)) return ok_ = false;
   if (!read_varint32(p, rend, r.header_count) || r.header_count < 0) return ok_ = false;
   r.headers_bytes = std::span<const uint8_t>(p, static_cast<size_t>(rend - p));
   p_ = rend;

@@ -21,7 +21,7 @@
 #include <optional>
 #include <span>
 
-#include "log/byte_order.h"
+#include "common/byte_order.h"
 #include "log/types.h"
 
 namespace skiff::storage {

@@ -1,6 +1,6 @@
 #include "log/scheduler.h"
 
-#include <spdlog/spdlog.h>
+#include "log/storage_log.h"
 
 namespace skiff::storage {
 
@@ -42,7 +42,7 @@ void Scheduler::loop() {
       try {
         t.fn();
       } catch (const std::exception& e) {
-        spdlog::error("scheduler task {} failed: {}", t.name, e.what());
+        storage_log().error("scheduler task {} failed: {}", t.name, e.what());
       }
       lk.lock();
       if (stopping_) break;

@@ -2,7 +2,8 @@
 
 #include <cerrno>
 
-#include "log/byte_order.h"
+#include "common/byte_order.h"
+#include "log/index_search.h"
 
 namespace skiff::storage {
 
@@ -18,15 +19,8 @@ TimestampOffset TimeIndex::last_entry() const {
 }
 
 TimestampOffset TimeIndex::lookup(int64_t target) const {
-  size_t n = entries();
-  size_t lo = 0, hi = n;
-  while (lo < hi) {
-    size_t mid = lo + (hi - lo) / 2;
-    if (entry(mid).timestamp <= target) lo = mid + 1;
-    else hi = mid;
-  }
-  if (lo == 0) return {-1, base_};
-  return entry(lo - 1);
+  const size_t after = first_entry_where(entries(), [&](size_t i) { return entry(i).timestamp > target; });
+  return after == 0 ? TimestampOffset{-1, base_} : entry(after - 1);
 }
 
 int TimeIndex::maybe_append(int64_t timestamp, int64_t offset, bool skip_full_check) {
@@ -43,14 +37,7 @@ int TimeIndex::maybe_append(int64_t timestamp, int64_t offset, bool skip_full_ch
 }
 
 void TimeIndex::truncate_to(int64_t offset) {
-  size_t n = entries();
-  size_t lo = 0, hi = n;
-  while (lo < hi) {
-    size_t mid = lo + (hi - lo) / 2;
-    if (entry(mid).offset < offset) lo = mid + 1;
-    else hi = mid;
-  }
-  file_.truncate_entries(lo);
+  file_.truncate_entries(first_entry_where(entries(), [&](size_t i) { return entry(i).offset >= offset; }));
 }
 
 bool TimeIndex::sane(int64_t max_offset) const {

@@ -15,7 +15,7 @@
 #include <map>
 #include <string>
 
-#include "log/uuid.h"
+#include "common/uuid.h"
 
 namespace skiff::storage {
 

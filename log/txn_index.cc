@@ -4,10 +4,10 @@
 #include <unistd.h>
 
 #include <fmt/format.h>
-#include <spdlog/spdlog.h>
 
-#include "log/byte_order.h"
+#include "common/byte_order.h"
 #include "log/file_util.h"
+#include "log/storage_log.h"
 
 namespace skiff::storage {
 
@@ -63,7 +63,7 @@ int TxnIndex::load_segment(int64_t segment_base, int64_t log_end) {
     kept.push_back(t);
   }
   if (cut) {
-    spdlog::warn("{}: cutting {} to {} entries", dir_.string(), p.filename().string(), kept.size());
+    storage_log().warn("{}: cutting {} to {} entries", dir_.string(), p.filename().string(), kept.size());
     if (int rc = write_entries(p, kept); rc != 0) return rc;
   }
   std::lock_guard lk(mu_);

@@ -11,9 +11,10 @@
 #include <boost/asio/read.hpp>
 #include <boost/asio/write.hpp>
 
+#include "common/byte_order.h"
+#include "common/log_escape.h"
 #include "network/net_log.h"
 #include "network/processor.h"
-#include "common/log_escape.h"
 
 namespace skiff::network {
 namespace {
@@ -27,10 +28,6 @@ constexpr size_t kMaxReadBufferSize = 1024 * 1024;
 constexpr size_t kGrowSlack = 4 * 1024;
 // How long a muted connection waits before retrying a full RequestChannel.
 constexpr auto kQueueFullRetry = std::chrono::milliseconds(2);
-
-int32_t read_be32(const uint8_t* p) {
-  return static_cast<int32_t>((uint32_t(p[0]) << 24) | (uint32_t(p[1]) << 16) | (uint32_t(p[2]) << 8) | uint32_t(p[3]));
-}
 
 }  // namespace
 
@@ -73,7 +70,7 @@ void Connection::process_buffer() {
   if (closed_ || muted_ || wanted_bytes_ > 0) return;
   size_t have = wpos_ - rpos_;
   if (have >= 4) {
-    int32_t size = read_be32(buf_.data() + rpos_);
+    int32_t size = load_be<int32_t>(buf_.data() + rpos_);
     if (size < 0 || size > processor_.config().max_request_bytes) {
       net_log().warn("closing connection from {}: frame size {} is outside [0, {}] (socket.request.max.bytes)",
                      context_.peer_address, size, processor_.config().max_request_bytes);

@@ -21,6 +21,9 @@ PACKAGES=(
   catch2
   # sanitizers and libFuzzer (clang)
   clang-14 libclang-rt-14-dev
+  # style check (scripts/check-style.sh): formatting, clang-tidy; lizard
+  # comes from PyPI into a venv below (Debian does not package it)
+  clang-format-14 clang-tidy-14 python3-venv
   # tests: real Kafka clients and Apache Kafka's own tools
   kcat librdkafka-dev maven
   procps
@@ -49,4 +52,15 @@ if ((${#missing[@]})); then
   $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 else
   echo "install-deps: all Debian packages present"
+fi
+
+# lizard (function length and complexity, scripts/check-style.sh), pinned, in
+# a venv of its own: Debian's Python refuses pip installs outside one.
+if [[ "${1:-}" != --build-only ]]; then
+  VENV="${SKIFF_TOOLS_VENV:-${HOME}/.cache/skiff/tools-venv}"
+  if [[ ! -x "${VENV}/bin/lizard" ]]; then
+    echo "install-deps: installing lizard into ${VENV}"
+    python3 -m venv "${VENV}"
+    "${VENV}/bin/pip" install -q lizard==1.24.3
+  fi
 fi

@@ -16,6 +16,7 @@
 #include "api/protocol/frame.h"
 #include "api/protocol/generated/api_versions_request.h"
 #include "api/protocol/generated/api_versions_response.h"
+#include "common/byte_order.h"
 #include "config/config_loader.h"
 #include "server/version.h"
 
@@ -204,8 +205,7 @@ HealthResult check_health(const HealthTarget& target, std::chrono::milliseconds 
 
   std::vector<uint8_t> size_bytes(4);
   if (auto e = read_exact(fd, size_bytes, deadline)) return {false, fmt::format("{}: {}", where, *e)};
-  int32_t size = static_cast<int32_t>(uint32_t(size_bytes[0]) << 24 | uint32_t(size_bytes[1]) << 16 |
-                                      uint32_t(size_bytes[2]) << 8 | uint32_t(size_bytes[3]));
+  int32_t size = load_be<int32_t>(size_bytes.data());
   if (size < 4 || size > kMaxResponseBytes)
     return {false, fmt::format("{} answered a frame of {} bytes: not a Kafka broker?", where, size)};
   std::vector<uint8_t> body(static_cast<size_t>(size));

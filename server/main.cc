@@ -10,6 +10,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <optional>
 #include <thread>
 
 #include <fmt/format.h>
@@ -54,20 +55,9 @@ int wait_for_signal(const sigset_t& set) {
   return sig;
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-  auto started = std::chrono::steady_clock::now();
-  pin_mmap_threshold();
-  sigset_t signals = block_shutdown_signals();
-
-  server::CommandLine cl;
-  try {
-    cl = server::parse_command_line(argc, argv);
-  } catch (const std::exception& e) {
-    fmt::print(stderr, "skiff: {}\nTry 'skiff --help'.\n", e.what());
-    return 2;
-  }
+// The flags answered without a broker: --help, --version, --healthcheck,
+// --list-apis. nullopt: none of them, start the broker.
+std::optional<int> answer_without_broker(const server::CommandLine& cl) {
   if (cl.help) {
     fmt::print("{}\n", cl.help_text);
     return 0;
@@ -76,22 +66,15 @@ int main(int argc, char** argv) {
     fmt::print("skiff {}\n", server::kVersion);
     return 0;
   }
-
   if (cl.healthcheck) return server::run_health_check(cl);
   if (cl.list_apis) return server::run_list_apis();
+  return std::nullopt;
+}
 
-  config::BrokerConfig cfg;
-  try {
-    cfg = config::load_config({cl.config_file, config::process_environment(), cl.overrides});
-  } catch (const config::ConfigError& e) {
-    fmt::print(stderr, "skiff: configuration error: {}\n", e.what());
-    return 2;
-  }
-  if (cl.print_config) {
-    fmt::print("{}", config::describe_config(cfg));
-    return 0;
-  }
-
+// Logging, startup, the wait for SIGTERM/SIGINT and a graceful shutdown (a
+// second signal exits at once). Returns the exit code.
+int run_broker(const config::BrokerConfig& cfg, const sigset_t& signals,
+               std::chrono::steady_clock::time_point started) {
   try {
     server::setup_logging(cfg.log_level, cfg.log_file);
   } catch (const std::exception& e) {
@@ -125,4 +108,34 @@ int main(int argc, char** argv) {
   broker.shutdown();
   spdlog::shutdown();
   return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  auto started = std::chrono::steady_clock::now();
+  pin_mmap_threshold();
+  sigset_t signals = block_shutdown_signals();
+
+  server::CommandLine cl;
+  try {
+    cl = server::parse_command_line(argc, argv);
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "skiff: {}\nTry 'skiff --help'.\n", e.what());
+    return 2;
+  }
+  if (auto code = answer_without_broker(cl)) return *code;
+
+  config::BrokerConfig cfg;
+  try {
+    cfg = config::load_config({cl.config_file, config::process_environment(), cl.overrides});
+  } catch (const config::ConfigError& e) {
+    fmt::print(stderr, "skiff: configuration error: {}\n", e.what());
+    return 2;
+  }
+  if (cl.print_config) {
+    fmt::print("{}", config::describe_config(cfg));
+    return 0;
+  }
+  return run_broker(cfg, signals, started);
 }

@@ -22,6 +22,67 @@ std::string join(const std::vector<std::string>& v) {
 
 ChangeResult fail(ErrorCode e, std::string message) { return {e, std::move(message)}; }
 
+// APPEND/SUBTRACT on a list-typed key: the items added to or removed from
+// its current value (the override, else Kafka's default).
+ChangeResult apply_list_op(const ConfigChange& c, std::map<std::string, std::string>& next) {
+  const auto* def = storage::find_topic_config(c.name);
+  if (def->type != storage::TopicConfigType::kList)
+    return fail(ErrorCode::kInvalidConfig,
+                "Config value append/subtract is not supported for " + c.name + ": it is not a list");
+  const std::string fallback(def->kafka_default.value_or(""));
+  auto current = storage::topic_config_list(next.count(c.name) ? next[c.name] : fallback);
+  for (const auto& item : storage::topic_config_list(c.value.value_or(""))) {
+    auto it = std::find(current.begin(), current.end(), item);
+    if (c.op == AlterOp::kAppend && it == current.end()) current.push_back(item);
+    if (c.op == AlterOp::kSubtract && it != current.end()) current.erase(it);
+  }
+  next[c.name] = join(current);
+  return {};
+}
+
+// One change applied to the topic's would-be overrides `next`.
+ChangeResult apply_change(const ConfigChange& c, bool incremental, std::map<std::string, std::string>& next) {
+  switch (c.op) {
+    case AlterOp::kSet:
+      if (!c.value) {
+        if (incremental) return fail(ErrorCode::kInvalidRequest, "Null value not supported for " + c.name);
+        return {};  // AlterConfigs: a null value means "no override"
+      }
+      next[c.name] = *c.value;
+      return {};
+    case AlterOp::kDelete:
+      next.erase(c.name);
+      return {};
+    case AlterOp::kAppend:
+    case AlterOp::kSubtract:
+      return apply_list_op(c, next);
+    default:
+      return fail(ErrorCode::kInvalidRequest, "Unknown config operation " + std::to_string(static_cast<int>(c.op)));
+  }
+}
+
+// A TOPIC resource: every change checked and applied to a copy of its
+// overrides (incremental: on top of the current ones), then stored at once.
+ChangeResult alter_topic(BrokerServices& services, const std::string& name, const std::vector<ConfigChange>& changes,
+                         bool incremental, bool validate_only) {
+  auto topic = services.logs.topic(name);
+  if (!topic) return fail(ErrorCode::kUnknownTopicOrPartition, "The topic '" + name + "' does not exist.");
+  std::map<std::string, std::string> next = incremental ? topic->overrides : std::map<std::string, std::string>{};
+  std::set<std::string> seen;
+  for (const auto& c : changes) {
+    if (!seen.insert(c.name).second)
+      return fail(ErrorCode::kInvalidRequest, "Error due to duplicate config keys: " + c.name);
+    if (!storage::find_topic_config(c.name))
+      return fail(ErrorCode::kInvalidConfig, "Unknown topic config name: " + c.name);
+    if (auto r = apply_change(c, incremental, next); r.error != ErrorCode::kNone) return r;
+  }
+  std::string message;
+  auto e = services.logs.alter_topic_config(name, next, &message, validate_only);
+  if (e != storage::LogErrc::kNone) return fail(to_error_code(e), message);
+  if (!validate_only) api_log().info("topic {}: config overrides now {} key(s)", escaped(name), next.size());
+  return {};
+}
+
 }  // namespace
 
 ChangeResult alter_resource(BrokerServices& services, int8_t resource_type, const std::string& resource_name,
@@ -37,51 +98,7 @@ ChangeResult alter_resource(BrokerServices& services, int8_t resource_type, cons
   }
   if (resource_type != kResourceTopic)
     return fail(ErrorCode::kInvalidRequest, "Unsupported resource type " + std::to_string(resource_type));
-  auto topic = services.logs.topic(resource_name);
-  if (!topic) return fail(ErrorCode::kUnknownTopicOrPartition, "The topic '" + resource_name + "' does not exist.");
-  std::map<std::string, std::string> next = incremental ? topic->overrides : std::map<std::string, std::string>{};
-  std::set<std::string> seen;
-  for (const auto& c : changes) {
-    if (!seen.insert(c.name).second)
-      return fail(ErrorCode::kInvalidRequest, "Error due to duplicate config keys: " + c.name);
-    if (!storage::find_topic_config(c.name))
-      return fail(ErrorCode::kInvalidConfig, "Unknown topic config name: " + c.name);
-    switch (c.op) {
-      case AlterOp::kSet:
-        if (!c.value) {
-          if (incremental) return fail(ErrorCode::kInvalidRequest, "Null value not supported for " + c.name);
-          break;  // AlterConfigs: a null value means "no override"
-        }
-        next[c.name] = *c.value;
-        break;
-      case AlterOp::kDelete:
-        next.erase(c.name);
-        break;
-      case AlterOp::kAppend:
-      case AlterOp::kSubtract: {
-        const auto* def = storage::find_topic_config(c.name);
-        if (def->type != storage::TopicConfigType::kList)
-          return fail(ErrorCode::kInvalidConfig, "Config value append/subtract is not supported for " + c.name +
-                                                     ": it is not a list");
-        const std::string fallback(def->kafka_default.value_or(""));
-        auto current = storage::topic_config_list(next.count(c.name) ? next[c.name] : fallback);
-        for (const auto& item : storage::topic_config_list(c.value.value_or(""))) {
-          auto it = std::find(current.begin(), current.end(), item);
-          if (c.op == AlterOp::kAppend && it == current.end()) current.push_back(item);
-          if (c.op == AlterOp::kSubtract && it != current.end()) current.erase(it);
-        }
-        next[c.name] = join(current);
-        break;
-      }
-      default:
-        return fail(ErrorCode::kInvalidRequest, "Unknown config operation " + std::to_string(static_cast<int>(c.op)));
-    }
-  }
-  std::string message;
-  auto e = services.logs.alter_topic_config(resource_name, next, &message, validate_only);
-  if (e != storage::LogErrc::kNone) return fail(to_error_code(e), message);
-  if (!validate_only) api_log().info("topic {}: config overrides now {} key(s)", escaped(resource_name), next.size());
-  return {};
+  return alter_topic(services, resource_name, changes, incremental, validate_only);
 }
 
 }  // namespace skiff::api::admin

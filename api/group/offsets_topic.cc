@@ -50,7 +50,7 @@ OffsetsTopic::OffsetsTopic(storage::LogManager& logs, OffsetsTopicConfig config)
 
 protocol::Uuid OffsetsTopic::topic_id(const TopicPartition& tp) const {
   auto info = logs_.topic(tp.topic);
-  return info ? to_wire(info->topic_id) : protocol::Uuid{};
+  return info ? info->topic_id : protocol::Uuid{};
 }
 
 int32_t OffsetsTopic::partition_for(const std::string& group) const {

@@ -1,6 +1,9 @@
 #include "api/handlers/create_topics_handler.h"
 
 #include <map>
+#include <optional>
+#include <string>
+#include <vector>
 
 #include "api/admin/config_describer.h"
 #include "api/api_log.h"
@@ -47,6 +50,90 @@ Result failed(ErrorCode error, std::string message, int16_t version) {
   return r;
 }
 
+// The topic's partition count and replication factor from the request and
+// the broker's defaults (explicit assignments must all name this broker; a
+// factor above 1 only with skiff.accept.replication.factor.enable, as 1).
+// A failure: the topic's answer.
+std::optional<Result> resolve_layout(BrokerServices& services, const protocol::CreateTopicsRequest::CreatableTopic& t,
+                                     int16_t version, int32_t& partitions, int16_t& replication) {
+  partitions = t.num_partitions;
+  replication = t.replication_factor;
+  if (!t.assignments.empty()) {
+    if (partitions != -1 || replication != -1)
+      return failed(ErrorCode::kInvalidRequest,
+                    "Both numPartitions or replicationFactor and replicasAssignments were set.", version);
+    for (const auto& a : t.assignments) {
+      if (a.broker_ids.size() != 1 || a.broker_ids[0] != services.broker.node_id)
+        return failed(ErrorCode::kInvalidReplicaAssignment,
+                      "Skiff is a single broker: every partition's only replica must be broker " +
+                          std::to_string(services.broker.node_id) + ".",
+                      version);
+    }
+    partitions = static_cast<int32_t>(t.assignments.size());
+    replication = 1;
+  }
+  if (partitions == -1) partitions = services.config.num_partitions;
+  if (partitions <= 0) return failed(ErrorCode::kInvalidPartitions, "Number of partitions must be larger than 0.", version);
+  if (replication == -1) replication = services.config.default_replication_factor;
+  if (replication <= 0)
+    return failed(ErrorCode::kInvalidReplicationFactor, "Replication factor must be larger than 0.", version);
+  if (replication > 1) {
+    if (!services.config.accept_replication_factor) {
+      return failed(ErrorCode::kInvalidReplicationFactor,
+                    "Unable to replicate the partition " + std::to_string(replication) +
+                        " time(s): Skiff is a single broker. Use replication factor 1, or set "
+                        "skiff.accept.replication.factor.enable=true to accept it as 1.",
+                    version);
+    }
+    api_log().warn("topic {}: replication factor {} requested; a single broker keeps one replica", escaped(t.name),
+                   replication);
+    replication = 1;
+  }
+  return std::nullopt;
+}
+
+// v5+: the new topic's configs, as DescribeConfigs would show them.
+std::vector<CreateTopicsResponse::CreatableTopicConfigs> new_topic_configs(
+    BrokerServices& services, const std::map<std::string, std::string>& overrides) {
+  std::vector<CreateTopicsResponse::CreatableTopicConfigs> configs;
+  for (auto& e : admin::describe_new_topic(services, overrides)) {
+    CreateTopicsResponse::CreatableTopicConfigs c;
+    c.name = e.name;
+    c.value = e.value;
+    c.read_only = e.read_only;
+    c.config_source = static_cast<int8_t>(e.source);
+    c.is_sensitive = e.sensitive;
+    configs.push_back(std::move(c));
+  }
+  return configs;
+}
+
+// One topic of the request: layout, config overrides, creation (or only
+// validation), and its answer.
+Result create_one(BrokerServices& services, const protocol::CreateTopicsRequest::CreatableTopic& t, bool validate_only,
+                  int16_t version) {
+  int32_t partitions = 0;
+  int16_t replication = 0;
+  if (auto bad = resolve_layout(services, t, version, partitions, replication)) return std::move(*bad);
+  std::map<std::string, std::string> overrides;
+  for (const auto& c : t.configs) {
+    if (!c.value) return failed(ErrorCode::kInvalidConfig, "Null value not supported for topic configs: " + c.name, version);
+    overrides[c.name] = *c.value;
+  }
+  auto created = services.logs.create_topic(t.name, partitions, overrides, validate_only);
+  if (created.error != storage::LogErrc::kNone) return failed(to_error_code(created.error), created.message, version);
+  if (!validate_only)
+    api_log().info("created topic {} with {} partition(s){}", escaped(t.name), partitions,
+                   overrides.empty() ? "" : " and config overrides");
+  Result r;
+  r.error_message = std::nullopt;
+  r.topic_id = created.topic_id;
+  r.num_partitions = partitions;
+  r.replication_factor = replication;
+  if (version >= 5) r.configs = new_topic_configs(services, overrides);
+  return r;
+}
+
 }  // namespace
 
 void CreateTopicsHandler::handle(ApiRequest& request, protocol::CreateTopicsRequest& body, Responder& out) {
@@ -61,69 +148,7 @@ void CreateTopicsHandler::handle(ApiRequest& request, protocol::CreateTopicsRequ
   for (const auto& t : body.topics) ++seen[t.name];
   out.send(mirror(body, [&](const protocol::CreateTopicsRequest::CreatableTopic& t) -> Result {
     if (seen[t.name] > 1) return failed(ErrorCode::kInvalidRequest, "Duplicate topic name in the request.", version);
-    int32_t partitions = t.num_partitions;
-    int16_t replication = t.replication_factor;
-    if (!t.assignments.empty()) {
-      if (partitions != -1 || replication != -1)
-        return failed(ErrorCode::kInvalidRequest,
-                      "Both numPartitions or replicationFactor and replicasAssignments were set.", version);
-      for (const auto& a : t.assignments) {
-        if (a.broker_ids.size() != 1 || a.broker_ids[0] != services_.broker.node_id)
-          return failed(ErrorCode::kInvalidReplicaAssignment,
-                        "Skiff is a single broker: every partition's only replica must be broker " +
-                            std::to_string(services_.broker.node_id) + ".",
-                        version);
-      }
-      partitions = static_cast<int32_t>(t.assignments.size());
-      replication = 1;
-    }
-    if (partitions == -1) partitions = services_.config.num_partitions;
-    if (partitions <= 0)
-      return failed(ErrorCode::kInvalidPartitions, "Number of partitions must be larger than 0.", version);
-    if (replication == -1) replication = services_.config.default_replication_factor;
-    if (replication <= 0)
-      return failed(ErrorCode::kInvalidReplicationFactor, "Replication factor must be larger than 0.", version);
-    if (replication > 1) {
-      if (!services_.config.accept_replication_factor) {
-        return failed(ErrorCode::kInvalidReplicationFactor,
-                      "Unable to replicate the partition " + std::to_string(replication) +
-                          " time(s): Skiff is a single broker. Use replication factor 1, or set "
-                          "skiff.accept.replication.factor.enable=true to accept it as 1.",
-                      version);
-      }
-      api_log().warn("topic {}: replication factor {} requested; a single broker keeps one replica", escaped(t.name),
-                     replication);
-      replication = 1;
-    }
-    std::map<std::string, std::string> overrides;
-    for (const auto& c : t.configs) {
-      if (!c.value) return failed(ErrorCode::kInvalidConfig, "Null value not supported for topic configs: " + c.name, version);
-      overrides[c.name] = *c.value;
-    }
-    auto created = services_.logs.create_topic(t.name, partitions, overrides, body.validate_only);
-    if (created.error != storage::LogErrc::kNone) return failed(to_error_code(created.error), created.message, version);
-    if (!body.validate_only)
-      api_log().info("created topic {} with {} partition(s){}", escaped(t.name), partitions,
-                     overrides.empty() ? "" : " and config overrides");
-    Result r;
-    r.error_message = std::nullopt;
-    r.topic_id = to_wire(created.topic_id);
-    r.num_partitions = partitions;
-    r.replication_factor = replication;
-    if (version >= 5) {
-      std::vector<CreateTopicsResponse::CreatableTopicConfigs> configs;
-      for (auto& e : admin::describe_new_topic(services_, overrides)) {
-        CreateTopicsResponse::CreatableTopicConfigs c;
-        c.name = e.name;
-        c.value = e.value;
-        c.read_only = e.read_only;
-        c.config_source = static_cast<int8_t>(e.source);
-        c.is_sensitive = e.sensitive;
-        configs.push_back(std::move(c));
-      }
-      r.configs = std::move(configs);
-    }
-    return r;
+    return create_one(services_, t, body.validate_only, version);
   }));
 }
 

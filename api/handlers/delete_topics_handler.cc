@@ -31,12 +31,6 @@ Result failed(Result r, ErrorCode e, std::optional<std::string> message = std::n
   return r;
 }
 
-bool is_zero(const protocol::Uuid& id) {
-  for (auto b : id.bytes)
-    if (b) return false;
-  return true;
-}
-
 }  // namespace
 
 void DeleteTopicsHandler::handle(ApiRequest& request, protocol::DeleteTopicsRequest& body, Responder& out) {
@@ -49,14 +43,14 @@ void DeleteTopicsHandler::handle(ApiRequest& request, protocol::DeleteTopicsRequ
     if (name && !name->empty()) {
       topic = services_.logs.topic(*name);
       if (!topic) return failed(r, ErrorCode::kUnknownTopicOrPartition, "This server does not host this topic-partition.");
-      if (!is_zero(id) && to_wire(topic->topic_id) != id) return failed(r, ErrorCode::kInvalidRequest, "Topic name and id do not match.");
+      if (!id.is_zero() && topic->topic_id != id) return failed(r, ErrorCode::kInvalidRequest, "Topic name and id do not match.");
     } else {
-      if (is_zero(id)) return failed(r, ErrorCode::kInvalidRequest, "Neither a topic name nor a topic id was given.");
-      topic = services_.logs.topic_by_id(from_wire(id));
+      if (id.is_zero()) return failed(r, ErrorCode::kInvalidRequest, "Neither a topic name nor a topic id was given.");
+      topic = services_.logs.topic_by_id(id);
       if (!topic) return failed(r, ErrorCode::kUnknownTopicId, "This server does not host this topic ID.");
     }
     r.name = topic->name;
-    r.topic_id = to_wire(topic->topic_id);
+    r.topic_id = topic->topic_id;
     if (!services_.config.delete_topic_enable)
       return failed(r, ErrorCode::kTopicDeletionDisabled, "Topic deletion is disabled (delete.topic.enable=false).");
     auto e = services_.logs.delete_topic(topic->name);

@@ -45,7 +45,7 @@ void DescribeTopicPartitionsHandler::handle(ApiRequest&, protocol::DescribeTopic
       resp.next_cursor = DescribeTopicPartitionsResponse::Cursor{name, first};
       break;
     }
-    t.topic_id = to_wire(info->topic_id);
+    t.topic_id = info->topic_id;
     t.is_internal = is_internal_topic(name);
     t.topic_authorized_operations = authorized_operations(AclResource::kTopic);
     for (int32_t p = first; p < info->partitions; ++p) {

@@ -12,7 +12,7 @@ MetadataResponse::MetadataResponseTopic describe(const storage::TopicInfo& info,
                                                   bool with_operations) {
   MetadataResponse::MetadataResponseTopic t;
   t.name = info.name;
-  t.topic_id = to_wire(info.topic_id);
+  t.topic_id = info.topic_id;
   t.is_internal = is_internal_topic(info.name);
   for (int32_t p = 0; p < info.partitions; ++p) {
     MetadataResponse::MetadataResponsePartition part;
@@ -68,7 +68,7 @@ void MetadataHandler::handle(ApiRequest& request, protocol::MetadataRequest& bod
   } else {
     for (const auto& requested : *body.topics) {
       if (!requested.name) {  // by topic id (v10+)
-        auto info = services_.logs.topic_by_id(from_wire(requested.topic_id));
+        auto info = services_.logs.topic_by_id(requested.topic_id);
         resp.topics.push_back(info ? describe(*info, node, with_ops)
                                    : failed(std::nullopt, requested.topic_id, ErrorCode::kUnknownTopicId));
         continue;

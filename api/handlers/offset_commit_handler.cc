@@ -3,16 +3,12 @@
 #include <chrono>
 
 #include "api/group/group_coordinator.h"
+#include "common/wall_clock.h"
 
 namespace skiff::api {
 namespace {
 
 using protocol::OffsetCommitResponse;
-
-int64_t wall_ms() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
 
 bool partition_exists(BrokerServices& services, const std::string& topic, int32_t partition) {
   auto t = services.logs.topic(topic);
@@ -23,7 +19,7 @@ bool partition_exists(BrokerServices& services, const std::string& topic, int32_
 
 void OffsetCommitHandler::handle(ApiRequest& request, protocol::OffsetCommitRequest& body, Responder& out) {
   const auto version = request.api_version();
-  const int64_t now = wall_ms();
+  const int64_t now = wall_clock_ms();
   group::OffsetCommitParams p;
   p.group_id = body.group_id;
   p.generation_id = body.generation_id_or_member_epoch;

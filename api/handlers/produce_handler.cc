@@ -1,6 +1,5 @@
 #include "api/handlers/produce_handler.h"
 
-#include <chrono>
 #include <set>
 #include <utility>
 
@@ -8,8 +7,9 @@
 #include "api/purgatory.h"
 #include "api/topics.h"
 #include "api/txn/txn_gates.h"
-#include "log/record_batch.h"
 #include "common/log_escape.h"
+#include "common/wall_clock.h"
+#include "log/record_batch.h"
 
 namespace skiff::api {
 
@@ -44,11 +44,6 @@ struct ProduceHandler::Pending {
 namespace {
 
 using protocol::ProduceResponse;
-
-int64_t now_ms() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
 
 ProduceResponse::PartitionProduceResponse partition_error(int32_t index, ErrorCode error,
                                                           std::optional<std::string> message = std::nullopt) {
@@ -192,7 +187,7 @@ ProduceHandler::TopicPlan ProduceHandler::plan_topic(protocol::ProduceRequest::T
   TopicPlan t;
   ErrorCode topic_error = ErrorCode::kNone;
   if (version >= 13) {
-    auto info = services_.logs.topic_by_id(from_wire(topic.topic_id));
+    auto info = services_.logs.topic_by_id(topic.topic_id);
     if (info)
       t.name = info->name;
     else
@@ -241,8 +236,8 @@ ProduceResponse::PartitionProduceResponse ProduceHandler::append_partition(
     const std::string& topic, storage::Log& log, protocol::ProduceRequest::PartitionProduceData& data,
     std::optional<storage::VerificationGuard> guard) {
   if (log.deleted()) return partition_error(data.index, ErrorCode::kUnknownTopicOrPartition);
-  auto result = guard ? log.append_verified(mutable_records(data), now_ms(), *guard)
-                      : log.append(mutable_records(data), /*leader_epoch=*/0, now_ms());
+  auto result = guard ? log.append_verified(mutable_records(data), wall_clock_ms(), *guard)
+                      : log.append(mutable_records(data), /*leader_epoch=*/0, wall_clock_ms());
   if (!result.ok()) {
     if (result.error == storage::LogErrc::kStorageError)
       api_log().error("append to {}-{} failed: {}", escaped(topic), data.index, escaped(result.error_message));

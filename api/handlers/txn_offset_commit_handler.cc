@@ -1,21 +1,16 @@
 #include "api/handlers/txn_offset_commit_handler.h"
 
-#include <chrono>
 #include <memory>
 
 #include "api/group/group_coordinator.h"
 #include "api/topics.h"
 #include "api/txn/txn_gates.h"
+#include "common/wall_clock.h"
 
 namespace skiff::api {
 namespace {
 
 using protocol::TxnOffsetCommitResponse;
-
-int64_t wall_ms() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
 
 // What the group side answers for a failed transaction check (Kafka 4.4:
 // AddPartitionsToTxnManager's mapping, then the group coordinator's).
@@ -53,12 +48,12 @@ std::shared_ptr<Prepared> prepare(BrokerServices& services, const protocol::TxnO
   params.member_id = version >= 3 ? body.member_id : "";
   params.group_instance_id = version >= 3 ? body.group_instance_id : std::nullopt;
   params.api_version = version;
-  const int64_t now = wall_ms();
+  const int64_t now = wall_clock_ms();
   for (const auto& topic : body.topics) {
     auto& t = p->resp.topics.emplace_back();
     t.name = topic.name;
     t.topic_id = topic.topic_id;
-    auto info = version >= 6 ? services.logs.topic_by_id(from_wire(topic.topic_id)) : services.logs.topic(topic.name);
+    auto info = version >= 6 ? services.logs.topic_by_id(topic.topic_id) : services.logs.topic(topic.name);
     for (const auto& part : topic.partitions) {
       auto& r = t.partitions.emplace_back();
       r.partition_index = part.partition_index;

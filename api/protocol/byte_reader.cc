@@ -17,27 +17,27 @@ Uuid ByteReader::read_uuid() {
   return id;
 }
 
-uint32_t ByteReader::read_uvarint() {
-  uint32_t value = 0;
-  for (int shift = 0; shift < 35; shift += 7) {
-    const uint8_t b = *take(1);
-    // The fifth byte may only carry the top 4 bits of a 32-bit value.
-    if (shift == 28 && (b & 0xF0) != 0) fail("varint overflows 32 bits");
-    value |= static_cast<uint32_t>(b & 0x7F) << shift;
-    if ((b & 0x80) == 0) return value;
+uint64_t ByteReader::read_unsigned(int max_bytes, const char* overflow) {
+  const uint8_t* p = data_.data() + pos_;
+  uint64_t value = 0;
+  switch (decode_uvarint(p, data_.data() + data_.size(), value, max_bytes)) {
+    case VarintStatus::kOk:
+      break;
+    case VarintStatus::kTruncated:
+      fail("truncated input");
+    case VarintStatus::kOverflow:
+      fail(overflow);
   }
-  fail("varint longer than 5 bytes");
+  pos_ = static_cast<size_t>(p - data_.data());
+  return value;
+}
+
+uint32_t ByteReader::read_uvarint() {
+  return static_cast<uint32_t>(read_unsigned(kMaxVarint32Bytes, "varint longer than 5 bytes or over 32 bits"));
 }
 
 uint64_t ByteReader::read_uvarlong() {
-  uint64_t value = 0;
-  for (int shift = 0; shift < 70; shift += 7) {
-    const uint8_t b = *take(1);
-    if (shift == 63 && (b & 0xFE) != 0) fail("varlong overflows 64 bits");
-    value |= static_cast<uint64_t>(b & 0x7F) << shift;
-    if ((b & 0x80) == 0) return value;
-  }
-  fail("varlong longer than 10 bytes");
+  return read_unsigned(kMaxVarint64Bytes, "varlong longer than 10 bytes or over 64 bits");
 }
 
 int64_t ByteReader::read_length(bool compact, bool wide) {

@@ -16,10 +16,11 @@
 #include <string>
 #include <vector>
 
-#include "api/protocol/endian.h"
 #include "api/protocol/errors.h"
 #include "api/protocol/records.h"
 #include "api/protocol/types.h"
+#include "common/byte_order.h"
+#include "common/varint.h"
 
 namespace skiff::protocol {
 
@@ -64,14 +65,8 @@ class ByteReader {
 
   uint32_t read_uvarint();   // at most 5 bytes, no bits beyond 32
   uint64_t read_uvarlong();  // at most 10 bytes, no bits beyond 64
-  int32_t read_varint() {    // zig-zag
-    uint32_t v = read_uvarint();
-    return static_cast<int32_t>((v >> 1) ^ (~(v & 1) + 1));
-  }
-  int64_t read_varlong() {
-    uint64_t v = read_uvarlong();
-    return static_cast<int64_t>((v >> 1) ^ (~(v & 1) + 1));
-  }
+  int32_t read_varint() { return zigzag_decode32(read_uvarint()); }  // zig-zag
+  int64_t read_varlong() { return zigzag_decode(read_uvarlong()); }
 
   // `compact` selects the flexible-version encodings (unsigned varint N+1).
   std::string read_string(bool compact);
@@ -113,6 +108,8 @@ class ByteReader {
     std::memcpy(&v, take(sizeof(T)), sizeof(T));
     return from_big_endian(v);
   }
+  // An unsigned varint of at most max_bytes; `overflow` is the error beyond.
+  uint64_t read_unsigned(int max_bytes, const char* overflow);
   // Length of a string/bytes value, -1 for null, checked against remaining().
   int64_t read_length(bool compact, bool wide);
 

@@ -30,26 +30,11 @@ void ByteWriter::expand(size_t n) {
 
 void ByteWriter::write_float64(double v) { write_be(std::bit_cast<uint64_t>(v)); }
 
-void ByteWriter::write_uvarint(uint32_t v) {
-  uint8_t tmp[5];
-  size_t n = 0;
-  while (v >= 0x80) {
-    tmp[n++] = static_cast<uint8_t>(v | 0x80);
-    v >>= 7;
-  }
-  tmp[n++] = static_cast<uint8_t>(v);
-  write_raw(tmp, n);
-}
+void ByteWriter::write_uvarint(uint32_t v) { write_uvarlong(v); }
 
 void ByteWriter::write_uvarlong(uint64_t v) {
-  uint8_t tmp[10];
-  size_t n = 0;
-  while (v >= 0x80) {
-    tmp[n++] = static_cast<uint8_t>(v | 0x80);
-    v >>= 7;
-  }
-  tmp[n++] = static_cast<uint8_t>(v);
-  write_raw(tmp, n);
+  uint8_t tmp[kMaxVarint64Bytes];
+  write_raw(tmp, put_uvarint(tmp, v));
 }
 
 void ByteWriter::write_length(int64_t len, bool compact, bool wide) {

@@ -18,10 +18,11 @@
 #include <string_view>
 #include <vector>
 
-#include "api/protocol/endian.h"
 #include "api/protocol/errors.h"
 #include "api/protocol/records.h"
 #include "api/protocol/types.h"
+#include "common/byte_order.h"
+#include "common/varint.h"
 #include "network/request.h"
 
 namespace skiff::protocol {
@@ -45,12 +46,8 @@ class ByteWriter {
 
   void write_uvarint(uint32_t v);
   void write_uvarlong(uint64_t v);
-  void write_varint(int32_t v) {  // zig-zag
-    write_uvarint((static_cast<uint32_t>(v) << 1) ^ static_cast<uint32_t>(v >> 31));
-  }
-  void write_varlong(int64_t v) {
-    write_uvarlong((static_cast<uint64_t>(v) << 1) ^ static_cast<uint64_t>(v >> 63));
-  }
+  void write_varint(int32_t v) { write_uvarint(zigzag_encode32(v)); }  // zig-zag
+  void write_varlong(int64_t v) { write_uvarlong(zigzag_encode(v)); }
 
   void write_raw(const void* data, size_t n) {
     if (n != 0) std::memcpy(grow(n), data, n);

@@ -5,13 +5,13 @@
 #include <cstdint>
 #include <vector>
 
+#include "common/uuid.h"
+
 namespace skiff::protocol {
 
-// Kafka's 16-byte UUID (topic ids, directory ids); all zero is "no id".
-struct Uuid {
-  std::array<uint8_t, 16> bytes{};
-  bool operator==(const Uuid&) const = default;
-};
+// Kafka's 16-byte UUID (topic ids, directory ids): the broker's one Uuid,
+// read and written as its 16 bytes.
+using skiff::Uuid;
 
 // A tagged field this build does not know, kept verbatim so that decoding and
 // re-encoding a message from a newer peer loses nothing.

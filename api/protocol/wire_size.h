@@ -10,17 +10,11 @@
 
 #include "api/protocol/records.h"
 #include "api/protocol/types.h"
+#include "common/varint.h"
 
 namespace skiff::protocol {
 
-inline size_t uvarint_size(uint64_t v) {
-  size_t n = 1;
-  while (v >= 0x80) {
-    v >>= 7;
-    ++n;
-  }
-  return n;
-}
+using skiff::uvarint_size;
 
 // Length prefix of a string (wide=false), bytes or records (wide=true).
 inline size_t length_prefix_size(size_t len, bool compact, bool wide) {

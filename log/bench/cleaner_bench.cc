@@ -15,6 +15,7 @@
 #include "log/log.h"
 #include "log/log_cleaner.h"
 
+using namespace skiff;
 using namespace skiff::storage;
 using Clock = std::chrono::steady_clock;
 

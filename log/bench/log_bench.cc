@@ -14,6 +14,7 @@
 #include "log/log.h"
 #include "log/record_batch.h"
 
+using namespace skiff;
 using namespace skiff::storage;
 using Clock = std::chrono::steady_clock;
 

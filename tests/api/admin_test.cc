@@ -68,7 +68,7 @@ int16_t produce_some(test::ApiHarness& h, const std::string& topic, int n) {
   t.name = topic;
   ProduceRequest::PartitionProduceData p;
   p.index = 0;
-  auto bytes = storage::make_test_batch(n, 100, storage::wall_clock_ms());
+  auto bytes = storage::make_test_batch(n, 100, wall_clock_ms());
   p.records = Records::bytes(bytes);
   t.partition_data.push_back(p);
   req.topic_data.push_back(t);

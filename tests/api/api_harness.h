@@ -20,6 +20,7 @@
 #include "network/connection_quotas.h"
 #include "server/dynamic_config_wiring.h"
 #include "server/storage_config.h"
+#include "tests/support/temp_dir.h"
 
 namespace skiff::test {
 
@@ -86,8 +87,7 @@ inline std::vector<uint8_t> flatten(const network::Response& r) {
 class ApiHarness {
  public:
   explicit ApiHarness(std::vector<std::string> overrides = {}) {
-    char tmpl[] = "/tmp/skiff-api-test-XXXXXX";
-    dir_ = mkdtemp(tmpl);
+    dir_ = test::make_temp_dir("skiff-api-test");
     overrides.push_back("log.dirs=" + dir_.string());
     config_ = config::load_config({std::nullopt, {}, overrides});
     open();

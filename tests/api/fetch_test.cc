@@ -10,17 +10,13 @@
 #include "api/topics.h"
 #include "log/batch_builder.h"
 #include "tests/api/api_harness.h"
+#include "common/wall_clock.h"
 
 using namespace skiff;
 using protocol::FetchRequest;
 using protocol::FetchResponse;
 
 namespace {
-
-int64_t now_ms() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
 
 // Appends batches of `sizes[i]` records straight to the log; returns their bytes.
 std::vector<std::vector<uint8_t>> seed(test::ApiHarness& h, const std::string& topic, std::vector<int> sizes,
@@ -29,7 +25,7 @@ std::vector<std::vector<uint8_t>> seed(test::ApiHarness& h, const std::string& t
   auto log = h.logs().get_log(topic, 0);
   std::vector<std::vector<uint8_t>> out;
   for (int n : sizes) {
-    auto b = storage::make_test_batch(n, value_size, now_ms(), out.size());
+    auto b = storage::make_test_batch(n, value_size, wall_clock_ms(), out.size());
     REQUIRE(log->append(b).ok());  // rewrites b's base offset in place
     out.push_back(b);
   }
@@ -115,7 +111,7 @@ TEST_CASE("fetch v13+ names topics by id", "[api][fetch]") {
   test::ApiHarness h;
   auto batches = seed(h, "t", {4});
   auto req = fetch("", 0);
-  req.topics[0].topic_id = api::to_wire(h.logs().topic("t")->topic_id);
+  req.topics[0].topic_id = h.logs().topic("t")->topic_id;
   auto resp = h.call<FetchResponse>(req, 17);
   CHECK(resp.responses[0].topic_id == req.topics[0].topic_id);
   CHECK(records_of(only(resp)) == batches[0]);
@@ -147,7 +143,7 @@ TEST_CASE("long poll: an append completes a waiting fetch", "[api][fetch][delaye
   protocol::ProduceRequest::TopicProduceData td;
   td.name = "t";
   protocol::ProduceRequest::PartitionProduceData pd;
-  auto batch = storage::make_test_batch(3, 10, now_ms());
+  auto batch = storage::make_test_batch(3, 10, wall_clock_ms());
   pd.records = protocol::Records::bytes(batch);
   td.partition_data.push_back(pd);
   produce.topic_data.push_back(td);
@@ -233,14 +229,14 @@ TEST_CASE("fetch from a partition that retention emptied", "[api][fetch][retenti
   seed(h, "idle", {3, 2});
   auto log = h.logs().get_log("idle", 0);
   REQUIRE(h.logs().alter_topic_config("idle", {{"retention.ms", "1000"}}) == storage::LogErrc::kNone);
-  REQUIRE(log->delete_old_segments(now_ms() + 5000) == 1);
+  REQUIRE(log->delete_old_segments(wall_clock_ms() + 5000) == 1);
   auto empty = only(h.call<FetchResponse>(fetch("idle", 5), 12));
   CHECK(empty.error_code == 0);
   CHECK(empty.high_watermark == 5);
   CHECK(empty.log_start_offset == 5);
   CHECK(records_of(empty).empty());
   CHECK(only(h.call<FetchResponse>(fetch("idle", 0), 12)).error_code == 1);
-  auto b = storage::make_test_batch(1, 20, now_ms());
+  auto b = storage::make_test_batch(1, 20, wall_clock_ms());
   REQUIRE(log->append(b).ok());
   auto after = only(h.call<FetchResponse>(fetch("idle", 5), 12));
   CHECK(after.high_watermark == 6);

@@ -10,6 +10,7 @@
 #include "api/protocol/generated/produce_response.h"
 #include "log/batch_builder.h"
 #include "tests/api/api_harness.h"
+#include "common/wall_clock.h"
 
 using namespace skiff;
 using protocol::InitProducerIdRequest;
@@ -18,11 +19,6 @@ using protocol::ProduceRequest;
 using protocol::ProduceResponse;
 
 namespace {
-
-int64_t now_ms() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
 
 ProduceRequest produce(const std::string& topic, const std::vector<uint8_t>& records) {
   ProduceRequest req;
@@ -41,7 +37,7 @@ ProduceRequest produce(const std::string& topic, const std::vector<uint8_t>& rec
 std::vector<uint8_t> batch(int64_t pid, int16_t epoch, int32_t seq, int n = 3) {
   storage::BatchBuilder b;
   b.producer(pid, epoch, seq);
-  for (int i = 0; i < n; ++i) b.add("k", "v", now_ms());
+  for (int i = 0; i < n; ++i) b.add("k", "v", wall_clock_ms());
   return b.build();
 }
 

@@ -105,7 +105,7 @@ TEST_CASE("Metadata: broker, controller, cluster id, auto-creation, errors", "[a
     CHECK(r.topics[0].partitions[2].leader_id == 1);
     CHECK(r.topics[0].partitions[2].replica_nodes == std::vector<int32_t>{1});
     CHECK(r.topics[0].partitions[2].isr_nodes == std::vector<int32_t>{1});
-    if (v >= 10) CHECK(r.topics[0].topic_id == api::to_wire(h.logs().topic("auto-12")->topic_id));
+    if (v >= 10) CHECK(r.topics[0].topic_id == h.logs().topic("auto-12")->topic_id);
   }
   auto no_create = h.call<protocol::MetadataResponse>(metadata({"absent"}, false), 12);
   CHECK(no_create.topics[0].error_code == 3);

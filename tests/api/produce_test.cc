@@ -2,6 +2,7 @@
 // versions advertised but not served.
 #include "api/protocol/generated/produce_request.h"
 #include "api/protocol/generated/produce_response.h"
+#include "common/wall_clock.h"
 #include "log/batch_builder.h"
 #include "log/crc32c.h"
 #include "tests/api/api_harness.h"
@@ -33,17 +34,12 @@ const ProduceResponse::PartitionProduceResponse& only(const ProduceResponse& r) 
   return r.responses[0].partition_responses[0];
 }
 
-int64_t now_ms() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
-
 }  // namespace
 
 TEST_CASE("produce assigns consecutive offsets and auto-creates the topic", "[api][produce]") {
   test::ApiHarness h;
   for (int16_t v : {3, 7, 9, 11}) {
-    auto batch = storage::make_test_batch(5, 10, now_ms());
+    auto batch = storage::make_test_batch(5, 10, wall_clock_ms());
     auto r = only(h.call<ProduceResponse>(produce("orders", 0, batch), v));
     CHECK(r.error_code == 0);
     CHECK(r.base_offset >= 0);
@@ -55,7 +51,7 @@ TEST_CASE("produce assigns consecutive offsets and auto-creates the topic", "[ap
 
 TEST_CASE("produce error codes per partition", "[api][produce]") {
   test::ApiHarness h({"message.max.bytes=2000"});
-  auto good = storage::make_test_batch(3, 10, now_ms());
+  auto good = storage::make_test_batch(3, 10, wall_clock_ms());
   REQUIRE(only(h.call<ProduceResponse>(produce("t", 0, good), 9)).error_code == 0);
 
   SECTION("bad CRC: CORRUPT_MESSAGE") {
@@ -72,7 +68,7 @@ TEST_CASE("produce error codes per partition", "[api][produce]") {
     CHECK(only(h.call<ProduceResponse>(produce("t", 0, old), 9)).error_code == 43);
   }
   SECTION("larger than message.max.bytes: MESSAGE_TOO_LARGE") {
-    auto big = storage::make_test_batch(1, 5000, now_ms());
+    auto big = storage::make_test_batch(1, 5000, wall_clock_ms());
     CHECK(only(h.call<ProduceResponse>(produce("t", 0, big), 9)).error_code == 10);
   }
   SECTION("an illegal topic name: INVALID_TOPIC_EXCEPTION") {
@@ -82,7 +78,7 @@ TEST_CASE("produce error codes per partition", "[api][produce]") {
     CHECK(only(h.call<ProduceResponse>(produce("t", 0, good, 2), 9)).error_code == 21);
   }
   SECTION("a transactional batch gets a clear error") {
-    auto txn = storage::BatchBuilder().producer(1, 0, 0).transactional(true).add("k", "v", now_ms()).build();
+    auto txn = storage::BatchBuilder().producer(1, 0, 0).transactional(true).add("k", "v", wall_clock_ms()).build();
     auto r = only(h.call<ProduceResponse>(produce("t", 0, txn), 9));
     CHECK(r.error_code != 0);
     CHECK(r.error_message.value_or("").find("transactions") != std::string::npos);
@@ -106,7 +102,7 @@ TEST_CASE("produce v0-2 is advertised but answered with UNSUPPORTED_VERSION", "[
 
 TEST_CASE("acks=0: no response on success, the connection closes on error", "[api][produce]") {
   test::ApiHarness h;
-  auto good = storage::make_test_batch(2, 10, now_ms());
+  auto good = storage::make_test_batch(2, 10, wall_clock_ms());
   CHECK(h.raw(h.frame(produce("t", 0, good, 0), 9)).action == network::Response::Action::kNoOp);
   auto bad = good;
   bad.back() ^= 1;
@@ -116,7 +112,7 @@ TEST_CASE("acks=0: no response on success, the connection closes on error", "[ap
 
 TEST_CASE("LogAppendTime topics stamp the broker's time", "[api][produce]") {
   test::ApiHarness h({"log.message.timestamp.type=LogAppendTime"});
-  auto before = now_ms();
+  auto before = wall_clock_ms();
   auto r = only(h.call<ProduceResponse>(produce("t", 0, storage::make_test_batch(2, 10, 1000)), 9));
   CHECK(r.error_code == 0);
   CHECK(r.log_append_time_ms >= before);
@@ -124,7 +120,7 @@ TEST_CASE("LogAppendTime topics stamp the broker's time", "[api][produce]") {
 
 TEST_CASE("zstd before Produce v7 is UNSUPPORTED_COMPRESSION_TYPE, as Kafka answers", "[api][produce]") {
   test::ApiHarness h;
-  auto batch = storage::make_test_batch(2, 10, now_ms());
+  auto batch = storage::make_test_batch(2, 10, wall_clock_ms());
   // Mark the batch zstd (attributes at byte 21, codec in the low 3 bits) and
   // re-seal its CRC-32C (over attributes to the end). The broker stores
   // compressed batches as they come, so v7 takes the same bytes.

@@ -12,6 +12,7 @@
 #include "api/protocol/generated/produce_response.h"
 #include "api/topics.h"
 #include "api/txn/txn_gates.h"
+#include "common/wall_clock.h"
 #include "log/batch_builder.h"
 #include "tests/api/api_harness.h"
 
@@ -22,11 +23,6 @@ using protocol::ProduceRequest;
 using protocol::ProduceResponse;
 
 namespace {
-
-int64_t now_ms() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
 
 // Answers each check with `answers` (absent partitions: NONE), at once or,
 // with `hold`, when the test calls release() (from any thread).
@@ -70,10 +66,10 @@ class FakeGate : public api::txn::TxnProduceGate {
 };
 
 std::vector<uint8_t> txn_batch(int64_t pid = 7, int16_t epoch = 0, int32_t seq = 0) {
-  return storage::BatchBuilder().producer(pid, epoch, seq).transactional(true).add("k", "v", now_ms()).build();
+  return storage::BatchBuilder().producer(pid, epoch, seq).transactional(true).add("k", "v", wall_clock_ms()).build();
 }
 
-std::vector<uint8_t> plain_batch() { return storage::make_test_batch(2, 10, now_ms()); }
+std::vector<uint8_t> plain_batch() { return storage::make_test_batch(2, 10, wall_clock_ms()); }
 
 // Records values are views: the batches live as long as the test binary.
 void add(ProduceRequest& req, const std::string& topic, int32_t partition, std::vector<uint8_t> records) {
@@ -128,7 +124,7 @@ TEST_CASE("transactional produce appends when the gate says so; v12+ asks for th
   size_t asked = 0;
   for (int16_t v : {3, 10, 11, 12, 13}) {
     auto req = txn_produce(txn_batch(100 + v));  // a new producer: its first batch here
-    if (v >= 13) req.topic_data[0].topic_id = api::to_wire(h.logs().topic("t")->topic_id);
+    if (v >= 13) req.topic_data[0].topic_id = h.logs().topic("t")->topic_id;
     const int64_t before = end_offset(h, "t", 0);
     auto r = only(h.call<ProduceResponse>(req, v));
     CHECK(r.error_code == 0);
@@ -344,7 +340,7 @@ TEST_CASE("a marker written while the coordinator is asked: the verification is 
 TEST_CASE("produce v13 names topics by id", "[api][produce]") {
   test::ApiHarness h;
   create_topic(h);
-  const auto id = api::to_wire(h.logs().topic("t")->topic_id);
+  const auto id = h.logs().topic("t")->topic_id;
   ProduceRequest req;
   req.acks = -1;
   req.timeout_ms = 1000;

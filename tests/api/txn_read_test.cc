@@ -14,6 +14,7 @@
 #include "api/protocol/generated/list_offsets_response.h"
 #include "log/batch_builder.h"
 #include "tests/api/api_harness.h"
+#include "common/wall_clock.h"
 
 using namespace skiff;
 using protocol::FetchRequest;
@@ -22,15 +23,10 @@ using protocol::ListOffsetsResponse;
 
 namespace {
 
-int64_t now_ms() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
-
 void append(storage::Log& log, int64_t pid) {  // pid < 0: non-transactional
   storage::BatchBuilder b;
   if (pid >= 0) b.producer(pid, 0, 0).transactional(true);
-  b.add("k", "v", now_ms()).add("k", "v", now_ms());
+  b.add("k", "v", wall_clock_ms()).add("k", "v", wall_clock_ms());
   auto bytes = b.build();
   REQUIRE(log.append(bytes).ok());
 }
@@ -84,7 +80,7 @@ TEST_CASE("read_committed fetch stops at the LSO and lists aborted transactions"
   append(*log, -1);  // 0-1
   append(*log, 7);   // 2-3: producer 7 opens a transaction
   append(*log, 8);   // 4-5: producer 8 too
-  REQUIRE(log->append_marker(7, 0, false, 0, 1, 0, now_ms()).ok());  // 6: 7 aborts
+  REQUIRE(log->append_marker(7, 0, false, 0, 1, 0, wall_clock_ms()).ok());  // 6: 7 aborts
 
   auto committed = h.call<FetchResponse>(fetch(0, 1), 12).responses.at(0).partitions.at(0);
   CHECK(committed.high_watermark == 7);
@@ -107,7 +103,7 @@ TEST_CASE("read_committed fetch stops at the LSO and lists aborted transactions"
 
   CHECK(latest(h, 1) == 4);
   CHECK(latest(h, 0) == 7);
-  REQUIRE(log->append_marker(8, 0, true, 0, 1, 0, now_ms()).ok());  // 7: 8 commits
+  REQUIRE(log->append_marker(8, 0, true, 0, 1, 0, wall_clock_ms()).ok());  // 7: 8 commits
   CHECK(latest(h, 1) == 8);
   auto all = h.call<FetchResponse>(fetch(0, 1), 12).responses.at(0).partitions.at(0);
   CHECK(all.last_stable_offset == 8);
@@ -121,7 +117,7 @@ TEST_CASE("DescribeProducers shows the ongoing transaction's start offset and co
   append(*log, -1);  // 0-1
   append(*log, 7);   // 2-3: open
   append(*log, 8);   // 4-5
-  REQUIRE(log->append_marker(8, 0, true, 4, 1, 0, now_ms()).ok());
+  REQUIRE(log->append_marker(8, 0, true, 4, 1, 0, wall_clock_ms()).ok());
   protocol::DescribeProducersRequest req;
   protocol::DescribeProducersRequest::TopicRequest t;
   t.name = "t";

@@ -33,6 +33,7 @@
 #include "api/protocol/generated/write_txn_markers_response.h"
 #include "api/txn/transaction_log.h"
 #include "api/txn_host.h"
+#include "common/wall_clock.h"
 #include "log/batch_builder.h"
 #include "tests/api/api_harness.h"
 
@@ -40,11 +41,6 @@ using namespace skiff;
 using namespace std::chrono_literals;
 
 namespace {
-
-int64_t now_ms() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
 
 struct Pid {
   int64_t id;
@@ -93,7 +89,7 @@ protocol::EndTxnResponse end(test::ApiHarness& h, const std::string& txn, Pid p,
 void append_txn(storage::Log& log, Pid p, int32_t seq) {
   storage::BatchBuilder b;
   b.producer(p.id, p.epoch, seq).transactional(true);
-  b.add("k", "v", now_ms()).add("k", "v", now_ms());
+  b.add("k", "v", wall_clock_ms()).add("k", "v", wall_clock_ms());
   auto bytes = b.build();
   REQUIRE(log.append(bytes).ok());
 }
@@ -289,12 +285,12 @@ TEST_CASE("__transaction_state is replayed at startup: a PrepareCommit completes
   prepared.txn_timeout_ms = 60000;
   prepared.state = api::txn::TxnState::kPrepareCommit;
   prepared.partitions = {{"t", 0}};
-  prepared.txn_start_ms = prepared.txn_last_update_ms = now_ms();
+  prepared.txn_start_ms = prepared.txn_last_update_ms = wall_clock_ms();
   storage::BatchBuilder b;
   auto key = api::txn::encode_txn_log_key("tx2");
   auto value = api::txn::encode_txn_log_value(prepared, 1);
   b.add(std::string_view(reinterpret_cast<const char*>(key.data()), key.size()),
-        std::string_view(reinterpret_cast<const char*>(value.data()), value.size()), now_ms());
+        std::string_view(reinterpret_cast<const char*>(value.data()), value.size()), wall_clock_ms());
   auto bytes = b.build();
   REQUIRE(h.logs().get_log("__transaction_state", 0)->append(bytes).ok());
   CHECK(log0->last_stable_offset().value == 0);

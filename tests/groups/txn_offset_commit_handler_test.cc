@@ -65,14 +65,14 @@ struct HandlerRig {
   }
 };
 
-TxnOffsetCommitRequest txn_commit(int16_t version, int64_t offset, const storage::Uuid& topic_id = {}) {
+TxnOffsetCommitRequest txn_commit(int16_t version, int64_t offset, const Uuid& topic_id = {}) {
   TxnOffsetCommitRequest r;
   r.transactional_id = "tx";
   r.group_id = "g";
   r.producer_id = 7;
   r.producer_epoch = 0;
   TxnOffsetCommitRequest::TxnOffsetCommitRequestTopic t;
-  if (version >= 6) t.topic_id = api::to_wire(topic_id);
+  if (version >= 6) t.topic_id = topic_id;
   else t.name = "t";
   TxnOffsetCommitRequest::TxnOffsetCommitRequestPartition p;
   p.partition_index = 1;
@@ -161,6 +161,6 @@ TEST_CASE("TxnOffsetCommit: the transaction check's errors, as Kafka maps them",
   // Nothing became pending.
   CHECK(fetch(rig, 8).groups[0].topics[0].partitions[0].error_code == 0);
   // v6 with an unknown topic id.
-  auto unknown = rig.call<TxnOffsetCommitResponse>(rig.txn, txn_commit(6, 1, storage::Uuid{}), 6);
+  auto unknown = rig.call<TxnOffsetCommitResponse>(rig.txn, txn_commit(6, 1, Uuid{}), 6);
   CHECK(unknown.topics[0].partitions[0].error_code == code(api::ErrorCode::kUnknownTopicId));
 }

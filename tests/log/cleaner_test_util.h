@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "log/byte_order.h"
+#include "common/byte_order.h"
 #include "log/cleaner_batch.h"
 #include "log/compression.h"
 #include "log/log_cleaner.h"

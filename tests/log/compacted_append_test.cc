@@ -5,6 +5,7 @@
 
 #include "cleaner_test_util.h"
 
+using namespace skiff;
 using namespace skiff::storage;
 using namespace skiff::storage::test;
 

@@ -13,9 +13,10 @@
 #include <map>
 #include <random>
 
-#include "log/byte_order.h"
+#include "common/byte_order.h"
 #include "test_util.h"
 
+using namespace skiff;
 using namespace skiff::storage;
 using namespace skiff::storage::test;
 

@@ -1,8 +1,11 @@
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <map>
 #include <random>
+#include <vector>
 
+#include "log/index_search.h"
 #include "log/offset_index.h"
 #include "log/time_index.h"
 #include "test_util.h"
@@ -89,4 +92,17 @@ TEST_CASE("time index keeps increasing timestamps and looks up floors", "[log][i
   // The final entry may use the reserved slot.
   REQUIRE(idx.maybe_append(ts + 1000, off + 1, true) == 0);
   CHECK(idx.last_entry().timestamp == ts + 1000);
+}
+
+TEST_CASE("first_entry_where is the partition point of a sorted index", "[log][index]") {
+  std::mt19937 rng(7);
+  for (size_t n = 0; n < 40; ++n) {
+    std::vector<int> keys(n);
+    for (auto& k : keys) k = static_cast<int>(rng() % 10);
+    std::sort(keys.begin(), keys.end());
+    for (int target = -1; target <= 10; ++target) {
+      const auto expect = std::upper_bound(keys.begin(), keys.end(), target) - keys.begin();
+      CHECK(first_entry_where(n, [&](size_t i) { return keys[i] > target; }) == static_cast<size_t>(expect));
+    }
+  }
 }

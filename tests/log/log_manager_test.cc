@@ -9,6 +9,7 @@
 #include "log/meta_properties.h"
 #include "test_util.h"
 
+using namespace skiff;
 using namespace skiff::storage;
 using namespace skiff::storage::test;
 namespace fs = std::filesystem;

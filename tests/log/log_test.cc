@@ -8,6 +8,7 @@
 #include "log/crc32c.h"
 #include "test_util.h"
 
+using namespace skiff;
 using namespace skiff::storage;
 using namespace skiff::storage::test;
 

@@ -8,6 +8,7 @@
 #include "log/producer_state.h"
 #include "tests/log/test_util.h"
 
+using namespace skiff;
 using namespace skiff::storage;
 using namespace skiff::storage::test;
 

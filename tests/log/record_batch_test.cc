@@ -5,10 +5,11 @@
 #include <string>
 
 #include "log/batch_builder.h"
-#include "log/byte_order.h"
+#include "common/byte_order.h"
 #include "log/crc32c.h"
 #include "log/record_batch.h"
 
+using namespace skiff;
 using namespace skiff::storage;
 namespace bl = skiff::storage::batch_layout;
 

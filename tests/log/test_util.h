@@ -14,26 +14,12 @@
 #include "log/batch_builder.h"
 #include "log/log.h"
 #include "log/record_batch.h"
+#include "tests/support/temp_dir.h"
 
 namespace skiff::storage::test {
 
-class TempDir {
- public:
-  TempDir() {
-    std::string tmpl = (std::filesystem::temp_directory_path() / "skiff-log-test-XXXXXX").string();
-    char* p = ::mkdtemp(tmpl.data());
-    if (!p) throw std::runtime_error("mkdtemp failed");
-    path_ = p;
-  }
-  ~TempDir() {
-    std::error_code ec;
-    std::filesystem::remove_all(path_, ec);
-  }
-  const std::filesystem::path& path() const { return path_; }
-  std::filesystem::path operator/(const std::string& s) const { return path_ / s; }
-
- private:
-  std::filesystem::path path_;
+struct TempDir : skiff::test::TempDir {
+  TempDir() : skiff::test::TempDir("skiff-log-test") {}
 };
 
 inline std::shared_ptr<const LogConfig> config_with(std::function<void(LogConfig&)> f = nullptr) {

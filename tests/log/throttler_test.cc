@@ -7,6 +7,7 @@
 #include "cleaner_test_util.h"
 #include "log/throttler.h"
 
+using namespace skiff;
 using namespace skiff::storage;
 using namespace skiff::storage::test;
 

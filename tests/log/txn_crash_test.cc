@@ -18,6 +18,7 @@
 #include "log/control_batch.h"
 #include "test_util.h"
 
+using namespace skiff;
 using namespace skiff::storage;
 using namespace skiff::storage::test;
 

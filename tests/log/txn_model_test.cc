@@ -10,6 +10,7 @@
 
 #include "tests/log/test_util.h"
 
+using namespace skiff;
 using namespace skiff::storage;
 using namespace skiff::storage::test;
 

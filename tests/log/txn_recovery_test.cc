@@ -7,10 +7,11 @@
 
 #include <filesystem>
 
-#include "log/byte_order.h"
+#include "common/byte_order.h"
 #include "log/file_util.h"
 #include "tests/log/test_util.h"
 
+using namespace skiff;
 using namespace skiff::storage;
 using namespace skiff::storage::test;
 

@@ -8,6 +8,7 @@
 #include "log/file_util.h"
 #include "tests/log/test_util.h"
 
+using namespace skiff;
 using namespace skiff::storage;
 using namespace skiff::storage::test;
 

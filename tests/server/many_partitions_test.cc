@@ -92,9 +92,8 @@ TEST_CASE("5,000 partitions under RLIMIT_NOFILE 1024: produce, fetch, kill -9, r
 
   // On tmpfs where there is one: creating 5,000 partitions is fsync-bound
   // on a disk (about a minute here), and this test is about descriptors.
-  std::string shm = "/dev/shm/skiff-many-partitions-XXXXXX";
-  auto dir = ::access("/dev/shm", W_OK) == 0 && ::mkdtemp(shm.data()) ? std::filesystem::path(shm)
-                                                                      : make_temp_dir("skiff-many-partitions");
+  auto dir = ::access("/dev/shm", W_OK) == 0 ? make_temp_dir("skiff-many-partitions", "/dev/shm")
+                                             : make_temp_dir("skiff-many-partitions");
   {
     BrokerProcess broker({}, dir);
     CHECK_THAT(broker.output(), Catch::Contains("descriptor budget: "));

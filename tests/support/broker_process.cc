@@ -68,12 +68,6 @@ int wait_exit(pid_t pid, std::chrono::milliseconds timeout) {
 
 }  // namespace
 
-std::filesystem::path make_temp_dir(const std::string& prefix) {
-  std::string tmpl = (std::filesystem::temp_directory_path() / (prefix + "-XXXXXX")).string();
-  if (!mkdtemp(tmpl.data())) throw std::runtime_error("mkdtemp failed");
-  return tmpl;
-}
-
 ProcessResult run_skiff(const std::vector<std::string>& args, std::chrono::milliseconds timeout) {
   int pipefd[2];
   if (pipe2(pipefd, O_CLOEXEC) != 0) throw std::runtime_error("pipe failed");

@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "tests/support/temp_dir.h"
+
 namespace skiff::test {
 
 struct ProcessResult {
@@ -49,7 +51,5 @@ class BrokerProcess {
   bool own_data_dir_ = false;
   std::string output_;
 };
-
-std::filesystem::path make_temp_dir(const std::string& prefix);
 
 }  // namespace skiff::test

@@ -1,0 +1,121 @@
+#!/usr/bin/env bash
+# The style rules Skiff declares, checked (issue 21):
+#   1. clang-format (.clang-format) over every tracked C++ source: no file
+#      would change (--dry-run --Werror);
+#   2. lizard: no function of the broker (tests/ aside: a TEST_CASE is a
+#      scenario read top to bottom) over 60 lines of code (NLOC) or cyclomatic
+#      complexity 20, declarative tables listed in scripts/lizard-allow.txt
+#      aside (the generated codec is not tracked, so never checked);
+#   3. clang-tidy (.clang-tidy) over the C++ files changed since BASE (default:
+#      the merge base with main), with BUILD/compile_commands.json; skipped
+#      with a note when there is no compilation database or no clang-tidy.
+# Exit 0 when all pass, 1 when something is out of line (each finding is
+# printed), 2 for a usage error or a missing tool (scripts/install-deps.sh
+# installs them). Bounded: format and lizard take seconds; tidy only reads
+# the changed files.
+#
+#   scripts/check-style.sh [--base REF] [--build DIR] [--no-format] [--no-lizard] [--no-tidy]
+#   scripts/check-style.sh --fix-format    # rewrite files in place instead of checking
+set -uo pipefail
+ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+cd "${ROOT}"
+
+BASE=""
+BUILD="${ROOT}/build"
+DO_FORMAT=1 DO_LIZARD=1 DO_TIDY=1 FIX=0
+NLOC_MAX=60
+CCN_MAX=20
+while (($#)); do
+  case "$1" in
+    --base) BASE="$2"; shift 2 ;;
+    --build) BUILD="$2"; shift 2 ;;
+    --no-format) DO_FORMAT=0; shift ;;
+    --no-lizard) DO_LIZARD=0; shift ;;
+    --no-tidy) DO_TIDY=0; shift ;;
+    --fix-format) FIX=1; DO_LIZARD=0; DO_TIDY=0; shift ;;
+    -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
+    *) echo "usage: $0 [--base REF] [--build DIR] [--no-format] [--no-lizard] [--no-tidy] [--fix-format]" >&2; exit 2 ;;
+  esac
+done
+
+# A tool by its plain name, or Debian's versioned one (clang-format-14).
+find_tool() {
+  local name="$1" v
+  command -v "${name}" 2>/dev/null && return 0
+  for v in 19 18 17 16 15 14; do command -v "${name}-${v}" 2>/dev/null && return 0; done
+  return 1
+}
+# lizard from PATH, else the venv scripts/install-deps.sh makes.
+find_lizard() {
+  command -v lizard 2>/dev/null && return 0
+  local venv="${SKIFF_TOOLS_VENV:-${HOME}/.cache/skiff/tools-venv}"
+  [[ -x "${venv}/bin/lizard" ]] && echo "${venv}/bin/lizard" && return 0
+  return 1
+}
+
+mapfile -t SOURCES < <(git ls-files '*.cc' '*.h' | grep -v '^tests/fuzz/corpus/')
+failed=0
+
+if ((DO_FORMAT)); then
+  CF="$(find_tool clang-format)" || { echo "check-style: clang-format not found (scripts/install-deps.sh)" >&2; exit 2; }
+  if ((FIX)); then
+    "${CF}" -i "${SOURCES[@]}"
+    echo "check-style: formatted ${#SOURCES[@]} files with $("${CF}" --version)"
+    exit 0
+  fi
+  out="$("${CF}" --dry-run --Werror "${SOURCES[@]}" 2>&1)"
+  if [[ -n "${out}" ]]; then
+    files="$(grep -oE '^[^:]+:[0-9]+:[0-9]+: (error|warning)' <<<"${out}" | cut -d: -f1 | sort -u | wc -l)"
+    lines="$(grep -cE '^[^:]+:[0-9]+:[0-9]+: (error|warning)' <<<"${out}")"
+    echo "${out}" | head -200
+    echo "check-style: clang-format: ${lines} places in ${files} files differ from .clang-format" \
+         "(scripts/check-style.sh --fix-format rewrites them)"
+    failed=1
+  else
+    echo "check-style: clang-format: ${#SOURCES[@]} files clean"
+  fi
+fi
+
+if ((DO_LIZARD)); then
+  LZ="$(find_lizard)" || { echo "check-style: lizard not found (scripts/install-deps.sh)" >&2; exit 2; }
+  mapfile -t BROKER < <(printf '%s\n' "${SOURCES[@]}" | grep -v '^tests/')
+  out="$("${LZ}" -w -T nloc="${NLOC_MAX}" -C "${CCN_MAX}" -W scripts/lizard-allow.txt "${BROKER[@]}" 2>&1)"
+  if [[ -n "${out}" ]]; then
+    echo "${out}"
+    echo "check-style: lizard: $(wc -l <<<"${out}") functions over ${NLOC_MAX} NLOC or CCN ${CCN_MAX}" \
+         "(split them; a declarative table goes in scripts/lizard-allow.txt)"
+    failed=1
+  else
+    echo "check-style: lizard: no function over ${NLOC_MAX} NLOC or CCN ${CCN_MAX}"
+  fi
+fi
+
+if ((DO_TIDY)); then
+  CT="$(find_tool clang-tidy)" || CT=""
+  if [[ -z "${CT}" ]]; then
+    echo "check-style: clang-tidy not found: tidy skipped (scripts/install-deps.sh)"
+  elif [[ ! -f "${BUILD}/compile_commands.json" ]]; then
+    echo "check-style: no ${BUILD}/compile_commands.json (configure with cmake first): tidy skipped"
+  else
+    [[ -n "${BASE}" ]] || BASE="$(git merge-base HEAD main 2>/dev/null || echo HEAD)"
+    # Translation units only: a header is checked through the .cc files that
+    # include it (.clang-tidy's HeaderFilterRegex).
+    mapfile -t CHANGED < <( { git diff --name-only --diff-filter=d "${BASE}" -- '*.cc';
+                              git ls-files --others --exclude-standard -- '*.cc'; } | sort -u |
+                            while read -r f; do grep -q "\"file\": \"[^\"]*/${f}\"" "${BUILD}/compile_commands.json" && echo "$f"; done)
+    if ((${#CHANGED[@]} == 0)); then
+      echo "check-style: clang-tidy: no compiled .cc file changed since ${BASE}"
+    else
+      out="$("${CT}" -p "${BUILD}" --quiet "${CHANGED[@]}" 2>/dev/null | grep -E '^[^ ]+:[0-9]+:[0-9]+: (warning|error):')"
+      if [[ -n "${out}" ]]; then
+        echo "${out}"
+        echo "check-style: clang-tidy: $(wc -l <<<"${out}") findings in ${#CHANGED[@]} changed files"
+        failed=1
+      else
+        echo "check-style: clang-tidy: ${#CHANGED[@]} changed files clean"
+      fi
+    fi
+  fi
+fi
+
+exit "${failed}"
