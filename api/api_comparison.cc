@@ -1,9 +1,9 @@
 #include "api/api_comparison.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <map>
-
-#include <fmt/format.h>
 
 #include "api/protocol/api_table.h"
 
@@ -59,7 +59,8 @@ std::vector<std::string> advertising_errors(std::span<const ApiVersionRange> our
     const auto& r = *row.ours;
     const auto mine = range_text(r.min_version, r.max_version);
     if (!row.kafka) {
-      out.push_back(fmt::format("key {}: advertised {}, but {} does not serve this API", r.api_key, mine, kafka_text()));
+      out.push_back(
+          fmt::format("key {}: advertised {}, but {} does not serve this API", r.api_key, mine, kafka_text()));
     } else if (r.min_version < row.kafka->min_version || r.max_version > row.kafka->max_version) {
       out.push_back(fmt::format("{} (key {}): advertised {}, outside {}'s {}", row.name, r.api_key, mine, kafka_text(),
                                 range_text(row.kafka->min_version, row.kafka->max_version)));

@@ -26,8 +26,7 @@ class ApiHandler {
   // Versions [min_advertised, min_served) are advertised for old clients'
   // feature probes but answered with UNSUPPORTED_VERSION, as Kafka 4 does.
   ApiHandler(int16_t api_key, int16_t min_advertised, int16_t max_advertised, int16_t min_served = -1)
-      : range_{api_key, min_advertised, max_advertised},
-        min_served_(min_served < 0 ? min_advertised : min_served) {}
+      : range_{api_key, min_advertised, max_advertised}, min_served_(min_served < 0 ? min_advertised : min_served) {}
   virtual ~ApiHandler() = default;
 
   const ApiVersionRange& range() const { return range_; }

@@ -21,14 +21,14 @@ class TxnHost;
 namespace txn {
 class TxnProduceGate;
 class TxnOffsetMarkerSink;
-}
+}  // namespace txn
 
 struct BrokerServices {
   const config::BrokerConfig& config;
   const BrokerInfo& broker;
   storage::LogManager& logs;
-  Purgatory* fetch_purgatory = nullptr;  // delayed fetches, woken by appends
-  group::GroupCoordinator* groups = nullptr;  // consumer groups and committed offsets
+  Purgatory* fetch_purgatory = nullptr;        // delayed fetches, woken by appends
+  group::GroupCoordinator* groups = nullptr;   // consumer groups and committed offsets
   admin::ProducerIds* producer_ids = nullptr;  // InitProducerId's allocator
   // Runtime changes to broker configs (none: broker configs are read-only).
   config::DynamicBrokerConfig* dynamic = nullptr;

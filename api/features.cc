@@ -41,7 +41,8 @@ std::optional<std::string> feature_update_refusal(std::span<const Feature> table
   auto invalid = [&](const std::string& why) {
     return "Invalid update version " + std::to_string(level) + " for feature " + name + ". " + why;
   };
-  if (type < kUpgrade || type > kUnsafeDowngrade) return invalid("The controller does not support the given upgrade type.");
+  if (type < kUpgrade || type > kUnsafeDowngrade)
+    return invalid("The controller does not support the given upgrade type.");
   if (level < 0) return invalid("A feature version cannot be less than 0.");
   const Feature* f = find_feature(name, table);
   if (!f && level == 0) return invalid("Feature " + name + " not found.");
@@ -50,8 +51,9 @@ std::optional<std::string> feature_update_refusal(std::span<const Feature> table
   if (level < f->min_supported || level > f->max_supported)
     return invalid(controller + " only supports versions " + range_text(*f));
   if (level < f->finalized && type == kUpgrade)
-    return invalid("Can't downgrade the version of this feature without setting the upgrade type to either safe or "
-                   "unsafe downgrade.");
+    return invalid(
+        "Can't downgrade the version of this feature without setting the upgrade type to either safe or "
+        "unsafe downgrade.");
   if (level > f->finalized && type != kUpgrade) return invalid("Can't downgrade to a newer version.");
   if (level != f->finalized)
     return invalid("Skiff's feature levels are fixed by its build: " + name + " stays at " +

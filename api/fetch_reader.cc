@@ -16,7 +16,8 @@ constexpr int32_t kLeaderEpoch = 0;
 // transactions overlapping [fetch_offset, bound). `bound` (the read's upper
 // limit) may exceed the last batch returned, as Kafka's own index-based
 // bound may: the consumer only applies entries up to the batches it got.
-void add_aborted(const storage::Log& log, int64_t fetch_offset, storage::Offset bound, FetchResponse::PartitionData& pd) {
+void add_aborted(const storage::Log& log, int64_t fetch_offset, storage::Offset bound,
+                 FetchResponse::PartitionData& pd) {
   for (const auto& t : log.collect_aborted_txns(storage::Offset(fetch_offset), bound)) {
     FetchResponse::AbortedTransaction a;
     a.producer_id = t.producer_id;
@@ -75,8 +76,8 @@ size_t FetchReader::available_bytes() const {
       if (p.log->deleted()) return SIZE_MAX;  // topic deleted: answer now
       const storage::Offset bound = read_bound(*p.log);
       if (p.log->log_end_offset().value <= p.fetch_offset || bound.value <= p.fetch_offset) continue;
-      auto r = p.log->read(storage::Offset(p.fetch_offset), std::max<size_t>(1, std::min<size_t>(p.max_bytes, min_bytes_)),
-                           bound);
+      auto r = p.log->read(storage::Offset(p.fetch_offset),
+                           std::max<size_t>(1, std::min<size_t>(p.max_bytes, min_bytes_)), bound);
       total += r.slice.length;
       if (total >= min_bytes_) return total;
     }

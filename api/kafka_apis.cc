@@ -4,36 +4,35 @@
 #include "api/features.h"
 #include "api/handlers/add_offsets_to_txn_handler.h"
 #include "api/handlers/add_partitions_to_txn_handler.h"
-#include "api/handlers/describe_transactions_handler.h"
-#include "api/handlers/end_txn_handler.h"
-#include "api/handlers/list_transactions_handler.h"
 #include "api/handlers/alter_configs_handler.h"
 #include "api/handlers/alter_partition_reassignments_handler.h"
 #include "api/handlers/api_versions_handler.h"
 #include "api/handlers/create_partitions_handler.h"
 #include "api/handlers/create_topics_handler.h"
+#include "api/handlers/delete_groups_handler.h"
 #include "api/handlers/delete_records_handler.h"
 #include "api/handlers/delete_topics_handler.h"
 #include "api/handlers/describe_cluster_handler.h"
 #include "api/handlers/describe_configs_handler.h"
+#include "api/handlers/describe_groups_handler.h"
 #include "api/handlers/describe_log_dirs_handler.h"
 #include "api/handlers/describe_producers_handler.h"
-#include "api/handlers/write_txn_markers_handler.h"
 #include "api/handlers/describe_quorum_handler.h"
 #include "api/handlers/describe_topic_partitions_handler.h"
-#include "api/handlers/incremental_alter_configs_handler.h"
-#include "api/handlers/init_producer_id_handler.h"
-#include "api/handlers/delete_groups_handler.h"
-#include "api/handlers/describe_groups_handler.h"
+#include "api/handlers/describe_transactions_handler.h"
 #include "api/handlers/elect_leaders_handler.h"
+#include "api/handlers/end_txn_handler.h"
 #include "api/handlers/fetch_handler.h"
 #include "api/handlers/find_coordinator_handler.h"
 #include "api/handlers/heartbeat_handler.h"
+#include "api/handlers/incremental_alter_configs_handler.h"
+#include "api/handlers/init_producer_id_handler.h"
 #include "api/handlers/join_group_handler.h"
 #include "api/handlers/leave_group_handler.h"
 #include "api/handlers/list_groups_handler.h"
 #include "api/handlers/list_offsets_handler.h"
 #include "api/handlers/list_partition_reassignments_handler.h"
+#include "api/handlers/list_transactions_handler.h"
 #include "api/handlers/metadata_handler.h"
 #include "api/handlers/offset_commit_handler.h"
 #include "api/handlers/offset_delete_handler.h"
@@ -43,6 +42,7 @@
 #include "api/handlers/sync_group_handler.h"
 #include "api/handlers/txn_offset_commit_handler.h"
 #include "api/handlers/update_features_handler.h"
+#include "api/handlers/write_txn_markers_handler.h"
 #include "api/protocol/errors.h"
 #include "api/protocol/frame.h"
 #include "common/log_escape.h"
@@ -95,8 +95,8 @@ KafkaApis::KafkaApis(const config::BrokerConfig& config, const BrokerInfo& broke
   services_.txn_offsets = groups_.get();  // markers on __consumer_offsets partitions (KIP-447)
   // The transaction coordinator loads __transaction_state before the first
   // request is handled (the handler threads start after this constructor).
-  txn_ = std::make_unique<TxnHost>(txn_host_config(config, groups_->offsets_partitions()), logs, *producer_ids_, &fetch_purgatory_,
-                                   services_.txn_offsets);
+  txn_ = std::make_unique<TxnHost>(txn_host_config(config, groups_->offsets_partitions()), logs, *producer_ids_,
+                                   &fetch_purgatory_, services_.txn_offsets);
   txn_->start();
   services_.txn = txn_.get();
   services_.txn_gate = txn_.get();

@@ -12,8 +12,8 @@
 
 #include <memory>
 
-#include "api/broker_info.h"
 #include "api/admin/producer_ids.h"
+#include "api/broker_info.h"
 #include "api/broker_services.h"
 #include "api/group/group_coordinator.h"
 #include "api/handler_registry.h"

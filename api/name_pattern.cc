@@ -8,8 +8,8 @@ namespace {
 
 re2::RE2::Options options() {
   re2::RE2::Options o;
-  o.set_log_errors(false);       // the caller reports the error to the client
-  o.set_max_mem(1 << 20);        // bounds the compiled program: 1 MiB per pattern
+  o.set_log_errors(false);  // the caller reports the error to the client
+  o.set_max_mem(1 << 20);   // bounds the compiled program: 1 MiB per pattern
   o.set_encoding(re2::RE2::Options::EncodingUTF8);
   return o;
 }

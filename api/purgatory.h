@@ -44,8 +44,8 @@ class DelayedOperation : public std::enable_shared_from_this<DelayedOperation> {
   bool completed() const { return completed_.load(std::memory_order_acquire); }
 
  protected:
-  virtual bool ready() = 0;    // the condition (may be called on any thread)
-  virtual void complete() = 0; // answer the request (called exactly once)
+  virtual bool ready() = 0;     // the condition (may be called on any thread)
+  virtual void complete() = 0;  // answer the request (called exactly once)
 
  private:
   friend class Purgatory;

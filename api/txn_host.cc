@@ -1,9 +1,8 @@
 #include "api/txn_host.h"
 
 #include <algorithm>
-#include <chrono>
-
 #include <boost/asio/post.hpp>
+#include <chrono>
 
 #include "api/admin/producer_ids.h"
 #include "api/api_log.h"
@@ -64,8 +63,8 @@ void TxnHost::start() {
     coordinator_.load(*records);
     loaded_ = true;
     auto ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
-    api_log().info("transaction coordinator loaded {} record(s) of __transaction_state in {:.1f} ms",
-                   records->size(), ms);
+    api_log().info("transaction coordinator loaded {} record(s) of __transaction_state in {:.1f} ms", records->size(),
+                   ms);
     arm_abort_timer();
     arm_expire_timer();
   });

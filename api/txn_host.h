@@ -21,15 +21,14 @@
 #pragma once
 
 #include <atomic>
-#include <functional>
-#include <memory>
-#include <optional>
-#include <thread>
-
 #include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/strand.hpp>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <thread>
 
 #include "api/txn/txn_coordinator.h"
 #include "api/txn/txn_gates.h"

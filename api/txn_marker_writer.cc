@@ -1,7 +1,6 @@
 #include "api/txn_marker_writer.h"
 
 #include <atomic>
-
 #include <boost/asio/post.hpp>
 
 #include "api/api_log.h"
@@ -34,8 +33,12 @@ struct Join {
 
 TxnMarkerWriterImpl::TxnMarkerWriterImpl(storage::LogManager& logs, Purgatory* fetch_purgatory,
                                          txn::TxnOffsetMarkerSink* offsets, Post post)
-    : logs_(logs), purgatory_(fetch_purgatory), offsets_(offsets), post_(std::move(post)),
-      work_(boost::asio::make_work_guard(io_)), thread_([this] { io_.run(); }) {}
+    : logs_(logs),
+      purgatory_(fetch_purgatory),
+      offsets_(offsets),
+      post_(std::move(post)),
+      work_(boost::asio::make_work_guard(io_)),
+      thread_([this] { io_.run(); }) {}
 
 TxnMarkerWriterImpl::~TxnMarkerWriterImpl() { stop(); }
 
@@ -63,14 +66,14 @@ ErrorCode TxnMarkerWriterImpl::append_to_logs(int64_t producer_id, int16_t produ
   return first;
 }
 
-ErrorCode append_log_marker(storage::Log& log, Purgatory* purgatory, const txn::TopicPartition& tp,
-                            int64_t producer_id, int16_t producer_epoch, bool commit, int32_t coordinator_epoch,
+ErrorCode append_log_marker(storage::Log& log, Purgatory* purgatory, const txn::TopicPartition& tp, int64_t producer_id,
+                            int16_t producer_epoch, bool commit, int32_t coordinator_epoch,
                             int16_t transaction_version) {
   auto r = log.append_marker(producer_id, producer_epoch, commit, coordinator_epoch, transaction_version,
                              /*leader_epoch=*/0, wall_clock_ms());
   if (!r.ok()) {
-    api_log().warn("{} marker for producer {} epoch {} on {}-{} failed: {}", commit ? "COMMIT" : "ABORT",
-                   producer_id, producer_epoch, escaped(tp.topic), tp.partition, escaped(r.error_message));
+    api_log().warn("{} marker for producer {} epoch {} on {}-{} failed: {}", commit ? "COMMIT" : "ABORT", producer_id,
+                   producer_epoch, escaped(tp.topic), tp.partition, escaped(r.error_message));
     return to_error_code(r.error);
   }
   if (purgatory && purgatory->has_watchers()) purgatory->on_event(partition_key(tp.topic, tp.partition));

@@ -16,12 +16,11 @@
 // the last append and the last sink completion.
 #pragma once
 
+#include <boost/asio/executor_work_guard.hpp>
+#include <boost/asio/io_context.hpp>
 #include <functional>
 #include <memory>
 #include <thread>
-
-#include <boost/asio/executor_work_guard.hpp>
-#include <boost/asio/io_context.hpp>
 
 #include "api/txn/txn_gates.h"
 #include "api/txn/txn_ports.h"
@@ -37,8 +36,8 @@ inline constexpr const char* kOffsetsTopic = "__consumer_offsets";
 // checks the epochs), logged, and the fetch purgatory woken for the partition
 // (read_committed fetches wait on the LSO). Shared by the coordinator's
 // writer and the WriteTxnMarkers handler. Any thread.
-ErrorCode append_log_marker(storage::Log& log, Purgatory* purgatory, const txn::TopicPartition& tp,
-                            int64_t producer_id, int16_t producer_epoch, bool commit, int32_t coordinator_epoch,
+ErrorCode append_log_marker(storage::Log& log, Purgatory* purgatory, const txn::TopicPartition& tp, int64_t producer_id,
+                            int16_t producer_epoch, bool commit, int32_t coordinator_epoch,
                             int16_t transaction_version);
 
 class TxnMarkerWriterImpl : public txn::TxnMarkerWriter {

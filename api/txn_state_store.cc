@@ -13,16 +13,14 @@
 namespace skiff::api {
 namespace {
 
-std::string_view as_chars(const std::vector<uint8_t>& b) {
-  return {reinterpret_cast<const char*>(b.data()), b.size()};
-}
+std::string_view as_chars(const std::vector<uint8_t>& b) { return {reinterpret_cast<const char*>(b.data()), b.size()}; }
 
 // The records of one stored batch, appended to `out`.
 void decode_batch(const storage::RecordBatchView& batch, std::vector<txn::TxnLogRecord>& out) {
   if (batch.is_control()) return;
   if (batch.compression() != storage::Compression::kNone)
-    throw std::runtime_error("__transaction_state: compressed batch at offset " +
-                             std::to_string(batch.base_offset()) + " (Skiff writes them uncompressed)");
+    throw std::runtime_error("__transaction_state: compressed batch at offset " + std::to_string(batch.base_offset()) +
+                             " (Skiff writes them uncompressed)");
   storage::RecordIterator it(batch);
   storage::RecordView r;
   while (it.next(r)) {
@@ -30,8 +28,7 @@ void decode_batch(const storage::RecordBatchView& batch, std::vector<txn::TxnLog
     out.push_back(txn::decode_txn_log_record(*r.key, r.value));
   }
   if (!it.ok())
-    throw std::runtime_error("__transaction_state: malformed records at offset " +
-                             std::to_string(batch.base_offset()));
+    throw std::runtime_error("__transaction_state: malformed records at offset " + std::to_string(batch.base_offset()));
 }
 
 }  // namespace
@@ -50,9 +47,8 @@ void TxnStateStore::create() {
   // segment.bytes has a 1 MiB floor as a topic config; below it (tests),
   // Kafka's internal.segment.bytes carries the size, as Kafka's own tests do.
   const char* size_key = segment_bytes_ >= (1 << 20) ? "segment.bytes" : "internal.segment.bytes";
-  std::map<std::string, std::string> overrides{{"cleanup.policy", "compact"},
-                                               {size_key, std::to_string(segment_bytes_)},
-                                               {"compression.type", "uncompressed"}};
+  std::map<std::string, std::string> overrides{
+      {"cleanup.policy", "compact"}, {size_key, std::to_string(segment_bytes_)}, {"compression.type", "uncompressed"}};
   auto r = logs_.create_topic(kTransactionStateTopic, 1, overrides);
   if (r.error != storage::LogErrc::kNone && r.error != storage::LogErrc::kTopicAlreadyExists)
     throw std::runtime_error("cannot create __transaction_state: " + r.message);

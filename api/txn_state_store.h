@@ -45,8 +45,8 @@ class TxnStateStore : public txn::TxnStateLog {
   // broker must not serve a coordinator built from half a state.
   std::vector<txn::TxnLogRecord> load() const;
 
-  void append(const std::string& transactional_id, std::vector<uint8_t> key,
-              std::optional<std::vector<uint8_t>> value, std::function<void(ErrorCode)> done) override;
+  void append(const std::string& transactional_id, std::vector<uint8_t> key, std::optional<std::vector<uint8_t>> value,
+              std::function<void(ErrorCode)> done) override;
 
   const std::shared_ptr<storage::Log>& log() const { return log_; }
 

@@ -15,12 +15,12 @@
 // Threads: pure functions.
 #pragma once
 
+#include <fmt/format.h>
+
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
-
-#include <fmt/format.h>
 
 namespace skiff {
 
@@ -53,9 +53,9 @@ inline size_t utf8_length(std::string_view s, size_t i, uint32_t& cp) {
 
 // Code points that move the cursor, end a line or reorder text on a terminal.
 inline bool unsafe_code_point(uint32_t cp) {
-  return (cp >= 0x80 && cp <= 0x9F) ||                  // C1 controls (0x9B is CSI)
-         cp == 0x2028 || cp == 0x2029 ||                 // line and paragraph separators
-         (cp >= 0x202A && cp <= 0x202E) ||               // bidi embeddings and overrides
+  return (cp >= 0x80 && cp <= 0x9F) ||                                    // C1 controls (0x9B is CSI)
+         cp == 0x2028 || cp == 0x2029 ||                                  // line and paragraph separators
+         (cp >= 0x202A && cp <= 0x202E) ||                                // bidi embeddings and overrides
          (cp >= 0x2066 && cp <= 0x2069) || cp == 0x200E || cp == 0x200F;  // bidi isolates, marks
 }
 
@@ -76,11 +76,24 @@ inline std::string escape_for_log(std::string_view s) {
       continue;
     }
     switch (c) {
-      case '\\': out += "\\\\"; ++i; continue;
-      case '\n': out += "\\n"; ++i; continue;
-      case '\r': out += "\\r"; ++i; continue;
-      case '\t': out += "\\t"; ++i; continue;
-      default: break;
+      case '\\':
+        out += "\\\\";
+        ++i;
+        continue;
+      case '\n':
+        out += "\\n";
+        ++i;
+        continue;
+      case '\r':
+        out += "\\r";
+        ++i;
+        continue;
+      case '\t':
+        out += "\\t";
+        ++i;
+        continue;
+      default:
+        break;
     }
     uint32_t cp = 0;
     const size_t n = c >= 0x80 ? d::utf8_length(s, i, cp) : 0;
@@ -114,9 +127,7 @@ struct Escaped {
 inline Escaped escaped(std::string_view s) { return {s}; }
 inline Escaped escaped(const std::string& s) { return {s}; }
 inline Escaped escaped(const char* s) { return {s}; }
-inline Escaped escaped(const std::optional<std::string>& s) {
-  return s ? Escaped{*s} : Escaped{{}, true};
-}
+inline Escaped escaped(const std::optional<std::string>& s) { return s ? Escaped{*s} : Escaped{{}, true}; }
 
 }  // namespace skiff
 

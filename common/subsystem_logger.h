@@ -3,10 +3,10 @@
 // a library used on its own (tests) gets a clone of the default logger.
 #pragma once
 
+#include <spdlog/spdlog.h>
+
 #include <memory>
 #include <string>
-
-#include <spdlog/spdlog.h>
 
 namespace skiff {
 

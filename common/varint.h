@@ -17,9 +17,15 @@ inline constexpr int kMaxVarint32Bytes = 5;
 inline constexpr int kMaxVarint64Bytes = 10;
 
 constexpr uint64_t zigzag_encode(int64_t v) { return (static_cast<uint64_t>(v) << 1) ^ static_cast<uint64_t>(v >> 63); }
-constexpr int64_t zigzag_decode(uint64_t raw) { return static_cast<int64_t>(raw >> 1) ^ -static_cast<int64_t>(raw & 1); }
-constexpr uint32_t zigzag_encode32(int32_t v) { return (static_cast<uint32_t>(v) << 1) ^ static_cast<uint32_t>(v >> 31); }
-constexpr int32_t zigzag_decode32(uint32_t raw) { return static_cast<int32_t>(raw >> 1) ^ -static_cast<int32_t>(raw & 1); }
+constexpr int64_t zigzag_decode(uint64_t raw) {
+  return static_cast<int64_t>(raw >> 1) ^ -static_cast<int64_t>(raw & 1);
+}
+constexpr uint32_t zigzag_encode32(int32_t v) {
+  return (static_cast<uint32_t>(v) << 1) ^ static_cast<uint32_t>(v >> 31);
+}
+constexpr int32_t zigzag_decode32(uint32_t raw) {
+  return static_cast<int32_t>(raw >> 1) ^ -static_cast<int32_t>(raw & 1);
+}
 
 // Bytes the unsigned varint encoding of v takes.
 constexpr size_t uvarint_size(uint64_t v) {

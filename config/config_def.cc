@@ -1,10 +1,10 @@
 #include "config/config_def.h"
 
+#include <fmt/format.h>
+
 #include <charconv>
 #include <limits>
 #include <stdexcept>
-
-#include <fmt/format.h>
 
 #include "config/string_util.h"
 
@@ -36,7 +36,10 @@ ConfigKeyDef integer_key(std::string name, int64_t def, int64_t lo, int64_t hi, 
                          T BrokerConfig::*member) {
   bool is_long = sizeof(T) == 8;
   return ConfigKeyDef{
-      std::move(name), is_long ? ConfigType::kLong : ConfigType::kInt, std::to_string(def), std::move(doc),
+      std::move(name),
+      is_long ? ConfigType::kLong : ConfigType::kInt,
+      std::to_string(def),
+      std::move(doc),
       [=](BrokerConfig& c, const std::string& v) { c.*member = static_cast<T>(parse_integer(v, lo, hi)); },
       range_text(lo, hi)};
 }
@@ -44,7 +47,10 @@ ConfigKeyDef integer_key(std::string name, int64_t def, int64_t lo, int64_t hi, 
 // A double in [lo, hi]; `def_text` as Kafka prints the default.
 ConfigKeyDef double_key(std::string name, std::string def_text, double lo, double hi, std::string doc,
                         double BrokerConfig::*member) {
-  return ConfigKeyDef{std::move(name), ConfigType::kDouble, std::move(def_text), std::move(doc),
+  return ConfigKeyDef{std::move(name),
+                      ConfigType::kDouble,
+                      std::move(def_text),
+                      std::move(doc),
                       [=](BrokerConfig& c, const std::string& v) {
                         size_t used = 0;
                         double d = 0;
@@ -61,12 +67,18 @@ ConfigKeyDef double_key(std::string name, std::string def_text, double lo, doubl
 }
 
 ConfigKeyDef bool_key(std::string name, bool def, std::string doc, bool BrokerConfig::*member) {
-  return ConfigKeyDef{std::move(name), ConfigType::kBool, def ? "true" : "false", std::move(doc),
+  return ConfigKeyDef{std::move(name),
+                      ConfigType::kBool,
+                      def ? "true" : "false",
+                      std::move(doc),
                       [=](BrokerConfig& c, const std::string& v) {
                         auto s = to_lower(trim(v));
-                        if (s == "true") c.*member = true;
-                        else if (s == "false") c.*member = false;
-                        else throw std::invalid_argument("expected true or false");
+                        if (s == "true")
+                          c.*member = true;
+                        else if (s == "false")
+                          c.*member = false;
+                        else
+                          throw std::invalid_argument("expected true or false");
                       },
                       "true or false"};
 }
@@ -75,7 +87,10 @@ ConfigKeyDef enum_key(std::string name, std::string def, std::vector<std::string
                       std::string BrokerConfig::*member) {
   std::string allowed_text;
   for (auto& a : allowed) allowed_text += (allowed_text.empty() ? "" : ", ") + a;
-  return ConfigKeyDef{std::move(name), ConfigType::kString, std::move(def), std::move(doc),
+  return ConfigKeyDef{std::move(name),
+                      ConfigType::kString,
+                      std::move(def),
+                      std::move(doc),
                       [=](BrokerConfig& c, const std::string& v) {
                         auto s = std::string(trim(v));
                         for (auto& a : allowed) {
@@ -93,7 +108,10 @@ ConfigKeyDef enum_key(std::string name, std::string def, std::vector<std::string
 // log.retention.hours/minutes do (the most precise key set wins, see loader).
 ConfigKeyDef scaled_ms_key(std::string name, int64_t def, int64_t scale, std::string doc,
                            int64_t BrokerConfig::*member) {
-  return ConfigKeyDef{std::move(name), ConfigType::kLong, std::to_string(def), std::move(doc),
+  return ConfigKeyDef{std::move(name),
+                      ConfigType::kLong,
+                      std::to_string(def),
+                      std::move(doc),
                       [=](BrokerConfig& c, const std::string& v) {
                         int64_t n = parse_integer(v, -1, kIntMax);
                         c.*member = n < 0 ? -1 : n * scale;
@@ -132,7 +150,8 @@ std::vector<ConfigKeyDef> build_defs() {
                      throw std::invalid_argument("expected NAME:PROTOCOL pairs");
                    auto proto = item.substr(colon + 1);
                    if (proto != "PLAINTEXT")
-                     throw std::invalid_argument(fmt::format("security protocol '{}' is not supported; only PLAINTEXT", proto));
+                     throw std::invalid_argument(
+                         fmt::format("security protocol '{}' is not supported; only PLAINTEXT", proto));
                    c.listener_security_protocol_map[item.substr(0, colon)] = proto;
                  }
                },
@@ -158,58 +177,61 @@ std::vector<ConfigKeyDef> build_defs() {
                           &BrokerConfig::socket_request_max_bytes));
   d.push_back(integer_key("socket.send.buffer.bytes", 100 * 1024, -1, kIntMax, "SO_SNDBUF; -1 keeps the OS default.",
                           &BrokerConfig::socket_send_buffer_bytes));
-  d.push_back(integer_key("socket.receive.buffer.bytes", 100 * 1024, -1, kIntMax,
-                          "SO_RCVBUF; -1 keeps the OS default.", &BrokerConfig::socket_receive_buffer_bytes));
+  d.push_back(integer_key("socket.receive.buffer.bytes", 100 * 1024, -1, kIntMax, "SO_RCVBUF; -1 keeps the OS default.",
+                          &BrokerConfig::socket_receive_buffer_bytes));
   d.push_back(integer_key("connections.max.idle.ms", 600000, 1, kLongMax, "Idle connections are closed after this.",
                           &BrokerConfig::connections_max_idle_ms));
   d.push_back(dynamic(integer_key("max.connections", kIntMax, 0, kIntMax, "Broker-wide connection limit.",
-                          &BrokerConfig::max_connections)));
-  d.push_back(dynamic(integer_key("max.connections.per.ip", kIntMax, 0, kIntMax, "Connections allowed from one IP address.",
-                          &BrokerConfig::max_connections_per_ip)));
+                                  &BrokerConfig::max_connections)));
+  d.push_back(dynamic(integer_key("max.connections.per.ip", kIntMax, 0, kIntMax,
+                                  "Connections allowed from one IP address.", &BrokerConfig::max_connections_per_ip)));
   d.push_back(dynamic({"max.connections.per.ip.overrides", ConfigType::kList, "",
-               "Per-host exceptions to max.connections.per.ip, as host:n,host:n.",
-               [](BrokerConfig& c, const std::string& v) {
-                 c.max_connections_per_ip_overrides.clear();
-                 for (auto& item : split_list(v)) {
-                   auto colon = item.rfind(':');
-                   if (colon == std::string::npos || colon == 0)
-                     throw std::invalid_argument(fmt::format("'{}' is not host:n", item));
-                   int64_t n = parse_integer(item.substr(colon + 1), 0, kIntMax);
-                   c.max_connections_per_ip_overrides[item.substr(0, colon)] = static_cast<int32_t>(n);
-                 }
-               },
-               "host:n[,host:n...] with n an integer in [0, 2147483647]"}));
+                       "Per-host exceptions to max.connections.per.ip, as host:n,host:n.",
+                       [](BrokerConfig& c, const std::string& v) {
+                         c.max_connections_per_ip_overrides.clear();
+                         for (auto& item : split_list(v)) {
+                           auto colon = item.rfind(':');
+                           if (colon == std::string::npos || colon == 0)
+                             throw std::invalid_argument(fmt::format("'{}' is not host:n", item));
+                           int64_t n = parse_integer(item.substr(colon + 1), 0, kIntMax);
+                           c.max_connections_per_ip_overrides[item.substr(0, colon)] = static_cast<int32_t>(n);
+                         }
+                       },
+                       "host:n[,host:n...] with n an integer in [0, 2147483647]"}));
 
   d.push_back(dynamic(integer_key("log.segment.bytes", 1LL << 30, 1048576, kIntMax, "Roll a segment at this size.",
-                          &BrokerConfig::log_segment_bytes)));
+                                  &BrokerConfig::log_segment_bytes)));
   d.push_back(dynamic(integer_key("log.roll.ms", 7LL * 24 * 3600 * 1000, 1, kLongMax, "Roll a segment at this age.",
-                          &BrokerConfig::log_roll_ms)));
+                                  &BrokerConfig::log_roll_ms)));
   d.push_back(scaled_ms_key("log.roll.hours", 168, 3600 * 1000, "Roll a segment at this age (log.roll.ms wins).",
                             &BrokerConfig::log_roll_ms));
-  d.push_back(dynamic(integer_key("log.retention.ms", 7LL * 24 * 3600 * 1000, -1, kLongMax,
+  d.push_back(
+      dynamic(integer_key("log.retention.ms", 7LL * 24 * 3600 * 1000, -1, kLongMax,
                           "Delete segments older than this; -1 keeps them forever.", &BrokerConfig::log_retention_ms)));
   d.push_back(scaled_ms_key("log.retention.minutes", 7 * 24 * 60, 60 * 1000,
                             "Retention in minutes (log.retention.ms wins).", &BrokerConfig::log_retention_ms));
   d.push_back(scaled_ms_key("log.retention.hours", 168, 3600 * 1000,
-                            "Retention in hours (log.retention.ms and .minutes win).", &BrokerConfig::log_retention_ms));
+                            "Retention in hours (log.retention.ms and .minutes win).",
+                            &BrokerConfig::log_retention_ms));
   d.push_back(dynamic(integer_key("log.retention.bytes", -1, -1, kLongMax, "Per-partition size cap; -1: none.",
-                          &BrokerConfig::log_retention_bytes)));
+                                  &BrokerConfig::log_retention_bytes)));
   d.push_back(integer_key("log.retention.check.interval.ms", 300000, 1, kLongMax, "How often retention runs.",
                           &BrokerConfig::log_retention_check_interval_ms));
   d.push_back(dynamic(integer_key("log.flush.interval.messages", kLongMax, 1, kLongMax,
-                          "fsync after this many messages; 1 = before every acknowledgement.",
-                          &BrokerConfig::log_flush_interval_messages)));
+                                  "fsync after this many messages; 1 = before every acknowledgement.",
+                                  &BrokerConfig::log_flush_interval_messages)));
   d.push_back(dynamic(integer_key("log.flush.interval.ms", -1, -1, kLongMax,
-                          "fsync data older than this; -1 leaves it to the OS.", &BrokerConfig::log_flush_interval_ms)));
+                                  "fsync data older than this; -1 leaves it to the OS.",
+                                  &BrokerConfig::log_flush_interval_ms)));
   d.push_back(dynamic(integer_key("log.index.interval.bytes", 4096, 0, kIntMax, "Bytes between offset index entries.",
-                          &BrokerConfig::log_index_interval_bytes)));
+                                  &BrokerConfig::log_index_interval_bytes)));
   d.push_back(dynamic(integer_key("log.index.size.max.bytes", 10 * 1024 * 1024, 4096, kIntMax,
-                          "Preallocated size of each index file.", &BrokerConfig::log_index_size_max_bytes)));
+                                  "Preallocated size of each index file.", &BrokerConfig::log_index_size_max_bytes)));
   d.push_back(dynamic(integer_key("message.max.bytes", 1048588, 0, kIntMax, "Largest record batch accepted.",
-                          &BrokerConfig::message_max_bytes)));
+                                  &BrokerConfig::message_max_bytes)));
   d.push_back(dynamic(enum_key("log.message.timestamp.type", "CreateTime", {"CreateTime", "LogAppendTime"},
-                       "Timestamp kept in batches: the producer's or the broker's.",
-                       &BrokerConfig::log_message_timestamp_type)));
+                               "Timestamp kept in batches: the producer's or the broker's.",
+                               &BrokerConfig::log_message_timestamp_type)));
   d.push_back({"log.cleanup.policy", ConfigType::kList, "delete",
                "Default cleanup.policy of topics: delete (retention), compact (log cleaner), or both.",
                [](BrokerConfig& c, const std::string& v) {
@@ -241,15 +263,17 @@ std::vector<ConfigKeyDef> build_defs() {
   d.push_back(integer_key("log.cleaner.backoff.ms", 15000, 0, kLongMax, "Cleaner sleep when nothing needs cleaning.",
                           &BrokerConfig::log_cleaner_backoff_ms));
   d.push_back(integer_key("log.cleaner.min.compaction.lag.ms", 0, 0, kLongMax,
-                          "Default min.compaction.lag.ms of topics.", &BrokerConfig::log_cleaner_min_compaction_lag_ms));
+                          "Default min.compaction.lag.ms of topics.",
+                          &BrokerConfig::log_cleaner_min_compaction_lag_ms));
   d.push_back(integer_key("log.cleaner.max.compaction.lag.ms", kLongMax, 1, kLongMax,
-                          "Default max.compaction.lag.ms of topics.", &BrokerConfig::log_cleaner_max_compaction_lag_ms));
+                          "Default max.compaction.lag.ms of topics.",
+                          &BrokerConfig::log_cleaner_max_compaction_lag_ms));
   d.push_back(integer_key("log.cleaner.delete.retention.ms", 24LL * 3600 * 1000, 0, kLongMax,
                           "Default delete.retention.ms of topics.", &BrokerConfig::log_cleaner_delete_retention_ms));
   d.push_back(bool_key("auto.create.topics.enable", true, "Create unknown topics on Metadata and Produce.",
                        &BrokerConfig::auto_create_topics_enable));
-  d.push_back(integer_key("num.partitions", 1, 1, 100000, "Partitions of auto-created topics.",
-                          &BrokerConfig::num_partitions));
+  d.push_back(
+      integer_key("num.partitions", 1, 1, 100000, "Partitions of auto-created topics.", &BrokerConfig::num_partitions));
   d.push_back(integer_key("default.replication.factor", 1, 1, 1,
                           "Replication factor of auto-created topics (a single node has one replica).",
                           &BrokerConfig::default_replication_factor));
@@ -356,12 +380,18 @@ std::string env_var_name(std::string_view key) {
 
 const char* to_string(ConfigSource s) {
   switch (s) {
-    case ConfigSource::kDefault: return "default";
-    case ConfigSource::kFile: return "file";
-    case ConfigSource::kEnvironment: return "environment";
-    case ConfigSource::kCommandLine: return "command line";
-    case ConfigSource::kDynamicDefault: return "dynamic cluster default";
-    case ConfigSource::kDynamicBroker: return "dynamic per-broker";
+    case ConfigSource::kDefault:
+      return "default";
+    case ConfigSource::kFile:
+      return "file";
+    case ConfigSource::kEnvironment:
+      return "environment";
+    case ConfigSource::kCommandLine:
+      return "command line";
+    case ConfigSource::kDynamicDefault:
+      return "dynamic cluster default";
+    case ConfigSource::kDynamicBroker:
+      return "dynamic per-broker";
   }
   return "?";
 }

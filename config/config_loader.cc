@@ -1,10 +1,10 @@
 #include "config/config_loader.h"
 
-#include <algorithm>
-#include <set>
-
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <set>
 
 #include "config/config_def.h"
 #include "config/string_util.h"
@@ -38,9 +38,10 @@ std::string yaml_scalar_text(const std::string& key, const YAML::Node& node) {
     }
     return joined;
   }
-  throw ConfigError(fmt::format(
-      "Invalid value for configuration '{}': expected a value or a list, got a map (write keys flat, e.g. 'log.dirs: /data')",
-      key));
+  throw ConfigError(
+      fmt::format("Invalid value for configuration '{}': expected a value or a list, got a map (write keys flat, e.g. "
+                  "'log.dirs: /data')",
+                  key));
 }
 
 void read_file(const std::string& path, std::map<std::string, RawValue>& raw) {
@@ -85,8 +86,7 @@ void read_environment(const std::map<std::string, std::string>& env, std::map<st
 void read_overrides(const std::vector<std::string>& overrides, std::map<std::string, RawValue>& raw) {
   for (const auto& o : overrides) {
     auto eq = o.find('=');
-    if (eq == std::string::npos || eq == 0)
-      throw ConfigError(fmt::format("--override '{}' must be key=value", o));
+    if (eq == std::string::npos || eq == 0) throw ConfigError(fmt::format("--override '{}' must be key=value", o));
     std::string key(trim(std::string_view(o).substr(0, eq)));
     if (!find_config_def(key)) throw ConfigError(fmt::format("Unknown configuration '{}' in --override", key));
     raw[key] = {o.substr(eq + 1), ConfigSource::kCommandLine};
@@ -108,10 +108,10 @@ bool is_wildcard(const std::string& host) { return host.empty() || host == "0.0.
 void check_cross_key_rules(const BrokerConfig& cfg) {
   for (const auto& l : cfg.listeners) {
     if (!cfg.listener_security_protocol_map.count(l.name))
-      throw ConfigError(fmt::format(
-          "Invalid value '{}' for configuration 'listeners': listener name '{}' is not in "
-          "listener.security.protocol.map (add {}:PLAINTEXT)",
-          cfg.effective.at("listeners").value, l.name, l.name));
+      throw ConfigError(
+          fmt::format("Invalid value '{}' for configuration 'listeners': listener name '{}' is not in "
+                      "listener.security.protocol.map (add {}:PLAINTEXT)",
+                      cfg.effective.at("listeners").value, l.name, l.name));
   }
   for (const auto& a : cfg.advertised_listeners) {
     auto match = std::find_if(cfg.listeners.begin(), cfg.listeners.end(), [&](auto& l) { return l.name == a.name; });

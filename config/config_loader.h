@@ -21,9 +21,9 @@ class ConfigError : public std::runtime_error {
 };
 
 struct ConfigSources {
-  std::optional<std::string> file;             // path of the YAML file
+  std::optional<std::string> file;                 // path of the YAML file
   std::map<std::string, std::string> environment;  // whole environment; SKIFF_* is read
-  std::vector<std::string> overrides;          // "key=value", in order
+  std::vector<std::string> overrides;              // "key=value", in order
 };
 
 BrokerConfig load_config(const ConfigSources& sources);

@@ -1,9 +1,9 @@
 #include "config/dynamic_broker_config.h"
 
+#include <fmt/format.h>
+
 #include <sstream>
 #include <stdexcept>
-
-#include <fmt/format.h>
 
 #include "config/config_def.h"
 
@@ -146,9 +146,12 @@ DynamicValues DynamicBrokerConfig::from_text(const std::string& text) {
     if (t2 == std::string::npos) throw std::invalid_argument("malformed line: " + line);
     auto scope = line.substr(0, t1);
     auto key = line.substr(t1 + 1, t2 - t1 - 1);
-    if (scope == "broker") v.broker[key] = line.substr(t2 + 1);
-    else if (scope == "default") v.cluster[key] = line.substr(t2 + 1);
-    else throw std::invalid_argument("unknown scope in line: " + line);
+    if (scope == "broker")
+      v.broker[key] = line.substr(t2 + 1);
+    else if (scope == "default")
+      v.cluster[key] = line.substr(t2 + 1);
+    else
+      throw std::invalid_argument("unknown scope in line: " + line);
   }
   return v;
 }

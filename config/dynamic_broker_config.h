@@ -32,7 +32,7 @@ namespace skiff::config {
 enum class DynamicScope { kBroker, kDefault };
 
 struct DynamicValues {
-  std::map<std::string, std::string> broker;    // this node's per-broker values
+  std::map<std::string, std::string> broker;   // this node's per-broker values
   std::map<std::string, std::string> cluster;  // the cluster default ("")
 };
 
@@ -74,8 +74,8 @@ class DynamicBrokerConfig {
   std::optional<DynamicError> build(const DynamicValues& v, BrokerConfig& out) const;
 
   const BrokerConfig static_;
-  mutable std::mutex mu_;       // guards values_, current_, listeners_, persist_
-  std::mutex alter_mu_;         // serialises alter()
+  mutable std::mutex mu_;  // guards values_, current_, listeners_, persist_
+  std::mutex alter_mu_;    // serialises alter()
   DynamicValues values_;
   std::shared_ptr<const BrokerConfig> current_;
   std::vector<Listener> listeners_;

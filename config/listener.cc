@@ -1,10 +1,10 @@
 #include "config/listener.h"
 
+#include <fmt/format.h>
+
 #include <charconv>
 #include <set>
 #include <stdexcept>
-
-#include <fmt/format.h>
 
 #include "config/string_util.h"
 
@@ -38,14 +38,12 @@ Listener parse_listener(std::string_view text) {
     auto colon = rest.rfind(':');
     if (colon == std::string_view::npos) throw std::invalid_argument("missing ':port'");
     l.host = std::string(rest.substr(0, colon));
-    if (l.host.find(':') != std::string::npos)
-      throw std::invalid_argument("an IPv6 host must be written [addr]:port");
+    if (l.host.find(':') != std::string::npos) throw std::invalid_argument("an IPv6 host must be written [addr]:port");
     port_text = rest.substr(colon + 1);
   }
   int port = -1;
   auto [ptr, ec] = std::from_chars(port_text.data(), port_text.data() + port_text.size(), port);
-  if (port_text.empty() || ec != std::errc() || ptr != port_text.data() + port_text.size() || port < 0 ||
-      port > 65535)
+  if (port_text.empty() || ec != std::errc() || ptr != port_text.data() + port_text.size() || port < 0 || port > 65535)
     throw std::invalid_argument(fmt::format("port '{}' is not a number in [0, 65535]", port_text));
   l.port = static_cast<uint16_t>(port);
   return l;

@@ -10,9 +10,9 @@
 namespace skiff::config {
 
 struct Listener {
-  std::string name;  // listener name, e.g. "PLAINTEXT"
-  std::string host;  // "" means every interface; IPv6 without brackets
-  uint16_t port = 0; // 0 asks the OS for a free port (tests)
+  std::string name;   // listener name, e.g. "PLAINTEXT"
+  std::string host;   // "" means every interface; IPv6 without brackets
+  uint16_t port = 0;  // 0 asks the OS for a free port (tests)
 
   // "NAME://host:port", with IPv6 hosts bracketed.
   std::string to_string() const;

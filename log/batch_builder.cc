@@ -84,7 +84,9 @@ std::vector<uint8_t> make_test_batch(int count, size_t value_size, int64_t ts, u
   uint64_t x = seed * 0x9E3779B97F4A7C15ull + 1;
   for (int i = 0; i < count; ++i) {
     for (auto& c : value) {
-      x ^= x << 13; x ^= x >> 7; x ^= x << 17;
+      x ^= x << 13;
+      x ^= x >> 7;
+      x ^= x << 17;
       c = static_cast<char>('a' + (x % 26));
     }
     std::string key = "k";

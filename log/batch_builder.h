@@ -24,18 +24,38 @@ struct BuilderRecord {
 
 class BatchBuilder {
  public:
-  BatchBuilder& base_offset(int64_t o) { base_offset_ = o; return *this; }
-  BatchBuilder& partition_leader_epoch(int32_t e) { epoch_ = e; return *this; }
-  BatchBuilder& producer(int64_t id, int16_t epoch, int32_t base_sequence) {
-    producer_id_ = id; producer_epoch_ = epoch; base_sequence_ = base_sequence; return *this;
+  BatchBuilder& base_offset(int64_t o) {
+    base_offset_ = o;
+    return *this;
   }
-  BatchBuilder& transactional(bool t) { transactional_ = t; return *this; }
-  BatchBuilder& control(bool c) { control_ = c; return *this; }
-  BatchBuilder& timestamp_type(TimestampType t) { ts_type_ = t; return *this; }
+  BatchBuilder& partition_leader_epoch(int32_t e) {
+    epoch_ = e;
+    return *this;
+  }
+  BatchBuilder& producer(int64_t id, int16_t epoch, int32_t base_sequence) {
+    producer_id_ = id;
+    producer_epoch_ = epoch;
+    base_sequence_ = base_sequence;
+    return *this;
+  }
+  BatchBuilder& transactional(bool t) {
+    transactional_ = t;
+    return *this;
+  }
+  BatchBuilder& control(bool c) {
+    control_ = c;
+    return *this;
+  }
+  BatchBuilder& timestamp_type(TimestampType t) {
+    ts_type_ = t;
+    return *this;
+  }
 
-  BatchBuilder& add(std::optional<std::string_view> key, std::optional<std::string_view> value,
-                    int64_t timestamp);
-  BatchBuilder& add(BuilderRecord r) { records_.push_back(std::move(r)); return *this; }
+  BatchBuilder& add(std::optional<std::string_view> key, std::optional<std::string_view> value, int64_t timestamp);
+  BatchBuilder& add(BuilderRecord r) {
+    records_.push_back(std::move(r));
+    return *this;
+  }
   size_t record_count() const { return records_.size(); }
 
   // Serialises the batch (CRC computed). The builder can be reused after.

@@ -20,7 +20,8 @@ std::map<TopicPartition, int64_t> read_offset_checkpoint(const std::filesystem::
   for (size_t i = 0; i < count; ++i) {
     TopicPartition tp;
     int64_t off;
-    if (!(in >> tp.topic >> tp.partition >> off)) throw std::runtime_error("malformed checkpoint file " + path.string());
+    if (!(in >> tp.topic >> tp.partition >> off))
+      throw std::runtime_error("malformed checkpoint file " + path.string());
     out[tp] = off;
   }
   return out;

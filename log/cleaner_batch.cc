@@ -112,8 +112,8 @@ void append_copy(const RecordBatchView& b, std::vector<uint8_t>& out) {
 void append_empty(const RecordBatchView& b, std::vector<uint8_t>& out) {
   const size_t start = out.size();
   out.insert(out.end(), b.data(), b.data() + bl::kHeaderSize);
-  const auto attrs = static_cast<uint16_t>(static_cast<uint16_t>(b.attributes()) &
-                                          ~(bl::kCompressionMask | bl::kDeleteHorizonBit));
+  const auto attrs =
+      static_cast<uint16_t>(static_cast<uint16_t>(b.attributes()) & ~(bl::kCompressionMask | bl::kDeleteHorizonBit));
   finish_batch(out, start, attrs, b.last_offset_delta(), kNoTimestamp, b.max_timestamp(), 0);
 }
 
@@ -128,8 +128,10 @@ void append_rewritten(const RecordBatchView& batch, const Kept& kept, bool stamp
   }
   std::vector<uint8_t> plain;
   for (const auto& r : kept.records) {
-    if (stamp) append_rebased(r, r.timestamp - base_ts, plain);
-    else plain.insert(plain.end(), r.begin, r.end);
+    if (stamp)
+      append_rebased(r, r.timestamp - base_ts, plain);
+    else
+      plain.insert(plain.end(), r.begin, r.end);
   }
   auto body = compress(batch.compression(), plain);
   if (!body) return append_copy(batch, out);  // library failure: keep the original batch

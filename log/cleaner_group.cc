@@ -1,12 +1,11 @@
 // Log cleaner: rewriting one group of segments into `<base>.log.cleaned`,
 // then handing it to Log::swap_in_cleaned.
 #include <fcntl.h>
+#include <spdlog/spdlog.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
-
-#include <spdlog/spdlog.h>
 
 #include "log/chunk_reader.h"
 #include "log/cleaner_batch.h"
@@ -71,8 +70,8 @@ int copy_segment(const LogSegment& s, BatchFilterContext ctx, CleanedTxnState& t
     if (th) th->maybe_throttle(static_cast<double>(h.size + (out.size() - out_before)));
     res.records_read += st.records_read;
     res.records_kept += st.records_kept;
-    if (st.corrupt) spdlog::warn("cleaner: undecodable batch at offset {} of {} kept as is", h.base_offset,
-                                 s.log_path().string());
+    if (st.corrupt)
+      spdlog::warn("cleaner: undecodable batch at offset {} of {} kept as is", h.base_offset, s.log_path().string());
     if (out.size() >= io_bytes) {
       if (int rc = pwrite_full(fd, out.data(), out.size(), static_cast<int64_t>(written)); rc != 0) return rc;
       written += out.size();

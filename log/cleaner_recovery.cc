@@ -1,14 +1,13 @@
 #include "log/cleaner_recovery.h"
 
 #include <fcntl.h>
+#include <spdlog/spdlog.h>
 #include <sys/stat.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <system_error>
 #include <vector>
-
-#include <spdlog/spdlog.h>
 
 #include "log/chunk_reader.h"
 #include "log/file_util.h"

@@ -14,7 +14,7 @@ namespace {
 
 using Bytes = std::vector<uint8_t>;
 constexpr uint8_t kSnappyMagic[8] = {0x82, 'S', 'N', 'A', 'P', 'P', 'Y', 0};
-constexpr size_t kSnappyHeader = 16;  // magic + version + min compatible version
+constexpr size_t kSnappyHeader = 16;        // magic + version + min compatible version
 constexpr size_t kSnappyBlock = 32 * 1024;  // snappy-java's default block size
 
 std::optional<Bytes> gzip_inflate(std::span<const uint8_t> in, size_t max_out) {
@@ -26,14 +26,20 @@ std::optional<Bytes> gzip_inflate(std::span<const uint8_t> in, size_t max_out) {
   int rc = Z_OK;
   while (rc != Z_STREAM_END) {
     size_t old = out.size();
-    if (old >= max_out) { rc = Z_BUF_ERROR; break; }
+    if (old >= max_out) {
+      rc = Z_BUF_ERROR;
+      break;
+    }
     out.resize(std::min(max_out, old + 64 * 1024 + in.size() * 2));
     zs.next_out = out.data() + old;
     zs.avail_out = static_cast<uInt>(out.size() - old);
     rc = inflate(&zs, Z_NO_FLUSH);
     out.resize(out.size() - zs.avail_out);
     if (rc != Z_OK && rc != Z_STREAM_END) break;
-    if (rc == Z_OK && zs.avail_in == 0 && zs.avail_out != 0) { rc = Z_DATA_ERROR; break; }
+    if (rc == Z_OK && zs.avail_in == 0 && zs.avail_out != 0) {
+      rc = Z_DATA_ERROR;
+      break;
+    }
   }
   inflateEnd(&zs);
   if (rc != Z_STREAM_END) return std::nullopt;
@@ -42,8 +48,7 @@ std::optional<Bytes> gzip_inflate(std::span<const uint8_t> in, size_t max_out) {
 
 std::optional<Bytes> gzip_deflate(std::span<const uint8_t> in) {
   z_stream zs{};
-  if (deflateInit2(&zs, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
-    return std::nullopt;
+  if (deflateInit2(&zs, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK) return std::nullopt;
   Bytes out(deflateBound(&zs, in.size()) + 32);
   zs.next_in = const_cast<Bytef*>(in.data());
   zs.avail_in = static_cast<uInt>(in.size());
@@ -106,14 +111,20 @@ std::optional<Bytes> lz4_decode(std::span<const uint8_t> in, size_t max_out) {
   size_t pos = 0, hint = 1;
   while (pos < in.size() && hint != 0) {
     size_t old = out.size();
-    if (old >= max_out) { hint = 1; break; }
+    if (old >= max_out) {
+      hint = 1;
+      break;
+    }
     out.resize(std::min(max_out, old + 64 * 1024));
     size_t dst = out.size() - old, src = in.size() - pos;
     hint = LZ4F_decompress(ctx, out.data() + old, &dst, in.data() + pos, &src, nullptr);
     out.resize(old + dst);
     pos += src;
     if (LZ4F_isError(hint)) break;
-    if (src == 0 && dst == 0) { hint = 1; break; }
+    if (src == 0 && dst == 0) {
+      hint = 1;
+      break;
+    }
   }
   LZ4F_freeDecompressionContext(ctx);
   if (hint != 0) return std::nullopt;  // error, or truncated frame
@@ -163,22 +174,32 @@ std::optional<Bytes> zstd_encode(std::span<const uint8_t> in) {
 
 std::optional<Bytes> decompress(Compression codec, std::span<const uint8_t> in, size_t max_out) {
   switch (codec) {
-    case Compression::kNone: return Bytes(in.begin(), in.end());
-    case Compression::kGzip: return gzip_inflate(in, max_out);
-    case Compression::kSnappy: return snappy_decode(in, max_out);
-    case Compression::kLz4: return lz4_decode(in, max_out);
-    case Compression::kZstd: return zstd_decode(in, max_out);
+    case Compression::kNone:
+      return Bytes(in.begin(), in.end());
+    case Compression::kGzip:
+      return gzip_inflate(in, max_out);
+    case Compression::kSnappy:
+      return snappy_decode(in, max_out);
+    case Compression::kLz4:
+      return lz4_decode(in, max_out);
+    case Compression::kZstd:
+      return zstd_decode(in, max_out);
   }
   return std::nullopt;
 }
 
 std::optional<Bytes> compress(Compression codec, std::span<const uint8_t> in) {
   switch (codec) {
-    case Compression::kNone: return Bytes(in.begin(), in.end());
-    case Compression::kGzip: return gzip_deflate(in);
-    case Compression::kSnappy: return snappy_encode(in);
-    case Compression::kLz4: return lz4_encode(in);
-    case Compression::kZstd: return zstd_encode(in);
+    case Compression::kNone:
+      return Bytes(in.begin(), in.end());
+    case Compression::kGzip:
+      return gzip_deflate(in);
+    case Compression::kSnappy:
+      return snappy_encode(in);
+    case Compression::kLz4:
+      return lz4_encode(in);
+    case Compression::kZstd:
+      return zstd_encode(in);
   }
   return std::nullopt;
 }

@@ -2,8 +2,8 @@
 
 #include <string>
 
-#include "log/batch_builder.h"
 #include "common/byte_order.h"
+#include "log/batch_builder.h"
 
 namespace skiff::storage {
 

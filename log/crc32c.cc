@@ -53,7 +53,8 @@ __attribute__((target("sse4.2"))) ShiftTable make_shift_table(size_t len) {
   for (int k = 0; k < 4; ++k) {
     for (uint32_t v = 0; v < 256; ++v) {
       uint32_t x = 0;
-      for (int j = 0; j < 8; ++j) if (v & (1u << j)) x ^= basis[8 * k + j];
+      for (int j = 0; j < 8; ++j)
+        if (v & (1u << j)) x ^= basis[8 * k + j];
       st.t[k][v] = x;
     }
   }
@@ -128,9 +129,8 @@ uint32_t crc32c_extend_portable(uint32_t crc, const uint8_t* p, size_t n) {
     std::memcpy(&lo, p, 4);
     std::memcpy(&hi, p + 4, 4);
     lo ^= c;  // little-endian host assumed (x86-64, aarch64)
-    c = kTables[7][lo & 0xFF] ^ kTables[6][(lo >> 8) & 0xFF] ^ kTables[5][(lo >> 16) & 0xFF] ^
-        kTables[4][lo >> 24] ^ kTables[3][hi & 0xFF] ^ kTables[2][(hi >> 8) & 0xFF] ^
-        kTables[1][(hi >> 16) & 0xFF] ^ kTables[0][hi >> 24];
+    c = kTables[7][lo & 0xFF] ^ kTables[6][(lo >> 8) & 0xFF] ^ kTables[5][(lo >> 16) & 0xFF] ^ kTables[4][lo >> 24] ^
+        kTables[3][hi & 0xFF] ^ kTables[2][(hi >> 8) & 0xFF] ^ kTables[1][(hi >> 16) & 0xFF] ^ kTables[0][hi >> 24];
     p += 8;
     n -= 8;
   }

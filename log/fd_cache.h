@@ -66,17 +66,17 @@ class FdCache {
   // Changes the bound; closes unpinned descriptors down to it.
   void set_capacity(size_t capacity);
   size_t capacity() const;
-  size_t open_count() const;    // descriptors held by the cache now
-  uint64_t opens() const;       // open(2) calls so far (reopens included)
-  uint64_t evictions() const;   // descriptors closed to respect the bound
+  size_t open_count() const;   // descriptors held by the cache now
+  uint64_t opens() const;      // open(2) calls so far (reopens included)
+  uint64_t evictions() const;  // descriptors closed to respect the bound
 
  private:
   friend class CachedFile;
   FdRef acquire(const CachedFile& f, int* err);
   // Caches `fd` for `f` (unless another thread did first); returns the one cached.
   FdRef install(const CachedFile& f, FdRef fd);
-  void touch(const CachedFile& f);       // mu_ held, f open
-  FdRef detach(const CachedFile& f);     // mu_ held
+  void touch(const CachedFile& f);                // mu_ held, f open
+  FdRef detach(const CachedFile& f);              // mu_ held
   void evict_locked(std::vector<FdRef>& closed);  // mu_ held
 
   mutable std::mutex mu_;

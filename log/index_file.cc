@@ -58,8 +58,8 @@ const uint8_t* IndexFile::map_for_read() const {
     map_failed_ = true;
     static std::atomic<bool> warned{false};
     if (!warned.exchange(true)) {
-      storage_log().warn("cannot map index {}: {} (vm.max_map_count?); reading indexes with pread instead", path().string(),
-                   std::strerror(err));
+      storage_log().warn("cannot map index {}: {} (vm.max_map_count?); reading indexes with pread instead",
+                         path().string(), std::strerror(err));
     }
     return nullptr;
   }

@@ -117,19 +117,23 @@ void Log::load() {
     bool unflushed = !params_.clean_shutdown && next_base > params_.recovery_point;
     if (unflushed || !seg->indexes_sane()) {
       auto r = seg->recover(cfg->index_interval_bytes, idx_max);
-      if (unflushed) ++load_stats_.segments_recovered;
-      else ++load_stats_.indexes_rebuilt;
+      if (unflushed)
+        ++load_stats_.segments_recovered;
+      else
+        ++load_stats_.indexes_rebuilt;
       load_stats_.bytes_truncated += r.truncated_bytes;
       if (r.truncated_bytes > 0) {
         storage_log().warn("log {}: truncated {} invalid bytes at position {} of segment {}", dir_.string(),
-                     r.truncated_bytes, r.valid_bytes, seg->base_offset());
+                           r.truncated_bytes, r.valid_bytes, seg->base_offset());
       }
       if (r.truncated_bytes > 0 && !last) {
         drop_segments_after(segs, i, dir_, txn_index_);
         last = true;
       }
-      if (last) next_offset = r.next_offset;
-      else seg->become_inactive();
+      if (last)
+        next_offset = r.next_offset;
+      else
+        seg->become_inactive();
     } else if (last) {
       next_offset = seg->load_as_active(idx_max);
     } else {

@@ -31,9 +31,9 @@
 #include <vector>
 
 #include "common/wall_clock.h"
+#include "log/control_batch.h"
 #include "log/file_slice.h"
 #include "log/log_config.h"
-#include "log/control_batch.h"
 #include "log/log_segment.h"
 #include "log/producer_state.h"
 #include "log/txn_index.h"
@@ -55,9 +55,9 @@ struct AppendResult {
   // kInvalidRecord naming records (Kafka's LogValidator: a keyless record on
   // a compacted topic); nothing of the batch was appended.
   std::vector<RecordError> record_errors;
-  Offset base_offset{-1};         // first offset assigned
-  Offset last_offset{-1};         // last offset assigned
-  int64_t log_append_time = -1;   // set when message.timestamp.type=LogAppendTime
+  Offset base_offset{-1};        // first offset assigned
+  Offset last_offset{-1};        // last offset assigned
+  int64_t log_append_time = -1;  // set when message.timestamp.type=LogAppendTime
   Offset log_start_offset{-1};
   int32_t record_count = 0;
   // An idempotent producer's retry of a batch already written: nothing was
@@ -70,8 +70,8 @@ struct ReadResult {
   LogErrc error = LogErrc::kNone;  // kOffsetOutOfRange / kStorageError
   FileSlice slice;                 // whole batches; empty at the end of the log
   Offset log_start_offset{0};
-  Offset log_end_offset{0};        // also the high watermark on a single node
-  Offset last_stable_offset{0};    // LSO when the read started (<= log_end_offset)
+  Offset log_end_offset{0};      // also the high watermark on a single node
+  Offset last_stable_offset{0};  // LSO when the read started (<= log_end_offset)
 };
 
 // A (timestamp, offset) answer of ListOffsets; offset -1 = none.
@@ -84,8 +84,8 @@ struct LogLoadParams {
   std::string topic;
   int32_t partition = 0;
   bool clean_shutdown = false;
-  int64_t recovery_point = 0;    // from recovery-point-offset-checkpoint
-  int64_t log_start_offset = 0;  // from log-start-offset-checkpoint
+  int64_t recovery_point = 0;         // from recovery-point-offset-checkpoint
+  int64_t log_start_offset = 0;       // from log-start-offset-checkpoint
   std::shared_ptr<FdCache> fd_cache;  // where segment descriptors live; null: FdCache::default_instance()
 };
 
@@ -224,8 +224,8 @@ class Log {
   std::shared_ptr<LogSegment> segment_after(int64_t base) const;
   std::vector<std::shared_ptr<LogSegment>> snapshot() const;
   ReadResult read_once(Offset offset, size_t max_bytes, int64_t max_offset, bool* raced) const;
-  AppendResult append_impl(std::span<uint8_t> records, int32_t leader_epoch, int64_t now_ms,
-                           const TxnMarker* marker, std::optional<VerificationGuard> guard = std::nullopt);
+  AppendResult append_impl(std::span<uint8_t> records, int32_t leader_epoch, int64_t now_ms, const TxnMarker* marker,
+                           std::optional<VerificationGuard> guard = std::nullopt);
   std::optional<AppendResult> check_producers_locked(std::vector<ProducerBatch>& batches,
                                                      const std::vector<size_t>& batch_index,
                                                      const std::vector<int64_t>& deltas, int64_t leo,
@@ -265,6 +265,5 @@ class Log {
   std::condition_variable flush_cv_;
   bool flush_in_progress_ = false;
 };
-
 
 }  // namespace skiff::storage

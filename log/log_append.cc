@@ -1,10 +1,10 @@
 // Log: the write path (validate, assign offsets, write, publish), rolling,
 // and group-committed flushes.
-#include <climits>
-#include <cstring>
+#include <fmt/format.h>
 
 #include <boost/container/small_vector.hpp>
-#include <fmt/format.h>
+#include <climits>
+#include <cstring>
 
 #include "log/cleaner_batch.h"
 #include "log/file_util.h"
@@ -27,8 +27,11 @@ AppendResult fail(LogErrc e, std::string msg) {
 // first and max timestamps (header fields: no record walk needed).
 bool timestamp_ok(int64_t ts, int64_t now, const LogConfig& c) {
   if (ts == kNoTimestamp) return true;
-  if (ts < now) return static_cast<uint64_t>(now) - static_cast<uint64_t>(ts) <= static_cast<uint64_t>(c.message_timestamp_before_max_ms);
-  return static_cast<uint64_t>(ts) - static_cast<uint64_t>(now) <= static_cast<uint64_t>(c.message_timestamp_after_max_ms);
+  if (ts < now)
+    return static_cast<uint64_t>(now) - static_cast<uint64_t>(ts) <=
+           static_cast<uint64_t>(c.message_timestamp_before_max_ms);
+  return static_cast<uint64_t>(ts) - static_cast<uint64_t>(now) <=
+         static_cast<uint64_t>(c.message_timestamp_after_max_ms);
 }
 
 // Kafka's LogValidator.validateKey: on a compacted topic every record of a
@@ -70,14 +73,15 @@ struct ValidatedAppend {
 
 // Step 1 for one batch: its header, CRC and record length prefixes (batches
 // are stored as sent), then what the topic's config allows.
-std::optional<AppendResult> check_batch(const RecordBatchView& v, const LogConfig& cfg, int64_t now_ms,
-                                        bool is_marker, const std::filesystem::path& dir) {
+std::optional<AppendResult> check_batch(const RecordBatchView& v, const LogConfig& cfg, int64_t now_ms, bool is_marker,
+                                        const std::filesystem::path& dir) {
   if (static_cast<int64_t>(v.size_in_bytes()) > cfg.max_message_bytes) {
-    return fail(LogErrc::kMessageTooLarge,
-                fmt::format("batch of {} bytes exceeds max.message.bytes {}", v.size_in_bytes(), cfg.max_message_bytes));
+    return fail(LogErrc::kMessageTooLarge, fmt::format("batch of {} bytes exceeds max.message.bytes {}",
+                                                       v.size_in_bytes(), cfg.max_message_bytes));
   }
   if (auto c = v.validate_for_append(); !c) return fail(c.error, c.reason);
-  if (v.is_control() != is_marker) return fail(LogErrc::kInvalidRecord, "control batches may not be produced by clients");
+  if (v.is_control() != is_marker)
+    return fail(LogErrc::kInvalidRecord, "control batches may not be produced by clients");
   if (v.is_transactional() && v.producer_id() < 0)
     return fail(LogErrc::kInvalidRecord, "transactional batch without a producer id");
   if (cfg.compact && !is_marker) {
@@ -136,10 +140,9 @@ std::optional<AppendResult> validate_batches(std::span<uint8_t> records, const L
 bool must_roll(LogSegment& seg, size_t bytes, int64_t now_ms, const LogConfig& cfg, int64_t leo,
                int64_t total_records) {
   const uint64_t seg_size = seg.size();
-  return seg_size > 0 &&
-         (static_cast<int64_t>(seg_size + bytes) > cfg.segment_size() ||
-          now_ms - seg.roll_base_ms() > cfg.segment_ms || seg.offset_index().file().full() ||
-          seg.time_index().full() || leo + total_records - 1 - seg.base_offset() > INT32_MAX);
+  return seg_size > 0 && (static_cast<int64_t>(seg_size + bytes) > cfg.segment_size() ||
+                          now_ms - seg.roll_base_ms() > cfg.segment_ms || seg.offset_index().file().full() ||
+                          seg.time_index().full() || leo + total_records - 1 - seg.base_offset() > INT32_MAX);
 }
 
 // Step 3: offsets from `leo` written into the batches in place (outside the
@@ -193,8 +196,8 @@ AppendResult Log::append_marker(int64_t producer_id, int16_t producer_epoch, boo
 }
 
 // `marker` set: `records` is the one control batch append_marker built.
-AppendResult Log::append_impl(std::span<uint8_t> records, int32_t leader_epoch, int64_t now_ms,
-                              const TxnMarker* marker, std::optional<VerificationGuard> guard) {
+AppendResult Log::append_impl(std::span<uint8_t> records, int32_t leader_epoch, int64_t now_ms, const TxnMarker* marker,
+                              std::optional<VerificationGuard> guard) {
   auto cfg = config();
   const bool log_append_time = cfg->message_timestamp_type == TimestampType::kLogAppendTime;
   // 1. Validate every batch before touching the log (outside the lock).
@@ -229,8 +232,10 @@ AppendResult Log::append_impl(std::span<uint8_t> records, int32_t leader_epoch, 
   }
   leo_.store(next, std::memory_order_release);
   for (const auto& b : a.producer_batches) {
-    if (b.control) end_txn_locked(b);
-    else producers_.update(b);
+    if (b.control)
+      end_txn_locked(b);
+    else
+      producers_.update(b);
   }
   update_lso_locked();
   AppendResult res;
@@ -289,8 +294,8 @@ std::optional<AppendResult> Log::check_producers_locked(std::vector<ProducerBatc
 
 void Log::end_txn_locked(const ProducerBatch& m) {
   producers_.clear_verification(m.producer_id);  // a verification before this marker is stale
-  auto done = producers_.complete_txn(m.producer_id, m.epoch, m.coordinator_epoch, m.first_offset, m.commit,
-                                      m.timestamp);
+  auto done =
+      producers_.complete_txn(m.producer_id, m.epoch, m.coordinator_epoch, m.first_offset, m.commit, m.timestamp);
   if (!done || !done->aborted) return;
   const AbortedTxn t{done->producer_id, done->first_offset, done->last_offset,
                      producers_.last_stable_offset_after(*done)};
@@ -327,7 +332,8 @@ LogErrc Log::roll_locked(int64_t now_ms) {
     return LogErrc::kStorageError;
   }
   if (int rc = old->become_inactive(); rc != 0) {
-    storage_log().warn("log {}: trimming indexes of segment {} failed: {}", dir_.string(), old->base_offset(), std::strerror(rc));
+    storage_log().warn("log {}: trimming indexes of segment {} failed: {}", dir_.string(), old->base_offset(),
+                       std::strerror(rc));
   }
   if (int rc = fsync_dir(dir_); rc != 0) storage_log().warn("log {}: fsync dir: {}", dir_.string(), std::strerror(rc));
   {

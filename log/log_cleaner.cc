@@ -129,8 +129,8 @@ CleanResult Cleaner::clean_once(Log& log, int64_t first_dirty, int64_t first_unc
   }
   if (todo.empty()) return res;
   int64_t next_base = todo.size() < segs.size() ? segs[todo.size()]->base_offset() : log.active_base_offset();
-  auto groups = group_segments_by_size(todo, next_base, cfg->segment_size(), cfg->segment_index_bytes,
-                                       cfg->index_interval_bytes);
+  auto groups =
+      group_segments_by_size(todo, next_base, cfg->segment_size(), cfg->segment_index_bytes, cfg->index_interval_bytes);
   // One walk of the transactions over every group, from the log start.
   CleanedTxnState txn(log.collect_aborted_txns(Offset(todo.front()->base_offset()), Offset(next_base)));
   for (const auto& g : groups) {
@@ -169,8 +169,8 @@ CleanResult Cleaner::clean(Log& log, const CleaningPoint& p, int64_t now_ms, con
 }
 
 std::vector<std::vector<std::shared_ptr<LogSegment>>> group_segments_by_size(
-    const std::vector<std::shared_ptr<LogSegment>>& segs, int64_t next_base, int64_t max_bytes,
-    int64_t max_index_bytes, int64_t index_interval_bytes) {
+    const std::vector<std::shared_ptr<LogSegment>>& segs, int64_t next_base, int64_t max_bytes, int64_t max_index_bytes,
+    int64_t index_interval_bytes) {
   // Index entries are 8 (offset) and 12 (time) bytes, one per interval plus one.
   auto index_bytes = [&](uint64_t log_bytes) {
     return static_cast<int64_t>(log_bytes / static_cast<uint64_t>(std::max<int64_t>(1, index_interval_bytes)) + 1) * 12;

@@ -125,19 +125,19 @@ class Cleaner {
  private:
   int64_t build_map(Log& log, const std::vector<std::shared_ptr<LogSegment>>& segs, int64_t first_dirty,
                     int64_t first_uncleanable, CleanResult& res);
-  int clean_group(Log& log, const std::vector<std::shared_ptr<LogSegment>>& group, int64_t now_ms,
-                  CleanedTxnState& txn, CleanResult& res);
+  int clean_group(Log& log, const std::vector<std::shared_ptr<LogSegment>>& group, int64_t now_ms, CleanedTxnState& txn,
+                  CleanResult& res);
 
   CleanerConfig cfg_;
   std::unique_ptr<OffsetMap> map_;  // allocated on the first pass: an idle cleaner costs no memory
-  int64_t map_end_ = 0;  // records at or past it are not mapped this pass
+  int64_t map_end_ = 0;             // records at or past it are not mapped this pass
 };
 
 // Groups consecutive segments for rewriting (Kafka's groupSegmentsBySize).
 // `next_base`: the base offset after the last segment (bounds its offsets).
 std::vector<std::vector<std::shared_ptr<LogSegment>>> group_segments_by_size(
-    const std::vector<std::shared_ptr<LogSegment>>& segs, int64_t next_base, int64_t max_bytes,
-    int64_t max_index_bytes, int64_t index_interval_bytes);
+    const std::vector<std::shared_ptr<LogSegment>>& segs, int64_t next_base, int64_t max_bytes, int64_t max_index_bytes,
+    int64_t index_interval_bytes);
 
 // A segment's .log last-modified time in ms (kept across cleaning, as Kafka).
 int64_t segment_mtime_ms(const LogSegment& s);

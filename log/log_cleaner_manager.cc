@@ -1,10 +1,10 @@
 #include "log/log_cleaner_manager.h"
 
+#include <spdlog/spdlog.h>
+
 #include <cerrno>
 #include <chrono>
 #include <cstring>
-
-#include <spdlog/spdlog.h>
 
 #include "log/log.h"
 
@@ -116,9 +116,11 @@ bool LogCleanerManager::clean_filthiest(Cleaner& cleaner, int64_t now_ms) {
     record(*l, r.end_offset, list_());
     const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     const double dirty_mb = static_cast<double>(p.dirty_bytes) / (1 << 20);
-    spdlog::info("cleaner: {} cleaned to offset {}: {} -> {} records, {} passes, {:.1f} MB dirty in {:.2f} s "
-                 "({:.1f} MB/s)", l->log->dir().string(), r.end_offset, r.records_read, r.records_kept, r.passes,
-                 dirty_mb, secs, secs > 0 ? dirty_mb / secs : 0.0);
+    spdlog::info(
+        "cleaner: {} cleaned to offset {}: {} -> {} records, {} passes, {:.1f} MB dirty in {:.2f} s "
+        "({:.1f} MB/s)",
+        l->log->dir().string(), r.end_offset, r.records_read, r.records_kept, r.passes, dirty_mb, secs,
+        secs > 0 ? dirty_mb / secs : 0.0);
   } else if (r.error != EAGAIN && r.error != ECANCELED) {
     spdlog::error("cleaner: cleaning {} failed: {}", l->log->dir().string(), std::strerror(r.error));
   }

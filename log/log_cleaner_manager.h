@@ -41,11 +41,11 @@ struct CleanableLog {
 };
 
 struct LogCleanerManagerConfig {
-  int threads = 1;                          // log.cleaner.threads
-  size_t dedupe_buffer_bytes = 128u << 20;  // log.cleaner.dedupe.buffer.size (all threads)
-  size_t io_buffer_bytes = 512u << 10;      // log.cleaner.io.buffer.size
-  double load_factor = 0.9;                 // log.cleaner.io.buffer.load.factor
-  int64_t backoff_ms = 15000;               // log.cleaner.backoff.ms
+  int threads = 1;                                          // log.cleaner.threads
+  size_t dedupe_buffer_bytes = 128u << 20;                  // log.cleaner.dedupe.buffer.size (all threads)
+  size_t io_buffer_bytes = 512u << 10;                      // log.cleaner.io.buffer.size
+  double load_factor = 0.9;                                 // log.cleaner.io.buffer.load.factor
+  int64_t backoff_ms = 15000;                               // log.cleaner.backoff.ms
   double max_io_bytes_per_second = 1.7976931348623157e308;  // log.cleaner.io.max.bytes.per.second (all threads)
 };
 

@@ -1,9 +1,9 @@
 // Log: what the log cleaner (log_cleaner.h) needs from a partition, and the
 // online half of the swap protocol (startup half: cleaner_recovery.h).
+#include <spdlog/spdlog.h>
+
 #include <cerrno>
 #include <system_error>
-
-#include <spdlog/spdlog.h>
 
 #include "log/cleaner_recovery.h"
 #include "log/file_util.h"

@@ -1,9 +1,9 @@
 #include "log/log_config.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <charconv>
-
-#include <fmt/format.h>
 
 #include "log/topic_config_def.h"
 
@@ -43,8 +43,8 @@ std::optional<std::string> LogConfig::set(const std::string& key, const std::str
   if (auto it = integers.find(key); it != integers.end()) {
     this->*(it->second) = topic_config_integer(value);
   } else if (key == "message.timestamp.type") {
-    message_timestamp_type = value.find("LogAppendTime") != std::string::npos ? TimestampType::kLogAppendTime
-                                                                               : TimestampType::kCreateTime;
+    message_timestamp_type =
+        value.find("LogAppendTime") != std::string::npos ? TimestampType::kLogAppendTime : TimestampType::kCreateTime;
   } else if (key == "cleanup.policy") {
     auto items = topic_config_list(value);
     retention_deletes = std::find(items.begin(), items.end(), "delete") != items.end();
@@ -82,18 +82,25 @@ LogConfig LogConfig::with_stored_overrides(const LogConfig& broker_defaults,
   return c;
 }
 
-std::variant<LogConfig, std::string> LogConfig::from_broker_properties(const std::map<std::string, std::string>& props) {
+std::variant<LogConfig, std::string> LogConfig::from_broker_properties(
+    const std::map<std::string, std::string>& props) {
   LogConfig c;
   auto get = [&](const char* k) -> const std::string* {
     auto it = props.find(k);
     return it == props.end() ? nullptr : &it->second;
   };
   // broker key -> (topic key, multiplier to ms where relevant). Finer units win.
-  struct Alias { const char* broker; const char* topic; int64_t mult; };
+  struct Alias {
+    const char* broker;
+    const char* topic;
+    int64_t mult;
+  };
   static const Alias aliases[] = {
       {"log.segment.bytes", "segment.bytes", 1},
-      {"log.roll.hours", "segment.ms", 3600000}, {"log.roll.ms", "segment.ms", 1},
-      {"log.retention.hours", "retention.ms", 3600000}, {"log.retention.minutes", "retention.ms", 60000},
+      {"log.roll.hours", "segment.ms", 3600000},
+      {"log.roll.ms", "segment.ms", 1},
+      {"log.retention.hours", "retention.ms", 3600000},
+      {"log.retention.minutes", "retention.ms", 60000},
       {"log.retention.ms", "retention.ms", 1},
       {"log.retention.bytes", "retention.bytes", 1},
       {"log.flush.interval.messages", "flush.messages", 1},

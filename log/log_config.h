@@ -19,26 +19,26 @@ namespace skiff::storage {
 struct LogConfig {
   static constexpr int64_t kMaxLong = std::numeric_limits<int64_t>::max();
 
-  int64_t segment_bytes = 1LL << 30;               // segment.bytes
-  int64_t segment_ms = 7LL * 24 * 3600 * 1000;     // segment.ms
-  int64_t retention_ms = 7LL * 24 * 3600 * 1000;   // retention.ms (-1 = forever)
-  int64_t retention_bytes = -1;                    // retention.bytes (-1 = no limit)
-  int64_t flush_messages = kMaxLong;               // flush.messages
-  int64_t flush_ms = kMaxLong;                     // flush.ms
-  int64_t max_message_bytes = 1048588;             // max.message.bytes
+  int64_t segment_bytes = 1LL << 30;                                  // segment.bytes
+  int64_t segment_ms = 7LL * 24 * 3600 * 1000;                        // segment.ms
+  int64_t retention_ms = 7LL * 24 * 3600 * 1000;                      // retention.ms (-1 = forever)
+  int64_t retention_bytes = -1;                                       // retention.bytes (-1 = no limit)
+  int64_t flush_messages = kMaxLong;                                  // flush.messages
+  int64_t flush_ms = kMaxLong;                                        // flush.ms
+  int64_t max_message_bytes = 1048588;                                // max.message.bytes
   TimestampType message_timestamp_type = TimestampType::kCreateTime;  // message.timestamp.type
-  int64_t message_timestamp_before_max_ms = kMaxLong;  // message.timestamp.before.max.ms
-  int64_t message_timestamp_after_max_ms = 3600000;    // message.timestamp.after.max.ms (Kafka 4 default)
-  int64_t index_interval_bytes = 4096;             // index.interval.bytes
-  int64_t segment_index_bytes = 10 * 1024 * 1024;  // segment.index.bytes
-  int64_t internal_segment_bytes = 0;              // internal.segment.bytes (Kafka's test key; 0: unset)
-  bool retention_deletes = true;                   // cleanup.policy contains "delete"
+  int64_t message_timestamp_before_max_ms = kMaxLong;                 // message.timestamp.before.max.ms
+  int64_t message_timestamp_after_max_ms = 3600000;  // message.timestamp.after.max.ms (Kafka 4 default)
+  int64_t index_interval_bytes = 4096;               // index.interval.bytes
+  int64_t segment_index_bytes = 10 * 1024 * 1024;    // segment.index.bytes
+  int64_t internal_segment_bytes = 0;                // internal.segment.bytes (Kafka's test key; 0: unset)
+  bool retention_deletes = true;                     // cleanup.policy contains "delete"
   // Log cleaner (log_cleaner.h).
-  bool compact = false;                            // cleanup.policy contains "compact"
-  double min_cleanable_dirty_ratio = 0.5;          // min.cleanable.dirty.ratio
-  int64_t min_compaction_lag_ms = 0;               // min.compaction.lag.ms
-  int64_t max_compaction_lag_ms = kMaxLong;        // max.compaction.lag.ms
-  int64_t delete_retention_ms = 86400000;          // delete.retention.ms
+  bool compact = false;                      // cleanup.policy contains "compact"
+  double min_cleanable_dirty_ratio = 0.5;    // min.cleanable.dirty.ratio
+  int64_t min_compaction_lag_ms = 0;         // min.compaction.lag.ms
+  int64_t max_compaction_lag_ms = kMaxLong;  // max.compaction.lag.ms
+  int64_t delete_retention_ms = 86400000;    // delete.retention.ms
 
   // The size at which a segment rolls: internal.segment.bytes when set.
   int64_t segment_size() const { return internal_segment_bytes > 0 ? internal_segment_bytes : segment_bytes; }

@@ -5,14 +5,13 @@
 #ifdef __GLIBC__
 #include <malloc.h>
 #endif
-#include <exception>
-#include <thread>
-#include <unordered_map>
-
 #include <fmt/format.h>
 
+#include <exception>
 #include <stdexcept>
 #include <system_error>
+#include <thread>
+#include <unordered_map>
 
 #include "log/file_util.h"
 #include "log/meta_properties.h"
@@ -54,7 +53,8 @@ bool LogManager::valid_topic_name(const std::string& name, std::string* why) {
   if (name == "." || name == "..") return bad("Topic name cannot be \".\" or \"..\"");
   if (name.size() > 249) return bad("Topic name is illegal, it can't be longer than 249 characters");
   for (char c : name) {
-    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' || c == '_' || c == '-')) {
+    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' || c == '_' ||
+          c == '-')) {
       return bad("Topic name contains a character other than ASCII alphanumerics, '.', '_' and '-'");
     }
   }
@@ -130,12 +130,12 @@ void LogManager::init_dirs() {
     auto m = read_meta_properties(d);
     if (m) {
       if (m->node_id != config_.node_id) {
-        throw std::runtime_error(fmt::format("Stored node id {} in {} doesn't match configured node.id {}",
-                                             m->node_id, d.string(), config_.node_id));
+        throw std::runtime_error(fmt::format("Stored node id {} in {} doesn't match configured node.id {}", m->node_id,
+                                             d.string(), config_.node_id));
       }
       if (cluster && *cluster != m->cluster_id) {
-        throw std::runtime_error(fmt::format("Stored cluster.id {} in {} doesn't match {}", m->cluster_id,
-                                             d.string(), *cluster));
+        throw std::runtime_error(
+            fmt::format("Stored cluster.id {} in {} doesn't match {}", m->cluster_id, d.string(), *cluster));
       }
       cluster = m->cluster_id;
     }
@@ -147,8 +147,10 @@ void LogManager::init_dirs() {
     if (!metas[i]) {
       MetaProperties m{1, cluster_id_, config_.node_id, Uuid::random().to_string()};
       if (int rc = write_meta_properties(d, m); rc == ENOSPC || rc == EDQUOT) {
-        storage_log().error("log dir {}: disk full (no space left on device): meta.properties not written yet; retried "
-                      "with each checkpoint", d.string());
+        storage_log().error(
+            "log dir {}: disk full (no space left on device): meta.properties not written yet; retried "
+            "with each checkpoint",
+            d.string());
         pending_meta_[i] = m;
       } else if (rc != 0) {
         throw std::system_error(rc, std::generic_category(), "write meta.properties in " + d.string());
@@ -435,8 +437,9 @@ LogErrc LogManager::create_partitions(const std::string& name, int32_t total, st
     auto it = topics_.find(name);
     if (it == topics_.end()) return LogErrc::kUnknownTopicOrPartition;
     if (total <= it->second.partitions) {
-      if (message) *message = fmt::format("Topic currently has {} partitions, which is higher than the requested {}.",
-                                          it->second.partitions, total);
+      if (message)
+        *message = fmt::format("Topic currently has {} partitions, which is higher than the requested {}.",
+                               it->second.partitions, total);
       return LogErrc::kInvalidPartitions;
     }
     next = topics_;
@@ -496,9 +499,11 @@ LogErrc LogManager::delete_topic(const std::string& name) {
     topics_ = std::move(next);
     topic_configs_.erase(name);
   }
-  if (cleaner_) for (const auto& tp : victim_tps) cleaner_->abort_and_pause(tp);  // no cleaning mid-delete
+  if (cleaner_)
+    for (const auto& tp : victim_tps) cleaner_->abort_and_pause(tp);  // no cleaning mid-delete
   for (auto& v : victims) v.log->delete_all();
-  if (cleaner_) for (const auto& tp : victim_tps) cleaner_->resume(tp);
+  if (cleaner_)
+    for (const auto& tp : victim_tps) cleaner_->resume(tp);
   for (const auto& d : config_.log_dirs) fsync_dir(d);
   return LogErrc::kNone;
 }
@@ -527,7 +532,8 @@ LogErrc LogManager::alter_topic_config(const std::string& name, const std::map<s
     generation_.fetch_add(1, std::memory_order_release);
     topics_ = std::move(next);
     topic_configs_[name] = cfg;
-    for (auto& [tp, e] : logs_) if (tp.topic == name) logs.push_back(e.log);
+    for (auto& [tp, e] : logs_)
+      if (tp.topic == name) logs.push_back(e.log);
   }
   for (auto& l : logs) l->set_config(cfg);
   return LogErrc::kNone;
@@ -611,7 +617,8 @@ std::optional<TopicInfo> LogManager::topic(const std::string& name) const { retu
 
 std::optional<TopicInfo> LogManager::topic_by_id(const Uuid& id) const {
   std::shared_lock lk(mu_);
-  for (const auto& [n, t] : topics_) if (t.topic_id == id) return t;
+  for (const auto& [n, t] : topics_)
+    if (t.topic_id == id) return t;
   return std::nullopt;
 }
 
@@ -653,7 +660,8 @@ void LogManager::checkpoint_recovery_points() {
   for (auto& [tp, e] : all_logs()) per_dir[e.dir_index][tp] = e.log->recovery_point().value;
   for (size_t i = 0; i < per_dir.size(); ++i) {
     if (int rc = write_offset_checkpoint(config_.log_dirs[i] / kRecoveryPointCheckpointFile, per_dir[i]); rc != 0) {
-      storage_log().error("writing recovery point checkpoint in {}: {}", config_.log_dirs[i].string(), std::strerror(rc));
+      storage_log().error("writing recovery point checkpoint in {}: {}", config_.log_dirs[i].string(),
+                          std::strerror(rc));
     }
   }
 }
@@ -664,7 +672,8 @@ void LogManager::checkpoint_log_start_offsets() {
   for (auto& [tp, e] : all_logs()) per_dir[e.dir_index][tp] = e.log->log_start_offset().value;
   for (size_t i = 0; i < per_dir.size(); ++i) {
     if (int rc = write_offset_checkpoint(config_.log_dirs[i] / kLogStartOffsetCheckpointFile, per_dir[i]); rc != 0) {
-      storage_log().error("writing log start offset checkpoint in {}: {}", config_.log_dirs[i].string(), std::strerror(rc));
+      storage_log().error("writing log start offset checkpoint in {}: {}", config_.log_dirs[i].string(),
+                          std::strerror(rc));
     }
   }
 }

@@ -43,13 +43,13 @@
 namespace skiff::storage {
 
 struct LogManagerConfig {
-  std::vector<std::filesystem::path> log_dirs;  // log.dirs
-  int32_t node_id = 1;                          // node.id
-  std::string cluster_id;                       // empty: generated on first start, then kept
-  LogConfig defaults;                           // broker-level log defaults
-  int64_t retention_check_interval_ms = 300000;           // log.retention.check.interval.ms
-  int64_t flush_scheduler_interval_ms = 1000;             // how often flush.ms / rolled flushes are checked
-  int64_t flush_offset_checkpoint_interval_ms = 60000;    // log.flush.offset.checkpoint.interval.ms
+  std::vector<std::filesystem::path> log_dirs;          // log.dirs
+  int32_t node_id = 1;                                  // node.id
+  std::string cluster_id;                               // empty: generated on first start, then kept
+  LogConfig defaults;                                   // broker-level log defaults
+  int64_t retention_check_interval_ms = 300000;         // log.retention.check.interval.ms
+  int64_t flush_scheduler_interval_ms = 1000;           // how often flush.ms / rolled flushes are checked
+  int64_t flush_offset_checkpoint_interval_ms = 60000;  // log.flush.offset.checkpoint.interval.ms
   int64_t flush_start_offset_checkpoint_interval_ms = 60000;
   int64_t max_partitions = INT32_MAX;  // skiff.max.partitions: creation beyond it is refused
   // Most segment-file descriptors kept open (the FdCache bound, shared by
@@ -81,8 +81,7 @@ class LogManager {
   void shutdown();  // stop, close logs, checkpoint, write clean-shutdown markers
 
   CreateTopicResult create_topic(const std::string& name, int32_t partitions,
-                                 const std::map<std::string, std::string>& overrides = {},
-                                 bool validate_only = false);
+                                 const std::map<std::string, std::string>& overrides = {}, bool validate_only = false);
   // Grows a topic to `total_partitions`. Both creations are all or nothing
   // (a failure part way removes what it made) and refuse, with
   // kPolicyViolation, to go beyond max_partitions in all.
@@ -131,8 +130,8 @@ class LogManager {
   void write_pending_meta();
   void load_logs();
   // fresh: a new partition; any leftover directory of that name is wiped.
-  std::shared_ptr<Log> open_log(size_t dir_index, const TopicPartition& tp,
-                                std::shared_ptr<const LogConfig> cfg, const Uuid& topic_id, bool fresh = false);
+  std::shared_ptr<Log> open_log(size_t dir_index, const TopicPartition& tp, std::shared_ptr<const LogConfig> cfg,
+                                const Uuid& topic_id, bool fresh = false);
   size_t pick_dir() const;  // caller holds mu_
   // Opens new, empty partitions [from, to) of a topic, each in the dir with
   // the fewest partitions; on failure removes what it made and rethrows.
@@ -160,8 +159,8 @@ class LogManager {
   std::vector<std::map<TopicPartition, int64_t>> start_offsets_;
   std::unique_ptr<TopicStore> store_;
 
-  std::mutex admin_mu_;             // serialises admin operations
-  std::mutex checkpoint_mu_;        // serialises checkpoint file writes
+  std::mutex admin_mu_;       // serialises admin operations
+  std::mutex checkpoint_mu_;  // serialises checkpoint file writes
   // get_log() and topic() are on every Produce and Fetch: they take no lock
   // shared across partitions. Each thread keeps its own copy of what it
   // looked up (log_manager.cc), valid while generation_ has not moved; every
@@ -171,7 +170,7 @@ class LogManager {
   struct CachedTopic;
   const CachedTopic& cached_topic(const std::string& name) const;
 
-  mutable std::shared_mutex mu_;    // guards the maps below
+  mutable std::shared_mutex mu_;  // guards the maps below
   std::map<std::string, TopicInfo> topics_;
   std::map<std::string, std::shared_ptr<const LogConfig>> topic_configs_;
   std::map<TopicPartition, LogEntry> logs_;

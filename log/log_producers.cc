@@ -42,7 +42,7 @@ void Log::rebuild_producer_state() {
       FdRef file = seg->acquire_file(&err);
       if (!file) {
         storage_log().warn("log {}: opening segment {} for producer state: {}", dir_.string(), seg->base_offset(),
-                            std::strerror(err));
+                           std::strerror(err));
         continue;
       }
       ChunkReader reader(file->fd(), seg->size(), 64 * 1024);
@@ -89,7 +89,8 @@ void Log::rebuild_producer_state() {
     if (!t.aborted) return;
     auto seg = floor_segment(t.last_offset);
     if (!seg) return;
-    if (int rc = txn_index_.add_if_missing(seg->base_offset(), {t.producer_id, t.first_offset, t.last_offset, lso}); rc != 0)
+    if (int rc = txn_index_.add_if_missing(seg->base_offset(), {t.producer_id, t.first_offset, t.last_offset, lso});
+        rc != 0)
       storage_log().error("log {}: rebuilding the transaction index: {}", dir_.string(), std::strerror(rc));
   };
   producer_batches_replayed_ = producers_.load(log_start_.load(std::memory_order_acquire),

@@ -1,14 +1,13 @@
 #include "log/log_segment.h"
 
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <climits>
 #include <system_error>
-
-#include <fmt/format.h>
 
 #include "log/chunk_reader.h"
 #include "log/record_batch.h"
@@ -339,7 +338,8 @@ std::optional<TimestampOffset> LogSegment::find_offset_by_timestamp(int64_t ts, 
         RecordIterator it(v);
         RecordView rec;
         while (it.next(rec)) {
-          if (rec.timestamp(v) >= ts && rec.offset(v) >= min_offset) return TimestampOffset{rec.timestamp(v), rec.offset(v)};
+          if (rec.timestamp(v) >= ts && rec.offset(v) >= min_offset)
+            return TimestampOffset{rec.timestamp(v), rec.offset(v)};
         }
       }
       // LogAppendTime: every record has the batch's max timestamp. Compressed:

@@ -74,8 +74,8 @@ class LogSegment {
   // --- writer side (Log's append lock held) ---
   // Writes `bytes` (whole batches, offsets already assigned) at the end and
   // indexes them. On failure the file and indexes are rolled back; errno.
-  int append(std::span<const uint8_t> bytes, std::span<const BatchAppendInfo> batches,
-             int64_t index_interval_bytes, int64_t now_ms);
+  int append(std::span<const uint8_t> bytes, std::span<const BatchAppendInfo> batches, int64_t index_interval_bytes,
+             int64_t now_ms);
   // Full scan from byte 0: validates each batch (length, magic, CRC, offsets
   // increasing), rebuilds both indexes, truncates at the first invalid byte.
   // The indexes must be appendable (make_appendable). errno via exception.

@@ -22,10 +22,14 @@ std::optional<MetaProperties> read_meta_properties(const std::filesystem::path& 
     if (eq == std::string::npos) continue;
     std::string k = line.substr(0, eq), v = line.substr(eq + 1);
     while (!v.empty() && (v.back() == '\r' || v.back() == ' ')) v.pop_back();
-    if (k == "version") m.version = std::stoi(v);
-    else if (k == "cluster.id") m.cluster_id = v;
-    else if (k == "node.id" || k == "broker.id") m.node_id = std::stoi(v);
-    else if (k == "directory.id") m.directory_id = v;
+    if (k == "version")
+      m.version = std::stoi(v);
+    else if (k == "cluster.id")
+      m.cluster_id = v;
+    else if (k == "node.id" || k == "broker.id")
+      m.node_id = std::stoi(v);
+    else if (k == "directory.id")
+      m.directory_id = v;
   }
   if (m.version < 0) throw std::runtime_error("meta.properties without version in " + log_dir.string());
   return m;

@@ -23,8 +23,7 @@ uint64_t hash_key(std::span<const uint8_t> key, uint64_t seed) {
 
 }  // namespace
 
-OffsetMap::OffsetMap(size_t memory_bytes, double load_factor)
-    : slots_(std::max<size_t>(1, memory_bytes / kSlotBytes)) {
+OffsetMap::OffsetMap(size_t memory_bytes, double load_factor) : slots_(std::max<size_t>(1, memory_bytes / kSlotBytes)) {
   max_entries_ = std::max<size_t>(1, static_cast<size_t>(static_cast<double>(slots_.size()) * load_factor));
   max_entries_ = std::min(max_entries_, slots_.size());
 }

@@ -1,10 +1,10 @@
 #include "log/producer_id_store.h"
 
+#include <fmt/format.h>
+
 #include <charconv>
 #include <cstring>
 #include <stdexcept>
-
-#include <fmt/format.h>
 
 #include "log/file_util.h"
 #include "log/storage_log.h"

@@ -1,12 +1,11 @@
 #include "log/producer_state.h"
 
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cstring>
-
-#include <fmt/format.h>
 
 #include "common/byte_order.h"
 #include "log/crc32c.h"
@@ -90,22 +89,25 @@ ProducerCheck ProducerStateManager::check_sequence(const ProducerBatch& b, const
   }
   if (b.epoch < e.epoch) {
     out.error = LogErrc::kInvalidProducerEpoch;
-    out.message = fmt::format("Epoch of producer {} is {}, which is smaller than the last seen epoch {}",
-                              b.producer_id, b.epoch, e.epoch);
+    out.message = fmt::format("Epoch of producer {} is {}, which is smaller than the last seen epoch {}", b.producer_id,
+                              b.epoch, e.epoch);
     return out;
   }
   if (b.epoch != e.epoch) {
     if (b.first_seq != 0 && e.epoch != -1) {
       out.error = LogErrc::kOutOfOrderSequence;
-      out.message = fmt::format("Invalid sequence number for new epoch of producer {}: {} (request epoch), {} (seq. number), {} (current producer epoch)",
-                                b.producer_id, b.epoch, b.first_seq, e.epoch);
+      out.message = fmt::format(
+          "Invalid sequence number for new epoch of producer {}: {} (request epoch), {} (seq. number), {} (current "
+          "producer epoch)",
+          b.producer_id, b.epoch, b.first_seq, e.epoch);
     }
     return out;
   }
   if (!e.batches.empty() && !in_sequence(e.last_seq(), b.first_seq)) {
     out.error = LogErrc::kOutOfOrderSequence;
-    out.message = fmt::format("Out of order sequence number for producer {}: {} (incoming seq. number), {} (current end sequence number)",
-                              b.producer_id, b.first_seq, e.last_seq());
+    out.message = fmt::format(
+        "Out of order sequence number for producer {}: {} (incoming seq. number), {} (current end sequence number)",
+        b.producer_id, b.first_seq, e.last_seq());
   }
   return out;
 }
@@ -131,8 +133,9 @@ ProducerCheck ProducerStateManager::check_marker(int64_t producer_id, int16_t ep
   if (stale && tv2 && epoch == e.epoch && (e.current_txn_first_offset < 0 || e.epoch == INT16_MAX)) stale = false;
   if (stale) {
     out.error = LogErrc::kInvalidProducerEpoch;
-    out.message = fmt::format("Epoch of producer {} at offset marker is {}, which is smaller than the last seen epoch {}",
-                              producer_id, epoch, e.epoch);
+    out.message =
+        fmt::format("Epoch of producer {} at offset marker is {}, which is smaller than the last seen epoch {}",
+                    producer_id, epoch, e.epoch);
   } else if (coordinator_epoch < e.coordinator_epoch) {
     out.error = LogErrc::kTransactionCoordinatorFenced;
     out.message = fmt::format("Invalid coordinator epoch for producer {}: {} (zombie), {} (current)", producer_id,

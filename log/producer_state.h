@@ -97,7 +97,7 @@ using VerificationGuard = uint64_t;
 inline constexpr VerificationGuard kNoVerification = 0;
 
 struct ProducerCheck {
-  LogErrc error = LogErrc::kNone;       // kOutOfOrderSequence / kInvalidProducerEpoch
+  LogErrc error = LogErrc::kNone;  // kOutOfOrderSequence / kInvalidProducerEpoch
   std::string message;
   std::optional<ProducerBatch> duplicate;  // a retry of this earlier batch
 };

@@ -7,9 +7,7 @@ namespace skiff::storage {
 
 namespace bl = batch_layout;
 
-uint32_t RecordBatchView::compute_crc() const {
-  return crc32c(p_ + bl::kAttributes, size_ - bl::kAttributes);
-}
+uint32_t RecordBatchView::compute_crc() const { return crc32c(p_ + bl::kAttributes, size_ - bl::kAttributes); }
 
 BatchCheck RecordBatchView::validate_header_and_crc() const {
   if (size_ < bl::kLogOverhead + 5) return {LogErrc::kCorruptMessage, "batch shorter than its length prefix and magic"};
@@ -95,7 +93,8 @@ BatchCheck RecordBatchView::validate_for_append() const {
   const uint8_t* end = p + recs.size();
   for (int32_t i = 0; i < count; ++i) {
     int32_t len;
-    if (!read_varint32(p, end, len) || len < 6 || len > end - p) return {LogErrc::kInvalidRecord, "malformed record length"};
+    if (!read_varint32(p, end, len) || len < 6 || len > end - p)
+      return {LogErrc::kInvalidRecord, "malformed record length"};
     p += len;
   }
   if (p != end) return {LogErrc::kInvalidRecord, "bytes after the last record"};
@@ -144,9 +143,7 @@ bool BatchIterator::next(RecordBatchView& out) {
 }
 
 RecordIterator::RecordIterator(const RecordBatchView& batch)
-    : p_(batch.records_bytes().data()),
-      end_(p_ + batch.records_bytes().size()),
-      remaining_(batch.record_count()) {
+    : p_(batch.records_bytes().data()), end_(p_ + batch.records_bytes().size()), remaining_(batch.record_count()) {
   if (batch.compression() != Compression::kNone) ok_ = false;
 }
 

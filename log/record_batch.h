@@ -86,9 +86,7 @@ class RecordBatchView {
 
   int64_t last_offset() const { return base_offset() + last_offset_delta(); }
   int64_t next_offset() const { return last_offset() + 1; }
-  Compression compression() const {
-    return static_cast<Compression>(attributes() & batch_layout::kCompressionMask);
-  }
+  Compression compression() const { return static_cast<Compression>(attributes() & batch_layout::kCompressionMask); }
   TimestampType timestamp_type() const {
     return (attributes() & batch_layout::kTimestampTypeBit) ? TimestampType::kLogAppendTime
                                                             : TimestampType::kCreateTime;
@@ -202,7 +200,8 @@ class RecordIterator {
 
 class HeaderIterator {
  public:
-  HeaderIterator(const RecordView& r) : p_(r.headers_bytes.data()), end_(p_ + r.headers_bytes.size()), left_(r.header_count) {}
+  HeaderIterator(const RecordView& r)
+      : p_(r.headers_bytes.data()), end_(p_ + r.headers_bytes.size()), left_(r.header_count) {}
   bool next(RecordHeaderView& out);
   bool ok() const { return ok_; }
 

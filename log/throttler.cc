@@ -10,12 +10,11 @@ Throttler::Throttler(double bytes_per_second, int64_t check_interval_ms, NowNs n
     : rate_(bytes_per_second),
       unlimited_(!(bytes_per_second > 0) || std::isinf(bytes_per_second) || bytes_per_second >= 1e300),
       interval_ns_(check_interval_ms * 1'000'000),
-      now_(now ? std::move(now)
-               : NowNs([] {
-                   return static_cast<int64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
-                                                   std::chrono::steady_clock::now().time_since_epoch())
-                                                   .count());
-                 })),
+      now_(now ? std::move(now) : NowNs([] {
+        return static_cast<int64_t>(
+            std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+                .count());
+      })),
       sleep_(sleep ? std::move(sleep)
                    : SleepMs([](int64_t ms) { std::this_thread::sleep_for(std::chrono::milliseconds(ms)); })),
       period_start_ns_(now_()) {}

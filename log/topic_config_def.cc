@@ -1,12 +1,12 @@
 #include "log/topic_config_def.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <charconv>
 #include <cstdlib>
 #include <limits>
 #include <regex>
-
-#include <fmt/format.h>
 
 namespace skiff::storage {
 namespace {
@@ -28,8 +28,8 @@ TopicConfigDef plain(std::string_view name, T type, std::string_view def, std::s
 }
 TopicConfigDef one_of(std::string_view name, T type, std::string_view def, std::string_view choices,
                       std::string_view synonym, bool acted_on, std::string_view doc) {
-  auto r = row(name, type, def, type == T::kList ? C::kEachOneOf : C::kOneOf, INT64_MIN, INT64_MAX, synonym,
-               acted_on, doc);
+  auto r =
+      row(name, type, def, type == T::kList ? C::kEachOneOf : C::kOneOf, INT64_MIN, INT64_MAX, synonym, acted_on, doc);
   r.choices = choices;
   return r;
 }
@@ -64,16 +64,25 @@ std::vector<TopicConfigDef> build() {
           false, "Replicas throttled on the follower side: '*' or partition:broker pairs."),
       at_least("index.interval.bytes", T::kInt, "4096", 0, "log.index.interval.bytes", true,
                "Bytes between two offset index entries."),
-      TopicConfigDef{"internal.segment.bytes", T::kInt, std::nullopt, C::kNone, INT64_MIN, INT64_MAX, {}, "",
-                     true, true, "Kafka's internal, test-only segment size: overrides segment.bytes with no minimum."},
-      row("leader.replication.throttled.replicas", T::kList, "", C::kThrottledReplicas, INT64_MIN, INT64_MAX, "",
-          false, "Replicas throttled on the leader side: '*' or partition:broker pairs."),
+      TopicConfigDef{"internal.segment.bytes",
+                     T::kInt,
+                     std::nullopt,
+                     C::kNone,
+                     INT64_MIN,
+                     INT64_MAX,
+                     {},
+                     "",
+                     true,
+                     true,
+                     "Kafka's internal, test-only segment size: overrides segment.bytes with no minimum."},
+      row("leader.replication.throttled.replicas", T::kList, "", C::kThrottledReplicas, INT64_MIN, INT64_MAX, "", false,
+          "Replicas throttled on the leader side: '*' or partition:broker pairs."),
       at_least("local.retention.bytes", T::kLong, "-2", -2, "log.local.retention.bytes", false,
                "Local retention size with tiered storage (-2: retention.bytes)."),
       at_least("local.retention.ms", T::kLong, "-2", -2, "log.local.retention.ms", false,
                "Local retention time with tiered storage (-2: retention.ms)."),
-      at_least("max.compaction.lag.ms", T::kLong, "9223372036854775807", 1, "log.cleaner.max.compaction.lag.ms",
-               false, "Longest time a message stays ineligible for compaction."),
+      at_least("max.compaction.lag.ms", T::kLong, "9223372036854775807", 1, "log.cleaner.max.compaction.lag.ms", false,
+               "Longest time a message stays ineligible for compaction."),
       row("max.decompressed.message.bytes", T::kInt, "2147483639", C::kRange, 1, 2147483639,
           "max.decompressed.message.bytes", false, "Largest size of a record batch once decompressed."),
       at_least("max.message.bytes", T::kInt, "1048588", 0, "message.max.bytes", true,
@@ -111,16 +120,15 @@ std::vector<TopicConfigDef> build() {
                "Size of the offset and time index files."),
       at_least("segment.jitter.ms", T::kLong, "0", 0, "log.roll.jitter.ms", false,
                "Random jitter subtracted from segment.ms."),
-      at_least("segment.ms", T::kLong, "604800000", 1, "log.roll.ms", true,
-               "Age after which a segment is rolled."),
+      at_least("segment.ms", T::kLong, "604800000", 1, "log.roll.ms", true, "Age after which a segment is rolled."),
       plain("unclean.leader.election.enable", T::kBoolean, "false", "unclean.leader.election.enable",
             "Elect an out-of-sync replica as leader (one node: no replicas)."),
   };
   // Kafka's broker keys without a default of their own (DescribeConfigs then
   // names no default synonym): the ms/hours/minutes families and flush.ms.
   for (auto& r : d)
-    r.broker_synonym_unset = r.name == "segment.ms" || r.name == "segment.jitter.ms" || r.name == "retention.ms" ||
-                             r.name == "flush.ms";
+    r.broker_synonym_unset =
+        r.name == "segment.ms" || r.name == "segment.jitter.ms" || r.name == "retention.ms" || r.name == "flush.ms";
   return d;
 }
 
@@ -262,8 +270,9 @@ std::optional<std::string> validate_topic_configs(const std::map<std::string, st
     std::string lower(java_trim(it->second));
     std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
     if (lower == "true")
-      return std::string("Tiered Storage functionality is disabled in the broker. "
-                         "Topic cannot be configured with remote log storage.");
+      return std::string(
+          "Tiered Storage functionality is disabled in the broker. "
+          "Topic cannot be configured with remote log storage.");
   }
   return std::nullopt;
 }

@@ -1,9 +1,8 @@
 #include "log/txn_index.h"
 
 #include <fcntl.h>
-#include <unistd.h>
-
 #include <fmt/format.h>
+#include <unistd.h>
 
 #include "common/byte_order.h"
 #include "log/file_util.h"

@@ -4,50 +4,88 @@ namespace skiff::storage {
 
 int16_t kafka_error_code(LogErrc e) {
   switch (e) {
-    case LogErrc::kNone: return 0;
-    case LogErrc::kCorruptMessage: return 2;
-    case LogErrc::kInvalidRecord: return 87;
-    case LogErrc::kMessageTooLarge: return 10;
-    case LogErrc::kUnsupportedForMessageFormat: return 43;
-    case LogErrc::kInvalidTimestamp: return 32;
-    case LogErrc::kStorageError: return 56;
-    case LogErrc::kOffsetOutOfRange: return 1;
-    case LogErrc::kUnknownTopicOrPartition: return 3;
-    case LogErrc::kTopicAlreadyExists: return 36;
-    case LogErrc::kInvalidPartitions: return 37;
-    case LogErrc::kInvalidConfig: return 40;
-    case LogErrc::kInvalidTopic: return 17;
-    case LogErrc::kInvalidRequest: return 42;
-    case LogErrc::kOutOfOrderSequence: return 45;
-    case LogErrc::kInvalidProducerEpoch: return 47;
-    case LogErrc::kPolicyViolation: return 44;
-    case LogErrc::kInvalidTxnState: return 48;
-    case LogErrc::kTransactionCoordinatorFenced: return 52;
+    case LogErrc::kNone:
+      return 0;
+    case LogErrc::kCorruptMessage:
+      return 2;
+    case LogErrc::kInvalidRecord:
+      return 87;
+    case LogErrc::kMessageTooLarge:
+      return 10;
+    case LogErrc::kUnsupportedForMessageFormat:
+      return 43;
+    case LogErrc::kInvalidTimestamp:
+      return 32;
+    case LogErrc::kStorageError:
+      return 56;
+    case LogErrc::kOffsetOutOfRange:
+      return 1;
+    case LogErrc::kUnknownTopicOrPartition:
+      return 3;
+    case LogErrc::kTopicAlreadyExists:
+      return 36;
+    case LogErrc::kInvalidPartitions:
+      return 37;
+    case LogErrc::kInvalidConfig:
+      return 40;
+    case LogErrc::kInvalidTopic:
+      return 17;
+    case LogErrc::kInvalidRequest:
+      return 42;
+    case LogErrc::kOutOfOrderSequence:
+      return 45;
+    case LogErrc::kInvalidProducerEpoch:
+      return 47;
+    case LogErrc::kPolicyViolation:
+      return 44;
+    case LogErrc::kInvalidTxnState:
+      return 48;
+    case LogErrc::kTransactionCoordinatorFenced:
+      return 52;
   }
   return -1;
 }
 
 std::string_view to_string(LogErrc e) {
   switch (e) {
-    case LogErrc::kNone: return "NONE";
-    case LogErrc::kCorruptMessage: return "CORRUPT_MESSAGE";
-    case LogErrc::kInvalidRecord: return "INVALID_RECORD";
-    case LogErrc::kMessageTooLarge: return "MESSAGE_TOO_LARGE";
-    case LogErrc::kUnsupportedForMessageFormat: return "UNSUPPORTED_FOR_MESSAGE_FORMAT";
-    case LogErrc::kInvalidTimestamp: return "INVALID_TIMESTAMP";
-    case LogErrc::kStorageError: return "KAFKA_STORAGE_ERROR";
-    case LogErrc::kOffsetOutOfRange: return "OFFSET_OUT_OF_RANGE";
-    case LogErrc::kUnknownTopicOrPartition: return "UNKNOWN_TOPIC_OR_PARTITION";
-    case LogErrc::kTopicAlreadyExists: return "TOPIC_ALREADY_EXISTS";
-    case LogErrc::kInvalidPartitions: return "INVALID_PARTITIONS";
-    case LogErrc::kInvalidConfig: return "INVALID_CONFIG";
-    case LogErrc::kInvalidTopic: return "INVALID_TOPIC_EXCEPTION";
-    case LogErrc::kInvalidRequest: return "INVALID_REQUEST";
-    case LogErrc::kOutOfOrderSequence: return "OUT_OF_ORDER_SEQUENCE_NUMBER";
-    case LogErrc::kInvalidProducerEpoch: return "INVALID_PRODUCER_EPOCH";
-    case LogErrc::kPolicyViolation: return "POLICY_VIOLATION";
-    case LogErrc::kInvalidTxnState: return "INVALID_TXN_STATE";
-    case LogErrc::kTransactionCoordinatorFenced: return "TRANSACTION_COORDINATOR_FENCED";
+    case LogErrc::kNone:
+      return "NONE";
+    case LogErrc::kCorruptMessage:
+      return "CORRUPT_MESSAGE";
+    case LogErrc::kInvalidRecord:
+      return "INVALID_RECORD";
+    case LogErrc::kMessageTooLarge:
+      return "MESSAGE_TOO_LARGE";
+    case LogErrc::kUnsupportedForMessageFormat:
+      return "UNSUPPORTED_FOR_MESSAGE_FORMAT";
+    case LogErrc::kInvalidTimestamp:
+      return "INVALID_TIMESTAMP";
+    case LogErrc::kStorageError:
+      return "KAFKA_STORAGE_ERROR";
+    case LogErrc::kOffsetOutOfRange:
+      return "OFFSET_OUT_OF_RANGE";
+    case LogErrc::kUnknownTopicOrPartition:
+      return "UNKNOWN_TOPIC_OR_PARTITION";
+    case LogErrc::kTopicAlreadyExists:
+      return "TOPIC_ALREADY_EXISTS";
+    case LogErrc::kInvalidPartitions:
+      return "INVALID_PARTITIONS";
+    case LogErrc::kInvalidConfig:
+      return "INVALID_CONFIG";
+    case LogErrc::kInvalidTopic:
+      return "INVALID_TOPIC_EXCEPTION";
+    case LogErrc::kInvalidRequest:
+      return "INVALID_REQUEST";
+    case LogErrc::kOutOfOrderSequence:
+      return "OUT_OF_ORDER_SEQUENCE_NUMBER";
+    case LogErrc::kInvalidProducerEpoch:
+      return "INVALID_PRODUCER_EPOCH";
+    case LogErrc::kPolicyViolation:
+      return "POLICY_VIOLATION";
+    case LogErrc::kInvalidTxnState:
+      return "INVALID_TXN_STATE";
+    case LogErrc::kTransactionCoordinatorFenced:
+      return "TRANSACTION_COORDINATOR_FENCED";
   }
   return "UNKNOWN";
 }

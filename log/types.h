@@ -23,24 +23,24 @@ struct Offset {
 // to Kafka error codes (number in the comment).
 enum class LogErrc : int {
   kNone = 0,
-  kCorruptMessage,               // 2  CORRUPT_MESSAGE: CRC or size mismatch
-  kInvalidRecord,                // 87 INVALID_RECORD: record-level structure invalid
-  kMessageTooLarge,              // 10 MESSAGE_TOO_LARGE: batch > max.message.bytes
-  kUnsupportedForMessageFormat,  // 43 UNSUPPORTED_FOR_MESSAGE_FORMAT: magic != 2
-  kInvalidTimestamp,             // 32 INVALID_TIMESTAMP
-  kStorageError,                 // 56 KAFKA_STORAGE_ERROR: I/O failure (ENOSPC, EIO)
-  kOffsetOutOfRange,             // 1  OFFSET_OUT_OF_RANGE
-  kUnknownTopicOrPartition,      // 3  UNKNOWN_TOPIC_OR_PARTITION
-  kTopicAlreadyExists,           // 36 TOPIC_ALREADY_EXISTS
-  kInvalidPartitions,            // 37 INVALID_PARTITIONS
-  kInvalidConfig,                // 40 INVALID_CONFIG
-  kInvalidTopic,                 // 17 INVALID_TOPIC_EXCEPTION
-  kInvalidRequest,               // 42 INVALID_REQUEST (e.g. empty produce payload)
-  kOutOfOrderSequence,           // 45 OUT_OF_ORDER_SEQUENCE_NUMBER (idempotent producer)
-  kInvalidProducerEpoch,         // 47 INVALID_PRODUCER_EPOCH (a fenced, older epoch)
-  kPolicyViolation,              // 44 POLICY_VIOLATION (a broker limit, e.g. on partitions)
-  kInvalidTxnState,              // 48 INVALID_TXN_STATE (plain write while the producer's transaction is open)
-  kTransactionCoordinatorFenced, // 52 TRANSACTION_COORDINATOR_FENCED (a marker from an older coordinator epoch)
+  kCorruptMessage,                // 2  CORRUPT_MESSAGE: CRC or size mismatch
+  kInvalidRecord,                 // 87 INVALID_RECORD: record-level structure invalid
+  kMessageTooLarge,               // 10 MESSAGE_TOO_LARGE: batch > max.message.bytes
+  kUnsupportedForMessageFormat,   // 43 UNSUPPORTED_FOR_MESSAGE_FORMAT: magic != 2
+  kInvalidTimestamp,              // 32 INVALID_TIMESTAMP
+  kStorageError,                  // 56 KAFKA_STORAGE_ERROR: I/O failure (ENOSPC, EIO)
+  kOffsetOutOfRange,              // 1  OFFSET_OUT_OF_RANGE
+  kUnknownTopicOrPartition,       // 3  UNKNOWN_TOPIC_OR_PARTITION
+  kTopicAlreadyExists,            // 36 TOPIC_ALREADY_EXISTS
+  kInvalidPartitions,             // 37 INVALID_PARTITIONS
+  kInvalidConfig,                 // 40 INVALID_CONFIG
+  kInvalidTopic,                  // 17 INVALID_TOPIC_EXCEPTION
+  kInvalidRequest,                // 42 INVALID_REQUEST (e.g. empty produce payload)
+  kOutOfOrderSequence,            // 45 OUT_OF_ORDER_SEQUENCE_NUMBER (idempotent producer)
+  kInvalidProducerEpoch,          // 47 INVALID_PRODUCER_EPOCH (a fenced, older epoch)
+  kPolicyViolation,               // 44 POLICY_VIOLATION (a broker limit, e.g. on partitions)
+  kInvalidTxnState,               // 48 INVALID_TXN_STATE (plain write while the producer's transaction is open)
+  kTransactionCoordinatorFenced,  // 52 TRANSACTION_COORDINATOR_FENCED (a marker from an older coordinator epoch)
 };
 
 // The Kafka error code for an outcome (see the list above).

@@ -1,14 +1,13 @@
 #include "network/acceptor.h"
 
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include <cerrno>
-
 #include <boost/asio/ip/v6_only.hpp>
 #include <boost/asio/post.hpp>
-#include <fmt/format.h>
+#include <cerrno>
 
 #include "network/net_log.h"
 #include "network/processor.h"
@@ -109,17 +108,17 @@ void Acceptor::start() {
 
 void Acceptor::accept_next(Listening& l) {
   Processor* target = processors_[next_processor_++ % processors_.size()];
-  l.acceptor.async_accept(target->io_context(), [this, &l, target](const boost::system::error_code& ec,
-                                                                    ip::tcp::socket socket) {
-    if (ec == boost::asio::error::operation_aborted || !l.acceptor.is_open()) return;
-    if (ec) {
-      on_accept_error(l, ec);
-      return;
-    }
-    if (l.trouble.failures > 0) on_accept_resumed(l);
-    hand_over(l, target, std::move(socket));
-    accept_next(l);
-  });
+  l.acceptor.async_accept(target->io_context(),
+                          [this, &l, target](const boost::system::error_code& ec, ip::tcp::socket socket) {
+                            if (ec == boost::asio::error::operation_aborted || !l.acceptor.is_open()) return;
+                            if (ec) {
+                              on_accept_error(l, ec);
+                              return;
+                            }
+                            if (l.trouble.failures > 0) on_accept_resumed(l);
+                            hand_over(l, target, std::move(socket));
+                            accept_next(l);
+                          });
 }
 
 void Acceptor::hand_over(Listening& l, Processor* target, ip::tcp::socket socket) {

@@ -5,11 +5,10 @@
 #include <sys/uio.h>
 
 #include <algorithm>
-#include <cerrno>
-#include <cstring>
-
 #include <boost/asio/read.hpp>
 #include <boost/asio/write.hpp>
+#include <cerrno>
+#include <cstring>
 
 #include "common/byte_order.h"
 #include "common/log_escape.h"

@@ -10,15 +10,14 @@
 // connection reads nothing and waits on its Processor.
 #pragma once
 
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/steady_timer.hpp>
 #include <chrono>
 #include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <boost/asio/ip/tcp.hpp>
-#include <boost/asio/steady_timer.hpp>
 
 #include "network/connection_quotas.h"
 #include "network/memory_pool.h"
@@ -79,8 +78,8 @@ class Connection : public std::enable_shared_from_this<Connection> {
   // The current frame's share of queued.max.request.bytes: taken when its size
   // is known, before its body is read; given back once its response is written.
   std::optional<MemoryPool::Lease> lease_;
-  int64_t wanted_bytes_ = 0;  // > 0: waiting for the MemoryPool, not reading
-  Response response_;               // being written
+  int64_t wanted_bytes_ = 0;                           // > 0: waiting for the MemoryPool, not reading
+  Response response_;                                  // being written
   std::chrono::steady_clock::time_point last_active_;  // last whole request in or response out
 };
 

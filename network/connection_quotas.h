@@ -46,8 +46,7 @@ class ConnectionQuotas : public std::enable_shared_from_this<ConnectionQuotas> {
   // `why` then says which limit.
   // New limits (dynamic broker configs) for connections accepted from now
   // on; connections already open stay, as in Kafka.
-  void reconfigure(int32_t max_connections, int32_t max_per_ip,
-                   const std::map<std::string, int32_t>& overrides);
+  void reconfigure(int32_t max_connections, int32_t max_per_ip, const std::map<std::string, int32_t>& overrides);
 
   std::optional<Slot> try_acquire(const std::string& ip, std::string* why = nullptr);
 
@@ -56,7 +55,8 @@ class ConnectionQuotas : public std::enable_shared_from_this<ConnectionQuotas> {
   int32_t limit_for(const std::string& ip) const;
 
  private:
-  ConnectionQuotas(int32_t max_connections, int32_t max_per_ip) : max_total_(max_connections), max_per_ip_(max_per_ip) {}
+  ConnectionQuotas(int32_t max_connections, int32_t max_per_ip)
+      : max_total_(max_connections), max_per_ip_(max_per_ip) {}
   void release(const std::string& ip);
   int32_t limit_for_locked(const std::string& ip) const;
 

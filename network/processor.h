@@ -7,6 +7,10 @@
 #pragma once
 
 #include <atomic>
+#include <boost/asio/executor_work_guard.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/steady_timer.hpp>
 #include <chrono>
 #include <deque>
 #include <memory>
@@ -14,11 +18,6 @@
 #include <thread>
 #include <unordered_map>
 #include <vector>
-
-#include <boost/asio/executor_work_guard.hpp>
-#include <boost/asio/io_context.hpp>
-#include <boost/asio/ip/tcp.hpp>
-#include <boost/asio/steady_timer.hpp>
 
 #include "network/connection_quotas.h"
 #include "network/memory_pool.h"
@@ -99,8 +98,8 @@ class Processor {
   std::atomic<size_t> connection_count_{0};
 
   std::mutex responses_mu_;
-  std::vector<Response> responses_;  // guarded by responses_mu_; non-empty: a delivery is posted
-  std::vector<Response> delivering_; // Processor thread only
+  std::vector<Response> responses_;   // guarded by responses_mu_; non-empty: a delivery is posted
+  std::vector<Response> delivering_;  // Processor thread only
 };
 
 }  // namespace skiff::network

@@ -84,10 +84,10 @@ class Frame {
 struct RequestContext {
   int processor_id = -1;
   uint64_t connection_id = 0;
-  std::string listener_name;   // e.g. "PLAINTEXT"
-  std::string peer_address;    // textual IP of the client
-  std::string local_address;   // textual IP the connection arrived on
-  uint16_t local_port = 0;     // port of the listener it arrived on
+  std::string listener_name;  // e.g. "PLAINTEXT"
+  std::string peer_address;   // textual IP of the client
+  std::string local_address;  // textual IP the connection arrived on
+  uint16_t local_port = 0;    // port of the listener it arrived on
 };
 
 struct Request {

@@ -1,9 +1,8 @@
 #include "server/command_line.h"
 
+#include <boost/program_options.hpp>
 #include <sstream>
 #include <stdexcept>
-
-#include <boost/program_options.hpp>
 
 namespace skiff::server {
 namespace po = boost::program_options;

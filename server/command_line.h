@@ -13,7 +13,7 @@ struct CommandLine {
   bool help = false;
   bool version = false;
   bool print_config = false;
-  bool list_apis = false;  // --list-apis: print the served APIs beside Kafka's, then exit
+  bool list_apis = false;           // --list-apis: print the served APIs beside Kafka's, then exit
   bool healthcheck = false;         // --healthcheck: probe a running broker, then exit
   std::string healthcheck_address;  // its HOST:PORT; empty: the configured first listener
   std::string help_text;

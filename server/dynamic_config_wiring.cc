@@ -1,11 +1,11 @@
 #include "server/dynamic_config_wiring.h"
 
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
 #include <cstring>
 #include <filesystem>
 #include <stdexcept>
-
-#include <fmt/format.h>
-#include <spdlog/spdlog.h>
 
 #include "log/file_util.h"
 #include "server/kafka_server.h"

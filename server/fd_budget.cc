@@ -1,11 +1,10 @@
 #include "server/fd_budget.h"
 
+#include <spdlog/spdlog.h>
 #include <sys/resource.h>
 
 #include <algorithm>
 #include <climits>
-
-#include <spdlog/spdlog.h>
 
 namespace skiff::server {
 

@@ -1,6 +1,7 @@
 #include "server/health_check.h"
 
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <netdb.h>
 #include <poll.h>
 #include <sys/socket.h>
@@ -10,8 +11,6 @@
 #include <cstring>
 #include <stdexcept>
 #include <vector>
-
-#include <fmt/format.h>
 
 #include "api/protocol/frame.h"
 #include "api/protocol/generated/api_versions_request.h"
@@ -24,7 +23,7 @@ namespace skiff::server {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-constexpr int16_t kApiVersionsVersion = 3;  // flexible; what current clients send first
+constexpr int16_t kApiVersionsVersion = 3;      // flexible; what current clients send first
 constexpr int32_t kCorrelationId = 0x736b6966;  // "skif"
 constexpr int32_t kMaxResponseBytes = 1 << 20;
 // Below the image's HEALTHCHECK --timeout, so the probe says why it failed.
@@ -177,8 +176,8 @@ HealthTarget health_target_for(const config::BrokerConfig& config) {
   if (config.listeners.empty()) throw std::invalid_argument("no listener is configured");
   const auto& l = config.listeners.front();
   if (l.port == 0)
-    throw std::invalid_argument(fmt::format("listener {} asks for any free port (0); give --healthcheck HOST:PORT",
-                                            l.to_string()));
+    throw std::invalid_argument(
+        fmt::format("listener {} asks for any free port (0); give --healthcheck HOST:PORT", l.to_string()));
   HealthTarget t{l.host, l.port};
   if (t.host.empty() || t.host == "0.0.0.0") t.host = "127.0.0.1";
   if (t.host == "::") t.host = "::1";
@@ -215,11 +214,11 @@ HealthResult check_health(const HealthTarget& target, std::chrono::milliseconds 
   try {
     protocol::ByteReader r(body);
     protocol::ResponseHeader response_header;
-    response_header.decode(r, protocol::response_header_version(protocol::ApiVersionsResponse::kApiKey,
-                                                                kApiVersionsVersion));
+    response_header.decode(
+        r, protocol::response_header_version(protocol::ApiVersionsResponse::kApiKey, kApiVersionsVersion));
     if (response_header.correlation_id != kCorrelationId)
-      return {false, fmt::format("{} answered correlation id {} to request {}", where,
-                                 response_header.correlation_id, kCorrelationId)};
+      return {false, fmt::format("{} answered correlation id {} to request {}", where, response_header.correlation_id,
+                                 kCorrelationId)};
     response.decode(r, kApiVersionsVersion);
   } catch (const std::exception& e) {
     return {false, fmt::format("{} answered something that is not an ApiVersions response: {}", where, e.what())};

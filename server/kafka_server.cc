@@ -1,22 +1,19 @@
 #include "server/kafka_server.h"
 
-#include "server/dynamic_config_wiring.h"
-#include "server/fd_budget.h"
-#include "server/storage_config.h"
-
 #include <fcntl.h>
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <spdlog/spdlog.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
-
 #include <filesystem>
 #include <fstream>
 
-#include <fmt/format.h>
-#include <fmt/ranges.h>
-#include <spdlog/spdlog.h>
-
+#include "server/dynamic_config_wiring.h"
+#include "server/fd_budget.h"
+#include "server/storage_config.h"
 
 namespace skiff::server {
 namespace fs = std::filesystem;
@@ -77,9 +74,10 @@ void KafkaServer::prepare_log_dirs() {
     if (ec) throw StartupError(fmt::format("log dir '{}' cannot be created: {}", dir, ec.message()));
     int rc = probe_write(dir);
     if (rc == ENOSPC || rc == EDQUOT) {
-      spdlog::error("log dir {}: disk full (no space left on device); serving reads, refusing produce until space "
-                    "returns",
-                    dir);
+      spdlog::error(
+          "log dir {}: disk full (no space left on device); serving reads, refusing produce until space "
+          "returns",
+          dir);
     } else if (rc != 0) {
       throw StartupError(fmt::format("log dir '{}' is not writable: {}", dir, std::strerror(rc)));
     }
@@ -179,7 +177,7 @@ std::string KafkaServer::listeners_summary() const {
     std::string addrs;
     for (const auto& a : bound[i].addresses) {
       auto text = a.address().is_v6() ? fmt::format("[{}]:{}", a.address().to_string(), a.port())
-                                       : fmt::format("{}:{}", a.address().to_string(), a.port());
+                                      : fmt::format("{}:{}", a.address().to_string(), a.port());
       addrs += (addrs.empty() ? "" : ", ") + text;
     }
     const auto& adv = broker_info_.endpoints[i];

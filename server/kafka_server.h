@@ -48,7 +48,7 @@ class KafkaServer {
   void open_logs();
   void resolve_advertised_endpoints();
 
-  config::BrokerConfig config_;  // static: file, environment, command line
+  config::BrokerConfig config_;                           // static: file, environment, command line
   std::unique_ptr<config::DynamicBrokerConfig> dynamic_;  // runtime changes over config_
   api::BrokerInfo broker_info_;
   std::unique_ptr<network::RequestChannel> channel_;

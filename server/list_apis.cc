@@ -1,12 +1,11 @@
 #include "server/list_apis.h"
 
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
 #include <stdlib.h>
 
 #include <filesystem>
 #include <string>
-
-#include <fmt/format.h>
-#include <spdlog/spdlog.h>
 
 #include "api/api_comparison.h"
 #include "api/kafka_apis.h"

@@ -4,17 +4,16 @@
 //
 // Exit codes: 0 clean shutdown; 1 startup failure (port in use, unwritable
 // log dir, ...); 2 bad command line or configuration.
+#include <fmt/format.h>
 #include <malloc.h>
 #include <signal.h>
+#include <spdlog/spdlog.h>
 #include <unistd.h>
 
 #include <chrono>
 #include <cstdio>
 #include <optional>
 #include <thread>
-
-#include <fmt/format.h>
-#include <spdlog/spdlog.h>
 
 #include "config/config_loader.h"
 #include "server/command_line.h"

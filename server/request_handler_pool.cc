@@ -1,14 +1,14 @@
 #include "server/request_handler_pool.h"
-#include "common/log_escape.h"
-
-#include <string>
 
 #include <spdlog/spdlog.h>
 
+#include <string>
+
+#include "common/log_escape.h"
+
 namespace skiff::server {
 
-RequestHandlerPool::RequestHandlerPool(int threads, network::RequestChannel& channel,
-                                       network::RequestHandler& handler)
+RequestHandlerPool::RequestHandlerPool(int threads, network::RequestChannel& channel, network::RequestHandler& handler)
     : channel_(channel), handler_(handler) {
   for (int i = 0; i < threads; ++i) threads_.emplace_back([this, i] { run(i); });
 }

@@ -14,9 +14,12 @@ ChangeResult fail(ErrorCode e, std::string message) { return {e, std::move(messa
 
 ErrorCode to_error(const config::DynamicError& e) {
   switch (e.kind) {
-    case config::DynamicError::kInvalidConfig: return ErrorCode::kInvalidConfig;
-    case config::DynamicError::kInvalidRequest: return ErrorCode::kInvalidRequest;
-    case config::DynamicError::kStorage: return ErrorCode::kKafkaStorageError;
+    case config::DynamicError::kInvalidConfig:
+      return ErrorCode::kInvalidConfig;
+    case config::DynamicError::kInvalidRequest:
+      return ErrorCode::kInvalidRequest;
+    case config::DynamicError::kStorage:
+      return ErrorCode::kKafkaStorageError;
   }
   return ErrorCode::kUnknownServerError;
 }
@@ -30,8 +33,10 @@ std::optional<ChangeResult> edit_list(const config::BrokerConfig& current, std::
                                                 (c.op == AlterOp::kAppend ? "append" : "subtract") +
                                                 " is not allowed for config key: " + c.name);
   std::string base;
-  if (next.count(c.name)) base = next[c.name];
-  else if (auto it = current.effective.find(c.name); it != current.effective.end()) base = it->second.value;
+  if (next.count(c.name))
+    base = next[c.name];
+  else if (auto it = current.effective.find(c.name); it != current.effective.end())
+    base = it->second.value;
   auto items = config::split_list(base);
   for (const auto& item : config::split_list(c.value.value_or(""))) {
     auto it = std::find(items.begin(), items.end(), item);
@@ -76,7 +81,9 @@ ChangeResult alter_broker(BrokerServices& services, const std::string& resource_
         }
         next[c.name] = *c.value;
         break;
-      case AlterOp::kDelete: next.erase(c.name); break;
+      case AlterOp::kDelete:
+        next.erase(c.name);
+        break;
       case AlterOp::kAppend:
       case AlterOp::kSubtract:
         if (auto r = edit_list(*current, next, c)) return *r;

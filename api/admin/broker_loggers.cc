@@ -69,7 +69,7 @@ std::optional<ChangeResult> check(const ConfigChange& c) {
 }  // namespace
 
 std::vector<ConfigEntry> describe_loggers(BrokerServices& services,
-                                         const std::optional<std::vector<std::string>>& keys) {
+                                          const std::optional<std::vector<std::string>>& keys) {
   auto& l = levels(services);
   std::vector<std::string> names = kLoggers;
   names.push_back(kRoot);
@@ -99,9 +99,12 @@ ChangeResult alter_loggers(BrokerServices& services, const std::vector<ConfigCha
   auto& l = levels(services);
   std::lock_guard lk(l.mu);
   for (const auto& c : changes) {
-    if (c.name == kRoot) l.root = kLevels.at(*c.value);
-    else if (c.op == AlterOp::kSet) l.own[c.name] = kLevels.at(*c.value);
-    else l.own.erase(c.name);
+    if (c.name == kRoot)
+      l.root = kLevels.at(*c.value);
+    else if (c.op == AlterOp::kSet)
+      l.own[c.name] = kLevels.at(*c.value);
+    else
+      l.own.erase(c.name);
   }
   for (const auto& name : kLoggers) {
     auto it = l.own.find(name);

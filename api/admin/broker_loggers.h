@@ -17,7 +17,7 @@
 namespace skiff::api::admin {
 
 std::vector<ConfigEntry> describe_loggers(BrokerServices& services,
-                                         const std::optional<std::vector<std::string>>& keys);
+                                          const std::optional<std::vector<std::string>>& keys);
 
 ChangeResult alter_loggers(BrokerServices& services, const std::vector<ConfigChange>& changes, bool incremental,
                            bool validate_only);

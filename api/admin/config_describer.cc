@@ -16,8 +16,7 @@ bool wanted(const std::optional<std::vector<std::string>>& keys, const std::stri
 // The broker key's value at every level that sets it, most specific first, as
 // Kafka lists synonyms: per-broker dynamic, cluster-default dynamic, static
 // (file, environment, command line), default (only when Skiff has the key).
-std::vector<ConfigSynonym> broker_synonyms(BrokerServices& services, const std::string& key,
-                                           bool per_broker = true) {
+std::vector<ConfigSynonym> broker_synonyms(BrokerServices& services, const std::string& key, bool per_broker = true) {
   std::vector<ConfigSynonym> out;
   if (services.dynamic) {
     auto v = services.dynamic->values();
@@ -29,7 +28,8 @@ std::vector<ConfigSynonym> broker_synonyms(BrokerServices& services, const std::
   const auto& st = services.dynamic ? services.dynamic->static_config() : services.config;
   if (auto it = st.effective.find(key); it != st.effective.end() && it->second.source != config::ConfigSource::kDefault)
     out.push_back({key, it->second.value, ConfigSource::kStaticBrokerConfig});
-  if (const auto* def = config::find_config_def(key)) out.push_back({key, def->default_value, ConfigSource::kDefaultConfig});
+  if (const auto* def = config::find_config_def(key))
+    out.push_back({key, def->default_value, ConfigSource::kDefaultConfig});
   return out;
 }
 
@@ -41,12 +41,18 @@ ConfigSource broker_source(BrokerServices& services, const std::string& broker_k
 
 ConfigType to_type(storage::TopicConfigType t) {
   switch (t) {
-    case storage::TopicConfigType::kBoolean: return ConfigType::kBoolean;
-    case storage::TopicConfigType::kString: return ConfigType::kString;
-    case storage::TopicConfigType::kInt: return ConfigType::kInt;
-    case storage::TopicConfigType::kLong: return ConfigType::kLong;
-    case storage::TopicConfigType::kDouble: return ConfigType::kDouble;
-    case storage::TopicConfigType::kList: return ConfigType::kList;
+    case storage::TopicConfigType::kBoolean:
+      return ConfigType::kBoolean;
+    case storage::TopicConfigType::kString:
+      return ConfigType::kString;
+    case storage::TopicConfigType::kInt:
+      return ConfigType::kInt;
+    case storage::TopicConfigType::kLong:
+      return ConfigType::kLong;
+    case storage::TopicConfigType::kDouble:
+      return ConfigType::kDouble;
+    case storage::TopicConfigType::kList:
+      return ConfigType::kList;
   }
   return ConfigType::kUnknown;
 }
@@ -111,12 +117,18 @@ std::vector<ConfigEntry> topic_entries(BrokerServices& services, const storage::
 
 ConfigType to_type(config::ConfigType t) {
   switch (t) {
-    case config::ConfigType::kInt: return ConfigType::kInt;
-    case config::ConfigType::kLong: return ConfigType::kLong;
-    case config::ConfigType::kBool: return ConfigType::kBoolean;
-    case config::ConfigType::kString: return ConfigType::kString;
-    case config::ConfigType::kList: return ConfigType::kList;
-    case config::ConfigType::kDouble: return ConfigType::kDouble;
+    case config::ConfigType::kInt:
+      return ConfigType::kInt;
+    case config::ConfigType::kLong:
+      return ConfigType::kLong;
+    case config::ConfigType::kBool:
+      return ConfigType::kBoolean;
+    case config::ConfigType::kString:
+      return ConfigType::kString;
+    case config::ConfigType::kList:
+      return ConfigType::kList;
+    case config::ConfigType::kDouble:
+      return ConfigType::kDouble;
   }
   return ConfigType::kUnknown;
 }

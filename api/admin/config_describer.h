@@ -34,7 +34,18 @@ enum class ConfigSource : int8_t {
 };
 
 // Kafka's DescribeConfigsResponse.ConfigType ids (v3+).
-enum class ConfigType : int8_t { kUnknown = 0, kBoolean = 1, kString = 2, kInt = 3, kShort = 4, kLong = 5, kDouble = 6, kList = 7, kClass = 8, kPassword = 9 };
+enum class ConfigType : int8_t {
+  kUnknown = 0,
+  kBoolean = 1,
+  kString = 2,
+  kInt = 3,
+  kShort = 4,
+  kLong = 5,
+  kDouble = 6,
+  kList = 7,
+  kClass = 8,
+  kPassword = 9
+};
 
 struct ConfigSynonym {
   std::string name;

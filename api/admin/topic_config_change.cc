@@ -8,8 +8,8 @@
 #include "api/admin/config_describer.h"
 #include "api/api_log.h"
 #include "api/topics.h"
-#include "log/topic_config_def.h"
 #include "common/log_escape.h"
+#include "log/topic_config_def.h"
 
 namespace skiff::api::admin {
 namespace {

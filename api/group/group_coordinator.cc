@@ -3,10 +3,10 @@
 // group_offsets.cc and group_admin.cc.
 #include "api/group/group_coordinator.h"
 
+#include <fmt/format.h>
+
 #include <chrono>
 #include <random>
-
-#include <fmt/format.h>
 
 #include "api/api_log.h"
 #include "api/group/offsets_migration.h"
@@ -86,7 +86,8 @@ void GroupCoordinator::shutdown() {
         r.member_id = id;
         cb(std::move(r));
       }
-      if (auto cb = std::exchange(m.awaiting_sync, nullptr)) cb(SyncGroupResult{ErrorCode::kNotCoordinator, {}, {}, {}});
+      if (auto cb = std::exchange(m.awaiting_sync, nullptr))
+        cb(SyncGroupResult{ErrorCode::kNotCoordinator, {}, {}, {}});
     }
   }
 }
@@ -121,9 +122,13 @@ void GroupCoordinator::forget(GroupMetadata& g) {
 // selected protocol's metadata and their assignment). Not waited for: the
 // group record only matters for a restart (generation, protocol type).
 void GroupCoordinator::persist(GroupMetadata& g) {
-  GroupRecord r{.group_id = g.group_id(), .protocol_type = g.protocol_type.value_or(""),
-                .generation = g.generation_id, .protocol = g.protocol_name, .leader = std::nullopt,
-                .state_timestamp = g.state_timestamp(), .members = {}};
+  GroupRecord r{.group_id = g.group_id(),
+                .protocol_type = g.protocol_type.value_or(""),
+                .generation = g.generation_id,
+                .protocol = g.protocol_name,
+                .leader = std::nullopt,
+                .state_timestamp = g.state_timestamp(),
+                .members = {}};
   if (!g.leader_id().empty()) r.leader = g.leader_id();
   for (const auto& [id, m] : g.members()) {
     const Bytes* sub = g.protocol_name ? m.metadata_for(*g.protocol_name) : nullptr;
@@ -156,8 +161,8 @@ std::string GroupCoordinator::new_member_id(const std::string& prefix) {
   }
   a = (a & 0xffffffffffff0fffULL) | 0x4000ULL;
   b = (b & 0x3fffffffffffffffULL) | 0x8000000000000000ULL;
-  return fmt::format("{}-{:08x}-{:04x}-{:04x}-{:04x}-{:012x}", prefix, a >> 32, (a >> 16) & 0xffff, a & 0xffff,
-                     b >> 48, b & 0xffffffffffffULL);
+  return fmt::format("{}-{:08x}-{:04x}-{:04x}-{:04x}-{:012x}", prefix, a >> 32, (a >> 16) & 0xffff, a & 0xffff, b >> 48,
+                     b & 0xffffffffffffULL);
 }
 
 // ---- timers ----

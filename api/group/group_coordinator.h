@@ -129,8 +129,7 @@ class GroupCoordinator : public txn::TxnOffsetMarkerSink {
   void join_unknown_member(GroupMetadata& g, JoinGroupParams& p, JoinCallback& cb);
   void join_known_member(GroupMetadata& g, JoinGroupParams& p, JoinCallback& cb);
   void join_static_member(GroupMetadata& g, JoinGroupParams& p, const std::string& new_id, JoinCallback& cb);
-  void add_member_and_rebalance(GroupMetadata& g, JoinGroupParams& p, const std::string& member_id,
-                                JoinCallback& cb);
+  void add_member_and_rebalance(GroupMetadata& g, JoinGroupParams& p, const std::string& member_id, JoinCallback& cb);
   void update_member_and_rebalance(GroupMetadata& g, MemberMetadata& m, JoinGroupParams& p, JoinCallback& cb);
   JoinGroupResult current_join_result(GroupMetadata& g, const MemberMetadata& m, bool skip_assignment);
   void maybe_prepare_rebalance(GroupMetadata& g, const std::string& reason);
@@ -150,8 +149,7 @@ class GroupCoordinator : public txn::TxnOffsetMarkerSink {
   void on_initial_delay(const std::weak_ptr<GroupMetadata>& weak, uint64_t join_epoch);
   void on_sync_timeout(const std::weak_ptr<GroupMetadata>& weak, uint64_t sync_epoch);
   void schedule_retention();
-  using OffsetPredicate =
-      std::function<bool(const GroupMetadata&, const TopicPartition&, const OffsetAndMetadata&)>;
+  using OffsetPredicate = std::function<bool(const GroupMetadata&, const TopicPartition&, const OffsetAndMetadata&)>;
   // `with_pending`: also drops pending transactional offsets of the doomed
   // partitions; otherwise a partition with pending offsets is kept.
   int remove_offsets(const OffsetPredicate& doomed, int64_t now, bool durable, bool with_pending);

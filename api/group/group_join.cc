@@ -31,8 +31,7 @@ void GroupCoordinator::join_group(JoinGroupParams p, JoinCallback cb) {
   if (g->is(GroupState::kDead)) return cb(join_error(ErrorCode::kCoordinatorNotAvailable, p.member_id));
   const bool known = !unknown && (g->has(p.member_id) || g->is_pending(p.member_id));
   const bool static_rejoin = p.group_instance_id && g->static_member_id(*p.group_instance_id).has_value();
-  if (!known && !static_rejoin &&
-      g->size() + g->pending_members.size() >= static_cast<size_t>(config_.max_size)) {
+  if (!known && !static_rejoin && g->size() + g->pending_members.size() >= static_cast<size_t>(config_.max_size)) {
     cb(join_error(ErrorCode::kGroupMaxSizeReached, p.member_id));
   } else if (unknown) {
     join_unknown_member(*g, p, cb);
@@ -47,8 +46,7 @@ void GroupCoordinator::join_group(JoinGroupParams p, JoinCallback cb) {
 }
 
 void GroupCoordinator::join_unknown_member(GroupMetadata& g, JoinGroupParams& p, JoinCallback& cb) {
-  if (!g.supports_protocols(p.protocol_type, p.protocols))
-    return cb(join_error(ErrorCode::kInconsistentGroupProtocol));
+  if (!g.supports_protocols(p.protocol_type, p.protocols)) return cb(join_error(ErrorCode::kInconsistentGroupProtocol));
   auto member_id = new_member_id(p.group_instance_id ? *p.group_instance_id : p.client_id);
   if (p.group_instance_id) {
     join_static_member(g, p, member_id, cb);
@@ -109,7 +107,8 @@ void GroupCoordinator::join_static_member(GroupMetadata& g, JoinGroupParams& p, 
   auto* old = g.get(*old_id);
   if (!old) return add_member_and_rebalance(g, p, new_id, cb);
   // The old incarnation's waiting requests are fenced.
-  if (auto old_cb = std::exchange(old->awaiting_join, nullptr)) old_cb(join_error(ErrorCode::kFencedInstanceId, *old_id));
+  if (auto old_cb = std::exchange(old->awaiting_join, nullptr))
+    old_cb(join_error(ErrorCode::kFencedInstanceId, *old_id));
   if (auto old_cb = std::exchange(old->awaiting_sync, nullptr))
     old_cb(SyncGroupResult{ErrorCode::kFencedInstanceId, {}, {}, {}});
   g.replace_static_member(*p.group_instance_id, *old_id, new_id);
@@ -167,8 +166,7 @@ void GroupCoordinator::update_member_and_rebalance(GroupMetadata& g, MemberMetad
     maybe_prepare_rebalance(g, "updating member " + m.member_id);
 }
 
-JoinGroupResult GroupCoordinator::current_join_result(GroupMetadata& g, const MemberMetadata& m,
-                                                      bool skip_assignment) {
+JoinGroupResult GroupCoordinator::current_join_result(GroupMetadata& g, const MemberMetadata& m, bool skip_assignment) {
   JoinGroupResult r;
   r.generation_id = g.generation_id;
   r.protocol_type = g.protocol_type;

@@ -78,7 +78,8 @@ ErrorCode GroupCoordinator::heartbeat(const HeartbeatParams& p) {
   return ErrorCode::kNone;
 }
 
-LeaveGroupResult GroupCoordinator::leave_group(const std::string& group_id, const std::vector<MemberIdentity>& members) {
+LeaveGroupResult GroupCoordinator::leave_group(const std::string& group_id,
+                                               const std::vector<MemberIdentity>& members) {
   LeaveGroupResult r;
   if (shutting_down_) {
     r.error = ErrorCode::kNotCoordinator;

@@ -7,11 +7,16 @@ namespace skiff::api::group {
 
 const char* state_name(GroupState s) {
   switch (s) {
-    case GroupState::kEmpty: return "Empty";
-    case GroupState::kPreparingRebalance: return "PreparingRebalance";
-    case GroupState::kCompletingRebalance: return "CompletingRebalance";
-    case GroupState::kStable: return "Stable";
-    case GroupState::kDead: return "Dead";
+    case GroupState::kEmpty:
+      return "Empty";
+    case GroupState::kPreparingRebalance:
+      return "PreparingRebalance";
+    case GroupState::kCompletingRebalance:
+      return "CompletingRebalance";
+    case GroupState::kStable:
+      return "Stable";
+    case GroupState::kDead:
+      return "Dead";
   }
   return "Unknown";
 }
@@ -19,12 +24,16 @@ const char* state_name(GroupState s) {
 bool GroupMetadata::can_transition_to(GroupState target) const {
   using S = GroupState;
   switch (target) {
-    case S::kDead: return true;
-    case S::kCompletingRebalance: return state_ == S::kPreparingRebalance;
-    case S::kStable: return state_ == S::kCompletingRebalance;
+    case S::kDead:
+      return true;
+    case S::kCompletingRebalance:
+      return state_ == S::kPreparingRebalance;
+    case S::kStable:
+      return state_ == S::kCompletingRebalance;
     case S::kPreparingRebalance:
       return state_ == S::kStable || state_ == S::kCompletingRebalance || state_ == S::kEmpty;
-    case S::kEmpty: return state_ == S::kPreparingRebalance;
+    case S::kEmpty:
+      return state_ == S::kPreparingRebalance;
   }
   return false;
 }

@@ -116,8 +116,10 @@ OffsetFetchResult GroupCoordinator::fetch_offsets(const std::string& group_id,
     }
   } else if (g) {
     for (const auto& [tp, o] : g->offsets) {
-      if (unstable(tp)) r.offsets.push_back({tp, std::nullopt, ErrorCode::kUnstableOffsetCommit});
-      else r.offsets.push_back({tp, o});
+      if (unstable(tp))
+        r.offsets.push_back({tp, std::nullopt, ErrorCode::kUnstableOffsetCommit});
+      else
+        r.offsets.push_back({tp, o});
     }
   }
   return r;
@@ -183,9 +185,9 @@ int GroupCoordinator::expire_offsets(int64_t now) {
 // Kafka's onPartitionsDeleted: a deleted topic takes its committed offsets
 // with it, so a topic created again under the same name starts unconsumed.
 int GroupCoordinator::delete_offsets_where(const std::function<bool(const TopicPartition&)>& doomed) {
-  return remove_offsets([&](const GroupMetadata&, const TopicPartition& tp,
-                            const OffsetAndMetadata&) { return doomed(tp); },
-                        now_ms(), /*durable=*/true, /*with_pending=*/true);
+  return remove_offsets(
+      [&](const GroupMetadata&, const TopicPartition& tp, const OffsetAndMetadata&) { return doomed(tp); }, now_ms(),
+      /*durable=*/true, /*with_pending=*/true);
 }
 
 // Removes from the group (memory only) the partitions `doomed_offset` picks.

@@ -78,8 +78,8 @@ struct SyncGroupParams {
   int32_t generation_id = -1;
   std::string member_id;
   std::optional<std::string> group_instance_id;
-  std::optional<std::string> protocol_type;  // v5+
-  std::optional<std::string> protocol_name;  // v5+
+  std::optional<std::string> protocol_type;                // v5+
+  std::optional<std::string> protocol_name;                // v5+
   std::vector<std::pair<std::string, Bytes>> assignments;  // the leader's only
 };
 

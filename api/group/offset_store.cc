@@ -15,14 +15,7 @@
 namespace skiff::api::group {
 namespace {
 
-enum RecordType : uint8_t {
-  kOffset = 1,
-  kOffsetDelete = 2,
-  kGroup = 3,
-  kGroupDelete = 4,
-  kPending = 5,
-  kTxnEnd = 6
-};
+enum RecordType : uint8_t { kOffset = 1, kOffsetDelete = 2, kGroup = 3, kGroupDelete = 4, kPending = 5, kTxnEnd = 6 };
 
 class Encoder {
  public:
@@ -148,8 +141,10 @@ using LiveMap = std::map<std::string, std::vector<uint8_t>>;
 
 void erase_prefix(LiveMap& live, const std::string& prefix, const std::function<bool(const std::string&)>& pick) {
   for (auto it = live.lower_bound(prefix); it != live.end() && it->first.starts_with(prefix);) {
-    if (pick(it->first)) it = live.erase(it);
-    else ++it;
+    if (pick(it->first))
+      it = live.erase(it);
+    else
+      ++it;
   }
 }
 bool any_key(const std::string&) { return true; }
@@ -262,8 +257,10 @@ void OffsetStore::replay(std::map<std::string, LoadedGroup>& loaded) {
   }
   for (auto it = loaded.begin(); it != loaded.end();) {  // a group with nothing left
     std::erase_if(it->second.pending, [](const auto& kv) { return kv.second.empty(); });
-    if (!it->second.group && it->second.offsets.empty() && it->second.pending.empty()) it = loaded.erase(it);
-    else ++it;
+    if (!it->second.group && it->second.offsets.empty() && it->second.pending.empty())
+      it = loaded.erase(it);
+    else
+      ++it;
   }
   if (pos < static_cast<size_t>(st.st_size)) {
     api_log().warn("{}: truncating a torn tail of {} bytes at {}", path_.string(), st.st_size - static_cast<long>(pos),
@@ -396,7 +393,8 @@ std::optional<uint64_t> OffsetStore::end_txn(const std::string& group, int64_t p
   std::lock_guard lock(mu_);
   auto seq = append_locked(records);
   if (seq)
-    erase_live_locked(pending_prefix(group), [producer_id](const std::string& k) { return names_producer(k, producer_id); });
+    erase_live_locked(pending_prefix(group),
+                      [producer_id](const std::string& k) { return names_producer(k, producer_id); });
   return seq;
 }
 

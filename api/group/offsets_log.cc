@@ -43,13 +43,17 @@ M decode_value(protocol::ByteReader& r) {
 }
 
 GroupRecord from_value(std::string group, GroupMetadataValue v) {
-  GroupRecord g{.group_id = std::move(group), .protocol_type = std::move(v.protocol_type),
-                .generation = v.generation, .protocol = std::move(v.protocol), .leader = std::move(v.leader),
-                .state_timestamp = v.current_state_timestamp, .members = {}};
+  GroupRecord g{.group_id = std::move(group),
+                .protocol_type = std::move(v.protocol_type),
+                .generation = v.generation,
+                .protocol = std::move(v.protocol),
+                .leader = std::move(v.leader),
+                .state_timestamp = v.current_state_timestamp,
+                .members = {}};
   for (auto& m : v.members) {
     g.members.push_back({std::move(m.member_id), std::move(m.group_instance_id), std::move(m.client_id),
-                         std::move(m.client_host), m.rebalance_timeout, m.session_timeout,
-                         std::move(m.subscription), std::move(m.assignment)});
+                         std::move(m.client_host), m.rebalance_timeout, m.session_timeout, std::move(m.subscription),
+                         std::move(m.assignment)});
   }
   return g;
 }
@@ -118,8 +122,8 @@ OffsetsLogRecord decode_offsets_log_record(std::span<const uint8_t> key,
     if (value) {
       protocol::ByteReader vr(*value);
       auto v = decode_value<OffsetCommitValue>(vr);
-      rec.offset = OffsetAndMetadata{v.offset, v.leader_epoch, std::move(v.metadata), v.commit_timestamp,
-                                     v.expire_timestamp};
+      rec.offset =
+          OffsetAndMetadata{v.offset, v.leader_epoch, std::move(v.metadata), v.commit_timestamp, v.expire_timestamp};
     }
   } else if (rec.key_type == kGroupMetadataKeyType) {
     GroupMetadataKey k;

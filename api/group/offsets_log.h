@@ -70,16 +70,15 @@ std::vector<uint8_t> encode_group_value(const GroupRecord& g);
 struct OffsetsLogRecord {
   enum class Kind { kOffset, kGroup, kOther } kind = Kind::kOther;
   std::string group;
-  TopicPartition tp;                         // kOffset
-  std::optional<OffsetAndMetadata> offset;   // kOffset; nullopt: tombstone
-  std::optional<GroupRecord> group_value;    // kGroup; nullopt: tombstone
+  TopicPartition tp;                        // kOffset
+  std::optional<OffsetAndMetadata> offset;  // kOffset; nullopt: tombstone
+  std::optional<GroupRecord> group_value;   // kGroup; nullopt: tombstone
   int16_t key_type = -1;
 };
 
 // Throws protocol::DecodeError on truncated bytes or an unknown value
 // version: a corrupt __consumer_offsets is reported at load, never
 // half-applied.
-OffsetsLogRecord decode_offsets_log_record(std::span<const uint8_t> key,
-                                           std::optional<std::span<const uint8_t>> value);
+OffsetsLogRecord decode_offsets_log_record(std::span<const uint8_t> key, std::optional<std::span<const uint8_t>> value);
 
 }  // namespace skiff::api::group

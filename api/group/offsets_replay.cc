@@ -21,8 +21,10 @@ void OffsetsReplay::apply(const OffsetsLogRecord& r) {
       std::erase_if(g->pending, [](const auto& kv) { return kv.second.empty(); });
     }
   } else if (r.kind == Kind::kGroup) {
-    if (r.group_value) groups_[r.group].group = *r.group_value;
-    else groups_.erase(r.group);
+    if (r.group_value)
+      groups_[r.group].group = *r.group_value;
+    else
+      groups_.erase(r.group);
   }
 }
 

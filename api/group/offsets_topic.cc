@@ -36,8 +36,10 @@ void replay_batch(const storage::RecordBatchView& batch, OffsetsReplay& replay) 
   while (it.next(r)) {
     if (!r.key) throw std::runtime_error("__consumer_offsets: record without a key");
     auto rec = decode_offsets_log_record(*r.key, r.value);
-    if (batch.is_transactional()) replay.apply_pending(batch.producer_id(), batch.producer_epoch(), rec);
-    else replay.apply(rec);
+    if (batch.is_transactional())
+      replay.apply_pending(batch.producer_id(), batch.producer_epoch(), rec);
+    else
+      replay.apply(rec);
   }
   if (!it.ok())
     throw std::runtime_error("__consumer_offsets: malformed records at offset " + std::to_string(batch.base_offset()));
@@ -92,8 +94,7 @@ void OffsetsTopic::ensure_created_locked() {
     throw std::runtime_error("cannot create __consumer_offsets: " + r.message);
   open_existing();
   if (parts_.empty()) throw std::runtime_error("__consumer_offsets is missing after its creation");
-  api_log().info("created the internal topic __consumer_offsets ({} partitions, cleanup.policy=compact)",
-                 partitions_);
+  api_log().info("created the internal topic __consumer_offsets ({} partitions, cleanup.policy=compact)", partitions_);
 }
 
 std::shared_ptr<storage::Log> OffsetsTopic::log(int32_t partition) {

@@ -16,9 +16,9 @@
 // first use: FindCoordinator for a group (ensure_created), or the first
 // write. When it already exists its own partition count is used, as Kafka's
 // coordinator does. Kafka 4.4 lets an admin delete it (DeleteTopics): the
-// next write creates it again, empty (the groups in memory are kept). Writes return the FlushPoints to pass to flush(), which
-// fsyncs with the log's group commit (concurrent callers share one
-// fdatasync per partition); nothing is acknowledged before that.
+// next write creates it again, empty (the groups in memory are kept). Writes return the FlushPoints to pass to flush(),
+// which fsyncs with the log's group commit (concurrent callers share one fdatasync per partition); nothing is
+// acknowledged before that.
 //
 // Threads: load() at startup before any write; every other method may be
 // called from any thread. Writes to one partition are ordered by the log's
@@ -87,17 +87,17 @@ class OffsetsTopic {
   bool flush(const FlushPoints& points);
 
  private:
-  std::shared_ptr<storage::Log> log(int32_t partition);  // creates the topic if needed
+  std::shared_ptr<storage::Log> log(int32_t partition);     // creates the topic if needed
   protocol::Uuid topic_id(const TopicPartition& tp) const;  // zero when the topic is unknown
-  void open_existing();          // caller holds mu_
-  void ensure_created_locked();  // caller holds mu_
+  void open_existing();                                     // caller holds mu_
+  void ensure_created_locked();                             // caller holds mu_
   std::optional<FlushPoints> append(int32_t partition, std::vector<uint8_t> batch, ErrorCode* error);
   void load_partition(storage::Log& log, OffsetsReplay& replay);
 
   storage::LogManager& logs_;
   const OffsetsTopicConfig config_;
-  int32_t partitions_;  // set at load, before any other thread uses this
-  mutable std::mutex mu_;  // parts_ (a leaf: held for pointer copies and the creation only)
+  int32_t partitions_;                                // set at load, before any other thread uses this
+  mutable std::mutex mu_;                             // parts_ (a leaf: held for pointer copies and the creation only)
   std::vector<std::shared_ptr<storage::Log>> parts_;  // empty until the topic exists
 };
 

@@ -20,8 +20,9 @@ void AddOffsetsToTxnHandler::handle(ApiRequest& request, protocol::AddOffsetsToT
   }
   const int16_t version = request.api_version();
   auto work = [body, version, out](txn::TxnCoordinator& c) mutable {
-    c.add_offsets(body.transactional_id, body.producer_id, body.producer_epoch, body.group_id,
-                  [out, version](ErrorCode e) mutable { out.send(answer(txn::fenced_error_for_version(e, version, 2))); });
+    c.add_offsets(
+        body.transactional_id, body.producer_id, body.producer_epoch, body.group_id,
+        [out, version](ErrorCode e) mutable { out.send(answer(txn::fenced_error_for_version(e, version, 2))); });
   };
   services_.txn->submit(std::move(work), [out](ErrorCode e) mutable { out.send(answer(e)); });
 }

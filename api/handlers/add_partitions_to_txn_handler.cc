@@ -52,8 +52,7 @@ txn::PartitionErrors missing_partitions(const storage::LogManager& logs, const s
 
 }  // namespace
 
-void AddPartitionsToTxnHandler::handle(ApiRequest& request, protocol::AddPartitionsToTxnRequest& body,
-                                       Responder& out) {
+void AddPartitionsToTxnHandler::handle(ApiRequest& request, protocol::AddPartitionsToTxnRequest& body, Responder& out) {
   if (!services_.txn) {
     out.send(error_response(body, ErrorCode::kCoordinatorNotAvailable));
     return;

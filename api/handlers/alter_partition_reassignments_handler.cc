@@ -21,7 +21,8 @@ Outcome outcome(ErrorCode error, std::optional<std::string> message) {
 // a cluster whose only broker is `node_id`.
 Outcome check_replicas(const std::vector<int32_t>& replicas, int32_t node_id) {
   if (replicas.empty())
-    return outcome(ErrorCode::kInvalidReplicaAssignment, "The manual partition assignment includes an empty replica list.");
+    return outcome(ErrorCode::kInvalidReplicaAssignment,
+                   "The manual partition assignment includes an empty replica list.");
   std::set<int32_t> seen;
   for (int32_t id : replicas) {
     if (!seen.insert(id).second)
@@ -31,7 +32,8 @@ Outcome check_replicas(const std::vector<int32_t>& replicas, int32_t node_id) {
   for (int32_t id : replicas) {
     if (id != node_id)
       return outcome(ErrorCode::kInvalidReplicaAssignment, "The manual partition assignment includes broker " +
-                                                               std::to_string(id) + ", but no such broker is registered.");
+                                                               std::to_string(id) +
+                                                               ", but no such broker is registered.");
   }
   return outcome(ErrorCode::kNone, std::nullopt);  // [node_id]: what the partition already has
 }
@@ -59,8 +61,7 @@ AlterPartitionReassignmentsResponse per_partition(const AlterPartitionReassignme
 void AlterPartitionReassignmentsHandler::handle(ApiRequest&, AlterPartitionReassignmentsRequest& body, Responder& out) {
   out.send(per_partition(body, [&](const std::string& topic, const Partition& p) {
     auto info = services_.logs.topic(topic);
-    if (!info)
-      return outcome(ErrorCode::kUnknownTopicOrPartition, "Unable to find a topic named " + topic + ".");
+    if (!info) return outcome(ErrorCode::kUnknownTopicOrPartition, "Unable to find a topic named " + topic + ".");
     if (p.partition_index < 0 || p.partition_index >= info->partitions)
       return outcome(ErrorCode::kUnknownTopicOrPartition,
                      "Unable to find partition " + topic + ":" + std::to_string(p.partition_index) + ".");

@@ -15,8 +15,8 @@
 
 namespace skiff::api {
 
-class AlterPartitionReassignmentsHandler
-    : public TypedApiHandler<protocol::AlterPartitionReassignmentsRequest, protocol::AlterPartitionReassignmentsResponse> {
+class AlterPartitionReassignmentsHandler : public TypedApiHandler<protocol::AlterPartitionReassignmentsRequest,
+                                                                  protocol::AlterPartitionReassignmentsResponse> {
  public:
   explicit AlterPartitionReassignmentsHandler(BrokerServices& services)
       : TypedApiHandler(protocol::AlterPartitionReassignmentsRequest::kApiKey, 0, 1), services_(services) {}

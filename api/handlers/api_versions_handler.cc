@@ -57,8 +57,7 @@ void ApiVersionsHandler::handle(ApiRequest& request, protocol::ApiVersionsReques
   out.send(resp);
 }
 
-protocol::ApiVersionsResponse ApiVersionsHandler::error_response(const protocol::ApiVersionsRequest&,
-                                                                 ErrorCode error) {
+protocol::ApiVersionsResponse ApiVersionsHandler::error_response(const protocol::ApiVersionsRequest&, ErrorCode error) {
   protocol::ApiVersionsResponse resp;
   resp.error_code = code(error);
   return resp;

@@ -15,8 +15,7 @@
 
 namespace skiff::api {
 
-class ApiVersionsHandler
-    : public TypedApiHandler<protocol::ApiVersionsRequest, protocol::ApiVersionsResponse> {
+class ApiVersionsHandler : public TypedApiHandler<protocol::ApiVersionsRequest, protocol::ApiVersionsResponse> {
  public:
   explicit ApiVersionsHandler(const HandlerRegistry& registry);
 

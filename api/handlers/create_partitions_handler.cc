@@ -51,15 +51,14 @@ void CreatePartitionsHandler::handle(ApiRequest&, protocol::CreatePartitionsRequ
     auto topic = services_.logs.topic(t.name);
     if (!topic) return failed(ErrorCode::kUnknownTopicOrPartition, "The topic '" + t.name + "' does not exist.");
     if (t.count <= topic->partitions)
-      return failed(ErrorCode::kInvalidPartitions,
-                    "Topic currently has " + std::to_string(topic->partitions) +
-                        " partitions, which is higher than the requested " + std::to_string(t.count) + ".");
+      return failed(ErrorCode::kInvalidPartitions, "Topic currently has " + std::to_string(topic->partitions) +
+                                                       " partitions, which is higher than the requested " +
+                                                       std::to_string(t.count) + ".");
     if (t.assignments) {
       if (static_cast<int32_t>(t.assignments->size()) != t.count - topic->partitions)
-        return failed(ErrorCode::kInvalidReplicaAssignment, "Increasing the number of partitions by " +
-                                                                std::to_string(t.count - topic->partitions) +
-                                                                " but " + std::to_string(t.assignments->size()) +
-                                                                " assignments provided.");
+        return failed(ErrorCode::kInvalidReplicaAssignment,
+                      "Increasing the number of partitions by " + std::to_string(t.count - topic->partitions) +
+                          " but " + std::to_string(t.assignments->size()) + " assignments provided.");
       for (const auto& a : *t.assignments)
         if (a.broker_ids.size() != 1 || a.broker_ids[0] != services_.broker.node_id)
           return failed(ErrorCode::kInvalidReplicaAssignment,
@@ -68,7 +67,8 @@ void CreatePartitionsHandler::handle(ApiRequest&, protocol::CreatePartitionsRequ
     }
     std::string message;
     auto e = services_.logs.create_partitions(t.name, t.count, &message, body.validate_only);
-    if (e != storage::LogErrc::kNone) return failed(to_error_code(e), message.empty() ? std::nullopt : std::optional(message));
+    if (e != storage::LogErrc::kNone)
+      return failed(to_error_code(e), message.empty() ? std::nullopt : std::optional(message));
     if (body.validate_only) return failed(ErrorCode::kNone);
     api_log().info("topic {} grown from {} to {} partitions", escaped(t.name), topic->partitions, t.count);
     return failed(ErrorCode::kNone);

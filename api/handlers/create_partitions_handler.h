@@ -9,14 +9,16 @@
 
 namespace skiff::api {
 
-class CreatePartitionsHandler : public TypedApiHandler<protocol::CreatePartitionsRequest, protocol::CreatePartitionsResponse> {
+class CreatePartitionsHandler
+    : public TypedApiHandler<protocol::CreatePartitionsRequest, protocol::CreatePartitionsResponse> {
  public:
   explicit CreatePartitionsHandler(BrokerServices& services)
       : TypedApiHandler(protocol::CreatePartitionsRequest::kApiKey, 0, 3), services_(services) {}
 
  protected:
   void handle(ApiRequest& request, protocol::CreatePartitionsRequest& body, Responder& out) override;
-  protocol::CreatePartitionsResponse error_response(const protocol::CreatePartitionsRequest& body, ErrorCode error) override;
+  protocol::CreatePartitionsResponse error_response(const protocol::CreatePartitionsRequest& body,
+                                                    ErrorCode error) override;
 
  private:
   BrokerServices& services_;

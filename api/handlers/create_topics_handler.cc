@@ -73,7 +73,8 @@ std::optional<Result> resolve_layout(BrokerServices& services, const protocol::C
     replication = 1;
   }
   if (partitions == -1) partitions = services.config.num_partitions;
-  if (partitions <= 0) return failed(ErrorCode::kInvalidPartitions, "Number of partitions must be larger than 0.", version);
+  if (partitions <= 0)
+    return failed(ErrorCode::kInvalidPartitions, "Number of partitions must be larger than 0.", version);
   if (replication == -1) replication = services.config.default_replication_factor;
   if (replication <= 0)
     return failed(ErrorCode::kInvalidReplicationFactor, "Replication factor must be larger than 0.", version);
@@ -117,7 +118,8 @@ Result create_one(BrokerServices& services, const protocol::CreateTopicsRequest:
   if (auto bad = resolve_layout(services, t, version, partitions, replication)) return std::move(*bad);
   std::map<std::string, std::string> overrides;
   for (const auto& c : t.configs) {
-    if (!c.value) return failed(ErrorCode::kInvalidConfig, "Null value not supported for topic configs: " + c.name, version);
+    if (!c.value)
+      return failed(ErrorCode::kInvalidConfig, "Null value not supported for topic configs: " + c.name, version);
     overrides[c.name] = *c.value;
   }
   auto created = services.logs.create_topic(t.name, partitions, overrides, validate_only);

@@ -55,7 +55,8 @@ void DeleteRecordsHandler::handle(ApiRequest&, protocol::DeleteRecordsRequest& b
   out.send(resp);
 }
 
-DeleteRecordsResponse DeleteRecordsHandler::error_response(const protocol::DeleteRecordsRequest& body, ErrorCode error) {
+DeleteRecordsResponse DeleteRecordsHandler::error_response(const protocol::DeleteRecordsRequest& body,
+                                                           ErrorCode error) {
   return mirror(body, [&](const std::string&, const auto&) { return failed(error); });
 }
 

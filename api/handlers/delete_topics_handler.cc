@@ -18,7 +18,8 @@ template <class PerTopic>
 DeleteTopicsResponse mirror(const protocol::DeleteTopicsRequest& body, int16_t version, PerTopic&& answer) {
   DeleteTopicsResponse resp;
   if (version < 6) {
-    for (const auto& n : body.topic_names) resp.responses.push_back(answer(std::optional<std::string>(n), protocol::Uuid{}));
+    for (const auto& n : body.topic_names)
+      resp.responses.push_back(answer(std::optional<std::string>(n), protocol::Uuid{}));
   } else {
     for (const auto& t : body.topics) resp.responses.push_back(answer(t.name, t.topic_id));
   }
@@ -42,8 +43,10 @@ void DeleteTopicsHandler::handle(ApiRequest& request, protocol::DeleteTopicsRequ
     std::optional<storage::TopicInfo> topic;
     if (name && !name->empty()) {
       topic = services_.logs.topic(*name);
-      if (!topic) return failed(r, ErrorCode::kUnknownTopicOrPartition, "This server does not host this topic-partition.");
-      if (!id.is_zero() && topic->topic_id != id) return failed(r, ErrorCode::kInvalidRequest, "Topic name and id do not match.");
+      if (!topic)
+        return failed(r, ErrorCode::kUnknownTopicOrPartition, "This server does not host this topic-partition.");
+      if (!id.is_zero() && topic->topic_id != id)
+        return failed(r, ErrorCode::kInvalidRequest, "Topic name and id do not match.");
     } else {
       if (id.is_zero()) return failed(r, ErrorCode::kInvalidRequest, "Neither a topic name nor a topic id was given.");
       topic = services_.logs.topic_by_id(id);
@@ -58,12 +61,13 @@ void DeleteTopicsHandler::handle(ApiRequest& request, protocol::DeleteTopicsRequ
     api_log().info("deleted topic {} ({} partition(s))", escaped(topic->name), topic->partitions);
     if (services_.groups) {  // Kafka drops the topic's committed offsets with it
       const std::string& deleted = topic->name;
-      int n = services_.groups->delete_offsets_where(
-          [&](const group::TopicPartition& tp) { return tp.topic == deleted; });
+      int n =
+          services_.groups->delete_offsets_where([&](const group::TopicPartition& tp) { return tp.topic == deleted; });
       if (n) api_log().info("deleted topic {}: removed {} committed offset(s)", escaped(deleted), n);
     }
     if (services_.fetch_purgatory) {  // waiting fetches notice the partition is gone
-      for (int32_t p = 0; p < topic->partitions; ++p) services_.fetch_purgatory->on_event(partition_key(topic->name, p));
+      for (int32_t p = 0; p < topic->partitions; ++p)
+        services_.fetch_purgatory->on_event(partition_key(topic->name, p));
     }
     r.error_message = std::nullopt;
     return r;

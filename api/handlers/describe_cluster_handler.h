@@ -12,14 +12,16 @@
 
 namespace skiff::api {
 
-class DescribeClusterHandler : public TypedApiHandler<protocol::DescribeClusterRequest, protocol::DescribeClusterResponse> {
+class DescribeClusterHandler
+    : public TypedApiHandler<protocol::DescribeClusterRequest, protocol::DescribeClusterResponse> {
  public:
   explicit DescribeClusterHandler(BrokerServices& services)
       : TypedApiHandler(protocol::DescribeClusterRequest::kApiKey, 0, 2), services_(services) {}
 
  protected:
   void handle(ApiRequest& request, protocol::DescribeClusterRequest& body, Responder& out) override;
-  protocol::DescribeClusterResponse error_response(const protocol::DescribeClusterRequest& body, ErrorCode error) override;
+  protocol::DescribeClusterResponse error_response(const protocol::DescribeClusterRequest& body,
+                                                   ErrorCode error) override;
 
  private:
   BrokerServices& services_;

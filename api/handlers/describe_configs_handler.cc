@@ -59,12 +59,13 @@ void DescribeConfigsHandler::handle(ApiRequest& request, protocol::DescribeConfi
     std::optional<std::vector<admin::ConfigEntry>> entries;
     if (res.resource_type == admin::kResourceTopic) {
       entries = admin::describe_topic(services_, res.resource_name, res.configuration_keys);
-      if (!entries) return failed(ErrorCode::kUnknownTopicOrPartition, "The topic '" + res.resource_name + "' does not exist.");
+      if (!entries)
+        return failed(ErrorCode::kUnknownTopicOrPartition, "The topic '" + res.resource_name + "' does not exist.");
     } else if (res.resource_type == admin::kResourceBroker) {
       if (!res.resource_name.empty() && res.resource_name != std::to_string(services_.broker.node_id))
         return failed(ErrorCode::kInvalidRequest, "Unexpected broker id, expected " +
-                                                      std::to_string(services_.broker.node_id) + " or empty string, but received " +
-                                                      res.resource_name);
+                                                      std::to_string(services_.broker.node_id) +
+                                                      " or empty string, but received " + res.resource_name);
       entries = admin::describe_broker(services_, res.configuration_keys, !res.resource_name.empty());
     } else if (res.resource_type == admin::kResourceBrokerLogger) {
       if (res.resource_name != std::to_string(services_.broker.node_id))
@@ -77,7 +78,8 @@ void DescribeConfigsHandler::handle(ApiRequest& request, protocol::DescribeConfi
     }
     Result r;
     r.error_message = std::nullopt;
-    for (const auto& e : *entries) r.configs.push_back(to_wire(e, version, body.include_synonyms, body.include_documentation));
+    for (const auto& e : *entries)
+      r.configs.push_back(to_wire(e, version, body.include_synonyms, body.include_documentation));
     return r;
   }));
 }

@@ -10,14 +10,16 @@
 
 namespace skiff::api {
 
-class DescribeConfigsHandler : public TypedApiHandler<protocol::DescribeConfigsRequest, protocol::DescribeConfigsResponse> {
+class DescribeConfigsHandler
+    : public TypedApiHandler<protocol::DescribeConfigsRequest, protocol::DescribeConfigsResponse> {
  public:
   explicit DescribeConfigsHandler(BrokerServices& services)
       : TypedApiHandler(protocol::DescribeConfigsRequest::kApiKey, 1, 4), services_(services) {}
 
  protected:
   void handle(ApiRequest& request, protocol::DescribeConfigsRequest& body, Responder& out) override;
-  protocol::DescribeConfigsResponse error_response(const protocol::DescribeConfigsRequest& body, ErrorCode error) override;
+  protocol::DescribeConfigsResponse error_response(const protocol::DescribeConfigsRequest& body,
+                                                   ErrorCode error) override;
 
  private:
   BrokerServices& services_;

@@ -15,8 +15,7 @@ void DescribeGroupsHandler::handle(ApiRequest&, protocol::DescribeGroupsRequest&
     g.group_state = d.state;
     g.protocol_type = d.protocol_type;
     g.protocol_data = d.protocol_name;
-    if (body.include_authorized_operations)
-      g.authorized_operations = authorized_operations(AclResource::kGroup);
+    if (body.include_authorized_operations) g.authorized_operations = authorized_operations(AclResource::kGroup);
     for (auto& m : d.members) {
       auto& dm = g.members.emplace_back();
       dm.member_id = m.member_id;

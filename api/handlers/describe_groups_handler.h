@@ -9,14 +9,16 @@
 
 namespace skiff::api {
 
-class DescribeGroupsHandler : public TypedApiHandler<protocol::DescribeGroupsRequest, protocol::DescribeGroupsResponse> {
+class DescribeGroupsHandler
+    : public TypedApiHandler<protocol::DescribeGroupsRequest, protocol::DescribeGroupsResponse> {
  public:
   explicit DescribeGroupsHandler(BrokerServices& services)
       : TypedApiHandler(protocol::DescribeGroupsRequest::kApiKey, 0, 5), services_(services) {}
 
  protected:
   void handle(ApiRequest& request, protocol::DescribeGroupsRequest& body, Responder& out) override;
-  protocol::DescribeGroupsResponse error_response(const protocol::DescribeGroupsRequest& body, ErrorCode error) override;
+  protocol::DescribeGroupsResponse error_response(const protocol::DescribeGroupsRequest& body,
+                                                  ErrorCode error) override;
 
  private:
   BrokerServices& services_;

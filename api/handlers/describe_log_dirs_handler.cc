@@ -52,7 +52,8 @@ void DescribeLogDirsHandler::handle(ApiRequest& request, protocol::DescribeLogDi
   out.send(resp);
 }
 
-DescribeLogDirsResponse DescribeLogDirsHandler::error_response(const protocol::DescribeLogDirsRequest&, ErrorCode error) {
+DescribeLogDirsResponse DescribeLogDirsHandler::error_response(const protocol::DescribeLogDirsRequest&,
+                                                               ErrorCode error) {
   DescribeLogDirsResponse r;
   r.error_code = code(error);
   return r;

@@ -9,14 +9,16 @@
 
 namespace skiff::api {
 
-class DescribeLogDirsHandler : public TypedApiHandler<protocol::DescribeLogDirsRequest, protocol::DescribeLogDirsResponse> {
+class DescribeLogDirsHandler
+    : public TypedApiHandler<protocol::DescribeLogDirsRequest, protocol::DescribeLogDirsResponse> {
  public:
   explicit DescribeLogDirsHandler(BrokerServices& services)
       : TypedApiHandler(protocol::DescribeLogDirsRequest::kApiKey, 1, 4), services_(services) {}
 
  protected:
   void handle(ApiRequest& request, protocol::DescribeLogDirsRequest& body, Responder& out) override;
-  protocol::DescribeLogDirsResponse error_response(const protocol::DescribeLogDirsRequest& body, ErrorCode error) override;
+  protocol::DescribeLogDirsResponse error_response(const protocol::DescribeLogDirsRequest& body,
+                                                   ErrorCode error) override;
 
  private:
   BrokerServices& services_;

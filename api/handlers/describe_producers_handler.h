@@ -9,14 +9,16 @@
 
 namespace skiff::api {
 
-class DescribeProducersHandler : public TypedApiHandler<protocol::DescribeProducersRequest, protocol::DescribeProducersResponse> {
+class DescribeProducersHandler
+    : public TypedApiHandler<protocol::DescribeProducersRequest, protocol::DescribeProducersResponse> {
  public:
   explicit DescribeProducersHandler(BrokerServices& services)
       : TypedApiHandler(protocol::DescribeProducersRequest::kApiKey, 0, 0), services_(services) {}
 
  protected:
   void handle(ApiRequest& request, protocol::DescribeProducersRequest& body, Responder& out) override;
-  protocol::DescribeProducersResponse error_response(const protocol::DescribeProducersRequest& body, ErrorCode error) override;
+  protocol::DescribeProducersResponse error_response(const protocol::DescribeProducersRequest& body,
+                                                     ErrorCode error) override;
 
  private:
   BrokerServices& services_;

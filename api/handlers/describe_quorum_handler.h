@@ -18,7 +18,8 @@
 
 namespace skiff::api {
 
-class DescribeQuorumHandler : public TypedApiHandler<protocol::DescribeQuorumRequest, protocol::DescribeQuorumResponse> {
+class DescribeQuorumHandler
+    : public TypedApiHandler<protocol::DescribeQuorumRequest, protocol::DescribeQuorumResponse> {
  public:
   explicit DescribeQuorumHandler(BrokerServices& services)
       : TypedApiHandler(protocol::DescribeQuorumRequest::kApiKey, 0, 2), services_(services) {}
@@ -27,7 +28,8 @@ class DescribeQuorumHandler : public TypedApiHandler<protocol::DescribeQuorumReq
 
  protected:
   void handle(ApiRequest& request, protocol::DescribeQuorumRequest& body, Responder& out) override;
-  protocol::DescribeQuorumResponse error_response(const protocol::DescribeQuorumRequest& body, ErrorCode error) override;
+  protocol::DescribeQuorumResponse error_response(const protocol::DescribeQuorumRequest& body,
+                                                  ErrorCode error) override;
 
  private:
   BrokerServices& services_;

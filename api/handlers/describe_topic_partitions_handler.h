@@ -10,14 +10,16 @@
 
 namespace skiff::api {
 
-class DescribeTopicPartitionsHandler : public TypedApiHandler<protocol::DescribeTopicPartitionsRequest, protocol::DescribeTopicPartitionsResponse> {
+class DescribeTopicPartitionsHandler
+    : public TypedApiHandler<protocol::DescribeTopicPartitionsRequest, protocol::DescribeTopicPartitionsResponse> {
  public:
   explicit DescribeTopicPartitionsHandler(BrokerServices& services)
       : TypedApiHandler(protocol::DescribeTopicPartitionsRequest::kApiKey, 0, 0), services_(services) {}
 
  protected:
   void handle(ApiRequest& request, protocol::DescribeTopicPartitionsRequest& body, Responder& out) override;
-  protocol::DescribeTopicPartitionsResponse error_response(const protocol::DescribeTopicPartitionsRequest& body, ErrorCode error) override;
+  protocol::DescribeTopicPartitionsResponse error_response(const protocol::DescribeTopicPartitionsRequest& body,
+                                                           ErrorCode error) override;
 
  private:
   BrokerServices& services_;

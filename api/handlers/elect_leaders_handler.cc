@@ -34,7 +34,8 @@ ElectLeadersResponse per_partition(const ElectLeadersRequest& body, Answer&& ans
 void ElectLeadersHandler::handle(ApiRequest&, ElectLeadersRequest& body, Responder& out) {
   if (body.election_type != 0 && body.election_type != 1) {  // PREFERRED, UNCLEAN
     const auto why = "Unknown election type " + std::to_string(body.election_type) + ".";
-    out.send(per_partition(body, [&](const std::string&, int32_t p) { return result(p, ErrorCode::kInvalidRequest, why); }));
+    out.send(
+        per_partition(body, [&](const std::string&, int32_t p) { return result(p, ErrorCode::kInvalidRequest, why); }));
     return;
   }
   out.send(per_partition(body, [&](const std::string& topic, int32_t p) {

@@ -32,8 +32,8 @@ void FetchHandler::handle(ApiRequest& request, protocol::FetchRequest& body, Res
   }
   FetchReader reader(services_, body, request.api_version());
   const size_t min_bytes = static_cast<size_t>(std::max(0, body.min_bytes));
-  const bool can_wait = body.max_wait_ms > 0 && services_.fetch_purgatory && !reader.has_error() &&
-                        !reader.watch_keys().empty();
+  const bool can_wait =
+      body.max_wait_ms > 0 && services_.fetch_purgatory && !reader.has_error() && !reader.watch_keys().empty();
   if (!can_wait || reader.available_bytes() >= min_bytes) {
     out.send(reader.read());
     return;

@@ -10,14 +10,16 @@
 
 namespace skiff::api {
 
-class FindCoordinatorHandler : public TypedApiHandler<protocol::FindCoordinatorRequest, protocol::FindCoordinatorResponse> {
+class FindCoordinatorHandler
+    : public TypedApiHandler<protocol::FindCoordinatorRequest, protocol::FindCoordinatorResponse> {
  public:
   explicit FindCoordinatorHandler(BrokerServices& services)
       : TypedApiHandler(protocol::FindCoordinatorRequest::kApiKey, 0, 6), services_(services) {}
 
  protected:
   void handle(ApiRequest& request, protocol::FindCoordinatorRequest& body, Responder& out) override;
-  protocol::FindCoordinatorResponse error_response(const protocol::FindCoordinatorRequest& body, ErrorCode error) override;
+  protocol::FindCoordinatorResponse error_response(const protocol::FindCoordinatorRequest& body,
+                                                   ErrorCode error) override;
 
  private:
   BrokerServices& services_;

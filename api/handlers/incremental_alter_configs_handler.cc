@@ -19,17 +19,20 @@ Result result(ErrorCode e, std::optional<std::string> message) {
 
 }  // namespace
 
-void IncrementalAlterConfigsHandler::handle(ApiRequest&, protocol::IncrementalAlterConfigsRequest& body, Responder& out) {
+void IncrementalAlterConfigsHandler::handle(ApiRequest&, protocol::IncrementalAlterConfigsRequest& body,
+                                            Responder& out) {
   out.send(mirror(body, [&](const protocol::IncrementalAlterConfigsRequest::AlterConfigsResource& res) {
     std::vector<admin::ConfigChange> changes;
-    for (const auto& c : res.configs) changes.push_back({c.name, static_cast<admin::AlterOp>(c.config_operation), c.value});
+    for (const auto& c : res.configs)
+      changes.push_back({c.name, static_cast<admin::AlterOp>(c.config_operation), c.value});
     auto r = admin::alter_resource(services_, res.resource_type, res.resource_name, changes,
                                    /*incremental=*/true, body.validate_only);
     return result(r.error, r.message);
   }));
 }
 
-IncrementalAlterConfigsResponse IncrementalAlterConfigsHandler::error_response(const protocol::IncrementalAlterConfigsRequest& body, ErrorCode error) {
+IncrementalAlterConfigsResponse IncrementalAlterConfigsHandler::error_response(
+    const protocol::IncrementalAlterConfigsRequest& body, ErrorCode error) {
   return mirror(body, [&](const auto&) { return result(error, std::nullopt); });
 }
 

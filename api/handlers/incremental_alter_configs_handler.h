@@ -10,14 +10,16 @@
 
 namespace skiff::api {
 
-class IncrementalAlterConfigsHandler : public TypedApiHandler<protocol::IncrementalAlterConfigsRequest, protocol::IncrementalAlterConfigsResponse> {
+class IncrementalAlterConfigsHandler
+    : public TypedApiHandler<protocol::IncrementalAlterConfigsRequest, protocol::IncrementalAlterConfigsResponse> {
  public:
   explicit IncrementalAlterConfigsHandler(BrokerServices& services)
       : TypedApiHandler(protocol::IncrementalAlterConfigsRequest::kApiKey, 0, 1), services_(services) {}
 
  protected:
   void handle(ApiRequest& request, protocol::IncrementalAlterConfigsRequest& body, Responder& out) override;
-  protocol::IncrementalAlterConfigsResponse error_response(const protocol::IncrementalAlterConfigsRequest& body, ErrorCode error) override;
+  protocol::IncrementalAlterConfigsResponse error_response(const protocol::IncrementalAlterConfigsRequest& body,
+                                                           ErrorCode error) override;
 
  private:
   BrokerServices& services_;

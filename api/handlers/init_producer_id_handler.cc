@@ -60,7 +60,7 @@ void InitProducerIdHandler::handle(ApiRequest& request, protocol::InitProducerId
 }
 
 protocol::InitProducerIdResponse InitProducerIdHandler::error_response(const protocol::InitProducerIdRequest&,
-                                                                      ErrorCode error) {
+                                                                       ErrorCode error) {
   return answer(error);
 }
 

@@ -12,14 +12,16 @@
 
 namespace skiff::api {
 
-class InitProducerIdHandler : public TypedApiHandler<protocol::InitProducerIdRequest, protocol::InitProducerIdResponse> {
+class InitProducerIdHandler
+    : public TypedApiHandler<protocol::InitProducerIdRequest, protocol::InitProducerIdResponse> {
  public:
   explicit InitProducerIdHandler(BrokerServices& services)
       : TypedApiHandler(protocol::InitProducerIdRequest::kApiKey, 0, 5), services_(services) {}
 
  protected:
   void handle(ApiRequest& request, protocol::InitProducerIdRequest& body, Responder& out) override;
-  protocol::InitProducerIdResponse error_response(const protocol::InitProducerIdRequest& body, ErrorCode error) override;
+  protocol::InitProducerIdResponse error_response(const protocol::InitProducerIdRequest& body,
+                                                  ErrorCode error) override;
 
  private:
   void handle_transactional(ApiRequest& request, protocol::InitProducerIdRequest& body, Responder& out);

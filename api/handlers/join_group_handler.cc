@@ -13,7 +13,8 @@ JoinGroupResponse to_wire(const group::JoinGroupResult& r, int16_t version) {
   resp.generation_id = r.generation_id;
   resp.protocol_type = r.protocol_type;
   // Nullable only from v7; before that an empty string.
-  resp.protocol_name = r.protocol_name ? r.protocol_name : (version >= 7 ? std::nullopt : std::optional<std::string>(""));
+  resp.protocol_name =
+      r.protocol_name ? r.protocol_name : (version >= 7 ? std::nullopt : std::optional<std::string>(""));
   resp.leader = r.leader;
   resp.skip_assignment = version >= 9 && r.skip_assignment;  // not in the wire format before v9
   resp.member_id = r.member_id;
@@ -42,9 +43,8 @@ void JoinGroupHandler::handle(ApiRequest& request, protocol::JoinGroupRequest& b
   for (auto& proto : body.protocols) p.protocols.push_back({std::move(proto.name), std::move(proto.metadata)});
   p.require_known_member_id = request.api_version() >= 4;
   const int16_t version = request.api_version();
-  services_.groups->join_group(std::move(p), [out, version](group::JoinGroupResult r) mutable {
-    out.send(to_wire(r, version));
-  });
+  services_.groups->join_group(std::move(p),
+                               [out, version](group::JoinGroupResult r) mutable { out.send(to_wire(r, version)); });
 }
 
 JoinGroupResponse JoinGroupHandler::error_response(const protocol::JoinGroupRequest& body, ErrorCode error) {

@@ -10,11 +10,10 @@
 
 namespace skiff::api {
 
-class ListPartitionReassignmentsHandler
-    : public TypedApiHandler<protocol::ListPartitionReassignmentsRequest, protocol::ListPartitionReassignmentsResponse> {
+class ListPartitionReassignmentsHandler : public TypedApiHandler<protocol::ListPartitionReassignmentsRequest,
+                                                                 protocol::ListPartitionReassignmentsResponse> {
  public:
-  ListPartitionReassignmentsHandler()
-      : TypedApiHandler(protocol::ListPartitionReassignmentsRequest::kApiKey, 0, 0) {}
+  ListPartitionReassignmentsHandler() : TypedApiHandler(protocol::ListPartitionReassignmentsRequest::kApiKey, 0, 0) {}
 
  protected:
   void handle(ApiRequest& request, protocol::ListPartitionReassignmentsRequest& body, Responder& out) override;

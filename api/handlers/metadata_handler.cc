@@ -9,7 +9,7 @@ namespace {
 using protocol::MetadataResponse;
 
 MetadataResponse::MetadataResponseTopic describe(const storage::TopicInfo& info, int32_t node_id,
-                                                  bool with_operations) {
+                                                 bool with_operations) {
   MetadataResponse::MetadataResponseTopic t;
   t.name = info.name;
   t.topic_id = info.topic_id;

@@ -44,7 +44,8 @@ void OffsetCommitHandler::handle(ApiRequest& request, protocol::OffsetCommitRequ
       o.leader_epoch = version >= 6 ? part.committed_leader_epoch : -1;
       o.metadata = part.committed_metadata.value_or("");
       o.commit_timestamp = version == 1 && part.commit_timestamp >= 0 ? part.commit_timestamp : now;
-      if (version >= 2 && version <= 4 && body.retention_time_ms >= 0) o.expire_timestamp = now + body.retention_time_ms;
+      if (version >= 2 && version <= 4 && body.retention_time_ms >= 0)
+        o.expire_timestamp = now + body.retention_time_ms;
       p.offsets.push_back({{topic.name, part.partition_index}, std::move(o)});
       slots.push_back(&r.error_code);
     }

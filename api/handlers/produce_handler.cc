@@ -81,11 +81,16 @@ std::span<uint8_t> mutable_records(protocol::ProduceRequest::PartitionProduceDat
 
 const char* coordinator_error_name(ErrorCode e) {
   switch (e) {
-    case ErrorCode::kCoordinatorLoadInProgress: return "COORDINATOR_LOAD_IN_PROGRESS";
-    case ErrorCode::kCoordinatorNotAvailable: return "COORDINATOR_NOT_AVAILABLE";
-    case ErrorCode::kNotCoordinator: return "NOT_COORDINATOR";
-    case ErrorCode::kConcurrentTransactions: return "CONCURRENT_TRANSACTIONS";
-    default: return code(e) == 13 ? "NETWORK_EXCEPTION" : nullptr;
+    case ErrorCode::kCoordinatorLoadInProgress:
+      return "COORDINATOR_LOAD_IN_PROGRESS";
+    case ErrorCode::kCoordinatorNotAvailable:
+      return "COORDINATOR_NOT_AVAILABLE";
+    case ErrorCode::kNotCoordinator:
+      return "NOT_COORDINATOR";
+    case ErrorCode::kConcurrentTransactions:
+      return "CONCURRENT_TRANSACTIONS";
+    default:
+      return code(e) == 13 ? "NETWORK_EXCEPTION" : nullptr;
   }
 }
 
@@ -210,8 +215,8 @@ ProduceHandler::TopicPlan ProduceHandler::plan_topic(protocol::ProduceRequest::T
       p.message = "empty records";
     } else if (version < 7 && has_zstd_batch(mutable_records(data))) {
       p.error = ErrorCode::kUnsupportedCompressionType;
-      p.message = "Produce requests with version " + std::to_string(version) +
-                  " are not allowed to use ZStandard compression";
+      p.message =
+          "Produce requests with version " + std::to_string(version) + " are not allowed to use ZStandard compression";
     }
   }
   return t;

@@ -95,19 +95,20 @@ void TxnOffsetCommitHandler::handle(ApiRequest& request, protocol::TxnOffsetComm
   check.partitions.insert({"__consumer_offsets", partition});
   check.implicit_add = version >= 5;
   auto* groups = services_.groups;
-  services_.txn_gate->check(std::move(check), [p, out, groups, version](std::map<txn::TopicPartition, ErrorCode> r) mutable {
-    ErrorCode gate = ErrorCode::kNone;
-    for (auto& [tp, e] : r)
-      if (e != ErrorCode::kNone) gate = gate_error(e, version);
-    if (gate != ErrorCode::kNone) {
-      answer_all(*p, gate);
-    } else {
-      auto errors = groups->commit_txn_offsets(p->params);
-      for (size_t i = 0; i < p->slots.size(); ++i)
-        p->resp.topics[p->slots[i].first].partitions[p->slots[i].second].error_code = code(errors[i]);
-    }
-    out.send(p->resp);
-  });
+  services_.txn_gate->check(
+      std::move(check), [p, out, groups, version](std::map<txn::TopicPartition, ErrorCode> r) mutable {
+        ErrorCode gate = ErrorCode::kNone;
+        for (auto& [tp, e] : r)
+          if (e != ErrorCode::kNone) gate = gate_error(e, version);
+        if (gate != ErrorCode::kNone) {
+          answer_all(*p, gate);
+        } else {
+          auto errors = groups->commit_txn_offsets(p->params);
+          for (size_t i = 0; i < p->slots.size(); ++i)
+            p->resp.topics[p->slots[i].first].partitions[p->slots[i].second].error_code = code(errors[i]);
+        }
+        out.send(p->resp);
+      });
 }
 
 TxnOffsetCommitResponse TxnOffsetCommitHandler::error_response(const protocol::TxnOffsetCommitRequest& body,

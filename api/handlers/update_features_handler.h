@@ -18,14 +18,16 @@
 
 namespace skiff::api {
 
-class UpdateFeaturesHandler : public TypedApiHandler<protocol::UpdateFeaturesRequest, protocol::UpdateFeaturesResponse> {
+class UpdateFeaturesHandler
+    : public TypedApiHandler<protocol::UpdateFeaturesRequest, protocol::UpdateFeaturesResponse> {
  public:
   explicit UpdateFeaturesHandler(BrokerServices& services)
       : TypedApiHandler(protocol::UpdateFeaturesRequest::kApiKey, 0, 2), services_(services) {}
 
  protected:
   void handle(ApiRequest& request, protocol::UpdateFeaturesRequest& body, Responder& out) override;
-  protocol::UpdateFeaturesResponse error_response(const protocol::UpdateFeaturesRequest& body, ErrorCode error) override;
+  protocol::UpdateFeaturesResponse error_response(const protocol::UpdateFeaturesRequest& body,
+                                                  ErrorCode error) override;
 
  private:
   BrokerServices& services_;

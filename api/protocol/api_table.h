@@ -15,12 +15,8 @@ struct ApiInfo {
   int16_t max_version;
   int16_t first_flexible_version;  // -1 if no version is flexible
 
-  bool is_flexible(int16_t version) const {
-    return first_flexible_version >= 0 && version >= first_flexible_version;
-  }
-  bool supports(int16_t version) const {
-    return version >= min_version && version <= max_version;
-  }
+  bool is_flexible(int16_t version) const { return first_flexible_version >= 0 && version >= first_flexible_version; }
+  bool supports(int16_t version) const { return version >= min_version && version <= max_version; }
 };
 
 // Every API, sorted by key.

@@ -7,9 +7,7 @@ namespace skiff::protocol {
 
 void ByteReader::fail(const char* what) { throw DecodeError(what); }
 
-double ByteReader::read_float64() {
-  return std::bit_cast<double>(read_be<uint64_t>());
-}
+double ByteReader::read_float64() { return std::bit_cast<double>(read_be<uint64_t>()); }
 
 Uuid ByteReader::read_uuid() {
   Uuid id;

@@ -63,8 +63,8 @@ class ByteReader {
   bool read_bool() { return *take(1) != 0; }
   Uuid read_uuid();
 
-  uint32_t read_uvarint();   // at most 5 bytes, no bits beyond 32
-  uint64_t read_uvarlong();  // at most 10 bytes, no bits beyond 64
+  uint32_t read_uvarint();                                           // at most 5 bytes, no bits beyond 32
+  uint64_t read_uvarlong();                                          // at most 10 bytes, no bits beyond 64
   int32_t read_varint() { return zigzag_decode32(read_uvarint()); }  // zig-zag
   int64_t read_varlong() { return zigzag_decode(read_uvarlong()); }
 

@@ -24,9 +24,7 @@ ByteWriter::ByteWriter(size_t expected_size) : expected_(expected_size) {
   buf_.resize(std::min(expected_size, kMaxInitialBuffer));
 }
 
-void ByteWriter::expand(size_t n) {
-  buf_.resize(std::max({buf_.size() * 2, pos_ + n, size_t{64}}));
-}
+void ByteWriter::expand(size_t n) { buf_.resize(std::max({buf_.size() * 2, pos_ + n, size_t{64}})); }
 
 void ByteWriter::write_float64(double v) { write_be(std::bit_cast<uint64_t>(v)); }
 

@@ -30,8 +30,7 @@ DecodedRequestHeader read_request_header(ByteReader& r);
 
 // Size prefix + response header + body, as chunks (bytes and file regions).
 template <class Body>
-std::vector<network::ResponseChunk> encode_response_frame(int32_t correlation_id,
-                                                          int16_t version, const Body& body) {
+std::vector<network::ResponseChunk> encode_response_frame(int32_t correlation_id, int16_t version, const Body& body) {
   ResponseHeader header;
   header.correlation_id = correlation_id;
   const int16_t header_version = response_header_version(Body::kApiKey, version);
@@ -48,8 +47,7 @@ std::vector<network::ResponseChunk> encode_response_frame(int32_t correlation_id
 
 // Size prefix + request header + body in one buffer (clients and tests).
 template <class Body>
-std::vector<uint8_t> encode_request_frame(const RequestHeader& header, int16_t version,
-                                          const Body& body) {
+std::vector<uint8_t> encode_request_frame(const RequestHeader& header, int16_t version, const Body& body) {
   const int16_t header_version = request_header_version(Body::kApiKey, version);
   RequestHeader h = header;
   h.request_api_key = Body::kApiKey;

@@ -20,17 +20,14 @@ namespace skiff::protocol::detail {
 
 // Kafka's rule: a non-ignorable field holding a non-default value cannot be
 // written in a version that lacks it.
-[[noreturn]] void throw_unsupported_field(std::string_view message, std::string_view field,
-                                          int16_t version);
+[[noreturn]] void throw_unsupported_field(std::string_view message, std::string_view field, int16_t version);
 [[noreturn]] void throw_unsupported_version(std::string_view message, int16_t version);
-[[noreturn]] void throw_null_field(std::string_view message, std::string_view field,
-                                   int16_t version);
+[[noreturn]] void throw_null_field(std::string_view message, std::string_view field, int16_t version);
 
 // The value of an optional member in a version where the field is not
 // nullable; null there is an encoding error.
 template <class T>
-const T& require_value(const std::optional<T>& v, std::string_view message,
-                       std::string_view field, int16_t version) {
+const T& require_value(const std::optional<T>& v, std::string_view message, std::string_view field, int16_t version) {
   if (!v) throw_null_field(message, field, version);
   return *v;
 }

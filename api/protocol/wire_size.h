@@ -37,12 +37,8 @@ inline size_t records_size(const Records& v, bool compact) {
   const size_t len = v.size();
   return length_prefix_size(len, compact, true) + len;
 }
-inline size_t array_length_size(size_t count, bool compact) {
-  return compact ? uvarint_size(count + 1) : 4;
-}
-inline size_t tagged_field_size(uint32_t tag, size_t body) {
-  return uvarint_size(tag) + uvarint_size(body) + body;
-}
+inline size_t array_length_size(size_t count, bool compact) { return compact ? uvarint_size(count + 1) : 4; }
+inline size_t tagged_field_size(uint32_t tag, size_t body) { return uvarint_size(tag) + uvarint_size(body) + body; }
 // The raw fields of a tagged section, without its count.
 inline size_t raw_tagged_fields_size(const TaggedFields& fields) {
   size_t n = 0;

@@ -65,8 +65,7 @@ std::vector<uint8_t> encode_txn_log_value(const TxnTransit& t, int16_t version) 
   return prefixed(version, v, version);
 }
 
-TxnLogRecord decode_txn_log_record(std::span<const uint8_t> key,
-                                   std::optional<std::span<const uint8_t>> value) {
+TxnLogRecord decode_txn_log_record(std::span<const uint8_t> key, std::optional<std::span<const uint8_t>> value) {
   protocol::ByteReader kr(key);
   const int16_t type = kr.read_int16();
   if (type != TransactionLogKey::kApiKey) {
@@ -85,11 +84,16 @@ TxnLogRecord decode_txn_log_record(std::span<const uint8_t> key,
   v.decode(vr, version);
   const auto state = state_from_id(v.transaction_status);
   if (!state) throw protocol::DecodeError("__transaction_state: unknown transaction status");
-  TxnTransit t{.producer_id = v.producer_id, .previous_producer_id = v.previous_producer_id,
-               .next_producer_id = v.next_producer_id, .producer_epoch = v.producer_epoch,
-               .last_producer_epoch = kNoProducerEpoch, .next_producer_epoch = v.next_producer_epoch,
+  TxnTransit t{.producer_id = v.producer_id,
+               .previous_producer_id = v.previous_producer_id,
+               .next_producer_id = v.next_producer_id,
+               .producer_epoch = v.producer_epoch,
+               .last_producer_epoch = kNoProducerEpoch,
+               .next_producer_epoch = v.next_producer_epoch,
                .txn_timeout_ms = v.transaction_timeout_ms,
-               .state = *state, .partitions = {}, .txn_start_ms = v.transaction_start_timestamp_ms,
+               .state = *state,
+               .partitions = {},
+               .txn_start_ms = v.transaction_start_timestamp_ms,
                .txn_last_update_ms = v.transaction_last_update_timestamp_ms,
                .client_transaction_version = v.client_transaction_version};
   if (*state != TxnState::kEmpty && v.transaction_partitions) {

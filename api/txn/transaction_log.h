@@ -40,7 +40,6 @@ std::vector<uint8_t> encode_txn_log_value(const TxnTransit& t, int16_t value_ver
 // Throws protocol::DecodeError on an unknown key type or value version, a bad
 // state byte or truncated bytes: a corrupt __transaction_state is reported at
 // load, never half-applied.
-TxnLogRecord decode_txn_log_record(std::span<const uint8_t> key,
-                                   std::optional<std::span<const uint8_t>> value);
+TxnLogRecord decode_txn_log_record(std::span<const uint8_t> key, std::optional<std::span<const uint8_t>> value);
 
 }  // namespace skiff::api::txn

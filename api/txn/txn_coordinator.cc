@@ -87,8 +87,7 @@ void TxnCoordinator::write(TxnMetadata& m, const TxnTransit& t, std::function<vo
 }
 
 void TxnCoordinator::init_producer_id(const std::string& id, int32_t timeout_ms,
-                                      std::optional<ProducerIdAndEpoch> expected,
-                                      std::function<void(TxnResult)> done) {
+                                      std::optional<ProducerIdAndEpoch> expected, std::function<void(TxnResult)> done) {
   if (id.empty()) return done({.error = ErrorCode::kInvalidRequest});
   if (timeout_ms <= 0 || timeout_ms > config_.max_timeout_ms) {
     return done({.error = ErrorCode::kInvalidTransactionTimeout});
@@ -104,9 +103,10 @@ void TxnCoordinator::init_producer_id(const std::string& id, int32_t timeout_ms,
   const auto t = prepare_init(*m, timeout_ms, expected, error);
   if (!t) return done({.error = error});
   if (t->state == TxnState::kPrepareEpochFence) {
-    txn_log().info("transactional id {}: InitProducerId fences producer id {} epoch {}; aborting its ongoing "
-                   "transaction at epoch {}",
-                   loggable_id(id), t->producer_id, m->producer_epoch(), t->producer_epoch);
+    txn_log().info(
+        "transactional id {}: InitProducerId fences producer id {} epoch {}; aborting its ongoing "
+        "transaction at epoch {}",
+        loggable_id(id), t->producer_id, m->producer_epoch(), t->producer_epoch);
     // The new producer retries on CONCURRENT_TRANSACTIONS and gets the next epoch once the abort completes.
     return end_internal(id, t->producer_id, t->producer_epoch, /*commit=*/false, /*from_client=*/false,
                         config_.server_transaction_version, [done = std::move(done)](TxnResult r) {
@@ -122,8 +122,7 @@ void TxnCoordinator::init_producer_id(const std::string& id, int32_t timeout_ms,
 }
 
 std::optional<TxnTransit> TxnCoordinator::prepare_init(TxnMetadata& m, int32_t timeout_ms,
-                                                       std::optional<ProducerIdAndEpoch> expected,
-                                                       ErrorCode& error) {
+                                                       std::optional<ProducerIdAndEpoch> expected, ErrorCode& error) {
   if (m.has_pending()) {
     error = ErrorCode::kConcurrentTransactions;
     return std::nullopt;
@@ -194,9 +193,8 @@ void TxnCoordinator::add_partitions_until(const std::string& id, int64_t produce
   if (m.producer_id() != producer_id) return done(ErrorCode::kInvalidProducerIdMapping);
   if (m.producer_epoch() != epoch) return done(ErrorCode::kProducerFenced);
   if (is_prepare(m.state())) return concurrent();
-  if (m.state() == TxnState::kOngoing &&
-      std::includes(m.current().partitions.begin(), m.current().partitions.end(), partitions.begin(),
-                    partitions.end())) {
+  if (m.state() == TxnState::kOngoing && std::includes(m.current().partitions.begin(), m.current().partitions.end(),
+                                                       partitions.begin(), partitions.end())) {
     return done(ErrorCode::kNone);  // already in the transaction: nothing to write
   }
   const TxnTransit t = m.prepare_add_partitions(partitions, client_tv, clock_.now_ms());
@@ -291,13 +289,13 @@ void TxnCoordinator::add_partitions_batch(std::vector<AddPartitionsEntry> entrie
   finish_one();  // the extra count keeps a synchronous completion from firing early
 }
 
-void TxnCoordinator::add_offsets(const std::string& id, int64_t producer_id, int16_t epoch,
-                                 const std::string& group_id, std::function<void(ErrorCode)> done) {
+void TxnCoordinator::add_offsets(const std::string& id, int64_t producer_id, int16_t epoch, const std::string& group_id,
+                                 std::function<void(ErrorCode)> done) {
   add_partitions(id, producer_id, epoch, {offsets_partition_for(group_id)}, 0, std::move(done));
 }
 
-void TxnCoordinator::end_txn(const std::string& id, int64_t producer_id, int16_t epoch, bool commit,
-                             int16_t client_tv, std::function<void(TxnResult)> done) {
+void TxnCoordinator::end_txn(const std::string& id, int64_t producer_id, int16_t epoch, bool commit, int16_t client_tv,
+                             std::function<void(TxnResult)> done) {
   end_internal(id, producer_id, epoch, commit, /*from_client=*/true, client_tv, std::move(done));
 }
 

@@ -100,16 +100,15 @@ class TxnCoordinator {
                                     const std::set<TopicPartition>& partitions) const;
   void add_partitions_batch(std::vector<AddPartitionsEntry> entries,
                             std::function<void(std::map<std::string, PartitionErrors>)> done);
-  void add_offsets(const std::string& transactional_id, int64_t producer_id, int16_t epoch,
-                   const std::string& group_id, std::function<void(ErrorCode)> done);
+  void add_offsets(const std::string& transactional_id, int64_t producer_id, int16_t epoch, const std::string& group_id,
+                   std::function<void(ErrorCode)> done);
   // client_tv: 2 for EndTxn v5+, else 0.
-  void end_txn(const std::string& transactional_id, int64_t producer_id, int16_t epoch, bool commit,
-               int16_t client_tv, std::function<void(TxnResult)> done);
+  void end_txn(const std::string& transactional_id, int64_t producer_id, int16_t epoch, bool commit, int16_t client_tv,
+               std::function<void(TxnResult)> done);
 
   TxnDescription describe(const std::string& transactional_id) const;
   // `id_filter`: when set, only the ids it accepts (ListTransactions v2's pattern).
-  TxnListing list(const std::set<int64_t>& producer_ids, const std::set<std::string>& states,
-                  int64_t min_duration_ms,
+  TxnListing list(const std::set<int64_t>& producer_ids, const std::set<std::string>& states, int64_t min_duration_ms,
                   const std::function<bool(const std::string&)>& id_filter = nullptr) const;
 
   // Timers (the owner calls these every abort_timed_out_interval_ms /
@@ -136,8 +135,8 @@ class TxnCoordinator {
 
  private:
   TxnMetadata& create(const std::string& id, int64_t producer_id, int32_t timeout_ms);
-  std::optional<TxnTransit> prepare_init(TxnMetadata& m, int32_t timeout_ms,
-                                         std::optional<ProducerIdAndEpoch> expected, ErrorCode& error);
+  std::optional<TxnTransit> prepare_init(TxnMetadata& m, int32_t timeout_ms, std::optional<ProducerIdAndEpoch> expected,
+                                         ErrorCode& error);
   void end_internal(const std::string& id, int64_t producer_id, int16_t epoch, bool commit, bool from_client,
                     int16_t client_tv, std::function<void(TxnResult)> done);
   // EndTxn's decision, Kafka 4.4's endTransactionWithTV1 / endTransaction:

@@ -74,15 +74,14 @@ std::optional<TxnTransit> TxnCoordinator::prepare_end_v1(TxnMetadata& m, int64_t
   const TxnState decided = commit ? TxnState::kCompleteCommit : TxnState::kCompleteAbort;
   switch (c.state) {
     case TxnState::kOngoing:
-      return prepare_completion(m, commit ? TxnState::kPrepareCommit : TxnState::kPrepareAbort, epoch, 0, false,
-                                early);
+      return prepare_completion(m, commit ? TxnState::kPrepareCommit : TxnState::kPrepareAbort, epoch, 0, false, early);
     case TxnState::kCompleteCommit:
     case TxnState::kCompleteAbort:
       return c.state == decided ? answer_current(early, c) : fail(early, ErrorCode::kInvalidTxnState);
     case TxnState::kPrepareCommit:
     case TxnState::kPrepareAbort:  // a retry while the markers are written
       return (c.state == TxnState::kPrepareCommit) == commit ? fail(early, ErrorCode::kConcurrentTransactions)
-                                                              : fail(early, ErrorCode::kInvalidTxnState);
+                                                             : fail(early, ErrorCode::kInvalidTxnState);
     case TxnState::kEmpty:
       return fail(early, ErrorCode::kInvalidTxnState);
     case TxnState::kDead:
@@ -123,8 +122,8 @@ std::optional<TxnTransit> TxnCoordinator::prepare_end_v2(TxnMetadata& m, int64_t
   auto abort_empty = [&] { return prepare_completion(m, TxnState::kPrepareAbort, epoch, client_tv, true, early); };
   switch (c.state) {
     case TxnState::kOngoing:
-      return prepare_completion(m, commit ? TxnState::kPrepareCommit : TxnState::kPrepareAbort, epoch, client_tv,
-                                false, early);
+      return prepare_completion(m, commit ? TxnState::kPrepareCommit : TxnState::kPrepareAbort, epoch, client_tv, false,
+                                early);
     case TxnState::kCompleteCommit:
       if (commit) return retry ? answer_current(early, c) : fail(early, ErrorCode::kInvalidTxnState);
       return retry ? fail(early, ErrorCode::kInvalidTxnState) : abort_empty();
@@ -134,7 +133,7 @@ std::optional<TxnTransit> TxnCoordinator::prepare_end_v2(TxnMetadata& m, int64_t
     case TxnState::kPrepareCommit:
     case TxnState::kPrepareAbort:
       return (c.state == TxnState::kPrepareCommit) == commit ? fail(early, ErrorCode::kConcurrentTransactions)
-                                                              : fail(early, ErrorCode::kInvalidTxnState);
+                                                             : fail(early, ErrorCode::kInvalidTxnState);
     case TxnState::kEmpty:
       return commit ? fail(early, ErrorCode::kInvalidTxnState) : abort_empty();
     case TxnState::kDead:
@@ -146,8 +145,8 @@ std::optional<TxnTransit> TxnCoordinator::prepare_end_v2(TxnMetadata& m, int64_t
   return fail(early, ErrorCode::kUnknownServerError);
 }
 
-void TxnCoordinator::on_prepare_written(const std::string& id, const TxnTransit& t, ErrorCode error,
-                                        bool epoch_fence, std::function<void(TxnResult)> done) {
+void TxnCoordinator::on_prepare_written(const std::string& id, const TxnTransit& t, ErrorCode error, bool epoch_fence,
+                                        std::function<void(TxnResult)> done) {
   if (error != ErrorCode::kNone) {
     if (epoch_fence) {
       auto it = txns_.find(id);
@@ -188,8 +187,8 @@ void TxnCoordinator::on_markers_written(const std::string& id, const TxnTransit&
   const TxnTransit complete = m.prepare_complete(clock_.now_ms());
   write(m, complete, [id, complete](ErrorCode e) {
     if (e != ErrorCode::kNone) {
-      txn_log().warn("transactional id {}: writing {} failed: error {}; retried by the abort timer",
-                     loggable_id(id), state_name(complete.state), static_cast<int>(e));
+      txn_log().warn("transactional id {}: writing {} failed: error {}; retried by the abort timer", loggable_id(id),
+                     state_name(complete.state), static_cast<int>(e));
     }
   });
 }

@@ -70,9 +70,10 @@ size_t TxnCoordinator::abort_timed_out_transactions() {
     TxnMetadata& m = *txns_.at(id);
     const int16_t old_epoch = m.producer_epoch();
     const TxnTransit fence = m.prepare_fence_epoch();
-    txn_log().info("transactional id {}: transaction of producer id {} epoch {} passed its timeout of {} ms; "
-                   "aborting it at epoch {}",
-                   loggable_id(id), fence.producer_id, old_epoch, fence.txn_timeout_ms, fence.producer_epoch);
+    txn_log().info(
+        "transactional id {}: transaction of producer id {} epoch {} passed its timeout of {} ms; "
+        "aborting it at epoch {}",
+        loggable_id(id), fence.producer_id, old_epoch, fence.txn_timeout_ms, fence.producer_epoch);
     end_internal(id, fence.producer_id, fence.producer_epoch, /*commit=*/false, /*from_client=*/false,
                  config_.server_transaction_version, [id](TxnResult r) {
                    if (r.error != ErrorCode::kNone) {
@@ -130,8 +131,8 @@ void TxnCoordinator::load(const std::vector<TxnLogRecord>& records) {
                      state_name(t.state), t.producer_id, t.producer_epoch);
     }
   }
-  txn_log().info("transaction coordinator loaded {} transactional ids from {} records ({} in progress)",
-                 txns_.size(), records.size(), in_progress);
+  txn_log().info("transaction coordinator loaded {} transactional ids from {} records ({} in progress)", txns_.size(),
+                 records.size(), in_progress);
   retry_pending_markers();  // PrepareCommit/PrepareAbort: the decision is durable, finish it
 }
 

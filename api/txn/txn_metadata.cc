@@ -42,8 +42,7 @@ TxnTransit TxnMetadata::prepare_fence_epoch() {
 }
 
 std::optional<TxnTransit> TxnMetadata::prepare_increment_epoch(int32_t timeout_ms,
-                                                               std::optional<int16_t> expected_epoch,
-                                                               int64_t now_ms) {
+                                                               std::optional<int16_t> expected_epoch, int64_t now_ms) {
   int16_t epoch = static_cast<int16_t>(cur_.producer_epoch + 1);
   int16_t last = kNoProducerEpoch;
   if (expected_epoch) {
@@ -92,8 +91,8 @@ TxnTransit TxnMetadata::prepare_add_partitions(const std::set<TopicPartition>& a
   return begin(t);
 }
 
-TxnTransit TxnMetadata::prepare_end(TxnState prepare_state, int16_t client_tv, int64_t next_producer_id,
-                                    int64_t now_ms, bool no_partition_added) {
+TxnTransit TxnMetadata::prepare_end(TxnState prepare_state, int16_t client_tv, int64_t next_producer_id, int64_t now_ms,
+                                    bool no_partition_added) {
   TxnTransit t = transit_to(prepare_state);
   // KIP-890: every EndTxn bumps the epoch. Only an abort after an epoch fence
   // can find Short.MAX_VALUE here; its markers fence every older epoch anyway.
@@ -109,9 +108,8 @@ TxnTransit TxnMetadata::prepare_end(TxnState prepare_state, int16_t client_tv, i
 }
 
 TxnTransit TxnMetadata::prepare_complete(int64_t now_ms) {
-  const TxnState to =
-      cur_.state == TxnState::kPrepareCommit ? TxnState::kCompleteCommit : TxnState::kCompleteAbort;
-  failed_epoch_fence_ = false;  // the abort that followed a fence is durable
+  const TxnState to = cur_.state == TxnState::kPrepareCommit ? TxnState::kCompleteCommit : TxnState::kCompleteAbort;
+  failed_epoch_fence_ = false;    // the abort that followed a fence is durable
   TxnTransit t = transit_to(to);  // the last epoch stays: a TV2 end already recorded it
   if (supports_epoch_bump(cur_.client_transaction_version) && cur_.next_producer_id != kNoProducerId) {
     t.producer_id = cur_.next_producer_id;  // the epoch overflowed: the new id takes over now
@@ -145,9 +143,9 @@ void TxnMetadata::complete_transition(const TxnTransit& t) {
   // change: InitProducerId (Empty) and a TV2 Complete* after an overflow.
   const int64_t previous = cur_.previous_producer_id;
   cur_ = t;
-  const bool id_may_change = t.state == TxnState::kEmpty ||
-                             ((t.state == TxnState::kCompleteCommit || t.state == TxnState::kCompleteAbort) &&
-                              supports_epoch_bump(t.client_transaction_version));
+  const bool id_may_change =
+      t.state == TxnState::kEmpty || ((t.state == TxnState::kCompleteCommit || t.state == TxnState::kCompleteAbort) &&
+                                      supports_epoch_bump(t.client_transaction_version));
   if (!id_may_change) cur_.previous_producer_id = previous;
   pending_.reset();
 }

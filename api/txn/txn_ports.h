@@ -55,13 +55,13 @@ class TxnMarkerWriter {
 
 // Kafka's defaults (TransactionStateManagerConfig / TransactionLogConfig).
 struct TxnConfig {
-  int32_t max_timeout_ms = 900000;                       // transaction.max.timeout.ms
-  int64_t abort_timed_out_interval_ms = 10000;           // transaction.abort.timed.out.transaction.cleanup.interval.ms
-  int64_t transactional_id_expiration_ms = 604800000;    // transactional.id.expiration.ms
-  int64_t remove_expired_interval_ms = 3600000;          // transaction.remove.expired.transaction.cleanup.interval.ms
-  int32_t offsets_topic_partitions = 50;                 // offsets.topic.num.partitions (AddOffsetsToTxn)
-  int16_t server_transaction_version = 2;                // finalized transaction.version (fence/timeout aborts)
-  int64_t busy_wait_ms = 100;                            // add.partitions.to.txn.retry.backoff.max.ms
+  int32_t max_timeout_ms = 900000;                     // transaction.max.timeout.ms
+  int64_t abort_timed_out_interval_ms = 10000;         // transaction.abort.timed.out.transaction.cleanup.interval.ms
+  int64_t transactional_id_expiration_ms = 604800000;  // transactional.id.expiration.ms
+  int64_t remove_expired_interval_ms = 3600000;        // transaction.remove.expired.transaction.cleanup.interval.ms
+  int32_t offsets_topic_partitions = 50;               // offsets.topic.num.partitions (AddOffsetsToTxn)
+  int16_t server_transaction_version = 2;              // finalized transaction.version (fence/timeout aborts)
+  int64_t busy_wait_ms = 100;                          // add.partitions.to.txn.retry.backoff.max.ms
 };
 
 }  // namespace skiff::api::txn

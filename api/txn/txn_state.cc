@@ -6,9 +6,9 @@ namespace skiff::api::txn {
 
 namespace {
 
-constexpr std::array<std::string_view, 8> kNames = {
-    "Empty", "Ongoing", "PrepareCommit", "PrepareAbort",
-    "CompleteCommit", "CompleteAbort", "Dead", "PrepareEpochFence"};
+constexpr std::array<std::string_view, 8> kNames = {"Empty",        "Ongoing",          "PrepareCommit",
+                                                    "PrepareAbort", "CompleteCommit",   "CompleteAbort",
+                                                    "Dead",         "PrepareEpochFence"};
 
 bool is_complete_or_empty(TxnState s) {
   return s == TxnState::kEmpty || s == TxnState::kCompleteCommit || s == TxnState::kCompleteAbort;

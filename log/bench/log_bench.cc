@@ -65,9 +65,11 @@ int append_bench(const std::string& dir, int64_t total_mb, size_t batch_bytes, i
   auto t1 = Clock::now();
   const double s = secs(t0, t1);
   const double bytes = static_cast<double>(per_writer * writers) * static_cast<double>(tmpl.size());
-  std::printf("append: writers=%d flush.messages=%lld batch=%zuB batches=%lld bytes=%.0f time=%.3fs  %.1f MB/s  %.0f batches/s\n",
-              writers, static_cast<long long>(flush_messages), tmpl.size(), static_cast<long long>(per_writer * writers),
-              bytes, s, bytes / s / 1e6, static_cast<double>(per_writer * writers) / s);
+  std::printf(
+      "append: writers=%d flush.messages=%lld batch=%zuB batches=%lld bytes=%.0f time=%.3fs  %.1f MB/s  %.0f "
+      "batches/s\n",
+      writers, static_cast<long long>(flush_messages), tmpl.size(), static_cast<long long>(per_writer * writers), bytes,
+      s, bytes / s / 1e6, static_cast<double>(per_writer * writers) / s);
   // No close(): the log is left as after a crash (for the recovery bench).
   return 0;
 }
@@ -105,8 +107,8 @@ int recover_bench(const std::string& dir) {
   const auto& st = log->load_stats();
   std::printf("recover: segments=%d recovered=%d bytes=%llu truncated=%llu leo=%lld time=%.3fs  %.1f MB/s\n",
               st.segments, st.segments_recovered, static_cast<unsigned long long>(log->size_in_bytes()),
-              static_cast<unsigned long long>(st.bytes_truncated), static_cast<long long>(log->log_end_offset().value), s,
-              static_cast<double>(log->size_in_bytes()) / s / 1e6);
+              static_cast<unsigned long long>(st.bytes_truncated), static_cast<long long>(log->log_end_offset().value),
+              s, static_cast<double>(log->size_in_bytes()) / s / 1e6);
   log->close();
   return 0;
 }

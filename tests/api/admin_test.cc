@@ -106,7 +106,8 @@ TEST_CASE("CreateTopics: partitions, configs, validate_only, replication factor"
     CHECK(r.topics[0].num_partitions == 1);
   }
   SECTION("validate_only creates nothing") {
-    CHECK(h.call<CreateTopicsResponse>(test::create_topics_request("dry", 2, 1, {}, true), 7).topics[0].error_code == 0);
+    CHECK(h.call<CreateTopicsResponse>(test::create_topics_request("dry", 2, 1, {}, true), 7).topics[0].error_code ==
+          0);
     CHECK(!h.logs().topic("dry"));
   }
   SECTION("replication factor 3: INVALID_REPLICATION_FACTOR") {
@@ -115,8 +116,12 @@ TEST_CASE("CreateTopics: partitions, configs, validate_only, replication factor"
     CHECK(r.topics[0].error_message.value_or("").find("skiff.accept.replication.factor.enable") != std::string::npos);
   }
   SECTION("bad config: INVALID_CONFIG; bad name: INVALID_TOPIC_EXCEPTION; 0 partitions: INVALID_PARTITIONS") {
-    CHECK(h.call<CreateTopicsResponse>(test::create_topics_request("c", 1, 1, {{"retention.ms", "soon"}}), 7).topics[0].error_code == 40);
-    CHECK(h.call<CreateTopicsResponse>(test::create_topics_request("c", 1, 1, {{"no.such.config", "1"}}), 7).topics[0].error_code == 40);
+    CHECK(h.call<CreateTopicsResponse>(test::create_topics_request("c", 1, 1, {{"retention.ms", "soon"}}), 7)
+              .topics[0]
+              .error_code == 40);
+    CHECK(h.call<CreateTopicsResponse>(test::create_topics_request("c", 1, 1, {{"no.such.config", "1"}}), 7)
+              .topics[0]
+              .error_code == 40);
     CHECK(h.call<CreateTopicsResponse>(test::create_topics_request("bad/name", 1, 1), 7).topics[0].error_code == 17);
     CHECK(h.call<CreateTopicsResponse>(test::create_topics_request("zero", 0, 1), 7).topics[0].error_code == 37);
   }
@@ -185,7 +190,8 @@ TEST_CASE("CreatePartitions grows a topic and lists every topic in the answer", 
 
 TEST_CASE("DescribeConfigs lists every topic and broker config with sources and synonyms", "[api][admin]") {
   test::ApiHarness h({"log.retention.ms=5000"});
-  auto created = h.call<CreateTopicsResponse>(test::create_topics_request("cfg", 1, 1, {{"segment.bytes", "2000000"}}), 7);
+  auto created =
+      h.call<CreateTopicsResponse>(test::create_topics_request("cfg", 1, 1, {{"segment.bytes", "2000000"}}), 7);
   REQUIRE(created.topics[0].error_code == 0);
   for (int16_t v : {1, 2, 3, 4}) {
     auto r = describe(h, 2, "cfg", v);
@@ -219,7 +225,9 @@ TEST_CASE("DescribeConfigs lists every topic and broker config with sources and 
 
 TEST_CASE("AlterConfigs and IncrementalAlterConfigs change topic configs live and persistently", "[api][admin]") {
   test::ApiHarness h;
-  REQUIRE(h.call<CreateTopicsResponse>(test::create_topics_request("alt", 1, 1, {{"retention.ms", "1000"}}), 7).topics[0].error_code == 0);
+  REQUIRE(h.call<CreateTopicsResponse>(test::create_topics_request("alt", 1, 1, {{"retention.ms", "1000"}}), 7)
+              .topics[0]
+              .error_code == 0);
 
   IncrementalAlterConfigsRequest inc;
   IncrementalAlterConfigsRequest::AlterConfigsResource res;
@@ -239,7 +247,7 @@ TEST_CASE("AlterConfigs and IncrementalAlterConfigs change topic configs live an
   REQUIRE(r.responses.size() == 1);
   CHECK(r.responses[0].error_code == 0);
   CHECK(h.logs().get_log("alt", 0)->config()->max_message_bytes == 2048);  // live
-  CHECK(h.logs().get_log("alt", 0)->config()->retention_ms == 1000);      // kept
+  CHECK(h.logs().get_log("alt", 0)->config()->retention_ms == 1000);       // kept
   auto described = describe(h, 2, "alt");
   CHECK(described.error_code == 0);
   auto* cleanup = find(described, "cleanup.policy");

@@ -5,13 +5,12 @@
 
 #include <unistd.h>
 
+#include <catch2/catch.hpp>
 #include <condition_variable>
 #include <deque>
 #include <filesystem>
 #include <map>
 #include <mutex>
-
-#include <catch2/catch.hpp>
 
 #include "api/kafka_apis.h"
 #include "api/protocol/frame.h"

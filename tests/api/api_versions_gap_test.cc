@@ -29,7 +29,8 @@ std::vector<api::ApiVersionRange> advertised_on_the_wire(test::ApiHarness& h) {
 
 }  // namespace
 
-TEST_CASE("ApiVersions beside Kafka 4.4's: the gap is reported, nothing is over-advertised", "[api][apiversions][gap]") {
+TEST_CASE("ApiVersions beside Kafka 4.4's: the gap is reported, nothing is over-advertised",
+          "[api][apiversions][gap]") {
   test::ApiHarness h;
   const auto ours = advertised_on_the_wire(h);
   const auto gap = api::gap_report(ours);

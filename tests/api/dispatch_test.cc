@@ -1,9 +1,9 @@
 // KafkaApis dispatch: ApiVersions (incl. the KIP-511 fallback), unknown keys,
 // out-of-range versions, malformed bodies.
-#include "api/protocol/generated/api_versions_request.h"
-#include "api/protocol/generated/api_versions_response.h"
 #include "api/handler_registry.h"
 #include "api/protocol/api_table.h"
+#include "api/protocol/generated/api_versions_request.h"
+#include "api/protocol/generated/api_versions_response.h"
 #include "api/protocol/generated/fetch_request.h"
 #include "tests/api/api_harness.h"
 
@@ -37,13 +37,13 @@ TEST_CASE("old clients' probes find the versions they look for", "[api][apiversi
       if (k.api_key == key) return std::pair<int, int>(k.min_version, k.max_version);
     return std::pair<int, int>(-1, -1);
   };
-  CHECK(range(0) == std::pair(0, 13));   // Produce: librdkafka probes v0, v3, v7
-  CHECK(range(1).first <= 4);            // Fetch: probes v4 and v10
+  CHECK(range(0) == std::pair(0, 13));  // Produce: librdkafka probes v0, v3, v7
+  CHECK(range(1).first <= 4);           // Fetch: probes v4 and v10
   CHECK(range(1).second >= 10);
-  CHECK(range(2).first <= 1);            // ListOffsets: probe v1
-  CHECK(range(3).first == 0);            // Metadata
-  CHECK(range(18) == std::pair(0, 4));   // ApiVersions
-  CHECK(range(23) == std::pair(2, 4));   // OffsetForLeaderEpoch
+  CHECK(range(2).first <= 1);           // ListOffsets: probe v1
+  CHECK(range(3).first == 0);           // Metadata
+  CHECK(range(18) == std::pair(0, 4));  // ApiVersions
+  CHECK(range(23) == std::pair(2, 4));  // OffsetForLeaderEpoch
 }
 
 TEST_CASE("ApiVersions at a version above ours answers v0 with UNSUPPORTED_VERSION", "[api][apiversions]") {
@@ -88,9 +88,7 @@ TEST_CASE("unknown API keys and unadvertised versions close the connection", "[a
     protocol::FetchRequest req;
     CHECK(h.raw(h.frame(req, 3)).action == network::Response::Action::kClose);
   }
-  SECTION("a truncated header") {
-    CHECK(h.raw({0x00, 0x12, 0x00}).action == network::Response::Action::kClose);
-  }
+  SECTION("a truncated header") { CHECK(h.raw({0x00, 0x12, 0x00}).action == network::Response::Action::kClose); }
   SECTION("a body that does not decode") {
     auto bytes = h.frame(ApiVersionsRequest{}, 3);
     bytes.resize(bytes.size() - 1);

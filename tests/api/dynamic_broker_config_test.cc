@@ -2,6 +2,8 @@
 // AlterConfigs on the BROKER resource (node "1" and the cluster default ""),
 // applied live to topics without an override and to connection quotas,
 // described with Kafka's sources and synonyms, durable across a restart.
+#include <spdlog/spdlog.h>
+
 #include "api/protocol/generated/alter_configs_request.h"
 #include "api/protocol/generated/alter_configs_response.h"
 #include "api/protocol/generated/create_topics_request.h"
@@ -10,8 +12,6 @@
 #include "api/protocol/generated/describe_configs_response.h"
 #include "api/protocol/generated/incremental_alter_configs_request.h"
 #include "api/protocol/generated/incremental_alter_configs_response.h"
-#include <spdlog/spdlog.h>
-
 #include "tests/api/api_harness.h"
 
 using namespace skiff;
@@ -84,7 +84,7 @@ TEST_CASE("broker log defaults change live for topics without an override, and s
   REQUIRE(alter(h, "1", {{"message.max.bytes", 0, "2000"}}).error_code == 0);
   auto check = [&] {
     CHECK(h.logs().get_log("plain", 0)->config()->retention_ms == 1000);
-    CHECK(h.logs().get_log("own", 0)->config()->retention_ms == 777);  // its override wins
+    CHECK(h.logs().get_log("own", 0)->config()->retention_ms == 777);          // its override wins
     CHECK(h.logs().get_log("plain", 0)->config()->max_message_bytes == 2000);  // per-broker > default
     auto b = describe(h, 4, "1");
     REQUIRE(b.error_code == 0);
@@ -94,7 +94,7 @@ TEST_CASE("broker log defaults change live for topics without an override, and s
     CHECK(mmb->config_source == 2);  // DYNAMIC_BROKER_CONFIG
     CHECK_FALSE(mmb->read_only);
     CHECK(synonyms(*mmb) == std::vector<std::string>{"2:message.max.bytes=2000", "3:message.max.bytes=5000",
-                                                      "4:message.max.bytes=3000000", "5:message.max.bytes=1048588"});
+                                                     "4:message.max.bytes=3000000", "5:message.max.bytes=1048588"});
     CHECK(find(b, "node.id")->read_only);
     auto d = describe(h, 4, "");  // the cluster default lists only what is set there
     REQUIRE(d.configs.size() == 2);
@@ -173,8 +173,7 @@ TEST_CASE("connection limits and per-IP overrides change live", "[api][dynamic]"
   CHECK_FALSE(h.quotas().try_acquire("10.0.0.9"));
 }
 
-TEST_CASE("BROKER_LOGGER: levels described in log4j's names and changed live, as Kafka 4.4 answers",
-          "[api][dynamic]") {
+TEST_CASE("BROKER_LOGGER: levels described in log4j's names and changed live, as Kafka 4.4 answers", "[api][dynamic]") {
   test::ApiHarness h;
   auto level_of = [&](const std::string& logger) {
     auto d = describe(h, 8, "1");
@@ -216,8 +215,9 @@ TEST_CASE("BROKER_LOGGER: levels described in log4j's names and changed live, as
 
   auto r = set({{"root", 0, "LOUD"}});
   CHECK(r.error_code == 40);
-  CHECK(r.error_message == "Cannot set the log level of root to LOUD as it is not a supported log level. Valid log "
-                           "levels are DEBUG, ERROR, FATAL, INFO, TRACE, WARN");
+  CHECK(r.error_message ==
+        "Cannot set the log level of root to LOUD as it is not a supported log level. Valid log "
+        "levels are DEBUG, ERROR, FATAL, INFO, TRACE, WARN");
   r = set({{"root", 1, std::nullopt}});
   CHECK(r.error_code == 42);
   CHECK(r.error_message == "Removing the log level of the root logger is not allowed");

@@ -8,9 +8,9 @@
 #include "api/protocol/generated/produce_response.h"
 #include "api/purgatory.h"
 #include "api/topics.h"
+#include "common/wall_clock.h"
 #include "log/batch_builder.h"
 #include "tests/api/api_harness.h"
-#include "common/wall_clock.h"
 
 using namespace skiff;
 using protocol::FetchRequest;
@@ -212,7 +212,7 @@ TEST_CASE("purgatory: events wake only their key's watchers; nothing watched, no
   p.on_event(api::partition_key("u", 3));  // a's second key
   CHECK(a->completions == 1);
   CHECK(b->completions == 0);
-  CHECK(p.watched() == 1);  // both of a's watches are gone
+  CHECK(p.watched() == 1);                 // both of a's watches are gone
   p.on_event(api::partition_key("t", 0));  // nobody left on it
   CHECK(a->completions == 1);
   p.on_event(api::partition_key("t", 1));

@@ -8,9 +8,9 @@
 #include "api/protocol/generated/init_producer_id_response.h"
 #include "api/protocol/generated/produce_request.h"
 #include "api/protocol/generated/produce_response.h"
+#include "common/wall_clock.h"
 #include "log/batch_builder.h"
 #include "tests/api/api_harness.h"
-#include "common/wall_clock.h"
 
 using namespace skiff;
 using protocol::InitProducerIdRequest;

@@ -159,8 +159,8 @@ TEST_CASE("ListPartitionReassignments: always empty", "[api][tools]") {
   CHECK(!r.error_message.has_value());
   CHECK(r.topics.empty());
   ListPartitionReassignmentsRequest named;
-  named.topics = std::vector<ListPartitionReassignmentsRequest::ListPartitionReassignmentsTopics>{{"t", {0}},
-                                                                                                {"nope", {3}}};
+  named.topics =
+      std::vector<ListPartitionReassignmentsRequest::ListPartitionReassignmentsTopics>{{"t", {0}}, {"nope", {3}}};
   CHECK(h.call<ListPartitionReassignmentsResponse>(named, 0).topics.empty());
 }
 
@@ -175,14 +175,15 @@ TEST_CASE("AlterPartitionReassignments: this broker alone is a no-op, anything e
     return p;
   };
   Req req;
-  req.topics.push_back({"t",
-                        {part(0, std::vector<int32_t>{1}), part(1, std::vector<int32_t>{1, 7}),
-                         part(0, std::vector<int32_t>{1, 1}), part(1, std::vector<int32_t>{}), part(0, std::nullopt),
-                         part(9, std::vector<int32_t>{1})}});
+  req.topics.push_back(
+      {"t",
+       {part(0, std::vector<int32_t>{1}), part(1, std::vector<int32_t>{1, 7}), part(0, std::vector<int32_t>{1, 1}),
+        part(1, std::vector<int32_t>{}), part(0, std::nullopt), part(9, std::vector<int32_t>{1})}});
   req.topics.push_back({"nope", {part(0, std::vector<int32_t>{1})}});
   const std::vector<std::pair<int16_t, std::optional<std::string>>> expected = {
       {0, std::nullopt},
-      {kInvalidReplicaAssignment, "The manual partition assignment includes broker 7, but no such broker is registered."},
+      {kInvalidReplicaAssignment,
+       "The manual partition assignment includes broker 7, but no such broker is registered."},
       {kInvalidReplicaAssignment, "The manual partition assignment includes the broker 1 more than once."},
       {kInvalidReplicaAssignment, "The manual partition assignment includes an empty replica list."},
       {kNoReassignmentInProgress, "No partition reassignment is in progress."},
@@ -345,18 +346,23 @@ TEST_CASE("DescribeCluster v2: this broker, not fenced", "[api][tools]") {
 TEST_CASE("feature update checks with a feature of several levels (Kafka's order and messages)", "[api][tools]") {
   // As group.version would be: levels 0-2 supported, 1 finalized.
   const api::Feature table[] = {{"group.version", 0, 2, 1}};
-  auto check = [&](int16_t level, int8_t type) { return api::feature_update_refusal(table, "group.version", level, type, 4); };
+  auto check = [&](int16_t level, int8_t type) {
+    return api::feature_update_refusal(table, "group.version", level, type, 4);
+  };
   const std::string prefix = "Invalid update version ";
   CHECK(check(1, 1) == std::nullopt);
   CHECK(check(1, 2) == std::nullopt);
-  CHECK(check(0, 1) == prefix + "0 for feature group.version. Can't downgrade the version of this feature without "
-                                "setting the upgrade type to either safe or unsafe downgrade.");
+  CHECK(check(0, 1) == prefix +
+                           "0 for feature group.version. Can't downgrade the version of this feature without "
+                           "setting the upgrade type to either safe or unsafe downgrade.");
   CHECK(check(2, 2) == prefix + "2 for feature group.version. Can't downgrade to a newer version.");
   CHECK(check(3, 1) == prefix + "3 for feature group.version. Local controller 4 only supports versions 0-2");
   CHECK(check(2, 1) ==
-        prefix + "2 for feature group.version. Skiff's feature levels are fixed by its build: group.version stays at 1.");
+        prefix +
+            "2 for feature group.version. Skiff's feature levels are fixed by its build: group.version stays at 1.");
   CHECK(check(0, 3) ==
-        prefix + "0 for feature group.version. Skiff's feature levels are fixed by its build: group.version stays at 1.");
+        prefix +
+            "0 for feature group.version. Skiff's feature levels are fixed by its build: group.version stays at 1.");
   CHECK(check(1, 0) == prefix + "1 for feature group.version. The controller does not support the given upgrade type.");
 }
 
@@ -367,8 +373,9 @@ TEST_CASE("DescribeCluster: controllers are asked of a broker endpoint, an unkno
     req.endpoint_type = 2;  // what the admin client sends with bootstrap.controllers
     auto r = h.call<DescribeClusterResponse>(req, v);
     CHECK(r.error_code == 114);  // MISMATCHED_ENDPOINT_TYPE
-    CHECK(r.error_message == "The request was sent to an endpoint of type BROKER, but we wanted an endpoint of type "
-                             "CONTROLLER");
+    CHECK(r.error_message ==
+          "The request was sent to an endpoint of type BROKER, but we wanted an endpoint of type "
+          "CONTROLLER");
     CHECK(r.brokers.empty());
     req.endpoint_type = 9;
     auto u = h.call<DescribeClusterResponse>(req, v);

@@ -86,7 +86,7 @@ TEST_CASE("DescribeConfigs describes every topic key of Kafka 4.4", "[api][admin
   CHECK(find(all, "retention.ms")->documentation.value_or("").find("no effect") == std::string::npos);
   REQUIRE(!find(all, "segment.bytes")->synonyms.empty());
   CHECK(find(all, "segment.bytes")->synonyms.back().name == "log.segment.bytes");
-  CHECK(find(all, "flush.ms")->synonyms.empty());  // as Kafka: log.flush.interval.ms has no default
+  CHECK(find(all, "flush.ms")->synonyms.empty());         // as Kafka: log.flush.interval.ms has no default
   CHECK(find(all, "internal.segment.bytes") == nullptr);  // internal: described only when set
 }
 

@@ -12,9 +12,9 @@
 #include "api/protocol/generated/fetch_response.h"
 #include "api/protocol/generated/list_offsets_request.h"
 #include "api/protocol/generated/list_offsets_response.h"
+#include "common/wall_clock.h"
 #include "log/batch_builder.h"
 #include "tests/api/api_harness.h"
-#include "common/wall_clock.h"
 
 using namespace skiff;
 using protocol::FetchRequest;
@@ -77,9 +77,9 @@ TEST_CASE("read_committed fetch stops at the LSO and lists aborted transactions"
   test::ApiHarness h;
   REQUIRE(h.logs().create_topic("t", 1).error == storage::LogErrc::kNone);
   auto log = h.logs().get_log("t", 0);
-  append(*log, -1);  // 0-1
-  append(*log, 7);   // 2-3: producer 7 opens a transaction
-  append(*log, 8);   // 4-5: producer 8 too
+  append(*log, -1);                                                         // 0-1
+  append(*log, 7);                                                          // 2-3: producer 7 opens a transaction
+  append(*log, 8);                                                          // 4-5: producer 8 too
   REQUIRE(log->append_marker(7, 0, false, 0, 1, 0, wall_clock_ms()).ok());  // 6: 7 aborts
 
   auto committed = h.call<FetchResponse>(fetch(0, 1), 12).responses.at(0).partitions.at(0);

@@ -55,8 +55,11 @@ TEST_CASE("Kafka's DumpLogSegments --transaction-log-decoder reads our __transac
 
   const auto file = h.log_dir() / "__transaction_state-0" / storage::segment_file_name(0, ".log");
   int st = 0;
-  std::string out = run("java -cp '" + jars + "/*' org.apache.kafka.tools.DumpLogSegments --transaction-log-decoder "
-                        "--files " + file.string(), &st);
+  std::string out = run("java -cp '" + jars +
+                            "/*' org.apache.kafka.tools.DumpLogSegments --transaction-log-decoder "
+                            "--files " +
+                            file.string(),
+                        &st);
   INFO(out);
   REQUIRE(st == 0);
   CHECK(out.find("Exception") == std::string::npos);

@@ -120,8 +120,7 @@ void create(test::ApiHarness& h, const std::string& topic, int32_t partitions) {
 
 }  // namespace
 
-TEST_CASE("FindCoordinator for a transactional id answers this node; an empty id is INVALID_REQUEST",
-          "[api][txn]") {
+TEST_CASE("FindCoordinator for a transactional id answers this node; an empty id is INVALID_REQUEST", "[api][txn]") {
   test::ApiHarness h;
   protocol::FindCoordinatorRequest req;
   req.key_type = 1;
@@ -200,18 +199,17 @@ TEST_CASE("ListTransactions v2 filters by a whole-id RE2 pattern; a bad pattern 
   CHECK(ids("a**") == std::set<std::string>{"error 128"});
 }
 
-TEST_CASE("AddPartitionsToTxn: a missing partition fails, the rest are not attempted; fencing",
-          "[api][txn]") {
+TEST_CASE("AddPartitionsToTxn: a missing partition fails, the rest are not attempted; fencing", "[api][txn]") {
   test::ApiHarness h;
   create(h, "t", 1);
   Pid p = init(h, "tx");
   auto r = add(h, "tx", p, "t", {0, 7});
-  CHECK(r[{"t", 0}] == 55);  // OPERATION_NOT_ATTEMPTED
-  CHECK(r[{"t", 7}] == 3);   // UNKNOWN_TOPIC_OR_PARTITION
+  CHECK(r[{"t", 0}] == 55);   // OPERATION_NOT_ATTEMPTED
+  CHECK(r[{"t", 7}] == 3);    // UNKNOWN_TOPIC_OR_PARTITION
   Pid newer = init(h, "tx");  // a second producer with the same id fences the first
   CHECK(newer.epoch == 1);
-  CHECK(add(h, "tx", p, "t", {0})[{"t", 0}] == 90);      // PRODUCER_FENCED
-  CHECK(add(h, "tx", p, "t", {0}, 1)[{"t", 0}] == 47);   // INVALID_PRODUCER_EPOCH before v2
+  CHECK(add(h, "tx", p, "t", {0})[{"t", 0}] == 90);     // PRODUCER_FENCED
+  CHECK(add(h, "tx", p, "t", {0}, 1)[{"t", 0}] == 47);  // INVALID_PRODUCER_EPOCH before v2
   CHECK(end(h, "tx", p, true, 1).error_code == 47);
   protocol::AddOffsetsToTxnRequest ao;
   ao.transactional_id = "tx";
@@ -270,8 +268,7 @@ TEST_CASE("ApiVersions advertises the transaction APIs the coordinator serves", 
   CHECK(keys.at(66) == std::pair<int16_t, int16_t>{0, 2});  // ListTransactions (no v2 pattern: no RE2)
 }
 
-TEST_CASE("__transaction_state is replayed at startup: a PrepareCommit completes, state survives",
-          "[api][txn]") {
+TEST_CASE("__transaction_state is replayed at startup: a PrepareCommit completes, state survives", "[api][txn]") {
   test::ApiHarness h;
   create(h, "t", 1);
   Pid p = init(h, "tx");

@@ -63,8 +63,7 @@ Outcome try_produce(test::RawClient& c, const std::string& topic, int32_t& corre
   md.topics = std::vector{t};
   md.allow_auto_topic_creation = true;
   protocol::MetadataResponse mdr;
-  if (!send(c, protocol::encode_request_frame(h, kMetadataVersion, md)) ||
-      !read_response(c, kMetadataVersion, mdr))
+  if (!send(c, protocol::encode_request_frame(h, kMetadataVersion, md)) || !read_response(c, kMetadataVersion, mdr))
     return Outcome::kIoError;
 
   auto batch = storage::make_test_batch(1, 100, std::time(nullptr) * 1000);
@@ -80,8 +79,7 @@ Outcome try_produce(test::RawClient& c, const std::string& topic, int32_t& corre
   pr.topic_data.push_back(td);
   h.correlation_id = ++correlation;
   protocol::ProduceResponse resp;
-  if (!send(c, protocol::encode_request_frame(h, kProduceVersion, pr)) ||
-      !read_response(c, kProduceVersion, resp))
+  if (!send(c, protocol::encode_request_frame(h, kProduceVersion, pr)) || !read_response(c, kProduceVersion, resp))
     return Outcome::kIoError;
   const bool ok = resp.responses.size() == 1 && resp.responses[0].partition_responses.size() == 1 &&
                   resp.responses[0].partition_responses[0].error_code == 0;

@@ -60,26 +60,33 @@ Options parse(int argc, char** argv) {
     std::string key = argv[i];
     if (i + 1 >= argc) die("missing value for " + key);
     std::string value = argv[i + 1];
-    if (key == "--bootstrap") o.bootstrap = value;
-    else if (key == "--topic") o.topic = value;
-    else if (key == "--records") o.records = std::stol(value);
-    else if (key == "--size") o.size = std::stoi(value);
-    else if (key == "--acks") o.acks = value;
-    else if (key == "--rate") o.rate = std::stod(value);
-    else if (key == "--seconds") o.seconds = std::stod(value);
-    else if (key == "--timeout-s") o.timeout_s = std::stod(value);
+    if (key == "--bootstrap")
+      o.bootstrap = value;
+    else if (key == "--topic")
+      o.topic = value;
+    else if (key == "--records")
+      o.records = std::stol(value);
+    else if (key == "--size")
+      o.size = std::stoi(value);
+    else if (key == "--acks")
+      o.acks = value;
+    else if (key == "--rate")
+      o.rate = std::stod(value);
+    else if (key == "--seconds")
+      o.seconds = std::stod(value);
+    else if (key == "--timeout-s")
+      o.timeout_s = std::stod(value);
     else if (key == "--set") {
       auto eq = value.find('=');
       if (eq == std::string::npos) die("--set wants key=value, got " + value);
       o.extra.emplace_back(value.substr(0, eq), value.substr(eq + 1));
-    } else die("unknown option " + key);
+    } else
+      die("unknown option " + key);
   }
   return o;
 }
 
-double now_s() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
+double now_s() { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
 
 int64_t mono_ns() {
   timespec ts{};
@@ -135,8 +142,8 @@ void on_delivery(rd_kafka_t*, const rd_kafka_message_t* m, void* opaque) {
 
 void produce_one(rd_kafka_t* rk, rd_kafka_topic_t* rkt, const void* data, size_t len) {
   for (;;) {
-    if (rd_kafka_produce(rkt, RD_KAFKA_PARTITION_UA, RD_KAFKA_MSG_F_COPY, const_cast<void*>(data), len,
-                         nullptr, 0, nullptr) == 0)
+    if (rd_kafka_produce(rkt, RD_KAFKA_PARTITION_UA, RD_KAFKA_MSG_F_COPY, const_cast<void*>(data), len, nullptr, 0,
+                         nullptr) == 0)
       return;
     if (rd_kafka_last_error() != RD_KAFKA_RESP_ERR__QUEUE_FULL)
       die(std::string("produce: ") + rd_kafka_err2str(rd_kafka_last_error()));
@@ -163,11 +170,13 @@ int run_produce(const Options& o) {
   double deadline = start + o.timeout_s;
   while (stats.delivered + stats.failed < o.records && now_s() < deadline) rd_kafka_poll(rk, 50);
   double elapsed = now_s() - start;
-  if (stats.failed) std::fprintf(stderr, "rdkafka_bench: %ld failed, first: %s\n", stats.failed, rd_kafka_err2str(stats.first_error));
-  std::printf("{\"mode\":\"produce\",\"records\":%ld,\"failed\":%ld,\"seconds\":%.4f,\"records_per_s\":%.1f,"
-              "\"mb_per_s\":%.2f}\n",
-              stats.delivered, stats.failed, elapsed, stats.delivered / elapsed,
-              stats.delivered * double(o.size) / elapsed / (1024 * 1024));
+  if (stats.failed)
+    std::fprintf(stderr, "rdkafka_bench: %ld failed, first: %s\n", stats.failed, rd_kafka_err2str(stats.first_error));
+  std::printf(
+      "{\"mode\":\"produce\",\"records\":%ld,\"failed\":%ld,\"seconds\":%.4f,\"records_per_s\":%.1f,"
+      "\"mb_per_s\":%.2f}\n",
+      stats.delivered, stats.failed, elapsed, stats.delivered / elapsed,
+      stats.delivered * double(o.size) / elapsed / (1024 * 1024));
   std::fflush(stdout);
   rd_kafka_topic_destroy(rkt);
   rd_kafka_flush(rk, 1000);
@@ -186,7 +195,8 @@ rd_kafka_t* assigned_consumer(const Options& o, Conf conf) {
   int partitions = 0;
   while (now_s() < deadline) {
     if (rd_kafka_metadata(rk, 0, rkt, &md, 5000) == RD_KAFKA_RESP_ERR_NO_ERROR) {
-      if (md->topic_cnt == 1 && md->topics[0].err == RD_KAFKA_RESP_ERR_NO_ERROR) partitions = md->topics[0].partition_cnt;
+      if (md->topic_cnt == 1 && md->topics[0].err == RD_KAFKA_RESP_ERR_NO_ERROR)
+        partitions = md->topics[0].partition_cnt;
       rd_kafka_metadata_destroy(md);
       if (partitions > 0) break;
     }
@@ -230,9 +240,10 @@ int run_consume(const Options& o) {
   // connections, metadata, offset lookup) is reported apart.
   const double end = now_s();
   const double elapsed = end - first;
-  std::printf("{\"mode\":\"consume\",\"records\":%ld,\"startup_s\":%.4f,\"seconds\":%.4f,\"records_per_s\":%.1f,"
-              "\"mb_per_s\":%.2f}\n",
-              received, first - start, elapsed, received / elapsed, bytes / elapsed / (1024 * 1024));
+  std::printf(
+      "{\"mode\":\"consume\",\"records\":%ld,\"startup_s\":%.4f,\"seconds\":%.4f,\"records_per_s\":%.1f,"
+      "\"mb_per_s\":%.2f}\n",
+      received, first - start, elapsed, received / elapsed, bytes / elapsed / (1024 * 1024));
   std::fflush(stdout);
   rd_kafka_consumer_close(rk);
   rd_kafka_destroy(rk);
@@ -307,10 +318,11 @@ int run_e2e(const Options& o) {
   }
   send.join();
   std::sort(latencies.begin(), latencies.end());
-  std::printf("{\"mode\":\"e2e\",\"records\":%zu,\"expected\":%ld,\"p50_ms\":%.3f,\"p99_ms\":%.3f,\"p999_ms\":%.3f,"
-              "\"max_ms\":%.3f}\n",
-              latencies.size(), total, percentile(latencies, 0.50), percentile(latencies, 0.99),
-              percentile(latencies, 0.999), latencies.empty() ? 0.0 : double(latencies.back()) / 1e6);
+  std::printf(
+      "{\"mode\":\"e2e\",\"records\":%zu,\"expected\":%ld,\"p50_ms\":%.3f,\"p99_ms\":%.3f,\"p999_ms\":%.3f,"
+      "\"max_ms\":%.3f}\n",
+      latencies.size(), total, percentile(latencies, 0.50), percentile(latencies, 0.99), percentile(latencies, 0.999),
+      latencies.empty() ? 0.0 : double(latencies.back()) / 1e6);
   std::fflush(stdout);
   rd_kafka_topic_destroy(rkt);
   rd_kafka_destroy(producer);

@@ -27,8 +27,7 @@ Rate measure(size_t bytes_per_iter, int iterations, Fn&& fn) {
   const auto start = std::chrono::steady_clock::now();
   for (int i = 0; i < iterations; ++i) fn();
   const std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - start;
-  return {static_cast<double>(bytes_per_iter) * iterations / elapsed.count() / 1e6,
-          elapsed.count() * 1e6 / iterations};
+  return {static_cast<double>(bytes_per_iter) * iterations / elapsed.count() / 1e6, elapsed.count() * 1e6 / iterations};
 }
 
 template <class Message>
@@ -47,9 +46,8 @@ void bench(const char* name, const Message& message, int16_t version, int iterat
     decoded.decode(r, version);
     sink += r.position();
   });
-  std::printf("%-32s %8zu bytes  encode %8.0f MB/s (%7.1f us)  decode %10.0f MB/s (%7.2f us)%s\n",
-              name, size, enc.mb_per_s, enc.us_per_op, dec.mb_per_s, dec.us_per_op,
-              sink == 0 ? " !" : "");
+  std::printf("%-32s %8zu bytes  encode %8.0f MB/s (%7.1f us)  decode %10.0f MB/s (%7.2f us)%s\n", name, size,
+              enc.mb_per_s, enc.us_per_op, dec.mb_per_s, dec.us_per_op, sink == 0 ? " !" : "");
 }
 
 }  // namespace
@@ -74,8 +72,7 @@ int main(int argc, char** argv) {
     auto& part = fetched.partitions.emplace_back();
     part.partition_index = p;
     part.high_watermark = 1000000;
-    part.records = Records::bytes(std::span<const uint8_t>(records).subspan(p * per_partition,
-                                                                            per_partition));
+    part.records = Records::bytes(std::span<const uint8_t>(records).subspan(p * per_partition, per_partition));
   }
   bench("Fetch v12, 16 x 64 KiB records", fetch, 12, iterations);
   return 0;

@@ -19,7 +19,7 @@ Bytes flatten(const std::vector<network::ResponseChunk>& chunks) {
 }
 
 TEST_CASE("codec: request header versions", "[codec][header]") {
-  CHECK(request_header_version(0, 8) == 1);   // Produce, last non-flexible
+  CHECK(request_header_version(0, 8) == 1);  // Produce, last non-flexible
   CHECK(request_header_version(0, 9) == 2);
   CHECK(request_header_version(18, 0) == 1);  // ApiVersions
   CHECK(request_header_version(18, 3) == 2);
@@ -102,8 +102,7 @@ TEST_CASE("codec: response frames carry size, header and body", "[codec][header]
   // Flexible body (v3) but header v0: correlation id straight into the body.
   const Bytes frame = flatten(encode_response_frame(5, 3, api_versions));
   CHECK(frame.size() == 4 + 4 + api_versions.encoded_size(3));
-  CHECK(Bytes(frame.begin(), frame.begin() + 8) ==
-        Bytes{0, 0, 0, static_cast<uint8_t>(frame.size() - 4), 0, 0, 0, 5});
+  CHECK(Bytes(frame.begin(), frame.begin() + 8) == Bytes{0, 0, 0, static_cast<uint8_t>(frame.size() - 4), 0, 0, 0, 5});
   CHECK((frame[8] == 0 && frame[9] == 0));  // error_code, not a tag section
 
   ProduceResponse produce;

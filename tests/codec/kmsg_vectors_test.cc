@@ -1,7 +1,6 @@
 // Cross-implementation check: bodies encoded by franz-go's kmsg must decode
 // and re-encode byte for byte, for every API and version we serve.
 #include <catch2/catch.hpp>
-
 #include <iostream>
 #include <set>
 #include <tuple>

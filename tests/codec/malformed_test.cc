@@ -4,9 +4,9 @@
 
 #include "api/protocol/any_message.h"
 #include "api/protocol/api_table.h"
+#include "api/protocol/generated/join_group_request.h"
 #include "api/protocol/generated/metadata_request.h"
 #include "api/protocol/generated/produce_request.h"
-#include "api/protocol/generated/join_group_request.h"
 #include "api/protocol/testing/random_fill.h"
 
 namespace skiff::protocol {
@@ -51,29 +51,25 @@ TEST_CASE("codec: huge or bad lengths and varints are rejected", "[codec][malfor
   };
   CHECK_THROWS_AS(decode_bytes<ProduceRequest>(with({0x7f, 0xff, 0xff, 0xff}), 3), DecodeError);
   // One topic whose name claims 32000 bytes.
-  CHECK_THROWS_AS(decode_bytes<ProduceRequest>(with({0, 0, 0, 1, 0x7d, 0x00, 'a'}), 3),
-                  DecodeError);
+  CHECK_THROWS_AS(decode_bytes<ProduceRequest>(with({0, 0, 0, 1, 0x7d, 0x00, 'a'}), 3), DecodeError);
   // Negative lengths other than -1.
   CHECK_THROWS_AS(decode_bytes<ProduceRequest>(with({0, 0, 0, 1, 0xff, 0xfe}), 3), DecodeError);
   CHECK_THROWS_AS(decode_bytes<ProduceRequest>(with({0xff, 0xff, 0xff, 0xfe}), 3), DecodeError);
   // Null topic name: not nullable.
   CHECK_THROWS_AS(decode_bytes<ProduceRequest>(with({0, 0, 0, 1, 0xff, 0xff}), 3), DecodeError);
   // Records claiming 2 GiB.
-  CHECK_THROWS_AS(decode_bytes<ProduceRequest>(
-                      with({0, 0, 0, 1, 0, 1, 't', 0, 0, 0, 1, 0, 0, 0, 0, 0x7f, 0xff, 0xff, 0xff}),
-                      3),
-                  DecodeError);
+  CHECK_THROWS_AS(
+      decode_bytes<ProduceRequest>(with({0, 0, 0, 1, 0, 1, 't', 0, 0, 0, 1, 0, 0, 0, 0, 0x7f, 0xff, 0xff, 0xff}), 3),
+      DecodeError);
 
   // Metadata v9 (flexible): compact array of a million topics in 3 bytes.
   CHECK_THROWS_AS(decode_bytes<MetadataRequest>({0xc1, 0x84, 0x3d, 0, 0, 0, 0}, 9), DecodeError);
   // Varint of 6 bytes, and a 5-byte varint overflowing 32 bits.
-  CHECK_THROWS_AS(decode_bytes<MetadataRequest>({0xff, 0xff, 0xff, 0xff, 0xff, 0x01}, 9),
-                  DecodeError);
+  CHECK_THROWS_AS(decode_bytes<MetadataRequest>({0xff, 0xff, 0xff, 0xff, 0xff, 0x01}, 9), DecodeError);
   CHECK_THROWS_AS(decode_bytes<MetadataRequest>({0x80, 0x80, 0x80, 0x80, 0x10}, 9), DecodeError);
   // Tagged section claiming more fields than bytes, and a field overrunning.
   CHECK_THROWS_AS(decode_bytes<MetadataRequest>({0x01, 0, 0, 0, 0x7f}, 9), DecodeError);
-  CHECK_THROWS_AS(decode_bytes<MetadataRequest>({0x01, 0, 0, 0, 0x01, 0x05, 0x10, 0x00}, 9),
-                  DecodeError);
+  CHECK_THROWS_AS(decode_bytes<MetadataRequest>({0x01, 0, 0, 0, 0x01, 0x05, 0x10, 0x00}, 9), DecodeError);
   // A well-formed body still decodes (guards the vectors above).
   CHECK_NOTHROW(decode_bytes<MetadataRequest>({0x01, 0, 0, 0, 0x01, 0x05, 0x01, 0x00}, 9));
 }

@@ -39,8 +39,8 @@ TEST_CASE("codec: Fetch responses reference file regions as separate chunks", "[
   auto& topic = response.responses.emplace_back();
   topic.topic = std::string(1, 't');  // (a literal trips GCC 12 -Wrestrict, PR105651)
   auto& p0 = topic.partitions.emplace_back();
-  p0.records = Records::file_regions({network::FileRegion{7, 100, 300, nullptr},
-                                      network::FileRegion{7, 400, 200, nullptr}});
+  p0.records =
+      Records::file_regions({network::FileRegion{7, 100, 300, nullptr}, network::FileRegion{7, 400, 200, nullptr}});
   auto& p1 = topic.partitions.emplace_back();
   const Bytes inline_bytes = {1, 2, 3};
   p1.records = Records::bytes(inline_bytes);
@@ -52,8 +52,7 @@ TEST_CASE("codec: Fetch responses reference file regions as separate chunks", "[
     CHECK(std::get<network::FileRegion>(chunks[1]).offset == 100);
     CHECK(std::get<network::FileRegion>(chunks[2]).length == 200);
     const auto& tail = std::get<Bytes>(chunks[3]);
-    CHECK(head.size() + 500 + tail.size() == 4 + 4 + (version >= 12 ? 1 : 0) +
-                                                 response.encoded_size(version));
+    CHECK(head.size() + 500 + tail.size() == 4 + 4 + (version >= 12 ? 1 : 0) + response.encoded_size(version));
     // The records length prefix right before the region covers both regions.
     if (version >= 12) {
       // compact: uvarint(501) = 0xf5 0x03
@@ -84,11 +83,11 @@ TEST_CASE("codec: unknown tags are kept and written in tag order", "[codec][tags
   response.encode(w, 3);
   const Bytes bytes = w.take_bytes();
   // error_code, empty api_keys, throttle_time_ms, then the tag section.
-  const Bytes expected = {0, 0, 1, 0, 0, 0, 0,
-                          3,                                // three tagged fields
-                          1, 8, 0, 0, 0, 0, 0, 0, 0, 3,     // tag 1: epoch
-                          5, 1, 9,                          // tag 5: raw
-                          0xc8, 0x01, 2, 1, 2};             // tag 200: raw
+  const Bytes expected = {0,    0,    1, 0, 0, 0, 0,
+                          3,                                   // three tagged fields
+                          1,    8,    0, 0, 0, 0, 0, 0, 0, 3,  // tag 1: epoch
+                          5,    1,    9,                       // tag 5: raw
+                          0xc8, 0x01, 2, 1, 2};                // tag 200: raw
   CHECK(bytes == expected);
   CHECK(response.encoded_size(3) == bytes.size());
   ApiVersionsResponse back;

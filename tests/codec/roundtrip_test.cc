@@ -26,8 +26,7 @@ void round_trip(bool request) {
   for (const auto& api : all_apis()) {
     for (int16_t version = api.min_version; version <= api.max_version; ++version) {
       for (int seed = 0; seed < kSeedsPerVersion; ++seed) {
-        INFO(api.name << (request ? " request" : " response") << " v" << version << " seed "
-                      << seed);
+        INFO(api.name << (request ? " request" : " response") << " v" << version << " seed " << seed);
         testing::FillContext ctx(static_cast<uint64_t>(api.key) << 32 | version << 8 | seed);
         auto original = request ? make_request(api.key) : make_response(api.key);
         testing::random_fill(*original, ctx, version);
@@ -46,13 +45,9 @@ void round_trip(bool request) {
   CHECK(messages > 1000);
 }
 
-TEST_CASE("codec: random requests round-trip in every version", "[codec][roundtrip]") {
-  round_trip(true);
-}
+TEST_CASE("codec: random requests round-trip in every version", "[codec][roundtrip]") { round_trip(true); }
 
-TEST_CASE("codec: random responses round-trip in every version", "[codec][roundtrip]") {
-  round_trip(false);
-}
+TEST_CASE("codec: random responses round-trip in every version", "[codec][roundtrip]") { round_trip(false); }
 
 }  // namespace
 }  // namespace skiff::protocol

@@ -1,10 +1,9 @@
 // common/byte_order.h: the one big-endian load/store for log/, api/protocol,
 // network/ and server/.
-#include <catch2/catch.hpp>
-
-#include <cstdint>
-
 #include "common/byte_order.h"
+
+#include <catch2/catch.hpp>
+#include <cstdint>
 
 using namespace skiff;
 

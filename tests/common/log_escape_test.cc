@@ -1,8 +1,9 @@
 // escaped(): client strings on their way to a log line (issue 14, item 7).
-#include <catch2/catch.hpp>
+#include "common/log_escape.h"
+
 #include <fmt/format.h>
 
-#include "common/log_escape.h"
+#include <catch2/catch.hpp>
 
 using skiff::escape_for_log;
 using skiff::escaped;
@@ -26,16 +27,17 @@ TEST_CASE("line breaks and terminal escapes cannot forge or repaint a log line",
 }
 
 TEST_CASE("C1 controls, line separators and bidi overrides are escaped as code points", "[common][escape]") {
-  CHECK(escape_for_log("a\xc2\x9b" "31mb") == "a\\u{009b}31mb");   // CSI
-  CHECK(escape_for_log("a\xe2\x80\xa8z") == "a\\u{2028}z");       // LINE SEPARATOR
+  CHECK(escape_for_log("a\xc2\x9b"
+                       "31mb") == "a\\u{009b}31mb");                         // CSI
+  CHECK(escape_for_log("a\xe2\x80\xa8z") == "a\\u{2028}z");                  // LINE SEPARATOR
   CHECK(escape_for_log("txt\xe2\x80\xaegpj.exe") == "txt\\u{202e}gpj.exe");  // RIGHT-TO-LEFT OVERRIDE
 }
 
 TEST_CASE("invalid UTF-8 is escaped byte by byte", "[common][escape]") {
   CHECK(escape_for_log("\xff\xfe") == "\\xff\\xfe");
   CHECK(escape_for_log("a\xc3") == "a\\xc3");                  // truncated sequence
-  CHECK(escape_for_log("\xc0\xaf") == "\\xc0\\xaf");            // overlong '/'
-  CHECK(escape_for_log("\xed\xa0\x80") == "\\xed\\xa0\\x80");   // a UTF-16 surrogate
+  CHECK(escape_for_log("\xc0\xaf") == "\\xc0\\xaf");           // overlong '/'
+  CHECK(escape_for_log("\xed\xa0\x80") == "\\xed\\xa0\\x80");  // a UTF-16 surrogate
   CHECK(escape_for_log("\xe2\x28\xa1") == "\\xe2(\\xa1");
 }
 

@@ -1,11 +1,11 @@
 // common/uuid.h: the one Uuid, stored by log/ and carried by the protocol.
-#include <catch2/catch.hpp>
+#include "common/uuid.h"
 
+#include <catch2/catch.hpp>
 #include <set>
 #include <type_traits>
 
 #include "api/protocol/types.h"
-#include "common/uuid.h"
 
 using skiff::Uuid;
 

@@ -1,12 +1,11 @@
 // common/varint.h: the one varint codec shared by record parsing (log/) and
 // the protocol codec (api/protocol).
-#include <catch2/catch.hpp>
+#include "common/varint.h"
 
+#include <catch2/catch.hpp>
 #include <cstdint>
 #include <limits>
 #include <vector>
-
-#include "common/varint.h"
 
 using namespace skiff;
 
@@ -26,8 +25,8 @@ TEST_CASE("zig-zag maps small magnitudes to small codes", "[common][varint]") {
   CHECK(zigzag_encode(1) == 2);
   CHECK(zigzag_encode(std::numeric_limits<int64_t>::min()) == std::numeric_limits<uint64_t>::max());
   CHECK(zigzag_encode32(std::numeric_limits<int32_t>::min()) == std::numeric_limits<uint32_t>::max());
-  for (int64_t v : {int64_t{0}, int64_t{-1}, int64_t{63}, int64_t{-64}, int64_t{1} << 40, std::numeric_limits<int64_t>::max(),
-                    std::numeric_limits<int64_t>::min()}) {
+  for (int64_t v : {int64_t{0}, int64_t{-1}, int64_t{63}, int64_t{-64}, int64_t{1} << 40,
+                    std::numeric_limits<int64_t>::max(), std::numeric_limits<int64_t>::min()}) {
     CHECK(zigzag_decode(zigzag_encode(v)) == v);
     const auto bytes = zigzag_bytes(v);
     CHECK(bytes.size() == zigzag_size(v));

@@ -1,7 +1,6 @@
 // Configuration: defaults, precedence (file < environment < command line),
 // and one test per kind of validation error.
 #include <catch2/catch.hpp>
-
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -61,8 +60,8 @@ TEST_CASE("precedence: defaults < file < environment < command line", "[config]"
       "num.network.threads: 2\n"
       "queued.max.requests: 100\n"
       "log.dirs:\n  - /tmp/a\n  - /tmp/b\n");
-  std::map<std::string, std::string> env{{"SKIFF_NUM_NETWORK_THREADS", "5"}, {"SKIFF_QUEUED_MAX_REQUESTS", "200"},
-                                         {"PATH", "/usr/bin"}};
+  std::map<std::string, std::string> env{
+      {"SKIFF_NUM_NETWORK_THREADS", "5"}, {"SKIFF_QUEUED_MAX_REQUESTS", "200"}, {"PATH", "/usr/bin"}};
   auto c = load(f.path.string(), env, {"queued.max.requests=300"});
   CHECK(c.num_io_threads == 4);
   CHECK(c.effective.at("num.io.threads").source == ConfigSource::kFile);
@@ -135,8 +134,7 @@ TEST_CASE("validation errors name the key, the value and what is allowed", "[con
     CHECK(load(std::nullopt, {}, {"log.segment.bytes=1048576"}).log_segment_bytes == 1048576);
   }
   SECTION("integer overflow") {
-    CHECK_THAT(error_of(std::nullopt, {}, {"queued.max.requests=99999999999"}),
-               Catch::Contains("queued.max.requests"));
+    CHECK_THAT(error_of(std::nullopt, {}, {"queued.max.requests=99999999999"}), Catch::Contains("queued.max.requests"));
   }
   SECTION("unparsable listener") {
     CHECK_THAT(error_of(std::nullopt, {}, {"listeners=localhost:9092"}),

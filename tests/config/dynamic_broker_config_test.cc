@@ -1,10 +1,11 @@
 // Dynamic broker configs: precedence (per-broker > cluster default > static >
 // default), Kafka's refusals, listener veto, persistence text and reload.
+#include "config/dynamic_broker_config.h"
+
 #include <catch2/catch.hpp>
 
 #include "config/config_def.h"
 #include "config/config_loader.h"
-#include "config/dynamic_broker_config.h"
 
 using namespace skiff::config;
 
@@ -65,12 +66,11 @@ TEST_CASE("every dynamic row is one Skiff applies live") {
   std::vector<std::string> dynamic;
   for (const auto& def : config_defs())
     if (def.dynamic) dynamic.push_back(def.name);
-  CHECK(dynamic == std::vector<std::string>{"max.connections", "max.connections.per.ip",
-                                            "max.connections.per.ip.overrides", "log.segment.bytes", "log.roll.ms",
-                                            "log.retention.ms", "log.retention.bytes", "log.flush.interval.messages",
-                                            "log.flush.interval.ms", "log.index.interval.bytes",
-                                            "log.index.size.max.bytes", "message.max.bytes",
-                                            "log.message.timestamp.type"});
+  CHECK(dynamic ==
+        std::vector<std::string>{"max.connections", "max.connections.per.ip", "max.connections.per.ip.overrides",
+                                 "log.segment.bytes", "log.roll.ms", "log.retention.ms", "log.retention.bytes",
+                                 "log.flush.interval.messages", "log.flush.interval.ms", "log.index.interval.bytes",
+                                 "log.index.size.max.bytes", "message.max.bytes", "log.message.timestamp.type"});
 }
 
 TEST_CASE("listeners may veto; validate_only and a failed persist change nothing; apply runs after persist") {
@@ -99,8 +99,8 @@ TEST_CASE("listeners may veto; validate_only and a failed persist change nothing
   CHECK(d.current()->message_max_bytes == 1048588);
   disk_ok = true;
   REQUIRE_FALSE(d.alter(DynamicScope::kBroker, {{"message.max.bytes", "10"}}, false));
-  CHECK(events == std::vector<std::string>{"check 7", "check 8", "check 9", "persist", "check 10", "persist",
-                                           "apply 10"});
+  CHECK(events ==
+        std::vector<std::string>{"check 7", "check 8", "check 9", "persist", "check 10", "persist", "apply 10"});
 
   // What was persisted comes back on the next start, with its sources.
   DynamicBrokerConfig again(static_with({}));
@@ -113,7 +113,7 @@ TEST_CASE("the persisted text round-trips; stored values no longer valid are dro
   DynamicValues v;
   v.broker["max.connections.per.ip.overrides"] = "127.0.0.1:5,::1:6";
   v.cluster["log.retention.ms"] = "1000";
-  v.cluster["num.partitions"] = "3";    // not dynamic
+  v.cluster["num.partitions"] = "3";     // not dynamic
   v.cluster["log.segment.bytes"] = "5";  // below the minimum
   auto text = DynamicBrokerConfig::to_text(v);
   auto back = DynamicBrokerConfig::from_text(text);

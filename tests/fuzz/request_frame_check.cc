@@ -53,8 +53,7 @@ std::string check_request_frame(std::span<const uint8_t> frame) {
   try {
     again->decode(r2, version);
   } catch (const DecodeError& e) {
-    return "own encoding does not decode (" + std::string(e.what()) + "): " +
-           where(*message, version);
+    return "own encoding does not decode (" + std::string(e.what()) + "): " + where(*message, version);
   }
   if (!r2.empty()) return "own encoding has trailing bytes: " + where(*message, version);
   if (!testing::messages_equal(*again, *message)) return "decode(encode(m)) != m: " + where(*message, version);

@@ -9,8 +9,7 @@
 #include "tests/fuzz/request_frame_check.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  const std::string error =
-      skiff::protocol::fuzz::check_request_frame(std::span<const uint8_t>(data, size));
+  const std::string error = skiff::protocol::fuzz::check_request_frame(std::span<const uint8_t>(data, size));
   if (!error.empty()) {
     std::fprintf(stderr, "request frame check failed: %s\n", error.c_str());
     std::abort();

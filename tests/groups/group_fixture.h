@@ -5,14 +5,13 @@
 
 #include <unistd.h>
 
+#include <catch2/catch.hpp>
 #include <condition_variable>
 #include <filesystem>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <thread>
-
-#include <catch2/catch.hpp>
 
 #include "api/group/group_coordinator.h"
 #include "log/log_manager.h"

@@ -33,9 +33,7 @@ TEST_CASE("a killed member's partitions move after its session timeout", "[group
   REQUIRE(f.start_sync("g", 2, ra.member_id).get().error == ErrorCode::kNone);
   REQUIRE(sb.get().error == ErrorCode::kNone);
   // b dies (no heartbeat); a keeps heartbeating and learns of the rebalance.
-  bool rebalancing = eventually([&] {
-    return f.heartbeat("g", 2, ra.member_id) == ErrorCode::kRebalanceInProgress;
-  });
+  bool rebalancing = eventually([&] { return f.heartbeat("g", 2, ra.member_id) == ErrorCode::kRebalanceInProgress; });
   REQUIRE(rebalancing);
   auto ra3 = f.join(join_params("g", ra.member_id, {"range"}, 10000, 5000));
   CHECK(ra3.generation_id == 3);

@@ -1,10 +1,11 @@
 // OffsetStore (legacy, read once for the migration to __consumer_offsets):
 // replay, torn tails, tombstones and compaction of the file.
+#include "api/group/offset_store.h"
+
 #include <fcntl.h>
 
 #include <fstream>
 
-#include "api/group/offset_store.h"
 #include "tests/groups/group_fixture.h"
 
 using namespace skiff;
@@ -150,5 +151,5 @@ TEST_CASE("OffsetStore: a torn marker write leaves the pending offsets for the r
   std::map<std::string, LoadedGroup> loaded;
   OffsetStore s(tf.path(), loaded);
   CHECK(loaded["g"].pending.at(7).at({"t", 0}).offset.offset == 8);  // no end record: still pending
-  CHECK(std::filesystem::file_size(tf.path()) > before_end);        // the whole offset record survived
+  CHECK(std::filesystem::file_size(tf.path()) > before_end);         // the whole offset record survived
 }

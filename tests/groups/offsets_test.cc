@@ -137,9 +137,9 @@ TEST_CASE("offsets of empty groups expire after offsets.retention.ms", "[groups]
   REQUIRE(f.c().commit_offsets(explicit_retention)[0] == ErrorCode::kNone);
 
   CHECK(f.c().expire_offsets(1500) == 0);
-  CHECK(f.c().expire_offsets(2000) == 1);  // "simple": commit + retention
+  CHECK(f.c().expire_offsets(2000) == 1);                 // "simple": commit + retention
   CHECK(f.c().describe_group("simple").state == "Dead");  // and the empty group goes
-  CHECK(f.c().expire_offsets(10'000'000'000'000) == 1);  // "explicit"; "active" has a member
+  CHECK(f.c().expire_offsets(10'000'000'000'000) == 1);   // "explicit"; "active" has a member
   CHECK(fetched(f.c(), "active", {"t", 0}));
   f.restart();
   CHECK_FALSE(fetched(f.c(), "simple", {"t", 0}));

@@ -47,8 +47,8 @@ std::vector<StoredRecord> read_partition(storage::LogManager& logs, int32_t part
     storage::RecordIterator it(b);
     storage::RecordView r;
     while (it.next(r)) {
-      StoredRecord s{b.is_transactional(), false, b.producer_id(), std::nullopt, {r.key->begin(), r.key->end()},
-                     std::nullopt};
+      StoredRecord s{b.is_transactional(),           false,       b.producer_id(), std::nullopt,
+                     {r.key->begin(), r.key->end()}, std::nullopt};
       if (r.value) s.value = std::vector<uint8_t>(r.value->begin(), r.value->end());
       out.push_back(std::move(s));
     }
@@ -91,14 +91,12 @@ OffsetAndMetadata at(int64_t offset) {
 
 TEST_CASE("__consumer_offsets records are Kafka's bytes", "[groups][offsets_topic]") {
   // OffsetCommitKey: type 1, then group, topic, partition at v0.
-  CHECK(encode_offset_key("g", {"t", 1}) ==
-        std::vector<uint8_t>{0, 1, 0, 1, 'g', 0, 1, 't', 0, 0, 0, 1});
-  OffsetAndMetadata o{.offset = 7, .leader_epoch = 2, .metadata = "m", .commit_timestamp = 9,
-                      .expire_timestamp = -1};
+  CHECK(encode_offset_key("g", {"t", 1}) == std::vector<uint8_t>{0, 1, 0, 1, 'g', 0, 1, 't', 0, 0, 0, 1});
+  OffsetAndMetadata o{.offset = 7, .leader_epoch = 2, .metadata = "m", .commit_timestamp = 9, .expire_timestamp = -1};
   // OffsetCommitValue v4 (flexible): offset, leaderEpoch, metadata,
   // commitTimestamp, then the tagged topicId (left out when unknown).
-  CHECK(encode_offset_value(o) == std::vector<uint8_t>{0, 4, 0, 0, 0, 0, 0, 0, 0, 7, 0, 0, 0, 2, 2, 'm',
-                                                       0, 0, 0, 0, 0, 0, 0, 9, 0});
+  CHECK(encode_offset_value(o) ==
+        std::vector<uint8_t>{0, 4, 0, 0, 0, 0, 0, 0, 0, 7, 0, 0, 0, 2, 2, 'm', 0, 0, 0, 0, 0, 0, 0, 9, 0});
   protocol::Uuid id;
   id.bytes[0] = 0xab;
   id.bytes[15] = 0xcd;
@@ -109,8 +107,8 @@ TEST_CASE("__consumer_offsets records are Kafka's bytes", "[groups][offsets_topi
   // With its own expiry (OffsetCommit v2-4 retention): v1 with expireTimestamp.
   o.expire_timestamp = 11;
   auto v1 = encode_offset_value(o);
-  CHECK(v1 == std::vector<uint8_t>{0, 1, 0, 0, 0, 0, 0, 0, 0, 7, 0, 1, 'm', 0, 0, 0, 0, 0, 0, 0, 9,
-                                   0, 0, 0, 0, 0, 0, 0, 11});
+  CHECK(v1 ==
+        std::vector<uint8_t>{0, 1, 0, 0, 0, 0, 0, 0, 0, 7, 0, 1, 'm', 0, 0, 0, 0, 0, 0, 0, 9, 0, 0, 0, 0, 0, 0, 0, 11});
   auto key = encode_offset_key("g", {"t", 1});
   auto rec = decode_offsets_log_record(key, std::span<const uint8_t>(v1));
   CHECK(rec.kind == OffsetsLogRecord::Kind::kOffset);
@@ -118,8 +116,13 @@ TEST_CASE("__consumer_offsets records are Kafka's bytes", "[groups][offsets_topi
   CHECK(rec.offset->leader_epoch == -1);  // not in v1
   // GroupMetadataKey: type 2, group; GroupMetadataValue v3.
   CHECK(encode_group_key("g") == std::vector<uint8_t>{0, 2, 0, 1, 'g'});
-  GroupRecord g{.group_id = "g", .protocol_type = "consumer", .generation = 3, .protocol = "range",
-                .leader = "m1", .state_timestamp = 4, .members = {}};
+  GroupRecord g{.group_id = "g",
+                .protocol_type = "consumer",
+                .generation = 3,
+                .protocol = "range",
+                .leader = "m1",
+                .state_timestamp = 4,
+                .members = {}};
   g.members.push_back({"m1", std::nullopt, "c", "/h", 100, 10, {1}, {2, 3}});
   auto gv = encode_group_value(g);
   REQUIRE(gv.size() > 2);

@@ -1,8 +1,9 @@
 // TxnOffsetCommit through its handler (encoded request, decoded response),
 // with a stand-in for the transaction coordinator's check (TxnProduceGate),
 // and OffsetFetch with require_stable through KafkaApis-encoded requests.
-#include "api/handlers/offset_fetch_handler.h"
 #include "api/handlers/txn_offset_commit_handler.h"
+
+#include "api/handlers/offset_fetch_handler.h"
 #include "api/protocol/frame.h"
 #include "api/protocol/generated/create_topics_response.h"
 #include "api/protocol/generated/offset_fetch_request.h"
@@ -72,8 +73,10 @@ TxnOffsetCommitRequest txn_commit(int16_t version, int64_t offset, const Uuid& t
   r.producer_id = 7;
   r.producer_epoch = 0;
   TxnOffsetCommitRequest::TxnOffsetCommitRequestTopic t;
-  if (version >= 6) t.topic_id = topic_id;
-  else t.name = "t";
+  if (version >= 6)
+    t.topic_id = topic_id;
+  else
+    t.name = "t";
   TxnOffsetCommitRequest::TxnOffsetCommitRequestPartition p;
   p.partition_index = 1;
   p.committed_offset = offset;

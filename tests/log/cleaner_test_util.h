@@ -72,7 +72,8 @@ inline std::vector<Rec> read_records(const Log& log) {
       ++count;
       HeaderIterator hi(r);
       RecordHeaderView h;
-      while (hi.next(h)) {}
+      while (hi.next(h)) {
+      }
       REQUIRE(hi.ok());
       REQUIRE(r.offset(p) > last_off);
       Rec x;
@@ -102,7 +103,10 @@ inline std::vector<Rec> model_after_clean(const std::vector<Rec>& before, int64_
     if (r.offset < end && r.key) latest[*r.key] = r.offset;
   std::vector<Rec> out;
   for (const auto& r : before) {
-    if (r.offset >= end) { out.push_back(r); continue; }
+    if (r.offset >= end) {
+      out.push_back(r);
+      continue;
+    }
     if (!r.key || latest[*r.key] != r.offset) continue;
     if (!r.value && !keep_tombstones) continue;
     out.push_back(r);

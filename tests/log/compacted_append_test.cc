@@ -26,13 +26,17 @@ TEST_CASE("A keyless record on a compacted topic fails its batch with Kafka's re
     TempDir dir;
     auto log = open_log(dir / "orders-3", compact_config());
     REQUIRE(append_tmp(*log, with_codec(batch_of({"a"}), codec)).ok());
-    auto r = append_tmp(*log, with_codec(batch_of({"b", std::nullopt, "c", std::nullopt, std::nullopt, std::nullopt}), codec));
+    auto r = append_tmp(
+        *log, with_codec(batch_of({"b", std::nullopt, "c", std::nullopt, std::nullopt, std::nullopt}), codec));
     CHECK(r.error == LogErrc::kInvalidRecord);
     CHECK(r.record_errors == std::vector<RecordError>{{1, kMsg}, {3, kMsg}, {4, kMsg}, {5, kMsg}});
     CHECK(r.error_message ==
           "One or more records have been rejected due to 4 record errors in total, and only showing the first "
-          "three errors at most: [RecordError(batchIndex=1, message='" + kMsg + "'), RecordError(batchIndex=3, "
-          "message='" + kMsg + "'), RecordError(batchIndex=4, message='" + kMsg + "')]");
+          "three errors at most: [RecordError(batchIndex=1, message='" +
+              kMsg +
+              "'), RecordError(batchIndex=3, "
+              "message='" +
+              kMsg + "'), RecordError(batchIndex=4, message='" + kMsg + "')]");
     CHECK(log->log_end_offset().value == 1);  // nothing of the batch
     CHECK(read_records(*log).size() == 1);
     CHECK(append_tmp(*log, with_codec(batch_of({"d", "e"}), codec)).ok());

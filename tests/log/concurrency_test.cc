@@ -1,8 +1,7 @@
 // Readers, a writer, retention and flushes running at once: readers must only
 // ever see whole, valid batches with contiguous offsets (also run under TSan).
-#include <catch2/catch.hpp>
-
 #include <atomic>
+#include <catch2/catch.hpp>
 #include <chrono>
 #include <thread>
 
@@ -15,11 +14,11 @@ using namespace skiff::storage::test;
 TEST_CASE("concurrent append, read, retention and flush", "[log][concurrency]") {
   TempDir dir;
   auto log = open_log(dir.path(), config_with([](LogConfig& c) {
-    c.segment_bytes = 16 * 1024;
-    c.retention_bytes = 64 * 1024;
-    c.retention_ms = -1;
-    c.flush_ms = 0;
-  }));
+                        c.segment_bytes = 16 * 1024;
+                        c.retention_bytes = 64 * 1024;
+                        c.retention_ms = -1;
+                        c.flush_ms = 0;
+                      }));
   std::atomic<bool> done{false};
   std::atomic<int64_t> bad{0}, reads{0};
   std::thread writer([&] {

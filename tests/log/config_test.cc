@@ -7,8 +7,9 @@ using namespace skiff::storage;
 TEST_CASE("topic overrides over broker defaults", "[log][config]") {
   LogConfig broker;
   broker.retention_ms = 1000;
-  auto r = LogConfig::with_overrides(broker, {{"segment.bytes", "1048576"}, {"message.timestamp.type", "LogAppendTime"},
-                                              {"cleanup.policy", "delete"}});
+  auto r = LogConfig::with_overrides(
+      broker,
+      {{"segment.bytes", "1048576"}, {"message.timestamp.type", "LogAppendTime"}, {"cleanup.policy", "delete"}});
   REQUIRE(std::holds_alternative<LogConfig>(r));
   auto c = std::get<LogConfig>(r);
   CHECK(c.segment_bytes == 1048576);
@@ -35,9 +36,10 @@ TEST_CASE("config errors name the key", "[log][config]") {
 }
 
 TEST_CASE("broker properties map to topic defaults", "[log][config]") {
-  auto r = LogConfig::from_broker_properties(
-      {{"log.segment.bytes", "1048576"}, {"log.retention.hours", "1"}, {"log.flush.interval.messages", "1"},
-       {"num.network.threads", "3"}});
+  auto r = LogConfig::from_broker_properties({{"log.segment.bytes", "1048576"},
+                                              {"log.retention.hours", "1"},
+                                              {"log.flush.interval.messages", "1"},
+                                              {"num.network.threads", "3"}});
   REQUIRE(std::holds_alternative<LogConfig>(r));
   auto c = std::get<LogConfig>(r);
   CHECK(c.segment_bytes == 1048576);

@@ -2,13 +2,12 @@
 // acknowledged offset on a pipe; the parent SIGKILLs it at a random moment,
 // reopens the log (unclean), and checks every acknowledged batch is there,
 // byte for byte, and the log is valid. 20 rounds on the same log.
-#include <catch2/catch.hpp>
-
+#include <poll.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include <poll.h>
 
+#include <catch2/catch.hpp>
 #include <chrono>
 #include <map>
 #include <random>

@@ -1,9 +1,8 @@
 // Disk full: on a small tmpfs, appends fail with KAFKA_STORAGE_ERROR, the log
 // stays consistent, and appends succeed again once space is freed.
-#include <catch2/catch.hpp>
-
 #include <sys/mount.h>
 
+#include <catch2/catch.hpp>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
@@ -19,8 +18,7 @@ TEST_CASE("disk full: appends fail cleanly, then succeed after freeing space", "
   auto mnt = dir / "tmpfs";
   fs::create_directories(mnt);
   if (::mount("tmpfs", mnt.c_str(), "tmpfs", 0, "size=2m") != 0) {
-    WARN("skipping disk-full test: cannot mount a tmpfs (" << std::strerror(errno)
-                                                           << "); needs root / CAP_SYS_ADMIN");
+    WARN("skipping disk-full test: cannot mount a tmpfs (" << std::strerror(errno) << "); needs root / CAP_SYS_ADMIN");
     return;
   }
   struct Unmount {

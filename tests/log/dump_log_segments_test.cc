@@ -6,7 +6,6 @@
 // horizon whose records keep their own timestamps). Needs java and
 // scripts/fetch_kafka_jars.sh.
 #include <catch2/catch.hpp>
-
 #include <cstdio>
 #include <cstdlib>
 
@@ -25,7 +24,8 @@ using skiff::test::run;
 namespace {
 
 bool contains_any(const std::string& s, std::initializer_list<const char*> needles) {
-  for (auto n : needles) if (s.find(n) != std::string::npos) return true;
+  for (auto n : needles)
+    if (s.find(n) != std::string::npos) return true;
   return false;
 }
 
@@ -47,8 +47,8 @@ TEST_CASE("Kafka's DumpLogSegments verifies our segments and indexes", "[log][ka
     int n = 1 + static_cast<int>(rng() % 10);
     for (int k = 0; k < n; ++k) {
       ts += 1 + rng() % 3;
-      BuilderRecord r{std::string("key-") + std::to_string(i), std::string(rng() % 3000, 'v'), ts,
-                      {{"trace", std::string("abc")}}};
+      BuilderRecord r{
+          std::string("key-") + std::to_string(i), std::string(rng() % 3000, 'v'), ts, {{"trace", std::string("abc")}}};
       b.add(r);
     }
     if (i % 7 == 0) b.producer(1000 + i, 0, 0);
@@ -100,14 +100,15 @@ TEST_CASE("Kafka's DumpLogSegments reads our markers, .txnindex and producer .sn
   };
   txn(7, 0);                                                   // 0-1
   txn(8, 0);                                                   // 2-3
-  REQUIRE(log->append_marker(7, 1, false, 3, 1, 0, ts).ok());     // 4: abort {7, 0, 4, lso 2}
-  REQUIRE(log->append_marker(8, 1, true, 3, 1, 0, ts).ok());      // 5: commit
+  REQUIRE(log->append_marker(7, 1, false, 3, 1, 0, ts).ok());  // 4: abort {7, 0, 4, lso 2}
+  REQUIRE(log->append_marker(8, 1, true, 3, 1, 0, ts).ok());   // 5: commit
   txn(9, 0);                                                   // 6-7: left open
   log->close();                                                // snapshot at 8: 9's transaction open
   const fs::path d = dir / "txn-0";
   std::string java = "java -cp '" + jars + "/*' org.apache.kafka.tools.DumpLogSegments";
   int st = 0;
-  std::string deep = run(java + " --deep-iteration --print-data-log --files " + (d / segment_file_name(0, ".log")).string(), &st);
+  std::string deep =
+      run(java + " --deep-iteration --print-data-log --files " + (d / segment_file_name(0, ".log")).string(), &st);
   INFO(deep.substr(0, 4000));
   REQUIRE(st == 0);
   CHECK(!contains_any(deep, {"Exception", "invalid bytes", "corrupt", "ERROR"}));
@@ -149,7 +150,8 @@ TEST_CASE("Kafka's DumpLogSegments reads segments rewritten by the log cleaner",
     for (int k = 0; k < n; ++k) {
       bool del = rng() % 9 == 0;
       b.add(BuilderRecord{"key-" + std::to_string(rng() % 40),
-                          del ? std::nullopt : std::optional<std::string>(std::string(rng() % 2000, 'v')), ++ts,
+                          del ? std::nullopt : std::optional<std::string>(std::string(rng() % 2000, 'v')),
+                          ++ts,
                           {{"trace", std::string("abc")}}});
     }
     if (i % 5 == 0) {
@@ -180,7 +182,8 @@ TEST_CASE("Kafka's DumpLogSegments reads segments rewritten by the log cleaner",
   INFO(deep.substr(0, 4000));
   REQUIRE(st == 0);
   CHECK(!contains_any(deep, {"Exception", "invalid bytes", "Mismatches", "corrupt", "ERROR"}));
-  for (const char* codec : {"compresscodec: gzip", "compresscodec: snappy", "compresscodec: lz4", "compresscodec: zstd"})
+  for (const char* codec :
+       {"compresscodec: gzip", "compresscodec: snappy", "compresscodec: lz4", "compresscodec: zstd"})
     CHECK(deep.find(codec) != std::string::npos);
   // Batches keeping a tombstone carry the delete horizon (KIP-534); Kafka
   // reads every record's timestamp as it was written ("| offset: N CreateTime: T").
@@ -221,10 +224,10 @@ TEST_CASE("Kafka's DumpLogSegments reads a marker stamped with its delete horizo
     b.producer(7, 0, seq).transactional(true).add(key, "t", ts + seq);
     REQUIRE(append_tmp(*log, b.build()).ok());
   };
-  txn(0, "k");                                                  // 0: superseded below
-  REQUIRE(log->append_marker(7, 0, true, 0, 1, 0, ts + 10).ok());  // 1: COMMIT
-  txn(1, "j");                                                  // 2
-  REQUIRE(log->append_marker(7, 0, true, 0, 1, 0, ts + 20).ok());  // 3: COMMIT
+  txn(0, "k");                                                                        // 0: superseded below
+  REQUIRE(log->append_marker(7, 0, true, 0, 1, 0, ts + 10).ok());                     // 1: COMMIT
+  txn(1, "j");                                                                        // 2
+  REQUIRE(log->append_marker(7, 0, true, 0, 1, 0, ts + 20).ok());                     // 3: COMMIT
   REQUIRE(append_tmp(*log, BatchBuilder().add("k", "plain", ts + 30).build()).ok());  // 4
   REQUIRE(log->roll(ts + 30) == LogErrc::kNone);
   Cleaner cleaner(CleanerConfig{});
@@ -235,8 +238,9 @@ TEST_CASE("Kafka's DumpLogSegments reads a marker stamped with its delete horizo
   const int64_t horizon = ts + 200 + log->config()->delete_retention_ms;
   std::string java = "java -cp '" + jars + "/*' org.apache.kafka.tools.DumpLogSegments";
   int st = 0;
-  std::string deep = run(java + " --deep-iteration --print-data-log --files " +
-                             (dir / "mark-0" / segment_file_name(0, ".log")).string(), &st);
+  std::string deep = run(
+      java + " --deep-iteration --print-data-log --files " + (dir / "mark-0" / segment_file_name(0, ".log")).string(),
+      &st);
   INFO(deep.substr(0, 4000));
   REQUIRE(st == 0);
   CHECK(!contains_any(deep, {"Exception", "invalid bytes", "corrupt", "ERROR", "isvalid: false"}));
@@ -245,6 +249,7 @@ TEST_CASE("Kafka's DumpLogSegments reads a marker stamped with its delete horizo
         std::string::npos);
   CHECK(deep.find("isControl: true deleteHorizonMs: OptionalLong.empty") != std::string::npos);  // offset 3's
   // The marker record keeps its own timestamp under the horizon.
-  CHECK(deep.find("| offset: 1 CreateTime: " + std::to_string(ts + 10) + " keySize: 4 valueSize: 6 sequence: -1 "
+  CHECK(deep.find("| offset: 1 CreateTime: " + std::to_string(ts + 10) +
+                  " keySize: 4 valueSize: 6 sequence: -1 "
                   "headerKeys: [] endTxnMarker: COMMIT") != std::string::npos);
 }

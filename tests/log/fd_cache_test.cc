@@ -1,16 +1,16 @@
 // FdCache: the bound, LRU eviction, pinning, deleted files, concurrent use;
 // and a LogManager with more partitions than descriptors in its cache.
-#include <catch2/catch.hpp>
+#include "log/fd_cache.h"
 
 #include <fcntl.h>
 #include <unistd.h>
 
 #include <atomic>
+#include <catch2/catch.hpp>
 #include <fstream>
 #include <random>
 #include <thread>
 
-#include "log/fd_cache.h"
 #include "log/log_manager.h"
 #include "test_util.h"
 

@@ -3,12 +3,11 @@
 // the log is reopened as after a crash, and it must hold either the records
 // before cleaning or those after, never a mix, with valid batches and indexes.
 #include <catch2/catch.hpp>
+#include <set>
 
 #include "cleaner_test_util.h"
 #include "log/cleaner_recovery.h"
 #include "log/control_batch.h"
-
-#include <set>
 
 using namespace skiff::storage;
 using namespace skiff::storage::test;
@@ -26,7 +25,9 @@ void workload(Log& log) {
     for (int k = 0; k < 3; ++k) {
       bool del = rng() % 8 == 0;
       b.add(BuilderRecord{"k" + std::to_string(rng() % 60),
-                          del ? std::nullopt : std::optional<std::string>(std::string(50, 'a' + i % 26)), ++ts, {}});
+                          del ? std::nullopt : std::optional<std::string>(std::string(50, 'a' + i % 26)),
+                          ++ts,
+                          {}});
     }
     REQUIRE(append_tmp(log, b.build()).ok());
     if (i % 10 == 9) REQUIRE(log.roll(ts) == LogErrc::kNone);
@@ -44,7 +45,9 @@ std::vector<std::string> files_of(const fs::path& dir) {
 
 namespace {
 
-auto group_config() { return compact_config([](LogConfig& c) { c.segment_bytes = 8000; }); }
+auto group_config() {
+  return compact_config([](LogConfig& c) { c.segment_bytes = 8000; });
+}
 
 // Cleans a fresh copy of the workload, "killed" at `step` of the swap of the
 // `group`-th group (no kill if there are fewer groups), and reopens it as
@@ -220,7 +223,10 @@ TEST_CASE("A kill at any step of a swap keeps the .txnindex with its markers", "
       check_txn_index(*log, original);
       // Pass 2 stamps the ABORT markers (their data went in pass 1) with a
       // delete horizon of kT0; killed mid-swap.
-      log->set_config(compact_config([](LogConfig& c) { c.segment_bytes = 8000; c.delete_retention_ms = 0; }));
+      log->set_config(compact_config([](LogConfig& c) {
+        c.segment_bytes = 8000;
+        c.delete_retention_ms = 0;
+      }));
       CleanerConfig cc;
       int calls = 0;
       cc.crash_at = [&](int s) { return s == step && ++calls == group; };
@@ -236,7 +242,10 @@ TEST_CASE("A kill at any step of a swap keeps the .txnindex with its markers", "
       check_txn_index(*reopened, original);
       // Finishing the pass, then one at the horizon, removes markers and their
       // entries, and stays consistent.
-      reopened->set_config(compact_config([](LogConfig& c) { c.segment_bytes = 8000; c.delete_retention_ms = 0; }));
+      reopened->set_config(compact_config([](LogConfig& c) {
+        c.segment_bytes = 8000;
+        c.delete_retention_ms = 0;
+      }));
       Cleaner third(CleanerConfig{});
       REQUIRE(third.clean_once(*reopened, p.first_uncleanable, p.first_uncleanable, kT0).error == 0);
       check_txn_index(*reopened, original);

@@ -64,14 +64,15 @@ void reclean(Log& log, Cleaner& c, int64_t now) {
 
 TEST_CASE("The first clean stamps a tombstone's batch with its delete horizon, timestamps preserved",
           "[log][cleaner][horizon]") {
-  for (auto codec : {Compression::kNone, Compression::kGzip, Compression::kSnappy, Compression::kLz4,
-                     Compression::kZstd}) {
+  for (auto codec :
+       {Compression::kNone, Compression::kGzip, Compression::kSnappy, Compression::kLz4, Compression::kZstd}) {
     CAPTURE(static_cast<int>(codec));
     TempDir dir;
     auto log = open_log(dir / "t-0", horizon_config());
     // Offsets 0-3, timestamps kT0 + 0, 7, 14, 21: a is superseded later, b is a tombstone.
-    REQUIRE(append_tmp(*log, with_codec(keyed({{"a", "1"}, {"b", std::nullopt}, {"c", "1"}, {"d", "1"}}, kT0, 7),
-                                        codec)).ok());
+    REQUIRE(
+        append_tmp(*log, with_codec(keyed({{"a", "1"}, {"b", std::nullopt}, {"c", "1"}, {"d", "1"}}, kT0, 7), codec))
+            .ok());
     REQUIRE(append_tmp(*log, with_codec(keyed({{"a", "2"}}, kT0 + 100), codec)).ok());  // offset 4
     REQUIRE(log->roll(kT0 + 100) == LogErrc::kNone);
     const auto before = read_records(*log);
@@ -179,15 +180,15 @@ TEST_CASE("A marker whose transaction is gone gets its horizon, then goes at it"
     b.producer(pid, 0, seq).transactional(true).add(k, "t", ts);
     REQUIRE(append_tmp(*log, b.build()).ok());
   };
-  txn(5, 0, "k", kT0);                                                  // 0
-  REQUIRE(log->append_marker(5, 0, true, 0, 1, 0, kT0 + 1).ok());       // 1: COMMIT
-  txn(6, 0, "m", kT0 + 2);                                              // 2
-  REQUIRE(log->append_marker(6, 0, false, 0, 1, 0, kT0 + 3).ok());      // 3: ABORT
-  txn(5, 1, "j", kT0 + 4);                                              // 4
-  REQUIRE(log->append_marker(5, 0, true, 0, 1, 0, kT0 + 5).ok());       // 5: COMMIT, j stays
-  txn(6, 1, "n", kT0 + 6);                                              // 6
-  REQUIRE(log->append_marker(6, 0, true, 0, 1, 0, kT0 + 7).ok());       // 7: COMMIT, n stays
-  append_rolled(*log, {{"k", "plain"}}, kT0 + 8);                       // 8: supersedes k
+  txn(5, 0, "k", kT0);                                              // 0
+  REQUIRE(log->append_marker(5, 0, true, 0, 1, 0, kT0 + 1).ok());   // 1: COMMIT
+  txn(6, 0, "m", kT0 + 2);                                          // 2
+  REQUIRE(log->append_marker(6, 0, false, 0, 1, 0, kT0 + 3).ok());  // 3: ABORT
+  txn(5, 1, "j", kT0 + 4);                                          // 4
+  REQUIRE(log->append_marker(5, 0, true, 0, 1, 0, kT0 + 5).ok());   // 5: COMMIT, j stays
+  txn(6, 1, "n", kT0 + 6);                                          // 6
+  REQUIRE(log->append_marker(6, 0, true, 0, 1, 0, kT0 + 7).ok());   // 7: COMMIT, n stays
+  append_rolled(*log, {{"k", "plain"}}, kT0 + 8);                   // 8: supersedes k
   const auto before = read_records(*log);
   auto markers = [&](const Log& l) {
     std::map<int64_t, std::optional<int64_t>> out;  // marker offset -> horizon
@@ -207,7 +208,7 @@ TEST_CASE("A marker whose transaction is gone gets its horizon, then goes at it"
   reclean(*log, cleaner, kT0 + 100);  // nothing of transactions 0 and 2 is left: stamped
   const int64_t h = kT0 + 100 + kRetention;
   CHECK(markers(*log) == M{{1, h}, {3, h}, {5, std::nullopt}, {7, std::nullopt}});
-  CHECK(aborts(*log) == 1);  // the ABORT marker stays, and so does its .txnindex entry
+  CHECK(aborts(*log) == 1);                 // the ABORT marker stays, and so does its .txnindex entry
   for (const auto& r : read_records(*log))  // the markers' own timestamps are preserved
     for (const auto& b : before)
       if (b.offset == r.offset) CHECK(r == b);

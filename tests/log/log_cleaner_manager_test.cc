@@ -1,11 +1,11 @@
 // LogCleanerManager: picks the compacted log that needs cleaning, records the
 // checkpoint in cleaner-offset-checkpoint, pauses, runs on its own threads.
-#include <catch2/catch.hpp>
+#include "log/log_cleaner_manager.h"
 
+#include <catch2/catch.hpp>
 #include <thread>
 
 #include "cleaner_test_util.h"
-#include "log/log_cleaner_manager.h"
 
 using namespace skiff::storage;
 using namespace skiff::storage::test;
@@ -27,9 +27,7 @@ struct Fixture {
   TempDir dir;
   std::shared_ptr<Log> compacted = open_log(dir / "c-0", compact_config());
   std::shared_ptr<Log> plain = open_log(dir / "p-0", config_with());
-  std::vector<CleanableLog> list() {
-    return {{{"c", 0}, compacted, dir.path()}, {{"p", 0}, plain, dir.path()}};
-  }
+  std::vector<CleanableLog> list() { return {{{"c", 0}, compacted, dir.path()}, {{"p", 0}, plain, dir.path()}}; }
 };
 
 }  // namespace

@@ -51,7 +51,9 @@ TEST_CASE("OffsetMap keeps the latest offset per key and reports full", "[log][c
   OffsetMap m(24 * 10, 0.9);
   REQUIRE(m.slots() == 10);
   REQUIRE(m.max_entries() == 9);
-  auto k = [](const std::string& s) { return std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(s.data()), s.size()); };
+  auto k = [](const std::string& s) {
+    return std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(s.data()), s.size());
+  };
   for (int i = 0; i < 9; ++i) REQUIRE(m.put(k("key" + std::to_string(i)), i));
   REQUIRE(m.full());
   REQUIRE_FALSE(m.put(k("other"), 100));
@@ -81,8 +83,8 @@ TEST_CASE("Codecs round-trip Kafka's framings", "[log][cleaner]") {
 }
 
 TEST_CASE("Cleaner keeps exactly the last record of every key (random workload)", "[log][cleaner]") {
-  for (auto codec : {Compression::kNone, Compression::kGzip, Compression::kSnappy, Compression::kLz4,
-                     Compression::kZstd}) {
+  for (auto codec :
+       {Compression::kNone, Compression::kGzip, Compression::kSnappy, Compression::kLz4, Compression::kZstd}) {
     TempDir dir;
     auto log = open_log(dir / "t-0", compact_config());
     std::mt19937 rng(static_cast<unsigned>(codec) + 1);
@@ -117,9 +119,9 @@ void append_segment(Log& log, std::vector<std::pair<std::string, std::optional<s
 TEST_CASE("Lag settings and the dirty ratio decide what is cleanable", "[log][cleaner]") {
   TempDir dir;
   auto log = open_log(dir / "t-0", compact_config());
-  append_segment(*log, {{"a", "1"}, {"b", "1"}}, kT0);            // segment 0
-  append_segment(*log, {{"a", "2"}}, kT0 + 10'000);               // segment 1
-  append_segment(*log, {{"b", "2"}}, kT0 + 20'000);               // segment 2
+  append_segment(*log, {{"a", "1"}, {"b", "1"}}, kT0);  // segment 0
+  append_segment(*log, {{"a", "2"}}, kT0 + 10'000);     // segment 1
+  append_segment(*log, {{"b", "2"}}, kT0 + 20'000);     // segment 2
   const auto segs = log->inactive_segments();
   REQUIRE(segs.size() == 3);
 
@@ -173,7 +175,7 @@ TEST_CASE("A batch holding an idempotent producer's last sequence is kept empty"
   REQUIRE(append_tmp(*log, b2.build()).ok());  // offset 2: producer 8, seq 0
   BatchBuilder b3;
   b3.producer(8, 0, 1).add("d", "1", kT0);
-  REQUIRE(append_tmp(*log, b3.build()).ok());  // offset 3: producer 8's last batch
+  REQUIRE(append_tmp(*log, b3.build()).ok());                       // offset 3: producer 8's last batch
   append_segment(*log, {{"a", "2"}, {"b", "2"}, {"c", "2"}}, kT0);  // offsets 4-6
   Cleaner cleaner(small_cleaner());
   clean_all(*log, cleaner, -1, kT0);

@@ -9,7 +9,6 @@
 //    or past the horizon removes it, and the .txnindex keeps exactly the
 //    aborts whose marker stayed (also on disk).
 #include <catch2/catch.hpp>
-
 #include <random>
 #include <set>
 
@@ -101,7 +100,10 @@ int64_t rewrite_end(Log& log, int64_t end) {
 // Pass 1 (markers and tombstones kept): aborted records below the rewrite end
 // go; other records below `end` keep only the latest per key among them.
 std::vector<Rec> model_pass1(const std::vector<Rec>& before, const Workload& w, int64_t end, int64_t rewritten) {
-  auto aborted = [&](int64_t o) { auto* b = batch_of(w, o); return b && b->aborted && o < rewritten; };
+  auto aborted = [&](int64_t o) {
+    auto* b = batch_of(w, o);
+    return b && b->aborted && o < rewritten;
+  };
   std::map<std::string, int64_t> latest;
   for (const auto& r : before)
     if (r.offset < end && !aborted(r.offset) && !batch_of(w, r.offset)->control) latest[*r.key] = r.offset;
@@ -134,13 +136,16 @@ std::vector<BatchInfo> batch_infos(const Log& log) {
 // marker's offset is not held to the map's end) goes (pass 2 stamps it, pass
 // 3 removes it) iff no batch of its producer lies between its previous marker
 // and it after pass 1.
-std::vector<Rec> model_pass2(const std::vector<Rec>& after1, const std::vector<BatchInfo>& batches,
-                             const Workload& w, int64_t end, int64_t rewritten) {
+std::vector<Rec> model_pass2(const std::vector<Rec>& after1, const std::vector<BatchInfo>& batches, const Workload& w,
+                             int64_t end, int64_t rewritten) {
   std::set<int64_t> gone;
   std::map<int64_t, bool> seen;  // pid -> a batch since its last marker
   for (const auto& b : batches) {
     if (b.pid < 0) continue;
-    if (!b.control) { seen[b.pid] = true; continue; }
+    if (!b.control) {
+      seen[b.pid] = true;
+      continue;
+    }
     if (!seen[b.pid] && b.base < rewritten) gone.insert(b.base);
     seen[b.pid] = false;
   }
@@ -197,8 +202,8 @@ TEST_CASE("The cleaner removes aborted records, compacts committed ones, stops a
     log->set_config(compact_config([](LogConfig& c) { c.delete_retention_ms = 0; }));
     const int64_t later = kT0 + 1'000'000;
     REQUIRE(cleaner.clean_once(*log, p.first_uncleanable, p.first_uncleanable, later).error == 0);
-    for (const auto& r : read_records(*log)) CHECK((r.value || r.offset >= p.first_uncleanable ||
-                                                   batch_of(w, r.offset)->control));  // tombstones gone
+    for (const auto& r : read_records(*log))
+      CHECK((r.value || r.offset >= p.first_uncleanable || batch_of(w, r.offset)->control));  // tombstones gone
     REQUIRE(cleaner.clean_once(*log, p.first_uncleanable, p.first_uncleanable, later).error == 0);
     auto after2 = read_records(*log);
     CHECK(after2 == model_pass2(after1, infos, w, p.first_uncleanable, rewritten));

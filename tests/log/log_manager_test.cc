@@ -1,11 +1,11 @@
-#include <catch2/catch.hpp>
+#include "log/log_manager.h"
 
+#include <catch2/catch.hpp>
 #include <condition_variable>
 #include <fstream>
 #include <mutex>
 #include <thread>
 
-#include "log/log_manager.h"
 #include "log/meta_properties.h"
 #include "test_util.h"
 
@@ -176,19 +176,31 @@ TEST_CASE("log manager: lookups on a thread see other threads' creates, deletes 
     check(first != nullptr, "t-0 exists");
     check(!m.topic("u"), "u absent");
     check(!m.get_log("t", 1), "t-1 absent");
-    { std::lock_guard lk(mu); done = 0; } cv.notify_all();
+    {
+      std::lock_guard lk(mu);
+      done = 0;
+    }
+    cv.notify_all();
     wait_for(1);  // u created, t grown to 2 partitions
     check(m.topic("u").has_value(), "u visible after create");
     check(m.get_log("u", 0) != nullptr, "u-0 visible after create");
     check(m.get_log("t", 1) != nullptr, "t-1 visible after create_partitions");
     check(m.topic("t")->partitions == 2, "t has 2 partitions");
-    { std::lock_guard lk(mu); done = 1; } cv.notify_all();
+    {
+      std::lock_guard lk(mu);
+      done = 1;
+    }
+    cv.notify_all();
     wait_for(2);  // t deleted and re-created
     auto again = m.get_log("t", 0);
     check(again != nullptr, "t-0 after re-create");
     check(again != first, "t-0 is the new log");
     check(!m.get_log("t", 1), "new t has one partition");
-    { std::lock_guard lk(mu); done = 2; } cv.notify_all();
+    {
+      std::lock_guard lk(mu);
+      done = 2;
+    }
+    cv.notify_all();
   });
   auto advance = [&](int s) {
     {

@@ -1,5 +1,4 @@
 #include <catch2/catch.hpp>
-
 #include <map>
 #include <random>
 #include <set>
@@ -28,7 +27,8 @@ std::vector<uint8_t> random_batch(std::mt19937& rng, int64_t& ts, std::vector<in
   for (int i = 0; i < n; ++i) {
     ts += static_cast<int64_t>(rng() % 5);
     tss.push_back(ts);
-    b.add(std::string("key") + std::to_string(rng() % 100), std::string(vsize, static_cast<char>('a' + rng() % 26)), ts);
+    b.add(std::string("key") + std::to_string(rng() % 100), std::string(vsize, static_cast<char>('a' + rng() % 26)),
+          ts);
   }
   return b.build();
 }
@@ -173,9 +173,9 @@ TEST_CASE("segments roll on size, time and full index", "[log][roll]") {
   }
   SECTION("full offset index") {
     auto log = open_log(dir.path(), config_with([](LogConfig& c) {
-      c.segment_index_bytes = 8 * 4;  // 4 offset entries, 2 time entries
-      c.index_interval_bytes = 1;
-    }));
+                          c.segment_index_bytes = 8 * 4;  // 4 offset entries, 2 time entries
+                          c.index_interval_bytes = 1;
+                        }));
     for (int i = 0; i < 20; ++i) REQUIRE(append_tmp(*log, make_test_batch(1, 10, 100 + i)).ok());
     CHECK(log->segment_count() >= 5);
     auto all = read_all_batches(*log);
@@ -250,7 +250,8 @@ TEST_CASE("retention by time and bytes deletes whole old segments", "[log][reten
 
 TEST_CASE("LogAppendTime stamps batches and reports the time", "[log][append]") {
   TempDir dir;
-  auto log = open_log(dir.path(), config_with([](LogConfig& c) { c.message_timestamp_type = TimestampType::kLogAppendTime; }));
+  auto log =
+      open_log(dir.path(), config_with([](LogConfig& c) { c.message_timestamp_type = TimestampType::kLogAppendTime; }));
   auto b = make_test_batch(3, 10, 5);
   auto r = log->append(b, 0, 777777);
   REQUIRE(r.ok());
@@ -298,9 +299,9 @@ TEST_CASE("append rejects bad input without touching the log", "[log][append]") 
 TEST_CASE("flush.messages=1 with concurrent writers: group commit, no lost offsets", "[log][flush]") {
   TempDir dir;
   auto log = open_log(dir.path(), config_with([](LogConfig& c) {
-    c.flush_messages = 1;
-    c.segment_bytes = 64 * 1024;
-  }));
+                        c.flush_messages = 1;
+                        c.segment_bytes = 64 * 1024;
+                      }));
   constexpr int kThreads = 8, kPer = 40;
   std::vector<std::vector<int64_t>> got(kThreads);
   std::vector<std::thread> ts;
@@ -338,7 +339,8 @@ TEST_CASE("compressed batches are stored opaquely and looked up at batch level",
   bb.add(std::string_view("a"), std::string_view("x"), 200).add(std::string_view("b"), std::string_view("y"), 300);
   auto b = bb.build();
   store_be16(b.data() + batch_layout::kAttributes, static_cast<uint16_t>(Compression::kGzip));
-  store_be32(b.data() + batch_layout::kCrc, crc32c(b.data() + batch_layout::kAttributes, b.size() - batch_layout::kAttributes));
+  store_be32(b.data() + batch_layout::kCrc,
+             crc32c(b.data() + batch_layout::kAttributes, b.size() - batch_layout::kAttributes));
   auto copy = b;
   auto r = log->append(b);
   REQUIRE(r.ok());

@@ -2,10 +2,11 @@
 // offsets and not stored twice, sequence gaps and stale epochs refused,
 // state rebuilt at open from snapshots plus the tail of the log; and the
 // durable producer id allocator.
+#include "log/producer_state.h"
+
 #include <catch2/catch.hpp>
 
 #include "log/producer_id_store.h"
-#include "log/producer_state.h"
 #include "tests/log/test_util.h"
 
 using namespace skiff;
@@ -42,7 +43,7 @@ TEST_CASE("only the last five batches are remembered", "[log][producer]") {
   auto log = open_log(d.path(), config_with());
   for (int i = 0; i < 7; ++i) REQUIRE(append_tmp(*log, idem(1, 0, i * 2)).ok());
   CHECK(append_tmp(*log, idem(1, 0, 4)).duplicate);  // batch 3 of 7: kept
-  auto old = append_tmp(*log, idem(1, 0, 0));       // batch 1: forgotten -> out of order
+  auto old = append_tmp(*log, idem(1, 0, 0));        // batch 1: forgotten -> out of order
   CHECK(old.error == LogErrc::kOutOfOrderSequence);
 }
 

@@ -1,13 +1,13 @@
-#include <catch2/catch.hpp>
+#include "log/record_batch.h"
 
+#include <catch2/catch.hpp>
 #include <cstring>
 #include <random>
 #include <string>
 
-#include "log/batch_builder.h"
 #include "common/byte_order.h"
+#include "log/batch_builder.h"
 #include "log/crc32c.h"
-#include "log/record_batch.h"
 
 using namespace skiff;
 using namespace skiff::storage;
@@ -29,7 +29,8 @@ TEST_CASE("crc32c known vectors, hardware and portable agree", "[log][crc]") {
     CHECK(crc32c(buf.data(), buf.size()) == whole);
     CHECK(crc32c_extend(crc32c_extend(0, buf.data(), split), buf.data() + split, buf.size() - split) == whole);
     // Unaligned start.
-    if (buf.size() > 3) CHECK(crc32c(buf.data() + 3, buf.size() - 3) == crc32c_extend_portable(0, buf.data() + 3, buf.size() - 3));
+    if (buf.size() > 3)
+      CHECK(crc32c(buf.data() + 3, buf.size() - 3) == crc32c_extend_portable(0, buf.data() + 3, buf.size() - 3));
   }
 }
 

@@ -1,8 +1,7 @@
-#include <catch2/catch.hpp>
-
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <catch2/catch.hpp>
 #include <fstream>
 
 #include "test_util.h"

@@ -1,11 +1,10 @@
 // log/ writes under the "storage" logger (log/storage_log.h), with errno as
 // text: a line from the producer id store that cannot persist its block.
-#include <catch2/catch.hpp>
+#include <spdlog/sinks/ostream_sink.h>
 
+#include <catch2/catch.hpp>
 #include <memory>
 #include <sstream>
-
-#include <spdlog/sinks/ostream_sink.h>
 
 #include "common/subsystem_logger.h"
 #include "log/producer_id_store.h"

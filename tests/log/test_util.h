@@ -46,7 +46,7 @@ inline AppendResult append_tmp(Log& log, std::vector<uint8_t> b, int32_t epoch =
 
 // Reads every batch from `from` to the end through Log::read.
 inline std::vector<std::vector<uint8_t>> read_all_batches(const Log& log, int64_t from = -1,
-                                                           size_t max_bytes = 1 << 20) {
+                                                          size_t max_bytes = 1 << 20) {
   std::vector<std::vector<uint8_t>> out;
   int64_t o = from < 0 ? log.log_start_offset().value : from;
   while (o < log.log_end_offset().value) {
@@ -72,8 +72,7 @@ inline std::vector<uint8_t> txn_batch(int64_t pid, int16_t epoch, int32_t seq, i
 }
 
 // A COMMIT/ABORT marker appended at leader epoch 0; `tv` the transaction version.
-inline AppendResult marker(Log& log, int64_t pid, int16_t epoch, bool commit, int32_t coord_epoch = 0,
-                           int16_t tv = 1) {
+inline AppendResult marker(Log& log, int64_t pid, int16_t epoch, bool commit, int32_t coord_epoch = 0, int16_t tv = 1) {
   return log.append_marker(pid, epoch, commit, coord_epoch, tv, 0, wall_clock_ms());
 }
 

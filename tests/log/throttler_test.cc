@@ -1,11 +1,11 @@
 // Throttler (log.cleaner.io.max.bytes.per.second): Kafka's arithmetic on a
 // fake clock, and the cleaner held to the rate on a real one.
-#include <catch2/catch.hpp>
+#include "log/throttler.h"
 
+#include <catch2/catch.hpp>
 #include <chrono>
 
 #include "cleaner_test_util.h"
-#include "log/throttler.h"
 
 using namespace skiff;
 using namespace skiff::storage;
@@ -14,7 +14,12 @@ using namespace skiff::storage::test;
 TEST_CASE("Throttler sleeps what brings an interval back to the rate", "[log][cleaner]") {
   int64_t now_ns = 0;
   std::vector<int64_t> sleeps;
-  Throttler t(1'000'000.0, 300, [&] { return now_ns; }, [&](int64_t ms) { sleeps.push_back(ms); now_ns += ms * 1'000'000; });
+  Throttler t(
+      1'000'000.0, 300, [&] { return now_ns; },
+      [&](int64_t ms) {
+        sleeps.push_back(ms);
+        now_ns += ms * 1'000'000;
+      });
   t.maybe_throttle(500'000);  // within the interval: nothing checked
   now_ns += 200'000'000;
   t.maybe_throttle(100'000);
@@ -44,7 +49,8 @@ TEST_CASE("The cleaner keeps to log.cleaner.io.max.bytes.per.second", "[log][cle
   CleanerConfig cc;
   cc.dedupe_buffer_bytes = 1 << 20;
   cc.throttler = std::make_shared<Throttler>(
-      1'000'000.0, 1, [&] { return fake_ns += 100'000; }, [&](int64_t ms) { slept_ms += ms, fake_ns += ms * 1'000'000; });
+      1'000'000.0, 1, [&] { return fake_ns += 100'000; },
+      [&](int64_t ms) { slept_ms += ms, fake_ns += ms * 1'000'000; });
   Cleaner c(cc);
   CleanResult r;
   clean_all(*log, c, -1, ts, &r);

@@ -3,13 +3,13 @@
 // synonym (kafka_4_4_topic_configs.txt, printed by KafkaTopicConfigs.java
 // from Kafka's jar), and values are checked with Kafka's messages (taken from
 // a real Kafka 4.4 answering CreateTopics).
-#include <catch2/catch.hpp>
+#include "log/topic_config_def.h"
 
+#include <catch2/catch.hpp>
 #include <fstream>
 #include <sstream>
 
 #include "log/log_config.h"
-#include "log/topic_config_def.h"
 
 using namespace skiff::storage;
 
@@ -32,12 +32,18 @@ std::vector<std::vector<std::string>> kafka_rows() {
 
 const char* type_name(TopicConfigType t) {
   switch (t) {
-    case TopicConfigType::kBoolean: return "BOOLEAN";
-    case TopicConfigType::kString: return "STRING";
-    case TopicConfigType::kInt: return "INT";
-    case TopicConfigType::kLong: return "LONG";
-    case TopicConfigType::kDouble: return "DOUBLE";
-    case TopicConfigType::kList: return "LIST";
+    case TopicConfigType::kBoolean:
+      return "BOOLEAN";
+    case TopicConfigType::kString:
+      return "STRING";
+    case TopicConfigType::kInt:
+      return "INT";
+    case TopicConfigType::kLong:
+      return "LONG";
+    case TopicConfigType::kDouble:
+      return "DOUBLE";
+    case TopicConfigType::kList:
+      return "LIST";
   }
   return "?";
 }
@@ -125,8 +131,10 @@ TEST_CASE("topic config values are checked as Kafka 4.4 checks them", "[log][con
 
 TEST_CASE("topic configs the log acts on, and the ones it only keeps", "[log][config]") {
   LogConfig broker;
-  auto r = LogConfig::with_overrides(broker, {{"internal.segment.bytes", "4096"}, {"cleanup.policy", "compact"},
-                                              {"remote.copy.lag.ms", "5"}, {"segment.bytes", "2000000"}});
+  auto r = LogConfig::with_overrides(broker, {{"internal.segment.bytes", "4096"},
+                                              {"cleanup.policy", "compact"},
+                                              {"remote.copy.lag.ms", "5"},
+                                              {"segment.bytes", "2000000"}});
   REQUIRE(std::holds_alternative<LogConfig>(r));
   auto c = std::get<LogConfig>(r);
   CHECK(c.segment_bytes == 2000000);

@@ -4,12 +4,11 @@
 // the LSO and the aborted list against what the recovered log itself holds
 // (a plain replay of its batches), and that a read_committed read stops at
 // the LSO. 8 rounds on the same log: each round also recovers the last.
-#include <catch2/catch.hpp>
-
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <catch2/catch.hpp>
 #include <chrono>
 #include <map>
 #include <random>

@@ -4,7 +4,6 @@
 // first offset of the oldest ongoing transaction, else the log end; every
 // abort of a non-empty transaction is indexed with the LSO right after it.
 #include <catch2/catch.hpp>
-
 #include <map>
 #include <random>
 
@@ -77,15 +76,22 @@ TEST_CASE("LSO and aborted list follow the oracle through rolls and crashes", "[
   for (int step = 0; step < 400; ++step) {
     const int64_t pid = 1 + static_cast<int64_t>(rng() % 4);
     const uint32_t op = rng() % 100;
-    if (op < 40) data(*log, o, pid, true);
-    else if (op < 50) data(*log, o, o.open.count(pid) ? -1 : pid, false);
-    else if (op < 70) end(*log, o, pid, true);
-    else if (op < 90) end(*log, o, pid, false);
-    else if (op < 95) REQUIRE(log->roll(wall_clock_ms()) == LogErrc::kNone);
+    if (op < 40)
+      data(*log, o, pid, true);
+    else if (op < 50)
+      data(*log, o, o.open.count(pid) ? -1 : pid, false);
+    else if (op < 70)
+      end(*log, o, pid, true);
+    else if (op < 90)
+      end(*log, o, pid, false);
+    else if (op < 95)
+      REQUIRE(log->roll(wall_clock_ms()) == LogErrc::kNone);
     else {
       const bool clean = rng() % 2;
-      if (clean) log->close();
-      else REQUIRE(log->flush() == LogErrc::kNone);
+      if (clean)
+        log->close();
+      else
+        REQUIRE(log->flush() == LogErrc::kNone);
       const int64_t leo = log->log_end_offset().value;
       log.reset();
       log = open_log(d.path(), config_with(), clean, clean ? leo : 0);

@@ -4,7 +4,6 @@
 // list are rebuilt from snapshot + replay, and read_committed never sees an
 // undecided record.
 #include <catch2/catch.hpp>
-
 #include <filesystem>
 
 #include "common/byte_order.h"
@@ -39,7 +38,7 @@ TEST_CASE("snapshot keeps ongoing transactions and coordinator epochs (Kafka's f
   {
     auto log = open_log(d.path(), config_with());
     REQUIRE(append_tmp(*log, txn_batch(1, 0, 0)).ok());  // 0-1 P1 ends
-    REQUIRE(marker(*log, 1, 0, true, 9).ok());            // 2
+    REQUIRE(marker(*log, 1, 0, true, 9).ok());           // 2
     REQUIRE(append_tmp(*log, txn_batch(2, 0, 0)).ok());  // 3-4 P2 open
     log->close();
   }
@@ -60,12 +59,12 @@ TEST_CASE("crash with transactions open: LSO and aborted list rebuilt, nothing u
   TempDir d;
   {
     auto log = open_log(d.path(), config_with());
-    REQUIRE(append_tmp(*log, txn_batch(1, 0, 0)).ok());  // 0-1 P1 open
+    REQUIRE(append_tmp(*log, txn_batch(1, 0, 0)).ok());     // 0-1 P1 open
     REQUIRE(log->roll(wall_clock_ms()) == LogErrc::kNone);  // snapshot at 2 holds P1's first offset
-    REQUIRE(append_tmp(*log, txn_batch(2, 0, 0)).ok());  // 2-3 P2
-    REQUIRE(append_tmp(*log, txn_batch(3, 0, 0)).ok());  // 4-5 P3
-    REQUIRE(marker(*log, 2, 0, false).ok());              // 6: {2, 2, 6, lso 0}
-    REQUIRE(marker(*log, 3, 0, true).ok());               // 7
+    REQUIRE(append_tmp(*log, txn_batch(2, 0, 0)).ok());     // 2-3 P2
+    REQUIRE(append_tmp(*log, txn_batch(3, 0, 0)).ok());     // 4-5 P3
+    REQUIRE(marker(*log, 2, 0, false).ok());                // 6: {2, 2, 6, lso 0}
+    REQUIRE(marker(*log, 3, 0, true).ok());                 // 7
     REQUIRE(log->flush() == LogErrc::kNone);
     // no close(): no snapshot at the end, no clean-shutdown flag
   }
@@ -86,7 +85,7 @@ TEST_CASE("recovery drops .txnindex entries the truncated log no longer backs", 
   {
     auto log = open_log(d.path(), config_with());
     REQUIRE(append_tmp(*log, txn_batch(1, 0, 0)).ok());  // 0-1
-    REQUIRE(marker(*log, 1, 0, false).ok());              // 2
+    REQUIRE(marker(*log, 1, 0, false).ok());             // 2
   }
   // Tear the marker batch: the log ends at 2, the index entry must go.
   const auto seg = d / "00000000000000000000.log";

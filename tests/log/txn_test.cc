@@ -65,7 +65,7 @@ TEST_CASE("LSO: interleaved producers, commit and abort, empty transactions", "[
   CHECK(lso(*log) == 2);
   REQUIRE(append_tmp(*log, txn_batch(2, 0, 0)).ok());  // 4-5: P2 begins
   REQUIRE(append_tmp(*log, txn_batch(1, 0, 2)).ok());  // 6-7
-  REQUIRE(append_tmp(*log, plain_batch()).ok());        // 8-9
+  REQUIRE(append_tmp(*log, plain_batch()).ok());       // 8-9
   CHECK(lso(*log) == 2);
   CHECK(log->log_end_offset().value == 10);
   auto a = marker(*log, 1, 0, false);  // 10: P1 aborts; P2 still open
@@ -78,7 +78,7 @@ TEST_CASE("LSO: interleaved producers, commit and abort, empty transactions", "[
   REQUIRE(marker(*log, 2, 0, true).ok());  // 11: P2 commits
   CHECK(lso(*log) == 12);
   CHECK(log->aborted_txns_of_segment(0).size() == 1);  // commits are not indexed
-  REQUIRE(marker(*log, 3, 0, false).ok());  // 12: empty transaction of P3
+  REQUIRE(marker(*log, 3, 0, false).ok());             // 12: empty transaction of P3
   CHECK(lso(*log) == 13);
   CHECK(log->aborted_txns_of_segment(0).size() == 1);
   REQUIRE(append_tmp(*log, txn_batch(1, 0, 4)).ok());  // 13-14: P1's next transaction
@@ -130,14 +130,14 @@ TEST_CASE(".txnindex holds Kafka's 34-byte AbortedTxn entries", "[log][txn]") {
   TempDir d;
   auto log = open_log(d.path(), config_with());
   REQUIRE(append_tmp(*log, txn_batch(0x0102030405060708, 0, 0)).ok());  // 0-1
-  REQUIRE(marker(*log, 0x0102030405060708, 0, false).ok());            // 2
+  REQUIRE(marker(*log, 0x0102030405060708, 0, false).ok());             // 2
   std::string bytes;
   REQUIRE(read_small_file(d / "00000000000000000000.txnindex", bytes));
-  const std::vector<uint8_t> expect = {0, 0,                                  // version
-                                       1, 2, 3, 4, 5, 6, 7, 8,                // producer id
-                                       0, 0, 0, 0, 0, 0, 0, 0,                // first offset
-                                       0, 0, 0, 0, 0, 0, 0, 2,                // last offset
-                                       0, 0, 0, 0, 0, 0, 0, 3};               // last stable offset
+  const std::vector<uint8_t> expect = {0, 0,                     // version
+                                       1, 2, 3, 4, 5, 6, 7, 8,   // producer id
+                                       0, 0, 0, 0, 0, 0, 0, 0,   // first offset
+                                       0, 0, 0, 0, 0, 0, 0, 2,   // last offset
+                                       0, 0, 0, 0, 0, 0, 0, 3};  // last stable offset
   CHECK(std::vector<uint8_t>(bytes.begin(), bytes.end()) == expect);
   AbortedTxn t;
   REQUIRE(decode_aborted_txn(expect.data(), t));
@@ -149,19 +149,19 @@ TEST_CASE("aborted transactions are collected across segments as Kafka does", "[
   auto log = open_log(d.path(), config_with());
   REQUIRE(append_tmp(*log, txn_batch(1, 0, 0)).ok());  // 0-1 P1
   REQUIRE(append_tmp(*log, txn_batch(2, 0, 0)).ok());  // 2-3 P2
-  REQUIRE(marker(*log, 1, 0, false).ok());              // 4: {1, 0, 4, lso 2} in segment 0
+  REQUIRE(marker(*log, 1, 0, false).ok());             // 4: {1, 0, 4, lso 2} in segment 0
   REQUIRE(log->roll(wall_clock_ms()) == LogErrc::kNone);
-  REQUIRE(append_tmp(*log, plain_batch()).ok());        // 5-6
-  REQUIRE(marker(*log, 2, 0, false).ok());              // 7: {2, 2, 7, lso 8} in segment 5
+  REQUIRE(append_tmp(*log, plain_batch()).ok());       // 5-6
+  REQUIRE(marker(*log, 2, 0, false).ok());             // 7: {2, 2, 7, lso 8} in segment 5
   REQUIRE(append_tmp(*log, txn_batch(3, 0, 0)).ok());  // 8-9 P3
-  REQUIRE(marker(*log, 3, 0, false).ok());              // 10: {3, 8, 10, lso 11}
+  REQUIRE(marker(*log, 3, 0, false).ok());             // 10: {3, 8, 10, lso 11}
   CHECK(log->aborted_txns_of_segment(5).size() == 2);
   const AbortedTxn t1{1, 0, 4, 2}, t2{2, 2, 7, 8}, t3{3, 8, 10, 11};
   using V = std::vector<AbortedTxn>;
   CHECK(log->collect_aborted_txns(Offset(0), Offset(11)) == V{t1, t2, t3});
-  CHECK(log->collect_aborted_txns(Offset(0), Offset(2)) == V{t1});        // t1's lso 2 >= 2: complete
-  CHECK(log->collect_aborted_txns(Offset(3), Offset(6)) == V{t1, t2});    // t2 starts before 6
-  CHECK(log->collect_aborted_txns(Offset(5), Offset(8)) == V{t2});        // t1 ended before 5
+  CHECK(log->collect_aborted_txns(Offset(0), Offset(2)) == V{t1});      // t1's lso 2 >= 2: complete
+  CHECK(log->collect_aborted_txns(Offset(3), Offset(6)) == V{t1, t2});  // t2 starts before 6
+  CHECK(log->collect_aborted_txns(Offset(5), Offset(8)) == V{t2});      // t1 ended before 5
   CHECK(log->collect_aborted_txns(Offset(9), Offset(11)) == V{t3});
   CHECK(log->collect_aborted_txns(Offset(11), Offset(11)).empty());
 }
@@ -169,9 +169,9 @@ TEST_CASE("aborted transactions are collected across segments as Kafka does", "[
 TEST_CASE("read_committed reads only below the LSO", "[log][txn]") {
   TempDir d;
   auto log = open_log(d.path(), config_with());
-  REQUIRE(append_tmp(*log, plain_batch()).ok());        // 0-1
+  REQUIRE(append_tmp(*log, plain_batch()).ok());       // 0-1
   REQUIRE(append_tmp(*log, txn_batch(1, 0, 0)).ok());  // 2-3 P1 open
-  REQUIRE(append_tmp(*log, plain_batch()).ok());        // 4-5
+  REQUIRE(append_tmp(*log, plain_batch()).ok());       // 4-5
   auto r = log->read(Offset(0), 1 << 20, log->last_stable_offset());
   REQUIRE(r.error == LogErrc::kNone);
   CHECK(r.last_stable_offset.value == 2);
@@ -197,11 +197,11 @@ TEST_CASE("retention deleting an ongoing transaction's data holds the LSO at the
   TempDir d;
   auto log = open_log(d.path(), config_with([](LogConfig& c) { c.retention_ms = 10000; }));
   REQUIRE(append_tmp(*log, txn_batch(1, 0, 0)).ok());  // 0-1 P1 open
-  REQUIRE(append_tmp(*log, plain_batch()).ok());        // 2-3
+  REQUIRE(append_tmp(*log, plain_batch()).ok());       // 2-3
   CHECK(lso(*log) == 0);
   REQUIRE(log->delete_old_segments(wall_clock_ms() + 60000) > 0);  // every record is past retention
   CHECK(log->log_start_offset().value == 4);
-  CHECK(lso(*log) == 4);  // never below the log start, never past the end
+  CHECK(lso(*log) == 4);                    // never below the log start, never past the end
   REQUIRE(marker(*log, 1, 0, false).ok());  // 4: the abort still ends it, and is indexed
   CHECK(lso(*log) == 5);
   CHECK(log->collect_aborted_txns(Offset(4), Offset(5)).size() == 1);
@@ -211,7 +211,7 @@ TEST_CASE("DeleteRecords past an ongoing transaction holds the LSO at the log st
   TempDir d;
   auto log = open_log(d.path(), config_with());
   REQUIRE(append_tmp(*log, txn_batch(1, 0, 0)).ok());  // 0-1 P1 open
-  REQUIRE(append_tmp(*log, plain_batch()).ok());        // 2-3
+  REQUIRE(append_tmp(*log, plain_batch()).ok());       // 2-3
   REQUIRE(log->maybe_increment_log_start_offset(Offset(3)) == LogErrc::kNone);
   CHECK(lso(*log) == 3);  // Kafka: firstUnstableOffset = max(first, logStart)
   CHECK(log->read(Offset(3), 1 << 20, log->last_stable_offset()).slice.empty());
@@ -220,7 +220,8 @@ TEST_CASE("DeleteRecords past an ongoing transaction holds the LSO at the log st
   CHECK(log->aborted_txns_of_segment(0) == std::vector<AbortedTxn>{{1, 0, 4, 5}});
 }
 
-TEST_CASE("a verification made stale by a marker refuses the batch that would open a transaction", "[log][txn][verify]") {
+TEST_CASE("a verification made stale by a marker refuses the batch that would open a transaction",
+          "[log][txn][verify]") {
   TempDir d;
   auto log = open_log(d.path(), config_with());
   auto now = wall_clock_ms();
@@ -229,7 +230,7 @@ TEST_CASE("a verification made stale by a marker refuses the batch that would op
     const VerificationGuard g = log->begin_txn_verification(1);
     CHECK(g != kNoVerification);
     CHECK(log->begin_txn_verification(1) == g);  // concurrent requests share it
-    REQUIRE(marker(*log, 1, 0, false).ok());    // 0: a timeout abort wins the race
+    REQUIRE(marker(*log, 1, 0, false).ok());     // 0: a timeout abort wins the race
     auto r = log->append_verified(std::span<uint8_t>(first), now, g);
     CHECK(r.error == LogErrc::kInvalidTxnState);
     CHECK(log->log_end_offset().value == 1);

@@ -1,12 +1,12 @@
 // queued.max.request.bytes: the MemoryPool's admission rule on its own, and
 // the SocketServer keeping the request bytes in flight within it over real
 // sockets, answering everything, and giving every byte back on every path.
-#include <catch2/catch.hpp>
+#include "network/memory_pool.h"
 
 #include <atomic>
+#include <catch2/catch.hpp>
 #include <thread>
 
-#include "network/memory_pool.h"
 #include "tests/network/test_broker.h"
 #include "tests/support/raw_client.h"
 

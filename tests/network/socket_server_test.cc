@@ -1,8 +1,7 @@
 // SocketServer over real sockets with a test handler: ordering under
 // pipelining, quotas, malformed frames, backpressure, idle expiry, shutdown.
-#include <catch2/catch.hpp>
-
 #include <atomic>
+#include <catch2/catch.hpp>
 #include <thread>
 
 #include "tests/network/test_broker.h"

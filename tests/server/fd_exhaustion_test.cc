@@ -2,10 +2,9 @@
 // accept fails with EMFILE. The broker must not spin on it (its CPU time stays
 // small), must log it a bounded number of times, must keep answering the
 // connections already open, and must accept again once descriptors free up.
-#include <catch2/catch.hpp>
-
 #include <signal.h>
 
+#include <catch2/catch.hpp>
 #include <thread>
 #include <vector>
 

@@ -2,13 +2,12 @@
 // 1,000,000 partitions is refused at once and leaves neither directories nor
 // memory behind (item 3); a client id that tries to forge log lines reaches
 // the log as one escaped line (item 7).
+#include <catch2/catch.hpp>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
-#include <thread>
 #include <string>
-
-#include <catch2/catch.hpp>
+#include <thread>
 
 #include "api/protocol/byte_reader.h"
 #include "api/protocol/frame.h"

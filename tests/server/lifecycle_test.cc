@@ -1,10 +1,9 @@
 // The skiff binary as a daemon: starts, binds, logs its startup line, exits 0
 // on SIGTERM; bad configuration exits 2 naming the key; startup failures
 // (port in use, unusable log dir) exit 1 with the reason.
-#include <catch2/catch.hpp>
-
 #include <signal.h>
 
+#include <catch2/catch.hpp>
 #include <fstream>
 
 #include "tests/support/broker_process.h"
@@ -75,14 +74,15 @@ TEST_CASE("an unusable log dir exits 1 with the reason", "[lifecycle]") {
   auto dir = make_temp_dir("skiff-baddir");
   auto file = dir / "not-a-dir";
   std::ofstream(file) << "x";
-  auto r = run_skiff({"--override", "listeners=PLAINTEXT://127.0.0.1:0", "--override",
-                      "log.dirs=" + (file / "sub").string()});
+  auto r = run_skiff(
+      {"--override", "listeners=PLAINTEXT://127.0.0.1:0", "--override", "log.dirs=" + (file / "sub").string()});
   CHECK(r.exit_code == 1);
   CHECK_THAT(r.output, Catch::Contains("log dir"));
   std::filesystem::remove_all(dir);
 }
 
-TEST_CASE("the healthcheck flag exits 0 against a ready broker and 1 when nothing answers", "[lifecycle][healthcheck]") {
+TEST_CASE("the healthcheck flag exits 0 against a ready broker and 1 when nothing answers",
+          "[lifecycle][healthcheck]") {
   BrokerProcess broker;
   auto port = std::to_string(broker.port());
   auto r = run_skiff({"--healthcheck", "127.0.0.1:" + port});

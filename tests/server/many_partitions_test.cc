@@ -5,12 +5,11 @@
 // descriptors went through the bounded FdCache, each partition held three
 // descriptors and creation failed at about a third of the limit.
 // Its own test program: lowering the hard limit cannot be undone.
-#include <catch2/catch.hpp>
-
 #include <signal.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include <catch2/catch.hpp>
 #include <ctime>
 #include <filesystem>
 #include <string>
@@ -84,7 +83,9 @@ void check_all(KafkaRequests& k, int rounds) {
 }  // namespace
 
 TEST_CASE("5,000 partitions under RLIMIT_NOFILE 1024: produce, fetch, kill -9, restart", "[integration][fds]") {
-  struct rlimit rl {kNoFile, kNoFile};
+  struct rlimit rl {
+    kNoFile, kNoFile
+  };
   struct rlimit cur {};
   REQUIRE(getrlimit(RLIMIT_NOFILE, &cur) == 0);
   if (cur.rlim_max < kNoFile) rl = {cur.rlim_max, cur.rlim_max};

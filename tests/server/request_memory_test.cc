@@ -2,11 +2,10 @@
 // send a maximum-size frame (socket.request.max.bytes) at once. The broker's
 // peak RSS must stay within a bound derived from the setting, not grow with
 // the number of connections, and every request must still be answered.
-#include <catch2/catch.hpp>
-
 #include <signal.h>
 
 #include <atomic>
+#include <catch2/catch.hpp>
 #include <thread>
 #include <vector>
 
@@ -57,8 +56,8 @@ TEST_CASE("100 max-size frames at once keep RSS within queued.max.request.bytes"
   const int64_t growth = peak_rss_bytes(broker.pid()) - baseline;
   // As in Kafka, the pool admits while below its setting: one frame beyond it at most.
   const int64_t bound = kQueuedBytes + kFrame + kConnections * kReadBuffers + kSlack;
-  INFO("baseline RSS " << baseline / 1024 << " KiB; peak growth " << growth / 1024 << " KiB; bound "
-                       << bound / 1024 << " KiB");
+  INFO("baseline RSS " << baseline / 1024 << " KiB; peak growth " << growth / 1024 << " KiB; bound " << bound / 1024
+                       << " KiB");
   CHECK(answered.load() == kConnections);
   CHECK(growth < bound);
   CHECK(broker.stop(SIGTERM) == 0);

@@ -80,9 +80,9 @@ ProcessResult run_skiff(const std::vector<std::string>& args, std::chrono::milli
   while (read_some(fd, result.output, std::chrono::milliseconds(50)) && std::chrono::steady_clock::now() < deadline) {
   }
   close(fd);
-  result.exit_code = wait_exit(pid, std::max(std::chrono::milliseconds(100),
-                                             std::chrono::duration_cast<std::chrono::milliseconds>(
-                                                 deadline - std::chrono::steady_clock::now())));
+  result.exit_code =
+      wait_exit(pid, std::max(std::chrono::milliseconds(100), std::chrono::duration_cast<std::chrono::milliseconds>(
+                                                                  deadline - std::chrono::steady_clock::now())));
   return result;
 }
 

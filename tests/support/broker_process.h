@@ -26,8 +26,7 @@ class BrokerProcess {
  public:
   // Starts skiff on 127.0.0.1:0 with a new data dir plus `extra_args`, and
   // waits for its startup line. Throws std::runtime_error if it does not start.
-  explicit BrokerProcess(std::vector<std::string> extra_args = {},
-                         std::filesystem::path data_dir = {});
+  explicit BrokerProcess(std::vector<std::string> extra_args = {}, std::filesystem::path data_dir = {});
   ~BrokerProcess();
 
   uint16_t port() const { return port_; }

@@ -35,8 +35,7 @@ std::vector<uint8_t> KafkaRequests::round_trip(const std::vector<uint8_t>& frame
   return *resp;
 }
 
-std::map<std::string, int16_t> KafkaRequests::create_topics(const std::vector<std::string>& names,
-                                                            int32_t partitions) {
+std::map<std::string, int16_t> KafkaRequests::create_topics(const std::vector<std::string>& names, int32_t partitions) {
   protocol::RequestHeader h;
   h.client_id = "skiff-test";
   h.correlation_id = ++correlation_;
@@ -87,8 +86,8 @@ std::map<int32_t, int16_t> KafkaRequests::produce(const std::string& topic, cons
 }
 
 std::map<int32_t, KafkaRequests::FetchedPartition> KafkaRequests::fetch(const std::string& topic,
-                                                                       const std::vector<int32_t>& partitions,
-                                                                       int64_t offset, int32_t partition_max_bytes) {
+                                                                        const std::vector<int32_t>& partitions,
+                                                                        int64_t offset, int32_t partition_max_bytes) {
   protocol::RequestHeader h;
   h.client_id = "skiff-test";
   h.correlation_id = ++correlation_;

@@ -62,9 +62,7 @@ bool RawClient::send_raw(const void* data, size_t size) {
   return true;
 }
 
-std::vector<uint8_t> be32(uint32_t v) {
-  return {uint8_t(v >> 24), uint8_t(v >> 16), uint8_t(v >> 8), uint8_t(v)};
-}
+std::vector<uint8_t> be32(uint32_t v) { return {uint8_t(v >> 24), uint8_t(v >> 16), uint8_t(v >> 8), uint8_t(v)}; }
 
 bool RawClient::send_frame(const std::vector<uint8_t>& payload) {
   std::vector<uint8_t> frame = be32(static_cast<uint32_t>(payload.size()));

@@ -17,8 +17,8 @@
 
 namespace skiff::test {
 
-inline std::filesystem::path make_temp_dir(const std::string& prefix,
-                                           const std::filesystem::path& parent = std::filesystem::temp_directory_path()) {
+inline std::filesystem::path make_temp_dir(
+    const std::string& prefix, const std::filesystem::path& parent = std::filesystem::temp_directory_path()) {
   std::string tmpl = (parent / (prefix + "-XXXXXX")).string();
   if (!::mkdtemp(tmpl.data())) throw std::system_error(errno, std::generic_category(), "mkdtemp " + tmpl);
   return tmpl;

@@ -1,14 +1,14 @@
 // __transaction_state records: Skiff's encoding against bytes Kafka 4.4's own
 // classes produced (transaction_log_vectors.txt, from TxnLogVectors.java),
 // and round trips of the coordinator's transits.
-#include <catch2/catch.hpp>
+#include "api/txn/transaction_log.h"
 
+#include <catch2/catch.hpp>
 #include <fstream>
 #include <map>
 #include <sstream>
 
 #include "api/protocol/errors.h"
-#include "api/txn/transaction_log.h"
 
 using namespace skiff::api::txn;
 

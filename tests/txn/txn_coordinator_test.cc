@@ -55,8 +55,7 @@ TEST_CASE("InitProducerId rejects bad ids and timeouts without creating state", 
   CHECK(h.log.durable.size() == 1);
 }
 
-TEST_CASE("InitProducerId answers CONCURRENT_TRANSACTIONS while a transition or markers are in flight",
-          "[txn][init]") {
+TEST_CASE("InitProducerId answers CONCURRENT_TRANSACTIONS while a transition or markers are in flight", "[txn][init]") {
   TxnHarness h;
   const TxnResult p = h.init("app");
   SECTION("a state write is pending") {

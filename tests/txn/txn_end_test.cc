@@ -45,7 +45,7 @@ TEST_CASE("EndTxn (v0-4) commits: PrepareCommit answered, markers, then Complete
     CHECK(retry->error == ErrorCode::kNone);
     CHECK(retry->epoch == p.epoch);
     CHECK(h.end("app", p.producer_id, p.epoch, false)->error == ErrorCode::kInvalidTxnState);
-    CHECK(h.markers.calls.size() == 1);  // a retry writes nothing
+    CHECK(h.markers.calls.size() == 1);                           // a retry writes nothing
     REQUIRE(h.add("app", p, {{"next", 0}}) == ErrorCode::kNone);  // the next transaction
     CHECK(h.cur("app").txn_start_ms == h.clock.now);
   }

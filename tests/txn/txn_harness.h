@@ -5,14 +5,13 @@
 // coordinator requires.
 #pragma once
 
+#include <catch2/catch.hpp>
 #include <deque>
 #include <functional>
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <catch2/catch.hpp>
 
 #include "api/txn/transaction_log.h"
 #include "api/txn/txn_coordinator.h"
@@ -32,9 +31,9 @@ struct FakeStateLog : TxnStateLog {
     std::vector<uint8_t> key;
     std::optional<std::vector<uint8_t>> value;
   };
-  bool hold = false;                // keep completions until release()
+  bool hold = false;  // keep completions until release()
   ErrorCode fail_next = ErrorCode::kNone;
-  std::vector<Entry> durable;       // what a restart would replay
+  std::vector<Entry> durable;  // what a restart would replay
   std::deque<std::pair<Entry, std::function<void(ErrorCode)>>> held;
 
   void append(const std::string&, std::vector<uint8_t> key, std::optional<std::vector<uint8_t>> value,

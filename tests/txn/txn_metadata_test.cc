@@ -1,19 +1,18 @@
 // TxnState's legal transitions, names and ids (Kafka's TransactionState), and
 // TxnMetadata's prepare/complete discipline and epoch rules.
-#include <catch2/catch.hpp>
+#include "api/txn/txn_metadata.h"
 
+#include <catch2/catch.hpp>
 #include <map>
 #include <stdexcept>
-
-#include "api/txn/txn_metadata.h"
 
 using namespace skiff::api::txn;
 
 namespace {
 
 using S = TxnState;
-constexpr S kAll[] = {S::kEmpty, S::kOngoing, S::kPrepareCommit, S::kPrepareAbort,
-                      S::kCompleteCommit, S::kCompleteAbort, S::kDead, S::kPrepareEpochFence};
+constexpr S kAll[] = {S::kEmpty,          S::kOngoing,       S::kPrepareCommit, S::kPrepareAbort,
+                      S::kCompleteCommit, S::kCompleteAbort, S::kDead,          S::kPrepareEpochFence};
 
 TxnMetadata make(S state, int16_t epoch = 5, int16_t last_epoch = kNoProducerEpoch) {
   TxnTransit t;
