@@ -1,5 +1,7 @@
 #include "api/group/offsets_topic.h"
 
+#include <fmt/format.h>
+
 #include <stdexcept>
 
 #include "api/api_log.h"
@@ -152,12 +154,14 @@ void OffsetsTopic::load_partition(storage::Log& log, OffsetsReplay& replay) {
   }
 }
 
-std::optional<FlushPoints> OffsetsTopic::append(int32_t partition, std::vector<uint8_t> batch, ErrorCode* error) {
+// Runs one append on the partition's log: its flush point, or nothing (logged
+// as `what`, `error` set) when it failed.
+std::optional<FlushPoints> OffsetsTopic::append_with(int32_t partition, const std::string& what, ErrorCode* error,
+                                                     const std::function<storage::AppendResult(storage::Log&)>& op) {
   try {
-    auto l = log(partition);
-    auto r = l->append(std::span<uint8_t>(batch), /*leader_epoch=*/0, wall_clock_ms());
+    auto r = op(*log(partition));
     if (!r.ok()) {
-      api_log().error("__consumer_offsets-{} append failed: {}", partition, escaped(r.error_message));
+      api_log().error("{} on __consumer_offsets-{} failed: {}", what, partition, escaped(r.error_message));
       if (error) *error = to_error_code(r.error);
       return std::nullopt;
     }
@@ -165,10 +169,16 @@ std::optional<FlushPoints> OffsetsTopic::append(int32_t partition, std::vector<u
     fp.ends[partition] = r.last_offset.value + 1;
     return fp;
   } catch (const std::exception& e) {
-    api_log().error("__consumer_offsets-{} append failed: {}", partition, escaped(e.what()));
+    api_log().error("{} on __consumer_offsets-{} failed: {}", what, partition, escaped(e.what()));
     if (error) *error = ErrorCode::kCoordinatorNotAvailable;
     return std::nullopt;
   }
+}
+
+std::optional<FlushPoints> OffsetsTopic::append(int32_t partition, std::vector<uint8_t> batch, ErrorCode* error) {
+  return append_with(partition, "append", error, [&batch](storage::Log& l) {
+    return l.append(std::span<uint8_t>(batch), /*leader_epoch=*/0, wall_clock_ms());
+  });
 }
 
 std::optional<FlushPoints> OffsetsTopic::write_offsets(
@@ -225,23 +235,12 @@ std::optional<FlushPoints> OffsetsTopic::write_pending(
 
 std::optional<FlushPoints> OffsetsTopic::write_marker(int32_t partition, int64_t producer_id, int16_t producer_epoch,
                                                       bool commit, ErrorCode* error) {
-  try {
-    auto r = log(partition)->append_marker(producer_id, producer_epoch, commit, /*coordinator_epoch=*/0,
-                                           /*transaction_version=*/0, /*leader_epoch=*/0, wall_clock_ms());
-    if (!r.ok()) {
-      api_log().warn("{} marker for producer {} epoch {} on __consumer_offsets-{} failed: {}",
-                     commit ? "COMMIT" : "ABORT", producer_id, producer_epoch, partition, escaped(r.error_message));
-      if (error) *error = to_error_code(r.error);
-      return std::nullopt;
-    }
-    FlushPoints fp;
-    fp.ends[partition] = r.last_offset.value + 1;
-    return fp;
-  } catch (const std::exception& e) {
-    api_log().error("__consumer_offsets-{} marker failed: {}", partition, escaped(e.what()));
-    if (error) *error = ErrorCode::kCoordinatorNotAvailable;
-    return std::nullopt;
-  }
+  const std::string what =
+      fmt::format("{} marker for producer {} epoch {}", commit ? "COMMIT" : "ABORT", producer_id, producer_epoch);
+  return append_with(partition, what, error, [&](storage::Log& l) {
+    return l.append_marker(producer_id, producer_epoch, commit, /*coordinator_epoch=*/0, /*transaction_version=*/0,
+                           /*leader_epoch=*/0, wall_clock_ms());
+  });
 }
 
 bool OffsetsTopic::flush(const FlushPoints& points) {

@@ -27,6 +27,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -92,6 +93,8 @@ class OffsetsTopic {
   void open_existing();                                     // caller holds mu_
   void ensure_created_locked();                             // caller holds mu_
   std::optional<FlushPoints> append(int32_t partition, std::vector<uint8_t> batch, ErrorCode* error);
+  std::optional<FlushPoints> append_with(int32_t partition, const std::string& what, ErrorCode* error,
+                                         const std::function<storage::AppendResult(storage::Log&)>& op);
   void load_partition(storage::Log& log, OffsetsReplay& replay);
 
   storage::LogManager& logs_;
