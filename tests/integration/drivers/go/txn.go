@@ -41,7 +41,7 @@ type txnRequest struct {
 	DelayMs   int    `json:"delay_ms"` // txn_member: pause inside each transaction
 	TxnTimeMs int    `json:"txn_timeout_ms"`
 	Mode      string `json:"mode"`    // txn_bench: "txn" or "idempotent"
-	Records   int    `json:"count"` // txn_bench
+	Records   int    `json:"count"`   // txn_bench
 	Size      int    `json:"size"`    // txn_bench
 	PerTxn    int    `json:"per_txn"` // txn_bench
 }
@@ -129,6 +129,12 @@ func txnMember(ctx context.Context, req *request) (any, error) {
 					perr.Store(err)
 				}
 			})
+		}
+		// "produced" once the records are in the broker's log (still
+		// uncommitted), so that a member killed after it always leaves an
+		// open transaction behind for the test to check.
+		if err := s.Client().Flush(ctx); err != nil && ctx.Err() == nil {
+			return nil, fmt.Errorf("flush: %w", err)
 		}
 		event(map[string]any{"ev": "produced", "n": len(in)})
 		time.Sleep(time.Duration(t.DelayMs) * time.Millisecond)
