@@ -160,7 +160,12 @@ stop_checked() {  # podman stop: within 10 s, exit code 0, graceful
   log "podman stop took $STOP_SECONDS s, exit code $STOP_CODE"
   awk -v s="$STOP_SECONDS" 'BEGIN { exit !(s < 10) }' || { log "stop took 10 s or more"; return 1; }
   [[ $STOP_CODE == 0 ]] || { log "exit code $STOP_CODE, not 0"; return 1; }
-  podman logs "$NAME" 2>&1 | grep -q 'shutdown complete' || { log "no 'shutdown complete' in the log"; return 1; }
+  # Read whole, then searched: `podman logs | grep -q` fails under pipefail
+  # when grep stops reading early and podman gets SIGPIPE (a longer log after
+  # a restart made that happen).
+  local logs
+  logs=$(podman logs "$NAME" 2>&1)
+  grep -q 'shutdown complete' <<<"$logs" || { log "no 'shutdown complete' in the log"; return 1; }
 }
 
 consume() { timeout 30 kcat -C -b "$BROKER" -t "$TOPIC" -o beginning -e -q; }
