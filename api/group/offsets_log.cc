@@ -4,9 +4,7 @@
 #include "api/group/generated/group_metadata_value.h"
 #include "api/group/generated/offset_commit_key.h"
 #include "api/group/generated/offset_commit_value.h"
-#include "api/protocol/byte_reader.h"
-#include "api/protocol/byte_writer.h"
-#include "api/protocol/errors.h"
+#include "api/protocol/coordinator_record.h"
 
 namespace skiff::api::group {
 namespace {
@@ -22,25 +20,6 @@ using protocol::OffsetCommitValue;
 constexpr int16_t kGroupValueVersion = 3;
 constexpr int16_t kOffsetValueVersion = 4;
 constexpr int16_t kOffsetValueVersionWithExpiry = 1;
-
-template <typename M>
-std::vector<uint8_t> prefixed(int16_t prefix, const M& m, int16_t version) {
-  protocol::ByteWriter w(2 + m.encoded_size(version));
-  w.write_int16(prefix);
-  m.encode(w, version);
-  return w.take_bytes();
-}
-
-template <typename M>
-M decode_value(protocol::ByteReader& r) {
-  const int16_t version = r.read_int16();
-  if (version < M::kMinVersion || version > M::kMaxVersion)
-    throw protocol::DecodeError("__consumer_offsets: unknown " + std::string(M::kName) + " version " +
-                                std::to_string(version));
-  M m;
-  m.decode(r, version);
-  return m;
-}
 
 GroupRecord from_value(std::string group, GroupMetadataValue v) {
   GroupRecord g{.group_id = std::move(group),
@@ -65,7 +44,7 @@ std::vector<uint8_t> encode_offset_key(const std::string& group, const TopicPart
   k.group = group;
   k.topic = tp.topic;
   k.partition = tp.partition;
-  return prefixed(kOffsetCommitKeyType, k, 0);
+  return protocol::encode_prefixed(kOffsetCommitKeyType, k, 0);
 }
 
 std::vector<uint8_t> encode_offset_value(const OffsetAndMetadata& o, const protocol::Uuid& topic_id) {
@@ -77,13 +56,13 @@ std::vector<uint8_t> encode_offset_value(const OffsetAndMetadata& o, const proto
   v.expire_timestamp = o.expire_timestamp;
   v.topic_id = topic_id;
   const int16_t version = o.expire_timestamp >= 0 ? kOffsetValueVersionWithExpiry : kOffsetValueVersion;
-  return prefixed(version, v, version);
+  return protocol::encode_prefixed(version, v, version);
 }
 
 std::vector<uint8_t> encode_group_key(const std::string& group) {
   GroupMetadataKey k;
   k.group = group;
-  return prefixed(kGroupMetadataKeyType, k, 0);
+  return protocol::encode_prefixed(kGroupMetadataKeyType, k, 0);
 }
 
 std::vector<uint8_t> encode_group_value(const GroupRecord& g) {
@@ -105,7 +84,7 @@ std::vector<uint8_t> encode_group_value(const GroupRecord& g) {
     mm.assignment = m.assignment;
     v.members.push_back(std::move(mm));
   }
-  return prefixed(kGroupValueVersion, v, kGroupValueVersion);
+  return protocol::encode_prefixed(kGroupValueVersion, v, kGroupValueVersion);
 }
 
 OffsetsLogRecord decode_offsets_log_record(std::span<const uint8_t> key,
@@ -121,7 +100,7 @@ OffsetsLogRecord decode_offsets_log_record(std::span<const uint8_t> key,
     rec.tp = {std::move(k.topic), k.partition};
     if (value) {
       protocol::ByteReader vr(*value);
-      auto v = decode_value<OffsetCommitValue>(vr);
+      auto v = protocol::decode_versioned<OffsetCommitValue>(vr, "__consumer_offsets");
       rec.offset =
           OffsetAndMetadata{v.offset, v.leader_epoch, std::move(v.metadata), v.commit_timestamp, v.expire_timestamp};
     }
@@ -132,7 +111,8 @@ OffsetsLogRecord decode_offsets_log_record(std::span<const uint8_t> key,
     rec.group = k.group;
     if (value) {
       protocol::ByteReader vr(*value);
-      rec.group_value = from_value(std::move(k.group), decode_value<GroupMetadataValue>(vr));
+      rec.group_value =
+          from_value(std::move(k.group), protocol::decode_versioned<GroupMetadataValue>(vr, "__consumer_offsets"));
     }
   }
   return rec;

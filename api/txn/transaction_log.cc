@@ -2,9 +2,7 @@
 
 #include <map>
 
-#include "api/protocol/byte_reader.h"
-#include "api/protocol/byte_writer.h"
-#include "api/protocol/errors.h"
+#include "api/protocol/coordinator_record.h"
 #include "api/txn/generated/transaction_log_key.h"
 #include "api/txn/generated/transaction_log_value.h"
 
@@ -14,14 +12,6 @@ namespace {
 
 using protocol::TransactionLogKey;
 using protocol::TransactionLogValue;
-
-template <typename M>
-std::vector<uint8_t> prefixed(int16_t prefix, const M& m, int16_t version) {
-  protocol::ByteWriter w(2 + m.encoded_size(version));
-  w.write_int16(prefix);
-  m.encode(w, version);
-  return w.take_bytes();
-}
 
 std::optional<std::vector<TransactionLogValue::PartitionsSchema>> to_schema(const TxnTransit& t) {
   if (t.state == TxnState::kEmpty) return std::nullopt;
@@ -42,7 +32,7 @@ std::optional<std::vector<TransactionLogValue::PartitionsSchema>> to_schema(cons
 std::vector<uint8_t> encode_txn_log_key(const std::string& transactional_id) {
   TransactionLogKey key;
   key.transactional_id = transactional_id;
-  return prefixed(TransactionLogKey::kApiKey, key, 0);
+  return protocol::encode_prefixed(TransactionLogKey::kApiKey, key, 0);
 }
 
 std::vector<uint8_t> encode_txn_log_value(const TxnTransit& t, int16_t version) {
@@ -62,7 +52,7 @@ std::vector<uint8_t> encode_txn_log_value(const TxnTransit& t, int16_t version) 
     v.next_producer_epoch = t.next_producer_epoch;
     v.client_transaction_version = t.client_transaction_version;
   }
-  return prefixed(version, v, version);
+  return protocol::encode_prefixed(version, v, version);
 }
 
 TxnLogRecord decode_txn_log_record(std::span<const uint8_t> key, std::optional<std::span<const uint8_t>> value) {
@@ -76,12 +66,7 @@ TxnLogRecord decode_txn_log_record(std::span<const uint8_t> key, std::optional<s
   TxnLogRecord rec{.transactional_id = std::move(k.transactional_id), .value = std::nullopt};
   if (!value) return rec;
   protocol::ByteReader vr(*value);
-  const int16_t version = vr.read_int16();
-  if (version < TransactionLogValue::kMinVersion || version > TransactionLogValue::kMaxVersion) {
-    throw protocol::DecodeError("__transaction_state: unknown value version " + std::to_string(version));
-  }
-  TransactionLogValue v;
-  v.decode(vr, version);
+  const auto v = protocol::decode_versioned<TransactionLogValue>(vr, "__transaction_state");
   const auto state = state_from_id(v.transaction_status);
   if (!state) throw protocol::DecodeError("__transaction_state: unknown transaction status");
   TxnTransit t{.producer_id = v.producer_id,
