@@ -43,7 +43,7 @@ void OffsetCommitHandler::handle(ApiRequest& request, protocol::OffsetCommitRequ
       o.offset = part.committed_offset;
       o.leader_epoch = version >= 6 ? part.committed_leader_epoch : -1;
       o.metadata = part.committed_metadata.value_or("");
-      o.commit_timestamp = version == 1 && part.commit_timestamp >= 0 ? part.commit_timestamp : now;
+      o.commit_timestamp = now;
       if (version >= 2 && version <= 4 && body.retention_time_ms >= 0)
         o.expire_timestamp = now + body.retention_time_ms;
       p.offsets.push_back({{topic.name, part.partition_index}, std::move(o)});

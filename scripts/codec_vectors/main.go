@@ -148,6 +148,18 @@ func newMessage(key int16, request bool) message {
 	return nil
 }
 
+// stripLineComments drops the full-line // comments Kafka's schemas carry (the
+// license header), as scripts/gen_codec.py does; encoding/json rejects them.
+func stripLineComments(data []byte) []byte {
+	var out []string
+	for _, line := range strings.Split(string(data), "\n") {
+		if !strings.HasPrefix(strings.TrimSpace(line), "//") {
+			out = append(out, line)
+		}
+	}
+	return []byte(strings.Join(out, "\n"))
+}
+
 func main() {
 	schemas := flag.String("schemas", "../../api/schemas", "schema directory")
 	out := flag.String("out", "../../tests/codec/vectors/kmsg_vectors.txt", "output file")
@@ -165,7 +177,7 @@ func main() {
 			panic(err)
 		}
 		var s schema
-		if err := json.Unmarshal(data, &s); err != nil {
+		if err := json.Unmarshal(stripLineComments(data), &s); err != nil {
 			panic(fmt.Sprintf("%s: %v", p, err))
 		}
 		if s.APIKey != nil {
