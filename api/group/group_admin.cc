@@ -26,6 +26,7 @@ GroupDescription GroupCoordinator::describe_group(const std::string& group_id) {
   }
   auto g = find(group_id);
   if (!g) return d;  // Kafka: an unknown group is described as Dead, without error (before v6)
+  d.found = true;
   std::lock_guard lock(g->mu);
   d.state = state_name(g->state());
   d.protocol_type = g->protocol_type.value_or("");

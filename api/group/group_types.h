@@ -171,6 +171,7 @@ struct MemberDescription {
 
 struct GroupDescription {
   ErrorCode error = ErrorCode::kNone;
+  bool found = false;  // false: no such group (described as Dead)
   std::string group_id;
   std::string state;
   std::string protocol_type;

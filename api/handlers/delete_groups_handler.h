@@ -1,4 +1,8 @@
-// DeleteGroups (key 42), v0-2: deletes empty groups with their offsets.
+// DeleteGroups (key 42), v0-3: deletes empty groups with their offsets.
+// v3 adds a per-group ErrorMessage; Kafka 4.4 fills it only for streams
+// groups' topology checks and for a coordinator whose whole write failed by
+// an exception, neither of which Skiff has: it stays null, as Kafka's answer
+// for classic groups (GROUP_ID_NOT_FOUND, NON_EMPTY_GROUP, ...) is.
 #pragma once
 
 #include "api/api_handler.h"
@@ -11,7 +15,7 @@ namespace skiff::api {
 class DeleteGroupsHandler : public TypedApiHandler<protocol::DeleteGroupsRequest, protocol::DeleteGroupsResponse> {
  public:
   explicit DeleteGroupsHandler(BrokerServices& services)
-      : TypedApiHandler(protocol::DeleteGroupsRequest::kApiKey, 0, 2), services_(services) {}
+      : TypedApiHandler(protocol::DeleteGroupsRequest::kApiKey, 0, 3), services_(services) {}
 
  protected:
   void handle(ApiRequest& request, protocol::DeleteGroupsRequest& body, Responder& out) override;

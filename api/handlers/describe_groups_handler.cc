@@ -5,12 +5,17 @@
 
 namespace skiff::api {
 
-void DescribeGroupsHandler::handle(ApiRequest&, protocol::DescribeGroupsRequest& body, Responder& out) {
+void DescribeGroupsHandler::handle(ApiRequest& request, protocol::DescribeGroupsRequest& body, Responder& out) {
   protocol::DescribeGroupsResponse resp;
   for (const auto& id : body.groups) {
     auto d = services_.groups->describe_group(id);
     auto& g = resp.groups.emplace_back();
     g.error_code = code(d.error);
+    if (request.api_version() >= 6 && d.error == ErrorCode::kNone && !d.found) {
+      // KIP-1043, as Kafka 4.4's GroupMetadataManager: still Dead, now an error.
+      g.error_code = code(ErrorCode::kGroupIdNotFound);
+      g.error_message = "Group " + id + " not found.";
+    }
     g.group_id = d.group_id;
     g.group_state = d.state;
     g.protocol_type = d.protocol_type;

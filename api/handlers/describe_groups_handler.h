@@ -1,5 +1,7 @@
-// DescribeGroups (key 15), v0-5: state, protocol and members of groups;
-// metadata and assignments only when the group is Stable, as Kafka.
+// DescribeGroups (key 15), v0-6: state, protocol and members of groups;
+// metadata and assignments only when the group is Stable, as Kafka. A group
+// that does not exist is Dead; v6 (KIP-1043) adds GROUP_ID_NOT_FOUND and
+// "Group <id> not found." to that, as Kafka 4.4.
 #pragma once
 
 #include "api/api_handler.h"
@@ -13,7 +15,7 @@ class DescribeGroupsHandler
     : public TypedApiHandler<protocol::DescribeGroupsRequest, protocol::DescribeGroupsResponse> {
  public:
   explicit DescribeGroupsHandler(BrokerServices& services)
-      : TypedApiHandler(protocol::DescribeGroupsRequest::kApiKey, 0, 5), services_(services) {}
+      : TypedApiHandler(protocol::DescribeGroupsRequest::kApiKey, 0, 6), services_(services) {}
 
  protected:
   void handle(ApiRequest& request, protocol::DescribeGroupsRequest& body, Responder& out) override;

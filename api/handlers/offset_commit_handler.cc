@@ -8,16 +8,27 @@
 namespace skiff::api {
 namespace {
 
+using protocol::OffsetCommitRequest;
 using protocol::OffsetCommitResponse;
 
-bool partition_exists(BrokerServices& services, const std::string& topic, int32_t partition) {
-  auto t = services.logs.topic(topic);
-  return t && partition >= 0 && partition < t->partitions;
+// The topic's name, and the error for all its partitions when it has none:
+// v10 names topics by id (KIP-848), and an id we do not know (the zero id
+// included) is UNKNOWN_TOPIC_ID, as Kafka 4.4's handleOffsetCommitRequest.
+// Before v10 an unknown name is found out per partition.
+std::pair<std::optional<storage::TopicInfo>, ErrorCode> resolve(BrokerServices& services,
+                                                                const OffsetCommitRequest::OffsetCommitRequestTopic& t,
+                                                                int16_t version) {
+  if (version >= 10) {
+    auto info = services.logs.topic_by_id(t.topic_id);
+    return {info, info ? ErrorCode::kNone : ErrorCode::kUnknownTopicId};
+  }
+  auto info = services.logs.topic(t.name);
+  return {info, info ? ErrorCode::kNone : ErrorCode::kUnknownTopicOrPartition};
 }
 
 }  // namespace
 
-void OffsetCommitHandler::handle(ApiRequest& request, protocol::OffsetCommitRequest& body, Responder& out) {
+void OffsetCommitHandler::handle(ApiRequest& request, OffsetCommitRequest& body, Responder& out) {
   const auto version = request.api_version();
   const int64_t now = wall_clock_ms();
   group::OffsetCommitParams p;
@@ -31,11 +42,17 @@ void OffsetCommitHandler::handle(ApiRequest& request, protocol::OffsetCommitRequ
   for (const auto& topic : body.topics) {
     auto& t = resp.topics.emplace_back();
     t.name = topic.name;
+    t.topic_id = topic.topic_id;
+    const auto [info, topic_error] = resolve(services_, topic, version);
     t.partitions.reserve(topic.partitions.size());
     for (const auto& part : topic.partitions) {
       auto& r = t.partitions.emplace_back();
       r.partition_index = part.partition_index;
-      if (!partition_exists(services_, topic.name, part.partition_index)) {
+      if (!info) {
+        r.error_code = code(topic_error);
+        continue;
+      }
+      if (part.partition_index < 0 || part.partition_index >= info->partitions) {
         r.error_code = code(ErrorCode::kUnknownTopicOrPartition);
         continue;
       }
@@ -44,9 +61,8 @@ void OffsetCommitHandler::handle(ApiRequest& request, protocol::OffsetCommitRequ
       o.leader_epoch = version >= 6 ? part.committed_leader_epoch : -1;
       o.metadata = part.committed_metadata.value_or("");
       o.commit_timestamp = now;
-      if (version >= 2 && version <= 4 && body.retention_time_ms >= 0)
-        o.expire_timestamp = now + body.retention_time_ms;
-      p.offsets.push_back({{topic.name, part.partition_index}, std::move(o)});
+      if (version <= 4 && body.retention_time_ms >= 0) o.expire_timestamp = now + body.retention_time_ms;
+      p.offsets.push_back({{info->name, part.partition_index}, std::move(o)});
       slots.push_back(&r.error_code);
     }
   }
@@ -57,11 +73,12 @@ void OffsetCommitHandler::handle(ApiRequest& request, protocol::OffsetCommitRequ
   out.send(resp);
 }
 
-OffsetCommitResponse OffsetCommitHandler::error_response(const protocol::OffsetCommitRequest& body, ErrorCode error) {
+OffsetCommitResponse OffsetCommitHandler::error_response(const OffsetCommitRequest& body, ErrorCode error) {
   OffsetCommitResponse resp;
   for (const auto& topic : body.topics) {
     auto& t = resp.topics.emplace_back();
     t.name = topic.name;
+    t.topic_id = topic.topic_id;
     for (const auto& part : topic.partitions) {
       auto& r = t.partitions.emplace_back();
       r.partition_index = part.partition_index;

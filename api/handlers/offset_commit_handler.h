@@ -1,5 +1,6 @@
-// OffsetCommit (key 8), v2-9: stores committed offsets with their leader
+// OffsetCommit (key 8), v2-10: stores committed offsets with their leader
 // epoch and metadata; answered only once the commit is on disk (fsync).
+// v10 names topics by id (KIP-848): an unknown id is UNKNOWN_TOPIC_ID.
 // v0-1 are not advertised: Kafka 4 removed them (KIP-896).
 #pragma once
 
@@ -13,7 +14,7 @@ namespace skiff::api {
 class OffsetCommitHandler : public TypedApiHandler<protocol::OffsetCommitRequest, protocol::OffsetCommitResponse> {
  public:
   explicit OffsetCommitHandler(BrokerServices& services)
-      : TypedApiHandler(protocol::OffsetCommitRequest::kApiKey, 2, 9), services_(services) {}
+      : TypedApiHandler(protocol::OffsetCommitRequest::kApiKey, 2, 10), services_(services) {}
 
  protected:
   void handle(ApiRequest& request, protocol::OffsetCommitRequest& body, Responder& out) override;

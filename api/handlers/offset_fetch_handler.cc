@@ -1,6 +1,7 @@
 #include "api/handlers/offset_fetch_handler.h"
 
 #include <map>
+#include <optional>
 
 #include "api/group/group_coordinator.h"
 
@@ -41,12 +42,63 @@ std::optional<std::vector<group::TopicPartition>> wanted_partitions(const std::o
   return out;
 }
 
+// v10 (KIP-848) names topics by id. A known id is fetched by its name; an
+// unknown one (the zero id included) answers offset -1 with UNKNOWN_TOPIC_ID
+// for each partition asked, as Kafka 4.4. All topics (null) are named by
+// their ids; a topic deleted meanwhile took its offsets with it and is left out.
+OffsetFetchResponse::OffsetFetchResponseGroup fetch_group_by_ids(
+    BrokerServices& services, const protocol::OffsetFetchRequest::OffsetFetchRequestGroup& g, bool stable) {
+  auto& groups = *services.groups;
+  if (!g.topics) {
+    auto out = fetch_group(groups, g.group_id, std::nullopt, stable);
+    std::erase_if(out.topics, [&](auto& t) {
+      auto info = services.logs.topic(t.name);
+      if (info) t.topic_id = info->topic_id;
+      return !info;
+    });
+    return out;
+  }
+  std::vector<std::optional<storage::TopicInfo>> infos;
+  std::vector<group::TopicPartition> wanted;
+  for (const auto& t : *g.topics) {
+    const auto& info = infos.emplace_back(services.logs.topic_by_id(t.topic_id));
+    if (info)
+      for (int32_t p : t.partition_indexes) wanted.push_back({info->name, p});
+  }
+  auto fetched = fetch_group(groups, g.group_id, wanted, stable);
+  OffsetFetchResponse::OffsetFetchResponseGroup out;
+  out.group_id = g.group_id;
+  out.error_code = fetched.error_code;
+  for (size_t i = 0; i < g.topics->size(); ++i) {
+    const auto& asked = (*g.topics)[i];
+    auto& rt = out.topics.emplace_back();
+    rt.topic_id = asked.topic_id;
+    if (!infos[i]) {
+      for (int32_t p : asked.partition_indexes) {
+        auto& rp = rt.partitions.emplace_back();
+        rp.partition_index = p;
+        rp.committed_offset = -1;
+        rp.error_code = code(ErrorCode::kUnknownTopicId);
+      }
+      continue;
+    }
+    for (const auto& ft : fetched.topics)
+      if (ft.name == infos[i]->name) rt.partitions = ft.partitions;
+  }
+  return out;
+}
+
 }  // namespace
 
 void OffsetFetchHandler::handle(ApiRequest& request, protocol::OffsetFetchRequest& body, Responder& out) {
   OffsetFetchResponse resp;
   auto& groups = *services_.groups;
   const bool stable = request.api_version() >= 7 && body.require_stable;
+  if (request.api_version() >= 10) {
+    for (const auto& g : body.groups) resp.groups.push_back(fetch_group_by_ids(services_, g, stable));
+    out.send(resp);
+    return;
+  }
   if (request.api_version() >= 8) {
     for (const auto& g : body.groups)
       resp.groups.push_back(fetch_group(groups, g.group_id, wanted_partitions(g.topics), stable));

@@ -103,11 +103,11 @@ TEST_CASE("ApiVersions advertises the group APIs with the floors old clients pro
   CHECK(range(14) == std::pair(0, 5));  // SyncGroup
   CHECK(range(12) == std::pair(0, 4));  // Heartbeat
   CHECK(range(13) == std::pair(0, 5));  // LeaveGroup
-  CHECK(range(8) == std::pair(2, 9));   // OffsetCommit
-  CHECK(range(9) == std::pair(1, 9));   // OffsetFetch
-  CHECK(range(15) == std::pair(0, 5));  // DescribeGroups
+  CHECK(range(8) == std::pair(2, 10));  // OffsetCommit
+  CHECK(range(9) == std::pair(1, 10));  // OffsetFetch
+  CHECK(range(15) == std::pair(0, 6));  // DescribeGroups
   CHECK(range(16) == std::pair(0, 5));  // ListGroups
-  CHECK(range(42) == std::pair(0, 2));  // DeleteGroups
+  CHECK(range(42) == std::pair(0, 3));  // DeleteGroups
   CHECK(range(47) == std::pair(0, 0));  // OffsetDelete
 }
 
