@@ -96,6 +96,7 @@ enum class ErrorCode : int16_t {
   kUnsupportedEndpointType = 115,
   kTransactionAbortable = 120,
   kInvalidRegularExpression = 128,
+  kRebootstrapRequired = 129,
 };
 
 constexpr int16_t code(ErrorCode e) { return static_cast<int16_t>(e); }

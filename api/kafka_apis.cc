@@ -100,7 +100,7 @@ KafkaApis::KafkaApis(const config::BrokerConfig& config, const BrokerInfo& broke
   txn_->start();
   services_.txn = txn_.get();
   services_.txn_gate = txn_.get();
-  auto api_versions = std::make_unique<ApiVersionsHandler>(registry_);
+  auto api_versions = std::make_unique<ApiVersionsHandler>(registry_, services_.broker);
   api_versions_ = api_versions.get();
   registry_.add(std::move(api_versions));
   registry_.add(std::make_unique<ProduceHandler>(services_));

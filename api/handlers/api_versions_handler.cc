@@ -32,17 +32,32 @@ void add_features(protocol::ApiVersionsResponse& resp, int64_t epoch) {
   resp.finalized_features_epoch = epoch;
 }
 
+// v5's cluster and node check (Kafka 4.4's ApiVersionsRequest.isValid, then
+// KafkaApis' clusterIdOrNodeIdIsInvalid): NONE when the client names no
+// cluster or this one, with this node.
+ErrorCode check_cluster_and_node(const protocol::ApiVersionsRequest& body, int16_t version, const BrokerInfo& broker) {
+  if (version < 5) return ErrorCode::kNone;
+  if (body.cluster_id.has_value() != (body.node_id != -1)) return ErrorCode::kInvalidRequest;
+  if (body.cluster_id && (*body.cluster_id != broker.cluster_id || body.node_id != broker.node_id))
+    return ErrorCode::kRebootstrapRequired;
+  return ErrorCode::kNone;
+}
+
 }  // namespace
 
-ApiVersionsHandler::ApiVersionsHandler(const HandlerRegistry& registry)
-    : TypedApiHandler(protocol::ApiVersionsRequest::kApiKey, 0, 4),
+ApiVersionsHandler::ApiVersionsHandler(const HandlerRegistry& registry, const BrokerInfo& broker)
+    : TypedApiHandler(protocol::ApiVersionsRequest::kApiKey, 0, 5),
       registry_(registry),
+      broker_(broker),
       features_epoch_(wall_clock_ms()) {}
 
 void ApiVersionsHandler::handle(ApiRequest& request, protocol::ApiVersionsRequest& body, Responder& out) {
-  if (request.api_version() >= 3 &&
-      !(valid_software_token(body.client_software_name) && valid_software_token(body.client_software_version))) {
-    out.send(error_response(body, ErrorCode::kInvalidRequest));
+  const auto version = request.api_version();
+  const ErrorCode cluster_check = check_cluster_and_node(body, version, broker_);
+  const bool valid_software = version < 3 || (valid_software_token(body.client_software_name) &&
+                                               valid_software_token(body.client_software_version));
+  if (!valid_software || cluster_check != ErrorCode::kNone) {
+    out.send(error_response(body, valid_software ? cluster_check : ErrorCode::kInvalidRequest));
     return;
   }
   protocol::ApiVersionsResponse resp;

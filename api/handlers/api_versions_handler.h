@@ -1,14 +1,18 @@
-// ApiVersions (key 18), v0-4: the APIs and version ranges this broker serves,
+// ApiVersions (key 18), v0-5: the APIs and version ranges this broker serves,
 // read from the HandlerRegistry so the answer always matches dispatch, and
 // (v3+) the features of api/features.h. Their epoch is the time this handler
 // was built: levels change only with a new binary, hence across a restart,
 // and a client (the Java client keeps the highest epoch it has seen) then
 // takes the new levels.
+// v5 (KIP-1242): a client names the cluster and node it expects, both or
+// neither (else INVALID_REQUEST); when they are not this broker's, the answer
+// is REBOOTSTRAP_REQUIRED with no APIs, as Kafka 4.4's KafkaApis.
 // A version above ours gets a v0 body with UNSUPPORTED_VERSION and our own
 // ApiVersions range (KIP-511), so the client can retry at a version we know.
 #pragma once
 
 #include "api/api_handler.h"
+#include "api/broker_info.h"
 #include "api/handler_registry.h"
 #include "api/protocol/generated/api_versions_request.h"
 #include "api/protocol/generated/api_versions_response.h"
@@ -17,7 +21,7 @@ namespace skiff::api {
 
 class ApiVersionsHandler : public TypedApiHandler<protocol::ApiVersionsRequest, protocol::ApiVersionsResponse> {
  public:
-  explicit ApiVersionsHandler(const HandlerRegistry& registry);
+  ApiVersionsHandler(const HandlerRegistry& registry, const BrokerInfo& broker);
 
   // For a request at a version above max: answered in version 0.
   void answer_unsupported_version(const ApiRequest& request, Responder& out) const;
@@ -28,6 +32,7 @@ class ApiVersionsHandler : public TypedApiHandler<protocol::ApiVersionsRequest, 
 
  private:
   const HandlerRegistry& registry_;
+  const BrokerInfo& broker_;
   const int64_t features_epoch_;
 };
 

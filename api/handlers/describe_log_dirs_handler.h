@@ -1,5 +1,7 @@
 // DescribeLogDirs (key 35), v1-4: each log dir with its partitions' sizes
 // (all of them, or those asked for), and v4+ the dir's total/usable bytes.
+// v5 adds IsCordoned (KIP-1066): Skiff has no cordoned.log.dirs, so no dir is
+// ever cordoned and the field is false, as Kafka 4.4 answers by default.
 #pragma once
 
 #include "api/api_handler.h"
@@ -13,7 +15,7 @@ class DescribeLogDirsHandler
     : public TypedApiHandler<protocol::DescribeLogDirsRequest, protocol::DescribeLogDirsResponse> {
  public:
   explicit DescribeLogDirsHandler(BrokerServices& services)
-      : TypedApiHandler(protocol::DescribeLogDirsRequest::kApiKey, 1, 4), services_(services) {}
+      : TypedApiHandler(protocol::DescribeLogDirsRequest::kApiKey, 1, 5), services_(services) {}
 
  protected:
   void handle(ApiRequest& request, protocol::DescribeLogDirsRequest& body, Responder& out) override;

@@ -83,6 +83,7 @@ void MetadataHandler::handle(ApiRequest& request, protocol::MetadataRequest& bod
 
 MetadataResponse MetadataHandler::error_response(const protocol::MetadataRequest& body, ErrorCode error) {
   MetadataResponse resp;
+  resp.error_code = code(error);  // v13+ (ignorable: dropped below)
   if (body.topics)
     for (const auto& t : *body.topics) resp.topics.push_back(failed(t.name, t.topic_id, error));
   return resp;

@@ -1,8 +1,10 @@
-// Metadata (key 3), v0-12: this broker (with the advertised endpoint of the
+// Metadata (key 3), v0-13: this broker (with the advertised endpoint of the
 // listener the request came in on), the cluster id, this node as controller,
 // and the requested topics with their ids and partitions, each led by this
 // node with replicas and ISR = [this node]. Unknown topics are auto-created
-// when the request and auto.create.topics.enable allow it.
+// when the request and auto.create.topics.enable allow it. v13 adds a
+// top-level error code (KIP-1102): NONE in an answer, the request's error in
+// an error response (with every topic failed too), as Kafka 4.4.
 #pragma once
 
 #include "api/api_handler.h"
@@ -15,7 +17,7 @@ namespace skiff::api {
 class MetadataHandler : public TypedApiHandler<protocol::MetadataRequest, protocol::MetadataResponse> {
  public:
   explicit MetadataHandler(BrokerServices& services)
-      : TypedApiHandler(protocol::MetadataRequest::kApiKey, 0, 12), services_(services) {}
+      : TypedApiHandler(protocol::MetadataRequest::kApiKey, 0, 13), services_(services) {}
 
  protected:
   void handle(ApiRequest& request, protocol::MetadataRequest& body, Responder& out) override;

@@ -42,7 +42,7 @@ TEST_CASE("old clients' probes find the versions they look for", "[api][apiversi
   CHECK(range(1).second >= 10);
   CHECK(range(2).first <= 1);           // ListOffsets: probe v1
   CHECK(range(3).first == 0);           // Metadata
-  CHECK(range(18) == std::pair(0, 4));  // ApiVersions
+  CHECK(range(18) == std::pair(0, 5));  // ApiVersions
   CHECK(range(23) == std::pair(2, 4));  // OffsetForLeaderEpoch
 }
 
@@ -63,7 +63,7 @@ TEST_CASE("ApiVersions at a version above ours answers v0 with UNSUPPORTED_VERSI
   CHECK(resp.error_code == 35);
   REQUIRE(resp.api_keys.size() == 1);
   CHECK(resp.api_keys[0].api_key == 18);
-  CHECK(resp.api_keys[0].max_version == 4);
+  CHECK(resp.api_keys[0].max_version == 5);
 }
 
 TEST_CASE("invalid client software names get INVALID_REQUEST", "[api][apiversions]") {
