@@ -11,8 +11,31 @@ constexpr int64_t kLatest = -1;
 constexpr int64_t kEarliest = -2;
 constexpr int64_t kMaxTimestamp = -3;
 constexpr int64_t kEarliestLocal = -4;
-constexpr int64_t kEarliestPendingUpload = -5;
+constexpr int64_t kLatestTiered = -5;
+constexpr int64_t kEarliestPendingUpload = -6;
 constexpr int32_t kLeaderEpoch = 0;
+
+// Kafka 4.4's ReplicaManager.isListOffsetsTimestampUnsupported: each special
+// timestamp from the version that introduced it (MAX_TIMESTAMP v7, KIP-734;
+// EARLIEST_LOCAL v8 and LATEST_TIERED v9, KIP-405/1005; EARLIEST_PENDING_UPLOAD
+// v11, KIP-1023); any other negative timestamp is UNSUPPORTED_VERSION.
+bool timestamp_unsupported(int64_t timestamp, int16_t version) {
+  switch (timestamp) {
+    case kLatest:
+    case kEarliest:
+      return false;
+    case kMaxTimestamp:
+      return version < 7;
+    case kEarliestLocal:
+      return version < 8;
+    case kLatestTiered:
+      return version < 9;
+    case kEarliestPendingUpload:
+      return version < 11;
+    default:
+      return timestamp < 0;
+  }
+}
 
 // read_committed (isolation level 1), as Kafka 4.4's fetchOffsetForTimestamp:
 // LATEST is the last stable offset; a timestamp lookup (and MAX_TIMESTAMP)
@@ -27,8 +50,13 @@ ListOffsetsResponse::ListOffsetsPartitionResponse lookup(storage::Log& log, int6
       break;
     case kEarliest:
     case kEarliestLocal:
-    case kEarliestPendingUpload:
       r.offset = log.log_start_offset().value;
+      break;
+    case kLatestTiered:
+    case kEarliestPendingUpload:
+      // No tiered storage: nothing uploaded, nothing waiting to be; Kafka 4.4
+      // answers offset -1 (timestamp and epoch -1) without error.
+      r.leader_epoch = -1;
       break;
     case kMaxTimestamp: {
       auto found = log.max_timestamp_offset();
@@ -80,7 +108,9 @@ void ListOffsetsHandler::handle(ApiRequest& request, protocol::ListOffsetsReques
   out.send(mirror(body, [&](const std::string& topic, const auto& part) {
     ListOffsetsResponse::ListOffsetsPartitionResponse r;
     auto log = find_log(services_, topic, part.partition_index);
-    if (!log)
+    if (timestamp_unsupported(part.timestamp, request.api_version()))
+      r.error_code = code(ErrorCode::kUnsupportedVersion);
+    else if (!log)
       r.error_code = code(ErrorCode::kUnknownTopicOrPartition);
     else if (part.current_leader_epoch > kLeaderEpoch)
       r.error_code = code(ErrorCode::kUnknownLeaderEpoch);

@@ -1,6 +1,8 @@
-// ListOffsets (key 2), v1-10: earliest (-2), latest (-1), max timestamp (-3),
-// earliest-local (-4) and earliest-pending-upload (-5, same as earliest here:
-// there is no tiered storage), and by timestamp through the time index.
+// ListOffsets (key 2), v1-11: earliest (-2), latest (-1), max timestamp (-3,
+// v7+), earliest-local (-4, v8+: the earliest, there is no tiered storage),
+// latest-tiered (-5, v9+) and earliest-pending-upload (-6, v11+: offset -1,
+// nothing is tiered), and by timestamp through the time index. A special
+// timestamp before its version, or an unknown one, is UNSUPPORTED_VERSION.
 // read_committed answers the last stable offset, which equals the high
 // watermark while there are no transactions.
 #pragma once
@@ -15,7 +17,7 @@ namespace skiff::api {
 class ListOffsetsHandler : public TypedApiHandler<protocol::ListOffsetsRequest, protocol::ListOffsetsResponse> {
  public:
   explicit ListOffsetsHandler(BrokerServices& services)
-      : TypedApiHandler(protocol::ListOffsetsRequest::kApiKey, 1, 10), services_(services) {}
+      : TypedApiHandler(protocol::ListOffsetsRequest::kApiKey, 1, 11), services_(services) {}
 
  protected:
   void handle(ApiRequest& request, protocol::ListOffsetsRequest& body, Responder& out) override;

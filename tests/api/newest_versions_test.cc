@@ -1,12 +1,15 @@
-// The newest versions of ApiVersions (v5), Metadata (v13) and
-// DescribeLogDirs (v5), as Kafka 4.4 answers them (the expected answers
+// The newest versions of ApiVersions (v5), Metadata (v13), ListOffsets (v11)
+// and DescribeLogDirs (v5), as Kafka 4.4 answers them (the expected answers
 // are what a Kafka 4.4 broker gave to the same requests).
 #include "api/protocol/generated/api_versions_request.h"
 #include "api/protocol/generated/api_versions_response.h"
 #include "api/protocol/generated/describe_log_dirs_request.h"
 #include "api/protocol/generated/describe_log_dirs_response.h"
+#include "api/protocol/generated/list_offsets_request.h"
+#include "api/protocol/generated/list_offsets_response.h"
 #include "api/protocol/generated/metadata_request.h"
 #include "api/protocol/generated/metadata_response.h"
+#include "log/batch_builder.h"
 #include "tests/api/api_harness.h"
 
 using namespace skiff;
@@ -21,6 +24,18 @@ ApiVersionsResponse api_versions_v5(test::ApiHarness& h, std::optional<std::stri
   req.cluster_id = std::move(cluster);
   req.node_id = node;
   return h.call<ApiVersionsResponse>(req, 5);
+}
+
+ListOffsetsResponse::ListOffsetsPartitionResponse list_offset(test::ApiHarness& h, int64_t timestamp,
+                                                              int16_t version) {
+  ListOffsetsRequest req;
+  req.replica_id = -1;
+  auto& t = req.topics.emplace_back();
+  t.name = "t";
+  t.partitions.emplace_back().timestamp = timestamp;
+  auto resp = h.call<ListOffsetsResponse>(req, version);
+  REQUIRE(resp.topics.size() == 1);
+  return resp.topics[0].partitions.at(0);
 }
 
 }  // namespace
@@ -60,6 +75,34 @@ TEST_CASE("Metadata v13: a top-level error code, NONE in an answer", "[api][meta
   CHECK(resp.topics[0].error_code == 0);
   CHECK(resp.topics[0].partitions.size() == 2);
   CHECK(resp.topics[1].error_code == 3);  // UNKNOWN_TOPIC_OR_PARTITION stays per topic
+}
+
+TEST_CASE("ListOffsets v11: earliest-pending-upload, and each special timestamp from its version",
+          "[api][listoffsets][v11]") {
+  test::ApiHarness h;
+  REQUIRE(h.logs().create_topic("t", 1).error == storage::LogErrc::kNone);
+  auto b = storage::make_test_batch(3, 10, 1000);
+  REQUIRE(h.logs().get_log("t", 0)->append(b).ok());
+
+  // No tiered storage: nothing uploaded (-5) or pending upload (-6): offset -1, no error.
+  for (auto [ts, v] : {std::pair<int64_t, int16_t>{-6, 11}, {-5, 9}, {-5, 11}}) {
+    INFO("timestamp " << ts << " v" << v);
+    auto r = list_offset(h, ts, v);
+    CHECK(r.error_code == 0);
+    CHECK(r.offset == -1);
+    CHECK(r.timestamp == -1);
+    CHECK(r.leader_epoch == -1);
+  }
+  auto local = list_offset(h, -4, 11);  // earliest local: the log start
+  CHECK(local.error_code == 0);
+  CHECK(local.offset == 0);
+  // Before its version, or unknown: UNSUPPORTED_VERSION (Kafka 4.4's ReplicaManager).
+  for (auto [ts, v] : {std::pair<int64_t, int16_t>{-6, 10}, {-5, 8}, {-4, 7}, {-3, 6}, {-7, 11}}) {
+    INFO("timestamp " << ts << " v" << v);
+    CHECK(list_offset(h, ts, v).error_code == 35);
+  }
+  CHECK(list_offset(h, -1, 11).offset == 3);
+  CHECK(list_offset(h, -2, 11).offset == 0);
 }
 
 TEST_CASE("DescribeLogDirs v5: no dir is cordoned", "[api][logdirs][v5]") {
