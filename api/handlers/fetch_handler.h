@@ -1,5 +1,7 @@
-// Fetch (key 1), v4-17 (from v13 partitions are named by topic id, as the
-// Java client sends them). Record data go from the segment files to the
+// Fetch (key 1), v4-18 (from v13 partitions are named by topic id, as the
+// Java client sends them). v18's HighWatermark per partition (KIP-1166) is a
+// follower's: Kafka 4.4 reads it only in its KRaft quorum's fetches
+// (KafkaRaftClient), never for partition data, so it is accepted and unused. Record data go from the segment files to the
 // socket with sendfile. When fewer than min_bytes are available the fetch
 // waits in the purgatory — without holding a handler thread — until an
 // append makes enough available or max_wait_ms passes.
@@ -20,7 +22,7 @@ namespace skiff::api {
 class FetchHandler : public TypedApiHandler<protocol::FetchRequest, protocol::FetchResponse> {
  public:
   explicit FetchHandler(BrokerServices& services)
-      : TypedApiHandler(protocol::FetchRequest::kApiKey, 4, 17), services_(services) {}
+      : TypedApiHandler(protocol::FetchRequest::kApiKey, 4, 18), services_(services) {}
 
  protected:
   void handle(ApiRequest& request, protocol::FetchRequest& body, Responder& out) override;
