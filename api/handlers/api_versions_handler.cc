@@ -55,7 +55,7 @@ void ApiVersionsHandler::handle(ApiRequest& request, protocol::ApiVersionsReques
   const auto version = request.api_version();
   const ErrorCode cluster_check = check_cluster_and_node(body, version, broker_);
   const bool valid_software = version < 3 || (valid_software_token(body.client_software_name) &&
-                                               valid_software_token(body.client_software_version));
+                                              valid_software_token(body.client_software_version));
   if (!valid_software || cluster_check != ErrorCode::kNone) {
     out.send(error_response(body, valid_software ? cluster_check : ErrorCode::kInvalidRequest));
     return;

@@ -1,8 +1,8 @@
 // Fetch (key 1), v4-18 (from v13 partitions are named by topic id, as the
 // Java client sends them). v18's HighWatermark per partition (KIP-1166) is a
 // follower's: Kafka 4.4 reads it only in its KRaft quorum's fetches
-// (KafkaRaftClient), never for partition data, so it is accepted and unused. Record data go from the segment files to the
-// socket with sendfile. When fewer than min_bytes are available the fetch
+// (KafkaRaftClient), never for partition data, so it is accepted and unused.
+// Record data go from the segment files to the socket with sendfile. When fewer than min_bytes are available the fetch
 // waits in the purgatory — without holding a handler thread — until an
 // append makes enough available or max_wait_ms passes.
 //

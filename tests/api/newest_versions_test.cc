@@ -26,8 +26,7 @@ ApiVersionsResponse api_versions_v5(test::ApiHarness& h, std::optional<std::stri
   return h.call<ApiVersionsResponse>(req, 5);
 }
 
-ListOffsetsResponse::ListOffsetsPartitionResponse list_offset(test::ApiHarness& h, int64_t timestamp,
-                                                              int16_t version) {
+ListOffsetsResponse::ListOffsetsPartitionResponse list_offset(test::ApiHarness& h, int64_t timestamp, int16_t version) {
   ListOffsetsRequest req;
   req.replica_id = -1;
   auto& t = req.topics.emplace_back();

@@ -73,7 +73,7 @@ TEST_CASE("OffsetCommit v10 names topics by id; an unknown id is UNKNOWN_TOPIC_I
   REQUIRE(resp.topics.size() == 4);
   CHECK(resp.topics[0].topic_id == id);
   CHECK(resp.topics[0].partitions.at(0).error_code == 0);
-  CHECK(resp.topics[1].partitions.at(0).error_code == 3);    // UNKNOWN_TOPIC_OR_PARTITION: no partition 7
+  CHECK(resp.topics[1].partitions.at(0).error_code == 3);  // UNKNOWN_TOPIC_OR_PARTITION: no partition 7
   CHECK(resp.topics[2].topic_id == other_id(id));
   CHECK(resp.topics[2].partitions.at(0).error_code == 100);  // UNKNOWN_TOPIC_ID
   CHECK(resp.topics[3].partitions.at(0).error_code == 100);  // the zero id too
