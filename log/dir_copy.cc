@@ -40,7 +40,8 @@ int64_t segment_base(const std::string& name) {
 
 // Copies [from, to) of `in` to the same positions of `out`; `from` ends
 // where the copy stopped (before `to` if the file shrank meanwhile).
-int copy_range(int in, int out, uint64_t& from, uint64_t to, uint64_t* copied) {
+int copy_range(int in, int out, uint64_t& from, uint64_t to, uint64_t* copied,
+               const std::function<void(uint64_t)>& on_copied) {
   std::vector<char> buf(256 * 1024);
   while (from < to) {
     size_t want = static_cast<size_t>(std::min<uint64_t>(buf.size(), to - from));
@@ -50,6 +51,7 @@ int copy_range(int in, int out, uint64_t& from, uint64_t to, uint64_t* copied) {
     if (int rc = pwrite_full(out, buf.data(), got, static_cast<int64_t>(from)); rc != 0) return rc;
     from += got;
     if (copied) *copied += got;
+    if (on_copied) on_copied(got);
   }
   return 0;
 }
@@ -105,7 +107,7 @@ int DirCopier::sync_file(const std::string& name, bool final_pass, int64_t newes
   FileDescriptor out(::open((dst_ / name).c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0644));
   if (!out.valid()) return errno;
   if (from == 0 && ::ftruncate(out.get(), 0) != 0) return errno;
-  if (int rc = copy_range(in.get(), out.get(), from, now.size, copied); rc != 0) return rc;
+  if (int rc = copy_range(in.get(), out.get(), from, now.size, copied, on_copied_); rc != 0) return rc;
   if (::ftruncate(out.get(), static_cast<off_t>(from)) != 0) return errno;
   now.size = from;
   seen_[name] = now;

@@ -24,6 +24,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <string>
 
@@ -35,6 +36,8 @@ class DirCopier {
 
   // One pass. Returns 0 or errno; *copied (if set) gets the bytes written.
   int sync(bool final_pass, uint64_t* copied);
+  // Called with the bytes of each chunk copied (a rate limit sleeps in it); none by default.
+  void set_on_copied(std::function<void(uint64_t)> f) { on_copied_ = std::move(f); }
   // fdatasync of every copied file, then fsync of the directory.
   int fsync_all() const;
   // Bytes held by the copy now.
@@ -49,6 +52,7 @@ class DirCopier {
   };
   int sync_file(const std::string& name, bool final_pass, int64_t newest_base, uint64_t* copied);
 
+  std::function<void(uint64_t)> on_copied_;
   const std::filesystem::path src_;
   const std::filesystem::path dst_;
   std::map<std::string, Seen> seen_;  // file name -> the source as last copied

@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <shared_mutex>
@@ -20,8 +21,8 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr char kMoveMarker[] = ".skiff-move-target";
-constexpr int kCrashed = -1;                   // a test's simulated kill: leave everything as it is
-constexpr int kMaxPasses = 20;                 // bulk passes before closing the source anyway
+constexpr int kCrashed = -1;                  // a test's simulated kill: leave everything as it is
+constexpr int kMaxPasses = 20;                // bulk passes before closing the source anyway
 constexpr uint64_t kSmallPass = 1024 * 1024;  // a pass this small: the rest is copied with the source closed
 
 bool ends_with(const std::string& s, std::string_view suf) {
@@ -200,6 +201,22 @@ int ReplicaDirMover::move(const Job& job) {
   return rc;
 }
 
+// The copy's pace for one pass: after each chunk, sleeps until the bytes so
+// far fit the rate (in steps, so that a cancel or stop is not kept waiting).
+std::function<void(uint64_t)> ReplicaDirMover::rate_limit(int64_t bytes_per_second) {
+  if (bytes_per_second <= 0 || bytes_per_second == INT64_MAX) return nullptr;
+  const auto start = std::chrono::steady_clock::now();
+  auto bytes = std::make_shared<uint64_t>(0);
+  return [this, start, bytes, bytes_per_second](uint64_t n) {
+    *bytes += n;
+    const auto due = start + std::chrono::milliseconds(static_cast<int64_t>(static_cast<double>(*bytes) * 1000.0 /
+                                                                            static_cast<double>(bytes_per_second)));
+    while (std::chrono::steady_clock::now() < due && !cancelled())
+      std::this_thread::sleep_for(std::min<std::chrono::steady_clock::duration>(due - std::chrono::steady_clock::now(),
+                                                                                std::chrono::milliseconds(100)));
+  };
+}
+
 int ReplicaDirMover::bulk_copy(Move& m) {
   std::error_code ec;
   fs::create_directories(m.future_dir, ec);
@@ -213,6 +230,7 @@ int ReplicaDirMover::bulk_copy(Move& m) {
       return ECANCELED;
     }
     const int64_t leo_before = m.source->log_end_offset().value;
+    m.copier->set_on_copied(rate_limit(rate_.load(std::memory_order_relaxed)));
     uint64_t copied = 0;
     if (int rc = m.copier->sync(false, &copied); rc != 0) {
       abandon(m, false);
@@ -239,6 +257,7 @@ int ReplicaDirMover::commit(Move& m) {
     }
   }
   m.source->close();  // from here appends are refused: nothing more is acknowledged by the source
+  m.copier->set_on_copied(nullptr);
   int rc = m.copier->sync(true, nullptr);
   if (rc == 0) rc = m.copier->fsync_all();
   if (rc == 0) rc = write_file_durably(m.future_dir / kMoveMarker, m.src_dir.string());
@@ -256,8 +275,12 @@ int ReplicaDirMover::commit(Move& m) {
   m.renamed = true;
   fsync_dir(m.final_dir.parent_path());
   if (crash(4)) return kCrashed;
-  LogLoadParams p{m.tp.topic, m.tp.partition, /*clean_shutdown=*/true, m.source->log_end_offset().value,
-                  m.source->log_start_offset().value, logs_.fd_cache_};
+  LogLoadParams p{m.tp.topic,
+                  m.tp.partition,
+                  /*clean_shutdown=*/true,
+                  m.source->log_end_offset().value,
+                  m.source->log_start_offset().value,
+                  logs_.fd_cache_};
   std::shared_ptr<Log> fresh;
   try {
     fresh = Log::open(m.final_dir, p, m.source->config());
@@ -307,14 +330,18 @@ void ReplicaDirMover::abandon(Move& m, bool reopen_source) {
   if (!ec) fsync_dir(copy);
   if (!ec) fs::remove_all(copy, ec);
   if (ec) {
-    storage_log().error("removing {} of an abandoned move: {}; partition {} stays offline until restart",
-                        copy.string(), ec.message(), m.tp.dir_name());
+    storage_log().error("removing {} of an abandoned move: {}; partition {} stays offline until restart", copy.string(),
+                        ec.message(), m.tp.dir_name());
     return;
   }
   fsync_dir(copy.parent_path());
   if (!reopen_source) return;
-  LogLoadParams p{m.tp.topic, m.tp.partition, /*clean_shutdown=*/true, m.source->log_end_offset().value,
-                  m.source->log_start_offset().value, logs_.fd_cache_};
+  LogLoadParams p{m.tp.topic,
+                  m.tp.partition,
+                  /*clean_shutdown=*/true,
+                  m.source->log_end_offset().value,
+                  m.source->log_start_offset().value,
+                  logs_.fd_cache_};
   try {
     auto again = Log::open(m.src_dir, p, m.source->config());
     std::unique_lock lk(logs_.mu_);

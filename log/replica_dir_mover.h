@@ -34,6 +34,7 @@
 // the copy; the log cleaner is paused for the partition during the move.
 #pragma once
 
+#include <atomic>
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
@@ -75,6 +76,9 @@ class ReplicaDirMover {
   // is cancelled first. kUnknownTopicOrPartition: no such partition.
   LogErrc request(const TopicPartition& tp, size_t dir_index);
   std::vector<FutureReplica> futures() const;
+  // replica.alter.log.dirs.io.max.bytes.per.second: the copy's rate, from
+  // the next bulk pass on (the last pass, with appends held, is never slowed).
+  void set_rate(int64_t bytes_per_second) { rate_.store(bytes_per_second, std::memory_order_relaxed); }
   // Cancels a move in progress (its future dir is removed) and joins the thread.
   void stop();
 
@@ -97,6 +101,7 @@ class ReplicaDirMover {
   // 0, ECANCELED (cancelled, crashed in a test, or nothing to do) or errno.
   int move(const Job& job);
   int bulk_copy(Move& m);
+  std::function<void(uint64_t)> rate_limit(int64_t bytes_per_second);
   int commit(Move& m);
   int swap_in(Move& m, std::shared_ptr<Log> fresh);
   void abandon(Move& m, bool reopen_source);
@@ -108,6 +113,7 @@ class ReplicaDirMover {
   LogManager& logs_;
   std::function<bool(int)> crash_at_;
   std::function<void()> between_passes_;
+  std::atomic<int64_t> rate_{INT64_MAX};
 
   mutable std::mutex mu_;  // guards everything below
   std::condition_variable cv_;

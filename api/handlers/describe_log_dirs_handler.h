@@ -1,5 +1,8 @@
 // DescribeLogDirs (key 35), v1-4: each log dir with its partitions' sizes
 // (all of them, or those asked for), and v4+ the dir's total/usable bytes.
+// A partition being moved (AlterReplicaLogDirs) is listed in its current dir
+// and, as its future replica (IsFutureKey, the bytes copied so far), in the
+// destination.
 #pragma once
 
 #include "api/api_handler.h"

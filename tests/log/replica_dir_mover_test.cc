@@ -196,3 +196,19 @@ TEST_CASE("replica dir mover: a kill after each step loses nothing and serves no
     }
   }
 }
+
+TEST_CASE("replica dir mover: the copy keeps to its rate (replica.alter.log.dirs.io.max.bytes.per.second)",
+          "[log][move]") {
+  TempDir d;
+  LogManager m(two_dirs(d));
+  REQUIRE(m.create_topic(kTp.topic, 1).error == LogErrc::kNone);
+  for (int i = 0; i < 300; ++i) append_one(m, i);  // ~100 KB
+  auto& mover = m.replica_mover();
+  mover.set_manual();
+  mover.set_rate(100'000);
+  const auto start = std::chrono::steady_clock::now();
+  REQUIRE(mover.request(kTp, 1 - dir_of(m)) == LogErrc::kNone);
+  mover.run_pending();
+  CHECK(std::chrono::steady_clock::now() - start >= std::chrono::milliseconds(800));
+  CHECK(served(m) == iota(300));
+}
