@@ -303,6 +303,10 @@ int ReplicaDirMover::swap_in(Move& m, std::shared_ptr<Log> fresh) {
     --logs_.partitions_per_dir_[m.src];
     ++logs_.partitions_per_dir_[m.dest];
   }
+  {
+    std::lock_guard lk(mu_);  // the copy is the current log now, no longer a future replica
+    moving_.erase(m.tp);
+  }
   if (::rename(m.src_dir.c_str(), m.delete_dir.c_str()) != 0) {
     // The marker stays: a restart keeps the copy and drops the source.
     storage_log().error("renaming {} after its move: {}", m.src_dir.string(), std::strerror(errno));
