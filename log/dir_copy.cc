@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <optional>
 #include <set>
 #include <vector>
 
@@ -84,6 +85,24 @@ int DirCopier::sync(bool final_pass, uint64_t* copied) {
   return 0;
 }
 
+// Where the copy of `name` (the source now `now`, last copied as `last`)
+// must start: 0 for the whole file, its old size for an appended tail, or
+// nullopt when nothing is to be copied in this pass.
+std::optional<uint64_t> DirCopier::copy_from(const std::string& name, const Seen* last, const Seen& now,
+                                             bool final_pass, int64_t newest_base) {
+  const bool same_file = last && last->ino == now.ino;
+  if (same_file && append_only(name) && now.size >= last->size)
+    return last->size == now.size ? std::nullopt : std::optional<uint64_t>(last->size);
+  const int64_t base = segment_base(name);
+  if (same_file && now.size == last->size && now.mtime_ns == last->mtime_ns) {
+    const bool immutable = base >= 0 && base < newest_base;
+    if (!final_pass || immutable) return std::nullopt;
+  } else if (!final_pass && base == newest_base && !append_only(name)) {
+    return std::nullopt;  // the active segment's preallocated indexes: copied once trimmed, on the final pass
+  }
+  return 0;
+}
+
 int DirCopier::sync_file(const std::string& name, bool final_pass, int64_t newest_base, uint64_t* copied) {
   FileDescriptor in(::open((src_ / name).c_str(), O_RDONLY | O_CLOEXEC));
   if (!in.valid()) return errno == ENOENT ? 0 : errno;
@@ -92,18 +111,9 @@ int DirCopier::sync_file(const std::string& name, bool final_pass, int64_t newes
   Seen now{static_cast<uint64_t>(st.st_ino), static_cast<uint64_t>(st.st_size),
            static_cast<int64_t>(st.st_mtim.tv_sec) * 1'000'000'000 + st.st_mtim.tv_nsec};
   auto it = seen_.find(name);
-  const bool same_file = it != seen_.end() && it->second.ino == now.ino;
-  uint64_t from = 0;
-  if (same_file && append_only(name) && now.size >= it->second.size) {
-    from = it->second.size;
-    if (from == now.size) return 0;
-  } else if (same_file && now.size == it->second.size && now.mtime_ns == it->second.mtime_ns) {
-    const int64_t base = segment_base(name);
-    const bool immutable = base >= 0 && base < newest_base;
-    if (!final_pass || immutable) return 0;
-  } else if (!final_pass && segment_base(name) == newest_base && !append_only(name)) {
-    return 0;  // the active segment's preallocated indexes: copied once trimmed, on the final pass
-  }
+  const auto start = copy_from(name, it == seen_.end() ? nullptr : &it->second, now, final_pass, newest_base);
+  if (!start) return 0;
+  uint64_t from = *start;
   FileDescriptor out(::open((dst_ / name).c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0644));
   if (!out.valid()) return errno;
   if (from == 0 && ::ftruncate(out.get(), 0) != 0) return errno;

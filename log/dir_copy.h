@@ -26,6 +26,7 @@
 #include <filesystem>
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 
 namespace skiff::storage {
@@ -51,6 +52,8 @@ class DirCopier {
     int64_t mtime_ns = 0;
   };
   int sync_file(const std::string& name, bool final_pass, int64_t newest_base, uint64_t* copied);
+  static std::optional<uint64_t> copy_from(const std::string& name, const Seen* last, const Seen& now, bool final_pass,
+                                           int64_t newest_base);
 
   std::function<void(uint64_t)> on_copied_;
   const std::filesystem::path src_;
