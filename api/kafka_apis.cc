@@ -6,6 +6,7 @@
 #include "api/handlers/add_partitions_to_txn_handler.h"
 #include "api/handlers/alter_configs_handler.h"
 #include "api/handlers/alter_partition_reassignments_handler.h"
+#include "api/handlers/alter_replica_log_dirs_handler.h"
 #include "api/handlers/api_versions_handler.h"
 #include "api/handlers/create_partitions_handler.h"
 #include "api/handlers/create_topics_handler.h"
@@ -132,6 +133,7 @@ KafkaApis::KafkaApis(const config::BrokerConfig& config, const BrokerInfo& broke
   registry_.add(std::make_unique<DeleteRecordsHandler>(services_));
   registry_.add(std::make_unique<DescribeClusterHandler>(services_));
   registry_.add(std::make_unique<DescribeLogDirsHandler>(services_));
+  registry_.add(std::make_unique<AlterReplicaLogDirsHandler>(services_));
   registry_.add(std::make_unique<DescribeProducersHandler>(services_));
   registry_.add(std::make_unique<WriteTxnMarkersHandler>(services_));  // kafka-transactions abort
   registry_.add(std::make_unique<DescribeTopicPartitionsHandler>(services_));

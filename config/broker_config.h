@@ -56,6 +56,13 @@ struct BrokerConfig {
   int32_t message_max_bytes = 1048588;
   std::string log_message_timestamp_type = "CreateTime";
   std::string log_cleanup_policy = "delete";  // "delete", "compact" or both, comma-separated
+  // Moving a partition between log dirs (AlterReplicaLogDirs): bytes copied
+  // per second, INT64_MAX unbounded (replica.alter.log.dirs.io.max.bytes.per.second).
+  int64_t replica_alter_log_dirs_io_max_bytes_per_second = INT64_MAX;
+  // Replication throttles of reassignments: accepted (kafka-reassign-partitions
+  // sets and clears them), no effect on one node with no followers.
+  int64_t leader_replication_throttled_rate = INT64_MAX;
+  int64_t follower_replication_throttled_rate = INT64_MAX;
 
   // Log cleaner (compaction, log/log_cleaner_manager.h). The topic-level
   // defaults log.cleaner.{min,max}.compaction.lag.ms and

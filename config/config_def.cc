@@ -162,9 +162,14 @@ std::vector<ConfigKeyDef> build_defs() {
                  if (c.log_dirs.empty()) throw std::invalid_argument("at least one directory is required");
                },
                "a comma-separated list of directories"});
-  d.push_back(integer_key("num.network.threads", 3, 1, 256, "Processor threads (N), each with its own event loop.",
-                          &BrokerConfig::num_network_threads));
-  d.push_back(integer_key("num.io.threads", 8, 1, 1024, "Request handler threads (M).", &BrokerConfig::num_io_threads));
+  d.push_back(dynamic(integer_key("num.network.threads", 3, 1, 256,
+                                  "Processor threads (N), each with its own event loop. Dynamic: from half to twice "
+                                  "the current value per change, as Kafka.",
+                                  &BrokerConfig::num_network_threads)));
+  d.push_back(dynamic(integer_key("num.io.threads", 8, 1, 1024,
+                                  "Request handler threads (M). Dynamic: from half to twice the current value per "
+                                  "change, as Kafka.",
+                                  &BrokerConfig::num_io_threads)));
   d.push_back(integer_key("queued.max.requests", 500, 1, kIntMax,
                           "Requests the RequestChannel holds before Processors stop reading.",
                           &BrokerConfig::queued_max_requests));
@@ -203,16 +208,16 @@ std::vector<ConfigKeyDef> build_defs() {
                                   &BrokerConfig::log_segment_bytes)));
   d.push_back(dynamic(integer_key("log.roll.ms", 7LL * 24 * 3600 * 1000, 1, kLongMax, "Roll a segment at this age.",
                                   &BrokerConfig::log_roll_ms)));
-  d.push_back(scaled_ms_key("log.roll.hours", 168, 3600 * 1000, "Roll a segment at this age (log.roll.ms wins).",
-                            &BrokerConfig::log_roll_ms));
+  d.push_back(dynamic(scaled_ms_key("log.roll.hours", 168, 3600 * 1000,
+                                    "Roll a segment at this age (log.roll.ms wins).", &BrokerConfig::log_roll_ms)));
   d.push_back(
       dynamic(integer_key("log.retention.ms", 7LL * 24 * 3600 * 1000, -1, kLongMax,
                           "Delete segments older than this; -1 keeps them forever.", &BrokerConfig::log_retention_ms)));
-  d.push_back(scaled_ms_key("log.retention.minutes", 7 * 24 * 60, 60 * 1000,
-                            "Retention in minutes (log.retention.ms wins).", &BrokerConfig::log_retention_ms));
-  d.push_back(scaled_ms_key("log.retention.hours", 168, 3600 * 1000,
-                            "Retention in hours (log.retention.ms and .minutes win).",
-                            &BrokerConfig::log_retention_ms));
+  d.push_back(dynamic(scaled_ms_key("log.retention.minutes", 7 * 24 * 60, 60 * 1000,
+                                    "Retention in minutes (log.retention.ms wins).", &BrokerConfig::log_retention_ms)));
+  d.push_back(dynamic(scaled_ms_key("log.retention.hours", 168, 3600 * 1000,
+                                    "Retention in hours (log.retention.ms and .minutes win).",
+                                    &BrokerConfig::log_retention_ms)));
   d.push_back(dynamic(integer_key("log.retention.bytes", -1, -1, kLongMax, "Per-partition size cap; -1: none.",
                                   &BrokerConfig::log_retention_bytes)));
   d.push_back(integer_key("log.retention.check.interval.ms", 300000, 1, kLongMax, "How often retention runs.",
@@ -232,6 +237,16 @@ std::vector<ConfigKeyDef> build_defs() {
   d.push_back(dynamic(enum_key("log.message.timestamp.type", "CreateTime", {"CreateTime", "LogAppendTime"},
                                "Timestamp kept in batches: the producer's or the broker's.",
                                &BrokerConfig::log_message_timestamp_type)));
+  d.push_back(dynamic(integer_key("replica.alter.log.dirs.io.max.bytes.per.second", kLongMax, 1, kLongMax,
+                                  "Bytes per second a partition moving between log dirs (AlterReplicaLogDirs) is "
+                                  "copied at.",
+                                  &BrokerConfig::replica_alter_log_dirs_io_max_bytes_per_second)));
+  d.push_back(dynamic(integer_key("leader.replication.throttled.rate", kLongMax, 0, kLongMax,
+                                  "Reassignment throttle of leaders; accepted, no effect on one node (no followers).",
+                                  &BrokerConfig::leader_replication_throttled_rate)));
+  d.push_back(dynamic(integer_key("follower.replication.throttled.rate", kLongMax, 0, kLongMax,
+                                  "Reassignment throttle of followers; accepted, no effect on one node (no followers).",
+                                  &BrokerConfig::follower_replication_throttled_rate)));
   d.push_back({"log.cleanup.policy", ConfigType::kList, "delete",
                "Default cleanup.policy of topics: delete (retention), compact (log cleaner), or both.",
                [](BrokerConfig& c, const std::string& v) {

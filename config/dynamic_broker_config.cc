@@ -29,6 +29,22 @@ std::optional<DynamicError> apply_layer(BrokerConfig& cfg, const std::map<std::s
   return std::nullopt;
 }
 
+// Kafka's precedence among the keys of one time setting, whatever layer set
+// each: the finest unit set anywhere wins (log.retention.ms > .minutes >
+// .hours; log.roll.ms > .hours). Re-applied coarse to fine after layering, so
+// a dynamic log.retention.hours does not override a static log.retention.ms.
+void apply_time_precedence(BrokerConfig& cfg) {
+  static const std::vector<std::vector<std::string>> families = {
+      {"log.retention.hours", "log.retention.minutes", "log.retention.ms"}, {"log.roll.hours", "log.roll.ms"}};
+  for (const auto& family : families) {
+    for (const auto& key : family) {
+      auto it = cfg.effective.find(key);
+      if (it == cfg.effective.end() || it->second.source == ConfigSource::kDefault) continue;
+      if (const auto* def = find_config_def(key)) def->apply(cfg, it->second.value);  // validated when layered
+    }
+  }
+}
+
 }  // namespace
 
 std::optional<DynamicError> check_dynamic_keys(const std::map<std::string, std::string>& values) {
@@ -50,7 +66,9 @@ DynamicBrokerConfig::DynamicBrokerConfig(BrokerConfig static_config)
 std::optional<DynamicError> DynamicBrokerConfig::build(const DynamicValues& v, BrokerConfig& out) const {
   out = static_;
   if (auto e = apply_layer(out, v.cluster, ConfigSource::kDynamicDefault)) return e;
-  return apply_layer(out, v.broker, ConfigSource::kDynamicBroker);
+  if (auto e = apply_layer(out, v.broker, ConfigSource::kDynamicBroker)) return e;
+  apply_time_precedence(out);
+  return std::nullopt;
 }
 
 std::vector<std::string> DynamicBrokerConfig::load(const std::string& text) {

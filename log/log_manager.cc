@@ -98,7 +98,9 @@ LogManager::LogManager(LogManagerConfig config)
       instance_id_(next_instance_id.fetch_add(1, std::memory_order_relaxed)) {
   if (config_.log_dirs.empty()) throw std::invalid_argument("log.dirs is empty");
   init_dirs();
+  ReplicaDirMover::recover(config_.log_dirs);  // before any log is opened
   load_logs();
+  mover_ = std::make_unique<ReplicaDirMover>(*this);
   scheduler_.add_task("retention", config_.retention_check_interval_ms, [this] { run_retention(wall_clock_ms()); });
   scheduler_.add_task("flush", config_.flush_scheduler_interval_ms, [this] { run_flushes(wall_clock_ms()); });
   scheduler_.add_task("recovery-point-checkpoint", config_.flush_offset_checkpoint_interval_ms,
@@ -323,6 +325,7 @@ void LogManager::stop() {
 }
 
 void LogManager::shutdown() {
+  if (mover_) mover_->stop();  // before admin_mu_: a move's last steps take it
   std::lock_guard admin(admin_mu_);
   if (shut_down_) return;
   shut_down_ = true;

@@ -37,6 +37,7 @@
 #include "log/log_cleaner_manager.h"
 #include "log/log_config.h"
 #include "log/meta_properties.h"
+#include "log/replica_dir_mover.h"
 #include "log/scheduler.h"
 #include "log/topic_store.h"
 
@@ -121,7 +122,12 @@ class LogManager {
 
   static bool valid_topic_name(const std::string& name, std::string* why);
 
+  const std::vector<std::filesystem::path>& log_dirs() const { return config_.log_dirs; }
+  // Moves between log dirs (AlterReplicaLogDirs; replica_dir_mover.h).
+  ReplicaDirMover& replica_mover() { return *mover_; }
+
  private:
+  friend class ReplicaDirMover;  // swaps a moved partition's log in (logs_, admin_mu_)
   struct LogEntry {
     std::shared_ptr<Log> log;
     size_t dir_index;
@@ -178,6 +184,7 @@ class LogManager {
 
   Scheduler scheduler_;
   std::unique_ptr<LogCleanerManager> cleaner_;  // null when cleaner_enable is off
+  std::unique_ptr<ReplicaDirMover> mover_;
   bool shut_down_ = false;
 };
 

@@ -5,9 +5,11 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <boost/asio/ip/v6_only.hpp>
 #include <boost/asio/post.hpp>
 #include <cerrno>
+#include <future>
 
 #include "network/net_log.h"
 #include "network/processor.h"
@@ -106,6 +108,20 @@ void Acceptor::start() {
   });
 }
 
+void Acceptor::set_processors(std::vector<Processor*> processors) {
+  if (!thread_.joinable()) {
+    processors_ = std::move(processors);
+    return;
+  }
+  auto done = std::make_shared<std::promise<void>>();
+  auto applied = done->get_future();
+  boost::asio::post(io_, [this, done, processors = std::move(processors)]() mutable {
+    processors_ = std::move(processors);
+    done->set_value();
+  });
+  applied.wait_for(std::chrono::seconds(5));
+}
+
 void Acceptor::accept_next(Listening& l) {
   Processor* target = processors_[next_processor_++ % processors_.size()];
   l.acceptor.async_accept(target->io_context(),
@@ -134,6 +150,22 @@ void Acceptor::hand_over(Listening& l, Processor* target, ip::tcp::socket socket
     boost::system::error_code ignore;
     socket.close(ignore);
     return;
+  }
+  if (std::find(processors_.begin(), processors_.end(), target) == processors_.end()) {
+    // Bound to a Processor removed since (num.network.threads shrank): move it.
+    Processor* now = processors_[next_processor_++ % processors_.size()];
+    boost::system::error_code ec;
+    const auto protocol = local.protocol();
+    const int fd = socket.release(ec);
+    if (ec) return;
+    ip::tcp::socket moved(now->io_context());
+    moved.assign(protocol, fd, ec);
+    if (ec) {
+      ::close(fd);
+      return;
+    }
+    socket = std::move(moved);
+    target = now;
   }
   RequestContext ctx;
   ctx.listener_name = l.listener_name;

@@ -12,8 +12,14 @@
 // failures are logged once per interval with a count; accepting resumes by
 // itself once descriptors free up. Connections already open are untouched.
 //
-// Thread: everything but the constructor, bind, start and stop runs on the
-// Acceptor's thread.
+// num.network.threads is dynamic: set_processors() replaces the Processors
+// new connections go to. A connection whose accept was already bound to a
+// Processor that left the list is moved (its descriptor re-assigned) to one
+// that is in it, so a removed Processor gets nothing new.
+//
+// Thread: everything but the constructor, bind, start, stop and
+// set_processors runs on the Acceptor's thread; processors_ belongs to that
+// thread once started (set_processors posts the change there).
 #pragma once
 
 #include <atomic>
@@ -58,6 +64,9 @@ class Acceptor {
   // Binds every address of the listener; throws BindError with a clear reason.
   BoundListener bind(const ListenerEndpoint& listener);
   void start();
+  // Any thread; returns once the Acceptor's thread uses the new list (or
+  // after 5 s if it is not running). `processors` must not be empty.
+  void set_processors(std::vector<Processor*> processors);
   // Closes the listening sockets and joins the thread. Idempotent.
   void stop();
 

@@ -1,5 +1,7 @@
 #include "network/request_channel.h"
 
+#include <stdexcept>
+
 namespace skiff::network {
 
 bool RequestChannel::try_send_request(Request& request) {
@@ -30,15 +32,17 @@ void RequestChannel::close() {
 }
 
 void RequestChannel::register_processor(int processor_id, ResponseRoute route) {
+  if (processor_id < 0 || processor_id >= kMaxProcessorIds) throw std::out_of_range("processor id out of range");
+  auto owned = std::make_unique<ResponseRoute>(std::move(route));
   std::lock_guard lock(mu_);
-  if (static_cast<size_t>(processor_id) >= routes_.size()) routes_.resize(processor_id + 1);
-  routes_[processor_id] = std::move(route);
+  routes_[processor_id].store(owned.get(), std::memory_order_release);
+  owned_routes_.push_back(std::move(owned));
 }
 
 void RequestChannel::send_response(Response response) {
-  // Routes are fixed before any request flows, so reading them needs no lock.
   auto id = response.context.processor_id;
-  if (id >= 0 && static_cast<size_t>(id) < routes_.size() && routes_[id]) routes_[id](std::move(response));
+  if (id < 0 || id >= kMaxProcessorIds) return;
+  if (const ResponseRoute* route = routes_[id].load(std::memory_order_acquire)) (*route)(std::move(response));
 }
 
 bool RequestChannel::closed() const {

@@ -4,12 +4,19 @@
 //
 // Thread-safe. Processors never block on it: try_send_request fails when the
 // queue holds queued.max.requests and the Processor retries later.
+// Routes: num.network.threads is dynamic, so Processors are registered while
+// responses flow. Each id (never reused) has one slot, an atomic pointer to a
+// route the channel owns until it is destroyed: send_response reads it with
+// acquire and no lock; a removed Processor's route stays valid (the
+// SocketServer keeps the stopped Processor) and drops what it is given.
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <deque>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <vector>
@@ -34,7 +41,8 @@ class RequestChannel : public ResponseSender {
   // Wakes every waiting handler; queued requests are still handed out.
   void close();
 
-  // Response routing. Routes are registered before the server starts.
+  // Response routing, by processor id in [0, kMaxProcessorIds); any thread.
+  static constexpr int kMaxProcessorIds = 4096;
   void register_processor(int processor_id, ResponseRoute route);
   void send_response(Response response) override;
 
@@ -48,7 +56,10 @@ class RequestChannel : public ResponseSender {
   std::condition_variable not_empty_;
   std::deque<Request> queue_;
   bool closed_ = false;
-  std::vector<ResponseRoute> routes_;  // by processor id; fixed after startup
+  std::vector<std::unique_ptr<ResponseRoute>> owned_routes_;  // guarded by mu_; kept until destruction
+  std::unique_ptr<std::atomic<const ResponseRoute*>[]> routes_ {
+    new std::atomic<const ResponseRoute*>[ kMaxProcessorIds ]()
+  };  // by processor id
 };
 
 }  // namespace skiff::network

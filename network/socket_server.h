@@ -9,11 +9,28 @@
 // It also owns what the Processors share: the ConnectionQuotas and the
 // MemoryPool that bounds request bytes in flight (queued.max.request.bytes).
 //
-// startup/shutdown are called from one controlling thread (the server's).
+// num.network.threads is dynamic (resize_processors), with Kafka's
+// SocketServer.resizeThreadPool semantics: new Processors start and join the
+// Acceptor's round robin; removed ones (the newest first) leave it, then
+// drain: connections with nothing in flight close at once (clients
+// reconnect to another Processor), the others once their response is
+// written; after `drain_timeout` what is left is closed. The drain runs on a
+// thread of its own (joined at shutdown), since the caller may be answering
+// a request that arrived through a Processor being removed. No request read is
+// left without its response. A removed Processor object is kept (stopped)
+// until shutdown, so a late response routed to it is dropped, never sent to
+// freed memory (request_channel.h).
+//
+// Threads: startup/shutdown are called from one controlling thread (the
+// server's); resize_processors from any thread (a handler thread applying
+// AlterConfigs), serialised by mu_, which also guards the Processor lists
+// that in_flight() and connection_count() read.
 #pragma once
 
 #include <chrono>
 #include <memory>
+#include <mutex>
+#include <thread>
 #include <vector>
 
 #include "network/acceptor.h"
@@ -52,6 +69,11 @@ class SocketServer {
   bool drain(std::chrono::milliseconds timeout);
   void shutdown();
 
+  // Runs `count` Processors from now on; false (nothing changed) if the ids
+  // are used up (RequestChannel::kMaxProcessorIds over the broker's life).
+  bool resize_processors(int count, std::chrono::milliseconds drain_timeout);
+  int processor_count() const;
+
   size_t in_flight() const;
   size_t connection_count() const;
   const std::shared_ptr<ConnectionQuotas>& quotas() const { return quotas_; }
@@ -62,7 +84,12 @@ class SocketServer {
   RequestChannel& channel_;
   std::shared_ptr<ConnectionQuotas> quotas_;
   std::shared_ptr<MemoryPool> memory_pool_;
-  std::vector<std::unique_ptr<Processor>> processors_;
+  mutable std::mutex mu_;
+  std::vector<std::unique_ptr<Processor>> processors_;  // the running ones, oldest first
+  std::vector<std::unique_ptr<Processor>> retired_;     // removed: draining, then stopped
+  std::vector<std::thread> drainers_;                   // one per shrink; joined at shutdown
+  int next_id_ = 0;
+  static void drain_and_stop(const std::vector<Processor*>& leaving, std::chrono::milliseconds timeout);
   std::unique_ptr<Acceptor> acceptor_;
   std::vector<BoundListener> bound_;
 };

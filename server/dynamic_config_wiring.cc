@@ -61,11 +61,49 @@ void wire_dynamic_config(config::DynamicBrokerConfig& dynamic, storage::LogManag
     if (logs.set_defaults(lc.defaults, &message, !apply) != storage::LogErrc::kNone) return message;
     return {};
   });
+  dynamic.add_listener([&logs](const config::BrokerConfig& next, bool apply) -> std::string {
+    if (apply) logs.replica_mover().set_rate(next.replica_alter_log_dirs_io_max_bytes_per_second);
+    return {};
+  });
   dynamic.add_listener([&quotas](const config::BrokerConfig& next, bool apply) -> std::string {
     if (apply)
       quotas.reconfigure(next.max_connections, next.max_connections_per_ip, next.max_connections_per_ip_overrides);
     return {};
   });
+}
+
+std::string check_thread_count(const std::string& key, int current, int next) {
+  if (next == current) return {};
+  const auto failed = fmt::format("Dynamic thread count update validation failed for {}={}", key, next);
+  if (next <= 0) return failed + ", value should be at least 1";
+  if (next < current / 2) return fmt::format("{}, value should be at least half the current value {}", failed, current);
+  if (next > current * 2)
+    return fmt::format("{}, value should not be greater than double the current value {}", failed, current);
+  return {};
+}
+
+void wire_thread_pools(config::DynamicBrokerConfig& dynamic, network::SocketServer& sockets,
+                       RequestHandlerPool& handlers, std::chrono::milliseconds drain_timeout) {
+  dynamic.add_listener(
+      [&sockets, &handlers, drain_timeout](const config::BrokerConfig& next, bool apply) -> std::string {
+        const int io = handlers.size(), net = sockets.processor_count();
+        if (auto why = check_thread_count("num.io.threads", io, next.num_io_threads); !why.empty()) return why;
+        if (auto why = check_thread_count("num.network.threads", net, next.num_network_threads); !why.empty())
+          return why;
+        if (!apply) return {};
+        if (next.num_io_threads != io) {
+          handlers.resize(next.num_io_threads);
+          spdlog::info("num.io.threads: {} -> {} request handler threads", io, next.num_io_threads);
+        }
+        if (next.num_network_threads != net) {
+          if (sockets.resize_processors(next.num_network_threads, drain_timeout))
+            spdlog::info("num.network.threads: {} -> {} processors", net, next.num_network_threads);
+          else
+            spdlog::error("num.network.threads: cannot resize to {} (processor ids used up); keeping {}",
+                          next.num_network_threads, net);
+        }
+        return {};
+      });
 }
 
 }  // namespace skiff::server

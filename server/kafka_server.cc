@@ -145,7 +145,8 @@ void KafkaServer::startup() {
   resolve_advertised_endpoints();
   wire_dynamic_config(*dynamic_, *logs_, *socket_server_->quotas());
   apis_ = std::make_unique<api::KafkaApis>(config_, broker_info_, *logs_, dynamic_.get());
-  handlers_ = std::make_unique<RequestHandlerPool>(config_.num_io_threads, *channel_, *apis_);
+  handlers_ = std::make_unique<RequestHandlerPool>(dynamic_->current()->num_io_threads, *channel_, *apis_);
+  wire_thread_pools(*dynamic_, *socket_server_, *handlers_, std::chrono::milliseconds(config_.shutdown_timeout_ms));
   logs_->start();
   started_ = true;
 }

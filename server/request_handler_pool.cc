@@ -2,6 +2,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <string>
 
 #include "common/log_escape.h"
@@ -10,14 +11,48 @@ namespace skiff::server {
 
 RequestHandlerPool::RequestHandlerPool(int threads, network::RequestChannel& channel, network::RequestHandler& handler)
     : channel_(channel), handler_(handler) {
-  for (int i = 0; i < threads; ++i) threads_.emplace_back([this, i] { run(i); });
+  std::lock_guard lk(mu_);
+  for (int i = 0; i < threads; ++i) start_worker();
+}
+
+void RequestHandlerPool::start_worker() {
+  Worker w{{}, std::make_shared<std::atomic<bool>>(false), std::make_shared<std::atomic<bool>>(false)};
+  w.thread = std::thread([this, i = next_index_++, stop = w.stop, done = w.done] {
+    run(i, stop);
+    done->store(true, std::memory_order_release);
+  });
+  workers_.push_back(std::move(w));
+}
+
+void RequestHandlerPool::resize(int threads) {
+  std::lock_guard lk(mu_);
+  if (shut_down_) return;
+  for (auto it = stopping_.begin(); it != stopping_.end();) {  // the ones that finished since
+    if (it->done->load(std::memory_order_acquire) && it->thread.get_id() != std::this_thread::get_id()) {
+      it->thread.join();
+      it = stopping_.erase(it);
+    } else {
+      ++it;
+    }
+  }
+  while (static_cast<int>(workers_.size()) < threads) start_worker();
+  while (static_cast<int>(workers_.size()) > std::max(1, threads)) {
+    workers_.back().stop->store(true, std::memory_order_release);
+    stopping_.push_back(std::move(workers_.back()));
+    workers_.pop_back();
+  }
+}
+
+int RequestHandlerPool::size() const {
+  std::lock_guard lk(mu_);
+  return static_cast<int>(workers_.size());
 }
 
 RequestHandlerPool::~RequestHandlerPool() { shutdown(); }
 
-void RequestHandlerPool::run(int index) {
+void RequestHandlerPool::run(int index, const std::shared_ptr<std::atomic<bool>>& stop) {
   pthread_setname_np(pthread_self(), ("skiff-io-" + std::to_string(index)).c_str());
-  for (;;) {
+  while (!stop->load(std::memory_order_acquire)) {
     auto request = channel_.receive_request(std::chrono::milliseconds(500));
     if (!request) {
       if (channel_.closed()) return;
@@ -40,9 +75,18 @@ void RequestHandlerPool::run(int index) {
 
 void RequestHandlerPool::shutdown() {
   channel_.close();
-  for (auto& t : threads_)
-    if (t.joinable()) t.join();
-  threads_.clear();
+  std::vector<Worker> all;
+  {
+    // Joined without mu_: a worker may be inside resize() right now.
+    std::lock_guard lk(mu_);
+    shut_down_ = true;
+    for (auto* list : {&workers_, &stopping_})
+      for (auto& w : *list) all.push_back(std::move(w));
+    workers_.clear();
+    stopping_.clear();
+  }
+  for (auto& w : all)
+    if (w.thread.joinable()) w.thread.join();
 }
 
 }  // namespace skiff::server

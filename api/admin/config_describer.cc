@@ -133,6 +133,32 @@ ConfigType to_type(config::ConfigType t) {
   return ConfigType::kUnknown;
 }
 
+// Kafka's families of broker keys for one setting
+// (DynamicBrokerConfig.brokerConfigSynonyms): describing any member lists the
+// whole family. Of these only the .hours keys have a default in Kafka.
+const std::vector<std::string>* synonym_family(const std::string& key) {
+  static const std::vector<std::vector<std::string>> families = {
+      {"log.retention.ms", "log.retention.minutes", "log.retention.hours"}, {"log.roll.ms", "log.roll.hours"}};
+  for (const auto& f : families)
+    if (std::find(f.begin(), f.end(), key) != f.end()) return &f;
+  return nullptr;
+}
+
+// A family member's synonyms as Kafka's ConfigHelper lists them: level by
+// level (per-broker dynamic, cluster default, static, default), each level in
+// family order, then everything before the first entry of `key` dropped.
+std::vector<ConfigSynonym> family_synonyms(BrokerServices& services, const std::string& key,
+                                           const std::vector<std::string>& family, bool per_broker) {
+  std::vector<ConfigSynonym> all;
+  for (const auto& name : family)  // each member's chain, then regrouped by level
+    for (auto& s : broker_synonyms(services, name, per_broker))
+      if (s.source != ConfigSource::kDefaultConfig || name.ends_with(".hours")) all.push_back(std::move(s));
+  std::stable_sort(all.begin(), all.end(),
+                   [](const ConfigSynonym& a, const ConfigSynonym& b) { return a.source < b.source; });
+  auto first = std::find_if(all.begin(), all.end(), [&](const ConfigSynonym& s) { return s.name == key; });
+  return {first, all.end()};
+}
+
 }  // namespace
 
 std::optional<std::vector<ConfigEntry>> describe_topic(BrokerServices& services, const std::string& topic,
@@ -163,10 +189,24 @@ std::vector<ConfigEntry> describe_broker(BrokerServices& services, const std::op
     e.read_only = !def.dynamic;
     e.type = to_type(def.type);
     e.documentation = def.doc;
-    e.synonyms = broker_synonyms(services, def.name, per_broker);
+    const auto* family = synonym_family(def.name);
+    e.synonyms = family ? family_synonyms(services, def.name, *family, per_broker)
+                        : broker_synonyms(services, def.name, per_broker);
     if (!per_broker) e.synonyms.resize(1);  // Kafka: the DYNAMIC_DEFAULT_BROKER_CONFIG value alone
-    e.value = e.synonyms.front().value;
-    e.source = e.synonyms.front().source;
+    if (!e.synonyms.empty()) {
+      e.value = e.synonyms.front().value;
+      e.source = e.synonyms.front().source;
+    } else {  // a family member set nowhere (log.retention.ms): the value in effect
+      const auto cfg = services.dynamic ? services.dynamic->current() : nullptr;
+      const auto& c = cfg ? *cfg : services.config;
+      if (def.name == "log.retention.ms")
+        e.value = std::to_string(c.log_retention_ms);
+      else if (def.name == "log.roll.ms")
+        e.value = std::to_string(c.log_roll_ms);
+      else
+        e.value = def.default_value;
+      e.source = ConfigSource::kDefaultConfig;
+    }
     out.push_back(std::move(e));
   }
   return out;

@@ -2,6 +2,7 @@
 
 #include <sys/statvfs.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <map>
 
@@ -9,6 +10,21 @@ namespace skiff::api {
 namespace {
 
 using protocol::DescribeLogDirsResponse;
+
+// The future replicas (partitions moving into log dir `dir_index`) of `topic` asked for.
+void add_futures(const std::vector<storage::FutureReplica>& futures, size_t dir_index, const std::string& topic,
+                 const std::vector<int32_t>& parts, DescribeLogDirsResponse::DescribeLogDirsTopic& out) {
+  for (const auto& f : futures) {
+    if (f.dir_index != dir_index || f.tp.topic != topic) continue;
+    if (std::find(parts.begin(), parts.end(), f.tp.partition) == parts.end()) continue;
+    DescribeLogDirsResponse::DescribeLogDirsPartition part;
+    part.partition_index = f.tp.partition;
+    part.partition_size = static_cast<int64_t>(f.size_bytes);
+    part.offset_lag = f.offset_lag;
+    part.is_future_key = true;
+    out.partitions.push_back(part);
+  }
+}
 
 }  // namespace
 
@@ -22,6 +38,8 @@ void DescribeLogDirsHandler::handle(ApiRequest& request, protocol::DescribeLogDi
       for (int32_t p = 0; p < t.partitions; ++p) wanted[t.name].push_back(p);
   }
   DescribeLogDirsResponse resp;
+  const auto futures = services_.logs.replica_mover().futures();
+  size_t dir_index = 0;  // log_dirs() is config.log_dirs, in the same order
   for (const auto& dir : services_.config.log_dirs) {
     DescribeLogDirsResponse::DescribeLogDirsResult r;
     r.log_dir = std::filesystem::absolute(dir).lexically_normal().string();
@@ -38,8 +56,10 @@ void DescribeLogDirsHandler::handle(ApiRequest& request, protocol::DescribeLogDi
         part.offset_lag = 0;
         t.partitions.push_back(part);
       }
+      add_futures(futures, dir_index, topic, parts, t);
       if (!t.partitions.empty()) r.topics.push_back(std::move(t));
     }
+    ++dir_index;
     if (request.api_version() >= 4) {
       struct statvfs st {};
       if (statvfs(dir.c_str(), &st) == 0) {

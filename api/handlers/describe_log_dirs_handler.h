@@ -1,7 +1,10 @@
-// DescribeLogDirs (key 35), v1-4: each log dir with its partitions' sizes
+// DescribeLogDirs (key 35), v1-5: each log dir with its partitions' sizes
 // (all of them, or those asked for), and v4+ the dir's total/usable bytes.
 // v5 adds IsCordoned (KIP-1066): Skiff has no cordoned.log.dirs, so no dir is
 // ever cordoned and the field is false, as Kafka 4.4 answers by default.
+// A partition being moved (AlterReplicaLogDirs) is listed in its current dir
+// and, as its future replica (IsFutureKey, the bytes copied so far), in the
+// destination.
 #pragma once
 
 #include "api/api_handler.h"

@@ -38,7 +38,7 @@ TEST_CASE("dynamic values layer over static ones as Kafka: broker > default > st
 
 TEST_CASE("a key that is not dynamic is refused with Kafka's error naming it, changing nothing") {
   DynamicBrokerConfig d(static_with({}));
-  for (const char* key : {"node.id", "num.partitions", "log.dirs", "no.such.key", "log.retention.hours"}) {
+  for (const char* key : {"node.id", "num.partitions", "log.dirs", "no.such.key", "log.retention.check.interval.ms"}) {
     auto e = d.alter(DynamicScope::kDefault, {{key, "3"}, {"message.max.bytes", "2000"}}, false);
     REQUIRE(e);
     CHECK(e->kind == DynamicError::kInvalidRequest);
@@ -66,11 +66,17 @@ TEST_CASE("every dynamic row is one Skiff applies live") {
   std::vector<std::string> dynamic;
   for (const auto& def : config_defs())
     if (def.dynamic) dynamic.push_back(def.name);
-  CHECK(dynamic ==
-        std::vector<std::string>{"max.connections", "max.connections.per.ip", "max.connections.per.ip.overrides",
-                                 "log.segment.bytes", "log.roll.ms", "log.retention.ms", "log.retention.bytes",
-                                 "log.flush.interval.messages", "log.flush.interval.ms", "log.index.interval.bytes",
-                                 "log.index.size.max.bytes", "message.max.bytes", "log.message.timestamp.type"});
+  CHECK(dynamic == std::vector<std::string>{
+                       "num.network.threads",  // server/dynamic_config_wiring.cc: wire_thread_pools
+                       "num.io.threads", "max.connections", "max.connections.per.ip",
+                       "max.connections.per.ip.overrides", "log.segment.bytes", "log.roll.ms",
+                       "log.roll.hours",  // dynamic_broker_config.cc: apply_time_precedence
+                       "log.retention.ms", "log.retention.minutes", "log.retention.hours", "log.retention.bytes",
+                       "log.flush.interval.messages", "log.flush.interval.ms", "log.index.interval.bytes",
+                       "log.index.size.max.bytes", "message.max.bytes", "log.message.timestamp.type",
+                       "replica.alter.log.dirs.io.max.bytes.per.second",  // ReplicaDirMover::set_rate
+                       // Accepted for kafka-reassign-partitions, no effect on one node (README).
+                       "leader.replication.throttled.rate", "follower.replication.throttled.rate"});
 }
 
 TEST_CASE("listeners may veto; validate_only and a failed persist change nothing; apply runs after persist") {
@@ -129,4 +135,32 @@ TEST_CASE("the persisted text round-trips; stored values no longer valid are dro
   CHECK_THROWS_AS(DynamicBrokerConfig::from_text("something else\n"), std::invalid_argument);
   CHECK_THROWS_AS(DynamicBrokerConfig::from_text("skiff-dynamic-broker-config v1\nbroker no-tabs\n"),
                   std::invalid_argument);
+}
+
+TEST_CASE("retention and roll time keys: the finest unit set at any level wins, as Kafka") {
+  constexpr int64_t kHour = 3600 * 1000, kMinute = 60 * 1000;
+  DynamicBrokerConfig d(static_with({}));
+  REQUIRE_FALSE(d.alter(DynamicScope::kDefault, {{"log.retention.hours", "2"}, {"log.roll.hours", "3"}}, false));
+  CHECK(d.current()->log_retention_ms == 2 * kHour);
+  CHECK(d.current()->log_roll_ms == 3 * kHour);
+  // minutes beats hours, even when hours is set at the more specific level.
+  REQUIRE_FALSE(d.alter(DynamicScope::kDefault, {{"log.retention.minutes", "30"}, {"log.roll.hours", "3"}}, false));
+  REQUIRE_FALSE(d.alter(DynamicScope::kBroker, {{"log.retention.hours", "5"}}, false));
+  CHECK(d.current()->log_retention_ms == 30 * kMinute);
+  REQUIRE_FALSE(d.alter(DynamicScope::kBroker, {{"log.retention.hours", "5"}, {"log.retention.ms", "1234"}}, false));
+  CHECK(d.current()->log_retention_ms == 1234);
+  // Removing the finer keys uncovers the coarser ones; -1 hours is forever.
+  REQUIRE_FALSE(d.alter(DynamicScope::kBroker, {{"log.retention.hours", "-1"}}, false));
+  REQUIRE_FALSE(d.alter(DynamicScope::kDefault, {{"log.roll.hours", "3"}}, false));
+  CHECK(d.current()->log_retention_ms == -1);
+  REQUIRE_FALSE(d.alter(DynamicScope::kBroker, {}, false));
+  CHECK(d.current()->log_retention_ms == 7 * 24 * kHour);
+  CHECK(d.current()->log_roll_ms == 3 * kHour);
+
+  // A static log.retention.ms wins over a dynamic log.retention.hours (Kafka merges the layers, then
+  // takes the finest key present).
+  DynamicBrokerConfig s(static_with({"log.retention.ms=5000", "log.roll.hours=1"}));
+  REQUIRE_FALSE(s.alter(DynamicScope::kBroker, {{"log.retention.hours", "9"}, {"log.roll.ms", "777"}}, false));
+  CHECK(s.current()->log_retention_ms == 5000);
+  CHECK(s.current()->log_roll_ms == 777);
 }

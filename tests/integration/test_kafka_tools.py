@@ -1,7 +1,7 @@
 """Kafka 4.4's operator tools against the real broker, checked for the output
 a user sees: kafka-features describe/upgrade, kafka-metadata-quorum describe
 --status/--replication, kafka-leader-election, kafka-reassign-partitions
---list/--execute/--verify (DescribeQuorum, UpdateFeatures and the features of
+--list/--execute/--verify with its throttles (DescribeQuorum, UpdateFeatures and the features of
 ApiVersions, ElectLeaders, List/AlterPartitionReassignments, DescribeCluster).
 Runs once, in the java run, as test_admin's CLI scenarios do. Against an
 external Kafka (SKIFF_COMPAT_EXTERNAL_BROKER) the Skiff-only levels are not
@@ -95,11 +95,24 @@ def test_kafka_reassign_partitions(client, broker, tmp_path):
     same.write_text(json.dumps({"version": 1, "partitions": [{"topic": t, "partition": 0, "replicas": [1]}]}))
     out = tool(REASSIGN, "--bootstrap-server", b, "--execute", "--reassignment-json-file", str(same))
     assert f"Successfully started partition reassignment for {t}-0" in out, out
-    # --verify then clears replication throttles with IncrementalAlterConfigs on the
-    # broker, which needs dynamic broker configs (issue 20, not yet in Skiff): only
-    # the reassignment's status is checked here, not the tool's exit code.
-    out = tool(REASSIGN, "--bootstrap-server", b, "--verify", "--reassignment-json-file", str(same), check=False)
+    # --verify then clears the replication throttles with IncrementalAlterConfigs
+    # (DELETE leader/follower.replication.throttled.rate and
+    # replica.alter.log.dirs.io.max.bytes.per.second on the broker, the
+    # *.replication.throttled.replicas of the topic) and must succeed.
+    out = tool(REASSIGN, "--bootstrap-server", b, "--verify", "--reassignment-json-file", str(same))
     assert f"Reassignment of partition {t}-0 is completed." in out, out
+    assert "Clearing broker-level throttles on broker 1" in out, out
+    assert f"Clearing topic-level throttles on topic {t}" in out, out
+    # A throttle set by --execute --throttle is cleared by --verify, as on Kafka.
+    out = tool(REASSIGN, "--bootstrap-server", b, "--execute", "--reassignment-json-file", str(same),
+               "--throttle", "5000000")
+    assert "The inter-broker throttle limit was set to 5000000 B/s" in out, out
+    configs = "org.apache.kafka.tools.ConfigCommand"
+    described = tool(configs, "--bootstrap-server", b, "--describe", "--entity-type", "brokers", "--entity-name", "1")
+    assert "leader.replication.throttled.rate=5000000" in described, described
+    tool(REASSIGN, "--bootstrap-server", b, "--verify", "--reassignment-json-file", str(same))
+    described = tool(configs, "--bootstrap-server", b, "--describe", "--entity-type", "brokers", "--entity-name", "1")
+    assert "throttled.rate" not in described, described
     assert "No partition reassignments found." in tool(REASSIGN, "--bootstrap-server", b, "--list")
 
     # Another broker: refused by the tool from DescribeCluster before it asks us.
@@ -107,3 +120,81 @@ def test_kafka_reassign_partitions(client, broker, tmp_path):
     other.write_text(json.dumps({"version": 1, "partitions": [{"topic": t, "partition": 1, "replicas": [7]}]}))
     out = tool(REASSIGN, "--bootstrap-server", b, "--execute", "--reassignment-json-file", str(other), check=False)
     assert "Unknown broker id 7" in out, out
+
+
+def test_retention_time_keys_dynamic(client, broker):
+    """log.retention.hours/minutes and log.roll.hours change at runtime with Kafka's precedence
+    (ms > minutes > hours) and are described with their family as synonyms."""
+    only_for(client, "java")
+    b = broker.bootstrap
+    configs = "org.apache.kafka.tools.ConfigCommand"
+
+    def alter(*args, check=True):
+        return tool(configs, "--bootstrap-server", b, "--alter", "--entity-type", "brokers", "--entity-name", "1",
+                    *args, check=check)
+
+    def describe_all():
+        return tool(configs, "--bootstrap-server", b, "--describe", "--all", "--entity-type", "brokers",
+                    "--entity-name", "1")
+
+    def topic_retention(t):
+        out = tool(configs, "--bootstrap-server", b, "--describe", "--all", "--entity-type", "topics",
+                   "--entity-name", t)
+        return re.search(r"^  retention\.ms=(\S+) ", out, re.M).group(1)
+
+    alter("--add-config", "log.retention.hours=2,log.roll.hours=3")
+    try:
+        out = describe_all()
+        if is_skiff(broker):
+            assert ("log.retention.hours=2 sensitive=false synonyms={DYNAMIC_BROKER_CONFIG:log.retention.hours=2, "
+                    "DEFAULT_CONFIG:log.retention.hours=168}") in out, out
+            assert ("log.roll.hours=3 sensitive=false synonyms={DYNAMIC_BROKER_CONFIG:log.roll.hours=3, "
+                    "DEFAULT_CONFIG:log.roll.hours=168}") in out, out
+        t = name("hours")
+        tool(TOPICS, "--bootstrap-server", b, "--create", "--topic", t, "--partitions", "1")
+        assert topic_retention(t) == str(2 * 3600 * 1000)
+        # minutes beats hours; ms beats both, and all three are the family of log.retention.ms.
+        alter("--add-config", "log.retention.minutes=30")
+        assert topic_retention(t) == str(30 * 60 * 1000)
+        alter("--add-config", "log.retention.ms=86400000")
+        assert topic_retention(t) == "86400000"
+        out = describe_all()
+        if is_skiff(broker):
+            assert ("log.retention.ms=86400000 sensitive=false synonyms={DYNAMIC_BROKER_CONFIG:log.retention.ms=86400000, "
+                    "DYNAMIC_BROKER_CONFIG:log.retention.minutes=30, DYNAMIC_BROKER_CONFIG:log.retention.hours=2, "
+                    "DEFAULT_CONFIG:log.retention.hours=168}") in out, out
+        alter("--delete-config", "log.retention.ms,log.retention.minutes")
+        assert topic_retention(t) == str(2 * 3600 * 1000)
+    finally:
+        alter("--delete-config", "log.retention.hours,log.roll.hours,log.retention.minutes,log.retention.ms",
+              check=False)
+
+
+def test_thread_pools_resized_live(client, broker):
+    """num.io.threads and num.network.threads through kafka-configs: within Kafka's half-to-double
+    bound applied live (the broker keeps answering), beyond it refused with Kafka's message."""
+    only_for(client, "java")
+    b = broker.bootstrap
+    configs = "org.apache.kafka.tools.ConfigCommand"
+
+    def alter(*args, check=True):
+        return tool(configs, "--bootstrap-server", b, "--alter", "--entity-type", "brokers", "--entity-name", "1",
+                    *args, check=check)
+
+    try:
+        out = alter("--add-config", "num.network.threads=7", check=False)  # 3 -> 7: more than double
+        assert ("Dynamic thread count update validation failed for num.network.threads=7, value should not be "
+                "greater than double the current value 3") in out, out
+        alter("--add-config", "num.network.threads=6,num.io.threads=16")
+        out = alter("--add-config", "num.io.threads=7", check=False)  # 16 -> 7: less than half
+        assert "value should be at least half the current value 16" in out, out
+        alter("--add-config", "num.network.threads=3,num.io.threads=8")
+        t = name("threads")
+        tool(TOPICS, "--bootstrap-server", b, "--create", "--topic", t, "--partitions", "1")
+        assert t in tool(TOPICS, "--bootstrap-server", b, "--list").split()
+        if is_skiff(broker):
+            log = broker.log_path.read_text()
+            assert "num.network.threads: 3 -> 6 processors" in log and "num.io.threads: 8 -> 16" in log, log[-2000:]
+            assert "num.network.threads: 6 -> 3 processors" in log, log[-2000:]
+    finally:
+        alter("--delete-config", "num.network.threads,num.io.threads", check=False)
