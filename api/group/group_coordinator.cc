@@ -11,6 +11,7 @@
 #include "api/api_log.h"
 #include "api/group/offsets_migration.h"
 #include "common/log_escape.h"
+#include "common/wall_clock.h"
 
 namespace skiff::api::group {
 
@@ -138,10 +139,7 @@ void GroupCoordinator::persist(GroupMetadata& g) {
   store_->write_group(r);
 }
 
-int64_t GroupCoordinator::now_ms() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
+int64_t GroupCoordinator::now_ms() { return wall_clock_ms(); }
 
 // A random (version 4) UUID after the prefix, as Kafka's member ids.
 std::string GroupCoordinator::new_member_id(const std::string& prefix) {
