@@ -23,6 +23,24 @@ int64_t file_mtime_ms(const std::filesystem::path& path) {
   if (::stat(path.c_str(), &st) != 0) return 0;
   return static_cast<int64_t>(st.st_mtim.tv_sec) * 1000 + st.st_mtim.tv_nsec / 1000000;
 }
+
+// The batch at `pos` if recovery keeps it: whole within the file, its header
+// and CRC valid, its offsets after `next` and within the segment's 32-bit
+// relative range from `base`. nullopt ends recovery there (the tail is cut).
+std::optional<RecordBatchView> recoverable_batch(ChunkReader& r, uint64_t pos, uint64_t file_size, int64_t base,
+                                                 int64_t next, int* err) {
+  const uint8_t* p = r.get(pos, batch_layout::kLogOverhead, err);
+  if (!p) return std::nullopt;
+  const int64_t sz = batch_size_from_prefix(p, batch_layout::kLogOverhead);
+  if (sz < static_cast<int64_t>(batch_layout::kHeaderSize) || pos + static_cast<uint64_t>(sz) > file_size)
+    return std::nullopt;
+  const uint8_t* bp = r.get(pos, static_cast<size_t>(sz), err);
+  if (!bp) return std::nullopt;
+  RecordBatchView v({const_cast<uint8_t*>(bp), static_cast<size_t>(sz)});
+  if (!v.validate_header_and_crc()) return std::nullopt;
+  if (v.base_offset() < next || v.last_offset_delta() < 0 || v.last_offset() - base > INT32_MAX) return std::nullopt;
+  return v;
+}
 }  // namespace
 
 std::string segment_file_name(int64_t base_offset, const char* suffix) {
@@ -123,11 +141,7 @@ int LogSegment::append(std::span<const uint8_t> bytes, std::span<const BatchAppe
   for (const auto& b : batches) {
     note_batch(b.last_offset, b.max_timestamp);
     if (bytes_since_last_index_entry_ > index_interval_bytes && !offset_index_.file().full()) {
-      rc = offset_index_.append(b.last_offset, static_cast<uint32_t>(pos));
-      if (rc == 0) {
-        auto m = max_timestamp_so_far();
-        if (m.timestamp >= 0) rc = time_index_.maybe_append(m.timestamp, m.offset);
-      }
+      rc = index_batch(b.last_offset, pos);
       if (rc != 0) break;
       bytes_since_last_index_entry_ = 0;
     }
@@ -151,6 +165,14 @@ int LogSegment::append(std::span<const uint8_t> bytes, std::span<const BatchAppe
   return 0;
 }
 
+// An entry in both indexes for the batch ending at `last_offset`, at byte
+// `pos` of the .log. Writer only. errno.
+int LogSegment::index_batch(int64_t last_offset, uint64_t pos) {
+  if (int rc = offset_index_.append(last_offset, static_cast<uint32_t>(pos)); rc != 0) return rc;
+  auto m = max_timestamp_so_far();
+  return m.timestamp >= 0 ? time_index_.maybe_append(m.timestamp, m.offset) : 0;
+}
+
 SegmentRecovery LogSegment::recover(int64_t index_interval_bytes, size_t index_max_bytes) {
   if (int rc = make_appendable(index_max_bytes); rc != 0) {
     throw std::system_error(rc, std::generic_category(), "index resize in " + dir_.string());
@@ -171,27 +193,16 @@ SegmentRecovery LogSegment::recover(int64_t index_interval_bytes, size_t index_m
   uint64_t pos = 0;
   int64_t next = base_;
   int64_t bytes_since = 0;
-  while (true) {
-    const uint8_t* p = r.get(pos, batch_layout::kLogOverhead, &err);
-    if (!p) break;
-    int64_t sz = batch_size_from_prefix(p, batch_layout::kLogOverhead);
-    if (sz < static_cast<int64_t>(batch_layout::kHeaderSize) || pos + static_cast<uint64_t>(sz) > file_size) break;
-    const uint8_t* bp = r.get(pos, static_cast<size_t>(sz), &err);
-    if (!bp) break;
-    RecordBatchView v({const_cast<uint8_t*>(bp), static_cast<size_t>(sz)});
-    if (!v.validate_header_and_crc()) break;
-    if (v.base_offset() < next || v.last_offset_delta() < 0 || v.last_offset() - base_ > INT32_MAX) break;
-    note_batch(v.last_offset(), v.max_timestamp());
+  while (auto v = recoverable_batch(r, pos, file_size, base_, next, &err)) {
+    note_batch(v->last_offset(), v->max_timestamp());
     if (bytes_since > index_interval_bytes && !offset_index_.file().full()) {
-      int rc = offset_index_.append(v.last_offset(), static_cast<uint32_t>(pos));
-      auto m = max_timestamp_so_far();
-      if (rc == 0 && m.timestamp >= 0) rc = time_index_.maybe_append(m.timestamp, m.offset);
-      if (rc != 0) throw std::system_error(rc, std::generic_category(), "index write in " + dir_.string());
+      if (int rc = index_batch(v->last_offset(), pos); rc != 0)
+        throw std::system_error(rc, std::generic_category(), "index write in " + dir_.string());
       bytes_since = 0;
     }
-    pos += static_cast<uint64_t>(sz);
-    bytes_since += sz;
-    next = v.next_offset();
+    pos += v->size_in_bytes();
+    bytes_since += static_cast<int64_t>(v->size_in_bytes());
+    next = v->next_offset();
   }
   if (err != 0) throw std::system_error(err, std::generic_category(), "read " + log_file_.path().string());
   if (pos < file_size && ::ftruncate(file->fd(), static_cast<off_t>(pos)) != 0) {

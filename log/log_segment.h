@@ -118,6 +118,7 @@ class LogSegment {
  private:
   LogSegment(std::shared_ptr<FdCache> cache, std::filesystem::path dir, int64_t base);
   void note_batch(int64_t last_offset, int64_t max_ts);
+  int index_batch(int64_t last_offset, uint64_t pos);
 
   std::shared_ptr<FdCache> cache_;  // outlives the three CachedFiles below
   std::filesystem::path dir_;
