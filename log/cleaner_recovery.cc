@@ -1,7 +1,6 @@
 #include "log/cleaner_recovery.h"
 
 #include <fcntl.h>
-#include <spdlog/spdlog.h>
 #include <sys/stat.h>
 
 #include <algorithm>
@@ -12,6 +11,7 @@
 #include "log/chunk_reader.h"
 #include "log/file_util.h"
 #include "log/log_segment.h"
+#include "log/storage_log.h"
 
 namespace skiff::storage {
 
@@ -61,7 +61,7 @@ void complete_swap(const fs::path& dir, int64_t base, const std::vector<int64_t>
   const fs::path txn_swap = dir / (segment_file_name(base, ".txnindex") + ".swap");
   if (fs::exists(txn_swap)) fs::rename(txn_swap, dir / segment_file_name(base, ".txnindex"));
   fs::rename(swap, dir / segment_file_name(base, ".log"));
-  spdlog::info("log {}: completed an interrupted cleaner swap at offset {} (up to {})", dir.string(), base, next);
+  storage_log().info("log {}: completed an interrupted cleaner swap at offset {} (up to {})", dir.string(), base, next);
 }
 
 }  // namespace
