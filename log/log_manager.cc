@@ -380,12 +380,12 @@ CreateTopicResult LogManager::create_topic(const std::string& name, int32_t part
     return r;
   }
   auto c = LogConfig::with_overrides(config_.defaults, overrides);
-  if (auto* err = std::get_if<std::string>(&c)) {
-    r.error = LogErrc::kInvalidConfig;
-    r.message = *err;
+  if (!c) {
+    r.error = c.error().code;
+    r.message = c.error().message;
     return r;
   }
-  auto cfg = std::make_shared<const LogConfig>(std::get<LogConfig>(c));
+  auto cfg = std::make_shared<const LogConfig>(std::move(*c));
   std::map<std::string, TopicInfo> next;
   {
     std::shared_lock lk(mu_);
@@ -518,12 +518,12 @@ LogErrc LogManager::alter_topic_config(const std::string& name, const std::map<s
     next = topics_;
   }
   auto c = LogConfig::with_overrides(config_.defaults, overrides);
-  if (auto* err = std::get_if<std::string>(&c)) {
-    if (message) *message = *err;
-    return LogErrc::kInvalidConfig;
+  if (!c) {
+    if (message) *message = c.error().message;
+    return c.error().code;
   }
   if (validate_only) return LogErrc::kNone;
-  auto cfg = std::make_shared<const LogConfig>(std::get<LogConfig>(c));
+  auto cfg = std::make_shared<const LogConfig>(std::move(*c));
   next[name].overrides = overrides;
   if (persist_topics(next) != 0) return LogErrc::kStorageError;
   std::vector<std::shared_ptr<Log>> logs;
@@ -549,11 +549,11 @@ LogErrc LogManager::set_defaults(const LogConfig& defaults, std::string* message
   std::map<std::string, std::shared_ptr<const LogConfig>> configs;
   for (const auto& [name, info] : topics) {
     auto c = LogConfig::with_overrides(defaults, info.overrides);
-    if (auto* err = std::get_if<std::string>(&c)) {
-      if (message) *message = fmt::format("topic {}: {}", name, *err);
-      return LogErrc::kInvalidConfig;
+    if (!c) {
+      if (message) *message = fmt::format("topic {}: {}", name, c.error().message);
+      return c.error().code;
     }
-    configs[name] = std::make_shared<const LogConfig>(std::get<LogConfig>(c));
+    configs[name] = std::make_shared<const LogConfig>(std::move(*c));
   }
   if (validate_only) return LogErrc::kNone;
   std::vector<std::pair<std::shared_ptr<Log>, std::shared_ptr<const LogConfig>>> logs;
