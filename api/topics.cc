@@ -55,8 +55,7 @@ ErrorCode to_error_code(storage::LogErrc e) {
 
 TopicLookup find_topic(BrokerServices& services, const std::string& name, bool allow_create) {
   if (auto t = services.logs.topic(name)) return {ErrorCode::kNone, std::move(t)};
-  std::string why;
-  if (!storage::LogManager::valid_topic_name(name, &why)) return {ErrorCode::kInvalidTopicException, std::nullopt};
+  if (!storage::LogManager::valid_topic_name(name)) return {ErrorCode::kInvalidTopicException, std::nullopt};
   // __transaction_state is the coordinator's to create, compacted and with
   // its own segment size (api/txn_state_store.h), never a client's default topic.
   if (!allow_create || !services.config.auto_create_topics_enable || name == kTransactionStateTopic)

@@ -25,6 +25,12 @@ struct Error {
 
 template <class T>
 using Result = Expected<T, Error>;
-using skiff::unexpected;  // `return unexpected(Error::io(errno));`
+using skiff::unexpected;
+
+// A Result's outcome: kNone on success, else its error's.
+template <class T>
+LogErrc outcome(const Result<T>& r) {
+  return r ? LogErrc::kNone : r.error().code;
+}  // `return unexpected(Error::io(errno));`
 
 }  // namespace skiff::storage

@@ -228,7 +228,7 @@ TEST_CASE("fetch from a partition that retention emptied", "[api][fetch][retenti
   test::ApiHarness h;
   seed(h, "idle", {3, 2});
   auto log = h.logs().get_log("idle", 0);
-  REQUIRE(h.logs().alter_topic_config("idle", {{"retention.ms", "1000"}}) == storage::LogErrc::kNone);
+  REQUIRE(h.logs().alter_topic_config("idle", {{"retention.ms", "1000"}}));
   REQUIRE(log->delete_old_segments(wall_clock_ms() + 5000) == 1);
   auto empty = only(h.call<FetchResponse>(fetch("idle", 5), 12));
   CHECK(empty.error_code == 0);
