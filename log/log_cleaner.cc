@@ -18,7 +18,7 @@ namespace {
 
 int64_t first_batch_timestamp(const LogSegment& s) {
   int err = 0;
-  auto h = s.find_batch(s.base_offset(), s.size(), &err);
+  auto h = s.find_batch(Offset(s.base_offset()), s.size(), &err);
   return h ? h->max_timestamp : -1;
 }
 

@@ -52,8 +52,8 @@ LogSegment::LogSegment(std::shared_ptr<FdCache> cache, std::filesystem::path dir
       dir_(std::move(dir)),
       base_(base),
       log_file_(*cache_, dir_ / segment_file_name(base, ".log")),
-      offset_index_(*cache_, dir_ / segment_file_name(base, ".index"), base),
-      time_index_(*cache_, dir_ / segment_file_name(base, ".timeindex"), base) {}
+      offset_index_(*cache_, dir_ / segment_file_name(base, ".index"), Offset(base)),
+      time_index_(*cache_, dir_ / segment_file_name(base, ".timeindex"), Offset(base)) {}
 
 LogSegment::~LogSegment() = default;
 
@@ -102,7 +102,7 @@ std::shared_ptr<LogSegment> LogSegment::open(std::shared_ptr<FdCache> cache, con
   return seg;
 }
 
-void LogSegment::note_batch(int64_t last_offset, int64_t max_ts) {
+void LogSegment::note_batch(Offset last_offset, int64_t max_ts) {
   std::lock_guard lk(ts_mu_);
   if (max_ts > max_ts_.timestamp) max_ts_ = {max_ts, last_offset};
 }
@@ -139,9 +139,9 @@ int LogSegment::append(std::span<const uint8_t> bytes, std::span<const BatchAppe
   uint64_t pos = pos0;
   int rc = 0;
   for (const auto& b : batches) {
-    note_batch(b.last_offset, b.max_timestamp);
+    note_batch(Offset(b.last_offset), b.max_timestamp);
     if (bytes_since_last_index_entry_ > index_interval_bytes && !offset_index_.file().full()) {
-      rc = index_batch(b.last_offset, pos);
+      rc = index_batch(Offset(b.last_offset), pos);
       if (rc != 0) break;
       bytes_since_last_index_entry_ = 0;
     }
@@ -167,7 +167,7 @@ int LogSegment::append(std::span<const uint8_t> bytes, std::span<const BatchAppe
 
 // An entry in both indexes for the batch ending at `last_offset`, at byte
 // `pos` of the .log. Writer only. errno.
-int LogSegment::index_batch(int64_t last_offset, uint64_t pos) {
+int LogSegment::index_batch(Offset last_offset, uint64_t pos) {
   if (int rc = offset_index_.append(last_offset, static_cast<uint32_t>(pos)); rc != 0) return rc;
   auto m = max_timestamp_so_far();
   return m.timestamp >= 0 ? time_index_.maybe_append(m.timestamp, m.offset) : 0;
@@ -181,7 +181,7 @@ SegmentRecovery LogSegment::recover(int64_t index_interval_bytes, size_t index_m
   time_index_.file().truncate_entries(0);
   {
     std::lock_guard lk(ts_mu_);
-    max_ts_ = {-1, -1};
+    max_ts_ = {-1, Offset(-1)};
   }
   int err = 0;
   FdRef file = log_file_.acquire(&err);
@@ -194,9 +194,9 @@ SegmentRecovery LogSegment::recover(int64_t index_interval_bytes, size_t index_m
   int64_t next = base_;
   int64_t bytes_since = 0;
   while (auto v = recoverable_batch(r, pos, file_size, base_, next, &err)) {
-    note_batch(v->last_offset(), v->max_timestamp());
+    note_batch(Offset(v->last_offset()), v->max_timestamp());
     if (bytes_since > index_interval_bytes && !offset_index_.file().full()) {
-      if (int rc = index_batch(v->last_offset(), pos); rc != 0)
+      if (int rc = index_batch(Offset(v->last_offset()), pos); rc != 0)
         throw std::system_error(rc, std::generic_category(), "index write in " + dir_.string());
       bytes_since = 0;
     }
@@ -232,7 +232,7 @@ int64_t LogSegment::load_as_active(size_t index_max_bytes) {
   BatchHeader h;
   uint64_t pos = start;
   while (read_batch_header(r, pos, h, &err)) {
-    note_batch(h.last_offset(), h.max_timestamp);
+    note_batch(Offset(h.last_offset()), h.max_timestamp);
     next = h.last_offset() + 1;
     pos += h.size;
   }
@@ -265,7 +265,7 @@ bool LogSegment::indexes_sane() {
   if (!offset_index_.sane(sz)) return false;
   // Offsets in the time index can't exceed the last offset of the file; we
   // don't know it without reading, so bound by what 32-bit deltas allow.
-  if (!time_index_.sane(base_ + INT32_MAX)) return false;
+  if (!time_index_.sane(Offset(base_ + INT32_MAX))) return false;
   if (sz == 0 && (offset_index_.entries() > 0 || time_index_.entries() > 0)) return false;
   auto last = time_index_.last_entry();
   std::lock_guard lk(ts_mu_);
@@ -294,7 +294,7 @@ void LogSegment::delete_files() {
   time_index_.file().remove_file();
 }
 
-std::optional<BatchHeader> LogSegment::find_batch(int64_t target, uint64_t limit, int* err) const {
+std::optional<BatchHeader> LogSegment::find_batch(Offset target, uint64_t limit, int* err) const {
   uint64_t start = offset_index_.lookup(target).position;
   if (start >= limit) start = 0;
   FdRef file = log_file_.acquire(err);
@@ -303,7 +303,7 @@ std::optional<BatchHeader> LogSegment::find_batch(int64_t target, uint64_t limit
   BatchHeader h;
   uint64_t pos = start;
   while (read_batch_header(r, pos, h, err)) {
-    if (h.last_offset() >= target) return h;
+    if (h.last_offset() >= target.value) return h;
     pos += h.size;
   }
   return std::nullopt;
@@ -330,7 +330,7 @@ FileSlice LogSegment::slice_from(const BatchHeader& first, size_t max_bytes, uin
   return FileSlice{std::move(file), static_cast<int64_t>(p), static_cast<size_t>(end - p)};
 }
 
-std::optional<TimestampOffset> LogSegment::find_offset_by_timestamp(int64_t ts, int64_t min_offset, int* err) const {
+std::optional<TimestampOffset> LogSegment::find_offset_by_timestamp(int64_t ts, Offset min_offset, int* err) const {
   const uint64_t limit = size();
   auto te = time_index_.lookup(ts);
   uint64_t start = offset_index_.lookup(std::max(te.offset, min_offset)).position;
@@ -341,7 +341,7 @@ std::optional<TimestampOffset> LogSegment::find_offset_by_timestamp(int64_t ts, 
   BatchHeader h;
   uint64_t pos = start;
   while (read_batch_header(r, pos, h, err)) {
-    if (h.max_timestamp >= ts && h.last_offset() >= min_offset) {
+    if (h.max_timestamp >= ts && h.last_offset() >= min_offset.value) {
       const uint8_t* bp = r.get(pos, h.size, err);
       if (!bp) return std::nullopt;
       RecordBatchView v({const_cast<uint8_t*>(bp), h.size});
@@ -349,14 +349,14 @@ std::optional<TimestampOffset> LogSegment::find_offset_by_timestamp(int64_t ts, 
         RecordIterator it(v);
         RecordView rec;
         while (it.next(rec)) {
-          if (rec.timestamp(v) >= ts && rec.offset(v) >= min_offset)
-            return TimestampOffset{rec.timestamp(v), rec.offset(v)};
+          if (rec.timestamp(v) >= ts && rec.offset(v) >= min_offset.value)
+            return TimestampOffset{rec.timestamp(v), Offset(rec.offset(v))};
         }
       }
       // LogAppendTime: every record has the batch's max timestamp. Compressed:
       // we don't decompress here; the batch's first eligible offset is a
       // safe answer (a consumer starting there sees the wanted record).
-      return TimestampOffset{h.max_timestamp, std::max(h.base_offset, min_offset)};
+      return TimestampOffset{h.max_timestamp, std::max(Offset(h.base_offset), min_offset)};
     }
     pos += h.size;
   }
@@ -379,15 +379,16 @@ std::optional<TimestampOffset> LogSegment::max_timestamp_record(int* err) const 
       const uint8_t* bp = r.get(pos, h.size, err);
       if (!bp) return std::nullopt;
       RecordBatchView v({const_cast<uint8_t*>(bp), h.size});
-      if (v.timestamp_type() == TimestampType::kLogAppendTime) return TimestampOffset{m.timestamp, h.base_offset};
+      if (v.timestamp_type() == TimestampType::kLogAppendTime)
+        return TimestampOffset{m.timestamp, Offset(h.base_offset)};
       if (v.compression() == Compression::kNone) {
         RecordIterator it(v);
         RecordView rec;
         while (it.next(rec)) {
-          if (rec.timestamp(v) == m.timestamp) return TimestampOffset{m.timestamp, rec.offset(v)};
+          if (rec.timestamp(v) == m.timestamp) return TimestampOffset{m.timestamp, Offset(rec.offset(v))};
         }
       }
-      return TimestampOffset{m.timestamp, h.last_offset()};
+      return TimestampOffset{m.timestamp, Offset(h.last_offset())};
     }
     pos += h.size;
   }
