@@ -268,6 +268,7 @@ size_t LogManager::pick_dir() const { return fewest(partitions_per_dir_); }
 void LogManager::discard_new_partitions(std::vector<std::pair<TopicPartition, LogEntry>>& created,
                                         const fs::path& half_made) {
   std::vector<fs::path> dirs;
+  dirs.reserve(created.size() + 1);
   for (auto& [tp, le] : created) dirs.push_back(config_.log_dirs[le.dir_index] / tp.dir_name());
   if (!half_made.empty()) dirs.push_back(half_made);
   created.clear();

@@ -17,7 +17,7 @@ namespace {
 // epoch); false if it is not a COMMIT/ABORT marker (skipped, as Kafka skips
 // unknown control types) or could not be read.
 bool read_marker(ChunkReader& reader, uint64_t pos, int64_t size, ProducerBatch& b, int* err) {
-  if (size > 64 * 1024) return false;  // a marker is ~80 bytes
+  if (size > int64_t{64} * 1024) return false;  // a marker is ~80 bytes
   const uint8_t* p = reader.get(pos, static_cast<size_t>(size), err);
   if (!p) return false;
   RecordBatchView v(std::span<uint8_t>(const_cast<uint8_t*>(p), static_cast<size_t>(size)));
@@ -93,7 +93,7 @@ void Log::scan_producer_batches(int64_t from, const ProducerStateManager::BatchV
                          std::strerror(err));
       continue;
     }
-    ChunkReader reader(file->fd(), seg->size(), 64 * 1024);
+    ChunkReader reader(file->fd(), seg->size(), size_t{64} * 1024);
     uint64_t pos = 0;
     while (const uint8_t* h = reader.get(pos, batch_layout::kHeaderSize, &err)) {
       const int64_t size = batch_size_from_prefix(h, batch_layout::kHeaderSize);

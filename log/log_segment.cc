@@ -15,7 +15,7 @@
 namespace skiff::storage {
 
 namespace {
-constexpr size_t kHeaderScanChunk = 16 * 1024;
+constexpr size_t kHeaderScanChunk = size_t{16} * 1024;
 constexpr size_t kRecoveryChunk = 1 << 20;
 
 int64_t file_mtime_ms(const std::filesystem::path& path) {
@@ -59,7 +59,7 @@ LogSegment::~LogSegment() = default;
 
 int LogSegment::create(std::shared_ptr<FdCache> cache, const std::filesystem::path& dir, int64_t base_offset,
                        size_t index_max_bytes, int64_t now_ms, std::shared_ptr<LogSegment>& out) {
-  std::shared_ptr<LogSegment> seg(new LogSegment(cache, dir, base_offset));
+  std::shared_ptr<LogSegment> seg(new LogSegment(std::move(cache), dir, base_offset));
   if (int rc = seg->log_file_.open(true, true); rc != 0) return rc;
   try {
     seg->offset_index_.file().open(true);
@@ -79,7 +79,7 @@ int LogSegment::create(std::shared_ptr<FdCache> cache, const std::filesystem::pa
 
 std::shared_ptr<LogSegment> LogSegment::open(std::shared_ptr<FdCache> cache, const std::filesystem::path& dir,
                                              int64_t base_offset) {
-  std::shared_ptr<LogSegment> seg(new LogSegment(cache, dir, base_offset));
+  std::shared_ptr<LogSegment> seg(new LogSegment(std::move(cache), dir, base_offset));
   const auto& log_path = seg->log_file_.path();
   FdRef file;
   if (int rc = seg->log_file_.open(false, false, &file); rc != 0) {

@@ -15,6 +15,7 @@
 
 namespace skiff::api::group {
 
+// NOLINTNEXTLINE(performance-unnecessary-value-param): a const reference changes group_coordinator.h (issue 21, left)
 GroupCoordinator::GroupCoordinator(GroupConfig config, storage::LogManager& logs, std::filesystem::path legacy_file)
     : config_(config) {
   std::random_device rd;

@@ -21,7 +21,7 @@ TEST_CASE("topic overrides over broker defaults", "[log][config]") {
 
 TEST_CASE("config errors name the key", "[log][config]") {
   LogConfig broker;
-  auto bad = [&](std::map<std::string, std::string> m, const std::string& key) {
+  auto bad = [&](const std::map<std::string, std::string>& m, const std::string& key) {
     auto r = LogConfig::with_overrides(broker, m);
     REQUIRE(!r);
     CHECK(r.error().code == LogErrc::kInvalidConfig);

@@ -49,7 +49,7 @@ TEST_CASE("offset index lookups match a std::map model", "[log][index]") {
   }
   // Trim, reopen: same answers.
   REQUIRE(idx.file().trim() == 0);
-  CHECK(std::filesystem::file_size(idx.file().path()) == 2000 * 8);
+  CHECK(std::filesystem::file_size(idx.file().path()) == size_t{2000} * 8);
   OffsetIndex again(*FdCache::default_instance(), idx.file().path(), Offset(1000));
   again.file().open();
   CHECK(again.entries() == 2000);
@@ -64,7 +64,7 @@ TEST_CASE("time index keeps increasing timestamps and looks up floors", "[log][i
   TempDir dir;
   TimeIndex idx(*FdCache::default_instance(), dir / "00000000000000000000.timeindex", Offset(0));
   idx.file().open();
-  REQUIRE(idx.file().make_appendable(12 * 100) == 0);
+  REQUIRE(idx.file().make_appendable(size_t{12} * 100) == 0);
   std::map<int64_t, int64_t> model;  // ts -> offset
   std::mt19937 rng(2);
   int64_t ts = 1000, off = 0;
