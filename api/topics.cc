@@ -7,12 +7,55 @@
 
 namespace skiff::api {
 
-ErrorCode to_error_code(storage::LogErrc e) { return static_cast<ErrorCode>(storage::kafka_error_code(e)); }
+// The one place a storage outcome becomes a Kafka error code.
+ErrorCode to_error_code(storage::LogErrc e) {
+  using storage::LogErrc;
+  switch (e) {
+    case LogErrc::kNone:
+      return ErrorCode::kNone;
+    case LogErrc::kCorruptMessage:
+      return ErrorCode::kCorruptMessage;
+    case LogErrc::kInvalidRecord:
+      return ErrorCode::kInvalidRecord;
+    case LogErrc::kMessageTooLarge:
+      return ErrorCode::kMessageTooLarge;
+    case LogErrc::kUnsupportedForMessageFormat:
+      return ErrorCode::kUnsupportedForMessageFormat;
+    case LogErrc::kInvalidTimestamp:
+      return ErrorCode::kInvalidTimestamp;
+    case LogErrc::kStorageError:
+      return ErrorCode::kKafkaStorageError;
+    case LogErrc::kOffsetOutOfRange:
+      return ErrorCode::kOffsetOutOfRange;
+    case LogErrc::kUnknownTopicOrPartition:
+      return ErrorCode::kUnknownTopicOrPartition;
+    case LogErrc::kTopicAlreadyExists:
+      return ErrorCode::kTopicAlreadyExists;
+    case LogErrc::kInvalidPartitions:
+      return ErrorCode::kInvalidPartitions;
+    case LogErrc::kInvalidConfig:
+      return ErrorCode::kInvalidConfig;
+    case LogErrc::kInvalidTopic:
+      return ErrorCode::kInvalidTopicException;
+    case LogErrc::kInvalidRequest:
+      return ErrorCode::kInvalidRequest;
+    case LogErrc::kOutOfOrderSequence:
+      return ErrorCode::kOutOfOrderSequenceNumber;
+    case LogErrc::kInvalidProducerEpoch:
+      return ErrorCode::kInvalidProducerEpoch;
+    case LogErrc::kPolicyViolation:
+      return ErrorCode::kPolicyViolation;
+    case LogErrc::kInvalidTxnState:
+      return ErrorCode::kInvalidTxnState;
+    case LogErrc::kTransactionCoordinatorFenced:
+      return ErrorCode::kTransactionCoordinatorFenced;
+  }
+  return ErrorCode::kUnknownServerError;
+}
 
 TopicLookup find_topic(BrokerServices& services, const std::string& name, bool allow_create) {
   if (auto t = services.logs.topic(name)) return {ErrorCode::kNone, std::move(t)};
-  std::string why;
-  if (!storage::LogManager::valid_topic_name(name, &why)) return {ErrorCode::kInvalidTopicException, std::nullopt};
+  if (!storage::LogManager::valid_topic_name(name)) return {ErrorCode::kInvalidTopicException, std::nullopt};
   // __transaction_state is the coordinator's to create, compacted and with
   // its own segment size (api/txn_state_store.h), never a client's default topic.
   if (!allow_create || !services.config.auto_create_topics_enable || name == kTransactionStateTopic)

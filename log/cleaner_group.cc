@@ -1,7 +1,6 @@
 // Log cleaner: rewriting one group of segments into `<base>.log.cleaned`,
 // then handing it to Log::swap_in_cleaned.
 #include <fcntl.h>
-#include <spdlog/spdlog.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -13,6 +12,7 @@
 #include "log/file_util.h"
 #include "log/log.h"
 #include "log/log_cleaner.h"
+#include "log/storage_log.h"
 #include "log/throttler.h"
 
 namespace skiff::storage {
@@ -71,7 +71,8 @@ int copy_segment(const LogSegment& s, BatchFilterContext ctx, CleanedTxnState& t
     res.records_read += st.records_read;
     res.records_kept += st.records_kept;
     if (st.corrupt)
-      spdlog::warn("cleaner: undecodable batch at offset {} of {} kept as is", h.base_offset, s.log_path().string());
+      storage_log().warn("cleaner: undecodable batch at offset {} of {} kept as is", h.base_offset,
+                         s.log_path().string());
     if (out.size() >= io_bytes) {
       if (int rc = pwrite_full(fd, out.data(), out.size(), static_cast<int64_t>(written)); rc != 0) return rc;
       written += out.size();

@@ -1,7 +1,6 @@
 #include "log/cleaner_recovery.h"
 
 #include <fcntl.h>
-#include <spdlog/spdlog.h>
 #include <sys/stat.h>
 
 #include <algorithm>
@@ -12,6 +11,7 @@
 #include "log/chunk_reader.h"
 #include "log/file_util.h"
 #include "log/log_segment.h"
+#include "log/storage_log.h"
 
 namespace skiff::storage {
 
@@ -22,7 +22,7 @@ int64_t segment_file_next_offset(const fs::path& log_file, int64_t base) {
   if (!fd.valid()) throw std::system_error(errno, std::generic_category(), "open " + log_file.string());
   struct stat st {};
   if (::fstat(fd.get(), &st) != 0) throw std::system_error(errno, std::generic_category(), "stat");
-  ChunkReader r(fd.get(), static_cast<uint64_t>(st.st_size), 64 * 1024);
+  ChunkReader r(fd.get(), static_cast<uint64_t>(st.st_size), size_t{64} * 1024);
   BatchHeader h;
   int err = 0;
   int64_t next = base;
@@ -61,7 +61,7 @@ void complete_swap(const fs::path& dir, int64_t base, const std::vector<int64_t>
   const fs::path txn_swap = dir / (segment_file_name(base, ".txnindex") + ".swap");
   if (fs::exists(txn_swap)) fs::rename(txn_swap, dir / segment_file_name(base, ".txnindex"));
   fs::rename(swap, dir / segment_file_name(base, ".log"));
-  spdlog::info("log {}: completed an interrupted cleaner swap at offset {} (up to {})", dir.string(), base, next);
+  storage_log().info("log {}: completed an interrupted cleaner swap at offset {} (up to {})", dir.string(), base, next);
 }
 
 }  // namespace
@@ -71,13 +71,11 @@ int finish_interrupted_cleaning(const fs::path& dir) {
   for (const auto& e : fs::directory_iterator(dir)) {
     const std::string name = e.path().filename().string();
     int64_t base;
-    if (ends_with(name, ".cleaned")) {
-      fs::remove(e.path());
-    } else if (parse_base(name, 9, base) && ends_with(name, ".log.swap")) {
+    if (parse_base(name, 9, base) && ends_with(name, ".log.swap")) {
       swaps.push_back(base);
     } else if (parse_base(name, 14, base) && ends_with(name, ".txnindex.swap")) {
       txn_swaps.push_back(base);  // goes with its .log.swap, or alone if that never came
-    } else if (ends_with(name, ".swap")) {
+    } else if (ends_with(name, ".cleaned") || ends_with(name, ".swap")) {
       fs::remove(e.path());
     } else if (parse_base(name, 4, base) && ends_with(name, ".log")) {
       old_bases.push_back(base);

@@ -236,6 +236,14 @@ class Log {
   LogErrc roll_locked(int64_t now_ms);
   void rebuild_producer_state();
   void delete_segments_locked(const std::vector<std::shared_ptr<LogSegment>>& victims);
+  // swap_in_cleaned's steps (log_cleaning.cc); the caller holds mu_ and segments_mu_.
+  int swap_cleaned_files(const std::vector<std::shared_ptr<LogSegment>>& old, const std::filesystem::path& cleaned,
+                         const std::filesystem::path& txn_cleaned, int64_t next,
+                         const std::function<bool(int)>& crash_at);
+  int install_cleaned(const std::vector<std::shared_ptr<LogSegment>>& old, const LogConfig& cfg,
+                      std::vector<AbortedTxn> aborts);
+  // rebuild_producer_state's read of the batch headers from `from` on.
+  void scan_producer_batches(int64_t from, const ProducerStateManager::BatchVisitor& visit);
 
   const std::filesystem::path dir_;
   const LogLoadParams params_;

@@ -18,7 +18,7 @@ namespace {
 
 int64_t first_batch_timestamp(const LogSegment& s) {
   int err = 0;
-  auto h = s.find_batch(s.base_offset(), s.size(), &err);
+  auto h = s.find_batch(Offset(s.base_offset()), s.size(), &err);
   return h ? h->max_timestamp : -1;
 }
 
@@ -73,39 +73,44 @@ int64_t Cleaner::build_map(Log& log, const std::vector<std::shared_ptr<LogSegmen
   int64_t stop = -1;
   for (const auto& s : segs) {
     if (s->base_offset() >= first_uncleanable) break;
-    int err = 0;
-    FdRef f = s->acquire_file(&err);
-    if (!f) {
-      res.error = err ? err : EIO;
-      return -1;
-    }
-    ChunkReader r(f->fd(), s->size(), cfg_.io_buffer_bytes);
-    BatchHeader h;
-    for (uint64_t pos = 0; stop < 0 && read_batch_header(r, pos, h, &err); pos += h.size) {
-      if (h.last_offset() < first_dirty) continue;
-      if (h.base_offset >= first_uncleanable) break;  // the LSO may fall inside a segment
-      const uint8_t* bytes = r.get(pos, h.size, &err);
-      if (!bytes) break;
-      RecordBatchView b(std::span<uint8_t>(const_cast<uint8_t*>(bytes), h.size));
-      res.bytes_read += h.size;
-      if (cfg_.throttler) cfg_.throttler->maybe_throttle(h.size);
-      if (b.is_control()) {
-        txn.on_control_batch(b);
-        continue;
-      }
-      if (txn.on_data_batch(b)) continue;  // aborted: never mapped
-      for_each_keyed_record(b, 64u << 20, [&](std::span<const uint8_t> key, int64_t off, bool) {
-        if (stop >= 0 || off < first_dirty || off >= first_uncleanable) return;
-        if (!map_->put(key, off)) stop = off;
-      });
-    }
-    if (err != 0) {
+    if (int err = map_segment(*s, first_dirty, first_uncleanable, txn, res, stop); err != 0) {
       res.error = err;
       return -1;
     }
     if (stop >= 0) break;
   }
   return stop >= 0 ? std::max(stop, first_dirty + 1) : first_uncleanable;
+}
+
+// build_map's step over one segment: its batches in range mapped (aborted
+// ones and markers only tracked). `stop` becomes the offset of the first
+// record that did not fit. Returns errno.
+int Cleaner::map_segment(const LogSegment& s, int64_t first_dirty, int64_t first_uncleanable, CleanedTxnState& txn,
+                         CleanResult& res, int64_t& stop) {
+  int err = 0;
+  FdRef f = s.acquire_file(&err);
+  if (!f) return err ? err : EIO;
+  ChunkReader r(f->fd(), s.size(), cfg_.io_buffer_bytes);
+  BatchHeader h;
+  for (uint64_t pos = 0; stop < 0 && read_batch_header(r, pos, h, &err); pos += h.size) {
+    if (h.last_offset() < first_dirty) continue;
+    if (h.base_offset >= first_uncleanable) break;  // the LSO may fall inside a segment
+    const uint8_t* bytes = r.get(pos, h.size, &err);
+    if (!bytes) break;
+    RecordBatchView b(std::span<uint8_t>(const_cast<uint8_t*>(bytes), h.size));
+    res.bytes_read += h.size;
+    if (cfg_.throttler) cfg_.throttler->maybe_throttle(h.size);
+    if (b.is_control()) {
+      txn.on_control_batch(b);
+      continue;
+    }
+    if (txn.on_data_batch(b)) continue;  // aborted: never mapped
+    for_each_keyed_record(b, 64u << 20, [&](std::span<const uint8_t> key, int64_t off, bool) {
+      if (stop >= 0 || off < first_dirty || off >= first_uncleanable) return;
+      if (!map_->put(key, off)) stop = off;
+    });
+  }
+  return err;
 }
 
 CleanResult Cleaner::clean_once(Log& log, int64_t first_dirty, int64_t first_uncleanable, int64_t now_ms,

@@ -125,6 +125,8 @@ class Cleaner {
  private:
   int64_t build_map(Log& log, const std::vector<std::shared_ptr<LogSegment>>& segs, int64_t first_dirty,
                     int64_t first_uncleanable, CleanResult& res);
+  int map_segment(const LogSegment& s, int64_t first_dirty, int64_t first_uncleanable, CleanedTxnState& txn,
+                  CleanResult& res, int64_t& stop);
   int clean_group(Log& log, const std::vector<std::shared_ptr<LogSegment>>& group, int64_t now_ms, CleanedTxnState& txn,
                   CleanResult& res);
 

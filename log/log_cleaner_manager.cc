@@ -1,12 +1,11 @@
 #include "log/log_cleaner_manager.h"
 
-#include <spdlog/spdlog.h>
-
 #include <cerrno>
 #include <chrono>
 #include <cstring>
 
 #include "log/log.h"
+#include "log/storage_log.h"
 
 namespace skiff::storage {
 
@@ -17,7 +16,7 @@ LogCleanerManager::LogCleanerManager(LogCleanerManagerConfig cfg, const std::vec
     try {
       checkpoints_[d] = read_cleaner_checkpoint(d);
     } catch (const std::exception& e) {
-      spdlog::warn("ignoring unreadable {} in {}: {}", kCleanerOffsetCheckpointFile, d.string(), e.what());
+      storage_log().warn("ignoring unreadable {} in {}: {}", kCleanerOffsetCheckpointFile, d.string(), e.what());
       checkpoints_[d] = {};
     }
   }
@@ -99,7 +98,7 @@ void LogCleanerManager::record(const CleanableLog& l, int64_t end_offset, const 
   }
   m = live;
   if (int rc = write_cleaner_checkpoint(l.log_dir, m); rc != 0)
-    spdlog::error("writing {} in {}: {}", kCleanerOffsetCheckpointFile, l.log_dir.string(), std::strerror(rc));
+    storage_log().error("writing {} in {}: {}", kCleanerOffsetCheckpointFile, l.log_dir.string(), std::strerror(rc));
 }
 
 bool LogCleanerManager::clean_filthiest(Cleaner& cleaner, int64_t now_ms) {
@@ -116,13 +115,13 @@ bool LogCleanerManager::clean_filthiest(Cleaner& cleaner, int64_t now_ms) {
     record(*l, r.end_offset, list_());
     const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     const double dirty_mb = static_cast<double>(p.dirty_bytes) / (1 << 20);
-    spdlog::info(
+    storage_log().info(
         "cleaner: {} cleaned to offset {}: {} -> {} records, {} passes, {:.1f} MB dirty in {:.2f} s "
         "({:.1f} MB/s)",
         l->log->dir().string(), r.end_offset, r.records_read, r.records_kept, r.passes, dirty_mb, secs,
         secs > 0 ? dirty_mb / secs : 0.0);
   } else if (r.error != EAGAIN && r.error != ECANCELED) {
-    spdlog::error("cleaner: cleaning {} failed: {}", l->log->dir().string(), std::strerror(r.error));
+    storage_log().error("cleaner: cleaning {} failed: {}", l->log->dir().string(), std::strerror(r.error));
   }
   {
     std::lock_guard lk(mu_);
@@ -139,7 +138,7 @@ void LogCleanerManager::loop(int index) {
   cc.io_buffer_bytes = cfg_.io_buffer_bytes;
   if (!throttler_->unlimited()) cc.throttler = throttler_;
   Cleaner cleaner(cc);
-  spdlog::info("log cleaner thread {} started", index);
+  storage_log().info("log cleaner thread {} started", index);
   while (true) {
     {
       std::lock_guard lk(mu_);

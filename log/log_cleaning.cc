@@ -1,13 +1,12 @@
 // Log: what the log cleaner (log_cleaner.h) needs from a partition, and the
 // online half of the swap protocol (startup half: cleaner_recovery.h).
-#include <spdlog/spdlog.h>
-
 #include <cerrno>
 #include <system_error>
 
 #include "log/cleaner_recovery.h"
 #include "log/file_util.h"
 #include "log/log.h"
+#include "log/storage_log.h"
 
 namespace skiff::storage {
 
@@ -57,8 +56,7 @@ bool still_current(const std::map<int64_t, std::shared_ptr<LogSegment>>& segs,
 // segment see deleted() and retry.
 int Log::swap_in_cleaned(const std::vector<std::shared_ptr<LogSegment>>& old, const fs::path& cleaned,
                          std::vector<AbortedTxn> aborts, const std::function<bool(int)>& crash_at) {
-  auto crash = [&](int step) { return crash_at && crash_at(step); };
-  if (crash(1)) return ECANCELED;
+  if (crash_at && crash_at(1)) return ECANCELED;
   const int64_t base = old.front()->base_offset();
   int64_t next;
   try {
@@ -66,18 +64,30 @@ int Log::swap_in_cleaned(const std::vector<std::shared_ptr<LogSegment>>& old, co
   } catch (const std::system_error& e) {
     return e.code().value();
   }
-  const fs::path swap = dir_ / (segment_file_name(base, ".log") + ".swap");
   const fs::path txn_cleaned = dir_ / (segment_file_name(base, ".txnindex") + ".cleaned");
-  const fs::path txn_swap = dir_ / (segment_file_name(base, ".txnindex") + ".swap");
   auto cfg = config();
   std::lock_guard lk(mu_);
   std::unique_lock slk(segments_mu_);
-  std::error_code ec;
   if (closed_.load() || !still_current(segments_, old)) {
+    std::error_code ec;
     fs::remove(cleaned, ec);
     fs::remove(txn_cleaned, ec);
     return EAGAIN;
   }
+  if (int rc = swap_cleaned_files(old, cleaned, txn_cleaned, next, crash_at); rc != 0) return rc;
+  return install_cleaned(old, *cfg, std::move(aborts));
+}
+
+// swap_in_cleaned's steps 2-5 on disk: the .cleaned files renamed .swap (the
+// commit), the old segments unlinked, the .swap files renamed into place.
+// Caller holds mu_ and segments_mu_ exclusively. errno (ECANCELED: crash_at).
+int Log::swap_cleaned_files(const std::vector<std::shared_ptr<LogSegment>>& old, const fs::path& cleaned,
+                            const fs::path& txn_cleaned, int64_t next, const std::function<bool(int)>& crash_at) {
+  auto crash = [&](int step) { return crash_at && crash_at(step); };
+  const int64_t base = old.front()->base_offset();
+  const fs::path swap = dir_ / (segment_file_name(base, ".log") + ".swap");
+  const fs::path txn_swap = dir_ / (segment_file_name(base, ".txnindex") + ".swap");
+  std::error_code ec;
   for (const auto& o : old) {
     if (o->base_offset() > base && o->base_offset() >= next) o->delete_files();
   }
@@ -93,17 +103,26 @@ int Log::swap_in_cleaned(const std::vector<std::shared_ptr<LogSegment>>& old, co
   fs::rename(txn_swap, TxnIndex::path(dir_, base), ec);
   if (!ec) fs::rename(swap, dir_ / segment_file_name(base, ".log"), ec);
   if (ec || fsync_dir(dir_) != 0) {
-    spdlog::error("log {}: cleaner swap at {} failed after the commit; restart completes it", dir_.string(), base);
+    storage_log().error("log {}: cleaner swap at {} failed after the commit; restart completes it", dir_.string(),
+                        base);
     return ec ? ec.value() : EIO;
   }
-  if (crash(5)) return ECANCELED;
+  return crash(5) ? ECANCELED : 0;
+}
+
+// swap_in_cleaned's last step: the cleaned segment opened, its indexes
+// rebuilt, and put in the map in place of `old`. Caller holds mu_ and
+// segments_mu_ exclusively. errno.
+int Log::install_cleaned(const std::vector<std::shared_ptr<LogSegment>>& old, const LogConfig& cfg,
+                         std::vector<AbortedTxn> aborts) {
+  const int64_t base = old.front()->base_offset();
   std::shared_ptr<LogSegment> seg;
   try {
     seg = LogSegment::open(fd_cache_, dir_, base);
-    seg->recover(cfg->index_interval_bytes, static_cast<size_t>(cfg->segment_index_bytes));
+    seg->recover(cfg.index_interval_bytes, static_cast<size_t>(cfg.segment_index_bytes));
     if (int rc = seg->become_inactive(); rc != 0) return rc;
   } catch (const std::system_error& e) {
-    spdlog::error("log {}: opening cleaned segment {}: {}", dir_.string(), base, e.what());
+    storage_log().error("log {}: opening cleaned segment {}: {}", dir_.string(), base, e.what());
     return e.code().value();
   }
   seg->mark_fully_flushed();

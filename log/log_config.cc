@@ -19,10 +19,10 @@ std::optional<int64_t> parse_long(const std::string& v) {
 
 }  // namespace
 
-std::optional<std::string> LogConfig::set(const std::string& key, const std::string& value) {
+Result<void> LogConfig::set(const std::string& key, const std::string& value) {
   const TopicConfigDef* def = find_topic_config(key);
-  if (!def) return fmt::format("Unknown topic config name: {}", key);
-  if (auto err = validate_topic_config_value(*def, value)) return err;
+  if (!def) return unexpected(Error::invalid_config(fmt::format("Unknown topic config name: {}", key)));
+  if (auto r = validate_topic_config_value(*def, value); !r) return r;
   static const std::map<std::string_view, int64_t LogConfig::*> integers = {
       {"segment.bytes", &LogConfig::segment_bytes},
       {"segment.ms", &LogConfig::segment_ms},
@@ -52,16 +52,16 @@ std::optional<std::string> LogConfig::set(const std::string& key, const std::str
   } else if (key == "min.cleanable.dirty.ratio") {
     min_cleanable_dirty_ratio = std::stod(value);
   }
-  return std::nullopt;
+  return {};
 }
 
-std::variant<LogConfig, std::string> LogConfig::with_overrides(const LogConfig& broker_defaults,
-                                                               const std::map<std::string, std::string>& overrides) {
-  if (auto e = validate_topic_configs(overrides)) return *e;
+Result<LogConfig> LogConfig::with_overrides(const LogConfig& broker_defaults,
+                                            const std::map<std::string, std::string>& overrides) {
+  if (auto r = validate_topic_configs(overrides); !r) return unexpected(std::move(r.error()));
   LogConfig c = broker_defaults;
   c.overrides.clear();
   for (const auto& [k, v] : overrides) {
-    if (auto e = c.set(k, v)) return *e;
+    if (auto r = c.set(k, v); !r) return unexpected(std::move(r.error()));
     c.overrides[k] = v;
   }
   return c;
@@ -73,8 +73,8 @@ LogConfig LogConfig::with_stored_overrides(const LogConfig& broker_defaults,
   LogConfig c = broker_defaults;
   c.overrides.clear();
   for (const auto& [k, v] : overrides) {
-    if (auto e = c.set(k, v)) {
-      if (dropped) (*dropped)[k] = *e;
+    if (auto r = c.set(k, v); !r) {
+      if (dropped) (*dropped)[k] = r.error().message;
       continue;
     }
     c.overrides[k] = v;
@@ -82,8 +82,7 @@ LogConfig LogConfig::with_stored_overrides(const LogConfig& broker_defaults,
   return c;
 }
 
-std::variant<LogConfig, std::string> LogConfig::from_broker_properties(
-    const std::map<std::string, std::string>& props) {
+Result<LogConfig> LogConfig::from_broker_properties(const std::map<std::string, std::string>& props) {
   LogConfig c;
   auto get = [&](const char* k) -> const std::string* {
     auto it = props.find(k);
@@ -122,10 +121,13 @@ std::variant<LogConfig, std::string> LogConfig::from_broker_properties(
     std::string value = *v;
     if (a.mult > 1) {
       auto n = parse_long(value);
-      if (!n) return fmt::format("Invalid value {} for configuration {}: not a number", value, a.broker);
+      if (!n)
+        return unexpected(
+            Error::invalid_config(fmt::format("Invalid value {} for configuration {}: not a number", value, a.broker)));
       value = std::to_string(*n < 0 ? *n : *n * a.mult);
     }
-    if (auto e = c.set(a.topic, value)) return fmt::format("{} (broker config {})", *e, a.broker);
+    if (auto r = c.set(a.topic, value); !r)
+      return unexpected(Error::invalid_config(fmt::format("{} (broker config {})", r.error().message, a.broker)));
   }
   return c;
 }

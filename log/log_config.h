@@ -12,6 +12,7 @@
 #include <string>
 #include <variant>
 
+#include "log/result.h"
 #include "log/types.h"
 
 namespace skiff::storage {
@@ -47,14 +48,14 @@ struct LogConfig {
   // accepted Kafka topic configs that the log itself does not act on.
   std::map<std::string, std::string> overrides;
 
-  // Applies one topic-level key after Kafka's check of its value. Returns an
-  // error message naming the key on an unknown key or a bad value.
-  std::optional<std::string> set(const std::string& key, const std::string& value);
+  // Applies one topic-level key after Kafka's check of its value. The error
+  // (kInvalidConfig) names the key on an unknown key or a bad value.
+  Result<void> set(const std::string& key, const std::string& value);
 
   // Topic overrides over broker defaults, validated as Kafka's
-  // LogConfig.validate does. On error: Kafka's message, naming the key.
-  static std::variant<LogConfig, std::string> with_overrides(const LogConfig& broker_defaults,
-                                                             const std::map<std::string, std::string>& overrides);
+  // LogConfig.validate does. The error's message is Kafka's, naming the key.
+  static Result<LogConfig> with_overrides(const LogConfig& broker_defaults,
+                                          const std::map<std::string, std::string>& overrides);
   // For overrides stored by an older Skiff (startup): keys that are no longer
   // valid are left out and returned in `dropped` with the reason; the rest apply.
   static LogConfig with_stored_overrides(const LogConfig& broker_defaults,
@@ -65,7 +66,7 @@ struct LogConfig {
   // "log.flush.interval.{messages,ms}", "message.max.bytes",
   // "log.message.timestamp.type", "log.index.interval.bytes",
   // "log.index.size.max.bytes", ...). Unrelated keys are ignored.
-  static std::variant<LogConfig, std::string> from_broker_properties(const std::map<std::string, std::string>& props);
+  static Result<LogConfig> from_broker_properties(const std::map<std::string, std::string>& props);
 
   // Every described topic key with its value in effect: overrides, the log's
   // own fields, and Kafka's default for the keys the log does not act on.

@@ -44,11 +44,8 @@ bool parse_partition_dir(const std::string& name, TopicPartition& tp) {
 
 }  // namespace
 
-bool LogManager::valid_topic_name(const std::string& name, std::string* why) {
-  auto bad = [&](const char* m) {
-    if (why) *why = m;
-    return false;
-  };
+Result<void> LogManager::valid_topic_name(const std::string& name) {
+  auto bad = [](const char* m) -> Result<void> { return unexpected(Error{LogErrc::kInvalidTopic, 0, m}); };
   if (name.empty()) return bad("Topic name is illegal, it can't be empty");
   if (name == "." || name == "..") return bad("Topic name cannot be \".\" or \"..\"");
   if (name.size() > 249) return bad("Topic name is illegal, it can't be longer than 249 characters");
@@ -58,7 +55,7 @@ bool LogManager::valid_topic_name(const std::string& name, std::string* why) {
       return bad("Topic name contains a character other than ASCII alphanumerics, '.', '_' and '-'");
     }
   }
-  return true;
+  return {};
 }
 
 namespace {
@@ -273,6 +270,7 @@ size_t LogManager::pick_dir() const { return fewest(partitions_per_dir_); }
 void LogManager::discard_new_partitions(std::vector<std::pair<TopicPartition, LogEntry>>& created,
                                         const fs::path& half_made) {
   std::vector<fs::path> dirs;
+  dirs.reserve(created.size() + 1);
   for (auto& [tp, le] : created) dirs.push_back(config_.log_dirs[le.dir_index] / tp.dir_name());
   if (!half_made.empty()) dirs.push_back(half_made);
   created.clear();
@@ -354,52 +352,41 @@ std::vector<std::pair<TopicPartition, LogManager::LogEntry>> LogManager::all_log
 
 int LogManager::persist_topics(const std::map<std::string, TopicInfo>& topics) { return store_->save(topics); }
 
-LogErrc LogManager::check_partition_limit(int64_t adding, std::string* message) const {
+Result<void> LogManager::check_partition_limit(int64_t adding) const {
   int64_t now = 0;
   {
     std::shared_lock lk(mu_);
     now = static_cast<int64_t>(logs_.size());
   }
-  if (now + adding <= config_.max_partitions) return LogErrc::kNone;
-  if (message)
-    *message = fmt::format(
-        "Adding {} partition(s) to the {} this broker holds would exceed its limit of {} partitions "
-        "(skiff.max.partitions).",
-        adding, now, config_.max_partitions);
-  return LogErrc::kPolicyViolation;
+  if (now + adding <= config_.max_partitions) return {};
+  return unexpected(Error{LogErrc::kPolicyViolation, 0,
+                          fmt::format("Adding {} partition(s) to the {} this broker holds would exceed its limit of {} "
+                                      "partitions (skiff.max.partitions).",
+                                      adding, now, config_.max_partitions)});
 }
 
 CreateTopicResult LogManager::create_topic(const std::string& name, int32_t partitions,
                                            const std::map<std::string, std::string>& overrides, bool validate_only) {
   CreateTopicResult r;
+  auto failed = [&r](Error e) {
+    r.error = e.code;
+    r.message = std::move(e.message);
+    return r;
+  };
   std::lock_guard admin(admin_mu_);
-  if (!valid_topic_name(name, &r.message)) {
-    r.error = LogErrc::kInvalidTopic;
-    return r;
-  }
-  if (partitions <= 0) {
-    r.error = LogErrc::kInvalidPartitions;
-    r.message = "Number of partitions must be larger than 0.";
-    return r;
-  }
+  if (auto valid = valid_topic_name(name); !valid) return failed(std::move(valid.error()));
+  if (partitions <= 0) return failed({LogErrc::kInvalidPartitions, 0, "Number of partitions must be larger than 0."});
   auto c = LogConfig::with_overrides(config_.defaults, overrides);
-  if (auto* err = std::get_if<std::string>(&c)) {
-    r.error = LogErrc::kInvalidConfig;
-    r.message = *err;
-    return r;
-  }
-  auto cfg = std::make_shared<const LogConfig>(std::get<LogConfig>(c));
+  if (!c) return failed(std::move(c.error()));
+  auto cfg = std::make_shared<const LogConfig>(std::move(*c));
   std::map<std::string, TopicInfo> next;
   {
     std::shared_lock lk(mu_);
-    if (topics_.count(name)) {
-      r.error = LogErrc::kTopicAlreadyExists;
-      r.message = fmt::format("Topic '{}' already exists.", name);
-      return r;
-    }
+    if (topics_.count(name))
+      return failed({LogErrc::kTopicAlreadyExists, 0, fmt::format("Topic '{}' already exists.", name)});
     next = topics_;
   }
-  if (r.error = check_partition_limit(partitions, &r.message); r.error != LogErrc::kNone) return r;
+  if (auto room = check_partition_limit(partitions); !room) return failed(std::move(room.error()));
   TopicInfo t{name, Uuid::random(), partitions, overrides};
   r.topic_id = t.topic_id;
   r.config = cfg;
@@ -409,15 +396,11 @@ CreateTopicResult LogManager::create_topic(const std::string& name, int32_t part
   try {
     created = open_new_partitions(name, 0, partitions, cfg, t.topic_id);
   } catch (const std::exception& e) {
-    r.error = LogErrc::kStorageError;
-    r.message = e.what();
-    return r;
+    return failed({LogErrc::kStorageError, 0, e.what()});
   }
   if (int rc = persist_topics(next); rc != 0) {
     discard_new_partitions(created);
-    r.error = LogErrc::kStorageError;
-    r.message = std::string("persisting topic metadata: ") + std::strerror(rc);
-    return r;
+    return failed({LogErrc::kStorageError, rc, std::string("persisting topic metadata: ") + std::strerror(rc)});
   }
   std::unique_lock lk(mu_);
   generation_.fetch_add(1, std::memory_order_release);
@@ -430,38 +413,35 @@ CreateTopicResult LogManager::create_topic(const std::string& name, int32_t part
   return r;
 }
 
-LogErrc LogManager::create_partitions(const std::string& name, int32_t total, std::string* message,
-                                      bool validate_only) {
+Result<void> LogManager::create_partitions(const std::string& name, int32_t total, bool validate_only) {
   std::lock_guard admin(admin_mu_);
   std::map<std::string, TopicInfo> next;
   std::shared_ptr<const LogConfig> cfg;
   {
     std::shared_lock lk(mu_);
     auto it = topics_.find(name);
-    if (it == topics_.end()) return LogErrc::kUnknownTopicOrPartition;
+    if (it == topics_.end()) return unexpected(Error{LogErrc::kUnknownTopicOrPartition});
     if (total <= it->second.partitions) {
-      if (message)
-        *message = fmt::format("Topic currently has {} partitions, which is higher than the requested {}.",
-                               it->second.partitions, total);
-      return LogErrc::kInvalidPartitions;
+      return unexpected(Error{LogErrc::kInvalidPartitions, 0,
+                              fmt::format("Topic currently has {} partitions, which is higher than the requested {}.",
+                                          it->second.partitions, total)});
     }
     next = topics_;
     cfg = topic_configs_.at(name);
   }
   TopicInfo& t = next[name];
-  if (auto e = check_partition_limit(total - t.partitions, message); e != LogErrc::kNone) return e;
-  if (validate_only) return LogErrc::kNone;
+  if (auto room = check_partition_limit(total - t.partitions); !room) return room;
+  if (validate_only) return {};
   std::vector<std::pair<TopicPartition, LogEntry>> created;
   try {
     created = open_new_partitions(name, t.partitions, total, cfg, t.topic_id);
   } catch (const std::exception& e) {
-    if (message) *message = e.what();
-    return LogErrc::kStorageError;
+    return unexpected(Error{LogErrc::kStorageError, 0, e.what()});
   }
   t.partitions = total;
-  if (persist_topics(next) != 0) {
+  if (int rc = persist_topics(next); rc != 0) {
     discard_new_partitions(created);
-    return LogErrc::kStorageError;
+    return unexpected(Error::io(rc));
   }
   std::unique_lock lk(mu_);
   generation_.fetch_add(1, std::memory_order_release);
@@ -470,7 +450,7 @@ LogErrc LogManager::create_partitions(const std::string& name, int32_t total, st
     ++partitions_per_dir_[le.dir_index];
     logs_[tp] = le;
   }
-  return LogErrc::kNone;
+  return {};
 }
 
 LogErrc LogManager::delete_topic(const std::string& name) {
@@ -511,24 +491,21 @@ LogErrc LogManager::delete_topic(const std::string& name) {
   return LogErrc::kNone;
 }
 
-LogErrc LogManager::alter_topic_config(const std::string& name, const std::map<std::string, std::string>& overrides,
-                                       std::string* message, bool validate_only) {
+Result<void> LogManager::alter_topic_config(const std::string& name,
+                                            const std::map<std::string, std::string>& overrides, bool validate_only) {
   std::lock_guard admin(admin_mu_);
   std::map<std::string, TopicInfo> next;
   {
     std::shared_lock lk(mu_);
-    if (!topics_.count(name)) return LogErrc::kUnknownTopicOrPartition;
+    if (!topics_.count(name)) return unexpected(Error{LogErrc::kUnknownTopicOrPartition});
     next = topics_;
   }
   auto c = LogConfig::with_overrides(config_.defaults, overrides);
-  if (auto* err = std::get_if<std::string>(&c)) {
-    if (message) *message = *err;
-    return LogErrc::kInvalidConfig;
-  }
-  if (validate_only) return LogErrc::kNone;
-  auto cfg = std::make_shared<const LogConfig>(std::get<LogConfig>(c));
+  if (!c) return unexpected(std::move(c.error()));
+  if (validate_only) return {};
+  auto cfg = std::make_shared<const LogConfig>(std::move(*c));
   next[name].overrides = overrides;
-  if (persist_topics(next) != 0) return LogErrc::kStorageError;
+  if (int rc = persist_topics(next); rc != 0) return unexpected(Error::io(rc));
   std::vector<std::shared_ptr<Log>> logs;
   {
     std::unique_lock lk(mu_);
@@ -539,10 +516,10 @@ LogErrc LogManager::alter_topic_config(const std::string& name, const std::map<s
       if (tp.topic == name) logs.push_back(e.log);
   }
   for (auto& l : logs) l->set_config(cfg);
-  return LogErrc::kNone;
+  return {};
 }
 
-LogErrc LogManager::set_defaults(const LogConfig& defaults, std::string* message, bool validate_only) {
+Result<void> LogManager::set_defaults(const LogConfig& defaults, bool validate_only) {
   std::lock_guard admin(admin_mu_);
   std::map<std::string, TopicInfo> topics;
   {
@@ -552,13 +529,13 @@ LogErrc LogManager::set_defaults(const LogConfig& defaults, std::string* message
   std::map<std::string, std::shared_ptr<const LogConfig>> configs;
   for (const auto& [name, info] : topics) {
     auto c = LogConfig::with_overrides(defaults, info.overrides);
-    if (auto* err = std::get_if<std::string>(&c)) {
-      if (message) *message = fmt::format("topic {}: {}", name, *err);
-      return LogErrc::kInvalidConfig;
+    if (!c) {
+      c.error().message = fmt::format("topic {}: {}", name, c.error().message);
+      return unexpected(std::move(c.error()));
     }
-    configs[name] = std::make_shared<const LogConfig>(std::get<LogConfig>(c));
+    configs[name] = std::make_shared<const LogConfig>(std::move(*c));
   }
-  if (validate_only) return LogErrc::kNone;
+  if (validate_only) return {};
   std::vector<std::pair<std::shared_ptr<Log>, std::shared_ptr<const LogConfig>>> logs;
   {
     std::unique_lock lk(mu_);
@@ -569,7 +546,7 @@ LogErrc LogManager::set_defaults(const LogConfig& defaults, std::string* message
       if (auto it = configs.find(tp.topic); it != configs.end()) logs.emplace_back(e.log, it->second);
   }
   for (auto& [l, cfg] : logs) l->set_config(cfg);
-  return LogErrc::kNone;
+  return {};
 }
 
 // One topic as a thread last saw it: its info (none: no such topic) and its

@@ -86,18 +86,17 @@ class LogManager {
   // Grows a topic to `total_partitions`. Both creations are all or nothing
   // (a failure part way removes what it made) and refuse, with
   // kPolicyViolation, to go beyond max_partitions in all.
-  LogErrc create_partitions(const std::string& name, int32_t total_partitions, std::string* message = nullptr,
-                            bool validate_only = false);
+  Result<void> create_partitions(const std::string& name, int32_t total_partitions, bool validate_only = false);
   // Removes the topic and its data; the name is reusable at once.
   LogErrc delete_topic(const std::string& name);
   // Replaces the topic's overrides (live: appends see it from the next call).
-  LogErrc alter_topic_config(const std::string& name, const std::map<std::string, std::string>& overrides,
-                             std::string* message = nullptr, bool validate_only = false);
+  Result<void> alter_topic_config(const std::string& name, const std::map<std::string, std::string>& overrides,
+                                  bool validate_only = false);
 
   // New broker-level defaults (dynamic broker configs): every topic's config
   // is rebuilt from them and its own overrides, live. Fails, changing
   // nothing, when a topic's overrides are not valid over the new defaults.
-  LogErrc set_defaults(const LogConfig& defaults, std::string* message = nullptr, bool validate_only = false);
+  Result<void> set_defaults(const LogConfig& defaults, bool validate_only = false);
 
   std::shared_ptr<Log> get_log(const std::string& topic, int32_t partition) const;
   std::optional<TopicInfo> topic(const std::string& name) const;
@@ -120,7 +119,8 @@ class LogManager {
   void checkpoint_recovery_points();
   void checkpoint_log_start_offsets();
 
-  static bool valid_topic_name(const std::string& name, std::string* why);
+  // Kafka's topic name rules; the error (kInvalidTopic) says which one fails.
+  static Result<void> valid_topic_name(const std::string& name);
 
   const std::vector<std::filesystem::path>& log_dirs() const { return config_.log_dirs; }
   // Moves between log dirs (AlterReplicaLogDirs; replica_dir_mover.h).
@@ -150,7 +150,7 @@ class LogManager {
   std::vector<std::pair<TopicPartition, LogEntry>> all_logs() const;
   // kPolicyViolation (and why) if `adding` more partitions would exceed
   // max_partitions. Caller holds admin_mu_.
-  LogErrc check_partition_limit(int64_t adding, std::string* message) const;
+  Result<void> check_partition_limit(int64_t adding) const;
   void close_logs(const std::vector<std::pair<TopicPartition, LogEntry>>& logs);
   int persist_topics(const std::map<std::string, TopicInfo>& topics);
 

@@ -17,7 +17,7 @@ namespace {
 // epoch); false if it is not a COMMIT/ABORT marker (skipped, as Kafka skips
 // unknown control types) or could not be read.
 bool read_marker(ChunkReader& reader, uint64_t pos, int64_t size, ProducerBatch& b, int* err) {
-  if (size > 64 * 1024) return false;  // a marker is ~80 bytes
+  if (size > int64_t{64} * 1024) return false;  // a marker is ~80 bytes
   const uint8_t* p = reader.get(pos, static_cast<size_t>(size), err);
   if (!p) return false;
   RecordBatchView v(std::span<uint8_t>(const_cast<uint8_t*>(p), static_cast<size_t>(size)));
@@ -29,59 +29,42 @@ bool read_marker(ChunkReader& reader, uint64_t pos, int64_t size, ProducerBatch&
   return true;
 }
 
+enum class BatchRead { kNext, kStop };
+
+// The producer fields of the batch at `pos` (`size` bytes, header `h`) into `b`; b stays
+// without a producer (id -1) when the batch is not one to replay: before
+// `from`, without a producer, of an old magic, or a control batch that is no
+// COMMIT/ABORT marker. kStop: the header could not be read again.
+BatchRead read_producer_batch(ChunkReader& reader, const uint8_t* h, uint64_t pos, int64_t size, int64_t from,
+                              ProducerBatch& b, int* err) {
+  const int64_t base = static_cast<int64_t>(load_be64(h + batch_layout::kBaseOffset));
+  const int32_t delta = static_cast<int32_t>(load_be32(h + batch_layout::kLastOffsetDelta));
+  const int64_t pid = static_cast<int64_t>(load_be64(h + batch_layout::kProducerId));
+  const uint16_t attrs = load_be16(h + batch_layout::kAttributes);
+  if (base + delta < from || pid < 0 || static_cast<int8_t>(h[batch_layout::kMagic]) != batch_layout::kCurrentMagic)
+    return BatchRead::kNext;
+  b.transactional = attrs & batch_layout::kTransactionalBit;
+  if (attrs & batch_layout::kControlBit) {
+    if (!read_marker(reader, pos, size, b, err)) return BatchRead::kNext;
+    h = reader.get(pos, batch_layout::kHeaderSize, err);  // the reader may have moved its buffer
+    if (!h) return BatchRead::kStop;
+  }
+  b.producer_id = pid;
+  b.epoch = static_cast<int16_t>(load_be16(h + batch_layout::kProducerEpoch));
+  b.first_seq = static_cast<int32_t>(load_be32(h + batch_layout::kBaseSequence));
+  b.last_seq = add_sequence(b.first_seq, delta);
+  b.first_offset = base;
+  b.last_offset = base + delta;
+  b.timestamp = static_cast<int64_t>(load_be64(h + batch_layout::kMaxTimestamp));
+  if (b.control) b.first_seq = b.last_seq = -1;
+  return BatchRead::kNext;
+}
+
 }  // namespace
 
 void Log::rebuild_producer_state() {
   auto scan = [this](int64_t from, const ProducerStateManager::BatchVisitor& visit) {
-    if (from >= leo_.load(std::memory_order_acquire)) return;  // snapshot at the end (clean stop): nothing to read
-    auto segs = snapshot();
-    for (size_t i = 0; i < segs.size(); ++i) {
-      if (i + 1 < segs.size() && segs[i + 1]->base_offset() <= from) continue;  // wholly before `from`
-      const auto& seg = segs[i];
-      int err = 0;
-      FdRef file = seg->acquire_file(&err);
-      if (!file) {
-        storage_log().warn("log {}: opening segment {} for producer state: {}", dir_.string(), seg->base_offset(),
-                           std::strerror(err));
-        continue;
-      }
-      ChunkReader reader(file->fd(), seg->size(), 64 * 1024);
-      uint64_t pos = 0;
-      while (const uint8_t* h = reader.get(pos, batch_layout::kHeaderSize, &err)) {
-        const int64_t size = batch_size_from_prefix(h, batch_layout::kHeaderSize);
-        if (size < static_cast<int64_t>(batch_layout::kHeaderSize)) break;
-        const int64_t base = static_cast<int64_t>(load_be64(h + batch_layout::kBaseOffset));
-        const int32_t delta = static_cast<int32_t>(load_be32(h + batch_layout::kLastOffsetDelta));
-        const int64_t pid = static_cast<int64_t>(load_be64(h + batch_layout::kProducerId));
-        const uint16_t attrs = load_be16(h + batch_layout::kAttributes);
-        if (base + delta >= from && pid >= 0 &&
-            static_cast<int8_t>(h[batch_layout::kMagic]) == batch_layout::kCurrentMagic) {
-          ProducerBatch b;
-          b.transactional = attrs & batch_layout::kTransactionalBit;
-          if (attrs & batch_layout::kControlBit) {
-            if (!read_marker(reader, pos, size, b, &err)) {
-              pos += static_cast<uint64_t>(size);
-              continue;
-            }
-            h = reader.get(pos, batch_layout::kHeaderSize, &err);  // the reader may have moved its buffer
-            if (!h) break;
-          }
-          b.producer_id = pid;
-          b.epoch = static_cast<int16_t>(load_be16(h + batch_layout::kProducerEpoch));
-          b.first_seq = static_cast<int32_t>(load_be32(h + batch_layout::kBaseSequence));
-          b.last_seq = add_sequence(b.first_seq, delta);
-          b.first_offset = base;
-          b.last_offset = base + delta;
-          b.timestamp = static_cast<int64_t>(load_be64(h + batch_layout::kMaxTimestamp));
-          if (b.control) b.first_seq = b.last_seq = -1;
-          visit(b);
-        }
-        pos += static_cast<uint64_t>(size);
-      }
-      if (err != 0)
-        storage_log().warn("log {}: reading segment {} for producer state: {}", dir_.string(), seg->base_offset(),
-                           std::strerror(err));
-    }
+    scan_producer_batches(from, visit);
   };
   // Aborts replayed from the log are re-added to the .txnindex if a crash
   // lost them (Kafka rebuilds the txn index of the segments it recovers).
@@ -95,6 +78,35 @@ void Log::rebuild_producer_state() {
   };
   producer_batches_replayed_ = producers_.load(log_start_.load(std::memory_order_acquire),
                                                leo_.load(std::memory_order_acquire), scan, on_completed);
+}
+
+void Log::scan_producer_batches(int64_t from, const ProducerStateManager::BatchVisitor& visit) {
+  if (from >= leo_.load(std::memory_order_acquire)) return;  // snapshot at the end (clean stop): nothing to read
+  auto segs = snapshot();
+  for (size_t i = 0; i < segs.size(); ++i) {
+    if (i + 1 < segs.size() && segs[i + 1]->base_offset() <= from) continue;  // wholly before `from`
+    const auto& seg = segs[i];
+    int err = 0;
+    FdRef file = seg->acquire_file(&err);
+    if (!file) {
+      storage_log().warn("log {}: opening segment {} for producer state: {}", dir_.string(), seg->base_offset(),
+                         std::strerror(err));
+      continue;
+    }
+    ChunkReader reader(file->fd(), seg->size(), size_t{64} * 1024);
+    uint64_t pos = 0;
+    while (const uint8_t* h = reader.get(pos, batch_layout::kHeaderSize, &err)) {
+      const int64_t size = batch_size_from_prefix(h, batch_layout::kHeaderSize);
+      if (size < static_cast<int64_t>(batch_layout::kHeaderSize)) break;
+      ProducerBatch b;
+      if (read_producer_batch(reader, h, pos, size, from, b, &err) == BatchRead::kStop) break;
+      if (b.producer_id >= 0) visit(b);
+      pos += static_cast<uint64_t>(size);
+    }
+    if (err != 0)
+      storage_log().warn("log {}: reading segment {} for producer state: {}", dir_.string(), seg->base_offset(),
+                         std::strerror(err));
+  }
 }
 
 std::vector<std::pair<int64_t, ProducerEntry>> Log::producer_states() {

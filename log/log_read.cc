@@ -9,7 +9,7 @@ namespace {
 
 // Ends `slice` before the batch holding `max_offset` if that batch is in it.
 void cut_at(const LogSegment& seg, FileSlice& slice, int64_t max_offset, uint64_t limit, int* err) {
-  auto bound = seg.find_batch(max_offset, limit, err);
+  auto bound = seg.find_batch(Offset(max_offset), limit, err);
   if (*err != 0 || !bound) return;
   const int64_t end = slice.position + static_cast<int64_t>(slice.length);
   if (bound->position >= static_cast<uint64_t>(slice.position) && static_cast<int64_t>(bound->position) < end)
@@ -55,7 +55,7 @@ ReadResult Log::read_once(Offset offset, size_t max_bytes, int64_t max_offset, b
   while (seg) {
     const uint64_t limit = seg->size();
     int err = 0;
-    auto h = seg->find_batch(o, limit, &err);
+    auto h = seg->find_batch(offset, limit, &err);
     if (err == 0 && h && h->base_offset >= max_offset) return res;
     if (err == 0 && h) res.slice = seg->slice_from(*h, max_bytes, limit, &err);
     if (err == 0 && h && max_offset < leo) cut_at(*seg, res.slice, max_offset, limit, &err);
@@ -76,7 +76,7 @@ OffsetAndTimestamp Log::offset_for_timestamp(int64_t ts) const {
   for (const auto& seg : snapshot()) {
     if (seg->max_timestamp_so_far().timestamp < ts) continue;
     int err = 0;
-    if (auto r = seg->find_offset_by_timestamp(ts, start, &err)) return {Offset(r->offset), r->timestamp};
+    if (auto r = seg->find_offset_by_timestamp(ts, Offset(start), &err)) return {r->offset, r->timestamp};
   }
   return {};
 }
@@ -95,7 +95,7 @@ OffsetAndTimestamp Log::max_timestamp_offset() const {
   int err = 0;
   auto r = best->max_timestamp_record(&err);
   if (!r) return {};
-  return {Offset(r->offset), r->timestamp};
+  return {r->offset, r->timestamp};
 }
 
 }  // namespace skiff::storage

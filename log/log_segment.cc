@@ -15,13 +15,31 @@
 namespace skiff::storage {
 
 namespace {
-constexpr size_t kHeaderScanChunk = 16 * 1024;
+constexpr size_t kHeaderScanChunk = size_t{16} * 1024;
 constexpr size_t kRecoveryChunk = 1 << 20;
 
 int64_t file_mtime_ms(const std::filesystem::path& path) {
   struct stat st {};
   if (::stat(path.c_str(), &st) != 0) return 0;
   return static_cast<int64_t>(st.st_mtim.tv_sec) * 1000 + st.st_mtim.tv_nsec / 1000000;
+}
+
+// The batch at `pos` if recovery keeps it: whole within the file, its header
+// and CRC valid, its offsets after `next` and within the segment's 32-bit
+// relative range from `base`. nullopt ends recovery there (the tail is cut).
+std::optional<RecordBatchView> recoverable_batch(ChunkReader& r, uint64_t pos, uint64_t file_size, int64_t base,
+                                                 int64_t next, int* err) {
+  const uint8_t* p = r.get(pos, batch_layout::kLogOverhead, err);
+  if (!p) return std::nullopt;
+  const int64_t sz = batch_size_from_prefix(p, batch_layout::kLogOverhead);
+  if (sz < static_cast<int64_t>(batch_layout::kHeaderSize) || pos + static_cast<uint64_t>(sz) > file_size)
+    return std::nullopt;
+  const uint8_t* bp = r.get(pos, static_cast<size_t>(sz), err);
+  if (!bp) return std::nullopt;
+  RecordBatchView v({const_cast<uint8_t*>(bp), static_cast<size_t>(sz)});
+  if (!v.validate_header_and_crc()) return std::nullopt;
+  if (v.base_offset() < next || v.last_offset_delta() < 0 || v.last_offset() - base > INT32_MAX) return std::nullopt;
+  return v;
 }
 }  // namespace
 
@@ -34,14 +52,14 @@ LogSegment::LogSegment(std::shared_ptr<FdCache> cache, std::filesystem::path dir
       dir_(std::move(dir)),
       base_(base),
       log_file_(*cache_, dir_ / segment_file_name(base, ".log")),
-      offset_index_(*cache_, dir_ / segment_file_name(base, ".index"), base),
-      time_index_(*cache_, dir_ / segment_file_name(base, ".timeindex"), base) {}
+      offset_index_(*cache_, dir_ / segment_file_name(base, ".index"), Offset(base)),
+      time_index_(*cache_, dir_ / segment_file_name(base, ".timeindex"), Offset(base)) {}
 
 LogSegment::~LogSegment() = default;
 
 int LogSegment::create(std::shared_ptr<FdCache> cache, const std::filesystem::path& dir, int64_t base_offset,
                        size_t index_max_bytes, int64_t now_ms, std::shared_ptr<LogSegment>& out) {
-  std::shared_ptr<LogSegment> seg(new LogSegment(cache, dir, base_offset));
+  std::shared_ptr<LogSegment> seg(new LogSegment(std::move(cache), dir, base_offset));
   if (int rc = seg->log_file_.open(true, true); rc != 0) return rc;
   try {
     seg->offset_index_.file().open(true);
@@ -61,7 +79,7 @@ int LogSegment::create(std::shared_ptr<FdCache> cache, const std::filesystem::pa
 
 std::shared_ptr<LogSegment> LogSegment::open(std::shared_ptr<FdCache> cache, const std::filesystem::path& dir,
                                              int64_t base_offset) {
-  std::shared_ptr<LogSegment> seg(new LogSegment(cache, dir, base_offset));
+  std::shared_ptr<LogSegment> seg(new LogSegment(std::move(cache), dir, base_offset));
   const auto& log_path = seg->log_file_.path();
   FdRef file;
   if (int rc = seg->log_file_.open(false, false, &file); rc != 0) {
@@ -84,7 +102,7 @@ std::shared_ptr<LogSegment> LogSegment::open(std::shared_ptr<FdCache> cache, con
   return seg;
 }
 
-void LogSegment::note_batch(int64_t last_offset, int64_t max_ts) {
+void LogSegment::note_batch(Offset last_offset, int64_t max_ts) {
   std::lock_guard lk(ts_mu_);
   if (max_ts > max_ts_.timestamp) max_ts_ = {max_ts, last_offset};
 }
@@ -121,13 +139,9 @@ int LogSegment::append(std::span<const uint8_t> bytes, std::span<const BatchAppe
   uint64_t pos = pos0;
   int rc = 0;
   for (const auto& b : batches) {
-    note_batch(b.last_offset, b.max_timestamp);
+    note_batch(Offset(b.last_offset), b.max_timestamp);
     if (bytes_since_last_index_entry_ > index_interval_bytes && !offset_index_.file().full()) {
-      rc = offset_index_.append(b.last_offset, static_cast<uint32_t>(pos));
-      if (rc == 0) {
-        auto m = max_timestamp_so_far();
-        if (m.timestamp >= 0) rc = time_index_.maybe_append(m.timestamp, m.offset);
-      }
+      rc = index_batch(Offset(b.last_offset), pos);
       if (rc != 0) break;
       bytes_since_last_index_entry_ = 0;
     }
@@ -151,6 +165,14 @@ int LogSegment::append(std::span<const uint8_t> bytes, std::span<const BatchAppe
   return 0;
 }
 
+// An entry in both indexes for the batch ending at `last_offset`, at byte
+// `pos` of the .log. Writer only. errno.
+int LogSegment::index_batch(Offset last_offset, uint64_t pos) {
+  if (int rc = offset_index_.append(last_offset, static_cast<uint32_t>(pos)); rc != 0) return rc;
+  auto m = max_timestamp_so_far();
+  return m.timestamp >= 0 ? time_index_.maybe_append(m.timestamp, m.offset) : 0;
+}
+
 SegmentRecovery LogSegment::recover(int64_t index_interval_bytes, size_t index_max_bytes) {
   if (int rc = make_appendable(index_max_bytes); rc != 0) {
     throw std::system_error(rc, std::generic_category(), "index resize in " + dir_.string());
@@ -159,7 +181,7 @@ SegmentRecovery LogSegment::recover(int64_t index_interval_bytes, size_t index_m
   time_index_.file().truncate_entries(0);
   {
     std::lock_guard lk(ts_mu_);
-    max_ts_ = {-1, -1};
+    max_ts_ = {-1, Offset(-1)};
   }
   int err = 0;
   FdRef file = log_file_.acquire(&err);
@@ -171,27 +193,16 @@ SegmentRecovery LogSegment::recover(int64_t index_interval_bytes, size_t index_m
   uint64_t pos = 0;
   int64_t next = base_;
   int64_t bytes_since = 0;
-  while (true) {
-    const uint8_t* p = r.get(pos, batch_layout::kLogOverhead, &err);
-    if (!p) break;
-    int64_t sz = batch_size_from_prefix(p, batch_layout::kLogOverhead);
-    if (sz < static_cast<int64_t>(batch_layout::kHeaderSize) || pos + static_cast<uint64_t>(sz) > file_size) break;
-    const uint8_t* bp = r.get(pos, static_cast<size_t>(sz), &err);
-    if (!bp) break;
-    RecordBatchView v({const_cast<uint8_t*>(bp), static_cast<size_t>(sz)});
-    if (!v.validate_header_and_crc()) break;
-    if (v.base_offset() < next || v.last_offset_delta() < 0 || v.last_offset() - base_ > INT32_MAX) break;
-    note_batch(v.last_offset(), v.max_timestamp());
+  while (auto v = recoverable_batch(r, pos, file_size, base_, next, &err)) {
+    note_batch(Offset(v->last_offset()), v->max_timestamp());
     if (bytes_since > index_interval_bytes && !offset_index_.file().full()) {
-      int rc = offset_index_.append(v.last_offset(), static_cast<uint32_t>(pos));
-      auto m = max_timestamp_so_far();
-      if (rc == 0 && m.timestamp >= 0) rc = time_index_.maybe_append(m.timestamp, m.offset);
-      if (rc != 0) throw std::system_error(rc, std::generic_category(), "index write in " + dir_.string());
+      if (int rc = index_batch(Offset(v->last_offset()), pos); rc != 0)
+        throw std::system_error(rc, std::generic_category(), "index write in " + dir_.string());
       bytes_since = 0;
     }
-    pos += static_cast<uint64_t>(sz);
-    bytes_since += sz;
-    next = v.next_offset();
+    pos += v->size_in_bytes();
+    bytes_since += static_cast<int64_t>(v->size_in_bytes());
+    next = v->next_offset();
   }
   if (err != 0) throw std::system_error(err, std::generic_category(), "read " + log_file_.path().string());
   if (pos < file_size && ::ftruncate(file->fd(), static_cast<off_t>(pos)) != 0) {
@@ -221,7 +232,7 @@ int64_t LogSegment::load_as_active(size_t index_max_bytes) {
   BatchHeader h;
   uint64_t pos = start;
   while (read_batch_header(r, pos, h, &err)) {
-    note_batch(h.last_offset(), h.max_timestamp);
+    note_batch(Offset(h.last_offset()), h.max_timestamp);
     next = h.last_offset() + 1;
     pos += h.size;
   }
@@ -254,7 +265,7 @@ bool LogSegment::indexes_sane() {
   if (!offset_index_.sane(sz)) return false;
   // Offsets in the time index can't exceed the last offset of the file; we
   // don't know it without reading, so bound by what 32-bit deltas allow.
-  if (!time_index_.sane(base_ + INT32_MAX)) return false;
+  if (!time_index_.sane(Offset(base_ + INT32_MAX))) return false;
   if (sz == 0 && (offset_index_.entries() > 0 || time_index_.entries() > 0)) return false;
   auto last = time_index_.last_entry();
   std::lock_guard lk(ts_mu_);
@@ -283,7 +294,7 @@ void LogSegment::delete_files() {
   time_index_.file().remove_file();
 }
 
-std::optional<BatchHeader> LogSegment::find_batch(int64_t target, uint64_t limit, int* err) const {
+std::optional<BatchHeader> LogSegment::find_batch(Offset target, uint64_t limit, int* err) const {
   uint64_t start = offset_index_.lookup(target).position;
   if (start >= limit) start = 0;
   FdRef file = log_file_.acquire(err);
@@ -292,7 +303,7 @@ std::optional<BatchHeader> LogSegment::find_batch(int64_t target, uint64_t limit
   BatchHeader h;
   uint64_t pos = start;
   while (read_batch_header(r, pos, h, err)) {
-    if (h.last_offset() >= target) return h;
+    if (h.last_offset() >= target.value) return h;
     pos += h.size;
   }
   return std::nullopt;
@@ -319,7 +330,7 @@ FileSlice LogSegment::slice_from(const BatchHeader& first, size_t max_bytes, uin
   return FileSlice{std::move(file), static_cast<int64_t>(p), static_cast<size_t>(end - p)};
 }
 
-std::optional<TimestampOffset> LogSegment::find_offset_by_timestamp(int64_t ts, int64_t min_offset, int* err) const {
+std::optional<TimestampOffset> LogSegment::find_offset_by_timestamp(int64_t ts, Offset min_offset, int* err) const {
   const uint64_t limit = size();
   auto te = time_index_.lookup(ts);
   uint64_t start = offset_index_.lookup(std::max(te.offset, min_offset)).position;
@@ -330,7 +341,7 @@ std::optional<TimestampOffset> LogSegment::find_offset_by_timestamp(int64_t ts, 
   BatchHeader h;
   uint64_t pos = start;
   while (read_batch_header(r, pos, h, err)) {
-    if (h.max_timestamp >= ts && h.last_offset() >= min_offset) {
+    if (h.max_timestamp >= ts && h.last_offset() >= min_offset.value) {
       const uint8_t* bp = r.get(pos, h.size, err);
       if (!bp) return std::nullopt;
       RecordBatchView v({const_cast<uint8_t*>(bp), h.size});
@@ -338,14 +349,14 @@ std::optional<TimestampOffset> LogSegment::find_offset_by_timestamp(int64_t ts, 
         RecordIterator it(v);
         RecordView rec;
         while (it.next(rec)) {
-          if (rec.timestamp(v) >= ts && rec.offset(v) >= min_offset)
-            return TimestampOffset{rec.timestamp(v), rec.offset(v)};
+          if (rec.timestamp(v) >= ts && rec.offset(v) >= min_offset.value)
+            return TimestampOffset{rec.timestamp(v), Offset(rec.offset(v))};
         }
       }
       // LogAppendTime: every record has the batch's max timestamp. Compressed:
       // we don't decompress here; the batch's first eligible offset is a
       // safe answer (a consumer starting there sees the wanted record).
-      return TimestampOffset{h.max_timestamp, std::max(h.base_offset, min_offset)};
+      return TimestampOffset{h.max_timestamp, std::max(Offset(h.base_offset), min_offset)};
     }
     pos += h.size;
   }
@@ -368,15 +379,16 @@ std::optional<TimestampOffset> LogSegment::max_timestamp_record(int* err) const 
       const uint8_t* bp = r.get(pos, h.size, err);
       if (!bp) return std::nullopt;
       RecordBatchView v({const_cast<uint8_t*>(bp), h.size});
-      if (v.timestamp_type() == TimestampType::kLogAppendTime) return TimestampOffset{m.timestamp, h.base_offset};
+      if (v.timestamp_type() == TimestampType::kLogAppendTime)
+        return TimestampOffset{m.timestamp, Offset(h.base_offset)};
       if (v.compression() == Compression::kNone) {
         RecordIterator it(v);
         RecordView rec;
         while (it.next(rec)) {
-          if (rec.timestamp(v) == m.timestamp) return TimestampOffset{m.timestamp, rec.offset(v)};
+          if (rec.timestamp(v) == m.timestamp) return TimestampOffset{m.timestamp, Offset(rec.offset(v))};
         }
       }
-      return TimestampOffset{m.timestamp, h.last_offset()};
+      return TimestampOffset{m.timestamp, Offset(h.last_offset())};
     }
     pos += h.size;
   }

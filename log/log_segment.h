@@ -101,11 +101,11 @@ class LogSegment {
   // --- reader side (any thread) ---
   // The first batch whose last offset >= target, scanning from the index
   // entry below target. nullopt if the segment has none (or on I/O error).
-  std::optional<BatchHeader> find_batch(int64_t target, uint64_t limit, int* err) const;
+  std::optional<BatchHeader> find_batch(Offset target, uint64_t limit, int* err) const;
   // Whole batches starting at `first` up to max_bytes (the first always whole).
   FileSlice slice_from(const BatchHeader& first, size_t max_bytes, uint64_t limit, int* err) const;
   // First record with timestamp >= ts and offset >= min_offset, with its timestamp.
-  std::optional<TimestampOffset> find_offset_by_timestamp(int64_t ts, int64_t min_offset, int* err) const;
+  std::optional<TimestampOffset> find_offset_by_timestamp(int64_t ts, Offset min_offset, int* err) const;
   // Exact record offset of the max timestamp (ListOffsets -3).
   std::optional<TimestampOffset> max_timestamp_record(int* err) const;
   // Largest batch max-timestamp seen and the last offset of that batch.
@@ -117,7 +117,8 @@ class LogSegment {
 
  private:
   LogSegment(std::shared_ptr<FdCache> cache, std::filesystem::path dir, int64_t base);
-  void note_batch(int64_t last_offset, int64_t max_ts);
+  void note_batch(Offset last_offset, int64_t max_ts);
+  int index_batch(Offset last_offset, uint64_t pos);
 
   std::shared_ptr<FdCache> cache_;  // outlives the three CachedFiles below
   std::filesystem::path dir_;
@@ -133,7 +134,7 @@ class LogSegment {
   int64_t roll_base_ms_ = 0;                  // writer only after open
 
   mutable std::mutex ts_mu_;  // guards max_ts_ (pair read by readers)
-  TimestampOffset max_ts_{-1, -1};
+  TimestampOffset max_ts_{-1, Offset(-1)};
 };
 
 }  // namespace skiff::storage

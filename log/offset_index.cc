@@ -11,7 +11,7 @@ OffsetPosition OffsetIndex::entry(size_t i) const {
   return {base_ + load_be32(p), load_be32(p + 4)};
 }
 
-OffsetPosition OffsetIndex::lookup(int64_t target) const {
+OffsetPosition OffsetIndex::lookup(Offset target) const {
   const size_t after = first_entry_where(entries(), [&](size_t i) { return entry(i).offset > target; });
   return after == 0 ? OffsetPosition{base_, 0} : entry(after - 1);
 }
@@ -21,19 +21,19 @@ OffsetPosition OffsetIndex::lookup_by_position(uint32_t pos) const {
   return after == 0 ? OffsetPosition{base_, 0} : entry(after - 1);
 }
 
-int OffsetIndex::append(int64_t offset, uint32_t position) {
+int OffsetIndex::append(Offset offset, uint32_t position) {
   size_t n = entries();
   if (n > 0) {
     auto last = entry(n - 1);
     if (offset <= last.offset || position <= last.position) return 0;  // keep strictly increasing
   }
   uint8_t buf[kEntrySize];
-  store_be32(buf, static_cast<uint32_t>(offset - base_));
+  store_be32(buf, static_cast<uint32_t>(offset.value - base_.value));
   store_be32(buf + 4, position);
   return file_.append(buf);
 }
 
-void OffsetIndex::truncate_to(int64_t offset) {
+void OffsetIndex::truncate_to(Offset offset) {
   file_.truncate_entries(first_entry_where(entries(), [&](size_t i) { return entry(i).offset >= offset; }));
 }
 

@@ -13,39 +13,40 @@
 #include <filesystem>
 
 #include "log/index_file.h"
+#include "log/types.h"
 
 namespace skiff::storage {
 
 struct OffsetPosition {
-  int64_t offset;
+  Offset offset;
   uint32_t position;
 };
 
 class OffsetIndex {
  public:
   static constexpr size_t kEntrySize = 8;
-  OffsetIndex(FdCache& cache, std::filesystem::path path, int64_t base_offset)
+  OffsetIndex(FdCache& cache, std::filesystem::path path, Offset base_offset)
       : file_(cache, std::move(path), kEntrySize), base_(base_offset) {}
 
   IndexFile& file() { return file_; }
   const IndexFile& file() const { return file_; }
-  int64_t base_offset() const { return base_; }
+  Offset base_offset() const { return base_; }
   size_t entries() const { return file_.entries(); }
   OffsetPosition entry(size_t i) const;
 
   // Largest entry with offset <= target, or {base, 0} if none.
-  OffsetPosition lookup(int64_t target) const;
+  OffsetPosition lookup(Offset target) const;
   // Largest entry with position <= pos, or {base, 0} if none.
   OffsetPosition lookup_by_position(uint32_t pos) const;
-  int append(int64_t offset, uint32_t position);  // errno
+  int append(Offset offset, uint32_t position);  // errno
   // Drops entries with offset >= `offset`.
-  void truncate_to(int64_t offset);
+  void truncate_to(Offset offset);
   // Kafka-like sanity check of an opened file against the log size.
   bool sane(uint64_t log_size) const;
 
  private:
   IndexFile file_;
-  int64_t base_;
+  Offset base_;
 };
 
 }  // namespace skiff::storage

@@ -23,7 +23,7 @@ TimestampOffset TimeIndex::lookup(int64_t target) const {
   return after == 0 ? TimestampOffset{-1, base_} : entry(after - 1);
 }
 
-int TimeIndex::maybe_append(int64_t timestamp, int64_t offset, bool skip_full_check) {
+int TimeIndex::maybe_append(int64_t timestamp, Offset offset, bool skip_full_check) {
   size_t n = entries();
   if (n > 0) {
     auto last = entry(n - 1);
@@ -32,15 +32,15 @@ int TimeIndex::maybe_append(int64_t timestamp, int64_t offset, bool skip_full_ch
   if (!skip_full_check && n + 1 >= file_.max_entries()) return 0;  // keep the last slot for the final entry
   uint8_t buf[kEntrySize];
   store_be64(buf, static_cast<uint64_t>(timestamp));
-  store_be32(buf + 8, static_cast<uint32_t>(offset - base_));
+  store_be32(buf + 8, static_cast<uint32_t>(offset.value - base_.value));
   return file_.append(buf);
 }
 
-void TimeIndex::truncate_to(int64_t offset) {
+void TimeIndex::truncate_to(Offset offset) {
   file_.truncate_entries(first_entry_where(entries(), [&](size_t i) { return entry(i).offset >= offset; }));
 }
 
-bool TimeIndex::sane(int64_t max_offset) const {
+bool TimeIndex::sane(Offset max_offset) const {
   size_t n = entries();
   if (n == 0) return true;
   auto first = entry(0);

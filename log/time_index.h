@@ -12,18 +12,19 @@
 #include <filesystem>
 
 #include "log/index_file.h"
+#include "log/types.h"
 
 namespace skiff::storage {
 
 struct TimestampOffset {
   int64_t timestamp;
-  int64_t offset;
+  Offset offset;
 };
 
 class TimeIndex {
  public:
   static constexpr size_t kEntrySize = 12;
-  TimeIndex(FdCache& cache, std::filesystem::path path, int64_t base_offset)
+  TimeIndex(FdCache& cache, std::filesystem::path path, Offset base_offset)
       : file_(cache, std::move(path), kEntrySize), base_(base_offset) {}
 
   IndexFile& file() { return file_; }
@@ -39,13 +40,13 @@ class TimeIndex {
   TimestampOffset lookup(int64_t target) const;
   // Appends if timestamp > last entry's timestamp (and offset >= its
   // offset). `skip_full_check` lets the final entry of a segment in.
-  int maybe_append(int64_t timestamp, int64_t offset, bool skip_full_check = false);
-  void truncate_to(int64_t offset);
-  bool sane(int64_t max_offset) const;
+  int maybe_append(int64_t timestamp, Offset offset, bool skip_full_check = false);
+  void truncate_to(Offset offset);
+  bool sane(Offset max_offset) const;
 
  private:
   IndexFile file_;
-  int64_t base_;
+  Offset base_;
 };
 
 }  // namespace skiff::storage

@@ -221,7 +221,10 @@ const TopicConfigDef* find_topic_config(std::string_view name) {
   return it != defs.end() && it->name == name ? &*it : nullptr;
 }
 
-std::optional<std::string> validate_topic_config_value(const TopicConfigDef& d, const std::string& value) {
+namespace {
+
+// The reason `value` is invalid for `d`, in Kafka's words; nullopt if valid.
+std::optional<std::string> value_problem(const TopicConfigDef& d, const std::string& value) {
   const std::string_view v = java_trim(value);
   switch (d.type) {
     case T::kBoolean: {
@@ -252,12 +255,8 @@ std::optional<std::string> validate_topic_config_value(const TopicConfigDef& d, 
   return std::nullopt;
 }
 
-std::optional<std::string> validate_topic_configs(const std::map<std::string, std::string>& overrides) {
-  for (const auto& [k, v] : overrides) {
-    const auto* def = find_topic_config(k);
-    if (!def) return "Unknown topic config name: " + k;
-    if (auto e = validate_topic_config_value(*def, v)) return e;
-  }
+// The rules that join keys (compaction lags, remote storage).
+std::optional<std::string> joint_problem(const std::map<std::string, std::string>& overrides) {
   auto number = [&](const char* key) {
     auto it = overrides.find(key);
     const std::string fallback(*find_topic_config(key)->kafka_default);
@@ -275,6 +274,23 @@ std::optional<std::string> validate_topic_configs(const std::map<std::string, st
           "Topic cannot be configured with remote log storage.");
   }
   return std::nullopt;
+}
+
+}  // namespace
+
+Result<void> validate_topic_config_value(const TopicConfigDef& d, const std::string& value) {
+  if (auto why = value_problem(d, value)) return unexpected(Error::invalid_config(std::move(*why)));
+  return {};
+}
+
+Result<void> validate_topic_configs(const std::map<std::string, std::string>& overrides) {
+  for (const auto& [k, v] : overrides) {
+    const auto* def = find_topic_config(k);
+    if (!def) return unexpected(Error::invalid_config("Unknown topic config name: " + k));
+    if (auto r = validate_topic_config_value(*def, v); !r) return r;
+  }
+  if (auto why = joint_problem(overrides)) return unexpected(Error::invalid_config(std::move(*why)));
+  return {};
 }
 
 int64_t topic_config_integer(const std::string& value) { return parse_java_long(java_trim(value)).value_or(0); }

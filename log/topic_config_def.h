@@ -21,6 +21,8 @@
 #include <string_view>
 #include <vector>
 
+#include "log/result.h"
+
 namespace skiff::storage {
 
 // Kafka's ConfigDef.Type for the topic keys.
@@ -57,12 +59,12 @@ const std::vector<TopicConfigDef>& topic_config_defs();
 const TopicConfigDef* find_topic_config(std::string_view name);
 
 // Kafka's check of one value ("Invalid value X for configuration K: ...").
-// Returns the error message, or nullopt when the value is valid.
-std::optional<std::string> validate_topic_config_value(const TopicConfigDef& def, const std::string& value);
+// The error (kInvalidConfig) carries the message.
+Result<void> validate_topic_config_value(const TopicConfigDef& def, const std::string& value);
 // The whole override map as Kafka's LogConfig.validate checks it: unknown
 // names ("Unknown topic config name: K"), each value, then the rules that
 // join keys (compaction lags, remote storage that Skiff does not have).
-std::optional<std::string> validate_topic_configs(const std::map<std::string, std::string>& overrides);
+Result<void> validate_topic_configs(const std::map<std::string, std::string>& overrides);
 
 // Parsed values, for the keys the log acts on (the value was validated).
 int64_t topic_config_integer(const std::string& value);

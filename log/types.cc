@@ -2,50 +2,6 @@
 
 namespace skiff::storage {
 
-int16_t kafka_error_code(LogErrc e) {
-  switch (e) {
-    case LogErrc::kNone:
-      return 0;
-    case LogErrc::kCorruptMessage:
-      return 2;
-    case LogErrc::kInvalidRecord:
-      return 87;
-    case LogErrc::kMessageTooLarge:
-      return 10;
-    case LogErrc::kUnsupportedForMessageFormat:
-      return 43;
-    case LogErrc::kInvalidTimestamp:
-      return 32;
-    case LogErrc::kStorageError:
-      return 56;
-    case LogErrc::kOffsetOutOfRange:
-      return 1;
-    case LogErrc::kUnknownTopicOrPartition:
-      return 3;
-    case LogErrc::kTopicAlreadyExists:
-      return 36;
-    case LogErrc::kInvalidPartitions:
-      return 37;
-    case LogErrc::kInvalidConfig:
-      return 40;
-    case LogErrc::kInvalidTopic:
-      return 17;
-    case LogErrc::kInvalidRequest:
-      return 42;
-    case LogErrc::kOutOfOrderSequence:
-      return 45;
-    case LogErrc::kInvalidProducerEpoch:
-      return 47;
-    case LogErrc::kPolicyViolation:
-      return 44;
-    case LogErrc::kInvalidTxnState:
-      return 48;
-    case LogErrc::kTransactionCoordinatorFenced:
-      return 52;
-  }
-  return -1;
-}
-
 std::string_view to_string(LogErrc e) {
   switch (e) {
     case LogErrc::kNone:

@@ -19,8 +19,9 @@ struct Offset {
   constexpr Offset operator-(int64_t d) const { return Offset(value - d); }
 };
 
-// Outcomes of log operations. The Produce/Fetch/ListOffsets handlers map them
-// to Kafka error codes (number in the comment).
+// Outcomes of log operations. api/ maps them to Kafka error codes
+// (api::to_error_code in api/topics.cc; the code each becomes is in the
+// comment), so log/ needs nothing of the protocol.
 enum class LogErrc : int {
   kNone = 0,
   kCorruptMessage,                // 2  CORRUPT_MESSAGE: CRC or size mismatch
@@ -43,8 +44,7 @@ enum class LogErrc : int {
   kTransactionCoordinatorFenced,  // 52 TRANSACTION_COORDINATOR_FENCED (a marker from an older coordinator epoch)
 };
 
-// The Kafka error code for an outcome (see the list above).
-int16_t kafka_error_code(LogErrc e);
+// The outcome's name, for log lines and tests.
 std::string_view to_string(LogErrc e);
 
 enum class TimestampType : int8_t { kCreateTime = 0, kLogAppendTime = 1 };

@@ -6,9 +6,16 @@
 #      scenario read top to bottom) over 60 lines of code (NLOC) or cyclomatic
 #      complexity 20, declarative tables listed in scripts/lizard-allow.txt
 #      aside (the generated codec is not tracked, so never checked);
-#   3. clang-tidy (.clang-tidy) over the C++ files changed since BASE (default:
-#      the merge base with main), with BUILD/compile_commands.json; skipped
-#      with a note when there is no compilation database or no clang-tidy.
+#   3. clang-tidy (.clang-tidy) over the .cc files changed since BASE, with
+#      BUILD/compile_commands.json (configure and build first: the generated
+#      codec headers must exist); skipped with a note when there is no
+#      compilation database or no clang-tidy. BASE by default: the merge base
+#      with main (else origin/main, origin/HEAD) when HEAD is ahead of it; on
+#      main itself, or in a clone without those refs (CI), HEAD~1, so the
+#      files of the last commit (a merge: the whole merged branch); with no
+#      parent either (a one-commit shallow clone), tidy is skipped with a note.
+#      At most SKIFF_TIDY_MAX_FILES files (default 60, the rest named), run
+#      SKIFF_TIDY_JOBS at a time (default: nproc).
 # Exit 0 when all pass, 1 when something is out of line (each finding is
 # printed), 2 for a usage error or a missing tool (scripts/install-deps.sh
 # installs them). Bounded: format and lizard take seconds; tidy only reads
@@ -33,7 +40,7 @@ while (($#)); do
     --no-lizard) DO_LIZARD=0; shift ;;
     --no-tidy) DO_TIDY=0; shift ;;
     --fix-format) FIX=1; DO_LIZARD=0; DO_TIDY=0; shift ;;
-    -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,28p' "$0"; exit 0 ;;
     *) echo "usage: $0 [--base REF] [--build DIR] [--no-format] [--no-lizard] [--no-tidy] [--fix-format]" >&2; exit 2 ;;
   esac
 done
@@ -51,6 +58,46 @@ find_lizard() {
   local venv="${SKIFF_TOOLS_VENV:-${HOME}/.cache/skiff/tools-venv}"
   [[ -x "${venv}/bin/lizard" ]] && echo "${venv}/bin/lizard" && return 0
   return 1
+}
+
+# The commit tidy compares with when --base is not given (see the header).
+pick_base() {
+  local head ref mb
+  head="$(git rev-parse HEAD)"
+  for ref in main origin/main origin/HEAD; do
+    mb="$(git merge-base HEAD "${ref}" 2>/dev/null)" || continue
+    [[ "${mb}" != "${head}" ]] && { echo "${mb}"; return 0; }
+    break  # HEAD is that branch: fall back to its last commit
+  done
+  git rev-parse --verify -q HEAD~1 2>/dev/null
+}
+
+# clang-tidy over the compiled .cc files changed since BASE (translation
+# units only: a header is checked through the .cc files that include it,
+# .clang-tidy's HeaderFilterRegex), bounded in count and run in parallel.
+tidy_changed() {
+  local max="${SKIFF_TIDY_MAX_FILES:-60}" jobs="${SKIFF_TIDY_JOBS:-$(nproc)}" out
+  mapfile -t CHANGED < <( { git diff --name-only --diff-filter=d "${BASE}" -- '*.cc';
+                            git ls-files --others --exclude-standard -- '*.cc'; } | sort -u |
+                          while read -r f; do grep -q "\"file\": \"[^\"]*/${f}\"" "${BUILD}/compile_commands.json" && echo "$f"; done)
+  if ((${#CHANGED[@]} == 0)); then
+    echo "check-style: clang-tidy: no compiled .cc file changed since ${BASE}"
+    return
+  fi
+  if ((${#CHANGED[@]} > max)); then
+    echo "check-style: clang-tidy: ${#CHANGED[@]} files changed since ${BASE}; checking the first ${max}" \
+         "(SKIFF_TIDY_MAX_FILES), not: ${CHANGED[*]:max}"
+    CHANGED=("${CHANGED[@]:0:max}")
+  fi
+  out="$(printf '%s\n' "${CHANGED[@]}" | xargs -r -n 2 -P "${jobs}" "${CT}" -p "${BUILD}" --quiet 2>/dev/null |
+         grep -E '^[^ ]+:[0-9]+:[0-9]+: (warning|error):' | sort -u)"
+  if [[ -n "${out}" ]]; then
+    echo "${out}"
+    echo "check-style: clang-tidy: $(wc -l <<<"${out}") findings in ${#CHANGED[@]} files changed since ${BASE}"
+    failed=1
+  else
+    echo "check-style: clang-tidy: ${#CHANGED[@]} files changed since ${BASE} clean"
+  fi
 }
 
 mapfile -t SOURCES < <(git ls-files '*.cc' '*.h' | grep -v '^tests/fuzz/corpus/')
@@ -97,23 +144,11 @@ if ((DO_TIDY)); then
   elif [[ ! -f "${BUILD}/compile_commands.json" ]]; then
     echo "check-style: no ${BUILD}/compile_commands.json (configure with cmake first): tidy skipped"
   else
-    [[ -n "${BASE}" ]] || BASE="$(git merge-base HEAD main 2>/dev/null || echo HEAD)"
-    # Translation units only: a header is checked through the .cc files that
-    # include it (.clang-tidy's HeaderFilterRegex).
-    mapfile -t CHANGED < <( { git diff --name-only --diff-filter=d "${BASE}" -- '*.cc';
-                              git ls-files --others --exclude-standard -- '*.cc'; } | sort -u |
-                            while read -r f; do grep -q "\"file\": \"[^\"]*/${f}\"" "${BUILD}/compile_commands.json" && echo "$f"; done)
-    if ((${#CHANGED[@]} == 0)); then
-      echo "check-style: clang-tidy: no compiled .cc file changed since ${BASE}"
+    [[ -n "${BASE}" ]] || BASE="$(pick_base)" || BASE=""
+    if [[ -z "${BASE}" ]]; then
+      echo "check-style: clang-tidy: no base to compare with (no main, origin/main or parent commit): tidy skipped"
     else
-      out="$("${CT}" -p "${BUILD}" --quiet "${CHANGED[@]}" 2>/dev/null | grep -E '^[^ ]+:[0-9]+:[0-9]+: (warning|error):')"
-      if [[ -n "${out}" ]]; then
-        echo "${out}"
-        echo "check-style: clang-tidy: $(wc -l <<<"${out}") findings in ${#CHANGED[@]} changed files"
-        failed=1
-      else
-        echo "check-style: clang-tidy: ${#CHANGED[@]} changed files clean"
-      fi
+      tidy_changed
     fi
   fi
 fi

@@ -57,8 +57,7 @@ void wire_dynamic_config(config::DynamicBrokerConfig& dynamic, storage::LogManag
     } catch (const std::invalid_argument& e) {
       return e.what();
     }
-    std::string message;
-    if (logs.set_defaults(lc.defaults, &message, !apply) != storage::LogErrc::kNone) return message;
+    if (auto r = logs.set_defaults(lc.defaults, !apply); !r) return r.error().message;
     return {};
   });
   dynamic.add_listener([&logs](const config::BrokerConfig& next, bool apply) -> std::string {

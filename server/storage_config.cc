@@ -25,8 +25,8 @@ storage::LogManagerConfig make_log_manager_config(const config::BrokerConfig& co
   props["log.roll.ms"] = std::to_string(config.log_roll_ms);
   if (config.log_flush_interval_ms < 0) props.erase("log.flush.interval.ms");  // unset: the OS decides
   auto defaults = storage::LogConfig::from_broker_properties(props);
-  if (auto* error = std::get_if<std::string>(&defaults)) throw std::invalid_argument(*error);
-  lc.defaults = std::get<storage::LogConfig>(defaults);
+  if (!defaults) throw std::invalid_argument(defaults.error().message);
+  lc.defaults = std::move(*defaults);
   return lc;
 }
 

@@ -49,6 +49,39 @@ std::optional<ChangeResult> edit_list(const config::BrokerConfig& current, std::
   return std::nullopt;
 }
 
+// A key named twice in one request is refused whole, as Kafka does.
+std::optional<ChangeResult> check_unique_keys(const std::vector<ConfigChange>& changes) {
+  std::set<std::string> seen;
+  for (const auto& c : changes) {
+    if (!seen.insert(c.name).second)
+      return fail(ErrorCode::kInvalidRequest, "Error due to duplicate config keys: " + c.name);
+  }
+  return std::nullopt;
+}
+
+// One change applied to `next` (the dynamic values the request leaves); an
+// error result refuses the whole request.
+std::optional<ChangeResult> apply_change(const config::BrokerConfig& current, std::map<std::string, std::string>& next,
+                                         const ConfigChange& c, bool incremental) {
+  switch (c.op) {
+    case AlterOp::kSet:
+      if (!c.value) {
+        if (incremental) return fail(ErrorCode::kInvalidRequest, "Null value not supported for " + c.name);
+        return std::nullopt;
+      }
+      next[c.name] = *c.value;
+      return std::nullopt;
+    case AlterOp::kDelete:
+      next.erase(c.name);
+      return std::nullopt;
+    case AlterOp::kAppend:
+    case AlterOp::kSubtract:
+      return edit_list(current, next, c);
+    default:
+      return fail(ErrorCode::kInvalidRequest, "Unknown config operation " + std::to_string(static_cast<int>(c.op)));
+  }
+}
+
 }  // namespace
 
 ChangeResult alter_broker(BrokerServices& services, const std::string& resource_name,
@@ -60,37 +93,16 @@ ChangeResult alter_broker(BrokerServices& services, const std::string& resource_
   if (!services.dynamic) return fail(ErrorCode::kInvalidRequest, "Broker configs cannot be changed on this broker");
   auto& dyn = *services.dynamic;
   const auto scope = resource_name.empty() ? config::DynamicScope::kDefault : config::DynamicScope::kBroker;
+  if (auto r = check_unique_keys(changes)) return *r;
   std::map<std::string, std::string> names;
-  std::set<std::string> seen;
-  for (const auto& c : changes) {
-    if (!seen.insert(c.name).second)
-      return fail(ErrorCode::kInvalidRequest, "Error due to duplicate config keys: " + c.name);
-    names[c.name] = "";
-  }
+  for (const auto& c : changes) names[c.name] = "";
   if (auto e = config::check_dynamic_keys(names)) return fail(to_error(*e), e->message);
   auto values = dyn.values();
   std::map<std::string, std::string> next;
   if (incremental) next = scope == config::DynamicScope::kBroker ? values.broker : values.cluster;
   const auto current = dyn.current();
   for (const auto& c : changes) {
-    switch (c.op) {
-      case AlterOp::kSet:
-        if (!c.value) {
-          if (incremental) return fail(ErrorCode::kInvalidRequest, "Null value not supported for " + c.name);
-          break;
-        }
-        next[c.name] = *c.value;
-        break;
-      case AlterOp::kDelete:
-        next.erase(c.name);
-        break;
-      case AlterOp::kAppend:
-      case AlterOp::kSubtract:
-        if (auto r = edit_list(*current, next, c)) return *r;
-        break;
-      default:
-        return fail(ErrorCode::kInvalidRequest, "Unknown config operation " + std::to_string(static_cast<int>(c.op)));
-    }
+    if (auto r = apply_change(*current, next, c, incremental)) return *r;
   }
   if (auto e = dyn.alter(scope, next, validate_only)) return fail(to_error(*e), e->message);
   if (!validate_only)

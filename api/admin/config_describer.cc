@@ -172,8 +172,7 @@ std::optional<std::vector<ConfigEntry>> describe_topic(BrokerServices& services,
 std::vector<ConfigEntry> describe_new_topic(BrokerServices& services,
                                             const std::map<std::string, std::string>& overrides) {
   auto c = storage::LogConfig::with_overrides(services.logs.defaults(), overrides);
-  const auto* cfg = std::get_if<storage::LogConfig>(&c);
-  return topic_entries(services, cfg ? *cfg : services.logs.defaults(), overrides, std::nullopt);
+  return topic_entries(services, c ? *c : services.logs.defaults(), overrides, std::nullopt);
 }
 
 std::vector<ConfigEntry> describe_broker(BrokerServices& services, const std::optional<std::vector<std::string>>& keys,

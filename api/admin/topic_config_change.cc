@@ -76,9 +76,8 @@ ChangeResult alter_topic(BrokerServices& services, const std::string& name, cons
       return fail(ErrorCode::kInvalidConfig, "Unknown topic config name: " + c.name);
     if (auto r = apply_change(c, incremental, next); r.error != ErrorCode::kNone) return r;
   }
-  std::string message;
-  auto e = services.logs.alter_topic_config(name, next, &message, validate_only);
-  if (e != storage::LogErrc::kNone) return fail(to_error_code(e), message);
+  if (auto r = services.logs.alter_topic_config(name, next, validate_only); !r)
+    return fail(to_error_code(r.error().code), r.error().message);
   if (!validate_only) api_log().info("topic {}: config overrides now {} key(s)", escaped(name), next.size());
   return {};
 }

@@ -11,9 +11,11 @@
 #include "api/api_log.h"
 #include "api/group/offsets_migration.h"
 #include "common/log_escape.h"
+#include "common/wall_clock.h"
 
 namespace skiff::api::group {
 
+// NOLINTNEXTLINE(performance-unnecessary-value-param): a const reference changes group_coordinator.h (issue 21, left)
 GroupCoordinator::GroupCoordinator(GroupConfig config, storage::LogManager& logs, std::filesystem::path legacy_file)
     : config_(config) {
   std::random_device rd;
@@ -138,10 +140,7 @@ void GroupCoordinator::persist(GroupMetadata& g) {
   store_->write_group(r);
 }
 
-int64_t GroupCoordinator::now_ms() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
+int64_t GroupCoordinator::now_ms() { return wall_clock_ms(); }
 
 // A random (version 4) UUID after the prefix, as Kafka's member ids.
 std::string GroupCoordinator::new_member_id(const std::string& prefix) {

@@ -139,6 +139,8 @@ class GroupCoordinator : public txn::TxnOffsetMarkerSink {
   void remove_member_and_update_group(GroupMetadata& g, const std::string& member_id, const std::string& reason);
   ErrorCode validate_member(GroupMetadata& g, const std::string& member_id,
                             const std::optional<std::string>& instance_id) const;
+  // SyncGroup from the leader: its assignment stored, everyone answered.
+  void complete_sync(GroupMetadata& g, std::vector<std::pair<std::string, Bytes>>& assignments);
 
   // Timers; each re-checks under the group's mutex.
   void schedule_session_expiry(GroupMetadata& g, MemberMetadata& m);
@@ -153,6 +155,8 @@ class GroupCoordinator : public txn::TxnOffsetMarkerSink {
   // `with_pending`: also drops pending transactional offsets of the doomed
   // partitions; otherwise a partition with pending offsets is kept.
   int remove_offsets(const OffsetPredicate& doomed, int64_t now, bool durable, bool with_pending);
+  // OffsetCommit's checks of the group (Kafka's validateOffsetCommit).
+  ErrorCode validate_commit(GroupMetadata& g, const OffsetCommitParams& p) const;
   // TxnOffsetCommit's checks of the group (Kafka's validateOffsetCommit, transactional).
   ErrorCode validate_txn_commit(GroupMetadata& g, const TxnOffsetCommitParams& p) const;
   // A written marker's effect on one group's memory (the caller holds

@@ -14,13 +14,32 @@ JoinGroupResult join_error(ErrorCode e, std::string member_id = {}) {
   return r;
 }
 
+// The request's own fields, checked before any group is looked up.
+ErrorCode check_join_params(const JoinGroupParams& p, const GroupConfig& config) {
+  if (p.group_id.empty()) return ErrorCode::kInvalidGroupId;
+  if (p.session_timeout_ms < config.min_session_timeout_ms || p.session_timeout_ms > config.max_session_timeout_ms)
+    return ErrorCode::kInvalidSessionTimeout;
+  return ErrorCode::kNone;
+}
+
+// A new member that would take the group past group.max.size (a known or
+// static member rejoining never counts twice).
+bool over_max_size(const GroupMetadata& g, const JoinGroupParams& p, bool unknown, int32_t max_size) {
+  const bool known = !unknown && (g.has(p.member_id) || g.is_pending(p.member_id));
+  const bool static_rejoin = p.group_instance_id && g.static_member_id(*p.group_instance_id).has_value();
+  return !known && !static_rejoin && g.size() + g.pending_members.size() >= static_cast<size_t>(max_size);
+}
+
+// A group that holds no member, pending member or offset.
+bool holds_nothing(const GroupMetadata& g) {
+  return g.is(GroupState::kEmpty) && g.size() == 0 && g.pending_members.empty() && g.offsets.empty();
+}
+
 }  // namespace
 
 void GroupCoordinator::join_group(JoinGroupParams p, JoinCallback cb) {
   if (shutting_down_) return cb(join_error(ErrorCode::kNotCoordinator, p.member_id));
-  if (p.group_id.empty()) return cb(join_error(ErrorCode::kInvalidGroupId, p.member_id));
-  if (p.session_timeout_ms < config_.min_session_timeout_ms || p.session_timeout_ms > config_.max_session_timeout_ms)
-    return cb(join_error(ErrorCode::kInvalidSessionTimeout, p.member_id));
+  if (auto e = check_join_params(p, config_); e != ErrorCode::kNone) return cb(join_error(e, p.member_id));
   const bool unknown = p.member_id.empty();
   bool created = false;
   GroupPtr g = unknown ? get_or_create(p.group_id, &created) : find(p.group_id);
@@ -29,9 +48,7 @@ void GroupCoordinator::join_group(JoinGroupParams p, JoinCallback cb) {
   // Checked again under the lock: shutdown() sweeps each group under its lock.
   if (shutting_down_) return cb(join_error(ErrorCode::kNotCoordinator, p.member_id));
   if (g->is(GroupState::kDead)) return cb(join_error(ErrorCode::kCoordinatorNotAvailable, p.member_id));
-  const bool known = !unknown && (g->has(p.member_id) || g->is_pending(p.member_id));
-  const bool static_rejoin = p.group_instance_id && g->static_member_id(*p.group_instance_id).has_value();
-  if (!known && !static_rejoin && g->size() + g->pending_members.size() >= static_cast<size_t>(config_.max_size)) {
+  if (over_max_size(*g, p, unknown, config_.max_size)) {
     cb(join_error(ErrorCode::kGroupMaxSizeReached, p.member_id));
   } else if (unknown) {
     join_unknown_member(*g, p, cb);
@@ -39,7 +56,7 @@ void GroupCoordinator::join_group(JoinGroupParams p, JoinCallback cb) {
     join_known_member(*g, p, cb);
   }
   // A group created by a join that failed has nothing worth keeping.
-  if (created && g->is(GroupState::kEmpty) && g->size() == 0 && g->pending_members.empty() && g->offsets.empty()) {
+  if (created && holds_nothing(*g)) {
     g->transition_to(GroupState::kDead, now_ms());
     forget(*g);
   }

@@ -9,6 +9,12 @@ namespace {
 
 SyncGroupResult sync_error(ErrorCode e) { return SyncGroupResult{e, {}, {}, {}}; }
 
+// A SyncGroup's protocol type and name, when sent, must be the group's.
+bool protocol_matches(const GroupMetadata& g, const SyncGroupParams& p) {
+  return (!p.protocol_type || g.protocol_type == *p.protocol_type) &&
+         (!p.protocol_name || g.protocol_name == *p.protocol_name);
+}
+
 }  // namespace
 
 void GroupCoordinator::sync_group(SyncGroupParams p, SyncCallback cb) {
@@ -21,9 +27,7 @@ void GroupCoordinator::sync_group(SyncGroupParams p, SyncCallback cb) {
   if (auto err = validate_member(*g, p.member_id, p.group_instance_id); err != ErrorCode::kNone)
     return cb(sync_error(err));
   if (p.generation_id != g->generation_id) return cb(sync_error(ErrorCode::kIllegalGeneration));
-  if ((p.protocol_type && g->protocol_type != *p.protocol_type) ||
-      (p.protocol_name && g->protocol_name != *p.protocol_name))
-    return cb(sync_error(ErrorCode::kInconsistentGroupProtocol));
+  if (!protocol_matches(*g, p)) return cb(sync_error(ErrorCode::kInconsistentGroupProtocol));
   auto& m = *g->get(p.member_id);
   switch (g->state()) {
     case GroupState::kEmpty:
@@ -43,15 +47,21 @@ void GroupCoordinator::sync_group(SyncGroupParams p, SyncCallback cb) {
   g->pending_sync.erase(p.member_id);
   schedule_session_expiry(*g, m);
   if (!g->is_leader(p.member_id)) return;  // waits for the leader's assignment
-  for (auto& [id, member] : g->members()) member.assignment.clear();
-  for (auto& [id, assignment] : p.assignments)
-    if (auto* target = g->get(id)) target->assignment = std::move(assignment);
-  g->transition_to(GroupState::kStable, now_ms());
-  persist(*g);
-  api_log().debug("group {}: generation {} is stable", escaped(g->group_id()), g->generation_id);
-  for (auto& [id, member] : g->members()) {
+  complete_sync(*g, p.assignments);
+}
+
+// The leader's assignment: stored, the group Stable, every waiting member
+// answered. Caller holds g.mu.
+void GroupCoordinator::complete_sync(GroupMetadata& g, std::vector<std::pair<std::string, Bytes>>& assignments) {
+  for (auto& [id, member] : g.members()) member.assignment.clear();
+  for (auto& [id, assignment] : assignments)
+    if (auto* target = g.get(id)) target->assignment = std::move(assignment);
+  g.transition_to(GroupState::kStable, now_ms());
+  persist(g);
+  api_log().debug("group {}: generation {} is stable", escaped(g.group_id()), g.generation_id);
+  for (auto& [id, member] : g.members()) {
     if (auto waiting = std::exchange(member.awaiting_sync, nullptr))
-      waiting(SyncGroupResult{ErrorCode::kNone, g->protocol_type, g->protocol_name, member.assignment});
+      waiting(SyncGroupResult{ErrorCode::kNone, g.protocol_type, g.protocol_name, member.assignment});
   }
 }
 

@@ -24,7 +24,37 @@ bool subscribed_to(const GroupMetadata& g, const std::string& topic) {
   return false;
 }
 
+// The offsets whose metadata fits `max_bytes`; the others get
+// OFFSET_METADATA_TOO_LARGE in `errors` (same order as `offsets`).
+std::vector<std::pair<TopicPartition, OffsetAndMetadata>> within_metadata_limit(
+    const std::vector<std::pair<TopicPartition, OffsetAndMetadata>>& offsets, int32_t max_bytes,
+    std::vector<ErrorCode>& errors) {
+  std::vector<std::pair<TopicPartition, OffsetAndMetadata>> valid;
+  for (size_t i = 0; i < offsets.size(); ++i) {
+    if (offsets[i].second.metadata.size() > static_cast<size_t>(max_bytes))
+      errors[i] = ErrorCode::kOffsetMetadataTooLarge;
+    else
+      valid.push_back(offsets[i]);
+  }
+  return valid;
+}
+
 }  // namespace
+
+// OffsetCommit's checks of the group (Kafka's validateOffsetCommit). Caller
+// holds g.mu.
+ErrorCode GroupCoordinator::validate_commit(GroupMetadata& g, const OffsetCommitParams& p) const {
+  if (g.is(GroupState::kDead)) return ErrorCode::kCoordinatorNotAvailable;
+  if (p.generation_id >= 0 || !p.member_id.empty() || p.group_instance_id) {
+    if (auto err = validate_member(g, p.member_id, p.group_instance_id); err != ErrorCode::kNone) return err;
+    if (p.generation_id != g.generation_id) return ErrorCode::kIllegalGeneration;
+    // The member has its new generation but not its assignment yet.
+    if (g.is(GroupState::kCompletingRebalance)) return ErrorCode::kRebalanceInProgress;
+    return ErrorCode::kNone;
+  }
+  if (!g.is(GroupState::kEmpty)) return ErrorCode::kUnknownMemberId;  // only members commit for an active group
+  return ErrorCode::kNone;
+}
 
 std::vector<ErrorCode> GroupCoordinator::commit_offsets(const OffsetCommitParams& p) {
   const size_t n = p.offsets.size();
@@ -40,27 +70,10 @@ std::vector<ErrorCode> GroupCoordinator::commit_offsets(const OffsetCommitParams
   std::optional<FlushPoints> seq;
   {
     std::lock_guard lock(g->mu);
-    ErrorCode err = ErrorCode::kNone;
-    if (g->is(GroupState::kDead)) {
-      err = ErrorCode::kCoordinatorNotAvailable;
-    } else if (p.generation_id >= 0 || !p.member_id.empty() || p.group_instance_id) {
-      err = validate_member(*g, p.member_id, p.group_instance_id);
-      if (err == ErrorCode::kNone && p.generation_id != g->generation_id) err = ErrorCode::kIllegalGeneration;
-      // The member has its new generation but not its assignment yet.
-      if (err == ErrorCode::kNone && g->is(GroupState::kCompletingRebalance)) err = ErrorCode::kRebalanceInProgress;
-    } else if (!g->is(GroupState::kEmpty)) {
-      err = ErrorCode::kUnknownMemberId;  // only members commit for an active group
-    }
-    if (err != ErrorCode::kNone) return std::vector<ErrorCode>(n, err);
+    if (auto err = validate_commit(*g, p); err != ErrorCode::kNone) return std::vector<ErrorCode>(n, err);
     if (auto* m = g->get(p.member_id)) schedule_session_expiry(*g, *m);  // a commit is a heartbeat too
 
-    std::vector<std::pair<TopicPartition, OffsetAndMetadata>> valid;
-    for (size_t i = 0; i < n; ++i) {
-      if (p.offsets[i].second.metadata.size() > static_cast<size_t>(config_.offset_metadata_max_bytes))
-        errors[i] = ErrorCode::kOffsetMetadataTooLarge;
-      else
-        valid.push_back(p.offsets[i]);
-    }
+    auto valid = within_metadata_limit(p.offsets, config_.offset_metadata_max_bytes, errors);
     if (valid.empty()) return errors;
     seq = write_commit(*g, valid);
   }

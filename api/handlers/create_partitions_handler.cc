@@ -65,10 +65,10 @@ void CreatePartitionsHandler::handle(ApiRequest&, protocol::CreatePartitionsRequ
                         "Skiff is a single broker: the only replica must be broker " +
                             std::to_string(services_.broker.node_id) + ".");
     }
-    std::string message;
-    auto e = services_.logs.create_partitions(t.name, t.count, &message, body.validate_only);
-    if (e != storage::LogErrc::kNone)
-      return failed(to_error_code(e), message.empty() ? std::nullopt : std::optional(message));
+    if (auto r = services_.logs.create_partitions(t.name, t.count, body.validate_only); !r) {
+      const std::string& message = r.error().message;
+      return failed(to_error_code(r.error().code), message.empty() ? std::nullopt : std::optional(message));
+    }
     if (body.validate_only) return failed(ErrorCode::kNone);
     api_log().info("topic {} grown from {} to {} partitions", escaped(t.name), topic->partitions, t.count);
     return failed(ErrorCode::kNone);

@@ -18,6 +18,63 @@ std::nullopt_t answer_current(TxnResult& early, const TxnTransit& c) {  // a ret
   return std::nullopt;
 }
 
+// TV2's view of the client's producer id and epoch against the current state.
+struct EpochCheckV2 {
+  bool retry_on_overflow;  // a retry of the end that moved to a new producer id
+  bool retry;              // a retry of the end that completed (epoch one below ours, or the overflow)
+  bool valid;              // the epoch may end the transaction (else PRODUCER_FENCED)
+};
+
+EpochCheckV2 check_epoch_v2(const TxnTransit& c, bool fence, int64_t producer_id, int16_t epoch, bool from_client) {
+  EpochCheckV2 r{};
+  r.retry_on_overflow =
+      !fence && c.previous_producer_id == producer_id && epoch == INT16_MAX - 1 && c.producer_epoch == 0;
+  const bool retry_on_bump = !fence && c.producer_epoch == epoch + 1;
+  r.retry = retry_on_bump || r.retry_on_overflow;
+  if (fence) {
+    r.valid = (!from_client || epoch == c.producer_epoch) && epoch >= c.producer_epoch;
+  } else if (is_prepare(c.state)) {
+    r.valid = retry_on_bump;
+  } else if (is_complete(c.state)) {
+    r.valid = r.retry || epoch == c.producer_epoch;
+  } else {
+    r.valid = epoch == c.producer_epoch;
+  }
+  return r;
+}
+
+// What a TV2 end does from the current state once the epoch is accepted: an
+// abort with no partitions (Empty/Complete*) is a new, empty transaction.
+struct EndStepV2 {
+  enum Kind { kPrepare, kAbortEmpty, kAnswerCurrent, kFail, kNeverStored } kind;
+  ErrorCode error = ErrorCode::kNone;  // for kFail
+};
+
+EndStepV2 decide_end_v2(TxnState state, bool commit, bool retry) {
+  const EndStepV2 invalid{EndStepV2::kFail, ErrorCode::kInvalidTxnState};
+  switch (state) {
+    case TxnState::kOngoing:
+      return {EndStepV2::kPrepare};
+    case TxnState::kCompleteCommit:
+      if (commit) return retry ? EndStepV2{EndStepV2::kAnswerCurrent} : invalid;
+      return retry ? invalid : EndStepV2{EndStepV2::kAbortEmpty};
+    case TxnState::kCompleteAbort:
+      if (commit) return invalid;
+      return retry ? EndStepV2{EndStepV2::kAnswerCurrent} : EndStepV2{EndStepV2::kAbortEmpty};
+    case TxnState::kPrepareCommit:
+    case TxnState::kPrepareAbort:
+      return (state == TxnState::kPrepareCommit) == commit
+                 ? EndStepV2{EndStepV2::kFail, ErrorCode::kConcurrentTransactions}
+                 : invalid;
+    case TxnState::kEmpty:
+      return commit ? invalid : EndStepV2{EndStepV2::kAbortEmpty};
+    case TxnState::kDead:
+    case TxnState::kPrepareEpochFence:
+      break;
+  }
+  return {EndStepV2::kNeverStored};
+}
+
 }  // namespace
 
 void TxnCoordinator::end_internal(const std::string& id, int64_t producer_id, int16_t epoch, bool commit,
@@ -102,42 +159,22 @@ std::optional<TxnTransit> TxnCoordinator::prepare_end_v2(TxnMetadata& m, int64_t
                                                          TxnResult& early) {
   const TxnTransit& c = m.current();
   const bool fence = m.pending() == TxnState::kPrepareEpochFence;
-  const bool retry_on_overflow =
-      !fence && c.previous_producer_id == producer_id && epoch == INT16_MAX - 1 && c.producer_epoch == 0;
-  const bool retry_on_bump = !fence && c.producer_epoch == epoch + 1;
-  const bool retry = retry_on_bump || retry_on_overflow;
-  bool valid_epoch = false;
-  if (fence) {
-    valid_epoch = (!from_client || epoch == c.producer_epoch) && epoch >= c.producer_epoch;
-  } else if (is_prepare(c.state)) {
-    valid_epoch = retry_on_bump;
-  } else if (is_complete(c.state)) {
-    valid_epoch = retry || epoch == c.producer_epoch;
-  } else {
-    valid_epoch = epoch == c.producer_epoch;
-  }
-  if (c.producer_id != producer_id && !retry_on_overflow) return fail(early, ErrorCode::kInvalidProducerIdMapping);
-  if (!valid_epoch) return fail(early, ErrorCode::kProducerFenced);
+  const EpochCheckV2 e = check_epoch_v2(c, fence, producer_id, epoch, from_client);
+  if (c.producer_id != producer_id && !e.retry_on_overflow) return fail(early, ErrorCode::kInvalidProducerIdMapping);
+  if (!e.valid) return fail(early, ErrorCode::kProducerFenced);
   if (m.has_pending() && !fence) return fail(early, ErrorCode::kConcurrentTransactions);
-  auto abort_empty = [&] { return prepare_completion(m, TxnState::kPrepareAbort, epoch, client_tv, true, early); };
-  switch (c.state) {
-    case TxnState::kOngoing:
+  const EndStepV2 step = decide_end_v2(c.state, commit, e.retry);
+  switch (step.kind) {
+    case EndStepV2::kPrepare:
       return prepare_completion(m, commit ? TxnState::kPrepareCommit : TxnState::kPrepareAbort, epoch, client_tv, false,
                                 early);
-    case TxnState::kCompleteCommit:
-      if (commit) return retry ? answer_current(early, c) : fail(early, ErrorCode::kInvalidTxnState);
-      return retry ? fail(early, ErrorCode::kInvalidTxnState) : abort_empty();
-    case TxnState::kCompleteAbort:
-      if (commit) return fail(early, ErrorCode::kInvalidTxnState);
-      return retry ? answer_current(early, c) : abort_empty();
-    case TxnState::kPrepareCommit:
-    case TxnState::kPrepareAbort:
-      return (c.state == TxnState::kPrepareCommit) == commit ? fail(early, ErrorCode::kConcurrentTransactions)
-                                                             : fail(early, ErrorCode::kInvalidTxnState);
-    case TxnState::kEmpty:
-      return commit ? fail(early, ErrorCode::kInvalidTxnState) : abort_empty();
-    case TxnState::kDead:
-    case TxnState::kPrepareEpochFence:
+    case EndStepV2::kAbortEmpty:
+      return prepare_completion(m, TxnState::kPrepareAbort, epoch, client_tv, true, early);
+    case EndStepV2::kAnswerCurrent:
+      return answer_current(early, c);
+    case EndStepV2::kFail:
+      return fail(early, step.error);
+    case EndStepV2::kNeverStored:
       break;
   }
   txn_log().error("transactional id {} found in state {}, which is never stored", loggable_id(m.transactional_id()),
@@ -145,8 +182,11 @@ std::optional<TxnTransit> TxnCoordinator::prepare_end_v2(TxnMetadata& m, int64_t
   return fail(early, ErrorCode::kUnknownServerError);
 }
 
+// A const reference for `done` changes txn_coordinator.h (issue 21, left).
+// NOLINTBEGIN(performance-unnecessary-value-param)
 void TxnCoordinator::on_prepare_written(const std::string& id, const TxnTransit& t, ErrorCode error, bool epoch_fence,
                                         std::function<void(TxnResult)> done) {
+  // NOLINTEND(performance-unnecessary-value-param)
   if (error != ErrorCode::kNone) {
     if (epoch_fence) {
       auto it = txns_.find(id);

@@ -19,7 +19,7 @@ using protocol::FetchResponse;
 namespace {
 
 // Appends batches of `sizes[i]` records straight to the log; returns their bytes.
-std::vector<std::vector<uint8_t>> seed(test::ApiHarness& h, const std::string& topic, std::vector<int> sizes,
+std::vector<std::vector<uint8_t>> seed(test::ApiHarness& h, const std::string& topic, const std::vector<int>& sizes,
                                        size_t value_size = 20) {
   REQUIRE(h.logs().create_topic(topic, 1).error == storage::LogErrc::kNone);
   auto log = h.logs().get_log(topic, 0);
@@ -235,7 +235,7 @@ TEST_CASE("fetch from a partition that retention emptied", "[api][fetch][retenti
   test::ApiHarness h;
   seed(h, "idle", {3, 2});
   auto log = h.logs().get_log("idle", 0);
-  REQUIRE(h.logs().alter_topic_config("idle", {{"retention.ms", "1000"}}) == storage::LogErrc::kNone);
+  REQUIRE(h.logs().alter_topic_config("idle", {{"retention.ms", "1000"}}));
   REQUIRE(log->delete_old_segments(wall_clock_ms() + 5000) == 1);
   auto empty = only(h.call<FetchResponse>(fetch("idle", 5), 12));
   CHECK(empty.error_code == 0);

@@ -15,6 +15,7 @@
 
 #include "api/group/group_coordinator.h"
 #include "log/log_manager.h"
+#include "tests/support/temp_dir.h"
 
 namespace skiff::test {
 
@@ -89,15 +90,8 @@ inline JoinGroupParams join_params(const std::string& group, const std::string& 
 
 class GroupFixture {
  public:
-  explicit GroupFixture(GroupConfig config = test_config()) : config_(config) {
-    char tmpl[] = "/tmp/skiff-groups-test-XXXXXX";
-    dir_ = mkdtemp(tmpl);
-    start();
-  }
-  ~GroupFixture() {
-    stop();
-    std::filesystem::remove_all(dir_);
-  }
+  explicit GroupFixture(GroupConfig config = test_config()) : config_(config) { start(); }
+  ~GroupFixture() { stop(); }  // before dir_ goes
   static GroupConfig test_config() {
     GroupConfig c;
     c.min_session_timeout_ms = 10;
@@ -126,7 +120,7 @@ class GroupFixture {
     return lc;
   }
   std::filesystem::path legacy_file() const { return dir_ / "skiff-consumer-offsets.log"; }
-  const std::filesystem::path& dir() const { return dir_; }
+  const std::filesystem::path& dir() const { return dir_.path(); }
   GroupCoordinator& c() { return *coordinator; }
 
   JoinGroupResult join(JoinGroupParams p) {
@@ -170,7 +164,7 @@ class GroupFixture {
 
  private:
   GroupConfig config_;
-  std::filesystem::path dir_;
+  TempDir dir_{"skiff-groups-test"};
 };
 
 // Polls `cond` until true or the timeout passes.

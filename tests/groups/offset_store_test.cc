@@ -14,13 +14,8 @@ using namespace skiff::test;
 namespace {
 
 struct TempFile {
-  TempFile() {
-    char tmpl[] = "/tmp/skiff-offset-store-XXXXXX";
-    dir = mkdtemp(tmpl);
-  }
-  ~TempFile() { std::filesystem::remove_all(dir); }
   std::filesystem::path path() const { return dir / "offsets.log"; }
-  std::filesystem::path dir;
+  TempDir dir{"skiff-offset-store"};
 };
 
 OffsetAndMetadata at(int64_t offset) {

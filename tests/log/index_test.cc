@@ -14,7 +14,7 @@ using skiff::storage::test::TempDir;
 
 TEST_CASE("offset index lookups match a std::map model", "[log][index]") {
   TempDir dir;
-  OffsetIndex idx(*FdCache::default_instance(), dir / "00000000000000001000.index", 1000);
+  OffsetIndex idx(*FdCache::default_instance(), dir / "00000000000000001000.index", Offset(1000));
   idx.file().open();
   REQUIRE(idx.file().make_appendable(1 << 16) == 0);
   std::map<int64_t, uint32_t> model;
@@ -24,20 +24,20 @@ TEST_CASE("offset index lookups match a std::map model", "[log][index]") {
   for (int i = 0; i < 2000; ++i) {
     off += 1 + rng() % 50;
     pos += 1 + rng() % 5000;
-    REQUIRE(idx.append(off, pos) == 0);
+    REQUIRE(idx.append(Offset(off), pos) == 0);
     model[off] = pos;
   }
   CHECK(idx.entries() == 2000);
   for (int i = 0; i < 5000; ++i) {
     int64_t target = 900 + static_cast<int64_t>(rng() % (off - 800));
     auto it = model.upper_bound(target);
-    auto got = idx.lookup(target);
+    auto got = idx.lookup(Offset(target));
     if (it == model.begin()) {
-      CHECK(got.offset == 1000);
+      CHECK(got.offset == Offset(1000));
       CHECK(got.position == 0);
     } else {
       --it;
-      CHECK(got.offset == it->first);
+      CHECK(got.offset == Offset(it->first));
       CHECK(got.position == it->second);
     }
   }
@@ -49,29 +49,29 @@ TEST_CASE("offset index lookups match a std::map model", "[log][index]") {
   }
   // Trim, reopen: same answers.
   REQUIRE(idx.file().trim() == 0);
-  CHECK(std::filesystem::file_size(idx.file().path()) == 2000 * 8);
-  OffsetIndex again(*FdCache::default_instance(), idx.file().path(), 1000);
+  CHECK(std::filesystem::file_size(idx.file().path()) == size_t{2000} * 8);
+  OffsetIndex again(*FdCache::default_instance(), idx.file().path(), Offset(1000));
   again.file().open();
   CHECK(again.entries() == 2000);
   CHECK(again.sane(pos + 1));
-  CHECK(again.lookup(off).offset == off);
+  CHECK(again.lookup(Offset(off)).offset == Offset(off));
   // Truncation.
-  again.truncate_to(model.begin()->first + 1);
+  again.truncate_to(Offset(model.begin()->first + 1));
   CHECK(again.entries() == 1);
 }
 
 TEST_CASE("time index keeps increasing timestamps and looks up floors", "[log][index]") {
   TempDir dir;
-  TimeIndex idx(*FdCache::default_instance(), dir / "00000000000000000000.timeindex", 0);
+  TimeIndex idx(*FdCache::default_instance(), dir / "00000000000000000000.timeindex", Offset(0));
   idx.file().open();
-  REQUIRE(idx.file().make_appendable(12 * 100) == 0);
+  REQUIRE(idx.file().make_appendable(size_t{12} * 100) == 0);
   std::map<int64_t, int64_t> model;  // ts -> offset
   std::mt19937 rng(2);
   int64_t ts = 1000, off = 0;
   for (int i = 0; i < 200; ++i) {
     off += 1 + rng() % 10;
     int64_t t = ts + static_cast<int64_t>(rng() % 100) - 30;  // sometimes goes back: skipped
-    REQUIRE(idx.maybe_append(t, off) == 0);
+    REQUIRE(idx.maybe_append(t, Offset(off)) == 0);
     if ((model.empty() || t > model.rbegin()->first) && model.size() + 1 < 100) model[t] = off;
     ts = std::max(ts, t);
   }
@@ -85,11 +85,11 @@ TEST_CASE("time index keeps increasing timestamps and looks up floors", "[log][i
     } else {
       --it;
       CHECK(got.timestamp == it->first);
-      CHECK(got.offset == it->second);
+      CHECK(got.offset == Offset(it->second));
     }
   }
   // The final entry may use the reserved slot.
-  REQUIRE(idx.maybe_append(ts + 1000, off + 1, true) == 0);
+  REQUIRE(idx.maybe_append(ts + 1000, Offset(off + 1), true) == 0);
   CHECK(idx.last_entry().timestamp == ts + 1000);
 }
 

@@ -88,18 +88,18 @@ TEST_CASE("log manager: partitions, live config, checkpoints", "[log][manager]")
   TempDir d;
   LogManager m(mgr_config(d, 1));
   REQUIRE(m.create_topic("t", 1).error == LogErrc::kNone);
-  REQUIRE(m.create_partitions("t", 3) == LogErrc::kNone);
-  CHECK(m.create_partitions("t", 2) == LogErrc::kInvalidPartitions);
-  CHECK(m.create_partitions("nope", 2) == LogErrc::kUnknownTopicOrPartition);
+  REQUIRE(outcome(m.create_partitions("t", 3)) == LogErrc::kNone);
+  CHECK(outcome(m.create_partitions("t", 2)) == LogErrc::kInvalidPartitions);
+  CHECK(outcome(m.create_partitions("nope", 2)) == LogErrc::kUnknownTopicOrPartition);
   REQUIRE(m.get_log("t", 2));
   auto log = m.get_log("t", 0);
-  std::string msg;
-  CHECK(m.alter_topic_config("t", {{"max.message.bytes", "-3"}}, &msg) == LogErrc::kInvalidConfig);
-  CHECK_THAT(msg, Catch::Contains("max.message.bytes"));
-  REQUIRE(m.alter_topic_config("t", {{"max.message.bytes", "100"}}) == LogErrc::kNone);
+  auto bad = m.alter_topic_config("t", {{"max.message.bytes", "-3"}});
+  REQUIRE(outcome(bad) == LogErrc::kInvalidConfig);
+  CHECK_THAT(bad.error().message, Catch::Contains("max.message.bytes"));
+  REQUIRE(outcome(m.alter_topic_config("t", {{"max.message.bytes", "100"}})) == LogErrc::kNone);
   auto b = make_test_batch(1, 500, 1);
   CHECK(log->append(b).error == LogErrc::kMessageTooLarge);  // live
-  REQUIRE(m.alter_topic_config("t", {}) == LogErrc::kNone);
+  REQUIRE(outcome(m.alter_topic_config("t", {})) == LogErrc::kNone);
   REQUIRE(log->append(b).ok());
   REQUIRE(log->flush() == LogErrc::kNone);
   m.checkpoint_recovery_points();
@@ -144,7 +144,8 @@ TEST_CASE("log manager: unclean restart recovers, scheduler runs retention", "[l
   auto log = m.get_log("r", 0);
   CHECK(log->log_end_offset().value == 10);
   CHECK(log->load_stats().segments_recovered >= 1);
-  REQUIRE(m.alter_topic_config("r", {{"internal.segment.bytes", "2000"}, {"retention.ms", "1000"}}) == LogErrc::kNone);
+  REQUIRE(outcome(m.alter_topic_config("r", {{"internal.segment.bytes", "2000"}, {"retention.ms", "1000"}})) ==
+          LogErrc::kNone);
   m.start();
   for (int i = 0; i < 200 && log->segment_count() > 1; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
   CHECK(log->segment_count() == 1);  // timestamps ~1000 are ancient
@@ -215,7 +216,7 @@ TEST_CASE("log manager: lookups on a thread see other threads' creates, deletes 
     cv.wait(lk, [&] { return done >= 0; });
   }
   REQUIRE(m.create_topic("u", 1).error == LogErrc::kNone);
-  REQUIRE(m.create_partitions("t", 2) == LogErrc::kNone);
+  REQUIRE(outcome(m.create_partitions("t", 2)) == LogErrc::kNone);
   advance(1);
   {
     std::unique_lock lk(mu);

@@ -51,15 +51,15 @@ std::shared_ptr<const LogConfig> small_segments() {
   }
 }
 
-struct Expected {
+struct Replayed {
   int64_t lso;
   std::vector<AbortedTxn> aborted;
 };
 
 // Kafka's rules replayed over the batches the recovered log holds.
-Expected replay(const Log& log) {
+Replayed replay(const Log& log) {
   std::map<int64_t, int64_t> open;  // pid -> first offset
-  Expected e{0, {}};
+  Replayed e{0, {}};
   for (auto& bytes : read_all_batches(log, 0)) {
     RecordBatchView v(bytes);
     if (!v.is_control()) {
@@ -99,7 +99,7 @@ TEST_CASE("crash test: SIGKILL mid-transactions, LSO and aborted list recovered"
     auto log = open_log(d.path(), small_segments(), /*clean=*/false, 0);
     INFO("round " << round << " log end " << log->log_end_offset().value);
     REQUIRE(log->log_end_offset().value > 0);
-    const Expected e = replay(*log);
+    const Replayed e = replay(*log);
     CHECK(log->last_stable_offset().value == e.lso);
     CHECK(log->collect_aborted_txns(Offset(0), Offset(log->log_end_offset().value + 1)) == e.aborted);
     auto r = log->read(Offset(0), 1 << 24, log->last_stable_offset());
