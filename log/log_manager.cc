@@ -420,7 +420,7 @@ Result<void> LogManager::create_partitions(const std::string& name, int32_t tota
   {
     std::shared_lock lk(mu_);
     auto it = topics_.find(name);
-    if (it == topics_.end()) return unexpected(Error{LogErrc::kUnknownTopicOrPartition});
+    if (it == topics_.end()) return unexpected(Error::of(LogErrc::kUnknownTopicOrPartition));
     if (total <= it->second.partitions) {
       return unexpected(Error{LogErrc::kInvalidPartitions, 0,
                               fmt::format("Topic currently has {} partitions, which is higher than the requested {}.",
@@ -497,7 +497,7 @@ Result<void> LogManager::alter_topic_config(const std::string& name,
   std::map<std::string, TopicInfo> next;
   {
     std::shared_lock lk(mu_);
-    if (!topics_.count(name)) return unexpected(Error{LogErrc::kUnknownTopicOrPartition});
+    if (!topics_.count(name)) return unexpected(Error::of(LogErrc::kUnknownTopicOrPartition));
     next = topics_;
   }
   auto c = LogConfig::with_overrides(config_.defaults, overrides);

@@ -19,6 +19,7 @@ struct Error {
   int sys_errno = 0;    // an I/O failure's errno, else 0
   std::string message;  // why, in words (INVALID_CONFIG's reason); may be empty
 
+  static Error of(LogErrc c) { return {c, 0, {}}; }
   static Error io(int errno_value) { return {LogErrc::kStorageError, errno_value, {}}; }
   static Error invalid_config(std::string why) { return {LogErrc::kInvalidConfig, 0, std::move(why)}; }
 };
