@@ -1,13 +1,7 @@
 #include "network/connection.h"
 
-#include <sys/sendfile.h>
-#include <sys/socket.h>
-#include <sys/uio.h>
-
 #include <algorithm>
 #include <boost/asio/read.hpp>
-#include <boost/asio/write.hpp>
-#include <cerrno>
 #include <cstring>
 
 #include "common/byte_order.h"
@@ -39,7 +33,9 @@ Connection::Connection(Processor& processor, boost::asio::ip::tcp::socket socket
       retry_timer_(processor.io_context()),
       buf_(kReadBufferSize),
       cap_(kReadBufferSize),
-      last_active_(std::chrono::steady_clock::now()) {}
+      gate_(std::make_shared<ResponseGate>(socket_.native_handle())) {
+  context_.gate = gate_;
+}
 
 void Connection::start() {
   boost::system::error_code ec;
@@ -53,6 +49,7 @@ void Connection::close(const std::string& reason) {
   if (!reason.empty())
     net_log().debug("closing connection {} from {}: {}", context_.connection_id, context_.peer_address,
                     escaped(reason));
+  gate_->close();  // waits for a thread writing to the socket; none writes after
   boost::system::error_code ec;
   socket_.shutdown(boost::asio::socket_base::shutdown_both, ec);
   socket_.close(ec);
@@ -66,7 +63,15 @@ void Connection::close(const std::string& reason) {
 
 // Looks for one complete frame in the buffer; dispatches it or reads more.
 void Connection::process_buffer() {
-  if (closed_ || muted_ || wanted_bytes_ > 0) return;
+  if (closed_ || wanted_bytes_ > 0) return;
+  if (writing_ || gate_->owed()) {
+    read_while_owed();
+    return;
+  }
+  if (processor_.draining()) {  // answered: no new request is taken
+    close("broker shutting down");
+    return;
+  }
   size_t have = wpos_ - rpos_;
   if (have >= 4) {
     int32_t size = load_be<int32_t>(buf_.data() + rpos_);
@@ -99,6 +104,26 @@ void Connection::process_buffer() {
   read_more();
 }
 
+// A response is owed: keep reading into the buffer's room so that the next
+// request wakes us; once a whole frame waits (or there is no room, or the
+// peer has shut its side), stop and ask the gate to wake us when answered.
+void Connection::read_while_owed() {
+  if (reading_) return;
+  if (!eof_seen_ && !has_whole_frame() && wpos_ - rpos_ < cap_) {
+    read_more();
+    return;
+  }
+  if (writing_ || gate_->request_wake()) return;  // on_answered() (or finish_answer) goes on
+  process_buffer();                                // answered meanwhile
+}
+
+bool Connection::has_whole_frame() const {
+  size_t have = wpos_ - rpos_;
+  if (have < 4) return false;
+  int32_t size = load_be<int32_t>(buf_.data() + rpos_);
+  return size < 0 || have >= 4 + static_cast<size_t>(size);  // a bad size counts: it is dealt with then
+}
+
 // Takes the frame's bytes from the MemoryPool, or queues for them on the
 // Processor and stops reading until they are granted.
 bool Connection::reserve_memory(int64_t frame_bytes) {
@@ -114,7 +139,7 @@ bool Connection::try_admit_waiting_frame() {
   lease_ = processor_.memory_pool().try_acquire(wanted_bytes_);
   if (!lease_) return false;
   wanted_bytes_ = 0;
-  last_active_ = std::chrono::steady_clock::now();  // the idle clock restarts for the body
+  gate_->touch();  // the idle clock restarts for the body
   return true;
 }
 
@@ -150,14 +175,20 @@ void Connection::make_room(size_t need) {
 
 void Connection::read_more() {
   if (reading_ || closed_) return;
+  if (eof_seen_) {  // nothing more will come, and what is here is not a whole frame
+    close("");
+    return;
+  }
   make_room(std::max<size_t>(wpos_ - rpos_ + 1, 4));
   reading_ = true;
   socket_.async_read_some(boost::asio::buffer(buf_.data() + wpos_, cap_ - wpos_),
                           [self = shared_from_this()](const boost::system::error_code& ec, size_t n) {
                             self->reading_ = false;
                             if (self->closed_) return;
-                            if (ec) {
-                              self->close(ec == boost::asio::error::eof ? "" : ec.message());
+                            if (ec == boost::asio::error::eof) {
+                              self->eof_seen_ = true;  // answer what was asked, then close
+                            } else if (ec) {
+                              self->close(ec.message());
                               return;
                             }
                             self->wpos_ += n;
@@ -183,13 +214,14 @@ void Connection::read_large_frame(Frame frame, size_t have) {
 // Activity, for connections.max.idle.ms, is a whole request or a written
 // response, not a byte: a client dribbling a frame (slowloris) is idle.
 void Connection::dispatch(Frame frame) {
-  last_active_ = std::chrono::steady_clock::now();
-  muted_ = true;
+  gate_->open(std::move(lease_));
+  lease_.reset();
   pending_.emplace();
   pending_->context = context_;
   pending_->frame = std::move(frame);
   pending_->received_at = std::chrono::steady_clock::now();
   try_enqueue();
+  process_buffer();  // owed now: keeps a read armed for the next request
 }
 
 // Never blocks the loop: a full channel leaves us muted and retries shortly.
@@ -210,7 +242,7 @@ void Connection::on_response(Response response) {
   if (closed_) return;
   switch (response.action) {
     case Response::Action::kNoOp:
-      unmute();
+      finish_answer();
       return;
     case Response::Action::kClose:
       if (!response.close_reason.empty())
@@ -219,116 +251,54 @@ void Connection::on_response(Response response) {
       return;
     case Response::Action::kSend:
       response_ = std::move(response);
-      write_chunks(0);
+      cursor_ = {};
+      writing_ = true;
+      continue_write();
       return;
   }
 }
 
-// Writes chunk `index` onwards: runs of byte chunks in one gathered sendmsg,
-// file regions with sendfile. Writes at once while the socket takes the bytes
-// (the usual case: no completion hop through the loop, no allocation); only
-// the rest of a run the socket could not take goes to async_write.
-void Connection::write_chunks(size_t index) {
-  auto& chunks = response_.chunks;
-  while (!closed_) {
-    if (index >= chunks.size()) {
-      response_ = Response{};
-      last_active_ = std::chrono::steady_clock::now();
-      unmute();
-      return;
-    }
-    if (auto* region = std::get_if<FileRegion>(&chunks[index])) {
-      send_file_region(index, std::move(*region));
-      return;
-    }
-    constexpr size_t kMaxIov = 16;
-    iovec iov[kMaxIov];
-    size_t n = 0, total = 0, end = index;
-    while (end < chunks.size() && n < kMaxIov && std::holds_alternative<std::vector<uint8_t>>(chunks[end])) {
-      auto& bytes = std::get<std::vector<uint8_t>>(chunks[end]);
-      iov[n++] = {bytes.data(), bytes.size()};
-      total += bytes.size();
-      ++end;
-    }
-    msghdr msg{};
-    msg.msg_iov = iov;
-    msg.msg_iovlen = n;
-    ssize_t w;
-    do {
-      w = ::sendmsg(socket_.native_handle(), &msg, MSG_NOSIGNAL);
-    } while (w < 0 && errno == EINTR);
-    if (w >= 0 && static_cast<size_t>(w) == total) {
-      index = end;
-      continue;
-    }
-    if (w < 0 && errno != EAGAIN && errno != EWOULDBLOCK) {
-      close(std::string("send: ") + std::strerror(errno));
-      return;
-    }
-    // The socket is full: the unwritten rest of this run, asynchronously.
-    size_t skip = w > 0 ? static_cast<size_t>(w) : 0;
-    std::vector<boost::asio::const_buffer> rest;
-    for (size_t i = 0; i < n; ++i) {
-      if (skip >= iov[i].iov_len) {
-        skip -= iov[i].iov_len;
-        continue;
-      }
-      rest.emplace_back(static_cast<const uint8_t*>(iov[i].iov_base) + skip, iov[i].iov_len - skip);
-      skip = 0;
-    }
-    boost::asio::async_write(socket_, rest,
-                             [self = shared_from_this(), end](const boost::system::error_code& ec, size_t) {
-                               if (self->closed_) return;
-                               if (ec) {
-                                 self->close(ec.message());
-                                 return;
-                               }
-                               self->write_chunks(end);
-                             });
+void Connection::on_answered() {
+  if (closed_) return;
+  if (processor_.draining()) {
+    close("broker shutting down");
     return;
   }
+  processor_.retry_memory_waiters();
+  process_buffer();
 }
 
-void Connection::send_file_region(size_t index, FileRegion region) {
-  while (region.length > 0) {
-    off_t off = region.offset;
-    ssize_t n = ::sendfile(socket_.native_handle(), region.fd, &off, region.length);
-    if (n > 0) {
-      region.offset += n;
-      region.length -= static_cast<size_t>(n);
-      continue;
-    }
-    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+// Writes response_ on from cursor_ while the socket takes it; waits for room
+// (never blocking the loop) when it does not.
+void Connection::continue_write() {
+  std::string error;
+  switch (write_response_chunks(socket_.native_handle(), response_.chunks, cursor_, error)) {
+    case WriteStatus::kDone:
+      writing_ = false;
+      response_ = Response{};
+      finish_answer();
+      return;
+    case WriteStatus::kFailed:
+      close(error);
+      return;
+    case WriteStatus::kBlocked:
       socket_.async_wait(boost::asio::socket_base::wait_write,
-                         [self = shared_from_this(), index, region](const boost::system::error_code& ec) mutable {
+                         [self = shared_from_this()](const boost::system::error_code& ec) {
                            if (self->closed_) return;
                            if (ec) {
                              self->close(ec.message());
                              return;
                            }
-                           self->send_file_region(index, std::move(region));
+                           self->continue_write();
                          });
       return;
-    }
-    if (n < 0 && errno == EINTR) continue;
-    // n == 0: the file is shorter than promised; the frame would be corrupt.
-    close(n == 0 ? "file region ended early" : std::string("sendfile: ") + std::strerror(errno));
-    return;
   }
-  write_chunks(index + 1);
 }
 
-void Connection::unmute() {
-  muted_ = false;
-  if (lease_) {  // the frame is answered: its bytes go back, perhaps to a waiter
-    lease_.reset();
-    processor_.retry_memory_waiters();
-  }
-  if (processor_.draining()) {
-    close("broker shutting down");
-    return;
-  }
-  process_buffer();
+// The Processor answered the owed request itself (written, or acks=0).
+void Connection::finish_answer() {
+  gate_->answered();
+  on_answered();
 }
 
 }  // namespace skiff::network

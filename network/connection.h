@@ -1,10 +1,17 @@
-// Connection: one client socket, owned by exactly one Processor and touched
-// only on that Processor's thread.
+// Connection: one client socket, owned by one Processor. Its methods run on
+// that Processor's thread only; the part other threads touch (writing an owed
+// response, the owed flag, the frame's memory lease) is its ResponseGate,
+// whose header states the socket ownership rule.
 //
 // Life of a request: read the 4-byte size, read the body, hand the frame to
-// the Processor (which queues it on the RequestChannel), stay muted until the
-// response has been written, then look at the next frame. Muting keeps
-// responses in request order; pipelined requests wait in the socket buffer.
+// the Processor (which queues it on the RequestChannel). The response is now
+// owed, and the next frame waits until it is written: one request in flight
+// per connection keeps responses in request order. While owed, the
+// connection keeps a read armed (into the free tail of its buffer), so that
+// its next request, not the answer, is what wakes the Processor: the thread
+// that makes the answer usually writes it itself (ResponseGate). Once a whole
+// next frame is buffered (pipelining), or the buffer is full, it stops reading
+// and asks the gate to wake it when the answer is written.
 // Before a frame's body is read, its bytes are reserved in the shared
 // MemoryPool (queued.max.request.bytes); while the pool has no room the
 // connection reads nothing and waits on its Processor.
@@ -22,6 +29,8 @@
 #include "network/connection_quotas.h"
 #include "network/memory_pool.h"
 #include "network/request.h"
+#include "network/response_gate.h"
+#include "network/response_write.h"
 
 namespace skiff::network {
 
@@ -33,7 +42,12 @@ class Connection : public std::enable_shared_from_this<Connection> {
              RequestContext context);
 
   void start();
+  // A response handed to the Processor (not, or not wholly, written by the
+  // thread that made it).
   void on_response(Response response);
+  // The owed response was written by the thread that made it, and the gate
+  // was asked to say so (request_wake).
+  void on_answered();
   // The MemoryPool refused this connection's next frame: try again (Processor
   // thread); true when admitted, then resume_reading() carries on.
   bool try_admit_waiting_frame();
@@ -41,23 +55,25 @@ class Connection : public std::enable_shared_from_this<Connection> {
   void close(const std::string& reason);
 
   uint64_t id() const { return context_.connection_id; }
-  bool muted() const { return muted_; }
+  ResponseGate& gate() { return *gate_; }
+  bool owed() const { return gate_->owed(); }
   // Waiting for the MemoryPool: the broker's doing, so not idle.
   bool waiting_for_memory() const { return wanted_bytes_ > 0; }
   bool closed() const { return closed_; }
-  std::chrono::steady_clock::time_point last_active() const { return last_active_; }
+  std::chrono::steady_clock::time_point last_active() const { return gate_->last_active(); }
 
  private:
   void process_buffer();
+  void read_while_owed();
+  bool has_whole_frame() const;
   bool reserve_memory(int64_t frame_bytes);
   void make_room(size_t need);
   void read_more();
   void read_large_frame(Frame frame, size_t have);
   void dispatch(Frame frame);
   void try_enqueue();
-  void unmute();
-  void write_chunks(size_t index);
-  void send_file_region(size_t index, FileRegion region);
+  void finish_answer();
+  void continue_write();
 
   Processor& processor_;
   boost::asio::ip::tcp::socket socket_;
@@ -72,15 +88,18 @@ class Connection : public std::enable_shared_from_this<Connection> {
   size_t cap_ = 0;
   size_t rpos_ = 0, wpos_ = 0;
   bool reading_ = false;
-  bool muted_ = false;
   bool closed_ = false;
+  bool eof_seen_ = false;  // the peer shut its side: close once nothing more can be answered
+  bool writing_ = false;   // the Processor is writing response_
   std::optional<Request> pending_;  // waiting for room in the RequestChannel
-  // The current frame's share of queued.max.request.bytes: taken when its size
-  // is known, before its body is read; given back once its response is written.
+  // The next frame's share of queued.max.request.bytes: taken when its size
+  // is known, before its body is read; moved into the gate at dispatch, which
+  // gives it back once the response is written.
   std::optional<MemoryPool::Lease> lease_;
   int64_t wanted_bytes_ = 0;                           // > 0: waiting for the MemoryPool, not reading
-  Response response_;                                  // being written
-  std::chrono::steady_clock::time_point last_active_;  // last whole request in or response out
+  Response response_;  // being written by the Processor
+  WriteCursor cursor_;  // how much of response_ is written
+  std::shared_ptr<ResponseGate> gate_;
 };
 
 }  // namespace skiff::network

@@ -3,6 +3,7 @@
 #include <boost/asio/post.hpp>
 
 #include "network/connection.h"
+#include "network/response_gate.h"
 #include "network/net_log.h"
 
 namespace skiff::network {
@@ -78,11 +79,30 @@ void Processor::accept(boost::asio::ip::tcp::socket socket, ConnectionQuotas::Sl
 }
 
 void Processor::enqueue_response(Response response) {
+  if (response.context.gate) {  // the calling thread may write it itself (response_gate.h)
+    switch (response.context.gate->try_answer(response)) {
+      case ResponseGate::Outcome::kAnswered:
+      case ResponseGate::Outcome::kClosed:
+        on_response_taken();
+        return;
+      case ResponseGate::Outcome::kAnsweredWake:
+        on_response_taken();
+        post_delivery(response.context.connection_id, std::nullopt);
+        return;
+      case ResponseGate::Outcome::kToProcessor:
+        break;
+    }
+  }
+  post_delivery(response.context.connection_id, std::move(response));
+}
+
+// Any thread. One wake-up of the loop takes everything that arrived meanwhile.
+void Processor::post_delivery(uint64_t connection_id, std::optional<Response> response) {
   bool first;
   {
     std::lock_guard lock(responses_mu_);
     first = responses_.empty();
-    responses_.push_back(std::move(response));
+    responses_.push_back({connection_id, std::move(response)});
   }
   if (first) boost::asio::post(io_, [this] { deliver_responses(); });
 }
@@ -92,13 +112,16 @@ void Processor::deliver_responses() {
     std::lock_guard lock(responses_mu_);
     delivering_.swap(responses_);  // both keep their capacity: no allocation in the steady state
   }
-  for (auto& response : delivering_) {
-    on_response_taken();
-    auto it = connections_.find(response.context.connection_id);
+  for (auto& [connection_id, response] : delivering_) {
+    if (response) on_response_taken();
+    auto it = connections_.find(connection_id);
     if (it == connections_.end()) continue;  // closed meanwhile: drop the response
     auto conn = it->second;
     try {
-      conn->on_response(std::move(response));
+      if (response)
+        conn->on_response(std::move(*response));
+      else
+        conn->on_answered();
     } catch (const std::exception& e) {
       net_log().error("processor {}: unexpected error writing a response: {}", id_, e.what());
       conn->close("");
@@ -112,7 +135,7 @@ void Processor::begin_drain() {
     draining_ = true;
     std::vector<std::shared_ptr<Connection>> idle;
     for (auto& [id, c] : connections_)
-      if (!c->muted()) idle.push_back(c);
+      if (!c->gate().request_wake()) idle.push_back(c);  // the others close once answered
     for (auto& c : idle) c->close("broker shutting down");
   });
 }
@@ -159,7 +182,7 @@ void Processor::schedule_idle_sweep() {
     auto limit = std::chrono::milliseconds(config_.connections_max_idle_ms);
     std::vector<std::shared_ptr<Connection>> expired;
     for (auto& [id, c] : connections_)
-      if (!c->muted() && !c->waiting_for_memory() && now - c->last_active() > limit) expired.push_back(c);
+      if (!c->owed() && !c->waiting_for_memory() && now - c->last_active() > limit) expired.push_back(c);
     for (auto& c : expired) {
       net_log().debug("closing idle connection {} (connections.max.idle.ms={})", c->id(),
                       config_.connections_max_idle_ms);

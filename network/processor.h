@@ -15,8 +15,10 @@
 #include <deque>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <thread>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "network/connection_quotas.h"
@@ -50,8 +52,9 @@ class Processor {
 
   // A connection accepted for this Processor (socket bound to our io_context).
   void accept(boost::asio::ip::tcp::socket socket, ConnectionQuotas::Slot slot, RequestContext context);
-  // Any thread. Responses queue up; one wake-up of the loop takes all that
-  // arrived meanwhile (no allocation or syscall per response).
+  // Any thread. The calling thread writes the response itself when the
+  // connection's gate lets it (response_gate.h); otherwise responses queue
+  // up, and one wake-up of the loop takes all that arrived meanwhile.
   void enqueue_response(Response response);
 
   // Graceful shutdown: read no new requests; close connections with nothing in
@@ -77,6 +80,9 @@ class Processor {
 
  private:
   void schedule_idle_sweep();
+  // A response for the loop to write, or (nullopt) word that the
+  // connection's owed response was written by another thread.
+  void post_delivery(uint64_t connection_id, std::optional<Response> response);
   void deliver_responses();
   void arm_memory_timer();
 
@@ -98,8 +104,9 @@ class Processor {
   std::atomic<size_t> connection_count_{0};
 
   std::mutex responses_mu_;
-  std::vector<Response> responses_;   // guarded by responses_mu_; non-empty: a delivery is posted
-  std::vector<Response> delivering_;  // Processor thread only
+  using Delivery = std::pair<uint64_t, std::optional<Response>>;  // connection id, response
+  std::vector<Delivery> responses_;   // guarded by responses_mu_; non-empty: a delivery is posted
+  std::vector<Delivery> delivering_;  // Processor thread only
 };
 
 }  // namespace skiff::network

@@ -20,6 +20,8 @@
 
 namespace skiff::network {
 
+class ResponseGate;
+
 // A reference-counted byte buffer: one allocation, the count in front of the
 // bytes. Copies share the bytes. unique() tells the owner of a read buffer
 // whether a request still holds a view into it; when it returns true, every
@@ -88,6 +90,9 @@ struct RequestContext {
   std::string peer_address;   // textual IP of the client
   std::string local_address;  // textual IP the connection arrived on
   uint16_t local_port = 0;    // port of the listener it arrived on
+  // The connection's gate (response_gate.h): lets the thread that makes the
+  // response write it to the socket itself. Null: through the Processor.
+  std::shared_ptr<ResponseGate> gate;
 };
 
 struct Request {

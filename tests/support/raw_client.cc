@@ -50,6 +50,10 @@ void RawClient::close() {
   fd_ = -1;
 }
 
+void RawClient::shutdown_write() {
+  if (fd_ >= 0) ::shutdown(fd_, SHUT_WR);
+}
+
 bool RawClient::send_raw(const void* data, size_t size) {
   auto* p = static_cast<const uint8_t*>(data);
   while (size > 0) {

@@ -27,6 +27,8 @@ class RawClient {
   // True when the peer closed the connection (EOF or reset) within the timeout.
   bool wait_closed();
   void close();
+  // Shuts the sending side (the peer reads EOF) and keeps reading.
+  void shutdown_write();
 
  private:
   bool read_exact(uint8_t* out, size_t n);

@@ -1,0 +1,152 @@
+// ResponseGate and the direct write: a response made on another thread is
+// written straight to the socket while one is owed; what the socket cannot
+// take, a close, or a response nobody owes goes to the Processor; a closed
+// gate drops. Then, end to end through a SocketServer, the paths that hand a
+// response over mid-write and a client that shuts its side after asking.
+#include <fcntl.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+#include <cstring>
+#include <thread>
+
+#include "network/response_gate.h"
+#include "tests/network/test_broker.h"
+#include "tests/support/raw_client.h"
+
+using namespace skiff;
+using network::Response;
+using network::ResponseGate;
+using Outcome = network::ResponseGate::Outcome;
+
+namespace {
+
+struct SocketPair {
+  int broker = -1, client = -1;
+  SocketPair() {
+    int fds[2];
+    REQUIRE(::socketpair(AF_UNIX, SOCK_STREAM, 0, fds) == 0);
+    broker = fds[0], client = fds[1];
+    ::fcntl(broker, F_SETFL, ::fcntl(broker, F_GETFL) | O_NONBLOCK);
+  }
+  ~SocketPair() {
+    ::close(broker);
+    ::close(client);
+  }
+  std::vector<uint8_t> read_all_available() {
+    std::vector<uint8_t> out(1 << 20);
+    ssize_t n = ::recv(client, out.data(), out.size(), MSG_DONTWAIT);
+    out.resize(n > 0 ? size_t(n) : 0);
+    return out;
+  }
+};
+
+Response bytes_response(std::vector<uint8_t> bytes) { return Response::send({}, std::move(bytes)); }
+
+}  // namespace
+
+TEST_CASE("a response owed is written by the thread that made it", "[network][gate]") {
+  SocketPair sp;
+  ResponseGate gate(sp.broker);
+  gate.open(std::nullopt);
+  CHECK(gate.owed());
+  auto r = bytes_response({1, 2, 3, 4, 5});
+  CHECK(gate.try_answer(r) == Outcome::kAnswered);
+  CHECK_FALSE(gate.owed());
+  CHECK(sp.read_all_available() == std::vector<uint8_t>{1, 2, 3, 4, 5});
+}
+
+TEST_CASE("the Processor is woken only when it asked to be", "[network][gate]") {
+  SocketPair sp;
+  ResponseGate gate(sp.broker);
+  CHECK_FALSE(gate.request_wake());  // nothing owed: the Processor goes on itself
+  gate.open(std::nullopt);
+  CHECK(gate.request_wake());
+  auto r = bytes_response({9});
+  CHECK(gate.try_answer(r) == Outcome::kAnsweredWake);
+  gate.open(std::nullopt);  // the next request: no wake asked
+  auto noop = Response::noop({});
+  CHECK(gate.try_answer(noop) == Outcome::kAnswered);
+}
+
+TEST_CASE("what the gate cannot write goes to the Processor, and a closed gate drops", "[network][gate]") {
+  SocketPair sp;
+  ResponseGate gate(sp.broker);
+  auto unowed = bytes_response({1});
+  CHECK(gate.try_answer(unowed) == Outcome::kToProcessor);  // nobody owes it: not ours to write
+  gate.open(std::nullopt);
+  auto close = Response::close({}, "bye");
+  CHECK(gate.try_answer(close) == Outcome::kToProcessor);
+  CHECK(gate.owed());
+  gate.close();
+  auto late = bytes_response({2});
+  CHECK(gate.try_answer(late) == Outcome::kClosed);
+}
+
+TEST_CASE("a response the socket cannot take whole keeps exactly its unwritten rest", "[network][gate]") {
+  SocketPair sp;
+  ResponseGate gate(sp.broker);
+  gate.open(std::nullopt);
+  std::vector<uint8_t> big(8 << 20);
+  for (size_t i = 0; i < big.size(); ++i) big[i] = uint8_t(i * 7 + 3);
+  Response r = bytes_response(big);
+  r.chunks.emplace_back(std::vector<uint8_t>{0xAB, 0xCD});
+  REQUIRE(gate.try_answer(r) == Outcome::kToProcessor);
+  CHECK(gate.owed());  // still owed: the Processor finishes it
+  std::vector<uint8_t> got;
+  for (auto chunk = sp.read_all_available(); !chunk.empty(); chunk = sp.read_all_available())
+    got.insert(got.end(), chunk.begin(), chunk.end());
+  REQUIRE(got.size() < big.size());
+  for (auto& c : r.chunks) {
+    auto& b = std::get<std::vector<uint8_t>>(c);
+    got.insert(got.end(), b.begin(), b.end());
+  }
+  big.insert(big.end(), {0xAB, 0xCD});
+  CHECK(got == big);
+}
+
+TEST_CASE("a file region is written with sendfile from the thread that made it", "[network][gate]") {
+  SocketPair sp;
+  char path[] = "/tmp/skiff-gate-XXXXXX";
+  int fd = ::mkstemp(path);
+  REQUIRE(fd >= 0);
+  ::unlink(path);
+  const char text[] = "0123456789abcdef";
+  REQUIRE(::write(fd, text, 16) == 16);
+  ResponseGate gate(sp.broker);
+  gate.open(std::nullopt);
+  Response r = bytes_response({'<'});
+  r.chunks.emplace_back(network::FileRegion{fd, 4, 8, nullptr});
+  r.chunks.emplace_back(std::vector<uint8_t>{'>'});
+  CHECK(gate.try_answer(r) == Outcome::kAnswered);
+  auto got = sp.read_all_available();
+  CHECK(std::string(got.begin(), got.end()) == "<456789ab>");
+  ::close(fd);
+}
+
+TEST_CASE("a response larger than the socket buffers, read late, arrives whole and in order", "[network]") {
+  network::SocketServerConfig cfg;
+  test::TestBroker broker(cfg);
+  test::RawClient c("127.0.0.1", broker.port());
+  std::vector<uint8_t> big(12 << 20);
+  for (size_t i = 0; i < big.size(); ++i) big[i] = uint8_t(i * 13 + 1);
+  REQUIRE(c.send_frame(big));
+  REQUIRE(c.send_frame({'s', 'm', 'a', 'l', 'l'}));
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));  // the handler's write blocks part-way
+  CHECK(c.read_frame() == big);
+  CHECK(c.read_frame() == std::vector<uint8_t>{'s', 'm', 'a', 'l', 'l'});
+}
+
+TEST_CASE("a client that shuts its side after asking still gets every answer", "[network]") {
+  network::SocketServerConfig cfg;
+  test::TestBroker broker(cfg);
+  broker.handler.delay_us = 50'000;
+  test::RawClient c("127.0.0.1", broker.port());
+  REQUIRE(c.send_frame({'a'}));
+  REQUIRE(c.send_frame({'b'}));
+  c.shutdown_write();
+  CHECK(c.read_frame() == std::vector<uint8_t>{'a'});
+  CHECK(c.read_frame() == std::vector<uint8_t>{'b'});
+  CHECK(c.wait_closed());
+}
