@@ -192,7 +192,7 @@ std::shared_ptr<Log> LogManager::open_log(size_t dir_index, const TopicPartition
 
 void LogManager::load_logs() {
   const bool have_store = store_->exists();
-  topics_ = store_->load();
+  set_topics(store_->load());
   for (auto& [name, t] : topics_) {
     std::map<std::string, std::string> dropped;
     auto c = LogConfig::with_stored_overrides(config_.defaults, t.overrides, &dropped);
@@ -404,7 +404,7 @@ CreateTopicResult LogManager::create_topic(const std::string& name, int32_t part
   }
   std::unique_lock lk(mu_);
   generation_.fetch_add(1, std::memory_order_release);
-  topics_ = std::move(next);
+  set_topics(std::move(next));
   topic_configs_[name] = cfg;
   for (auto& [tp, le] : created) {
     ++partitions_per_dir_[le.dir_index];
@@ -445,7 +445,7 @@ Result<void> LogManager::create_partitions(const std::string& name, int32_t tota
   }
   std::unique_lock lk(mu_);
   generation_.fetch_add(1, std::memory_order_release);
-  topics_ = std::move(next);
+  set_topics(std::move(next));
   for (auto& [tp, le] : created) {
     ++partitions_per_dir_[le.dir_index];
     logs_[tp] = le;
@@ -479,7 +479,7 @@ LogErrc LogManager::delete_topic(const std::string& name) {
         ++it;
       }
     }
-    topics_ = std::move(next);
+    set_topics(std::move(next));
     topic_configs_.erase(name);
   }
   if (cleaner_)
@@ -510,7 +510,7 @@ Result<void> LogManager::alter_topic_config(const std::string& name,
   {
     std::unique_lock lk(mu_);
     generation_.fetch_add(1, std::memory_order_release);
-    topics_ = std::move(next);
+    set_topics(std::move(next));
     topic_configs_[name] = cfg;
     for (auto& [tp, e] : logs_)
       if (tp.topic == name) logs.push_back(e.log);
@@ -597,9 +597,16 @@ std::optional<TopicInfo> LogManager::topic(const std::string& name) const { retu
 
 std::optional<TopicInfo> LogManager::topic_by_id(const Uuid& id) const {
   std::shared_lock lk(mu_);
-  for (const auto& [n, t] : topics_)
-    if (t.topic_id == id) return t;
-  return std::nullopt;
+  auto named = names_by_id_.find(id);
+  if (named == names_by_id_.end()) return std::nullopt;
+  return topics_.at(named->second);
+}
+
+void LogManager::set_topics(std::map<std::string, TopicInfo> topics) {
+  topics_ = std::move(topics);
+  names_by_id_.clear();
+  for (const auto& [name, t] : topics_)
+    if (!t.topic_id.is_zero()) names_by_id_.emplace(t.topic_id, name);
 }
 
 std::vector<TopicInfo> LogManager::list_topics() const {

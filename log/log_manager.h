@@ -176,8 +176,12 @@ class LogManager {
   struct CachedTopic;
   const CachedTopic& cached_topic(const std::string& name) const;
 
+  // Replaces topics_ and its id index; caller holds mu_ exclusively.
+  void set_topics(std::map<std::string, TopicInfo> topics);
+
   mutable std::shared_mutex mu_;  // guards the maps below
   std::map<std::string, TopicInfo> topics_;
+  std::map<Uuid, std::string> names_by_id_;  // topics_ by topic id (Produce/Fetch v13+ name topics by id)
   std::map<std::string, std::shared_ptr<const LogConfig>> topic_configs_;
   std::map<TopicPartition, LogEntry> logs_;
   std::vector<size_t> partitions_per_dir_;

@@ -69,12 +69,15 @@ TEST_CASE("log manager: create, look up, list, persist, delete, reuse a name", "
     CHECK(m.get_log("orders", 1)->load_stats().segments_recovered == 0);  // clean
     CHECK(!fs::exists(d / "dir0" / ".kafka_cleanshutdown"));
     REQUIRE(m.delete_topic("orders") == LogErrc::kNone);
+    CHECK_FALSE(m.topic_by_id(id));  // the id went with the topic
     CHECK(m.delete_topic("orders") == LogErrc::kUnknownTopicOrPartition);
     CHECK(!fs::exists(d / "dir0" / "orders-0"));
     CHECK(!fs::exists(d / "dir1" / "orders-1"));
     auto r = m.create_topic("orders", 1);
     REQUIRE(r.error == LogErrc::kNone);
     CHECK(r.topic_id != id);
+    CHECK(m.topic_by_id(r.topic_id)->name == "orders");
+    CHECK_FALSE(m.topic_by_id(id));
     CHECK(m.get_log("orders", 0)->log_end_offset().value == 0);
     CHECK(m.list_topics().size() == 1);
   }
