@@ -7,6 +7,10 @@
 #   scripts/bench-vs-kafka.sh            # 3 rounds, the full loads (~15 min)
 #   scripts/bench-vs-kafka.sh --smoke    # 1 round, tiny loads (CI runs this)
 #   scripts/bench-vs-kafka.sh --help     # every option
+#   scripts/bench-vs-kafka.sh --requests [--smoke|--rounds N|--brokers skiff|--no-saturation]
+#       the cost of a request: e2e latency at 10k one-record requests/s over
+#       five consecutive runs, context switches per request, saturation with
+#       1 and 8 connections (scripts/bench_request_cost.py)
 #   scripts/bench-vs-kafka.sh --txn [--smoke|--rounds N|--records N|--brokers kafka]
 #       transactional produce (1,000 x 100 B per transaction) against
 #       idempotent produce, EndTxn p50/p99: scripts/bench_vs_kafka_txn.py,
@@ -29,7 +33,12 @@ if [[ "${1:-}" == "--txn" ]]; then
 fi
 cmake --build "$BUILD_DIR" -j"${JOBS:-$(nproc)}" --target skiff skiff_rdkafka_bench skiff_first_produce >/dev/null
 JARS=$(scripts/fetch_kafka_jars.sh | tail -1)
-exec python3 scripts/bench_vs_kafka.py --skiff "$BUILD_DIR/skiff" \
+SCRIPT=scripts/bench_vs_kafka.py
+if [[ "${1:-}" == "--requests" ]]; then
+  shift
+  SCRIPT=scripts/bench_request_cost.py
+fi
+exec python3 "$SCRIPT" --skiff "$BUILD_DIR/skiff" \
   --rdkafka-bench "$BUILD_DIR/tests/bench/skiff_rdkafka_bench" \
   --first-produce "$BUILD_DIR/tests/bench/skiff_first_produce" \
   --jars "$JARS" --out "$BUILD_DIR/results" "$@"

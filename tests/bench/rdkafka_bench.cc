@@ -5,6 +5,7 @@
 //   rdkafka_bench produce  --bootstrap H:P --topic T --records N --size S --acks A [--set k=v]...
 //   rdkafka_bench consume  --bootstrap H:P --topic T --records N [--timeout-s S]
 //   rdkafka_bench e2e      --bootstrap H:P --topic T --rate R --seconds S [--size S]
+//   rdkafka_bench rate     --bootstrap H:P --topic T --rate R --seconds S --producers P [--size S]
 //   rdkafka_bench version
 //
 // produce: N records of S bytes as fast as the producer takes them; records/s
@@ -15,18 +16,26 @@
 // e2e: one producer at R records/s (linger.ms=0) and one consumer in this
 //   process; each record carries its send time (CLOCK_MONOTONIC), latency =
 //   receive time - send time, reported as p50/p99/p99.9/max in ms.
+// rate: P producers (P connections), R records/s in all, every record its own
+//   produce request (linger.ms=0, batch.num.messages=1, acks=1, at most 5
+//   requests in flight per connection, as Java's default); latency = delivery
+//   report - send time. Records not yet sent when the run ends are not sent.
+// e2e and rate also report "requests": what the clients sent (librdkafka's
+//   statistics "tx"), so the caller can divide the broker's costs by it.
 //
 // (Time to the first acknowledged produce is first_produce.cc: librdkafka's
 // reconnect timer ticks once a second.)
 #include <librdkafka/rdkafka.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cinttypes>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
+#include <memory>
 #include <string>
 #include <thread>
 #include <utility>
@@ -43,6 +52,7 @@ struct Options {
   std::string acks = "1";
   double rate = 10000;
   double seconds = 10;
+  int producers = 1;
   double timeout_s = 120;
   std::vector<std::pair<std::string, std::string>> extra;
 };
@@ -74,6 +84,8 @@ Options parse(int argc, char** argv) {
       o.rate = std::stod(value);
     else if (key == "--seconds")
       o.seconds = std::stod(value);
+      else if (key == "--producers")
+      o.producers = std::stoi(value);
     else if (key == "--timeout-s")
       o.timeout_s = std::stod(value);
     else if (key == "--set") {
@@ -124,20 +136,69 @@ Conf base_conf(const Options& o) {
   return c;
 }
 
-// Delivery reports count into this (the producer polls on the caller's thread).
-struct DeliveryStats {
+// What one client's callbacks collect (its opaque). Delivery reports and
+// statistics are served by the client's poll, on the polling thread; the
+// request count is read from another thread, hence atomic.
+struct ClientStats {
   long delivered = 0;
   long failed = 0;
   rd_kafka_resp_err_t first_error = RD_KAFKA_RESP_ERR_NO_ERROR;
+  bool timed = false;              // records carry their send time (mono_ns)
+  std::vector<int64_t> latencies;  // delivery report - send time, when timed
+  std::atomic<long> requests{0};   // statistics' "tx": requests sent so far
 };
 
 void on_delivery(rd_kafka_t*, const rd_kafka_message_t* m, void* opaque) {
-  auto* stats = static_cast<DeliveryStats*>(opaque);
+  auto* stats = static_cast<ClientStats*>(opaque);
   if (m->err) {
     if (stats->failed++ == 0) stats->first_error = m->err;
     return;
   }
   ++stats->delivered;
+  if (stats->timed && m->len >= sizeof(int64_t)) {
+    int64_t sent;
+    std::memcpy(&sent, m->payload, sizeof sent);
+    stats->latencies.push_back(mono_ns() - sent);
+  }
+}
+
+// The value of a number-valued key at the top level of a JSON object.
+long top_level_number(const char* json, size_t len, const char* key) {
+  int depth = 0;
+  bool in_string = false;
+  const size_t key_len = std::strlen(key);
+  for (size_t i = 0; i < len; ++i) {
+    const char c = json[i];
+    if (in_string) {
+      if (c == '\\') ++i;
+      if (c == '"') in_string = false;
+      continue;
+    }
+    if (c == '{' || c == '[') ++depth;
+    if (c == '}' || c == ']') --depth;
+    if (c != '"') continue;
+    if (depth == 1 && i + key_len + 3 < len && std::strncmp(json + i + 1, key, key_len) == 0 &&
+        json[i + 1 + key_len] == '"' && json[i + 2 + key_len] == ':')
+      return std::strtol(json + i + 3 + key_len, nullptr, 10);
+    in_string = true;
+  }
+  return -1;
+}
+
+int on_stats(rd_kafka_t*, char* json, size_t len, void* opaque) {
+  long tx = top_level_number(json, len, "tx");
+  if (tx >= 0) static_cast<ClientStats*>(opaque)->requests.store(tx);
+  return 0;  // librdkafka frees json
+}
+
+constexpr int kStatsIntervalMs = 200;
+
+// `stats` collects this client's delivery reports and request count.
+void collect(Conf& conf, ClientStats* stats) {
+  conf.set("statistics.interval.ms", std::to_string(kStatsIntervalMs));
+  rd_kafka_conf_set_stats_cb(conf.get(), on_stats);
+  rd_kafka_conf_set_dr_msg_cb(conf.get(), on_delivery);
+  rd_kafka_conf_set_opaque(conf.get(), stats);
 }
 
 void produce_one(rd_kafka_t* rk, rd_kafka_topic_t* rkt, const void* data, size_t len) {
@@ -152,7 +213,7 @@ void produce_one(rd_kafka_t* rk, rd_kafka_topic_t* rkt, const void* data, size_t
 }
 
 int run_produce(const Options& o) {
-  DeliveryStats stats;
+  ClientStats stats;
   Conf conf = base_conf(o);
   conf.set("acks", o.acks);
   rd_kafka_conf_set_dr_msg_cb(conf.get(), on_delivery);
@@ -256,56 +317,93 @@ double percentile(const std::vector<int64_t>& sorted, double q) {
   return double(sorted[i]) / 1e6;
 }
 
-int run_e2e(const Options& o) {
-  DeliveryStats stats;
-  Conf pconf = base_conf(o);
-  pconf.set("acks", o.acks).set("linger.ms", "0");
-  rd_kafka_conf_set_dr_msg_cb(pconf.get(), on_delivery);
-  rd_kafka_conf_set_opaque(pconf.get(), &stats);
-  rd_kafka_t* producer = make_client(RD_KAFKA_PRODUCER, pconf);
-  rd_kafka_topic_t* rkt = rd_kafka_topic_new(producer, o.topic.c_str(), nullptr);
+// Sends `total` records at `rate`/s from the calling thread, each carrying its
+// send time; sleeps between sends (no spinning: the client must not take the
+// broker's core). Stops early once `stop_at` (mono_ns) has passed.
+void send_paced(rd_kafka_t* rk, rd_kafka_topic_t* rkt, const Options& o, double rate, long total,
+                int64_t stop_at = INT64_MAX) {
+  std::string payload(size_t(std::max(o.size, 8)), 'x');
+  const int64_t start = mono_ns();
+  const double interval_ns = 1e9 / rate;
+  for (long i = 0; i < total; ++i) {
+    int64_t due = start + int64_t(double(i) * interval_ns);
+    int64_t now = mono_ns();
+    if (due > now) std::this_thread::sleep_for(std::chrono::nanoseconds(due - now));
+    now = mono_ns();
+    if (now > stop_at) return;
+    std::memcpy(payload.data(), &now, sizeof now);
+    produce_one(rk, rkt, payload.data(), payload.size());
+    rd_kafka_poll(rk, 0);
+  }
+}
 
-  // A zero marker creates the topic; the measurement starts once the consumer
-  // has read it, so neither topic creation nor the consumer's start-up is
-  // counted as latency. Records before the marker (earlier runs) are skipped.
-  int64_t zero = 0;
-  produce_one(producer, rkt, &zero, sizeof zero);
+// Serves `rk`'s callbacks for a little over one statistics interval, so the
+// request count read next is at most that old.
+void settle_stats(rd_kafka_t* rk, bool consumer) {
+  const double until = now_s() + 1.5 * kStatsIntervalMs / 1000.0;
+  while (now_s() < until) {
+    if (!consumer) {
+      rd_kafka_poll(rk, 20);
+      continue;
+    }
+    if (rd_kafka_message_t* m = rd_kafka_consumer_poll(rk, 20)) rd_kafka_message_destroy(m);
+  }
+}
+
+void print_latencies(const char* mode, std::vector<int64_t>& latencies, long expected, double seconds,
+                     long requests) {
+  std::sort(latencies.begin(), latencies.end());
+  std::printf(
+      "{\"mode\":\"%s\",\"records\":%zu,\"expected\":%ld,\"records_per_s\":%.1f,\"requests\":%ld,"
+      "\"p50_ms\":%.3f,\"p99_ms\":%.3f,\"p999_ms\":%.3f,\"max_ms\":%.3f}\n",
+      mode, latencies.size(), expected, double(latencies.size()) / seconds, requests, percentile(latencies, 0.50),
+      percentile(latencies, 0.99), percentile(latencies, 0.999),
+      latencies.empty() ? 0.0 : double(latencies.back()) / 1e6);
+  std::fflush(stdout);
+}
+
+// A marker of this run (a negative number no send time can be) creates the
+// topic; the measurement starts once the consumer has read it, so neither
+// topic creation nor the consumer's start-up is counted as latency, and
+// records of earlier runs on the same topic (before the marker) are skipped.
+void wait_for_marker(rd_kafka_t* producer, rd_kafka_topic_t* rkt, rd_kafka_t* consumer, const Options& o) {
+  const int64_t marker = -mono_ns();
+  produce_one(producer, rkt, &marker, sizeof marker);
   rd_kafka_flush(producer, int(o.timeout_s * 1000));
-
-  Conf cconf = base_conf(o);
-  cconf.set("fetch.wait.max.ms", "500").set("fetch.min.bytes", "1");
-  rd_kafka_t* consumer = assigned_consumer(o, std::move(cconf));
-  const double warmup_deadline = now_s() + o.timeout_s;
-  bool marker_seen = false;
-  while (!marker_seen && now_s() < warmup_deadline) {
+  const double deadline = now_s() + o.timeout_s;
+  while (now_s() < deadline) {
     rd_kafka_message_t* m = rd_kafka_consumer_poll(consumer, 100);
     if (!m) continue;
-    if (!m->err && m->len == sizeof zero && std::memcmp(m->payload, &zero, sizeof zero) == 0) marker_seen = true;
+    bool seen = !m->err && m->len == sizeof marker && std::memcmp(m->payload, &marker, sizeof marker) == 0;
     rd_kafka_message_destroy(m);
+    if (seen) return;
   }
-  if (!marker_seen) die("e2e: the marker record never arrived");
+  die("e2e: the marker record never arrived");
+}
+
+int run_e2e(const Options& o) {
+  ClientStats pstats, cstats;
+  Conf pconf = base_conf(o);
+  pconf.set("acks", o.acks).set("linger.ms", "0");
+  collect(pconf, &pstats);
+  rd_kafka_t* producer = make_client(RD_KAFKA_PRODUCER, pconf);
+  rd_kafka_topic_t* rkt = rd_kafka_topic_new(producer, o.topic.c_str(), nullptr);
+  Conf cconf = base_conf(o);
+  cconf.set("fetch.wait.max.ms", "500").set("fetch.min.bytes", "1");
+  collect(cconf, &cstats);
+  rd_kafka_t* consumer = assigned_consumer(o, std::move(cconf));
+  wait_for_marker(producer, rkt, consumer, o);
+
   const long total = long(o.rate * o.seconds);
+  const long requests0 = pstats.requests + cstats.requests;
   std::vector<int64_t> latencies;
   latencies.reserve(size_t(total));
-
   std::thread send([&] {
-    std::string payload(size_t(std::max(o.size, 8)), 'x');
-    const int64_t start = mono_ns();
-    const double interval_ns = 1e9 / o.rate;
-    for (long i = 0; i < total; ++i) {
-      int64_t due = start + int64_t(double(i) * interval_ns);
-      // Sleep (no spinning: the client must not take the broker's core).
-      int64_t now = mono_ns();
-      if (due > now) std::this_thread::sleep_for(std::chrono::nanoseconds(due - now));
-      now = mono_ns();
-      std::memcpy(payload.data(), &now, sizeof now);
-      produce_one(producer, rkt, payload.data(), payload.size());
-      rd_kafka_poll(producer, 0);
-    }
+    send_paced(producer, rkt, o, o.rate, total);
     rd_kafka_flush(producer, 10000);
+    settle_stats(producer, false);
   });
-
-  double deadline = now_s() + o.seconds + o.timeout_s;
+  const double start = now_s(), deadline = start + o.seconds + o.timeout_s;
   while (long(latencies.size()) < total && now_s() < deadline) {
     rd_kafka_message_t* m = rd_kafka_consumer_poll(consumer, 100);
     if (!m) continue;
@@ -316,19 +414,68 @@ int run_e2e(const Options& o) {
     }
     rd_kafka_message_destroy(m);
   }
+  const double elapsed = now_s() - start;
   send.join();
-  std::sort(latencies.begin(), latencies.end());
-  std::printf(
-      "{\"mode\":\"e2e\",\"records\":%zu,\"expected\":%ld,\"p50_ms\":%.3f,\"p99_ms\":%.3f,\"p999_ms\":%.3f,"
-      "\"max_ms\":%.3f}\n",
-      latencies.size(), total, percentile(latencies, 0.50), percentile(latencies, 0.99), percentile(latencies, 0.999),
-      latencies.empty() ? 0.0 : double(latencies.back()) / 1e6);
-  std::fflush(stdout);
+  settle_stats(consumer, true);
+  print_latencies("e2e", latencies, total, elapsed, pstats.requests + cstats.requests - requests0);
   rd_kafka_topic_destroy(rkt);
   rd_kafka_destroy(producer);
   rd_kafka_consumer_close(consumer);
   rd_kafka_destroy(consumer);
   return long(latencies.size()) == total ? 0 : 1;
+}
+
+// One producer (one connection) of the rate mode, sending from its own thread.
+struct RateProducer {
+  ClientStats stats;
+  rd_kafka_t* rk = nullptr;
+  rd_kafka_topic_t* rkt = nullptr;
+  std::thread thread;
+};
+
+int run_rate(const Options& o) {
+  std::vector<std::unique_ptr<RateProducer>> producers;
+  for (int i = 0; i < o.producers; ++i) {
+    auto p = std::make_unique<RateProducer>();
+    p->stats.timed = true;
+    p->stats.latencies.reserve(size_t(o.rate * o.seconds / o.producers) + 1);
+    Conf conf = base_conf(o);
+    conf.set("acks", "1").set("linger.ms", "0").set("batch.num.messages", "1");
+    conf.set("max.in.flight.requests.per.connection", "5").set("queue.buffering.max.messages", "10000000");
+    collect(conf, &p->stats);
+    p->rk = make_client(RD_KAFKA_PRODUCER, conf);
+    p->rkt = rd_kafka_topic_new(p->rk, o.topic.c_str(), nullptr);
+    std::string warm(8, '\0');  // connects and learns the topic before the clock runs
+    produce_one(p->rk, p->rkt, warm.data(), warm.size());
+    rd_kafka_flush(p->rk, int(o.timeout_s * 1000));
+    p->stats.latencies.clear();
+    producers.push_back(std::move(p));
+  }
+  long requests0 = 0;
+  for (auto& p : producers) requests0 += p->stats.requests;
+  const long per_producer = long(o.rate * o.seconds / o.producers);
+  const int64_t stop_at = mono_ns() + int64_t(o.seconds * 1e9);
+  const double start = now_s();
+  for (auto& p : producers)
+    p->thread = std::thread([&o, &p, per_producer, stop_at] {
+      send_paced(p->rk, p->rkt, o, o.rate / o.producers, per_producer, stop_at);
+      rd_kafka_flush(p->rk, int(o.timeout_s * 1000));
+      settle_stats(p->rk, false);
+    });
+  std::vector<int64_t> latencies;
+  long requests = -requests0;
+  for (auto& p : producers) {
+    p->thread.join();
+    latencies.insert(latencies.end(), p->stats.latencies.begin(), p->stats.latencies.end());
+    requests += p->stats.requests;
+  }
+  // The rate over the sending window: what was delivered of what was due in it.
+  print_latencies("rate", latencies, per_producer * o.producers, std::max(o.seconds, now_s() - start - 0.3), requests);
+  for (auto& p : producers) {
+    rd_kafka_topic_destroy(p->rkt);
+    rd_kafka_destroy(p->rk);
+  }
+  return 0;
 }
 
 }  // namespace
@@ -342,5 +489,6 @@ int main(int argc, char** argv) {
   if (o.mode == "produce") return run_produce(o);
   if (o.mode == "consume") return run_consume(o);
   if (o.mode == "e2e") return run_e2e(o);
+  if (o.mode == "rate") return run_rate(o);
   die("unknown mode " + o.mode);
 }

@@ -1,0 +1,162 @@
+#!/usr/bin/env python3
+"""The cost of a request: Skiff against Apache Kafka on this machine, same
+client (librdkafka), same load. Run by scripts/bench-vs-kafka.sh --requests;
+not a test (bounded in time, loopback only).
+
+Per broker (started fresh, alternating Skiff, Kafka, Skiff, ... over rounds):
+  e2e   one producer at --e2e-rate one-record requests/s (linger.ms=0,
+        acks=1, 100 B) and one consumer tailing the topic, --e2e-runs
+        consecutive runs against the same broker: p50/p99/p99.9 end-to-end
+        latency, broker cores, and broker context switches per request
+        (voluntary + involuntary, summed over every thread in
+        /proc/PID/task/*/status; requests = what the clients sent, from
+        librdkafka's statistics).
+  rate  saturation: one-record produce requests (batch.num.messages=1, at
+        most 5 in flight per connection) from 1 and from 8 connections, at
+        rising rates; the highest rate delivered at >= 95 % of the asked
+        rate with p99 <= --p99-limit-ms, and what happens above it.
+"""
+import argparse
+import json
+import os
+import shutil
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import bench_vs_kafka as bvk  # noqa: E402  (the broker processes and client runner)
+
+
+def context_switches(pid):
+    total = 0
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        try:
+            for line in (task / "status").read_text().splitlines():
+                if "ctxt_switches" in line:
+                    total += int(line.split()[1])
+        except OSError:
+            pass  # the thread ended meanwhile
+    return total
+
+
+def measured(args, broker, cmd):
+    cs0, cpu0, t0 = context_switches(broker.proc.pid), broker.cpu_seconds(), time.monotonic()
+    r = json.loads(bvk.run_client(cmd, args.client_timeout).strip().splitlines()[-1])
+    wall = time.monotonic() - t0
+    cs, cpu = context_switches(broker.proc.pid) - cs0, broker.cpu_seconds() - cpu0
+    r["broker_cores"] = round(cpu / wall, 3)
+    r["switches_per_request"] = round(cs / max(1, r["requests"]), 3)
+    r["broker_cpu_us_per_request"] = round(cpu / max(1, r["requests"]) * 1e6, 1)
+    return r
+
+
+def bench(args, broker, mode, topic, rate, seconds, *extra):
+    return measured(args, broker, [str(args.rdkafka_bench), mode, "--bootstrap", broker.bootstrap, "--topic", topic,
+                                   "--rate", str(rate), "--seconds", str(seconds), *extra])
+
+
+def saturation(args, broker, producers):
+    """Rates rise by x1.5 until one misses; the last that passed is the answer."""
+    topic = f"rate{producers}"
+    steps, best, rate = [], None, args.rate_start
+    while rate <= args.rate_max:
+        r = bench(args, broker, "rate", topic, rate, args.rate_seconds, "--producers", str(producers))
+        ok = r["records_per_s"] >= 0.95 * rate and r["p99_ms"] <= args.p99_limit_ms
+        steps.append({"asked": rate, **{k: r[k] for k in ("records_per_s", "p50_ms", "p99_ms", "max_ms",
+                                                           "broker_cores", "switches_per_request")}, "ok": ok})
+        bvk.log(f"    rate x{producers} {rate}/s: {steps[-1]}")
+        if not ok:
+            break
+        best = r["records_per_s"]
+        rate = int(rate * 1.5)
+    return {"sustained_per_s": best, "steps": steps}
+
+
+def run_broker(args, cls, round_no):
+    broker = cls(args, args.work)
+    bvk.log(f"round {round_no}: {broker.name} on {broker.bootstrap}")
+    broker.prepare()
+    out = {}
+    try:
+        bvk.first_produce(args, broker)
+        for topic in ("e2e", "rate1", "rate8"):
+            bvk.run_client([str(args.first_produce), "127.0.0.1", str(broker.port), topic, "60"], 90)
+        out["e2e"] = []
+        for run in range(args.e2e_runs):
+            r = bench(args, broker, "e2e", "e2e", args.e2e_rate, args.e2e_seconds)
+            out["e2e"].append(r)
+            bvk.log(f"  e2e run {run + 1}: {r}")
+        if not args.no_saturation:
+            for producers in (1, 8):
+                out[f"rate x{producers}"] = saturation(args, broker, producers)
+        if not broker.alive():
+            raise RuntimeError(f"{broker.name} exited during the run")
+    finally:
+        broker.stop()
+        shutil.rmtree(broker.dir, ignore_errors=True)
+    return out
+
+
+def summarize(runs):
+    lines = ["| e2e at rate, per run (same broker) | p50 ms | p99 ms | p99.9 ms | broker cores "
+             "| switches/request | broker CPU µs/request |", "|---|---|---|---|---|---|---|"]
+    for name, res in runs:
+        for i, r in enumerate(res["e2e"], 1):
+            lines.append(f"| {name} run {i} | {r['p50_ms']} | {r['p99_ms']} | {r['p999_ms']} | {r['broker_cores']} "
+                         f"| {r['switches_per_request']} | {r['broker_cpu_us_per_request']} |")
+    sat = [(n, res) for n, res in runs if "rate x1" in res]
+    if sat:
+        lines += ["", "| saturation (p99 <= limit, >= 95 % delivered) | 1 connection, requests/s "
+                      "| 8 connections, requests/s |", "|---|---|---|"]
+        for name, res in sat:
+            lines.append(f"| {name} | {res['rate x1']['sustained_per_s']} | {res['rate x8']['sustained_per_s']} |")
+    return "\n".join(lines)
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--rounds", type=int, default=1)
+    p.add_argument("--smoke", action="store_true", help="tiny loads: checks the script works")
+    p.add_argument("--brokers", default="skiff,kafka")
+    p.add_argument("--e2e-rate", type=int, default=10_000)
+    p.add_argument("--e2e-seconds", type=float, default=20)
+    p.add_argument("--e2e-runs", type=int, default=5)
+    p.add_argument("--no-saturation", action="store_true")
+    p.add_argument("--rate-start", type=int, default=5_000)
+    p.add_argument("--rate-max", type=int, default=400_000)
+    p.add_argument("--rate-seconds", type=float, default=5)
+    p.add_argument("--p99-limit-ms", type=float, default=10)
+    p.add_argument("--client-timeout", type=float, default=300)
+    p.add_argument("--out", type=Path, default=bvk.ROOT / "build-bench" / "results")
+    p.add_argument("--skiff", type=Path, required=True)
+    p.add_argument("--rdkafka-bench", type=Path, required=True)
+    p.add_argument("--first-produce", type=Path, required=True)
+    p.add_argument("--jars", type=Path, required=True)
+    p.add_argument("--kafka-version", default=os.environ.get("KAFKA_VERSION", "4.4.0"))
+    args = p.parse_args()
+    if args.smoke:
+        args.e2e_seconds, args.e2e_runs, args.rate_seconds, args.rate_max = 1, 2, 1, 8_000
+    args.settle = 0
+    args.out.mkdir(parents=True, exist_ok=True)
+    args.work = Path(tempfile.mkdtemp(prefix="bench-request-cost-"))
+    env = bvk.environment(args)
+    bvk.log(f"environment: {env}")
+    classes = {"skiff": bvk.Skiff, "kafka": bvk.Kafka}
+    runs = []
+    try:
+        for r in range(1, args.rounds + 1):
+            for b in args.brokers.split(","):
+                runs.append((b, run_broker(args, classes[b], r)))
+    finally:
+        shutil.rmtree(args.work, ignore_errors=True)
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    report = "\n".join(f"- {k}: {v}" for k, v in env.items()) + "\n\n" + summarize(runs) + "\n"
+    (args.out / f"requests-{stamp}.json").write_text(json.dumps({"environment": env, "runs": runs}, indent=1))
+    (args.out / f"requests-{stamp}.md").write_text(report)
+    print(report)
+
+
+if __name__ == "__main__":
+    main()
