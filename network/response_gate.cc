@@ -1,70 +1,73 @@
 #include "network/response_gate.h"
 
+#include <thread>
 #include <utility>
 
 namespace skiff::network {
 
 void ResponseGate::open(std::optional<MemoryPool::Lease> lease) {
   touch();
-  std::lock_guard lock(mu_);
-  owed_ = true;
-  wake_ = false;
   lease_ = std::move(lease);
+  state_.fetch_or(kOwed, std::memory_order_release);
 }
 
-bool ResponseGate::owed() const {
-  std::lock_guard lock(mu_);
-  return owed_;
-}
+bool ResponseGate::owed() const { return (state_.load(std::memory_order_acquire) & kOwed) != 0; }
 
 bool ResponseGate::request_wake() {
-  std::lock_guard lock(mu_);
-  if (owed_) wake_ = true;
-  return owed_;
+  uint32_t s = state_.load(std::memory_order_acquire);
+  while (s & kOwed)
+    if (state_.compare_exchange_weak(s, s | kWake, std::memory_order_acq_rel)) return true;
+  return false;
 }
 
 void ResponseGate::answered() {
-  std::optional<MemoryPool::Lease> lease;
-  {
-    std::lock_guard lock(mu_);
-    owed_ = wake_ = false;
-    lease = std::move(lease_);
-    lease_.reset();
-  }
+  lease_.reset();
   touch();
+  state_.fetch_and(~(kOwed | kWake), std::memory_order_release);
 }
 
 void ResponseGate::close() {
-  std::lock_guard lock(mu_);
-  fd_ = -1;
-  owed_ = wake_ = false;
+  uint32_t s = state_.fetch_or(kClosed, std::memory_order_acq_rel);
+  while (s & kWriting) {  // a non-blocking write in progress: it ends shortly
+    std::this_thread::yield();
+    s = state_.load(std::memory_order_acquire);
+  }
   lease_.reset();
+  state_.fetch_and(~(kOwed | kWake), std::memory_order_release);
 }
 
-ResponseGate::Outcome ResponseGate::finish() {
-  owed_ = false;
+bool ResponseGate::begin_write() {
+  uint32_t s = state_.load(std::memory_order_acquire);
+  while ((s & kOwed) && !(s & (kClosed | kWriting)))
+    if (state_.compare_exchange_weak(s, s | kWriting, std::memory_order_acq_rel)) return true;
+  return false;
+}
+
+ResponseGate::Outcome ResponseGate::end_write(bool done) {
+  if (!done) {
+    state_.fetch_and(~kWriting, std::memory_order_release);
+    return Outcome::kToProcessor;
+  }
   lease_.reset();
   touch();
-  return std::exchange(wake_, false) ? Outcome::kAnsweredWake : Outcome::kAnswered;
+  uint32_t before = state_.fetch_and(~(kOwed | kWake | kWriting), std::memory_order_acq_rel);
+  return (before & kWake) ? Outcome::kAnsweredWake : Outcome::kAnswered;
 }
 
 ResponseGate::Outcome ResponseGate::try_answer(Response& response) {
-  std::lock_guard lock(mu_);
-  if (fd_ < 0) return Outcome::kClosed;
-  if (!owed_) return Outcome::kToProcessor;  // not ours to write: keep the old path
-  switch (response.action) {
-    case Response::Action::kNoOp:
-      return finish();
-    case Response::Action::kClose:
-      return Outcome::kToProcessor;
-    case Response::Action::kSend:
-      break;
+  if (response.action == Response::Action::kClose) {
+    return (state_.load(std::memory_order_acquire) & kClosed) ? Outcome::kClosed : Outcome::kToProcessor;
   }
+  if (!begin_write()) {
+    // Closed: drop. Not owed: not ours to write, the old path.
+    return (state_.load(std::memory_order_acquire) & kClosed) ? Outcome::kClosed : Outcome::kToProcessor;
+  }
+  if (response.action == Response::Action::kNoOp) return end_write(true);
   WriteCursor at;
   std::string error;
-  if (write_response_chunks(fd_, response.chunks, at, error) == WriteStatus::kDone) return finish();
-  drop_written(response.chunks, at);  // blocked or failed: the Processor goes on (and sees any error)
-  return Outcome::kToProcessor;
+  bool done = write_response_chunks(fd_, response.chunks, at, error) == WriteStatus::kDone;
+  if (!done) drop_written(response.chunks, at);  // blocked or failed: the Processor goes on (and sees any error)
+  return end_write(done);
 }
 
 }  // namespace skiff::network

@@ -13,18 +13,22 @@
 //     a whole next frame is waiting, its buffer is full, or it is draining);
 //   - the socket is full, or the response closes the connection: the rest is
 //     handed to the Processor, which finishes it and owns the socket again.
-// close() takes mu_ and marks the gate closed before the descriptor is
-// closed, so no thread ever writes to a closed (or reused) descriptor.
-// One request at a time per connection is owed, so responses stay in order.
+// close() marks the gate closed and then waits out a write in progress
+// before the descriptor is closed, so no thread ever writes to a closed (or
+// reused) descriptor. One request at a time per connection is owed, so
+// responses stay in order.
 //
-// Thread-safe. The Processor calls open/owed/request_wake/answered/close;
-// any thread calls try_answer (at most one response at a time, as above).
+// Thread-safe, without a lock: one atomic state word (kOwed, kWake,
+// kWriting, kClosed). A writer sets kWriting only while owed and not closed;
+// the lease is the Processor's until it sets kOwed (release) and the
+// writer's from then until it clears kOwed. The Processor calls
+// open/owed/request_wake/answered/close; any thread calls try_answer (at
+// most one response at a time, as above).
 #pragma once
 
 #include <atomic>
 #include <chrono>
 #include <cstdint>
-#include <mutex>
 #include <optional>
 
 #include "network/memory_pool.h"
@@ -65,13 +69,17 @@ class ResponseGate {
   void touch() { last_active_.store(std::chrono::steady_clock::now().time_since_epoch().count()); }
 
  private:
-  Outcome finish();  // caller holds mu_
+  static constexpr uint32_t kOwed = 1;     // a response is owed
+  static constexpr uint32_t kWake = 2;     // the Processor waits to be told it was written
+  static constexpr uint32_t kWriting = 4;  // a thread other than the Processor is writing
+  static constexpr uint32_t kClosed = 8;   // the descriptor is (being) closed
 
-  mutable std::mutex mu_;
-  int fd_;  // -1 once closed
-  bool owed_ = false;
-  bool wake_ = false;  // the Processor waits to be told the response is written
-  std::optional<MemoryPool::Lease> lease_;
+  bool begin_write();                        // sets kWriting if owed and open
+  Outcome end_write(bool done);              // clears kWriting (and kOwed if done)
+
+  const int fd_;
+  std::atomic<uint32_t> state_{0};
+  std::optional<MemoryPool::Lease> lease_;  // see the class comment for who holds it when
   std::atomic<std::chrono::steady_clock::rep> last_active_{0};
 };
 
