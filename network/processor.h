@@ -4,6 +4,12 @@
 //
 // Public methods are thread-safe (they post onto the Processor's loop);
 // everything else runs on the Processor's thread only.
+//
+// Who touches a socket: the Processor reads, closes and writes its
+// connections' sockets, except while a response is owed, when the thread
+// that makes the response writes it itself if the socket takes it whole, and
+// hands it to the Processor otherwise (response_gate.h states the rule). So
+// a request usually costs the Processor one wake-up (its arrival), not two.
 #pragma once
 
 #include <atomic>
