@@ -40,6 +40,8 @@ class Connection : public std::enable_shared_from_this<Connection> {
  public:
   Connection(Processor& processor, boost::asio::ip::tcp::socket socket, ConnectionQuotas::Slot slot,
              RequestContext context);
+  // The gate is closed before the socket, on every path (see close()).
+  ~Connection() { gate_->close(); }
 
   void start();
   // A response handed to the Processor (not, or not wholly, written by the
