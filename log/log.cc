@@ -94,10 +94,9 @@ void drop_segments_after(std::vector<std::shared_ptr<LogSegment>>& segs, size_t 
 // The empty active segment of a log that has none, at `base`.
 std::shared_ptr<LogSegment> first_segment(const std::shared_ptr<FdCache>& fd_cache, const fs::path& dir, int64_t base,
                                           size_t idx_max) {
-  std::shared_ptr<LogSegment> seg;
-  if (int rc = LogSegment::create(fd_cache, dir, base, idx_max, wall_clock_ms(), seg); rc != 0)
-    throw std::system_error(rc, std::generic_category(), "create segment in " + dir.string());
-  return seg;
+  auto seg = LogSegment::create(fd_cache, dir, base, idx_max, wall_clock_ms());
+  if (!seg) throw_io(seg.error(), "create segment in " + dir.string());
+  return std::move(*seg);
 }
 
 }  // namespace
@@ -132,8 +131,8 @@ void Log::load() {
       }
       if (last)
         next_offset = r.next_offset;
-      else
-        seg->become_inactive();
+      else if (auto bi = seg->become_inactive(); !bi)
+        storage_log().warn("log {}: trimming indexes: {}", seg->log_path().string(), describe(bi.error()));
     } else if (last) {
       next_offset = seg->load_as_active(idx_max);
     } else {
@@ -157,8 +156,8 @@ void Log::load() {
   recovery_point_.store(rp, std::memory_order_release);
   last_flush_ms_.store(wall_clock_ms(), std::memory_order_relaxed);
   for (const auto& s : segs) {
-    if (int rc = txn_index_.load_segment(s->base_offset(), next_offset); rc != 0)
-      throw std::system_error(rc, std::generic_category(), "read transaction index in " + dir_.string());
+    if (auto r = txn_index_.load_segment(s->base_offset(), next_offset); !r)
+      throw_io(r.error(), "read transaction index in " + dir_.string());
   }
   rebuild_producer_state();
   update_lso_locked();
@@ -229,8 +228,8 @@ void Log::close() {
   if (int rc = producers_.take_snapshot(log_end_offset().value); rc != 0)
     storage_log().warn("log {}: producer snapshot failed: {}", dir_.string(), std::strerror(rc));
   if (auto seg = active()) {
-    if (int rc = seg->become_inactive(); rc != 0)
-      storage_log().warn("log {}: index trim failed: {}", dir_.string(), std::strerror(rc));
+    if (auto r = seg->become_inactive(); !r)
+      storage_log().warn("log {}: index trim failed: {}", dir_.string(), describe(r.error()));
   }
 }
 

@@ -224,11 +224,11 @@ AppendResult Log::append_impl(std::span<uint8_t> records, int32_t leader_epoch, 
   // 3. Assign offsets in place (outside the CRC), LogAppendTime if asked.
   const int64_t next = assign_offsets(records, leo, leader_epoch, log_append_time, now_ms, a.infos);
   // 4. Write + index, then publish.
-  if (int rc = seg->append(records, std::span<const BatchAppendInfo>(a.infos.data(), a.infos.size()),
+  if (auto w = seg->append(records, std::span<const BatchAppendInfo>(a.infos.data(), a.infos.size()),
                            cfg->index_interval_bytes, now_ms);
-      rc != 0) {
-    storage_log().error("log {}: append failed: {}", dir_.string(), std::strerror(rc));
-    return fail(LogErrc::kStorageError, fmt::format("write failed: {}", std::strerror(rc)));
+      !w) {
+    storage_log().error("log {}: append failed: {}", dir_.string(), describe(w.error()));
+    return fail(LogErrc::kStorageError, fmt::format("write failed: {}", describe(w.error())));
   }
   leo_.store(next, std::memory_order_release);
   for (const auto& b : a.producer_batches) {
@@ -301,8 +301,8 @@ void Log::end_txn_locked(const ProducerBatch& m) {
                      producers_.last_stable_offset_after(*done)};
   // The entry is kept in memory even if the file write fails (reads stay
   // right); recovery re-adds it to the file from the marker in the log.
-  if (int rc = txn_index_.append(active()->base_offset(), t); rc != 0)
-    storage_log().error("log {}: writing the transaction index: {}", dir_.string(), std::strerror(rc));
+  if (auto r = txn_index_.append(active()->base_offset(), t); !r)
+    storage_log().error("log {}: writing the transaction index: {}", dir_.string(), describe(r.error()));
 }
 
 void Log::update_lso_locked() {
@@ -325,15 +325,16 @@ LogErrc Log::roll_locked(int64_t now_ms) {
   const int64_t new_base = leo_.load(std::memory_order_relaxed);
   if (old->size() == 0 || old->base_offset() == new_base) return LogErrc::kNone;
   auto cfg = config();
-  std::shared_ptr<LogSegment> seg;
   const auto index_bytes = static_cast<size_t>(cfg->segment_index_bytes);
-  if (int rc = LogSegment::create(fd_cache_, dir_, new_base, index_bytes, now_ms, seg); rc != 0) {
-    storage_log().error("log {}: roll to {} failed: {}", dir_.string(), new_base, std::strerror(rc));
+  auto created = LogSegment::create(fd_cache_, dir_, new_base, index_bytes, now_ms);
+  if (!created) {
+    storage_log().error("log {}: roll to {} failed: {}", dir_.string(), new_base, describe(created.error()));
     return LogErrc::kStorageError;
   }
-  if (int rc = old->become_inactive(); rc != 0) {
+  std::shared_ptr<LogSegment> seg = std::move(*created);
+  if (auto r = old->become_inactive(); !r) {
     storage_log().warn("log {}: trimming indexes of segment {} failed: {}", dir_.string(), old->base_offset(),
-                       std::strerror(rc));
+                       describe(r.error()));
   }
   if (int rc = fsync_dir(dir_); rc != 0) storage_log().warn("log {}: fsync dir: {}", dir_.string(), std::strerror(rc));
   {
@@ -365,25 +366,25 @@ LogErrc Log::flush_to(Offset offset) {
     if (it != segments_.begin()) --it;
     for (; it != segments_.end(); ++it) segs.push_back(it->second);
   }
-  int rc = 0;
-  for (size_t i = 0; i < segs.size() && rc == 0; ++i) {
+  Result<void> rc;
+  for (size_t i = 0; i < segs.size() && rc; ++i) {
     auto& s = segs[i];
     if (s->fully_flushed()) continue;
     rc = s->flush_log();
     // Inactive segments' indexes were fsynced when they became inactive.
-    if (rc == 0 && i + 1 < segs.size()) s->mark_fully_flushed();
+    if (rc && i + 1 < segs.size()) s->mark_fully_flushed();
   }
   lk.lock();
   flush_in_progress_ = false;
-  if (rc == 0) {
+  if (rc) {
     int64_t cur = recovery_point_.load(std::memory_order_relaxed);
     if (target > cur) recovery_point_.store(target, std::memory_order_release);
     last_flush_ms_.store(wall_clock_ms(), std::memory_order_relaxed);
   }
   flush_cv_.notify_all();
   lk.unlock();
-  if (rc != 0) {
-    storage_log().error("log {}: flush failed: {}", dir_.string(), std::strerror(rc));
+  if (!rc) {
+    storage_log().error("log {}: flush failed: {}", dir_.string(), describe(rc.error()));
     return LogErrc::kStorageError;
   }
   return LogErrc::kNone;

@@ -63,7 +63,7 @@ Cleaner::Cleaner(CleanerConfig cfg) : cfg_(std::move(cfg)) {}
 
 // Maps keys of [first_dirty, first_uncleanable); returns the end of what was
 // mapped: first_uncleanable, or the offset of the first record that no longer
-// fit; -1 on an I/O error (res.error set).
+// fit; -1 on an I/O error (res.status set).
 int64_t Cleaner::build_map(Log& log, const std::vector<std::shared_ptr<LogSegment>>& segs, int64_t first_dirty,
                            int64_t first_uncleanable, CleanResult& res) {
   if (!map_) map_ = std::make_unique<OffsetMap>(cfg_.dedupe_buffer_bytes, cfg_.dedupe_load_factor);
@@ -72,10 +72,7 @@ int64_t Cleaner::build_map(Log& log, const std::vector<std::shared_ptr<LogSegmen
   int64_t stop = -1;
   for (const auto& s : segs) {
     if (s->base_offset() >= first_uncleanable) break;
-    if (int err = map_segment(*s, first_dirty, first_uncleanable, txn, res, stop); err != 0) {
-      res.error = err;
-      return -1;
-    }
+    if (res.status = map_segment(*s, first_dirty, first_uncleanable, txn, res, stop); !res.status) return -1;
     if (stop >= 0) break;
   }
   return stop >= 0 ? std::max(stop, first_dirty + 1) : first_uncleanable;
@@ -83,11 +80,11 @@ int64_t Cleaner::build_map(Log& log, const std::vector<std::shared_ptr<LogSegmen
 
 // build_map's step over one segment: its batches in range mapped (aborted
 // ones and markers only tracked). `stop` becomes the offset of the first
-// record that did not fit. Returns errno.
-int Cleaner::map_segment(const LogSegment& s, int64_t first_dirty, int64_t first_uncleanable, CleanedTxnState& txn,
-                         CleanResult& res, int64_t& stop) {
+// record that did not fit. An I/O Error on failure.
+Result<void> Cleaner::map_segment(const LogSegment& s, int64_t first_dirty, int64_t first_uncleanable,
+                                  CleanedTxnState& txn, CleanResult& res, int64_t& stop) {
   auto f = s.acquire_file();
-  if (!f) return f.error().sys_errno != 0 ? f.error().sys_errno : EIO;
+  if (!f) return unexpected(f.error());
   ChunkReader r((*f)->fd(), s.size(), cfg_.io_buffer_bytes);
   BatchHeader h;
   for (uint64_t pos = 0; stop < 0 && read_batch_header(r, pos, h); pos += h.size) {
@@ -108,7 +105,7 @@ int Cleaner::map_segment(const LogSegment& s, int64_t first_dirty, int64_t first
       if (!map_->put(key, off)) stop = off;
     });
   }
-  return r.status() ? 0 : r.status().error().sys_errno;
+  return r.status();
 }
 
 CleanResult Cleaner::clean_once(Log& log, int64_t first_dirty, int64_t first_uncleanable, int64_t now_ms,
@@ -138,13 +135,10 @@ CleanResult Cleaner::clean_once(Log& log, int64_t first_dirty, int64_t first_unc
   CleanedTxnState txn(log.collect_aborted_txns(Offset(todo.front()->base_offset()), Offset(next_base)));
   for (const auto& g : groups) {
     if (aborted && aborted()) {
-      res.error = ECANCELED;
+      res.status = unexpected(Error::io(ECANCELED));
       return res;
     }
-    if (int rc = clean_group(log, g, now_ms, txn, res); rc != 0) {
-      res.error = rc;
-      return res;
-    }
+    if (res.status = clean_group(log, g, now_ms, txn, res); !res.status) return res;
     ++res.groups;
   }
   return res;
@@ -161,8 +155,8 @@ CleanResult Cleaner::clean(Log& log, const CleaningPoint& p, int64_t now_ms, con
     total.bytes_read += r.bytes_read;
     total.bytes_written += r.bytes_written;
     total.groups += r.groups;
-    if (r.error != 0) {
-      total.error = r.error;
+    if (!r.status) {
+      total.status = r.status;
       break;
     }
     if (r.end_offset <= total.end_offset) break;  // no progress possible

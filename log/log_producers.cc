@@ -72,9 +72,8 @@ void Log::rebuild_producer_state() {
     if (!t.aborted) return;
     auto seg = floor_segment(t.last_offset);
     if (!seg) return;
-    if (int rc = txn_index_.add_if_missing(seg->base_offset(), {t.producer_id, t.first_offset, t.last_offset, lso});
-        rc != 0)
-      storage_log().error("log {}: rebuilding the transaction index: {}", dir_.string(), std::strerror(rc));
+    if (auto r = txn_index_.add_if_missing(seg->base_offset(), {t.producer_id, t.first_offset, t.last_offset, lso}); !r)
+      storage_log().error("log {}: rebuilding the transaction index: {}", dir_.string(), describe(r.error()));
   };
   producer_batches_replayed_ = producers_.load(log_start_.load(std::memory_order_acquire),
                                                leo_.load(std::memory_order_acquire), scan, on_completed);
