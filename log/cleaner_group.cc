@@ -117,7 +117,7 @@ Result<void> Cleaner::clean_group(Log& log, const std::vector<std::shared_ptr<Lo
   ctx.producer_last_offsets = &producers;
   ctx.now_ms = now_ms;
   ctx.delete_retention_ms = log.config()->delete_retention_ms;
-  const int64_t base = group.front()->base_offset();
+  const int64_t base = group.front()->base_offset().value;
   const auto path = log.dir() / (segment_file_name(base, ".log") + ".cleaned");
   const auto txn_path = log.dir() / (segment_file_name(base, ".txnindex") + ".cleaned");
   auto rc = write_cleaned(group, ctx, txn, cfg_.throttler.get(), cfg_.io_buffer_bytes, path, res);

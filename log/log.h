@@ -214,8 +214,6 @@ class Log {
   // One producer's state here, if any (Produce's transaction check, as
   // Kafka's maybeStartTransactionVerification). Takes the append lock.
   std::optional<ProducerEntry> producer_state(int64_t producer_id);
-  // Writes a producer state snapshot at the log end now (tests, tools).
-  int take_producer_snapshot();
 
  private:
   Log(std::filesystem::path dir, LogLoadParams params, std::shared_ptr<const LogConfig> config);

@@ -20,7 +20,7 @@ std::vector<std::shared_ptr<LogSegment>> Log::inactive_segments() const {
 
 int64_t Log::active_base_offset() const {
   auto a = active();
-  return a ? a->base_offset() : 0;
+  return a ? a->base_offset().value : 0;
 }
 
 std::unordered_map<int64_t, int64_t> Log::producer_last_offsets() {
@@ -36,7 +36,7 @@ namespace {
 // True if `old` are still segments of the map, consecutive and inactive.
 bool still_current(const std::map<int64_t, std::shared_ptr<LogSegment>>& segs,
                    const std::vector<std::shared_ptr<LogSegment>>& old) {
-  auto it = segs.find(old.front()->base_offset());
+  auto it = segs.find(old.front()->base_offset().value);
   for (const auto& o : old) {
     if (it == segs.end() || it->second != o || std::next(it) == segs.end()) return false;
     ++it;
@@ -57,7 +57,7 @@ bool still_current(const std::map<int64_t, std::shared_ptr<LogSegment>>& segs,
 Result<void> Log::swap_in_cleaned(const std::vector<std::shared_ptr<LogSegment>>& old, const fs::path& cleaned,
                                   std::vector<AbortedTxn> aborts, const std::function<bool(int)>& crash_at) {
   if (crash_at && crash_at(1)) return unexpected(Error::io(ECANCELED));
-  const int64_t base = old.front()->base_offset();
+  const int64_t base = old.front()->base_offset().value;
   int64_t next;
   try {  // shared with startup recovery, which throws
     next = segment_file_next_offset(cleaned, base);
@@ -87,12 +87,12 @@ Result<void> Log::swap_cleaned_files(const std::vector<std::shared_ptr<LogSegmen
                                      const std::function<bool(int)>& crash_at) {
   auto crash = [&](int step) { return crash_at && crash_at(step); };
   const auto cancelled = [] { return unexpected(Error::io(ECANCELED)); };
-  const int64_t base = old.front()->base_offset();
+  const int64_t base = old.front()->base_offset().value;
   const fs::path swap = dir_ / (segment_file_name(base, ".log") + ".swap");
   const fs::path txn_swap = dir_ / (segment_file_name(base, ".txnindex") + ".swap");
   std::error_code ec;
   for (const auto& o : old) {
-    if (o->base_offset() > base && o->base_offset() >= next) o->delete_files();
+    if (o->base_offset().value > base && o->base_offset().value >= next) o->delete_files();
   }
   fs::rename(txn_cleaned, txn_swap, ec);
   if (!ec) fs::rename(cleaned, swap, ec);
@@ -119,7 +119,7 @@ Result<void> Log::swap_cleaned_files(const std::vector<std::shared_ptr<LogSegmen
 // segments_mu_ exclusively. An I/O Error on failure.
 Result<void> Log::install_cleaned(const std::vector<std::shared_ptr<LogSegment>>& old, const LogConfig& cfg,
                                   std::vector<AbortedTxn> aborts) {
-  const int64_t base = old.front()->base_offset();
+  const int64_t base = old.front()->base_offset().value;
   std::shared_ptr<LogSegment> seg;
   try {  // LogSegment::open and recover serve startup load, so they throw
     seg = LogSegment::open(fd_cache_, dir_, base);
@@ -132,8 +132,8 @@ Result<void> Log::install_cleaned(const std::vector<std::shared_ptr<LogSegment>>
   seg->mark_fully_flushed();
   std::vector<int64_t> old_bases;
   for (const auto& o : old) {
-    segments_.erase(o->base_offset());
-    old_bases.push_back(o->base_offset());
+    segments_.erase(o->base_offset().value);
+    old_bases.push_back(o->base_offset().value);
   }
   segments_[base] = seg;
   txn_index_.replace_segments(old_bases, base, std::move(aborts));

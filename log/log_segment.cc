@@ -135,9 +135,9 @@ Result<void> LogSegment::append(std::span<const uint8_t> bytes, std::span<const 
   uint64_t pos = pos0;
   Result<void> rc;
   for (const auto& b : batches) {
-    note_batch(Offset(b.last_offset), b.max_timestamp);
+    note_batch(b.last_offset, b.max_timestamp);
     if (bytes_since_last_index_entry_ > index_interval_bytes && !offset_index_.file().full()) {
-      rc = index_batch(Offset(b.last_offset), pos);
+      rc = index_batch(b.last_offset, pos);
       if (!rc) break;
       bytes_since_last_index_entry_ = 0;
     }

@@ -35,9 +35,10 @@ namespace skiff::storage {
 
 // Per-batch facts the Log gathered while validating an append.
 struct BatchAppendInfo {
-  uint32_t size;          // bytes of this batch
-  int64_t last_offset;    // after offset assignment
-  int64_t max_timestamp;  // after LogAppendTime rewrite
+  uint32_t size = 0;              // bytes of this batch
+  int32_t last_offset_delta = 0;  // from the batch header
+  Offset last_offset;             // set by offset assignment
+  int64_t max_timestamp = 0;      // after LogAppendTime rewrite
 };
 
 struct SegmentRecovery {
@@ -60,7 +61,7 @@ class LogSegment {
                                           int64_t base_offset);
   ~LogSegment();
 
-  int64_t base_offset() const { return base_; }
+  Offset base_offset() const { return Offset(base_); }
   uint64_t size() const { return size_.load(std::memory_order_acquire); }
   // A pinned descriptor of the .log (reopened if the cache closed it); an
   // I/O Error on failure (ENOENT once delete_files() ran).

@@ -197,9 +197,9 @@ void check_txn_index(const Log& log, const std::vector<AbortedTxn>& original) {
   CHECK(log.collect_aborted_txns(Offset(0), Offset(log.log_end_offset().value + 1)) == expect);
   auto segs = log.inactive_segments();
   for (size_t i = 0; i < segs.size(); ++i) {
-    int64_t end = i + 1 < segs.size() ? segs[i + 1]->base_offset() : log.active_base_offset();
-    for (const auto& t : log.aborted_txns_of_segment(segs[i]->base_offset())) {
-      CHECK(t.last_offset >= segs[i]->base_offset());
+    int64_t end = i + 1 < segs.size() ? segs[i + 1]->base_offset().value : log.active_base_offset();
+    for (const auto& t : log.aborted_txns_of_segment(segs[i]->base_offset().value)) {
+      CHECK(t.last_offset >= segs[i]->base_offset().value);
       CHECK(t.last_offset < end);
     }
   }

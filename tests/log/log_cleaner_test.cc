@@ -129,7 +129,7 @@ TEST_CASE("Lag settings and the dirty ratio decide what is cleanable", "[log][cl
     log->set_config(compact_config([](LogConfig& c) { c.min_compaction_lag_ms = 15'000; }));
     auto p = cleaning_point(*log, -1, kT0 + 30'000);  // segment 2 is 10 s old: too young
     CHECK(p.first_dirty == 0);
-    CHECK(p.first_uncleanable == segs[2]->base_offset());
+    CHECK(p.first_uncleanable == segs[2]->base_offset().value);
     Cleaner cleaner(small_cleaner());
     REQUIRE(cleaner.clean(*log, p, kT0 + 30'000).status.has_value());
     auto recs = read_records(*log);
@@ -144,14 +144,14 @@ TEST_CASE("Lag settings and the dirty ratio decide what is cleanable", "[log][cl
   SECTION("min.cleanable.dirty.ratio, and max.compaction.lag.ms overriding it") {
     log->set_config(compact_config([](LogConfig& c) { c.min_cleanable_dirty_ratio = 0.5; }));
     // Checkpoint after segment 1: clean = segments 0-1, dirty = segment 2.
-    auto p = cleaning_point(*log, segs[2]->base_offset(), kT0 + 30'000);
+    auto p = cleaning_point(*log, segs[2]->base_offset().value, kT0 + 30'000);
     CHECK(p.dirty_ratio() < 0.5);
     CHECK_FALSE(needs_cleaning(p, *log->config()));
     log->set_config(compact_config([](LogConfig& c) {
       c.min_cleanable_dirty_ratio = 0.5;
       c.max_compaction_lag_ms = 5'000;
     }));
-    p = cleaning_point(*log, segs[2]->base_offset(), kT0 + 30'000);
+    p = cleaning_point(*log, segs[2]->base_offset().value, kT0 + 30'000);
     CHECK(p.max_lag_exceeded);
     CHECK(needs_cleaning(p, *log->config()));
     p = cleaning_point(*log, -1, kT0 + 30'000);

@@ -93,7 +93,8 @@ int64_t rewrite_end(Log& log, int64_t end) {
   int64_t r = end;
   auto segs = log.inactive_segments();
   for (size_t i = 0; i < segs.size(); ++i)
-    if (segs[i]->base_offset() < end) r = i + 1 < segs.size() ? segs[i + 1]->base_offset() : log.active_base_offset();
+    if (segs[i]->base_offset().value < end)
+      r = i + 1 < segs.size() ? segs[i + 1]->base_offset().value : log.active_base_offset();
   return std::max(r, end);
 }
 
