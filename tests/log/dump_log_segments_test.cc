@@ -38,7 +38,7 @@ TEST_CASE("Kafka's DumpLogSegments verifies our segments and indexes", "[log][ka
   }
   std::string jars = kafka_jar_dir();
   TempDir dir;
-  auto cfg = config_with([](LogConfig& c) { c.segment_bytes = 256 * 1024; });
+  auto cfg = config_with([](LogConfig& c) { c.segment_bytes = int64_t{256} * 1024; });
   auto log = open_log(dir / "dump-0", cfg);
   std::mt19937 rng(5);
   int64_t ts = 1'700'000'000'000;
@@ -138,7 +138,7 @@ TEST_CASE("Kafka's DumpLogSegments reads segments rewritten by the log cleaner",
   }
   std::string jars = kafka_jar_dir();
   TempDir dir;
-  auto log = open_log(dir / "compact-0", compact_config([](LogConfig& c) { c.segment_bytes = 64 * 1024; }));
+  auto log = open_log(dir / "compact-0", compact_config([](LogConfig& c) { c.segment_bytes = int64_t{64} * 1024; }));
   std::mt19937 rng(11);
   int64_t ts = 1'700'000'000'000;
   const Compression codecs[] = {Compression::kNone, Compression::kGzip, Compression::kSnappy, Compression::kLz4,

@@ -46,7 +46,7 @@ std::vector<std::string> view(const Log& log) {
   return out;
 }
 
-std::shared_ptr<const LogConfig> horizon_config(std::function<void(LogConfig&)> f = nullptr) {
+std::shared_ptr<const LogConfig> horizon_config(const std::function<void(LogConfig&)>& f = nullptr) {
   return compact_config([f](LogConfig& c) {
     c.delete_retention_ms = kRetention;
     if (f) f(c);
@@ -159,7 +159,7 @@ TEST_CASE("A stamped batch rewritten later keeps its horizon; a tombstone past t
   REQUIRE(RecordBatchView(stamped).has_delete_horizon());  // all kept, c's tombstone stamped
   REQUIRE(append_tmp(*log, stamped).ok());
   REQUIRE(log->roll(kT0 + 20) == LogErrc::kNone);
-  Cleaner tiny(CleanerConfig{24 * 3, 0.9, 4096, {}});  // two keys a pass
+  Cleaner tiny(CleanerConfig{size_t{24} * 3, 0.9, 4096, {}});  // two keys a pass
   CleanResult r = tiny.clean_once(*log, p.first_uncleanable, log->active_base_offset(), kT0);
   REQUIRE(r.status.has_value());
   REQUIRE(r.end_offset == p.first_uncleanable + 2);  // z did not fit

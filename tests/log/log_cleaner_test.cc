@@ -48,7 +48,7 @@ std::vector<uint8_t> keyed(const std::vector<std::pair<std::string, std::optiona
 }  // namespace
 
 TEST_CASE("OffsetMap keeps the latest offset per key and reports full", "[log][cleaner]") {
-  OffsetMap m(24 * 10, 0.9);
+  OffsetMap m(size_t{24} * 10, 0.9);
   REQUIRE(m.slots() == 10);
   REQUIRE(m.max_entries() == 9);
   auto k = [](const std::string& s) {
@@ -108,7 +108,7 @@ TEST_CASE("Cleaner keeps exactly the last record of every key (random workload)"
 namespace {
 
 // Appends one batch, rolls, and dates the new segment `ts` (its mtime).
-void append_segment(Log& log, std::vector<std::pair<std::string, std::optional<std::string>>> kvs, int64_t ts) {
+void append_segment(Log& log, const std::vector<std::pair<std::string, std::optional<std::string>>>& kvs, int64_t ts) {
   REQUIRE(append_tmp(log, keyed(kvs, ts)).ok());
   REQUIRE(log.roll(ts) == LogErrc::kNone);
   REQUIRE(set_mtime_ms(log.inactive_segments().back()->log_path(), ts).has_value());
@@ -135,6 +135,7 @@ TEST_CASE("Lag settings and the dirty ratio decide what is cleanable", "[log][cl
     auto recs = read_records(*log);
     // a=1 removed (a=2 is cleanable), b=1 kept: b=2 is not in the cleaned range.
     std::vector<int64_t> offs;
+    offs.reserve(recs.size());
     for (const auto& r : recs) offs.push_back(r.offset);
     CHECK(offs == std::vector<int64_t>{1, 2, 3});
     p = cleaning_point(*log, p.first_uncleanable, kT0 + 30'000);
@@ -213,7 +214,7 @@ TEST_CASE("A tiny dedupe buffer cleans in several passes to the same result", "[
   auto before = read_records(*big);
   REQUIRE(before == read_records(*tiny));
   Cleaner big_cleaner(small_cleaner());
-  Cleaner tiny_cleaner(small_cleaner(24 * 40));  // 36 keys a pass
+  Cleaner tiny_cleaner(small_cleaner(size_t{24} * 40));  // 36 keys a pass
   CleanResult rb, rt;
   auto p = clean_all(*big, big_cleaner, -1, kT0, &rb);
   clean_all(*tiny, tiny_cleaner, -1, kT0, &rt);
@@ -246,6 +247,7 @@ TEST_CASE("Small cleaned segments merge up to segment.bytes", "[log][cleaner]") 
   CHECK(bases == std::vector<int64_t>{0, 3, 6, 9, 12});
   auto recs = read_records(*log);
   std::vector<int64_t> offs;
+  offs.reserve(recs.size());
   for (const auto& r : recs) offs.push_back(r.offset);
   CHECK(offs == std::vector<int64_t>{8, 9, 10, 11});
   // Cleaning again with room for everything merges them into one.
