@@ -1,5 +1,8 @@
 #include "api/topics.h"
 
+#include <array>
+#include <utility>
+
 #include "api/api_log.h"
 #include "api/group/group_coordinator.h"
 #include "api/txn_state_store.h"
@@ -7,50 +10,43 @@
 
 namespace skiff::api {
 
+namespace {
+using storage::LogErrc;
+// Row i maps LogErrc i (checked below), so the mapping is an index.
+constexpr std::array<std::pair<LogErrc, ErrorCode>, storage::kLogErrcCount> kStorageErrors{{
+    {LogErrc::kNone, ErrorCode::kNone},
+    {LogErrc::kCorruptMessage, ErrorCode::kCorruptMessage},
+    {LogErrc::kInvalidRecord, ErrorCode::kInvalidRecord},
+    {LogErrc::kMessageTooLarge, ErrorCode::kMessageTooLarge},
+    {LogErrc::kUnsupportedForMessageFormat, ErrorCode::kUnsupportedForMessageFormat},
+    {LogErrc::kInvalidTimestamp, ErrorCode::kInvalidTimestamp},
+    {LogErrc::kStorageError, ErrorCode::kKafkaStorageError},
+    {LogErrc::kOffsetOutOfRange, ErrorCode::kOffsetOutOfRange},
+    {LogErrc::kUnknownTopicOrPartition, ErrorCode::kUnknownTopicOrPartition},
+    {LogErrc::kTopicAlreadyExists, ErrorCode::kTopicAlreadyExists},
+    {LogErrc::kInvalidPartitions, ErrorCode::kInvalidPartitions},
+    {LogErrc::kInvalidConfig, ErrorCode::kInvalidConfig},
+    {LogErrc::kInvalidTopic, ErrorCode::kInvalidTopicException},
+    {LogErrc::kInvalidRequest, ErrorCode::kInvalidRequest},
+    {LogErrc::kOutOfOrderSequence, ErrorCode::kOutOfOrderSequenceNumber},
+    {LogErrc::kInvalidProducerEpoch, ErrorCode::kInvalidProducerEpoch},
+    {LogErrc::kPolicyViolation, ErrorCode::kPolicyViolation},
+    {LogErrc::kInvalidTxnState, ErrorCode::kInvalidTxnState},
+    {LogErrc::kTransactionCoordinatorFenced, ErrorCode::kTransactionCoordinatorFenced},
+}};
+
+constexpr bool rows_in_order() {
+  for (size_t i = 0; i < kStorageErrors.size(); ++i)
+    if (static_cast<size_t>(kStorageErrors[i].first) != i) return false;
+  return true;
+}
+static_assert(rows_in_order(), "kStorageErrors: one row per LogErrc, in declaration order");
+}  // namespace
+
 // The one place a storage outcome becomes a Kafka error code.
 ErrorCode to_error_code(storage::LogErrc e) {
-  using storage::LogErrc;
-  switch (e) {
-    case LogErrc::kNone:
-      return ErrorCode::kNone;
-    case LogErrc::kCorruptMessage:
-      return ErrorCode::kCorruptMessage;
-    case LogErrc::kInvalidRecord:
-      return ErrorCode::kInvalidRecord;
-    case LogErrc::kMessageTooLarge:
-      return ErrorCode::kMessageTooLarge;
-    case LogErrc::kUnsupportedForMessageFormat:
-      return ErrorCode::kUnsupportedForMessageFormat;
-    case LogErrc::kInvalidTimestamp:
-      return ErrorCode::kInvalidTimestamp;
-    case LogErrc::kStorageError:
-      return ErrorCode::kKafkaStorageError;
-    case LogErrc::kOffsetOutOfRange:
-      return ErrorCode::kOffsetOutOfRange;
-    case LogErrc::kUnknownTopicOrPartition:
-      return ErrorCode::kUnknownTopicOrPartition;
-    case LogErrc::kTopicAlreadyExists:
-      return ErrorCode::kTopicAlreadyExists;
-    case LogErrc::kInvalidPartitions:
-      return ErrorCode::kInvalidPartitions;
-    case LogErrc::kInvalidConfig:
-      return ErrorCode::kInvalidConfig;
-    case LogErrc::kInvalidTopic:
-      return ErrorCode::kInvalidTopicException;
-    case LogErrc::kInvalidRequest:
-      return ErrorCode::kInvalidRequest;
-    case LogErrc::kOutOfOrderSequence:
-      return ErrorCode::kOutOfOrderSequenceNumber;
-    case LogErrc::kInvalidProducerEpoch:
-      return ErrorCode::kInvalidProducerEpoch;
-    case LogErrc::kPolicyViolation:
-      return ErrorCode::kPolicyViolation;
-    case LogErrc::kInvalidTxnState:
-      return ErrorCode::kInvalidTxnState;
-    case LogErrc::kTransactionCoordinatorFenced:
-      return ErrorCode::kTransactionCoordinatorFenced;
-  }
-  return ErrorCode::kUnknownServerError;
+  const auto i = static_cast<size_t>(e);
+  return i < kStorageErrors.size() ? kStorageErrors[i].second : ErrorCode::kUnknownServerError;
 }
 
 TopicLookup find_topic_by_name_or_id(BrokerServices& services, const std::string& name, const Uuid& id, bool by_id) {

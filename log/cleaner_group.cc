@@ -23,13 +23,14 @@ int64_t segment_mtime_ms(const LogSegment& s) {
   return static_cast<int64_t>(st.st_mtim.tv_sec) * 1000 + st.st_mtim.tv_nsec / 1000000;
 }
 
-int set_mtime_ms(const std::filesystem::path& p, int64_t ms) {
+Result<void> set_mtime_ms(const std::filesystem::path& p, int64_t ms) {
   struct timespec ts[2];
   ts[0].tv_sec = 0;
   ts[0].tv_nsec = UTIME_OMIT;
   ts[1].tv_sec = ms / 1000;
   ts[1].tv_nsec = (ms % 1000) * 1000000;
-  return ::utimensat(AT_FDCWD, p.c_str(), ts, 0) == 0 ? 0 : errno;
+  if (::utimensat(AT_FDCWD, p.c_str(), ts, 0) != 0) return unexpected(errno_error());
+  return {};
 }
 
 namespace {
@@ -50,11 +51,11 @@ bool discard_whole_batch(const RecordBatchView& b, BatchFilterContext& ctx, Clea
 }
 
 // Filters every batch of `s` into `out`, writing it to `fd` when it grows past
-// the io buffer. Returns errno.
-int copy_segment(const LogSegment& s, BatchFilterContext ctx, CleanedTxnState& txn, Throttler* th, size_t io_bytes,
-                 int fd, uint64_t& written, std::vector<uint8_t>& out, CleanResult& res) {
+// the io buffer. An I/O Error on failure.
+Result<void> copy_segment(const LogSegment& s, BatchFilterContext ctx, CleanedTxnState& txn, Throttler* th,
+                          size_t io_bytes, int fd, uint64_t& written, std::vector<uint8_t>& out, CleanResult& res) {
   auto f = s.acquire_file();
-  if (!f) return f.error().sys_errno != 0 ? f.error().sys_errno : EIO;
+  if (!f) return unexpected(f.error());
   ChunkReader r((*f)->fd(), s.size(), io_bytes);
   BatchHeader h;
   uint64_t pos = 0;
@@ -73,37 +74,41 @@ int copy_segment(const LogSegment& s, BatchFilterContext ctx, CleanedTxnState& t
       storage_log().warn("cleaner: undecodable batch at offset {} of {} kept as is", h.base_offset,
                          s.log_path().string());
     if (out.size() >= io_bytes) {
-      if (int rc = pwrite_full(fd, out.data(), out.size(), static_cast<int64_t>(written)); rc != 0) return rc;
+      if (int rc = pwrite_full(fd, out.data(), out.size(), static_cast<int64_t>(written)); rc != 0)
+        return unexpected(Error::io(rc));
       written += out.size();
       out.clear();
     }
   }
-  if (auto st = r.status(); !st) return st.error().sys_errno;
-  return pos == s.size() ? 0 : EIO;  // inactive segments were recovered: a short scan is an I/O problem
+  if (auto st = r.status(); !st) return st;
+  if (pos != s.size())
+    return unexpected(Error::io(EIO));  // inactive segments were recovered: a short scan is an I/O problem
+  return {};
 }
 
-int write_cleaned(const std::vector<std::shared_ptr<LogSegment>>& group, const BatchFilterContext& base_ctx,
-                  CleanedTxnState& txn, Throttler* th, size_t io_bytes, const std::filesystem::path& path,
-                  CleanResult& res) {
+Result<void> write_cleaned(const std::vector<std::shared_ptr<LogSegment>>& group, const BatchFilterContext& base_ctx,
+                           CleanedTxnState& txn, Throttler* th, size_t io_bytes, const std::filesystem::path& path,
+                           CleanResult& res) {
   FileDescriptor fd(::open(path.c_str(), O_CREAT | O_TRUNC | O_WRONLY | O_CLOEXEC, 0644));
-  if (!fd.valid()) return errno;
+  if (!fd.valid()) return unexpected(errno_error());
   uint64_t written = 0;
   std::vector<uint8_t> out;
   for (const auto& s : group) {
     res.bytes_read += s->size();
-    if (int rc = copy_segment(*s, base_ctx, txn, th, io_bytes, fd.get(), written, out, res); rc != 0) return rc;
+    if (auto r = copy_segment(*s, base_ctx, txn, th, io_bytes, fd.get(), written, out, res); !r) return r;
   }
-  if (int rc = pwrite_full(fd.get(), out.data(), out.size(), static_cast<int64_t>(written)); rc != 0) return rc;
+  if (int rc = pwrite_full(fd.get(), out.data(), out.size(), static_cast<int64_t>(written)); rc != 0)
+    return unexpected(Error::io(rc));
   written += out.size();
   res.bytes_written += written;
-  if (::fsync(fd.get()) != 0) return errno;
+  if (::fsync(fd.get()) != 0) return unexpected(errno_error());
   return set_mtime_ms(path, segment_mtime_ms(*group.back()));
 }
 
 }  // namespace
 
-int Cleaner::clean_group(Log& log, const std::vector<std::shared_ptr<LogSegment>>& group, int64_t now_ms,
-                         CleanedTxnState& txn, CleanResult& res) {
+Result<void> Cleaner::clean_group(Log& log, const std::vector<std::shared_ptr<LogSegment>>& group, int64_t now_ms,
+                                  CleanedTxnState& txn, CleanResult& res) {
   // map_end_: set by clean_once from build_map.
   const auto producers = log.producer_last_offsets();
   BatchFilterContext ctx;
@@ -112,14 +117,14 @@ int Cleaner::clean_group(Log& log, const std::vector<std::shared_ptr<LogSegment>
   ctx.producer_last_offsets = &producers;
   ctx.now_ms = now_ms;
   ctx.delete_retention_ms = log.config()->delete_retention_ms;
-  const int64_t base = group.front()->base_offset();
+  const int64_t base = group.front()->base_offset().value;
   const auto path = log.dir() / (segment_file_name(base, ".log") + ".cleaned");
   const auto txn_path = log.dir() / (segment_file_name(base, ".txnindex") + ".cleaned");
-  int rc = write_cleaned(group, ctx, txn, cfg_.throttler.get(), cfg_.io_buffer_bytes, path, res);
+  auto rc = write_cleaned(group, ctx, txn, cfg_.throttler.get(), cfg_.io_buffer_bytes, path, res);
   // The ABORT markers kept in this group: the cleaned segment's .txnindex.
   std::vector<AbortedTxn> aborts = txn.take_retained();
-  if (rc == 0) rc = write_txn_index_file(txn_path, aborts);
-  if (rc != 0) {
+  if (rc) rc = write_txn_index_file(txn_path, aborts);
+  if (!rc) {
     std::error_code ec;
     std::filesystem::remove(path, ec);
     std::filesystem::remove(txn_path, ec);

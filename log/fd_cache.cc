@@ -9,11 +9,10 @@ namespace skiff::storage {
 namespace {
 constexpr size_t kDefaultCapacity = 1024;
 
-int open_fd(const std::filesystem::path& path, int flags, FdRef* out) {
+Result<FdRef> open_fd(const std::filesystem::path& path, int flags) {
   int fd = ::open(path.c_str(), flags | O_RDWR | O_CLOEXEC, 0644);
-  if (fd < 0) return errno;
-  *out = std::make_shared<const OpenFile>(FileDescriptor(fd), path);
-  return 0;
+  if (fd < 0) return unexpected(errno_error());
+  return std::make_shared<const OpenFile>(FileDescriptor(fd), path);
 }
 }  // namespace
 
@@ -112,27 +111,25 @@ Result<FdRef> FdCache::acquire(const CachedFile& f) {
       return out;
     }
   }
-  FdRef fd;
-  if (int rc = open_fd(f.path(), 0, &fd); rc != 0) return unexpected(Error::io(rc));
-  return install(f, std::move(fd));
+  auto fd = open_fd(f.path(), 0);
+  if (!fd) return fd;
+  return install(f, std::move(*fd));
 }
 
 CachedFile::CachedFile(FdCache& cache, std::filesystem::path path) : cache_(cache), path_(std::move(path)) {}
 
 CachedFile::~CachedFile() { close(); }
 
-int CachedFile::open(bool create, bool truncate, FdRef* out) {
-  FdRef fd;
-  int flags = (create ? O_CREAT : 0) | (truncate ? O_TRUNC : 0);
-  if (int rc = open_fd(path_, flags, &fd); rc != 0) return rc;
+Result<FdRef> CachedFile::open(bool create, bool truncate) {
+  const int flags = (create ? O_CREAT : 0) | (truncate ? O_TRUNC : 0);
+  auto fd = open_fd(path_, flags);
+  if (!fd) return fd;
   FdRef old;
   {
     std::lock_guard lk(cache_.mu_);
     old = cache_.detach(*this);  // a fresh open replaces whatever was cached
   }
-  FdRef got = cache_.install(*this, std::move(fd));
-  if (out) *out = std::move(got);
-  return 0;
+  return cache_.install(*this, std::move(*fd));
 }
 
 Result<FdRef> CachedFile::acquire() const { return cache_.acquire(*this); }

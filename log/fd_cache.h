@@ -97,8 +97,8 @@ class CachedFile {
   CachedFile& operator=(const CachedFile&) = delete;
 
   // Opens (O_CREAT when `create`, O_TRUNC when `truncate`) and caches the
-  // descriptor. Returns errno (0 = ok) and the pinned descriptor in `out`.
-  int open(bool create, bool truncate, FdRef* out = nullptr);
+  // descriptor. The pinned descriptor, or the open's errno as an I/O Error.
+  Result<FdRef> open(bool create, bool truncate);
   // The cached descriptor, reopened (O_RDWR, no O_CREAT) if it was evicted;
   // the open's errno as an I/O Error on failure.
   Result<FdRef> acquire() const;

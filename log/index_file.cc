@@ -30,10 +30,9 @@ void IndexFile::close() {
 }
 
 void IndexFile::open(bool truncate) {
-  FdRef fd;
-  if (int rc = file_.open(true, truncate, &fd); rc != 0) {
-    throw std::system_error(rc, std::generic_category(), "open " + path().string());
-  }
+  auto opened = file_.open(true, truncate);
+  if (!opened) throw_io(opened.error(), "open " + path().string());
+  const FdRef& fd = *opened;
   struct stat st {};
   if (::fstat(fd->fd(), &st) != 0) throw std::system_error(errno, std::generic_category(), "fstat " + path().string());
   unmap();
@@ -80,62 +79,64 @@ void IndexFile::entry(size_t i, uint8_t* out) const {
   }
 }
 
-int IndexFile::make_appendable(size_t max_bytes) {
+Result<void> IndexFile::make_appendable(size_t max_bytes) {
   size_t cap = (max_bytes / entry_size_) * entry_size_;
   size_t n = entries();
   if (cap < n * entry_size_) cap = n * entry_size_;
-  auto acquired = file_.acquire();
-  if (!acquired) return acquired.error().sys_errno;
-  const FdRef& fd = *acquired;
-  if (::ftruncate(fd->fd(), static_cast<off_t>(cap)) != 0) return errno;
+  auto fd = file_.acquire();
+  if (!fd) return unexpected(fd.error());
+  if (::ftruncate((*fd)->fd(), static_cast<off_t>(cap)) != 0) return unexpected(errno_error());
   unmap();  // no readers yet (see the header); the next read maps `cap`
   file_len_.store(cap, std::memory_order_relaxed);
   max_entries_ = cap / entry_size_;
   appendable_ = true;
-  return 0;
+  return {};
 }
 
-int IndexFile::trim() {
-  if (!appendable_) return 0;
-  auto acquired = file_.acquire();
-  if (!acquired) return acquired.error().sys_errno;
-  const FdRef& fd = *acquired;
-  if (::ftruncate(fd->fd(), static_cast<off_t>(entries() * entry_size_)) != 0) return errno;
+Result<void> IndexFile::trim() {
+  if (!appendable_) return {};
+  auto fd = file_.acquire();
+  if (!fd) return unexpected(fd.error());
+  if (::ftruncate((*fd)->fd(), static_cast<off_t>(entries() * entry_size_)) != 0) return unexpected(errno_error());
   needs_sync_.store(true, std::memory_order_release);
   max_entries_ = entries();
   file_len_.store(max_entries_ * entry_size_, std::memory_order_relaxed);  // a later mapping stays inside the file
   appendable_ = false;
-  return 0;
+  return {};
 }
 
 void IndexFile::truncate_entries(size_t n) {
   if (n < entries()) entries_.store(n, std::memory_order_release);
 }
 
-int IndexFile::append(const uint8_t* entry) {
+Result<void> IndexFile::append(const uint8_t* entry) {
   size_t n = entries();
-  if (!appendable_ || n >= max_entries_) return ENOSPC;
-  auto acquired = file_.acquire();
-  if (!acquired) return acquired.error().sys_errno;
-  const FdRef& fd = *acquired;
-  if (int rc = pwrite_full(fd->fd(), entry, entry_size_, static_cast<int64_t>(n * entry_size_)); rc != 0) return rc;
+  if (!appendable_ || n >= max_entries_) return unexpected(Error::io(ENOSPC));
+  auto fd = file_.acquire();
+  if (!fd) return unexpected(fd.error());
+  if (int rc = pwrite_full((*fd)->fd(), entry, entry_size_, static_cast<int64_t>(n * entry_size_)); rc != 0)
+    return unexpected(Error::io(rc));
   needs_sync_.store(true, std::memory_order_release);
   entries_.store(n + 1, std::memory_order_release);
-  return 0;
+  return {};
 }
 
-int IndexFile::flush() {
-  if (!needs_sync_.exchange(false, std::memory_order_acq_rel)) return 0;
+Result<void> IndexFile::flush() {
+  if (!needs_sync_.exchange(false, std::memory_order_acq_rel)) return {};
   auto fd = file_.acquire();
-  int err = fd ? 0 : fd.error().sys_errno;
-  if (fd && ::fdatasync((*fd)->fd()) != 0) err = errno;
-  if (err != 0) needs_sync_.store(true, std::memory_order_release);
-  return err;
+  Result<void> r;
+  if (!fd)
+    r = unexpected(fd.error());
+  else if (::fdatasync((*fd)->fd()) != 0)
+    r = unexpected(errno_error());
+  if (!r) needs_sync_.store(true, std::memory_order_release);
+  return r;
 }
 
-int IndexFile::remove_file() {
+Result<void> IndexFile::remove_file() {
   file_.close();
-  return ::unlink(path().c_str()) == 0 || errno == ENOENT ? 0 : errno;
+  if (::unlink(path().c_str()) == 0 || errno == ENOENT) return {};
+  return unexpected(errno_error());
 }
 
 }  // namespace skiff::storage

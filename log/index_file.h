@@ -50,20 +50,21 @@ class IndexFile {
   // Throws std::system_error on failure.
   void open(bool truncate = false);
   // Extends the (sparse) file to `max_bytes` (rounded down to whole entries)
-  // so that appends fit. Used for the active segment. Returns errno.
-  int make_appendable(size_t max_bytes);
+  // so that appends fit. Used for the active segment. An I/O Error (errno) on failure.
+  Result<void> make_appendable(size_t max_bytes);
   // Shrinks the file to the valid entries (segment became inactive).
-  int trim();
+  Result<void> trim();
   // Drops entries [n, entries()).
   void truncate_entries(size_t n);
-  int append(const uint8_t* entry);  // errno; 0 = ok
+  // ENOSPC (as an I/O Error) when the preallocated file is full.
+  Result<void> append(const uint8_t* entry);
   // fdatasync if anything was written since the last flush.
-  int flush();
+  Result<void> flush();
   void close();
   // Closes the cached descriptor now (it would be reopened if needed).
   void release_fd() { file_.close(); }
   // Removes the file (the mapping stays valid until destruction).
-  int remove_file();
+  Result<void> remove_file();
 
   size_t entries() const { return entries_.load(std::memory_order_acquire); }
   size_t max_entries() const { return max_entries_; }

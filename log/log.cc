@@ -84,9 +84,9 @@ std::set<int64_t> scan_segments(const fs::path& dir) {
 void drop_segments_after(std::vector<std::shared_ptr<LogSegment>>& segs, size_t i, const fs::path& dir,
                          TxnIndex& txn_index) {
   for (size_t j = i + 1; j < segs.size(); ++j) {
-    storage_log().warn("log {}: deleting segment {} after a truncated one", dir.string(), segs[j]->base_offset());
+    storage_log().warn("log {}: deleting segment {} after a truncated one", dir.string(), segs[j]->base_offset().value);
     segs[j]->delete_files();
-    txn_index.drop_segment(segs[j]->base_offset());
+    txn_index.drop_segment(segs[j]->base_offset().value);
   }
   segs.resize(i + 1);
 }
@@ -94,10 +94,9 @@ void drop_segments_after(std::vector<std::shared_ptr<LogSegment>>& segs, size_t 
 // The empty active segment of a log that has none, at `base`.
 std::shared_ptr<LogSegment> first_segment(const std::shared_ptr<FdCache>& fd_cache, const fs::path& dir, int64_t base,
                                           size_t idx_max) {
-  std::shared_ptr<LogSegment> seg;
-  if (int rc = LogSegment::create(fd_cache, dir, base, idx_max, wall_clock_ms(), seg); rc != 0)
-    throw std::system_error(rc, std::generic_category(), "create segment in " + dir.string());
-  return seg;
+  auto seg = LogSegment::create(fd_cache, dir, base, idx_max, wall_clock_ms());
+  if (!seg) throw_io(seg.error(), "create segment in " + dir.string());
+  return std::move(*seg);
 }
 
 }  // namespace
@@ -113,7 +112,7 @@ void Log::load() {
   for (size_t i = 0; i < segs.size(); ++i) {
     auto& seg = segs[i];
     bool last = i + 1 == segs.size();
-    int64_t next_base = last ? INT64_MAX : segs[i + 1]->base_offset();
+    int64_t next_base = last ? INT64_MAX : segs[i + 1]->base_offset().value;
     bool unflushed = !params_.clean_shutdown && next_base > params_.recovery_point;
     if (unflushed || !seg->indexes_sane()) {
       auto r = seg->recover(cfg->index_interval_bytes, idx_max);
@@ -124,7 +123,7 @@ void Log::load() {
       load_stats_.bytes_truncated += r.truncated_bytes;
       if (r.truncated_bytes > 0) {
         storage_log().warn("log {}: truncated {} invalid bytes at position {} of segment {}", dir_.string(),
-                           r.truncated_bytes, r.valid_bytes, seg->base_offset());
+                           r.truncated_bytes, r.valid_bytes, seg->base_offset().value);
       }
       if (r.truncated_bytes > 0 && !last) {
         drop_segments_after(segs, i, dir_, txn_index_);
@@ -132,8 +131,8 @@ void Log::load() {
       }
       if (last)
         next_offset = r.next_offset;
-      else
-        seg->become_inactive();
+      else if (auto bi = seg->become_inactive(); !bi)
+        storage_log().warn("log {}: trimming indexes: {}", seg->log_path().string(), describe(bi.error()));
     } else if (last) {
       next_offset = seg->load_as_active(idx_max);
     } else {
@@ -148,17 +147,17 @@ void Log::load() {
   load_stats_.segments = static_cast<int>(segs.size());
   {
     std::unique_lock lk(segments_mu_);
-    for (auto& s : segs) segments_[s->base_offset()] = s;
+    for (auto& s : segs) segments_[s->base_offset().value] = s;
   }
   leo_.store(next_offset, std::memory_order_release);
-  int64_t start = std::max(params_.log_start_offset, segs.front()->base_offset());
+  int64_t start = std::max(params_.log_start_offset, segs.front()->base_offset().value);
   log_start_.store(std::min(start, next_offset), std::memory_order_release);
   int64_t rp = params_.clean_shutdown ? next_offset : std::min(params_.recovery_point, next_offset);
   recovery_point_.store(rp, std::memory_order_release);
   last_flush_ms_.store(wall_clock_ms(), std::memory_order_relaxed);
   for (const auto& s : segs) {
-    if (int rc = txn_index_.load_segment(s->base_offset(), next_offset); rc != 0)
-      throw std::system_error(rc, std::generic_category(), "read transaction index in " + dir_.string());
+    if (auto r = txn_index_.load_segment(s->base_offset().value, next_offset); !r)
+      throw_io(r.error(), "read transaction index in " + dir_.string());
   }
   rebuild_producer_state();
   update_lso_locked();
@@ -226,11 +225,11 @@ void Log::close() {
     storage_log().error("log {}: flush failed on close", dir_.string());
   }
   // A snapshot at the end: the next start reads no log data for producer state.
-  if (int rc = producers_.take_snapshot(log_end_offset().value); rc != 0)
-    storage_log().warn("log {}: producer snapshot failed: {}", dir_.string(), std::strerror(rc));
+  if (auto r = producers_.take_snapshot(log_end_offset().value); !r)
+    storage_log().warn("log {}: producer snapshot failed: {}", dir_.string(), describe(r.error()));
   if (auto seg = active()) {
-    if (int rc = seg->become_inactive(); rc != 0)
-      storage_log().warn("log {}: index trim failed: {}", dir_.string(), std::strerror(rc));
+    if (auto r = seg->become_inactive(); !r)
+      storage_log().warn("log {}: index trim failed: {}", dir_.string(), describe(r.error()));
   }
 }
 

@@ -203,18 +203,17 @@ class Log {
   // for the consecutive inactive segments `old`: .cleaned -> .swap, old
   // segments unlinked, .swap -> .log, indexes rebuilt; `<base>.txnindex.cleaned`
   // (holding `aborts`) goes the same way and replaces the old segments'
-  // .txnindex. errno; EAGAIN if `old` is no longer in the log (the .cleaned
-  // files are then removed).
-  int swap_in_cleaned(const std::vector<std::shared_ptr<LogSegment>>& old, const std::filesystem::path& cleaned,
-                      std::vector<AbortedTxn> aborts, const std::function<bool(int)>& crash_at);
+  // .txnindex. An I/O Error: errno EAGAIN if `old` is no longer in the log
+  // (the .cleaned files are then removed), ECANCELED if crash_at stopped it.
+  Result<void> swap_in_cleaned(const std::vector<std::shared_ptr<LogSegment>>& old,
+                               const std::filesystem::path& cleaned, std::vector<AbortedTxn> aborts,
+                               const std::function<bool(int)>& crash_at);
 
   // Idempotent producers' state (DescribeProducers, tests). Takes the append lock.
   std::vector<std::pair<int64_t, ProducerEntry>> producer_states();
   // One producer's state here, if any (Produce's transaction check, as
   // Kafka's maybeStartTransactionVerification). Takes the append lock.
   std::optional<ProducerEntry> producer_state(int64_t producer_id);
-  // Writes a producer state snapshot at the log end now (tests, tools).
-  int take_producer_snapshot();
 
  private:
   Log(std::filesystem::path dir, LogLoadParams params, std::shared_ptr<const LogConfig> config);
@@ -237,11 +236,11 @@ class Log {
   void rebuild_producer_state();
   void delete_segments_locked(const std::vector<std::shared_ptr<LogSegment>>& victims);
   // swap_in_cleaned's steps (log_cleaning.cc); the caller holds mu_ and segments_mu_.
-  int swap_cleaned_files(const std::vector<std::shared_ptr<LogSegment>>& old, const std::filesystem::path& cleaned,
-                         const std::filesystem::path& txn_cleaned, int64_t next,
-                         const std::function<bool(int)>& crash_at);
-  int install_cleaned(const std::vector<std::shared_ptr<LogSegment>>& old, const LogConfig& cfg,
-                      std::vector<AbortedTxn> aborts);
+  Result<void> swap_cleaned_files(const std::vector<std::shared_ptr<LogSegment>>& old,
+                                  const std::filesystem::path& cleaned, const std::filesystem::path& txn_cleaned,
+                                  int64_t next, const std::function<bool(int)>& crash_at);
+  Result<void> install_cleaned(const std::vector<std::shared_ptr<LogSegment>>& old, const LogConfig& cfg,
+                               std::vector<AbortedTxn> aborts);
   // rebuild_producer_state's read of the batch headers from `from` on.
   void scan_producer_batches(int64_t from, const ProducerStateManager::BatchVisitor& visit);
 

@@ -65,7 +65,7 @@ std::optional<AppendResult> check_keys(const RecordBatchView& v, const std::stri
 // What step 1 of an append learns, carried into the steps under the lock.
 // Producers send one batch per partition: no allocation for the usual few.
 struct ValidatedAppend {
-  boost::container::small_vector<BatchAppendInfo, 4> infos;  // last_offset holds the delta until step 3
+  boost::container::small_vector<BatchAppendInfo, 4> infos;  // last_offset is set in step 3
   std::vector<ProducerBatch> producer_batches;               // idempotent ones (producer id >= 0)
   std::vector<size_t> producer_batch_index;                  // their index in infos
   int64_t total_records = 0;
@@ -128,7 +128,7 @@ std::optional<AppendResult> validate_batches(std::span<uint8_t> records, const L
       out.producer_batches.push_back(producer_batch_of(v, marker, guard));
       out.producer_batch_index.push_back(out.infos.size());
     }
-    out.infos.push_back({static_cast<uint32_t>(v.size_in_bytes()), v.last_offset_delta(), v.max_timestamp()});
+    out.infos.push_back({static_cast<uint32_t>(v.size_in_bytes()), v.last_offset_delta(), Offset(), v.max_timestamp()});
     out.total_records += static_cast<int64_t>(v.last_offset_delta()) + 1;
   }
   if (!it.error()) return fail(it.error().error, it.error().reason);
@@ -142,11 +142,11 @@ bool must_roll(LogSegment& seg, size_t bytes, int64_t now_ms, const LogConfig& c
   const uint64_t seg_size = seg.size();
   return seg_size > 0 && (static_cast<int64_t>(seg_size + bytes) > cfg.segment_size() ||
                           now_ms - seg.roll_base_ms() > cfg.segment_ms || seg.offset_index().file().full() ||
-                          seg.time_index().full() || leo + total_records - 1 - seg.base_offset() > INT32_MAX);
+                          seg.time_index().full() || leo + total_records - 1 - seg.base_offset().value > INT32_MAX);
 }
 
 // Step 3: offsets from `leo` written into the batches in place (outside the
-// CRC), LogAppendTime if asked; turns infos' deltas into last offsets.
+// CRC), LogAppendTime if asked; sets infos' last offsets.
 // Returns the offset after the last one.
 int64_t assign_offsets(std::span<uint8_t> records, int64_t leo, int32_t leader_epoch, bool log_append_time,
                        int64_t now_ms, boost::container::small_vector<BatchAppendInfo, 4>& infos) {
@@ -157,9 +157,9 @@ int64_t assign_offsets(std::span<uint8_t> records, int64_t leo, int32_t leader_e
     v.set_base_offset(next);
     v.set_partition_leader_epoch(leader_epoch);
     if (log_append_time) v.set_log_append_time(now_ms);
-    infos[i].last_offset = next + infos[i].last_offset;  // held the delta so far
+    infos[i].last_offset = Offset(next + infos[i].last_offset_delta);
     infos[i].max_timestamp = v.max_timestamp();
-    next = infos[i].last_offset + 1;
+    next = infos[i].last_offset.value + 1;
   }
   return next;
 }
@@ -211,7 +211,7 @@ AppendResult Log::append_impl(std::span<uint8_t> records, int32_t leader_epoch, 
   // 1b. Producers: duplicates, gaps, stale epochs, transaction state.
   if (!a.producer_batches.empty()) {
     std::vector<int64_t> deltas(a.infos.size());
-    for (size_t i = 0; i < a.infos.size(); ++i) deltas[i] = a.infos[i].last_offset;  // still the delta here
+    for (size_t i = 0; i < a.infos.size(); ++i) deltas[i] = a.infos[i].last_offset_delta;
     if (auto answer = check_producers_locked(a.producer_batches, a.producer_batch_index, deltas, leo, marker))
       return std::move(*answer);
   }
@@ -224,11 +224,11 @@ AppendResult Log::append_impl(std::span<uint8_t> records, int32_t leader_epoch, 
   // 3. Assign offsets in place (outside the CRC), LogAppendTime if asked.
   const int64_t next = assign_offsets(records, leo, leader_epoch, log_append_time, now_ms, a.infos);
   // 4. Write + index, then publish.
-  if (int rc = seg->append(records, std::span<const BatchAppendInfo>(a.infos.data(), a.infos.size()),
+  if (auto w = seg->append(records, std::span<const BatchAppendInfo>(a.infos.data(), a.infos.size()),
                            cfg->index_interval_bytes, now_ms);
-      rc != 0) {
-    storage_log().error("log {}: append failed: {}", dir_.string(), std::strerror(rc));
-    return fail(LogErrc::kStorageError, fmt::format("write failed: {}", std::strerror(rc)));
+      !w) {
+    storage_log().error("log {}: append failed: {}", dir_.string(), describe(w.error()));
+    return fail(LogErrc::kStorageError, fmt::format("write failed: {}", describe(w.error())));
   }
   leo_.store(next, std::memory_order_release);
   for (const auto& b : a.producer_batches) {
@@ -301,8 +301,8 @@ void Log::end_txn_locked(const ProducerBatch& m) {
                      producers_.last_stable_offset_after(*done)};
   // The entry is kept in memory even if the file write fails (reads stay
   // right); recovery re-adds it to the file from the marker in the log.
-  if (int rc = txn_index_.append(active()->base_offset(), t); rc != 0)
-    storage_log().error("log {}: writing the transaction index: {}", dir_.string(), std::strerror(rc));
+  if (auto r = txn_index_.append(active()->base_offset().value, t); !r)
+    storage_log().error("log {}: writing the transaction index: {}", dir_.string(), describe(r.error()));
 }
 
 void Log::update_lso_locked() {
@@ -323,17 +323,18 @@ LogErrc Log::roll(int64_t now_ms) {
 LogErrc Log::roll_locked(int64_t now_ms) {
   auto old = active();
   const int64_t new_base = leo_.load(std::memory_order_relaxed);
-  if (old->size() == 0 || old->base_offset() == new_base) return LogErrc::kNone;
+  if (old->size() == 0 || old->base_offset().value == new_base) return LogErrc::kNone;
   auto cfg = config();
-  std::shared_ptr<LogSegment> seg;
   const auto index_bytes = static_cast<size_t>(cfg->segment_index_bytes);
-  if (int rc = LogSegment::create(fd_cache_, dir_, new_base, index_bytes, now_ms, seg); rc != 0) {
-    storage_log().error("log {}: roll to {} failed: {}", dir_.string(), new_base, std::strerror(rc));
+  auto created = LogSegment::create(fd_cache_, dir_, new_base, index_bytes, now_ms);
+  if (!created) {
+    storage_log().error("log {}: roll to {} failed: {}", dir_.string(), new_base, describe(created.error()));
     return LogErrc::kStorageError;
   }
-  if (int rc = old->become_inactive(); rc != 0) {
-    storage_log().warn("log {}: trimming indexes of segment {} failed: {}", dir_.string(), old->base_offset(),
-                       std::strerror(rc));
+  std::shared_ptr<LogSegment> seg = std::move(*created);
+  if (auto r = old->become_inactive(); !r) {
+    storage_log().warn("log {}: trimming indexes of segment {} failed: {}", dir_.string(), old->base_offset().value,
+                       describe(r.error()));
   }
   if (int rc = fsync_dir(dir_); rc != 0) storage_log().warn("log {}: fsync dir: {}", dir_.string(), std::strerror(rc));
   {
@@ -341,8 +342,8 @@ LogErrc Log::roll_locked(int64_t now_ms) {
     segments_[new_base] = seg;
   }
   pending_roll_flush_.store(new_base, std::memory_order_release);
-  if (int rc = producers_.take_snapshot(new_base); rc != 0)
-    storage_log().warn("log {}: producer snapshot at {} failed: {}", dir_.string(), new_base, std::strerror(rc));
+  if (auto r = producers_.take_snapshot(new_base); !r)
+    storage_log().warn("log {}: producer snapshot at {} failed: {}", dir_.string(), new_base, describe(r.error()));
   return LogErrc::kNone;
 }
 
@@ -365,25 +366,25 @@ LogErrc Log::flush_to(Offset offset) {
     if (it != segments_.begin()) --it;
     for (; it != segments_.end(); ++it) segs.push_back(it->second);
   }
-  int rc = 0;
-  for (size_t i = 0; i < segs.size() && rc == 0; ++i) {
+  Result<void> rc;
+  for (size_t i = 0; i < segs.size() && rc; ++i) {
     auto& s = segs[i];
     if (s->fully_flushed()) continue;
     rc = s->flush_log();
     // Inactive segments' indexes were fsynced when they became inactive.
-    if (rc == 0 && i + 1 < segs.size()) s->mark_fully_flushed();
+    if (rc && i + 1 < segs.size()) s->mark_fully_flushed();
   }
   lk.lock();
   flush_in_progress_ = false;
-  if (rc == 0) {
+  if (rc) {
     int64_t cur = recovery_point_.load(std::memory_order_relaxed);
     if (target > cur) recovery_point_.store(target, std::memory_order_release);
     last_flush_ms_.store(wall_clock_ms(), std::memory_order_relaxed);
   }
   flush_cv_.notify_all();
   lk.unlock();
-  if (rc != 0) {
-    storage_log().error("log {}: flush failed: {}", dir_.string(), std::strerror(rc));
+  if (!rc) {
+    storage_log().error("log {}: flush failed: {}", dir_.string(), describe(rc.error()));
     return LogErrc::kStorageError;
   }
   return LogErrc::kNone;

@@ -17,7 +17,7 @@ namespace skiff::storage {
 namespace {
 
 int64_t first_batch_timestamp(const LogSegment& s) {
-  auto h = s.find_batch(Offset(s.base_offset()), s.size());
+  auto h = s.find_batch(s.base_offset(), s.size());
   return h && *h ? (*h)->max_timestamp : -1;
 }
 
@@ -31,9 +31,9 @@ CleaningPoint cleaning_point(Log& log, int64_t checkpoint, int64_t now_ms) {
   p.first_dirty = (checkpoint < start || checkpoint > log.log_end_offset().value) ? start : checkpoint;
   p.first_uncleanable = log.active_base_offset();
   for (const auto& s : segs) {
-    if (s->base_offset() >= p.first_dirty && cfg->min_compaction_lag_ms > 0 &&
+    if (s->base_offset().value >= p.first_dirty && cfg->min_compaction_lag_ms > 0 &&
         s->largest_timestamp() > now_ms - cfg->min_compaction_lag_ms) {
-      p.first_uncleanable = std::min(p.first_uncleanable, s->base_offset());
+      p.first_uncleanable = std::min(p.first_uncleanable, s->base_offset().value);
       break;
     }
   }
@@ -42,10 +42,10 @@ CleaningPoint cleaning_point(Log& log, int64_t checkpoint, int64_t now_ms) {
   p.first_uncleanable = std::min(p.first_uncleanable, log.last_stable_offset().value);
   p.first_uncleanable = std::max(p.first_uncleanable, p.first_dirty);
   for (size_t i = 0; i < segs.size(); ++i) {
-    const int64_t next = i + 1 < segs.size() ? segs[i + 1]->base_offset() : log.active_base_offset();
+    const int64_t next = i + 1 < segs.size() ? segs[i + 1]->base_offset().value : log.active_base_offset();
     if (next <= p.first_dirty) {
       p.clean_bytes += segs[i]->size();
-    } else if (segs[i]->base_offset() < p.first_uncleanable) {
+    } else if (segs[i]->base_offset().value < p.first_uncleanable) {
       p.dirty_bytes += segs[i]->size();
       int64_t ts = first_batch_timestamp(*segs[i]);
       if (ts >= 0 && now_ms - ts > cfg->max_compaction_lag_ms) p.max_lag_exceeded = true;
@@ -63,7 +63,7 @@ Cleaner::Cleaner(CleanerConfig cfg) : cfg_(std::move(cfg)) {}
 
 // Maps keys of [first_dirty, first_uncleanable); returns the end of what was
 // mapped: first_uncleanable, or the offset of the first record that no longer
-// fit; -1 on an I/O error (res.error set).
+// fit; -1 on an I/O error (res.status set).
 int64_t Cleaner::build_map(Log& log, const std::vector<std::shared_ptr<LogSegment>>& segs, int64_t first_dirty,
                            int64_t first_uncleanable, CleanResult& res) {
   if (!map_) map_ = std::make_unique<OffsetMap>(cfg_.dedupe_buffer_bytes, cfg_.dedupe_load_factor);
@@ -71,11 +71,8 @@ int64_t Cleaner::build_map(Log& log, const std::vector<std::shared_ptr<LogSegmen
   CleanedTxnState txn(log.collect_aborted_txns(Offset(first_dirty), Offset(first_uncleanable)));
   int64_t stop = -1;
   for (const auto& s : segs) {
-    if (s->base_offset() >= first_uncleanable) break;
-    if (int err = map_segment(*s, first_dirty, first_uncleanable, txn, res, stop); err != 0) {
-      res.error = err;
-      return -1;
-    }
+    if (s->base_offset().value >= first_uncleanable) break;
+    if (res.status = map_segment(*s, first_dirty, first_uncleanable, txn, res, stop); !res.status) return -1;
     if (stop >= 0) break;
   }
   return stop >= 0 ? std::max(stop, first_dirty + 1) : first_uncleanable;
@@ -83,11 +80,11 @@ int64_t Cleaner::build_map(Log& log, const std::vector<std::shared_ptr<LogSegmen
 
 // build_map's step over one segment: its batches in range mapped (aborted
 // ones and markers only tracked). `stop` becomes the offset of the first
-// record that did not fit. Returns errno.
-int Cleaner::map_segment(const LogSegment& s, int64_t first_dirty, int64_t first_uncleanable, CleanedTxnState& txn,
-                         CleanResult& res, int64_t& stop) {
+// record that did not fit. An I/O Error on failure.
+Result<void> Cleaner::map_segment(const LogSegment& s, int64_t first_dirty, int64_t first_uncleanable,
+                                  CleanedTxnState& txn, CleanResult& res, int64_t& stop) {
   auto f = s.acquire_file();
-  if (!f) return f.error().sys_errno != 0 ? f.error().sys_errno : EIO;
+  if (!f) return unexpected(f.error());
   ChunkReader r((*f)->fd(), s.size(), cfg_.io_buffer_bytes);
   BatchHeader h;
   for (uint64_t pos = 0; stop < 0 && read_batch_header(r, pos, h); pos += h.size) {
@@ -108,7 +105,7 @@ int Cleaner::map_segment(const LogSegment& s, int64_t first_dirty, int64_t first
       if (!map_->put(key, off)) stop = off;
     });
   }
-  return r.status() ? 0 : r.status().error().sys_errno;
+  return r.status();
 }
 
 CleanResult Cleaner::clean_once(Log& log, int64_t first_dirty, int64_t first_uncleanable, int64_t now_ms,
@@ -127,24 +124,21 @@ CleanResult Cleaner::clean_once(Log& log, int64_t first_dirty, int64_t first_unc
   // at or past end_offset are not mapped, so they are all kept).
   std::vector<std::shared_ptr<LogSegment>> todo;
   for (const auto& s : segs) {
-    if (s->base_offset() >= res.end_offset) break;
+    if (s->base_offset().value >= res.end_offset) break;
     todo.push_back(s);
   }
   if (todo.empty()) return res;
-  int64_t next_base = todo.size() < segs.size() ? segs[todo.size()]->base_offset() : log.active_base_offset();
+  int64_t next_base = todo.size() < segs.size() ? segs[todo.size()]->base_offset().value : log.active_base_offset();
   auto groups =
       group_segments_by_size(todo, next_base, cfg->segment_size(), cfg->segment_index_bytes, cfg->index_interval_bytes);
   // One walk of the transactions over every group, from the log start.
-  CleanedTxnState txn(log.collect_aborted_txns(Offset(todo.front()->base_offset()), Offset(next_base)));
+  CleanedTxnState txn(log.collect_aborted_txns(todo.front()->base_offset(), Offset(next_base)));
   for (const auto& g : groups) {
     if (aborted && aborted()) {
-      res.error = ECANCELED;
+      res.status = unexpected(Error::io(ECANCELED));
       return res;
     }
-    if (int rc = clean_group(log, g, now_ms, txn, res); rc != 0) {
-      res.error = rc;
-      return res;
-    }
+    if (res.status = clean_group(log, g, now_ms, txn, res); !res.status) return res;
     ++res.groups;
   }
   return res;
@@ -161,8 +155,8 @@ CleanResult Cleaner::clean(Log& log, const CleaningPoint& p, int64_t now_ms, con
     total.bytes_read += r.bytes_read;
     total.bytes_written += r.bytes_written;
     total.groups += r.groups;
-    if (r.error != 0) {
-      total.error = r.error;
+    if (!r.status) {
+      total.status = r.status;
       break;
     }
     if (r.end_offset <= total.end_offset) break;  // no progress possible
@@ -185,10 +179,10 @@ std::vector<std::vector<std::shared_ptr<LogSegment>>> group_segments_by_size(
     int64_t idx = index_bytes(segs[i]->size());
     size_t j = i + 1;
     for (; j < segs.size(); ++j) {
-      int64_t end = j + 1 < segs.size() ? segs[j + 1]->base_offset() : next_base;
+      int64_t end = j + 1 < segs.size() ? segs[j + 1]->base_offset().value : next_base;
       bool fits = static_cast<int64_t>(bytes + segs[j]->size()) <= max_bytes &&
                   idx + index_bytes(segs[j]->size()) <= max_index_bytes &&
-                  end - 1 - segs[i]->base_offset() <= INT32_MAX;
+                  end - 1 - segs[i]->base_offset().value <= INT32_MAX;
       if (!fits) break;
       bytes += segs[j]->size();
       idx += index_bytes(segs[j]->size());

@@ -57,6 +57,7 @@
 
 #include "log/checkpoint_file.h"
 #include "log/offset_map.h"
+#include "log/result.h"
 
 namespace skiff::storage {
 
@@ -100,7 +101,9 @@ CleaningPoint cleaning_point(Log& log, int64_t checkpoint, int64_t now_ms);
 bool needs_cleaning(const CleaningPoint& p, const LogConfig& cfg);
 
 struct CleanResult {
-  int error = 0;           // errno; EAGAIN: the log changed under the pass, retry later
+  // An I/O Error; errno EAGAIN: the log changed under the pass, retry later;
+  // ECANCELED: stopped by the AbortCheck.
+  Result<void> status;
   int64_t end_offset = 0;  // new checkpoint
   int passes = 0;
   int64_t records_read = 0;
@@ -125,10 +128,10 @@ class Cleaner {
  private:
   int64_t build_map(Log& log, const std::vector<std::shared_ptr<LogSegment>>& segs, int64_t first_dirty,
                     int64_t first_uncleanable, CleanResult& res);
-  int map_segment(const LogSegment& s, int64_t first_dirty, int64_t first_uncleanable, CleanedTxnState& txn,
-                  CleanResult& res, int64_t& stop);
-  int clean_group(Log& log, const std::vector<std::shared_ptr<LogSegment>>& group, int64_t now_ms, CleanedTxnState& txn,
-                  CleanResult& res);
+  Result<void> map_segment(const LogSegment& s, int64_t first_dirty, int64_t first_uncleanable, CleanedTxnState& txn,
+                           CleanResult& res, int64_t& stop);
+  Result<void> clean_group(Log& log, const std::vector<std::shared_ptr<LogSegment>>& group, int64_t now_ms,
+                           CleanedTxnState& txn, CleanResult& res);
 
   CleanerConfig cfg_;
   std::unique_ptr<OffsetMap> map_;  // allocated on the first pass: an idle cleaner costs no memory
@@ -143,8 +146,8 @@ std::vector<std::vector<std::shared_ptr<LogSegment>>> group_segments_by_size(
 
 // A segment's .log last-modified time in ms (kept across cleaning, as Kafka).
 int64_t segment_mtime_ms(const LogSegment& s);
-// Sets a file's mtime (ms). Returns errno.
-int set_mtime_ms(const std::filesystem::path& p, int64_t ms);
+// Sets a file's mtime (ms). An I/O Error on failure.
+Result<void> set_mtime_ms(const std::filesystem::path& p, int64_t ms);
 
 // cleaner-offset-checkpoint in a log dir (checkpoint_file.h format).
 std::map<TopicPartition, int64_t> read_cleaner_checkpoint(const std::filesystem::path& log_dir);

@@ -111,7 +111,8 @@ bool LogCleanerManager::clean_filthiest(Cleaner& cleaner, int64_t now_ms) {
     std::lock_guard lk(mu_);
     return stopping_ || paused_.count(tp) > 0;
   });
-  if (r.error == 0) {
+  const int err = r.status ? 0 : r.status.error().sys_errno;
+  if (r.status) {
     record(*l, r.end_offset, list_());
     const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     const double dirty_mb = static_cast<double>(p.dirty_bytes) / (1 << 20);
@@ -120,15 +121,15 @@ bool LogCleanerManager::clean_filthiest(Cleaner& cleaner, int64_t now_ms) {
         "({:.1f} MB/s)",
         l->log->dir().string(), r.end_offset, r.records_read, r.records_kept, r.passes, dirty_mb, secs,
         secs > 0 ? dirty_mb / secs : 0.0);
-  } else if (r.error != EAGAIN && r.error != ECANCELED) {
-    storage_log().error("cleaner: cleaning {} failed: {}", l->log->dir().string(), std::strerror(r.error));
+  } else if (err != EAGAIN && err != ECANCELED) {
+    storage_log().error("cleaner: cleaning {} failed: {}", l->log->dir().string(), describe(r.status.error()));
   }
   {
     std::lock_guard lk(mu_);
     in_progress_.erase(l->tp);
   }
   cv_.notify_all();
-  return r.error == 0;
+  return r.status.has_value();
 }
 
 void LogCleanerManager::loop(int index) {

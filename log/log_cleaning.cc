@@ -20,7 +20,7 @@ std::vector<std::shared_ptr<LogSegment>> Log::inactive_segments() const {
 
 int64_t Log::active_base_offset() const {
   auto a = active();
-  return a ? a->base_offset() : 0;
+  return a ? a->base_offset().value : 0;
 }
 
 std::unordered_map<int64_t, int64_t> Log::producer_last_offsets() {
@@ -36,7 +36,7 @@ namespace {
 // True if `old` are still segments of the map, consecutive and inactive.
 bool still_current(const std::map<int64_t, std::shared_ptr<LogSegment>>& segs,
                    const std::vector<std::shared_ptr<LogSegment>>& old) {
-  auto it = segs.find(old.front()->base_offset());
+  auto it = segs.find(old.front()->base_offset().value);
   for (const auto& o : old) {
     if (it == segs.end() || it->second != o || std::next(it) == segs.end()) return false;
     ++it;
@@ -54,15 +54,15 @@ bool still_current(const std::map<int64_t, std::shared_ptr<LogSegment>>& segs,
 // map updated. Readers
 // wait on the exclusive map lock from the commit on; those holding an old
 // segment see deleted() and retry.
-int Log::swap_in_cleaned(const std::vector<std::shared_ptr<LogSegment>>& old, const fs::path& cleaned,
-                         std::vector<AbortedTxn> aborts, const std::function<bool(int)>& crash_at) {
-  if (crash_at && crash_at(1)) return ECANCELED;
-  const int64_t base = old.front()->base_offset();
+Result<void> Log::swap_in_cleaned(const std::vector<std::shared_ptr<LogSegment>>& old, const fs::path& cleaned,
+                                  std::vector<AbortedTxn> aborts, const std::function<bool(int)>& crash_at) {
+  if (crash_at && crash_at(1)) return unexpected(Error::io(ECANCELED));
+  const int64_t base = old.front()->base_offset().value;
   int64_t next;
-  try {
+  try {  // shared with startup recovery, which throws
     next = segment_file_next_offset(cleaned, base);
   } catch (const std::system_error& e) {
-    return e.code().value();
+    return unexpected(Error::io(e.code().value()));
   }
   const fs::path txn_cleaned = dir_ / (segment_file_name(base, ".txnindex") + ".cleaned");
   auto cfg = config();
@@ -72,68 +72,72 @@ int Log::swap_in_cleaned(const std::vector<std::shared_ptr<LogSegment>>& old, co
     std::error_code ec;
     fs::remove(cleaned, ec);
     fs::remove(txn_cleaned, ec);
-    return EAGAIN;
+    return unexpected(Error::io(EAGAIN));
   }
-  if (int rc = swap_cleaned_files(old, cleaned, txn_cleaned, next, crash_at); rc != 0) return rc;
+  if (auto r = swap_cleaned_files(old, cleaned, txn_cleaned, next, crash_at); !r) return r;
   return install_cleaned(old, *cfg, std::move(aborts));
 }
 
 // swap_in_cleaned's steps 2-5 on disk: the .cleaned files renamed .swap (the
 // commit), the old segments unlinked, the .swap files renamed into place.
-// Caller holds mu_ and segments_mu_ exclusively. errno (ECANCELED: crash_at).
-int Log::swap_cleaned_files(const std::vector<std::shared_ptr<LogSegment>>& old, const fs::path& cleaned,
-                            const fs::path& txn_cleaned, int64_t next, const std::function<bool(int)>& crash_at) {
+// Caller holds mu_ and segments_mu_ exclusively. An I/O Error (errno
+// ECANCELED: crash_at).
+Result<void> Log::swap_cleaned_files(const std::vector<std::shared_ptr<LogSegment>>& old, const fs::path& cleaned,
+                                     const fs::path& txn_cleaned, int64_t next,
+                                     const std::function<bool(int)>& crash_at) {
   auto crash = [&](int step) { return crash_at && crash_at(step); };
-  const int64_t base = old.front()->base_offset();
+  const auto cancelled = [] { return unexpected(Error::io(ECANCELED)); };
+  const int64_t base = old.front()->base_offset().value;
   const fs::path swap = dir_ / (segment_file_name(base, ".log") + ".swap");
   const fs::path txn_swap = dir_ / (segment_file_name(base, ".txnindex") + ".swap");
   std::error_code ec;
   for (const auto& o : old) {
-    if (o->base_offset() > base && o->base_offset() >= next) o->delete_files();
+    if (o->base_offset().value > base && o->base_offset().value >= next) o->delete_files();
   }
   fs::rename(txn_cleaned, txn_swap, ec);
   if (!ec) fs::rename(cleaned, swap, ec);
-  if (ec || fsync_dir(dir_) != 0) return ec ? ec.value() : EIO;
-  if (crash(2)) return ECANCELED;
+  if (ec || fsync_dir(dir_) != 0) return unexpected(Error::io(ec ? ec.value() : EIO));
+  if (crash(2)) return cancelled();
   for (size_t i = 0; i < old.size(); ++i) {
     if (!old[i]->deleted()) old[i]->delete_files();
-    if (i == 0 && crash(3)) return ECANCELED;
+    if (i == 0 && crash(3)) return cancelled();
   }
-  if (crash(4)) return ECANCELED;
+  if (crash(4)) return cancelled();
   fs::rename(txn_swap, TxnIndex::path(dir_, base), ec);
   if (!ec) fs::rename(swap, dir_ / segment_file_name(base, ".log"), ec);
   if (ec || fsync_dir(dir_) != 0) {
     storage_log().error("log {}: cleaner swap at {} failed after the commit; restart completes it", dir_.string(),
                         base);
-    return ec ? ec.value() : EIO;
+    return unexpected(Error::io(ec ? ec.value() : EIO));
   }
-  return crash(5) ? ECANCELED : 0;
+  if (crash(5)) return cancelled();
+  return {};
 }
 
 // swap_in_cleaned's last step: the cleaned segment opened, its indexes
 // rebuilt, and put in the map in place of `old`. Caller holds mu_ and
-// segments_mu_ exclusively. errno.
-int Log::install_cleaned(const std::vector<std::shared_ptr<LogSegment>>& old, const LogConfig& cfg,
-                         std::vector<AbortedTxn> aborts) {
-  const int64_t base = old.front()->base_offset();
+// segments_mu_ exclusively. An I/O Error on failure.
+Result<void> Log::install_cleaned(const std::vector<std::shared_ptr<LogSegment>>& old, const LogConfig& cfg,
+                                  std::vector<AbortedTxn> aborts) {
+  const int64_t base = old.front()->base_offset().value;
   std::shared_ptr<LogSegment> seg;
-  try {
+  try {  // LogSegment::open and recover serve startup load, so they throw
     seg = LogSegment::open(fd_cache_, dir_, base);
     seg->recover(cfg.index_interval_bytes, static_cast<size_t>(cfg.segment_index_bytes));
-    if (int rc = seg->become_inactive(); rc != 0) return rc;
   } catch (const std::system_error& e) {
     storage_log().error("log {}: opening cleaned segment {}: {}", dir_.string(), base, e.what());
-    return e.code().value();
+    return unexpected(Error::io(e.code().value()));
   }
+  if (auto r = seg->become_inactive(); !r) return r;
   seg->mark_fully_flushed();
   std::vector<int64_t> old_bases;
   for (const auto& o : old) {
-    segments_.erase(o->base_offset());
-    old_bases.push_back(o->base_offset());
+    segments_.erase(o->base_offset().value);
+    old_bases.push_back(o->base_offset().value);
   }
   segments_[base] = seg;
   txn_index_.replace_segments(old_bases, base, std::move(aborts));
-  return 0;
+  return {};
 }
 
 }  // namespace skiff::storage

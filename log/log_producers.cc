@@ -72,9 +72,10 @@ void Log::rebuild_producer_state() {
     if (!t.aborted) return;
     auto seg = floor_segment(t.last_offset);
     if (!seg) return;
-    if (int rc = txn_index_.add_if_missing(seg->base_offset(), {t.producer_id, t.first_offset, t.last_offset, lso});
-        rc != 0)
-      storage_log().error("log {}: rebuilding the transaction index: {}", dir_.string(), std::strerror(rc));
+    if (auto r =
+            txn_index_.add_if_missing(seg->base_offset().value, {t.producer_id, t.first_offset, t.last_offset, lso});
+        !r)
+      storage_log().error("log {}: rebuilding the transaction index: {}", dir_.string(), describe(r.error()));
   };
   producer_batches_replayed_ = producers_.load(log_start_.load(std::memory_order_acquire),
                                                leo_.load(std::memory_order_acquire), scan, on_completed);
@@ -84,11 +85,11 @@ void Log::scan_producer_batches(int64_t from, const ProducerStateManager::BatchV
   if (from >= leo_.load(std::memory_order_acquire)) return;  // snapshot at the end (clean stop): nothing to read
   auto segs = snapshot();
   for (size_t i = 0; i < segs.size(); ++i) {
-    if (i + 1 < segs.size() && segs[i + 1]->base_offset() <= from) continue;  // wholly before `from`
+    if (i + 1 < segs.size() && segs[i + 1]->base_offset().value <= from) continue;  // wholly before `from`
     const auto& seg = segs[i];
     auto file = seg->acquire_file();
     if (!file) {
-      storage_log().warn("log {}: opening segment {} for producer state: {}", dir_.string(), seg->base_offset(),
+      storage_log().warn("log {}: opening segment {} for producer state: {}", dir_.string(), seg->base_offset().value,
                          std::strerror(file.error().sys_errno));
       continue;
     }
@@ -103,7 +104,7 @@ void Log::scan_producer_batches(int64_t from, const ProducerStateManager::BatchV
       pos += static_cast<uint64_t>(size);
     }
     if (auto st = reader.status(); !st)
-      storage_log().warn("log {}: reading segment {} for producer state: {}", dir_.string(), seg->base_offset(),
+      storage_log().warn("log {}: reading segment {} for producer state: {}", dir_.string(), seg->base_offset().value,
                          std::strerror(st.error().sys_errno));
   }
 }
@@ -116,11 +117,6 @@ std::vector<std::pair<int64_t, ProducerEntry>> Log::producer_states() {
 std::optional<ProducerEntry> Log::producer_state(int64_t producer_id) {
   std::lock_guard lk(mu_);
   return producers_.entry(producer_id);
-}
-
-int Log::take_producer_snapshot() {
-  std::lock_guard lk(mu_);
-  return producers_.take_snapshot(leo_.load(std::memory_order_relaxed));
 }
 
 }  // namespace skiff::storage

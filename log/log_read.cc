@@ -83,7 +83,7 @@ ReadResult Log::read_once(Offset offset, size_t max_bytes, int64_t max_offset, b
       return res;
     }
     if (*found) return res;
-    seg = segment_after(seg->base_offset());
+    seg = segment_after(seg->base_offset().value);
   }
   return res;
 }

@@ -10,16 +10,16 @@ void Log::delete_segments_locked(const std::vector<std::shared_ptr<LogSegment>>&
   int64_t first_remaining;
   {
     std::unique_lock slk(segments_mu_);
-    for (const auto& v : victims) segments_.erase(v->base_offset());
+    for (const auto& v : victims) segments_.erase(v->base_offset().value);
     first_remaining = segments_.begin()->first;
   }
   int64_t cur = log_start_.load(std::memory_order_relaxed);
   if (first_remaining > cur) log_start_.store(first_remaining, std::memory_order_release);
   producers_.remove_before(log_start_.load(std::memory_order_relaxed));
   for (const auto& v : victims) {
-    storage_log().info("log {}: deleting segment {} ({} bytes)", dir_.string(), v->base_offset(), v->size());
+    storage_log().info("log {}: deleting segment {} ({} bytes)", dir_.string(), v->base_offset().value, v->size());
     v->delete_files();  // open FileSlices keep the fd, and so the bytes
-    txn_index_.drop_segment(v->base_offset());
+    txn_index_.drop_segment(v->base_offset().value);
   }
   update_lso_locked();
 }
@@ -43,7 +43,7 @@ int Log::delete_old_segments(int64_t now_ms) {
     const auto& s = segs[i];
     const bool last = i + 1 == segs.size();
     if (last && s->size() == 0) break;  // an empty active segment stays
-    const bool below_start = !last && segs[i + 1]->base_offset() <= start;
+    const bool below_start = !last && segs[i + 1]->base_offset().value <= start;
     const bool by_time = cfg->retention_ms >= 0 && now_ms - s->largest_timestamp() > cfg->retention_ms;
     const bool by_size = cfg->retention_bytes >= 0 && static_cast<int64_t>(total - s->size()) >= cfg->retention_bytes;
     if (!below_start && !(cfg->retention_deletes && (by_time || by_size))) break;
@@ -67,7 +67,7 @@ LogErrc Log::maybe_increment_log_start_offset(Offset new_start) {
   update_lso_locked();
   auto segs = snapshot();
   std::vector<std::shared_ptr<LogSegment>> victims;
-  for (size_t i = 0; i + 1 < segs.size() && segs[i + 1]->base_offset() <= new_start.value; ++i) {
+  for (size_t i = 0; i + 1 < segs.size() && segs[i + 1]->base_offset() <= new_start; ++i) {
     victims.push_back(segs[i]);
   }
   delete_segments_locked(victims);

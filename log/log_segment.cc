@@ -57,35 +57,32 @@ LogSegment::LogSegment(std::shared_ptr<FdCache> cache, std::filesystem::path dir
 
 LogSegment::~LogSegment() = default;
 
-int LogSegment::create(std::shared_ptr<FdCache> cache, const std::filesystem::path& dir, int64_t base_offset,
-                       size_t index_max_bytes, int64_t now_ms, std::shared_ptr<LogSegment>& out) {
+Result<std::shared_ptr<LogSegment>> LogSegment::create(std::shared_ptr<FdCache> cache, const std::filesystem::path& dir,
+                                                       int64_t base_offset, size_t index_max_bytes, int64_t now_ms) {
   std::shared_ptr<LogSegment> seg(new LogSegment(std::move(cache), dir, base_offset));
-  if (int rc = seg->log_file_.open(true, true); rc != 0) return rc;
-  try {
+  if (auto f = seg->log_file_.open(true, true); !f) return unexpected(f.error());
+  try {  // IndexFile::open throws (it serves startup load too)
     seg->offset_index_.file().open(true);
     seg->time_index_.file().open(true);
   } catch (const std::system_error& e) {
     seg->delete_files();
-    return e.code().value();
+    return unexpected(Error::io(e.code().value()));
   }
-  if (int rc = seg->make_appendable(index_max_bytes); rc != 0) {
+  if (auto r = seg->make_appendable(index_max_bytes); !r) {
     seg->delete_files();
-    return rc;
+    return unexpected(r.error());
   }
   seg->roll_base_ms_ = now_ms;
-  out = std::move(seg);
-  return 0;
+  return seg;
 }
 
 std::shared_ptr<LogSegment> LogSegment::open(std::shared_ptr<FdCache> cache, const std::filesystem::path& dir,
                                              int64_t base_offset) {
   std::shared_ptr<LogSegment> seg(new LogSegment(std::move(cache), dir, base_offset));
   const auto& log_path = seg->log_file_.path();
-  FdRef file;
-  if (int rc = seg->log_file_.open(false, false, &file); rc != 0) {
-    throw std::system_error(rc, std::generic_category(), "open " + log_path.string());
-  }
-  const int fd = file->fd();
+  auto file = seg->log_file_.open(false, false);
+  if (!file) throw_io(file.error(), "open " + log_path.string());
+  const int fd = (*file)->fd();
   struct stat st {};
   if (::fstat(fd, &st) != 0) throw std::system_error(errno, std::generic_category(), "fstat " + log_path.string());
   seg->size_.store(static_cast<uint64_t>(st.st_size), std::memory_order_release);
@@ -116,38 +113,38 @@ int64_t LogSegment::largest_timestamp() const {
   return m.timestamp >= 0 ? m.timestamp : file_mtime_ms(log_file_.path());
 }
 
-int LogSegment::make_appendable(size_t index_max_bytes) {
-  if (int rc = offset_index_.file().make_appendable(index_max_bytes); rc != 0) return rc;
+Result<void> LogSegment::make_appendable(size_t index_max_bytes) {
+  if (auto r = offset_index_.file().make_appendable(index_max_bytes); !r) return r;
   return time_index_.file().make_appendable(index_max_bytes);
 }
 
-int LogSegment::append(std::span<const uint8_t> bytes, std::span<const BatchAppendInfo> batches,
-                       int64_t index_interval_bytes, int64_t now_ms) {
+Result<void> LogSegment::append(std::span<const uint8_t> bytes, std::span<const BatchAppendInfo> batches,
+                                int64_t index_interval_bytes, int64_t now_ms) {
   const uint64_t pos0 = size_.load(std::memory_order_relaxed);
   auto acquired = log_file_.acquire();
-  if (!acquired) return acquired.error().sys_errno;
+  if (!acquired) return unexpected(acquired.error());
   const FdRef& file = *acquired;
   if (int rc = pwrite_full(file->fd(), bytes.data(), bytes.size(), static_cast<int64_t>(pos0)); rc != 0) {
     (void)::ftruncate(file->fd(), static_cast<off_t>(pos0));  // drop a partial write
-    return rc;
+    return unexpected(Error::io(rc));
   }
   const size_t saved_off_entries = offset_index_.entries();
   const size_t saved_time_entries = time_index_.entries();
   const int64_t saved_bytes_since = bytes_since_last_index_entry_;
   const TimestampOffset saved_max_ts = max_timestamp_so_far();
   uint64_t pos = pos0;
-  int rc = 0;
+  Result<void> rc;
   for (const auto& b : batches) {
-    note_batch(Offset(b.last_offset), b.max_timestamp);
+    note_batch(b.last_offset, b.max_timestamp);
     if (bytes_since_last_index_entry_ > index_interval_bytes && !offset_index_.file().full()) {
-      rc = index_batch(Offset(b.last_offset), pos);
-      if (rc != 0) break;
+      rc = index_batch(b.last_offset, pos);
+      if (!rc) break;
       bytes_since_last_index_entry_ = 0;
     }
     pos += b.size;
     bytes_since_last_index_entry_ += b.size;
   }
-  if (rc != 0) {
+  if (!rc) {
     offset_index_.file().truncate_entries(saved_off_entries);
     time_index_.file().truncate_entries(saved_time_entries);
     bytes_since_last_index_entry_ = saved_bytes_since;
@@ -161,21 +158,20 @@ int LogSegment::append(std::span<const uint8_t> bytes, std::span<const BatchAppe
   if (pos0 == 0) roll_base_ms_ = now_ms;
   fully_flushed_.store(false, std::memory_order_release);
   size_.store(pos, std::memory_order_release);
-  return 0;
+  return {};
 }
 
 // An entry in both indexes for the batch ending at `last_offset`, at byte
-// `pos` of the .log. Writer only. errno.
-int LogSegment::index_batch(Offset last_offset, uint64_t pos) {
-  if (int rc = offset_index_.append(last_offset, static_cast<uint32_t>(pos)); rc != 0) return rc;
+// `pos` of the .log. Writer only.
+Result<void> LogSegment::index_batch(Offset last_offset, uint64_t pos) {
+  if (auto r = offset_index_.append(last_offset, static_cast<uint32_t>(pos)); !r) return r;
   auto m = max_timestamp_so_far();
-  return m.timestamp >= 0 ? time_index_.maybe_append(m.timestamp, m.offset) : 0;
+  if (m.timestamp < 0) return {};
+  return time_index_.maybe_append(m.timestamp, m.offset);
 }
 
 SegmentRecovery LogSegment::recover(int64_t index_interval_bytes, size_t index_max_bytes) {
-  if (int rc = make_appendable(index_max_bytes); rc != 0) {
-    throw std::system_error(rc, std::generic_category(), "index resize in " + dir_.string());
-  }
+  if (auto r = make_appendable(index_max_bytes); !r) throw_io(r.error(), "index resize in " + dir_.string());
   offset_index_.file().truncate_entries(0);
   time_index_.file().truncate_entries(0);
   {
@@ -195,8 +191,8 @@ SegmentRecovery LogSegment::recover(int64_t index_interval_bytes, size_t index_m
   while (auto v = recoverable_batch(r, pos, file_size, base_, next)) {
     note_batch(Offset(v->last_offset()), v->max_timestamp());
     if (bytes_since > index_interval_bytes && !offset_index_.file().full()) {
-      if (int rc = index_batch(Offset(v->last_offset()), pos); rc != 0)
-        throw std::system_error(rc, std::generic_category(), "index write in " + dir_.string());
+      if (auto ir = index_batch(Offset(v->last_offset()), pos); !ir)
+        throw_io(ir.error(), "index write in " + dir_.string());
       bytes_since = 0;
     }
     pos += v->size_in_bytes();
@@ -214,9 +210,7 @@ SegmentRecovery LogSegment::recover(int64_t index_interval_bytes, size_t index_m
 }
 
 int64_t LogSegment::load_as_active(size_t index_max_bytes) {
-  if (int rc = make_appendable(index_max_bytes); rc != 0) {
-    throw std::system_error(rc, std::generic_category(), "index resize in " + dir_.string());
-  }
+  if (auto r = make_appendable(index_max_bytes); !r) throw_io(r.error(), "index resize in " + dir_.string());
   int64_t next = base_;
   uint64_t start = 0;
   if (offset_index_.entries() > 0) {
@@ -240,16 +234,21 @@ int64_t LogSegment::load_as_active(size_t index_max_bytes) {
   return next;
 }
 
-int LogSegment::become_inactive() {
+// Every step runs even after one fails; the first failure is returned.
+Result<void> LogSegment::become_inactive() {
   auto m = max_timestamp_so_far();
-  int rc = 0;
-  if (m.timestamp >= 0 && time_index_.file().appendable()) rc = time_index_.maybe_append(m.timestamp, m.offset, true);
-  int rc2 = offset_index_.file().trim();
-  int rc3 = time_index_.file().trim();
-  int rc4 = flush_indexes();  // final now: make them durable once, then drop the fds
+  Result<void> r;
+  auto keep_first = [&r](Result<void> step) {
+    if (r && !step) r = std::move(step);
+  };
+  if (m.timestamp >= 0 && time_index_.file().appendable())
+    keep_first(time_index_.maybe_append(m.timestamp, m.offset, true));
+  keep_first(offset_index_.file().trim());
+  keep_first(time_index_.file().trim());
+  keep_first(flush_indexes());  // final now: make them durable once, then drop the fds
   offset_index_.file().release_fd();
   time_index_.file().release_fd();
-  return rc ? rc : (rc2 ? rc2 : (rc3 ? rc3 : rc4));
+  return r;
 }
 
 void LogSegment::release_index_fds() {
@@ -272,25 +271,25 @@ bool LogSegment::indexes_sane() {
   return true;
 }
 
-int LogSegment::flush_log() {
-  auto acquired = log_file_.acquire();
-  if (!acquired) return acquired.error().sys_errno;
-  const FdRef& file = *acquired;
-  return ::fdatasync(file->fd()) == 0 ? 0 : errno;
+Result<void> LogSegment::flush_log() {
+  auto file = log_file_.acquire();
+  if (!file) return unexpected(file.error());
+  if (::fdatasync((*file)->fd()) != 0) return unexpected(errno_error());
+  return {};
 }
 
-int LogSegment::flush_indexes() {
-  int rc = offset_index_.file().flush();
-  int rc2 = time_index_.file().flush();
-  return rc ? rc : rc2;
+Result<void> LogSegment::flush_indexes() {
+  auto r = offset_index_.file().flush();
+  auto r2 = time_index_.file().flush();
+  return r ? r2 : r;
 }
 
 void LogSegment::delete_files() {
   deleted_.store(true, std::memory_order_release);
   ::unlink(log_file_.path().c_str());
-  log_file_.close();  // holders of an FdRef keep reading the unlinked file
-  offset_index_.file().remove_file();
-  time_index_.file().remove_file();
+  log_file_.close();                         // holders of an FdRef keep reading the unlinked file
+  (void)offset_index_.file().remove_file();  // best effort, as the unlink above
+  (void)time_index_.file().remove_file();
 }
 
 Result<std::optional<BatchHeader>> LogSegment::find_batch(Offset target, uint64_t limit) const {

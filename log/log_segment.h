@@ -35,9 +35,10 @@ namespace skiff::storage {
 
 // Per-batch facts the Log gathered while validating an append.
 struct BatchAppendInfo {
-  uint32_t size;          // bytes of this batch
-  int64_t last_offset;    // after offset assignment
-  int64_t max_timestamp;  // after LogAppendTime rewrite
+  uint32_t size = 0;              // bytes of this batch
+  int32_t last_offset_delta = 0;  // from the batch header
+  Offset last_offset;             // set by offset assignment
+  int64_t max_timestamp = 0;      // after LogAppendTime rewrite
 };
 
 struct SegmentRecovery {
@@ -50,16 +51,17 @@ std::string segment_file_name(int64_t base_offset, const char* suffix);
 
 class LogSegment {
  public:
-  // Creates fresh, empty files (truncating leftovers). Returns errno.
-  static int create(std::shared_ptr<FdCache> cache, const std::filesystem::path& dir, int64_t base_offset,
-                    size_t index_max_bytes, int64_t now_ms, std::shared_ptr<LogSegment>& out);
+  // Creates fresh, empty files (truncating leftovers). An I/O Error (errno)
+  // on failure, with nothing left behind.
+  static Result<std::shared_ptr<LogSegment>> create(std::shared_ptr<FdCache> cache, const std::filesystem::path& dir,
+                                                    int64_t base_offset, size_t index_max_bytes, int64_t now_ms);
   // Opens existing files; creates missing index files (then indexes_missing()
   // is true). Throws std::system_error.
   static std::shared_ptr<LogSegment> open(std::shared_ptr<FdCache> cache, const std::filesystem::path& dir,
                                           int64_t base_offset);
   ~LogSegment();
 
-  int64_t base_offset() const { return base_; }
+  Offset base_offset() const { return Offset(base_); }
   uint64_t size() const { return size_.load(std::memory_order_acquire); }
   // A pinned descriptor of the .log (reopened if the cache closed it); an
   // I/O Error on failure (ENOENT once delete_files() ran).
@@ -73,9 +75,9 @@ class LogSegment {
 
   // --- writer side (Log's append lock held) ---
   // Writes `bytes` (whole batches, offsets already assigned) at the end and
-  // indexes them. On failure the file and indexes are rolled back; errno.
-  int append(std::span<const uint8_t> bytes, std::span<const BatchAppendInfo> batches, int64_t index_interval_bytes,
-             int64_t now_ms);
+  // indexes them. On failure (an I/O Error) the file and indexes are rolled back.
+  Result<void> append(std::span<const uint8_t> bytes, std::span<const BatchAppendInfo> batches,
+                      int64_t index_interval_bytes, int64_t now_ms);
   // Full scan from byte 0: validates each batch (length, magic, CRC, offsets
   // increasing), rebuilds both indexes, truncates at the first invalid byte.
   // The indexes must be appendable (make_appendable). errno via exception.
@@ -83,16 +85,16 @@ class LogSegment {
   // For a segment opened clean as the last one: reads its tail to learn the
   // next offset, and prepares the indexes for appends.
   int64_t load_as_active(size_t index_max_bytes);
-  int make_appendable(size_t index_max_bytes);
+  Result<void> make_appendable(size_t index_max_bytes);
   // Final time index entry + trims both index files, fsyncs them and closes
   // their fds (roll, clean close).
-  int become_inactive();
+  Result<void> become_inactive();
   // For inactive segments opened clean: the mappings suffice.
   void release_index_fds();
   // Index sanity on open (Kafka-like cheap checks).
   bool indexes_sane();
-  int flush_log();
-  int flush_indexes();
+  Result<void> flush_log();
+  Result<void> flush_indexes();
   void mark_fully_flushed() { fully_flushed_.store(true, std::memory_order_release); }
   bool fully_flushed() const { return fully_flushed_.load(std::memory_order_acquire); }
   // Unlinks the files; readers holding a FileSlice / FdRef keep reading.
@@ -119,7 +121,7 @@ class LogSegment {
  private:
   LogSegment(std::shared_ptr<FdCache> cache, std::filesystem::path dir, int64_t base);
   void note_batch(Offset last_offset, int64_t max_ts);
-  int index_batch(Offset last_offset, uint64_t pos);
+  Result<void> index_batch(Offset last_offset, uint64_t pos);
 
   std::shared_ptr<FdCache> cache_;  // outlives the three CachedFiles below
   std::filesystem::path dir_;

@@ -21,11 +21,11 @@ OffsetPosition OffsetIndex::lookup_by_position(uint32_t pos) const {
   return after == 0 ? OffsetPosition{base_, 0} : entry(after - 1);
 }
 
-int OffsetIndex::append(Offset offset, uint32_t position) {
+Result<void> OffsetIndex::append(Offset offset, uint32_t position) {
   size_t n = entries();
   if (n > 0) {
     auto last = entry(n - 1);
-    if (offset <= last.offset || position <= last.position) return 0;  // keep strictly increasing
+    if (offset <= last.offset || position <= last.position) return {};  // keep strictly increasing
   }
   uint8_t buf[kEntrySize];
   store_be32(buf, static_cast<uint32_t>(offset.value - base_.value));

@@ -38,7 +38,7 @@ class OffsetIndex {
   OffsetPosition lookup(Offset target) const;
   // Largest entry with position <= pos, or {base, 0} if none.
   OffsetPosition lookup_by_position(uint32_t pos) const;
-  int append(Offset offset, uint32_t position);  // errno
+  Result<void> append(Offset offset, uint32_t position);  // an I/O Error on failure
   // Drops entries with offset >= `offset`.
   void truncate_to(Offset offset);
   // Kafka-like sanity check of an opened file against the log size.

@@ -206,7 +206,7 @@ std::vector<int64_t> ProducerStateManager::list_snapshots(const fs::path& dir) {
   return out;
 }
 
-int ProducerStateManager::take_snapshot(int64_t offset) {
+Result<void> ProducerStateManager::take_snapshot(int64_t offset) {
   std::vector<uint8_t> buf(kSnapshotHeader + producers_.size() * kSnapshotEntry);
   store_be16(buf.data(), static_cast<uint16_t>(kSnapshotVersion));
   store_be32(buf.data() + 6, static_cast<uint32_t>(producers_.size()));
@@ -226,22 +226,22 @@ int ProducerStateManager::take_snapshot(int64_t offset) {
   store_be32(buf.data() + 2, crc32c(buf.data() + 6, buf.size() - 6));
   const fs::path path = snapshot_path(dir_, offset);
   const fs::path tmp = path.string() + ".tmp";
-  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) return errno;
-  int rc = pwrite_full(fd, buf.data(), buf.size(), 0);
-  ::close(fd);
+  FileDescriptor fd(::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644));
+  if (!fd.valid()) return unexpected(errno_error());
+  int rc = pwrite_full(fd.get(), buf.data(), buf.size(), 0);
+  fd = FileDescriptor();  // closed before the rename
   if (rc == 0 && ::rename(tmp.c_str(), path.c_str()) != 0) rc = errno;
   if (rc != 0) {
     std::error_code ec;
     fs::remove(tmp, ec);
-    return rc;
+    return unexpected(Error::io(rc));
   }
   auto all = list_snapshots(dir_);
   for (size_t i = 0; i + 2 < all.size(); ++i) {
     std::error_code ec;
     fs::remove(snapshot_path(dir_, all[i]), ec);
   }
-  return 0;
+  return {};
 }
 
 bool ProducerStateManager::read_snapshot(int64_t offset) {

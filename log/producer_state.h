@@ -41,6 +41,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "log/result.h"
 #include "log/types.h"
 
 namespace skiff::storage {
@@ -148,8 +149,8 @@ class ProducerStateManager {
   const std::unordered_map<int64_t, ProducerEntry>& producers() const { return producers_; }
 
   // Writes `<offset>.snapshot` (all producers), keeping the two newest.
-  // Returns errno (0 on success).
-  int take_snapshot(int64_t offset);
+  // An I/O Error on failure.
+  Result<void> take_snapshot(int64_t offset);
   // Rebuilds the state for a log ending at `log_end`: loads the newest valid
   // snapshot <= log_end (deleting newer ones, left by a truncation) and calls
   // `scan(from, visit)` to replay the batches from the snapshot's offset.

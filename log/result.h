@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cerrno>
+#include <cstring>
 #include <string>
 #include <system_error>
 #include <utility>
@@ -35,6 +36,21 @@ template <class T>
 LogErrc outcome(const Result<T>& r) {
   return r ? LogErrc::kNone : r.error().code;
 }  // `return unexpected(Error::io(errno));`
+
+// The errno a POSIX call just set, as an I/O Error (EIO if it left none).
+inline Error errno_error() { return Error::io(errno != 0 ? errno : EIO); }
+
+// A step of the errno-valued POSIX layer (file_util.h: 0 = ok) as a Result.
+inline Result<void> io_status(int rc) {
+  if (rc == 0) return {};
+  return unexpected(Error::io(rc));
+}
+
+// For a log line: the errno's strerror text, else the outcome's name.
+inline std::string describe(const Error& e) {
+  if (e.sys_errno != 0) return std::strerror(e.sys_errno);
+  return e.message.empty() ? std::string(to_string(e.code)) : e.message;
+}
 
 // Startup load and recovery report by exception (the design's one exception
 // to Result): an Error as the std::system_error they throw.

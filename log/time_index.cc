@@ -23,13 +23,13 @@ TimestampOffset TimeIndex::lookup(int64_t target) const {
   return after == 0 ? TimestampOffset{-1, base_} : entry(after - 1);
 }
 
-int TimeIndex::maybe_append(int64_t timestamp, Offset offset, bool skip_full_check) {
+Result<void> TimeIndex::maybe_append(int64_t timestamp, Offset offset, bool skip_full_check) {
   size_t n = entries();
   if (n > 0) {
     auto last = entry(n - 1);
-    if (timestamp <= last.timestamp || offset < last.offset) return 0;
+    if (timestamp <= last.timestamp || offset < last.offset) return {};
   }
-  if (!skip_full_check && n + 1 >= file_.max_entries()) return 0;  // keep the last slot for the final entry
+  if (!skip_full_check && n + 1 >= file_.max_entries()) return {};  // keep the last slot for the final entry
   uint8_t buf[kEntrySize];
   store_be64(buf, static_cast<uint64_t>(timestamp));
   store_be32(buf + 8, static_cast<uint32_t>(offset.value - base_.value));

@@ -40,7 +40,7 @@ class TimeIndex {
   TimestampOffset lookup(int64_t target) const;
   // Appends if timestamp > last entry's timestamp (and offset >= its
   // offset). `skip_full_check` lets the final entry of a segment in.
-  int maybe_append(int64_t timestamp, Offset offset, bool skip_full_check = false);
+  Result<void> maybe_append(int64_t timestamp, Offset offset, bool skip_full_check = false);
   void truncate_to(Offset offset);
   bool sane(Offset max_offset) const;
 

@@ -35,22 +35,22 @@ fs::path TxnIndex::path(const fs::path& dir, int64_t segment_base) {
 
 namespace {
 
-int write_entries(const fs::path& p, const std::vector<AbortedTxn>& v) {
+Result<void> write_entries(const fs::path& p, const std::vector<AbortedTxn>& v) {
   std::vector<uint8_t> buf(v.size() * kAbortedTxnSize);
   for (size_t i = 0; i < v.size(); ++i) encode_aborted_txn(v[i], buf.data() + i * kAbortedTxnSize);
   FileDescriptor fd(::open(p.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644));
-  if (!fd.valid()) return errno;
-  return pwrite_full(fd.get(), buf.data(), buf.size(), 0);
+  if (!fd.valid()) return unexpected(errno_error());
+  return io_status(pwrite_full(fd.get(), buf.data(), buf.size(), 0));
 }
 
 }  // namespace
 
-int TxnIndex::load_segment(int64_t segment_base, int64_t log_end) {
+Result<void> TxnIndex::load_segment(int64_t segment_base, int64_t log_end) {
   const fs::path p = path(dir_, segment_base);
   std::string data;
   std::error_code ec;
-  if (!fs::exists(p, ec)) return 0;
-  if (!read_small_file(p, data)) return EIO;
+  if (!fs::exists(p, ec)) return {};
+  if (!read_small_file(p, data)) return unexpected(Error::io(EIO));
   std::vector<AbortedTxn> kept;
   bool cut = data.size() % kAbortedTxnSize != 0;
   for (size_t pos = 0; pos + kAbortedTxnSize <= data.size(); pos += kAbortedTxnSize) {
@@ -63,14 +63,14 @@ int TxnIndex::load_segment(int64_t segment_base, int64_t log_end) {
   }
   if (cut) {
     storage_log().warn("{}: cutting {} to {} entries", dir_.string(), p.filename().string(), kept.size());
-    if (int rc = write_entries(p, kept); rc != 0) return rc;
+    if (auto r = write_entries(p, kept); !r) return r;
   }
   std::lock_guard lk(mu_);
   by_segment_[segment_base] = std::move(kept);
-  return 0;
+  return {};
 }
 
-int TxnIndex::append(int64_t segment_base, const AbortedTxn& t) {
+Result<void> TxnIndex::append(int64_t segment_base, const AbortedTxn& t) {
   {
     std::lock_guard lk(mu_);
     by_segment_[segment_base].push_back(t);
@@ -78,18 +78,18 @@ int TxnIndex::append(int64_t segment_base, const AbortedTxn& t) {
   uint8_t buf[kAbortedTxnSize];
   encode_aborted_txn(t, buf);
   FileDescriptor fd(::open(path(dir_, segment_base).c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644));
-  if (!fd.valid()) return errno;
-  if (::write(fd.get(), buf, sizeof buf) != static_cast<ssize_t>(sizeof buf)) return errno != 0 ? errno : EIO;
-  return 0;
+  if (!fd.valid() || ::write(fd.get(), buf, sizeof buf) != static_cast<ssize_t>(sizeof buf))
+    return unexpected(errno_error());  // a short write leaves errno 0: EIO
+  return {};
 }
 
-int TxnIndex::add_if_missing(int64_t segment_base, const AbortedTxn& t) {
+Result<void> TxnIndex::add_if_missing(int64_t segment_base, const AbortedTxn& t) {
   {
     std::lock_guard lk(mu_);
     auto it = by_segment_.find(segment_base);
     if (it != by_segment_.end()) {
       for (const auto& e : it->second)
-        if (e.last_offset == t.last_offset) return 0;
+        if (e.last_offset == t.last_offset) return {};
     }
   }
   return append(segment_base, t);
@@ -118,11 +118,11 @@ std::vector<AbortedTxn> TxnIndex::collect(int64_t fetch_offset, int64_t upper_bo
   return out;
 }
 
-int write_txn_index_file(const fs::path& p, const std::vector<AbortedTxn>& entries) {
+Result<void> write_txn_index_file(const fs::path& p, const std::vector<AbortedTxn>& entries) {
   std::string buf(entries.size() * kAbortedTxnSize, '\0');
   for (size_t i = 0; i < entries.size(); ++i)
     encode_aborted_txn(entries[i], reinterpret_cast<uint8_t*>(buf.data()) + i * kAbortedTxnSize);
-  return write_file_durably(p, buf);
+  return io_status(write_file_durably(p, buf));
 }
 
 void TxnIndex::replace_segments(const std::vector<int64_t>& old_bases, int64_t new_base,

@@ -27,6 +27,8 @@
 #include <mutex>
 #include <vector>
 
+#include "log/result.h"
+
 namespace skiff::storage {
 
 struct AbortedTxn {
@@ -44,8 +46,8 @@ void encode_aborted_txn(const AbortedTxn& t, uint8_t* out);  // kAbortedTxnSize 
 // Decodes one entry; false on an unknown version.
 bool decode_aborted_txn(const uint8_t* in, AbortedTxn& out);
 
-// Writes a whole .txnindex file durably (the log cleaner's `.txnindex.cleaned`). errno.
-int write_txn_index_file(const std::filesystem::path& p, const std::vector<AbortedTxn>& entries);
+// Writes a whole .txnindex file durably (the log cleaner's `.txnindex.cleaned`).
+Result<void> write_txn_index_file(const std::filesystem::path& p, const std::vector<AbortedTxn>& entries);
 
 class TxnIndex {
  public:
@@ -54,13 +56,13 @@ class TxnIndex {
   static std::filesystem::path path(const std::filesystem::path& dir, int64_t segment_base);
 
   // Reads `<base>.txnindex` if present, keeping entries whose marker is
-  // below `log_end` (rewriting the file if some were cut). Returns errno.
-  int load_segment(int64_t segment_base, int64_t log_end);
-  // Appends an entry to memory, then to the segment's file. Returns errno
-  // (the entry stays in memory even then).
-  int append(int64_t segment_base, const AbortedTxn& t);
+  // below `log_end` (rewriting the file if some were cut). An I/O Error on failure.
+  Result<void> load_segment(int64_t segment_base, int64_t log_end);
+  // Appends an entry to memory, then to the segment's file. An I/O Error
+  // if the file write fails (the entry stays in memory even then).
+  Result<void> append(int64_t segment_base, const AbortedTxn& t);
   // Recovery: appends `t` unless an entry with its marker offset exists.
-  int add_if_missing(int64_t segment_base, const AbortedTxn& t);
+  Result<void> add_if_missing(int64_t segment_base, const AbortedTxn& t);
   // Forgets a deleted segment's entries and unlinks its file.
   void drop_segment(int64_t segment_base);
   // Kafka's collectAbortedTxns over the segments from the one holding

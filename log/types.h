@@ -3,6 +3,7 @@
 #pragma once
 
 #include <compare>
+#include <cstddef>
 #include <cstdint>
 #include <string_view>
 
@@ -43,6 +44,10 @@ enum class LogErrc : int {
   kInvalidTxnState,               // 48 INVALID_TXN_STATE (plain write while the producer's transaction is open)
   kTransactionCoordinatorFenced,  // 52 TRANSACTION_COORDINATOR_FENCED (a marker from an older coordinator epoch)
 };
+// How many outcomes there are: one more than the last. Adding an outcome
+// means raising it; then the tables indexed by LogErrc (to_string here,
+// api::to_error_code) stop compiling until they have its row.
+inline constexpr size_t kLogErrcCount = static_cast<size_t>(LogErrc::kTransactionCoordinatorFenced) + 1;
 
 // The outcome's name, for log lines and tests.
 std::string_view to_string(LogErrc e);

@@ -15,8 +15,8 @@
 
 namespace skiff::api::group {
 
-// NOLINTNEXTLINE(performance-unnecessary-value-param): a const reference changes group_coordinator.h (issue 21, left)
-GroupCoordinator::GroupCoordinator(GroupConfig config, storage::LogManager& logs, std::filesystem::path legacy_file)
+GroupCoordinator::GroupCoordinator(GroupConfig config, storage::LogManager& logs,
+                                   const std::filesystem::path& legacy_file)
     : config_(config) {
   std::random_device rd;
   id_state_[0] = (static_cast<uint64_t>(rd()) << 32) ^ rd();

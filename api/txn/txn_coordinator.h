@@ -148,7 +148,7 @@ class TxnCoordinator {
   std::optional<TxnTransit> prepare_completion(TxnMetadata& m, TxnState next, int16_t epoch, int16_t client_tv,
                                                bool no_partition_added, TxnResult& early);
   void on_prepare_written(const std::string& id, const TxnTransit& t, ErrorCode error, bool epoch_fence,
-                          std::function<void(TxnResult)> done);
+                          const std::function<void(TxnResult)>& done);
   void send_markers(const std::string& id, const TxnTransit& prepared);
   void on_markers_written(const std::string& id, const TxnTransit& prepared, ErrorCode error);
   void add_partitions_until(const std::string& id, int64_t producer_id, int16_t epoch,

@@ -182,11 +182,8 @@ std::optional<TxnTransit> TxnCoordinator::prepare_end_v2(TxnMetadata& m, int64_t
   return fail(early, ErrorCode::kUnknownServerError);
 }
 
-// A const reference for `done` changes txn_coordinator.h (issue 21, left).
-// NOLINTBEGIN(performance-unnecessary-value-param)
 void TxnCoordinator::on_prepare_written(const std::string& id, const TxnTransit& t, ErrorCode error, bool epoch_fence,
-                                        std::function<void(TxnResult)> done) {
-  // NOLINTEND(performance-unnecessary-value-param)
+                                        const std::function<void(TxnResult)>& done) {
   if (error != ErrorCode::kNone) {
     if (epoch_fence) {
       auto it = txns_.find(id);

@@ -72,10 +72,11 @@ int main(int argc, char** argv) {
   auto t0 = Clock::now();
   auto r = cleaner.clean(*log, cleaning_point(*log, -1, now), now);
   double s = std::chrono::duration<double>(Clock::now() - t0).count();
-  std::printf("cleaned %.1f MB in %.2f s: %.1f MB/s, %d passes, %lld -> %lld records, %.1f -> %.1f MB, error %d\n",
+  std::printf("cleaned %.1f MB in %.2f s: %.1f MB/s, %d passes, %lld -> %lld records, %.1f -> %.1f MB, %s\n",
               static_cast<double>(before) / 1048576.0, s, static_cast<double>(before) / 1048576.0 / s, r.passes,
               static_cast<long long>(r.records_read), static_cast<long long>(r.records_kept),
-              static_cast<double>(before) / 1048576.0, static_cast<double>(log->size_in_bytes()) / 1048576.0, r.error);
+              static_cast<double>(before) / 1048576.0, static_cast<double>(log->size_in_bytes()) / 1048576.0,
+              r.status ? "ok" : describe(r.status.error()).c_str());
   log->close();
-  return r.error == 0 ? 0 : 1;
+  return r.status ? 0 : 1;
 }

@@ -117,7 +117,7 @@ inline std::vector<Rec> model_after_clean(const std::vector<Rec>& before, int64_
 inline CleaningPoint clean_all(Log& log, Cleaner& c, int64_t checkpoint, int64_t now_ms, CleanResult* res = nullptr) {
   CleaningPoint p = cleaning_point(log, checkpoint, now_ms);
   CleanResult r = c.clean(log, p, now_ms);
-  REQUIRE(r.error == 0);
+  REQUIRE(r.status.has_value());
   REQUIRE(r.end_offset == p.first_uncleanable);
   if (res) *res = r;
   return p;

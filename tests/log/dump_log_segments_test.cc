@@ -38,7 +38,7 @@ TEST_CASE("Kafka's DumpLogSegments verifies our segments and indexes", "[log][ka
   }
   std::string jars = kafka_jar_dir();
   TempDir dir;
-  auto cfg = config_with([](LogConfig& c) { c.segment_bytes = 256 * 1024; });
+  auto cfg = config_with([](LogConfig& c) { c.segment_bytes = int64_t{256} * 1024; });
   auto log = open_log(dir / "dump-0", cfg);
   std::mt19937 rng(5);
   int64_t ts = 1'700'000'000'000;
@@ -138,7 +138,7 @@ TEST_CASE("Kafka's DumpLogSegments reads segments rewritten by the log cleaner",
   }
   std::string jars = kafka_jar_dir();
   TempDir dir;
-  auto log = open_log(dir / "compact-0", compact_config([](LogConfig& c) { c.segment_bytes = 64 * 1024; }));
+  auto log = open_log(dir / "compact-0", compact_config([](LogConfig& c) { c.segment_bytes = int64_t{64} * 1024; }));
   std::mt19937 rng(11);
   int64_t ts = 1'700'000'000'000;
   const Compression codecs[] = {Compression::kNone, Compression::kGzip, Compression::kSnappy, Compression::kLz4,
@@ -166,7 +166,7 @@ TEST_CASE("Kafka's DumpLogSegments reads segments rewritten by the log cleaner",
   Cleaner cleaner(CleanerConfig{});
   const int64_t now = ts + 1000;
   auto r = cleaner.clean(*log, cleaning_point(*log, -1, now), now);
-  REQUIRE(r.error == 0);
+  REQUIRE(r.status.has_value());
   REQUIRE(r.records_kept < r.records_read);
   log->close();
   std::string files;
@@ -232,8 +232,8 @@ TEST_CASE("Kafka's DumpLogSegments reads a marker stamped with its delete horizo
   REQUIRE(log->roll(ts + 30) == LogErrc::kNone);
   Cleaner cleaner(CleanerConfig{});
   const int64_t end = log->active_base_offset();
-  REQUIRE(cleaner.clean_once(*log, 0, end, ts + 100).error == 0);    // k=t goes
-  REQUIRE(cleaner.clean_once(*log, end, end, ts + 200).error == 0);  // its marker gets a horizon
+  REQUIRE(cleaner.clean_once(*log, 0, end, ts + 100).status.has_value());    // k=t goes
+  REQUIRE(cleaner.clean_once(*log, end, end, ts + 200).status.has_value());  // its marker gets a horizon
   log->close();
   const int64_t horizon = ts + 200 + log->config()->delete_retention_ms;
   std::string java = "java -cp '" + jars + "/*' org.apache.kafka.tools.DumpLogSegments";

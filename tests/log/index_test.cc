@@ -16,7 +16,7 @@ TEST_CASE("offset index lookups match a std::map model", "[log][index]") {
   TempDir dir;
   OffsetIndex idx(*FdCache::default_instance(), dir / "00000000000000001000.index", Offset(1000));
   idx.file().open();
-  REQUIRE(idx.file().make_appendable(1 << 16) == 0);
+  REQUIRE(idx.file().make_appendable(1 << 16));
   std::map<int64_t, uint32_t> model;
   std::mt19937 rng(1);
   int64_t off = 1000;
@@ -24,7 +24,7 @@ TEST_CASE("offset index lookups match a std::map model", "[log][index]") {
   for (int i = 0; i < 2000; ++i) {
     off += 1 + rng() % 50;
     pos += 1 + rng() % 5000;
-    REQUIRE(idx.append(Offset(off), pos) == 0);
+    REQUIRE(idx.append(Offset(off), pos));
     model[off] = pos;
   }
   CHECK(idx.entries() == 2000);
@@ -48,7 +48,7 @@ TEST_CASE("offset index lookups match a std::map model", "[log][index]") {
     CHECK(got.position <= p);
   }
   // Trim, reopen: same answers.
-  REQUIRE(idx.file().trim() == 0);
+  REQUIRE(idx.file().trim());
   CHECK(std::filesystem::file_size(idx.file().path()) == size_t{2000} * 8);
   OffsetIndex again(*FdCache::default_instance(), idx.file().path(), Offset(1000));
   again.file().open();
@@ -64,14 +64,14 @@ TEST_CASE("time index keeps increasing timestamps and looks up floors", "[log][i
   TempDir dir;
   TimeIndex idx(*FdCache::default_instance(), dir / "00000000000000000000.timeindex", Offset(0));
   idx.file().open();
-  REQUIRE(idx.file().make_appendable(size_t{12} * 100) == 0);
+  REQUIRE(idx.file().make_appendable(size_t{12} * 100));
   std::map<int64_t, int64_t> model;  // ts -> offset
   std::mt19937 rng(2);
   int64_t ts = 1000, off = 0;
   for (int i = 0; i < 200; ++i) {
     off += 1 + rng() % 10;
     int64_t t = ts + static_cast<int64_t>(rng() % 100) - 30;  // sometimes goes back: skipped
-    REQUIRE(idx.maybe_append(t, Offset(off)) == 0);
+    REQUIRE(idx.maybe_append(t, Offset(off)));
     if ((model.empty() || t > model.rbegin()->first) && model.size() + 1 < 100) model[t] = off;
     ts = std::max(ts, t);
   }
@@ -89,7 +89,7 @@ TEST_CASE("time index keeps increasing timestamps and looks up floors", "[log][i
     }
   }
   // The final entry may use the reserved slot.
-  REQUIRE(idx.maybe_append(ts + 1000, Offset(off + 1), true) == 0);
+  REQUIRE(idx.maybe_append(ts + 1000, Offset(off + 1), true));
   CHECK(idx.last_entry().timestamp == ts + 1000);
 }
 

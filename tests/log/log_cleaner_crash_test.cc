@@ -63,7 +63,7 @@ std::vector<Rec> crash_and_reopen(int group, int step) {
   cc.crash_at = [&](int s) { return s == step && ++calls == group; };
   Cleaner c(cc);
   CleanResult r = c.clean(*log, cleaning_point(*log, -1, kT0), kT0);
-  REQUIRE((r.error == ECANCELED || r.error == 0));
+  REQUIRE((r.status || r.status.error().sys_errno == ECANCELED));
   log.reset();  // no close: a kill writes nothing more
   auto reopened = open_log(dir / "t-0", compact_config(), /*clean=*/false, 0);
   for (const auto& f : files_of(dir / "t-0")) {
@@ -82,14 +82,14 @@ std::vector<Rec> crash_and_reopen(int group, int step) {
   // A later cleaning of the recovered log reaches the same end state.
   Cleaner again(CleanerConfig{});
   reopened->set_config(group_config());
-  REQUIRE(again.clean(*reopened, cleaning_point(*reopened, -1, kT0), kT0).error == 0);
+  REQUIRE(again.clean(*reopened, cleaning_point(*reopened, -1, kT0), kT0).status.has_value());
   auto final_recs = read_records(*reopened);
   TempDir ref;
   auto full = open_log(ref / "t-0", compact_config());
   workload(*full);
   full->set_config(group_config());
   Cleaner c2(CleanerConfig{});
-  REQUIRE(c2.clean(*full, cleaning_point(*full, -1, kT0), kT0).error == 0);
+  REQUIRE(c2.clean(*full, cleaning_point(*full, -1, kT0), kT0).status.has_value());
   CHECK(final_recs == read_records(*full));
   return recs;
 }
@@ -197,9 +197,9 @@ void check_txn_index(const Log& log, const std::vector<AbortedTxn>& original) {
   CHECK(log.collect_aborted_txns(Offset(0), Offset(log.log_end_offset().value + 1)) == expect);
   auto segs = log.inactive_segments();
   for (size_t i = 0; i < segs.size(); ++i) {
-    int64_t end = i + 1 < segs.size() ? segs[i + 1]->base_offset() : log.active_base_offset();
-    for (const auto& t : log.aborted_txns_of_segment(segs[i]->base_offset())) {
-      CHECK(t.last_offset >= segs[i]->base_offset());
+    int64_t end = i + 1 < segs.size() ? segs[i + 1]->base_offset().value : log.active_base_offset();
+    for (const auto& t : log.aborted_txns_of_segment(segs[i]->base_offset().value)) {
+      CHECK(t.last_offset >= segs[i]->base_offset().value);
       CHECK(t.last_offset < end);
     }
   }
@@ -219,7 +219,7 @@ TEST_CASE("A kill at any step of a swap keeps the .txnindex with its markers", "
       log->set_config(group_config());  // groups merge: entries move to the group's base
       Cleaner first(CleanerConfig{});
       auto p = cleaning_point(*log, -1, kT0);
-      REQUIRE(first.clean(*log, p, kT0).error == 0);
+      REQUIRE(first.clean(*log, p, kT0).status.has_value());
       check_txn_index(*log, original);
       // Pass 2 stamps the ABORT markers (their data went in pass 1) with a
       // delete horizon of kT0; killed mid-swap.
@@ -232,7 +232,7 @@ TEST_CASE("A kill at any step of a swap keeps the .txnindex with its markers", "
       cc.crash_at = [&](int s) { return s == step && ++calls == group; };
       Cleaner second(cc);
       CleanResult r = second.clean_once(*log, p.first_uncleanable, p.first_uncleanable, kT0);
-      REQUIRE((r.error == ECANCELED || r.error == 0));
+      REQUIRE((r.status || r.status.error().sys_errno == ECANCELED));
       log.reset();
       auto reopened = open_log(dir / "t-0", compact_config(), /*clean=*/false, 0);
       for (const auto& f : files_of(dir / "t-0")) {
@@ -247,9 +247,9 @@ TEST_CASE("A kill at any step of a swap keeps the .txnindex with its markers", "
         c.delete_retention_ms = 0;
       }));
       Cleaner third(CleanerConfig{});
-      REQUIRE(third.clean_once(*reopened, p.first_uncleanable, p.first_uncleanable, kT0).error == 0);
+      REQUIRE(third.clean_once(*reopened, p.first_uncleanable, p.first_uncleanable, kT0).status.has_value());
       check_txn_index(*reopened, original);
-      REQUIRE(third.clean_once(*reopened, p.first_uncleanable, p.first_uncleanable, kT0).error == 0);
+      REQUIRE(third.clean_once(*reopened, p.first_uncleanable, p.first_uncleanable, kT0).status.has_value());
       check_txn_index(*reopened, original);
       CHECK(reopened->collect_aborted_txns(Offset(0), Offset(reopened->log_end_offset().value + 1)).size() <
             original.size());

@@ -46,7 +46,7 @@ std::vector<std::string> view(const Log& log) {
   return out;
 }
 
-std::shared_ptr<const LogConfig> horizon_config(std::function<void(LogConfig&)> f = nullptr) {
+std::shared_ptr<const LogConfig> horizon_config(const std::function<void(LogConfig&)>& f = nullptr) {
   return compact_config([f](LogConfig& c) {
     c.delete_retention_ms = kRetention;
     if (f) f(c);
@@ -57,7 +57,7 @@ std::shared_ptr<const LogConfig> horizon_config(std::function<void(LogConfig&)> 
 // pass started by dirty data elsewhere would do.
 void reclean(Log& log, Cleaner& c, int64_t now) {
   const int64_t end = log.active_base_offset();
-  REQUIRE(c.clean_once(log, end, end, now).error == 0);
+  REQUIRE(c.clean_once(log, end, end, now).status.has_value());
 }
 
 }  // namespace
@@ -159,16 +159,16 @@ TEST_CASE("A stamped batch rewritten later keeps its horizon; a tombstone past t
   REQUIRE(RecordBatchView(stamped).has_delete_horizon());  // all kept, c's tombstone stamped
   REQUIRE(append_tmp(*log, stamped).ok());
   REQUIRE(log->roll(kT0 + 20) == LogErrc::kNone);
-  Cleaner tiny(CleanerConfig{24 * 3, 0.9, 4096, {}});  // two keys a pass
+  Cleaner tiny(CleanerConfig{size_t{24} * 3, 0.9, 4096, {}});  // two keys a pass
   CleanResult r = tiny.clean_once(*log, p.first_uncleanable, log->active_base_offset(), kT0);
-  REQUIRE(r.error == 0);
+  REQUIRE(r.status.has_value());
   REQUIRE(r.end_offset == p.first_uncleanable + 2);  // z did not fit
   auto recs = read_records(*log);
   REQUIRE(recs.back().key == "c");
   CHECK_FALSE(recs.back().value);  // c stays deleted
   // A full pass with room for every key removes it (its horizon has passed).
   Cleaner big(small_cleaner());
-  REQUIRE(big.clean_once(*log, r.end_offset, log->active_base_offset(), kT0).error == 0);
+  REQUIRE(big.clean_once(*log, r.end_offset, log->active_base_offset(), kT0).status.has_value());
   CHECK(view(*log) == std::vector<std::string>{"a=null", "b=2", "x=1", "y=1", "z=1"});
 }
 

@@ -48,7 +48,7 @@ std::vector<uint8_t> keyed(const std::vector<std::pair<std::string, std::optiona
 }  // namespace
 
 TEST_CASE("OffsetMap keeps the latest offset per key and reports full", "[log][cleaner]") {
-  OffsetMap m(24 * 10, 0.9);
+  OffsetMap m(size_t{24} * 10, 0.9);
   REQUIRE(m.slots() == 10);
   REQUIRE(m.max_entries() == 9);
   auto k = [](const std::string& s) {
@@ -108,10 +108,10 @@ TEST_CASE("Cleaner keeps exactly the last record of every key (random workload)"
 namespace {
 
 // Appends one batch, rolls, and dates the new segment `ts` (its mtime).
-void append_segment(Log& log, std::vector<std::pair<std::string, std::optional<std::string>>> kvs, int64_t ts) {
+void append_segment(Log& log, const std::vector<std::pair<std::string, std::optional<std::string>>>& kvs, int64_t ts) {
   REQUIRE(append_tmp(log, keyed(kvs, ts)).ok());
   REQUIRE(log.roll(ts) == LogErrc::kNone);
-  REQUIRE(set_mtime_ms(log.inactive_segments().back()->log_path(), ts) == 0);
+  REQUIRE(set_mtime_ms(log.inactive_segments().back()->log_path(), ts).has_value());
 }
 
 }  // namespace
@@ -129,12 +129,13 @@ TEST_CASE("Lag settings and the dirty ratio decide what is cleanable", "[log][cl
     log->set_config(compact_config([](LogConfig& c) { c.min_compaction_lag_ms = 15'000; }));
     auto p = cleaning_point(*log, -1, kT0 + 30'000);  // segment 2 is 10 s old: too young
     CHECK(p.first_dirty == 0);
-    CHECK(p.first_uncleanable == segs[2]->base_offset());
+    CHECK(p.first_uncleanable == segs[2]->base_offset().value);
     Cleaner cleaner(small_cleaner());
-    REQUIRE(cleaner.clean(*log, p, kT0 + 30'000).error == 0);
+    REQUIRE(cleaner.clean(*log, p, kT0 + 30'000).status.has_value());
     auto recs = read_records(*log);
     // a=1 removed (a=2 is cleanable), b=1 kept: b=2 is not in the cleaned range.
     std::vector<int64_t> offs;
+    offs.reserve(recs.size());
     for (const auto& r : recs) offs.push_back(r.offset);
     CHECK(offs == std::vector<int64_t>{1, 2, 3});
     p = cleaning_point(*log, p.first_uncleanable, kT0 + 30'000);
@@ -144,14 +145,14 @@ TEST_CASE("Lag settings and the dirty ratio decide what is cleanable", "[log][cl
   SECTION("min.cleanable.dirty.ratio, and max.compaction.lag.ms overriding it") {
     log->set_config(compact_config([](LogConfig& c) { c.min_cleanable_dirty_ratio = 0.5; }));
     // Checkpoint after segment 1: clean = segments 0-1, dirty = segment 2.
-    auto p = cleaning_point(*log, segs[2]->base_offset(), kT0 + 30'000);
+    auto p = cleaning_point(*log, segs[2]->base_offset().value, kT0 + 30'000);
     CHECK(p.dirty_ratio() < 0.5);
     CHECK_FALSE(needs_cleaning(p, *log->config()));
     log->set_config(compact_config([](LogConfig& c) {
       c.min_cleanable_dirty_ratio = 0.5;
       c.max_compaction_lag_ms = 5'000;
     }));
-    p = cleaning_point(*log, segs[2]->base_offset(), kT0 + 30'000);
+    p = cleaning_point(*log, segs[2]->base_offset().value, kT0 + 30'000);
     CHECK(p.max_lag_exceeded);
     CHECK(needs_cleaning(p, *log->config()));
     p = cleaning_point(*log, -1, kT0 + 30'000);
@@ -213,7 +214,7 @@ TEST_CASE("A tiny dedupe buffer cleans in several passes to the same result", "[
   auto before = read_records(*big);
   REQUIRE(before == read_records(*tiny));
   Cleaner big_cleaner(small_cleaner());
-  Cleaner tiny_cleaner(small_cleaner(24 * 40));  // 36 keys a pass
+  Cleaner tiny_cleaner(small_cleaner(size_t{24} * 40));  // 36 keys a pass
   CleanResult rb, rt;
   auto p = clean_all(*big, big_cleaner, -1, kT0, &rb);
   clean_all(*tiny, tiny_cleaner, -1, kT0, &rt);
@@ -227,7 +228,7 @@ TEST_CASE("A tiny dedupe buffer cleans in several passes to the same result", "[
   CHECK(tiny_after.size() >= cleaned.size());
   for (const auto& r : cleaned) CHECK(std::find(tiny_after.begin(), tiny_after.end(), r) != tiny_after.end());
   Cleaner again(small_cleaner());
-  REQUIRE(again.clean_once(*tiny, 0, p.first_uncleanable, kT0).error == 0);
+  REQUIRE(again.clean_once(*tiny, 0, p.first_uncleanable, kT0).status.has_value());
   CHECK(read_records(*tiny) == cleaned);
 }
 
@@ -246,6 +247,7 @@ TEST_CASE("Small cleaned segments merge up to segment.bytes", "[log][cleaner]") 
   CHECK(bases == std::vector<int64_t>{0, 3, 6, 9, 12});
   auto recs = read_records(*log);
   std::vector<int64_t> offs;
+  offs.reserve(recs.size());
   for (const auto& r : recs) offs.push_back(r.offset);
   CHECK(offs == std::vector<int64_t>{8, 9, 10, 11});
   // Cleaning again with room for everything merges them into one.

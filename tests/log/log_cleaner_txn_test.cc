@@ -93,7 +93,8 @@ int64_t rewrite_end(Log& log, int64_t end) {
   int64_t r = end;
   auto segs = log.inactive_segments();
   for (size_t i = 0; i < segs.size(); ++i)
-    if (segs[i]->base_offset() < end) r = i + 1 < segs.size() ? segs[i + 1]->base_offset() : log.active_base_offset();
+    if (segs[i]->base_offset().value < end)
+      r = i + 1 < segs.size() ? segs[i + 1]->base_offset().value : log.active_base_offset();
   return std::max(r, end);
 }
 
@@ -201,10 +202,10 @@ TEST_CASE("The cleaner removes aborted records, compacts committed ones, stops a
     // empty map), past pass 1's horizons, delete.retention.ms = 0.
     log->set_config(compact_config([](LogConfig& c) { c.delete_retention_ms = 0; }));
     const int64_t later = kT0 + 1'000'000;
-    REQUIRE(cleaner.clean_once(*log, p.first_uncleanable, p.first_uncleanable, later).error == 0);
+    REQUIRE(cleaner.clean_once(*log, p.first_uncleanable, p.first_uncleanable, later).status.has_value());
     for (const auto& r : read_records(*log))
       CHECK((r.value || r.offset >= p.first_uncleanable || batch_of(w, r.offset)->control));  // tombstones gone
-    REQUIRE(cleaner.clean_once(*log, p.first_uncleanable, p.first_uncleanable, later).error == 0);
+    REQUIRE(cleaner.clean_once(*log, p.first_uncleanable, p.first_uncleanable, later).status.has_value());
     auto after2 = read_records(*log);
     CHECK(after2 == model_pass2(after1, infos, w, p.first_uncleanable, rewritten));
     // The .txnindex lists exactly the aborts whose marker stayed.
