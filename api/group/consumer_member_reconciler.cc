@@ -85,10 +85,14 @@ MemberAssignmentState compute_next(const MemberAssignmentState& m, int32_t epoch
 
 const char* member_state_name(MemberState s) {
   switch (s) {
-    case MemberState::kStable: return "STABLE";
-    case MemberState::kUnrevokedPartitions: return "UNREVOKED_PARTITIONS";
-    case MemberState::kUnreleasedPartitions: return "UNRELEASED_PARTITIONS";
-    case MemberState::kUnknown: break;
+    case MemberState::kStable:
+      return "STABLE";
+    case MemberState::kUnrevokedPartitions:
+      return "UNREVOKED_PARTITIONS";
+    case MemberState::kUnreleasedPartitions:
+      return "UNRELEASED_PARTITIONS";
+    case MemberState::kUnknown:
+      break;
   }
   return "UNKNOWN";
 }
@@ -107,12 +111,14 @@ ReconcileResult reconcile(const MemberAssignmentState& m, const ReconcileInput& 
       break;
   }
   if (in.owned == nullptr || !in.owned->empty()) {
-    return {m, "The consumer group member is in a unknown state. The member must abandon all its partitions and rejoin."};
+    return {m,
+            "The consumer group member is in a unknown state. The member must abandon all its partitions and rejoin."};
   }
   return {compute_next(m, in.target_epoch, in), std::nullopt};
 }
 
-std::optional<std::string> check_member_epoch(const MemberAssignmentState& m, int32_t received, const Assignment* owned) {
+std::optional<std::string> check_member_epoch(const MemberAssignmentState& m, int32_t received,
+                                              const Assignment* owned) {
   if (received > m.member_epoch) {
     return fmt::format(
         "The consumer group member has a greater member epoch ({}) than the one known by the group coordinator ({}). "

@@ -78,9 +78,9 @@ class PartitionOwnership {
 
 struct ReconcileInput {
   int32_t target_epoch = 0;
-  const Assignment* target = nullptr;           // the member's target assignment at target_epoch
-  const std::set<Uuid>* subscribed = nullptr;   // topics the member subscribes to now
-  const Assignment* owned = nullptr;            // from the heartbeat; nullptr: not sent
+  const Assignment* target = nullptr;          // the member's target assignment at target_epoch
+  const std::set<Uuid>* subscribed = nullptr;  // topics the member subscribes to now
+  const Assignment* owned = nullptr;           // from the heartbeat; nullptr: not sent
   const PartitionOwnership* owners = nullptr;
 };
 

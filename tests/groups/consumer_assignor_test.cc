@@ -36,7 +36,8 @@ void check_complete(const AssignmentSpec& s, const TargetAssignment& a) {
       auto it = owner.find({t, p});
       REQUIRE((it != owner.end()) == subscribed);
       if (it == owner.end()) continue;
-      const auto& m = *std::find_if(s.members.begin(), s.members.end(), [&](auto& x) { return x.member_id == it->second; });
+      const auto& m =
+          *std::find_if(s.members.begin(), s.members.end(), [&](auto& x) { return x.member_id == it->second; });
       REQUIRE(m.subscribed.contains(t));
     }
   }

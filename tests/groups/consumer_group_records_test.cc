@@ -33,7 +33,8 @@ using Bytes = std::vector<uint8_t>;
 
 Bytes unhex(const std::string& h) {
   Bytes out;
-  for (size_t i = 0; i + 1 < h.size(); i += 2) out.push_back(static_cast<uint8_t>(std::stoi(h.substr(i, 2), nullptr, 16)));
+  for (size_t i = 0; i + 1 < h.size(); i += 2)
+    out.push_back(static_cast<uint8_t>(std::stoi(h.substr(i, 2), nullptr, 16)));
   return out;
 }
 
@@ -88,7 +89,8 @@ TEST_CASE("consumer group records: Kafka 4.4's bytes, byte for byte", "[kip848][
     CHECK(v.metadata_hash == 0x123456789a);
   }
   {
-    auto [k, v] = round_trip<ConsumerGroupMemberMetadataKey, ConsumerGroupMemberMetadataValue>("ConsumerGroupMemberMetadata");
+    auto [k, v] =
+        round_trip<ConsumerGroupMemberMetadataKey, ConsumerGroupMemberMetadataValue>("ConsumerGroupMemberMetadata");
     CHECK(k.member_id == "m1");
     CHECK_FALSE(v.instance_id);
     CHECK(v.rack_id == "r1");
@@ -98,8 +100,8 @@ TEST_CASE("consumer group records: Kafka 4.4's bytes, byte for byte", "[kip848][
     CHECK_FALSE(v.classic_member_metadata);
   }
   {
-    auto [k, v] =
-        round_trip<ConsumerGroupMemberMetadataKey, ConsumerGroupMemberMetadataValue>("ConsumerGroupMemberMetadataClassic");
+    auto [k, v] = round_trip<ConsumerGroupMemberMetadataKey, ConsumerGroupMemberMetadataValue>(
+        "ConsumerGroupMemberMetadataClassic");
     CHECK(v.subscribed_topic_regex == "a.*");
     REQUIRE(v.classic_member_metadata);
     CHECK(v.classic_member_metadata->session_timeout_ms == 45000);

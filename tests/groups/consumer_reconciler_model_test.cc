@@ -27,20 +27,24 @@ struct Client {
 class GroupModel {
  public:
   explicit GroupModel(uint32_t seed) : rng_(seed) {
-    for (uint8_t t = 1; t <= 3; ++t) topics_[topic_id(t)] = TopicMetadata{topic_id(t), "t", static_cast<int32_t>(2 + t)};
+    for (uint8_t t = 1; t <= 3; ++t)
+      topics_[topic_id(t)] = TopicMetadata{topic_id(t), "t", static_cast<int32_t>(2 + t)};
   }
 
   void random_step() {
     const auto r = rng_() % 100;
     if (members_.size() < 2 || (r < 10 && members_.size() < 8)) return join();
-    if (r < 15) return leave(pick(), false);
-    if (r < 18) return leave(pick(), true);
+    expire_one_of_the_dead();
+    if (r < 15) return leave(pick());
+    if (r < 18) return kill(pick());
     if (r < 20) return grow();
-    heartbeat(pick(), rng_() % 3 == 0, rng_() % 10 == 0, rng_() % 5 != 0);
+    const std::string id = pick();
+    if (!dead_.contains(id)) heartbeat(id, rng_() % 3 == 0, rng_() % 10 == 0, rng_() % 5 != 0);
   }
 
   // Prompt heartbeats until every member is at its target; false if not.
   bool converge() {
+    while (!dead_.empty()) leave(*dead_.begin());  // their sessions expire
     for (int round = 0; round < 6; ++round) {
       for (auto& [id, _] : members_) heartbeat(id, true, false, true);
     }
@@ -85,14 +89,27 @@ class GroupModel {
 
   // A leave (epoch -1) or a session expiry: the client has given up (or
   // lost) everything; the coordinator frees the partitions at once.
-  void leave(const std::string& id, bool killed) {
-    (void)killed;  // both free the partitions now; only the client's path differs
+  void leave(const std::string& id) {
+    dead_.erase(id);
     owners_.remove(members_[id]);
     members_.erase(id);
     subs_.erase(id);
     clients_.erase(id);
     target_.erase(id);
     bump();
+  }
+
+  // kill -9: the process and what it owned are gone, but the coordinator
+  // keeps counting the partitions as the member's (nobody else gets them)
+  // until its session expires a few steps later.
+  void kill(const std::string& id) {
+    if (dead_.contains(id)) return;
+    clients_.erase(id);
+    dead_.insert(id);
+  }
+
+  void expire_one_of_the_dead() {
+    if (!dead_.empty() && rng_() % 4 == 0) leave(*dead_.begin());
   }
 
   void grow() {
@@ -107,10 +124,12 @@ class GroupModel {
     const MemberAssignmentState before = members_[id];
     if (check_member_epoch(before, c.epoch, &c.owned)) return fence(id);
     const Assignment owned = c.owned;
-    auto r = reconcile(before, ReconcileInput{target_epoch_, &target_[id], &subs_[id], send_owned ? &owned : nullptr, &owners_});
+    auto r = reconcile(
+        before, ReconcileInput{target_epoch_, &target_[id], &subs_[id], send_owned ? &owned : nullptr, &owners_});
     REQUIRE_FALSE(r.fenced);
     REQUIRE(owners_.update(before, r.member));
     members_[id] = r.member;
+    ++seen[r.member.state];
     if (lose_response) return;
     c.epoch = r.member.member_epoch;
     for (const auto& [t, ps] : r.member.assigned) c.owned[t].insert(ps.begin(), ps.end());
@@ -119,6 +138,7 @@ class GroupModel {
 
   // FENCED_MEMBER_EPOCH: the client abandons its partitions and rejoins at 0.
   void fence(const std::string& id) {
+    ++seen_fences;
     owners_.remove(members_[id]);
     members_[id] = {};
     clients_[id] = {};
@@ -126,6 +146,10 @@ class GroupModel {
   }
 
  public:
+  // What the run went through, so the test cannot quietly stop covering it.
+  std::map<MemberState, int> seen;
+  int seen_fences = 0;
+
   void check_invariants() const {
     std::map<std::pair<Uuid, int32_t>, std::string> by_client;
     for (const auto& [id, c] : clients_) {
@@ -146,7 +170,8 @@ class GroupModel {
   std::map<Uuid, TopicMetadata> topics_;
   std::map<std::string, MemberAssignmentState> members_;
   std::map<std::string, std::set<Uuid>> subs_;
-  std::map<std::string, Client> clients_;
+  std::map<std::string, Client> clients_;  // the live ones
+  std::set<std::string> dead_;             // killed, session not expired yet
   TargetAssignment target_;
   PartitionOwnership owners_;
   int32_t group_epoch_ = 0, target_epoch_ = 0;
@@ -154,6 +179,8 @@ class GroupModel {
 };
 
 TEST_CASE("reconciler model: never two owners, and convergence to the target", "[kip848][reconciler]") {
+  std::map<MemberState, int> seen;
+  int fences = 0;
   for (uint32_t seed = 1; seed <= 60; ++seed) {
     INFO("seed " << seed);
     GroupModel g(seed);
@@ -165,7 +192,12 @@ TEST_CASE("reconciler model: never two owners, and convergence to the target", "
       REQUIRE(g.converge());
       g.check_invariants();
     }
+    for (auto [state, n] : g.seen) seen[state] += n;
+    fences += g.seen_fences;
   }
+  CHECK(seen[MemberState::kUnrevokedPartitions] > 100);
+  CHECK(seen[MemberState::kUnreleasedPartitions] > 100);
+  CHECK(fences > 10);  // lost responses that left the client two epochs behind
 }
 
 }  // namespace

@@ -19,8 +19,8 @@ namespace {
 const Uuid kT = topic_id(1);
 const std::set<Uuid> kSubs{kT};
 
-ReconcileResult step(const MemberAssignmentState& m, int32_t epoch, const Assignment& target,
-                     const Assignment* owned, const PartitionOwnership& owners) {
+ReconcileResult step(const MemberAssignmentState& m, int32_t epoch, const Assignment& target, const Assignment* owned,
+                     const PartitionOwnership& owners) {
   return reconcile(m, ReconcileInput{epoch, &target, &kSubs, owned, &owners});
 }
 
@@ -50,8 +50,8 @@ TEST_CASE("reconciler: a partition moves only after its owner revoked it", "[kip
   REQUIRE(owners.update(a, a1));
   REQUIRE(owners.epoch(kT, 2) == 1);
 
-  REQUIRE(step(a1, 2, ta, nullptr, owners).member == a1);  // owned not sent: not acknowledged
-  REQUIRE(step(a1, 2, ta, &owned, owners).member == a1);   // still owns 2 and 3
+  REQUIRE(step(a1, 2, ta, nullptr, owners).member == a1);            // owned not sent: not acknowledged
+  REQUIRE(step(a1, 2, ta, &owned, owners).member == a1);             // still owns 2 and 3
   REQUIRE(step(b, 2, tb, nullptr, owners).member.assigned.empty());  // 2 and 3 not released yet
 
   auto acked = parts(kT, {0, 1});
@@ -116,7 +116,7 @@ TEST_CASE("reconciler: member epoch check", "[kip848][reconciler]") {
   REQUIRE_FALSE(check_member_epoch(m, 5, &sub));  // the response of epoch 7 was lost
   REQUIRE(check_member_epoch(m, 5, &more));       // owns something it was not given
   REQUIRE(check_member_epoch(m, 5, nullptr));
-  REQUIRE(check_member_epoch(m, 6, &sub));        // not its previous epoch
+  REQUIRE(check_member_epoch(m, 6, &sub));  // not its previous epoch
 }
 
 TEST_CASE("reconciler: ownership refuses a partition owned by another member", "[kip848][reconciler]") {

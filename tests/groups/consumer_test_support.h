@@ -19,7 +19,9 @@ inline Uuid topic_id(uint8_t n) {
   return id;
 }
 
-inline Assignment parts(const Uuid& t, std::initializer_list<int32_t> ps) { return Assignment{{t, std::set<int32_t>(ps)}}; }
+inline Assignment parts(const Uuid& t, std::initializer_list<int32_t> ps) {
+  return Assignment{{t, std::set<int32_t>(ps)}};
+}
 
 // partition -> member, failing (returning false) if a partition is held twice.
 inline bool owners_of(const TargetAssignment& a, std::map<std::pair<Uuid, int32_t>, std::string>& out) {
