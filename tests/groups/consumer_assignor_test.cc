@@ -13,7 +13,7 @@
 namespace skiff::test {
 namespace {
 
-AssignmentSpec spec_of(std::map<Uuid, int32_t> topics) {
+AssignmentSpec spec_of(const std::map<Uuid, int32_t>& topics) {
   AssignmentSpec s;
   uint8_t i = 0;
   for (auto [id, n] : topics) s.topics[id] = TopicMetadata{id, "t" + std::to_string(i++), n};
