@@ -39,9 +39,10 @@ struct TopicMetadata {
 
 struct AssignorMember {
   std::string member_id;
-  std::optional<std::string> rack;  // carried for rack-aware assignors; uniform and range ignore it
-  std::set<Uuid> subscribed;        // resolved topic ids (topic names and regexes)
-  Assignment current;               // the member's current target assignment
+  std::optional<std::string> rack;         // carried for rack-aware assignors; uniform and range ignore it
+  std::set<Uuid> subscribed;               // resolved topic ids (topic names and regexes)
+  Assignment current;                      // the member's current target assignment
+  std::optional<std::string> instance_id;  // static membership: range sorts by it first
 };
 
 struct AssignmentSpec {

@@ -21,7 +21,7 @@ AssignmentSpec spec_of(const std::map<Uuid, int32_t>& topics) {
 }
 
 void add_member(AssignmentSpec& s, std::string id, std::set<Uuid> subs, Assignment current = {}) {
-  s.members.push_back(AssignorMember{std::move(id), std::nullopt, std::move(subs), std::move(current)});
+  s.members.push_back(AssignorMember{std::move(id), std::nullopt, std::move(subs), std::move(current), std::nullopt});
 }
 
 // Every partition of a subscribed topic is held by exactly one subscriber.
@@ -218,6 +218,20 @@ TEST_CASE("range: each topic split among its own subscribers", "[kip848][assigno
   check_complete(s, a);
   REQUIRE(a.at("a") == Assignment{{kT1, {0, 1, 2}}, {kT2, {0, 1}}});
   REQUIRE(a.at("b") == parts(kT1, {3, 4}));
+}
+
+TEST_CASE("range: static members first, by instance id, so a restart keeps the range", "[kip848][assignor]") {
+  auto s = spec_of({{kT1, 4}});
+  add_member(s, "a", {kT1});
+  add_member(s, "zzz", {kT1});
+  s.members.back().instance_id = "i1";
+  auto a = RangeAssignor().assign(s);
+  REQUIRE(a.at("zzz") == parts(kT1, {0, 1}));
+  REQUIRE(a.at("a") == parts(kT1, {2, 3}));
+  s.members.back().member_id = "0new";  // the static member restarted
+  a = RangeAssignor().assign(s);
+  REQUIRE(a.at("0new") == parts(kT1, {0, 1}));
+  REQUIRE(a.at("a") == parts(kT1, {2, 3}));
 }
 
 }  // namespace

@@ -69,7 +69,8 @@ class GroupModel {
   void bump() {
     AssignmentSpec spec;
     spec.topics = topics_;
-    for (const auto& [id, _] : members_) spec.members.push_back({id, std::nullopt, subs_[id], target_[id]});
+    for (const auto& [id, _] : members_)
+      spec.members.push_back({id, std::nullopt, subs_[id], target_[id], std::nullopt});
     target_ = UniformAssignor().assign(spec);
     target_epoch_ = ++group_epoch_;
   }
