@@ -53,6 +53,12 @@ ErrorCode to_error_code(storage::LogErrc e) {
   return ErrorCode::kUnknownServerError;
 }
 
+TopicLookup find_topic_by_name_or_id(BrokerServices& services, const std::string& name, const Uuid& id, bool by_id) {
+  auto info = by_id ? services.logs.topic_by_id(id) : services.logs.topic(name);
+  if (info) return {ErrorCode::kNone, std::move(info)};
+  return {by_id ? ErrorCode::kUnknownTopicId : ErrorCode::kUnknownTopicOrPartition, std::nullopt};
+}
+
 TopicLookup find_topic(BrokerServices& services, const std::string& name, bool allow_create) {
   if (auto t = services.logs.topic(name)) return {ErrorCode::kNone, std::move(t)};
   if (!storage::LogManager::valid_topic_name(name)) return {ErrorCode::kInvalidTopicException, std::nullopt};

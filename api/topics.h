@@ -32,6 +32,11 @@ struct TopicLookup {
 // absent: UNKNOWN_TOPIC_OR_PARTITION.
 TopicLookup find_topic(BrokerServices& services, const std::string& name, bool allow_create);
 
+// A topic a request names by id (`by_id`: the versions that carry topic ids)
+// or by name. Unknown: UNKNOWN_TOPIC_ID for an id (the zero id included),
+// UNKNOWN_TOPIC_OR_PARTITION for a name, as Kafka 4.4's offset handlers.
+TopicLookup find_topic_by_name_or_id(BrokerServices& services, const std::string& name, const Uuid& id, bool by_id);
+
 // Kafka's internal topics (Topic.isInternal): __consumer_offsets and
 // __transaction_state. Listed with is_internal=true; clients may read them,
 // never produce to them (INVALID_TOPIC_EXCEPTION, as Kafka's ReplicaManager).

@@ -20,6 +20,13 @@ struct Unexpected {
   E error;
 };
 
+namespace detail {
+template <class X>
+struct is_unexpected : std::false_type {};
+template <class G>
+struct is_unexpected<Unexpected<G>> : std::true_type {};
+}  // namespace detail
+
 template <class E>
 Unexpected<std::decay_t<E>> unexpected(E&& e) {
   return {std::forward<E>(e)};
@@ -28,7 +35,11 @@ Unexpected<std::decay_t<E>> unexpected(E&& e) {
 template <class T, class E>
 class [[nodiscard]] Expected {
  public:
-  Expected(T value) : v_(std::in_place_index<0>, std::move(value)) {}  // NOLINT(google-explicit-constructor)
+  // From anything T is made of (a T, or a BatchHeader for an optional<BatchHeader>), as std::expected.
+  template <class U = T, class = std::enable_if_t<!std::is_same_v<std::remove_cvref_t<U>, Expected> &&
+                                                  !detail::is_unexpected<std::remove_cvref_t<U>>::value &&
+                                                  std::is_constructible_v<T, U&&>>>
+  Expected(U&& value) : v_(std::in_place_index<0>, std::forward<U>(value)) {}  // NOLINT(google-explicit-constructor)
   template <class G>
   Expected(Unexpected<G> u) : v_(std::in_place_index<1>, std::move(u.error)) {}  // NOLINT(google-explicit-constructor)
 

@@ -7,9 +7,8 @@
 
 namespace skiff::storage {
 
-const uint8_t* ChunkReader::get(uint64_t pos, size_t n, int* err) {
-  *err = 0;
-  if (pos + n > limit_) return nullptr;
+const uint8_t* ChunkReader::get(uint64_t pos, size_t n) {
+  if (errno_ != 0 || pos + n > limit_) return nullptr;
   if (pos >= buf_pos_ && pos + n <= buf_pos_ + buf_len_) return buf_.data() + (pos - buf_pos_);
   size_t want = static_cast<size_t>(std::min<uint64_t>(std::max(chunk_, n), limit_ - pos));
   if (buf_.size() < want) buf_.resize(want);
@@ -18,7 +17,7 @@ const uint8_t* ChunkReader::get(uint64_t pos, size_t n, int* err) {
   buf_pos_ = pos;
   buf_len_ = got;
   if (rc != 0) {
-    *err = rc;
+    errno_ = rc;
     buf_len_ = 0;
     return nullptr;
   }
@@ -26,9 +25,14 @@ const uint8_t* ChunkReader::get(uint64_t pos, size_t n, int* err) {
   return buf_.data();
 }
 
-bool read_batch_header(ChunkReader& r, uint64_t pos, BatchHeader& h, int* err) {
+Result<void> ChunkReader::status() const {
+  if (errno_ != 0) return unexpected(Error::io(errno_));
+  return {};
+}
+
+bool read_batch_header(ChunkReader& r, uint64_t pos, BatchHeader& h) {
   namespace bl = batch_layout;
-  const uint8_t* p = r.get(pos, bl::kHeaderSize, err);
+  const uint8_t* p = r.get(pos, bl::kHeaderSize);
   if (!p) return false;
   int64_t size = batch_size_from_prefix(p, bl::kHeaderSize);
   if (size < static_cast<int64_t>(bl::kHeaderSize) || pos + static_cast<uint64_t>(size) > r.limit()) return false;

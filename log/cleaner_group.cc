@@ -53,14 +53,13 @@ bool discard_whole_batch(const RecordBatchView& b, BatchFilterContext& ctx, Clea
 // the io buffer. Returns errno.
 int copy_segment(const LogSegment& s, BatchFilterContext ctx, CleanedTxnState& txn, Throttler* th, size_t io_bytes,
                  int fd, uint64_t& written, std::vector<uint8_t>& out, CleanResult& res) {
-  int err = 0;
-  FdRef f = s.acquire_file(&err);
-  if (!f) return err ? err : EIO;
-  ChunkReader r(f->fd(), s.size(), io_bytes);
+  auto f = s.acquire_file();
+  if (!f) return f.error().sys_errno != 0 ? f.error().sys_errno : EIO;
+  ChunkReader r((*f)->fd(), s.size(), io_bytes);
   BatchHeader h;
   uint64_t pos = 0;
-  for (; read_batch_header(r, pos, h, &err); pos += h.size) {
-    const uint8_t* bytes = r.get(pos, h.size, &err);
+  for (; read_batch_header(r, pos, h); pos += h.size) {
+    const uint8_t* bytes = r.get(pos, h.size);
     if (!bytes) break;
     RecordBatchView b(std::span<uint8_t>(const_cast<uint8_t*>(bytes), h.size));
     BatchFilterStats st;
@@ -79,7 +78,7 @@ int copy_segment(const LogSegment& s, BatchFilterContext ctx, CleanedTxnState& t
       out.clear();
     }
   }
-  if (err != 0) return err;
+  if (auto st = r.status(); !st) return st.error().sys_errno;
   return pos == s.size() ? 0 : EIO;  // inactive segments were recovered: a short scan is an I/O problem
 }
 

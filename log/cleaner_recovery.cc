@@ -24,10 +24,9 @@ int64_t segment_file_next_offset(const fs::path& log_file, int64_t base) {
   if (::fstat(fd.get(), &st) != 0) throw std::system_error(errno, std::generic_category(), "stat");
   ChunkReader r(fd.get(), static_cast<uint64_t>(st.st_size), size_t{64} * 1024);
   BatchHeader h;
-  int err = 0;
   int64_t next = base;
-  for (uint64_t pos = 0; read_batch_header(r, pos, h, &err); pos += h.size) next = h.last_offset() + 1;
-  if (err != 0) throw std::system_error(err, std::generic_category(), "read " + log_file.string());
+  for (uint64_t pos = 0; read_batch_header(r, pos, h); pos += h.size) next = h.last_offset() + 1;
+  if (auto st = r.status(); !st) throw_io(st.error(), "read " + log_file.string());
   return next;
 }
 

@@ -101,7 +101,7 @@ FdRef FdCache::install(const CachedFile& f, FdRef fd) {
   return out;  // `closed` is destroyed (descriptors closed) without mu_
 }
 
-FdRef FdCache::acquire(const CachedFile& f, int* err) {
+Result<FdRef> FdCache::acquire(const CachedFile& f) {
   {
     std::vector<FdRef> closed;  // closed after the lock is released
     std::lock_guard lk(mu_);
@@ -113,10 +113,7 @@ FdRef FdCache::acquire(const CachedFile& f, int* err) {
     }
   }
   FdRef fd;
-  if (int rc = open_fd(f.path(), 0, &fd); rc != 0) {
-    if (err) *err = rc;
-    return nullptr;
-  }
+  if (int rc = open_fd(f.path(), 0, &fd); rc != 0) return unexpected(Error::io(rc));
   return install(f, std::move(fd));
 }
 
@@ -138,7 +135,7 @@ int CachedFile::open(bool create, bool truncate, FdRef* out) {
   return 0;
 }
 
-FdRef CachedFile::acquire(int* err) const { return cache_.acquire(*this, err); }
+Result<FdRef> CachedFile::acquire() const { return cache_.acquire(*this); }
 
 void CachedFile::close() {
   FdRef old;

@@ -34,6 +34,7 @@
 #include <vector>
 
 #include "log/file_util.h"
+#include "log/result.h"
 
 namespace skiff::storage {
 
@@ -72,7 +73,7 @@ class FdCache {
 
  private:
   friend class CachedFile;
-  FdRef acquire(const CachedFile& f, int* err);
+  Result<FdRef> acquire(const CachedFile& f);
   // Caches `fd` for `f` (unless another thread did first); returns the one cached.
   FdRef install(const CachedFile& f, FdRef fd);
   void touch(const CachedFile& f);                // mu_ held, f open
@@ -98,9 +99,9 @@ class CachedFile {
   // Opens (O_CREAT when `create`, O_TRUNC when `truncate`) and caches the
   // descriptor. Returns errno (0 = ok) and the pinned descriptor in `out`.
   int open(bool create, bool truncate, FdRef* out = nullptr);
-  // The cached descriptor, reopened (O_RDWR, no O_CREAT) if it was evicted.
-  // nullptr and *err = errno on failure.
-  FdRef acquire(int* err) const;
+  // The cached descriptor, reopened (O_RDWR, no O_CREAT) if it was evicted;
+  // the open's errno as an I/O Error on failure.
+  Result<FdRef> acquire() const;
   // Closes the cached descriptor now (pinned holders keep theirs).
   void close();
   bool is_open() const;

@@ -50,11 +50,10 @@ const uint8_t* IndexFile::map_for_read() const {
   if (const uint8_t* m = map_.load(std::memory_order_acquire)) return m;
   const size_t len = file_len_.load(std::memory_order_relaxed);
   if (map_failed_ || len == 0) return nullptr;
-  int err = 0;
-  FdRef fd = file_.acquire(&err);
-  void* m = fd ? ::mmap(nullptr, len, PROT_READ, MAP_SHARED, fd->fd(), 0) : MAP_FAILED;
+  auto fd = file_.acquire();
+  void* m = fd ? ::mmap(nullptr, len, PROT_READ, MAP_SHARED, (*fd)->fd(), 0) : MAP_FAILED;
   if (m == MAP_FAILED) {
-    if (fd) err = errno;
+    const int err = fd ? errno : fd.error().sys_errno;
     map_failed_ = true;
     static std::atomic<bool> warned{false};
     if (!warned.exchange(true)) {
@@ -74,10 +73,9 @@ void IndexFile::entry(size_t i, uint8_t* out) const {
     std::memcpy(out, m + off, entry_size_);
     return;
   }
-  int err = 0;
   size_t got = 0;
-  FdRef fd = file_.acquire(&err);
-  if (!fd || pread_full(fd->fd(), out, entry_size_, static_cast<int64_t>(off), &got) != 0 || got != entry_size_) {
+  auto fd = file_.acquire();
+  if (!fd || pread_full((*fd)->fd(), out, entry_size_, static_cast<int64_t>(off), &got) != 0 || got != entry_size_) {
     std::memset(out, 0, entry_size_);
   }
 }
@@ -86,9 +84,9 @@ int IndexFile::make_appendable(size_t max_bytes) {
   size_t cap = (max_bytes / entry_size_) * entry_size_;
   size_t n = entries();
   if (cap < n * entry_size_) cap = n * entry_size_;
-  int err = 0;
-  FdRef fd = file_.acquire(&err);
-  if (!fd) return err;
+  auto acquired = file_.acquire();
+  if (!acquired) return acquired.error().sys_errno;
+  const FdRef& fd = *acquired;
   if (::ftruncate(fd->fd(), static_cast<off_t>(cap)) != 0) return errno;
   unmap();  // no readers yet (see the header); the next read maps `cap`
   file_len_.store(cap, std::memory_order_relaxed);
@@ -99,9 +97,9 @@ int IndexFile::make_appendable(size_t max_bytes) {
 
 int IndexFile::trim() {
   if (!appendable_) return 0;
-  int err = 0;
-  FdRef fd = file_.acquire(&err);
-  if (!fd) return err;
+  auto acquired = file_.acquire();
+  if (!acquired) return acquired.error().sys_errno;
+  const FdRef& fd = *acquired;
   if (::ftruncate(fd->fd(), static_cast<off_t>(entries() * entry_size_)) != 0) return errno;
   needs_sync_.store(true, std::memory_order_release);
   max_entries_ = entries();
@@ -117,9 +115,9 @@ void IndexFile::truncate_entries(size_t n) {
 int IndexFile::append(const uint8_t* entry) {
   size_t n = entries();
   if (!appendable_ || n >= max_entries_) return ENOSPC;
-  int err = 0;
-  FdRef fd = file_.acquire(&err);
-  if (!fd) return err;
+  auto acquired = file_.acquire();
+  if (!acquired) return acquired.error().sys_errno;
+  const FdRef& fd = *acquired;
   if (int rc = pwrite_full(fd->fd(), entry, entry_size_, static_cast<int64_t>(n * entry_size_)); rc != 0) return rc;
   needs_sync_.store(true, std::memory_order_release);
   entries_.store(n + 1, std::memory_order_release);
@@ -128,9 +126,9 @@ int IndexFile::append(const uint8_t* entry) {
 
 int IndexFile::flush() {
   if (!needs_sync_.exchange(false, std::memory_order_acq_rel)) return 0;
-  int err = 0;
-  FdRef fd = file_.acquire(&err);
-  if (fd && ::fdatasync(fd->fd()) != 0) err = errno;
+  auto fd = file_.acquire();
+  int err = fd ? 0 : fd.error().sys_errno;
+  if (fd && ::fdatasync((*fd)->fd()) != 0) err = errno;
   if (err != 0) needs_sync_.store(true, std::memory_order_release);
   return err;
 }

@@ -17,9 +17,8 @@ namespace skiff::storage {
 namespace {
 
 int64_t first_batch_timestamp(const LogSegment& s) {
-  int err = 0;
-  auto h = s.find_batch(Offset(s.base_offset()), s.size(), &err);
-  return h ? h->max_timestamp : -1;
+  auto h = s.find_batch(Offset(s.base_offset()), s.size());
+  return h && *h ? (*h)->max_timestamp : -1;
 }
 
 }  // namespace
@@ -87,15 +86,14 @@ int64_t Cleaner::build_map(Log& log, const std::vector<std::shared_ptr<LogSegmen
 // record that did not fit. Returns errno.
 int Cleaner::map_segment(const LogSegment& s, int64_t first_dirty, int64_t first_uncleanable, CleanedTxnState& txn,
                          CleanResult& res, int64_t& stop) {
-  int err = 0;
-  FdRef f = s.acquire_file(&err);
-  if (!f) return err ? err : EIO;
-  ChunkReader r(f->fd(), s.size(), cfg_.io_buffer_bytes);
+  auto f = s.acquire_file();
+  if (!f) return f.error().sys_errno != 0 ? f.error().sys_errno : EIO;
+  ChunkReader r((*f)->fd(), s.size(), cfg_.io_buffer_bytes);
   BatchHeader h;
-  for (uint64_t pos = 0; stop < 0 && read_batch_header(r, pos, h, &err); pos += h.size) {
+  for (uint64_t pos = 0; stop < 0 && read_batch_header(r, pos, h); pos += h.size) {
     if (h.last_offset() < first_dirty) continue;
     if (h.base_offset >= first_uncleanable) break;  // the LSO may fall inside a segment
-    const uint8_t* bytes = r.get(pos, h.size, &err);
+    const uint8_t* bytes = r.get(pos, h.size);
     if (!bytes) break;
     RecordBatchView b(std::span<uint8_t>(const_cast<uint8_t*>(bytes), h.size));
     res.bytes_read += h.size;
@@ -110,7 +108,7 @@ int Cleaner::map_segment(const LogSegment& s, int64_t first_dirty, int64_t first
       if (!map_->put(key, off)) stop = off;
     });
   }
-  return err;
+  return r.status() ? 0 : r.status().error().sys_errno;
 }
 
 CleanResult Cleaner::clean_once(Log& log, int64_t first_dirty, int64_t first_uncleanable, int64_t now_ms,

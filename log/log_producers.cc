@@ -16,9 +16,9 @@ namespace {
 // Reads the control batch at `pos` into `b` (control, commit, coordinator
 // epoch); false if it is not a COMMIT/ABORT marker (skipped, as Kafka skips
 // unknown control types) or could not be read.
-bool read_marker(ChunkReader& reader, uint64_t pos, int64_t size, ProducerBatch& b, int* err) {
+bool read_marker(ChunkReader& reader, uint64_t pos, int64_t size, ProducerBatch& b) {
   if (size > int64_t{64} * 1024) return false;  // a marker is ~80 bytes
-  const uint8_t* p = reader.get(pos, static_cast<size_t>(size), err);
+  const uint8_t* p = reader.get(pos, static_cast<size_t>(size));
   if (!p) return false;
   RecordBatchView v(std::span<uint8_t>(const_cast<uint8_t*>(p), static_cast<size_t>(size)));
   auto m = parse_marker(v);
@@ -36,7 +36,7 @@ enum class BatchRead { kNext, kStop };
 // `from`, without a producer, of an old magic, or a control batch that is no
 // COMMIT/ABORT marker. kStop: the header could not be read again.
 BatchRead read_producer_batch(ChunkReader& reader, const uint8_t* h, uint64_t pos, int64_t size, int64_t from,
-                              ProducerBatch& b, int* err) {
+                              ProducerBatch& b) {
   const int64_t base = static_cast<int64_t>(load_be64(h + batch_layout::kBaseOffset));
   const int32_t delta = static_cast<int32_t>(load_be32(h + batch_layout::kLastOffsetDelta));
   const int64_t pid = static_cast<int64_t>(load_be64(h + batch_layout::kProducerId));
@@ -45,8 +45,8 @@ BatchRead read_producer_batch(ChunkReader& reader, const uint8_t* h, uint64_t po
     return BatchRead::kNext;
   b.transactional = attrs & batch_layout::kTransactionalBit;
   if (attrs & batch_layout::kControlBit) {
-    if (!read_marker(reader, pos, size, b, err)) return BatchRead::kNext;
-    h = reader.get(pos, batch_layout::kHeaderSize, err);  // the reader may have moved its buffer
+    if (!read_marker(reader, pos, size, b)) return BatchRead::kNext;
+    h = reader.get(pos, batch_layout::kHeaderSize);  // the reader may have moved its buffer
     if (!h) return BatchRead::kStop;
   }
   b.producer_id = pid;
@@ -86,26 +86,25 @@ void Log::scan_producer_batches(int64_t from, const ProducerStateManager::BatchV
   for (size_t i = 0; i < segs.size(); ++i) {
     if (i + 1 < segs.size() && segs[i + 1]->base_offset() <= from) continue;  // wholly before `from`
     const auto& seg = segs[i];
-    int err = 0;
-    FdRef file = seg->acquire_file(&err);
+    auto file = seg->acquire_file();
     if (!file) {
       storage_log().warn("log {}: opening segment {} for producer state: {}", dir_.string(), seg->base_offset(),
-                         std::strerror(err));
+                         std::strerror(file.error().sys_errno));
       continue;
     }
-    ChunkReader reader(file->fd(), seg->size(), size_t{64} * 1024);
+    ChunkReader reader((*file)->fd(), seg->size(), size_t{64} * 1024);
     uint64_t pos = 0;
-    while (const uint8_t* h = reader.get(pos, batch_layout::kHeaderSize, &err)) {
+    while (const uint8_t* h = reader.get(pos, batch_layout::kHeaderSize)) {
       const int64_t size = batch_size_from_prefix(h, batch_layout::kHeaderSize);
       if (size < static_cast<int64_t>(batch_layout::kHeaderSize)) break;
       ProducerBatch b;
-      if (read_producer_batch(reader, h, pos, size, from, b, &err) == BatchRead::kStop) break;
+      if (read_producer_batch(reader, h, pos, size, from, b) == BatchRead::kStop) break;
       if (b.producer_id >= 0) visit(b);
       pos += static_cast<uint64_t>(size);
     }
-    if (err != 0)
+    if (auto st = reader.status(); !st)
       storage_log().warn("log {}: reading segment {} for producer state: {}", dir_.string(), seg->base_offset(),
-                         std::strerror(err));
+                         std::strerror(st.error().sys_errno));
   }
 }
 

@@ -8,12 +8,34 @@ namespace skiff::storage {
 namespace {
 
 // Ends `slice` before the batch holding `max_offset` if that batch is in it.
-void cut_at(const LogSegment& seg, FileSlice& slice, int64_t max_offset, uint64_t limit, int* err) {
-  auto bound = seg.find_batch(Offset(max_offset), limit, err);
-  if (*err != 0 || !bound) return;
+Result<void> cut_at(const LogSegment& seg, FileSlice& slice, int64_t max_offset, uint64_t limit) {
+  auto found = seg.find_batch(Offset(max_offset), limit);
+  if (!found) return unexpected(found.error());
+  const auto& bound = *found;
+  if (!bound) return {};
   const int64_t end = slice.position + static_cast<int64_t>(slice.length);
   if (bound->position >= static_cast<uint64_t>(slice.position) && static_cast<int64_t>(bound->position) < end)
     slice.length = bound->position - static_cast<uint64_t>(slice.position);
+  return {};
+}
+
+// The batches of `seg` from `offset` (up to max_bytes, below max_offset) into
+// `res`; false if the segment holds nothing from `offset` on.
+Result<bool> read_segment(const LogSegment& seg, Offset offset, size_t max_bytes, int64_t max_offset, int64_t leo,
+                          ReadResult& res) {
+  const uint64_t limit = seg.size();
+  auto found = seg.find_batch(offset, limit);
+  if (!found) return unexpected(found.error());
+  const auto& h = *found;
+  if (!h) return false;
+  if (h->base_offset >= max_offset) return true;
+  auto slice = seg.slice_from(*h, max_bytes, limit);
+  if (!slice) return unexpected(slice.error());
+  res.slice = std::move(*slice);
+  if (max_offset < leo) {
+    if (auto cut = cut_at(seg, res.slice, max_offset, limit); !cut) return unexpected(cut.error());
+  }
+  return true;
 }
 
 }  // namespace
@@ -53,19 +75,14 @@ ReadResult Log::read_once(Offset offset, size_t max_bytes, int64_t max_offset, b
     return res;
   }
   while (seg) {
-    const uint64_t limit = seg->size();
-    int err = 0;
-    auto h = seg->find_batch(offset, limit, &err);
-    if (err == 0 && h && h->base_offset >= max_offset) return res;
-    if (err == 0 && h) res.slice = seg->slice_from(*h, max_bytes, limit, &err);
-    if (err == 0 && h && max_offset < leo) cut_at(*seg, res.slice, max_offset, limit, &err);
-    if (err != 0) {
+    auto found = read_segment(*seg, offset, max_bytes, max_offset, leo, res);
+    if (!found) {
       *raced = seg->deleted();
       res.error = LogErrc::kStorageError;
       res.slice = {};
       return res;
     }
-    if (h) return res;
+    if (*found) return res;
     seg = segment_after(seg->base_offset());
   }
   return res;
@@ -75,8 +92,8 @@ OffsetAndTimestamp Log::offset_for_timestamp(int64_t ts) const {
   const int64_t start = log_start_.load(std::memory_order_acquire);
   for (const auto& seg : snapshot()) {
     if (seg->max_timestamp_so_far().timestamp < ts) continue;
-    int err = 0;
-    if (auto r = seg->find_offset_by_timestamp(ts, Offset(start), &err)) return {r->offset, r->timestamp};
+    auto r = seg->find_offset_by_timestamp(ts, Offset(start));
+    if (r && *r) return {(*r)->offset, (*r)->timestamp};
   }
   return {};
 }
@@ -92,10 +109,9 @@ OffsetAndTimestamp Log::max_timestamp_offset() const {
     }
   }
   if (!best) return {};
-  int err = 0;
-  auto r = best->max_timestamp_record(&err);
-  if (!r) return {};
-  return {r->offset, r->timestamp};
+  auto r = best->max_timestamp_record();
+  if (!r || !*r) return {};
+  return {(*r)->offset, (*r)->timestamp};
 }
 
 }  // namespace skiff::storage

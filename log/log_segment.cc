@@ -28,13 +28,13 @@ int64_t file_mtime_ms(const std::filesystem::path& path) {
 // and CRC valid, its offsets after `next` and within the segment's 32-bit
 // relative range from `base`. nullopt ends recovery there (the tail is cut).
 std::optional<RecordBatchView> recoverable_batch(ChunkReader& r, uint64_t pos, uint64_t file_size, int64_t base,
-                                                 int64_t next, int* err) {
-  const uint8_t* p = r.get(pos, batch_layout::kLogOverhead, err);
+                                                 int64_t next) {
+  const uint8_t* p = r.get(pos, batch_layout::kLogOverhead);
   if (!p) return std::nullopt;
   const int64_t sz = batch_size_from_prefix(p, batch_layout::kLogOverhead);
   if (sz < static_cast<int64_t>(batch_layout::kHeaderSize) || pos + static_cast<uint64_t>(sz) > file_size)
     return std::nullopt;
-  const uint8_t* bp = r.get(pos, static_cast<size_t>(sz), err);
+  const uint8_t* bp = r.get(pos, static_cast<size_t>(sz));
   if (!bp) return std::nullopt;
   RecordBatchView v({const_cast<uint8_t*>(bp), static_cast<size_t>(sz)});
   if (!v.validate_header_and_crc()) return std::nullopt;
@@ -97,8 +97,7 @@ std::shared_ptr<LogSegment> LogSegment::open(std::shared_ptr<FdCache> cache, con
   seg->roll_base_ms_ = static_cast<int64_t>(st.st_mtim.tv_sec) * 1000 + st.st_mtim.tv_nsec / 1000000;
   ChunkReader r(fd, static_cast<uint64_t>(st.st_size), batch_layout::kHeaderSize);
   BatchHeader h;
-  int err = 0;
-  if (read_batch_header(r, 0, h, &err) && h.max_timestamp >= 0) seg->roll_base_ms_ = h.max_timestamp;
+  if (read_batch_header(r, 0, h) && h.max_timestamp >= 0) seg->roll_base_ms_ = h.max_timestamp;
   return seg;
 }
 
@@ -125,9 +124,9 @@ int LogSegment::make_appendable(size_t index_max_bytes) {
 int LogSegment::append(std::span<const uint8_t> bytes, std::span<const BatchAppendInfo> batches,
                        int64_t index_interval_bytes, int64_t now_ms) {
   const uint64_t pos0 = size_.load(std::memory_order_relaxed);
-  int err = 0;
-  FdRef file = log_file_.acquire(&err);
-  if (!file) return err;
+  auto acquired = log_file_.acquire();
+  if (!acquired) return acquired.error().sys_errno;
+  const FdRef& file = *acquired;
   if (int rc = pwrite_full(file->fd(), bytes.data(), bytes.size(), static_cast<int64_t>(pos0)); rc != 0) {
     (void)::ftruncate(file->fd(), static_cast<off_t>(pos0));  // drop a partial write
     return rc;
@@ -183,9 +182,9 @@ SegmentRecovery LogSegment::recover(int64_t index_interval_bytes, size_t index_m
     std::lock_guard lk(ts_mu_);
     max_ts_ = {-1, Offset(-1)};
   }
-  int err = 0;
-  FdRef file = log_file_.acquire(&err);
-  if (!file) throw std::system_error(err, std::generic_category(), "open " + log_file_.path().string());
+  auto acquired = log_file_.acquire();
+  if (!acquired) throw_io(acquired.error(), "open " + log_file_.path().string());
+  const FdRef& file = *acquired;
   struct stat st {};
   if (::fstat(file->fd(), &st) != 0) throw std::system_error(errno, std::generic_category(), "fstat");
   const uint64_t file_size = static_cast<uint64_t>(st.st_size);
@@ -193,7 +192,7 @@ SegmentRecovery LogSegment::recover(int64_t index_interval_bytes, size_t index_m
   uint64_t pos = 0;
   int64_t next = base_;
   int64_t bytes_since = 0;
-  while (auto v = recoverable_batch(r, pos, file_size, base_, next, &err)) {
+  while (auto v = recoverable_batch(r, pos, file_size, base_, next)) {
     note_batch(Offset(v->last_offset()), v->max_timestamp());
     if (bytes_since > index_interval_bytes && !offset_index_.file().full()) {
       if (int rc = index_batch(Offset(v->last_offset()), pos); rc != 0)
@@ -204,7 +203,7 @@ SegmentRecovery LogSegment::recover(int64_t index_interval_bytes, size_t index_m
     bytes_since += static_cast<int64_t>(v->size_in_bytes());
     next = v->next_offset();
   }
-  if (err != 0) throw std::system_error(err, std::generic_category(), "read " + log_file_.path().string());
+  if (auto st = r.status(); !st) throw_io(st.error(), "read " + log_file_.path().string());
   if (pos < file_size && ::ftruncate(file->fd(), static_cast<off_t>(pos)) != 0) {
     throw std::system_error(errno, std::generic_category(), "truncate " + log_file_.path().string());
   }
@@ -225,18 +224,18 @@ int64_t LogSegment::load_as_active(size_t index_max_bytes) {
     start = last.position;
   }
   const uint64_t limit = size();
-  int err = 0;
-  FdRef file = log_file_.acquire(&err);
-  if (!file) throw std::system_error(err, std::generic_category(), "open " + log_file_.path().string());
+  auto acquired = log_file_.acquire();
+  if (!acquired) throw_io(acquired.error(), "open " + log_file_.path().string());
+  const FdRef& file = *acquired;
   ChunkReader r(file->fd(), limit, kHeaderScanChunk);
   BatchHeader h;
   uint64_t pos = start;
-  while (read_batch_header(r, pos, h, &err)) {
+  while (read_batch_header(r, pos, h)) {
     note_batch(Offset(h.last_offset()), h.max_timestamp);
     next = h.last_offset() + 1;
     pos += h.size;
   }
-  if (err != 0) throw std::system_error(err, std::generic_category(), "read " + log_file_.path().string());
+  if (auto st = r.status(); !st) throw_io(st.error(), "read " + log_file_.path().string());
   bytes_since_last_index_entry_ = static_cast<int64_t>(limit - start);
   return next;
 }
@@ -274,9 +273,9 @@ bool LogSegment::indexes_sane() {
 }
 
 int LogSegment::flush_log() {
-  int err = 0;
-  FdRef file = log_file_.acquire(&err);
-  if (!file) return err;
+  auto acquired = log_file_.acquire();
+  if (!acquired) return acquired.error().sys_errno;
+  const FdRef& file = *acquired;
   return ::fdatasync(file->fd()) == 0 ? 0 : errno;
 }
 
@@ -294,24 +293,23 @@ void LogSegment::delete_files() {
   time_index_.file().remove_file();
 }
 
-std::optional<BatchHeader> LogSegment::find_batch(Offset target, uint64_t limit, int* err) const {
+Result<std::optional<BatchHeader>> LogSegment::find_batch(Offset target, uint64_t limit) const {
   uint64_t start = offset_index_.lookup(target).position;
   if (start >= limit) start = 0;
-  FdRef file = log_file_.acquire(err);
-  if (!file) return std::nullopt;
-  ChunkReader r(file->fd(), limit, kHeaderScanChunk);
+  auto file = log_file_.acquire();
+  if (!file) return unexpected(file.error());
+  ChunkReader r((*file)->fd(), limit, kHeaderScanChunk);
   BatchHeader h;
-  uint64_t pos = start;
-  while (read_batch_header(r, pos, h, err)) {
+  for (uint64_t pos = start; read_batch_header(r, pos, h); pos += h.size) {
     if (h.last_offset() >= target.value) return h;
-    pos += h.size;
   }
+  if (auto st = r.status(); !st) return unexpected(st.error());
   return std::nullopt;
 }
 
-FileSlice LogSegment::slice_from(const BatchHeader& first, size_t max_bytes, uint64_t limit, int* err) const {
-  FdRef file = log_file_.acquire(err);
-  if (!file) return {};
+Result<FileSlice> LogSegment::slice_from(const BatchHeader& first, size_t max_bytes, uint64_t limit) const {
+  auto file = log_file_.acquire();
+  if (!file) return unexpected(file.error());
   uint64_t p = first.position;
   uint64_t end = p + first.size;
   if (max_bytes > first.size && end < limit) {
@@ -322,28 +320,29 @@ FileSlice LogSegment::slice_from(const BatchHeader& first, size_t max_bytes, uin
       // The offset index maps batch starts: jump close to the budget's end.
       uint64_t q = offset_index_.lookup_by_position(static_cast<uint32_t>(budget_end)).position;
       if (q > end && q <= limit) end = q;
-      ChunkReader r(file->fd(), limit, kHeaderScanChunk);
+      ChunkReader r((*file)->fd(), limit, kHeaderScanChunk);
       BatchHeader h;
-      while (read_batch_header(r, end, h, err) && end + h.size <= budget_end) end += h.size;
+      while (read_batch_header(r, end, h) && end + h.size <= budget_end) end += h.size;
+      if (auto st = r.status(); !st) return unexpected(st.error());
     }
   }
-  return FileSlice{std::move(file), static_cast<int64_t>(p), static_cast<size_t>(end - p)};
+  return FileSlice{std::move(*file), static_cast<int64_t>(p), static_cast<size_t>(end - p)};
 }
 
-std::optional<TimestampOffset> LogSegment::find_offset_by_timestamp(int64_t ts, Offset min_offset, int* err) const {
+Result<std::optional<TimestampOffset>> LogSegment::find_offset_by_timestamp(int64_t ts, Offset min_offset) const {
   const uint64_t limit = size();
   auto te = time_index_.lookup(ts);
   uint64_t start = offset_index_.lookup(std::max(te.offset, min_offset)).position;
   if (start >= limit) start = 0;
-  FdRef file = log_file_.acquire(err);
-  if (!file) return std::nullopt;
-  ChunkReader r(file->fd(), limit, kHeaderScanChunk);
+  auto file = log_file_.acquire();
+  if (!file) return unexpected(file.error());
+  ChunkReader r((*file)->fd(), limit, kHeaderScanChunk);
   BatchHeader h;
   uint64_t pos = start;
-  while (read_batch_header(r, pos, h, err)) {
+  while (read_batch_header(r, pos, h)) {
     if (h.max_timestamp >= ts && h.last_offset() >= min_offset.value) {
-      const uint8_t* bp = r.get(pos, h.size, err);
-      if (!bp) return std::nullopt;
+      const uint8_t* bp = r.get(pos, h.size);
+      if (!bp) break;
       RecordBatchView v({const_cast<uint8_t*>(bp), h.size});
       if (v.compression() == Compression::kNone && v.timestamp_type() == TimestampType::kCreateTime) {
         RecordIterator it(v);
@@ -360,24 +359,25 @@ std::optional<TimestampOffset> LogSegment::find_offset_by_timestamp(int64_t ts, 
     }
     pos += h.size;
   }
+  if (auto st = r.status(); !st) return unexpected(st.error());
   return std::nullopt;
 }
 
-std::optional<TimestampOffset> LogSegment::max_timestamp_record(int* err) const {
+Result<std::optional<TimestampOffset>> LogSegment::max_timestamp_record() const {
   auto m = max_timestamp_so_far();
   if (m.timestamp < 0) return std::nullopt;
   const uint64_t limit = size();
   uint64_t start = offset_index_.lookup(m.offset).position;
   if (start >= limit) start = 0;
-  FdRef file = log_file_.acquire(err);
-  if (!file) return std::nullopt;
-  ChunkReader r(file->fd(), limit, kHeaderScanChunk);
+  auto file = log_file_.acquire();
+  if (!file) return unexpected(file.error());
+  ChunkReader r((*file)->fd(), limit, kHeaderScanChunk);
   BatchHeader h;
   uint64_t pos = start;
-  while (read_batch_header(r, pos, h, err)) {
+  while (read_batch_header(r, pos, h)) {
     if (h.max_timestamp == m.timestamp) {
-      const uint8_t* bp = r.get(pos, h.size, err);
-      if (!bp) return std::nullopt;
+      const uint8_t* bp = r.get(pos, h.size);
+      if (!bp) break;
       RecordBatchView v({const_cast<uint8_t*>(bp), h.size});
       if (v.timestamp_type() == TimestampType::kLogAppendTime)
         return TimestampOffset{m.timestamp, Offset(h.base_offset)};
@@ -392,6 +392,7 @@ std::optional<TimestampOffset> LogSegment::max_timestamp_record(int* err) const 
     }
     pos += h.size;
   }
+  if (auto st = r.status(); !st) return unexpected(st.error());
   return m;
 }
 

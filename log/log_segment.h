@@ -61,9 +61,9 @@ class LogSegment {
 
   int64_t base_offset() const { return base_; }
   uint64_t size() const { return size_.load(std::memory_order_acquire); }
-  // A pinned descriptor of the .log (reopened if the cache closed it).
-  // nullptr with *err = errno on failure (ENOENT once delete_files() ran).
-  FdRef acquire_file(int* err) const { return log_file_.acquire(err); }
+  // A pinned descriptor of the .log (reopened if the cache closed it); an
+  // I/O Error on failure (ENOENT once delete_files() ran).
+  Result<FdRef> acquire_file() const { return log_file_.acquire(); }
   const std::filesystem::path& log_path() const { return log_file_.path(); }
   // True once delete_files() ran (a reader that lost the race retries).
   bool deleted() const { return deleted_.load(std::memory_order_acquire); }
@@ -99,15 +99,16 @@ class LogSegment {
   void delete_files();
 
   // --- reader side (any thread) ---
+  // Each fails only on an I/O error.
   // The first batch whose last offset >= target, scanning from the index
-  // entry below target. nullopt if the segment has none (or on I/O error).
-  std::optional<BatchHeader> find_batch(Offset target, uint64_t limit, int* err) const;
+  // entry below target. nullopt if the segment has none.
+  Result<std::optional<BatchHeader>> find_batch(Offset target, uint64_t limit) const;
   // Whole batches starting at `first` up to max_bytes (the first always whole).
-  FileSlice slice_from(const BatchHeader& first, size_t max_bytes, uint64_t limit, int* err) const;
+  Result<FileSlice> slice_from(const BatchHeader& first, size_t max_bytes, uint64_t limit) const;
   // First record with timestamp >= ts and offset >= min_offset, with its timestamp.
-  std::optional<TimestampOffset> find_offset_by_timestamp(int64_t ts, Offset min_offset, int* err) const;
+  Result<std::optional<TimestampOffset>> find_offset_by_timestamp(int64_t ts, Offset min_offset) const;
   // Exact record offset of the max timestamp (ListOffsets -3).
-  std::optional<TimestampOffset> max_timestamp_record(int* err) const;
+  Result<std::optional<TimestampOffset>> max_timestamp_record() const;
   // Largest batch max-timestamp seen and the last offset of that batch.
   TimestampOffset max_timestamp_so_far() const;
   // For retention: max timestamp, or the file's mtime if no timestamps.

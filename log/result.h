@@ -6,7 +6,9 @@
 // for the client or the log line. Header-only; thread rules of the value.
 #pragma once
 
+#include <cerrno>
 #include <string>
+#include <system_error>
 #include <utility>
 
 #include "common/expected.h"
@@ -33,5 +35,11 @@ template <class T>
 LogErrc outcome(const Result<T>& r) {
   return r ? LogErrc::kNone : r.error().code;
 }  // `return unexpected(Error::io(errno));`
+
+// Startup load and recovery report by exception (the design's one exception
+// to Result): an Error as the std::system_error they throw.
+[[noreturn]] inline void throw_io(const Error& e, const std::string& what) {
+  throw std::system_error(e.sys_errno != 0 ? e.sys_errno : EIO, std::generic_category(), what);
+}
 
 }  // namespace skiff::storage

@@ -3,6 +3,7 @@
 #include <chrono>
 
 #include "api/group/group_coordinator.h"
+#include "api/topics.h"
 #include "common/wall_clock.h"
 
 namespace skiff::api {
@@ -10,21 +11,6 @@ namespace {
 
 using protocol::OffsetCommitRequest;
 using protocol::OffsetCommitResponse;
-
-// The topic's name, and the error for all its partitions when it has none:
-// v10 names topics by id (KIP-848), and an id we do not know (the zero id
-// included) is UNKNOWN_TOPIC_ID, as Kafka 4.4's handleOffsetCommitRequest.
-// Before v10 an unknown name is found out per partition.
-std::pair<std::optional<storage::TopicInfo>, ErrorCode> resolve(BrokerServices& services,
-                                                                const OffsetCommitRequest::OffsetCommitRequestTopic& t,
-                                                                int16_t version) {
-  if (version >= 10) {
-    auto info = services.logs.topic_by_id(t.topic_id);
-    return {info, info ? ErrorCode::kNone : ErrorCode::kUnknownTopicId};
-  }
-  auto info = services.logs.topic(t.name);
-  return {info, info ? ErrorCode::kNone : ErrorCode::kUnknownTopicOrPartition};
-}
 
 }  // namespace
 
@@ -43,7 +29,8 @@ void OffsetCommitHandler::handle(ApiRequest& request, OffsetCommitRequest& body,
     auto& t = resp.topics.emplace_back();
     t.name = topic.name;
     t.topic_id = topic.topic_id;
-    const auto [info, topic_error] = resolve(services_, topic, version);
+    // v10 names topics by id (KIP-848); before, an unknown name is found out per partition.
+    const auto [topic_error, info] = find_topic_by_name_or_id(services_, topic.name, topic.topic_id, version >= 10);
     t.partitions.reserve(topic.partitions.size());
     for (const auto& part : topic.partitions) {
       auto& r = t.partitions.emplace_back();
@@ -62,7 +49,7 @@ void OffsetCommitHandler::handle(ApiRequest& request, OffsetCommitRequest& body,
       o.metadata = part.committed_metadata.value_or("");
       o.commit_timestamp = now;
       if (version <= 4 && body.retention_time_ms >= 0) o.expire_timestamp = now + body.retention_time_ms;
-      p.offsets.push_back({{info->name, part.partition_index}, std::move(o)});
+      p.offsets.emplace_back(group::TopicPartition{info->name, part.partition_index}, std::move(o));
       slots.push_back(&r.error_code);
     }
   }

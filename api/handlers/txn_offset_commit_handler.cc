@@ -53,12 +53,12 @@ std::shared_ptr<Prepared> prepare(BrokerServices& services, const protocol::TxnO
     auto& t = p->resp.topics.emplace_back();
     t.name = topic.name;
     t.topic_id = topic.topic_id;
-    auto info = version >= 6 ? services.logs.topic_by_id(topic.topic_id) : services.logs.topic(topic.name);
+    const auto [topic_error, info] = find_topic_by_name_or_id(services, topic.name, topic.topic_id, version >= 6);
     for (const auto& part : topic.partitions) {
       auto& r = t.partitions.emplace_back();
       r.partition_index = part.partition_index;
       if (!info || part.partition_index < 0 || part.partition_index >= info->partitions) {
-        r.error_code = code(version >= 6 && !info ? ErrorCode::kUnknownTopicId : ErrorCode::kUnknownTopicOrPartition);
+        r.error_code = code(info ? ErrorCode::kUnknownTopicOrPartition : topic_error);
         continue;
       }
       group::OffsetAndMetadata o;
@@ -66,7 +66,7 @@ std::shared_ptr<Prepared> prepare(BrokerServices& services, const protocol::TxnO
       o.leader_epoch = version >= 2 ? part.committed_leader_epoch : -1;
       o.metadata = part.committed_metadata.value_or("");
       o.commit_timestamp = now;
-      params.offsets.push_back({{info->name, part.partition_index}, std::move(o)});
+      params.offsets.emplace_back(group::TopicPartition{info->name, part.partition_index}, std::move(o));
       p->slots.emplace_back(p->resp.topics.size() - 1, t.partitions.size() - 1);
     }
   }
@@ -96,9 +96,9 @@ void TxnOffsetCommitHandler::handle(ApiRequest& request, protocol::TxnOffsetComm
   check.implicit_add = version >= 5;
   auto* groups = services_.groups;
   services_.txn_gate->check(
-      std::move(check), [p, out, groups, version](std::map<txn::TopicPartition, ErrorCode> r) mutable {
+      std::move(check), [p, out, groups, version](const std::map<txn::TopicPartition, ErrorCode>& r) mutable {
         ErrorCode gate = ErrorCode::kNone;
-        for (auto& [tp, e] : r)
+        for (const auto& [tp, e] : r)
           if (e != ErrorCode::kNone) gate = gate_error(e, version);
         if (gate != ErrorCode::kNone) {
           answer_all(*p, gate);

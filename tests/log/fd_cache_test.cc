@@ -63,10 +63,9 @@ TEST_CASE("fd cache: never holds more unpinned descriptors than its capacity", "
   auto files = make_files(cache, d, 20);
   for (int round = 0; round < 3; ++round) {
     for (int i = 0; i < 20; ++i) {
-      int err = 0;
-      auto fd = files[i]->acquire(&err);
+      auto fd = files[i]->acquire();
       REQUIRE(fd);
-      CHECK(first_line(fd) == "file" + std::to_string(i));
+      CHECK(first_line(*fd) == "file" + std::to_string(i));
     }
   }
   CHECK(cache.open_count() == 4);
@@ -83,15 +82,14 @@ TEST_CASE("fd cache: evicts the least recently used", "[log][fdcache]") {
   TempDir d;
   FdCache cache(3);
   auto f = make_files(cache, d, 4);
-  int err = 0;
-  for (int i : {0, 1, 2, 0}) REQUIRE(f[i]->acquire(&err));  // 0 used again: 1 is now the oldest
-  REQUIRE(f[3]->acquire(&err));
+  for (int i : {0, 1, 2, 0}) REQUIRE(f[i]->acquire());  // 0 used again: 1 is now the oldest
+  REQUIRE(f[3]->acquire());
   CHECK(f[0]->is_open());
   CHECK(!f[1]->is_open());
   CHECK(f[2]->is_open());
   CHECK(f[3]->is_open());
   const auto opens = cache.opens();
-  REQUIRE(f[1]->acquire(&err));  // reopened on demand, evicting 2 (now the oldest)
+  REQUIRE(f[1]->acquire());  // reopened on demand, evicting 2 (now the oldest)
   CHECK(cache.opens() == opens + 1);
   CHECK(!f[2]->is_open());
 }
@@ -100,11 +98,10 @@ TEST_CASE("fd cache: a pinned descriptor is never closed, even over capacity", "
   TempDir d;
   FdCache cache(2);
   auto f = make_files(cache, d, 6);
-  int err = 0;
   std::vector<FdRef> pins;
-  for (int i = 0; i < 4; ++i) pins.push_back(f[i]->acquire(&err));
+  for (int i = 0; i < 4; ++i) pins.push_back(*f[i]->acquire());
   CHECK(cache.open_count() == 4);  // over capacity rather than failing
-  for (int i = 4; i < 6; ++i) REQUIRE(f[i]->acquire(&err));
+  for (int i = 4; i < 6; ++i) REQUIRE(f[i]->acquire());
   for (int i = 0; i < 4; ++i) {
     CHECK(f[i]->is_open());
     CHECK(::fcntl(pins[i]->fd(), F_GETFD) != -1);
@@ -113,7 +110,7 @@ TEST_CASE("fd cache: a pinned descriptor is never closed, even over capacity", "
   }
   CHECK(cache.open_count() == 5);  // 4 was evicted; 5, the newest, waits for pins to go
   pins.clear();
-  REQUIRE(f[5]->acquire(&err));
+  REQUIRE(f[5]->acquire());
   CHECK(cache.open_count() == 2);
   CHECK(fds_under(d.path()) == 2);
 }
@@ -122,19 +119,19 @@ TEST_CASE("fd cache: a pinned descriptor survives its file's deletion and the Ca
   TempDir d;
   FdCache cache(1);
   auto f = make_files(cache, d, 2);
-  int err = 0;
-  auto pin = f[0]->acquire(&err);
+  auto pin = *f[0]->acquire();
   fs::remove(d / "f0");
   f[0].reset();  // the segment is gone; the reader still holds its region
-  REQUIRE(f[1]->acquire(&err));
+  REQUIRE(f[1]->acquire());
   CHECK(first_line(pin) == "file0");
   // Not pinned and evicted: a deleted file is not recreated on reopen.
   auto g = std::make_unique<CachedFile>(cache, d / "f1");
-  REQUIRE(g->acquire(&err));
+  REQUIRE(g->acquire());
   fs::remove(d / "f1");
   g->close();
-  CHECK(!g->acquire(&err));
-  CHECK(err == ENOENT);
+  auto gone = g->acquire();
+  REQUIRE(!gone);
+  CHECK(gone.error().sys_errno == ENOENT);
   CHECK(!fs::exists(d / "f1"));
 }
 
@@ -150,8 +147,8 @@ TEST_CASE("fd cache: concurrent acquire, read and release from many threads", "[
       std::vector<FdRef> held;
       for (int i = 0; i < 3000; ++i) {
         int k = static_cast<int>(rng() % 64);
-        int err = 0;
-        auto fd = f[k]->acquire(&err);
+        auto got = f[k]->acquire();
+        FdRef fd = got ? *got : nullptr;
         if (!fd || first_line(fd) != "file" + std::to_string(k)) ++bad;
         if (rng() % 4 == 0) held.push_back(fd);  // some pins outlive the next acquires
         if (held.size() > 3) held.erase(held.begin());
