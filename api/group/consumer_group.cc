@@ -50,8 +50,7 @@ bool ConsumerGroup::refresh_subscribed_topics(const TopicResolver& resolve) {
   auto same = [](const auto& a, const auto& b) {
     return a.first == b.first && a.second.id == b.second.id && a.second.partitions == b.second.partitions;
   };
-  if (now.size() == subscribed_topics.size() &&
-      std::equal(now.begin(), now.end(), subscribed_topics.begin(), same))
+  if (now.size() == subscribed_topics.size() && std::equal(now.begin(), now.end(), subscribed_topics.begin(), same))
     return false;
   subscribed_topics = std::move(now);
   return true;
@@ -87,8 +86,8 @@ void ConsumerGroup::maybe_compute_target(const std::string& default_assignor) {
   for (const auto& [name, t] : subscribed_topics) spec.topics.emplace(t.id, t);
   for (const auto& [id, m] : members) {
     auto cur = target.find(id);
-    spec.members.push_back({id, m.rack_id, subscribed_ids(m),
-                            cur == target.end() ? consumer::Assignment{} : cur->second, m.instance_id});
+    spec.members.push_back(
+        {id, m.rack_id, subscribed_ids(m), cur == target.end() ? consumer::Assignment{} : cur->second, m.instance_id});
   }
   auto assignor = consumer::make_assignor(preferred_assignor(default_assignor));
   if (!assignor) assignor = consumer::make_assignor(default_assignor);

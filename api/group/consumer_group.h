@@ -54,8 +54,18 @@ struct ConsumerGroupMember {
 // Resolves a topic name to its id and partition count (nothing: no such topic).
 using TopicResolver = std::function<std::optional<consumer::TopicMetadata>(const std::string&)>;
 
+// What of a consumer group is durable, as of one moment (compared by
+// consumer_records_since to write only what changed).
+struct ConsumerGroupImage {
+  int32_t group_epoch = 0;
+  int32_t assignment_epoch = 0;
+  consumer::TargetAssignment target;
+  std::map<std::string, ConsumerGroupMember> members;
+};
+
 class ConsumerGroup {
  public:
+  ConsumerGroupImage image() const { return {group_epoch, assignment_epoch, target, members}; }
   int32_t group_epoch = 0;
   int32_t assignment_epoch = 0;  // the epoch of `target`
   consumer::TargetAssignment target;

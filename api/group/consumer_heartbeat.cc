@@ -3,7 +3,8 @@
 // create the consumer group, join / heartbeat / leave, recompute the target
 // assignment when the group epoch moved, reconcile the member towards it, and
 // arm the session and rebalance (revocation) timers. Answers at once: nothing
-// here waits. Not yet durable (KIP848.md, step 3).
+// here waits but the fsync of the group's ConsumerGroup* records
+// (consumer_group_log.h), outside the group's lock.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -61,18 +62,30 @@ ConsumerHeartbeatResult GroupCoordinator::consumer_heartbeat(const ConsumerHeart
   if (p.subscribed_regex && !p.subscribed_regex->empty())  // KIP848.md, step 6
     return failed(ErrorCode::kInvalidRequest, "SubscribedTopicRegex is not supported by this broker yet.");
   if (p.server_assignor && !consumer::make_assignor(*p.server_assignor))
-    return failed(ErrorCode::kUnsupportedAssignor,
-                  fmt::format("ServerAssignor {} is not supported. Supported assignors: uniform, range.",
-                              *p.server_assignor));
-  const bool joining = p.member_epoch == 0;
-  GroupPtr g = joining ? get_or_create(p.group_id) : find(p.group_id);
+    return failed(
+        ErrorCode::kUnsupportedAssignor,
+        fmt::format("ServerAssignor {} is not supported. Supported assignors: uniform, range.", *p.server_assignor));
+  GroupPtr g = p.member_epoch == 0 ? get_or_create(p.group_id) : find(p.group_id);
   if (!g) return failed(ErrorCode::kUnknownMemberId, fmt::format("Consumer group {} not found.", p.group_id));
-  std::lock_guard lock(g->mu);
+  std::optional<FlushPoints> written;
+  ConsumerHeartbeatResult r;
+  {
+    std::lock_guard lock(g->mu);
+    r = consumer_heartbeat_locked(*g, p, written);
+  }
+  // Answered once durable, as a commit: fsync outside the group's lock.
+  if (written && !store_->flush(*written)) return failed(ErrorCode::kCoordinatorNotAvailable);
+  return r;
+}
+
+ConsumerHeartbeatResult GroupCoordinator::consumer_heartbeat_locked(GroupMetadata& g, const ConsumerHeartbeatParams& p,
+                                                                    std::optional<FlushPoints>& written) {
   if (shutting_down_) return failed(ErrorCode::kNotCoordinator);
-  if (g->is(GroupState::kDead)) return failed(ErrorCode::kCoordinatorNotAvailable);
-  if (!g->is_consumer()) {
-    if (joining && g->is(GroupState::kEmpty) && g->members().empty()) {
-      g->consumer = std::make_unique<ConsumerGroup>();  // Kafka converts an empty classic group
+  if (g.is(GroupState::kDead)) return failed(ErrorCode::kCoordinatorNotAvailable);
+  const bool joining = p.member_epoch == 0;
+  if (!g.is_consumer()) {
+    if (joining && g.is(GroupState::kEmpty) && g.members().empty()) {
+      g.consumer = std::make_unique<ConsumerGroup>();  // Kafka converts an empty classic group
     } else if (joining) {
       return failed(ErrorCode::kGroupIdNotFound,
                     fmt::format("Cannot upgrade classic group {} to consumer group because online upgrade is "
@@ -82,8 +95,18 @@ ConsumerHeartbeatResult GroupCoordinator::consumer_heartbeat(const ConsumerHeart
       return failed(ErrorCode::kGroupIdNotFound, fmt::format("Group {} is not a consumer group.", p.group_id));
     }
   }
-  if (p.member_epoch == kLeaveEpoch || p.member_epoch == kStaticLeaveEpoch) return consumer_leave(*g, p);
-  return consumer_join_or_beat(*g, p);
+  const auto before = g.consumer->image();
+  auto r = p.member_epoch == kLeaveEpoch || p.member_epoch == kStaticLeaveEpoch ? consumer_leave(g, p)
+                                                                                : consumer_join_or_beat(g, p);
+  written = persist_consumer(g, before);
+  if (!written) return failed(ErrorCode::kCoordinatorNotAvailable);
+  return r;
+}
+
+std::optional<FlushPoints> GroupCoordinator::persist_consumer(GroupMetadata& g, const ConsumerGroupImage& before) {
+  auto records = consumer_records_since(g.group_id(), before, *g.consumer);
+  if (records.empty()) return FlushPoints{};
+  return store_->write_consumer(g.group_id(), records);
 }
 
 ConsumerHeartbeatResult GroupCoordinator::consumer_leave(GroupMetadata& g, const ConsumerHeartbeatParams& p) {
@@ -92,8 +115,7 @@ ConsumerHeartbeatResult GroupCoordinator::consumer_leave(GroupMetadata& g, const
   if (p.instance_id) {
     auto s = cg.static_members.find(*p.instance_id);
     if (s == cg.static_members.end())
-      return failed(ErrorCode::kUnknownMemberId,
-                    fmt::format("Instance id {} is unknown.", *p.instance_id));
+      return failed(ErrorCode::kUnknownMemberId, fmt::format("Instance id {} is unknown.", *p.instance_id));
     if (s->second != p.member_id)
       return failed(ErrorCode::kFencedInstanceId,
                     fmt::format("Static member {} with instance id {} was fenced by member {}.", p.member_id,
@@ -101,8 +123,7 @@ ConsumerHeartbeatResult GroupCoordinator::consumer_leave(GroupMetadata& g, const
   }
   auto* m = cg.get(id);
   if (!m)
-    return failed(ErrorCode::kUnknownMemberId,
-                  fmt::format("Member {} is not a member of group {}.", id, g.group_id()));
+    return failed(ErrorCode::kUnknownMemberId, fmt::format("Member {} is not a member of group {}.", id, g.group_id()));
   ConsumerHeartbeatResult r;
   r.member_id = id;
   r.member_epoch = p.member_epoch;
@@ -143,9 +164,9 @@ ConsumerGroupMember* GroupCoordinator::consumer_member_for(GroupMetadata& g, con
     if (auto s = cg.static_members.find(*p.instance_id); s != cg.static_members.end()) {
       auto* old = cg.get(s->second);
       if (old && old->assignment.member_epoch != kStaticLeaveEpoch) {
-        out = failed(ErrorCode::kUnreleasedInstanceId,
-                     fmt::format("Static member {} with instance id {} is not released yet.", s->second,
-                                 *p.instance_id));
+        out =
+            failed(ErrorCode::kUnreleasedInstanceId,
+                   fmt::format("Static member {} with instance id {} is not released yet.", s->second, *p.instance_id));
         return nullptr;
       }
       if (old) {  // the new member id takes over the old one's partitions, target and epoch
@@ -159,9 +180,9 @@ ConsumerGroupMember* GroupCoordinator::consumer_member_for(GroupMetadata& g, con
       }
     }
   } else if (cg.members.size() >= static_cast<size_t>(config_.consumer_max_size)) {
-    out = failed(ErrorCode::kGroupMaxSizeReached,
-                 fmt::format("The consumer group has reached its maximum capacity of {} members.",
-                             config_.consumer_max_size));
+    out = failed(
+        ErrorCode::kGroupMaxSizeReached,
+        fmt::format("The consumer group has reached its maximum capacity of {} members.", config_.consumer_max_size));
     return nullptr;
   }
   fresh.member_id = p.member_id;
@@ -232,10 +253,9 @@ void GroupCoordinator::reconcile_consumer_member(GroupMetadata& g, ConsumerGroup
   }
   if (!was_revoking && m.assignment.state == consumer::MemberState::kUnrevokedPartitions) {
     const uint64_t round = ++m.revocation_round;
-    timers_.schedule_after(std::chrono::milliseconds(std::max(m.rebalance_timeout_ms, 0)),
-                           [this, weak = g.weak_from_this(), id = m.member_id, round] {
-                             on_consumer_rebalance_timeout(weak, id, round);
-                           });
+    timers_.schedule_after(
+        std::chrono::milliseconds(std::max(m.rebalance_timeout_ms, 0)),
+        [this, weak = g.weak_from_this(), id = m.member_id, round] { on_consumer_rebalance_timeout(weak, id, round); });
   }
 }
 
@@ -243,9 +263,8 @@ void GroupCoordinator::schedule_consumer_session(GroupMetadata& g, ConsumerGroup
   m.session_deadline = TimerQueue::Clock::now() + std::chrono::milliseconds(config_.consumer_session_timeout_ms);
   if (m.session_timer_armed) return;  // the armed timer will see the new deadline
   m.session_timer_armed = true;
-  timers_.schedule(m.session_deadline, [this, weak = g.weak_from_this(), id = m.member_id] {
-    on_consumer_session_check(weak, id);
-  });
+  timers_.schedule(m.session_deadline,
+                   [this, weak = g.weak_from_this(), id = m.member_id] { on_consumer_session_check(weak, id); });
 }
 
 void GroupCoordinator::on_consumer_session_check(const std::weak_ptr<GroupMetadata>& weak,
@@ -261,9 +280,11 @@ void GroupCoordinator::on_consumer_session_check(const std::weak_ptr<GroupMetada
     timers_.schedule(m->session_deadline, [this, weak, member_id] { on_consumer_session_check(weak, member_id); });
     return;
   }
+  const auto before = g->consumer->image();
   g->consumer->remove(member_id);
-  api_log().info("group {}: member {} session expired (group epoch {})", escaped(g->group_id()),
-                 escaped(member_id), g->consumer->group_epoch);
+  persist_consumer(*g, before);  // not waited for: nobody is answered
+  api_log().info("group {}: member {} session expired (group epoch {})", escaped(g->group_id()), escaped(member_id),
+                 g->consumer->group_epoch);
 }
 
 void GroupCoordinator::on_consumer_rebalance_timeout(const std::weak_ptr<GroupMetadata>& weak,
@@ -272,9 +293,10 @@ void GroupCoordinator::on_consumer_rebalance_timeout(const std::weak_ptr<GroupMe
   if (!g) return;
   std::lock_guard lock(g->mu);
   auto* m = g->consumer ? g->consumer->get(member_id) : nullptr;
-  if (!m || m->revocation_round != round || m->assignment.state != consumer::MemberState::kUnrevokedPartitions)
-    return;
+  if (!m || m->revocation_round != round || m->assignment.state != consumer::MemberState::kUnrevokedPartitions) return;
+  const auto before = g->consumer->image();
   g->consumer->remove(member_id);
+  persist_consumer(*g, before);
   api_log().info("group {}: member {} did not revoke its partitions within its rebalance timeout; fenced",
                  escaped(g->group_id()), escaped(member_id));
 }
@@ -288,7 +310,8 @@ ConsumerGroupDescription GroupCoordinator::describe_consumer_group(const std::st
   std::lock_guard lock(g->mu);
   if (g->is(GroupState::kDead) || !g->is_consumer()) {
     d.error = ErrorCode::kGroupIdNotFound;
-    d.message = g->is_consumer() ? "Group " + group_id + " not found." : "Group " + group_id + " is not a consumer group.";
+    d.message =
+        g->is_consumer() ? "Group " + group_id + " not found." : "Group " + group_id + " is not a consumer group.";
     return d;
   }
   const auto& cg = *g->consumer;

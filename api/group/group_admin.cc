@@ -93,6 +93,8 @@ std::vector<ErrorCode> GroupCoordinator::delete_groups(const std::vector<std::st
       out.push_back(ErrorCode::kNonEmptyGroup);
     } else {
       g->transition_to(GroupState::kDead, now_ms());
+      if (g->is_consumer())
+        if (auto seq = store_->write_consumer(id, consumer_group_tombstones(id))) last.merge(*seq);
       // Kafka: a tombstone for every committed offset and every partition
       // with pending offsets, then the group's, so compaction drops them all.
       std::set<TopicPartition> tps;

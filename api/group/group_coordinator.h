@@ -164,6 +164,11 @@ class GroupCoordinator : public txn::TxnOffsetMarkerSink {
   void schedule_retention();
 
   // The consumer protocol (consumer_heartbeat.cc); the caller holds g.mu.
+  ConsumerHeartbeatResult consumer_heartbeat_locked(GroupMetadata& g, const ConsumerHeartbeatParams& p,
+                                                    std::optional<FlushPoints>& written);
+  // Writes the ConsumerGroup* records of what changed since `before` (not flushed).
+  std::optional<FlushPoints> persist_consumer(GroupMetadata& g, const ConsumerGroupImage& before);
+  void load_consumer_group(GroupMetadata& g, LoadedConsumerGroup& loaded);
   ConsumerHeartbeatResult consumer_leave(GroupMetadata& g, const ConsumerHeartbeatParams& p);
   ConsumerHeartbeatResult consumer_join_or_beat(GroupMetadata& g, const ConsumerHeartbeatParams& p);
   ConsumerGroupMember* consumer_member_for(GroupMetadata& g, const ConsumerHeartbeatParams& p,

@@ -261,6 +261,7 @@ int GroupCoordinator::remove_offsets(const OffsetPredicate& doomed_offset, int64
     if (g->is_empty_group() && g->offsets.empty() && g->pending_offsets.empty() && g->size() == 0 &&
         g->pending_members.empty()) {
       g->transition_to(GroupState::kDead, now);
+      if (g->is_consumer()) written(store_->write_consumer(g->group_id(), consumer_group_tombstones(g->group_id())));
       written(store_->delete_group(g->group_id(), {}));
       forget(*g);
       api_log().info("group {}: removed (empty, no committed offsets)", escaped(g->group_id()));

@@ -28,8 +28,7 @@ ConsumerGroupDescribeResponse::Assignment to_wire(BrokerServices& services, cons
 
 }  // namespace
 
-void ConsumerGroupDescribeHandler::handle(ApiRequest&, protocol::ConsumerGroupDescribeRequest& body,
-                                          Responder& out) {
+void ConsumerGroupDescribeHandler::handle(ApiRequest&, protocol::ConsumerGroupDescribeRequest& body, Responder& out) {
   ConsumerGroupDescribeResponse resp;
   for (const auto& id : body.group_ids) {
     auto d = services_.groups->describe_consumer_group(id);

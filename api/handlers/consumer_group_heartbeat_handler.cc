@@ -23,7 +23,8 @@ group::ConsumerHeartbeatParams to_params(ApiRequest& request, ConsumerGroupHeart
   p.server_assignor = std::move(body.server_assignor);
   if (body.topic_partitions) {
     p.owned.emplace();
-    for (const auto& t : *body.topic_partitions) (*p.owned)[t.topic_id].insert(t.partitions.begin(), t.partitions.end());
+    for (const auto& t : *body.topic_partitions)
+      (*p.owned)[t.topic_id].insert(t.partitions.begin(), t.partitions.end());
   }
   p.client_id = request.header.client_id.value_or("");
   p.client_host = "/" + request.context().peer_address;
@@ -37,8 +38,7 @@ group::ConsumerHeartbeatParams to_params(ApiRequest& request, ConsumerGroupHeart
 
 }  // namespace
 
-void ConsumerGroupHeartbeatHandler::handle(ApiRequest& request, ConsumerGroupHeartbeatRequest& body,
-                                           Responder& out) {
+void ConsumerGroupHeartbeatHandler::handle(ApiRequest& request, ConsumerGroupHeartbeatRequest& body, Responder& out) {
   auto r = services_.groups->consumer_heartbeat(to_params(request, body, services_.logs));
   ConsumerGroupHeartbeatResponse resp;
   resp.error_code = code(r.error);
@@ -60,7 +60,7 @@ void ConsumerGroupHeartbeatHandler::handle(ApiRequest& request, ConsumerGroupHea
 }
 
 ConsumerGroupHeartbeatResponse ConsumerGroupHeartbeatHandler::error_response(const ConsumerGroupHeartbeatRequest&,
-                                                                           ErrorCode error) {
+                                                                             ErrorCode error) {
   ConsumerGroupHeartbeatResponse resp;
   resp.error_code = code(error);
   return resp;
