@@ -78,7 +78,8 @@ void decode_current(ConsumerGroupRecord& r, ByteReader& vr) {
   auto& s = r.member.assignment;
   s.member_epoch = v.member_epoch;
   s.previous_member_epoch = v.previous_member_epoch;
-  s.state = v.state >= 0 && v.state <= 2 ? static_cast<consumer::MemberState>(v.state) : consumer::MemberState::kUnknown;
+  s.state =
+      v.state >= 0 && v.state <= 2 ? static_cast<consumer::MemberState>(v.state) : consumer::MemberState::kUnknown;
   s.assigned = from_parts(v.assigned_partitions);
   s.pending_revocation = from_parts(v.partitions_pending_revocation);
 }
@@ -131,7 +132,7 @@ void add_member_changes(std::vector<ConsumerGroupRecord>& out, const std::string
 }  // namespace
 
 std::vector<ConsumerGroupRecord> consumer_records_since(const std::string& g, const ConsumerGroupImage& before,
-                                                       const ConsumerGroup& now) {
+                                                        const ConsumerGroup& now) {
   std::vector<ConsumerGroupRecord> out;
   for (const auto& [id, m] : before.members) {
     if (now.members.contains(id)) continue;
@@ -141,7 +142,8 @@ std::vector<ConsumerGroupRecord> consumer_records_since(const std::string& g, co
     }
   }
   add_member_changes(out, g, before, now, /*metadata=*/true);
-  if (now.group_epoch != before.group_epoch) out.emplace_back(record(kConsumerGroupMetadataType, g)).epoch = now.group_epoch;
+  if (now.group_epoch != before.group_epoch)
+    out.emplace_back(record(kConsumerGroupMetadataType, g)).epoch = now.group_epoch;
   for (const auto& [id, a] : now.target) {
     auto old = before.target.find(id);
     if (old != before.target.end() && old->second == a) continue;
@@ -159,7 +161,9 @@ std::vector<ConsumerGroupRecord> consumer_group_tombstones(const std::string& g)
   return out;
 }
 
-bool is_consumer_record_type(int16_t type) { return type >= kConsumerGroupMetadataType && type <= kConsumerCurrentAssignmentType; }
+bool is_consumer_record_type(int16_t type) {
+  return type >= kConsumerGroupMetadataType && type <= kConsumerCurrentAssignmentType;
+}
 
 std::vector<uint8_t> encode_consumer_key(const ConsumerGroupRecord& r) {
   auto member_key = [&](auto k) {
@@ -211,7 +215,8 @@ std::optional<std::vector<uint8_t>> encode_consumer_value(const ConsumerGroupRec
   }
 }
 
-ConsumerGroupRecord decode_consumer_record(int16_t type, ByteReader& kr, std::optional<std::span<const uint8_t>> value) {
+ConsumerGroupRecord decode_consumer_record(int16_t type, ByteReader& kr,
+                                           std::optional<std::span<const uint8_t>> value) {
   ConsumerGroupRecord r;
   r.type = type;
   r.tombstone = !value;
@@ -224,7 +229,8 @@ ConsumerGroupRecord decode_consumer_record(int16_t type, ByteReader& kr, std::op
       break;
     case kConsumerTargetMemberType:
       decode_member_key<ConsumerGroupTargetAssignmentMemberKey>(r, kr);
-      if (vr) r.target = from_parts(decode_versioned<ConsumerGroupTargetAssignmentMemberValue>(*vr, kLog).topic_partitions);
+      if (vr)
+        r.target = from_parts(decode_versioned<ConsumerGroupTargetAssignmentMemberValue>(*vr, kLog).topic_partitions);
       break;
     case kConsumerCurrentAssignmentType:
       decode_member_key<ConsumerGroupCurrentMemberAssignmentKey>(r, kr);

@@ -42,9 +42,9 @@ struct ConsumerGroupRecord {
   std::string group_id;
   std::string member_id;  // types 5, 7, 8
   bool tombstone = false;
-  int32_t epoch = 0;               // 3: group epoch; 6: assignment epoch
-  ConsumerGroupMember member;      // 5: identity and subscription; 8: member.assignment
-  consumer::Assignment target;     // 7
+  int32_t epoch = 0;            // 3: group epoch; 6: assignment epoch
+  ConsumerGroupMember member;   // 5: identity and subscription; 8: member.assignment
+  consumer::Assignment target;  // 7
 };
 
 bool is_consumer_record_type(int16_t type);
@@ -60,7 +60,7 @@ ConsumerGroupRecord decode_consumer_record(int16_t type, protocol::ByteReader& k
 // metadata), new or changed members' metadata, the group epoch, changed
 // targets and the target epoch, changed current assignments.
 std::vector<ConsumerGroupRecord> consumer_records_since(const std::string& group_id, const ConsumerGroupImage& before,
-                                                       const ConsumerGroup& now);
+                                                        const ConsumerGroup& now);
 // The tombstones of an empty consumer group (DeleteGroups, conversion to classic).
 std::vector<ConsumerGroupRecord> consumer_group_tombstones(const std::string& group_id);
 

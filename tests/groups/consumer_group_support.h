@@ -13,7 +13,6 @@
 namespace skiff::test {
 namespace consumer = skiff::api::group::consumer;
 
-
 inline const Uuid kFoo{{1, 2}};
 
 struct Topics {
