@@ -8,6 +8,8 @@
 #include "api/handlers/alter_partition_reassignments_handler.h"
 #include "api/handlers/alter_replica_log_dirs_handler.h"
 #include "api/handlers/api_versions_handler.h"
+#include "api/handlers/consumer_group_describe_handler.h"
+#include "api/handlers/consumer_group_heartbeat_handler.h"
 #include "api/handlers/create_partitions_handler.h"
 #include "api/handlers/create_topics_handler.h"
 #include "api/handlers/delete_groups_handler.h"
@@ -110,16 +112,7 @@ KafkaApis::KafkaApis(const config::BrokerConfig& config, const BrokerInfo& broke
   registry_.add(std::make_unique<MetadataHandler>(services_));
   registry_.add(std::make_unique<OffsetForLeaderEpochHandler>(services_));
   registry_.add(std::make_unique<FindCoordinatorHandler>(services_));
-  registry_.add(std::make_unique<JoinGroupHandler>(services_));
-  registry_.add(std::make_unique<SyncGroupHandler>(services_));
-  registry_.add(std::make_unique<HeartbeatHandler>(services_));
-  registry_.add(std::make_unique<LeaveGroupHandler>(services_));
-  registry_.add(std::make_unique<OffsetCommitHandler>(services_));
-  registry_.add(std::make_unique<OffsetFetchHandler>(services_));
-  registry_.add(std::make_unique<OffsetDeleteHandler>(services_));
-  registry_.add(std::make_unique<DescribeGroupsHandler>(services_));
-  registry_.add(std::make_unique<ListGroupsHandler>(services_));
-  registry_.add(std::make_unique<DeleteGroupsHandler>(services_));
+  add_group_handlers();
   // Advertised only with a transaction coordinator to end the transactions.
   if (services_.txn_gate) registry_.add(std::make_unique<TxnOffsetCommitHandler>(services_));
   // Admin APIs and the idempotent producer.
@@ -155,6 +148,22 @@ KafkaApis::KafkaApis(const config::BrokerConfig& config, const BrokerInfo& broke
   auto gone = [&logs](const group::TopicPartition& tp) { return !logs.topic(tp.topic); };
   if (int stale = groups_->delete_offsets_where(gone))
     api_log().info("removed {} committed offset(s) of deleted topics", stale);
+}
+
+void KafkaApis::add_group_handlers() {
+  registry_.add(std::make_unique<JoinGroupHandler>(services_));
+  registry_.add(std::make_unique<SyncGroupHandler>(services_));
+  registry_.add(std::make_unique<HeartbeatHandler>(services_));
+  registry_.add(std::make_unique<LeaveGroupHandler>(services_));
+  registry_.add(std::make_unique<OffsetCommitHandler>(services_));
+  registry_.add(std::make_unique<OffsetFetchHandler>(services_));
+  registry_.add(std::make_unique<OffsetDeleteHandler>(services_));
+  registry_.add(std::make_unique<DescribeGroupsHandler>(services_));
+  registry_.add(std::make_unique<ListGroupsHandler>(services_));
+  registry_.add(std::make_unique<DeleteGroupsHandler>(services_));
+  // KIP-848's consumer group protocol (api/group/consumer_heartbeat.cc).
+  registry_.add(std::make_unique<ConsumerGroupHeartbeatHandler>(services_));
+  registry_.add(std::make_unique<ConsumerGroupDescribeHandler>(services_));
 }
 
 KafkaApis::~KafkaApis() { shutdown(); }

@@ -48,6 +48,9 @@ class KafkaApis : public network::RequestHandler {
   void set_txn_produce_gate(txn::TxnProduceGate* gate) { services_.txn_gate = gate; }
 
  private:
+  // The group coordinator's APIs, classic and KIP-848's, into registry_.
+  void add_group_handlers();
+
   Purgatory fetch_purgatory_;
   std::unique_ptr<group::GroupCoordinator> groups_;
   std::unique_ptr<admin::ProducerIds> producer_ids_;

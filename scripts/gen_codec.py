@@ -538,6 +538,15 @@ class StructEmitter:
             return [f"{target} = {reader}.read_nullable_string({compact});"]
         if kind == "bytes":
             return [f"{target} = {reader}.read_nullable_bytes({compact});"]
+        if kind == "struct" and field.is_tagged:
+            # Java's generator marks a tagged nullable struct with a uvarint
+            # (0 null, 1 present), an untagged one with an int8 (-1 / 1).
+            return [f"if ({reader}.read_uvarint() > 0) {{",
+                    f"  {target}.emplace();",
+                    f"  {target}->decode({reader}, version);",
+                    "} else {",
+                    f"  {target}.reset();",
+                    "}"]
         if kind == "struct":
             return [f"if ({reader}.read_int8() >= 0) {{",
                     f"  {target}.emplace();",
@@ -659,6 +668,13 @@ class StructEmitter:
             return [f"w.write_nullable_string({expr}, {compact});"]
         if kind == "bytes":
             return [f"w.write_nullable_bytes({expr}, {compact});"]
+        if kind == "struct" and field.is_tagged:  # see decode_nullable
+            return [f"if ({expr}) {{",
+                    "  w.write_uvarint(1);",
+                    f"  {expr}->encode(w, version);",
+                    "} else {",
+                    "  w.write_uvarint(0);",
+                    "}"]
         if kind == "struct":
             return [f"if ({expr}) {{",
                     "  w.write_int8(1);",

@@ -14,6 +14,10 @@ bool iequals(const std::string& a, const std::string& b) {
          std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) { return std::tolower(x) == std::tolower(y); });
 }
 
+bool matches(const std::vector<std::string>& filter, const std::string& value) {
+  return filter.empty() || std::any_of(filter.begin(), filter.end(), [&](auto& f) { return iequals(f, value); });
+}
+
 }  // namespace
 
 GroupDescription GroupCoordinator::describe_group(const std::string& group_id) {
@@ -26,8 +30,12 @@ GroupDescription GroupCoordinator::describe_group(const std::string& group_id) {
   }
   auto g = find(group_id);
   if (!g) return d;  // Kafka: an unknown group is described as Dead, without error (before v6)
-  d.found = true;
   std::lock_guard lock(g->mu);
+  if (g->is_consumer()) {  // Kafka 4.4: Dead, and GROUP_ID_NOT_FOUND from v6
+    d.error_message = "Group " + group_id + " is not a classic group.";
+    return d;
+  }
+  d.found = true;
   d.state = state_name(g->state());
   d.protocol_type = g->protocol_type.value_or("");
   const bool stable = g->is(GroupState::kStable);
@@ -44,7 +52,8 @@ GroupDescription GroupCoordinator::describe_group(const std::string& group_id) {
   return d;
 }
 
-std::vector<GroupOverview> GroupCoordinator::list_groups(const std::vector<std::string>& states_filter) {
+std::vector<GroupOverview> GroupCoordinator::list_groups(const std::vector<std::string>& states_filter,
+                                                         const std::vector<std::string>& types_filter) {
   std::vector<GroupPtr> all;
   {
     std::shared_lock lock(map_mu_);
@@ -54,11 +63,11 @@ std::vector<GroupOverview> GroupCoordinator::list_groups(const std::vector<std::
   for (auto& g : all) {
     std::lock_guard lock(g->mu);
     if (g->is(GroupState::kDead)) continue;
-    std::string state = state_name(g->state());
-    if (!states_filter.empty() &&
-        std::none_of(states_filter.begin(), states_filter.end(), [&](auto& s) { return iequals(s, state); }))
-      continue;
-    out.push_back({g->group_id(), g->protocol_type.value_or(""), state});
+    std::string state = g->state_text();
+    std::string type = g->type_name();
+    if (!matches(states_filter, state) || !matches(types_filter, type)) continue;
+    // Kafka: a consumer group's protocol type is "consumer".
+    out.push_back({g->group_id(), g->is_consumer() ? "consumer" : g->protocol_type.value_or(""), state, type});
   }
   std::sort(out.begin(), out.end(), [](auto& a, auto& b) { return a.group_id < b.group_id; });
   return out;
@@ -80,10 +89,12 @@ std::vector<ErrorCode> GroupCoordinator::delete_groups(const std::vector<std::st
     std::lock_guard lock(g->mu);
     if (g->is(GroupState::kDead)) {
       out.push_back(ErrorCode::kGroupIdNotFound);
-    } else if (!g->is(GroupState::kEmpty)) {
+    } else if (!g->is_empty_group()) {
       out.push_back(ErrorCode::kNonEmptyGroup);
     } else {
       g->transition_to(GroupState::kDead, now_ms());
+      if (g->is_consumer())
+        if (auto seq = store_->write_consumer(id, consumer_group_tombstones(id))) last.merge(*seq);
       // Kafka: a tombstone for every committed offset and every partition
       // with pending offsets, then the group's, so compaction drops them all.
       std::set<TopicPartition> tps;

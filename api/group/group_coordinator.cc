@@ -51,12 +51,33 @@ void GroupCoordinator::load(std::map<std::string, LoadedGroup>& loaded) {
       g->generation_id = lg.group->generation;
       if (!lg.group->protocol_type.empty()) g->protocol_type = lg.group->protocol_type;
     }
+    if (lg.consumer) load_consumer_group(*g, *lg.consumer);
     g->offsets = std::move(lg.offsets);
     g->pending_offsets = std::move(lg.pending);
     offsets += g->offsets.size();
     groups_.emplace(id, std::move(g));
   }
   api_log().info("group coordinator: {} committed and {} pending transactional offset(s)", offsets, pending);
+}
+
+// A consumer group as its records left it: members with their current
+// assignment (and so the partition owners), targets, epochs; each member's
+// session starts again now, as Kafka's coordinator does when it loads.
+void GroupCoordinator::load_consumer_group(GroupMetadata& g, LoadedConsumerGroup& loaded) {
+  auto cg = std::make_unique<ConsumerGroup>();
+  cg->group_epoch = loaded.epoch;
+  cg->assignment_epoch = loaded.assignment_epoch;
+  cg->target = std::move(loaded.targets);
+  cg->members = std::move(loaded.members);
+  for (auto& [id, m] : cg->members) {
+    m.member_id = id;
+    if (m.instance_id) cg->static_members[*m.instance_id] = id;
+    if (!cg->owners.update({}, m.assignment))
+      api_log().warn("group {}: member {} loaded with a partition another member owns", escaped(g.group_id()),
+                     escaped(id));
+  }
+  g.consumer = std::move(cg);
+  for (auto& [id, m] : g.consumer->members) schedule_consumer_session(g, m);
 }
 
 bool GroupCoordinator::ensure_offsets_topic() {

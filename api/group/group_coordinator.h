@@ -54,6 +54,11 @@ struct GroupConfig {
   int32_t offset_metadata_max_bytes = 4096;
   int32_t offsets_topic_num_partitions = 50;  // which groups a marker's partition covers
   int32_t offsets_topic_segment_bytes = 104857600;
+  // KIP-848's consumer protocol (Kafka's group.consumer.* defaults).
+  int32_t consumer_session_timeout_ms = 45000;
+  int32_t consumer_heartbeat_interval_ms = 5000;
+  int32_t consumer_max_size = INT32_MAX;
+  std::string consumer_default_assignor = "uniform";
 };
 
 class GroupCoordinator : public txn::TxnOffsetMarkerSink {
@@ -106,9 +111,15 @@ class GroupCoordinator : public txn::TxnOffsetMarkerSink {
   // Kafka does. False (logged) if it cannot be created.
   bool ensure_offsets_topic();
 
+  // ---- the consumer group protocol, KIP-848 (consumer_heartbeat.cc) ----
+  ConsumerHeartbeatResult consumer_heartbeat(const ConsumerHeartbeatParams& params);
+  ConsumerGroupDescription describe_consumer_group(const std::string& group_id);
+
   // ---- admin (group_admin.cc) ----
   GroupDescription describe_group(const std::string& group_id);
-  std::vector<GroupOverview> list_groups(const std::vector<std::string>& states_filter = {});
+  // `types_filter`: "classic" / "consumer" (case-insensitive); empty: all.
+  std::vector<GroupOverview> list_groups(const std::vector<std::string>& states_filter = {},
+                                         const std::vector<std::string>& types_filter = {});
   std::vector<ErrorCode> delete_groups(const std::vector<std::string>& group_ids);
 
   const GroupConfig& config() const { return config_; }
@@ -151,6 +162,22 @@ class GroupCoordinator : public txn::TxnOffsetMarkerSink {
   void on_initial_delay(const std::weak_ptr<GroupMetadata>& weak, uint64_t join_epoch);
   void on_sync_timeout(const std::weak_ptr<GroupMetadata>& weak, uint64_t sync_epoch);
   void schedule_retention();
+
+  // The consumer protocol (consumer_heartbeat.cc); the caller holds g.mu.
+  ConsumerHeartbeatResult consumer_heartbeat_locked(GroupMetadata& g, const ConsumerHeartbeatParams& p,
+                                                    std::optional<FlushPoints>& written);
+  // Writes the ConsumerGroup* records of what changed since `before` (not flushed).
+  std::optional<FlushPoints> persist_consumer(GroupMetadata& g, const ConsumerGroupImage& before);
+  void load_consumer_group(GroupMetadata& g, LoadedConsumerGroup& loaded);
+  ConsumerHeartbeatResult consumer_leave(GroupMetadata& g, const ConsumerHeartbeatParams& p);
+  ConsumerHeartbeatResult consumer_join_or_beat(GroupMetadata& g, const ConsumerHeartbeatParams& p);
+  ConsumerGroupMember* consumer_member_for(GroupMetadata& g, const ConsumerHeartbeatParams& p,
+                                           ConsumerHeartbeatResult& out);
+  void reconcile_consumer_member(GroupMetadata& g, ConsumerGroupMember& m, const ConsumerHeartbeatParams& p);
+  void schedule_consumer_session(GroupMetadata& g, ConsumerGroupMember& m);
+  void on_consumer_session_check(const std::weak_ptr<GroupMetadata>& weak, const std::string& member_id);
+  void on_consumer_rebalance_timeout(const std::weak_ptr<GroupMetadata>& weak, const std::string& member_id,
+                                     uint64_t round);
   using OffsetPredicate = std::function<bool(const GroupMetadata&, const TopicPartition&, const OffsetAndMetadata&)>;
   // `with_pending`: also drops pending transactional offsets of the doomed
   // partitions; otherwise a partition with pending offsets is kept.

@@ -48,6 +48,11 @@ void GroupCoordinator::join_group(JoinGroupParams p, JoinCallback cb) {
   // Checked again under the lock: shutdown() sweeps each group under its lock.
   if (shutting_down_) return cb(join_error(ErrorCode::kNotCoordinator, p.member_id));
   if (g->is(GroupState::kDead)) return cb(join_error(ErrorCode::kCoordinatorNotAvailable, p.member_id));
+  if (g->is_consumer()) {  // no online migration yet (KIP848.md): only an empty consumer group converts
+    if (!g->consumer->empty()) return cb(join_error(ErrorCode::kInconsistentGroupProtocol, p.member_id));
+    store_->write_consumer(g->group_id(), consumer_group_tombstones(g->group_id()));
+    g->consumer.reset();
+  }
   if (over_max_size(*g, p, unknown, config_.max_size)) {
     cb(join_error(ErrorCode::kGroupMaxSizeReached, p.member_id));
   } else if (unknown) {

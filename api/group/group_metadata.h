@@ -8,6 +8,10 @@
 //     │                 └──join / leave / expiry──────────────────  Stable
 //   any ──delete / expiry of the last offset──► Dead
 //
+// A group id names a group of one type: when `consumer` is set, the group
+// uses KIP-848's consumer protocol (consumer_group.h) and its classic part
+// stays Empty with no member; the committed offsets below serve both types.
+//
 // This class keeps the data consistent (member bookkeeping, protocol votes,
 // legal transitions); GroupCoordinator drives the protocol.
 //
@@ -26,6 +30,7 @@
 #include <string>
 #include <vector>
 
+#include "api/group/consumer_group.h"
 #include "api/group/group_types.h"
 #include "api/group/member_metadata.h"
 
@@ -98,6 +103,16 @@ class GroupMetadata : public std::enable_shared_from_this<GroupMetadata> {
   uint64_t join_epoch = 0;
   uint64_t sync_epoch = 0;
   bool initial_delay_pending = false;
+
+  // ---- the consumer protocol (KIP-848); null: a classic group ----
+  std::unique_ptr<ConsumerGroup> consumer;
+  bool is_consumer() const { return consumer != nullptr; }
+  // No member of either protocol (and not Dead): what retention, DeleteGroups
+  // and member-less commits ask.
+  bool is_empty_group() const { return state_ == GroupState::kEmpty && (!consumer || consumer->empty()); }
+  // ListGroups' GroupType and state, whatever the type.
+  const char* type_name() const { return consumer ? "consumer" : "classic"; }
+  std::string state_text() const { return consumer ? consumer->state() : state_name(state_); }
 
   // ---- committed offsets ----
   std::map<TopicPartition, OffsetAndMetadata> offsets;

@@ -1,6 +1,7 @@
 // GroupCoordinator: committed offsets — OffsetCommit, OffsetFetch,
 // OffsetDelete and their expiry (Kafka's handleCommitOffsets,
 // handleFetchOffsets, handleDeleteOffsets, cleanupGroupMetadata).
+#include <algorithm>
 #include <set>
 
 #include "api/api_log.h"
@@ -13,6 +14,11 @@ namespace {
 
 // Whether a member of this group consumes `topic` (unknown metadata: assume so).
 bool subscribed_to(const GroupMetadata& g, const std::string& topic) {
+  if (g.consumer) {
+    for (const auto& [id, m] : g.consumer->members)
+      if (std::binary_search(m.subscribed_names.begin(), m.subscribed_names.end(), topic)) return true;
+    return false;
+  }
   for (const auto& [id, m] : g.members()) {
     for (const auto& p : m.protocols) {
       if (g.protocol_name && p.name != *g.protocol_name) continue;
@@ -45,6 +51,14 @@ std::vector<std::pair<TopicPartition, OffsetAndMetadata>> within_metadata_limit(
 // holds g.mu.
 ErrorCode GroupCoordinator::validate_commit(GroupMetadata& g, const OffsetCommitParams& p) const {
   if (g.is(GroupState::kDead)) return ErrorCode::kCoordinatorNotAvailable;
+  if (g.consumer) {  // Kafka's ConsumerGroup.validateOffsetCommit; generation_id is the member epoch
+    if (p.generation_id < 0 && g.consumer->empty()) return ErrorCode::kNone;
+    const auto* m = g.consumer->get(p.member_id);
+    if (!m) return ErrorCode::kUnknownMemberId;
+    if (p.generation_id > m->assignment.member_epoch) return ErrorCode::kFencedMemberEpoch;
+    if (p.generation_id < m->assignment.member_epoch) return ErrorCode::kStaleMemberEpoch;  // KIP848.md step 4
+    return ErrorCode::kNone;
+  }
   if (p.generation_id >= 0 || !p.member_id.empty() || p.group_instance_id) {
     if (auto err = validate_member(g, p.member_id, p.group_instance_id); err != ErrorCode::kNone) return err;
     if (p.generation_id != g.generation_id) return ErrorCode::kIllegalGeneration;
@@ -52,7 +66,7 @@ ErrorCode GroupCoordinator::validate_commit(GroupMetadata& g, const OffsetCommit
     if (g.is(GroupState::kCompletingRebalance)) return ErrorCode::kRebalanceInProgress;
     return ErrorCode::kNone;
   }
-  if (!g.is(GroupState::kEmpty)) return ErrorCode::kUnknownMemberId;  // only members commit for an active group
+  if (!g.is_empty_group()) return ErrorCode::kUnknownMemberId;  // only members commit for an active group
   return ErrorCode::kNone;
 }
 
@@ -157,8 +171,8 @@ OffsetDeleteResult GroupCoordinator::delete_offsets(const std::string& group_id,
       r.error = ErrorCode::kGroupIdNotFound;
       return r;
     }
-    const bool empty = g->is(GroupState::kEmpty);
-    if (!empty && g->protocol_type != kConsumerProtocolType) {
+    const bool empty = g->is_empty_group();
+    if (!empty && !g->is_consumer() && g->protocol_type != kConsumerProtocolType) {
       r.error = ErrorCode::kNonEmptyGroup;
       return r;
     }
@@ -188,7 +202,7 @@ int GroupCoordinator::expire_offsets(int64_t now) {
   return remove_offsets(
       [&](const GroupMetadata& g, const TopicPartition&, const OffsetAndMetadata& o) {
         if (o.expire_timestamp >= 0) return now >= o.expire_timestamp;
-        if (!g.is(GroupState::kEmpty) || retention < 0) return false;
+        if (!g.is_empty_group() || retention < 0) return false;
         int64_t base = g.protocol_type ? g.state_timestamp() : o.commit_timestamp;
         return now - base >= retention;
       },
@@ -244,9 +258,10 @@ int GroupCoordinator::remove_offsets(const OffsetPredicate& doomed_offset, int64
     auto doomed = take_doomed(*g, doomed_offset, with_pending);
     if (!doomed.empty()) written(store_->delete_offsets(g->group_id(), doomed));
     removed += static_cast<int>(doomed.size());
-    if (g->is(GroupState::kEmpty) && g->offsets.empty() && g->pending_offsets.empty() && g->size() == 0 &&
+    if (g->is_empty_group() && g->offsets.empty() && g->pending_offsets.empty() && g->size() == 0 &&
         g->pending_members.empty()) {
       g->transition_to(GroupState::kDead, now);
+      if (g->is_consumer()) written(store_->write_consumer(g->group_id(), consumer_group_tombstones(g->group_id())));
       written(store_->delete_group(g->group_id(), {}));
       forget(*g);
       api_log().info("group {}: removed (empty, no committed offsets)", escaped(g->group_id()));

@@ -171,7 +171,8 @@ struct MemberDescription {
 
 struct GroupDescription {
   ErrorCode error = ErrorCode::kNone;
-  bool found = false;  // false: no such group (described as Dead)
+  bool found = false;                        // false: no such group, or not a classic one (described as Dead)
+  std::optional<std::string> error_message;  // v6+: why it was not found
   std::string group_id;
   std::string state;
   std::string protocol_type;
@@ -183,6 +184,7 @@ struct GroupOverview {
   std::string group_id;
   std::string protocol_type;
   std::string state;
+  std::string group_type;  // "classic" or "consumer"
 };
 
 }  // namespace skiff::api::group

@@ -104,6 +104,10 @@ OffsetsLogRecord decode_offsets_log_record(std::span<const uint8_t> key,
       rec.offset =
           OffsetAndMetadata{v.offset, v.leader_epoch, std::move(v.metadata), v.commit_timestamp, v.expire_timestamp};
     }
+  } else if (is_consumer_record_type(rec.key_type)) {
+    rec.kind = OffsetsLogRecord::Kind::kConsumer;
+    rec.consumer = decode_consumer_record(rec.key_type, kr, value);
+    rec.group = rec.consumer->group_id;
   } else if (rec.key_type == kGroupMetadataKeyType) {
     GroupMetadataKey k;
     k.decode(kr, 0);

@@ -9,6 +9,8 @@
 //             1 OffsetCommitKey   (string group, string topic, int32 partition)
 //             2 GroupMetadataKey  (string group)
 //           (type 0 is the legacy OffsetCommitKey, same layout; read only)
+//             3-8 the consumer protocol's ConsumerGroup* records
+//               (consumer_group_log.h)
 //   value = int16 version + the value struct at that version:
 //             OffsetCommitValue v4 (offset, leaderEpoch, metadata,
 //               commitTimestamp, tagged topicId: the committed topic's id
@@ -29,6 +31,7 @@
 #include <string>
 #include <vector>
 
+#include "api/group/consumer_group_log.h"
 #include "api/group/group_types.h"
 #include "api/protocol/types.h"
 
@@ -65,10 +68,12 @@ std::vector<uint8_t> encode_offset_value(const OffsetAndMetadata& o, const proto
 std::vector<uint8_t> encode_group_key(const std::string& group);
 std::vector<uint8_t> encode_group_value(const GroupRecord& g);
 
-// One decoded record. kOther: a record type of the consumer / share / streams
-// group protocols, which Skiff does not write (skipped on load).
+// One decoded record. kConsumer: a ConsumerGroup* record (KIP-848). kOther:
+// a record type of the share / streams group protocols, which Skiff does not
+// write (skipped on load).
 struct OffsetsLogRecord {
-  enum class Kind { kOffset, kGroup, kOther } kind = Kind::kOther;
+  enum class Kind { kOffset, kGroup, kConsumer, kOther } kind = Kind::kOther;
+  std::optional<ConsumerGroupRecord> consumer;  // kConsumer
   std::string group;
   TopicPartition tp;                        // kOffset
   std::optional<OffsetAndMetadata> offset;  // kOffset; nullopt: tombstone

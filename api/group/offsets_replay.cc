@@ -20,11 +20,54 @@ void OffsetsReplay::apply(const OffsetsLogRecord& r) {
       for (auto& [pid, offsets] : g->pending) offsets.erase(r.tp);
       std::erase_if(g->pending, [](const auto& kv) { return kv.second.empty(); });
     }
+  } else if (r.kind == Kind::kConsumer) {
+    apply_consumer(*r.consumer);
   } else if (r.kind == Kind::kGroup) {
     if (r.group_value)
       groups_[r.group].group = *r.group_value;
     else
       groups_.erase(r.group);
+  }
+}
+
+void OffsetsReplay::apply_consumer(const ConsumerGroupRecord& r) {
+  if (r.type == kConsumerGroupPartitionMetadataType) return;  // Kafka < 4.1's; the hash replaces it
+  if (r.type == kConsumerGroupMetadataType && r.tombstone) {
+    if (auto* g = existing(r.group_id)) g->consumer.reset();
+    return;
+  }
+  auto& cg = groups_[r.group_id].consumer;
+  if (!cg) cg.emplace();
+  switch (r.type) {
+    case kConsumerGroupMetadataType:
+      cg->epoch = r.epoch;
+      break;
+    case kConsumerTargetMetadataType:
+      if (!r.tombstone) cg->assignment_epoch = r.epoch;
+      break;
+    case kConsumerTargetMemberType:
+      if (r.tombstone) {
+        cg->targets.erase(r.member_id);
+      } else {
+        cg->targets[r.member_id] = r.target;
+      }
+      break;
+    case kConsumerMemberMetadataType:
+      if (r.tombstone) {
+        cg->members.erase(r.member_id);
+      } else {
+        auto& m = cg->members[r.member_id];
+        auto assignment = m.assignment;  // from its type-8 record, kept
+        m = r.member;
+        m.member_id = r.member_id;
+        m.assignment = assignment;
+      }
+      break;
+    case kConsumerCurrentAssignmentType:
+      if (!r.tombstone) cg->members[r.member_id].assignment = r.member.assignment;
+      break;
+    default:
+      break;
   }
 }
 

@@ -13,7 +13,12 @@
 //     batch's producer until a control marker of that producer on the same
 //     partition: COMMIT applies its non-superseded offsets (and supersedes
 //     other producers' older pending offsets of the same partitions), ABORT
-//     drops them. No marker yet: still pending after the load.
+//     drops them. No marker yet: still pending after the load;
+//   - the ConsumerGroup* records (KIP-848) build a LoadedConsumerGroup: group
+//     and assignment epochs, members (metadata + current assignment) and
+//     their targets; a member's tombstones remove it, the group's
+//     ConsumerGroupMetadata tombstone removes the consumer group (its
+//     offsets stay: they have their own tombstones).
 //
 // Threads: one thread (the coordinator's construction).
 #pragma once
@@ -29,8 +34,16 @@
 
 namespace skiff::api::group {
 
+struct LoadedConsumerGroup {
+  int32_t epoch = 0;
+  int32_t assignment_epoch = 0;
+  std::map<std::string, ConsumerGroupMember> members;
+  std::map<std::string, consumer::Assignment> targets;
+};
+
 struct LoadedGroup {
   std::optional<GroupRecord> group;
+  std::optional<LoadedConsumerGroup> consumer;  // wins over `group` when both are there
   std::map<TopicPartition, OffsetAndMetadata> offsets;
   std::map<int64_t, std::map<TopicPartition, PendingOffset>> pending;  // by producer id
 };
@@ -51,6 +64,7 @@ class OffsetsReplay {
 
  private:
   LoadedGroup* existing(const std::string& group);
+  void apply_consumer(const ConsumerGroupRecord& r);
   std::map<std::string, LoadedGroup>& groups_;
   std::map<int64_t, std::set<std::string>> open_;  // producer id -> groups with its pending offsets
   int64_t order_ = 0;

@@ -203,6 +203,15 @@ std::optional<FlushPoints> OffsetsTopic::write_group(const GroupRecord& group) {
   return append(partition_for(group.group_id), b.build(), nullptr);
 }
 
+std::optional<FlushPoints> OffsetsTopic::write_consumer(const std::string& group,
+                                                        const std::vector<ConsumerGroupRecord>& records) {
+  if (records.empty()) return FlushPoints{};
+  const int64_t now = wall_clock_ms();
+  storage::BatchBuilder b;
+  for (const auto& r : records) add(b, encode_consumer_key(r), encode_consumer_value(r), now);
+  return append(partition_for(group), b.build(), nullptr);
+}
+
 std::optional<FlushPoints> OffsetsTopic::delete_group(const std::string& group,
                                                       const std::vector<TopicPartition>& tps) {
   const int64_t now = wall_clock_ms();

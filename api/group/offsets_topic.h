@@ -74,6 +74,8 @@ class OffsetsTopic {
                                            const std::vector<std::pair<TopicPartition, OffsetAndMetadata>>& offsets);
   std::optional<FlushPoints> delete_offsets(const std::string& group, const std::vector<TopicPartition>& tps);
   std::optional<FlushPoints> write_group(const GroupRecord& group);
+  // ConsumerGroup* records of one group (KIP-848), in order, in one batch.
+  std::optional<FlushPoints> write_consumer(const std::string& group, const std::vector<ConsumerGroupRecord>& records);
   // The group's tombstone, after tombstones for `tps` (its remaining offsets), in one batch.
   std::optional<FlushPoints> delete_group(const std::string& group, const std::vector<TopicPartition>& tps);
   // Pending transactional offsets of (producer_id, producer_epoch); `error`

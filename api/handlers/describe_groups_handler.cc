@@ -14,7 +14,7 @@ void DescribeGroupsHandler::handle(ApiRequest& request, protocol::DescribeGroups
     if (request.api_version() >= 6 && d.error == ErrorCode::kNone && !d.found) {
       // KIP-1043, as Kafka 4.4's GroupMetadataManager: still Dead, now an error.
       g.error_code = code(ErrorCode::kGroupIdNotFound);
-      g.error_message = "Group " + id + " not found.";
+      g.error_message = d.error_message.value_or("Group " + id + " not found.");
     }
     g.group_id = d.group_id;
     g.group_state = d.state;

@@ -1,5 +1,5 @@
 // ListGroups (key 16), v0-5: every group, filtered by state (v4+) and by
-// type (v5+: all of ours are "classic").
+// type (v5+: "classic" or "consumer", KIP-848).
 #pragma once
 
 #include "api/api_handler.h"

@@ -232,7 +232,10 @@ TEST_CASE("ApiVersions v3+ lists the features Skiff implements, finalized", "[ap
   const auto* tv = api::find_feature("transaction.version");
   REQUIRE(tv != nullptr);
   CHECK(tv->finalized == 2);  // KIP-890, as Kafka 4.x finalizes it
-  CHECK(api::find_feature("group.version") == nullptr);
+  const auto* gv = api::find_feature("group.version");
+  REQUIRE(gv != nullptr);
+  CHECK(gv->finalized == 1);  // KIP-848's consumer group protocol, as Kafka 4.x
+  CHECK(api::find_feature("share.version") == nullptr);
   // Below v3 the fields do not exist: the answer still encodes.
   CHECK(h.call<ApiVersionsResponse>(req, 2).supported_features.empty());
 }
@@ -293,8 +296,11 @@ TEST_CASE("UpdateFeatures: the finalized level is a no-op, anything else refused
     CHECK(update_error(h, update(v, "transaction.version", 2, 1), v) == std::nullopt);
     CHECK(update_error(h, update(v, "transaction.version", 3, 1), v) ==
           "Invalid update version 3 for feature transaction.version. Local controller 1 only supports versions 0-2");
-    CHECK(update_error(h, update(v, "group.version", 1, 1), v) ==
-          "Invalid update version 1 for feature group.version. Local controller 1 does not support this "
+    CHECK(update_error(h, update(v, "group.version", 1, 1), v) == std::nullopt);
+    CHECK(update_error(h, update(v, "group.version", 2, 1), v) ==
+          "Invalid update version 2 for feature group.version. Local controller 1 only supports versions 0-1");
+    CHECK(update_error(h, update(v, "share.version", 1, 1), v) ==
+          "Invalid update version 1 for feature share.version. Local controller 1 does not support this "
           "feature.");
     CHECK(update_error(h, update(v, "bogus.feature", 0, 2), v) ==
           "Invalid update version 0 for feature bogus.feature. Feature bogus.feature not found.");
@@ -311,9 +317,11 @@ TEST_CASE("UpdateFeatures: the finalized level is a no-op, anything else refused
   av_req.client_software_name = "skiff-test";
   av_req.client_software_version = "1.0";
   auto av = h.call<ApiVersionsResponse>(av_req, 3);
-  REQUIRE(av.finalized_features.size() == 2);
-  CHECK(av.finalized_features[0].max_version_level == 25);
-  CHECK(av.finalized_features[1].max_version_level == 2);
+  REQUIRE(av.finalized_features.size() == 3);
+  CHECK(av.finalized_features[0].name == "group.version");
+  CHECK(av.finalized_features[0].max_version_level == 1);
+  CHECK(av.finalized_features[1].max_version_level == 25);
+  CHECK(av.finalized_features[2].max_version_level == 2);
 }
 
 TEST_CASE("UpdateFeatures v2: the first failing feature fails all", "[api][tools]") {

@@ -34,8 +34,10 @@ def test_kafka_features(client, broker):
     if is_skiff(broker):
         assert m.groups()[:3] == ("4.0-IV3", "4.0-IV3", "4.0-IV3"), out
         assert int(m.group(4)) > 0, out
-        # nothing Skiff does not implement: metadata.version and transaction.version
-        assert len(re.findall(r"^Feature: ", out, re.M)) == 2, out
+        # nothing Skiff does not implement: group.version, metadata.version and transaction.version
+        assert len(re.findall(r"^Feature: ", out, re.M)) == 3, out
+        assert re.search(r"Feature: group\.version\s+SupportedMinVersion: 0\s+SupportedMaxVersion: 1\s+"
+                         r"FinalizedVersionLevel: 1", out), out
         assert re.search(r"Feature: transaction\.version\s+SupportedMinVersion: 0\s+SupportedMaxVersion: 2\s+"
                          r"FinalizedVersionLevel: 2", out), out
         # The level it has is a no-op; one it lacks is refused, naming what it has.
@@ -45,8 +47,8 @@ def test_kafka_features(client, broker):
         assert ("Could not upgrade metadata.version to 33. The update failed for all features since the following "
                 "feature had an error: Invalid update version 33 for feature metadata.version. Local controller 1 "
                 "only supports versions 25") in out, out
-        out = tool(FEATURES, "--bootstrap-server", b, "upgrade", "--feature", "group.version=1", check=False)
-        assert "Could not upgrade group.version to 1." in out and "does not support this feature" in out, out
+        out = tool(FEATURES, "--bootstrap-server", b, "upgrade", "--feature", "share.version=1", check=False)
+        assert "Could not upgrade share.version to 1." in out and "does not support this feature" in out, out
         assert "FinalizedVersionLevel: 4.0-IV3" in tool(FEATURES, "--bootstrap-server", b, "describe")
 
 

@@ -1,0 +1,157 @@
+// ConsumerGroup: the state of one group that uses KIP-848's consumer group
+// protocol (Kafka's modern/consumer/ConsumerGroup.java): the group epoch,
+// the target assignment and the epoch it was computed at, the members with
+// their subscriptions and reconciliation state (consumer::MemberAssignmentState),
+// who owns which partition, and the subscribed topics' metadata the target was
+// computed from. The protocol (ConsumerGroupHeartbeat) is driven by
+// GroupCoordinator (consumer_heartbeat.cc); this file keeps the data
+// consistent: adding and removing members (their partitions freed, the group
+// epoch bumped), computing the target with an assignor, and the group state
+// Kafka reports (Empty, Assigning, Reconciling, Stable).
+//
+// A group id names one group of one type: a GroupMetadata in the
+// coordinator's map is a consumer group when its `consumer` part is set
+// (group_metadata.h); its committed offsets stay in the GroupMetadata, shared
+// by both types.
+//
+// Threads: owned by its GroupMetadata and guarded by that group's mutex.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "api/error_codes.h"
+#include "api/group/assignor.h"
+#include "api/group/consumer_member_reconciler.h"
+
+namespace skiff::api::group {
+
+struct ConsumerGroupMember {
+  std::string member_id;
+  std::optional<std::string> instance_id;
+  std::optional<std::string> rack_id;
+  std::string client_id;
+  std::string client_host;
+  std::vector<std::string> subscribed_names;  // sorted, unique
+  std::optional<std::string> server_assignor;
+  int32_t rebalance_timeout_ms = 0;
+  consumer::MemberAssignmentState assignment;
+  // Session expiry (TimerQueue): the deadline moves with every heartbeat;
+  // one timer is armed at a time and re-checks under the group's lock.
+  std::chrono::steady_clock::time_point session_deadline{};
+  bool session_timer_armed = false;
+  // Bumped each time a revocation starts, so a stale rebalance timer of an
+  // earlier revocation does nothing.
+  uint64_t revocation_round = 0;
+};
+
+// Resolves a topic name to its id and partition count (nothing: no such topic).
+using TopicResolver = std::function<std::optional<consumer::TopicMetadata>(const std::string&)>;
+
+// What of a consumer group is durable, as of one moment (compared by
+// consumer_records_since to write only what changed).
+struct ConsumerGroupImage {
+  int32_t group_epoch = 0;
+  int32_t assignment_epoch = 0;
+  consumer::TargetAssignment target;
+  std::map<std::string, ConsumerGroupMember> members;
+};
+
+class ConsumerGroup {
+ public:
+  ConsumerGroupImage image() const { return {group_epoch, assignment_epoch, target, members}; }
+  int32_t group_epoch = 0;
+  int32_t assignment_epoch = 0;  // the epoch of `target`
+  consumer::TargetAssignment target;
+  std::map<std::string, ConsumerGroupMember> members;
+  std::map<std::string, std::string> static_members;  // instance id -> member id
+  consumer::PartitionOwnership owners;
+  // The subscribed topics (by name) as last seen; a change bumps the epoch.
+  std::map<std::string, consumer::TopicMetadata> subscribed_topics;
+
+  bool empty() const { return members.empty(); }
+  // Kafka's ConsumerGroupState names: Empty, Assigning, Reconciling, Stable.
+  std::string state() const;
+
+  ConsumerGroupMember* get(const std::string& member_id);
+  // Removes a member, frees its partitions, drops its target and bumps the
+  // group epoch (Kafka writes the tombstones and a new epoch alike).
+  void remove(const std::string& member_id);
+  // Replaces the member's assignment state, keeping `owners` in step; false
+  // (nothing changed) if a partition would get a second owner.
+  bool set_assignment(ConsumerGroupMember& m, const consumer::MemberAssignmentState& next);
+
+  // Re-reads the subscribed topics' metadata; true when the set of topics,
+  // an id or a partition count changed (the caller bumps the group epoch).
+  bool refresh_subscribed_topics(const TopicResolver& resolve);
+  // Resolved topic ids of a member's subscription (existing topics only).
+  std::set<Uuid> subscribed_ids(const ConsumerGroupMember& m) const;
+  // The assignor the group uses: the one most members ask for, else `fallback`.
+  std::string preferred_assignor(const std::string& fallback) const;
+  // Runs the assignor when the group epoch moved past the target's epoch.
+  void maybe_compute_target(const std::string& default_assignor);
+};
+
+}  // namespace skiff::api::group
+
+namespace skiff::api::group {
+
+// ConsumerGroupHeartbeat, codec-free (the handler translates).
+struct ConsumerHeartbeatParams {
+  int16_t version = 1;
+  std::string group_id;
+  std::string member_id;
+  int32_t member_epoch = 0;
+  std::optional<std::string> instance_id;
+  std::optional<std::string> rack_id;
+  int32_t rebalance_timeout_ms = -1;
+  std::optional<std::vector<std::string>> subscribed_names;  // none: unchanged
+  std::optional<std::string> subscribed_regex;
+  std::optional<std::string> server_assignor;
+  std::optional<consumer::Assignment> owned;  // none: not sent
+  std::string client_id;
+  std::string client_host;
+  TopicResolver resolve;
+};
+
+struct ConsumerHeartbeatResult {
+  ErrorCode error = ErrorCode::kNone;
+  std::optional<std::string> message;
+  std::string member_id;
+  int32_t member_epoch = 0;
+  int32_t heartbeat_interval_ms = 0;
+  std::optional<consumer::Assignment> assignment;  // sent when it changed or was asked for
+};
+
+// ConsumerGroupDescribe, codec-free.
+struct ConsumerMemberDescription {
+  std::string member_id;
+  std::optional<std::string> instance_id;
+  std::optional<std::string> rack_id;
+  int32_t member_epoch = 0;
+  std::string client_id;
+  std::string client_host;
+  std::vector<std::string> subscribed_names;
+  consumer::Assignment assigned;
+  consumer::Assignment target;
+};
+
+struct ConsumerGroupDescription {
+  ErrorCode error = ErrorCode::kNone;
+  std::optional<std::string> message;
+  std::string group_id;
+  std::string state;
+  int32_t group_epoch = 0;
+  int32_t assignment_epoch = 0;
+  std::string assignor;
+  std::vector<ConsumerMemberDescription> members;
+  std::map<Uuid, std::string> topic_names;  // of the subscribed topics
+};
+
+}  // namespace skiff::api::group
