@@ -43,7 +43,7 @@ int64_t segment_base(const std::string& name) {
 // where the copy stopped (before `to` if the file shrank meanwhile).
 Result<void> copy_range(int in, int out, uint64_t& from, uint64_t to, uint64_t* copied,
                         const std::function<void(uint64_t)>& on_copied) {
-  std::vector<char> buf(256 * 1024);
+  std::vector<char> buf(size_t{256} * 1024);
   while (from < to) {
     size_t want = static_cast<size_t>(std::min<uint64_t>(buf.size(), to - from));
     size_t got = 0;

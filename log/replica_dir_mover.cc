@@ -21,8 +21,8 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr char kMoveMarker[] = ".skiff-move-target";
-constexpr int kMaxPasses = 20;                // bulk passes before closing the source anyway
-constexpr uint64_t kSmallPass = 1024 * 1024;  // a pass this small: the rest is copied with the source closed
+constexpr int kMaxPasses = 20;                          // bulk passes before closing the source anyway
+constexpr uint64_t kSmallPass = uint64_t{1024} * 1024;  // a pass this small: the rest is copied with the source closed
 
 // A move that stops without an error to log: cancelled, nothing to do, or
 // a test's simulated kill (everything is then left as it is).
