@@ -27,11 +27,12 @@ std::map<TopicPartition, int64_t> read_offset_checkpoint(const std::filesystem::
   return out;
 }
 
-int write_offset_checkpoint(const std::filesystem::path& path, const std::map<TopicPartition, int64_t>& offsets) {
+Result<void> write_offset_checkpoint(const std::filesystem::path& path,
+                                     const std::map<TopicPartition, int64_t>& offsets) {
   std::ostringstream out;
   out << "0\n" << offsets.size() << "\n";
   for (const auto& [tp, off] : offsets) out << tp.topic << ' ' << tp.partition << ' ' << off << '\n';
-  return write_file_durably(path, out.str());
+  return io_status(write_file_durably(path, out.str()));
 }
 
 }  // namespace skiff::storage

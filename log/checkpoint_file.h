@@ -12,6 +12,8 @@
 #include <map>
 #include <string>
 
+#include "log/result.h"
+
 namespace skiff::storage {
 
 struct TopicPartition {
@@ -27,7 +29,8 @@ inline constexpr char kCleanShutdownFile[] = ".kafka_cleanshutdown";
 
 // Missing file: empty map. Malformed: std::runtime_error.
 std::map<TopicPartition, int64_t> read_offset_checkpoint(const std::filesystem::path& path);
-// Returns errno (0 = ok).
-int write_offset_checkpoint(const std::filesystem::path& path, const std::map<TopicPartition, int64_t>& offsets);
+// An I/O Error carries the errno.
+Result<void> write_offset_checkpoint(const std::filesystem::path& path,
+                                     const std::map<TopicPartition, int64_t>& offsets);
 
 }  // namespace skiff::storage

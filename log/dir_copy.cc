@@ -41,25 +41,25 @@ int64_t segment_base(const std::string& name) {
 
 // Copies [from, to) of `in` to the same positions of `out`; `from` ends
 // where the copy stopped (before `to` if the file shrank meanwhile).
-int copy_range(int in, int out, uint64_t& from, uint64_t to, uint64_t* copied,
-               const std::function<void(uint64_t)>& on_copied) {
-  std::vector<char> buf(256 * 1024);
+Result<void> copy_range(int in, int out, uint64_t& from, uint64_t to, uint64_t* copied,
+                        const std::function<void(uint64_t)>& on_copied) {
+  std::vector<char> buf(size_t{256} * 1024);
   while (from < to) {
     size_t want = static_cast<size_t>(std::min<uint64_t>(buf.size(), to - from));
     size_t got = 0;
-    if (int rc = pread_full(in, buf.data(), want, static_cast<int64_t>(from), &got); rc != 0) return rc;
+    if (auto r = io_status(pread_full(in, buf.data(), want, static_cast<int64_t>(from), &got)); !r) return r;
     if (got == 0) break;  // the file shrank meanwhile: the next pass sees it
-    if (int rc = pwrite_full(out, buf.data(), got, static_cast<int64_t>(from)); rc != 0) return rc;
+    if (auto r = io_status(pwrite_full(out, buf.data(), got, static_cast<int64_t>(from))); !r) return r;
     from += got;
     if (copied) *copied += got;
     if (on_copied) on_copied(got);
   }
-  return 0;
+  return {};
 }
 
 }  // namespace
 
-int DirCopier::sync(bool final_pass, uint64_t* copied) {
+Result<void> DirCopier::sync(bool final_pass, uint64_t* copied) {
   if (copied) *copied = 0;
   std::set<std::string> names;
   int64_t newest_base = -1;
@@ -70,19 +70,19 @@ int DirCopier::sync(bool final_pass, uint64_t* copied) {
     names.insert(name);
     if (ends_with(name, ".log")) newest_base = std::max(newest_base, segment_base(name));
   }
-  if (ec) return ec.value();
+  if (ec) return unexpected(Error::io(ec.value()));
   for (const auto& name : names) {
-    if (int rc = sync_file(name, final_pass, newest_base, copied); rc != 0) return rc;
+    if (auto r = sync_file(name, final_pass, newest_base, copied); !r) return r;
   }
   for (auto it = seen_.begin(); it != seen_.end();) {  // gone from the source
     if (names.count(it->first)) {
       ++it;
       continue;
     }
-    if (::unlink((dst_ / it->first).c_str()) != 0 && errno != ENOENT) return errno;
+    if (::unlink((dst_ / it->first).c_str()) != 0 && errno != ENOENT) return unexpected(errno_error());
     it = seen_.erase(it);
   }
-  return 0;
+  return {};
 }
 
 // Where the copy of `name` (the source now `now`, last copied as `last`)
@@ -103,34 +103,37 @@ std::optional<uint64_t> DirCopier::copy_from(const std::string& name, const Seen
   return 0;
 }
 
-int DirCopier::sync_file(const std::string& name, bool final_pass, int64_t newest_base, uint64_t* copied) {
+Result<void> DirCopier::sync_file(const std::string& name, bool final_pass, int64_t newest_base, uint64_t* copied) {
   FileDescriptor in(::open((src_ / name).c_str(), O_RDONLY | O_CLOEXEC));
-  if (!in.valid()) return errno == ENOENT ? 0 : errno;
+  if (!in.valid()) {
+    if (errno == ENOENT) return {};  // vanished since the listing: skipped
+    return unexpected(errno_error());
+  }
   struct stat st {};
-  if (::fstat(in.get(), &st) != 0) return errno;
+  if (::fstat(in.get(), &st) != 0) return unexpected(errno_error());
   Seen now{static_cast<uint64_t>(st.st_ino), static_cast<uint64_t>(st.st_size),
            static_cast<int64_t>(st.st_mtim.tv_sec) * 1'000'000'000 + st.st_mtim.tv_nsec};
   auto it = seen_.find(name);
   const auto start = copy_from(name, it == seen_.end() ? nullptr : &it->second, now, final_pass, newest_base);
-  if (!start) return 0;
+  if (!start) return {};
   uint64_t from = *start;
   FileDescriptor out(::open((dst_ / name).c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0644));
-  if (!out.valid()) return errno;
-  if (from == 0 && ::ftruncate(out.get(), 0) != 0) return errno;
-  if (int rc = copy_range(in.get(), out.get(), from, now.size, copied, on_copied_); rc != 0) return rc;
-  if (::ftruncate(out.get(), static_cast<off_t>(from)) != 0) return errno;
+  if (!out.valid()) return unexpected(errno_error());
+  if (from == 0 && ::ftruncate(out.get(), 0) != 0) return unexpected(errno_error());
+  if (auto r = copy_range(in.get(), out.get(), from, now.size, copied, on_copied_); !r) return r;
+  if (::ftruncate(out.get(), static_cast<off_t>(from)) != 0) return unexpected(errno_error());
   now.size = from;
   seen_[name] = now;
-  return 0;
+  return {};
 }
 
-int DirCopier::fsync_all() const {
+Result<void> DirCopier::fsync_all() const {
   for (const auto& [name, s] : seen_) {
     FileDescriptor f(::open((dst_ / name).c_str(), O_RDONLY | O_CLOEXEC));
-    if (!f.valid()) return errno;
-    if (::fdatasync(f.get()) != 0) return errno;
+    if (!f.valid()) return unexpected(errno_error());
+    if (::fdatasync(f.get()) != 0) return unexpected(errno_error());
   }
-  return fsync_dir(dst_);
+  return io_status(fsync_dir(dst_));
 }
 
 uint64_t DirCopier::copied_bytes() const {

@@ -19,7 +19,8 @@
 // Leftovers of the log's own protocols (.tmp, .deleted, .cleaned, .swap) are
 // never copied. A file that vanishes between listing and opening is skipped.
 //
-// Threads: one thread uses a DirCopier; it shares nothing. Errors are errno.
+// Threads: one thread uses a DirCopier; it shares nothing. Errors are
+// Result (result.h): an I/O Error carrying the errno.
 #pragma once
 
 #include <cstdint>
@@ -29,18 +30,20 @@
 #include <optional>
 #include <string>
 
+#include "log/result.h"
+
 namespace skiff::storage {
 
 class DirCopier {
  public:
   DirCopier(std::filesystem::path src, std::filesystem::path dst) : src_(std::move(src)), dst_(std::move(dst)) {}
 
-  // One pass. Returns 0 or errno; *copied (if set) gets the bytes written.
-  int sync(bool final_pass, uint64_t* copied);
+  // One pass; *copied (if set) gets the bytes written.
+  Result<void> sync(bool final_pass, uint64_t* copied);
   // Called with the bytes of each chunk copied (a rate limit sleeps in it); none by default.
   void set_on_copied(std::function<void(uint64_t)> f) { on_copied_ = std::move(f); }
   // fdatasync of every copied file, then fsync of the directory.
-  int fsync_all() const;
+  Result<void> fsync_all() const;
   // Bytes held by the copy now.
   uint64_t copied_bytes() const;
   const std::filesystem::path& dst() const { return dst_; }
@@ -51,7 +54,7 @@ class DirCopier {
     uint64_t size = 0;
     int64_t mtime_ns = 0;
   };
-  int sync_file(const std::string& name, bool final_pass, int64_t newest_base, uint64_t* copied);
+  Result<void> sync_file(const std::string& name, bool final_pass, int64_t newest_base, uint64_t* copied);
   static std::optional<uint64_t> copy_from(const std::string& name, const Seen* last, const Seen& now, bool final_pass,
                                            int64_t newest_base);
 

@@ -1,6 +1,7 @@
 // POSIX file helpers for the storage layer: full pread/pwrite loops, fsync of
 // a directory, durable replace of a small file (temp + fsync + rename + fsync
 // dir). Thread-safe (no shared state). Errors are errno values (0 = ok).
+// The thin POSIX layer: errno on purpose; callers in log/ bridge to storage::Result with io_status().
 #pragma once
 
 #include <cstddef>

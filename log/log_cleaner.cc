@@ -198,7 +198,8 @@ std::map<TopicPartition, int64_t> read_cleaner_checkpoint(const std::filesystem:
   return read_offset_checkpoint(log_dir / kCleanerOffsetCheckpointFile);
 }
 
-int write_cleaner_checkpoint(const std::filesystem::path& log_dir, const std::map<TopicPartition, int64_t>& offsets) {
+Result<void> write_cleaner_checkpoint(const std::filesystem::path& log_dir,
+                                      const std::map<TopicPartition, int64_t>& offsets) {
   return write_offset_checkpoint(log_dir / kCleanerOffsetCheckpointFile, offsets);
 }
 

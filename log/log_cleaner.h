@@ -151,6 +151,7 @@ Result<void> set_mtime_ms(const std::filesystem::path& p, int64_t ms);
 
 // cleaner-offset-checkpoint in a log dir (checkpoint_file.h format).
 std::map<TopicPartition, int64_t> read_cleaner_checkpoint(const std::filesystem::path& log_dir);
-int write_cleaner_checkpoint(const std::filesystem::path& log_dir, const std::map<TopicPartition, int64_t>& offsets);
+Result<void> write_cleaner_checkpoint(const std::filesystem::path& log_dir,
+                                      const std::map<TopicPartition, int64_t>& offsets);
 
 }  // namespace skiff::storage

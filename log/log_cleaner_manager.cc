@@ -97,8 +97,8 @@ void LogCleanerManager::record(const CleanableLog& l, int64_t end_offset, const 
     if (auto it = m.find(x.tp); it != m.end()) live[x.tp] = it->second;
   }
   m = live;
-  if (int rc = write_cleaner_checkpoint(l.log_dir, m); rc != 0)
-    storage_log().error("writing {} in {}: {}", kCleanerOffsetCheckpointFile, l.log_dir.string(), std::strerror(rc));
+  if (auto r = write_cleaner_checkpoint(l.log_dir, m); !r)
+    storage_log().error("writing {} in {}: {}", kCleanerOffsetCheckpointFile, l.log_dir.string(), describe(r.error()));
 }
 
 bool LogCleanerManager::clean_filthiest(Cleaner& cleaner, int64_t now_ms) {

@@ -145,14 +145,16 @@ void LogManager::init_dirs() {
     const auto& d = config_.log_dirs[i];
     if (!metas[i]) {
       MetaProperties m{1, cluster_id_, config_.node_id, Uuid::random().to_string()};
-      if (int rc = write_meta_properties(d, m); rc == ENOSPC || rc == EDQUOT) {
+      auto written = write_meta_properties(d, m);
+      const int rc = written ? 0 : written.error().sys_errno;
+      if (rc == ENOSPC || rc == EDQUOT) {
         storage_log().error(
             "log dir {}: disk full (no space left on device): meta.properties not written yet; retried "
             "with each checkpoint",
             d.string());
         pending_meta_[i] = m;
-      } else if (rc != 0) {
-        throw std::system_error(rc, std::generic_category(), "write meta.properties in " + d.string());
+      } else if (!written) {
+        throw_io(written.error(), "write meta.properties in " + d.string());
       }
     }
     clean_.push_back(fs::exists(d / kCleanShutdownFile));
@@ -350,7 +352,7 @@ std::vector<std::pair<TopicPartition, LogManager::LogEntry>> LogManager::all_log
   return {logs_.begin(), logs_.end()};
 }
 
-int LogManager::persist_topics(const std::map<std::string, TopicInfo>& topics) { return store_->save(topics); }
+Result<void> LogManager::persist_topics(const std::map<std::string, TopicInfo>& topics) { return store_->save(topics); }
 
 Result<void> LogManager::check_partition_limit(int64_t adding) const {
   int64_t now = 0;
@@ -398,9 +400,9 @@ CreateTopicResult LogManager::create_topic(const std::string& name, int32_t part
   } catch (const std::exception& e) {
     return failed({LogErrc::kStorageError, 0, e.what()});
   }
-  if (int rc = persist_topics(next); rc != 0) {
+  if (auto r = persist_topics(next); !r) {
     discard_new_partitions(created);
-    return failed({LogErrc::kStorageError, rc, std::string("persisting topic metadata: ") + std::strerror(rc)});
+    return failed({LogErrc::kStorageError, r.error().sys_errno, "persisting topic metadata: " + describe(r.error())});
   }
   std::unique_lock lk(mu_);
   generation_.fetch_add(1, std::memory_order_release);
@@ -439,9 +441,9 @@ Result<void> LogManager::create_partitions(const std::string& name, int32_t tota
     return unexpected(Error{LogErrc::kStorageError, 0, e.what()});
   }
   t.partitions = total;
-  if (int rc = persist_topics(next); rc != 0) {
+  if (auto r = persist_topics(next); !r) {
     discard_new_partitions(created);
-    return unexpected(Error::io(rc));
+    return r;
   }
   std::unique_lock lk(mu_);
   generation_.fetch_add(1, std::memory_order_release);
@@ -463,7 +465,7 @@ LogErrc LogManager::delete_topic(const std::string& name) {
   }
   next.erase(name);
   // Metadata first: a crash after this leaves orphan dirs, removed at start.
-  if (persist_topics(next) != 0) return LogErrc::kStorageError;
+  if (!persist_topics(next)) return LogErrc::kStorageError;
   std::vector<LogEntry> victims;
   std::vector<TopicPartition> victim_tps;
   {
@@ -505,7 +507,7 @@ Result<void> LogManager::alter_topic_config(const std::string& name,
   if (validate_only) return {};
   auto cfg = std::make_shared<const LogConfig>(std::move(*c));
   next[name].overrides = overrides;
-  if (int rc = persist_topics(next); rc != 0) return unexpected(Error::io(rc));
+  if (auto r = persist_topics(next); !r) return r;
   std::vector<std::shared_ptr<Log>> logs;
   {
     std::unique_lock lk(mu_);
@@ -634,7 +636,7 @@ void LogManager::run_flushes(int64_t now_ms) {
 
 void LogManager::write_pending_meta() {
   for (auto it = pending_meta_.begin(); it != pending_meta_.end();) {
-    if (write_meta_properties(config_.log_dirs[it->first], it->second) != 0) return;
+    if (!write_meta_properties(config_.log_dirs[it->first], it->second)) return;
     storage_log().info("log dir {}: meta.properties written", config_.log_dirs[it->first].string());
     it = pending_meta_.erase(it);
   }
@@ -646,9 +648,9 @@ void LogManager::checkpoint_recovery_points() {
   std::vector<std::map<TopicPartition, int64_t>> per_dir(config_.log_dirs.size());
   for (auto& [tp, e] : all_logs()) per_dir[e.dir_index][tp] = e.log->recovery_point().value;
   for (size_t i = 0; i < per_dir.size(); ++i) {
-    if (int rc = write_offset_checkpoint(config_.log_dirs[i] / kRecoveryPointCheckpointFile, per_dir[i]); rc != 0) {
+    if (auto r = write_offset_checkpoint(config_.log_dirs[i] / kRecoveryPointCheckpointFile, per_dir[i]); !r) {
       storage_log().error("writing recovery point checkpoint in {}: {}", config_.log_dirs[i].string(),
-                          std::strerror(rc));
+                          describe(r.error()));
     }
   }
 }
@@ -658,9 +660,9 @@ void LogManager::checkpoint_log_start_offsets() {
   std::vector<std::map<TopicPartition, int64_t>> per_dir(config_.log_dirs.size());
   for (auto& [tp, e] : all_logs()) per_dir[e.dir_index][tp] = e.log->log_start_offset().value;
   for (size_t i = 0; i < per_dir.size(); ++i) {
-    if (int rc = write_offset_checkpoint(config_.log_dirs[i] / kLogStartOffsetCheckpointFile, per_dir[i]); rc != 0) {
+    if (auto r = write_offset_checkpoint(config_.log_dirs[i] / kLogStartOffsetCheckpointFile, per_dir[i]); !r) {
       storage_log().error("writing log start offset checkpoint in {}: {}", config_.log_dirs[i].string(),
-                          std::strerror(rc));
+                          describe(r.error()));
     }
   }
 }

@@ -152,7 +152,7 @@ class LogManager {
   // max_partitions. Caller holds admin_mu_.
   Result<void> check_partition_limit(int64_t adding) const;
   void close_logs(const std::vector<std::pair<TopicPartition, LogEntry>>& logs);
-  int persist_topics(const std::map<std::string, TopicInfo>& topics);
+  Result<void> persist_topics(const std::map<std::string, TopicInfo>& topics);
 
   LogManagerConfig config_;
   const std::shared_ptr<FdCache> fd_cache_;

@@ -35,14 +35,14 @@ std::optional<MetaProperties> read_meta_properties(const std::filesystem::path& 
   return m;
 }
 
-int write_meta_properties(const std::filesystem::path& log_dir, const MetaProperties& m) {
+Result<void> write_meta_properties(const std::filesystem::path& log_dir, const MetaProperties& m) {
   std::ostringstream out;
   out << "#\n#Written by skiff\n";
   out << "cluster.id=" << m.cluster_id << "\n";
   if (!m.directory_id.empty()) out << "directory.id=" << m.directory_id << "\n";
   out << "node.id=" << m.node_id << "\n";
   out << "version=" << m.version << "\n";
-  return write_file_durably(log_dir / "meta.properties", out.str());
+  return io_status(write_file_durably(log_dir / "meta.properties", out.str()));
 }
 
 }  // namespace skiff::storage

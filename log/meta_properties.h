@@ -14,6 +14,8 @@
 #include <optional>
 #include <string>
 
+#include "log/result.h"
+
 namespace skiff::storage {
 
 struct MetaProperties {
@@ -25,6 +27,7 @@ struct MetaProperties {
 
 // nullopt if absent; std::runtime_error if malformed.
 std::optional<MetaProperties> read_meta_properties(const std::filesystem::path& log_dir);
-int write_meta_properties(const std::filesystem::path& log_dir, const MetaProperties& m);
+// An I/O Error carries the errno (ENOSPC/EDQUOT: the caller's disk-full check).
+Result<void> write_meta_properties(const std::filesystem::path& log_dir, const MetaProperties& m);
 
 }  // namespace skiff::storage

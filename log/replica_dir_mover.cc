@@ -21,9 +21,12 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr char kMoveMarker[] = ".skiff-move-target";
-constexpr int kCrashed = -1;                  // a test's simulated kill: leave everything as it is
-constexpr int kMaxPasses = 20;                // bulk passes before closing the source anyway
-constexpr uint64_t kSmallPass = 1024 * 1024;  // a pass this small: the rest is copied with the source closed
+constexpr int kMaxPasses = 20;                          // bulk passes before closing the source anyway
+constexpr uint64_t kSmallPass = uint64_t{1024} * 1024;  // a pass this small: the rest is copied with the source closed
+
+// A move that stops without an error to log: cancelled, nothing to do, or
+// a test's simulated kill (everything is then left as it is).
+Result<void> cancelled_move() { return unexpected(Error::io(ECANCELED)); }
 
 bool ends_with(const std::string& s, std::string_view suf) {
   return s.size() >= suf.size() && s.compare(s.size() - suf.size(), suf.size(), suf) == 0;
@@ -151,13 +154,13 @@ bool ReplicaDirMover::next_job(Job& job, bool wait) {
   return true;
 }
 
-void ReplicaDirMover::finish(const Job& job, int rc) {
+void ReplicaDirMover::finish(const Job& job, const Result<void>& r) {
   const auto& dir = logs_.config_.log_dirs[job.dest];
-  if (rc == 0)
+  if (r)
     storage_log().info("partition {} moved to log dir {}", job.tp.dir_name(), dir.string());
-  else if (rc > 0 && rc != ECANCELED)
+  else if (r.error().sys_errno != ECANCELED)
     storage_log().error("moving partition {} to log dir {} failed: {}", job.tp.dir_name(), dir.string(),
-                        std::strerror(rc));
+                        describe(r.error()));
   std::lock_guard lk(mu_);
   moving_.erase(job.tp);
 }
@@ -175,18 +178,18 @@ void ReplicaDirMover::set_progress(const TopicPartition& tp, uint64_t bytes, int
   }
 }
 
-int ReplicaDirMover::move(const Job& job) {
+Result<void> ReplicaDirMover::move(const Job& job) {
   Move m;
   m.tp = job.tp;
   m.dest = job.dest;
   {
     std::shared_lock lk(logs_.mu_);
     auto it = logs_.logs_.find(job.tp);
-    if (it == logs_.logs_.end()) return ECANCELED;
+    if (it == logs_.logs_.end()) return cancelled_move();
     m.source = it->second.log;
     m.src = it->second.dir_index;
   }
-  if (m.src == m.dest) return ECANCELED;
+  if (m.src == m.dest) return cancelled_move();
   const std::string name = job.tp.dir_name(), id = random_hex();
   m.src_dir = m.source->dir();
   m.future_dir = logs_.config_.log_dirs[m.dest] / (name + "." + id + "-future");
@@ -195,10 +198,10 @@ int ReplicaDirMover::move(const Job& job) {
   storage_log().info("moving partition {} from {} to {}", name, logs_.config_.log_dirs[m.src].string(),
                      logs_.config_.log_dirs[m.dest].string());
   if (logs_.cleaner_) logs_.cleaner_->abort_and_pause(m.tp);
-  int rc = bulk_copy(m);
-  if (rc == 0) rc = commit(m);
+  auto r = bulk_copy(m);
+  if (r) r = commit(m);
   if (logs_.cleaner_) logs_.cleaner_->resume(m.tp);
-  return rc;
+  return r;
 }
 
 // The copy's pace for one pass: after each chunk, sleeps until the bytes so
@@ -217,64 +220,64 @@ std::function<void(uint64_t)> ReplicaDirMover::rate_limit(int64_t bytes_per_seco
   };
 }
 
-int ReplicaDirMover::bulk_copy(Move& m) {
+Result<void> ReplicaDirMover::bulk_copy(Move& m) {
   std::error_code ec;
   fs::create_directories(m.future_dir, ec);
-  if (ec) return ec.value();
+  if (ec) return unexpected(Error::io(ec.value()));
   fsync_dir(m.future_dir.parent_path());
-  if (crash(1)) return kCrashed;
+  if (crash(1)) return cancelled_move();
   m.copier = std::make_unique<DirCopier>(m.src_dir, m.future_dir);
   for (int pass = 0; pass < kMaxPasses; ++pass) {
     if (cancelled()) {
       abandon(m, false);
-      return ECANCELED;
+      return cancelled_move();
     }
     const int64_t leo_before = m.source->log_end_offset().value;
     m.copier->set_on_copied(rate_limit(rate_.load(std::memory_order_relaxed)));
     uint64_t copied = 0;
-    if (int rc = m.copier->sync(false, &copied); rc != 0) {
+    if (auto r = m.copier->sync(false, &copied); !r) {
       abandon(m, false);
-      return rc;
+      return r;
     }
     set_progress(m.tp, m.copier->copied_bytes(), m.source->log_end_offset().value - leo_before);
     if (between_passes_) between_passes_();
     if (copied < kSmallPass) break;
   }
-  if (crash(2)) return kCrashed;
-  return 0;
+  if (crash(2)) return cancelled_move();
+  return {};
 }
 
 // Steps 3 and 4, under the LogManager's admin mutex (no topic deletion or
 // creation meanwhile).
-int ReplicaDirMover::commit(Move& m) {
+Result<void> ReplicaDirMover::commit(Move& m) {
   std::lock_guard admin(logs_.admin_mu_);
   {
     std::shared_lock lk(logs_.mu_);
     auto it = logs_.logs_.find(m.tp);
     if (it == logs_.logs_.end() || it->second.log != m.source || cancelled()) {
       abandon(m, false);
-      return ECANCELED;
+      return cancelled_move();
     }
   }
   m.source->close();  // from here appends are refused: nothing more is acknowledged by the source
   m.copier->set_on_copied(nullptr);
-  int rc = m.copier->sync(true, nullptr);
-  if (rc == 0) rc = m.copier->fsync_all();
-  if (rc == 0) rc = write_file_durably(m.future_dir / kMoveMarker, m.src_dir.string());
-  if (rc != 0) {
+  auto r = m.copier->sync(true, nullptr);
+  if (r) r = m.copier->fsync_all();
+  if (r) r = io_status(write_file_durably(m.future_dir / kMoveMarker, m.src_dir.string()));
+  if (!r) {
     abandon(m, true);
-    return rc;
+    return r;
   }
   set_progress(m.tp, m.copier->copied_bytes(), 0);
-  if (crash(3)) return kCrashed;
+  if (crash(3)) return cancelled_move();
   if (::rename(m.future_dir.c_str(), m.final_dir.c_str()) != 0) {
-    rc = errno;
+    const Error e = errno_error();
     abandon(m, true);
-    return rc;
+    return unexpected(e);
   }
   m.renamed = true;
   fsync_dir(m.final_dir.parent_path());
-  if (crash(4)) return kCrashed;
+  if (crash(4)) return cancelled_move();
   LogLoadParams p{m.tp.topic,
                   m.tp.partition,
                   /*clean_shutdown=*/true,
@@ -287,13 +290,13 @@ int ReplicaDirMover::commit(Move& m) {
   } catch (const std::exception& e) {
     storage_log().error("opening the moved partition {}: {}", m.final_dir.string(), e.what());
     abandon(m, true);
-    return EIO;
+    return unexpected(Error::io(EIO));
   }
   return swap_in(m, std::move(fresh));
 }
 
 // Step 5 and 6: the copy becomes the partition's log.
-int ReplicaDirMover::swap_in(Move& m, std::shared_ptr<Log> fresh) {
+Result<void> ReplicaDirMover::swap_in(Move& m, std::shared_ptr<Log> fresh) {
   {
     std::unique_lock lk(logs_.mu_);
     logs_.generation_.fetch_add(1, std::memory_order_release);
@@ -310,17 +313,17 @@ int ReplicaDirMover::swap_in(Move& m, std::shared_ptr<Log> fresh) {
   if (::rename(m.src_dir.c_str(), m.delete_dir.c_str()) != 0) {
     // The marker stays: a restart keeps the copy and drops the source.
     storage_log().error("renaming {} after its move: {}", m.src_dir.string(), std::strerror(errno));
-    return 0;
+    return {};
   }
   fsync_dir(m.src_dir.parent_path());
-  if (crash(5)) return kCrashed;
+  if (crash(5)) return cancelled_move();
   ::unlink((m.final_dir / kMoveMarker).c_str());
   fsync_dir(m.final_dir);
-  if (crash(6)) return kCrashed;
+  if (crash(6)) return cancelled_move();
   remove_dir(m.delete_dir);
   logs_.checkpoint_recovery_points();
   logs_.checkpoint_log_start_offsets();
-  return 0;
+  return {};
 }
 
 // A move that failed or was cancelled before step 5: the copy goes first

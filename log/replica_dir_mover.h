@@ -47,6 +47,7 @@
 #include <vector>
 
 #include "log/checkpoint_file.h"
+#include "log/result.h"
 #include "log/types.h"
 
 namespace skiff::storage {
@@ -98,14 +99,15 @@ class ReplicaDirMover {
   struct Move;
   void run();
   bool next_job(Job& job, bool wait);
-  // 0, ECANCELED (cancelled, crashed in a test, or nothing to do) or errno.
-  int move(const Job& job);
-  int bulk_copy(Move& m);
+  // An I/O Error on failure; errno ECANCELED (as the cleaner's passes carry
+  // it): cancelled, crashed in a test, or nothing to do.
+  Result<void> move(const Job& job);
+  Result<void> bulk_copy(Move& m);
   std::function<void(uint64_t)> rate_limit(int64_t bytes_per_second);
-  int commit(Move& m);
-  int swap_in(Move& m, std::shared_ptr<Log> fresh);
+  Result<void> commit(Move& m);
+  Result<void> swap_in(Move& m, std::shared_ptr<Log> fresh);
   void abandon(Move& m, bool reopen_source);
-  void finish(const Job& job, int rc);
+  void finish(const Job& job, const Result<void>& r);
   bool cancelled() const;
   bool crash(int step) const { return crash_at_ && crash_at_(step); }
   void set_progress(const TopicPartition& tp, uint64_t bytes, int64_t lag);

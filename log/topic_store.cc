@@ -80,14 +80,14 @@ std::map<std::string, TopicInfo> TopicStore::load() const {
   return topics;
 }
 
-int TopicStore::save(const std::map<std::string, TopicInfo>& topics) const {
+Result<void> TopicStore::save(const std::map<std::string, TopicInfo>& topics) const {
   std::ostringstream out;
   out << "skiff-topics 1\n";
   for (const auto& [name, t] : topics) {
     out << "topic " << name << ' ' << t.topic_id.to_string() << ' ' << t.partitions << '\n';
     for (const auto& [k, v] : t.overrides) out << "config " << name << ' ' << k << ' ' << encode(v) << '\n';
   }
-  return write_file_durably(file_, out.str());
+  return io_status(write_file_durably(file_, out.str()));
 }
 
 }  // namespace skiff::storage

@@ -16,6 +16,7 @@
 #include <string>
 
 #include "common/uuid.h"
+#include "log/result.h"
 
 namespace skiff::storage {
 
@@ -32,7 +33,7 @@ class TopicStore {
   bool exists() const;
   // Throws std::runtime_error when malformed.
   std::map<std::string, TopicInfo> load() const;
-  int save(const std::map<std::string, TopicInfo>& topics) const;  // errno
+  Result<void> save(const std::map<std::string, TopicInfo>& topics) const;  // an I/O Error carries the errno
 
  private:
   std::filesystem::path file_;

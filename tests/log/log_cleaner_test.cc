@@ -284,7 +284,7 @@ TEST_CASE("Cleaning preserves offsets, timestamps and headers", "[log][cleaner]"
 TEST_CASE("cleaner-offset-checkpoint has Kafka's name and format", "[log][cleaner]") {
   TempDir dir;
   std::map<TopicPartition, int64_t> m{{{"topic-a", 0}, 42}, {{"b", 3}, 7}};
-  REQUIRE(write_cleaner_checkpoint(dir.path(), m) == 0);
+  REQUIRE(write_cleaner_checkpoint(dir.path(), m));
   std::string text;
   REQUIRE(read_small_file(dir / "cleaner-offset-checkpoint", text));
   CHECK(text == "0\n2\nb 3 7\ntopic-a 0 42\n");
