@@ -114,7 +114,7 @@ void Connection::read_while_owed() {
     return;
   }
   if (writing_ || gate_->request_wake()) return;  // on_answered() (or finish_answer) goes on
-  process_buffer();                                // answered meanwhile
+  process_buffer();                               // answered meanwhile
 }
 
 bool Connection::has_whole_frame() const {

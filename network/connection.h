@@ -91,16 +91,16 @@ class Connection : public std::enable_shared_from_this<Connection> {
   size_t rpos_ = 0, wpos_ = 0;
   bool reading_ = false;
   bool closed_ = false;
-  bool eof_seen_ = false;  // the peer shut its side: close once nothing more can be answered
-  bool writing_ = false;   // the Processor is writing response_
+  bool eof_seen_ = false;           // the peer shut its side: close once nothing more can be answered
+  bool writing_ = false;            // the Processor is writing response_
   std::optional<Request> pending_;  // waiting for room in the RequestChannel
   // The next frame's share of queued.max.request.bytes: taken when its size
   // is known, before its body is read; moved into the gate at dispatch, which
   // gives it back once the response is written.
   std::optional<MemoryPool::Lease> lease_;
-  int64_t wanted_bytes_ = 0;                           // > 0: waiting for the MemoryPool, not reading
-  Response response_;  // being written by the Processor
-  WriteCursor cursor_;  // how much of response_ is written
+  int64_t wanted_bytes_ = 0;  // > 0: waiting for the MemoryPool, not reading
+  Response response_;         // being written by the Processor
+  WriteCursor cursor_;        // how much of response_ is written
   std::shared_ptr<ResponseGate> gate_;
 };
 

@@ -3,8 +3,8 @@
 #include <boost/asio/post.hpp>
 
 #include "network/connection.h"
-#include "network/response_gate.h"
 #include "network/net_log.h"
+#include "network/response_gate.h"
 
 namespace skiff::network {
 

@@ -53,10 +53,10 @@ class ResponseGate {
   void close();
 
   enum class Outcome {
-    kAnswered,        // written whole (or nothing to write); nothing else to do
-    kAnsweredWake,    // written whole; the Processor asked to be woken
-    kToProcessor,     // not (all) written: the Processor takes the response on
-    kClosed,          // the connection is gone: drop the response
+    kAnswered,      // written whole (or nothing to write); nothing else to do
+    kAnsweredWake,  // written whole; the Processor asked to be woken
+    kToProcessor,   // not (all) written: the Processor takes the response on
+    kClosed,        // the connection is gone: drop the response
   };
   // Any thread: writes `response` now if it can; on kToProcessor the
   // response holds what is left to write.
@@ -74,8 +74,8 @@ class ResponseGate {
   static constexpr uint32_t kWriting = 4;  // a thread other than the Processor is writing
   static constexpr uint32_t kClosed = 8;   // the descriptor is (being) closed
 
-  bool begin_write();                        // sets kWriting if owed and open
-  Outcome end_write(bool done);              // clears kWriting (and kOwed if done)
+  bool begin_write();            // sets kWriting if owed and open
+  Outcome end_write(bool done);  // clears kWriting (and kOwed if done)
 
   const int fd_;
   std::atomic<uint32_t> state_{0};

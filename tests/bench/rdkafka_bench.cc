@@ -84,7 +84,7 @@ Options parse(int argc, char** argv) {
       o.rate = std::stod(value);
     else if (key == "--seconds")
       o.seconds = std::stod(value);
-      else if (key == "--producers")
+    else if (key == "--producers")
       o.producers = std::stoi(value);
     else if (key == "--timeout-s")
       o.timeout_s = std::stod(value);
@@ -350,8 +350,7 @@ void settle_stats(rd_kafka_t* rk, bool consumer) {
   }
 }
 
-void print_latencies(const char* mode, std::vector<int64_t>& latencies, long expected, double seconds,
-                     long requests) {
+void print_latencies(const char* mode, std::vector<int64_t>& latencies, long expected, double seconds, long requests) {
   std::sort(latencies.begin(), latencies.end());
   std::printf(
       "{\"mode\":\"%s\",\"records\":%zu,\"expected\":%ld,\"records_per_s\":%.1f,\"requests\":%ld,"

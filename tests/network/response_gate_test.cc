@@ -3,6 +3,8 @@
 // take, a close, or a response nobody owes goes to the Processor; a closed
 // gate drops. Then, end to end through a SocketServer, the paths that hand a
 // response over mid-write and a client that shuts its side after asking.
+#include "network/response_gate.h"
+
 #include <fcntl.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -11,7 +13,6 @@
 #include <cstring>
 #include <thread>
 
-#include "network/response_gate.h"
 #include "tests/network/test_broker.h"
 #include "tests/support/raw_client.h"
 
