@@ -12,13 +12,13 @@
 namespace skiff::network {
 namespace {
 
-constexpr size_t kReadBufferSize = 64 * 1024;
+constexpr size_t kReadBufferSize = size_t{64} * 1024;
 // A frame up to this size is read into a read buffer grown to hold it (and
 // then handed on without a copy); a larger one gets a buffer of its own.
-constexpr size_t kMaxReadBufferSize = 1024 * 1024;
+constexpr size_t kMaxReadBufferSize = size_t{1024} * 1024;
 // Room kept after a frame that needed a bigger buffer, so that the next,
 // similar-sized frame fits without another reallocation.
-constexpr size_t kGrowSlack = 4 * 1024;
+constexpr size_t kGrowSlack = size_t{4} * 1024;
 // How long a muted connection waits before retrying a full RequestChannel.
 constexpr auto kQueueFullRetry = std::chrono::milliseconds(2);
 

@@ -93,7 +93,8 @@ void Processor::enqueue_response(Response response) {
         break;
     }
   }
-  post_delivery(response.context.connection_id, std::move(response));
+  const uint64_t connection_id = response.context.connection_id;
+  post_delivery(connection_id, std::move(response));
 }
 
 // Any thread. One wake-up of the loop takes everything that arrived meanwhile.

@@ -246,7 +246,7 @@ int run_produce(const Options& o) {
 }
 
 // Manual assignment of every partition of the topic from its first offset.
-rd_kafka_t* assigned_consumer(const Options& o, Conf conf) {
+rd_kafka_t* assigned_consumer(const Options& o, Conf& conf) {
   conf.set("group.id", "rdkafka-bench").set("enable.auto.commit", "false").set("auto.offset.reset", "earliest");
   rd_kafka_t* rk = make_client(RD_KAFKA_CONSUMER, conf);
   rd_kafka_poll_set_consumer(rk);
@@ -280,7 +280,7 @@ int run_consume(const Options& o) {
   // a broker faster than the application loop would be measured by that timer.
   Conf conf = base_conf(o);
   conf.set("queued.min.messages", "10000000").set("queued.max.messages.kbytes", "2097151");
-  rd_kafka_t* rk = assigned_consumer(o, std::move(conf));
+  rd_kafka_t* rk = assigned_consumer(o, conf);
   long received = 0;
   long bytes = 0;
   double first = 0;
@@ -390,7 +390,7 @@ int run_e2e(const Options& o) {
   Conf cconf = base_conf(o);
   cconf.set("fetch.wait.max.ms", "500").set("fetch.min.bytes", "1");
   collect(cconf, &cstats);
-  rd_kafka_t* consumer = assigned_consumer(o, std::move(cconf));
+  rd_kafka_t* consumer = assigned_consumer(o, cconf);
   wait_for_marker(producer, rkt, consumer, o);
 
   const long total = long(o.rate * o.seconds);
