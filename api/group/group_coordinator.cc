@@ -15,7 +15,7 @@
 
 namespace skiff::api::group {
 
-GroupCoordinator::GroupCoordinator(GroupConfig config, storage::LogManager& logs,
+GroupCoordinator::GroupCoordinator(const GroupConfig& config, storage::LogManager& logs,
                                    const std::filesystem::path& legacy_file)
     : config_(config) {
   std::random_device rd;

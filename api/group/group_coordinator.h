@@ -66,7 +66,7 @@ class GroupCoordinator : public txn::TxnOffsetMarkerSink {
   // Loads the groups and offsets kept in `__consumer_offsets` of `logs`,
   // first migrating `legacy_file` (the file of Skiff < this change,
   // offsets_migration.h) into the topic if it exists. Throws on corrupt data.
-  GroupCoordinator(GroupConfig config, storage::LogManager& logs, const std::filesystem::path& legacy_file = {});
+  GroupCoordinator(const GroupConfig& config, storage::LogManager& logs, const std::filesystem::path& legacy_file = {});
   ~GroupCoordinator() override;
 
   // Answers every waiting JoinGroup/SyncGroup with NOT_COORDINATOR, stops the
