@@ -7,20 +7,16 @@
 
 #include "config/config_def.h"
 #include "config/config_loader.h"
+#include "tests/support/temp_dir.h"
 
 using namespace skiff::config;
 
 namespace {
 
 struct TempYaml {
-  explicit TempYaml(const std::string& text) {
-    path = std::filesystem::temp_directory_path() /
-           ("skiff-config-test-" + std::to_string(::getpid()) + "-" + std::to_string(counter++) + ".yaml");
-    std::ofstream(path) << text;
-  }
-  ~TempYaml() { std::filesystem::remove(path); }
+  explicit TempYaml(const std::string& text) : path(dir.path() / "skiff.yaml") { std::ofstream(path) << text; }
+  skiff::test::TempDir dir{"skiff-config-test"};
   std::filesystem::path path;
-  static inline int counter = 0;
 };
 
 BrokerConfig load(std::optional<std::string> file, std::map<std::string, std::string> env = {},

@@ -15,6 +15,7 @@
 
 #include "tests/network/test_broker.h"
 #include "tests/support/raw_client.h"
+#include "tests/support/temp_dir.h"
 
 using namespace skiff;
 using network::Response;
@@ -109,10 +110,9 @@ TEST_CASE("a response the socket cannot take whole keeps exactly its unwritten r
 
 TEST_CASE("a file region is written with sendfile from the thread that made it", "[network][gate]") {
   SocketPair sp;
-  char path[] = "/tmp/skiff-gate-XXXXXX";
-  int fd = ::mkstemp(path);
+  test::TempDir dir("skiff-gate");
+  int fd = ::open((dir.path() / "segment").c_str(), O_RDWR | O_CREAT, 0600);
   REQUIRE(fd >= 0);
-  ::unlink(path);
   const char text[] = "0123456789abcdef";
   REQUIRE(::write(fd, text, 16) == 16);
   ResponseGate gate(sp.broker);
