@@ -18,7 +18,6 @@ Per broker (started fresh, alternating Skiff, Kafka, Skiff, ... over rounds):
 """
 import argparse
 import json
-import os
 import shutil
 import sys
 import tempfile
@@ -130,11 +129,7 @@ def main():
     p.add_argument("--p99-limit-ms", type=float, default=10)
     p.add_argument("--client-timeout", type=float, default=300)
     p.add_argument("--out", type=Path, default=bvk.ROOT / "build-bench" / "results")
-    p.add_argument("--skiff", type=Path, required=True)
-    p.add_argument("--rdkafka-bench", type=Path, required=True)
-    p.add_argument("--first-produce", type=Path, required=True)
-    p.add_argument("--jars", type=Path, required=True)
-    p.add_argument("--kafka-version", default=os.environ.get("KAFKA_VERSION", "4.4.0"))
+    bvk.add_tool_args(p)
     args = p.parse_args()
     if args.smoke:
         args.e2e_seconds, args.e2e_runs, args.rate_seconds, args.rate_max = 1, 2, 1, 8_000
@@ -143,14 +138,7 @@ def main():
     args.work = Path(tempfile.mkdtemp(prefix="bench-request-cost-"))
     env = bvk.environment(args)
     bvk.log(f"environment: {env}")
-    classes = {"skiff": bvk.Skiff, "kafka": bvk.Kafka}
-    runs = []
-    try:
-        for r in range(1, args.rounds + 1):
-            for b in args.brokers.split(","):
-                runs.append((b, run_broker(args, classes[b], r)))
-    finally:
-        shutil.rmtree(args.work, ignore_errors=True)
+    runs = bvk.run_rounds(args, {"skiff": bvk.Skiff, "kafka": bvk.Kafka}, run_broker)
     stamp = time.strftime("%Y%m%d-%H%M%S")
     report = "\n".join(f"- {k}: {v}" for k, v in env.items()) + "\n\n" + summarize(runs) + "\n"
     (args.out / f"requests-{stamp}.json").write_text(json.dumps({"environment": env, "runs": runs}, indent=1))

@@ -411,6 +411,28 @@ def environment(args):
     }
 
 
+def add_tool_args(p):
+    """What bench-vs-kafka.sh passes every driver script: the binaries and jars."""
+    p.add_argument("--skiff", type=Path, required=True)
+    p.add_argument("--rdkafka-bench", type=Path, required=True)
+    p.add_argument("--first-produce", type=Path, required=True)
+    p.add_argument("--jars", type=Path, required=True)
+    p.add_argument("--kafka-version", default=os.environ.get("KAFKA_VERSION", "4.4.0"))
+
+
+def run_rounds(args, classes, run_broker):
+    """Every broker of --brokers in turn, each round (A B A B ...): [(name, results)].
+    args.work (the brokers' scratch space) is removed afterwards."""
+    runs = []
+    try:
+        for r in range(1, args.rounds + 1):
+            for name in args.brokers.split(","):
+                runs.append((name, run_broker(args, classes[name], r)))
+    finally:
+        shutil.rmtree(args.work, ignore_errors=True)
+    return runs
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--rounds", type=int, default=3)
@@ -426,11 +448,7 @@ def main():
     p.add_argument("--client-timeout", type=float, default=600)
     p.add_argument("--out", type=Path, default=ROOT / "build-bench" / "results")
     p.add_argument("--keep", action="store_true", help="keep the brokers' data dirs")
-    p.add_argument("--skiff", type=Path, required=True)
-    p.add_argument("--rdkafka-bench", type=Path, required=True)
-    p.add_argument("--first-produce", type=Path, required=True)
-    p.add_argument("--jars", type=Path, required=True)
-    p.add_argument("--kafka-version", default=os.environ.get("KAFKA_VERSION", "4.4.0"))
+    add_tool_args(p)
     args = p.parse_args()
     if args.smoke:
         args.rounds, args.records_100b, args.records_1kib = 1, 20_000, 5_000
@@ -440,17 +458,9 @@ def main():
         resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, args.idle_connections + 1000), hard))
     args.out.mkdir(parents=True, exist_ok=True)
     args.work = Path(tempfile.mkdtemp(prefix="bench-vs-kafka-"))
-    classes = {"skiff": Skiff, "kafka": Kafka}
-    order = [classes[b] for b in args.brokers.split(",")]
     env = environment(args)
     log(f"environment: {env}")
-    runs = []
-    try:
-        for r in range(1, args.rounds + 1):
-            for cls in order:
-                runs.append((cls.name, run_broker(args, cls, r)))
-    finally:
-        shutil.rmtree(args.work, ignore_errors=True)
+    runs = run_rounds(args, {"skiff": Skiff, "kafka": Kafka}, run_broker)
     stamp = time.strftime("%Y%m%d-%H%M%S")
     table = summarize(runs)
     (args.out / f"{stamp}.json").write_text(json.dumps({"environment": env, "args": {

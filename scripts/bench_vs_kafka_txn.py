@@ -31,7 +31,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_vs_kafka import ROOT, Kafka, Skiff, fmt, log, measure, run_client  # noqa: E402
+from bench_vs_kafka import ROOT, Kafka, Skiff, fmt, log, measure, run_client, run_rounds  # noqa: E402
 
 SIZE, PER_TXN = 100, 1000
 IDEM = "produce 100B idempotent / franz-go"
@@ -144,14 +144,7 @@ def main():
         args.rounds, args.records, args.client_timeout = 1, 20_000, 60
     args.out.mkdir(parents=True, exist_ok=True)
     args.work = Path(tempfile.mkdtemp(prefix="bench-txn-"))
-    classes = {"skiff": Skiff, "kafka": Kafka}
-    runs = []
-    try:
-        for r in range(1, args.rounds + 1):
-            for name in args.brokers.split(","):
-                runs.append((name, run_broker(args, classes[name], r)))
-    finally:
-        shutil.rmtree(args.work, ignore_errors=True)
+    runs = run_rounds(args, {"skiff": Skiff, "kafka": Kafka}, run_broker)
     stamp = time.strftime("%Y%m%d-%H%M%S")
     table = summarize(runs)
     head = (f"- date: {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}\n- kafka: {args.kafka_version}\n"
