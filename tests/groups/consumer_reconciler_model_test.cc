@@ -90,7 +90,8 @@ class GroupModel {
 
   // A leave (epoch -1) or a session expiry: the client has given up (or
   // lost) everything; the coordinator frees the partitions at once.
-  void leave(const std::string& id) {
+  void leave(const std::string& which) {
+    const std::string id = which;  // a copy: callers pass ids held in dead_, erased first
     dead_.erase(id);
     owners_.remove(members_[id]);
     members_.erase(id);
@@ -110,7 +111,8 @@ class GroupModel {
   }
 
   void expire_one_of_the_dead() {
-    if (!dead_.empty() && rng_() % 4 == 0) leave(*dead_.begin());
+    if (dead_.empty() || rng_() % 4 != 0) return;
+    leave(*dead_.begin());
   }
 
   void grow() {
