@@ -114,8 +114,8 @@ using ResponseChunk = std::variant<std::vector<uint8_t>, FileRegion>;
 
 struct Response {
   enum class Action {
-    kSend,   // write chunks, then unmute the connection
-    kNoOp,   // write nothing (acks=0), unmute
+    kSend,   // write chunks; the connection's next request may then be taken
+    kNoOp,   // write nothing (acks=0); the next request may be taken
     kClose,  // close the connection
   };
   RequestContext context;

@@ -55,13 +55,9 @@ ResponseGate::Outcome ResponseGate::end_write(bool done) {
 }
 
 ResponseGate::Outcome ResponseGate::try_answer(Response& response) {
-  if (response.action == Response::Action::kClose) {
+  // A close is the Processor's; so is a response nobody owes. Closed: drop.
+  if (response.action == Response::Action::kClose || !begin_write())
     return (state_.load(std::memory_order_acquire) & kClosed) ? Outcome::kClosed : Outcome::kToProcessor;
-  }
-  if (!begin_write()) {
-    // Closed: drop. Not owed: not ours to write, the old path.
-    return (state_.load(std::memory_order_acquire) & kClosed) ? Outcome::kClosed : Outcome::kToProcessor;
-  }
   if (response.action == Response::Action::kNoOp) return end_write(true);
   WriteCursor at;
   std::string error;

@@ -6,7 +6,7 @@
 // was dispatched and its response is not yet written). While owed, the
 // Processor never writes; the thread that makes the response (a handler
 // thread, or whichever thread completes a delayed operation) writes it
-// straight to the socket, non-blocking, holding mu_:
+// straight to the socket, non-blocking, marked as writing in the gate:
 //   - all of it written: the response is done right there; the Processor,
 //     which kept reading meanwhile, sees the connection answered when it next
 //     looks, and is woken only if it asked to be (it stopped reading because
