@@ -57,6 +57,14 @@ TEST_CASE("regex subscription: the whole topic name must match, and only matchin
   auto b = join_regex(f.c(), m, "b", "fo");  // a prefix is not a match (Matcher.matches())
   REQUIRE(b.error == ErrorCode::kNone);
   CHECK(b.assignment == consumer::Assignment{});
+
+  // Internal topics are not left out: Kafka 4.4 assigns __consumer_offsets to
+  // SubscriptionPattern("__consumer_offsets|zz-.*") too (checked against it).
+  const Uuid offsets{{9, 9}};
+  m.topics.set("__consumer_offsets", offsets, 1);
+  auto c = join_regex(f.c(), m, "c", "__consumer_offsets");
+  REQUIRE(c.error == ErrorCode::kNone);
+  CHECK(f.c().describe_consumer_group("g").topic_names.contains(offsets));
 }
 
 TEST_CASE("regex subscription: an invalid regex is refused with INVALID_REGULAR_EXPRESSION and Kafka's message",
