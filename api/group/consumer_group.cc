@@ -100,7 +100,7 @@ void ConsumerGroup::refresh_regexes(uint64_t topics_version, const TopicNamesLis
     if (!m.subscribed_regex || next.contains(*m.subscribed_regex)) continue;
     auto old = regexes.find(*m.subscribed_regex);
     fresh |= old == regexes.end();
-    next.emplace(*m.subscribed_regex, old == regexes.end() ? ResolvedRegex{} : old->second);
+    next.emplace(*m.subscribed_regex, old == regexes.end() ? ResolvedRegex{} : std::move(old->second));
   }
   regexes = std::move(next);
   const bool stale = std::any_of(regexes.begin(), regexes.end(),
