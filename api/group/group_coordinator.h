@@ -59,6 +59,10 @@ struct GroupConfig {
   int32_t consumer_heartbeat_interval_ms = 5000;
   int32_t consumer_max_size = INT32_MAX;
   std::string consumer_default_assignor = "uniform";
+  // Regex subscriptions are resolved again when the topic set changed, at
+  // most this often per group (Kafka waits at least 10 s between batches; a
+  // new regex is always resolved at once). Bounds the cost of topic churn.
+  int32_t consumer_regex_refresh_min_interval_ms = 1000;
 };
 
 class GroupCoordinator : public txn::TxnOffsetMarkerSink {
