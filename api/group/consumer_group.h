@@ -29,8 +29,18 @@
 #include "api/error_codes.h"
 #include "api/group/assignor.h"
 #include "api/group/consumer_member_reconciler.h"
+#include "api/group/group_types.h"
 
 namespace skiff::api::group {
+
+// A member that speaks the classic protocol (JoinGroup/SyncGroup/Heartbeat)
+// inside a consumer group (online migration; Kafka's ClassicMemberMetadata,
+// persisted in ConsumerGroupMemberMetadataValue).
+struct ClassicMemberMetadata {
+  int32_t session_timeout_ms = 0;
+  std::vector<Protocol> protocols;  // from its JoinGroup, in its order of preference
+  bool operator==(const ClassicMemberMetadata&) const = default;
+};
 
 struct ConsumerGroupMember {
   std::string member_id;
@@ -42,6 +52,8 @@ struct ConsumerGroupMember {
   std::optional<std::string> server_assignor;
   int32_t rebalance_timeout_ms = 0;
   consumer::MemberAssignmentState assignment;
+  std::optional<ClassicMemberMetadata> classic;  // set: a classic-protocol member
+  bool uses_classic() const { return classic.has_value(); }
   // Session expiry (TimerQueue): the deadline moves with every heartbeat;
   // one timer is armed at a time and re-checks under the group's lock.
   std::chrono::steady_clock::time_point session_deadline{};
@@ -50,9 +62,6 @@ struct ConsumerGroupMember {
   // earlier revocation does nothing.
   uint64_t revocation_round = 0;
 };
-
-// Resolves a topic name to its id and partition count (nothing: no such topic).
-using TopicResolver = std::function<std::optional<consumer::TopicMetadata>(const std::string&)>;
 
 // What of a consumer group is durable, as of one moment (compared by
 // consumer_records_since to write only what changed).
