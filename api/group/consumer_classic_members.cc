@@ -182,9 +182,9 @@ SyncGroupResult GroupCoordinator::classic_sync_consumer_group(GroupMetadata& g, 
       m->assignment.state != consumer::MemberState::kUnrevokedPartitions)
     return SyncGroupResult{ErrorCode::kRebalanceInProgress, {}, {}, {}};
   schedule_consumer_session(g, *m);
-  return SyncGroupResult{ErrorCode::kNone, kConsumerProtocolType, first.name,
-                         encode_assignment(embedded_protocol_version(first.metadata),
-                                           to_names(m->assignment.assigned, *g.consumer))};
+  return SyncGroupResult{
+      ErrorCode::kNone, kConsumerProtocolType, first.name,
+      encode_assignment(embedded_protocol_version(first.metadata), to_names(m->assignment.assigned, *g.consumer))};
 }
 
 ErrorCode GroupCoordinator::classic_heartbeat_consumer_group(GroupMetadata& g, const HeartbeatParams& p) {

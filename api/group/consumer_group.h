@@ -149,6 +149,7 @@ struct ConsumerMemberDescription {
   std::vector<std::string> subscribed_names;
   consumer::Assignment assigned;
   consumer::Assignment target;
+  bool classic = false;  // still on the classic protocol (MemberType 0)
 };
 
 struct ConsumerGroupDescription {

@@ -236,8 +236,8 @@ void GroupCoordinator::reconcile_consumer_member(GroupMetadata& g, ConsumerGroup
   static const consumer::Assignment kNone;
   auto t = cg.target.find(m.member_id);
   const auto subscribed = cg.subscribed_ids(m);
-  consumer::ReconcileInput in{cg.assignment_epoch, t == cg.target.end() ? &kNone : &t->second, &subscribed,
-                              owned, &cg.owners};
+  consumer::ReconcileInput in{cg.assignment_epoch, t == cg.target.end() ? &kNone : &t->second, &subscribed, owned,
+                              &cg.owners};
   auto result = consumer::reconcile(m.assignment, in);
   if (result.fenced) {
     api_log().info("group {}: member {} fenced: {}", escaped(g.group_id()), escaped(m.member_id), *result.fenced);
@@ -325,7 +325,7 @@ ConsumerGroupDescription GroupCoordinator::describe_consumer_group(const std::st
     auto t = cg.target.find(id);
     d.members.push_back({id, m.instance_id, m.rack_id, m.assignment.member_epoch, m.client_id, m.client_host,
                          m.subscribed_names, m.assignment.assigned,
-                         t == cg.target.end() ? consumer::Assignment{} : t->second});
+                         t == cg.target.end() ? consumer::Assignment{} : t->second, m.uses_classic()});
   }
   return d;
 }

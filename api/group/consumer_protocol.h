@@ -36,7 +36,7 @@ using NamedPartitions = std::map<std::string, std::set<int32_t>>;
 struct ConsumerSubscription {
   int16_t version = 0;
   std::vector<std::string> topics;
-  NamedPartitions owned;  // v1+
+  NamedPartitions owned;               // v1+
   std::optional<std::string> rack_id;  // v3+
 };
 

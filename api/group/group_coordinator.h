@@ -196,7 +196,8 @@ class GroupCoordinator : public txn::TxnOffsetMarkerSink {
   bool should_downgrade(const GroupMetadata& g, const ConsumerGroupImage& before) const;
   std::optional<FlushPoints> downgrade_to_classic(GroupMetadata& g, const ConsumerGroupImage& before);
   // Classic members of a consumer group (consumer_classic_members.cc); the caller holds g.mu.
-  JoinGroupResult classic_join_consumer_group(GroupMetadata& g, JoinGroupParams& p, std::optional<FlushPoints>& written);
+  JoinGroupResult classic_join_consumer_group(GroupMetadata& g, JoinGroupParams& p,
+                                              std::optional<FlushPoints>& written);
   SyncGroupResult classic_sync_consumer_group(GroupMetadata& g, const SyncGroupParams& p);
   ErrorCode classic_heartbeat_consumer_group(GroupMetadata& g, const HeartbeatParams& p);
   LeaveGroupResult classic_leave_consumer_group(GroupMetadata& g, const std::vector<MemberIdentity>& members,

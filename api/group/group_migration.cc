@@ -77,14 +77,13 @@ bool migration_downgrade_enabled(const std::string& policy) {
 }
 
 std::optional<ConsumerHeartbeatResult> GroupCoordinator::upgrade_classic_group(GroupMetadata& g,
-                                                                                const ConsumerHeartbeatParams& p) {
+                                                                               const ConsumerHeartbeatParams& p) {
   auto refuse = [&](const char* why) {
     api_log().info("Cannot upgrade classic group {} to consumer group because {}.", escaped(g.group_id()), why);
     return not_found(fmt::format("Group {} is not a consumer group", g.group_id()));  // Kafka's text
   };
   if (!migration_upgrade_enabled(config_.consumer_migration_policy)) return refuse("the online upgrade is disabled");
-  if (g.protocol_type != kConsumerProtocolType)
-    return refuse("the group does not use the consumer embedded protocol");
+  if (g.protocol_type != kConsumerProtocolType) return refuse("the group does not use the consumer embedded protocol");
   if (g.size() > static_cast<size_t>(config_.consumer_max_size))
     return refuse("the group size exceeds the consumer group maximum size");
   auto cg = std::make_unique<ConsumerGroup>();
@@ -110,8 +109,11 @@ std::optional<ConsumerHeartbeatResult> GroupCoordinator::upgrade_classic_group(G
                              m.subscribed_names.end());
     m.rebalance_timeout_ms = cm.rebalance_timeout_ms;
     m.classic = ClassicMemberMetadata{cm.session_timeout_ms, cm.protocols};
-    m.assignment = {consumer::MemberState::kStable, g.generation_id, g.generation_id,
-                    unowned(to_ids(*assigned, p.resolve ? p.resolve : topics_), cg->owners), {}};
+    m.assignment = {consumer::MemberState::kStable,
+                    g.generation_id,
+                    g.generation_id,
+                    unowned(to_ids(*assigned, p.resolve ? p.resolve : topics_), cg->owners),
+                    {}};
     cg->owners.update({}, m.assignment);
     cg->target[id] = m.assignment.assigned;
     if (m.instance_id) cg->static_members[*m.instance_id] = id;

@@ -144,7 +144,7 @@ TEST_CASE("consumer heartbeat: a static member that leaves with -2 is replaced b
 TEST_CASE("consumer groups and classic groups: one type per group id") {
   GroupFixture f;
   Members m(f.c());
-  auto connect = join_params("g");  // a classic member of another embedded protocol in "g": no upgrade
+  auto connect = join_params("g");    // a classic member of another embedded protocol in "g": no upgrade
   connect.protocol_type = "connect";  // (the consumer protocol's migration: consumer_migration_test.cc)
   auto classic = f.join(connect);
   REQUIRE(classic.error == ErrorCode::kNone);

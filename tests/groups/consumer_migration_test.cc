@@ -54,8 +54,9 @@ std::string classic_group_of_one(GroupFixture& f, Members& m) {
   auto j = f.join(classic_join(m, "", {}, 0));
   REQUIRE(j.error == ErrorCode::kNone);
   REQUIRE(j.leader == j.member_id);
-  auto s = f.start_sync("g", j.generation_id, j.member_id, {{j.member_id, encode_assignment(0, {{"foo", {0, 1, 2, 3}}})}})
-               .get();
+  auto s =
+      f.start_sync("g", j.generation_id, j.member_id, {{j.member_id, encode_assignment(0, {{"foo", {0, 1, 2, 3}}})}})
+          .get();
   REQUIRE(s.error == ErrorCode::kNone);
   REQUIRE(f.state("g") == "Stable");
   return j.member_id;
@@ -76,11 +77,15 @@ TEST_CASE("online upgrade: a consumer member joins a classic group whose member 
 
   auto b = m.join("b");
   REQUIRE(b.error == ErrorCode::kNone);
-  CHECK(b.member_epoch == 2);                       // the classic generation 1, bumped by b
+  CHECK(b.member_epoch == 2);                     // the classic generation 1, bumped by b
   CHECK(b.assignment == consumer::Assignment{});  // all of foo is still a's
   auto d = f.c().describe_consumer_group("g");
   REQUIRE(d.error == ErrorCode::kNone);
   REQUIRE(d.members.size() == 2);
+  for (const auto& dm : d.members) {
+    CHECK(dm.classic == (dm.member_id == a));  // ConsumerGroupDescribe's MemberType
+    CHECK(dm.member_epoch == (dm.classic ? 1 : 2));
+  }
   CHECK(f.c().describe_group("g").found == false);  // no longer a classic group
 
   // The classic member learns of the rebalance from its heartbeat and rejoins
