@@ -4,9 +4,10 @@
 // consumer polls on its own thread and commits after each batch; at every
 // moment at least one member consumes. Ownership is tracked from the
 // consumers' own rebalance callbacks: no partition may be owned by two
-// members at once. At the end every acknowledged record must have been
-// consumed (duplicates are allowed: at-least-once), and the group must be a
-// consumer-protocol group of two members.
+// members at once. The group must then be a consumer-protocol group of two
+// members; it is rolled back to classic the same way (online downgrade). At
+// the end every acknowledged record must have been consumed (duplicates are
+// allowed: at-least-once) and the group be a classic group of two.
 // Prints one JSON line of what it saw; exits non-zero on a failed check.
 // Every wait is bounded (args: bootstrap topic group timeout_ms).
 import java.time.Duration;
@@ -158,6 +159,24 @@ public class RollingUpgradeCheck {
       out.put("consumer_shared", waitFor(deadline, () -> sharing(a2, b2)));
       out.put("consumer_ms", System.currentTimeMillis() - t1);
 
+      ConsumerGroupDescription d2 = admin.describeConsumerGroups(List.of(group)).all().get().get(group);
+      out.put("type_after", String.valueOf(d2.type()));
+      out.put("members_after", d2.members().size());
+
+      // And back (online downgrade): a classic member joins the consumer
+      // group, then the last consumer-protocol member leaves.
+      long t2 = System.currentTimeMillis();
+      a2.close();
+      Member a3 = new Member(bootstrap, topic, group, "a-classic-again", "classic");
+      out.put("back_mixed_shared", waitFor(deadline, () -> sharing(a3, b2)));
+      b2.close();
+      Member b3 = new Member(bootstrap, topic, group, "b-classic-again", "classic");
+      out.put("back_classic_shared", waitFor(deadline, () -> sharing(a3, b3)));
+      out.put("downgrade_ms", System.currentTimeMillis() - t2);
+      ConsumerGroupDescription d3 = admin.describeConsumerGroups(List.of(group)).all().get().get(group);
+      out.put("type_end", String.valueOf(d3.type()));
+      out.put("members_end", d3.members().size());
+
       producing.set(false);
       producer.join(30000);
       boolean all = waitFor(deadline, () -> consumed.containsAll(produced));
@@ -165,14 +184,13 @@ public class RollingUpgradeCheck {
       out.put("consumed", consumed.size());
       out.put("records_read", records.get());
       out.put("all_consumed", all && !produced.isEmpty());
-      ConsumerGroupDescription d2 = admin.describeConsumerGroups(List.of(group)).all().get().get(group);
-      out.put("type_after", String.valueOf(d2.type()));
-      out.put("members_after", d2.members().size());
-      a2.close();
-      b2.close();
+      a3.close();
+      b3.close();
       boolean ok = Boolean.TRUE.equals(out.get("classic_shared")) && Boolean.TRUE.equals(out.get("mixed_shared"))
-          && Boolean.TRUE.equals(out.get("consumer_shared")) && all && problems.isEmpty()
-          && "Consumer".equals(out.get("type_after")) && d2.members().size() == 2;
+          && Boolean.TRUE.equals(out.get("consumer_shared")) && Boolean.TRUE.equals(out.get("back_mixed_shared"))
+          && Boolean.TRUE.equals(out.get("back_classic_shared")) && all && problems.isEmpty()
+          && "Consumer".equals(out.get("type_after")) && d2.members().size() == 2
+          && "Classic".equals(out.get("type_end")) && d3.members().size() == 2;
       out.put("ok", ok);
     }
     out.put("problems", new ArrayList<>(problems));
