@@ -78,11 +78,13 @@ bool migration_downgrade_enabled(const std::string& policy) {
 
 std::optional<ConsumerHeartbeatResult> GroupCoordinator::upgrade_classic_group(GroupMetadata& g,
                                                                                const ConsumerHeartbeatParams& p) {
+  // Kafka 4.4's validateOnlineUpgrade: GROUP_ID_NOT_FOUND with the reason.
   auto refuse = [&](const char* why) {
-    api_log().info("Cannot upgrade classic group {} to consumer group because {}.", escaped(g.group_id()), why);
-    return not_found(fmt::format("Group {} is not a consumer group", g.group_id()));  // Kafka's text
+    auto message = fmt::format("Cannot upgrade classic group {} to consumer group because {}.", g.group_id(), why);
+    api_log().info("{}", escaped(message));
+    return not_found(std::move(message));
   };
-  if (!migration_upgrade_enabled(config_.consumer_migration_policy)) return refuse("the online upgrade is disabled");
+  if (!migration_upgrade_enabled(config_.consumer_migration_policy)) return refuse("online upgrade is disabled");
   if (g.protocol_type != kConsumerProtocolType) return refuse("the group does not use the consumer embedded protocol");
   if (g.size() > static_cast<size_t>(config_.consumer_max_size))
     return refuse("the group size exceeds the consumer group maximum size");
@@ -93,10 +95,7 @@ std::optional<ConsumerHeartbeatResult> GroupCoordinator::upgrade_classic_group(G
     if (!md && !cm.protocols.empty()) md = &cm.protocols.front().metadata;
     auto sub = md ? decode_subscription(*md) : std::nullopt;
     auto assigned = decode_assignment(cm.assignment);
-    if (!sub || !assigned)
-      return not_found(fmt::format(
-          "Cannot upgrade the classic group {} to consumer group because the embedded consumer protocol is malformed.",
-          g.group_id()));
+    if (!sub || !assigned) return refuse("the embedded consumer protocol is malformed");
     ConsumerGroupMember m;
     m.member_id = id;
     m.instance_id = cm.group_instance_id;
@@ -216,7 +215,7 @@ std::optional<FlushPoints> GroupCoordinator::downgrade_to_classic(GroupMetadata&
   for (auto& [id, cm] : g.members()) schedule_session_expiry(g, cm);
   api_log().info("group {}: downgraded from consumer to classic group (generation {}, {} member(s))",
                  escaped(g.group_id()), g.generation_id, g.size());
-  prepare_rebalance(g, fmt::format("Downgrade group {} from consumer to classic.", g.group_id()));
+  prepare_rebalance(g, fmt::format("Downgrade group {} from consumer to classic for member leaving.", g.group_id()));
   return written;
 }
 

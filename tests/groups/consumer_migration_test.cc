@@ -188,7 +188,7 @@ TEST_CASE("group.consumer.migration.policy refuses as Kafka does") {
       classic_group_of_one(f, m);
       auto b = m.join("b");
       CHECK(b.error == ErrorCode::kGroupIdNotFound);
-      CHECK(b.message == "Group g is not a consumer group");
+      CHECK(b.message == "Cannot upgrade classic group g to consumer group because online upgrade is disabled.");
       CHECK(f.state("g") == "Stable");  // untouched
     }
   }
@@ -210,6 +210,28 @@ TEST_CASE("group.consumer.migration.policy refuses as Kafka does") {
     p.protocol_type = "connect";
     auto j = f.join(p);
     REQUIRE(f.start_sync("g", j.generation_id, j.member_id, {{j.member_id, {}}}).get().error == ErrorCode::kNone);
-    CHECK(m.join("b").error == ErrorCode::kGroupIdNotFound);
+    auto b = m.join("b");
+    CHECK(b.error == ErrorCode::kGroupIdNotFound);
+    CHECK(b.message ==
+          "Cannot upgrade classic group g to consumer group because the group does not use the consumer embedded "
+          "protocol.");
+  }
+  SECTION("a classic group larger than group.consumer.max.size is not upgraded") {
+    auto config = GroupFixture::test_config();
+    config.consumer_max_size = 1;
+    GroupFixture f(config);
+    Members m(f.c());
+    auto first = f.join(classic_join(m, "", {}, 0));
+    REQUIRE(first.error == ErrorCode::kNone);
+    auto second = f.start_join(classic_join(m, "", {}, 0));
+    auto rejoin = f.start_join(classic_join(m, first.member_id, {}, 0));
+    REQUIRE(second.get().error == ErrorCode::kNone);
+    REQUIRE(rejoin.get().error == ErrorCode::kNone);
+    REQUIRE(f.c().describe_group("g").members.size() == 2);
+    auto b = m.join("b");
+    CHECK(b.error == ErrorCode::kGroupIdNotFound);
+    CHECK(b.message ==
+          "Cannot upgrade classic group g to consumer group because the group size exceeds the consumer group maximum "
+          "size.");
   }
 }
