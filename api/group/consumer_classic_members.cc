@@ -81,6 +81,26 @@ bool waiting_on_unreleased(const ConsumerGroup& cg, const ConsumerGroupMember& m
   return false;
 }
 
+// Takes what a classic member's JoinGroup says about it; true when its
+// subscription changed (the group epoch moves).
+bool update_classic_member(ConsumerGroupMember& m, const std::string& id, const JoinGroupParams& p,
+                           const ConsumerSubscription& sub) {
+  m.member_id = id;
+  m.instance_id = p.group_instance_id;
+  std::vector<std::string> names = sub.topics;
+  std::sort(names.begin(), names.end());
+  names.erase(std::unique(names.begin(), names.end()), names.end());
+  const bool changed = names != m.subscribed_names;
+  m.subscribed_names = std::move(names);
+  if (sub.rack_id) m.rack_id = sub.rack_id;
+  m.rebalance_timeout_ms = p.rebalance_timeout_ms;
+  m.server_assignor.reset();
+  m.client_id = p.client_id;
+  m.client_host = p.client_host;
+  m.classic = ClassicMemberMetadata{p.session_timeout_ms, p.protocols};
+  return changed;
+}
+
 }  // namespace
 
 ConsumerGroupMember* GroupCoordinator::classic_member(GroupMetadata& g, const std::string& member_id,
@@ -110,40 +130,14 @@ JoinGroupResult GroupCoordinator::classic_join_consumer_group(GroupMetadata& g, 
   if (!sub) return join_error(ErrorCode::kInconsistentGroupProtocol, id);
 
   const auto before = cg.image();
-  bool bump = false;
   if (p.group_instance_id) {  // a static member's new incarnation takes over its partitions and epoch
     auto s = cg.static_members.find(*p.group_instance_id);
-    if (s != cg.static_members.end() && s->second != id) {
-      auto node = cg.members.extract(s->second);
-      if (auto t = cg.target.find(s->second); t != cg.target.end()) {
-        cg.target[id] = t->second;
-        cg.target.erase(t);
-      }
-      node.key() = id;
-      node.mapped().member_id = id;
-      node.mapped().session_timer_armed = false;
-      cg.members.insert(std::move(node));
-    }
+    if (s != cg.static_members.end() && s->second != id) cg.rename(s->second, id);
   }
   auto [it, fresh] = cg.members.try_emplace(id);
   auto& m = it->second;
-  bump |= fresh;
-  m.member_id = id;
-  m.instance_id = p.group_instance_id;
   if (p.group_instance_id) cg.static_members[*p.group_instance_id] = id;
-  std::vector<std::string> names = sub->topics;
-  std::sort(names.begin(), names.end());
-  names.erase(std::unique(names.begin(), names.end()), names.end());
-  if (names != m.subscribed_names) {
-    m.subscribed_names = std::move(names);
-    bump = true;
-  }
-  if (sub->rack_id) m.rack_id = sub->rack_id;
-  m.rebalance_timeout_ms = p.rebalance_timeout_ms;
-  m.server_assignor.reset();
-  m.client_id = p.client_id;
-  m.client_host = p.client_host;
-  m.classic = ClassicMemberMetadata{p.session_timeout_ms, p.protocols};
+  bool bump = update_classic_member(m, id, p, *sub) || fresh;
   if (!p.resolve) p.resolve = topics_;
   bump |= cg.refresh_subscribed_topics(p.resolve);
   if (bump) ++cg.group_epoch;

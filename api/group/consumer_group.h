@@ -92,6 +92,8 @@ class ConsumerGroup {
   // Removes a member, frees its partitions, drops its target and bumps the
   // group epoch (Kafka writes the tombstones and a new epoch alike).
   void remove(const std::string& member_id);
+  // A static member's new member id: same assignment, epoch and target.
+  void rename(const std::string& old_id, const std::string& new_id);
   // Replaces the member's assignment state, keeping `owners` in step; false
   // (nothing changed) if a partition would get a second owner.
   bool set_assignment(ConsumerGroupMember& m, const consumer::MemberAssignmentState& next);

@@ -235,3 +235,30 @@ TEST_CASE("group.consumer.migration.policy refuses as Kafka does") {
           "size.");
   }
 }
+
+TEST_CASE("online migration: a classic static member rejoining with a new member id takes over its place") {
+  GroupFixture f;
+  Members m(f.c());
+  auto p = classic_join(m, "", {}, 0);
+  p.group_instance_id = "i1";
+  auto j = f.join(p);
+  REQUIRE(j.error == ErrorCode::kNone);
+  REQUIRE(
+      f.start_sync("g", j.generation_id, j.member_id, {{j.member_id, encode_assignment(0, {{"foo", {0, 1, 2, 3}}})}})
+          .get()
+          .error == ErrorCode::kNone);
+  REQUIRE(m.join("b").error == ErrorCode::kNone);
+
+  auto p2 = classic_join(m, "", {}, 0);
+  p2.group_instance_id = "i1";
+  auto j2 = f.join(p2);
+  REQUIRE(j2.error == ErrorCode::kNone);
+  CHECK(j2.member_id != j.member_id);
+  CHECK(j2.generation_id == 2);
+  auto d = f.c().describe_consumer_group("g");
+  REQUIRE(d.members.size() == 2);
+  CHECK(d.group_epoch == 2);  // a replacement is not a new member
+  CHECK(f.heartbeat("g", 1, j.member_id, "i1") == ErrorCode::kFencedInstanceId);
+  CHECK(f.heartbeat("g", 2, j2.member_id, "i1") == ErrorCode::kNone);
+  CHECK(foo_partitions(f.start_sync("g", 2, j2.member_id).get().assignment).size() == 2);
+}
