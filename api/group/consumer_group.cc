@@ -85,6 +85,20 @@ void ConsumerGroup::remove(const std::string& member_id) {
   ++group_epoch;
 }
 
+void ConsumerGroup::rename(const std::string& old_id, const std::string& new_id) {
+  auto node = members.extract(old_id);
+  if (node.empty()) return;
+  if (auto t = target.find(old_id); t != target.end()) {
+    target[new_id] = std::move(t->second);
+    target.erase(t);
+  }
+  node.key() = new_id;
+  node.mapped().member_id = new_id;
+  node.mapped().session_timer_armed = false;  // the old id's timer will not find it
+  members.insert(std::move(node));
+  if (const auto& instance = members.at(new_id).instance_id) static_members[*instance] = new_id;
+}
+
 bool ConsumerGroup::set_assignment(ConsumerGroupMember& m, const consumer::MemberAssignmentState& next) {
   if (m.assignment == next) return true;
   if (!owners.update(m.assignment, next)) return false;

@@ -30,8 +30,18 @@
 #include "api/group/assignor.h"
 #include "api/group/consumer_member_reconciler.h"
 #include "api/group/consumer_regex.h"
+#include "api/group/group_types.h"
 
 namespace skiff::api::group {
+
+// A member that speaks the classic protocol (JoinGroup/SyncGroup/Heartbeat)
+// inside a consumer group (online migration; Kafka's ClassicMemberMetadata,
+// persisted in ConsumerGroupMemberMetadataValue).
+struct ClassicMemberMetadata {
+  int32_t session_timeout_ms = 0;
+  std::vector<Protocol> protocols;  // from its JoinGroup, in its order of preference
+  bool operator==(const ClassicMemberMetadata&) const = default;
+};
 
 struct ConsumerGroupMember {
   std::string member_id;
@@ -44,6 +54,8 @@ struct ConsumerGroupMember {
   std::optional<std::string> server_assignor;
   int32_t rebalance_timeout_ms = 0;
   consumer::MemberAssignmentState assignment;
+  std::optional<ClassicMemberMetadata> classic;  // set: a classic-protocol member
+  bool uses_classic() const { return classic.has_value(); }
   // Session expiry (TimerQueue): the deadline moves with every heartbeat;
   // one timer is armed at a time and re-checks under the group's lock.
   std::chrono::steady_clock::time_point session_deadline{};
@@ -53,8 +65,6 @@ struct ConsumerGroupMember {
   uint64_t revocation_round = 0;
 };
 
-// Resolves a topic name to its id and partition count (nothing: no such topic).
-using TopicResolver = std::function<std::optional<consumer::TopicMetadata>(const std::string&)>;
 // Every topic name, for regex subscriptions (called only when the topics
 // version moved since the group last resolved its regexes).
 using TopicNamesLister = std::function<std::vector<std::string>()>;
@@ -107,6 +117,8 @@ class ConsumerGroup {
   // Removes a member, frees its partitions, drops its target and bumps the
   // group epoch (Kafka writes the tombstones and a new epoch alike).
   void remove(const std::string& member_id);
+  // A static member's new member id: same assignment, epoch and target.
+  void rename(const std::string& old_id, const std::string& new_id);
   // Replaces the member's assignment state, keeping `owners` in step; false
   // (nothing changed) if a partition would get a second owner.
   bool set_assignment(ConsumerGroupMember& m, const consumer::MemberAssignmentState& next);
@@ -176,6 +188,7 @@ struct ConsumerMemberDescription {
   std::optional<std::string> subscribed_regex;
   consumer::Assignment assigned;
   consumer::Assignment target;
+  bool classic = false;  // still on the classic protocol (MemberType 0)
 };
 
 struct ConsumerGroupDescription {

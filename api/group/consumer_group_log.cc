@@ -51,6 +51,15 @@ std::vector<uint8_t> member_value(const ConsumerGroupMember& m) {
   v.rebalance_timeout_ms = m.rebalance_timeout_ms;
   v.server_assignor = m.server_assignor;
   v.classic_member_metadata = std::nullopt;
+  if (m.classic) {
+    auto& c = v.classic_member_metadata.emplace();
+    c.session_timeout_ms = m.classic->session_timeout_ms;
+    for (const auto& p : m.classic->protocols) {
+      auto& cp = c.supported_protocols.emplace_back();
+      cp.name = p.name;
+      cp.metadata = p.metadata;
+    }
+  }
   return encode_prefixed(0, v, 0);
 }
 
@@ -75,6 +84,12 @@ void decode_member(ConsumerGroupRecord& r, ByteReader& vr) {
     r.member.subscribed_regex = std::move(v.subscribed_topic_regex);
   r.member.rebalance_timeout_ms = v.rebalance_timeout_ms;
   r.member.server_assignor = std::move(v.server_assignor);
+  if (v.classic_member_metadata) {
+    auto& c = r.member.classic.emplace();
+    c.session_timeout_ms = v.classic_member_metadata->session_timeout_ms;
+    for (auto& p : v.classic_member_metadata->supported_protocols)
+      c.protocols.push_back({std::move(p.name), std::move(p.metadata)});
+  }
 }
 
 void decode_current(ConsumerGroupRecord& r, ByteReader& vr) {
@@ -119,7 +134,8 @@ bool same_metadata(const ConsumerGroupMember& a, const ConsumerGroupMember& b) {
   return a.instance_id == b.instance_id && a.rack_id == b.rack_id && a.client_id == b.client_id &&
          a.client_host == b.client_host && a.subscribed_names == b.subscribed_names &&
          a.subscribed_regex == b.subscribed_regex &&
-         a.server_assignor == b.server_assignor && a.rebalance_timeout_ms == b.rebalance_timeout_ms;
+         a.server_assignor == b.server_assignor && a.rebalance_timeout_ms == b.rebalance_timeout_ms &&
+         a.classic == b.classic;
 }
 
 ConsumerGroupRecord record(int16_t type, const std::string& group, const std::string& member = {}) {

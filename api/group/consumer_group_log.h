@@ -8,7 +8,8 @@
 //   3 ConsumerGroupMetadata          key (group)          value (epoch, metadataHash)
 //   4 ConsumerGroupPartitionMetadata key (group)          read and ignored (not written since 4.1)
 //   5 ConsumerGroupMemberMetadata    key (group, member)  value (instance, rack, client id/host,
-//                                       subscribed names, regex, rebalance timeout, assignor)
+//                                       subscribed names, regex, rebalance timeout, assignor,
+//                                       tagged 0: ClassicMemberMetadata of a classic member)
 //   6 ConsumerGroupTargetAssignmentMetadata key (group)   value (assignment epoch, timestamp)
 //   7 ConsumerGroupTargetAssignmentMember key (group, member) value (topic partitions)
 //   8 ConsumerGroupCurrentMemberAssignment key (group, member) value (epoch, previous epoch,

@@ -84,22 +84,21 @@ ConsumerHeartbeatResult GroupCoordinator::consumer_heartbeat_locked(GroupMetadat
   if (shutting_down_) return failed(ErrorCode::kNotCoordinator);
   if (g.is(GroupState::kDead)) return failed(ErrorCode::kCoordinatorNotAvailable);
   const bool joining = p.member_epoch == 0;
+  ConsumerGroupImage before;  // empty: a group created or converted now writes all of itself
   if (!g.is_consumer()) {
     if (joining && g.is(GroupState::kEmpty) && g.members().empty()) {
       g.consumer = std::make_unique<ConsumerGroup>();  // Kafka converts an empty classic group
     } else if (joining) {
-      return failed(ErrorCode::kGroupIdNotFound,
-                    fmt::format("Cannot upgrade classic group {} to consumer group because online upgrade is "
-                                "not supported by this broker.",
-                                p.group_id));
+      if (auto refused = upgrade_classic_group(g, p)) return *refused;  // online upgrade (group_migration.cc)
     } else {
       return failed(ErrorCode::kGroupIdNotFound, fmt::format("Group {} is not a consumer group.", p.group_id));
     }
+  } else {
+    before = g.consumer->image();
   }
-  const auto before = g.consumer->image();
   auto r = p.member_epoch == kLeaveEpoch || p.member_epoch == kStaticLeaveEpoch ? consumer_leave(g, p)
                                                                                 : consumer_join_or_beat(g, p);
-  written = persist_consumer(g, before);
+  written = write_consumer_change(g, before);
   if (!written) return failed(ErrorCode::kCoordinatorNotAvailable);
   return r;
 }
@@ -226,7 +225,7 @@ ConsumerHeartbeatResult GroupCoordinator::consumer_join_or_beat(GroupMetadata& g
   cg.maybe_compute_target(config_.consumer_default_assignor);
 
   const auto before = m->assignment.assigned;
-  reconcile_consumer_member(g, *m, p);
+  reconcile_consumer_member(g, *m, p.owned ? &*p.owned : nullptr);
   if (!g.consumer->get(p.member_id))  // fenced by the reconciliation
     return failed(ErrorCode::kFencedMemberEpoch,
                   "The consumer group member is in a unknown state. The member must abandon all its partitions "
@@ -242,13 +241,13 @@ ConsumerHeartbeatResult GroupCoordinator::consumer_join_or_beat(GroupMetadata& g
 }
 
 void GroupCoordinator::reconcile_consumer_member(GroupMetadata& g, ConsumerGroupMember& m,
-                                                 const ConsumerHeartbeatParams& p) {
+                                                 const consumer::Assignment* owned) {
   auto& cg = *g.consumer;
   static const consumer::Assignment kNone;
   auto t = cg.target.find(m.member_id);
   const auto subscribed = cg.subscribed_ids(m);
-  consumer::ReconcileInput in{cg.assignment_epoch, t == cg.target.end() ? &kNone : &t->second, &subscribed,
-                              p.owned ? &*p.owned : nullptr, &cg.owners};
+  consumer::ReconcileInput in{cg.assignment_epoch, t == cg.target.end() ? &kNone : &t->second, &subscribed, owned,
+                              &cg.owners};
   auto result = consumer::reconcile(m.assignment, in);
   if (result.fenced) {
     api_log().info("group {}: member {} fenced: {}", escaped(g.group_id()), escaped(m.member_id), *result.fenced);
@@ -270,7 +269,9 @@ void GroupCoordinator::reconcile_consumer_member(GroupMetadata& g, ConsumerGroup
 }
 
 void GroupCoordinator::schedule_consumer_session(GroupMetadata& g, ConsumerGroupMember& m) {
-  m.session_deadline = TimerQueue::Clock::now() + std::chrono::milliseconds(config_.consumer_session_timeout_ms);
+  // A classic member keeps the session timeout of its JoinGroup (Kafka's classicProtocolSessionTimeout).
+  const int32_t session_ms = m.classic ? m.classic->session_timeout_ms : config_.consumer_session_timeout_ms;
+  m.session_deadline = TimerQueue::Clock::now() + std::chrono::milliseconds(session_ms);
   if (m.session_timer_armed) return;  // the armed timer will see the new deadline
   m.session_timer_armed = true;
   timers_.schedule(m.session_deadline,
@@ -292,9 +293,9 @@ void GroupCoordinator::on_consumer_session_check(const std::weak_ptr<GroupMetada
   }
   const auto before = g->consumer->image();
   g->consumer->remove(member_id);
-  persist_consumer(*g, before);  // not waited for: nobody is answered
   api_log().info("group {}: member {} session expired (group epoch {})", escaped(g->group_id()), escaped(member_id),
                  g->consumer->group_epoch);
+  write_consumer_change(*g, before);  // not waited for: nobody is answered
 }
 
 void GroupCoordinator::on_consumer_rebalance_timeout(const std::weak_ptr<GroupMetadata>& weak,
@@ -306,7 +307,7 @@ void GroupCoordinator::on_consumer_rebalance_timeout(const std::weak_ptr<GroupMe
   if (!m || m->revocation_round != round || m->assignment.state != consumer::MemberState::kUnrevokedPartitions) return;
   const auto before = g->consumer->image();
   g->consumer->remove(member_id);
-  persist_consumer(*g, before);
+  write_consumer_change(*g, before);
   api_log().info("group {}: member {} did not revoke its partitions within its rebalance timeout; fenced",
                  escaped(g->group_id()), escaped(member_id));
 }
@@ -334,7 +335,7 @@ ConsumerGroupDescription GroupCoordinator::describe_consumer_group(const std::st
     auto t = cg.target.find(id);
     d.members.push_back({id, m.instance_id, m.rack_id, m.assignment.member_epoch, m.client_id, m.client_host,
                          m.subscribed_names, m.subscribed_regex, m.assignment.assigned,
-                         t == cg.target.end() ? consumer::Assignment{} : t->second});
+                         t == cg.target.end() ? consumer::Assignment{} : t->second, m.uses_classic()});
   }
   return d;
 }

@@ -17,7 +17,11 @@ namespace skiff::api::group {
 
 GroupCoordinator::GroupCoordinator(const GroupConfig& config, storage::LogManager& logs,
                                    const std::filesystem::path& legacy_file)
-    : config_(config) {
+    : config_(config), topics_([&logs](const std::string& name) -> std::optional<consumer::TopicMetadata> {
+        auto t = logs.topic(name);
+        if (!t) return std::nullopt;
+        return consumer::TopicMetadata{t->topic_id, name, t->partitions};
+      }) {
   std::random_device rd;
   id_state_[0] = (static_cast<uint64_t>(rd()) << 32) ^ rd();
   id_state_[1] = (static_cast<uint64_t>(rd()) << 32) ^ rd() ^ 0x9e3779b97f4a7c15ULL;
@@ -78,6 +82,7 @@ void GroupCoordinator::load_consumer_group(GroupMetadata& g, LoadedConsumerGroup
       api_log().warn("group {}: member {} loaded with a partition another member owns", escaped(g.group_id()),
                      escaped(id));
   }
+  cg->refresh_subscribed_topics(topics_);
   g.consumer = std::move(cg);
   for (auto& [id, m] : g.consumer->members) schedule_consumer_session(g, m);
 }

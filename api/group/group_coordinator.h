@@ -63,7 +63,14 @@ struct GroupConfig {
   // most this often per group (Kafka waits at least 10 s between batches; a
   // new regex is always resolved at once). Bounds the cost of topic churn.
   int32_t consumer_regex_refresh_min_interval_ms = 1000;
+  // group.consumer.migration.policy: disabled, upgrade, downgrade or
+  // bidirectional (case-insensitive, as Kafka's ConsumerGroupMigrationPolicy).
+  std::string consumer_migration_policy = "bidirectional";
 };
+
+// What group.consumer.migration.policy allows.
+bool migration_upgrade_enabled(const std::string& policy);
+bool migration_downgrade_enabled(const std::string& policy);
 
 class GroupCoordinator : public txn::TxnOffsetMarkerSink {
  public:
@@ -177,11 +184,31 @@ class GroupCoordinator : public txn::TxnOffsetMarkerSink {
   ConsumerHeartbeatResult consumer_join_or_beat(GroupMetadata& g, const ConsumerHeartbeatParams& p);
   ConsumerGroupMember* consumer_member_for(GroupMetadata& g, const ConsumerHeartbeatParams& p,
                                            ConsumerHeartbeatResult& out);
-  void reconcile_consumer_member(GroupMetadata& g, ConsumerGroupMember& m, const ConsumerHeartbeatParams& p);
+  void reconcile_consumer_member(GroupMetadata& g, ConsumerGroupMember& m, const consumer::Assignment* owned);
   void schedule_consumer_session(GroupMetadata& g, ConsumerGroupMember& m);
   void on_consumer_session_check(const std::weak_ptr<GroupMetadata>& weak, const std::string& member_id);
   void on_consumer_rebalance_timeout(const std::weak_ptr<GroupMetadata>& weak, const std::string& member_id,
                                      uint64_t round);
+  // Online migration between the protocols (group_migration.cc); the caller holds g.mu.
+  // A ConsumerGroupHeartbeat joining a non-empty classic group: converted
+  // (nothing returned) or refused with Kafka's error.
+  std::optional<ConsumerHeartbeatResult> upgrade_classic_group(GroupMetadata& g, const ConsumerHeartbeatParams& p);
+  // Writes the records of what changed since `before`; when the last
+  // consumer-protocol member went and classic members remain, converts the
+  // group back to a classic one first (Kafka's online downgrade).
+  std::optional<FlushPoints> write_consumer_change(GroupMetadata& g, const ConsumerGroupImage& before);
+  bool should_downgrade(const GroupMetadata& g, const ConsumerGroupImage& before) const;
+  std::optional<FlushPoints> downgrade_to_classic(GroupMetadata& g, const ConsumerGroupImage& before);
+  // Classic members of a consumer group (consumer_classic_members.cc); the caller holds g.mu.
+  JoinGroupResult classic_join_consumer_group(GroupMetadata& g, JoinGroupParams& p,
+                                              std::optional<FlushPoints>& written);
+  SyncGroupResult classic_sync_consumer_group(GroupMetadata& g, const SyncGroupParams& p);
+  ErrorCode classic_heartbeat_consumer_group(GroupMetadata& g, const HeartbeatParams& p);
+  LeaveGroupResult classic_leave_consumer_group(GroupMetadata& g, const std::vector<MemberIdentity>& members,
+                                                std::optional<FlushPoints>& written);
+  // The classic member `member_id` of a consumer group, or null with the error.
+  ConsumerGroupMember* classic_member(GroupMetadata& g, const std::string& member_id,
+                                      const std::optional<std::string>& instance_id, ErrorCode& error);
   using OffsetPredicate = std::function<bool(const GroupMetadata&, const TopicPartition&, const OffsetAndMetadata&)>;
   // `with_pending`: also drops pending transactional offsets of the doomed
   // partitions; otherwise a partition with pending offsets is kept.
@@ -205,6 +232,9 @@ class GroupCoordinator : public txn::TxnOffsetMarkerSink {
                                                  bool with_pending);
 
   const GroupConfig config_;
+  // The broker's topics by name: a loaded consumer group's subscribed topics
+  // are resolved with it, so the first heartbeat after a restart sees no change.
+  TopicResolver topics_;
   std::unique_ptr<OffsetsTopic> store_;
   mutable std::shared_mutex map_mu_;
   std::unordered_map<std::string, GroupPtr> groups_;

@@ -44,13 +44,19 @@ void GroupCoordinator::join_group(JoinGroupParams p, JoinCallback cb) {
   bool created = false;
   GroupPtr g = unknown ? get_or_create(p.group_id, &created) : find(p.group_id);
   if (!g) return cb(join_error(ErrorCode::kUnknownMemberId, p.member_id));
-  std::lock_guard lock(g->mu);
+  std::unique_lock lock(g->mu);
   // Checked again under the lock: shutdown() sweeps each group under its lock.
   if (shutting_down_) return cb(join_error(ErrorCode::kNotCoordinator, p.member_id));
   if (g->is(GroupState::kDead)) return cb(join_error(ErrorCode::kCoordinatorNotAvailable, p.member_id));
-  if (g->is_consumer()) {  // no online migration yet (KIP848.md): only an empty consumer group converts
-    if (!g->consumer->empty()) return cb(join_error(ErrorCode::kInconsistentGroupProtocol, p.member_id));
-    store_->write_consumer(g->group_id(), consumer_group_tombstones(g->group_id()));
+  if (g->is_consumer()) {
+    if (!g->consumer->empty()) {  // a classic member of a consumer group (consumer_classic_members.cc)
+      std::optional<FlushPoints> written;
+      auto r = classic_join_consumer_group(*g, p, written);
+      lock.unlock();
+      if (written && !store_->flush(*written)) r = join_error(ErrorCode::kCoordinatorNotAvailable, r.member_id);
+      return cb(std::move(r));
+    }
+    store_->write_consumer(g->group_id(), consumer_group_tombstones(g->group_id()));  // an empty one converts
     g->consumer.reset();
   }
   if (over_max_size(*g, p, unknown, config_.max_size)) {

@@ -1,5 +1,6 @@
 // GroupCoordinator: SyncGroup, Heartbeat and LeaveGroup (Kafka's
-// handleSyncGroup / handleHeartbeat / handleLeaveGroup).
+// handleSyncGroup / handleHeartbeat / handleLeaveGroup). On a consumer group
+// they serve its classic members (consumer_classic_members.cc).
 #include "api/api_log.h"
 #include "api/group/group_coordinator.h"
 #include "common/log_escape.h"
@@ -24,6 +25,7 @@ void GroupCoordinator::sync_group(SyncGroupParams p, SyncCallback cb) {
   std::lock_guard lock(g->mu);
   if (shutting_down_) return cb(sync_error(ErrorCode::kNotCoordinator));  // see join_group
   if (g->is(GroupState::kDead)) return cb(sync_error(ErrorCode::kCoordinatorNotAvailable));
+  if (g->is_consumer()) return cb(classic_sync_consumer_group(*g, p));  // online migration
   if (auto err = validate_member(*g, p.member_id, p.group_instance_id); err != ErrorCode::kNone)
     return cb(sync_error(err));
   if (p.generation_id != g->generation_id) return cb(sync_error(ErrorCode::kIllegalGeneration));
@@ -71,6 +73,7 @@ ErrorCode GroupCoordinator::heartbeat(const HeartbeatParams& p) {
   if (!g) return ErrorCode::kUnknownMemberId;
   std::lock_guard lock(g->mu);
   if (g->is(GroupState::kDead)) return ErrorCode::kCoordinatorNotAvailable;
+  if (g->is_consumer()) return classic_heartbeat_consumer_group(*g, p);  // online migration
   if (auto err = validate_member(*g, p.member_id, p.group_instance_id); err != ErrorCode::kNone) return err;
   if (p.generation_id != g->generation_id) return ErrorCode::kIllegalGeneration;
   switch (g->state()) {
@@ -101,10 +104,20 @@ LeaveGroupResult GroupCoordinator::leave_group(const std::string& group_id,
     r.members.assign(members.size(), ErrorCode::kUnknownMemberId);
     return r;
   }
-  std::lock_guard lock(g->mu);
+  std::unique_lock lock(g->mu);
   if (g->is(GroupState::kDead)) {
     r.error = ErrorCode::kCoordinatorNotAvailable;
     r.members.assign(members.size(), ErrorCode::kCoordinatorNotAvailable);
+    return r;
+  }
+  if (g->is_consumer()) {  // classic members of a consumer group (online migration)
+    std::optional<FlushPoints> written;
+    r = classic_leave_consumer_group(*g, members, written);
+    lock.unlock();
+    if (!written || !store_->flush(*written)) {
+      r.error = ErrorCode::kCoordinatorNotAvailable;
+      r.members.assign(members.size(), ErrorCode::kCoordinatorNotAvailable);
+    }
     return r;
   }
   for (const auto& who : members) {

@@ -46,6 +46,21 @@ void GroupMetadata::transition_to(GroupState target, int64_t now_ms) {
   state_timestamp_ = now_ms;
 }
 
+void GroupMetadata::reset_classic(int64_t now_ms) {
+  members_.clear();
+  join_order_.clear();
+  static_members_.clear();
+  leader_id_.clear();
+  pending_members.clear();
+  pending_sync.clear();
+  protocol_name.reset();
+  initial_delay_pending = false;
+  ++join_epoch;  // the classic timers armed so far find nothing to do
+  ++sync_epoch;
+  state_ = GroupState::kEmpty;
+  state_timestamp_ = now_ms;
+}
+
 MemberMetadata* GroupMetadata::get(const std::string& member_id) {
   auto it = members_.find(member_id);
   return it == members_.end() ? nullptr : &it->second;

@@ -51,6 +51,14 @@ class GroupMetadata : public std::enable_shared_from_this<GroupMetadata> {
   // Throws std::logic_error on an illegal transition (a coordinator bug).
   void transition_to(GroupState target, int64_t now_ms);
   int64_t state_timestamp() const { return state_timestamp_; }
+  // Online migration (group_migration.cc) only: the classic part becomes
+  // Empty with no member (an upgrade), or Stable at once with the members a
+  // downgrade added (Kafka's ClassicGroup.fromConsumerGroup starts Stable).
+  void reset_classic(int64_t now_ms);
+  void restore_stable(int64_t now_ms) {
+    state_ = GroupState::kStable;
+    state_timestamp_ = now_ms;
+  }
   void set_state_timestamp(int64_t ms) { state_timestamp_ = ms; }
 
   // ---- members ----

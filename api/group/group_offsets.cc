@@ -55,6 +55,9 @@ ErrorCode GroupCoordinator::validate_commit(GroupMetadata& g, const OffsetCommit
     if (p.generation_id < 0 && g.consumer->empty()) return ErrorCode::kNone;
     const auto* m = g.consumer->get(p.member_id);
     if (!m) return ErrorCode::kUnknownMemberId;
+    // A classic member's generation is its member epoch (Kafka's validateMemberEpoch).
+    if (m->uses_classic())
+      return p.generation_id == m->assignment.member_epoch ? ErrorCode::kNone : ErrorCode::kIllegalGeneration;
     if (p.generation_id > m->assignment.member_epoch) return ErrorCode::kFencedMemberEpoch;
     if (p.generation_id < m->assignment.member_epoch) return ErrorCode::kStaleMemberEpoch;  // KIP848.md step 4
     return ErrorCode::kNone;

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "api/error_codes.h"
+#include "api/group/assignor.h"
 
 namespace skiff::api::group {
 
@@ -23,7 +24,12 @@ using Bytes = std::vector<uint8_t>;
 struct Protocol {
   std::string name;
   Bytes metadata;
+  bool operator==(const Protocol&) const = default;
 };
+
+// Resolves a topic name to its id and partition count (nothing: no such
+// topic); the consumer protocol's assignments name topics by id.
+using TopicResolver = std::function<std::optional<consumer::TopicMetadata>(const std::string&)>;
 
 struct TopicPartition {
   std::string topic;
@@ -52,6 +58,8 @@ struct JoinGroupParams {
   std::string protocol_type;
   std::vector<Protocol> protocols;
   bool require_known_member_id = false;  // v4+ (KIP-394)
+  // Topic ids, for a classic member of a consumer group (online migration).
+  TopicResolver resolve;
 };
 
 struct JoinedMember {

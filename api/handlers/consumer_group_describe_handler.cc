@@ -8,7 +8,8 @@ namespace skiff::api {
 namespace {
 
 using protocol::ConsumerGroupDescribeResponse;
-constexpr int8_t kConsumerMemberType = 1;  // Kafka: 0 classic, 1 consumer
+constexpr int8_t kClassicMemberType = 0;  // Kafka's MemberType: 0 classic, 1 consumer
+constexpr int8_t kConsumerMemberType = 1;
 
 ConsumerGroupDescribeResponse::Assignment to_wire(BrokerServices& services, const group::consumer::Assignment& a,
                                                   const std::map<Uuid, std::string>& names) {
@@ -54,7 +55,7 @@ void ConsumerGroupDescribeHandler::handle(ApiRequest&, protocol::ConsumerGroupDe
       dm.subscribed_topic_regex = m.subscribed_regex;
       dm.assignment = to_wire(services_, m.assigned, d.topic_names);
       dm.target_assignment = to_wire(services_, m.target, d.topic_names);
-      dm.member_type = kConsumerMemberType;
+      dm.member_type = m.classic ? kClassicMemberType : kConsumerMemberType;
     }
   }
   out.send(resp);

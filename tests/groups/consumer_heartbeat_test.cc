@@ -146,7 +146,9 @@ TEST_CASE("consumer heartbeat: a static member that leaves with -2 is replaced b
 TEST_CASE("consumer groups and classic groups: one type per group id") {
   GroupFixture f;
   Members m(f.c());
-  auto classic = f.join(join_params("g"));  // a classic member in "g"
+  auto connect = join_params("g");    // a classic member of another embedded protocol in "g": no upgrade
+  connect.protocol_type = "connect";  // (the consumer protocol's migration: consumer_migration_test.cc)
+  auto classic = f.join(connect);
   REQUIRE(classic.error == ErrorCode::kNone);
   auto r = m.join("a");
   CHECK(r.error == ErrorCode::kGroupIdNotFound);
@@ -158,6 +160,7 @@ TEST_CASE("consumer groups and classic groups: one type per group id") {
   cp.subscribed_names = std::vector<std::string>{"foo"};
   REQUIRE(f.c().consumer_heartbeat(cp).error == ErrorCode::kNone);
   auto jp = join_params("c");
+  jp.protocol_type = "connect";
   CHECK(f.join(jp).error == ErrorCode::kInconsistentGroupProtocol);
 
   auto d = f.c().describe_group("c");

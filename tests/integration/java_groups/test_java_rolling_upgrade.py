@@ -1,0 +1,51 @@
+"""KIP-848's online upgrade with the real Java client: a group of two
+KafkaConsumers with group.protocol=classic, consuming while a producer
+writes, is rolled one member at a time to group.protocol=consumer
+(RollingUpgradeCheck.java, launched from source). At each step at least one
+member consumes; no partition is ever owned by two members (from their own
+rebalance callbacks); every acknowledged record is consumed; the group is
+then a consumer-protocol group of two members. Then rolled back the same way
+(online downgrade: a classic member joins the consumer group, the last
+consumer-protocol member leaves), ending as a classic group of two. Runs in
+the java run of the suite (ctest compat_java); bounded in time."""
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from harness.clients import CACHE
+from test_admin import name, only_for
+
+pytestmark = pytest.mark.timeout(150)
+
+CHECK = Path(__file__).with_name("RollingUpgradeCheck.java")
+
+
+def test_java_classic_group_rolled_to_consumer_protocol_and_back(client, broker):
+    only_for(client, "java")
+    cp = (CACHE / "java" / "classpath").read_text().strip()
+    cmd = ["java", "-Xmx512m", "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn", "-cp", cp, str(CHECK),
+           broker.bootstrap, name("roll"), name("roll-group"), "100000"]
+    p = subprocess.run(cmd, capture_output=True, timeout=135, stdin=subprocess.DEVNULL)
+    out = p.stdout.decode(errors="replace").strip().splitlines()
+    assert out, f"no result (exit {p.returncode}): {p.stderr.decode(errors='replace')[-3000:]}"
+    res = json.loads(out[-1])
+    print(res)
+    assert res["classic_shared"] is True, res
+    assert res["type_before"] == "Classic", res
+    assert res["mixed_shared"] is True, res
+    assert res["type_mixed"] == "Consumer", res
+    assert res["members_mixed"] == 2, res
+    assert res["consumer_shared"] is True, res
+    assert res["all_consumed"] is True, res
+    assert res["type_after"] == "Consumer", res
+    assert res["members_after"] == 2, res
+    assert res["back_mixed_shared"] is True, res
+    assert res["back_classic_shared"] is True, res
+    assert res["type_end"] == "Classic", res
+    assert res["members_end"] == 2, res
+    assert res["problems"] == "[]", res
+    assert p.returncode == 0, res
