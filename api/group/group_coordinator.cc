@@ -73,8 +73,7 @@ void GroupCoordinator::load_consumer_group(GroupMetadata& g, LoadedConsumerGroup
   cg->assignment_epoch = loaded.assignment_epoch;
   cg->target = std::move(loaded.targets);
   cg->members = std::move(loaded.members);
-  cg->metadata_hash = loaded.metadata_hash;  // so the first heartbeat bumps nothing if no topic changed
-  cg->regexes = std::move(loaded.regexes);   // stale: resolved again at the first heartbeat
+  cg->regexes = std::move(loaded.regexes);  // stale: resolved again at the first heartbeat
   for (auto& [id, m] : cg->members) {
     m.member_id = id;
     if (m.instance_id) cg->static_members[*m.instance_id] = id;
@@ -82,7 +81,11 @@ void GroupCoordinator::load_consumer_group(GroupMetadata& g, LoadedConsumerGroup
       api_log().warn("group {}: member {} loaded with a partition another member owns", escaped(g.group_id()),
                      escaped(id));
   }
+  // The subscribed topics as the broker has them now (classic members of the
+  // group never heartbeat to fill them), then the record's hash: the first
+  // heartbeat bumps the epoch only if a topic changed since it was written.
   cg->refresh_subscribed_topics(topics_);
+  cg->metadata_hash = loaded.metadata_hash;
   g.consumer = std::move(cg);
   for (auto& [id, m] : g.consumer->members) schedule_consumer_session(g, m);
 }
