@@ -17,7 +17,7 @@ namespace skiff::api::group {
 
 GroupCoordinator::GroupCoordinator(const GroupConfig& config, storage::LogManager& logs,
                                    const std::filesystem::path& legacy_file)
-    : config_(config) {
+    : config_(config), group_configs_(std::make_unique<GroupDynamicConfigs>(config.group_configs_file)) {
   std::random_device rd;
   id_state_[0] = (static_cast<uint64_t>(rd()) << 32) ^ rd();
   id_state_[1] = (static_cast<uint64_t>(rd()) << 32) ^ rd() ^ 0x9e3779b97f4a7c15ULL;
