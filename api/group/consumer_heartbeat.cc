@@ -267,8 +267,10 @@ void GroupCoordinator::schedule_consumer_session(GroupMetadata& g, ConsumerGroup
   if (m.session_timer_armed && m.session_timer_at <= m.session_deadline) return;  // it will see the new deadline
   m.session_timer_armed = true;
   m.session_timer_at = m.session_deadline;
-  timers_.schedule(m.session_deadline, [this, weak = g.weak_from_this(), id = m.member_id,
-                                        round = ++m.session_timer_round] { on_consumer_session_check(weak, id, round); });
+  const uint64_t round = ++m.session_timer_round;
+  timers_.schedule(m.session_deadline, [this, weak = g.weak_from_this(), id = m.member_id, round] {
+    on_consumer_session_check(weak, id, round);
+  });
 }
 
 void GroupCoordinator::on_consumer_session_check(const std::weak_ptr<GroupMetadata>& weak,

@@ -117,7 +117,8 @@ std::optional<std::string> validate_group_configs(const std::map<std::string, st
     auto it = parsed.find(k);
     if (it == parsed.end()) continue;
     auto [lo, hi] = bounds(broker, k);
-    if (it->second < lo || it->second > hi) return fmt::format("{} must be in the range {} to {} inclusive.", k, lo, hi);
+    if (it->second < lo || it->second > hi)
+      return fmt::format("{} must be in the range {} to {} inclusive.", k, lo, hi);
   }
   if (parsed.empty()) return std::nullopt;
   const int32_t session = parsed.count(kSession) ? parsed[kSession] : broker.consumer_session_timeout_ms;

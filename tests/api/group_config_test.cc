@@ -48,8 +48,9 @@ IncrementalAlterConfigsResponse::AlterConfigsResourceResponse set(test::ApiHarne
   return h.call<IncrementalAlterConfigsResponse>(req, 1).responses.at(0);
 }
 
-const DescribeConfigsResponse::DescribeConfigsResourceResult& entry(const DescribeConfigsResponse::DescribeConfigsResult& r,
-                                                                    const std::string& key) {
+using Entry = DescribeConfigsResponse::DescribeConfigsResourceResult;
+
+const Entry& entry(const DescribeConfigsResponse::DescribeConfigsResult& r, const std::string& key) {
   for (const auto& c : r.configs)
     if (c.name == key) return c;
   FAIL("no " << key);
