@@ -30,12 +30,16 @@ class NamePattern {
 
   bool ok() const;
   const std::string& error() const { return error_; }
+  // The error as RE2/J's PatternSyntaxException.getDescription() words it
+  // ("missing closing )"), which Kafka puts in its messages; empty when ok().
+  const std::string& java_description() const { return java_description_; }
   // True when the whole of `name` matches (false when !ok()).
   bool matches(std::string_view name) const;
 
  private:
   std::unique_ptr<re2::RE2> re_;
   std::string error_;
+  std::string java_description_;
 };
 
 }  // namespace skiff::api

@@ -102,6 +102,11 @@ class LogManager {
   std::optional<TopicInfo> topic(const std::string& name) const;
   std::optional<TopicInfo> topic_by_id(const Uuid& id) const;
   std::vector<TopicInfo> list_topics() const;
+  // Moves whenever a topic is created, deleted or grown (and on other
+  // changes of the topic maps: configs, a replica moving dirs). Consumers
+  // of the topic set (regex subscriptions) compare it to know when to look
+  // again; it starts again from 0 in each process.
+  uint64_t topics_generation() const { return generation_.load(std::memory_order_acquire); }
   std::shared_ptr<const LogConfig> topic_config(const std::string& name) const;
 
   const std::string& cluster_id() const { return cluster_id_; }

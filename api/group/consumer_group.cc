@@ -2,7 +2,56 @@
 
 #include <algorithm>
 
+#include "common/wall_clock.h"
+
 namespace skiff::api::group {
+namespace {
+
+// FNV-1a 64 over a byte stream, finished with splitmix64 (FNV alone mixes
+// the last bytes poorly).
+class StableHash {
+ public:
+  void byte(uint8_t b) { h_ = (h_ ^ b) * 0x100000001b3ULL; }
+  void u32(uint32_t v) {
+    for (int s = 24; s >= 0; s -= 8) byte(static_cast<uint8_t>(v >> s));
+  }
+  void u64(uint64_t v) {
+    for (int s = 56; s >= 0; s -= 8) byte(static_cast<uint8_t>(v >> s));
+  }
+  void str(const std::string& v) {
+    u32(static_cast<uint32_t>(v.size()));
+    for (char c : v) byte(static_cast<uint8_t>(c));
+  }
+  int64_t done() const {
+    uint64_t z = h_ + 0x9e3779b97f4a7c15ULL;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return static_cast<int64_t>(z ^ (z >> 31));
+  }
+
+ private:
+  uint64_t h_ = 0xcbf29ce484222325ULL;
+};
+
+// Per topic: magic byte 0, the 16 id bytes, the name (u32 length + bytes),
+// the partition count (u32); big-endian.
+int64_t topic_hash(const consumer::TopicMetadata& t) {
+  StableHash h;
+  h.byte(0);
+  for (uint8_t b : t.id.bytes) h.byte(b);
+  h.str(t.name);
+  h.u32(static_cast<uint32_t>(t.partitions));
+  return h.done();
+}
+
+}  // namespace
+
+int64_t topics_metadata_hash(const std::map<std::string, consumer::TopicMetadata>& topics) {
+  if (topics.empty()) return 0;
+  StableHash h;  // the topics' hashes in name order (the map's)
+  for (const auto& [name, t] : topics) h.u64(static_cast<uint64_t>(topic_hash(t)));
+  return h.done();
+}
 
 std::string ConsumerGroup::state() const {
   if (members.empty()) return "Empty";
@@ -29,6 +78,10 @@ void ConsumerGroup::remove(const std::string& member_id) {
   }
   target.erase(member_id);
   members.erase(it);
+  std::erase_if(regexes, [this](const auto& r) {
+    return std::none_of(members.begin(), members.end(),
+                        [&](const auto& m) { return m.second.subscribed_regex == r.first; });
+  });
   ++group_epoch;
 }
 
@@ -39,26 +92,62 @@ bool ConsumerGroup::set_assignment(ConsumerGroupMember& m, const consumer::Membe
   return true;
 }
 
+void ConsumerGroup::refresh_regexes(uint64_t topics_version, const TopicNamesLister& list,
+                                    std::chrono::milliseconds min_interval) {
+  std::map<std::string, ResolvedRegex> next;
+  bool fresh = false;
+  for (const auto& [id, m] : members) {
+    if (!m.subscribed_regex || next.contains(*m.subscribed_regex)) continue;
+    auto old = regexes.find(*m.subscribed_regex);
+    fresh |= old == regexes.end();
+    next.emplace(*m.subscribed_regex, old == regexes.end() ? ResolvedRegex{} : std::move(old->second));
+  }
+  regexes = std::move(next);
+  const bool stale = std::any_of(regexes.begin(), regexes.end(),
+                                 [&](const auto& r) { return r.second.version != topics_version; });
+  const auto now = std::chrono::steady_clock::now();
+  if (!list || !(fresh || (stale && now >= regexes_refreshed_at + min_interval))) return;
+  const auto names = list();
+  for (auto& [regex, r] : regexes) {
+    if (!r.pattern) r.pattern = std::make_shared<const NamePattern>(regex);
+    auto topics = resolve_regex(*r.pattern, names);
+    if (topics != r.topics || r.timestamp_ms == 0) {
+      r.topics = std::move(topics);
+      r.timestamp_ms = wall_clock_ms();
+    }
+    r.version = topics_version;
+  }
+  regexes_refreshed_at = now;
+}
+
+std::set<std::string> ConsumerGroup::subscribed_names_of(const ConsumerGroupMember& m) const {
+  std::set<std::string> names(m.subscribed_names.begin(), m.subscribed_names.end());
+  if (m.subscribed_regex) {
+    auto r = regexes.find(*m.subscribed_regex);
+    if (r != regexes.end()) names.insert(r->second.topics.begin(), r->second.topics.end());
+  }
+  return names;
+}
+
 bool ConsumerGroup::refresh_subscribed_topics(const TopicResolver& resolve) {
   std::map<std::string, consumer::TopicMetadata> now;
   for (const auto& [id, m] : members) {
-    for (const auto& name : m.subscribed_names) {
+    for (const auto& name : subscribed_names_of(m)) {
       if (now.contains(name)) continue;
       if (auto t = resolve(name)) now.emplace(name, *t);
     }
   }
-  auto same = [](const auto& a, const auto& b) {
-    return a.first == b.first && a.second.id == b.second.id && a.second.partitions == b.second.partitions;
-  };
-  if (now.size() == subscribed_topics.size() && std::equal(now.begin(), now.end(), subscribed_topics.begin(), same))
-    return false;
+  // Kept even when the hash is the same: after a load the map starts empty.
   subscribed_topics = std::move(now);
+  const int64_t hash = topics_metadata_hash(subscribed_topics);
+  if (hash == metadata_hash) return false;
+  metadata_hash = hash;
   return true;
 }
 
 std::set<Uuid> ConsumerGroup::subscribed_ids(const ConsumerGroupMember& m) const {
   std::set<Uuid> ids;
-  for (const auto& name : m.subscribed_names) {
+  for (const auto& name : subscribed_names_of(m)) {
     auto it = subscribed_topics.find(name);
     if (it != subscribed_topics.end()) ids.insert(it->second.id);
   }

@@ -29,6 +29,7 @@
 #include "api/error_codes.h"
 #include "api/group/assignor.h"
 #include "api/group/consumer_member_reconciler.h"
+#include "api/group/consumer_regex.h"
 
 namespace skiff::api::group {
 
@@ -39,6 +40,7 @@ struct ConsumerGroupMember {
   std::string client_id;
   std::string client_host;
   std::vector<std::string> subscribed_names;  // sorted, unique
+  std::optional<std::string> subscribed_regex;  // never empty (an empty one clears it)
   std::optional<std::string> server_assignor;
   int32_t rebalance_timeout_ms = 0;
   consumer::MemberAssignmentState assignment;
@@ -57,6 +59,18 @@ struct ConsumerGroupMember {
 
 // Resolves a topic name to its id and partition count (nothing: no such topic).
 using TopicResolver = std::function<std::optional<consumer::TopicMetadata>(const std::string&)>;
+// Every topic name, for regex subscriptions (called only when the topics
+// version moved since the group last resolved its regexes).
+using TopicNamesLister = std::function<std::vector<std::string>()>;
+
+// The group's metadata hash (ConsumerGroupMetadataValue.MetadataHash,
+// KIP-1101): 0 for no topic, else a stable 64-bit hash of every subscribed
+// topic's name, id and partition count, in name order. Kafka 4.4 hashes with
+// XXH3 (hash4j), which we do not link; ours is FNV-1a 64 with a splitmix64
+// finaliser over the same fields (consumer_group.cc has the byte stream). The
+// value only has to be stable across our own restarts: it is compared with
+// the one in the group's record so that a load does not bump the group epoch.
+int64_t topics_metadata_hash(const std::map<std::string, consumer::TopicMetadata>& topics);
 
 // What of a consumer group is durable, as of one moment (compared by
 // consumer_records_since to write only what changed).
@@ -65,19 +79,29 @@ struct ConsumerGroupImage {
   int32_t assignment_epoch = 0;
   consumer::TargetAssignment target;
   std::map<std::string, ConsumerGroupMember> members;
+  int64_t metadata_hash = 0;
+  std::map<std::string, ResolvedRegex> regexes;
 };
 
 class ConsumerGroup {
  public:
-  ConsumerGroupImage image() const { return {group_epoch, assignment_epoch, target, members}; }
+  ConsumerGroupImage image() const {
+    return {group_epoch, assignment_epoch, target, members, metadata_hash, regexes};
+  }
   int32_t group_epoch = 0;
   int32_t assignment_epoch = 0;  // the epoch of `target`
   consumer::TargetAssignment target;
   std::map<std::string, ConsumerGroupMember> members;
   std::map<std::string, std::string> static_members;  // instance id -> member id
   consumer::PartitionOwnership owners;
-  // The subscribed topics (by name) as last seen; a change bumps the epoch.
+  // The subscribed topics (by name) as last seen, and their hash; a change
+  // of the hash bumps the epoch.
   std::map<std::string, consumer::TopicMetadata> subscribed_topics;
+  int64_t metadata_hash = 0;
+  // The members' regular expressions and the topics each matched
+  // (consumer_regex.h), and when they were last resolved.
+  std::map<std::string, ResolvedRegex> regexes;
+  std::chrono::steady_clock::time_point regexes_refreshed_at{};
 
   bool empty() const { return members.empty(); }
   // Kafka's ConsumerGroupState names: Empty, Assigning, Reconciling, Stable.
@@ -91,9 +115,15 @@ class ConsumerGroup {
   // (nothing changed) if a partition would get a second owner.
   bool set_assignment(ConsumerGroupMember& m, const consumer::MemberAssignmentState& next);
 
-  // Re-reads the subscribed topics' metadata; true when the set of topics,
-  // an id or a partition count changed (the caller bumps the group epoch).
+  // Resolves the members' regexes no one resolved yet at once, and all of
+  // them again when `topics_version` moved (at most once per `min_interval`);
+  // drops those no member uses any more. Calls `list` at most once.
+  void refresh_regexes(uint64_t topics_version, const TopicNamesLister& list, std::chrono::milliseconds min_interval);
+  // Re-reads the subscribed topics' metadata (names and regex matches);
+  // true when their hash changed (the caller bumps the group epoch).
   bool refresh_subscribed_topics(const TopicResolver& resolve);
+  // The topic names a member subscribes to: its names and its regex's matches.
+  std::set<std::string> subscribed_names_of(const ConsumerGroupMember& m) const;
   // Resolved topic ids of a member's subscription (existing topics only).
   std::set<Uuid> subscribed_ids(const ConsumerGroupMember& m) const;
   // The assignor the group uses: the one most members ask for, else `fallback`.
@@ -116,12 +146,17 @@ struct ConsumerHeartbeatParams {
   std::optional<std::string> rack_id;
   int32_t rebalance_timeout_ms = -1;
   std::optional<std::vector<std::string>> subscribed_names;  // none: unchanged
-  std::optional<std::string> subscribed_regex;
+  std::optional<std::string> subscribed_regex;                // none: unchanged; empty: none
   std::optional<std::string> server_assignor;
   std::optional<consumer::Assignment> owned;  // none: not sent
   std::string client_id;
   std::string client_host;
   TopicResolver resolve;
+  // For regex subscriptions: the broker's topics version, read before
+  // anything else (a topic created after it is seen at the next heartbeat),
+  // and the lister of topic names.
+  uint64_t topics_version = 0;
+  TopicNamesLister list_topics;
 };
 
 struct ConsumerHeartbeatResult {
@@ -142,6 +177,7 @@ struct ConsumerMemberDescription {
   std::string client_id;
   std::string client_host;
   std::vector<std::string> subscribed_names;
+  std::optional<std::string> subscribed_regex;
   consumer::Assignment assigned;
   consumer::Assignment target;
 };

@@ -9,6 +9,8 @@
 #include "api/group/generated/consumer_group_metadata_key.h"
 #include "api/group/generated/consumer_group_metadata_value.h"
 #include "api/group/generated/consumer_group_partition_metadata_key.h"
+#include "api/group/generated/consumer_group_regular_expression_key.h"
+#include "api/group/generated/consumer_group_regular_expression_value.h"
 #include "api/group/generated/consumer_group_target_assignment_member_key.h"
 #include "api/group/generated/consumer_group_target_assignment_member_value.h"
 #include "api/group/generated/consumer_group_target_assignment_metadata_key.h"
@@ -47,7 +49,7 @@ std::vector<uint8_t> member_value(const ConsumerGroupMember& m) {
   v.client_id = m.client_id;
   v.client_host = m.client_host;
   v.subscribed_topic_names = m.subscribed_names;
-  v.subscribed_topic_regex = std::nullopt;
+  v.subscribed_topic_regex = m.subscribed_regex;
   v.rebalance_timeout_ms = m.rebalance_timeout_ms;
   v.server_assignor = m.server_assignor;
   v.classic_member_metadata = std::nullopt;
@@ -97,6 +99,8 @@ void decode_member(ConsumerGroupRecord& r, ByteReader& vr) {
   r.member.client_id = std::move(v.client_id);
   r.member.client_host = std::move(v.client_host);
   r.member.subscribed_names = std::move(v.subscribed_topic_names);
+  if (v.subscribed_topic_regex && !v.subscribed_topic_regex->empty())
+    r.member.subscribed_regex = std::move(v.subscribed_topic_regex);
   r.member.rebalance_timeout_ms = v.rebalance_timeout_ms;
   r.member.server_assignor = std::move(v.server_assignor);
 }
@@ -129,9 +133,22 @@ void decode_group_key(ConsumerGroupRecord& r, ByteReader& kr) {
   r.group_id = std::move(k.group_id);
 }
 
+void decode_regex(ConsumerGroupRecord& r, ByteReader& kr, std::optional<ByteReader>& vr) {
+  ConsumerGroupRegularExpressionKey k;
+  k.decode(kr, 0);
+  r.group_id = std::move(k.group_id);
+  r.regex = std::move(k.regular_expression);
+  if (!vr) return;
+  auto v = decode_versioned<ConsumerGroupRegularExpressionValue>(*vr, kLog);
+  r.resolved.topics.insert(v.topics.begin(), v.topics.end());
+  r.resolved.version = kStaleTopicsVersion;  // another process's topics version: resolve again
+  r.resolved.timestamp_ms = v.timestamp;
+}
+
 bool same_metadata(const ConsumerGroupMember& a, const ConsumerGroupMember& b) {
   return a.instance_id == b.instance_id && a.rack_id == b.rack_id && a.client_id == b.client_id &&
          a.client_host == b.client_host && a.subscribed_names == b.subscribed_names &&
+         a.subscribed_regex == b.subscribed_regex &&
          a.server_assignor == b.server_assignor && a.rebalance_timeout_ms == b.rebalance_timeout_ms;
 }
 
@@ -159,6 +176,33 @@ void add_member_changes(std::vector<ConsumerGroupRecord>& out, const std::string
   }
 }
 
+void add_regex_changes(std::vector<ConsumerGroupRecord>& out, const std::string& g, const ConsumerGroupImage& before,
+                       const ConsumerGroup& now) {
+  for (const auto& [regex, r] : before.regexes) {
+    if (now.regexes.contains(regex)) continue;
+    auto& t = out.emplace_back(record(kConsumerRegexType, g));
+    t.regex = regex;
+    t.tombstone = true;
+  }
+  for (const auto& [regex, r] : now.regexes) {
+    if (r.timestamp_ms == 0) continue;  // never resolved (no lister): nothing to keep
+    auto old = before.regexes.find(regex);
+    if (old != before.regexes.end() && old->second.topics == r.topics && old->second.timestamp_ms == r.timestamp_ms)
+      continue;
+    auto& rec = out.emplace_back(record(kConsumerRegexType, g));
+    rec.regex = regex;
+    rec.resolved = r;
+  }
+}
+
+std::vector<uint8_t> regex_value(const ResolvedRegex& r) {
+  ConsumerGroupRegularExpressionValue v;
+  v.topics.assign(r.topics.begin(), r.topics.end());
+  v.version_ = r.version == kStaleTopicsVersion ? -1 : static_cast<int64_t>(r.version);
+  v.timestamp = r.timestamp_ms;
+  return encode_prefixed(0, v, 0);
+}
+
 }  // namespace
 
 std::vector<ConsumerGroupRecord> consumer_records_since(const std::string& g, const ConsumerGroupImage& before,
@@ -172,8 +216,12 @@ std::vector<ConsumerGroupRecord> consumer_records_since(const std::string& g, co
     }
   }
   add_member_changes(out, g, before, now, /*metadata=*/true);
-  if (now.group_epoch != before.group_epoch)
-    out.emplace_back(record(kConsumerGroupMetadataType, g)).epoch = now.group_epoch;
+  add_regex_changes(out, g, before, now);
+  if (now.group_epoch != before.group_epoch || now.metadata_hash != before.metadata_hash) {
+    auto& r = out.emplace_back(record(kConsumerGroupMetadataType, g));
+    r.epoch = now.group_epoch;
+    r.metadata_hash = now.metadata_hash;
+  }
   for (const auto& [id, a] : now.target) {
     auto old = before.target.find(id);
     if (old != before.target.end() && old->second == a) continue;
@@ -192,7 +240,7 @@ std::vector<ConsumerGroupRecord> consumer_group_tombstones(const std::string& g)
 }
 
 bool is_consumer_record_type(int16_t type) {
-  return type >= kConsumerGroupMetadataType && type <= kConsumerCurrentAssignmentType;
+  return (type >= kConsumerGroupMetadataType && type <= kConsumerCurrentAssignmentType) || type == kConsumerRegexType;
 }
 
 std::vector<uint8_t> encode_consumer_key(const ConsumerGroupRecord& r) {
@@ -214,6 +262,12 @@ std::vector<uint8_t> encode_consumer_key(const ConsumerGroupRecord& r) {
       return member_key(ConsumerGroupCurrentMemberAssignmentKey{});
     case kConsumerTargetMetadataType:
       return group_key(ConsumerGroupTargetAssignmentMetadataKey{});
+    case kConsumerRegexType: {
+      ConsumerGroupRegularExpressionKey k;
+      k.group_id = r.group_id;
+      k.regular_expression = r.regex;
+      return encode_prefixed(r.type, k, 0);
+    }
     default:
       return group_key(ConsumerGroupMetadataKey{});
   }
@@ -237,9 +291,12 @@ std::optional<std::vector<uint8_t>> encode_consumer_value(const ConsumerGroupRec
       v.assignment_timestamp = wall_clock_ms();
       return encode_prefixed(0, v, 0);
     }
+    case kConsumerRegexType:
+      return regex_value(r.resolved);
     default: {
       ConsumerGroupMetadataValue v;
       v.epoch = r.epoch;
+      v.metadata_hash = r.metadata_hash;
       return encode_prefixed(0, v, 0);
     }
   }
@@ -273,9 +330,16 @@ ConsumerGroupRecord decode_consumer_record(int16_t type, ByteReader& kr,
     case kConsumerGroupPartitionMetadataType:
       decode_group_key<ConsumerGroupPartitionMetadataKey>(r, kr);  // value ignored (Kafka < 4.1)
       break;
+    case kConsumerRegexType:
+      decode_regex(r, kr, vr);
+      break;
     default:
       decode_group_key<ConsumerGroupMetadataKey>(r, kr);
-      if (vr) r.epoch = decode_versioned<ConsumerGroupMetadataValue>(*vr, kLog).epoch;
+      if (vr) {
+        auto v = decode_versioned<ConsumerGroupMetadataValue>(*vr, kLog);
+        r.epoch = v.epoch;
+        r.metadata_hash = v.metadata_hash;
+      }
   }
   return r;
 }

@@ -14,6 +14,8 @@
 //   8 ConsumerGroupCurrentMemberAssignment key (group, member) value (epoch, previous epoch,
 //                                       state, assigned, pending revocation, each
 //                                       topic with its tagged AssignmentEpochs)
+//  16 ConsumerGroupRegularExpression key (group, regex)  value (matched topics, version,
+//                                       timestamp); written when the matches change
 // The structs are generated from api/group/schemas (kafka-group-coordinator 4.4.0).
 //
 // Threads: pure functions.
@@ -36,6 +38,7 @@ inline constexpr int16_t kConsumerMemberMetadataType = 5;
 inline constexpr int16_t kConsumerTargetMetadataType = 6;
 inline constexpr int16_t kConsumerTargetMemberType = 7;
 inline constexpr int16_t kConsumerCurrentAssignmentType = 8;
+inline constexpr int16_t kConsumerRegexType = 16;
 
 // One ConsumerGroup* record; which fields count depends on `type`.
 struct ConsumerGroupRecord {
@@ -44,6 +47,9 @@ struct ConsumerGroupRecord {
   std::string member_id;  // types 5, 7, 8
   bool tombstone = false;
   int32_t epoch = 0;            // 3: group epoch; 6: assignment epoch
+  int64_t metadata_hash = 0;    // 3
+  std::string regex;            // 16 (key)
+  ResolvedRegex resolved;       // 16: topics, version, timestamp
   ConsumerGroupMember member;   // 5: identity and subscription; 8: member.assignment
   consumer::Assignment target;  // 7
 };
@@ -58,7 +64,8 @@ ConsumerGroupRecord decode_consumer_record(int16_t type, protocol::ByteReader& k
 
 // The records that take the durable state from `before` to `now`, in Kafka's
 // order: departed members' tombstones (current assignment, target, member
-// metadata), new or changed members' metadata, the group epoch, changed
+// metadata), new or changed members' metadata, regexes no longer used
+// (tombstones) and new or changed resolutions, the group epoch and metadata hash, changed
 // targets and the target epoch, changed current assignments.
 std::vector<ConsumerGroupRecord> consumer_records_since(const std::string& group_id, const ConsumerGroupImage& before,
                                                         const ConsumerGroup& now);

@@ -40,7 +40,7 @@ std::optional<std::string> invalid_request(const ConsumerHeartbeatParams& p) {
     if (p.rebalance_timeout_ms == -1) return "RebalanceTimeoutMs must be provided in first request.";
     if (!p.owned || !p.owned->empty()) return "TopicPartitions must be empty when (re-)joining.";
     if (!p.subscribed_names && !p.subscribed_regex)
-      return "SubscribedTopicNames or SubscribedTopicRegex must be set in first request.";
+      return "Either SubscribedTopicNames or SubscribedTopicRegex must be non-null when (re-)joining.";
   } else if (p.member_epoch == kStaticLeaveEpoch) {
     if (!p.instance_id) return "InstanceId can't be null.";
   } else if (p.member_epoch < kStaticLeaveEpoch) {
@@ -60,8 +60,9 @@ std::vector<std::string> sorted_unique(std::vector<std::string> v) {
 ConsumerHeartbeatResult GroupCoordinator::consumer_heartbeat(const ConsumerHeartbeatParams& p) {
   if (shutting_down_) return failed(ErrorCode::kNotCoordinator);
   if (auto why = invalid_request(p)) return failed(ErrorCode::kInvalidRequest, why);
-  if (p.subscribed_regex && !p.subscribed_regex->empty())  // KIP848.md, step 6
-    return failed(ErrorCode::kInvalidRequest, "SubscribedTopicRegex is not supported by this broker yet.");
+  if (p.subscribed_regex && !p.subscribed_regex->empty()) {  // checked before the group changes
+    if (auto why = invalid_regex_message(*p.subscribed_regex)) return failed(ErrorCode::kInvalidRegularExpression, why);
+  }
   const auto& assignors = config_.consumer_assignors;  // group.consumer.assignors
   if (p.server_assignor && std::find(assignors.begin(), assignors.end(), *p.server_assignor) == assignors.end())
     return failed(ErrorCode::kUnsupportedAssignor,
@@ -208,11 +209,20 @@ ConsumerHeartbeatResult GroupCoordinator::consumer_join_or_beat(GroupMetadata& g
       bump = true;
     }
   }
+  if (p.subscribed_regex) {
+    auto regex = p.subscribed_regex->empty() ? std::nullopt : p.subscribed_regex;  // "" clears it, as in Kafka
+    if (regex != m->subscribed_regex) {
+      m->subscribed_regex = std::move(regex);
+      bump = true;
+    }
+  }
   if (p.rebalance_timeout_ms != -1) m->rebalance_timeout_ms = p.rebalance_timeout_ms;
   if (p.server_assignor != m->server_assignor && p.member_epoch == 0) m->server_assignor = p.server_assignor;
   if (p.rack_id) m->rack_id = p.rack_id;
   m->client_id = p.client_id;
   m->client_host = p.client_host;
+  cg.refresh_regexes(p.topics_version, p.list_topics,
+                     std::chrono::milliseconds(config_.consumer_regex_refresh_min_interval_ms));
   bump |= cg.refresh_subscribed_topics(p.resolve);
   if (bump) ++cg.group_epoch;
   cg.maybe_compute_target(config_.consumer_default_assignor);
@@ -332,7 +342,7 @@ ConsumerGroupDescription GroupCoordinator::describe_consumer_group(const std::st
   for (const auto& [id, m] : cg.members) {
     auto t = cg.target.find(id);
     d.members.push_back({id, m.instance_id, m.rack_id, m.assignment.member_epoch, m.client_id, m.client_host,
-                         m.subscribed_names, m.assignment.assigned,
+                         m.subscribed_names, m.subscribed_regex, m.assignment.assigned,
                          t == cg.target.end() ? consumer::Assignment{} : t->second});
   }
   return d;

@@ -69,6 +69,8 @@ void GroupCoordinator::load_consumer_group(GroupMetadata& g, LoadedConsumerGroup
   cg->assignment_epoch = loaded.assignment_epoch;
   cg->target = std::move(loaded.targets);
   cg->members = std::move(loaded.members);
+  cg->metadata_hash = loaded.metadata_hash;  // so the first heartbeat bumps nothing if no topic changed
+  cg->regexes = std::move(loaded.regexes);   // stale: resolved again at the first heartbeat
   for (auto& [id, m] : cg->members) {
     m.member_id = id;
     if (m.instance_id) cg->static_members[*m.instance_id] = id;

@@ -71,6 +71,10 @@ struct GroupConfig {
   // Where the per-group dynamic configs are kept (group_dynamic_config.h);
   // empty: in memory only.
   std::filesystem::path group_configs_file;
+  // Regex subscriptions are resolved again when the topic set changed, at
+  // most this often per group (Kafka waits at least 10 s between batches; a
+  // new regex is always resolved at once). Bounds the cost of topic churn.
+  int32_t consumer_regex_refresh_min_interval_ms = 1000;
 };
 
 class GroupCoordinator : public txn::TxnOffsetMarkerSink {

@@ -41,6 +41,14 @@ void OffsetsReplay::apply_consumer(const ConsumerGroupRecord& r) {
   switch (r.type) {
     case kConsumerGroupMetadataType:
       cg->epoch = r.epoch;
+      cg->metadata_hash = r.metadata_hash;
+      break;
+    case kConsumerRegexType:
+      if (r.tombstone) {
+        cg->regexes.erase(r.regex);
+      } else {
+        cg->regexes[r.regex] = r.resolved;
+      }
       break;
     case kConsumerTargetMetadataType:
       if (!r.tombstone) cg->assignment_epoch = r.epoch;

@@ -15,8 +15,10 @@
 //     other producers' older pending offsets of the same partitions), ABORT
 //     drops them. No marker yet: still pending after the load;
 //   - the ConsumerGroup* records (KIP-848) build a LoadedConsumerGroup: group
-//     and assignment epochs, members (metadata + current assignment) and
-//     their targets; a member's tombstones remove it, the group's
+//     and assignment epochs, the metadata hash, members (metadata + current
+//     assignment), their targets and the resolved regexes (type 16, marked
+//     stale: resolved again at the first heartbeat); a member's tombstones
+//     remove it, a regex's tombstone removes it, the group's
 //     ConsumerGroupMetadata tombstone removes the consumer group (its
 //     offsets stay: they have their own tombstones).
 //
@@ -39,6 +41,8 @@ struct LoadedConsumerGroup {
   int32_t assignment_epoch = 0;
   std::map<std::string, ConsumerGroupMember> members;
   std::map<std::string, consumer::Assignment> targets;
+  int64_t metadata_hash = 0;
+  std::map<std::string, ResolvedRegex> regexes;  // by regex (type 16)
 };
 
 struct LoadedGroup {

@@ -51,6 +51,7 @@ void ConsumerGroupDescribeHandler::handle(ApiRequest&, protocol::ConsumerGroupDe
       dm.client_id = m.client_id;
       dm.client_host = m.client_host;
       dm.subscribed_topic_names = m.subscribed_names;
+      dm.subscribed_topic_regex = m.subscribed_regex;
       dm.assignment = to_wire(services_, m.assigned, d.topic_names);
       dm.target_assignment = to_wire(services_, m.target, d.topic_names);
       dm.member_type = kConsumerMemberType;

@@ -33,6 +33,12 @@ group::ConsumerHeartbeatParams to_params(ApiRequest& request, ConsumerGroupHeart
     if (!t) return std::nullopt;
     return group::consumer::TopicMetadata{t->topic_id, name, t->partitions};
   };
+  p.topics_version = logs.topics_generation();  // before any listing: a later change is seen next time
+  p.list_topics = [&logs] {
+    std::vector<std::string> names;
+    for (const auto& t : logs.list_topics()) names.push_back(t.name);
+    return names;
+  };
   return p;
 }
 

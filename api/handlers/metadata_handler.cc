@@ -67,7 +67,10 @@ void MetadataHandler::handle(ApiRequest& request, protocol::MetadataRequest& bod
     for (const auto& info : services_.logs.list_topics()) resp.topics.push_back(describe(info, node, with_ops));
   } else {
     for (const auto& requested : *body.topics) {
-      if (!requested.name) {  // by topic id (v10+)
+      // By topic id (v10+) when one is given: the Java client sends the id
+      // with the name left at its default "" (MetadataRequest.Builder.forTopicIds,
+      // used by a consumer with a SubscriptionPattern); Kafka looks up the id.
+      if (!requested.name || !requested.topic_id.is_zero()) {
         auto info = services_.logs.topic_by_id(requested.topic_id);
         resp.topics.push_back(info ? describe(*info, node, with_ops)
                                    : failed(std::nullopt, requested.topic_id, ErrorCode::kUnknownTopicId));

@@ -124,3 +124,25 @@ TEST_CASE("Metadata with auto.create.topics.enable=false", "[api][metadata]") {
   test::ApiHarness h({"auto.create.topics.enable=false"});
   CHECK(h.call<protocol::MetadataResponse>(metadata({"x"}), 3).topics[0].error_code == 3);
 }
+
+TEST_CASE("Metadata by topic id: the Java client's request leaves the name at \"\"", "[api][metadata]") {
+  test::ApiHarness h({"num.partitions=2"});
+  h.call<protocol::MetadataResponse>(metadata({"by-id"}), 12);  // auto-created
+  const Uuid id = h.logs().topic("by-id")->topic_id;
+  for (int16_t v : {12, 13}) {
+    protocol::MetadataRequest req;
+    req.topics.emplace();
+    protocol::MetadataRequest::MetadataRequestTopic t;
+    t.topic_id = id;
+    t.name = "";  // MetadataRequest.Builder.forTopicIds: the generated default, not null
+    req.topics->push_back(t);
+    auto r = h.call<protocol::MetadataResponse>(req, v);
+    REQUIRE(r.topics.size() == 1);
+    CHECK(r.topics[0].error_code == 0);
+    CHECK(r.topics[0].name == "by-id");
+    CHECK(r.topics[0].partitions.size() == 2);
+    req.topics->at(0).topic_id = Uuid::random();
+    auto unknown = h.call<protocol::MetadataResponse>(req, v);
+    CHECK(unknown.topics.at(0).error_code == 100);  // UNKNOWN_TOPIC_ID
+  }
+}

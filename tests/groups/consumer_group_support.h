@@ -15,14 +15,35 @@ namespace consumer = skiff::api::group::consumer;
 
 inline const Uuid kFoo{{1, 2}};
 
+// The broker's topics as the heartbeat sees them: a resolver by name, the
+// names (for regexes; `listings` counts the calls) and a version that every
+// change moves, as LogManager::topics_generation().
 struct Topics {
   std::map<std::string, consumer::TopicMetadata> by_name{{"foo", {kFoo, "foo", 4}}};
+  uint64_t version = 1;
+  int listings = 0;
   TopicResolver resolver() {
     return [this](const std::string& n) -> std::optional<consumer::TopicMetadata> {
       auto it = by_name.find(n);
       if (it == by_name.end()) return std::nullopt;
       return it->second;
     };
+  }
+  TopicNamesLister lister() {
+    return [this] {
+      ++listings;
+      std::vector<std::string> names;
+      for (const auto& [n, t] : by_name) names.push_back(n);
+      return names;
+    };
+  }
+  void set(const std::string& name, const Uuid& id, int32_t partitions) {
+    by_name[name] = {id, name, partitions};
+    ++version;
+  }
+  void erase(const std::string& name) {
+    by_name.erase(name);
+    ++version;
   }
 };
 
@@ -42,6 +63,8 @@ class Members {
     p.client_id = "client";
     p.client_host = "/127.0.0.1";
     p.resolve = topics.resolver();
+    p.topics_version = topics.version;
+    p.list_topics = topics.lister();
     return p;
   }
   ConsumerHeartbeatResult join(const std::string& member, std::optional<std::string> instance = std::nullopt,

@@ -80,9 +80,11 @@ TEST_CASE("consumer heartbeat: Kafka's request errors") {
   p.rebalance_timeout_ms = 1000;
   p.owned = consumer::Assignment{};
   CHECK(f.c().consumer_heartbeat(p).message ==
-        "SubscribedTopicNames or SubscribedTopicRegex must be set in first request.");
-  p.subscribed_regex = "fo.*";
-  CHECK(f.c().consumer_heartbeat(p).error == ErrorCode::kInvalidRequest);  // regex: KIP848.md step 6
+        "Either SubscribedTopicNames or SubscribedTopicRegex must be non-null when (re-)joining.");
+  p.subscribed_regex = "fo(";
+  auto bad = f.c().consumer_heartbeat(p);
+  CHECK(bad.error == ErrorCode::kInvalidRegularExpression);
+  CHECK(bad.message == "SubscribedTopicRegex `fo(` is not a valid regular expression: missing closing ).");
   p.subscribed_regex.reset();
   p.subscribed_names = std::vector<std::string>{"foo"};
   p.server_assignor = "sticky";
