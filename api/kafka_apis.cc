@@ -67,6 +67,17 @@ std::unique_ptr<group::GroupCoordinator> make_group_coordinator(const config::Br
   g.offset_metadata_max_bytes = c.offset_metadata_max_bytes;
   g.offsets_topic_num_partitions = c.offsets_topic_num_partitions;
   g.offsets_topic_segment_bytes = c.offsets_topic_segment_bytes;
+  g.consumer_session_timeout_ms = c.group_consumer_session_timeout_ms;
+  g.consumer_min_session_timeout_ms = c.group_consumer_min_session_timeout_ms;
+  g.consumer_max_session_timeout_ms = c.group_consumer_max_session_timeout_ms;
+  g.consumer_heartbeat_interval_ms = c.group_consumer_heartbeat_interval_ms;
+  g.consumer_min_heartbeat_interval_ms = c.group_consumer_min_heartbeat_interval_ms;
+  g.consumer_max_heartbeat_interval_ms = c.group_consumer_max_heartbeat_interval_ms;
+  g.consumer_max_size = c.group_consumer_max_size;
+  g.consumer_assignors = c.group_consumer_assignors;
+  g.consumer_default_assignor = c.group_consumer_assignors.at(0);
+  g.consumer_migration_policy = c.group_consumer_migration_policy;
+  g.group_configs_file = std::filesystem::path(c.log_dirs.at(0)) / "skiff-group-configs";
   return std::make_unique<group::GroupCoordinator>(
       g, logs, std::filesystem::path(c.log_dirs.at(0)) / "skiff-consumer-offsets.log");
 }

@@ -100,6 +100,16 @@ struct BrokerConfig {
   int32_t offset_metadata_max_bytes = 4096;
   int32_t offsets_topic_num_partitions = 50;
   int32_t offsets_topic_segment_bytes = 104857600;
+  // KIP-848's consumer groups (group.consumer.*, Kafka 4.4's defaults).
+  int32_t group_consumer_session_timeout_ms = 45000;
+  int32_t group_consumer_min_session_timeout_ms = 45000;
+  int32_t group_consumer_max_session_timeout_ms = 60000;
+  int32_t group_consumer_heartbeat_interval_ms = 5000;
+  int32_t group_consumer_min_heartbeat_interval_ms = 5000;
+  int32_t group_consumer_max_heartbeat_interval_ms = 15000;
+  int32_t group_consumer_max_size = INT32_MAX;
+  std::vector<std::string> group_consumer_assignors{"uniform", "range"};  // the first is the default
+  std::string group_consumer_migration_policy = "bidirectional";
 
   // Transactions (api/txn_host.h), Kafka's names and defaults. The state log
   // has one partition on a single node; num.partitions, replication.factor

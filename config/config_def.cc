@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <charconv>
 #include <limits>
 #include <stdexcept>
@@ -102,6 +103,57 @@ ConfigKeyDef enum_key(std::string name, std::string def, std::vector<std::string
                         throw std::invalid_argument(fmt::format("expected one of: {}", allowed_text));
                       },
                       "one of " + allowed_text};
+}
+
+// group.consumer.assignors: Kafka's assignor names, or the class names of its
+// two built-in assignors (Kafka accepts both).
+ConfigKeyDef assignors_key() {
+  return ConfigKeyDef{
+      "group.consumer.assignors", ConfigType::kList, "uniform,range",
+      "Server-side assignors of consumer groups (KIP-848), by name; the first is the default.",
+      [](BrokerConfig& c, const std::string& v) {
+        std::vector<std::string> names;
+        for (auto item : split_list(v)) {
+          if (item == "org.apache.kafka.coordinator.group.assignor.UniformAssignor") item = "uniform";
+          if (item == "org.apache.kafka.coordinator.group.assignor.RangeAssignor") item = "range";
+          if (item != "uniform" && item != "range")
+            throw std::invalid_argument(fmt::format("unknown assignor '{}'", item));
+          if (std::find(names.begin(), names.end(), item) == names.end()) names.push_back(item);
+        }
+        if (names.empty()) throw std::invalid_argument("at least one assignor is needed");
+        c.group_consumer_assignors = std::move(names);
+      },
+      "a list of uniform and range"};
+}
+
+void add_consumer_group_keys(std::vector<ConfigKeyDef>& d) {
+  d.push_back(integer_key("group.consumer.session.timeout.ms", 45000, 1, kIntMax,
+                          "The timeout to detect client failures when using the consumer group protocol.",
+                          &BrokerConfig::group_consumer_session_timeout_ms));
+  d.push_back(integer_key("group.consumer.min.session.timeout.ms", 45000, 1, kIntMax,
+                          "The minimum session timeout a consumer group (consumer.session.timeout.ms) may set.",
+                          &BrokerConfig::group_consumer_min_session_timeout_ms));
+  d.push_back(integer_key("group.consumer.max.session.timeout.ms", 60000, 1, kIntMax,
+                          "The maximum session timeout a consumer group (consumer.session.timeout.ms) may set.",
+                          &BrokerConfig::group_consumer_max_session_timeout_ms));
+  d.push_back(integer_key("group.consumer.heartbeat.interval.ms", 5000, 1, kIntMax,
+                          "The heartbeat interval given to the members of a consumer group.",
+                          &BrokerConfig::group_consumer_heartbeat_interval_ms));
+  d.push_back(integer_key("group.consumer.min.heartbeat.interval.ms", 5000, 1, kIntMax,
+                          "The minimum heartbeat interval a consumer group (consumer.heartbeat.interval.ms) may set.",
+                          &BrokerConfig::group_consumer_min_heartbeat_interval_ms));
+  d.push_back(integer_key("group.consumer.max.heartbeat.interval.ms", 15000, 1, kIntMax,
+                          "The maximum heartbeat interval a consumer group (consumer.heartbeat.interval.ms) may set.",
+                          &BrokerConfig::group_consumer_max_heartbeat_interval_ms));
+  d.push_back(integer_key("group.consumer.max.size", kIntMax, 1, kIntMax,
+                          "Most members one consumer group (consumer protocol) may have (classic groups: "
+                          "group.max.size).",
+                          &BrokerConfig::group_consumer_max_size));
+  d.push_back(assignors_key());
+  d.push_back(enum_key("group.consumer.migration.policy", "bidirectional",
+                       {"bidirectional", "upgrade", "downgrade", "disabled"},
+                       "Which online migrations between the classic and the consumer group protocol are allowed.",
+                       &BrokerConfig::group_consumer_migration_policy));
 }
 
 // Converts a coarser time unit into the *_ms member, as Kafka's
@@ -330,6 +382,8 @@ std::vector<ConfigKeyDef> build_defs() {
   d.push_back(integer_key("offsets.topic.segment.bytes", 104857600, 1, kIntMax,
                           "Segment size of __consumer_offsets (compacted by the log cleaner).",
                           &BrokerConfig::offsets_topic_segment_bytes));
+
+  add_consumer_group_keys(d);
 
   d.push_back(integer_key("transaction.max.timeout.ms", 900000, 1, kIntMax,
                           "Longest transaction timeout a producer may ask for (INVALID_TRANSACTION_TIMEOUT beyond).",

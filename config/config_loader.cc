@@ -105,7 +105,30 @@ void apply(BrokerConfig& cfg, const ConfigKeyDef& def, const RawValue& raw) {
 
 bool is_wildcard(const std::string& host) { return host.empty() || host == "0.0.0.0" || host == "::"; }
 
+// Kafka's GroupCoordinatorConfig requirements on the group.consumer.* keys.
+void check_consumer_group_bounds(const BrokerConfig& c) {
+  auto require = [](bool ok, std::string_view a, std::string_view relation, std::string_view b) {
+    if (!ok) throw ConfigError(fmt::format("{} must be {} {}", a, relation, b));
+  };
+  constexpr std::string_view kHb = "group.consumer.heartbeat.interval.ms";
+  constexpr std::string_view kMinHb = "group.consumer.min.heartbeat.interval.ms";
+  constexpr std::string_view kMaxHb = "group.consumer.max.heartbeat.interval.ms";
+  constexpr std::string_view kSt = "group.consumer.session.timeout.ms";
+  constexpr std::string_view kMinSt = "group.consumer.min.session.timeout.ms";
+  constexpr std::string_view kMaxSt = "group.consumer.max.session.timeout.ms";
+  constexpr std::string_view kGe = "greater than or equal to", kLe = "less than or equal to";
+  require(c.group_consumer_max_heartbeat_interval_ms >= c.group_consumer_min_heartbeat_interval_ms, kMaxHb, kGe,
+          kMinHb);
+  require(c.group_consumer_heartbeat_interval_ms >= c.group_consumer_min_heartbeat_interval_ms, kHb, kGe, kMinHb);
+  require(c.group_consumer_heartbeat_interval_ms <= c.group_consumer_max_heartbeat_interval_ms, kHb, kLe, kMaxHb);
+  require(c.group_consumer_max_session_timeout_ms >= c.group_consumer_min_session_timeout_ms, kMaxSt, kGe, kMinSt);
+  require(c.group_consumer_session_timeout_ms >= c.group_consumer_min_session_timeout_ms, kSt, kGe, kMinSt);
+  require(c.group_consumer_session_timeout_ms <= c.group_consumer_max_session_timeout_ms, kSt, kLe, kMaxSt);
+  require(c.group_consumer_heartbeat_interval_ms < c.group_consumer_session_timeout_ms, kHb, "less than", kSt);
+}
+
 void check_cross_key_rules(const BrokerConfig& cfg) {
+  check_consumer_group_bounds(cfg);
   for (const auto& l : cfg.listeners) {
     if (!cfg.listener_security_protocol_map.count(l.name))
       throw ConfigError(

@@ -21,6 +21,7 @@ namespace skiff::api::admin {
 inline constexpr int8_t kResourceTopic = 2;
 inline constexpr int8_t kResourceBroker = 4;
 inline constexpr int8_t kResourceBrokerLogger = 8;
+inline constexpr int8_t kResourceGroup = 32;  // KIP-848's group configs (group_config_admin.h)
 
 // Kafka's DescribeConfigsResponse.ConfigSource ids.
 enum class ConfigSource : int8_t {
@@ -31,6 +32,8 @@ enum class ConfigSource : int8_t {
   kStaticBrokerConfig = 4,
   kDefaultConfig = 5,
   kDynamicBrokerLoggerConfig = 6,
+  kClientMetricsConfig = 7,
+  kGroupConfig = 8,  // DYNAMIC_GROUP_CONFIG
 };
 
 // Kafka's DescribeConfigsResponse.ConfigType ids (v3+).

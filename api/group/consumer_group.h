@@ -57,9 +57,13 @@ struct ConsumerGroupMember {
   std::optional<ClassicMemberMetadata> classic;  // set: a classic-protocol member
   bool uses_classic() const { return classic.has_value(); }
   // Session expiry (TimerQueue): the deadline moves with every heartbeat;
-  // one timer is armed at a time and re-checks under the group's lock.
+  // one timer is live at a time (`session_timer_round`; older ones do
+  // nothing) and re-checks under the group's lock. A deadline earlier than
+  // the live timer's (the group's session timeout was lowered) arms a new one.
   std::chrono::steady_clock::time_point session_deadline{};
+  std::chrono::steady_clock::time_point session_timer_at{};
   bool session_timer_armed = false;
+  uint64_t session_timer_round = 0;
   // Bumped each time a revocation starts, so a stale rebalance timer of an
   // earlier revocation does nothing.
   uint64_t revocation_round = 0;

@@ -1,5 +1,7 @@
 #include "api/group/consumer_group_log.h"
 
+#include <algorithm>
+
 #include "api/group/generated/consumer_group_current_member_assignment_key.h"
 #include "api/group/generated/consumer_group_current_member_assignment_value.h"
 #include "api/group/generated/consumer_group_member_metadata_key.h"
@@ -63,13 +65,39 @@ std::vector<uint8_t> member_value(const ConsumerGroupMember& m) {
   return encode_prefixed(0, v, 0);
 }
 
+// Partitions with their AssignmentEpochs (tagged; Kafka 4.4 writes them for
+// every topic, one per partition).
+template <class Parts>
+Parts to_parts_with_epochs(const consumer::Assignment& a, const consumer::MemberAssignmentState& s) {
+  Parts out = to_parts<Parts>(a);
+  for (auto& tp : out) {
+    std::vector<int32_t> epochs;
+    for (int32_t p : tp.partitions) epochs.push_back(consumer::assignment_epoch(s, tp.topic_id, p).value_or(0));
+    tp.assignment_epochs = std::move(epochs);
+  }
+  return out;
+}
+
+// Kafka's Utils.assignmentFromTopicPartitions: epochs absent or not one per
+// partition mean "assigned at the member's epoch".
+template <class Parts>
+void read_epochs(const Parts& parts, consumer::MemberAssignmentState& s) {
+  for (const auto& tp : parts) {
+    const bool given = tp.assignment_epochs && tp.assignment_epochs->size() == tp.partitions.size();
+    for (size_t i = 0; i < tp.partitions.size(); ++i)
+      s.assignment_epochs[tp.topic_id][tp.partitions[i]] =
+          given ? (*tp.assignment_epochs)[i] : std::max(s.member_epoch, 0);
+  }
+}
+
 std::vector<uint8_t> current_value(const consumer::MemberAssignmentState& s) {
   ConsumerGroupCurrentMemberAssignmentValue v;
   v.member_epoch = s.member_epoch;
   v.previous_member_epoch = s.previous_member_epoch;
   v.state = static_cast<int8_t>(s.state);
-  v.assigned_partitions = to_parts<decltype(v.assigned_partitions)>(s.assigned);
-  v.partitions_pending_revocation = to_parts<decltype(v.partitions_pending_revocation)>(s.pending_revocation);
+  v.assigned_partitions = to_parts_with_epochs<decltype(v.assigned_partitions)>(s.assigned, s);
+  v.partitions_pending_revocation =
+      to_parts_with_epochs<decltype(v.partitions_pending_revocation)>(s.pending_revocation, s);
   return encode_prefixed(0, v, 0);
 }
 
@@ -101,6 +129,8 @@ void decode_current(ConsumerGroupRecord& r, ByteReader& vr) {
       v.state >= 0 && v.state <= 2 ? static_cast<consumer::MemberState>(v.state) : consumer::MemberState::kUnknown;
   s.assigned = from_parts(v.assigned_partitions);
   s.pending_revocation = from_parts(v.partitions_pending_revocation);
+  read_epochs(v.assigned_partitions, s);
+  read_epochs(v.partitions_pending_revocation, s);
 }
 
 template <class Key>

@@ -13,7 +13,8 @@
 //   6 ConsumerGroupTargetAssignmentMetadata key (group)   value (assignment epoch, timestamp)
 //   7 ConsumerGroupTargetAssignmentMember key (group, member) value (topic partitions)
 //   8 ConsumerGroupCurrentMemberAssignment key (group, member) value (epoch, previous epoch,
-//                                       state, assigned, pending revocation)
+//                                       state, assigned, pending revocation, each
+//                                       topic with its tagged AssignmentEpochs)
 //  16 ConsumerGroupRegularExpression key (group, regex)  value (matched topics, version,
 //                                       timestamp); written when the matches change
 // The structs are generated from api/group/schemas (kafka-group-coordinator 4.4.0).

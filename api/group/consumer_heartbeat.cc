@@ -6,6 +6,7 @@
 // here waits but the fsync of the group's ConsumerGroup* records
 // (consumer_group_log.h), outside the group's lock.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 
@@ -62,10 +63,11 @@ ConsumerHeartbeatResult GroupCoordinator::consumer_heartbeat(const ConsumerHeart
   if (p.subscribed_regex && !p.subscribed_regex->empty()) {  // checked before the group changes
     if (auto why = invalid_regex_message(*p.subscribed_regex)) return failed(ErrorCode::kInvalidRegularExpression, why);
   }
-  if (p.server_assignor && !consumer::make_assignor(*p.server_assignor))
-    return failed(
-        ErrorCode::kUnsupportedAssignor,
-        fmt::format("ServerAssignor {} is not supported. Supported assignors: uniform, range.", *p.server_assignor));
+  const auto& assignors = config_.consumer_assignors;  // group.consumer.assignors
+  if (p.server_assignor && std::find(assignors.begin(), assignors.end(), *p.server_assignor) == assignors.end())
+    return failed(ErrorCode::kUnsupportedAssignor,
+                  fmt::format("ServerAssignor {} is not supported. Supported assignors: {}.", *p.server_assignor,
+                              fmt::join(assignors, ", ")));
   GroupPtr g = p.member_epoch == 0 ? get_or_create(p.group_id) : find(p.group_id);
   if (!g) return failed(ErrorCode::kUnknownMemberId, fmt::format("Consumer group {} not found.", p.group_id));
   std::optional<FlushPoints> written;
@@ -234,7 +236,7 @@ ConsumerHeartbeatResult GroupCoordinator::consumer_join_or_beat(GroupMetadata& g
 
   r.member_id = m->member_id;
   r.member_epoch = m->assignment.member_epoch;
-  r.heartbeat_interval_ms = config_.consumer_heartbeat_interval_ms;
+  r.heartbeat_interval_ms = consumer_heartbeat_interval_ms(g.group_id());  // the group's config, else the broker's
   const bool full = p.rebalance_timeout_ms != -1 && (p.subscribed_names || p.subscribed_regex) && p.owned;
   if (p.member_epoch == 0 || full || before != m->assignment.assigned) r.assignment = m->assignment.assigned;
   return r;
@@ -270,25 +272,32 @@ void GroupCoordinator::reconcile_consumer_member(GroupMetadata& g, ConsumerGroup
 
 void GroupCoordinator::schedule_consumer_session(GroupMetadata& g, ConsumerGroupMember& m) {
   // A classic member keeps the session timeout of its JoinGroup (Kafka's classicProtocolSessionTimeout).
-  const int32_t session_ms = m.classic ? m.classic->session_timeout_ms : config_.consumer_session_timeout_ms;
+  const int32_t session_ms =
+      m.classic ? m.classic->session_timeout_ms : consumer_session_timeout_ms(g.group_id());
   m.session_deadline = TimerQueue::Clock::now() + std::chrono::milliseconds(session_ms);
-  if (m.session_timer_armed) return;  // the armed timer will see the new deadline
+  if (m.session_timer_armed && m.session_timer_at <= m.session_deadline) return;  // it will see the new deadline
   m.session_timer_armed = true;
-  timers_.schedule(m.session_deadline,
-                   [this, weak = g.weak_from_this(), id = m.member_id] { on_consumer_session_check(weak, id); });
+  m.session_timer_at = m.session_deadline;
+  const uint64_t round = ++m.session_timer_round;
+  timers_.schedule(m.session_deadline, [this, weak = g.weak_from_this(), id = m.member_id, round] {
+    on_consumer_session_check(weak, id, round);
+  });
 }
 
 void GroupCoordinator::on_consumer_session_check(const std::weak_ptr<GroupMetadata>& weak,
-                                                 const std::string& member_id) {
+                                                 const std::string& member_id, uint64_t round) {
   auto g = weak.lock();
   if (!g) return;
   std::lock_guard lock(g->mu);
   auto* m = g->consumer ? g->consumer->get(member_id) : nullptr;
-  if (!m) return;
+  if (!m || m->session_timer_round != round) return;  // gone, or a newer timer is live
   m->session_timer_armed = false;
   if (TimerQueue::Clock::now() < m->session_deadline) {
     m->session_timer_armed = true;
-    timers_.schedule(m->session_deadline, [this, weak, member_id] { on_consumer_session_check(weak, member_id); });
+    m->session_timer_at = m->session_deadline;
+    timers_.schedule(m->session_deadline, [this, weak, member_id, next = ++m->session_timer_round] {
+      on_consumer_session_check(weak, member_id, next);
+    });
     return;
   }
   const auto before = g->consumer->image();

@@ -66,18 +66,33 @@ NextSets split(const MemberAssignmentState& m, const ReconcileInput& in) {
   return n;
 }
 
+// Kafka's CurrentAssignmentBuilder: a partition the member keeps (assigned
+// or now pending revocation) keeps its assignment epoch; a new one gets
+// `new_epoch`, the target epoch it is given at.
+void stamp_assignment_epochs(const MemberAssignmentState& before, MemberAssignmentState& out, int32_t new_epoch) {
+  std::map<Uuid, std::map<int32_t, int32_t>> epochs;
+  for (const Assignment* a : {&out.assigned, &out.pending_revocation}) {
+    for (const auto& [t, ps] : *a) {
+      for (int32_t p : ps) epochs[t][p] = assignment_epoch(before, t, p).value_or(new_epoch);
+    }
+  }
+  out.assignment_epochs = std::move(epochs);
+}
+
 MemberAssignmentState compute_next(const MemberAssignmentState& m, int32_t epoch, const ReconcileInput& in) {
   NextSets n = split(m, in);
   if (!n.revoking.empty() && owns_any_of(in.owned, n.revoking)) {
     auto out = with_epoch(m, MemberState::kUnrevokedPartitions, epoch);
     out.assigned = std::move(n.assigned);
     out.pending_revocation = std::move(n.revoking);
+    stamp_assignment_epochs(m, out, in.target_epoch);
     return out;
   }
   for (auto& [t, ps] : n.to_assign) n.assigned[t].insert(ps.begin(), ps.end());
   auto out = with_epoch(m, n.unreleased ? MemberState::kUnreleasedPartitions : MemberState::kStable, in.target_epoch);
   out.assigned = std::move(n.assigned);
   out.pending_revocation.clear();
+  stamp_assignment_epochs(m, out, in.target_epoch);
   return out;
 }
 
@@ -133,6 +148,14 @@ std::optional<std::string> check_member_epoch(const MemberAssignmentState& m, in
         received, m.member_epoch);
   }
   return std::nullopt;
+}
+
+std::optional<int32_t> assignment_epoch(const MemberAssignmentState& m, const Uuid& topic, int32_t partition) {
+  if (!contains(m.assigned, topic, partition) && !contains(m.pending_revocation, topic, partition)) return std::nullopt;
+  if (auto t = m.assignment_epochs.find(topic); t != m.assignment_epochs.end()) {
+    if (auto p = t->second.find(partition); p != t->second.end()) return p->second;
+  }
+  return m.member_epoch;
 }
 
 int32_t PartitionOwnership::epoch(const Uuid& topic, int32_t partition) const {

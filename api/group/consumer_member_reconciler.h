@@ -23,6 +23,11 @@
 // the epoch does, so a re-reconciliation at the same epoch (a member waiting
 // in UNRELEASED_PARTITIONS) does not fence a member whose response was lost.
 //
+// Assignment epochs (KIP-1251): each held partition keeps the target epoch
+// at which it was first given to the member, however often the member's
+// epoch moves on while it keeps it; OffsetCommit accepts an older member
+// epoch for a partition held since that epoch (consumer_offset_checks.h).
+//
 // Ownership: PartitionOwnership maps every partition a member holds
 // (assigned or pending revocation) to that member's epoch (Kafka's
 // currentPartitionEpoch); a partition absent from it is free. The caller
@@ -57,8 +62,17 @@ struct MemberAssignmentState {
   int32_t previous_member_epoch = -1;
   Assignment assigned;            // what the member is told it owns
   Assignment pending_revocation;  // what it still owns and must give up
+  // KIP-1251: the target epoch at which each partition of `assigned` and
+  // `pending_revocation` was given to the member (kept while it holds it;
+  // persisted as AssignmentEpochs). A partition missing here counts as given
+  // at member_epoch (state from a record without epochs).
+  std::map<Uuid, std::map<int32_t, int32_t>> assignment_epochs;
   bool operator==(const MemberAssignmentState&) const = default;
 };
+
+// The epoch at which the member got the partition it holds (assigned or
+// pending revocation); nothing when it holds neither.
+std::optional<int32_t> assignment_epoch(const MemberAssignmentState& member, const Uuid& topic, int32_t partition);
 
 class PartitionOwnership {
  public:

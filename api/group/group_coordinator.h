@@ -30,12 +30,14 @@
 #include <atomic>
 #include <filesystem>
 #include <functional>
+#include <map>
 #include <memory>
 #include <shared_mutex>
 #include <string>
 #include <unordered_map>
 #include <vector>
 
+#include "api/group/group_dynamic_config.h"
 #include "api/group/group_metadata.h"
 #include "api/group/group_types.h"
 #include "api/group/offsets_topic.h"
@@ -54,18 +56,27 @@ struct GroupConfig {
   int32_t offset_metadata_max_bytes = 4096;
   int32_t offsets_topic_num_partitions = 50;  // which groups a marker's partition covers
   int32_t offsets_topic_segment_bytes = 104857600;
-  // KIP-848's consumer protocol (Kafka's group.consumer.* defaults).
+  // KIP-848's consumer protocol (Kafka's group.consumer.* defaults; the
+  // min/max bound what a group's dynamic config may set).
   int32_t consumer_session_timeout_ms = 45000;
+  int32_t consumer_min_session_timeout_ms = 45000;
+  int32_t consumer_max_session_timeout_ms = 60000;
   int32_t consumer_heartbeat_interval_ms = 5000;
+  int32_t consumer_min_heartbeat_interval_ms = 5000;
+  int32_t consumer_max_heartbeat_interval_ms = 15000;
   int32_t consumer_max_size = INT32_MAX;
-  std::string consumer_default_assignor = "uniform";
+  std::string consumer_default_assignor = "uniform";               // the first of group.consumer.assignors
+  std::vector<std::string> consumer_assignors{"uniform", "range"};  // group.consumer.assignors
+  // group.consumer.migration.policy: disabled, upgrade, downgrade or
+  // bidirectional (case-insensitive, as Kafka's ConsumerGroupMigrationPolicy).
+  std::string consumer_migration_policy = "bidirectional";
+  // Where the per-group dynamic configs are kept (group_dynamic_config.h);
+  // empty: in memory only.
+  std::filesystem::path group_configs_file;
   // Regex subscriptions are resolved again when the topic set changed, at
   // most this often per group (Kafka waits at least 10 s between batches; a
   // new regex is always resolved at once). Bounds the cost of topic churn.
   int32_t consumer_regex_refresh_min_interval_ms = 1000;
-  // group.consumer.migration.policy: disabled, upgrade, downgrade or
-  // bidirectional (case-insensitive, as Kafka's ConsumerGroupMigrationPolicy).
-  std::string consumer_migration_policy = "bidirectional";
 };
 
 // What group.consumer.migration.policy allows.
@@ -95,10 +106,12 @@ class GroupCoordinator : public txn::TxnOffsetMarkerSink {
   std::vector<ErrorCode> commit_offsets(const OffsetCommitParams& params);
   // `partitions` empty optional: every committed offset of the group.
   // `require_stable`: a partition with pending transactional offsets
-  // answers UNSTABLE_OFFSET_COMMIT instead (OffsetFetch v7+).
+  // answers UNSTABLE_OFFSET_COMMIT instead (OffsetFetch v7+). `member_id` /
+  // `member_epoch` (v9+): checked against a consumer group's member.
   OffsetFetchResult fetch_offsets(const std::string& group_id,
                                   const std::optional<std::vector<TopicPartition>>& partitions,
-                                  bool require_stable = false);
+                                  bool require_stable = false, const std::optional<std::string>& member_id = {},
+                                  int32_t member_epoch = -1);
   OffsetDeleteResult delete_offsets(const std::string& group_id, const std::vector<TopicPartition>& partitions);
   // The retention job (also run by its timer): returns how many offsets expired.
   int expire_offsets(int64_t now_ms);
@@ -132,6 +145,21 @@ class GroupCoordinator : public txn::TxnOffsetMarkerSink {
   std::vector<GroupOverview> list_groups(const std::vector<std::string>& states_filter = {},
                                          const std::vector<std::string>& types_filter = {});
   std::vector<ErrorCode> delete_groups(const std::vector<std::string>& group_ids);
+
+  // ---- per-group dynamic configs (group_dynamic_config.h) ----
+  std::map<std::string, std::string> group_config_overrides(const std::string& group_id) const;
+  struct GroupConfigChange {
+    ErrorCode error = ErrorCode::kNone;
+    std::optional<std::string> message;
+  };
+  // Validates the group's complete new overrides and, unless validate_only,
+  // stores them durably; its members see them from their next heartbeat.
+  GroupConfigChange alter_group_config(const std::string& group_id, const std::map<std::string, std::string>& next,
+                                       bool validate_only);
+  // The values in effect for a group: its override, else the broker's,
+  // within the broker's min/max.
+  int32_t consumer_session_timeout_ms(const std::string& group_id) const;
+  int32_t consumer_heartbeat_interval_ms(const std::string& group_id) const;
 
   const GroupConfig& config() const { return config_; }
   size_t group_count() const;
@@ -186,7 +214,8 @@ class GroupCoordinator : public txn::TxnOffsetMarkerSink {
                                            ConsumerHeartbeatResult& out);
   void reconcile_consumer_member(GroupMetadata& g, ConsumerGroupMember& m, const consumer::Assignment* owned);
   void schedule_consumer_session(GroupMetadata& g, ConsumerGroupMember& m);
-  void on_consumer_session_check(const std::weak_ptr<GroupMetadata>& weak, const std::string& member_id);
+  void on_consumer_session_check(const std::weak_ptr<GroupMetadata>& weak, const std::string& member_id,
+                                 uint64_t round);
   void on_consumer_rebalance_timeout(const std::weak_ptr<GroupMetadata>& weak, const std::string& member_id,
                                      uint64_t round);
   // Online migration between the protocols (group_migration.cc); the caller holds g.mu.
@@ -235,6 +264,7 @@ class GroupCoordinator : public txn::TxnOffsetMarkerSink {
   // The broker's topics by name: a loaded consumer group's subscribed topics
   // are resolved with it, so the first heartbeat after a restart sees no change.
   TopicResolver topics_;
+  std::unique_ptr<GroupDynamicConfigs> group_configs_;
   std::unique_ptr<OffsetsTopic> store_;
   mutable std::shared_mutex map_mu_;
   std::unordered_map<std::string, GroupPtr> groups_;

@@ -5,6 +5,7 @@
 #include <set>
 
 #include "api/api_log.h"
+#include "api/group/consumer_offset_checks.h"
 #include "api/group/consumer_protocol.h"
 #include "api/group/group_coordinator.h"
 #include "common/log_escape.h"
@@ -51,16 +52,15 @@ std::vector<std::pair<TopicPartition, OffsetAndMetadata>> within_metadata_limit(
 // holds g.mu.
 ErrorCode GroupCoordinator::validate_commit(GroupMetadata& g, const OffsetCommitParams& p) const {
   if (g.is(GroupState::kDead)) return ErrorCode::kCoordinatorNotAvailable;
-  if (g.consumer) {  // Kafka's ConsumerGroup.validateOffsetCommit; generation_id is the member epoch
-    if (p.generation_id < 0 && g.consumer->empty()) return ErrorCode::kNone;
+  if (g.consumer) {  // generation_id is the member epoch
+    // A classic member of a consumer group (online migration): its generation
+    // must be its member epoch, ILLEGAL_GENERATION otherwise, whatever the
+    // request version (Kafka's validateMemberEpoch for classic members).
     const auto* m = g.consumer->get(p.member_id);
-    if (!m) return ErrorCode::kUnknownMemberId;
-    // A classic member's generation is its member epoch (Kafka's validateMemberEpoch).
-    if (m->uses_classic())
+    if (m && m->uses_classic())
       return p.generation_id == m->assignment.member_epoch ? ErrorCode::kNone : ErrorCode::kIllegalGeneration;
-    if (p.generation_id > m->assignment.member_epoch) return ErrorCode::kFencedMemberEpoch;
-    if (p.generation_id < m->assignment.member_epoch) return ErrorCode::kStaleMemberEpoch;  // KIP848.md step 4
-    return ErrorCode::kNone;
+    consumer::CommitIdentity who{p.member_id, p.group_instance_id, p.generation_id, false, p.api_version};
+    return consumer::check_commit_offsets(*g.consumer, g.group_id(), who, p.offsets, p.topic_ids);
   }
   if (p.generation_id >= 0 || !p.member_id.empty() || p.group_instance_id) {
     if (auto err = validate_member(g, p.member_id, p.group_instance_id); err != ErrorCode::kNone) return err;
@@ -121,7 +121,8 @@ std::optional<FlushPoints> GroupCoordinator::write_commit(
 
 OffsetFetchResult GroupCoordinator::fetch_offsets(const std::string& group_id,
                                                   const std::optional<std::vector<TopicPartition>>& partitions,
-                                                  bool require_stable) {
+                                                  bool require_stable, const std::optional<std::string>& member_id,
+                                                  int32_t member_epoch) {
   OffsetFetchResult r;
   if (shutting_down_) {
     r.error = ErrorCode::kNotCoordinator;
@@ -130,6 +131,14 @@ OffsetFetchResult GroupCoordinator::fetch_offsets(const std::string& group_id,
   auto g = find(group_id);
   std::unique_lock<std::mutex> lock;
   if (g) lock = std::unique_lock(g->mu);
+  if (g && g->consumer) {  // Kafka's ConsumerGroup.validateOffsetFetch: the whole group's error
+    auto c = consumer::check_fetch(*g->consumer, group_id, member_id, member_epoch);
+    if (c.error != ErrorCode::kNone) {
+      api_log().debug("group {}: offset fetch refused: {}", escaped(group_id), c.message);
+      r.error = c.error;
+      return r;
+    }
+  }
   // Kafka: while a transaction holds pending offsets of a partition, a
   // require_stable fetch gets UNSTABLE_OFFSET_COMMIT (and offset -1) for it.
   auto unstable = [&](const TopicPartition& tp) { return require_stable && g && g->has_pending(tp); };

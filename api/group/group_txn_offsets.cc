@@ -6,6 +6,7 @@
 // replayEndTransactionMarker; the producer epoch rules of the partition's
 // ProducerStateManager (an older epoch than the last one seen is refused).
 #include "api/api_log.h"
+#include "api/group/consumer_offset_checks.h"
 #include "api/group/group_coordinator.h"
 #include "common/kafka_hash.h"
 #include "common/log_escape.h"
@@ -20,6 +21,11 @@ int32_t GroupCoordinator::offsets_partition_for(const std::string& group_id) con
 // member id / generation is accepted in any state (old clients send none).
 ErrorCode GroupCoordinator::validate_txn_commit(GroupMetadata& g, const TxnOffsetCommitParams& p) const {
   if (g.is(GroupState::kDead)) return ErrorCode::kCoordinatorNotAvailable;
+  if (g.consumer) {  // Kafka: STALE_MEMBER_EPOCH is ILLEGAL_GENERATION before v6
+    consumer::CommitIdentity who{p.member_id, p.group_instance_id, p.generation_id, true, p.api_version};
+    auto err = consumer::check_commit_offsets(*g.consumer, g.group_id(), who, p.offsets, p.topic_ids);
+    return err == ErrorCode::kStaleMemberEpoch && p.api_version < 6 ? ErrorCode::kIllegalGeneration : err;
+  }
   if (p.generation_id < 0 && g.is(GroupState::kEmpty)) return ErrorCode::kNone;
   if (p.generation_id >= 0 || !p.member_id.empty() || p.group_instance_id) {
     if (auto err = validate_member(g, p.member_id, p.group_instance_id); err != ErrorCode::kNone) return err;

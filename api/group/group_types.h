@@ -12,6 +12,7 @@
 
 #include "api/error_codes.h"
 #include "api/group/assignor.h"
+#include "common/uuid.h"
 
 namespace skiff::api::group {
 
@@ -124,6 +125,11 @@ struct OffsetCommitParams {
   std::string member_id;
   std::optional<std::string> group_instance_id;
   std::vector<std::pair<TopicPartition, OffsetAndMetadata>> offsets;
+  // Consumer groups (KIP-848): the topic id of each offset (same order; a
+  // missing or zero id matches no assigned partition) and the request's
+  // version (a consumer-protocol member needs v9+).
+  std::vector<Uuid> topic_ids;
+  int16_t api_version = 10;
 };
 
 // A TxnOffsetCommit offset waiting for its transaction's marker (KIP-447).
@@ -149,6 +155,7 @@ struct TxnOffsetCommitParams {
   std::optional<std::string> group_instance_id;
   int16_t api_version = 0;  // v6+: an unknown group is GROUP_ID_NOT_FOUND
   std::vector<std::pair<TopicPartition, OffsetAndMetadata>> offsets;
+  std::vector<Uuid> topic_ids;  // as OffsetCommitParams::topic_ids
 };
 
 struct FetchedOffset {

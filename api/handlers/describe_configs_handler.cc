@@ -2,6 +2,7 @@
 
 #include "api/admin/broker_loggers.h"
 #include "api/admin/config_describer.h"
+#include "api/admin/group_config_admin.h"
 
 namespace skiff::api {
 namespace {
@@ -73,6 +74,8 @@ void DescribeConfigsHandler::handle(ApiRequest& request, protocol::DescribeConfi
                                                       std::to_string(services_.broker.node_id) + ", but received " +
                                                       res.resource_name);
       entries = admin::describe_loggers(services_, res.configuration_keys);
+    } else if (res.resource_type == admin::kResourceGroup) {
+      entries = admin::describe_group_configs(services_, res.resource_name, res.configuration_keys);
     } else {
       return failed(ErrorCode::kInvalidRequest, "Unsupported resource type " + std::to_string(res.resource_type));
     }

@@ -22,6 +22,7 @@ void OffsetCommitHandler::handle(ApiRequest& request, OffsetCommitRequest& body,
   p.generation_id = body.generation_id_or_member_epoch;
   p.member_id = body.member_id;
   p.group_instance_id = body.group_instance_id;
+  p.api_version = version;
 
   OffsetCommitResponse resp;
   std::vector<int16_t*> slots;  // where each committed offset's error goes
@@ -50,6 +51,7 @@ void OffsetCommitHandler::handle(ApiRequest& request, OffsetCommitRequest& body,
       o.commit_timestamp = now;
       if (version <= 4 && body.retention_time_ms >= 0) o.expire_timestamp = now + body.retention_time_ms;
       p.offsets.emplace_back(group::TopicPartition{info->name, part.partition_index}, std::move(o));
+      p.topic_ids.push_back(info->topic_id);  // Kafka resolves names to ids for the assignment-epoch check
       slots.push_back(&r.error_code);
     }
   }

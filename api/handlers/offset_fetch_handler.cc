@@ -11,12 +11,18 @@ namespace {
 using protocol::OffsetFetchResponse;
 
 // One group's answer in the v8+ shape (converted for older versions below).
+// `member`: v9+'s member id and epoch (checked against a consumer group's member).
+struct Member {
+  std::optional<std::string> id;
+  int32_t epoch = -1;
+};
+
 OffsetFetchResponse::OffsetFetchResponseGroup fetch_group(
     group::GroupCoordinator& groups, const std::string& group_id,
-    const std::optional<std::vector<group::TopicPartition>>& wanted, bool require_stable) {
+    const std::optional<std::vector<group::TopicPartition>>& wanted, bool require_stable, const Member& member = {}) {
   OffsetFetchResponse::OffsetFetchResponseGroup out;
   out.group_id = group_id;
-  auto r = groups.fetch_offsets(group_id, wanted, require_stable);
+  auto r = groups.fetch_offsets(group_id, wanted, require_stable, member.id, member.epoch);
   out.error_code = code(r.error);
   std::map<std::string, size_t> topic_index;
   for (const auto& f : r.offsets) {
@@ -49,8 +55,9 @@ std::optional<std::vector<group::TopicPartition>> wanted_partitions(const std::o
 OffsetFetchResponse::OffsetFetchResponseGroup fetch_group_by_ids(
     BrokerServices& services, const protocol::OffsetFetchRequest::OffsetFetchRequestGroup& g, bool stable) {
   auto& groups = *services.groups;
+  const Member member{g.member_id, g.member_epoch};
   if (!g.topics) {
-    auto out = fetch_group(groups, g.group_id, std::nullopt, stable);
+    auto out = fetch_group(groups, g.group_id, std::nullopt, stable, member);
     std::erase_if(out.topics, [&](auto& t) {
       auto info = services.logs.topic(t.name);
       if (info) t.topic_id = info->topic_id;
@@ -65,7 +72,8 @@ OffsetFetchResponse::OffsetFetchResponseGroup fetch_group_by_ids(
     if (info)
       for (int32_t p : t.partition_indexes) wanted.push_back({info->name, p});
   }
-  auto fetched = fetch_group(groups, g.group_id, wanted, stable);
+  auto fetched = fetch_group(groups, g.group_id, wanted, stable, member);
+  if (fetched.error_code != code(ErrorCode::kNone)) return fetched;  // a member check failed: the group's error
   OffsetFetchResponse::OffsetFetchResponseGroup out;
   out.group_id = g.group_id;
   out.error_code = fetched.error_code;
@@ -101,7 +109,8 @@ void OffsetFetchHandler::handle(ApiRequest& request, protocol::OffsetFetchReques
   }
   if (request.api_version() >= 8) {
     for (const auto& g : body.groups)
-      resp.groups.push_back(fetch_group(groups, g.group_id, wanted_partitions(g.topics), stable));
+      resp.groups.push_back(
+          fetch_group(groups, g.group_id, wanted_partitions(g.topics), stable, {g.member_id, g.member_epoch}));
     out.send(resp);
     return;
   }

@@ -67,6 +67,7 @@ std::shared_ptr<Prepared> prepare(BrokerServices& services, const protocol::TxnO
       o.metadata = part.committed_metadata.value_or("");
       o.commit_timestamp = now;
       params.offsets.emplace_back(group::TopicPartition{info->name, part.partition_index}, std::move(o));
+      params.topic_ids.push_back(info->topic_id);
       p->slots.emplace_back(p->resp.topics.size() - 1, t.partitions.size() - 1);
     }
   }

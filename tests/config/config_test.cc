@@ -192,3 +192,33 @@ TEST_CASE("log cleaner keys: Kafka's names and defaults, cleanup policy list", "
         std::string::npos);
   CHECK(error_of(std::nullopt, {}, {"log.cleaner.io.buffer.load.factor=1.5"}).find("load.factor") != std::string::npos);
 }
+
+TEST_CASE("group.consumer.*: Kafka's defaults, values and cross-key rules", "[config]") {
+  auto c = load(std::nullopt);
+  CHECK(c.group_consumer_session_timeout_ms == 45000);
+  CHECK(c.group_consumer_min_session_timeout_ms == 45000);
+  CHECK(c.group_consumer_max_session_timeout_ms == 60000);
+  CHECK(c.group_consumer_heartbeat_interval_ms == 5000);
+  CHECK(c.group_consumer_max_heartbeat_interval_ms == 15000);
+  CHECK(c.group_consumer_assignors == std::vector<std::string>{"uniform", "range"});
+  CHECK(c.group_consumer_migration_policy == "bidirectional");
+  c = load(std::nullopt, {},
+           {"group.consumer.assignors=range, org.apache.kafka.coordinator.group.assignor.UniformAssignor",
+            "group.consumer.migration.policy=UPGRADE", "group.consumer.max.size=3"});
+  CHECK(c.group_consumer_assignors == std::vector<std::string>{"range", "uniform"});
+  CHECK(c.group_consumer_migration_policy == "upgrade");
+  CHECK(c.group_consumer_max_size == 3);
+  CHECK(error_of(std::nullopt, {}, {"group.consumer.assignors=sticky"}).find("unknown assignor 'sticky'") !=
+        std::string::npos);
+  CHECK(error_of(std::nullopt, {}, {"group.consumer.migration.policy=sideways"}).find("expected one of") !=
+        std::string::npos);
+  CHECK(error_of(std::nullopt, {}, {"group.consumer.session.timeout.ms=30000"}) ==
+        "group.consumer.session.timeout.ms must be greater than or equal to group.consumer.min.session.timeout.ms");
+  CHECK(error_of(std::nullopt, {}, {"group.consumer.max.heartbeat.interval.ms=4000"}) ==
+        "group.consumer.max.heartbeat.interval.ms must be greater than or equal to "
+        "group.consumer.min.heartbeat.interval.ms");
+  CHECK(error_of(std::nullopt, {},
+                 {"group.consumer.min.session.timeout.ms=1000", "group.consumer.session.timeout.ms=4000",
+                  "group.consumer.min.heartbeat.interval.ms=1000", "group.consumer.heartbeat.interval.ms=4000"}) ==
+        "group.consumer.heartbeat.interval.ms must be less than group.consumer.session.timeout.ms");
+}

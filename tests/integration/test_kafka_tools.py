@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import re
 
+from harness.broker import SkiffBroker
 from test_admin import name, only_for, tool
 
 FEATURES = "org.apache.kafka.tools.FeatureCommand"
@@ -200,3 +201,42 @@ def test_thread_pools_resized_live(client, broker):
             assert "num.network.threads: 6 -> 3 processors" in log, log[-2000:]
     finally:
         alter("--delete-config", "num.network.threads,num.io.threads", check=False)
+
+
+def test_kafka_configs_groups(client, own_broker):
+    """kafka-configs --entity-type groups (KIP-848's GROUP config resource): a group's
+    consumer.session.timeout.ms set, described with its broker synonym, refused outside the
+    broker's bounds with Kafka's message, and still there after a restart and after kill -9."""
+    only_for(client, "java")
+    configs = "org.apache.kafka.tools.ConfigCommand"
+    g = name("cfg-group")
+
+    def run(*args, check=True):
+        return tool(configs, "--bootstrap-server", own_broker.bootstrap, "--entity-type", "groups",
+                    "--entity-name", g, *args, check=check)
+
+    out = run("--alter", "--add-config", "consumer.session.timeout.ms=50000")
+    assert f"Completed updating config for group {g}." in out, out
+    line = ("consumer.session.timeout.ms=50000 sensitive=false synonyms={DYNAMIC_GROUP_CONFIG:"
+            "consumer.session.timeout.ms=50000, DEFAULT_CONFIG:group.consumer.session.timeout.ms=45000}")
+    assert line in run("--describe"), run("--describe")
+    out = run("--describe", "--all")
+    assert ("consumer.heartbeat.interval.ms=5000 sensitive=false synonyms={DEFAULT_CONFIG:"
+            "group.consumer.heartbeat.interval.ms=5000}") in out, out
+    out = run("--alter", "--add-config", "consumer.session.timeout.ms=1000", check=False)
+    assert "consumer.session.timeout.ms must be in the range 45000 to 60000 inclusive." in out, out
+    out = run("--alter", "--add-config", "bogus.key=1", check=False)
+    assert "Unknown group config name: bogus.key" in out, out
+
+    if not isinstance(own_broker, SkiffBroker):  # SKIFF_COMPAT_OWN_BROKER=kafka: Kafka has share groups
+        return
+    out = run("--alter", "--add-config", "share.session.timeout.ms=50000", check=False)
+    assert "is for share groups, which this broker does not support" in out, out
+    own_broker.restart()
+    assert line in run("--describe")
+    run("--alter", "--add-config", "consumer.session.timeout.ms=55000")
+    own_broker.kill9()  # acknowledged means on disk
+    own_broker.start()
+    assert "consumer.session.timeout.ms=55000 sensitive=false" in run("--describe")
+    run("--alter", "--delete-config", "consumer.session.timeout.ms")
+    assert "consumer.session.timeout.ms" not in run("--describe")

@@ -1,0 +1,105 @@
+// KIP-848's GROUP config resource (type 32) through the protocol:
+// IncrementalAlterConfigs and AlterConfigs set a group's
+// consumer.session.timeout.ms, refuse Kafka's other group keys and values
+// outside the broker's bounds with INVALID_CONFIG and Kafka's message, and
+// DescribeConfigs describes any group id (DYNAMIC_GROUP_CONFIG / DEFAULT_CONFIG
+// with the group.consumer.* synonym), as Kafka 4.4 does.
+#include <catch2/catch.hpp>
+
+#include "api/protocol/generated/alter_configs_request.h"
+#include "api/protocol/generated/alter_configs_response.h"
+#include "api/protocol/generated/describe_configs_request.h"
+#include "api/protocol/generated/describe_configs_response.h"
+#include "api/protocol/generated/incremental_alter_configs_request.h"
+#include "api/protocol/generated/incremental_alter_configs_response.h"
+#include "tests/api/api_harness.h"
+
+using namespace skiff;
+using namespace skiff::protocol;
+
+namespace {
+
+constexpr int8_t kGroup = 32;
+
+DescribeConfigsResponse::DescribeConfigsResult describe(test::ApiHarness& h, const std::string& group) {
+  DescribeConfigsRequest req;
+  DescribeConfigsRequest::DescribeConfigsResource r;
+  r.resource_type = kGroup;
+  r.resource_name = group;
+  r.configuration_keys = std::nullopt;
+  req.resources.push_back(r);
+  req.include_synonyms = true;
+  return h.call<DescribeConfigsResponse>(req, 4).results.at(0);
+}
+
+IncrementalAlterConfigsResponse::AlterConfigsResourceResponse set(test::ApiHarness& h, const std::string& group,
+                                                                  const std::string& key, const std::string& value,
+                                                                  int8_t op = 0) {
+  IncrementalAlterConfigsRequest req;
+  IncrementalAlterConfigsRequest::AlterConfigsResource res;
+  res.resource_type = kGroup;
+  res.resource_name = group;
+  IncrementalAlterConfigsRequest::AlterableConfig c;
+  c.name = key;
+  c.config_operation = op;
+  c.value = value;
+  res.configs.push_back(c);
+  req.resources.push_back(res);
+  return h.call<IncrementalAlterConfigsResponse>(req, 1).responses.at(0);
+}
+
+using Entry = DescribeConfigsResponse::DescribeConfigsResourceResult;
+
+const Entry& entry(const DescribeConfigsResponse::DescribeConfigsResult& r, const std::string& key) {
+  for (const auto& c : r.configs)
+    if (c.name == key) return c;
+  FAIL("no " << key);
+  throw;
+}
+
+}  // namespace
+
+TEST_CASE("GROUP configs: set, described, refused as Kafka 4.4", "[api][admin][config][kip848]") {
+  test::ApiHarness h;
+  auto none = describe(h, "no-such-group");  // any group id is described, with the broker's values
+  REQUIRE(none.error_code == 0);
+  REQUIRE(none.configs.size() == 2);
+  const auto& dflt = entry(none, "consumer.session.timeout.ms");
+  CHECK(dflt.value == "45000");
+  CHECK(dflt.config_source == 5);  // DEFAULT_CONFIG
+  REQUIRE(dflt.synonyms.size() == 1);
+  CHECK(dflt.synonyms[0].name == "group.consumer.session.timeout.ms");
+
+  CHECK(set(h, "g", "consumer.session.timeout.ms", "50000").error_code == 0);
+  auto g = describe(h, "g");
+  const auto& set_entry = entry(g, "consumer.session.timeout.ms");
+  CHECK(set_entry.value == "50000");
+  CHECK(set_entry.config_source == 8);  // DYNAMIC_GROUP_CONFIG
+  CHECK(set_entry.synonyms.size() == 2);
+  CHECK(entry(g, "consumer.heartbeat.interval.ms").value == "5000");
+
+  auto low = set(h, "g", "consumer.session.timeout.ms", "1000");
+  CHECK(low.error_code == 40);  // INVALID_CONFIG
+  CHECK(low.error_message == "consumer.session.timeout.ms must be in the range 45000 to 60000 inclusive.");
+  auto share = set(h, "g", "share.session.timeout.ms", "50000");
+  CHECK(share.error_code == 40);
+  CHECK(share.error_message ==
+        "Group config share.session.timeout.ms is for share groups, which this broker does not support.");
+  CHECK(set(h, "g", "bogus", "1").error_message == "Unknown group config name: bogus");
+  CHECK(entry(describe(h, "g"), "consumer.session.timeout.ms").value == "50000");  // the refusals changed nothing
+
+  CHECK(set(h, "g", "consumer.session.timeout.ms", "", 1).error_code == 0);  // DELETE
+  CHECK(entry(describe(h, "g"), "consumer.session.timeout.ms").config_source == 5);
+
+  AlterConfigsRequest alter;  // the legacy API replaces the whole set
+  AlterConfigsRequest::AlterConfigsResource res;
+  res.resource_type = kGroup;
+  res.resource_name = "g";
+  AlterConfigsRequest::AlterableConfig c;
+  c.name = "consumer.heartbeat.interval.ms";
+  c.value = "6000";
+  res.configs.push_back(c);
+  alter.resources.push_back(res);
+  CHECK(h.call<AlterConfigsResponse>(alter, 2).responses.at(0).error_code == 0);
+  CHECK(entry(describe(h, "g"), "consumer.heartbeat.interval.ms").value == "6000");
+}
