@@ -108,22 +108,23 @@ ConfigKeyDef enum_key(std::string name, std::string def, std::vector<std::string
 // group.consumer.assignors: Kafka's assignor names, or the class names of its
 // two built-in assignors (Kafka accepts both).
 ConfigKeyDef assignors_key() {
-  return ConfigKeyDef{
-      "group.consumer.assignors", ConfigType::kList, "uniform,range",
-      "Server-side assignors of consumer groups (KIP-848), by name; the first is the default.",
-      [](BrokerConfig& c, const std::string& v) {
-        std::vector<std::string> names;
-        for (auto item : split_list(v)) {
-          if (item == "org.apache.kafka.coordinator.group.assignor.UniformAssignor") item = "uniform";
-          if (item == "org.apache.kafka.coordinator.group.assignor.RangeAssignor") item = "range";
-          if (item != "uniform" && item != "range")
-            throw std::invalid_argument(fmt::format("unknown assignor '{}'", item));
-          if (std::find(names.begin(), names.end(), item) == names.end()) names.push_back(item);
-        }
-        if (names.empty()) throw std::invalid_argument("at least one assignor is needed");
-        c.group_consumer_assignors = std::move(names);
-      },
-      "a list of uniform and range"};
+  return ConfigKeyDef{"group.consumer.assignors",
+                      ConfigType::kList,
+                      "uniform,range",
+                      "Server-side assignors of consumer groups (KIP-848), by name; the first is the default.",
+                      [](BrokerConfig& c, const std::string& v) {
+                        std::vector<std::string> names;
+                        for (auto item : split_list(v)) {
+                          if (item == "org.apache.kafka.coordinator.group.assignor.UniformAssignor") item = "uniform";
+                          if (item == "org.apache.kafka.coordinator.group.assignor.RangeAssignor") item = "range";
+                          if (item != "uniform" && item != "range")
+                            throw std::invalid_argument(fmt::format("unknown assignor '{}'", item));
+                          if (std::find(names.begin(), names.end(), item) == names.end()) names.push_back(item);
+                        }
+                        if (names.empty()) throw std::invalid_argument("at least one assignor is needed");
+                        c.group_consumer_assignors = std::move(names);
+                      },
+                      "a list of uniform and range"};
 }
 
 void add_consumer_group_keys(std::vector<ConfigKeyDef>& d) {

@@ -117,8 +117,8 @@ void ConsumerGroup::refresh_regexes(uint64_t topics_version, const TopicNamesLis
     next.emplace(*m.subscribed_regex, old == regexes.end() ? ResolvedRegex{} : std::move(old->second));
   }
   regexes = std::move(next);
-  const bool stale = std::any_of(regexes.begin(), regexes.end(),
-                                 [&](const auto& r) { return r.second.version != topics_version; });
+  const bool stale =
+      std::any_of(regexes.begin(), regexes.end(), [&](const auto& r) { return r.second.version != topics_version; });
   const auto now = std::chrono::steady_clock::now();
   if (!list || !(fresh || (stale && now >= regexes_refreshed_at + min_interval))) return;
   const auto names = list();

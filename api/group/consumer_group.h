@@ -49,7 +49,7 @@ struct ConsumerGroupMember {
   std::optional<std::string> rack_id;
   std::string client_id;
   std::string client_host;
-  std::vector<std::string> subscribed_names;  // sorted, unique
+  std::vector<std::string> subscribed_names;    // sorted, unique
   std::optional<std::string> subscribed_regex;  // never empty (an empty one clears it)
   std::optional<std::string> server_assignor;
   int32_t rebalance_timeout_ms = 0;
@@ -95,9 +95,7 @@ struct ConsumerGroupImage {
 
 class ConsumerGroup {
  public:
-  ConsumerGroupImage image() const {
-    return {group_epoch, assignment_epoch, target, members, metadata_hash, regexes};
-  }
+  ConsumerGroupImage image() const { return {group_epoch, assignment_epoch, target, members, metadata_hash, regexes}; }
   int32_t group_epoch = 0;
   int32_t assignment_epoch = 0;  // the epoch of `target`
   consumer::TargetAssignment target;
@@ -158,7 +156,7 @@ struct ConsumerHeartbeatParams {
   std::optional<std::string> rack_id;
   int32_t rebalance_timeout_ms = -1;
   std::optional<std::vector<std::string>> subscribed_names;  // none: unchanged
-  std::optional<std::string> subscribed_regex;                // none: unchanged; empty: none
+  std::optional<std::string> subscribed_regex;               // none: unchanged; empty: none
   std::optional<std::string> server_assignor;
   std::optional<consumer::Assignment> owned;  // none: not sent
   std::string client_id;

@@ -163,9 +163,8 @@ void decode_regex(ConsumerGroupRecord& r, ByteReader& kr, std::optional<ByteRead
 bool same_metadata(const ConsumerGroupMember& a, const ConsumerGroupMember& b) {
   return a.instance_id == b.instance_id && a.rack_id == b.rack_id && a.client_id == b.client_id &&
          a.client_host == b.client_host && a.subscribed_names == b.subscribed_names &&
-         a.subscribed_regex == b.subscribed_regex &&
-         a.server_assignor == b.server_assignor && a.rebalance_timeout_ms == b.rebalance_timeout_ms &&
-         a.classic == b.classic;
+         a.subscribed_regex == b.subscribed_regex && a.server_assignor == b.server_assignor &&
+         a.rebalance_timeout_ms == b.rebalance_timeout_ms && a.classic == b.classic;
 }
 
 ConsumerGroupRecord record(int16_t type, const std::string& group, const std::string& member = {}) {

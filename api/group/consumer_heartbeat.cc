@@ -193,6 +193,36 @@ ConsumerGroupMember* GroupCoordinator::consumer_member_for(GroupMetadata& g, con
   return &cg.members.emplace(p.member_id, std::move(fresh)).first->second;
 }
 
+namespace {
+
+// What a heartbeat sets on its member; true when the subscription changed
+// (names or regex), which bumps the group epoch.
+bool update_member(ConsumerGroupMember& m, const ConsumerHeartbeatParams& p) {
+  bool changed = false;
+  if (p.subscribed_names) {
+    auto names = sorted_unique(*p.subscribed_names);
+    if (names != m.subscribed_names) {
+      m.subscribed_names = std::move(names);
+      changed = true;
+    }
+  }
+  if (p.subscribed_regex) {
+    auto regex = p.subscribed_regex->empty() ? std::nullopt : p.subscribed_regex;  // "" clears it, as in Kafka
+    if (regex != m.subscribed_regex) {
+      m.subscribed_regex = std::move(regex);
+      changed = true;
+    }
+  }
+  if (p.rebalance_timeout_ms != -1) m.rebalance_timeout_ms = p.rebalance_timeout_ms;
+  if (p.server_assignor != m.server_assignor && p.member_epoch == 0) m.server_assignor = p.server_assignor;
+  if (p.rack_id) m.rack_id = p.rack_id;
+  m.client_id = p.client_id;
+  m.client_host = p.client_host;
+  return changed;
+}
+
+}  // namespace
+
 ConsumerHeartbeatResult GroupCoordinator::consumer_join_or_beat(GroupMetadata& g, const ConsumerHeartbeatParams& p) {
   auto& cg = *g.consumer;
   ConsumerHeartbeatResult r;
@@ -201,25 +231,7 @@ ConsumerHeartbeatResult GroupCoordinator::consumer_join_or_beat(GroupMetadata& g
   // One epoch bump for whatever changed: a new member, its subscription, or
   // the subscribed topics' metadata (Kafka's consumerGroupHeartbeat).
   bool bump = !cg.target.contains(m->member_id) && m->assignment.member_epoch == 0;
-  if (p.subscribed_names) {
-    auto names = sorted_unique(*p.subscribed_names);
-    if (names != m->subscribed_names) {
-      m->subscribed_names = std::move(names);
-      bump = true;
-    }
-  }
-  if (p.subscribed_regex) {
-    auto regex = p.subscribed_regex->empty() ? std::nullopt : p.subscribed_regex;  // "" clears it, as in Kafka
-    if (regex != m->subscribed_regex) {
-      m->subscribed_regex = std::move(regex);
-      bump = true;
-    }
-  }
-  if (p.rebalance_timeout_ms != -1) m->rebalance_timeout_ms = p.rebalance_timeout_ms;
-  if (p.server_assignor != m->server_assignor && p.member_epoch == 0) m->server_assignor = p.server_assignor;
-  if (p.rack_id) m->rack_id = p.rack_id;
-  m->client_id = p.client_id;
-  m->client_host = p.client_host;
+  bump |= update_member(*m, p);
   cg.refresh_regexes(p.topics_version, p.list_topics,
                      std::chrono::milliseconds(config_.consumer_regex_refresh_min_interval_ms));
   bump |= cg.refresh_subscribed_topics(p.resolve);
@@ -272,8 +284,7 @@ void GroupCoordinator::reconcile_consumer_member(GroupMetadata& g, ConsumerGroup
 
 void GroupCoordinator::schedule_consumer_session(GroupMetadata& g, ConsumerGroupMember& m) {
   // A classic member keeps the session timeout of its JoinGroup (Kafka's classicProtocolSessionTimeout).
-  const int32_t session_ms =
-      m.classic ? m.classic->session_timeout_ms : consumer_session_timeout_ms(g.group_id());
+  const int32_t session_ms = m.classic ? m.classic->session_timeout_ms : consumer_session_timeout_ms(g.group_id());
   m.session_deadline = TimerQueue::Clock::now() + std::chrono::milliseconds(session_ms);
   if (m.session_timer_armed && m.session_timer_at <= m.session_deadline) return;  // it will see the new deadline
   m.session_timer_armed = true;
@@ -284,8 +295,8 @@ void GroupCoordinator::schedule_consumer_session(GroupMetadata& g, ConsumerGroup
   });
 }
 
-void GroupCoordinator::on_consumer_session_check(const std::weak_ptr<GroupMetadata>& weak,
-                                                 const std::string& member_id, uint64_t round) {
+void GroupCoordinator::on_consumer_session_check(const std::weak_ptr<GroupMetadata>& weak, const std::string& member_id,
+                                                 uint64_t round) {
   auto g = weak.lock();
   if (!g) return;
   std::lock_guard lock(g->mu);

@@ -20,11 +20,11 @@ OffsetCheck check_assignment_epochs(const ConsumerGroupMember& m, int32_t epoch,
   for (const auto& p : partitions) {
     auto since = assignment_epoch(m.assignment, p.topic_id, p.partition);
     if (!since)
-      return stale(fmt::format("Partition {}-{} is not assigned or pending revocation for member.", p.topic,
-                               p.partition));
+      return stale(
+          fmt::format("Partition {}-{} is not assigned or pending revocation for member.", p.topic, p.partition));
     if (epoch < *since)
-      return stale(fmt::format("Received member epoch {} is older than assignment epoch {} for partition {}-{}.",
-                               epoch, *since, p.topic, p.partition));
+      return stale(fmt::format("Received member epoch {} is older than assignment epoch {} for partition {}-{}.", epoch,
+                               *since, p.topic, p.partition));
   }
   return {};
 }
@@ -70,8 +70,8 @@ OffsetCheck check_fetch(const ConsumerGroup& group, const std::string& group_id,
   if (it == group.members.end()) return unknown_member(id, group_id);
   const int32_t expected = it->second.assignment.member_epoch;
   if (member_epoch != expected)
-    return stale(fmt::format("The received member epoch {} does not match the expected member epoch {}.",
-                             member_epoch, expected));
+    return stale(fmt::format("The received member epoch {} does not match the expected member epoch {}.", member_epoch,
+                             expected));
   return {};
 }
 

@@ -38,8 +38,8 @@ inline constexpr uint64_t kStaleTopicsVersion = std::numeric_limits<uint64_t>::m
 
 struct ResolvedRegex {
   std::set<std::string> topics;
-  uint64_t version = kStaleTopicsVersion;  // the topics version it was resolved at
-  int64_t timestamp_ms = 0;                // wall clock of the last change of `topics`
+  uint64_t version = kStaleTopicsVersion;      // the topics version it was resolved at
+  int64_t timestamp_ms = 0;                    // wall clock of the last change of `topics`
   std::shared_ptr<const NamePattern> pattern;  // compiled once, shared by the group's images
 };
 

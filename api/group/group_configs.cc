@@ -13,8 +13,9 @@ std::map<std::string, std::string> GroupCoordinator::group_config_overrides(cons
   return group_configs_->get(group_id);
 }
 
-GroupCoordinator::GroupConfigChange GroupCoordinator::alter_group_config(
-    const std::string& group_id, const std::map<std::string, std::string>& next, bool validate_only) {
+GroupCoordinator::GroupConfigChange GroupCoordinator::alter_group_config(const std::string& group_id,
+                                                                         const std::map<std::string, std::string>& next,
+                                                                         bool validate_only) {
   if (auto why = validate_group_configs(next, config_)) return {ErrorCode::kInvalidConfig, *why};
   if (validate_only) return {};
   if (int rc = group_configs_->set(group_id, next); rc != 0) {

@@ -17,7 +17,8 @@ namespace skiff::api::group {
 
 GroupCoordinator::GroupCoordinator(const GroupConfig& config, storage::LogManager& logs,
                                    const std::filesystem::path& legacy_file)
-    : config_(config), topics_([&logs](const std::string& name) -> std::optional<consumer::TopicMetadata> {
+    : config_(config),
+      topics_([&logs](const std::string& name) -> std::optional<consumer::TopicMetadata> {
         auto t = logs.topic(name);
         if (!t) return std::nullopt;
         return consumer::TopicMetadata{t->topic_id, name, t->partitions};

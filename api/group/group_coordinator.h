@@ -65,7 +65,7 @@ struct GroupConfig {
   int32_t consumer_min_heartbeat_interval_ms = 5000;
   int32_t consumer_max_heartbeat_interval_ms = 15000;
   int32_t consumer_max_size = INT32_MAX;
-  std::string consumer_default_assignor = "uniform";               // the first of group.consumer.assignors
+  std::string consumer_default_assignor = "uniform";                // the first of group.consumer.assignors
   std::vector<std::string> consumer_assignors{"uniform", "range"};  // group.consumer.assignors
   // group.consumer.migration.policy: disabled, upgrade, downgrade or
   // bidirectional (case-insensitive, as Kafka's ConsumerGroupMigrationPolicy).

@@ -20,16 +20,31 @@ constexpr std::string_view kHeartbeat = "consumer.heartbeat.interval.ms";
 // Kafka 4.4's other group keys, and why Skiff refuses them.
 std::optional<std::string> unsupported_reason(std::string_view key) {
   auto starts = [&](std::string_view p) { return key.substr(0, p.size()) == p; };
-  static const std::vector<std::string_view> kafka_keys = {
-      "consumer.assignment.interval.ms", "consumer.assignor.offload.enable", "share.session.timeout.ms",
-      "share.heartbeat.interval.ms", "share.record.lock.duration.ms", "share.delivery.count.limit",
-      "share.partition.max.record.locks", "share.auto.offset.reset", "share.isolation.level",
-      "share.renew.acknowledge.enable", "share.assignment.interval.ms", "share.assignor.offload.enable",
-      "streams.session.timeout.ms", "streams.heartbeat.interval.ms", "streams.num.standby.replicas",
-      "streams.initial.rebalance.delay.ms", "streams.assignment.interval.ms", "streams.rack.aware.assignment.tags",
-      "streams.assignor.offload.enable", "streams.task.offset.interval.ms", "streams.num.warmup.replicas",
-      "streams.acceptable.recovery.lag", "streams.assignor.name", "errors.deadletterqueue.topic.name",
-      "errors.deadletterqueue.copy.record.enable"};
+  static const std::vector<std::string_view> kafka_keys = {"consumer.assignment.interval.ms",
+                                                           "consumer.assignor.offload.enable",
+                                                           "share.session.timeout.ms",
+                                                           "share.heartbeat.interval.ms",
+                                                           "share.record.lock.duration.ms",
+                                                           "share.delivery.count.limit",
+                                                           "share.partition.max.record.locks",
+                                                           "share.auto.offset.reset",
+                                                           "share.isolation.level",
+                                                           "share.renew.acknowledge.enable",
+                                                           "share.assignment.interval.ms",
+                                                           "share.assignor.offload.enable",
+                                                           "streams.session.timeout.ms",
+                                                           "streams.heartbeat.interval.ms",
+                                                           "streams.num.standby.replicas",
+                                                           "streams.initial.rebalance.delay.ms",
+                                                           "streams.assignment.interval.ms",
+                                                           "streams.rack.aware.assignment.tags",
+                                                           "streams.assignor.offload.enable",
+                                                           "streams.task.offset.interval.ms",
+                                                           "streams.num.warmup.replicas",
+                                                           "streams.acceptable.recovery.lag",
+                                                           "streams.assignor.name",
+                                                           "errors.deadletterqueue.topic.name",
+                                                           "errors.deadletterqueue.copy.record.enable"};
   if (std::find(kafka_keys.begin(), kafka_keys.end(), key) == kafka_keys.end()) return std::nullopt;
   if (starts("share.") || starts("errors."))
     return fmt::format("Group config {} is for share groups, which this broker does not support.", key);

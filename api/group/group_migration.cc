@@ -64,6 +64,40 @@ consumer::Assignment unowned(const consumer::Assignment& a, const consumer::Part
   return out;
 }
 
+// A classic member as a member of the consumer group it is upgraded to
+// (Kafka's ConsumerGroupMember from a classic member): its subscription and
+// rack from its JoinGroup metadata, its assignment (minus partitions another
+// member already holds) from its SyncGroup, all at the classic generation.
+// Nothing when its embedded protocol is malformed.
+std::optional<ConsumerGroupMember> from_classic_member(const GroupMetadata& g, const std::string& id,
+                                                       const MemberMetadata& cm, const TopicResolver& resolve,
+                                                       const consumer::PartitionOwnership& owners) {
+  const Bytes* md = g.protocol_name ? cm.metadata_for(*g.protocol_name) : nullptr;
+  if (!md && !cm.protocols.empty()) md = &cm.protocols.front().metadata;
+  auto sub = md ? decode_subscription(*md) : std::nullopt;
+  auto assigned = decode_assignment(cm.assignment);
+  if (!sub || !assigned) return std::nullopt;
+  ConsumerGroupMember m;
+  m.member_id = id;
+  m.instance_id = cm.group_instance_id;
+  m.rack_id = sub->rack_id;
+  m.client_id = cm.client_id;
+  m.client_host = cm.client_host;
+  m.subscribed_names = sub->topics;
+  std::sort(m.subscribed_names.begin(), m.subscribed_names.end());
+  m.subscribed_names.erase(std::unique(m.subscribed_names.begin(), m.subscribed_names.end()), m.subscribed_names.end());
+  m.rebalance_timeout_ms = cm.rebalance_timeout_ms;
+  m.classic = ClassicMemberMetadata{cm.session_timeout_ms, cm.protocols};
+  m.assignment.state = consumer::MemberState::kStable;
+  m.assignment.member_epoch = m.assignment.previous_member_epoch = g.generation_id;
+  m.assignment.assigned = unowned(to_ids(*assigned, resolve), owners);
+  // Held since the classic generation (Kafka stamps the member epoch).
+  for (const auto& [t, ps] : m.assignment.assigned) {
+    for (int32_t part : ps) m.assignment.assignment_epochs[t][part] = g.generation_id;
+  }
+  return m;
+}
+
 }  // namespace
 
 bool migration_upgrade_enabled(const std::string& policy) {
@@ -90,33 +124,14 @@ std::optional<ConsumerHeartbeatResult> GroupCoordinator::upgrade_classic_group(G
     return refuse("the group size exceeds the consumer group maximum size");
   auto cg = std::make_unique<ConsumerGroup>();
   cg->group_epoch = cg->assignment_epoch = g.generation_id;
+  const TopicResolver& resolve = p.resolve ? p.resolve : topics_;
   for (const auto& [id, cm] : g.members()) {
-    const Bytes* md = g.protocol_name ? cm.metadata_for(*g.protocol_name) : nullptr;
-    if (!md && !cm.protocols.empty()) md = &cm.protocols.front().metadata;
-    auto sub = md ? decode_subscription(*md) : std::nullopt;
-    auto assigned = decode_assignment(cm.assignment);
-    if (!sub || !assigned) return refuse("the embedded consumer protocol is malformed");
-    ConsumerGroupMember m;
-    m.member_id = id;
-    m.instance_id = cm.group_instance_id;
-    m.rack_id = sub->rack_id;
-    m.client_id = cm.client_id;
-    m.client_host = cm.client_host;
-    m.subscribed_names = sub->topics;
-    std::sort(m.subscribed_names.begin(), m.subscribed_names.end());
-    m.subscribed_names.erase(std::unique(m.subscribed_names.begin(), m.subscribed_names.end()),
-                             m.subscribed_names.end());
-    m.rebalance_timeout_ms = cm.rebalance_timeout_ms;
-    m.classic = ClassicMemberMetadata{cm.session_timeout_ms, cm.protocols};
-    m.assignment = {consumer::MemberState::kStable,
-                    g.generation_id,
-                    g.generation_id,
-                    unowned(to_ids(*assigned, p.resolve ? p.resolve : topics_), cg->owners),
-                    {}};
-    cg->owners.update({}, m.assignment);
-    cg->target[id] = m.assignment.assigned;
-    if (m.instance_id) cg->static_members[*m.instance_id] = id;
-    cg->members.emplace(id, std::move(m));
+    auto m = from_classic_member(g, id, cm, resolve, cg->owners);
+    if (!m) return refuse("the embedded consumer protocol is malformed");
+    cg->owners.update({}, m->assignment);
+    cg->target[id] = m->assignment.assigned;
+    if (m->instance_id) cg->static_members[*m->instance_id] = id;
+    cg->members.emplace(id, std::move(*m));
   }
   // Their waiting requests are answered; they rejoin the consumer group.
   for (auto& [id, cm] : g.members()) {

@@ -82,8 +82,9 @@ TEST_CASE("regex subscription: an invalid regex is refused with INVALID_REGULAR_
   p.subscribed_regex = "*foo";
   auto bad = f.c().consumer_heartbeat(p);
   CHECK(bad.error == ErrorCode::kInvalidRegularExpression);
-  CHECK(bad.message == "SubscribedTopicRegex `*foo` is not a valid regular expression: "
-                       "missing argument to repetition operator.");
+  CHECK(bad.message ==
+        "SubscribedTopicRegex `*foo` is not a valid regular expression: "
+        "missing argument to repetition operator.");
   CHECK(f.c().describe_consumer_group("g").members.at(0).subscribed_regex == "foo");
 }
 

@@ -19,8 +19,7 @@ std::optional<std::string> check(std::map<std::string, std::string> v, const Gro
 }  // namespace
 
 TEST_CASE("group configs: validated as Kafka 4.4, against the broker's bounds", "[groups][kip848][configs]") {
-  CHECK(check({{"consumer.session.timeout.ms", "50000"}, {"consumer.heartbeat.interval.ms", "6000"}}) ==
-        std::nullopt);
+  CHECK(check({{"consumer.session.timeout.ms", "50000"}, {"consumer.heartbeat.interval.ms", "6000"}}) == std::nullopt);
   CHECK(check({{"consumer.session.timeout.ms", "1000"}}) ==
         "consumer.session.timeout.ms must be in the range 45000 to 60000 inclusive.");
   CHECK(check({{"consumer.session.timeout.ms", "70000"}}) ==
@@ -34,8 +33,8 @@ TEST_CASE("group configs: validated as Kafka 4.4, against the broker's bounds", 
         "Group config share.session.timeout.ms is for share groups, which this broker does not support.");
   CHECK(check({{"streams.num.standby.replicas", "1"}}) ==
         "Group config streams.num.standby.replicas is for streams groups, which this broker does not support.");
-  CHECK(check({{"consumer.assignment.interval.ms", "10"}})->starts_with(
-      "Group config consumer.assignment.interval.ms is not supported by this broker"));
+  CHECK(check({{"consumer.assignment.interval.ms", "10"}})
+            ->starts_with("Group config consumer.assignment.interval.ms is not supported by this broker"));
   GroupConfig wide;  // bounds that overlap: the session timeout must stay above the heartbeat interval
   wide.consumer_min_session_timeout_ms = 1000;
   wide.consumer_min_heartbeat_interval_ms = 1000;
