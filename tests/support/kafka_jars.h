@@ -31,9 +31,13 @@ inline bool have_java() { return std::system("command -v java >/dev/null 2>&1") 
 
 // The jar directory; fails the test (not a skip) when java is there but the
 // jars cannot be fetched: a skip would hide a broken fresh-machine run.
+// Only the script's stdout is parsed (its stderr goes to the test's): when it
+// downloads, Maven ends its stderr with colour resets and no newline, which
+// run()'s 2>&1 would glue to the front of the directory's line.
 inline std::string kafka_jar_dir() {
   int st = 0;
-  std::string out = run(std::string("bash ") + SKIFF_SOURCE_DIR + "/scripts/fetch_kafka_jars.sh", &st);
+  std::string out =
+      run(std::string("{ bash ") + SKIFF_SOURCE_DIR + "/scripts/fetch_kafka_jars.sh 2>&3; } 3>&2", &st);
   INFO(out);
   REQUIRE(st == 0);
   while (!out.empty() && (out.back() == '\n' || out.back() == '\r')) out.pop_back();
