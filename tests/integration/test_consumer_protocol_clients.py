@@ -1,0 +1,100 @@
+"""KIP-848 with librdkafka (confluent-kafka, group.protocol=consumer) and
+Kafka's own kafka-consumer-groups tool: three members share six partitions,
+no partition is ever owned by two of them at once (checked from their own
+on_assign/on_revoke callbacks), every record is consumed once, the tool
+describes the group (its partitions with their member, its members, its
+state), and when one member leaves the other two take its partitions over.
+Runs in the confluent_kafka run; bounded in time."""
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from test_admin import name, only_for, tool
+from test_regex_subscription import _create, _produce
+
+pytestmark = pytest.mark.timeout(180)
+
+GROUPS_TOOL = "org.apache.kafka.tools.consumer.group.ConsumerGroupCommand"
+
+
+class Ownership:
+    """Who owns each partition, from the members' callbacks; any overlap is a problem."""
+
+    def __init__(self):
+        self.owner: dict[int, str] = {}
+        self.problems: list[str] = []
+
+    def callbacks(self, member: str):
+        def on_assign(_consumer, partitions):
+            for p in partitions:
+                prev = self.owner.setdefault(p.partition, member)
+                if prev != member:
+                    self.problems.append(f"partition {p.partition} given to {member} while {prev} owns it")
+
+        def on_revoke(_consumer, partitions):
+            for p in partitions:
+                if self.owner.get(p.partition) == member:
+                    del self.owner[p.partition]
+
+        return {"on_assign": on_assign, "on_revoke": on_revoke, "on_lost": on_revoke}
+
+    def of(self, member: str) -> set[int]:
+        return {p for p, m in self.owner.items() if m == member}
+
+
+def _poll_all(consumers, seen, cond, timeout):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline and not cond():
+        for member, c in consumers.items():
+            m = c.poll(0.05)
+            if m is None:
+                continue
+            if m.error():
+                raise AssertionError(f"{member}: {m.error()}")
+            seen.append((m.partition(), m.offset()))
+    return cond()
+
+
+def test_confluent_kafka_three_members_share_and_hand_over(client, broker):
+    only_for(client, "confluent_kafka")
+    from confluent_kafka import Consumer
+    from confluent_kafka.admin import AdminClient
+
+    topic, group = name("kip848-cfk"), name("kip848-cfk-group")
+    _create(AdminClient({"bootstrap.servers": broker.bootstrap}), [(topic, 6)])
+    _produce(broker.bootstrap, topic, 6, 10)
+    own = Ownership()
+    consumers = {}
+    for member in ("a", "b", "c"):
+        c = Consumer({"bootstrap.servers": broker.bootstrap, "group.id": group, "group.protocol": "consumer",
+                      "auto.offset.reset": "earliest", "client.id": f"member-{member}",
+                      "auto.commit.interval.ms": 200})
+        c.subscribe([topic], **own.callbacks(member))
+        consumers[member] = c
+    seen: list[tuple[int, int]] = []
+    try:
+        shared = lambda: all(len(own.of(m)) == 2 for m in consumers) and len(seen) >= 60  # noqa: E731
+        assert _poll_all(consumers, seen, shared, 60), (own.owner, len(seen))
+        assert sorted(seen) == sorted(set(seen)) and len(seen) == 60, "a record consumed twice"
+        _poll_all(consumers, seen, lambda: False, 1.5)  # auto-commit (every 200 ms) catches up
+        assert len(seen) == 60, "a record consumed twice"
+
+        partitions = tool(GROUPS_TOOL, "--bootstrap-server", broker.bootstrap, "--describe", "--group", group)
+        rows = [line.split() for line in partitions.splitlines() if line.startswith(group)]
+        assert len(rows) == 6 and all(r[1] == topic for r in rows), partitions
+        assert {r[3] for r in rows} == {"10"}, partitions  # CURRENT-OFFSET: everything committed
+        members = tool(GROUPS_TOOL, "--bootstrap-server", broker.bootstrap, "--describe", "--group", group,
+                       "--members")
+        assert sum(1 for line in members.splitlines() if line.startswith(group)) == 3, members
+        state = tool(GROUPS_TOOL, "--bootstrap-server", broker.bootstrap, "--describe", "--group", group, "--state")
+        assert "Stable" in state and "uniform" in state, state
+
+        consumers.pop("c").close()  # leaves the group (epoch -1): its partitions move at once
+        took_over = lambda: len(own.of("a")) + len(own.of("b")) == 6  # noqa: E731
+        assert _poll_all(consumers, seen, took_over, 30), own.owner
+        assert not own.problems, own.problems
+    finally:
+        for c in consumers.values():
+            c.close()
