@@ -84,7 +84,7 @@ ConfigKeyDef bool_key(std::string name, bool def, std::string doc, bool BrokerCo
                       "true or false"};
 }
 
-ConfigKeyDef enum_key(std::string name, std::string def, std::vector<std::string> allowed, std::string doc,
+ConfigKeyDef enum_key(std::string name, std::string def, const std::vector<std::string>& allowed, std::string doc,
                       std::string BrokerConfig::*member) {
   std::string allowed_text;
   for (auto& a : allowed) allowed_text += (allowed_text.empty() ? "" : ", ") + a;
@@ -226,17 +226,17 @@ std::vector<ConfigKeyDef> build_defs() {
   d.push_back(integer_key("queued.max.requests", 500, 1, kIntMax,
                           "Requests the RequestChannel holds before Processors stop reading.",
                           &BrokerConfig::queued_max_requests));
-  d.push_back(integer_key("queued.max.request.bytes", 100 * 1024 * 1024, -1, kLongMax,
+  d.push_back(integer_key("queued.max.request.bytes", int64_t{100} * 1024 * 1024, -1, kLongMax,
                           "Request bytes read but not yet answered, across all connections, at which Processors stop "
                           "reading until some are answered (exceeded by one frame at most); -1 or 0: unbounded.",
                           &BrokerConfig::queued_max_request_bytes));
-  d.push_back(integer_key("socket.request.max.bytes", 100 * 1024 * 1024, 8, kIntMax,
+  d.push_back(integer_key("socket.request.max.bytes", int64_t{100} * 1024 * 1024, 8, kIntMax,
                           "Largest request frame accepted; a larger one closes the connection.",
                           &BrokerConfig::socket_request_max_bytes));
-  d.push_back(integer_key("socket.send.buffer.bytes", 100 * 1024, -1, kIntMax, "SO_SNDBUF; -1 keeps the OS default.",
-                          &BrokerConfig::socket_send_buffer_bytes));
-  d.push_back(integer_key("socket.receive.buffer.bytes", 100 * 1024, -1, kIntMax, "SO_RCVBUF; -1 keeps the OS default.",
-                          &BrokerConfig::socket_receive_buffer_bytes));
+  d.push_back(integer_key("socket.send.buffer.bytes", int64_t{100} * 1024, -1, kIntMax,
+                          "SO_SNDBUF; -1 keeps the OS default.", &BrokerConfig::socket_send_buffer_bytes));
+  d.push_back(integer_key("socket.receive.buffer.bytes", int64_t{100} * 1024, -1, kIntMax,
+                          "SO_RCVBUF; -1 keeps the OS default.", &BrokerConfig::socket_receive_buffer_bytes));
   d.push_back(integer_key("connections.max.idle.ms", 600000, 1, kLongMax, "Idle connections are closed after this.",
                           &BrokerConfig::connections_max_idle_ms));
   d.push_back(dynamic(integer_key("max.connections", kIntMax, 0, kIntMax, "Broker-wide connection limit.",
@@ -261,14 +261,14 @@ std::vector<ConfigKeyDef> build_defs() {
                                   &BrokerConfig::log_segment_bytes)));
   d.push_back(dynamic(integer_key("log.roll.ms", 7LL * 24 * 3600 * 1000, 1, kLongMax, "Roll a segment at this age.",
                                   &BrokerConfig::log_roll_ms)));
-  d.push_back(dynamic(scaled_ms_key("log.roll.hours", 168, 3600 * 1000,
+  d.push_back(dynamic(scaled_ms_key("log.roll.hours", 168, int64_t{3600} * 1000,
                                     "Roll a segment at this age (log.roll.ms wins).", &BrokerConfig::log_roll_ms)));
   d.push_back(
       dynamic(integer_key("log.retention.ms", 7LL * 24 * 3600 * 1000, -1, kLongMax,
                           "Delete segments older than this; -1 keeps them forever.", &BrokerConfig::log_retention_ms)));
-  d.push_back(dynamic(scaled_ms_key("log.retention.minutes", 7 * 24 * 60, 60 * 1000,
+  d.push_back(dynamic(scaled_ms_key("log.retention.minutes", int64_t{7} * 24 * 60, int64_t{60} * 1000,
                                     "Retention in minutes (log.retention.ms wins).", &BrokerConfig::log_retention_ms)));
-  d.push_back(dynamic(scaled_ms_key("log.retention.hours", 168, 3600 * 1000,
+  d.push_back(dynamic(scaled_ms_key("log.retention.hours", 168, int64_t{3600} * 1000,
                                     "Retention in hours (log.retention.ms and .minutes win).",
                                     &BrokerConfig::log_retention_ms)));
   d.push_back(dynamic(integer_key("log.retention.bytes", -1, -1, kLongMax, "Per-partition size cap; -1: none.",
@@ -283,7 +283,7 @@ std::vector<ConfigKeyDef> build_defs() {
                                   &BrokerConfig::log_flush_interval_ms)));
   d.push_back(dynamic(integer_key("log.index.interval.bytes", 4096, 0, kIntMax, "Bytes between offset index entries.",
                                   &BrokerConfig::log_index_interval_bytes)));
-  d.push_back(dynamic(integer_key("log.index.size.max.bytes", 10 * 1024 * 1024, 4096, kIntMax,
+  d.push_back(dynamic(integer_key("log.index.size.max.bytes", int64_t{10} * 1024 * 1024, 4096, kIntMax,
                                   "Preallocated size of each index file.", &BrokerConfig::log_index_size_max_bytes)));
   d.push_back(dynamic(integer_key("message.max.bytes", 1048588, 0, kIntMax, "Largest record batch accepted.",
                                   &BrokerConfig::message_max_bytes)));
@@ -320,7 +320,7 @@ std::vector<ConfigKeyDef> build_defs() {
   d.push_back(integer_key("log.cleaner.dedupe.buffer.size", 128LL * 1024 * 1024, 0, kLongMax,
                           "Memory for the cleaner's key map, shared by its threads.",
                           &BrokerConfig::log_cleaner_dedupe_buffer_size));
-  d.push_back(integer_key("log.cleaner.io.buffer.size", 512 * 1024, 0, kIntMax, "Cleaner read/write buffer.",
+  d.push_back(integer_key("log.cleaner.io.buffer.size", int64_t{512} * 1024, 0, kIntMax, "Cleaner read/write buffer.",
                           &BrokerConfig::log_cleaner_io_buffer_size));
   d.push_back(double_key("log.cleaner.io.buffer.load.factor", "0.9", 0.01, 1.0,
                          "Fill of the cleaner's key map at which it counts as full.",
@@ -367,7 +367,7 @@ std::vector<ConfigKeyDef> build_defs() {
   d.push_back(integer_key("group.initial.rebalance.delay.ms", 0, 0, kIntMax,
                           "How long the first rebalance of an empty group waits for more members (Kafka: 3000).",
                           &BrokerConfig::group_initial_rebalance_delay_ms));
-  d.push_back(scaled_ms_key("offsets.retention.minutes", 7 * 24 * 60, 60 * 1000,
+  d.push_back(scaled_ms_key("offsets.retention.minutes", int64_t{7} * 24 * 60, int64_t{60} * 1000,
                             "Committed offsets of an empty group expire after this.",
                             &BrokerConfig::offsets_retention_ms));
   d.push_back(integer_key("offsets.retention.check.interval.ms", 600000, 1, kLongMax,

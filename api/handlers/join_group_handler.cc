@@ -48,8 +48,8 @@ void JoinGroupHandler::handle(ApiRequest& request, protocol::JoinGroupRequest& b
     return group::consumer::TopicMetadata{t->topic_id, name, t->partitions};
   };
   const int16_t version = request.api_version();
-  services_.groups->join_group(std::move(p),
-                               [out, version](group::JoinGroupResult r) mutable { out.send(to_wire(r, version)); });
+  services_.groups->join_group(
+      std::move(p), [out, version](const group::JoinGroupResult& r) mutable { out.send(to_wire(r, version)); });
 }
 
 JoinGroupResponse JoinGroupHandler::error_response(const protocol::JoinGroupRequest& body, ErrorCode error) {

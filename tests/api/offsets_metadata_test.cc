@@ -26,7 +26,7 @@ protocol::ListOffsetsRequest list_offsets(const std::string& topic, int64_t time
   return req;
 }
 
-protocol::MetadataRequest metadata(std::vector<std::string> names, bool auto_create = true) {
+protocol::MetadataRequest metadata(const std::vector<std::string>& names, bool auto_create = true) {
   protocol::MetadataRequest req;
   req.topics.emplace();
   for (auto& n : names) {
@@ -45,7 +45,7 @@ TEST_CASE("ListOffsets: earliest, latest, max timestamp, by timestamp", "[api][l
   REQUIRE(h.logs().create_topic("t", 1).error == storage::LogErrc::kNone);
   auto log = h.logs().get_log("t", 0);
   for (int i = 0; i < 4; ++i) {  // batches at timestamps 1000, 2000, 3000, 4000; 3 records each
-    auto b = storage::make_test_batch(3, 10, 1000 * (i + 1));
+    auto b = storage::make_test_batch(3, 10, int64_t{1000} * (i + 1));
     REQUIRE(log->append(b).ok());
   }
   REQUIRE(log->maybe_increment_log_start_offset(storage::Offset(1)) == storage::LogErrc::kNone);

@@ -11,7 +11,7 @@ using namespace skiff::test;
 
 namespace {
 
-OffsetCommitParams commit(const std::string& member, int32_t epoch, std::set<int32_t> ps, int16_t version = 10) {
+OffsetCommitParams commit(const std::string& member, int32_t epoch, const std::set<int32_t>& ps, int16_t version = 10) {
   OffsetCommitParams p;
   p.group_id = "g";
   p.member_id = member;

@@ -12,7 +12,7 @@ using namespace skiff::test;
 
 namespace {
 
-std::optional<std::string> check(std::map<std::string, std::string> v, const GroupConfig& b = GroupConfig{}) {
+std::optional<std::string> check(const std::map<std::string, std::string>& v, const GroupConfig& b = GroupConfig{}) {
   return api::group::validate_group_configs(v, b);
 }
 

@@ -36,8 +36,7 @@ inline bool have_java() { return std::system("command -v java >/dev/null 2>&1") 
 // run()'s 2>&1 would glue to the front of the directory's line.
 inline std::string kafka_jar_dir() {
   int st = 0;
-  std::string out =
-      run(std::string("{ bash ") + SKIFF_SOURCE_DIR + "/scripts/fetch_kafka_jars.sh 2>&3; } 3>&2", &st);
+  std::string out = run(std::string("{ bash ") + SKIFF_SOURCE_DIR + "/scripts/fetch_kafka_jars.sh 2>&3; } 3>&2", &st);
   INFO(out);
   REQUIRE(st == 0);
   while (!out.empty() && (out.back() == '\n' || out.back() == '\r')) out.pop_back();
