@@ -30,13 +30,6 @@
 namespace skiff::api::group {
 namespace {
 
-JoinGroupResult join_error(ErrorCode e, std::string member_id) {
-  JoinGroupResult r;
-  r.error = e;
-  r.member_id = std::move(member_id);
-  return r;
-}
-
 // Kafka's ConsumerGroup.supportsClassicProtocols: type "consumer", and one
 // protocol every classic member supports.
 bool supports_classic(const ConsumerGroup& cg, const JoinGroupParams& p) {
@@ -165,16 +158,16 @@ SyncGroupResult GroupCoordinator::classic_sync_consumer_group(GroupMetadata& g, 
   ErrorCode error = ErrorCode::kNone;
   auto* m = classic_member(g, p.member_id, p.group_instance_id, error);
   if (!m) return SyncGroupResult{error, {}, {}, {}};
-  if (p.generation_id != m->assignment.member_epoch) return SyncGroupResult{ErrorCode::kIllegalGeneration, {}, {}, {}};
+  if (p.generation_id != m->assignment.member_epoch) return sync_error(ErrorCode::kIllegalGeneration);
   const auto& first = m->classic->protocols.front();
   if ((p.protocol_type && *p.protocol_type != kConsumerProtocolType) ||
       (p.protocol_name && *p.protocol_name != first.name))
-    return SyncGroupResult{ErrorCode::kInconsistentGroupProtocol, {}, {}, {}};
+    return sync_error(ErrorCode::kInconsistentGroupProtocol);
   // A new epoch since its join: it must rejoin, unless it is still revoking
   // (then this round's assignment, without the revoked partitions, stands).
   if (g.consumer->group_epoch > m->assignment.member_epoch &&
       m->assignment.state != consumer::MemberState::kUnrevokedPartitions)
-    return SyncGroupResult{ErrorCode::kRebalanceInProgress, {}, {}, {}};
+    return sync_error(ErrorCode::kRebalanceInProgress);
   schedule_consumer_session(g, *m);
   return SyncGroupResult{
       ErrorCode::kNone, kConsumerProtocolType, first.name,

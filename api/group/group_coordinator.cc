@@ -114,16 +114,7 @@ void GroupCoordinator::shutdown() {
   }
   for (auto& g : all) {
     std::lock_guard lock(g->mu);
-    for (auto& [id, m] : g->members()) {
-      if (auto cb = std::exchange(m.awaiting_join, nullptr)) {
-        JoinGroupResult r;
-        r.error = ErrorCode::kNotCoordinator;
-        r.member_id = id;
-        cb(std::move(r));
-      }
-      if (auto cb = std::exchange(m.awaiting_sync, nullptr))
-        cb(SyncGroupResult{ErrorCode::kNotCoordinator, {}, {}, {}});
-    }
+    for (auto& [id, m] : g->members()) m.answer_waiting(ErrorCode::kNotCoordinator);
   }
 }
 

@@ -7,13 +7,6 @@
 namespace skiff::api::group {
 namespace {
 
-JoinGroupResult join_error(ErrorCode e, std::string member_id = {}) {
-  JoinGroupResult r;
-  r.error = e;
-  r.member_id = std::move(member_id);
-  return r;
-}
-
 // The request's own fields, checked before any group is looked up.
 ErrorCode check_join_params(const JoinGroupParams& p, const GroupConfig& config) {
   if (p.group_id.empty()) return ErrorCode::kInvalidGroupId;
@@ -135,10 +128,7 @@ void GroupCoordinator::join_static_member(GroupMetadata& g, JoinGroupParams& p, 
   auto* old = g.get(*old_id);
   if (!old) return add_member_and_rebalance(g, p, new_id, cb);
   // The old incarnation's waiting requests are fenced.
-  if (auto old_cb = std::exchange(old->awaiting_join, nullptr))
-    old_cb(join_error(ErrorCode::kFencedInstanceId, *old_id));
-  if (auto old_cb = std::exchange(old->awaiting_sync, nullptr))
-    old_cb(SyncGroupResult{ErrorCode::kFencedInstanceId, {}, {}, {}});
+  old->answer_waiting(ErrorCode::kFencedInstanceId);
   g.replace_static_member(*p.group_instance_id, *old_id, new_id);
   auto& m = *g.get(new_id);
   m.client_id = p.client_id;
@@ -215,8 +205,7 @@ void GroupCoordinator::prepare_rebalance(GroupMetadata& g, const std::string& re
     // The assignment being synced is void: its waiters must rejoin.
     for (auto& [id, m] : g.members()) {
       m.assignment.clear();
-      if (auto cb = std::exchange(m.awaiting_sync, nullptr))
-        cb(SyncGroupResult{ErrorCode::kRebalanceInProgress, {}, {}, {}});
+      if (auto cb = std::exchange(m.awaiting_sync, nullptr)) cb(sync_error(ErrorCode::kRebalanceInProgress));
     }
   }
   g.pending_sync.clear();
@@ -276,7 +265,7 @@ void GroupCoordinator::remove_member_and_update_group(GroupMetadata& g, const st
   auto* m = g.get(member_id);
   if (!m) return;
   if (auto cb = std::exchange(m->awaiting_join, nullptr)) cb(join_error(ErrorCode::kUnknownMemberId));
-  if (auto cb = std::exchange(m->awaiting_sync, nullptr)) cb(SyncGroupResult{ErrorCode::kUnknownMemberId, {}, {}, {}});
+  if (auto cb = std::exchange(m->awaiting_sync, nullptr)) cb(sync_error(ErrorCode::kUnknownMemberId));
   g.remove(member_id);
   switch (g.state()) {
     case GroupState::kStable:

@@ -8,8 +8,6 @@
 namespace skiff::api::group {
 namespace {
 
-SyncGroupResult sync_error(ErrorCode e) { return SyncGroupResult{e, {}, {}, {}}; }
-
 // A SyncGroup's protocol type and name, when sent, must be the group's.
 bool protocol_matches(const GroupMetadata& g, const SyncGroupParams& p) {
   return (!p.protocol_type || g.protocol_type == *p.protocol_type) &&

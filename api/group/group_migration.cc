@@ -134,16 +134,7 @@ std::optional<ConsumerHeartbeatResult> GroupCoordinator::upgrade_classic_group(G
     cg->members.emplace(id, std::move(*m));
   }
   // Their waiting requests are answered; they rejoin the consumer group.
-  for (auto& [id, cm] : g.members()) {
-    if (auto cb = std::exchange(cm.awaiting_join, nullptr)) {
-      JoinGroupResult r;
-      r.error = ErrorCode::kRebalanceInProgress;
-      r.member_id = id;
-      cb(std::move(r));
-    }
-    if (auto cb = std::exchange(cm.awaiting_sync, nullptr))
-      cb(SyncGroupResult{ErrorCode::kRebalanceInProgress, {}, {}, {}});
-  }
+  for (auto& [id, cm] : g.members()) cm.answer_waiting(ErrorCode::kRebalanceInProgress);
   api_log().info("group {}: upgraded from classic (generation {}, {} member(s)) to consumer group",
                  escaped(g.group_id()), g.generation_id, g.size());
   g.reset_classic(now_ms());

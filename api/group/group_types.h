@@ -8,6 +8,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "api/error_codes.h"
@@ -81,6 +82,14 @@ struct JoinGroupResult {
 };
 using JoinCallback = std::function<void(JoinGroupResult)>;
 
+// A JoinGroup answered with an error alone.
+inline JoinGroupResult join_error(ErrorCode e, std::string member_id = {}) {
+  JoinGroupResult r;
+  r.error = e;
+  r.member_id = std::move(member_id);
+  return r;
+}
+
 // ---- SyncGroup ----
 struct SyncGroupParams {
   std::string group_id;
@@ -99,6 +108,9 @@ struct SyncGroupResult {
   Bytes assignment;
 };
 using SyncCallback = std::function<void(SyncGroupResult)>;
+
+// A SyncGroup answered with an error alone.
+inline SyncGroupResult sync_error(ErrorCode e) { return SyncGroupResult{e, {}, {}, {}}; }
 
 // ---- Heartbeat / LeaveGroup ----
 struct HeartbeatParams {

@@ -8,6 +8,7 @@
 #include <chrono>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "api/group/group_types.h"
@@ -36,6 +37,11 @@ struct MemberMetadata {
   bool is_awaiting_join() const { return static_cast<bool>(awaiting_join); }
   bool is_awaiting_sync() const { return static_cast<bool>(awaiting_sync); }
   bool is_static() const { return group_instance_id.has_value(); }
+  // Answers its waiting JoinGroup and SyncGroup, if any, with `e` alone.
+  void answer_waiting(ErrorCode e) {
+    if (auto cb = std::exchange(awaiting_join, nullptr)) cb(join_error(e, member_id));
+    if (auto cb = std::exchange(awaiting_sync, nullptr)) cb(sync_error(e));
+  }
 
   // The metadata this member gave for `protocol` (empty if none).
   const Bytes* metadata_for(const std::string& protocol) const {
