@@ -11,14 +11,12 @@ Bounded in time; prints the seconds from the later topic's creation to its
 first record."""
 from __future__ import annotations
 
-import json
-import subprocess
 import time
 from pathlib import Path
 
 import pytest
 
-from harness.clients import CACHE
+from harness.java_check import run_java_check
 from test_admin import name, only_for
 
 pytestmark = pytest.mark.timeout(150)
@@ -28,23 +26,17 @@ CHECK = Path(__file__).parent / "java_groups" / "RegexSubscriptionCheck.java"
 
 def test_java_pattern_subscription_picks_up_a_later_topic(client, broker):
     only_for(client, "java")
-    cp = (CACHE / "java" / "classpath").read_text().strip()
-    prefix = name("rx")
-    cmd = ["java", "-Xmx512m", "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn", "-cp", cp, str(CHECK),
-           broker.bootstrap, prefix, name("rx-group"), "90000"]
-    p = subprocess.run(cmd, capture_output=True, timeout=130, stdin=subprocess.DEVNULL)
-    out = p.stdout.decode(errors="replace").strip().splitlines()
-    assert out, f"no result (exit {p.returncode}): {p.stderr.decode(errors='replace')[-3000:]}"
-    res = json.loads(out[-1])
+    run = run_java_check(CHECK, broker.bootstrap, name("rx"), name("rx-group"), "90000", timeout=130)
+    res = run.result
     print("java regex subscription:", res)
     if not res.get("ok"):
-        print(p.stderr.decode(errors="replace")[-4000:])
+        print(run.stderr_tail)
     assert res["first_consumed"] == 10, res
     assert res["later_consumed"] == 12, res
     assert res["other_consumed"] == 0, res
     assert 0 <= res["later_seconds"] <= 15, res
     assert res["ok"] is True, res
-    assert p.returncode == 0, res
+    assert run.returncode == 0, res
 
 
 def _create(admin, topics):

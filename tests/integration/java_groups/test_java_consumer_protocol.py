@@ -8,13 +8,11 @@ and Admin.describeConsumerGroups (ConsumerGroupDescribe) are checked. Runs in
 the java run of the suite (ctest compat_java); bounded in time."""
 from __future__ import annotations
 
-import json
-import subprocess
 from pathlib import Path
 
 import pytest
 
-from harness.clients import CACHE
+from harness.java_check import run_java_check
 from test_admin import name, only_for
 
 pytestmark = pytest.mark.timeout(150)
@@ -24,13 +22,8 @@ CHECK = Path(__file__).with_name("ConsumerProtocolCheck.java")
 
 def test_java_consumer_protocol_shares_and_hands_over(client, broker):
     only_for(client, "java")
-    cp = (CACHE / "java" / "classpath").read_text().strip()
-    cmd = ["java", "-Xmx512m", "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn", "-cp", cp, str(CHECK),
-           broker.bootstrap, name("kip848"), name("kip848-group"), "90000"]
-    p = subprocess.run(cmd, capture_output=True, timeout=130, stdin=subprocess.DEVNULL)
-    out = p.stdout.decode(errors="replace").strip().splitlines()
-    assert out, f"no result (exit {p.returncode}): {p.stderr.decode(errors='replace')[-3000:]}"
-    res = json.loads(out[-1])
+    run = run_java_check(CHECK, broker.bootstrap, name("kip848"), name("kip848-group"), "90000", timeout=130)
+    res = run.result
     assert res["a_alone_consumed_all"] is True, res
     assert res["split"] is True, res
     assert res["consumed_after_split"] == 80, res
@@ -40,4 +33,4 @@ def test_java_consumer_protocol_shares_and_hands_over(client, broker):
     assert res["described_type"] == "Consumer", res
     assert res["described_members"] == 1, res
     assert res["problems"] == "[]", res
-    assert p.returncode == 0, res
+    assert run.returncode == 0, res

@@ -10,13 +10,11 @@ consumer-protocol member leaves), ending as a classic group of two. Runs in
 the java run of the suite (ctest compat_java); bounded in time."""
 from __future__ import annotations
 
-import json
-import subprocess
 from pathlib import Path
 
 import pytest
 
-from harness.clients import CACHE
+from harness.java_check import run_java_check
 from test_admin import name, only_for
 
 pytestmark = pytest.mark.timeout(150)
@@ -26,13 +24,8 @@ CHECK = Path(__file__).with_name("RollingUpgradeCheck.java")
 
 def test_java_classic_group_rolled_to_consumer_protocol_and_back(client, broker):
     only_for(client, "java")
-    cp = (CACHE / "java" / "classpath").read_text().strip()
-    cmd = ["java", "-Xmx512m", "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn", "-cp", cp, str(CHECK),
-           broker.bootstrap, name("roll"), name("roll-group"), "100000"]
-    p = subprocess.run(cmd, capture_output=True, timeout=135, stdin=subprocess.DEVNULL)
-    out = p.stdout.decode(errors="replace").strip().splitlines()
-    assert out, f"no result (exit {p.returncode}): {p.stderr.decode(errors='replace')[-3000:]}"
-    res = json.loads(out[-1])
+    run = run_java_check(CHECK, broker.bootstrap, name("roll"), name("roll-group"), "100000", timeout=135)
+    res = run.result
     print(res)
     assert res["classic_shared"] is True, res
     assert res["type_before"] == "Classic", res
@@ -48,4 +41,4 @@ def test_java_classic_group_rolled_to_consumer_protocol_and_back(client, broker)
     assert res["type_end"] == "Classic", res
     assert res["members_end"] == 2, res
     assert res["problems"] == "[]", res
-    assert p.returncode == 0, res
+    assert run.returncode == 0, res

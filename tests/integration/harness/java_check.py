@@ -1,0 +1,29 @@
+"""Runs one of the suite's single-file Java check programs (java_groups/*Check.java,
+launched from source on the Java client's classpath from install-test-clients.sh)
+and returns what it reports: the JSON object on its last stdout line, with its exit
+code and the tail of its stderr for the assertion messages. Bounded by `timeout`."""
+from __future__ import annotations
+
+import json
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+from harness.clients import CACHE
+
+
+@dataclass
+class CheckResult:
+    result: dict
+    returncode: int
+    stderr_tail: str
+
+
+def run_java_check(check: Path, *args: str, timeout: float) -> CheckResult:
+    cp = (CACHE / "java" / "classpath").read_text().strip()
+    cmd = ["java", "-Xmx512m", "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn", "-cp", cp, str(check), *args]
+    p = subprocess.run(cmd, capture_output=True, timeout=timeout, stdin=subprocess.DEVNULL)
+    out = p.stdout.decode(errors="replace").strip().splitlines()
+    err = p.stderr.decode(errors="replace")[-4000:]
+    assert out, f"{check.name}: no result (exit {p.returncode}): {err}"
+    return CheckResult(json.loads(out[-1]), p.returncode, err)
