@@ -90,6 +90,11 @@ struct RequestContext {
   std::string peer_address;   // textual IP of the client
   std::string local_address;  // textual IP the connection arrived on
   uint16_t local_port = 0;    // port of the listener it arrived on
+  // The authenticated principal, "User:<name>" as Kafka's KafkaPrincipal
+  // prints it: ANONYMOUS until TLS (client certificate) or SASL names the
+  // client. Set by the network layer on the connection's own context before
+  // the request that relies on it is read; copied into each request.
+  std::string principal = "User:ANONYMOUS";
   // The connection's gate (response_gate.h): lets the thread that makes the
   // response write it to the socket itself. Null: through the Processor.
   std::shared_ptr<ResponseGate> gate;
