@@ -4,7 +4,8 @@ no partition is ever owned by two of them at once (checked from their own
 on_assign/on_revoke callbacks), every record is consumed once, the tool
 describes the group (its partitions with their member, its members, its
 state), and when one member leaves the other two take its partitions over.
-Runs in the confluent_kafka run; bounded in time."""
+Runs in the confluent_kafka run; bounded in time. franz-go's KIP-848 mode
+(two members, server-side assignment) runs in the franz_go run."""
 from __future__ import annotations
 
 import time
@@ -98,3 +99,58 @@ def test_confluent_kafka_three_members_share_and_hand_over(client, broker):
     finally:
         for c in consumers.values():
             c.close()
+
+
+def _describe(admin, group):
+    return admin.describe_consumer_groups([group])[group].result(10)
+
+
+def test_franz_go_members_share_with_server_side_assignment(client, broker):
+    """franz-go's KIP-848 mode (ServerSideBalancer): two members join with
+    ConsumerGroupHeartbeat, the broker splits six partitions three and three,
+    records produced while both are in are each consumed once, and the
+    offsets both commit on leaving add up to everything produced."""
+    only_for(client, "franz_go")
+    import threading
+
+    from confluent_kafka import ConsumerGroupType
+    from confluent_kafka.admin import AdminClient
+
+    topic, group = name("kip848-franz"), name("kip848-franz-group")
+    admin = AdminClient({"bootstrap.servers": broker.bootstrap})
+    _create(admin, [(topic, 6)])
+    got: dict[str, list] = {}
+
+    def member(tag):  # runs until its timeout (never reaches `n`), then commits and leaves
+        got[tag] = client.group_consume(broker.bootstrap, topic, group, 10**6, timeout=20, settle=0,
+                                        protocol="consumer")
+
+    threads = [threading.Thread(target=member, args=(t,)) for t in ("a", "b")]
+    for t in threads:
+        t.start()
+    deadline, desc = time.monotonic() + 15, None
+    while time.monotonic() < deadline:
+        try:
+            desc = _describe(admin, group)
+        except Exception:  # noqa: BLE001 - the group does not exist before the first heartbeat
+            desc = None
+        if desc and sorted(len(m.assignment.topic_partitions) for m in desc.members) == [3, 3]:
+            break
+        time.sleep(0.3)
+    assert desc is not None and desc.type == ConsumerGroupType.CONSUMER, desc
+    assert sorted(len(m.assignment.topic_partitions) for m in desc.members) == [3, 3], desc.members
+    _produce(broker.bootstrap, topic, 6, 10)
+    for t in threads:
+        t.join(40)
+    assert set(got) == {"a", "b"}, "a franz-go member failed"
+    seen = [(p, o) for recs in got.values() for p, o, _ in recs]
+    assert len(seen) == 60 and len(set(seen)) == 60, sorted(seen)
+    assert got["a"] and got["b"], "one member consumed nothing"
+    offsets = admin.list_consumer_group_offsets(
+        [_group_request(group, topic)])[group].result(10).topic_partitions
+    assert sum(tp.offset for tp in offsets) == 60, offsets
+
+
+def _group_request(group, topic):
+    from confluent_kafka import ConsumerGroupTopicPartitions, TopicPartition
+    return ConsumerGroupTopicPartitions(group, [TopicPartition(topic, p) for p in range(6)])

@@ -143,14 +143,17 @@ class JsonDriver(Client):
         return [_rec_from_json(d) for d in res["records"]]
 
     def group_consume(self, bootstrap, topic, group, n, timeout=25.0, settle=1.0,
-                      assignor=None) -> list[tuple[int, int, bytes]]:
+                      assignor=None, protocol=None) -> list[tuple[int, int, bytes]]:
         """Java and franz-go: joins `group` (subscribe), consumes until `n`
         records (then `settle` s more), commits and closes. Returns
-        (partition, offset, value). `assignor` (Java): range or cooperative-sticky."""
+        (partition, offset, value). `assignor` (Java): range or cooperative-sticky.
+        `protocol` (franz-go): "consumer" joins with KIP-848's heartbeat."""
         req = {"op": "group_consume", "bootstrap": bootstrap, "topic": topic, "group": group,
                "expect": n, "settle_ms": int(settle * 1000)}
         if assignor:
             req["assignor"] = assignor
+        if protocol:
+            req["protocol"] = protocol
         res = self.call(req, timeout)
         return [(d["p"], d["o"], _unb64(d["v"])) for d in res["records"]]
 

@@ -65,6 +65,7 @@ type request struct {
 	Expect         int              `json:"expect"`
 	SettleMs       int              `json:"settle_ms"`
 	Group          string           `json:"group"`
+	Protocol       string           `json:"protocol"` // group_consume: "consumer" for KIP-848
 }
 
 type manualKey struct{}
@@ -101,13 +102,19 @@ func codec(name string) (kgo.CompressionCodec, error) {
 	return kgo.NoCompression(), fmt.Errorf("unknown codec %q", name)
 }
 
+// SKIFF_DRIVER_DEBUG=1 in the environment logs franz-go's own debug lines to
+// stderr (the suite shows the driver's stderr when a call fails).
 func baseOpts(req *request) []kgo.Opt {
-	return []kgo.Opt{
+	opts := []kgo.Opt{
 		kgo.SeedBrokers(req.Bootstrap),
 		kgo.DialTimeout(5 * time.Second),
 		kgo.RetryTimeout(time.Duration(req.TimeoutMs) * time.Millisecond),
 		kgo.MetadataMinAge(100 * time.Millisecond),
 	}
+	if os.Getenv("SKIFF_DRIVER_DEBUG") != "" {
+		opts = append(opts, kgo.WithLogger(kgo.BasicLogger(os.Stderr, kgo.LogLevelDebug, nil)))
+	}
+	return opts
 }
 
 func toRecord(r *kgo.Record) record {
@@ -356,6 +363,11 @@ func run(req *request) (any, error) {
 			kgo.SessionTimeout(10*time.Second),
 			kgo.HeartbeatInterval(time.Second),
 			kgo.FetchMaxWait(200*time.Millisecond))
+		if req.Protocol == "consumer" {
+			// KIP-848: the broker assigns; franz-go sends ServerAssignor "uniform"
+			// for its sticky balancer.
+			opts = append(opts, kgo.ServerSideBalancer(), kgo.Balancers(kgo.CooperativeStickyBalancer()))
+		}
 		cl, err := kgo.NewClient(opts...)
 		if err != nil {
 			return nil, err
