@@ -32,6 +32,7 @@
 #include "api/handlers/init_producer_id_handler.h"
 #include "api/handlers/join_group_handler.h"
 #include "api/handlers/leave_group_handler.h"
+#include "api/handlers/list_config_resources_handler.h"
 #include "api/handlers/list_groups_handler.h"
 #include "api/handlers/list_offsets_handler.h"
 #include "api/handlers/list_partition_reassignments_handler.h"
@@ -171,6 +172,7 @@ void KafkaApis::add_group_handlers() {
   registry_.add(std::make_unique<OffsetDeleteHandler>(services_));
   registry_.add(std::make_unique<DescribeGroupsHandler>(services_));
   registry_.add(std::make_unique<ListGroupsHandler>(services_));
+  registry_.add(std::make_unique<ListConfigResourcesHandler>(services_));
   registry_.add(std::make_unique<DeleteGroupsHandler>(services_));
   // KIP-848's consumer group protocol (api/group/consumer_heartbeat.cc).
   registry_.add(std::make_unique<ConsumerGroupHeartbeatHandler>(services_));

@@ -13,6 +13,8 @@ std::map<std::string, std::string> GroupCoordinator::group_config_overrides(cons
   return group_configs_->get(group_id);
 }
 
+std::vector<std::string> GroupCoordinator::groups_with_configs() const { return group_configs_->group_ids(); }
+
 GroupCoordinator::GroupConfigChange GroupCoordinator::alter_group_config(const std::string& group_id,
                                                                          const std::map<std::string, std::string>& next,
                                                                          bool validate_only) {

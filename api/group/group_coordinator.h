@@ -148,6 +148,8 @@ class GroupCoordinator : public txn::TxnOffsetMarkerSink {
 
   // ---- per-group dynamic configs (group_dynamic_config.h) ----
   std::map<std::string, std::string> group_config_overrides(const std::string& group_id) const;
+  // The groups that have dynamic configs (ListConfigResources' GROUP resources).
+  std::vector<std::string> groups_with_configs() const;
   struct GroupConfigChange {
     ErrorCode error = ErrorCode::kNone;
     std::optional<std::string> message;

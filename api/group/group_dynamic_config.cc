@@ -163,6 +163,14 @@ GroupDynamicConfigs::Values GroupDynamicConfigs::get(const std::string& group_id
   return it == values_.end() ? Values{} : it->second;
 }
 
+std::vector<std::string> GroupDynamicConfigs::group_ids() const {
+  std::lock_guard lock(mu_);
+  std::vector<std::string> ids;
+  ids.reserve(values_.size());
+  for (const auto& [id, _] : values_) ids.push_back(id);
+  return ids;
+}
+
 int GroupDynamicConfigs::set(const std::string& group_id, const Values& values) {
   std::lock_guard lock(mu_);
   auto next = values_;

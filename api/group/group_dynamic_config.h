@@ -57,6 +57,8 @@ class GroupDynamicConfigs {
   explicit GroupDynamicConfigs(std::filesystem::path file);
 
   Values get(const std::string& group_id) const;
+  // Every group with at least one override, sorted.
+  std::vector<std::string> group_ids() const;
   // Replaces the group's overrides (empty: none left), durably. 0 or errno;
   // on failure nothing changed.
   int set(const std::string& group_id, const Values& values);

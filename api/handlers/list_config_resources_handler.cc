@@ -1,0 +1,70 @@
+#include "api/handlers/list_config_resources_handler.h"
+
+#include <algorithm>
+#include <string>
+
+#include "api/admin/config_describer.h"
+#include "api/group/group_coordinator.h"
+#include "log/log_manager.h"
+
+namespace skiff::api {
+
+namespace {
+
+using namespace admin;
+
+constexpr int8_t kServedTypes[] = {kResourceTopic, kResourceBroker, kResourceBrokerLogger, kResourceClientMetrics,
+                                   kResourceGroup};
+
+bool served(int8_t type) { return std::ranges::find(kServedTypes, type) != std::end(kServedTypes); }
+
+}  // namespace
+
+void ListConfigResourcesHandler::add_resources(int8_t type, protocol::ListConfigResourcesResponse& resp) const {
+  auto add = [&](std::string name) {
+    auto& r = resp.config_resources.emplace_back();
+    r.resource_name = std::move(name);
+    r.resource_type = type;
+  };
+  switch (type) {
+    case kResourceTopic:
+      for (auto& t : services_.logs.list_topics()) add(std::move(t.name));
+      break;
+    case kResourceBroker:
+    case kResourceBrokerLogger:
+      add(std::to_string(services_.broker.node_id));
+      break;
+    case kResourceGroup:
+      if (services_.groups)
+        for (auto& g : services_.groups->groups_with_configs()) add(std::move(g));
+      break;
+    default:  // kResourceClientMetrics: no subscriptions exist
+      break;
+  }
+}
+
+void ListConfigResourcesHandler::handle(ApiRequest& request, protocol::ListConfigResourcesRequest& body,
+                                        Responder& out) {
+  protocol::ListConfigResourcesResponse resp;
+  std::vector<int8_t> types(body.resource_types.begin(), body.resource_types.end());
+  if (request.api_version() == 0) types = {kResourceClientMetrics};
+  if (types.empty()) types.assign(std::begin(kServedTypes), std::end(kServedTypes));
+  if (!std::ranges::all_of(types, served)) {
+    out.send(error_response(body, ErrorCode::kUnsupportedVersion));
+    return;
+  }
+  std::ranges::sort(types);
+  auto [last, end] = std::ranges::unique(types);
+  types.erase(last, end);
+  for (int8_t t : types) add_resources(t, resp);
+  out.send(resp);
+}
+
+protocol::ListConfigResourcesResponse ListConfigResourcesHandler::error_response(
+    const protocol::ListConfigResourcesRequest&, ErrorCode error) {
+  protocol::ListConfigResourcesResponse resp;
+  resp.error_code = code(error);
+  return resp;
+}
+
+}  // namespace skiff::api
