@@ -16,6 +16,10 @@
 //   - Heartbeat answers REBALANCE_IN_PROGRESS while its epoch is behind the
 //     group's, it must revoke, or partitions it waits for are free: it
 //     rejoins to reconcile.
+//   - As Kafka, a member told to rejoin must send JoinGroup, and one whose
+//     JoinGroup was answered must send SyncGroup, within its rebalance
+//     timeout; otherwise it is removed (await_classic), so a member that
+//     heartbeats but never rejoins cannot hold its place forever.
 // Nothing waits: each answers from the group's state under its lock, and the
 // records are flushed by the caller outside it.
 #include <fmt/format.h>
@@ -142,6 +146,7 @@ JoinGroupResult GroupCoordinator::classic_join_consumer_group(GroupMetadata& g, 
     return join_error(ErrorCode::kUnknownMemberId, id);
   }
   schedule_consumer_session(g, m);
+  await_classic(g, m, ConsumerGroupMember::ClassicWait::kSync);
   JoinGroupResult r;
   r.member_id = id;
   r.generation_id = m.assignment.member_epoch;
@@ -166,9 +171,12 @@ SyncGroupResult GroupCoordinator::classic_sync_consumer_group(GroupMetadata& g, 
   // A new epoch since its join: it must rejoin, unless it is still revoking
   // (then this round's assignment, without the revoked partitions, stands).
   if (g.consumer->group_epoch > m->assignment.member_epoch &&
-      m->assignment.state != consumer::MemberState::kUnrevokedPartitions)
+      m->assignment.state != consumer::MemberState::kUnrevokedPartitions) {
+    await_classic(g, *m, ConsumerGroupMember::ClassicWait::kJoin);
     return sync_error(ErrorCode::kRebalanceInProgress);
+  }
   schedule_consumer_session(g, *m);
+  await_classic(g, *m, ConsumerGroupMember::ClassicWait::kNone);
   return SyncGroupResult{
       ErrorCode::kNone, kConsumerProtocolType, first.name,
       encode_assignment(embedded_protocol_version(first.metadata), to_names(m->assignment.assigned, *g.consumer))};
@@ -182,9 +190,37 @@ ErrorCode GroupCoordinator::classic_heartbeat_consumer_group(GroupMetadata& g, c
   schedule_consumer_session(g, *m);
   const auto state = m->assignment.state;
   if (m->assignment.member_epoch < g.consumer->group_epoch || state == consumer::MemberState::kUnrevokedPartitions ||
-      (state == consumer::MemberState::kUnreleasedPartitions && !waiting_on_unreleased(*g.consumer, *m)))
+      (state == consumer::MemberState::kUnreleasedPartitions && !waiting_on_unreleased(*g.consumer, *m))) {
+    await_classic(g, *m, ConsumerGroupMember::ClassicWait::kJoin);
     return ErrorCode::kRebalanceInProgress;
+  }
   return ErrorCode::kNone;
+}
+
+void GroupCoordinator::await_classic(GroupMetadata& g, ConsumerGroupMember& m, ConsumerGroupMember::ClassicWait what) {
+  using enum ConsumerGroupMember::ClassicWait;
+  if (what == kJoin && m.classic_wait == kJoin) return;  // the first request to rejoin starts the clock
+  m.classic_wait = what;
+  const uint64_t round = ++m.classic_wait_round;
+  if (what == kNone) return;
+  timers_.schedule_after(
+      std::chrono::milliseconds(std::max(m.rebalance_timeout_ms, 0)),
+      [this, weak = g.weak_from_this(), id = m.member_id, round] { on_classic_wait_timeout(weak, id, round); });
+}
+
+void GroupCoordinator::on_classic_wait_timeout(const std::weak_ptr<GroupMetadata>& weak, const std::string& member_id,
+                                               uint64_t round) {
+  auto g = weak.lock();
+  if (!g) return;
+  std::lock_guard lock(g->mu);
+  auto* m = g->consumer ? g->consumer->get(member_id) : nullptr;
+  if (!m || !m->uses_classic() || m->classic_wait_round != round) return;
+  const char* what = m->classic_wait == ConsumerGroupMember::ClassicWait::kJoin ? "rejoin" : "sync";
+  const auto before = g->consumer->image();
+  g->consumer->remove(member_id);
+  write_consumer_change(*g, before);  // not waited for: nobody is answered
+  api_log().info("group {}: classic member {} did not {} within its rebalance timeout; removed (group epoch {})",
+                 escaped(g->group_id()), escaped(member_id), what, g->consumer->group_epoch);
 }
 
 LeaveGroupResult GroupCoordinator::classic_leave_consumer_group(GroupMetadata& g,

@@ -67,6 +67,15 @@ struct ConsumerGroupMember {
   // Bumped each time a revocation starts, so a stale rebalance timer of an
   // earlier revocation does nothing.
   uint64_t revocation_round = 0;
+  // A classic member's join and sync timeouts (Kafka's consumer-group join
+  // and sync timeouts for classic members): armed for its rebalance timeout
+  // when it is told to rejoin (kJoin, unless already waiting for that) and
+  // when its JoinGroup is answered (kSync); its JoinGroup and SyncGroup move
+  // on to the next wait or none. A timer of an older round does nothing; one
+  // of the live round removes the member.
+  enum class ClassicWait : uint8_t { kNone, kJoin, kSync };
+  ClassicWait classic_wait = ClassicWait::kNone;
+  uint64_t classic_wait_round = 0;
 };
 
 // Every topic name, for regex subscriptions (called only when the topics

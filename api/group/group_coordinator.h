@@ -218,6 +218,8 @@ class GroupCoordinator : public txn::TxnOffsetMarkerSink {
   void schedule_consumer_session(GroupMetadata& g, ConsumerGroupMember& m);
   void on_consumer_session_check(const std::weak_ptr<GroupMetadata>& weak, const std::string& member_id,
                                  uint64_t round);
+  void await_classic(GroupMetadata& g, ConsumerGroupMember& m, ConsumerGroupMember::ClassicWait what);
+  void on_classic_wait_timeout(const std::weak_ptr<GroupMetadata>& weak, const std::string& member_id, uint64_t round);
   void on_consumer_rebalance_timeout(const std::weak_ptr<GroupMetadata>& weak, const std::string& member_id,
                                      uint64_t round);
   // Online migration between the protocols (group_migration.cc); the caller holds g.mu.

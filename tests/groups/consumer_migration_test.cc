@@ -6,6 +6,9 @@
 // member record), and the group goes back to classic when the last
 // consumer-protocol member leaves; group.consumer.migration.policy refuses
 // as Kafka does.
+#include <chrono>
+#include <thread>
+
 #include "api/group/consumer_protocol.h"
 #include "tests/groups/consumer_group_support.h"
 
@@ -35,8 +38,8 @@ Bytes subscription_v1(const std::set<int32_t>& owned) {
 }
 
 JoinGroupParams classic_join(Members& m, const std::string& member_id, const std::set<int32_t>& owned = {},
-                             int version = 1) {
-  auto p = join_params("g", member_id, {"range"});
+                             int version = 1, int32_t rebalance_ms = 10000) {
+  auto p = join_params("g", member_id, {"range"}, 10000, rebalance_ms);
   p.protocols[0].metadata = version == 0 ? subscription({"foo"}) : subscription_v1(owned);
   p.require_known_member_id = false;
   p.resolve = m.topics.resolver();
@@ -50,8 +53,8 @@ std::set<int32_t> foo_partitions(const Bytes& assignment) {
 }
 
 // A Stable classic group "g" of one member owning all of foo: its member id.
-std::string classic_group_of_one(GroupFixture& f, Members& m) {
-  auto j = f.join(classic_join(m, "", {}, 0));
+std::string classic_group_of_one(GroupFixture& f, Members& m, int32_t rebalance_ms = 10000) {
+  auto j = f.join(classic_join(m, "", {}, 0, rebalance_ms));
   REQUIRE(j.error == ErrorCode::kNone);
   REQUIRE(j.leader == j.member_id);
   auto s =
@@ -261,4 +264,72 @@ TEST_CASE("online migration: a classic static member rejoining with a new member
   CHECK(f.heartbeat("g", 1, j.member_id, "i1") == ErrorCode::kFencedInstanceId);
   CHECK(f.heartbeat("g", 2, j2.member_id, "i1") == ErrorCode::kNone);
   CHECK(foo_partitions(f.start_sync("g", 2, j2.member_id).get().assignment).size() == 2);
+}
+
+namespace {
+
+// Heartbeats as the classic member `a` every 25 ms for up to 1 s until the
+// answer is no longer `while_this`: that answer.
+ErrorCode heartbeat_until_not(GroupFixture& f, const std::string& a, int32_t generation, ErrorCode while_this) {
+  ErrorCode e = while_this;
+  for (int i = 0; i < 40 && e == while_this; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(25));
+    e = f.heartbeat("g", generation, a);
+  }
+  return e;
+}
+
+}  // namespace
+
+TEST_CASE("online migration: a classic member that heartbeats but never rejoins is removed after its rebalance timeout") {
+  GroupFixture f;
+  Members m(f.c());
+  const auto a = classic_group_of_one(f, m, 150);
+  REQUIRE(m.join("b").error == ErrorCode::kNone);
+  // Told to rejoin; it keeps heartbeating (its session stays alive) but never rejoins.
+  CHECK(heartbeat_until_not(f, a, 1, ErrorCode::kRebalanceInProgress) == ErrorCode::kUnknownMemberId);
+  CHECK(f.c().describe_consumer_group("g").members.size() == 1);
+  CHECK(m.beat("b", 2, consumer::Assignment{}).assignment == parts({0, 1, 2, 3}));  // a's partitions are free
+}
+
+TEST_CASE("online migration: a classic member that rejoins but never syncs is removed after its rebalance timeout") {
+  GroupFixture f;
+  Members m(f.c());
+  const auto a = classic_group_of_one(f, m, 150);
+  REQUIRE(m.join("b").error == ErrorCode::kNone);
+  REQUIRE(f.heartbeat("g", 1, a) == ErrorCode::kRebalanceInProgress);
+  auto j = f.join(classic_join(m, a, {0, 1, 2, 3}, 1, 150));
+  REQUIRE(j.error == ErrorCode::kNone);
+  CHECK(heartbeat_until_not(f, a, j.generation_id, ErrorCode::kRebalanceInProgress) == ErrorCode::kUnknownMemberId);
+
+  // One that syncs in time stays (eager: it owns nothing when it rejoins, so
+  // no revocation, whose own rebalance timeout would fence it).
+  GroupFixture f2;
+  Members n(f2.c());
+  const auto c = classic_group_of_one(f2, n, 150);
+  REQUIRE(n.join("d").error == ErrorCode::kNone);
+  REQUIRE(f2.heartbeat("g", 1, c) == ErrorCode::kRebalanceInProgress);
+  auto jc = f2.join(classic_join(n, c, {}, 0, 150));
+  REQUIRE(f2.start_sync("g", jc.generation_id, c).get().error == ErrorCode::kNone);
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  CHECK(f2.heartbeat("g", jc.generation_id, c) != ErrorCode::kUnknownMemberId);
+}
+
+TEST_CASE("online downgrade: a classic static member replacing the last consumer-protocol member makes it classic") {
+  GroupFixture f;
+  Members m(f.c());
+  const auto a = classic_group_of_one(f, m);
+  auto s = m.join("s", "i2");  // a static consumer-protocol member: the group is upgraded
+  REQUIRE(s.error == ErrorCode::kNone);
+  REQUIRE(f.c().describe_consumer_group("g").members.size() == 2);
+
+  auto p = classic_join(m, "", {}, 0);  // i2 restarts on the classic protocol
+  p.group_instance_id = "i2";
+  auto j = f.join(p);
+  CHECK(j.error == ErrorCode::kNone);
+  CHECK(f.c().describe_consumer_group("g").error == ErrorCode::kGroupIdNotFound);
+  auto d = f.c().describe_group("g");
+  REQUIRE(d.found);
+  CHECK(d.members.size() == 2);
+  for (const auto& dm : d.members) CHECK(dm.member_id != "s");
 }
