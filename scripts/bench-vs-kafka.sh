@@ -15,6 +15,10 @@
 #       transactional produce (1,000 x 100 B per transaction) against
 #       idempotent produce, EndTxn p50/p99: scripts/bench_vs_kafka_txn.py,
 #       with the franz-go driver of the compatibility suite (not in CI yet)
+#   scripts/bench-vs-kafka.sh --groups [--smoke|--rounds N|--brokers skiff]
+#       consumer groups with the Java client, consumer and classic protocol:
+#       first heartbeat to first record; ten members, one leaves, stable
+#       again (scripts/bench_groups.py)
 # env: BUILD_DIR (default build-bench), KAFKA_VERSION (default 4.4.0)
 # Results: a Markdown table on stdout, JSON + Markdown in BUILD_DIR/results/.
 set -euo pipefail
@@ -30,6 +34,12 @@ if [[ "${1:-}" == "--txn" ]]; then
   COMPAT=$(scripts/install-test-clients.sh franz_go | tail -1)
   exec python3 scripts/bench_vs_kafka_txn.py --skiff "$BUILD_DIR/skiff" \
     --driver "$COMPAT/go/franz-go-driver" --out "$BUILD_DIR/results" "$@"
+fi
+if [[ "${1:-}" == "--groups" ]]; then
+  shift
+  cmake --build "$BUILD_DIR" -j"${JOBS:-$(nproc)}" --target skiff >/dev/null
+  JARS=$(scripts/fetch_kafka_jars.sh | tail -1)
+  exec python3 scripts/bench_groups.py --skiff "$BUILD_DIR/skiff" --jars "$JARS" --out "$BUILD_DIR/results" "$@"
 fi
 cmake --build "$BUILD_DIR" -j"${JOBS:-$(nproc)}" --target skiff skiff_rdkafka_bench skiff_first_produce >/dev/null
 JARS=$(scripts/fetch_kafka_jars.sh | tail -1)

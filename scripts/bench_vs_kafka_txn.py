@@ -21,6 +21,7 @@ broker that fails a test (skiff before transactions) is reported with its
 error and the run goes on with the other broker.
 """
 import argparse
+import contextlib
 import json
 import shutil
 import socket
@@ -65,14 +66,30 @@ def wait_listening(broker, timeout=180):
     raise RuntimeError(f"{broker.name} not listening within {timeout}s")
 
 
-def run_broker(args, cls, round_no):
+@contextlib.contextmanager
+def listening_broker(args, cls, round_no):
+    """A fresh broker of `cls`, started and listening; on the way out its last
+    output lines are logged if the body failed, and it is stopped and removed."""
     broker = cls(args, args.work)
     log(f"round {round_no}: {broker.name} on {broker.bootstrap}")
     broker.prepare()
-    results = {}
     try:
         broker.start()
         wait_listening(broker)
+        yield broker
+    except Exception:
+        out = broker.dir / "broker.out"
+        if out.exists():
+            log(f"{broker.name} output (last lines):\n" + "\n".join(out.read_text(errors="replace").splitlines()[-30:]))
+        raise
+    finally:
+        broker.stop()
+        shutil.rmtree(broker.dir, ignore_errors=True)
+
+
+def run_broker(args, cls, round_no):
+    results = {}
+    with listening_broker(args, cls, round_no) as broker:
         n = args.records
         tests = [("idempotent", IDEM), ("txn", TXN), ("txn-tv1", TXN_TV1)]
         for mode, name in tests:
@@ -83,14 +100,6 @@ def run_broker(args, cls, round_no):
             except Exception as e:  # noqa: BLE001 - recorded, the other broker still runs
                 results[name] = {"error": str(e).splitlines()[0][:300]}
             log(f"  {name}: {results[name]}")
-    except Exception:
-        out = broker.dir / "broker.out"
-        if out.exists():
-            log(f"{broker.name} output (last lines):\n" + "\n".join(out.read_text(errors="replace").splitlines()[-30:]))
-        raise
-    finally:
-        broker.stop()
-        shutil.rmtree(broker.dir, ignore_errors=True)
     return results
 
 

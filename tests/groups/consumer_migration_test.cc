@@ -281,7 +281,8 @@ ErrorCode heartbeat_until_not(GroupFixture& f, const std::string& a, int32_t gen
 
 }  // namespace
 
-TEST_CASE("online migration: a classic member that heartbeats but never rejoins is removed after its rebalance timeout") {
+TEST_CASE(
+    "online migration: a classic member that heartbeats but never rejoins is removed after its rebalance timeout") {
   GroupFixture f;
   Members m(f.c());
   const auto a = classic_group_of_one(f, m, 150);
