@@ -80,8 +80,7 @@ void read_file(const std::string& path, std::map<std::string, RawValue>& raw) {
   if (!root.IsMap()) throw ConfigError(fmt::format("Config file '{}' must be a map of key: value", path));
   for (const auto& kv : root) {
     std::string key = kv.first.as<std::string>();
-    if (!is_known_key(key))
-      throw ConfigError(fmt::format("Unknown configuration '{}' in config file '{}'", key, path));
+    if (!is_known_key(key)) throw ConfigError(fmt::format("Unknown configuration '{}' in config file '{}'", key, path));
     raw[key] = {yaml_scalar_text(key, kv.second), ConfigSource::kFile};
   }
 }
@@ -125,8 +124,8 @@ void apply(BrokerConfig& cfg, const ConfigKeyDef& def, const RawValue& raw) {
     def.apply(cfg, raw.value);
   } catch (const std::invalid_argument& e) {
     throw ConfigError(fmt::format("Invalid value '{}' for configuration '{}' (from {}): {}; allowed: {}",
-                                  def.type == ConfigType::kPassword ? "[hidden]" : raw.value,
-                                  def.name, to_string(raw.source), e.what(), def.allowed));
+                                  def.type == ConfigType::kPassword ? "[hidden]" : raw.value, def.name,
+                                  to_string(raw.source), e.what(), def.allowed));
   }
   cfg.effective[def.name] = {raw.value, raw.source};
 }
@@ -191,13 +190,12 @@ void check_ssl_listeners(const BrokerConfig& cfg) {
     auto proto = cfg.listener_security_protocol_map.find(l.name);
     if (proto == cfg.listener_security_protocol_map.end() || proto->second != "SSL") continue;
     const auto& s = cfg.ssl_for(l.name);
-    auto fail = [&](std::string_view what) {
-      throw ConfigError(fmt::format("listener {} (SSL): {}", l.name, what));
-    };
+    auto fail = [&](std::string_view what) { throw ConfigError(fmt::format("listener {} (SSL): {}", l.name, what)); };
     bool inline_key = !s.keystore_key.empty() || !s.keystore_certificate_chain.empty();
     if (s.keystore_location.empty() && !inline_key)
-      fail("no key material: set ssl.keystore.location (a PEM file with the private key and certificate chain) or "
-           "ssl.keystore.key and ssl.keystore.certificate.chain");
+      fail(
+          "no key material: set ssl.keystore.location (a PEM file with the private key and certificate chain) or "
+          "ssl.keystore.key and ssl.keystore.certificate.chain");
     if (!s.keystore_location.empty() && inline_key)
       fail("set either ssl.keystore.location or ssl.keystore.key/ssl.keystore.certificate.chain, not both");
     if (inline_key && (s.keystore_key.empty() || s.keystore_certificate_chain.empty()))
@@ -208,9 +206,10 @@ void check_ssl_listeners(const BrokerConfig& cfg) {
     if (!s.truststore_location.empty() && !s.truststore_certificates.empty())
       fail("set either ssl.truststore.location or ssl.truststore.certificates, not both");
     if (s.client_auth != "none" && s.truststore_location.empty() && s.truststore_certificates.empty())
-      fail(fmt::format("ssl.client.auth={} needs the CAs to check client certificates against: set "
-                       "ssl.truststore.location or ssl.truststore.certificates",
-                       s.client_auth));
+      fail(
+          fmt::format("ssl.client.auth={} needs the CAs to check client certificates against: set "
+                      "ssl.truststore.location or ssl.truststore.certificates",
+                      s.client_auth));
   }
 }
 

@@ -19,13 +19,19 @@ using Member = std::string SslSettings::*;
 
 ConfigKeyDef text_key(std::string name, std::string doc, Member member, ConfigType type = ConfigType::kString,
                       std::string allowed = "a string") {
-  return ConfigKeyDef{std::move(name), type, "", std::move(doc),
+  return ConfigKeyDef{std::move(name),
+                      type,
+                      "",
+                      std::move(doc),
                       [=](BrokerConfig& c, const std::string& v) { c.ssl.*member = std::string(trim(v)); },
                       std::move(allowed)};
 }
 
 ConfigKeyDef pem_type_key(std::string name, std::string doc, Member member) {
-  return ConfigKeyDef{std::move(name), ConfigType::kString, "PEM", std::move(doc),
+  return ConfigKeyDef{std::move(name),
+                      ConfigType::kString,
+                      "PEM",
+                      std::move(doc),
                       [=](BrokerConfig& c, const std::string& v) {
                         auto t = to_lower(trim(v));
                         if (t != "pem")
@@ -41,7 +47,9 @@ ConfigKeyDef pem_type_key(std::string name, std::string doc, Member member) {
 // warning, so that a Kafka configuration listing them still starts.
 ConfigKeyDef enabled_protocols_key() {
   return ConfigKeyDef{
-      "ssl.enabled.protocols", ConfigType::kList, "TLSv1.2,TLSv1.3",
+      "ssl.enabled.protocols",
+      ConfigType::kList,
+      "TLSv1.2,TLSv1.3",
       "TLS versions accepted. Only TLSv1.2 and TLSv1.3: older ones are dropped with a warning.",
       [](BrokerConfig& c, const std::string& v) {
         std::vector<std::string> out;
@@ -64,7 +72,10 @@ ConfigKeyDef choice_key(std::string name, std::string def, std::vector<std::stri
                         Member member) {
   std::string allowed_text;
   for (const auto& a : allowed) allowed_text += (allowed_text.empty() ? "" : ", ") + a;
-  return ConfigKeyDef{std::move(name), ConfigType::kString, std::move(def), std::move(doc),
+  return ConfigKeyDef{std::move(name),
+                      ConfigType::kString,
+                      std::move(def),
+                      std::move(doc),
                       [=](BrokerConfig& c, const std::string& v) {
                         auto s = std::string(trim(v));
                         for (const auto& a : allowed)

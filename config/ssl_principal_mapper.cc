@@ -74,7 +74,8 @@ SslPrincipalMapper SslPrincipalMapper::parse(std::string_view rules) {
     m.rules_.push_back(parse_rule(rules, pos));
     skip_space(rules, pos);
     if (pos < rules.size()) {
-      if (rules[pos] != ',') throw std::invalid_argument(fmt::format("Invalid rule: {}", invalid_rule_text(rules, pos)));
+      if (rules[pos] != ',')
+        throw std::invalid_argument(fmt::format("Invalid rule: {}", invalid_rule_text(rules, pos)));
       ++pos;
       skip_space(rules, pos);
       if (pos == rules.size()) throw std::invalid_argument("Invalid rule: a rule list must not end with ','");

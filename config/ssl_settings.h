@@ -25,8 +25,8 @@ struct SslSettings {
   std::string truststore_certificates;
   std::string client_auth = "none";  // none, requested, required
   std::vector<std::string> enabled_protocols{"TLSv1.2", "TLSv1.3"};
-  std::string protocol = "TLSv1.3";  // accepted; the enabled protocols decide
-  std::vector<std::string> cipher_suites;         // empty: OpenSSL's defaults
+  std::string protocol = "TLSv1.3";                 // accepted; the enabled protocols decide
+  std::vector<std::string> cipher_suites;           // empty: OpenSSL's defaults
   std::string principal_mapping_rules = "DEFAULT";  // config/ssl_principal_mapper.h
 
   bool operator==(const SslSettings&) const = default;

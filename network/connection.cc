@@ -189,17 +189,17 @@ void Connection::read_more() {
   reading_ = true;
   read_some(buf_.data() + wpos_, cap_ - wpos_,
             [self = shared_from_this()](const boost::system::error_code& ec, size_t n) {
-                            self->reading_ = false;
-                            if (self->closed_) return;
-                            if (ec == boost::asio::error::eof) {
-                              self->eof_seen_ = true;  // answer what was asked, then close
-                            } else if (ec) {
-                              self->close(ec.message());
-                              return;
-                            }
-                            self->wpos_ += n;
-                            self->process_buffer();
-                          });
+              self->reading_ = false;
+              if (self->closed_) return;
+              if (ec == boost::asio::error::eof) {
+                self->eof_seen_ = true;  // answer what was asked, then close
+              } else if (ec) {
+                self->close(ec.message());
+                return;
+              }
+              self->wpos_ += n;
+              self->process_buffer();
+            });
 }
 
 void Connection::read_large_frame(Frame frame, size_t have) {
@@ -207,14 +207,14 @@ void Connection::read_large_frame(Frame frame, size_t have) {
   auto shared = std::make_shared<Frame>(std::move(frame));
   read_exactly(shared->data() + have, shared->size() - have,
                [self = shared_from_this(), shared](const boost::system::error_code& ec, size_t) {
-                            self->reading_ = false;
-                            if (self->closed_) return;
-                            if (ec) {
-                              self->close(ec == boost::asio::error::eof ? "frame cut short" : ec.message());
-                              return;
-                            }
-                            self->dispatch(std::move(*shared));
-                          });
+                 self->reading_ = false;
+                 if (self->closed_) return;
+                 if (ec) {
+                   self->close(ec == boost::asio::error::eof ? "frame cut short" : ec.message());
+                   return;
+                 }
+                 self->dispatch(std::move(*shared));
+               });
 }
 
 // Activity, for connections.max.idle.ms, is a whole request or a written

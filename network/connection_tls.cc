@@ -71,8 +71,8 @@ void Connection::read_some(uint8_t* data, size_t size, ReadHandler done) {
     case TlsIo::kWantRead:
     case TlsIo::kWantWrite: {
       auto wait = io == TlsIo::kWantWrite ? boost::asio::socket_base::wait_write : boost::asio::socket_base::wait_read;
-      socket_.async_wait(wait, [self = shared_from_this(), data, size, done = std::move(done)](
-                                   const boost::system::error_code& ec) mutable {
+      socket_.async_wait(wait, [self = shared_from_this(), data, size,
+                                done = std::move(done)](const boost::system::error_code& ec) mutable {
         if (ec || self->closed_) {
           done(ec ? ec : boost::asio::error::operation_aborted, 0);
           return;
@@ -100,7 +100,7 @@ void Connection::read_exactly(uint8_t* data, size_t size, ReadHandler done) {
   }
   read_some(data, size,
             [self = shared_from_this(), data, size, done = std::move(done)](const boost::system::error_code& ec,
-                                                                             size_t n) mutable {
+                                                                            size_t n) mutable {
               if (ec || n == size || self->closed_) {
                 done(ec, n);
                 return;

@@ -60,25 +60,24 @@ void Processor::stop() {
 
 void Processor::accept(boost::asio::ip::tcp::socket socket, ConnectionQuotas::Slot slot, RequestContext context,
                        std::shared_ptr<const TlsContext> tls) {
-  boost::asio::post(
-      io_, [this, socket = std::move(socket), slot = std::move(slot), context = std::move(context),
-            tls = std::move(tls)]() mutable {
-        if (draining_) return;  // the socket and slot close as they go out of scope
-        boost::system::error_code ec;
-        socket.set_option(boost::asio::ip::tcp::no_delay(true), ec);
-        socket.set_option(boost::asio::socket_base::keep_alive(true), ec);
-        if (config_.send_buffer_bytes > 0)
-          socket.set_option(boost::asio::socket_base::send_buffer_size(config_.send_buffer_bytes), ec);
-        if (config_.receive_buffer_bytes > 0)
-          socket.set_option(boost::asio::socket_base::receive_buffer_size(config_.receive_buffer_bytes), ec);
-        context.processor_id = id_;
-        context.connection_id = (static_cast<uint64_t>(id_) << 48) | ++next_connection_seq_;
-        auto conn = std::make_shared<Connection>(*this, std::move(socket), std::move(slot), std::move(context),
-                                                 std::move(tls));
-        connections_.emplace(conn->id(), conn);
-        connection_count_.store(connections_.size());
-        conn->start();
-      });
+  boost::asio::post(io_, [this, socket = std::move(socket), slot = std::move(slot), context = std::move(context),
+                          tls = std::move(tls)]() mutable {
+    if (draining_) return;  // the socket and slot close as they go out of scope
+    boost::system::error_code ec;
+    socket.set_option(boost::asio::ip::tcp::no_delay(true), ec);
+    socket.set_option(boost::asio::socket_base::keep_alive(true), ec);
+    if (config_.send_buffer_bytes > 0)
+      socket.set_option(boost::asio::socket_base::send_buffer_size(config_.send_buffer_bytes), ec);
+    if (config_.receive_buffer_bytes > 0)
+      socket.set_option(boost::asio::socket_base::receive_buffer_size(config_.receive_buffer_bytes), ec);
+    context.processor_id = id_;
+    context.connection_id = (static_cast<uint64_t>(id_) << 48) | ++next_connection_seq_;
+    auto conn =
+        std::make_shared<Connection>(*this, std::move(socket), std::move(slot), std::move(context), std::move(tls));
+    connections_.emplace(conn->id(), conn);
+    connection_count_.store(connections_.size());
+    conn->start();
+  });
 }
 
 void Processor::enqueue_response(Response response) {

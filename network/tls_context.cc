@@ -110,7 +110,9 @@ void use_trust_store(SSL_CTX* ctx, const TlsSettings& s) {
   }
 }
 
-bool is_tls13_suite(const std::string& name) { return name.starts_with("TLS_AES_") || name.starts_with("TLS_CHACHA20_"); }
+bool is_tls13_suite(const std::string& name) {
+  return name.starts_with("TLS_AES_") || name.starts_with("TLS_CHACHA20_");
+}
 
 // A TLS 1.2 suite by IANA name (Kafka's, e.g. TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256)
 // or OpenSSL name (ECDHE-RSA-AES128-GCM-SHA256); "" when OpenSSL has none.
@@ -150,7 +152,8 @@ void use_cipher_suites(SSL_CTX* ctx, const TlsSettings& s, bool& tls12, bool& tl
 }
 
 void set_protocols(SSL_CTX* ctx, bool tls12, bool tls13) {
-  if (!tls12 && !tls13) throw TlsConfigError("no TLS version left: ssl.enabled.protocols and ssl.cipher.suites disagree");
+  if (!tls12 && !tls13)
+    throw TlsConfigError("no TLS version left: ssl.enabled.protocols and ssl.cipher.suites disagree");
   SSL_CTX_set_min_proto_version(ctx, tls12 ? TLS1_2_VERSION : TLS1_3_VERSION);
   SSL_CTX_set_max_proto_version(ctx, tls13 ? TLS1_3_VERSION : TLS1_2_VERSION);
 }
@@ -169,7 +172,8 @@ void set_client_auth(SSL_CTX* ctx, TlsSettings::ClientAuth auth) {
 std::shared_ptr<const TlsContext> TlsContext::build(const std::string& listener, const TlsSettings& settings) {
   ERR_clear_error();
   CtxPtr ctx(SSL_CTX_new(TLS_server_method()));
-  if (!ctx) throw TlsConfigError(fmt::format("listener {}: cannot create a TLS context: {}", listener, openssl_error()));
+  if (!ctx)
+    throw TlsConfigError(fmt::format("listener {}: cannot create a TLS context: {}", listener, openssl_error()));
   try {
     // Never renegotiate, never compress (CRIME); partial writes and a moving buffer: the write path
     // (tls_stream.h) resumes a blocked write with the same bytes from a new
@@ -229,7 +233,7 @@ std::vector<TlsListenerContext::Stamp> TlsListenerContext::stamps() const {
   std::vector<Stamp> out;
   for (const auto* path : {&settings_.keystore_location, &settings_.truststore_location}) {
     Stamp s;
-    struct stat st{};
+    struct stat st {};
     if (!path->empty() && ::stat(path->c_str(), &st) == 0) {
       s.mtime_ns = static_cast<int64_t>(st.st_mtim.tv_sec) * 1'000'000'000 + st.st_mtim.tv_nsec;
       s.size = st.st_size;

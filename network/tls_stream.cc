@@ -76,8 +76,7 @@ TlsIo TlsStream::outcome(int ret, std::string& error) {
       while (unsigned long e = ERR_get_error()) last = e;
       error = last ? error_text(last) + (handshake_done_ ? "" : hint_for(last)) : "TLS error";
       if (!handshake_done_ && SSL_get_verify_result(ssl_) != X509_V_OK)
-        error += fmt::format(" (client certificate: {})",
-                             X509_verify_cert_error_string(SSL_get_verify_result(ssl_)));
+        error += fmt::format(" (client certificate: {})", X509_verify_cert_error_string(SSL_get_verify_result(ssl_)));
       return TlsIo::kFailed;
     }
   }
@@ -100,7 +99,9 @@ std::optional<std::string> TlsStream::principal(std::string& error) const {
   return context_->principal_for(ssl_, error);
 }
 
-std::string TlsStream::describe() const { return fmt::format("{} {}", SSL_get_version(ssl_), SSL_get_cipher_name(ssl_)); }
+std::string TlsStream::describe() const {
+  return fmt::format("{} {}", SSL_get_version(ssl_), SSL_get_cipher_name(ssl_));
+}
 
 TlsIo TlsStream::read(uint8_t* data, size_t size, size_t& n, std::string& error) {
   ERR_clear_error();

@@ -15,7 +15,7 @@ network::TlsSettings tls_settings(const config::SslSettings& ssl) {
   t.truststore_location = ssl.truststore_location;
   t.truststore_certificates = ssl.truststore_certificates;
   using Auth = network::TlsSettings::ClientAuth;
-  t.client_auth = ssl.client_auth == "required" ? Auth::kRequired
+  t.client_auth = ssl.client_auth == "required"    ? Auth::kRequired
                   : ssl.client_auth == "requested" ? Auth::kRequested
                                                    : Auth::kNone;
   auto has = [&](const char* p) {

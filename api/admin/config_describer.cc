@@ -193,7 +193,7 @@ std::vector<ConfigEntry> describe_broker(BrokerServices& services, const std::op
     const auto* family = synonym_family(def.name);
     e.synonyms = family ? family_synonyms(services, def.name, *family, per_broker)
                         : broker_synonyms(services, def.name, per_broker);
-    if (!per_broker) e.synonyms.resize(1);  // Kafka: the DYNAMIC_DEFAULT_BROKER_CONFIG value alone
+    if (!per_broker) e.synonyms.resize(1);            // Kafka: the DYNAMIC_DEFAULT_BROKER_CONFIG value alone
     if (def.type == config::ConfigType::kPassword) {  // passwords and keys: never sent, as Kafka
       e.sensitive = true;
       for (auto& s : e.synonyms) s.value.reset();

@@ -58,8 +58,8 @@ TEST_CASE("ssl.* defaults are Kafka's, with PEM as the store type", "[config][ss
 TEST_CASE("an SSL listener needs key material, and a truststore for client auth", "[config][ssl]") {
   CHECK_THAT(error_of(kSslListener), Catch::Contains("listener SSL (SSL): no key material"));
   CHECK_THAT(error_of(ssl_listener_with({"ssl.keystore.key=KEY"})), Catch::Contains("go together"));
-  CHECK_THAT(error_of(ssl_listener_with({"ssl.keystore.location=/k.pem", "ssl.keystore.key=K",
-                                         "ssl.keystore.certificate.chain=C"})),
+  CHECK_THAT(error_of(ssl_listener_with(
+                 {"ssl.keystore.location=/k.pem", "ssl.keystore.key=K", "ssl.keystore.certificate.chain=C"})),
              Catch::Contains("not both"));
   CHECK_THAT(error_of(ssl_listener_with({"ssl.keystore.location=/k.pem", "ssl.client.auth=required"})),
              Catch::Contains("ssl.truststore.location"));
@@ -81,11 +81,11 @@ TEST_CASE("TLS 1.0 and 1.1 are never enabled, even when asked for", "[config][ss
 }
 
 TEST_CASE("listener.name.<name>.ssl.* overrides the broker-wide key for that listener only", "[config][ssl]") {
-  auto c = load_with(
-      {"listeners=PLAINTEXT://localhost:9092,SSL://localhost:9093,MTLS://localhost:9094",
-       "listener.security.protocol.map=PLAINTEXT:PLAINTEXT,SSL:SSL,MTLS:SSL", "ssl.keystore.location=/broker.pem",
-       "ssl.truststore.location=/ca.pem", "listener.name.mtls.ssl.client.auth=required",
-       "listener.name.mtls.ssl.principal.mapping.rules=RULE:^CN=(.*?),.*$/$1/L"});
+  auto c = load_with({"listeners=PLAINTEXT://localhost:9092,SSL://localhost:9093,MTLS://localhost:9094",
+                      "listener.security.protocol.map=PLAINTEXT:PLAINTEXT,SSL:SSL,MTLS:SSL",
+                      "ssl.keystore.location=/broker.pem", "ssl.truststore.location=/ca.pem",
+                      "listener.name.mtls.ssl.client.auth=required",
+                      "listener.name.mtls.ssl.principal.mapping.rules=RULE:^CN=(.*?),.*$/$1/L"});
   CHECK(c.ssl_for("SSL").client_auth == "none");
   CHECK(c.ssl_for("MTLS").client_auth == "required");
   CHECK(c.ssl_for("MTLS").keystore_location == "/broker.pem");  // not overridden: the broker-wide value
