@@ -120,6 +120,10 @@ void add_ssl_keys(std::vector<ConfigKeyDef>& d) {
   d.push_back(enabled_protocols_key());
   d.push_back(choice_key("ssl.protocol", "TLSv1.3", {"TLSv1.2", "TLSv1.3", "TLS"},
                          "Accepted for Kafka configurations; ssl.enabled.protocols decides.", &SslSettings::protocol));
+  d.push_back(ConfigKeyDef{"ssl.endpoint.identification.algorithm", ConfigType::kString, "https",
+                           "Accepted for Kafka configurations; a single broker makes no TLS connections to check.",
+                           [](BrokerConfig&, const std::string&) {},  // kept only in `effective`
+                           "https or empty"});
   d.push_back(ConfigKeyDef{"ssl.cipher.suites", ConfigType::kList, "",
                            "Cipher suites allowed, by IANA (Kafka's) or OpenSSL name; empty: OpenSSL's defaults.",
                            [](BrokerConfig& c, const std::string& v) { c.ssl.cipher_suites = split_list(v); },

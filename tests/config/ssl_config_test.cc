@@ -53,6 +53,9 @@ TEST_CASE("ssl.* defaults are Kafka's, with PEM as the store type", "[config][ss
   CHECK(c.ssl.enabled_protocols == std::vector<std::string>{"TLSv1.2", "TLSv1.3"});
   CHECK(c.ssl.cipher_suites.empty());
   CHECK(c.ssl.principal_mapping_rules == "DEFAULT");
+  CHECK(load_with({"ssl.endpoint.identification.algorithm="})
+            .effective.at("ssl.endpoint.identification.algorithm")
+            .value.empty());
 }
 
 TEST_CASE("an SSL listener needs key material, and a truststore for client auth", "[config][ssl]") {
