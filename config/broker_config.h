@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "config/listener.h"
+#include "config/ssl_settings.h"
 
 namespace skiff::config {
 
@@ -25,6 +26,14 @@ struct BrokerConfig {
   std::vector<Listener> advertised_listeners;  // empty: derived from listeners
   std::map<std::string, std::string> listener_security_protocol_map;
   std::vector<std::string> log_dirs;
+  // TLS: the ssl.* keys, and per listener (by its name in `listeners`) with
+  // its listener.name.<name>.ssl.* overrides applied; ssl_for() picks.
+  SslSettings ssl;
+  std::map<std::string, SslSettings> listener_ssl;
+  const SslSettings& ssl_for(const std::string& listener) const {
+    auto it = listener_ssl.find(listener);
+    return it == listener_ssl.end() ? ssl : it->second;
+  }
 
   // Threads and queues.
   int32_t num_network_threads = 3;

@@ -194,7 +194,7 @@ std::vector<ConfigKeyDef> build_defs() {
                [](BrokerConfig& c, const std::string& v) { c.advertised_listeners = parse_listener_list(v); },
                "NAME://host:port[,...], each NAME one of the listeners"});
   d.push_back({"listener.security.protocol.map", ConfigType::kList, "PLAINTEXT:PLAINTEXT",
-               "Listener name to security protocol. Skiff speaks PLAINTEXT only.",
+               "Listener name to security protocol: PLAINTEXT or SSL (TLS, the ssl.* keys).",
                [](BrokerConfig& c, const std::string& v) {
                  c.listener_security_protocol_map.clear();
                  for (auto& item : split_list(v)) {
@@ -202,13 +202,14 @@ std::vector<ConfigKeyDef> build_defs() {
                    if (colon == std::string::npos || colon == 0 || colon + 1 == item.size())
                      throw std::invalid_argument("expected NAME:PROTOCOL pairs");
                    auto proto = item.substr(colon + 1);
-                   if (proto != "PLAINTEXT")
-                     throw std::invalid_argument(
-                         fmt::format("security protocol '{}' is not supported; only PLAINTEXT", proto));
+                   if (proto == "SASL_PLAINTEXT" || proto == "SASL_SSL")
+                     throw std::invalid_argument(fmt::format("security protocol '{}' is not supported yet", proto));
+                   if (proto != "PLAINTEXT" && proto != "SSL")
+                     throw std::invalid_argument(fmt::format("unknown security protocol '{}'", proto));
                    c.listener_security_protocol_map[item.substr(0, colon)] = proto;
                  }
                },
-               "NAME:PLAINTEXT[,...]"});
+               "NAME:PROTOCOL[,...], PROTOCOL one of PLAINTEXT, SSL"});
   d.push_back({"log.dirs", ConfigType::kList, "/tmp/skiff-logs", "Directories holding partition data.",
                [](BrokerConfig& c, const std::string& v) {
                  c.log_dirs = split_list(v);
@@ -413,6 +414,8 @@ std::vector<ConfigKeyDef> build_defs() {
                           &BrokerConfig::transaction_state_log_replication_factor));
   d.push_back(integer_key("transaction.state.log.min.isr", 2, 1, kIntMax, "Accepted; a single node has one replica.",
                           &BrokerConfig::transaction_state_log_min_isr));
+
+  add_ssl_keys(d);
 
   d.push_back(enum_key("skiff.log.level", "info", {"trace", "debug", "info", "warn", "error", "critical", "off"},
                        "Level of the broker's own log (not partition data).", &BrokerConfig::log_level));

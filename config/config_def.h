@@ -12,7 +12,8 @@
 
 namespace skiff::config {
 
-enum class ConfigType { kInt, kLong, kBool, kString, kList, kDouble };
+// kPassword: a secret (passwords, inline private keys): never printed or described.
+enum class ConfigType { kInt, kLong, kBool, kString, kList, kDouble, kPassword };
 
 struct ConfigKeyDef {
   std::string name;
@@ -30,6 +31,14 @@ struct ConfigKeyDef {
 
 const std::vector<ConfigKeyDef>& config_defs();
 const ConfigKeyDef* find_config_def(std::string_view name);
+
+// Kafka's per-listener form of a key, "listener.name.<name>.<key>" (the
+// ssl.* keys): the key's definition and the listener name as written
+// (Kafka writes it lower-cased); null for any other key.
+const ConfigKeyDef* find_listener_config_def(std::string_view name, std::string* listener);
+
+// The ssl.* keys (config/ssl_config_def.cc), added to the one table.
+void add_ssl_keys(std::vector<ConfigKeyDef>& defs);
 
 // "advertised.listeners" -> "SKIFF_ADVERTISED_LISTENERS"
 std::string env_var_name(std::string_view key);

@@ -26,6 +26,29 @@ int apply_rank(const std::string& key) {
   return 2;
 }
 
+bool is_known_key(const std::string& key) {
+  return find_config_def(key) != nullptr || find_listener_config_def(key, nullptr) != nullptr;
+}
+
+// SKIFF_LISTENER_NAME_<NAME>_<SSL KEY> -> listener.name.<name>.<ssl key>;
+// empty when `var` is not of that form.
+std::string listener_key_of_env(const std::string& var) {
+  constexpr std::string_view kPrefix = "SKIFF_LISTENER_NAME_";
+  if (!var.starts_with(kPrefix)) return "";
+  std::string best;
+  size_t best_len = 0;
+  for (const auto& def : config_defs()) {
+    if (!def.name.starts_with("ssl.")) continue;
+    auto suffix = "_" + env_var_name(def.name).substr(6);  // without SKIFF_
+    if (var.size() <= kPrefix.size() + suffix.size() || !var.ends_with(suffix)) continue;
+    auto name = var.substr(kPrefix.size(), var.size() - kPrefix.size() - suffix.size());
+    if (def.name.size() <= best_len) continue;  // the longest key wins (SSL_KEYSTORE_KEY vs ..._KEY)
+    best = "listener.name." + to_lower(name) + "." + def.name;
+    best_len = def.name.size();
+  }
+  return best;
+}
+
 std::string yaml_scalar_text(const std::string& key, const YAML::Node& node) {
   if (node.IsNull()) return "";
   if (node.IsScalar()) return node.Scalar();
@@ -57,8 +80,7 @@ void read_file(const std::string& path, std::map<std::string, RawValue>& raw) {
   if (!root.IsMap()) throw ConfigError(fmt::format("Config file '{}' must be a map of key: value", path));
   for (const auto& kv : root) {
     std::string key = kv.first.as<std::string>();
-    if (!find_config_def(key))
-      throw ConfigError(fmt::format("Unknown configuration '{}' in config file '{}'", key, path));
+    if (!is_known_key(key)) throw ConfigError(fmt::format("Unknown configuration '{}' in config file '{}'", key, path));
     raw[key] = {yaml_scalar_text(key, kv.second), ConfigSource::kFile};
   }
 }
@@ -75,6 +97,10 @@ void read_environment(const std::map<std::string, std::string>& env, std::map<st
     if (auto it = env.find(name); it != env.end()) raw[def.name] = {it->second, ConfigSource::kEnvironment};
   }
   for (const auto& [name, value] : env) {
+    if (auto key = listener_key_of_env(name); !key.empty()) {
+      raw[key] = {value, ConfigSource::kEnvironment};
+      continue;
+    }
     if (name.rfind("SKIFF_", 0) == 0 && !known.count(name))
       warnings.push_back(fmt::format(
           "environment variable '{}' names no configuration key; ignored (keys are SKIFF_ followed by the key "
@@ -88,7 +114,7 @@ void read_overrides(const std::vector<std::string>& overrides, std::map<std::str
     auto eq = o.find('=');
     if (eq == std::string::npos || eq == 0) throw ConfigError(fmt::format("--override '{}' must be key=value", o));
     std::string key(trim(std::string_view(o).substr(0, eq)));
-    if (!find_config_def(key)) throw ConfigError(fmt::format("Unknown configuration '{}' in --override", key));
+    if (!is_known_key(key)) throw ConfigError(fmt::format("Unknown configuration '{}' in --override", key));
     raw[key] = {o.substr(eq + 1), ConfigSource::kCommandLine};
   }
 }
@@ -97,8 +123,9 @@ void apply(BrokerConfig& cfg, const ConfigKeyDef& def, const RawValue& raw) {
   try {
     def.apply(cfg, raw.value);
   } catch (const std::invalid_argument& e) {
-    throw ConfigError(fmt::format("Invalid value '{}' for configuration '{}' (from {}): {}; allowed: {}", raw.value,
-                                  def.name, to_string(raw.source), e.what(), def.allowed));
+    throw ConfigError(fmt::format("Invalid value '{}' for configuration '{}' (from {}): {}; allowed: {}",
+                                  def.type == ConfigType::kPassword ? "[hidden]" : raw.value, def.name,
+                                  to_string(raw.source), e.what(), def.allowed));
   }
   cfg.effective[def.name] = {raw.value, raw.source};
 }
@@ -127,8 +154,68 @@ void check_consumer_group_bounds(const BrokerConfig& c) {
   require(c.group_consumer_heartbeat_interval_ms < c.group_consumer_session_timeout_ms, kHb, "less than", kSt);
 }
 
+// listener.name.<name>.ssl.*: each listener starts from the broker-wide
+// ssl.* values and takes its own keys over them, key by key (Kafka's
+// valuesWithPrefixOverride). Names match the listeners' case-insensitively.
+void apply_listener_keys(BrokerConfig& cfg, const std::map<std::string, RawValue>& raw) {
+  for (const auto& l : cfg.listeners) cfg.listener_ssl[l.name] = cfg.ssl;
+  for (const auto& [key, value] : raw) {
+    std::string listener;
+    const auto* def = find_listener_config_def(key, &listener);
+    if (!def) continue;
+    auto match = std::find_if(cfg.listeners.begin(), cfg.listeners.end(),
+                              [&](const Listener& l) { return to_lower(l.name) == to_lower(listener); });
+    if (match == cfg.listeners.end())
+      throw ConfigError(fmt::format("Configuration '{}' (from {}) names listener '{}', which is not in 'listeners'",
+                                    key, to_string(value.source), listener));
+    BrokerConfig scratch;
+    scratch.ssl = cfg.listener_ssl[match->name];
+    try {
+      def->apply(scratch, value.value);
+    } catch (const std::invalid_argument& e) {
+      throw ConfigError(fmt::format("Invalid value '{}' for configuration '{}' (from {}): {}; allowed: {}",
+                                    def->type == ConfigType::kPassword ? "[hidden]" : value.value, key,
+                                    to_string(value.source), e.what(), def->allowed));
+    }
+    for (auto& w : scratch.warnings) cfg.warnings.push_back(key + ": " + w);
+    cfg.listener_ssl[match->name] = scratch.ssl;
+    cfg.effective[key] = {value.value, value.source};
+  }
+}
+
+// What an SSL listener needs before any file is opened (the files
+// themselves are read when the listener's TLS context is built).
+void check_ssl_listeners(const BrokerConfig& cfg) {
+  for (const auto& l : cfg.listeners) {
+    auto proto = cfg.listener_security_protocol_map.find(l.name);
+    if (proto == cfg.listener_security_protocol_map.end() || proto->second != "SSL") continue;
+    const auto& s = cfg.ssl_for(l.name);
+    auto fail = [&](std::string_view what) { throw ConfigError(fmt::format("listener {} (SSL): {}", l.name, what)); };
+    bool inline_key = !s.keystore_key.empty() || !s.keystore_certificate_chain.empty();
+    if (s.keystore_location.empty() && !inline_key)
+      fail(
+          "no key material: set ssl.keystore.location (a PEM file with the private key and certificate chain) or "
+          "ssl.keystore.key and ssl.keystore.certificate.chain");
+    if (!s.keystore_location.empty() && inline_key)
+      fail("set either ssl.keystore.location or ssl.keystore.key/ssl.keystore.certificate.chain, not both");
+    if (inline_key && (s.keystore_key.empty() || s.keystore_certificate_chain.empty()))
+      fail("ssl.keystore.key and ssl.keystore.certificate.chain go together");
+    if (!s.keystore_password.empty())
+      fail("SSL key store password cannot be specified with PEM format, only key password may be specified");
+    if (!s.truststore_password.empty()) fail("SSL trust store password cannot be specified with PEM format");
+    if (!s.truststore_location.empty() && !s.truststore_certificates.empty())
+      fail("set either ssl.truststore.location or ssl.truststore.certificates, not both");
+    if (s.client_auth != "none" && s.truststore_location.empty() && s.truststore_certificates.empty())
+      fail(
+          fmt::format("ssl.client.auth={} needs the CAs to check client certificates against: set "
+                      "ssl.truststore.location or ssl.truststore.certificates",
+                      s.client_auth));
+  }
+}
+
 void check_cross_key_rules(const BrokerConfig& cfg) {
   check_consumer_group_bounds(cfg);
+  check_ssl_listeners(cfg);
   for (const auto& l : cfg.listeners) {
     if (!cfg.listener_security_protocol_map.count(l.name))
       throw ConfigError(
@@ -170,6 +257,7 @@ BrokerConfig load_config(const ConfigSources& sources) {
                    [](auto* a, auto* b) { return apply_rank(a->name) < apply_rank(b->name); });
   for (auto* def : order) apply(cfg, *def, raw.at(def->name));
 
+  apply_listener_keys(cfg, raw);
   check_cross_key_rules(cfg);
   return cfg;
 }
@@ -188,8 +276,12 @@ std::string describe_config(const BrokerConfig& config) {
   std::string out;
   size_t width = 0;
   for (const auto& [key, e] : config.effective) width = std::max(width, key.size());
-  for (const auto& [key, e] : config.effective)
-    out += fmt::format("{:<{}} = {:<40} ({})\n", key, width, e.value, to_string(e.source));
+  for (const auto& [key, e] : config.effective) {
+    const auto* def = find_config_def(key);
+    if (!def) def = find_listener_config_def(key, nullptr);
+    bool secret = def && def->type == ConfigType::kPassword && !e.value.empty();
+    out += fmt::format("{:<{}} = {:<40} ({})\n", key, width, secret ? "[hidden]" : e.value, to_string(e.source));
+  }
   return out;
 }
 

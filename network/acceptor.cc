@@ -22,6 +22,7 @@ namespace {
 constexpr auto kFirstBackoff = std::chrono::milliseconds(10);
 constexpr auto kMaxBackoff = std::chrono::milliseconds(1000);
 constexpr auto kReportInterval = std::chrono::seconds(10);
+constexpr auto kTlsReloadPeriod = std::chrono::seconds(3);
 
 int open_reserve_fd() { return ::open("/dev/null", O_RDONLY | O_CLOEXEC); }
 
@@ -66,7 +67,8 @@ BoundListener Acceptor::bind(const ListenerEndpoint& listener) {
     std::string failure;
     for (size_t i = 0; i < addresses.size(); ++i) {
       const auto& addr = addresses[i];
-      auto l = std::make_unique<Listening>(Listening{listener.name, bound.port, ip::tcp::acceptor(io_), nullptr, {}});
+      auto l = std::make_unique<Listening>(
+          Listening{listener.name, bound.port, ip::tcp::acceptor(io_), nullptr, {}, listener.tls});
       ip::tcp::endpoint ep(addr, bound.port);
       boost::system::error_code ec;
       l->acceptor.open(ep.protocol(), ec);
@@ -102,6 +104,7 @@ BoundListener Acceptor::bind(const ListenerEndpoint& listener) {
 
 void Acceptor::start() {
   for (auto& l : listening_) accept_next(*l);
+  schedule_tls_reload();
   thread_ = std::thread([this] {
     pthread_setname_np(pthread_self(), "skiff-acceptor");
     io_.run();
@@ -172,7 +175,22 @@ void Acceptor::hand_over(Listening& l, Processor* target, ip::tcp::socket socket
   ctx.peer_address = peer;
   ctx.local_address = local.address().to_string();
   ctx.local_port = l.port;
-  target->accept(std::move(socket), std::move(*slot), std::move(ctx));
+  target->accept(std::move(socket), std::move(*slot), std::move(ctx), l.tls ? l.tls->current() : nullptr);
+}
+
+void Acceptor::schedule_tls_reload() {
+  if (std::none_of(listening_.begin(), listening_.end(), [](auto& l) { return l->tls != nullptr; })) return;
+  tls_reload_timer_.expires_after(kTlsReloadPeriod);
+  tls_reload_timer_.async_wait([this](const boost::system::error_code& ec) {
+    if (ec) return;
+    std::vector<TlsListenerContext*> done;  // a listener bound on two addresses shares one context
+    for (auto& l : listening_) {
+      if (!l->tls || std::find(done.begin(), done.end(), l->tls.get()) != done.end()) continue;
+      l->tls->reload_if_changed();
+      done.push_back(l->tls.get());
+    }
+    schedule_tls_reload();
+  });
 }
 
 // Never retry at once: a failing accept (EMFILE above all) would spin a core
@@ -246,6 +264,7 @@ void Acceptor::stop() {
       l->acceptor.close(ec);
       if (l->backoff_timer) l->backoff_timer->cancel();
     }
+    tls_reload_timer_.cancel();
   });
   thread_.join();
   listening_.clear();

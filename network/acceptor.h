@@ -17,6 +17,10 @@
 // Processor that left the list is moved (its descriptor re-assigned) to one
 // that is in it, so a removed Processor gets nothing new.
 //
+// TLS: a connection on an SSL listener gets the listener's current
+// TlsContext. One timer (every kTlsReloadPeriod, only when a listener uses
+// TLS) asks each SSL listener to reload its PEM files if they changed.
+//
 // Thread: everything but the constructor, bind, start, stop and
 // set_processors runs on the Acceptor's thread; processors_ belongs to that
 // thread once started (set_processors posts the change there).
@@ -34,6 +38,7 @@
 #include <vector>
 
 #include "network/connection_quotas.h"
+#include "network/tls_context.h"
 
 namespace skiff::network {
 
@@ -43,6 +48,7 @@ struct ListenerEndpoint {
   std::string name;  // e.g. "PLAINTEXT"
   std::string host;  // "" / 0.0.0.0: all IPv4; "::": all; "localhost": 127.0.0.1 and ::1
   uint16_t port = 0;
+  std::shared_ptr<TlsListenerContext> tls;  // SSL listeners; null: PLAINTEXT
 };
 
 struct BoundListener {
@@ -85,6 +91,7 @@ class Acceptor {
     boost::asio::ip::tcp::acceptor acceptor;
     std::unique_ptr<boost::asio::steady_timer> backoff_timer;
     AcceptTrouble trouble;
+    std::shared_ptr<TlsListenerContext> tls;
   };
   void accept_next(Listening& l);
   void hand_over(Listening& l, Processor* target, boost::asio::ip::tcp::socket socket);
@@ -93,6 +100,7 @@ class Acceptor {
   void on_accept_resumed(Listening& l);
   void shed_one_pending(Listening& l);
   std::vector<boost::asio::ip::address> bind_addresses(const ListenerEndpoint& listener);
+  void schedule_tls_reload();
 
   std::vector<Processor*> processors_;
   std::shared_ptr<ConnectionQuotas> quotas_;
@@ -101,6 +109,7 @@ class Acceptor {
   std::thread thread_;
   size_t next_processor_ = 0;
   int reserve_fd_ = -1;  // see the header comment; Acceptor thread only once started
+  boost::asio::steady_timer tls_reload_timer_{io_};
 };
 
 }  // namespace skiff::network

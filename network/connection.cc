@@ -25,7 +25,7 @@ constexpr auto kQueueFullRetry = std::chrono::milliseconds(2);
 }  // namespace
 
 Connection::Connection(Processor& processor, boost::asio::ip::tcp::socket socket, ConnectionQuotas::Slot slot,
-                       RequestContext context)
+                       RequestContext context, std::shared_ptr<const TlsContext> tls)
     : processor_(processor),
       socket_(std::move(socket)),
       slot_(std::move(slot)),
@@ -33,13 +33,19 @@ Connection::Connection(Processor& processor, boost::asio::ip::tcp::socket socket
       retry_timer_(processor.io_context()),
       buf_(kReadBufferSize),
       cap_(kReadBufferSize),
-      gate_(std::make_shared<ResponseGate>(socket_.native_handle())) {
+      // TLS: no direct writes by other threads (the SSL object is ours alone).
+      gate_(std::make_shared<ResponseGate>(tls ? -1 : socket_.native_handle())) {
   context_.gate = gate_;
+  if (tls) tls_ = std::make_unique<TlsStream>(std::move(tls), socket_.native_handle());
 }
 
 void Connection::start() {
   boost::system::error_code ec;
   socket_.native_non_blocking(true, ec);  // write_chunks and sendfile write directly, never blocking
+  if (tls_) {
+    continue_handshake();  // then process_buffer()
+    return;
+  }
   process_buffer();
 }
 
@@ -181,34 +187,34 @@ void Connection::read_more() {
   }
   make_room(std::max<size_t>(wpos_ - rpos_ + 1, 4));
   reading_ = true;
-  socket_.async_read_some(boost::asio::buffer(buf_.data() + wpos_, cap_ - wpos_),
-                          [self = shared_from_this()](const boost::system::error_code& ec, size_t n) {
-                            self->reading_ = false;
-                            if (self->closed_) return;
-                            if (ec == boost::asio::error::eof) {
-                              self->eof_seen_ = true;  // answer what was asked, then close
-                            } else if (ec) {
-                              self->close(ec.message());
-                              return;
-                            }
-                            self->wpos_ += n;
-                            self->process_buffer();
-                          });
+  read_some(buf_.data() + wpos_, cap_ - wpos_,
+            [self = shared_from_this()](const boost::system::error_code& ec, size_t n) {
+              self->reading_ = false;
+              if (self->closed_) return;
+              if (ec == boost::asio::error::eof) {
+                self->eof_seen_ = true;  // answer what was asked, then close
+              } else if (ec) {
+                self->close(ec.message());
+                return;
+              }
+              self->wpos_ += n;
+              self->process_buffer();
+            });
 }
 
 void Connection::read_large_frame(Frame frame, size_t have) {
   reading_ = true;
   auto shared = std::make_shared<Frame>(std::move(frame));
-  boost::asio::async_read(socket_, boost::asio::buffer(shared->data() + have, shared->size() - have),
-                          [self = shared_from_this(), shared](const boost::system::error_code& ec, size_t) {
-                            self->reading_ = false;
-                            if (self->closed_) return;
-                            if (ec) {
-                              self->close(ec == boost::asio::error::eof ? "frame cut short" : ec.message());
-                              return;
-                            }
-                            self->dispatch(std::move(*shared));
-                          });
+  read_exactly(shared->data() + have, shared->size() - have,
+               [self = shared_from_this(), shared](const boost::system::error_code& ec, size_t) {
+                 self->reading_ = false;
+                 if (self->closed_) return;
+                 if (ec) {
+                   self->close(ec == boost::asio::error::eof ? "frame cut short" : ec.message());
+                   return;
+                 }
+                 self->dispatch(std::move(*shared));
+               });
 }
 
 // Activity, for connections.max.idle.ms, is a whole request or a written
@@ -272,7 +278,7 @@ void Connection::on_answered() {
 // (never blocking the loop) when it does not.
 void Connection::continue_write() {
   std::string error;
-  switch (write_response_chunks(socket_.native_handle(), response_.chunks, cursor_, error)) {
+  switch (write_some(error)) {
     case WriteStatus::kDone:
       writing_ = false;
       response_ = Response{};
@@ -282,7 +288,7 @@ void Connection::continue_write() {
       close(error);
       return;
     case WriteStatus::kBlocked:
-      socket_.async_wait(boost::asio::socket_base::wait_write,
+      socket_.async_wait(write_wants_read_ ? boost::asio::socket_base::wait_read : boost::asio::socket_base::wait_write,
                          [self = shared_from_this()](const boost::system::error_code& ec) {
                            if (self->closed_) return;
                            if (ec) {

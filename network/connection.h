@@ -15,12 +15,17 @@
 // Before a frame's body is read, its bytes are reserved in the shared
 // MemoryPool (queued.max.request.bytes); while the pool has no room the
 // connection reads nothing and waits on its Processor.
+//
+// On an SSL listener the connection first completes a TLS handshake, which
+// names its principal, then reads and writes through its TlsStream
+// (connection_tls.cc); only the Processor writes such a socket.
 #pragma once
 
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -31,6 +36,8 @@
 #include "network/request.h"
 #include "network/response_gate.h"
 #include "network/response_write.h"
+#include "network/tls_context.h"
+#include "network/tls_stream.h"
 
 namespace skiff::network {
 
@@ -38,8 +45,9 @@ class Processor;
 
 class Connection : public std::enable_shared_from_this<Connection> {
  public:
+  // `tls`: the listener's TLS context; null for PLAINTEXT.
   Connection(Processor& processor, boost::asio::ip::tcp::socket socket, ConnectionQuotas::Slot slot,
-             RequestContext context);
+             RequestContext context, std::shared_ptr<const TlsContext> tls = nullptr);
   // The gate is closed before the socket, on every path (see close()).
   ~Connection() { gate_->close(); }
 
@@ -57,6 +65,9 @@ class Connection : public std::enable_shared_from_this<Connection> {
   void close(const std::string& reason);
 
   uint64_t id() const { return context_.connection_id; }
+  const std::string& peer_address() const { return context_.peer_address; }
+  // A TLS connection whose handshake is not finished.
+  bool handshaking() const { return tls_ && !tls_->handshake_done(); }
   ResponseGate& gate() { return *gate_; }
   bool owed() const { return gate_->owed(); }
   // Waiting for the MemoryPool: the broker's doing, so not idle.
@@ -76,6 +87,13 @@ class Connection : public std::enable_shared_from_this<Connection> {
   void try_enqueue();
   void finish_answer();
   void continue_write();
+  // TLS or not (connection_tls.cc): up to `size` bytes into `data`, then `done`.
+  using ReadHandler = std::function<void(const boost::system::error_code&, size_t)>;
+  void read_some(uint8_t* data, size_t size, ReadHandler done);
+  void read_exactly(uint8_t* data, size_t size, ReadHandler done);
+  WriteStatus write_some(std::string& error);
+  void continue_handshake();
+  void on_handshake_done();
 
   Processor& processor_;
   boost::asio::ip::tcp::socket socket_;
@@ -102,6 +120,8 @@ class Connection : public std::enable_shared_from_this<Connection> {
   Response response_;         // being written by the Processor
   WriteCursor cursor_;        // how much of response_ is written
   std::shared_ptr<ResponseGate> gate_;
+  std::unique_ptr<TlsStream> tls_;  // null on a PLAINTEXT listener
+  bool write_wants_read_ = false;   // TLS: a blocked write waits for the socket to be readable
 };
 
 }  // namespace skiff::network

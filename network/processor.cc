@@ -58,24 +58,26 @@ void Processor::stop() {
   connections_.clear();
 }
 
-void Processor::accept(boost::asio::ip::tcp::socket socket, ConnectionQuotas::Slot slot, RequestContext context) {
-  boost::asio::post(
-      io_, [this, socket = std::move(socket), slot = std::move(slot), context = std::move(context)]() mutable {
-        if (draining_) return;  // the socket and slot close as they go out of scope
-        boost::system::error_code ec;
-        socket.set_option(boost::asio::ip::tcp::no_delay(true), ec);
-        socket.set_option(boost::asio::socket_base::keep_alive(true), ec);
-        if (config_.send_buffer_bytes > 0)
-          socket.set_option(boost::asio::socket_base::send_buffer_size(config_.send_buffer_bytes), ec);
-        if (config_.receive_buffer_bytes > 0)
-          socket.set_option(boost::asio::socket_base::receive_buffer_size(config_.receive_buffer_bytes), ec);
-        context.processor_id = id_;
-        context.connection_id = (static_cast<uint64_t>(id_) << 48) | ++next_connection_seq_;
-        auto conn = std::make_shared<Connection>(*this, std::move(socket), std::move(slot), std::move(context));
-        connections_.emplace(conn->id(), conn);
-        connection_count_.store(connections_.size());
-        conn->start();
-      });
+void Processor::accept(boost::asio::ip::tcp::socket socket, ConnectionQuotas::Slot slot, RequestContext context,
+                       std::shared_ptr<const TlsContext> tls) {
+  boost::asio::post(io_, [this, socket = std::move(socket), slot = std::move(slot), context = std::move(context),
+                          tls = std::move(tls)]() mutable {
+    if (draining_) return;  // the socket and slot close as they go out of scope
+    boost::system::error_code ec;
+    socket.set_option(boost::asio::ip::tcp::no_delay(true), ec);
+    socket.set_option(boost::asio::socket_base::keep_alive(true), ec);
+    if (config_.send_buffer_bytes > 0)
+      socket.set_option(boost::asio::socket_base::send_buffer_size(config_.send_buffer_bytes), ec);
+    if (config_.receive_buffer_bytes > 0)
+      socket.set_option(boost::asio::socket_base::receive_buffer_size(config_.receive_buffer_bytes), ec);
+    context.processor_id = id_;
+    context.connection_id = (static_cast<uint64_t>(id_) << 48) | ++next_connection_seq_;
+    auto conn =
+        std::make_shared<Connection>(*this, std::move(socket), std::move(slot), std::move(context), std::move(tls));
+    connections_.emplace(conn->id(), conn);
+    connection_count_.store(connections_.size());
+    conn->start();
+  });
 }
 
 void Processor::enqueue_response(Response response) {
@@ -185,8 +187,12 @@ void Processor::schedule_idle_sweep() {
     for (auto& [id, c] : connections_)
       if (!c->owed() && !c->waiting_for_memory() && now - c->last_active() > limit) expired.push_back(c);
     for (auto& c : expired) {
-      net_log().debug("closing idle connection {} (connections.max.idle.ms={})", c->id(),
-                      config_.connections_max_idle_ms);
+      if (c->handshaking())  // a client stuck mid-handshake: the idle limit is its handshake timeout, as in Kafka
+        net_log().info("closing connection from {}: TLS handshake not finished within connections.max.idle.ms={}",
+                       c->peer_address(), config_.connections_max_idle_ms);
+      else
+        net_log().debug("closing idle connection {} (connections.max.idle.ms={})", c->id(),
+                        config_.connections_max_idle_ms);
       c->close("");
     }
     schedule_idle_sweep();

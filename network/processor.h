@@ -31,6 +31,7 @@
 #include "network/memory_pool.h"
 #include "network/request.h"
 #include "network/request_channel.h"
+#include "network/tls_context.h"
 
 namespace skiff::network {
 
@@ -57,7 +58,9 @@ class Processor {
   void stop();
 
   // A connection accepted for this Processor (socket bound to our io_context).
-  void accept(boost::asio::ip::tcp::socket socket, ConnectionQuotas::Slot slot, RequestContext context);
+  // `tls`: the listener's TLS context (SSL listeners), null for PLAINTEXT.
+  void accept(boost::asio::ip::tcp::socket socket, ConnectionQuotas::Slot slot, RequestContext context,
+              std::shared_ptr<const TlsContext> tls = nullptr);
   // Any thread. The calling thread writes the response itself when the
   // connection's gate lets it (response_gate.h); otherwise responses queue
   // up, and one wake-up of the loop takes all that arrived meanwhile.

@@ -39,6 +39,8 @@ namespace skiff::network {
 
 class ResponseGate {
  public:
+  // fd < 0: no thread but the Processor writes this connection (TLS: the
+  // SSL object is the Processor's alone); try_answer hands every response on.
   explicit ResponseGate(int fd) : fd_(fd) { touch(); }
 
   // Processor: a request is dispatched; `lease` (its bytes of

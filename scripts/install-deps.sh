@@ -15,6 +15,9 @@ BUILD_PACKAGES=(
   # Compression codecs: the log cleaner (log/compression.h) decompresses the
   # batches of compacted topics and recompresses them with their own codec.
   libzstd-dev liblz4-dev libsnappy-dev zlib1g-dev
+  # OpenSSL 3: TLS on SSL listeners (network/tls_context.h); the image's
+  # runtime stage picks up libssl3 from ldd
+  libssl-dev
 )
 PACKAGES=(
   "${BUILD_PACKAGES[@]}"

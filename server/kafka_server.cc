@@ -28,9 +28,13 @@ std::string local_host_name() {
   return buf;
 }
 
-network::SocketServerConfig socket_server_config(const config::BrokerConfig& c) {
+network::SocketServerConfig socket_server_config(
+    const config::BrokerConfig& c, const std::map<std::string, std::shared_ptr<network::TlsListenerContext>>& tls) {
   network::SocketServerConfig s;
-  for (const auto& l : c.listeners) s.listeners.push_back({l.name, l.host, l.port});
+  for (const auto& l : c.listeners) {
+    auto t = tls.find(l.name);
+    s.listeners.push_back({l.name, l.host, l.port, t == tls.end() ? nullptr : t->second});
+  }
   s.num_processors = c.num_network_threads;
   s.processor.max_request_bytes = c.socket_request_max_bytes;
   s.processor.connections_max_idle_ms = c.connections_max_idle_ms;
@@ -131,11 +135,12 @@ void KafkaServer::resolve_advertised_endpoints() {
 }
 
 void KafkaServer::startup() {
+  tls_ = build_tls_listeners(config_);  // first: bad key material stops the broker before anything else
   prepare_log_dirs();
   dynamic_ = load_dynamic_config(config_);
   open_logs();
   channel_ = std::make_unique<network::RequestChannel>(config_.queued_max_requests);
-  socket_server_ = std::make_unique<network::SocketServer>(socket_server_config(*dynamic_->current()), *channel_);
+  socket_server_ = std::make_unique<network::SocketServer>(socket_server_config(*dynamic_->current(), tls_), *channel_);
   try {
     socket_server_->startup();
   } catch (const network::BindError& e) {

@@ -22,6 +22,7 @@
 #include "network/request_channel.h"
 #include "network/socket_server.h"
 #include "server/request_handler_pool.h"
+#include "server/tls_listeners.h"
 
 namespace skiff::server {
 
@@ -35,7 +36,7 @@ class KafkaServer {
   explicit KafkaServer(config::BrokerConfig config);
   ~KafkaServer();
 
-  void startup();   // throws StartupError with a clear reason
+  void startup();   // throws StartupError (or TlsStartupError) with a clear reason
   void shutdown();  // idempotent
 
   const api::BrokerInfo& broker_info() const { return broker_info_; }
@@ -51,6 +52,7 @@ class KafkaServer {
   config::BrokerConfig config_;                           // static: file, environment, command line
   std::unique_ptr<config::DynamicBrokerConfig> dynamic_;  // runtime changes over config_
   api::BrokerInfo broker_info_;
+  std::map<std::string, std::shared_ptr<network::TlsListenerContext>> tls_;  // SSL listeners
   std::unique_ptr<network::RequestChannel> channel_;
   std::unique_ptr<network::SocketServer> socket_server_;
   std::unique_ptr<storage::LogManager> logs_;

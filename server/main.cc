@@ -86,6 +86,10 @@ int run_broker(const config::BrokerConfig& cfg, const sigset_t& signals,
   server::KafkaServer broker(cfg);
   try {
     broker.startup();
+  } catch (const server::TlsStartupError& e) {  // bad key material: a configuration error
+    log->critical("configuration error: {}", e.what());
+    spdlog::shutdown();
+    return 2;
   } catch (const std::exception& e) {
     log->critical("startup failed: {}", e.what());
     spdlog::shutdown();

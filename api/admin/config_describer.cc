@@ -129,6 +129,8 @@ ConfigType to_type(config::ConfigType t) {
       return ConfigType::kList;
     case config::ConfigType::kDouble:
       return ConfigType::kDouble;
+    case config::ConfigType::kPassword:
+      return ConfigType::kPassword;
   }
   return ConfigType::kUnknown;
 }
@@ -191,7 +193,11 @@ std::vector<ConfigEntry> describe_broker(BrokerServices& services, const std::op
     const auto* family = synonym_family(def.name);
     e.synonyms = family ? family_synonyms(services, def.name, *family, per_broker)
                         : broker_synonyms(services, def.name, per_broker);
-    if (!per_broker) e.synonyms.resize(1);  // Kafka: the DYNAMIC_DEFAULT_BROKER_CONFIG value alone
+    if (!per_broker) e.synonyms.resize(1);            // Kafka: the DYNAMIC_DEFAULT_BROKER_CONFIG value alone
+    if (def.type == config::ConfigType::kPassword) {  // passwords and keys: never sent, as Kafka
+      e.sensitive = true;
+      for (auto& s : e.synonyms) s.value.reset();
+    }
     if (!e.synonyms.empty()) {
       e.value = e.synonyms.front().value;
       e.source = e.synonyms.front().source;

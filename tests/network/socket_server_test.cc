@@ -272,7 +272,7 @@ TEST_CASE("graceful shutdown answers the requests in flight", "[network]") {
 
 TEST_CASE("localhost listens on both 127.0.0.1 and ::1", "[network]") {
   network::SocketServerConfig cfg;
-  cfg.listeners.push_back({"PLAINTEXT", "localhost", 0});
+  cfg.listeners.push_back({"PLAINTEXT", "localhost", 0, nullptr});
   TestBroker broker(cfg);
   RawClient v4("127.0.0.1", broker.port());
   REQUIRE(v4.send_frame(payload(4, 4)));
@@ -286,7 +286,7 @@ TEST_CASE("a port already in use is a clear bind error", "[network]") {
   network::SocketServerConfig cfg;
   TestBroker first(cfg);
   network::SocketServerConfig second_cfg;
-  second_cfg.listeners.push_back({"PLAINTEXT", "127.0.0.1", first.port()});
+  second_cfg.listeners.push_back({"PLAINTEXT", "127.0.0.1", first.port(), nullptr});
   network::RequestChannel channel(10);
   network::SocketServer second(second_cfg, channel);
   REQUIRE_THROWS_WITH(second.startup(), Catch::Contains("already in use"));

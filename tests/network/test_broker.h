@@ -66,7 +66,7 @@ struct TestBroker {
   uint16_t port() const { return server.bound_listeners().at(0).port; }
 
   static network::SocketServerConfig with_default_listener(network::SocketServerConfig cfg) {
-    if (cfg.listeners.empty()) cfg.listeners.push_back({"PLAINTEXT", "127.0.0.1", 0});
+    if (cfg.listeners.empty()) cfg.listeners.push_back({"PLAINTEXT", "127.0.0.1", 0, nullptr});
     return cfg;
   }
 
