@@ -29,6 +29,8 @@ struct ConfigKeyDef {
 };
 
 const std::vector<ConfigKeyDef>& config_defs();
+// The authorizer's rows (config/authorizer_keys.cc), part of config_defs().
+void add_authorizer_keys(std::vector<ConfigKeyDef>& defs);
 const ConfigKeyDef* find_config_def(std::string_view name);
 
 // "advertised.listeners" -> "SKIFF_ADVERTISED_LISTENERS"
