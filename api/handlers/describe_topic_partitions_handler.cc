@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "api/authorized_operations.h"
+#include "api/authorize.h"
 #include "api/topics.h"
 
 namespace skiff::api {
@@ -13,7 +13,9 @@ using Topic = DescribeTopicPartitionsResponse::DescribeTopicPartitionsResponseTo
 
 }  // namespace
 
-void DescribeTopicPartitionsHandler::handle(ApiRequest&, protocol::DescribeTopicPartitionsRequest& body,
+// DESCRIBE on each topic: the others are left out of an all-topics answer
+// and answered TOPIC_AUTHORIZATION_FAILED when named (KafkaApis).
+void DescribeTopicPartitionsHandler::handle(ApiRequest& request, protocol::DescribeTopicPartitionsRequest& body,
                                             Responder& out) {
   // Requested names (sorted, as Kafka answers), or every topic.
   std::vector<std::string> names;
@@ -35,6 +37,13 @@ void DescribeTopicPartitionsHandler::handle(ApiRequest&, protocol::DescribeTopic
     }
     Topic t;
     t.name = name;
+    if (!authorized_topic(services_, request, AclOperation::kDescribe, name)) {
+      if (body.topics.empty()) continue;
+      t.error_code = code(ErrorCode::kTopicAuthorizationFailed);
+      t.is_internal = is_internal_topic(name);
+      resp.topics.push_back(std::move(t));
+      continue;
+    }
     auto info = services_.logs.topic(name);
     if (!info) {
       t.error_code = code(ErrorCode::kUnknownTopicOrPartition);
@@ -47,7 +56,7 @@ void DescribeTopicPartitionsHandler::handle(ApiRequest&, protocol::DescribeTopic
     }
     t.topic_id = info->topic_id;
     t.is_internal = is_internal_topic(name);
-    t.topic_authorized_operations = authorized_operations(AclResource::kTopic);
+    t.topic_authorized_operations = authorized_ops(services_, request, ResourceType::kTopic, name);
     for (int32_t p = first; p < info->partitions; ++p) {
       if (budget <= 0) {
         resp.next_cursor = DescribeTopicPartitionsResponse::Cursor{name, p};
