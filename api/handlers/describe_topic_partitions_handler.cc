@@ -11,21 +11,27 @@ namespace {
 using protocol::DescribeTopicPartitionsResponse;
 using Topic = DescribeTopicPartitionsResponse::DescribeTopicPartitionsResponseTopic;
 
+// Requested names (sorted, as Kafka answers), or every topic.
+std::vector<std::string> requested_names(BrokerServices& services,
+                                         const protocol::DescribeTopicPartitionsRequest& body) {
+  std::vector<std::string> names;
+  if (body.topics.empty()) {
+    for (const auto& t : services.logs.list_topics()) names.push_back(t.name);
+  } else {
+    for (const auto& t : body.topics) names.push_back(t.name);
+  }
+  std::sort(names.begin(), names.end());
+  names.erase(std::unique(names.begin(), names.end()), names.end());
+  return names;
+}
+
 }  // namespace
 
 // DESCRIBE on each topic: the others are left out of an all-topics answer
 // and answered TOPIC_AUTHORIZATION_FAILED when named (KafkaApis).
 void DescribeTopicPartitionsHandler::handle(ApiRequest& request, protocol::DescribeTopicPartitionsRequest& body,
                                             Responder& out) {
-  // Requested names (sorted, as Kafka answers), or every topic.
-  std::vector<std::string> names;
-  if (body.topics.empty()) {
-    for (const auto& t : services_.logs.list_topics()) names.push_back(t.name);
-  } else {
-    for (const auto& t : body.topics) names.push_back(t.name);
-  }
-  std::sort(names.begin(), names.end());
-  names.erase(std::unique(names.begin(), names.end()), names.end());
+  const auto names = requested_names(services_, body);
   const int32_t node = services_.broker.node_id;
   int32_t budget = std::max(1, body.response_partition_limit);
   DescribeTopicPartitionsResponse resp;
