@@ -17,6 +17,9 @@ class GroupCoordinator;
 namespace admin {
 class ProducerIds;
 }
+namespace acl {
+class Authorizer;
+}
 class TxnHost;
 namespace txn {
 class TxnProduceGate;
@@ -38,6 +41,8 @@ struct BrokerServices {
   txn::TxnProduceGate* txn_gate = nullptr;
   txn::TxnOffsetMarkerSink* txn_offsets = nullptr;
   TxnHost* txn = nullptr;  // the transaction coordinator (api/txn_host.h)
+  // The ACL checks (api/authorize.h); null: no authorizer configured.
+  acl::Authorizer* authorizer = nullptr;
 };
 
 }  // namespace skiff::api

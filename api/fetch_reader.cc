@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <climits>
 
+#include "api/authorize.h"
 #include "api/purgatory.h"
 #include "api/topics.h"
 
@@ -28,11 +29,14 @@ void add_aborted(const storage::Log& log, int64_t fetch_offset, storage::Offset 
 
 }  // namespace
 
-FetchReader::FetchReader(BrokerServices& services, const protocol::FetchRequest& request, int16_t version)
+FetchReader::FetchReader(BrokerServices& services, const protocol::FetchRequest& request, const ApiRequest& who)
     : max_bytes_(static_cast<size_t>(std::max(0, request.max_bytes))),
       min_bytes_(static_cast<size_t>(std::max(0, request.min_bytes))),
       read_committed_(request.isolation_level == 1) {
+  const int16_t version = who.api_version();
   const bool by_id = version >= 13;
+  const int32_t replica = version >= 15 ? request.replica_state.replica_id : request.replica_id;
+  const bool follower_refused = replica >= 0 && !authorized_cluster(services, who, AclOperation::kClusterAction);
   for (const auto& rt : request.topics) {
     Topic t;
     t.id = rt.topic_id;
@@ -46,6 +50,9 @@ FetchReader::FetchReader(BrokerServices& services, const protocol::FetchRequest&
     } else {
       t.name = rt.topic;
     }
+    if (topic_error == ErrorCode::kNone &&
+        (follower_refused || (replica < 0 && !authorized_topic(services, who, AclOperation::kRead, t.name))))
+      topic_error = ErrorCode::kTopicAuthorizationFailed;
     for (const auto& rp : rt.partitions) {
       Partition p{rp.partition, rp.fetch_offset, std::max(0, rp.partition_max_bytes), nullptr, topic_error};
       if (p.error == ErrorCode::kNone) {

@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "api/api_request.h"
 #include "api/broker_services.h"
 #include "api/error_codes.h"
 #include "api/protocol/generated/fetch_request.h"
@@ -27,7 +28,9 @@ namespace skiff::api {
 
 class FetchReader {
  public:
-  FetchReader(BrokerServices& services, const protocol::FetchRequest& request, int16_t version);
+  // `who` is checked for READ on each topic (a follower's fetch: CLUSTER_ACTION
+  // on the cluster); refused topics answer TOPIC_AUTHORIZATION_FAILED.
+  FetchReader(BrokerServices& services, const protocol::FetchRequest& request, const ApiRequest& who);
 
   // Record bytes the fetch would return now (capped at what min_bytes needs).
   size_t available_bytes() const;

@@ -10,11 +10,14 @@
 #include "api/handlers/api_versions_handler.h"
 #include "api/handlers/consumer_group_describe_handler.h"
 #include "api/handlers/consumer_group_heartbeat_handler.h"
+#include "api/handlers/create_acls_handler.h"
 #include "api/handlers/create_partitions_handler.h"
 #include "api/handlers/create_topics_handler.h"
+#include "api/handlers/delete_acls_handler.h"
 #include "api/handlers/delete_groups_handler.h"
 #include "api/handlers/delete_records_handler.h"
 #include "api/handlers/delete_topics_handler.h"
+#include "api/handlers/describe_acls_handler.h"
 #include "api/handlers/describe_cluster_handler.h"
 #include "api/handlers/describe_configs_handler.h"
 #include "api/handlers/describe_groups_handler.h"
@@ -99,6 +102,17 @@ TxnHostConfig txn_host_config(const config::BrokerConfig& c, int32_t offsets_par
   return t;
 }
 
+// authorizer.class.name set (config/authorizer_keys.cc only accepts Kafka's
+// StandardAuthorizer): ours, its ACLs in the first log dir.
+std::unique_ptr<acl::Authorizer> make_authorizer(const config::BrokerConfig& c) {
+  if (c.authorizer_class_name.empty()) return nullptr;
+  acl::AuthorizerConfig a;
+  a.super_users = c.super_users;
+  a.allow_everyone_if_no_acl_found = c.allow_everyone_if_no_acl_found;
+  a.file = std::filesystem::path(c.log_dirs.at(0)) / "skiff-acls";
+  return std::make_unique<acl::Authorizer>(std::move(a));
+}
+
 }  // namespace
 
 KafkaApis::KafkaApis(const config::BrokerConfig& config, const BrokerInfo& broker, storage::LogManager& logs,
@@ -106,7 +120,9 @@ KafkaApis::KafkaApis(const config::BrokerConfig& config, const BrokerInfo& broke
     : groups_(make_group_coordinator(config, logs)),
       producer_ids_(std::make_unique<admin::ProducerIds>(std::filesystem::path(config.log_dirs.at(0)) /
                                                          storage::kProducerIdFile)),
+      authorizer_(make_authorizer(config)),
       services_{config, broker, logs, &fetch_purgatory_, groups_.get(), producer_ids_.get(), dynamic} {
+  services_.authorizer = authorizer_.get();
   services_.txn_offsets = groups_.get();  // markers on __consumer_offsets partitions (KIP-447)
   // The transaction coordinator loads __transaction_state before the first
   // request is handled (the handler threads start after this constructor).
@@ -146,14 +162,9 @@ KafkaApis::KafkaApis(const config::BrokerConfig& config, const BrokerInfo& broke
   registry_.add(std::make_unique<DescribeQuorumHandler>(services_));
   registry_.add(std::make_unique<ElectLeadersHandler>(services_));
   registry_.add(std::make_unique<AlterPartitionReassignmentsHandler>(services_));
-  registry_.add(std::make_unique<ListPartitionReassignmentsHandler>());
+  registry_.add(std::make_unique<ListPartitionReassignmentsHandler>(services_));
   registry_.add(std::make_unique<UpdateFeaturesHandler>(services_));
-  // Transactions (api/txn_host.h). TxnOffsetCommit is the group coordinator's.
-  registry_.add(std::make_unique<AddPartitionsToTxnHandler>(services_));
-  registry_.add(std::make_unique<AddOffsetsToTxnHandler>(services_));
-  registry_.add(std::make_unique<EndTxnHandler>(services_));
-  registry_.add(std::make_unique<DescribeTransactionsHandler>(services_));
-  registry_.add(std::make_unique<ListTransactionsHandler>(services_));
+  add_txn_and_acl_handlers();
   // DeleteTopics drops the topic's committed offsets right after the topic;
   // a crash in between leaves them here. OffsetCommit needs an existing
   // topic, so offsets of a missing one can only be such leftovers.
@@ -177,6 +188,19 @@ void KafkaApis::add_group_handlers() {
   // KIP-848's consumer group protocol (api/group/consumer_heartbeat.cc).
   registry_.add(std::make_unique<ConsumerGroupHeartbeatHandler>(services_));
   registry_.add(std::make_unique<ConsumerGroupDescribeHandler>(services_));
+}
+
+void KafkaApis::add_txn_and_acl_handlers() {
+  // Transactions (api/txn_host.h). TxnOffsetCommit is the group coordinator's.
+  registry_.add(std::make_unique<AddPartitionsToTxnHandler>(services_));
+  registry_.add(std::make_unique<AddOffsetsToTxnHandler>(services_));
+  registry_.add(std::make_unique<EndTxnHandler>(services_));
+  registry_.add(std::make_unique<DescribeTransactionsHandler>(services_));
+  registry_.add(std::make_unique<ListTransactionsHandler>(services_));
+  // Served with or without an authorizer: without, they answer SECURITY_DISABLED.
+  registry_.add(std::make_unique<DescribeAclsHandler>(services_));
+  registry_.add(std::make_unique<CreateAclsHandler>(services_));
+  registry_.add(std::make_unique<DeleteAclsHandler>(services_));
 }
 
 KafkaApis::~KafkaApis() { shutdown(); }

@@ -12,6 +12,7 @@
 
 #include <memory>
 
+#include "api/acl/authorizer.h"
 #include "api/admin/producer_ids.h"
 #include "api/broker_info.h"
 #include "api/broker_services.h"
@@ -50,10 +51,13 @@ class KafkaApis : public network::RequestHandler {
  private:
   // The group coordinator's APIs, classic and KIP-848's, into registry_.
   void add_group_handlers();
+  // Transactions and the ACL APIs.
+  void add_txn_and_acl_handlers();
 
   Purgatory fetch_purgatory_;
   std::unique_ptr<group::GroupCoordinator> groups_;
   std::unique_ptr<admin::ProducerIds> producer_ids_;
+  std::unique_ptr<acl::Authorizer> authorizer_;  // null: authorizer.class.name unset
   BrokerServices services_;
   std::unique_ptr<TxnHost> txn_;
   HandlerRegistry registry_;

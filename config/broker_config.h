@@ -35,6 +35,12 @@ struct BrokerConfig {
     return it == listener_ssl.end() ? ssl : it->second;
   }
 
+  // Authorization (api/acl, config/authorizer_keys.cc). Empty class name: no
+  // authorizer, every request allowed and the ACL APIs answer SECURITY_DISABLED.
+  std::string authorizer_class_name;
+  std::vector<std::string> super_users;  // "User:alice", from super.users
+  bool allow_everyone_if_no_acl_found = false;
+
   // Threads and queues.
   int32_t num_network_threads = 3;
   int32_t num_io_threads = 8;

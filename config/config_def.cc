@@ -429,6 +429,7 @@ std::vector<ConfigKeyDef> build_defs() {
                           "rest are reopened on demand. 0: derived from RLIMIT_NOFILE at startup, leaving a "
                           "reserve for connections and other files.",
                           &BrokerConfig::log_fd_cache_size));
+  add_authorizer_keys(d);
   return d;
 }
 

@@ -30,6 +30,8 @@ struct ConfigKeyDef {
 };
 
 const std::vector<ConfigKeyDef>& config_defs();
+// The authorizer's rows (config/authorizer_keys.cc), part of config_defs().
+void add_authorizer_keys(std::vector<ConfigKeyDef>& defs);
 const ConfigKeyDef* find_config_def(std::string_view name);
 
 // Kafka's per-listener form of a key, "listener.name.<name>.<key>" (the

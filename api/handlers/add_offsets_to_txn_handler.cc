@@ -1,5 +1,6 @@
 #include "api/handlers/add_offsets_to_txn_handler.h"
 
+#include "api/authorize.h"
 #include "api/txn_host.h"
 
 namespace skiff::api {
@@ -13,7 +14,16 @@ protocol::AddOffsetsToTxnResponse answer(ErrorCode e) {
 
 }  // namespace
 
+// WRITE on the transactional id, then READ on the group (KafkaApis).
 void AddOffsetsToTxnHandler::handle(ApiRequest& request, protocol::AddOffsetsToTxnRequest& body, Responder& out) {
+  if (!authorized(services_, request, AclOperation::kWrite, ResourceType::kTransactionalId, body.transactional_id)) {
+    out.send(answer(ErrorCode::kTransactionalIdAuthorizationFailed));
+    return;
+  }
+  if (!authorized_group(services_, request, AclOperation::kRead, body.group_id)) {
+    out.send(answer(ErrorCode::kGroupAuthorizationFailed));
+    return;
+  }
   if (!services_.txn) {
     out.send(answer(ErrorCode::kCoordinatorNotAvailable));
     return;

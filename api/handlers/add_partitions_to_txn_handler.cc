@@ -1,5 +1,6 @@
 #include "api/handlers/add_partitions_to_txn_handler.h"
 
+#include "api/authorize.h"
 #include "api/txn_host.h"
 
 namespace skiff::api {
@@ -37,17 +38,33 @@ txn::PartitionErrors all(const std::set<txn::TopicPartition>& parts, ErrorCode e
   return out;
 }
 
-// Kafka checks the partitions before the coordinator: unknown ones fail, the
-// rest are not attempted. Empty map: all exist.
-txn::PartitionErrors missing_partitions(const storage::LogManager& logs, const std::set<txn::TopicPartition>& parts) {
-  bool any_missing = false;
+// Kafka checks the partitions before the coordinator: topics the principal
+// may not WRITE fail with TOPIC_AUTHORIZATION_FAILED, unknown ones with
+// UNKNOWN_TOPIC_OR_PARTITION, the rest are not attempted. Empty map: all pass.
+txn::PartitionErrors refused_partitions(BrokerServices& services, const ApiRequest& request,
+                                        const std::set<txn::TopicPartition>& parts) {
+  bool any_refused = false;
   txn::PartitionErrors out;
+  const std::string* checked = nullptr;  // parts are sorted by topic: one check per topic
+  bool may_write = true;
   for (const auto& tp : parts) {
-    bool exists = logs.get_log(tp.topic, tp.partition) != nullptr;
-    any_missing |= !exists;
-    out[tp] = exists ? ErrorCode::kOperationNotAttempted : ErrorCode::kUnknownTopicOrPartition;
+    if (checked == nullptr || *checked != tp.topic) {
+      checked = &tp.topic;
+      may_write = authorized_topic(services, request, AclOperation::kWrite, tp.topic);
+    }
+    ErrorCode e = ErrorCode::kOperationNotAttempted;
+    if (!may_write)
+      e = ErrorCode::kTopicAuthorizationFailed;
+    else if (services.logs.get_log(tp.topic, tp.partition) == nullptr)
+      e = ErrorCode::kUnknownTopicOrPartition;
+    any_refused |= e != ErrorCode::kOperationNotAttempted;
+    out[tp] = e;
   }
-  return any_missing ? out : txn::PartitionErrors{};
+  return any_refused ? out : txn::PartitionErrors{};
+}
+
+bool may_write_txn(BrokerServices& services, const ApiRequest& request, const std::string& id) {
+  return authorized(services, request, AclOperation::kWrite, ResourceType::kTransactionalId, id);
 }
 
 }  // namespace
@@ -58,15 +75,19 @@ void AddPartitionsToTxnHandler::handle(ApiRequest& request, protocol::AddPartiti
     return;
   }
   if (request.api_version() >= 4)
-    handle_batch(body, out);
+    handle_batch(request, body, out);
   else
     handle_v3(request, body, out);
 }
 
 void AddPartitionsToTxnHandler::handle_v3(ApiRequest& request, protocol::AddPartitionsToTxnRequest& body,
                                           Responder& out) {
+  if (!may_write_txn(services_, request, body.v3_and_below_transactional_id)) {
+    out.send(error_response(body, ErrorCode::kTransactionalIdAuthorizationFailed));
+    return;
+  }
   auto parts = partitions_of(body.v3_and_below_topics);
-  auto missing = missing_partitions(services_.logs, parts);
+  auto missing = refused_partitions(services_, request, parts);
   if (!missing.empty()) {
     AddPartitionsToTxnResponse r;
     r.results_by_topic_v3_and_below = results(missing);
@@ -86,12 +107,23 @@ void AddPartitionsToTxnHandler::handle_v3(ApiRequest& request, protocol::AddPart
   services_.txn->submit(std::move(work), reply);
 }
 
-void AddPartitionsToTxnHandler::handle_batch(protocol::AddPartitionsToTxnRequest& body, Responder& out) {
+// v4+ comes from brokers: CLUSTER_ACTION on the cluster, then per transaction
+// WRITE on its id and its topics (KafkaApis.handleAddPartitionsToTxnRequest).
+void AddPartitionsToTxnHandler::handle_batch(const ApiRequest& request, protocol::AddPartitionsToTxnRequest& body,
+                                             Responder& out) {
+  if (!authorized_cluster(services_, request, AclOperation::kClusterAction)) {
+    out.send(error_response(body, ErrorCode::kClusterAuthorizationFailed));
+    return;
+  }
   std::vector<txn::AddPartitionsEntry> entries;
   std::map<std::string, txn::PartitionErrors> answered;  // refused before the coordinator
   for (const auto& t : body.transactions) {
     auto parts = partitions_of(t.topics);
-    auto missing = missing_partitions(services_.logs, parts);
+    if (!may_write_txn(services_, request, t.transactional_id)) {
+      answered[t.transactional_id] = all(parts, ErrorCode::kTransactionalIdAuthorizationFailed);
+      continue;
+    }
+    auto missing = refused_partitions(services_, request, parts);
     if (!missing.empty()) {
       answered[t.transactional_id] = std::move(missing);
       continue;

@@ -30,7 +30,7 @@ class AddPartitionsToTxnHandler
 
  private:
   void handle_v3(ApiRequest& request, protocol::AddPartitionsToTxnRequest& body, Responder& out);
-  void handle_batch(protocol::AddPartitionsToTxnRequest& body, Responder& out);
+  void handle_batch(const ApiRequest& request, protocol::AddPartitionsToTxnRequest& body, Responder& out);
   BrokerServices& services_;
 };
 

@@ -2,6 +2,7 @@
 
 #include "api/admin/resource_responses.h"
 #include "api/admin/topic_config_change.h"
+#include "api/authorize.h"
 
 namespace skiff::api {
 namespace {
@@ -19,8 +20,12 @@ Result result(ErrorCode e, std::optional<std::string> message) {
 
 }  // namespace
 
-void AlterConfigsHandler::handle(ApiRequest&, protocol::AlterConfigsRequest& body, Responder& out) {
+// ALTER_CONFIGS on each resource (config_refusal), as KafkaApis.
+void AlterConfigsHandler::handle(ApiRequest& request, protocol::AlterConfigsRequest& body, Responder& out) {
   out.send(mirror(body, [&](const protocol::AlterConfigsRequest::AlterConfigsResource& res) {
+    auto refused =
+        config_refusal(services_, request, AclOperation::kAlterConfigs, res.resource_type, res.resource_name);
+    if (refused != ErrorCode::kNone) return result(refused, std::nullopt);
     std::vector<admin::ConfigChange> changes;
     for (const auto& c : res.configs) changes.push_back({c.name, admin::AlterOp::kSet, c.value});
     auto r = admin::alter_resource(services_, res.resource_type, res.resource_name, changes,

@@ -2,6 +2,8 @@
 
 #include <set>
 
+#include "api/authorize.h"
+
 namespace skiff::api {
 namespace {
 
@@ -58,7 +60,12 @@ AlterPartitionReassignmentsResponse per_partition(const AlterPartitionReassignme
 
 }  // namespace
 
-void AlterPartitionReassignmentsHandler::handle(ApiRequest&, AlterPartitionReassignmentsRequest& body, Responder& out) {
+void AlterPartitionReassignmentsHandler::handle(ApiRequest& request, AlterPartitionReassignmentsRequest& body,
+                                                Responder& out) {
+  if (!authorized_cluster(services_, request, AclOperation::kAlter)) {  // as ControllerApis
+    out.send(error_response(body, ErrorCode::kClusterAuthorizationFailed));
+    return;
+  }
   out.send(per_partition(body, [&](const std::string& topic, const Partition& p) {
     auto info = services_.logs.topic(topic);
     if (!info) return outcome(ErrorCode::kUnknownTopicOrPartition, "Unable to find a topic named " + topic + ".");

@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "api/api_log.h"
+#include "api/authorize.h"
 #include "api/topics.h"
 #include "common/log_escape.h"
 
@@ -54,7 +55,12 @@ AlterReplicaLogDirsResponse to_response(const Outcomes& outcomes) {
 
 }  // namespace
 
-void AlterReplicaLogDirsHandler::handle(ApiRequest&, AlterReplicaLogDirsRequest& body, Responder& out) {
+// ALTER on the cluster, else CLUSTER_AUTHORIZATION_FAILED for every partition (KafkaApis).
+void AlterReplicaLogDirsHandler::handle(ApiRequest& request, AlterReplicaLogDirsRequest& body, Responder& out) {
+  if (!authorized_cluster(services_, request, AclOperation::kAlter)) {
+    out.send(error_response(body, ErrorCode::kClusterAuthorizationFailed));
+    return;
+  }
   const auto& dirs = services_.logs.log_dirs();
   Outcomes outcomes;
   for (const auto& d : body.dirs) {

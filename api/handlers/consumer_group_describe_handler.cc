@@ -1,6 +1,6 @@
 #include "api/handlers/consumer_group_describe_handler.h"
 
-#include "api/authorized_operations.h"
+#include "api/authorize.h"
 #include "api/group/group_coordinator.h"
 #include "api/topics.h"
 
@@ -27,11 +27,32 @@ ConsumerGroupDescribeResponse::Assignment to_wire(BrokerServices& services, cons
   return out;
 }
 
+// Kafka hides a group whose members' assignments name a topic the principal
+// may not DESCRIBE.
+bool may_describe_topics(BrokerServices& services, const ApiRequest& request,
+                         const ConsumerGroupDescribeResponse::DescribedGroup& g) {
+  for (const auto& m : g.members)
+    for (const auto* a : {&m.assignment, &m.target_assignment})
+      for (const auto& tp : a->topic_partitions)
+        if (!authorized_topic(services, request, AclOperation::kDescribe, tp.topic_name)) return false;
+  return true;
+}
+
 }  // namespace
 
-void ConsumerGroupDescribeHandler::handle(ApiRequest&, protocol::ConsumerGroupDescribeRequest& body, Responder& out) {
+// DESCRIBE on each group, else GROUP_AUTHORIZATION_FAILED; DESCRIBE on the
+// topics its members are assigned, else TOPIC_AUTHORIZATION_FAILED (KafkaApis).
+void ConsumerGroupDescribeHandler::handle(ApiRequest& request, protocol::ConsumerGroupDescribeRequest& body,
+                                          Responder& out) {
   ConsumerGroupDescribeResponse resp;
   for (const auto& id : body.group_ids) {
+    if (!authorized_group(services_, request, AclOperation::kDescribe, id)) {
+      auto& g = resp.groups.emplace_back();
+      g.group_id = id;
+      g.error_code = code(ErrorCode::kGroupAuthorizationFailed);
+      g.error_message = std::nullopt;
+      continue;
+    }
     auto d = services_.groups->describe_consumer_group(id);
     auto& g = resp.groups.emplace_back();
     g.group_id = id;
@@ -42,7 +63,8 @@ void ConsumerGroupDescribeHandler::handle(ApiRequest&, protocol::ConsumerGroupDe
     g.group_epoch = d.group_epoch;
     g.assignment_epoch = d.assignment_epoch;
     g.assignor_name = d.assignor;
-    if (body.include_authorized_operations) g.authorized_operations = authorized_operations(AclResource::kGroup);
+    if (body.include_authorized_operations)
+      g.authorized_operations = authorized_ops(services_, request, ResourceType::kGroup, id);
     for (auto& m : d.members) {
       auto& dm = g.members.emplace_back();
       dm.member_id = m.member_id;
@@ -56,6 +78,12 @@ void ConsumerGroupDescribeHandler::handle(ApiRequest&, protocol::ConsumerGroupDe
       dm.assignment = to_wire(services_, m.assigned, d.topic_names);
       dm.target_assignment = to_wire(services_, m.target, d.topic_names);
       dm.member_type = m.classic ? kClassicMemberType : kConsumerMemberType;
+    }
+    if (services_.authorizer && !may_describe_topics(services_, request, g)) {
+      g = {};
+      g.group_id = id;
+      g.error_code = code(ErrorCode::kTopicAuthorizationFailed);
+      g.error_message = "The described group uses topics that the client is not authorized to describe.";
     }
   }
   out.send(resp);

@@ -1,5 +1,6 @@
 #include "api/handlers/consumer_group_heartbeat_handler.h"
 
+#include "api/authorize.h"
 #include "api/group/group_coordinator.h"
 
 namespace skiff::api {
@@ -9,7 +10,8 @@ using protocol::ConsumerGroupHeartbeatRequest;
 using protocol::ConsumerGroupHeartbeatResponse;
 
 group::ConsumerHeartbeatParams to_params(ApiRequest& request, ConsumerGroupHeartbeatRequest& body,
-                                         storage::LogManager& logs) {
+                                         BrokerServices& services) {
+  auto& logs = services.logs;
   group::ConsumerHeartbeatParams p;
   p.version = request.api_version();
   p.group_id = std::move(body.group_id);
@@ -34,9 +36,11 @@ group::ConsumerHeartbeatParams to_params(ApiRequest& request, ConsumerGroupHeart
     return group::consumer::TopicMetadata{t->topic_id, name, t->partitions};
   };
   p.topics_version = logs.topics_generation();  // before any listing: a later change is seen next time
-  p.list_topics = [&logs] {
+  // A regex subscription sees only the topics this member may DESCRIBE.
+  p.list_topics = [&logs, &services, &request] {
     std::vector<std::string> names;
-    for (const auto& t : logs.list_topics()) names.push_back(t.name);
+    for (const auto& t : logs.list_topics())
+      if (authorized_topic(services, request, AclOperation::kDescribe, t.name)) names.push_back(t.name);
     return names;
   };
   return p;
@@ -44,8 +48,20 @@ group::ConsumerHeartbeatParams to_params(ApiRequest& request, ConsumerGroupHeart
 
 }  // namespace
 
+// READ on the group, else GROUP_AUTHORIZATION_FAILED; DESCRIBE on every
+// subscribed topic name, else TOPIC_AUTHORIZATION_FAILED (KafkaApis).
 void ConsumerGroupHeartbeatHandler::handle(ApiRequest& request, ConsumerGroupHeartbeatRequest& body, Responder& out) {
-  auto r = services_.groups->consumer_heartbeat(to_params(request, body, services_.logs));
+  if (!authorized_group(services_, request, AclOperation::kRead, body.group_id)) {
+    out.send(error_response(body, ErrorCode::kGroupAuthorizationFailed));
+    return;
+  }
+  if (body.subscribed_topic_names)
+    for (const auto& topic : *body.subscribed_topic_names)
+      if (!authorized_topic(services_, request, AclOperation::kDescribe, topic)) {
+        out.send(error_response(body, ErrorCode::kTopicAuthorizationFailed));
+        return;
+      }
+  auto r = services_.groups->consumer_heartbeat(to_params(request, body, services_));
   ConsumerGroupHeartbeatResponse resp;
   resp.error_code = code(r.error);
   resp.error_message = std::move(r.message);

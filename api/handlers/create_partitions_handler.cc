@@ -1,6 +1,7 @@
 #include "api/handlers/create_partitions_handler.h"
 
 #include "api/api_log.h"
+#include "api/authorize.h"
 #include "api/topics.h"
 #include "common/log_escape.h"
 
@@ -40,7 +41,8 @@ int64_t added_partitions(BrokerServices& services, const protocol::CreatePartiti
 
 }  // namespace
 
-void CreatePartitionsHandler::handle(ApiRequest&, protocol::CreatePartitionsRequest& body, Responder& out) {
+// ALTER on each topic, else TOPIC_AUTHORIZATION_FAILED (KafkaApis.handleCreatePartitionsRequest).
+void CreatePartitionsHandler::handle(ApiRequest& request, protocol::CreatePartitionsRequest& body, Responder& out) {
   if (added_partitions(services_, body) > kMaxPartitionsPerRequest) {
     out.send(mirror(body, [](const auto&) {
       return failed(ErrorCode::kPolicyViolation, "Excessively large number of additional partitions per request.");
@@ -48,6 +50,8 @@ void CreatePartitionsHandler::handle(ApiRequest&, protocol::CreatePartitionsRequ
     return;
   }
   out.send(mirror(body, [&](const protocol::CreatePartitionsRequest::CreatePartitionsTopic& t) -> Result {
+    if (!authorized_topic(services_, request, AclOperation::kAlter, t.name))
+      return failed(ErrorCode::kTopicAuthorizationFailed, "The topic authorization is failed.");
     auto topic = services_.logs.topic(t.name);
     if (!topic) return failed(ErrorCode::kUnknownTopicOrPartition, "The topic '" + t.name + "' does not exist.");
     if (t.count <= topic->partitions)

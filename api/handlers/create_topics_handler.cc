@@ -7,6 +7,7 @@
 
 #include "api/admin/config_describer.h"
 #include "api/api_log.h"
+#include "api/authorize.h"
 #include "api/topics.h"
 #include "common/log_escape.h"
 
@@ -148,9 +149,20 @@ void CreateTopicsHandler::handle(ApiRequest& request, protocol::CreateTopicsRequ
   }
   std::map<std::string, int> seen;
   for (const auto& t : body.topics) ++seen[t.name];
+  // CREATE on the cluster, or else on each topic; the new topic's configs are
+  // shown only with DESCRIBE_CONFIGS on it (KafkaApis.handleCreateTopicsRequest).
+  const bool cluster_create = authorized_cluster(services_, request, AclOperation::kCreate);
   out.send(mirror(body, [&](const protocol::CreateTopicsRequest::CreatableTopic& t) -> Result {
     if (seen[t.name] > 1) return failed(ErrorCode::kInvalidRequest, "Duplicate topic name in the request.", version);
-    return create_one(services_, t, body.validate_only, version);
+    if (!cluster_create && !authorized_topic(services_, request, AclOperation::kCreate, t.name))
+      return failed(ErrorCode::kTopicAuthorizationFailed, "Authorization failed.", version);
+    auto r = create_one(services_, t, body.validate_only, version);
+    if (version >= 5 && r.error_code == 0 &&
+        !authorized_topic(services_, request, AclOperation::kDescribeConfigs, t.name)) {
+      r.configs = std::nullopt;
+      r.topic_config_error_code = code(ErrorCode::kTopicAuthorizationFailed);
+    }
+    return r;
   }));
 }
 

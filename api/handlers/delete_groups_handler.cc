@@ -1,16 +1,22 @@
 #include "api/handlers/delete_groups_handler.h"
 
+#include "api/authorize.h"
 #include "api/group/group_coordinator.h"
 
 namespace skiff::api {
 
-void DeleteGroupsHandler::handle(ApiRequest&, protocol::DeleteGroupsRequest& body, Responder& out) {
-  auto errors = services_.groups->delete_groups(body.groups_names);
+// DELETE on each group, else GROUP_AUTHORIZATION_FAILED for that group.
+void DeleteGroupsHandler::handle(ApiRequest& request, protocol::DeleteGroupsRequest& body, Responder& out) {
+  std::vector<std::string> allowed;
+  for (const auto& id : body.groups_names)
+    if (authorized_group(services_, request, AclOperation::kDelete, id)) allowed.push_back(id);
+  auto errors = services_.groups->delete_groups(allowed);
   protocol::DeleteGroupsResponse resp;
-  for (size_t i = 0; i < body.groups_names.size(); ++i) {
+  for (size_t i = 0, done = 0; i < body.groups_names.size(); ++i) {
     auto& r = resp.results.emplace_back();
     r.group_id = body.groups_names[i];
-    r.error_code = code(errors[i]);
+    const bool ok = done < allowed.size() && allowed[done] == r.group_id;
+    r.error_code = ok ? code(errors[done++]) : code(ErrorCode::kGroupAuthorizationFailed);
   }
   out.send(resp);
 }

@@ -1,6 +1,7 @@
 #include "api/handlers/delete_records_handler.h"
 
 #include "api/api_log.h"
+#include "api/authorize.h"
 #include "api/topics.h"
 
 namespace skiff::api {
@@ -34,9 +35,12 @@ Partition failed(ErrorCode e) {
 
 }  // namespace
 
-void DeleteRecordsHandler::handle(ApiRequest&, protocol::DeleteRecordsRequest& body, Responder& out) {
+// DELETE on each topic, else TOPIC_AUTHORIZATION_FAILED (KafkaApis.handleDeleteRecordsRequest).
+void DeleteRecordsHandler::handle(ApiRequest& request, protocol::DeleteRecordsRequest& body, Responder& out) {
   bool moved = false;
   auto resp = mirror(body, [&](const std::string& topic, const auto& p) -> Partition {
+    if (!authorized_topic(services_, request, AclOperation::kDelete, topic))
+      return failed(ErrorCode::kTopicAuthorizationFailed);
     // Kafka 4.4 (ReplicaManager.deleteRecordsOnLocalLog): never on an internal topic.
     if (is_internal_topic(topic)) return failed(ErrorCode::kInvalidTopicException);
     auto log = find_log(services_, topic, p.partition_index);

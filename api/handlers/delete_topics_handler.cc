@@ -1,6 +1,7 @@
 #include "api/handlers/delete_topics_handler.h"
 
 #include "api/api_log.h"
+#include "api/authorize.h"
 #include "api/group/group_coordinator.h"
 #include "api/purgatory.h"
 #include "api/topics.h"
@@ -41,7 +42,13 @@ void DeleteTopicsHandler::handle(ApiRequest& request, protocol::DeleteTopicsRequ
     r.name = name;
     r.topic_id = id;
     std::optional<storage::TopicInfo> topic;
+    // DELETE on the topic (named: before looking it up; by id: after, and
+    // without DESCRIBE its name is withheld), as KafkaApis.handleDeleteTopicsRequest.
+    auto may = [&](AclOperation op, const std::string& topic_name) {
+      return authorized_topic(services_, request, op, topic_name);
+    };
     if (name && !name->empty()) {
+      if (!may(AclOperation::kDelete, *name)) return failed(r, ErrorCode::kTopicAuthorizationFailed);
       topic = services_.logs.topic(*name);
       if (!topic)
         return failed(r, ErrorCode::kUnknownTopicOrPartition, "This server does not host this topic-partition.");
@@ -51,6 +58,11 @@ void DeleteTopicsHandler::handle(ApiRequest& request, protocol::DeleteTopicsRequ
       if (id.is_zero()) return failed(r, ErrorCode::kInvalidRequest, "Neither a topic name nor a topic id was given.");
       topic = services_.logs.topic_by_id(id);
       if (!topic) return failed(r, ErrorCode::kUnknownTopicId, "This server does not host this topic ID.");
+      if (!may(AclOperation::kDescribe, topic->name)) return failed(r, ErrorCode::kTopicAuthorizationFailed);
+      if (!may(AclOperation::kDelete, topic->name)) {
+        r.name = topic->name;
+        return failed(r, ErrorCode::kTopicAuthorizationFailed);
+      }
     }
     r.name = topic->name;
     r.topic_id = topic->topic_id;

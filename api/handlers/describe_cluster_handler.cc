@@ -1,6 +1,6 @@
 #include "api/handlers/describe_cluster_handler.h"
 
-#include "api/authorized_operations.h"
+#include "api/authorize.h"
 
 namespace skiff::api {
 
@@ -25,8 +25,12 @@ void DescribeClusterHandler::handle(ApiRequest& request, protocol::DescribeClust
   b.host = ep.host;
   b.port = ep.port;
   r.brokers.push_back(b);
+  // As Kafka's AuthHelper.computeDescribeClusterResponse: 0 without DESCRIBE on the cluster.
   if (body.include_cluster_authorized_operations)
-    r.cluster_authorized_operations = authorized_operations(AclResource::kCluster);
+    r.cluster_authorized_operations =
+        authorized_cluster(services_, request, AclOperation::kDescribe)
+            ? authorized_ops(services_, request, ResourceType::kCluster, kClusterResourceName)
+            : 0;
   out.send(r);
 }
 

@@ -3,6 +3,7 @@
 #include "api/admin/broker_loggers.h"
 #include "api/admin/config_describer.h"
 #include "api/admin/group_config_admin.h"
+#include "api/authorize.h"
 
 namespace skiff::api {
 namespace {
@@ -57,6 +58,9 @@ DescribeConfigsResponse::DescribeConfigsResourceResult to_wire(const admin::Conf
 void DescribeConfigsHandler::handle(ApiRequest& request, protocol::DescribeConfigsRequest& body, Responder& out) {
   const int16_t version = request.api_version();
   out.send(mirror(body, [&](const protocol::DescribeConfigsRequest::DescribeConfigsResource& res) -> Result {
+    auto refused =
+        config_refusal(services_, request, AclOperation::kDescribeConfigs, res.resource_type, res.resource_name);
+    if (refused != ErrorCode::kNone) return failed(refused, std::nullopt);
     std::optional<std::vector<admin::ConfigEntry>> entries;
     if (res.resource_type == admin::kResourceTopic) {
       entries = admin::describe_topic(services_, res.resource_name, res.configuration_keys);

@@ -1,5 +1,6 @@
 #include "api/handlers/describe_groups_handler.h"
 
+#include "api/authorize.h"
 #include "api/authorized_operations.h"
 #include "api/group/group_coordinator.h"
 
@@ -8,6 +9,12 @@ namespace skiff::api {
 void DescribeGroupsHandler::handle(ApiRequest& request, protocol::DescribeGroupsRequest& body, Responder& out) {
   protocol::DescribeGroupsResponse resp;
   for (const auto& id : body.groups) {
+    if (!authorized_group(services_, request, AclOperation::kDescribe, id)) {  // as Kafka: nothing else said
+      auto& g = resp.groups.emplace_back();
+      g.group_id = id;
+      g.error_code = code(ErrorCode::kGroupAuthorizationFailed);
+      continue;
+    }
     auto d = services_.groups->describe_group(id);
     auto& g = resp.groups.emplace_back();
     g.error_code = code(d.error);
@@ -20,7 +27,8 @@ void DescribeGroupsHandler::handle(ApiRequest& request, protocol::DescribeGroups
     g.group_state = d.state;
     g.protocol_type = d.protocol_type;
     g.protocol_data = d.protocol_name;
-    if (body.include_authorized_operations) g.authorized_operations = authorized_operations(AclResource::kGroup);
+    if (body.include_authorized_operations)
+      g.authorized_operations = authorized_ops(services_, request, ResourceType::kGroup, id);
     for (auto& m : d.members) {
       auto& dm = g.members.emplace_back();
       dm.member_id = m.member_id;

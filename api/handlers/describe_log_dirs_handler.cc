@@ -6,6 +6,8 @@
 #include <filesystem>
 #include <map>
 
+#include "api/authorize.h"
+
 namespace skiff::api {
 namespace {
 
@@ -28,7 +30,12 @@ void add_futures(const std::vector<storage::FutureReplica>& futures, size_t dir_
 
 }  // namespace
 
+// DESCRIBE on the cluster, else CLUSTER_AUTHORIZATION_FAILED and no dirs (KafkaApis).
 void DescribeLogDirsHandler::handle(ApiRequest& request, protocol::DescribeLogDirsRequest& body, Responder& out) {
+  if (!authorized_cluster(services_, request, AclOperation::kDescribe)) {
+    out.send(error_response(body, ErrorCode::kClusterAuthorizationFailed));
+    return;
+  }
   // Which partitions: all (null topics) or those named.
   std::map<std::string, std::vector<int32_t>> wanted;
   if (body.topics) {

@@ -1,5 +1,6 @@
 #include "api/handlers/describe_producers_handler.h"
 
+#include "api/authorize.h"
 #include "api/topics.h"
 
 namespace skiff::api {
@@ -32,8 +33,11 @@ Partition failed(ErrorCode e) {
 
 }  // namespace
 
-void DescribeProducersHandler::handle(ApiRequest&, protocol::DescribeProducersRequest& body, Responder& out) {
+// READ on each topic, else TOPIC_AUTHORIZATION_FAILED (KafkaApis.handleDescribeProducersRequest).
+void DescribeProducersHandler::handle(ApiRequest& request, protocol::DescribeProducersRequest& body, Responder& out) {
   out.send(mirror(body, [&](const std::string& topic, int32_t partition) {
+    if (!authorized_topic(services_, request, AclOperation::kRead, topic))
+      return failed(ErrorCode::kTopicAuthorizationFailed);
     auto log = find_log(services_, topic, partition);
     if (!log) return failed(ErrorCode::kUnknownTopicOrPartition);
     Partition r;

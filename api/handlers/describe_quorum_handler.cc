@@ -1,5 +1,6 @@
 #include "api/handlers/describe_quorum_handler.h"
 
+#include "api/authorize.h"
 #include "common/wall_clock.h"
 
 namespace skiff::api {
@@ -51,6 +52,10 @@ DescribeQuorumResponse::PartitionData leader_partition(int32_t node_id) {
 }  // namespace
 
 void DescribeQuorumHandler::handle(ApiRequest& request, DescribeQuorumRequest& body, Responder& out) {
+  if (!authorized_cluster(services_, request, AclOperation::kDescribe)) {  // as ControllerApis
+    out.send(error_response(body, ErrorCode::kClusterAuthorizationFailed));
+    return;
+  }
   if (!asks_for_metadata_partition(body)) {
     out.send(partition_errors(body, ErrorCode::kUnknownTopicOrPartition));
     return;

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "api/authorized_operations.h"
+#include "api/authorize.h"
 #include "api/topics.h"
 
 namespace skiff::api {
@@ -11,19 +11,27 @@ namespace {
 using protocol::DescribeTopicPartitionsResponse;
 using Topic = DescribeTopicPartitionsResponse::DescribeTopicPartitionsResponseTopic;
 
-}  // namespace
-
-void DescribeTopicPartitionsHandler::handle(ApiRequest&, protocol::DescribeTopicPartitionsRequest& body,
-                                            Responder& out) {
-  // Requested names (sorted, as Kafka answers), or every topic.
+// Requested names (sorted, as Kafka answers), or every topic.
+std::vector<std::string> requested_names(BrokerServices& services,
+                                         const protocol::DescribeTopicPartitionsRequest& body) {
   std::vector<std::string> names;
   if (body.topics.empty()) {
-    for (const auto& t : services_.logs.list_topics()) names.push_back(t.name);
+    for (const auto& t : services.logs.list_topics()) names.push_back(t.name);
   } else {
     for (const auto& t : body.topics) names.push_back(t.name);
   }
   std::sort(names.begin(), names.end());
   names.erase(std::unique(names.begin(), names.end()), names.end());
+  return names;
+}
+
+}  // namespace
+
+// DESCRIBE on each topic: the others are left out of an all-topics answer
+// and answered TOPIC_AUTHORIZATION_FAILED when named (KafkaApis).
+void DescribeTopicPartitionsHandler::handle(ApiRequest& request, protocol::DescribeTopicPartitionsRequest& body,
+                                            Responder& out) {
+  const auto names = requested_names(services_, body);
   const int32_t node = services_.broker.node_id;
   int32_t budget = std::max(1, body.response_partition_limit);
   DescribeTopicPartitionsResponse resp;
@@ -35,6 +43,13 @@ void DescribeTopicPartitionsHandler::handle(ApiRequest&, protocol::DescribeTopic
     }
     Topic t;
     t.name = name;
+    if (!authorized_topic(services_, request, AclOperation::kDescribe, name)) {
+      if (body.topics.empty()) continue;
+      t.error_code = code(ErrorCode::kTopicAuthorizationFailed);
+      t.is_internal = is_internal_topic(name);
+      resp.topics.push_back(std::move(t));
+      continue;
+    }
     auto info = services_.logs.topic(name);
     if (!info) {
       t.error_code = code(ErrorCode::kUnknownTopicOrPartition);
@@ -47,7 +62,7 @@ void DescribeTopicPartitionsHandler::handle(ApiRequest&, protocol::DescribeTopic
     }
     t.topic_id = info->topic_id;
     t.is_internal = is_internal_topic(name);
-    t.topic_authorized_operations = authorized_operations(AclResource::kTopic);
+    t.topic_authorized_operations = authorized_ops(services_, request, ResourceType::kTopic, name);
     for (int32_t p = first; p < info->partitions; ++p) {
       if (budget <= 0) {
         resp.next_cursor = DescribeTopicPartitionsResponse::Cursor{name, p};

@@ -1,5 +1,6 @@
 #include "api/handlers/describe_transactions_handler.h"
 
+#include "api/authorize.h"
 #include "api/txn_host.h"
 
 namespace skiff::api {
@@ -28,17 +29,30 @@ DescribeTransactionsResponse::TransactionState to_wire(const txn::TxnDescription
 
 }  // namespace
 
-void DescribeTransactionsHandler::handle(ApiRequest&, protocol::DescribeTransactionsRequest& body, Responder& out) {
+// DESCRIBE on each transactional id (else TRANSACTIONAL_ID_AUTHORIZATION_FAILED
+// for it); partitions of topics the principal may not DESCRIBE are left out (KafkaApis).
+void DescribeTransactionsHandler::handle(ApiRequest& request, protocol::DescribeTransactionsRequest& body,
+                                         Responder& out) {
   if (!services_.txn) {
     out.send(error_response(body, ErrorCode::kCoordinatorNotAvailable));
     return;
   }
-  auto work = [ids = body.transactional_ids, out](txn::TxnCoordinator& c) mutable {
+  auto work = [ids = body.transactional_ids, out, who = asker_of(request),
+               &services = services_](txn::TxnCoordinator& c) mutable {
     DescribeTransactionsResponse r;
     for (const auto& id : ids) {
+      if (!authorized_as(services, who, AclOperation::kDescribe, ResourceType::kTransactionalId, id)) {
+        auto& s = r.transaction_states.emplace_back();
+        s.transactional_id = id;
+        s.error_code = code(ErrorCode::kTransactionalIdAuthorizationFailed);
+        continue;
+      }
       auto d = c.describe(id);
       d.transactional_id = id;
       r.transaction_states.push_back(to_wire(d));
+      std::erase_if(r.transaction_states.back().topics, [&](const auto& t) {
+        return !authorized_as(services, who, AclOperation::kDescribe, ResourceType::kTopic, t.topic);
+      });
     }
     out.send(r);
   };

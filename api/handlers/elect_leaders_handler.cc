@@ -1,5 +1,6 @@
 #include "api/handlers/elect_leaders_handler.h"
 
+#include "api/authorize.h"
 namespace skiff::api {
 namespace {
 
@@ -31,7 +32,11 @@ ElectLeadersResponse per_partition(const ElectLeadersRequest& body, Answer&& ans
 
 }  // namespace
 
-void ElectLeadersHandler::handle(ApiRequest&, ElectLeadersRequest& body, Responder& out) {
+void ElectLeadersHandler::handle(ApiRequest& request, ElectLeadersRequest& body, Responder& out) {
+  if (!authorized_cluster(services_, request, AclOperation::kAlter)) {  // as KafkaApis
+    out.send(error_response(body, ErrorCode::kClusterAuthorizationFailed));
+    return;
+  }
   if (body.election_type != 0 && body.election_type != 1) {  // PREFERRED, UNCLEAN
     const auto why = "Unknown election type " + std::to_string(body.election_type) + ".";
     out.send(

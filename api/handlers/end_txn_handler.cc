@@ -1,5 +1,6 @@
 #include "api/handlers/end_txn_handler.h"
 
+#include "api/authorize.h"
 #include "api/txn_host.h"
 
 namespace skiff::api {
@@ -15,7 +16,12 @@ protocol::EndTxnResponse answer(ErrorCode e, int64_t id = -1, int16_t epoch = -1
 
 }  // namespace
 
+// WRITE on the transactional id (KafkaApis.handleEndTxnRequest).
 void EndTxnHandler::handle(ApiRequest& request, protocol::EndTxnRequest& body, Responder& out) {
+  if (!authorized(services_, request, AclOperation::kWrite, ResourceType::kTransactionalId, body.transactional_id)) {
+    out.send(answer(ErrorCode::kTransactionalIdAuthorizationFailed));
+    return;
+  }
   if (!services_.txn) {
     out.send(answer(ErrorCode::kCoordinatorNotAvailable));
     return;

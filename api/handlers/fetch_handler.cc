@@ -30,7 +30,7 @@ void FetchHandler::handle(ApiRequest& request, protocol::FetchRequest& body, Res
     out.send(error_response(body, ErrorCode::kFetchSessionIdNotFound));
     return;
   }
-  FetchReader reader(services_, body, request.api_version());
+  FetchReader reader(services_, body, request);
   const size_t min_bytes = static_cast<size_t>(std::max(0, body.min_bytes));
   const bool can_wait =
       body.max_wait_ms > 0 && services_.fetch_purgatory && !reader.has_error() && !reader.watch_keys().empty();

@@ -1,5 +1,6 @@
 #include "api/handlers/find_coordinator_handler.h"
 
+#include "api/authorize.h"
 #include "api/group/group_coordinator.h"
 
 namespace skiff::api {
@@ -53,11 +54,27 @@ FindCoordinatorResponse::Coordinator locate(BrokerServices& services, const std:
 void FindCoordinatorHandler::handle(ApiRequest& request, protocol::FindCoordinatorRequest& body, Responder& out) {
   FindCoordinatorResponse resp;
   const auto& listener = request.context().listener_name;
+  // DESCRIBE on the group or the transactional id, as KafkaApis: refused
+  // keys get no node and the error's own message.
+  auto answer = [&](const std::string& key) {
+    const bool refused =
+        (body.key_type == kGroupKey && !authorized_group(services_, request, AclOperation::kDescribe, key)) ||
+        (body.key_type == kTransactionKey &&
+         !authorized(services_, request, AclOperation::kDescribe, ResourceType::kTransactionalId, key));
+    if (!refused) return locate(services_, listener, key, body.key_type);
+    FindCoordinatorResponse::Coordinator c;
+    c.key = key;
+    c.node_id = -1;
+    c.port = -1;
+    const bool group = body.key_type == kGroupKey;
+    c.error_code = code(group ? ErrorCode::kGroupAuthorizationFailed : ErrorCode::kTransactionalIdAuthorizationFailed);
+    c.error_message = group ? "Group authorization failed." : "Transactional Id authorization failed.";
+    return c;
+  };
   if (request.api_version() >= 4) {
-    for (const auto& key : body.coordinator_keys)
-      resp.coordinators.push_back(locate(services_, listener, key, body.key_type));
+    for (const auto& key : body.coordinator_keys) resp.coordinators.push_back(answer(key));
   } else {
-    auto c = locate(services_, listener, body.key, body.key_type);
+    auto c = answer(body.key);
     resp.error_code = c.error_code;
     resp.error_message = c.error_message;
     resp.node_id = c.node_id;

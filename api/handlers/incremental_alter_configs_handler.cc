@@ -2,6 +2,7 @@
 
 #include "api/admin/resource_responses.h"
 #include "api/admin/topic_config_change.h"
+#include "api/authorize.h"
 
 namespace skiff::api {
 namespace {
@@ -19,9 +20,13 @@ Result result(ErrorCode e, std::optional<std::string> message) {
 
 }  // namespace
 
-void IncrementalAlterConfigsHandler::handle(ApiRequest&, protocol::IncrementalAlterConfigsRequest& body,
+// ALTER_CONFIGS on each resource (config_refusal), as KafkaApis.
+void IncrementalAlterConfigsHandler::handle(ApiRequest& request, protocol::IncrementalAlterConfigsRequest& body,
                                             Responder& out) {
   out.send(mirror(body, [&](const protocol::IncrementalAlterConfigsRequest::AlterConfigsResource& res) {
+    auto refused =
+        config_refusal(services_, request, AclOperation::kAlterConfigs, res.resource_type, res.resource_name);
+    if (refused != ErrorCode::kNone) return result(refused, std::nullopt);
     std::vector<admin::ConfigChange> changes;
     for (const auto& c : res.configs)
       changes.push_back({c.name, static_cast<admin::AlterOp>(c.config_operation), c.value});

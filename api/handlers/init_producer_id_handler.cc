@@ -2,6 +2,7 @@
 
 #include "api/admin/producer_ids.h"
 #include "api/api_log.h"
+#include "api/authorize.h"
 #include "api/txn_host.h"
 #include "common/log_escape.h"
 
@@ -38,7 +39,20 @@ void InitProducerIdHandler::handle_transactional(ApiRequest& request, protocol::
   services_.txn->submit(std::move(work), [out](ErrorCode e) mutable { out.send(answer(e)); });
 }
 
+// Transactional: WRITE on the transactional id (TRANSACTIONAL_ID_AUTHORIZATION_FAILED).
+// Idempotent: IDEMPOTENT_WRITE on the cluster or WRITE on some topic
+// (CLUSTER_AUTHORIZATION_FAILED), as KafkaApis.handleInitProducerIdRequest.
 void InitProducerIdHandler::handle(ApiRequest& request, protocol::InitProducerIdRequest& body, Responder& out) {
+  if (body.transactional_id &&
+      !authorized(services_, request, AclOperation::kWrite, ResourceType::kTransactionalId, *body.transactional_id)) {
+    out.send(answer(ErrorCode::kTransactionalIdAuthorizationFailed));
+    return;
+  }
+  if (!body.transactional_id && !authorized_cluster(services_, request, AclOperation::kIdempotentWrite) &&
+      !authorized_any(services_, request, AclOperation::kWrite, ResourceType::kTopic)) {
+    out.send(answer(ErrorCode::kClusterAuthorizationFailed));
+    return;
+  }
   if (body.transactional_id) {  // empty: INVALID_REQUEST from the coordinator, as Kafka
     if (!services_.txn) {
       out.send(answer(ErrorCode::kCoordinatorNotAvailable));

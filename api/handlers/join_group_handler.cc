@@ -1,5 +1,6 @@
 #include "api/handlers/join_group_handler.h"
 
+#include "api/authorize.h"
 #include "api/group/group_coordinator.h"
 
 namespace skiff::api {
@@ -31,6 +32,10 @@ JoinGroupResponse to_wire(const group::JoinGroupResult& r, int16_t version) {
 }  // namespace
 
 void JoinGroupHandler::handle(ApiRequest& request, protocol::JoinGroupRequest& body, Responder& out) {
+  if (!authorized_group(services_, request, AclOperation::kRead, body.group_id)) {
+    out.send(error_response(body, ErrorCode::kGroupAuthorizationFailed));
+    return;
+  }
   group::JoinGroupParams p;
   p.group_id = std::move(body.group_id);
   p.member_id = std::move(body.member_id);

@@ -1,5 +1,6 @@
 #include "api/handlers/leave_group_handler.h"
 
+#include "api/authorize.h"
 #include "api/group/group_coordinator.h"
 
 namespace skiff::api {
@@ -18,6 +19,10 @@ std::vector<group::MemberIdentity> identities(const protocol::LeaveGroupRequest&
 }  // namespace
 
 void LeaveGroupHandler::handle(ApiRequest& request, protocol::LeaveGroupRequest& body, Responder& out) {
+  if (!authorized_group(services_, request, AclOperation::kRead, body.group_id)) {
+    out.send(error_response(body, ErrorCode::kGroupAuthorizationFailed));
+    return;
+  }
   const auto version = request.api_version();
   auto who = identities(body, version);
   auto r = services_.groups->leave_group(body.group_id, who);

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "api/admin/config_describer.h"
+#include "api/authorize.h"
 #include "api/group/group_coordinator.h"
 #include "log/log_manager.h"
 
@@ -45,6 +46,10 @@ void ListConfigResourcesHandler::add_resources(int8_t type, protocol::ListConfig
 
 void ListConfigResourcesHandler::handle(ApiRequest& request, protocol::ListConfigResourcesRequest& body,
                                         Responder& out) {
+  if (!authorized_cluster(services_, request, AclOperation::kDescribeConfigs)) {  // as Kafka's KafkaApis
+    out.send(error_response(body, ErrorCode::kClusterAuthorizationFailed));
+    return;
+  }
   protocol::ListConfigResourcesResponse resp;
   std::vector<int8_t> types(body.resource_types.begin(), body.resource_types.end());
   if (request.api_version() == 0) types = {kResourceClientMetrics};

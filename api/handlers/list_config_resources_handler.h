@@ -5,6 +5,7 @@
 // (not every group), CLIENT_METRICS the client-metrics subscriptions (Skiff
 // has none: KIP-714 is not served). No types asked: all of them; a type
 // outside these five: UNSUPPORTED_VERSION. v0 asks for client metrics only.
+// Needs DESCRIBE_CONFIGS on the cluster (CLUSTER_AUTHORIZATION_FAILED).
 // Threads: any handler thread; reads thread-safe services only.
 #pragma once
 

@@ -1,5 +1,6 @@
 #include "api/handlers/list_offsets_handler.h"
 
+#include "api/authorize.h"
 #include "api/topics.h"
 
 namespace skiff::api {
@@ -104,9 +105,21 @@ ListOffsetsResponse mirror(const protocol::ListOffsetsRequest& body, PerPartitio
 
 }  // namespace
 
+// DESCRIBE on each topic, else TOPIC_AUTHORIZATION_FAILED (KafkaApis.handleListOffsetRequest).
 void ListOffsetsHandler::handle(ApiRequest& request, protocol::ListOffsetsRequest& body, Responder& out) {
+  const std::string* checked = nullptr;  // the last topic checked: partitions come grouped by topic
+  bool allowed = true;
   out.send(mirror(body, [&](const std::string& topic, const auto& part) {
     ListOffsetsResponse::ListOffsetsPartitionResponse r;
+    if (checked != &topic) {
+      checked = &topic;
+      allowed = authorized_topic(services_, request, AclOperation::kDescribe, topic);
+    }
+    if (!allowed) {
+      r.error_code = code(ErrorCode::kTopicAuthorizationFailed);
+      if (request.api_version() < 4) r.leader_epoch = -1;
+      return r;
+    }
     auto log = find_log(services_, topic, part.partition_index);
     if (timestamp_unsupported(part.timestamp, request.api_version()))
       r.error_code = code(ErrorCode::kUnsupportedVersion);

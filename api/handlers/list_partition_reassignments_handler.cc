@@ -1,10 +1,12 @@
 #include "api/handlers/list_partition_reassignments_handler.h"
 
+#include "api/authorize.h"
 namespace skiff::api {
 
-void ListPartitionReassignmentsHandler::handle(ApiRequest&, protocol::ListPartitionReassignmentsRequest& body,
+void ListPartitionReassignmentsHandler::handle(ApiRequest& request, protocol::ListPartitionReassignmentsRequest& body,
                                                Responder& out) {
-  out.send(error_response(body, ErrorCode::kNone));
+  const bool allowed = authorized_cluster(services_, request, AclOperation::kDescribe);  // as ControllerApis
+  out.send(error_response(body, allowed ? ErrorCode::kNone : ErrorCode::kClusterAuthorizationFailed));
 }
 
 protocol::ListPartitionReassignmentsResponse ListPartitionReassignmentsHandler::error_response(

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "api/api_handler.h"
+#include "api/broker_services.h"
 #include "api/protocol/generated/list_partition_reassignments_request.h"
 #include "api/protocol/generated/list_partition_reassignments_response.h"
 
@@ -13,12 +14,16 @@ namespace skiff::api {
 class ListPartitionReassignmentsHandler : public TypedApiHandler<protocol::ListPartitionReassignmentsRequest,
                                                                  protocol::ListPartitionReassignmentsResponse> {
  public:
-  ListPartitionReassignmentsHandler() : TypedApiHandler(protocol::ListPartitionReassignmentsRequest::kApiKey, 0, 0) {}
+  explicit ListPartitionReassignmentsHandler(BrokerServices& services)
+      : TypedApiHandler(protocol::ListPartitionReassignmentsRequest::kApiKey, 0, 0), services_(services) {}
 
  protected:
   void handle(ApiRequest& request, protocol::ListPartitionReassignmentsRequest& body, Responder& out) override;
   protocol::ListPartitionReassignmentsResponse error_response(const protocol::ListPartitionReassignmentsRequest& body,
                                                               ErrorCode error) override;
+
+ private:
+  BrokerServices& services_;
 };
 
 }  // namespace skiff::api

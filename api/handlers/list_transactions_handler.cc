@@ -1,13 +1,15 @@
 #include "api/handlers/list_transactions_handler.h"
 
 #include "api/api_log.h"
+#include "api/authorize.h"
 #include "api/name_pattern.h"
 #include "api/txn_host.h"
 #include "common/log_escape.h"
 
 namespace skiff::api {
 
-void ListTransactionsHandler::handle(ApiRequest&, protocol::ListTransactionsRequest& body, Responder& out) {
+// Lists only the transactional ids the principal may DESCRIBE (KafkaApis).
+void ListTransactionsHandler::handle(ApiRequest& request, protocol::ListTransactionsRequest& body, Responder& out) {
   if (!services_.txn) {
     out.send(error_response(body, ErrorCode::kCoordinatorNotAvailable));
     return;
@@ -25,13 +27,16 @@ void ListTransactionsHandler::handle(ApiRequest&, protocol::ListTransactionsRequ
       return;
     }
   }
-  auto work = [pids, states, pattern, duration = body.duration_filter, out](txn::TxnCoordinator& c) mutable {
+  auto work = [pids, states, pattern, duration = body.duration_filter, out, who = asker_of(request),
+               &services = services_](txn::TxnCoordinator& c) mutable {
     std::function<bool(const std::string&)> filter;
     if (pattern) filter = [&pattern](const std::string& id) { return pattern->matches(id); };
     auto listing = c.list(pids, states, duration, filter);
     protocol::ListTransactionsResponse r;
     r.unknown_state_filters = listing.unknown_state_filters;
     for (const auto& e : listing.states) {
+      if (!authorized_as(services, who, AclOperation::kDescribe, ResourceType::kTransactionalId, e.transactional_id))
+        continue;
       protocol::ListTransactionsResponse::TransactionState s;
       s.transactional_id = e.transactional_id;
       s.producer_id = e.producer_id;

@@ -24,7 +24,11 @@ class MetadataHandler : public TypedApiHandler<protocol::MetadataRequest, protoc
   protocol::MetadataResponse error_response(const protocol::MetadataRequest& body, ErrorCode error) override;
 
  private:
+  using MetadataRequestTopic = protocol::MetadataRequest::MetadataRequestTopic;
   protocol::MetadataResponse base_response(const ApiRequest& request) const;
+  protocol::MetadataResponse::MetadataResponseTopic answer_topic(const ApiRequest& request,
+                                                                 const protocol::MetadataRequest& body,
+                                                                 const MetadataRequestTopic& requested);
   BrokerServices& services_;
 };
 

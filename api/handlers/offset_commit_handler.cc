@@ -2,6 +2,7 @@
 
 #include <chrono>
 
+#include "api/authorize.h"
 #include "api/group/group_coordinator.h"
 #include "api/topics.h"
 #include "common/wall_clock.h"
@@ -14,7 +15,14 @@ using protocol::OffsetCommitResponse;
 
 }  // namespace
 
+// READ on the group, else GROUP_AUTHORIZATION_FAILED for everything; READ on
+// each topic, else TOPIC_AUTHORIZATION_FAILED (checked before existence for a
+// topic named, after resolving one given by id), as KafkaApis.
 void OffsetCommitHandler::handle(ApiRequest& request, OffsetCommitRequest& body, Responder& out) {
+  if (!authorized_group(services_, request, AclOperation::kRead, body.group_id)) {
+    out.send(error_response(body, ErrorCode::kGroupAuthorizationFailed));
+    return;
+  }
   const auto version = request.api_version();
   const int64_t now = wall_clock_ms();
   group::OffsetCommitParams p;
@@ -31,7 +39,12 @@ void OffsetCommitHandler::handle(ApiRequest& request, OffsetCommitRequest& body,
     t.name = topic.name;
     t.topic_id = topic.topic_id;
     // v10 names topics by id (KIP-848); before, an unknown name is found out per partition.
-    const auto [topic_error, info] = find_topic_by_name_or_id(services_, topic.name, topic.topic_id, version >= 10);
+    auto [topic_error, info] = find_topic_by_name_or_id(services_, topic.name, topic.topic_id, version >= 10);
+    if ((info || version < 10) &&
+        !authorized_topic(services_, request, AclOperation::kRead, info ? info->name : topic.name)) {
+      topic_error = ErrorCode::kTopicAuthorizationFailed;
+      info.reset();
+    }
     t.partitions.reserve(topic.partitions.size());
     for (const auto& part : topic.partitions) {
       auto& r = t.partitions.emplace_back();

@@ -1,21 +1,33 @@
 #include "api/handlers/offset_delete_handler.h"
 
+#include "api/authorize.h"
 #include "api/group/group_coordinator.h"
 
 namespace skiff::api {
 
-void OffsetDeleteHandler::handle(ApiRequest&, protocol::OffsetDeleteRequest& body, Responder& out) {
+// DELETE on the group, else GROUP_AUTHORIZATION_FAILED; READ on each topic,
+// else TOPIC_AUTHORIZATION_FAILED for its partitions (KafkaApis.handleDeleteOffsetsRequest).
+void OffsetDeleteHandler::handle(ApiRequest& request, protocol::OffsetDeleteRequest& body, Responder& out) {
+  if (!authorized_group(services_, request, AclOperation::kDelete, body.group_id)) {
+    out.send(error_response(body, ErrorCode::kGroupAuthorizationFailed));
+    return;
+  }
   protocol::OffsetDeleteResponse resp;
   std::vector<group::TopicPartition> known;
   std::vector<int16_t*> slots;
   for (const auto& topic : body.topics) {
-    auto info = services_.logs.topic(topic.name);
+    const bool allowed = authorized_topic(services_, request, AclOperation::kRead, topic.name);
+    auto info = allowed ? services_.logs.topic(topic.name) : std::nullopt;
     auto& t = resp.topics.emplace_back();
     t.name = topic.name;
     t.partitions.reserve(topic.partitions.size());
     for (const auto& part : topic.partitions) {
       auto& r = t.partitions.emplace_back();
       r.partition_index = part.partition_index;
+      if (!allowed) {
+        r.error_code = code(ErrorCode::kTopicAuthorizationFailed);
+        continue;
+      }
       if (!info || part.partition_index < 0 || part.partition_index >= info->partitions) {
         r.error_code = code(ErrorCode::kUnknownTopicOrPartition);
         continue;

@@ -1,8 +1,10 @@
 #include "api/handlers/offset_fetch_handler.h"
 
+#include <functional>
 #include <map>
 #include <optional>
 
+#include "api/authorize.h"
 #include "api/group/group_coordinator.h"
 
 namespace skiff::api {
@@ -39,6 +41,29 @@ OffsetFetchResponse::OffsetFetchResponseGroup fetch_group(
   return out;
 }
 
+// May the principal see this topic's offsets (DESCRIBE)? Kafka leaves the
+// topics it may not out of an all-topics answer, and answers each partition
+// asked for with TOPIC_AUTHORIZATION_FAILED.
+using MayDescribe = std::function<bool(const std::string&)>;
+
+void refuse_partitions(OffsetFetchResponse::OffsetFetchResponseTopics& t) {
+  for (auto& p : t.partitions) {
+    p.committed_offset = -1;
+    p.committed_leader_epoch = -1;
+    p.metadata = "";
+    p.error_code = code(ErrorCode::kTopicAuthorizationFailed);
+  }
+}
+
+void filter_topics(OffsetFetchResponse::OffsetFetchResponseGroup& g, bool all_topics, const MayDescribe& may) {
+  if (all_topics) {
+    std::erase_if(g.topics, [&](const auto& t) { return !may(t.name); });
+    return;
+  }
+  for (auto& t : g.topics)
+    if (!may(t.name)) refuse_partitions(t);
+}
+
 template <class Topics>
 std::optional<std::vector<group::TopicPartition>> wanted_partitions(const std::optional<Topics>& topics) {
   if (!topics) return std::nullopt;
@@ -53,7 +78,8 @@ std::optional<std::vector<group::TopicPartition>> wanted_partitions(const std::o
 // for each partition asked, as Kafka 4.4. All topics (null) are named by
 // their ids; a topic deleted meanwhile took its offsets with it and is left out.
 OffsetFetchResponse::OffsetFetchResponseGroup fetch_group_by_ids(
-    BrokerServices& services, const protocol::OffsetFetchRequest::OffsetFetchRequestGroup& g, bool stable) {
+    BrokerServices& services, const protocol::OffsetFetchRequest::OffsetFetchRequestGroup& g, bool stable,
+    const MayDescribe& may) {
   auto& groups = *services.groups;
   const Member member{g.member_id, g.member_epoch};
   if (!g.topics) {
@@ -61,7 +87,7 @@ OffsetFetchResponse::OffsetFetchResponseGroup fetch_group_by_ids(
     std::erase_if(out.topics, [&](auto& t) {
       auto info = services.logs.topic(t.name);
       if (info) t.topic_id = info->topic_id;
-      return !info;
+      return !info || !may(t.name);
     });
     return out;
   }
@@ -92,29 +118,52 @@ OffsetFetchResponse::OffsetFetchResponseGroup fetch_group_by_ids(
     }
     for (const auto& ft : fetched.topics)
       if (ft.name == infos[i]->name) rt.partitions = ft.partitions;
+    if (!may(infos[i]->name)) refuse_partitions(rt);
   }
   return out;
 }
 
 }  // namespace
 
+// DESCRIBE on each group (else GROUP_AUTHORIZATION_FAILED for it) and on
+// each topic (filter_topics), as KafkaApis.handleOffsetFetchRequest.
 void OffsetFetchHandler::handle(ApiRequest& request, protocol::OffsetFetchRequest& body, Responder& out) {
   OffsetFetchResponse resp;
   auto& groups = *services_.groups;
   const bool stable = request.api_version() >= 7 && body.require_stable;
-  if (request.api_version() >= 10) {
-    for (const auto& g : body.groups) resp.groups.push_back(fetch_group_by_ids(services_, g, stable));
+  const MayDescribe may = [&](const std::string& topic) {
+    return authorized_topic(services_, request, AclOperation::kDescribe, topic);
+  };
+  auto group_allowed = [&](const std::string& id) {
+    return authorized_group(services_, request, AclOperation::kDescribe, id);
+  };
+  auto refused = [](const std::string& id) {
+    OffsetFetchResponse::OffsetFetchResponseGroup g;
+    g.group_id = id;
+    g.error_code = code(ErrorCode::kGroupAuthorizationFailed);
+    return g;
+  };
+  if (request.api_version() >= 8) {
+    for (const auto& g : body.groups) {
+      if (!group_allowed(g.group_id)) {
+        resp.groups.push_back(refused(g.group_id));
+      } else if (request.api_version() >= 10) {
+        resp.groups.push_back(fetch_group_by_ids(services_, g, stable, may));
+      } else {
+        auto rg = fetch_group(groups, g.group_id, wanted_partitions(g.topics), stable, {g.member_id, g.member_epoch});
+        filter_topics(rg, !g.topics, may);
+        resp.groups.push_back(std::move(rg));
+      }
+    }
     out.send(resp);
     return;
   }
-  if (request.api_version() >= 8) {
-    for (const auto& g : body.groups)
-      resp.groups.push_back(
-          fetch_group(groups, g.group_id, wanted_partitions(g.topics), stable, {g.member_id, g.member_epoch}));
-    out.send(resp);
+  if (!group_allowed(body.group_id)) {
+    out.send(error_response(body, ErrorCode::kGroupAuthorizationFailed));
     return;
   }
   auto g = fetch_group(groups, body.group_id, wanted_partitions(body.topics), stable);
+  filter_topics(g, !body.topics, may);
   resp.error_code = g.error_code;
   for (auto& t : g.topics) {
     auto& rt = resp.topics.emplace_back();

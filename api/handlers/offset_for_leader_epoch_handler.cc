@@ -1,5 +1,6 @@
 #include "api/handlers/offset_for_leader_epoch_handler.h"
 
+#include "api/authorize.h"
 #include "api/topics.h"
 
 namespace skiff::api {
@@ -26,9 +27,22 @@ OffsetForLeaderEpochResponse mirror(const protocol::OffsetForLeaderEpochRequest&
 
 }  // namespace
 
-void OffsetForLeaderEpochHandler::handle(ApiRequest&, protocol::OffsetForLeaderEpochRequest& body, Responder& out) {
+// A follower (replica id >= 0): CLUSTER_ACTION on the cluster, else every
+// partition CLUSTER_AUTHORIZATION_FAILED; a consumer: DESCRIBE on each topic,
+// else TOPIC_AUTHORIZATION_FAILED (KafkaApis.handleOffsetForLeaderEpochRequest).
+void OffsetForLeaderEpochHandler::handle(ApiRequest& request, protocol::OffsetForLeaderEpochRequest& body,
+                                         Responder& out) {
+  const bool follower = request.api_version() >= 3 && body.replica_id >= 0;
+  if (follower && !authorized_cluster(services_, request, AclOperation::kClusterAction)) {
+    out.send(error_response(body, ErrorCode::kClusterAuthorizationFailed));
+    return;
+  }
   out.send(mirror(body, [&](const std::string& topic, const auto& part) {
     OffsetForLeaderEpochResponse::EpochEndOffset r;
+    if (!follower && !authorized_topic(services_, request, AclOperation::kDescribe, topic)) {
+      r.error_code = code(ErrorCode::kTopicAuthorizationFailed);
+      return r;
+    }
     auto log = find_log(services_, topic, part.partition);
     if (!log) {
       r.error_code = code(ErrorCode::kUnknownTopicOrPartition);

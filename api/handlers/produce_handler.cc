@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "api/api_log.h"
+#include "api/authorize.h"
 #include "api/purgatory.h"
 #include "api/topics.h"
 #include "api/txn/txn_gates.h"
@@ -187,8 +188,11 @@ std::set<txn::TopicPartition> partitions_to_check(protocol::ProduceRequest& body
 
 }  // namespace
 
-ProduceHandler::TopicPlan ProduceHandler::plan_topic(protocol::ProduceRequest::TopicProduceData& topic,
-                                                     int16_t version) {
+// WRITE on each topic (KafkaApis.handleProduceRequest): an unauthorized topic
+// is TOPIC_AUTHORIZATION_FAILED whether it exists or not, and is not created.
+ProduceHandler::TopicPlan ProduceHandler::plan_topic(const ApiRequest& request,
+                                                     protocol::ProduceRequest::TopicProduceData& topic) {
+  const int16_t version = request.api_version();
   TopicPlan t;
   ErrorCode topic_error = ErrorCode::kNone;
   if (version >= 13) {
@@ -199,10 +203,13 @@ ProduceHandler::TopicPlan ProduceHandler::plan_topic(protocol::ProduceRequest::T
       topic_error = ErrorCode::kUnknownTopicId;
   } else {
     t.name = topic.name;
-    // Kafka refuses appends to internal topics before looking them up.
-    if (!is_internal_topic(t.name)) topic_error = find_topic(services_, t.name, /*allow_create=*/true).error;
   }
-  if (is_internal_topic(t.name)) topic_error = ErrorCode::kInvalidTopicException;
+  if (topic_error == ErrorCode::kNone && !authorized_topic(services_, request, AclOperation::kWrite, t.name))
+    topic_error = ErrorCode::kTopicAuthorizationFailed;
+  else if (is_internal_topic(t.name))  // refused before any look-up, as Kafka
+    topic_error = ErrorCode::kInvalidTopicException;
+  else if (version < 13)
+    topic_error = find_topic_or_create(services_, request, t.name);
   for (auto& data : topic.partition_data) {
     PartitionPlan& p = t.partitions.emplace_back();
     p.error = topic_error;
@@ -222,7 +229,7 @@ ProduceHandler::TopicPlan ProduceHandler::plan_topic(protocol::ProduceRequest::T
   return t;
 }
 
-std::vector<ProduceHandler::TopicPlan> ProduceHandler::plan(protocol::ProduceRequest& body, int16_t version) {
+std::vector<ProduceHandler::TopicPlan> ProduceHandler::plan(const ApiRequest& request, protocol::ProduceRequest& body) {
   std::vector<TopicPlan> plan;
   if (body.acks != 0 && body.acks != 1 && body.acks != -1) {
     for (const auto& topic : body.topic_data) {
@@ -233,7 +240,7 @@ std::vector<ProduceHandler::TopicPlan> ProduceHandler::plan(protocol::ProduceReq
     }
     return plan;
   }
-  for (auto& topic : body.topic_data) plan.push_back(plan_topic(topic, version));
+  for (auto& topic : body.topic_data) plan.push_back(plan_topic(request, topic));
   return plan;
 }
 
@@ -346,11 +353,14 @@ void ProduceHandler::start_check(std::shared_ptr<Pending> pending) {
 
 void ProduceHandler::handle(ApiRequest& request, protocol::ProduceRequest& body, Responder& out) {
   const int16_t version = request.api_version();
-  auto plan = this->plan(body, version);
+  auto plan = this->plan(request, body);
   const auto producers = mark_transactional(body, plan);
   if (!producers.empty()) {
     if (auto refused = refusal(body, producers.size(), services_.txn_gate != nullptr))
       fail_all(plan, refused->first, refused->second);
+    else if (!authorized(services_, request, AclOperation::kWrite, ResourceType::kTransactionalId,
+                         *body.transactional_id))
+      fail_all(plan, ErrorCode::kTransactionalIdAuthorizationFailed, "Transactional Id authorization failed.");
   }
   txn::TxnProduceGate::Check check;
   if (producers.size() == 1) {

@@ -52,8 +52,8 @@ class ProduceHandler : public TypedApiHandler<protocol::ProduceRequest, protocol
   protocol::ProduceResponse error_response(const protocol::ProduceRequest& body, ErrorCode error) override;
 
  private:
-  std::vector<TopicPlan> plan(protocol::ProduceRequest& body, int16_t version);
-  TopicPlan plan_topic(protocol::ProduceRequest::TopicProduceData& topic, int16_t version);
+  std::vector<TopicPlan> plan(const ApiRequest& request, protocol::ProduceRequest& body);
+  TopicPlan plan_topic(const ApiRequest& request, protocol::ProduceRequest::TopicProduceData& topic);
   void start_check(std::shared_ptr<Pending> pending);
   // Verifications a marker cleared meanwhile are taken again and re-asked.
   bool recheck_stale(const std::shared_ptr<Pending>& pending);

@@ -1,10 +1,15 @@
 #include "api/handlers/sync_group_handler.h"
 
+#include "api/authorize.h"
 #include "api/group/group_coordinator.h"
 
 namespace skiff::api {
 
-void SyncGroupHandler::handle(ApiRequest&, protocol::SyncGroupRequest& body, Responder& out) {
+void SyncGroupHandler::handle(ApiRequest& request, protocol::SyncGroupRequest& body, Responder& out) {
+  if (!authorized_group(services_, request, AclOperation::kRead, body.group_id)) {
+    out.send(error_response(body, ErrorCode::kGroupAuthorizationFailed));
+    return;
+  }
   group::SyncGroupParams p;
   p.group_id = std::move(body.group_id);
   p.generation_id = body.generation_id;

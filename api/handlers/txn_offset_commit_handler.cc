@@ -1,7 +1,9 @@
 #include "api/handlers/txn_offset_commit_handler.h"
 
+#include <functional>
 #include <memory>
 
+#include "api/authorize.h"
 #include "api/group/group_coordinator.h"
 #include "api/topics.h"
 #include "api/txn/txn_gates.h"
@@ -38,7 +40,7 @@ struct Prepared {
 };
 
 std::shared_ptr<Prepared> prepare(BrokerServices& services, const protocol::TxnOffsetCommitRequest& body,
-                                  int16_t version) {
+                                  int16_t version, const std::function<bool(const std::string&)>& may_read) {
   auto p = std::make_shared<Prepared>();
   auto& params = p->params;
   params.group_id = body.group_id;
@@ -53,7 +55,11 @@ std::shared_ptr<Prepared> prepare(BrokerServices& services, const protocol::TxnO
     auto& t = p->resp.topics.emplace_back();
     t.name = topic.name;
     t.topic_id = topic.topic_id;
-    const auto [topic_error, info] = find_topic_by_name_or_id(services, topic.name, topic.topic_id, version >= 6);
+    auto [topic_error, info] = find_topic_by_name_or_id(services, topic.name, topic.topic_id, version >= 6);
+    if ((info || version < 6) && !may_read(info ? info->name : topic.name)) {
+      topic_error = ErrorCode::kTopicAuthorizationFailed;
+      info.reset();
+    }
     for (const auto& part : topic.partitions) {
       auto& r = t.partitions.emplace_back();
       r.partition_index = part.partition_index;
@@ -80,9 +86,21 @@ void answer_all(Prepared& p, ErrorCode e) {
 
 }  // namespace
 
+// WRITE on the transactional id, READ on the group, READ on each topic, as
+// KafkaApis.handleTxnOffsetCommitRequest (the first two refuse the request).
 void TxnOffsetCommitHandler::handle(ApiRequest& request, protocol::TxnOffsetCommitRequest& body, Responder& out) {
+  if (!authorized(services_, request, AclOperation::kWrite, ResourceType::kTransactionalId, body.transactional_id)) {
+    out.send(error_response(body, ErrorCode::kTransactionalIdAuthorizationFailed));
+    return;
+  }
+  if (!authorized_group(services_, request, AclOperation::kRead, body.group_id)) {
+    out.send(error_response(body, ErrorCode::kGroupAuthorizationFailed));
+    return;
+  }
   const int16_t version = request.api_version();
-  auto p = prepare(services_, body, version);
+  auto p = prepare(services_, body, version, [&](const std::string& topic) {
+    return authorized_topic(services_, request, AclOperation::kRead, topic);
+  });
   if (p->params.offsets.empty() || services_.txn_gate == nullptr || services_.groups == nullptr) {
     if (!p->params.offsets.empty()) answer_all(*p, ErrorCode::kCoordinatorNotAvailable);
     out.send(p->resp);

@@ -1,5 +1,6 @@
 #include "api/handlers/update_features_handler.h"
 
+#include "api/authorize.h"
 #include "api/features.h"
 
 namespace skiff::api {
@@ -13,6 +14,10 @@ constexpr int8_t kUpgrade = 1, kSafeDowngrade = 2;
 }  // namespace
 
 void UpdateFeaturesHandler::handle(ApiRequest& request, UpdateFeaturesRequest& body, Responder& out) {
+  if (!authorized_cluster(services_, request, AclOperation::kAlter)) {  // as ControllerApis
+    out.send(error_response(body, ErrorCode::kClusterAuthorizationFailed));
+    return;
+  }
   UpdateFeaturesResponse resp;
   resp.error_message = std::nullopt;
   for (const auto& u : body.feature_updates) {

@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "api/api_log.h"
+#include "api/authorize.h"
 #include "api/topics.h"
 #include "api/txn/txn_gates.h"
 #include "api/txn_marker_writer.h"
@@ -65,7 +66,11 @@ ErrorCode WriteTxnMarkersHandler::append(const WriteTxnMarkersRequest::WritableT
   return e;
 }
 
-void WriteTxnMarkersHandler::handle(ApiRequest&, WriteTxnMarkersRequest& body, Responder& out) {
+void WriteTxnMarkersHandler::handle(ApiRequest& request, WriteTxnMarkersRequest& body, Responder& out) {
+  if (!authorized_cluster(services_, request, AclOperation::kClusterAction)) {  // as KafkaApis
+    out.send(error_response(body, ErrorCode::kClusterAuthorizationFailed));
+    return;
+  }
   auto pending = std::make_shared<Pending>(out);
   struct Deferred {
     PartitionResult* slot;

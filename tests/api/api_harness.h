@@ -106,6 +106,7 @@ class ApiHarness {
     network::Request req;
     req.context.listener_name = "PLAINTEXT";
     req.context.peer_address = "127.0.0.1";
+    req.context.principal = principal_;
     req.frame = network::Frame(body.size());
     std::copy(body.begin(), body.end(), req.frame.data());
     apis_->handle(std::move(req), sender_);
@@ -151,6 +152,7 @@ class ApiHarness {
     network::Request req;
     auto bytes = frame(body, version);
     req.context.listener_name = "PLAINTEXT";
+    req.context.principal = principal_;
     req.frame = network::Frame(bytes.size());
     std::copy(bytes.begin(), bytes.end(), req.frame.data());
     apis_->handle(std::move(req), sender_);
@@ -164,6 +166,9 @@ class ApiHarness {
     open();
     apis_ = std::make_unique<api::KafkaApis>(config_, broker_, *logs_, dynamic_.get());
   }
+
+  // The principal the next requests come from (as TLS or SASL would name it).
+  void set_principal(std::string principal) { principal_ = std::move(principal); }
 
   storage::LogManager& logs() { return *logs_; }
   network::ConnectionQuotas& quotas() { return *quotas_; }
@@ -190,6 +195,7 @@ class ApiHarness {
   std::unique_ptr<storage::LogManager> logs_;
   std::unique_ptr<api::KafkaApis> apis_;
   CapturingSender sender_;
+  std::string principal_ = "User:ANONYMOUS";
   std::deque<std::vector<uint8_t>> decoded_frames_;
 };
 

@@ -222,3 +222,23 @@ TEST_CASE("group.consumer.*: Kafka's defaults, values and cross-key rules", "[co
                   "group.consumer.min.heartbeat.interval.ms=1000", "group.consumer.heartbeat.interval.ms=4000"}) ==
         "group.consumer.heartbeat.interval.ms must be less than group.consumer.session.timeout.ms");
 }
+
+TEST_CASE("authorizer keys: Kafka's StandardAuthorizer enables ours; super.users is ';'-separated", "[config]") {
+  auto none = load(std::nullopt);
+  CHECK(none.authorizer_class_name.empty());
+  CHECK(none.super_users.empty());
+  CHECK_FALSE(none.allow_everyone_if_no_acl_found);
+  auto c = load(std::nullopt, {},
+                {"authorizer.class.name=org.apache.kafka.metadata.authorizer.StandardAuthorizer",
+                 "super.users= User:admin ;User:ops;;", "allow.everyone.if.no.acl.found=true"});
+  CHECK(c.authorizer_class_name == "org.apache.kafka.metadata.authorizer.StandardAuthorizer");
+  CHECK(c.super_users == std::vector<std::string>{"User:admin", "User:ops"});
+  CHECK(c.allow_everyone_if_no_acl_found);
+  CHECK_THAT(error_of(std::nullopt, {}, {"authorizer.class.name=kafka.security.authorizer.AclAuthorizer"}),
+             Catch::Contains("removed in Kafka 4.0") &&
+                 Catch::Contains("org.apache.kafka.metadata.authorizer.StandardAuthorizer"));
+  CHECK_THAT(error_of(std::nullopt, {}, {"authorizer.class.name=com.example.MyAuthorizer"}),
+             Catch::Contains("unknown authorizer class 'com.example.MyAuthorizer'"));
+  CHECK_THAT(error_of(std::nullopt, {}, {"super.users=admin"}),
+             Catch::Contains("expected a string in format principalType:principalName but got admin"));
+}
