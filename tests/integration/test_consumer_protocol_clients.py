@@ -5,7 +5,8 @@ on_assign/on_revoke callbacks), every record is consumed once, the tool
 describes the group (its partitions with their member, its members, its
 state), and when one member leaves the other two take its partitions over.
 Runs in the confluent_kafka run; bounded in time. franz-go's KIP-848 mode
-(two members, server-side assignment) runs in the franz_go run."""
+(two members, server-side assignment) runs in the franz_go run; the GROUP
+config resource through librdkafka's admin API in the confluent_kafka run."""
 from __future__ import annotations
 
 import time
@@ -154,3 +155,33 @@ def test_franz_go_members_share_with_server_side_assignment(client, broker):
 def _group_request(group, topic):
     from confluent_kafka import ConsumerGroupTopicPartitions, TopicPartition
     return ConsumerGroupTopicPartitions(group, [TopicPartition(topic, p) for p in range(6)])
+
+
+def test_confluent_kafka_group_configs(client, broker):
+    """librdkafka's admin path for the GROUP config resource (its 0081-admin
+    test's DescribeConfigs / IncrementalAlterConfigs on groups), through
+    confluent-kafka: a group config is set, described with its source, and an
+    unknown key and a value outside the broker's bounds are refused."""
+    only_for(client, "confluent_kafka")
+    from confluent_kafka import KafkaException
+    from confluent_kafka.admin import (AdminClient, AlterConfigOpType, ConfigEntry, ConfigResource, ConfigSource,
+                                       ResourceType)
+
+    admin = AdminClient({"bootstrap.servers": broker.bootstrap})
+    group = name("kip848-cfg")
+
+    def alter(key, value):
+        res = ConfigResource(ResourceType.GROUP, group, incremental_configs=[
+            ConfigEntry(key, value, incremental_operation=AlterConfigOpType.SET)])
+        return admin.incremental_alter_configs([res])[res]
+
+    alter("consumer.session.timeout.ms", "50000").result(10)
+    res = ConfigResource(ResourceType.GROUP, group)
+    configs = admin.describe_configs([res])[res].result(10)
+    entry = configs["consumer.session.timeout.ms"]
+    assert entry.value == "50000" and entry.source == ConfigSource.GROUP_CONFIG.value, entry
+    assert configs["consumer.heartbeat.interval.ms"].source != ConfigSource.GROUP_CONFIG.value, configs
+    for key, value in (("no.such.group.key", "1"), ("consumer.session.timeout.ms", "1")):
+        with pytest.raises(KafkaException) as err:
+            alter(key, value).result(10)
+        assert "INVALID_CONFIG" in str(err.value) or "InvalidConfig" in str(err.value), err.value
