@@ -34,7 +34,8 @@ namespace {
 
 const std::string kAuthorizer = "authorizer.class.name=org.apache.kafka.metadata.authorizer.StandardAuthorizer";
 constexpr int8_t kTopic = 2, kGroup = 3, kCluster = 4, kLiteral = 3, kPrefixed = 4, kAllow = 3;
-constexpr int8_t kRead = 3, kWrite = 4, kCreate = 5, kAlter = 7, kDescribe = 8, kIdempotentWrite = 12;
+constexpr int8_t kRead = 3, kWrite = 4, kCreate = 5, kAlter = 7, kDescribe = 8, kDescribeConfigs = 10,
+                 kIdempotentWrite = 12;
 
 CreateAclsRequest::AclCreation creation(int8_t type, std::string name, int8_t op, std::string principal,
                                         int8_t pattern = kLiteral) {
