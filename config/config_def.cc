@@ -86,23 +86,8 @@ ConfigKeyDef bool_key(std::string name, bool def, std::string doc, bool BrokerCo
 
 ConfigKeyDef enum_key(std::string name, std::string def, const std::vector<std::string>& allowed, std::string doc,
                       std::string BrokerConfig::*member) {
-  std::string allowed_text;
-  for (auto& a : allowed) allowed_text += (allowed_text.empty() ? "" : ", ") + a;
-  return ConfigKeyDef{std::move(name),
-                      ConfigType::kString,
-                      std::move(def),
-                      std::move(doc),
-                      [=](BrokerConfig& c, const std::string& v) {
-                        auto s = std::string(trim(v));
-                        for (auto& a : allowed) {
-                          if (to_lower(a) == to_lower(s)) {
-                            c.*member = a;
-                            return;
-                          }
-                        }
-                        throw std::invalid_argument(fmt::format("expected one of: {}", allowed_text));
-                      },
-                      "one of " + allowed_text};
+  return one_of_key(std::move(name), std::move(def), allowed, std::move(doc),
+                    [member](BrokerConfig& c, const std::string& v) { c.*member = v; });
 }
 
 // group.consumer.assignors: Kafka's assignor names, or the class names of its
@@ -468,6 +453,27 @@ const char* to_string(ConfigSource s) {
       return "dynamic per-broker";
   }
   return "?";
+}
+
+ConfigKeyDef one_of_key(std::string name, std::string def, const std::vector<std::string>& allowed, std::string doc,
+                        std::function<void(BrokerConfig&, const std::string&)> store) {
+  std::string allowed_text;
+  for (const auto& a : allowed) allowed_text += (allowed_text.empty() ? "" : ", ") + a;
+  return ConfigKeyDef{std::move(name),
+                      ConfigType::kString,
+                      std::move(def),
+                      std::move(doc),
+                      [=](BrokerConfig& c, const std::string& v) {
+                        const auto s = to_lower(trim(v));
+                        for (const auto& a : allowed) {
+                          if (to_lower(a) == s) {
+                            store(c, a);
+                            return;
+                          }
+                        }
+                        throw std::invalid_argument(fmt::format("expected one of: {}", allowed_text));
+                      },
+                      "one of " + allowed_text};
 }
 
 }  // namespace skiff::config

@@ -68,24 +68,10 @@ ConfigKeyDef enabled_protocols_key() {
       "a list of TLSv1.2, TLSv1.3"};
 }
 
-ConfigKeyDef choice_key(std::string name, std::string def, std::vector<std::string> allowed, std::string doc,
+ConfigKeyDef choice_key(std::string name, std::string def, const std::vector<std::string>& allowed, std::string doc,
                         Member member) {
-  std::string allowed_text;
-  for (const auto& a : allowed) allowed_text += (allowed_text.empty() ? "" : ", ") + a;
-  return ConfigKeyDef{std::move(name),
-                      ConfigType::kString,
-                      std::move(def),
-                      std::move(doc),
-                      [=](BrokerConfig& c, const std::string& v) {
-                        auto s = std::string(trim(v));
-                        for (const auto& a : allowed)
-                          if (to_lower(a) == to_lower(s)) {
-                            c.ssl.*member = a;
-                            return;
-                          }
-                        throw std::invalid_argument(fmt::format("expected one of: {}", allowed_text));
-                      },
-                      "one of " + allowed_text};
+  return one_of_key(std::move(name), std::move(def), allowed, std::move(doc),
+                    [member](BrokerConfig& c, const std::string& v) { c.ssl.*member = v; });
 }
 
 }  // namespace

@@ -25,15 +25,8 @@ ROOT = Path(__file__).resolve().parent.parent
 JARS = Path(os.environ.get("SKIFF_CACHE_DIR", Path.home() / ".cache" / "skiff")) / "kafka-4.4.0"
 JAVA = ["java", "-Xmx512M", "-XX:+UseG1GC", "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn", "-cp", f"{JARS}/*"]
 
-
-def log(msg):
-    print(f"[{time.strftime('%H:%M:%S')}] {msg}", file=sys.stderr, flush=True)
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_vs_kafka import free_port, log  # noqa: E402
 
 
 def openssl(work, *args):

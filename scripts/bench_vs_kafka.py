@@ -125,6 +125,13 @@ class Kafka(Broker):
 
 # --- clients ----------------------------------------------------------------
 
+def log_broker_output(broker, lines=30):
+    """The last lines a broker printed, logged (after a failed run)."""
+    out = broker.dir / "broker.out"
+    if out.exists():
+        log(f"{broker.name} output (last lines):\n" + "\n".join(out.read_text(errors="replace").splitlines()[-lines:]))
+
+
 def run_client(cmd, timeout):
     """Runs a client to completion and returns its stdout (measure() times it)."""
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -306,9 +313,7 @@ def run_broker(args, cls, round_no):
         if not broker.alive():
             raise RuntimeError(f"{broker.name} exited during the run")
     except Exception:
-        out = broker.dir / "broker.out"
-        if out.exists():
-            log(f"{broker.name} output (last lines):\n" + "\n".join(out.read_text(errors="replace").splitlines()[-30:]))
+        log_broker_output(broker)
         raise
     finally:
         broker.stop()

@@ -32,7 +32,8 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_vs_kafka import ROOT, Kafka, Skiff, fmt, log, measure, run_client, run_rounds  # noqa: E402
+from bench_vs_kafka import (ROOT, Kafka, Skiff, fmt, log, log_broker_output, measure, run_client,  # noqa: E402
+                             run_rounds)
 
 SIZE, PER_TXN = 100, 1000
 IDEM = "produce 100B idempotent / franz-go"
@@ -78,9 +79,7 @@ def listening_broker(args, cls, round_no):
         wait_listening(broker)
         yield broker
     except Exception:
-        out = broker.dir / "broker.out"
-        if out.exists():
-            log(f"{broker.name} output (last lines):\n" + "\n".join(out.read_text(errors="replace").splitlines()[-30:]))
+        log_broker_output(broker)
         raise
     finally:
         broker.stop()
