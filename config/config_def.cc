@@ -456,7 +456,7 @@ const char* to_string(ConfigSource s) {
 }
 
 ConfigKeyDef one_of_key(std::string name, std::string def, const std::vector<std::string>& allowed, std::string doc,
-                        std::function<void(BrokerConfig&, const std::string&)> store) {
+                        const std::function<void(BrokerConfig&, const std::string&)>& store) {
   std::string allowed_text;
   for (const auto& a : allowed) allowed_text += (allowed_text.empty() ? "" : ", ") + a;
   return ConfigKeyDef{std::move(name),

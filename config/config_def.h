@@ -42,7 +42,7 @@ const ConfigKeyDef* find_listener_config_def(std::string_view name, std::string*
 // A key whose value is one of `allowed` (matched ignoring case), handed to
 // `store` in its canonical spelling; anything else is refused naming them.
 ConfigKeyDef one_of_key(std::string name, std::string def, const std::vector<std::string>& allowed, std::string doc,
-                        std::function<void(BrokerConfig&, const std::string&)> store);
+                        const std::function<void(BrokerConfig&, const std::string&)>& store);
 
 // The ssl.* keys (config/ssl_config_def.cc), added to the one table.
 void add_ssl_keys(std::vector<ConfigKeyDef>& defs);

@@ -52,7 +52,7 @@ void ListConfigResourcesHandler::handle(ApiRequest& request, protocol::ListConfi
   }
   protocol::ListConfigResourcesResponse resp;
   std::vector<int8_t> types(body.resource_types.begin(), body.resource_types.end());
-  if (request.api_version() == 0) types = {kResourceClientMetrics};
+  if (request.api_version() == 0) types.assign(1, kResourceClientMetrics);
   if (types.empty()) types.assign(std::begin(kServedTypes), std::end(kServedTypes));
   if (!std::ranges::all_of(types, served)) {
     out.send(error_response(body, ErrorCode::kUnsupportedVersion));
