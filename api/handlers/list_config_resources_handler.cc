@@ -17,7 +17,9 @@ using namespace admin;
 constexpr int8_t kServedTypes[] = {kResourceTopic, kResourceBroker, kResourceBrokerLogger, kResourceClientMetrics,
                                    kResourceGroup};
 
-bool served(int8_t type) { return std::ranges::find(kServedTypes, type) != std::end(kServedTypes); }
+bool served(int8_t type) {
+  return std::find(std::begin(kServedTypes), std::end(kServedTypes), type) != std::end(kServedTypes);
+}
 
 }  // namespace
 
@@ -54,13 +56,12 @@ void ListConfigResourcesHandler::handle(ApiRequest& request, protocol::ListConfi
   std::vector<int8_t> types(body.resource_types.begin(), body.resource_types.end());
   if (request.api_version() == 0) types.assign(1, kResourceClientMetrics);
   if (types.empty()) types.assign(std::begin(kServedTypes), std::end(kServedTypes));
-  if (!std::ranges::all_of(types, served)) {
+  if (!std::all_of(types.begin(), types.end(), served)) {
     out.send(error_response(body, ErrorCode::kUnsupportedVersion));
     return;
   }
-  std::ranges::sort(types);
-  auto [last, end] = std::ranges::unique(types);
-  types.erase(last, end);
+  std::sort(types.begin(), types.end());
+  types.erase(std::unique(types.begin(), types.end()), types.end());
   for (int8_t t : types) add_resources(t, resp);
   out.send(resp);
 }
