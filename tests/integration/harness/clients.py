@@ -22,6 +22,11 @@ CACHE = Path(os.environ.get("SKIFF_COMPAT_CACHE")
 CLIENTS = ["kcat", "confluent_kafka", "kafka_python", "kafkajs", "java", "franz_go"]
 
 
+def java_classpath() -> str:
+    """The Java client's classpath, as install-test-clients.sh wrote it."""
+    return (CACHE / "java" / "classpath").read_text().strip()
+
+
 class DriverError(AssertionError):
     pass
 
@@ -185,7 +190,7 @@ class Java(JsonDriver):
     caps = Caps()
 
     def command(self):
-        cp = (CACHE / "java" / "classpath").read_text().strip()
+        cp = java_classpath()
         jsa = CACHE / "java" / "app.jsa"
         cds = [f"-XX:SharedArchiveFile={jsa}", "-Xlog:disable", "-Xlog:all=error:stderr"] if jsa.exists() else []
         # A short-lived client: fast JVM start matters more than peak speed.

@@ -9,7 +9,7 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
-from harness.clients import CACHE
+from harness.clients import java_classpath
 
 
 @dataclass
@@ -20,7 +20,7 @@ class CheckResult:
 
 
 def run_java_check(check: Path, *args: str, timeout: float) -> CheckResult:
-    cp = (CACHE / "java" / "classpath").read_text().strip()
+    cp = java_classpath()
     cmd = ["java", "-Xmx512m", "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn", "-cp", cp, str(check), *args]
     p = subprocess.run(cmd, capture_output=True, timeout=timeout, stdin=subprocess.DEVNULL)
     out = p.stdout.decode(errors="replace").strip().splitlines()

@@ -21,7 +21,7 @@ import pytest
 
 from conftest import skiff_binary
 from harness.broker import SkiffBroker
-from harness.clients import CACHE
+from harness.clients import java_classpath
 from test_admin import name, only_for
 
 pytestmark = pytest.mark.timeout(200)
@@ -33,14 +33,10 @@ GROUP_TIMERS = {"group.consumer.min.session.timeout.ms": "5000", "group.consumer
                 "group.consumer.min.heartbeat.interval.ms": "500", "group.consumer.heartbeat.interval.ms": "1000"}
 
 
-def _classpath() -> str:
-    return (CACHE / "java" / "classpath").read_text().strip()
-
-
 def _compile(out: Path) -> Path:
     """javac once, so that a restarted member is up well within its session."""
     out.mkdir()
-    subprocess.run(["javac", "-cp", _classpath(), "-d", str(out), str(MEMBER)], check=True, timeout=120)
+    subprocess.run(["javac", "-cp", java_classpath(), "-d", str(out), str(MEMBER)], check=True, timeout=120)
     return out
 
 
@@ -48,7 +44,7 @@ class Member:
     """One GroupMember.java process and the events it printed."""
 
     def __init__(self, classes: Path, bootstrap, topic, group, client_id, instance="-"):
-        cp = f"{classes}:{_classpath()}"
+        cp = f"{classes}:{java_classpath()}"
         self.name, self.events, self.end_ms = client_id, [], None
         self.proc = subprocess.Popen(
             ["java", "-Xmx256m", "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn", "-cp", cp, "GroupMember",
