@@ -216,11 +216,9 @@ void GroupCoordinator::on_classic_wait_timeout(const std::weak_ptr<GroupMetadata
   auto* m = g->consumer ? g->consumer->get(member_id) : nullptr;
   if (!m || !m->uses_classic() || m->classic_wait_round != round) return;
   const char* what = m->classic_wait == ConsumerGroupMember::ClassicWait::kJoin ? "rejoin" : "sync";
-  const auto before = g->consumer->image();
-  g->consumer->remove(member_id);
-  write_consumer_change(*g, before);  // not waited for: nobody is answered
+  const auto epoch = expire_consumer_member(*g, member_id);
   api_log().info("group {}: classic member {} did not {} within its rebalance timeout; removed (group epoch {})",
-                 escaped(g->group_id()), escaped(member_id), what, g->consumer->group_epoch);
+                 escaped(g->group_id()), escaped(member_id), what, epoch);
 }
 
 LeaveGroupResult GroupCoordinator::classic_leave_consumer_group(GroupMetadata& g,

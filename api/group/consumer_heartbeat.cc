@@ -311,11 +311,17 @@ void GroupCoordinator::on_consumer_session_check(const std::weak_ptr<GroupMetada
     });
     return;
   }
-  const auto before = g->consumer->image();
-  g->consumer->remove(member_id);
+  const auto epoch = expire_consumer_member(*g, member_id);
   api_log().info("group {}: member {} session expired (group epoch {})", escaped(g->group_id()), escaped(member_id),
-                 g->consumer->group_epoch);
-  write_consumer_change(*g, before);  // not waited for: nobody is answered
+                 epoch);
+}
+
+int32_t GroupCoordinator::expire_consumer_member(GroupMetadata& g, const std::string& member_id) {
+  const auto before = g.consumer->image();
+  g.consumer->remove(member_id);
+  const auto epoch = g.consumer->group_epoch;  // before a downgrade may turn the group classic
+  write_consumer_change(g, before);            // not waited for: nobody is answered
+  return epoch;
 }
 
 void GroupCoordinator::on_consumer_rebalance_timeout(const std::weak_ptr<GroupMetadata>& weak,
@@ -325,9 +331,7 @@ void GroupCoordinator::on_consumer_rebalance_timeout(const std::weak_ptr<GroupMe
   std::lock_guard lock(g->mu);
   auto* m = g->consumer ? g->consumer->get(member_id) : nullptr;
   if (!m || m->revocation_round != round || m->assignment.state != consumer::MemberState::kUnrevokedPartitions) return;
-  const auto before = g->consumer->image();
-  g->consumer->remove(member_id);
-  write_consumer_change(*g, before);
+  expire_consumer_member(*g, member_id);
   api_log().info("group {}: member {} did not revoke its partitions within its rebalance timeout; fenced",
                  escaped(g->group_id()), escaped(member_id));
 }

@@ -218,6 +218,9 @@ class GroupCoordinator : public txn::TxnOffsetMarkerSink {
   void schedule_consumer_session(GroupMetadata& g, ConsumerGroupMember& m);
   void on_consumer_session_check(const std::weak_ptr<GroupMetadata>& weak, const std::string& member_id,
                                  uint64_t round);
+  // A timer's removal of a member (session, revocation, classic join/sync):
+  // the change is written without waiting; the group epoch after it.
+  int32_t expire_consumer_member(GroupMetadata& g, const std::string& member_id);
   void await_classic(GroupMetadata& g, ConsumerGroupMember& m, ConsumerGroupMember::ClassicWait what);
   void on_classic_wait_timeout(const std::weak_ptr<GroupMetadata>& weak, const std::string& member_id, uint64_t round);
   void on_consumer_rebalance_timeout(const std::weak_ptr<GroupMetadata>& weak, const std::string& member_id,
