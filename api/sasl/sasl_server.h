@@ -1,0 +1,42 @@
+// SaslServer: the server side of one SASL exchange (RFC 4422) for one
+// mechanism: the client's tokens in, the server's challenges out, until the
+// client is authenticated or refused. PLAIN (plain_server.h) and SCRAM
+// (scram_server.h) implement it; the SaslHandshake and SaslAuthenticate
+// handlers drive it (api/handlers/sasl_*_handler.h), keeping the exchange in
+// the connection's network::SaslSession.
+// Thread rules: one exchange is driven by one request at a time (a
+// connection has one request in flight), never concurrently; implementations
+// only read shared state (users, credentials) through thread-safe stores.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+
+namespace skiff::api::sasl {
+
+struct SaslStep {
+  enum class Outcome { kChallenge, kComplete, kFailed };
+  Outcome outcome = Outcome::kFailed;
+  std::string token;      // bytes for the client: a challenge or the final server message; may be empty
+  std::string user;       // kComplete: the authenticated user name (the principal is "User:" + user)
+  std::string error;      // kFailed: the message the client gets with SASL_AUTHENTICATION_FAILED
+  std::string log_detail; // kFailed: what the broker logs besides (never a password)
+
+  static SaslStep challenge(std::string token) { return {Outcome::kChallenge, std::move(token), "", "", ""}; }
+  static SaslStep complete(std::string user, std::string token = "") {
+    return {Outcome::kComplete, std::move(token), std::move(user), "", ""};
+  }
+  static SaslStep failed(std::string error, std::string log_detail = "") {
+    return {Outcome::kFailed, "", "", std::move(error), std::move(log_detail)};
+  }
+};
+
+class SaslServer {
+ public:
+  virtual ~SaslServer() = default;
+  // The next client token. After kComplete or kFailed the exchange is over.
+  virtual SaslStep step(std::string_view client_token) = 0;
+};
+
+}  // namespace skiff::api::sasl
