@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "config/listener.h"
+#include "config/sasl_settings.h"
 #include "config/ssl_settings.h"
 
 namespace skiff::config {
@@ -34,6 +35,26 @@ struct BrokerConfig {
     auto it = listener_ssl.find(listener);
     return it == listener_ssl.end() ? ssl : it->second;
   }
+  // SASL: the sasl.* keys, and per listener likewise (sasl_for() picks).
+  SaslSettings sasl;
+  std::map<std::string, SaslSettings> listener_sasl;
+  const SaslSettings& sasl_for(const std::string& listener) const {
+    auto it = listener_sasl.find(listener);
+    return it == listener_sasl.end() ? sasl : it->second;
+  }
+  // The listener's security protocol (PLAINTEXT, SSL, SASL_PLAINTEXT,
+  // SASL_SSL); "" for a name not in listener.security.protocol.map.
+  std::string security_protocol(const std::string& listener) const {
+    auto it = listener_security_protocol_map.find(listener);
+    return it == listener_security_protocol_map.end() ? "" : it->second;
+  }
+  bool uses_tls(const std::string& listener) const {
+    auto p = security_protocol(listener);
+    return p == "SSL" || p == "SASL_SSL";
+  }
+  bool uses_sasl(const std::string& listener) const { return security_protocol(listener).starts_with("SASL_"); }
+  int32_t connection_failed_authentication_delay_ms = 100;
+  int32_t sasl_server_max_receive_size = 524288;
 
   // Authorization (api/acl, config/authorizer_keys.cc). Empty class name: no
   // authorizer, every request allowed and the ACL APIs answer SECURITY_DISABLED.

@@ -23,15 +23,6 @@ std::string range_text(int64_t lo, int64_t hi) {
   return fmt::format("an integer in [{}, {}]", bound(lo), bound(hi));
 }
 
-int64_t parse_integer(const std::string& value, int64_t lo, int64_t hi) {
-  auto text = trim(value);
-  int64_t v = 0;
-  auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-  if (text.empty() || ec != std::errc() || ptr != text.data() + text.size() || v < lo || v > hi)
-    throw std::invalid_argument(fmt::format("expected {}", range_text(lo, hi)));
-  return v;
-}
-
 template <typename T>
 ConfigKeyDef integer_key(std::string name, int64_t def, int64_t lo, int64_t hi, std::string doc,
                          T BrokerConfig::*member) {
@@ -179,7 +170,8 @@ std::vector<ConfigKeyDef> build_defs() {
                [](BrokerConfig& c, const std::string& v) { c.advertised_listeners = parse_listener_list(v); },
                "NAME://host:port[,...], each NAME one of the listeners"});
   d.push_back({"listener.security.protocol.map", ConfigType::kList, "PLAINTEXT:PLAINTEXT",
-               "Listener name to security protocol: PLAINTEXT or SSL (TLS, the ssl.* keys).",
+               "Listener name to security protocol: PLAINTEXT, SSL (TLS, the ssl.* keys), SASL_PLAINTEXT or SASL_SSL "
+               "(SASL, the sasl.* keys, over TCP or over TLS).",
                [](BrokerConfig& c, const std::string& v) {
                  c.listener_security_protocol_map.clear();
                  for (auto& item : split_list(v)) {
@@ -187,14 +179,12 @@ std::vector<ConfigKeyDef> build_defs() {
                    if (colon == std::string::npos || colon == 0 || colon + 1 == item.size())
                      throw std::invalid_argument("expected NAME:PROTOCOL pairs");
                    auto proto = item.substr(colon + 1);
-                   if (proto == "SASL_PLAINTEXT" || proto == "SASL_SSL")
-                     throw std::invalid_argument(fmt::format("security protocol '{}' is not supported yet", proto));
-                   if (proto != "PLAINTEXT" && proto != "SSL")
+                   if (proto != "PLAINTEXT" && proto != "SSL" && proto != "SASL_PLAINTEXT" && proto != "SASL_SSL")
                      throw std::invalid_argument(fmt::format("unknown security protocol '{}'", proto));
                    c.listener_security_protocol_map[item.substr(0, colon)] = proto;
                  }
                },
-               "NAME:PROTOCOL[,...], PROTOCOL one of PLAINTEXT, SSL"});
+               "NAME:PROTOCOL[,...], PROTOCOL one of PLAINTEXT, SSL, SASL_PLAINTEXT, SASL_SSL"});
   d.push_back({"log.dirs", ConfigType::kList, "/tmp/skiff-logs", "Directories holding partition data.",
                [](BrokerConfig& c, const std::string& v) {
                  c.log_dirs = split_list(v);
@@ -225,6 +215,13 @@ std::vector<ConfigKeyDef> build_defs() {
                           "SO_RCVBUF; -1 keeps the OS default.", &BrokerConfig::socket_receive_buffer_bytes));
   d.push_back(integer_key("connections.max.idle.ms", 600000, 1, kLongMax, "Idle connections are closed after this.",
                           &BrokerConfig::connections_max_idle_ms));
+  d.push_back(integer_key("connection.failed.authentication.delay.ms", 100, 0, kIntMax,
+                          "A failed SASL authentication is answered, and its connection closed, after this delay.",
+                          &BrokerConfig::connection_failed_authentication_delay_ms));
+  d.push_back(integer_key("sasl.server.max.receive.size", 524288, 1, kIntMax,
+                          "Largest request accepted before SASL authentication completes; a larger one closes the "
+                          "connection.",
+                          &BrokerConfig::sasl_server_max_receive_size));
   d.push_back(dynamic(integer_key("max.connections", kIntMax, 0, kIntMax, "Broker-wide connection limit.",
                                   &BrokerConfig::max_connections)));
   d.push_back(dynamic(integer_key("max.connections.per.ip", kIntMax, 0, kIntMax,
@@ -401,6 +398,7 @@ std::vector<ConfigKeyDef> build_defs() {
                           &BrokerConfig::transaction_state_log_min_isr));
 
   add_ssl_keys(d);
+  add_sasl_keys(d);
 
   d.push_back(enum_key("skiff.log.level", "info", {"trace", "debug", "info", "warn", "error", "critical", "off"},
                        "Level of the broker's own log (not partition data).", &BrokerConfig::log_level));
@@ -453,6 +451,15 @@ const char* to_string(ConfigSource s) {
       return "dynamic per-broker";
   }
   return "?";
+}
+
+int64_t parse_integer(const std::string& value, int64_t lo, int64_t hi) {
+  auto text = trim(value);
+  int64_t v = 0;
+  auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (text.empty() || ec != std::errc() || ptr != text.data() + text.size() || v < lo || v > hi)
+    throw std::invalid_argument(fmt::format("expected {}", range_text(lo, hi)));
+  return v;
 }
 
 ConfigKeyDef one_of_key(std::string name, std::string def, const std::vector<std::string>& allowed, std::string doc,

@@ -35,9 +35,14 @@ void add_authorizer_keys(std::vector<ConfigKeyDef>& defs);
 const ConfigKeyDef* find_config_def(std::string_view name);
 
 // Kafka's per-listener form of a key, "listener.name.<name>.<key>" (the
-// ssl.* keys): the key's definition and the listener name as written
+// ssl.* keys, the SASL keys of a listener): the key's definition and the listener name as written
 // (Kafka writes it lower-cased); null for any other key.
 const ConfigKeyDef* find_listener_config_def(std::string_view name, std::string* listener);
+// Every key that may be given per listener (config/listener_keys.cc).
+const std::vector<const ConfigKeyDef*>& listener_config_defs();
+
+// An integer in [lo, hi]; throws std::invalid_argument saying so.
+int64_t parse_integer(const std::string& value, int64_t lo, int64_t hi);
 
 // A key whose value is one of `allowed` (matched ignoring case), handed to
 // `store` in its canonical spelling; anything else is refused naming them.
@@ -46,6 +51,12 @@ ConfigKeyDef one_of_key(std::string name, std::string def, const std::vector<std
 
 // The ssl.* keys (config/ssl_config_def.cc), added to the one table.
 void add_ssl_keys(std::vector<ConfigKeyDef>& defs);
+// The SASL keys (config/sasl_config_def.cc): sasl.*, connections.max.reauth.ms
+// and the authentication limits, added to the one table.
+void add_sasl_keys(std::vector<ConfigKeyDef>& defs);
+// Keys that exist only per listener, "listener.name.<name>.<key>": Kafka's
+// <mechanism>.sasl.jaas.config (config/sasl_config_def.cc).
+const std::vector<ConfigKeyDef>& listener_only_config_defs();
 
 // "advertised.listeners" -> "SKIFF_ADVERTISED_LISTENERS"
 std::string env_var_name(std::string_view key);

@@ -30,21 +30,22 @@ bool is_known_key(const std::string& key) {
   return find_config_def(key) != nullptr || find_listener_config_def(key, nullptr) != nullptr;
 }
 
-// SKIFF_LISTENER_NAME_<NAME>_<SSL KEY> -> listener.name.<name>.<ssl key>;
-// empty when `var` is not of that form.
+// SKIFF_LISTENER_NAME_<NAME>_<KEY> -> listener.name.<name>.<key>, for the
+// per-listener keys ('.' and '-' written '_'); empty when `var` is not of
+// that form.
 std::string listener_key_of_env(const std::string& var) {
   constexpr std::string_view kPrefix = "SKIFF_LISTENER_NAME_";
   if (!var.starts_with(kPrefix)) return "";
   std::string best;
   size_t best_len = 0;
-  for (const auto& def : config_defs()) {
-    if (!def.name.starts_with("ssl.")) continue;
-    auto suffix = "_" + env_var_name(def.name).substr(6);  // without SKIFF_
+  for (const auto* def : listener_config_defs()) {
+    auto suffix = "_" + env_var_name(def->name).substr(6);  // without SKIFF_
+    std::replace(suffix.begin(), suffix.end(), '-', '_');
     if (var.size() <= kPrefix.size() + suffix.size() || !var.ends_with(suffix)) continue;
     auto name = var.substr(kPrefix.size(), var.size() - kPrefix.size() - suffix.size());
-    if (def.name.size() <= best_len) continue;  // the longest key wins (SSL_KEYSTORE_KEY vs ..._KEY)
-    best = "listener.name." + to_lower(name) + "." + def.name;
-    best_len = def.name.size();
+    if (def->name.size() <= best_len) continue;  // the longest key wins (SSL_KEYSTORE_KEY vs ..._KEY)
+    best = "listener.name." + to_lower(name) + "." + def->name;
+    best_len = def->name.size();
   }
   return best;
 }
@@ -154,11 +155,14 @@ void check_consumer_group_bounds(const BrokerConfig& c) {
   require(c.group_consumer_heartbeat_interval_ms < c.group_consumer_session_timeout_ms, kHb, "less than", kSt);
 }
 
-// listener.name.<name>.ssl.*: each listener starts from the broker-wide
-// ssl.* values and takes its own keys over them, key by key (Kafka's
+// listener.name.<name>.<key>: each listener starts from the broker-wide
+// ssl.* and SASL values and takes its own keys over them, key by key (Kafka's
 // valuesWithPrefixOverride). Names match the listeners' case-insensitively.
 void apply_listener_keys(BrokerConfig& cfg, const std::map<std::string, RawValue>& raw) {
-  for (const auto& l : cfg.listeners) cfg.listener_ssl[l.name] = cfg.ssl;
+  for (const auto& l : cfg.listeners) {
+    cfg.listener_ssl[l.name] = cfg.ssl;
+    cfg.listener_sasl[l.name] = cfg.sasl;
+  }
   for (const auto& [key, value] : raw) {
     std::string listener;
     const auto* def = find_listener_config_def(key, &listener);
@@ -170,6 +174,7 @@ void apply_listener_keys(BrokerConfig& cfg, const std::map<std::string, RawValue
                                     key, to_string(value.source), listener));
     BrokerConfig scratch;
     scratch.ssl = cfg.listener_ssl[match->name];
+    scratch.sasl = cfg.listener_sasl[match->name];
     try {
       def->apply(scratch, value.value);
     } catch (const std::invalid_argument& e) {
@@ -179,6 +184,7 @@ void apply_listener_keys(BrokerConfig& cfg, const std::map<std::string, RawValue
     }
     for (auto& w : scratch.warnings) cfg.warnings.push_back(key + ": " + w);
     cfg.listener_ssl[match->name] = scratch.ssl;
+    cfg.listener_sasl[match->name] = scratch.sasl;
     cfg.effective[key] = {value.value, value.source};
   }
 }
@@ -187,10 +193,11 @@ void apply_listener_keys(BrokerConfig& cfg, const std::map<std::string, RawValue
 // themselves are read when the listener's TLS context is built).
 void check_ssl_listeners(const BrokerConfig& cfg) {
   for (const auto& l : cfg.listeners) {
-    auto proto = cfg.listener_security_protocol_map.find(l.name);
-    if (proto == cfg.listener_security_protocol_map.end() || proto->second != "SSL") continue;
+    if (!cfg.uses_tls(l.name)) continue;
     const auto& s = cfg.ssl_for(l.name);
-    auto fail = [&](std::string_view what) { throw ConfigError(fmt::format("listener {} (SSL): {}", l.name, what)); };
+    auto fail = [&](std::string_view what) {
+      throw ConfigError(fmt::format("listener {} ({}): {}", l.name, cfg.security_protocol(l.name), what));
+    };
     bool inline_key = !s.keystore_key.empty() || !s.keystore_certificate_chain.empty();
     if (s.keystore_location.empty() && !inline_key)
       fail(
@@ -213,9 +220,44 @@ void check_ssl_listeners(const BrokerConfig& cfg) {
   }
 }
 
-void check_cross_key_rules(const BrokerConfig& cfg) {
+// A SASL listener offers only mechanisms Skiff implements, at least one,
+// and PLAIN only with users from its JAAS entry (as Kafka needs a JAAS
+// entry per mechanism).
+void check_sasl_listeners(BrokerConfig& cfg) {
+  for (const auto& l : cfg.listeners) {
+    if (!cfg.uses_sasl(l.name)) continue;
+    auto& s = cfg.listener_sasl[l.name];
+    auto fail = [&](const std::string& what) {
+      throw ConfigError(fmt::format("listener {} ({}): {}", l.name, cfg.security_protocol(l.name), what));
+    };
+    std::vector<std::string> served;
+    for (const auto& m : s.enabled_mechanisms) {
+      const auto& known = supported_sasl_mechanisms();
+      if (std::find(known.begin(), known.end(), m) != known.end())
+        served.push_back(m);
+      else
+        cfg.warnings.push_back(
+            fmt::format("listener {}: SASL mechanism {} is not implemented; not offered", l.name, m));
+    }
+    if (served.empty())
+      fail(
+          "sasl.enabled.mechanisms offers none of PLAIN, SCRAM-SHA-256, SCRAM-SHA-512 (Kafka's default is GSSAPI, "
+          "which Skiff does not implement): set e.g. sasl.enabled.mechanisms=SCRAM-SHA-512,PLAIN");
+    s.enabled_mechanisms = std::move(served);
+    bool plain =
+        std::find(s.enabled_mechanisms.begin(), s.enabled_mechanisms.end(), "PLAIN") != s.enabled_mechanisms.end();
+    if (plain && !s.jaas_config.count("PLAIN"))
+      fail(
+          fmt::format("PLAIN is enabled but listener.name.{}.plain.sasl.jaas.config is not set (its "
+                      "user_<name>=\"<password>\" options are PLAIN's users)",
+                      to_lower(l.name)));
+  }
+}
+
+void check_cross_key_rules(BrokerConfig& cfg) {
   check_consumer_group_bounds(cfg);
   check_ssl_listeners(cfg);
+  check_sasl_listeners(cfg);
   for (const auto& l : cfg.listeners) {
     if (!cfg.listener_security_protocol_map.count(l.name))
       throw ConfigError(

@@ -124,17 +124,4 @@ void add_ssl_keys(std::vector<ConfigKeyDef>& d) {
                            "RULE:pattern/replacement/[LU] or DEFAULT, comma-separated"});
 }
 
-const ConfigKeyDef* find_listener_config_def(std::string_view name, std::string* listener) {
-  constexpr std::string_view kPrefix = "listener.name.";
-  if (!name.starts_with(kPrefix)) return nullptr;
-  auto rest = name.substr(kPrefix.size());
-  auto dot = rest.find('.');
-  if (dot == std::string_view::npos || dot == 0) return nullptr;
-  auto key = rest.substr(dot + 1);
-  if (!key.starts_with("ssl.")) return nullptr;
-  const auto* def = find_config_def(key);
-  if (def && listener) *listener = std::string(rest.substr(0, dot));
-  return def;
-}
-
 }  // namespace skiff::config

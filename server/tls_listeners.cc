@@ -34,8 +34,7 @@ std::map<std::string, std::shared_ptr<network::TlsListenerContext>> build_tls_li
     const config::BrokerConfig& config) {
   std::map<std::string, std::shared_ptr<network::TlsListenerContext>> out;
   for (const auto& l : config.listeners) {
-    auto proto = config.listener_security_protocol_map.find(l.name);
-    if (proto == config.listener_security_protocol_map.end() || proto->second != "SSL") continue;
+    if (!config.uses_tls(l.name)) continue;  // SSL or SASL_SSL
     try {
       out[l.name] = std::make_shared<network::TlsListenerContext>(l.name, tls_settings(config.ssl_for(l.name)));
     } catch (const std::exception& e) {

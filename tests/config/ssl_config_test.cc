@@ -37,12 +37,13 @@ std::vector<std::string> ssl_listener_with(std::vector<std::string> more) {
 
 }  // namespace
 
-TEST_CASE("SSL is a security protocol; SASL ones are refused as not supported yet", "[config][ssl]") {
+TEST_CASE("SSL is a security protocol, and SASL_SSL one over TLS too", "[config][ssl]") {
   auto c = load_with(ssl_listener_with({"ssl.keystore.location=/k.pem"}));
   CHECK(c.listener_security_protocol_map.at("SSL") == "SSL");
-  CHECK_THAT(error_of({"listener.security.protocol.map=PLAINTEXT:SASL_SSL"}), Catch::Contains("not supported yet"));
-  CHECK_THAT(error_of({"listener.security.protocol.map=PLAINTEXT:SASL_PLAINTEXT"}),
-             Catch::Contains("not supported yet"));
+  CHECK(c.uses_tls("SSL"));
+  CHECK_FALSE(c.uses_sasl("SSL"));
+  CHECK_THAT(error_of({"listener.security.protocol.map=PLAINTEXT:SASL_SSL", "sasl.enabled.mechanisms=SCRAM-SHA-512"}),
+             Catch::Contains("listener PLAINTEXT (SASL_SSL): no key material"));
   CHECK_THAT(error_of({"listener.security.protocol.map=PLAINTEXT:TLS"}), Catch::Contains("unknown security protocol"));
 }
 
