@@ -13,6 +13,7 @@
 
 #include "network/net_log.h"
 #include "network/processor.h"
+#include "network/sasl_session.h"
 
 namespace skiff::network {
 namespace ip = boost::asio::ip;
@@ -68,7 +69,7 @@ BoundListener Acceptor::bind(const ListenerEndpoint& listener) {
     for (size_t i = 0; i < addresses.size(); ++i) {
       const auto& addr = addresses[i];
       auto l = std::make_unique<Listening>(
-          Listening{listener.name, bound.port, ip::tcp::acceptor(io_), nullptr, {}, listener.tls});
+          Listening{listener.name, bound.port, ip::tcp::acceptor(io_), nullptr, {}, listener.tls, listener.sasl});
       ip::tcp::endpoint ep(addr, bound.port);
       boost::system::error_code ec;
       l->acceptor.open(ep.protocol(), ec);
@@ -175,6 +176,7 @@ void Acceptor::hand_over(Listening& l, Processor* target, ip::tcp::socket socket
   ctx.peer_address = peer;
   ctx.local_address = local.address().to_string();
   ctx.local_port = l.port;
+  if (l.sasl) ctx.sasl = std::make_shared<SaslSession>();
   target->accept(std::move(socket), std::move(*slot), std::move(ctx), l.tls ? l.tls->current() : nullptr);
 }
 

@@ -48,7 +48,8 @@ struct ListenerEndpoint {
   std::string name;  // e.g. "PLAINTEXT"
   std::string host;  // "" / 0.0.0.0: all IPv4; "::": all; "localhost": 127.0.0.1 and ::1
   uint16_t port = 0;
-  std::shared_ptr<TlsListenerContext> tls;  // SSL listeners; null: PLAINTEXT
+  std::shared_ptr<TlsListenerContext> tls;  // SSL and SASL_SSL listeners; null: no TLS
+  bool sasl = false;                        // SASL_PLAINTEXT and SASL_SSL: clients authenticate first
 };
 
 struct BoundListener {
@@ -92,6 +93,7 @@ class Acceptor {
     std::unique_ptr<boost::asio::steady_timer> backoff_timer;
     AcceptTrouble trouble;
     std::shared_ptr<TlsListenerContext> tls;
+    bool sasl = false;
   };
   void accept_next(Listening& l);
   void hand_over(Listening& l, Processor* target, boost::asio::ip::tcp::socket socket);

@@ -81,9 +81,12 @@ void Connection::process_buffer() {
   size_t have = wpos_ - rpos_;
   if (have >= 4) {
     int32_t size = load_be<int32_t>(buf_.data() + rpos_);
-    if (size < 0 || size > processor_.config().max_request_bytes) {
-      net_log().warn("closing connection from {}: frame size {} is outside [0, {}] (socket.request.max.bytes)",
-                     context_.peer_address, size, processor_.config().max_request_bytes);
+    if (size < 0 || size > max_frame_bytes()) {
+      net_log().warn("closing connection from {}: frame size {} is outside [0, {}] ({})", context_.peer_address, size,
+                     max_frame_bytes(),
+                     max_frame_bytes() == processor_.config().max_request_bytes
+                         ? "socket.request.max.bytes"
+                         : "sasl.server.max.receive.size, before SASL authentication");
       close("");
       return;
     }
@@ -220,11 +223,14 @@ void Connection::read_large_frame(Frame frame, size_t have) {
 // Activity, for connections.max.idle.ms, is a whole request or a written
 // response, not a byte: a client dribbling a frame (slowloris) is idle.
 void Connection::dispatch(Frame frame) {
+  bool raw_token = false;
+  if (context_.sasl && !sasl_admits(frame, raw_token)) return;  // closed
   gate_->open(std::move(lease_));
   lease_.reset();
   pending_.emplace();
   pending_->context = context_;
   pending_->frame = std::move(frame);
+  pending_->raw_sasl_token = raw_token;
   pending_->received_at = std::chrono::steady_clock::now();
   try_enqueue();
   process_buffer();  // owed now: keeps a read armed for the next request
@@ -255,6 +261,9 @@ void Connection::on_response(Response response) {
         net_log().info("closing connection from {}: {}", context_.peer_address, escaped(response.close_reason));
       close("");
       return;
+    case Response::Action::kSendThenClose:
+      close_after_write_ = response.close_delay;
+      [[fallthrough]];
     case Response::Action::kSend:
       response_ = std::move(response);
       cursor_ = {};
@@ -282,6 +291,10 @@ void Connection::continue_write() {
     case WriteStatus::kDone:
       writing_ = false;
       response_ = Response{};
+      if (close_after_write_) {
+        close_after(*close_after_write_);  // no further request is taken
+        return;
+      }
       finish_answer();
       return;
     case WriteStatus::kFailed:

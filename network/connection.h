@@ -36,6 +36,7 @@
 #include "network/request.h"
 #include "network/response_gate.h"
 #include "network/response_write.h"
+#include "network/sasl_session.h"
 #include "network/tls_context.h"
 #include "network/tls_stream.h"
 
@@ -94,6 +95,11 @@ class Connection : public std::enable_shared_from_this<Connection> {
   WriteStatus write_some(std::string& error);
   void continue_handshake();
   void on_handshake_done();
+  // SASL listeners (connection_sasl.cc).
+  int32_t max_frame_bytes();
+  bool sasl_admits(const Frame& frame, bool& raw_token);
+  void refresh_sasl();
+  void close_after(std::chrono::milliseconds delay);
 
   Processor& processor_;
   boost::asio::ip::tcp::socket socket_;
@@ -122,6 +128,10 @@ class Connection : public std::enable_shared_from_this<Connection> {
   std::shared_ptr<ResponseGate> gate_;
   std::unique_ptr<TlsStream> tls_;  // null on a PLAINTEXT listener
   bool write_wants_read_ = false;   // TLS: a blocked write waits for the socket to be readable
+  // SASL: the session's stage as last read (refresh_sasl), and a response
+  // that closes the connection once written (a failed authentication).
+  SaslSession::Gate sasl_gate_{};
+  std::optional<std::chrono::milliseconds> close_after_write_;
 };
 
 }  // namespace skiff::network

@@ -42,6 +42,9 @@ struct ProcessorConfig {
   int64_t connections_max_idle_ms = 600000;
   int32_t send_buffer_bytes = -1;     // -1: OS default
   int32_t receive_buffer_bytes = -1;  // -1: OS default
+  // Largest frame taken on a SASL listener before authentication
+  // (sasl.server.max.receive.size).
+  int32_t sasl_max_receive_bytes = 524288;
 };
 
 class Processor {

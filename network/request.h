@@ -21,6 +21,7 @@
 namespace skiff::network {
 
 class ResponseGate;
+class SaslSession;
 
 // A reference-counted byte buffer: one allocation, the count in front of the
 // bytes. Copies share the bytes. unique() tells the owner of a read buffer
@@ -98,11 +99,16 @@ struct RequestContext {
   // The connection's gate (response_gate.h): lets the thread that makes the
   // response write it to the socket itself. Null: through the Processor.
   std::shared_ptr<ResponseGate> gate;
+  // The connection's SASL state (sasl_session.h); null unless the listener
+  // is SASL_PLAINTEXT or SASL_SSL.
+  std::shared_ptr<SaslSession> sasl;
 };
 
 struct Request {
   RequestContext context;
   Frame frame;  // the frame body, without its 4-byte size prefix
+  // The frame is a bare SASL token (after SaslHandshake v0), not a request.
+  bool raw_sasl_token = false;
   std::chrono::steady_clock::time_point received_at{};
 };
 
@@ -122,12 +128,16 @@ struct Response {
     kSend,   // write chunks; the connection's next request may then be taken
     kNoOp,   // write nothing (acks=0); the next request may be taken
     kClose,  // close the connection
+    // write chunks, take no further request, close after close_delay (a
+    // failed authentication: connection.failed.authentication.delay.ms)
+    kSendThenClose,
   };
   RequestContext context;
   Action action = Action::kSend;
   // The whole response frame including its 4-byte size prefix, in order.
   std::vector<ResponseChunk> chunks;
-  std::string close_reason;  // logged when action == kClose
+  std::string close_reason;                  // logged when action == kClose
+  std::chrono::milliseconds close_delay{0};  // kSendThenClose
 
   static Response send(RequestContext ctx, std::vector<uint8_t> frame_with_size) {
     Response r;

@@ -56,7 +56,9 @@ ResponseGate::Outcome ResponseGate::end_write(bool done) {
 
 ResponseGate::Outcome ResponseGate::try_answer(Response& response) {
   // A close is the Processor's; so is a response nobody owes. Closed: drop.
-  if (response.action == Response::Action::kClose || fd_ < 0 || !begin_write())
+  const bool closes =
+      response.action == Response::Action::kClose || response.action == Response::Action::kSendThenClose;
+  if (closes || fd_ < 0 || !begin_write())
     return (state_.load(std::memory_order_acquire) & kClosed) ? Outcome::kClosed : Outcome::kToProcessor;
   if (response.action == Response::Action::kNoOp) return end_write(true);
   WriteCursor at;
