@@ -20,6 +20,9 @@ class ProducerIds;
 namespace acl {
 class Authorizer;
 }
+namespace sasl {
+class SaslMechanisms;
+}
 class TxnHost;
 namespace txn {
 class TxnProduceGate;
@@ -43,6 +46,8 @@ struct BrokerServices {
   TxnHost* txn = nullptr;  // the transaction coordinator (api/txn_host.h)
   // The ACL checks (api/authorize.h); null: no authorizer configured.
   acl::Authorizer* authorizer = nullptr;
+  // The SASL mechanisms of the SASL listeners (api/sasl/sasl_mechanisms.h).
+  const sasl::SaslMechanisms* sasl = nullptr;
 };
 
 }  // namespace skiff::api

@@ -46,6 +46,8 @@
 #include "api/handlers/offset_fetch_handler.h"
 #include "api/handlers/offset_for_leader_epoch_handler.h"
 #include "api/handlers/produce_handler.h"
+#include "api/handlers/sasl_authenticate_handler.h"
+#include "api/handlers/sasl_handshake_handler.h"
 #include "api/handlers/sync_group_handler.h"
 #include "api/handlers/txn_offset_commit_handler.h"
 #include "api/handlers/update_features_handler.h"
@@ -165,6 +167,7 @@ KafkaApis::KafkaApis(const config::BrokerConfig& config, const BrokerInfo& broke
   registry_.add(std::make_unique<ListPartitionReassignmentsHandler>(services_));
   registry_.add(std::make_unique<UpdateFeaturesHandler>(services_));
   add_txn_and_acl_handlers();
+  add_sasl_handlers();
   // DeleteTopics drops the topic's committed offsets right after the topic;
   // a crash in between leaves them here. OffsetCommit needs an existing
   // topic, so offsets of a missing one can only be such leftovers.
@@ -203,6 +206,15 @@ void KafkaApis::add_txn_and_acl_handlers() {
   registry_.add(std::make_unique<DeleteAclsHandler>(services_));
 }
 
+void KafkaApis::add_sasl_handlers() {
+  sasl_ = std::make_unique<sasl::SaslMechanisms>(services_.config, nullptr);
+  services_.sasl = sasl_.get();
+  registry_.add(std::make_unique<SaslHandshakeHandler>(services_));
+  auto authenticate = std::make_unique<SaslAuthenticateHandler>(services_);
+  sasl_authenticate_ = authenticate.get();
+  registry_.add(std::move(authenticate));
+}
+
 KafkaApis::~KafkaApis() { shutdown(); }
 
 void KafkaApis::complete_delayed() {
@@ -217,6 +229,10 @@ void KafkaApis::shutdown() {
 }
 
 void KafkaApis::handle(network::Request raw, network::ResponseSender& sender) {
+  if (raw.raw_sasl_token) {  // no Kafka header: a token of SaslHandshake v0's exchange
+    sasl_authenticate_->handle_raw(std::move(raw), sender);
+    return;
+  }
   protocol::ByteReader reader(raw.frame.bytes());
   protocol::DecodedRequestHeader decoded;
   try {

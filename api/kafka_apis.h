@@ -19,6 +19,7 @@
 #include "api/group/group_coordinator.h"
 #include "api/handler_registry.h"
 #include "api/purgatory.h"
+#include "api/sasl/sasl_mechanisms.h"
 #include "api/txn_host.h"
 #include "config/broker_config.h"
 #include "log/log_manager.h"
@@ -27,6 +28,7 @@
 namespace skiff::api {
 
 class ApiVersionsHandler;
+class SaslAuthenticateHandler;
 
 class KafkaApis : public network::RequestHandler {
  public:
@@ -53,6 +55,8 @@ class KafkaApis : public network::RequestHandler {
   void add_group_handlers();
   // Transactions and the ACL APIs.
   void add_txn_and_acl_handlers();
+  // SaslHandshake and SaslAuthenticate, and the SASL listeners' mechanisms.
+  void add_sasl_handlers();
 
   Purgatory fetch_purgatory_;
   std::unique_ptr<group::GroupCoordinator> groups_;
@@ -62,6 +66,8 @@ class KafkaApis : public network::RequestHandler {
   std::unique_ptr<TxnHost> txn_;
   HandlerRegistry registry_;
   ApiVersionsHandler* api_versions_ = nullptr;
+  std::unique_ptr<sasl::SaslMechanisms> sasl_;
+  SaslAuthenticateHandler* sasl_authenticate_ = nullptr;  // also takes SaslHandshake v0's bare tokens
 };
 
 }  // namespace skiff::api

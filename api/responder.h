@@ -3,6 +3,7 @@
 // send / send_nothing / close must be called per request.
 #pragma once
 
+#include <chrono>
 #include <string>
 
 #include "api/api_request.h"
@@ -27,6 +28,17 @@ class Responder {
     network::Response r;
     r.context = context_;
     r.chunks = protocol::encode_response_frame(correlation_id_, version, body);
+    sender_->send_response(std::move(r));
+  }
+  // Sends `body`, then takes no further request and closes the connection
+  // after `delay` (a failed authentication, as Kafka delays its close).
+  template <class Body>
+  void send_then_close(const Body& body, std::chrono::milliseconds delay) {
+    network::Response r;
+    r.context = context_;
+    r.action = network::Response::Action::kSendThenClose;
+    r.close_delay = delay;
+    r.chunks = protocol::encode_response_frame(correlation_id_, api_version_, body);
     sender_->send_response(std::move(r));
   }
   // acks=0: no response, but the connection is unmuted.

@@ -33,13 +33,14 @@ network::SocketServerConfig socket_server_config(
   network::SocketServerConfig s;
   for (const auto& l : c.listeners) {
     auto t = tls.find(l.name);
-    s.listeners.push_back({l.name, l.host, l.port, t == tls.end() ? nullptr : t->second});
+    s.listeners.push_back({l.name, l.host, l.port, t == tls.end() ? nullptr : t->second, c.uses_sasl(l.name)});
   }
   s.num_processors = c.num_network_threads;
   s.processor.max_request_bytes = c.socket_request_max_bytes;
   s.processor.connections_max_idle_ms = c.connections_max_idle_ms;
   s.processor.send_buffer_bytes = c.socket_send_buffer_bytes;
   s.processor.receive_buffer_bytes = c.socket_receive_buffer_bytes;
+  s.processor.sasl_max_receive_bytes = c.sasl_server_max_receive_size;
   s.queued_max_request_bytes = c.queued_max_request_bytes;
   s.max_connections = c.max_connections;
   s.max_connections_per_ip = c.max_connections_per_ip;

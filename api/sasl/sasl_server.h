@@ -18,10 +18,10 @@ namespace skiff::api::sasl {
 struct SaslStep {
   enum class Outcome { kChallenge, kComplete, kFailed };
   Outcome outcome = Outcome::kFailed;
-  std::string token;      // bytes for the client: a challenge or the final server message; may be empty
-  std::string user;       // kComplete: the authenticated user name (the principal is "User:" + user)
-  std::string error;      // kFailed: the message the client gets with SASL_AUTHENTICATION_FAILED
-  std::string log_detail; // kFailed: what the broker logs besides (never a password)
+  std::string token;       // bytes for the client: a challenge or the final server message; may be empty
+  std::string user;        // kComplete: the authenticated user name (the principal is "User:" + user)
+  std::string error;       // kFailed: the message the client gets with SASL_AUTHENTICATION_FAILED
+  std::string log_detail;  // kFailed: what the broker logs besides (never a password)
 
   static SaslStep challenge(std::string token) { return {Outcome::kChallenge, std::move(token), "", "", ""}; }
   static SaslStep complete(std::string user, std::string token = "") {

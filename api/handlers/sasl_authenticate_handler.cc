@@ -1,0 +1,102 @@
+#include "api/handlers/sasl_authenticate_handler.h"
+
+#include "api/api_log.h"
+#include "api/sasl/sasl_mechanisms.h"
+#include "common/byte_order.h"
+#include "common/log_escape.h"
+#include "network/sasl_session.h"
+
+namespace skiff::api {
+namespace {
+
+using Stage = network::SaslSession::Stage;
+using Outcome = sasl::SaslStep::Outcome;
+
+std::string_view as_text(const std::vector<uint8_t>& bytes) {
+  return {reinterpret_cast<const char*>(bytes.data()), bytes.size()};
+}
+
+}  // namespace
+
+void SaslAuthenticateHandler::handle(ApiRequest& request, protocol::SaslAuthenticateRequest& body, Responder& out) {
+  const auto& ctx = request.context();
+  protocol::SaslAuthenticateResponse resp;
+  if (!ctx.sasl || ctx.sasl->gate().stage != Stage::kAuthenticate) {
+    resp.error_code = code(ErrorCode::kIllegalSaslState);
+    resp.error_message = "SaslAuthenticate request received after successful authentication";
+    out.send(resp);
+    return;
+  }
+  int64_t lifetime_ms = 0;
+  auto step = advance(ctx, as_text(body.auth_bytes), lifetime_ms);
+  resp.auth_bytes.assign(step.token.begin(), step.token.end());
+  if (step.outcome == Outcome::kFailed) {
+    resp.error_code = code(ErrorCode::kSaslAuthenticationFailed);
+    resp.error_message = step.error;
+    out.send_then_close(resp, failure_delay());
+    return;
+  }
+  resp.session_lifetime_ms = lifetime_ms;
+  out.send(resp);
+}
+
+void SaslAuthenticateHandler::handle_raw(network::Request request, network::ResponseSender& sender) {
+  const auto& ctx = request.context;
+  int64_t lifetime_ms = 0;
+  std::string_view token(reinterpret_cast<const char*>(request.frame.data()), request.frame.size());
+  auto step = advance(ctx, token, lifetime_ms);
+  network::Response r;
+  r.context = ctx;
+  if (step.outcome == Outcome::kFailed) {  // v0 has no way to say why: the connection just closes
+    r.action = network::Response::Action::kSendThenClose;
+    r.close_delay = failure_delay();
+    sender.send_response(std::move(r));
+    return;
+  }
+  std::vector<uint8_t> frame(4 + step.token.size());
+  store_be<int32_t>(frame.data(), static_cast<int32_t>(step.token.size()));
+  std::copy(step.token.begin(), step.token.end(), frame.begin() + 4);
+  r.chunks.emplace_back(std::move(frame));
+  sender.send_response(std::move(r));
+}
+
+sasl::SaslStep SaslAuthenticateHandler::advance(const network::RequestContext& ctx, std::string_view token,
+                                                int64_t& lifetime_ms) {
+  auto state = ctx.sasl->get();
+  auto exchange = std::static_pointer_cast<sasl::SaslServer>(state.exchange);
+  auto step = exchange ? exchange->step(token) : sasl::SaslStep::failed("No SASL exchange in progress");
+  if (step.outcome == Outcome::kComplete) {
+    auto principal = "User:" + step.user;
+    if (!state.principal.empty() && state.principal != principal) {
+      step = sasl::SaslStep::failed(fmt::format("Cannot change principals during re-authentication from {}: {}",
+                                                state.principal, principal));
+    } else {
+      lifetime_ms = services_.sasl ? services_.sasl->max_reauth_ms(ctx.listener_name) : 0;
+      auto expires = lifetime_ms > 0 ? network::SaslSession::Clock::now() + std::chrono::milliseconds(lifetime_ms)
+                                     : network::SaslSession::Clock::time_point::max();
+      api_log().debug("{} authenticated {} from {} on listener {}", state.mechanism, escaped(principal),
+                      ctx.peer_address, ctx.listener_name);
+      ctx.sasl->set_authenticated(std::move(principal), expires);
+      return step;
+    }
+  }
+  if (step.outcome == Outcome::kFailed) {
+    api_log().info("failed authentication with {} on listener {} ({}): {}{}{}", ctx.peer_address, ctx.listener_name,
+                   state.mechanism, escaped(step.error), step.log_detail.empty() ? "" : "; ",
+                   escaped(step.log_detail));
+  }
+  return step;
+}
+
+std::chrono::milliseconds SaslAuthenticateHandler::failure_delay() const {
+  return std::chrono::milliseconds(services_.config.connection_failed_authentication_delay_ms);
+}
+
+protocol::SaslAuthenticateResponse SaslAuthenticateHandler::error_response(const protocol::SaslAuthenticateRequest&,
+                                                                           ErrorCode error) {
+  protocol::SaslAuthenticateResponse resp;
+  resp.error_code = code(error);
+  return resp;
+}
+
+}  // namespace skiff::api
