@@ -1,8 +1,9 @@
 """ACL authorization against the real broker (authorizer.class.name set to
 Kafka's StandardAuthorizer): Kafka's own kafka-acls tool adds, lists and
 removes ACLs; ACLs acknowledged survive kill -9; and an authorization matrix
-drives each API class as denied and then as allowed for User:ANONYMOUS (the
-principal of a PLAINTEXT connection), checking Kafka's error code for each.
+drives each API class as denied and then as allowed for User:alice (a SASL
+PLAIN login; User:admin is the super user who lets her alter ACLs), checking
+Kafka's error code for each, while User:bob stays denied throughout.
 Runs once, in the confluent_kafka run (the matrix uses its AdminClient,
 Producer and Consumer)."""
 from __future__ import annotations
@@ -160,8 +161,25 @@ def test_corrupt_acl_file_refuses_to_start(client, tmp_path):
 
 
 # ------------------------------------------------------------ the matrix
-def produce_error(b, topic: str, **conf) -> int:
-    p = Producer({"bootstrap.servers": b.bootstrap, "message.timeout.ms": 8000, **conf})
+SASL_USERS = ('org.apache.kafka.common.security.plain.PlainLoginModule required user_admin="admin-secret" '
+              'user_alice="alice-secret" user_bob="bob-secret";')
+
+
+def sasl_broker(tmp_path) -> SkiffBroker:
+    return new_broker(tmp_path, **{
+        "listeners": "SASL_PLAINTEXT://127.0.0.1:0", "listener.security.protocol.map": "SASL_PLAINTEXT:SASL_PLAINTEXT",
+        "sasl.enabled.mechanisms": "PLAIN", "listener.name.sasl_plaintext.plain.sasl.jaas.config": SASL_USERS,
+        "super.users": "User:admin"})
+
+
+def login(b, user: str) -> dict:
+    """A client configuration that logs in as `user` (SASL/PLAIN)."""
+    return {"bootstrap.servers": b.bootstrap, "security.protocol": "SASL_PLAINTEXT", "sasl.mechanism": "PLAIN",
+            "sasl.username": user, "sasl.password": f"{user}-secret"}
+
+
+def produce_error(who: dict, topic: str, **conf) -> int:
+    p = Producer({**who, "message.timeout.ms": 8000, **conf})
     got = []
     p.produce(topic, b"v", on_delivery=lambda err, msg: got.append(err))
     p.flush(15)
@@ -169,10 +187,9 @@ def produce_error(b, topic: str, **conf) -> int:
     return got[0].code() if got[0] else 0
 
 
-def consume_outcome(b, topic: str, group: str) -> int:
+def consume_outcome(who: dict, topic: str, group: str) -> int:
     """The first error a consumer of `group` sees, or 0 once it receives a record."""
-    c = Consumer({"bootstrap.servers": b.bootstrap, "group.id": group, "auto.offset.reset": "earliest",
-                  "enable.auto.commit": False})
+    c = Consumer({**who, "group.id": group, "auto.offset.reset": "earliest", "enable.auto.commit": False})
     try:
         c.subscribe([topic])
         deadline = time.time() + 20
@@ -195,15 +212,18 @@ def test_authorization_matrix(client, tmp_path):
     only_for(client, "confluent_kafka")
     T = ResourceType
     Op = AclOperation
-    # The ACL admin first: as a super user, give ANONYMOUS ALTER and DESCRIBE on
-    # the cluster, then restart without super users (the ACLs are on disk).
-    b = new_broker(tmp_path, **{"super.users": ME})
-    allow(admin(b), binding(T.BROKER, "kafka-cluster", Op.ALTER), binding(T.BROKER, "kafka-cluster", Op.DESCRIBE))
-    b.stop()
-    b.overrides.pop("super.users")
-    b.start()
+    b = sasl_broker(tmp_path)
+    alice, bob = login(b, "alice"), login(b, "bob")
+    ME = "User:alice"  # noqa: N806 (the principal the matrix grants to, shadowing ANONYMOUS)
+
+    def binding(rtype, name, op, pattern=ResourcePatternType.LITERAL, perm=AclPermissionType.ALLOW):
+        return AclBinding(rtype, name, pattern, ME, "*", op, perm)
+
+    # The super user lets alice change ACLs and describe the cluster.
+    allow(AdminClient(login(b, "admin")), binding(T.BROKER, "kafka-cluster", Op.ALTER),
+          binding(T.BROKER, "kafka-cluster", Op.DESCRIBE))
     try:
-        a = admin(b)
+        a = AdminClient(alice)
         t = f"m-{uuid.uuid4().hex[:6]}"
         g = f"g-{uuid.uuid4().hex[:6]}"
 
@@ -219,17 +239,19 @@ def test_authorization_matrix(client, tmp_path):
         assert t in a.list_topics(timeout=TIMEOUT).topics
 
         # Produce: WRITE on the topic.
-        assert produce_error(b, t) == KafkaError.TOPIC_AUTHORIZATION_FAILED
+        assert produce_error(alice, t) == KafkaError.TOPIC_AUTHORIZATION_FAILED
         allow(a, binding(T.TOPIC, t, Op.WRITE))
-        assert produce_error(b, t) == 0
-        assert produce_error(b, t, **{"enable.idempotence": True}) == 0  # WRITE on a topic: IDEMPOTENT_WRITE not needed
+        assert produce_error(alice, t) == 0
+        assert produce_error(alice, t, **{"enable.idempotence": True}) == 0  # WRITE on a topic: no IDEMPOTENT_WRITE
+        assert produce_error(bob, t) == KafkaError.TOPIC_AUTHORIZATION_FAILED  # alice's ACLs are hers alone
 
         # Consume: READ on the group, then READ on the topic.
-        assert consume_outcome(b, t, g) == KafkaError.GROUP_AUTHORIZATION_FAILED
+        assert consume_outcome(alice, t, g) == KafkaError.GROUP_AUTHORIZATION_FAILED
         allow(a, binding(T.GROUP, g, Op.READ))
-        assert consume_outcome(b, t, g) == KafkaError.TOPIC_AUTHORIZATION_FAILED
+        assert consume_outcome(alice, t, g) == KafkaError.TOPIC_AUTHORIZATION_FAILED
         allow(a, binding(T.TOPIC, t, Op.READ))
-        assert consume_outcome(b, t, g) == 0
+        assert consume_outcome(alice, t, g) == 0
+        assert consume_outcome(bob, t, g) == KafkaError.GROUP_AUTHORIZATION_FAILED
 
         # Groups: DESCRIBE to see one, DELETE to delete it.
         assert g in {x.group_id for x in a.list_consumer_groups(request_timeout=TIMEOUT).result().valid}
@@ -264,10 +286,10 @@ def test_authorization_matrix(client, tmp_path):
         assert error_code(trim) == KafkaError.TOPIC_AUTHORIZATION_FAILED
 
         # Transactions: WRITE on the transactional id.
-        tx = Producer({"bootstrap.servers": b.bootstrap, "transactional.id": "tx-m"})
+        tx = Producer({**alice, "transactional.id": "tx-m"})
         assert error_code(lambda: tx.init_transactions(15)) == KafkaError.TRANSACTIONAL_ID_AUTHORIZATION_FAILED
         allow(a, binding(T.TRANSACTIONAL_ID, "tx-m", Op.WRITE))
-        tx = Producer({"bootstrap.servers": b.bootstrap, "transactional.id": "tx-m"})
+        tx = Producer({**alice, "transactional.id": "tx-m"})
         tx.init_transactions(15)
         tx.begin_transaction()
         tx.produce(t, b"in-txn")
@@ -287,6 +309,8 @@ def test_authorization_matrix(client, tmp_path):
         # A DENY wins: no more ACL changes once ALTER on the cluster is denied.
         allow(a, binding(T.BROKER, "kafka-cluster", Op.ALTER, perm=AclPermissionType.DENY))
         assert error_code(lambda: allow(a, binding(T.TOPIC, "x", Op.READ))) == \
+            KafkaError.CLUSTER_AUTHORIZATION_FAILED
+        assert error_code(lambda: allow(AdminClient(bob), binding(T.TOPIC, "x", Op.READ))) == \
             KafkaError.CLUSTER_AUTHORIZATION_FAILED
     finally:
         b.stop()

@@ -1,0 +1,365 @@
+"""SASL listeners (SASL_PLAINTEXT, SASL_SSL) with real clients: each client
+authenticates with PLAIN (users from the listener's JAAS entry, Kafka's own
+form) over TCP and over TLS, then produces and consumes; a wrong password
+fails with the client's authentication error and a broker log line. The
+raw-socket scenarios (requests before authentication, an oversized token,
+SaslHandshake v0's bare tokens, an unknown mechanism, session expiry) run
+once, in the kcat run."""
+from __future__ import annotations
+
+import re
+import socket
+import struct
+import subprocess
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+
+from conftest import skiff_binary
+from harness.broker import BrokerError, SkiffBroker
+from harness.certs import SERVER_EXT, make_ca, make_cert
+from harness.java_check import run_java_check
+
+JAVA_CHECK = Path(__file__).parent / "java_sasl" / "SecureClientCheck.java"
+BOUND = re.compile(r"(\w+) on 127\.0\.0\.1:(\d+) advertised as")
+PLAIN_JAAS = ('org.apache.kafka.common.security.plain.PlainLoginModule required username="admin" '
+              'password="admin-secret" user_admin="admin-secret" user_alice="alice-secret";')
+LISTENERS = {"SASL_PLAINTEXT": "SASL_PLAINTEXT", "SASL_SSL": "SASL_SSL"}
+
+
+@pytest.fixture(scope="module")
+def certs(tmp_path_factory) -> Path:
+    d = tmp_path_factory.mktemp("sasl-certs")
+    make_ca(d, "ca")
+    make_cert(d, "ca", "server", "/CN=localhost", SERVER_EXT)
+    return d
+
+
+def sasl_overrides(certs: Path, **extra: str) -> dict[str, str]:
+    o = {
+        "listeners": "PLAINTEXT://127.0.0.1:0,SASL_PLAINTEXT://127.0.0.1:0,SASL_SSL://127.0.0.1:0",
+        "listener.security.protocol.map": "PLAINTEXT:PLAINTEXT,SASL_PLAINTEXT:SASL_PLAINTEXT,SASL_SSL:SASL_SSL",
+        "sasl.enabled.mechanisms": "PLAIN",
+        "listener.name.sasl_plaintext.plain.sasl.jaas.config": PLAIN_JAAS,
+        "listener.name.sasl_ssl.plain.sasl.jaas.config": PLAIN_JAAS,
+        "ssl.keystore.location": str(certs / "server.pem"),
+        "skiff.log.level": "debug",
+        "num.partitions": "1",
+    }
+    o.update(extra)
+    return {k: v for k, v in o.items() if v is not None}  # None: the key unset
+
+
+def start(certs: Path, d: Path, **extra: str) -> SkiffBroker:
+    b = SkiffBroker(skiff_binary(), d / "data", d, sasl_overrides(certs, **extra))
+    b.start()
+    b.ports = {name: int(port) for name, port in BOUND.findall(b.log_path.read_text(errors="replace"))}
+    return b
+
+
+@pytest.fixture(scope="module")
+def sasl_broker(certs, tmp_path_factory):
+    b = start(certs, tmp_path_factory.mktemp("sasl-broker"))
+    yield b
+    b.stop()
+
+
+def log_wait(b: SkiffBroker, pattern: str, timeout: float = 10.0) -> str:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        m = re.search(pattern, b.log_path.read_text(errors="replace"))
+        if m:
+            return m.group(0)
+        time.sleep(0.05)
+    raise AssertionError(f"no log line matching {pattern!r}\n{b.log_tail()}")
+
+
+# --- the clients: (bootstrap, topic, security) -> values read back -------------
+# security: {"protocol", "mechanism", "user", "password", "ca"}
+
+def kcat_roundtrip(bootstrap, topic, sec, n):
+    opts = ["-X", f"security.protocol={sec['protocol']}", "-X", f"sasl.mechanisms={sec['mechanism']}",
+            "-X", f"sasl.username={sec['user']}", "-X", f"sasl.password={sec['password']}"]
+    if sec["protocol"] == "SASL_SSL":
+        opts += ["-X", f"ssl.ca.location={sec['ca']}"]
+    data = "".join(f"v{i}\n" for i in range(n))
+    p = subprocess.run(["kcat", "-b", bootstrap, "-P", "-t", topic, "-p", "0", *opts], input=data, text=True,
+                       capture_output=True, timeout=60)
+    if p.returncode != 0:
+        raise PermissionError(p.stderr[-2000:])
+    p = subprocess.run(["kcat", "-b", bootstrap, "-C", "-t", topic, "-p", "0", "-o", "beginning", "-e",
+                        "-c", str(n), *opts], capture_output=True, text=True, timeout=60)
+    assert p.returncode == 0, p.stderr[-2000:]
+    return p.stdout.split()
+
+
+def confluent_roundtrip(bootstrap, topic, sec, n):
+    import confluent_kafka as ck
+    conf = {"bootstrap.servers": bootstrap, "security.protocol": sec["protocol"], "sasl.mechanism": sec["mechanism"],
+            "sasl.username": sec["user"], "sasl.password": sec["password"]}
+    if sec["protocol"] == "SASL_SSL":
+        conf["ssl.ca.location"] = sec["ca"]
+    errors = []
+    p = ck.Producer({**conf, "error_cb": errors.append, "message.timeout.ms": 15000})
+    for i in range(n):
+        p.produce(topic, f"v{i}".encode(), partition=0)
+    if p.flush(30) != 0 or any(e.code() == ck.KafkaError._AUTHENTICATION for e in errors):
+        raise PermissionError(str(errors))
+    c = ck.Consumer({**conf, "group.id": "g-" + uuid.uuid4().hex, "auto.offset.reset": "earliest"})
+    c.assign([ck.TopicPartition(topic, 0, ck.OFFSET_BEGINNING)])
+    out, deadline = [], time.monotonic() + 30
+    while len(out) < n and time.monotonic() < deadline:
+        m = c.poll(0.5)
+        if m is not None and not m.error():
+            out.append(m.value().decode())
+    c.close()
+    return out
+
+
+def kafka_python_roundtrip(bootstrap, topic, sec, n):
+    from kafka import KafkaConsumer, KafkaProducer, TopicPartition
+    from kafka.errors import KafkaError
+    conf = {"bootstrap_servers": bootstrap, "security_protocol": sec["protocol"], "sasl_mechanism": sec["mechanism"],
+            "sasl_plain_username": sec["user"], "sasl_plain_password": sec["password"]}
+    if sec["protocol"] == "SASL_SSL":
+        conf["ssl_cafile"] = sec["ca"]
+    try:
+        p = KafkaProducer(**conf, max_block_ms=15000)
+    except KafkaError as e:
+        raise PermissionError(repr(e)) from e
+    for i in range(n):
+        p.send(topic, f"v{i}".encode(), partition=0).get(30)
+    p.close()
+    c = KafkaConsumer(**conf, consumer_timeout_ms=15000)
+    tp = TopicPartition(topic, 0)
+    c.assign([tp])
+    c.seek_to_beginning(tp)
+    out = []
+    for m in c:
+        out.append(m.value.decode())
+        if len(out) == n:
+            break
+    c.close()
+    return out
+
+
+def java_properties(sec) -> str:
+    module = ("org.apache.kafka.common.security.plain.PlainLoginModule" if sec["mechanism"] == "PLAIN"
+              else "org.apache.kafka.common.security.scram.ScramLoginModule")
+    lines = [f"security.protocol={sec['protocol']}", f"sasl.mechanism={sec['mechanism']}",
+             f'sasl.jaas.config={module} required username="{sec["user"]}" password="{sec["password"]}";']
+    if sec["protocol"] == "SASL_SSL":
+        lines += ["ssl.truststore.type=PEM", f"ssl.truststore.location={sec['ca']}"]
+    return "\n".join(lines) + "\n"
+
+
+def java_roundtrip(bootstrap, topic, sec, n, pause_ms=0):
+    props = Path(sec["ca"]).parent / f"client-{uuid.uuid4().hex[:8]}.properties"
+    props.write_text(java_properties(sec))
+    r = run_java_check(JAVA_CHECK, bootstrap, topic, str(props), str(n), "30000", str(pause_ms), timeout=120)
+    if r.result.get("error") in ("SaslAuthenticationException", "AuthenticationException"):
+        raise PermissionError(r.result["error"])
+    assert r.returncode == 0, f"{r.result} {r.stderr_tail}"
+    return [f"v{i}" for i in range(r.result["consumed"])]
+
+
+ROUNDTRIPS = {"kcat": kcat_roundtrip, "confluent_kafka": confluent_roundtrip,
+              "kafka_python": kafka_python_roundtrip, "java": java_roundtrip}
+
+
+def roundtrip_of(client):
+    if client.name not in ROUNDTRIPS:
+        pytest.skip(f"no SASL configuration written for {client.name} yet")
+    return ROUNDTRIPS[client.name]
+
+
+def security(certs, listener, mechanism="PLAIN", user="alice", password="alice-secret"):
+    return {"protocol": LISTENERS[listener], "mechanism": mechanism, "user": user, "password": password,
+            "ca": str(certs / "ca.pem")}
+
+
+@pytest.mark.parametrize("listener", ["SASL_PLAINTEXT", "SASL_SSL"])
+def test_plain_produce_and_consume(client, sasl_broker, certs, listener):
+    rt = roundtrip_of(client)
+    topic = f"sasl-{listener.lower().replace('_', '-')}-{client.name.replace('_', '-')}-{uuid.uuid4().hex[:6]}"
+    got = rt(f"localhost:{sasl_broker.ports[listener]}", topic, security(certs, listener), 20)
+    assert got == [f"v{i}" for i in range(20)]
+    log_wait(sasl_broker, rf"PLAIN authenticated User:alice from 127\.0\.0\.1 on listener {listener}")
+
+
+def test_wrong_password_is_refused_and_logged(client, sasl_broker, certs):
+    rt = roundtrip_of(client)
+    with pytest.raises(PermissionError):
+        rt(f"localhost:{sasl_broker.ports['SASL_PLAINTEXT']}", "sasl-refused",
+           security(certs, "SASL_PLAINTEXT", password="wrong"), 1)
+    log_wait(sasl_broker, r"failed authentication with 127\.0\.0\.1 on listener SASL_PLAINTEXT \(PLAIN\): "
+                          r"Authentication failed: Invalid username or password; user 'alice'")
+
+
+# --- the SASL exchange on a raw socket (kcat run only) --------------------------
+
+def once(client):
+    if client.name != "kcat":
+        pytest.skip("speaks the SASL exchange on a raw socket; covered by the kcat run")
+
+
+def frame(api: int, version: int, body: bytes, corr: int = 7) -> bytes:
+    head = struct.pack(">hhih", api, version, corr, 4) + b"test"
+    return struct.pack(">i", len(head) + len(body)) + head + body
+
+
+def recv_frame(s: socket.socket) -> bytes:
+    def exact(n):
+        buf = b""
+        while len(buf) < n:
+            chunk = s.recv(n - len(buf))
+            if not chunk:
+                raise ConnectionError("closed by the broker")
+            buf += chunk
+        return buf
+    (size,) = struct.unpack(">i", exact(4))
+    return exact(size)
+
+
+def connect(port: int) -> socket.socket:
+    return socket.create_connection(("127.0.0.1", port), timeout=10)
+
+
+def sasl_handshake(s, mechanism: str, version: int = 1) -> tuple[int, list[str]]:
+    m = mechanism.encode()
+    s.sendall(frame(17, version, struct.pack(">h", len(m)) + m))
+    r = recv_frame(s)
+    err, n = struct.unpack(">hi", r[4:10])
+    names, at = [], 10
+    for _ in range(n):
+        (ln,) = struct.unpack(">h", r[at:at + 2])
+        names.append(r[at + 2:at + 2 + ln].decode())
+        at += 2 + ln
+    return err, names
+
+
+def sasl_authenticate(s, token: bytes) -> tuple[int, str | None, int]:
+    """SaslAuthenticate v1: (error code, error message, session lifetime ms)."""
+    s.sendall(frame(36, 1, struct.pack(">i", len(token)) + token))
+    r = recv_frame(s)
+    (err, ln) = struct.unpack(">hh", r[4:8])
+    msg = None if ln < 0 else r[8:8 + ln].decode()
+    at = 8 + max(ln, 0)
+    (blen,) = struct.unpack(">i", r[at:at + 4])
+    (lifetime,) = struct.unpack(">q", r[at + 4 + blen:at + 12 + blen])
+    return err, msg, lifetime
+
+
+def metadata_ok(s) -> bool:
+    s.sendall(frame(3, 1, struct.pack(">i", -1)))
+    return len(recv_frame(s)) > 8
+
+
+def assert_closed(s: socket.socket, timeout: float = 10.0) -> None:
+    s.settimeout(timeout)
+    try:
+        assert s.recv(1024) == b"", "the broker answered instead of closing"
+    except ConnectionResetError:
+        pass
+
+
+def login(port: int, password: str = "alice-secret") -> socket.socket:
+    s = connect(port)
+    assert sasl_handshake(s, "PLAIN") == (0, ["PLAIN"])
+    assert sasl_authenticate(s, b"\0alice\0" + password.encode())[0] == 0
+    return s
+
+
+def test_only_the_sasl_exchange_before_authentication(client, sasl_broker):
+    once(client)
+    port = sasl_broker.ports["SASL_PLAINTEXT"]
+    good = login(port)
+    s = connect(port)
+    s.sendall(frame(3, 1, struct.pack(">i", -1)))  # Metadata first
+    assert_closed(s)
+    log_wait(sasl_broker, r"a request with API key 3 before SASL authentication")
+    s = connect(port)  # a 100 MB token: refused from its size, never read
+    s.sendall(struct.pack(">i", 100 * 1024 * 1024) + b"\0" * 1024)
+    assert_closed(s)
+    log_wait(sasl_broker, r"frame size 104857600 is outside \[0, 524288\] \(sasl.server.max.receive.size")
+    s = connect(port)  # an unknown mechanism: the enabled ones, then closed
+    assert sasl_handshake(s, "GSSAPI") == (33, ["PLAIN"])
+    assert_closed(s)
+    s = connect(port)  # a wrong password: Kafka's message, then closed
+    assert sasl_handshake(s, "PLAIN")[0] == 0
+    err, msg, _ = sasl_authenticate(s, b"\0alice\0nope")
+    assert (err, msg) == (58, "Authentication failed: Invalid username or password")
+    assert_closed(s)
+    s = connect(sasl_broker.ports["PLAINTEXT"])  # no SASL on this listener
+    assert sasl_handshake(s, "PLAIN")[0] == 34
+    assert metadata_ok(good)  # the broker served the others all along
+    good.close()
+
+
+def test_handshake_v0_takes_bare_tokens(client, sasl_broker):
+    once(client)
+    s = connect(sasl_broker.ports["SASL_PLAINTEXT"])
+    assert sasl_handshake(s, "PLAIN", version=0) == (0, ["PLAIN"])
+    token = b"\0alice\0alice-secret"
+    s.sendall(struct.pack(">i", len(token)) + token)
+    assert recv_frame(s) == b""  # PLAIN's empty answer, size-prefixed, no header
+    assert metadata_ok(s)
+    s.close()
+
+
+def test_session_expiry_and_reauthentication(client, certs, tmp_path):
+    once(client)
+    b = start(certs, tmp_path, **{"connections.max.reauth.ms": "1500"})
+    try:
+        port = b.ports["SASL_PLAINTEXT"]
+        s = connect(port)
+        assert sasl_handshake(s, "PLAIN")[0] == 0
+        assert sasl_authenticate(s, b"\0alice\0alice-secret") == (0, None, 1500)
+        assert metadata_ok(s)
+        time.sleep(2)
+        s.sendall(frame(3, 1, struct.pack(">i", -1)))
+        assert_closed(s)
+        log_wait(b, r"its SASL session expired \(connections.max.reauth.ms\)")
+        s = login(port)  # re-authenticating in time keeps the connection
+        time.sleep(1)
+        assert sasl_handshake(s, "PLAIN")[0] == 0
+        err, msg, _ = sasl_authenticate(s, b"\0admin\0admin-secret")  # not the same principal
+        assert err == 58 and "Cannot change principals during re-authentication" in msg
+        s = login(port)
+        time.sleep(1)
+        assert sasl_handshake(s, "PLAIN")[0] == 0
+        assert sasl_authenticate(s, b"\0alice\0alice-secret")[0] == 0
+        time.sleep(1)
+        assert metadata_ok(s)
+        s.close()
+    finally:
+        b.stop()
+
+
+def test_java_client_reauthenticates(client, certs, tmp_path):
+    if client.name != "java":
+        pytest.skip("KIP-368 re-authentication is the Java client's")
+    b = start(certs, tmp_path, **{"connections.max.reauth.ms": "2000"})
+    try:
+        got = java_roundtrip(f"localhost:{b.ports['SASL_SSL']}", "reauth", security(certs, "SASL_SSL"), 6,
+                             pause_ms=5000)
+        assert got == [f"v{i}" for i in range(6)]
+        assert "session expired" not in b.log_path.read_text(errors="replace")
+    finally:
+        b.stop()
+
+
+@pytest.mark.parametrize("extra,message", [
+    ({"sasl.enabled.mechanisms": "GSSAPI"}, "offers none of PLAIN, SCRAM-SHA-256, SCRAM-SHA-512"),
+    ({"listener.name.sasl_ssl.plain.sasl.jaas.config": None}, "PLAIN is enabled but listener.name.sasl_ssl.plain"),
+    ({"listener.name.sasl_ssl.plain.sasl.jaas.config": "PlainLoginModule required user_x=\"y\""}, "must end with ';'"),
+])
+def test_startup_errors_name_the_setting(client, certs, tmp_path, extra, message):
+    once(client)
+    b = SkiffBroker(skiff_binary(), tmp_path / "data", tmp_path, sasl_overrides(certs, **extra))
+    with pytest.raises(BrokerError) as e:
+        b.start()
+    assert message in str(e.value)
+    assert "user_x" not in str(e.value)  # a JAAS value (passwords) is never echoed
