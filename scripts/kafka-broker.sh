@@ -110,8 +110,12 @@ PROPS
   done
   if [[ ! -f "$DIR/data/meta.properties" ]]; then
     CLUSTER_ID=$(java -cp "$CP" kafka.tools.StorageTool random-uuid 2>/dev/null | tail -n1)
+    # KAFKA_ADD_SCRAM: a SCRAM credential made at format time, in
+    # kafka-storage's --add-scram form (scripts/bench_sasl.py).
+    local scram=()
+    [[ -n "${KAFKA_ADD_SCRAM:-}" ]] && scram=(--add-scram "$KAFKA_ADD_SCRAM")
     if ! java -cp "$CP" kafka.tools.StorageTool format -t "$CLUSTER_ID" -c "$DIR/server.properties" \
-           --standalone >"$DIR/format.log" 2>&1; then
+           --standalone "${scram[@]}" >"$DIR/format.log" 2>&1; then
       echo "kafka-broker: storage format failed:" >&2
       tail -n 20 "$DIR/format.log" >&2
       exit 1

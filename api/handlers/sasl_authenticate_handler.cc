@@ -36,6 +36,7 @@ void SaslAuthenticateHandler::handle(ApiRequest& request, protocol::SaslAuthenti
     out.send_then_close(resp, failure_delay());
     return;
   }
+  resp.error_message = std::nullopt;  // as Kafka: null on success
   resp.session_lifetime_ms = lifetime_ms;
   out.send(resp);
 }
