@@ -37,6 +37,9 @@ void SaslHandshakeHandler::handle(ApiRequest& request, protocol::SaslHandshakeRe
            fmt::format("SASL mechanism '{}' is not enabled", escaped(body.mechanism)), out);
     return;
   }
+  if (reauth)
+    api_log().debug("re-authenticating {} from {} on listener {}", escaped(state.principal), ctx.peer_address,
+                    ctx.listener_name);
   state.mechanism = body.mechanism;
   state.exchange = std::shared_ptr<sasl::SaslServer>(std::move(server));
   state.stage = request.api_version() == 0 ? Stage::kRawToken : Stage::kAuthenticate;

@@ -125,12 +125,12 @@ def kafka_python_roundtrip(bootstrap, topic, sec, n):
             "sasl_plain_username": sec["user"], "sasl_plain_password": sec["password"]}
     if sec["protocol"] == "SASL_SSL":
         conf["ssl_cafile"] = sec["ca"]
-    try:
-        p = KafkaProducer(**conf, max_block_ms=15000)
+    try:  # a refused login: kafka-python retries it until its metadata wait times out
+        p = KafkaProducer(**conf, max_block_ms=8000)
+        for i in range(n):
+            p.send(topic, f"v{i}".encode(), partition=0).get(30)
     except KafkaError as e:
         raise PermissionError(repr(e)) from e
-    for i in range(n):
-        p.send(topic, f"v{i}".encode(), partition=0).get(30)
     p.close()
     c = KafkaConsumer(**conf, consumer_timeout_ms=15000)
     tp = TopicPartition(topic, 0)
@@ -347,6 +347,7 @@ def test_java_client_reauthenticates(client, certs, tmp_path):
                              pause_ms=5000)
         assert got == [f"v{i}" for i in range(6)]
         assert "session expired" not in b.log_path.read_text(errors="replace")
+        log_wait(b, r"re-authenticating User:alice from 127\.0\.0\.1 on listener SASL_SSL")
     finally:
         b.stop()
 
