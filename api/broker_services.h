@@ -3,6 +3,8 @@
 // KafkaApis; every member is itself thread-safe.
 #pragma once
 
+#include <memory>
+
 #include "api/broker_info.h"
 #include "config/broker_config.h"
 #include "config/dynamic_broker_config.h"
@@ -19,6 +21,9 @@ class ProducerIds;
 }
 namespace acl {
 class Authorizer;
+}
+namespace sasl {
+class ScramCredentialStore;
 }
 class TxnHost;
 namespace txn {
@@ -43,6 +48,10 @@ struct BrokerServices {
   TxnHost* txn = nullptr;  // the transaction coordinator (api/txn_host.h)
   // The ACL checks (api/authorize.h); null: no authorizer configured.
   acl::Authorizer* authorizer = nullptr;
+  // The SCRAM credentials (api/sasl/scram_store.h): KIP-554's APIs change
+  // them, the SASL exchange reads them. Shared: a connection's SCRAM exchange
+  // may hold it.
+  std::shared_ptr<sasl::ScramCredentialStore> scram;
 };
 
 }  // namespace skiff::api

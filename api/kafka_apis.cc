@@ -7,6 +7,7 @@
 #include "api/handlers/alter_configs_handler.h"
 #include "api/handlers/alter_partition_reassignments_handler.h"
 #include "api/handlers/alter_replica_log_dirs_handler.h"
+#include "api/handlers/alter_user_scram_credentials_handler.h"
 #include "api/handlers/api_versions_handler.h"
 #include "api/handlers/consumer_group_describe_handler.h"
 #include "api/handlers/consumer_group_heartbeat_handler.h"
@@ -26,6 +27,7 @@
 #include "api/handlers/describe_quorum_handler.h"
 #include "api/handlers/describe_topic_partitions_handler.h"
 #include "api/handlers/describe_transactions_handler.h"
+#include "api/handlers/describe_user_scram_credentials_handler.h"
 #include "api/handlers/elect_leaders_handler.h"
 #include "api/handlers/end_txn_handler.h"
 #include "api/handlers/fetch_handler.h"
@@ -52,6 +54,7 @@
 #include "api/handlers/write_txn_markers_handler.h"
 #include "api/protocol/errors.h"
 #include "api/protocol/frame.h"
+#include "api/sasl/scram_bootstrap.h"
 #include "common/log_escape.h"
 
 namespace skiff::api {
@@ -123,6 +126,8 @@ KafkaApis::KafkaApis(const config::BrokerConfig& config, const BrokerInfo& broke
       authorizer_(make_authorizer(config)),
       services_{config, broker, logs, &fetch_purgatory_, groups_.get(), producer_ids_.get(), dynamic} {
   services_.authorizer = authorizer_.get();
+  // Throws (the broker does not start) on a corrupt file or unstored bootstrap users.
+  services_.scram = sasl::open_scram_store(config);
   services_.txn_offsets = groups_.get();  // markers on __consumer_offsets partitions (KIP-447)
   // The transaction coordinator loads __transaction_state before the first
   // request is handled (the handler threads start after this constructor).
@@ -165,6 +170,7 @@ KafkaApis::KafkaApis(const config::BrokerConfig& config, const BrokerInfo& broke
   registry_.add(std::make_unique<ListPartitionReassignmentsHandler>(services_));
   registry_.add(std::make_unique<UpdateFeaturesHandler>(services_));
   add_txn_and_acl_handlers();
+  add_scram_handlers();
   // DeleteTopics drops the topic's committed offsets right after the topic;
   // a crash in between leaves them here. OffsetCommit needs an existing
   // topic, so offsets of a missing one can only be such leftovers.
@@ -201,6 +207,12 @@ void KafkaApis::add_txn_and_acl_handlers() {
   registry_.add(std::make_unique<DescribeAclsHandler>(services_));
   registry_.add(std::make_unique<CreateAclsHandler>(services_));
   registry_.add(std::make_unique<DeleteAclsHandler>(services_));
+}
+
+void KafkaApis::add_scram_handlers() {
+  // KIP-554: SCRAM credentials, in <first log dir>/skiff-scram-credentials.
+  registry_.add(std::make_unique<DescribeUserScramCredentialsHandler>(services_));
+  registry_.add(std::make_unique<AlterUserScramCredentialsHandler>(services_));
 }
 
 KafkaApis::~KafkaApis() { shutdown(); }

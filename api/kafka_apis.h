@@ -53,6 +53,8 @@ class KafkaApis : public network::RequestHandler {
   void add_group_handlers();
   // Transactions and the ACL APIs.
   void add_txn_and_acl_handlers();
+  // KIP-554's SCRAM credential APIs (api/sasl/scram_store.h).
+  void add_scram_handlers();
 
   Purgatory fetch_purgatory_;
   std::unique_ptr<group::GroupCoordinator> groups_;
