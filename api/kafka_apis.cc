@@ -19,6 +19,7 @@
 #include "api/handlers/delete_records_handler.h"
 #include "api/handlers/delete_topics_handler.h"
 #include "api/handlers/describe_acls_handler.h"
+#include "api/handlers/describe_client_quotas_handler.h"
 #include "api/handlers/describe_cluster_handler.h"
 #include "api/handlers/describe_configs_handler.h"
 #include "api/handlers/describe_groups_handler.h"
@@ -213,6 +214,8 @@ void KafkaApis::add_scram_handlers() {
   // KIP-554: SCRAM credentials, in <first log dir>/skiff-scram-credentials.
   registry_.add(std::make_unique<DescribeUserScramCredentialsHandler>(services_));
   registry_.add(std::make_unique<AlterUserScramCredentialsHandler>(services_));
+  // No quotas, but kafka-configs --describe --entity-type users asks first.
+  registry_.add(std::make_unique<DescribeClientQuotasHandler>(services_));
 }
 
 KafkaApis::~KafkaApis() { shutdown(); }
