@@ -1,7 +1,11 @@
 #include "api/sasl/scram_store.h"
 
+#include <fcntl.h>
 #include <fmt/format.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
+#include <cerrno>
 #include <stdexcept>
 
 #include "common/byte_order.h"
@@ -62,6 +66,19 @@ ScramCredentialStore::Map::value_type read_record(Cursor& in) {
       c.stored_key.size() != n || c.server_key.size() != n)
     throw std::runtime_error(fmt::format("invalid {} credential for user '{}'", mechanism_name(*mechanism), user));
   return {{std::move(user), *mechanism}, std::move(c)};
+}
+
+// The credentials are secrets: the temporary file write_file_durably fills
+// and renames over `file` ("<file>.tmp", log/file_util.cc) is created owner-only
+// first, so the file never exists with wider permissions. Returns 0 or errno.
+int prepare_private_tmp(const std::filesystem::path& file) {
+  auto tmp = file;
+  tmp += ".tmp";
+  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
+  if (fd < 0) return errno;
+  int rc = ::fchmod(fd, 0600) == 0 ? 0 : errno;
+  ::close(fd);
+  return rc;
 }
 
 }  // namespace
@@ -159,8 +176,10 @@ int ScramCredentialStore::apply(const std::vector<ScramCredentialChange>& change
     else
       next.erase(key);
   }
-  if (!file_.empty())
+  if (!file_.empty()) {
+    if (int err = prepare_private_tmp(file_)) return err;
     if (int err = storage::write_file_durably(file_, encode(next))) return err;
+  }
   std::unique_lock lock(mu_);
   credentials_ = std::move(next);
   return 0;

@@ -2,7 +2,7 @@
 // ScramCredential, kept in memory for the SASL exchanges and on disk in one
 // small file in the first log dir ("skiff-scram-credentials"), replaced whole
 // on every change (storage::write_file_durably: temporary file, fsync,
-// rename, directory fsync), so after a crash the file holds the credentials
+// rename, directory fsync; the file is owner-only, 0600), so after a crash the file holds the credentials
 // before a change or after it, never a mix. A change is published in memory
 // only after the file is written; a failed write changes nothing.
 //

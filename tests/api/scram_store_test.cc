@@ -44,6 +44,9 @@ TEST_CASE("SCRAM store: apply, describe, and the file read back", "[sasl][scram]
                        {"alice", ScramMechanism::kSha256, credential(ScramMechanism::kSha256, "a")},
                        {"bob", ScramMechanism::kSha256, credential(ScramMechanism::kSha256, "b")}}) == 0);
   REQUIRE(store.apply({{"bob", ScramMechanism::kSha256, std::nullopt}, {"nobody", ScramMechanism::kSha256, {}}}) == 0);
+  struct stat st {};
+  REQUIRE(::stat(file.c_str(), &st) == 0);
+  CHECK((st.st_mode & 0777) == 0600);  // secrets: owner-only
   ScramCredentialStore again(file);
   again.load();
   CHECK(again.lookup("alice", ScramMechanism::kSha512) == alice);
