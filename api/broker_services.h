@@ -3,6 +3,8 @@
 // KafkaApis; every member is itself thread-safe.
 #pragma once
 
+#include <memory>
+
 #include "api/broker_info.h"
 #include "config/broker_config.h"
 #include "config/dynamic_broker_config.h"
@@ -22,6 +24,7 @@ class Authorizer;
 }
 namespace sasl {
 class SaslMechanisms;
+class ScramCredentialStore;
 }
 class TxnHost;
 namespace txn {
@@ -48,6 +51,10 @@ struct BrokerServices {
   acl::Authorizer* authorizer = nullptr;
   // The SASL mechanisms of the SASL listeners (api/sasl/sasl_mechanisms.h).
   const sasl::SaslMechanisms* sasl = nullptr;
+  // The SCRAM credentials (api/sasl/scram_store.h): KIP-554's APIs change
+  // them, the SASL exchange reads them. Shared: a connection's SCRAM exchange
+  // may hold it.
+  std::shared_ptr<sasl::ScramCredentialStore> scram;
 };
 
 }  // namespace skiff::api

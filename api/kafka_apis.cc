@@ -7,6 +7,7 @@
 #include "api/handlers/alter_configs_handler.h"
 #include "api/handlers/alter_partition_reassignments_handler.h"
 #include "api/handlers/alter_replica_log_dirs_handler.h"
+#include "api/handlers/alter_user_scram_credentials_handler.h"
 #include "api/handlers/api_versions_handler.h"
 #include "api/handlers/consumer_group_describe_handler.h"
 #include "api/handlers/consumer_group_heartbeat_handler.h"
@@ -18,6 +19,7 @@
 #include "api/handlers/delete_records_handler.h"
 #include "api/handlers/delete_topics_handler.h"
 #include "api/handlers/describe_acls_handler.h"
+#include "api/handlers/describe_client_quotas_handler.h"
 #include "api/handlers/describe_cluster_handler.h"
 #include "api/handlers/describe_configs_handler.h"
 #include "api/handlers/describe_groups_handler.h"
@@ -26,6 +28,7 @@
 #include "api/handlers/describe_quorum_handler.h"
 #include "api/handlers/describe_topic_partitions_handler.h"
 #include "api/handlers/describe_transactions_handler.h"
+#include "api/handlers/describe_user_scram_credentials_handler.h"
 #include "api/handlers/elect_leaders_handler.h"
 #include "api/handlers/end_txn_handler.h"
 #include "api/handlers/fetch_handler.h"
@@ -54,6 +57,8 @@
 #include "api/handlers/write_txn_markers_handler.h"
 #include "api/protocol/errors.h"
 #include "api/protocol/frame.h"
+#include "api/sasl/scram_bootstrap.h"
+#include "api/sasl/scram_server.h"
 #include "common/log_escape.h"
 
 namespace skiff::api {
@@ -125,6 +130,8 @@ KafkaApis::KafkaApis(const config::BrokerConfig& config, const BrokerInfo& broke
       authorizer_(make_authorizer(config)),
       services_{config, broker, logs, &fetch_purgatory_, groups_.get(), producer_ids_.get(), dynamic} {
   services_.authorizer = authorizer_.get();
+  // Throws (the broker does not start) on a corrupt file or unstored bootstrap users.
+  services_.scram = sasl::open_scram_store(config);
   services_.txn_offsets = groups_.get();  // markers on __consumer_offsets partitions (KIP-447)
   // The transaction coordinator loads __transaction_state before the first
   // request is handled (the handler threads start after this constructor).
@@ -168,6 +175,7 @@ KafkaApis::KafkaApis(const config::BrokerConfig& config, const BrokerInfo& broke
   registry_.add(std::make_unique<UpdateFeaturesHandler>(services_));
   add_txn_and_acl_handlers();
   add_sasl_handlers();
+  add_scram_handlers();
   // DeleteTopics drops the topic's committed offsets right after the topic;
   // a crash in between leaves them here. OffsetCommit needs an existing
   // topic, so offsets of a missing one can only be such leftovers.
@@ -207,12 +215,25 @@ void KafkaApis::add_txn_and_acl_handlers() {
 }
 
 void KafkaApis::add_sasl_handlers() {
-  sasl_ = std::make_unique<sasl::SaslMechanisms>(services_.config, nullptr);
+  // A SCRAM exchange reads the credentials the KIP-554 APIs change.
+  auto scram = [store = services_.scram](const std::string& name) -> std::unique_ptr<sasl::SaslServer> {
+    auto mechanism = sasl::mechanism_from_name(name);
+    return mechanism && store ? sasl::make_scram_server(*mechanism, *store) : nullptr;
+  };
+  sasl_ = std::make_unique<sasl::SaslMechanisms>(services_.config, scram);
   services_.sasl = sasl_.get();
   registry_.add(std::make_unique<SaslHandshakeHandler>(services_));
   auto authenticate = std::make_unique<SaslAuthenticateHandler>(services_);
   sasl_authenticate_ = authenticate.get();
   registry_.add(std::move(authenticate));
+}
+
+void KafkaApis::add_scram_handlers() {
+  // KIP-554: SCRAM credentials, in <first log dir>/skiff-scram-credentials.
+  registry_.add(std::make_unique<DescribeUserScramCredentialsHandler>(services_));
+  registry_.add(std::make_unique<AlterUserScramCredentialsHandler>(services_));
+  // No quotas, but kafka-configs --describe --entity-type users asks first.
+  registry_.add(std::make_unique<DescribeClientQuotasHandler>(services_));
 }
 
 KafkaApis::~KafkaApis() { shutdown(); }

@@ -57,6 +57,8 @@ class KafkaApis : public network::RequestHandler {
   void add_txn_and_acl_handlers();
   // SaslHandshake and SaslAuthenticate, and the SASL listeners' mechanisms.
   void add_sasl_handlers();
+  // KIP-554's SCRAM credential APIs (api/sasl/scram_store.h).
+  void add_scram_handlers();
 
   Purgatory fetch_purgatory_;
   std::unique_ptr<group::GroupCoordinator> groups_;

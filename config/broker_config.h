@@ -20,6 +20,16 @@ namespace skiff::config {
 enum class ConfigSource { kDefault, kFile, kEnvironment, kCommandLine, kDynamicDefault, kDynamicBroker };
 const char* to_string(ConfigSource s);
 
+// One SCRAM credential to create at startup unless the user already has one
+// for that mechanism (scram.bootstrap.users, config/scram_config_def.cc).
+// iterations 0: the mechanism's default (4096).
+struct ScramBootstrapUser {
+  std::string mechanism;  // "SCRAM-SHA-256" or "SCRAM-SHA-512"
+  std::string name;
+  std::string password;
+  int32_t iterations = 0;
+};
+
 struct BrokerConfig {
   // Identity and endpoints.
   int32_t node_id = 1;
@@ -61,6 +71,8 @@ struct BrokerConfig {
   std::string authorizer_class_name;
   std::vector<std::string> super_users;  // "User:alice", from super.users
   bool allow_everyone_if_no_acl_found = false;
+  // SCRAM credentials created at startup if missing (scram.bootstrap.users).
+  std::vector<ScramBootstrapUser> scram_bootstrap_users;
 
   // Threads and queues.
   int32_t num_network_threads = 3;

@@ -413,6 +413,7 @@ std::vector<ConfigKeyDef> build_defs() {
                           "reserve for connections and other files.",
                           &BrokerConfig::log_fd_cache_size));
   add_authorizer_keys(d);
+  add_scram_keys(d);
   return d;
 }
 

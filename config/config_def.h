@@ -32,6 +32,10 @@ struct ConfigKeyDef {
 const std::vector<ConfigKeyDef>& config_defs();
 // The authorizer's rows (config/authorizer_keys.cc), part of config_defs().
 void add_authorizer_keys(std::vector<ConfigKeyDef>& defs);
+// The SCRAM rows (config/scram_config_def.cc): scram.bootstrap.users.
+void add_scram_keys(std::vector<ConfigKeyDef>& defs);
+// scram.bootstrap.users' value; throws std::invalid_argument (never naming a password).
+std::vector<ScramBootstrapUser> parse_scram_bootstrap_users(std::string_view value);
 const ConfigKeyDef* find_config_def(std::string_view name);
 
 // Kafka's per-listener form of a key, "listener.name.<name>.<key>" (the

@@ -66,9 +66,10 @@ sasl::SaslStep SaslAuthenticateHandler::advance(const network::RequestContext& c
   auto state = ctx.sasl->get();
   auto exchange = std::static_pointer_cast<sasl::SaslServer>(state.exchange);
   auto step = exchange ? exchange->step(token) : sasl::SaslStep::failed("No SASL exchange in progress");
+  const bool reauth = !state.principal.empty();
   if (step.outcome == Outcome::kComplete) {
     auto principal = "User:" + step.user;
-    if (!state.principal.empty() && state.principal != principal) {
+    if (reauth && state.principal != principal) {
       step = sasl::SaslStep::failed(
           fmt::format("Cannot change principals during re-authentication from {}: {}", state.principal, principal));
     } else {
@@ -82,6 +83,8 @@ sasl::SaslStep SaslAuthenticateHandler::advance(const network::RequestContext& c
     }
   }
   if (step.outcome == Outcome::kFailed) {
+    if (const auto at = step.error.find(" during authentication "); at != std::string::npos && reauth)
+      step.error.replace(at, 23, " during re-authentication ");  // Kafka's wording when re-authenticating
     api_log().info("failed authentication with {} on listener {} ({}): {}{}{}", ctx.peer_address, ctx.listener_name,
                    state.mechanism, escaped(step.error), step.log_detail.empty() ? "" : "; ", escaped(step.log_detail));
   }

@@ -26,6 +26,7 @@ JAVA_CHECK = Path(__file__).parent / "java_sasl" / "SecureClientCheck.java"
 BOUND = re.compile(r"(\w+) on 127\.0\.0\.1:(\d+) advertised as")
 PLAIN_JAAS = ('org.apache.kafka.common.security.plain.PlainLoginModule required username="admin" '
               'password="admin-secret" user_admin="admin-secret" user_alice="alice-secret";')
+ALL_MECHANISMS = ["PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512"]
 LISTENERS = {"SASL_PLAINTEXT": "SASL_PLAINTEXT", "SASL_SSL": "SASL_SSL"}
 
 
@@ -41,7 +42,9 @@ def sasl_overrides(certs: Path, **extra: str) -> dict[str, str]:
     o = {
         "listeners": "PLAINTEXT://127.0.0.1:0,SASL_PLAINTEXT://127.0.0.1:0,SASL_SSL://127.0.0.1:0",
         "listener.security.protocol.map": "PLAINTEXT:PLAINTEXT,SASL_PLAINTEXT:SASL_PLAINTEXT,SASL_SSL:SASL_SSL",
-        "sasl.enabled.mechanisms": "PLAIN",
+        "sasl.enabled.mechanisms": "PLAIN,SCRAM-SHA-256,SCRAM-SHA-512",
+        "scram.bootstrap.users": "SCRAM-SHA-512=[name=alice,password=alice-secret];"
+                                 "SCRAM-SHA-256=[name=alice,password=alice-secret,iterations=8192]",
         "listener.name.sasl_plaintext.plain.sasl.jaas.config": PLAIN_JAAS,
         "listener.name.sasl_ssl.plain.sasl.jaas.config": PLAIN_JAAS,
         "ssl.keystore.location": str(certs / "server.pem"),
@@ -180,22 +183,28 @@ def security(certs, listener, mechanism="PLAIN", user="alice", password="alice-s
             "ca": str(certs / "ca.pem")}
 
 
-@pytest.mark.parametrize("listener", ["SASL_PLAINTEXT", "SASL_SSL"])
-def test_plain_produce_and_consume(client, sasl_broker, certs, listener):
+@pytest.mark.parametrize("listener,mechanism", [("SASL_PLAINTEXT", "PLAIN"), ("SASL_SSL", "PLAIN"),
+                                               ("SASL_SSL", "SCRAM-SHA-512"), ("SASL_PLAINTEXT", "SCRAM-SHA-256")])
+def test_produce_and_consume(client, sasl_broker, certs, listener, mechanism):
     rt = roundtrip_of(client)
-    topic = f"sasl-{listener.lower().replace('_', '-')}-{client.name.replace('_', '-')}-{uuid.uuid4().hex[:6]}"
-    got = rt(f"localhost:{sasl_broker.ports[listener]}", topic, security(certs, listener), 20)
+    topic = f"sasl-{mechanism.lower()}-{listener.lower().replace('_', '-')}-{client.name.replace('_', '-')}-" \
+            f"{uuid.uuid4().hex[:6]}"
+    got = rt(f"localhost:{sasl_broker.ports[listener]}", topic, security(certs, listener, mechanism), 20)
     assert got == [f"v{i}" for i in range(20)]
-    log_wait(sasl_broker, rf"PLAIN authenticated User:alice from 127\.0\.0\.1 on listener {listener}")
+    log_wait(sasl_broker, rf"{mechanism} authenticated User:alice from 127\.0\.0\.1 on listener {listener}")
 
 
 def test_wrong_password_is_refused_and_logged(client, sasl_broker, certs):
     rt = roundtrip_of(client)
-    with pytest.raises(PermissionError):
-        rt(f"localhost:{sasl_broker.ports['SASL_PLAINTEXT']}", "sasl-refused",
-           security(certs, "SASL_PLAINTEXT", password="wrong"), 1)
+    for mechanism in ("PLAIN", "SCRAM-SHA-512"):
+        with pytest.raises(PermissionError):
+            rt(f"localhost:{sasl_broker.ports['SASL_PLAINTEXT']}", "sasl-refused",
+               security(certs, "SASL_PLAINTEXT", mechanism, password="wrong"), 1)
     log_wait(sasl_broker, r"failed authentication with 127\.0\.0\.1 on listener SASL_PLAINTEXT \(PLAIN\): "
                           r"Authentication failed: Invalid username or password; user 'alice'")
+    log_wait(sasl_broker, r"failed authentication with 127\.0\.0\.1 on listener SASL_PLAINTEXT \(SCRAM-SHA-512\): "
+                          r"Authentication failed during authentication due to invalid credentials with SASL "
+                          r"mechanism SCRAM-SHA-512")
 
 
 # --- the SASL exchange on a raw socket (kcat run only) --------------------------
@@ -267,7 +276,7 @@ def assert_closed(s: socket.socket, timeout: float = 10.0) -> None:
 
 def login(port: int, password: str = "alice-secret") -> socket.socket:
     s = connect(port)
-    assert sasl_handshake(s, "PLAIN") == (0, ["PLAIN"])
+    assert sasl_handshake(s, "PLAIN") == (0, ALL_MECHANISMS)
     assert sasl_authenticate(s, b"\0alice\0" + password.encode())[0] == 0
     return s
 
@@ -285,7 +294,7 @@ def test_only_the_sasl_exchange_before_authentication(client, sasl_broker):
     assert_closed(s)
     log_wait(sasl_broker, r"frame size 104857600 is outside \[0, 524288\] \(sasl.server.max.receive.size")
     s = connect(port)  # an unknown mechanism: the enabled ones, then closed
-    assert sasl_handshake(s, "GSSAPI") == (33, ["PLAIN"])
+    assert sasl_handshake(s, "GSSAPI") == (33, ALL_MECHANISMS)
     assert_closed(s)
     s = connect(port)  # a wrong password: Kafka's message, then closed
     assert sasl_handshake(s, "PLAIN")[0] == 0
@@ -301,7 +310,7 @@ def test_only_the_sasl_exchange_before_authentication(client, sasl_broker):
 def test_handshake_v0_takes_bare_tokens(client, sasl_broker):
     once(client)
     s = connect(sasl_broker.ports["SASL_PLAINTEXT"])
-    assert sasl_handshake(s, "PLAIN", version=0) == (0, ["PLAIN"])
+    assert sasl_handshake(s, "PLAIN", version=0) == (0, ALL_MECHANISMS)
     token = b"\0alice\0alice-secret"
     s.sendall(struct.pack(">i", len(token)) + token)
     assert recv_frame(s) == b""  # PLAIN's empty answer, size-prefixed, no header
