@@ -69,8 +69,8 @@ JaasEntry parse_jaas_config(std::string_view text) {
   entry.login_module = lex.word("a login module class name");
   entry.flag = lex.word("a control flag");
   if (entry.flag != "required" && entry.flag != "requisite" && entry.flag != "sufficient" && entry.flag != "optional")
-    throw std::invalid_argument(fmt::format(
-        "control flag '{}' is not one of required, requisite, sufficient, optional", entry.flag));
+    throw std::invalid_argument(
+        fmt::format("control flag '{}' is not one of required, requisite, sufficient, optional", entry.flag));
   while (!lex.take(';')) {
     if (lex.at_end()) throw std::invalid_argument("the login module entry must end with ';'");
     auto key = lex.word("an option name");

@@ -25,7 +25,9 @@ std::string upper(std::string_view s) {
 }
 
 ConfigKeyDef jaas_key(const std::string& mechanism) {
-  return ConfigKeyDef{fmt::format("{}.sasl.jaas.config", to_lower(mechanism)), ConfigType::kPassword, "",
+  return ConfigKeyDef{fmt::format("{}.sasl.jaas.config", to_lower(mechanism)),
+                      ConfigType::kPassword,
+                      "",
                       fmt::format("JAAS login-module entry for {} on this listener, in Kafka's form.", mechanism),
                       [mechanism](BrokerConfig& c, const std::string& v) {
                         parse_jaas_config(v);  // throws std::invalid_argument saying what is wrong
@@ -45,13 +47,12 @@ void add_sasl_keys(std::vector<ConfigKeyDef>& d) {
                              for (const auto& m : split_list(v)) c.sasl.enabled_mechanisms.push_back(upper(m));
                            },
                            "a list of SASL mechanism names"});
-  d.push_back(ConfigKeyDef{"connections.max.reauth.ms", ConfigType::kLong, "0",
-                           "Session lifetime of a SASL connection: a client must re-authenticate within it (KIP-368); "
-                           "0: sessions never expire.",
-                           [](BrokerConfig& c, const std::string& v) {
-                             c.sasl.connections_max_reauth_ms = parse_integer(v, 0, kLongMax);
-                           },
-                           "an integer in [0, 9223372036854775807]"});
+  d.push_back(ConfigKeyDef{
+      "connections.max.reauth.ms", ConfigType::kLong, "0",
+      "Session lifetime of a SASL connection: a client must re-authenticate within it (KIP-368); "
+      "0: sessions never expire.",
+      [](BrokerConfig& c, const std::string& v) { c.sasl.connections_max_reauth_ms = parse_integer(v, 0, kLongMax); },
+      "an integer in [0, 9223372036854775807]"});
   d.push_back(ConfigKeyDef{"sasl.mechanism.inter.broker.protocol", ConfigType::kString, "GSSAPI",
                            "Accepted for Kafka configurations; a single broker makes no inter-broker connections.",
                            [](BrokerConfig&, const std::string&) {},  // kept only in `effective`

@@ -33,10 +33,10 @@ class SaslSession {
 
   struct State {
     Stage stage = Stage::kHandshake;
-    std::string mechanism;                     // chosen by SaslHandshake
-    std::string principal;                     // "User:<name>" once authenticated (kept while re-authenticating)
+    std::string mechanism;  // chosen by SaslHandshake
+    std::string principal;  // "User:<name>" once authenticated (kept while re-authenticating)
     Clock::time_point expires_at = Clock::time_point::max();  // re-authenticate by then
-    std::shared_ptr<void> exchange;            // the mechanism's exchange in progress
+    std::shared_ptr<void> exchange;                           // the mechanism's exchange in progress
   };
 
   State get() const {

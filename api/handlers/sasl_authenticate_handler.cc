@@ -68,8 +68,8 @@ sasl::SaslStep SaslAuthenticateHandler::advance(const network::RequestContext& c
   if (step.outcome == Outcome::kComplete) {
     auto principal = "User:" + step.user;
     if (!state.principal.empty() && state.principal != principal) {
-      step = sasl::SaslStep::failed(fmt::format("Cannot change principals during re-authentication from {}: {}",
-                                                state.principal, principal));
+      step = sasl::SaslStep::failed(
+          fmt::format("Cannot change principals during re-authentication from {}: {}", state.principal, principal));
     } else {
       lifetime_ms = services_.sasl ? services_.sasl->max_reauth_ms(ctx.listener_name) : 0;
       auto expires = lifetime_ms > 0 ? network::SaslSession::Clock::now() + std::chrono::milliseconds(lifetime_ms)
@@ -82,8 +82,7 @@ sasl::SaslStep SaslAuthenticateHandler::advance(const network::RequestContext& c
   }
   if (step.outcome == Outcome::kFailed) {
     api_log().info("failed authentication with {} on listener {} ({}): {}{}{}", ctx.peer_address, ctx.listener_name,
-                   state.mechanism, escaped(step.error), step.log_detail.empty() ? "" : "; ",
-                   escaped(step.log_detail));
+                   state.mechanism, escaped(step.error), step.log_detail.empty() ? "" : "; ", escaped(step.log_detail));
   }
   return step;
 }

@@ -16,16 +16,14 @@
 
 namespace skiff::api {
 
-class SaslHandshakeHandler
-    : public TypedApiHandler<protocol::SaslHandshakeRequest, protocol::SaslHandshakeResponse> {
+class SaslHandshakeHandler : public TypedApiHandler<protocol::SaslHandshakeRequest, protocol::SaslHandshakeResponse> {
  public:
   explicit SaslHandshakeHandler(BrokerServices& services)
       : TypedApiHandler(protocol::SaslHandshakeRequest::kApiKey, 0, 1), services_(services) {}
 
  protected:
   void handle(ApiRequest& request, protocol::SaslHandshakeRequest& body, Responder& out) override;
-  protocol::SaslHandshakeResponse error_response(const protocol::SaslHandshakeRequest& body,
-                                                 ErrorCode error) override;
+  protocol::SaslHandshakeResponse error_response(const protocol::SaslHandshakeRequest& body, ErrorCode error) override;
 
  private:
   void refuse(ApiRequest& request, protocol::SaslHandshakeResponse& resp, ErrorCode error, const std::string& why,

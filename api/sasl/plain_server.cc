@@ -38,11 +38,11 @@ class PlainServer : public SaslServer {
     auto it = users_->find(std::string(user));
     // Unknown user or wrong password: one answer, so names cannot be probed.
     if (it == users_->end() || !same_secret(it->second, password))
-      return SaslStep::failed("Authentication failed: Invalid username or password",
-                              fmt::format("user '{}'", user));
+      return SaslStep::failed("Authentication failed: Invalid username or password", fmt::format("user '{}'", user));
     if (!authzid.empty() && authzid != user)
-      return SaslStep::failed("Authentication failed: Client requested an authorization id that is different from "
-                              "username");
+      return SaslStep::failed(
+          "Authentication failed: Client requested an authorization id that is different from "
+          "username");
     return SaslStep::complete(std::string(user));
   }
 
@@ -59,8 +59,7 @@ std::unique_ptr<SaslServer> make_plain_server(std::shared_ptr<const PlainUsers> 
 PlainUsers plain_users_from_jaas(const std::string& jaas_config) {
   PlainUsers users;
   for (const auto& [key, value] : config::parse_jaas_config(jaas_config).options)
-    if (key.starts_with(kUserPrefix) && key.size() > kUserPrefix.size())
-      users[key.substr(kUserPrefix.size())] = value;
+    if (key.starts_with(kUserPrefix) && key.size() > kUserPrefix.size()) users[key.substr(kUserPrefix.size())] = value;
   return users;
 }
 

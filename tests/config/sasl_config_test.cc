@@ -96,7 +96,8 @@ TEST_CASE("a SASL listener needs a mechanism Skiff implements, and PLAIN its use
   auto bad = error_of(sasl_listener({"listener.name.sasl_plaintext.plain.sasl.jaas.config=M required user_a=\"pw\""}));
   CHECK_THAT(bad, Catch::Contains("must end with ';'"));
   CHECK_THAT(bad, !Catch::Contains("pw"));
-  CHECK_THAT(error_of({"listener.name.nope.plain.sasl.jaas.config=" + kJaas}), Catch::Contains("names listener 'nope'"));
+  CHECK_THAT(error_of({"listener.name.nope.plain.sasl.jaas.config=" + kJaas}),
+             Catch::Contains("names listener 'nope'"));
   // Only per listener: Kafka's brokers read no unprefixed <mechanism>.sasl.jaas.config.
   CHECK_THAT(error_of({"plain.sasl.jaas.config=" + kJaas}), Catch::Contains("Unknown configuration"));
 }
