@@ -65,7 +65,12 @@ std::vector<uint8_t> api_versions_request() {
 std::optional<std::string> read_frame(ProbeTransport& t, const HealthTarget& target, std::vector<uint8_t>& body,
                                       Clock::time_point deadline) {
   std::array<uint8_t, 4> size_bytes{};
-  if (auto e = t.read_exact(size_bytes, deadline)) return *e;
+  if (auto e = t.read_exact(size_bytes, deadline)) {
+    // A TLS listener closes on the probe's plaintext bytes without a word.
+    if (!target.tls() && e->starts_with("the broker closed"))
+      return *e + " (is the listener SSL or SASL_SSL? the probe spoke " + target.security_protocol + ")";
+    return *e;
+  }
   if (!target.tls() && (size_bytes[0] == kTlsAlert || size_bytes[0] == kTlsHandshake))
     return fmt::format(
         "it answered with a TLS record: the listener speaks TLS, the probe spoke {} (probe it as SSL "
