@@ -3,8 +3,12 @@
 # for real: starts it with a data volume (a host directory), waits for the
 # HEALTHCHECK to pass, produces and consumes with kcat from the host, checks
 # that `podman stop` ends it within 10 s with exit code 0, starts it again on
-# the same volume and checks that the data is still there. Reports the image
-# size and the time from start to healthy.
+# the same volume and checks that the data is still there. Then runs the same
+# image again configured for SASL_SSL (PLAIN) entirely from the environment:
+# certificates made with openssl and mounted read-only, the authorizer with
+# admin as super user; waits for the HEALTHCHECK (over TLS), produces and
+# consumes with kcat as admin, checks that a wrong password is refused.
+# Reports the image size and the time from start to healthy.
 #
 # Installs podman, runc and debootstrap if missing (apt). There is no registry
 # here: the base image docker.io/library/debian:bookworm-slim is made with
@@ -201,9 +205,86 @@ log "the 100 messages are still there after the restart"
 stop_checked
 
 STARTED_MS=$(podman logs "$NAME" 2>&1 | grep -o 'started in [0-9.]* ms' | tail -1)
+podman rm -f -t 0 "$NAME" >/dev/null 2>&1
+
+# --- the same image again: SASL_SSL, configured entirely from the environment --
+# Certificates made now with the openssl command line (the commands of
+# tests/integration/harness/certs.py): a CA, and the broker's key + chain in
+# a directory mounted read-only. Only the key file is the skiff user's (uid
+# 1000); the CA stays with kcat on the host.
+sasl_start=$(now)
+SASL_PORT=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+BROKER=127.0.0.1:$SASL_PORT
+CA=$WORK/ca
+CERTS=$WORK/certs
+mkdir -p "$CA" "$CERTS"
+ossl() { openssl "$@" >>"$WORK/openssl.log" 2>&1 || { cat "$WORK/openssl.log"; log "openssl $1 failed"; exit 1; }; }
+ossl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 2 \
+  -keyout "$CA/ca.key" -out "$CA/ca.pem" -subj "/CN=Skiff test-image CA"
+ossl req -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -keyout "$CA/server.key" \
+  -out "$CA/server.csr" -subj "/CN=localhost"
+printf 'subjectAltName=DNS:localhost,IP:127.0.0.1\nextendedKeyUsage=serverAuth\n' >"$CA/server.ext"
+ossl x509 -req -in "$CA/server.csr" -CA "$CA/ca.pem" -CAkey "$CA/ca.key" -CAcreateserial -days 2 \
+  -out "$CA/server.crt" -extfile "$CA/server.ext"
+cat "$CA/server.key" "$CA/server.crt" >"$CERTS/server.pem"
+chmod 0400 "$CERTS/server.pem"
+$SUDO chown -R 1000:1000 "$CERTS"
+
+# The mechanism and its first user. To test SCRAM instead, it is these two
+# lines: SASL_MECHANISM=SCRAM-SHA-512 and
+# SCRAM_BOOTSTRAP_USERS='SCRAM-SHA-512=[name=admin,password=admin-secret]'
+# (admin is created at startup from SKIFF_SCRAM_BOOTSTRAP_USERS; the PLAIN
+# JAAS entry below is then left out).
+SASL_MECHANISM=PLAIN
+SCRAM_BOOTSTRAP_USERS=
+sasl_env=(-e SKIFF_SASL_ENABLED_MECHANISMS="$SASL_MECHANISM")
+if [[ $SASL_MECHANISM == PLAIN ]]; then
+  sasl_env+=(-e SKIFF_LISTENER_NAME_SASL_SSL_PLAIN_SASL_JAAS_CONFIG='org.apache.kafka.common.security.plain.PlainLoginModule required user_admin="admin-secret";')
+else
+  sasl_env+=(-e SKIFF_SCRAM_BOOTSTRAP_USERS="$SCRAM_BOOTSTRAP_USERS")
+fi
+kcat_sasl() {  # kcat over SASL_SSL as admin with the password $1, then kcat's arguments
+  local password=$1
+  shift
+  timeout 30 kcat -b "$BROKER" -X security.protocol=SASL_SSL -X ssl.ca.location="$CA/ca.pem" \
+    -X sasl.mechanisms="$SASL_MECHANISM" -X sasl.username=admin -X sasl.password="$password" "$@"
+}
+
+log "starting $NAME again, SASL_SSL/$SASL_MECHANISM on 0.0.0.0:$SASL_PORT, certificates from $CERTS (read-only)"
+t=$(now)
+podman run -d --name "$NAME" --network=host -v "$CERTS:/etc/skiff/certs:ro" \
+  -e SKIFF_LISTENERS="SASL_SSL://0.0.0.0:$SASL_PORT" -e SKIFF_ADVERTISED_LISTENERS="SASL_SSL://$BROKER" \
+  -e SKIFF_LISTENER_SECURITY_PROTOCOL_MAP=SASL_SSL:SASL_SSL \
+  -e SKIFF_SSL_KEYSTORE_LOCATION=/etc/skiff/certs/server.pem \
+  "${sasl_env[@]}" \
+  -e SKIFF_AUTHORIZER_CLASS_NAME=org.apache.kafka.metadata.authorizer.StandardAuthorizer \
+  -e SKIFF_SUPER_USERS=User:admin \
+  "$TAG" 2>&1 | quiet >/dev/null
+SASL_HEALTHY_SECONDS=$(wait_healthy "$t")
+probe=$(podman exec "$NAME" skiff --healthcheck 2>&1)
+grep -q "SASL_SSL://127.0.0.1:$SASL_PORT answered ApiVersions" <<<"$probe" || { log "health check: $probe"; exit 1; }
+log "healthy $SASL_HEALTHY_SECONDS s after podman run (over TLS: $probe)"
+
+expected=$(printf 'secured-%d\n' $(seq 1 100))
+kcat_sasl admin-secret -P -t "$TOPIC" <<<"$expected"
+got=$(kcat_sasl admin-secret -C -t "$TOPIC" -o beginning -e -q)
+[[ $got == "$expected" ]] || { log "over SASL_SSL: consumed $(wc -l <<<"$got") lines, not the 100 produced"; exit 1; }
+log "produced and consumed 100 messages with kcat over SASL_SSL as admin"
+if kcat_sasl wrong-password -P -t "$TOPIC" <<<"refused" >"$WORK/refused.log" 2>&1; then
+  log "a wrong password was accepted"
+  exit 1
+fi
+logs=$(podman logs "$NAME" 2>&1)
+grep -q "failed authentication with 127.0.0.1 on listener SASL_SSL ($SASL_MECHANISM)" <<<"$logs" ||
+  { cat "$WORK/refused.log"; log "no failed authentication in the broker's log"; exit 1; }
+log "a wrong password is refused"
+stop_checked
+SASL_SECONDS=$(since "$sasl_start")
+
 mb() { awk -v b="$1" 'BEGIN { printf "%.1f MB", b / 1e6 }'; }
 log "REPORT image size $(mb "$IMAGE_BYTES") (base $(mb "$BASE_BYTES"), Skiff's layers $(mb $((IMAGE_BYTES - BASE_BYTES))))"
 log "REPORT start to healthy: $HEALTHY_SECONDS s (podman run to first passing HEALTHCHECK); after restart $RESTART_HEALTHY_SECONDS s; broker: $STARTED_MS"
 log "REPORT podman stop: $FIRST_STOP; after restart $STOP_SECONDS s, exit code $STOP_CODE"
+log "REPORT SASL_SSL run: start to healthy $SASL_HEALTHY_SECONDS s; the whole scenario (certificates, run, kcat, stop) $SASL_SECONDS s"
 log "REPORT image build $BUILD_SECONDS s; whole script $(since "$SCRIPT_START") s"
 log "passed"

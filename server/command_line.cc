@@ -10,7 +10,7 @@ namespace po = boost::program_options;
 CommandLine parse_command_line(int argc, char** argv) {
   po::options_description opts(
       "Usage: skiff [--config FILE] [--override key=value ...]\n"
-      "       skiff --healthcheck [HOST:PORT]\n"
+      "       skiff --healthcheck [[PROTOCOL://]HOST:PORT]\n"
       "       skiff --list-apis\n"
       "Skiff: a single-node broker that speaks the Apache Kafka protocol.\n"
       "Configuration precedence: defaults < config file < SKIFF_* environment < --override.\n"
@@ -22,7 +22,8 @@ CommandLine parse_command_line(int argc, char** argv) {
       "list-apis", "print the served APIs and versions beside Apache Kafka 4.4's (a Markdown table) and exit")(
       "healthcheck", po::value<std::string>()->implicit_value("")->value_name("HOST:PORT"),
       "probe a running broker with an ApiVersions request and exit 0 if it answers (1 if not); without "
-      "HOST:PORT, its first configured listener (file, SKIFF_* environment and --override apply)");
+      "HOST:PORT, its first configured listener (file, SKIFF_* environment and --override apply); "
+      "SSL:// or SASL_SSL:// before HOST:PORT probes over TLS");
   po::positional_options_description positional;
   positional.add("config", 1);
 

@@ -1,7 +1,10 @@
 // `skiff --healthcheck [HOST:PORT]`: a readiness probe that needs no Kafka
 // client (the container image's HEALTHCHECK). It connects to the broker,
 // sends an ApiVersions request and succeeds only on a well-formed answer with
-// no error. The broker binds its listeners only after the logs are loaded, so
+// no error. On an SSL or SASL_SSL listener it does a TLS handshake first
+// (server/health_probe_tls.cc; the certificate is not verified: it probes its
+// own broker). ApiVersions needs no SASL authentication, so SASL listeners
+// need nothing more. The broker binds its listeners only after the logs are loaded, so
 // an answer means: listening and logs loaded.
 #pragma once
 
@@ -17,6 +20,9 @@ namespace skiff::server {
 struct HealthTarget {
   std::string host;  // a name or an address, IPv6 without brackets
   uint16_t port = 0;
+  // PLAINTEXT, SSL, SASL_PLAINTEXT or SASL_SSL: TLS for the last two.
+  std::string security_protocol = "PLAINTEXT";
+  bool tls() const { return security_protocol == "SSL" || security_protocol == "SASL_SSL"; }
 };
 
 struct HealthResult {
@@ -24,11 +30,13 @@ struct HealthResult {
   std::string message;  // what was answered, or why it failed
 };
 
-// "host:port" or "[v6]:port". Throws std::invalid_argument.
+// "host:port" or "[v6]:port", optionally after a security protocol
+// ("SSL://host:port"; PLAINTEXT without one). Throws std::invalid_argument.
 HealthTarget parse_health_target(const std::string& text);
 
 // Where to probe a broker running with this configuration: its first
-// listener, with a wildcard host replaced by loopback. Throws
+// listener, with a wildcard host replaced by loopback, and its security
+// protocol from listener.security.protocol.map. Throws
 // std::invalid_argument when that listener's port is 0 (not knowable).
 HealthTarget health_target_for(const config::BrokerConfig& config);
 

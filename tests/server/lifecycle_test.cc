@@ -4,7 +4,10 @@
 #include <signal.h>
 
 #include <catch2/catch.hpp>
+#include <cstdlib>
 #include <fstream>
+#include <string>
+#include <vector>
 
 #include "tests/support/broker_process.h"
 #include "tests/support/raw_client.h"
@@ -101,4 +104,89 @@ TEST_CASE("the healthcheck flag exits 0 against a ready broker and 1 when nothin
   r = run_skiff({"--healthcheck", "--override", "listeners=PLAINTEXT://127.0.0.1:0"});
   CHECK(r.exit_code == 1);
   CHECK_THAT(r.output, Catch::Contains("--healthcheck HOST:PORT"));
+}
+
+namespace {
+
+// A self-signed server key + certificate in one PEM file, made with the
+// openssl command line at test time (nothing secret is committed). The probe
+// does not verify the broker's certificate, so no CA is needed here.
+std::filesystem::path make_server_pem(const std::filesystem::path& dir) {
+  auto key = dir / "server.key", crt = dir / "server.crt", pem = dir / "server.pem";
+  auto command = "openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 2 -keyout " +
+                 key.string() + " -out " + crt.string() + " -subj /CN=localhost >/dev/null 2>&1";
+  REQUIRE(std::system(command.c_str()) == 0);
+  std::ifstream k(key), c(crt);
+  std::ofstream(pem) << k.rdbuf() << c.rdbuf();
+  return pem;
+}
+
+// The overrides of a broker whose only listener is `protocol` on `port`
+// (0: any), with TLS key material and a PLAIN user as needed; the same
+// overrides make `--healthcheck` probe that listener.
+std::vector<std::string> secured_args(const std::string& protocol, const std::string& port,
+                                      const std::filesystem::path& pem) {
+  std::vector<std::string> args = {"--override", "listeners=" + protocol + "://127.0.0.1:" + port, "--override",
+                                   "listener.security.protocol.map=" + protocol + ":" + protocol};
+  if (protocol.ends_with("SSL")) args.insert(args.end(), {"--override", "ssl.keystore.location=" + pem.string()});
+  if (protocol.starts_with("SASL_")) {
+    std::string lower = protocol == "SASL_SSL" ? "sasl_ssl" : "sasl_plaintext";
+    args.insert(args.end(),
+                {"--override", "sasl.enabled.mechanisms=PLAIN", "--override",
+                 "listener.name." + lower +
+                     ".plain.sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule required "
+                     "user_admin=\"admin-secret\";"});
+  }
+  return args;
+}
+
+std::vector<std::string> healthcheck_args(std::vector<std::string> args) {
+  args.insert(args.begin(), "--healthcheck");
+  return args;
+}
+
+}  // namespace
+
+TEST_CASE("the healthcheck probes SSL, SASL_SSL and SASL_PLAINTEXT listeners", "[lifecycle][healthcheck]") {
+  TempDir dir("skiff-hc-tls");
+  auto pem = make_server_pem(dir.path());
+  for (std::string protocol : {"SSL", "SASL_SSL", "SASL_PLAINTEXT"}) {
+    INFO(protocol);
+    BrokerProcess broker(secured_args(protocol, "0", pem));
+    auto port = std::to_string(broker.port());
+    // From the configuration, as the container's HEALTHCHECK runs it.
+    auto r = run_skiff(healthcheck_args(secured_args(protocol, port, pem)));
+    INFO(r.output);
+    CHECK(r.exit_code == 0);
+    CHECK_THAT(r.output, Catch::Contains(protocol + "://127.0.0.1:" + port + " answered ApiVersions"));
+    // From an address with the protocol before it.
+    r = run_skiff({"--healthcheck", protocol + "://127.0.0.1:" + port});
+    CHECK(r.exit_code == 0);
+    CHECK(broker.stop(SIGTERM) == 0);
+  }
+}
+
+TEST_CASE("the healthcheck fails clearly when TLS and plaintext are mixed up", "[lifecycle][healthcheck]") {
+  TempDir dir("skiff-hc-mixup");
+  auto pem = make_server_pem(dir.path());
+  BrokerProcess plain;
+  auto plain_port = std::to_string(plain.port());
+  // A TLS probe of a PLAINTEXT listener: the handshake fails, saying where and why.
+  auto r = run_skiff({"--healthcheck", "SSL://127.0.0.1:" + plain_port});
+  INFO(r.output);
+  CHECK(r.exit_code == 1);
+  CHECK_THAT(r.output, Catch::Contains("unhealthy: TLS handshake with SSL://127.0.0.1:" + plain_port + " failed: ") &&
+                           Catch::Contains("does not speak TLS"));
+
+  BrokerProcess tls(secured_args("SSL", "0", pem));
+  auto tls_port = std::to_string(tls.port());
+  // A plaintext probe of an SSL listener.
+  r = run_skiff({"--healthcheck", "127.0.0.1:" + tls_port});
+  INFO(r.output);
+  CHECK(r.exit_code == 1);
+  CHECK_THAT(r.output, Catch::Contains("unhealthy: 127.0.0.1:" + tls_port) &&
+                           Catch::Contains("is the listener SSL or SASL_SSL?"));
+  r = run_skiff({"--healthcheck", "TLS://127.0.0.1:" + tls_port});
+  CHECK(r.exit_code == 1);
+  CHECK_THAT(r.output, Catch::Contains("'TLS' is not a security protocol"));
 }
