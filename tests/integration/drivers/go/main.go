@@ -461,7 +461,9 @@ func main() {
 	}
 	var res any
 	if req.secOpts, err = securityOpts(req.Security); err == nil {
-		res, err = run(&req)
+		if err = refusedLogin(&req); err == nil {
+			res, err = run(&req)
+		}
 	}
 	if err != nil {
 		e := map[string]any{"error": err.Error()}

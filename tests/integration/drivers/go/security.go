@@ -3,11 +3,13 @@
 package main
 
 import (
+	"context"
 	"crypto/tls"
 	"crypto/x509"
 	"errors"
 	"fmt"
 	"os"
+	"time"
 
 	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kgo"
@@ -81,4 +83,25 @@ func securityOpts(s *security) ([]kgo.Opt, error) {
 // SASL_AUTHENTICATION_FAILED), as opposed to any other failure.
 func authFailed(err error) bool {
 	return errors.Is(err, kerr.SaslAuthenticationFailed)
+}
+
+// refusedLogin: with SASL, one Ping first. franz-go retries a refused login
+// like any broker error, so an op would otherwise end in its own timeout
+// ("context deadline exceeded") with the cause lost. Only a refusal is
+// returned: anything else (a broker not up yet) is left to the op's retries.
+func refusedLogin(req *request) error {
+	if req.Security == nil || (req.Security.Protocol != "SASL_PLAINTEXT" && req.Security.Protocol != "SASL_SSL") {
+		return nil
+	}
+	cl, err := kgo.NewClient(baseOpts(req)...)
+	if err != nil {
+		return err
+	}
+	defer cl.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := cl.Ping(ctx); authFailed(err) {
+		return fmt.Errorf("SASL %s login as %q: %w", req.Security.Mechanism, req.Security.User, err)
+	}
+	return nil
 }
