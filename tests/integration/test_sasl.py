@@ -21,6 +21,7 @@ from conftest import skiff_binary
 from harness.broker import BrokerError, SkiffBroker
 from harness.certs import SERVER_EXT, make_ca, make_cert
 from harness.java_check import run_java_check
+from harness.secure_roundtrip import sasl_roundtrip
 
 JAVA_CHECK = Path(__file__).parent / "java_sasl" / "SecureClientCheck.java"
 BOUND = re.compile(r"(\w+) on 127\.0\.0\.1:(\d+) advertised as")
@@ -169,7 +170,8 @@ def java_roundtrip(bootstrap, topic, sec, n, pause_ms=0):
 
 
 ROUNDTRIPS = {"kcat": kcat_roundtrip, "confluent_kafka": confluent_roundtrip,
-              "kafka_python": kafka_python_roundtrip, "java": java_roundtrip}
+              "kafka_python": kafka_python_roundtrip, "java": java_roundtrip,
+              "kafkajs": sasl_roundtrip("kafkajs"), "franz_go": sasl_roundtrip("franz_go")}
 
 
 def roundtrip_of(client):

@@ -21,6 +21,7 @@ from conftest import REPO, skiff_binary
 from harness.broker import BrokerError, SkiffBroker
 from harness.certs import CLIENT_EXT, SERVER_EXT, make_ca, make_cert, openssl
 from harness.java_check import run_java_check
+from harness.secure_roundtrip import tls_roundtrip
 
 JAVA_CHECK = Path(__file__).parent / "java_tls" / "TlsCheck.java"
 BOUND = re.compile(r"(\w+) on 127\.0\.0\.1:(\d+) advertised as")
@@ -148,7 +149,8 @@ def java_roundtrip(bootstrap, topic, certs, client_cert, n):
 
 
 ROUNDTRIPS = {"kcat": kcat_roundtrip, "confluent_kafka": confluent_roundtrip,
-              "kafka_python": kafka_python_roundtrip, "java": java_roundtrip}
+              "kafka_python": kafka_python_roundtrip, "java": java_roundtrip,
+              "kafkajs": tls_roundtrip("kafkajs"), "franz_go": tls_roundtrip("franz_go")}
 
 
 def roundtrip_of(client):

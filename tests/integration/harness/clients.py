@@ -5,6 +5,7 @@ is bounded in time."""
 from __future__ import annotations
 
 import base64
+import copy
 import json
 import os
 import shutil
@@ -29,6 +30,10 @@ def java_classpath() -> str:
 
 class DriverError(AssertionError):
     pass
+
+
+class DriverAuthError(DriverError):
+    """The driver reported that the broker refused its credentials ("auth": true)."""
 
 
 def _b64(b):
@@ -101,12 +106,21 @@ class JsonDriver(Client):
     """franz-go, Java and kafkajs: `CMD request.json` prints one JSON response."""
 
     startup_slack = 20  # seconds on top of the request's own timeout
+    security: dict | None = None  # the request's "security" object (drivers/README.md); None: PLAINTEXT
 
     def command(self) -> list[str]:
         raise NotImplementedError
 
+    def secured(self, security: dict | None) -> "JsonDriver":
+        """A copy of this driver whose every request carries `security`."""
+        c = copy.copy(self)
+        c.security = security
+        return c
+
     def call(self, req: dict, timeout: float) -> dict:
         req = dict(req, timeout_ms=int(timeout * 1000))
+        if self.security:
+            req["security"] = self.security
         with tempfile.TemporaryDirectory(prefix=f"compat-{self.name}-") as d:
             rq, out, err = Path(d, "req.json"), Path(d, "out.json"), Path(d, "err.txt")
             rq.write_text(json.dumps(req))
@@ -123,7 +137,7 @@ class JsonDriver(Client):
                                   f"{err.read_text(errors='replace')[-3000:]}")
             res = json.loads(text.splitlines()[-1])
             if "error" in res:
-                raise DriverError(f"{self.name} {req['op']}: {res['error']}\n"
+                raise (DriverAuthError if res.get("auth") else DriverError)(f"{self.name} {req['op']}: {res['error']}\n"
                                   f"{err.read_text(errors='replace')[-2000:]}")
             return res
 

@@ -66,6 +66,9 @@ type request struct {
 	SettleMs       int              `json:"settle_ms"`
 	Group          string           `json:"group"`
 	Protocol       string           `json:"protocol"` // group_consume: "consumer" for KIP-848
+	Security       *security        `json:"security"` // null: PLAINTEXT
+
+	secOpts []kgo.Opt // from Security, for every client (baseOpts)
 }
 
 type manualKey struct{}
@@ -111,6 +114,7 @@ func baseOpts(req *request) []kgo.Opt {
 		kgo.RetryTimeout(time.Duration(req.TimeoutMs) * time.Millisecond),
 		kgo.MetadataMinAge(100 * time.Millisecond),
 	}
+	opts = append(opts, req.secOpts...)
 	if os.Getenv("SKIFF_DRIVER_DEBUG") != "" {
 		opts = append(opts, kgo.WithLogger(kgo.BasicLogger(os.Stderr, kgo.LogLevelDebug, nil)))
 	}
@@ -147,6 +151,9 @@ func produce(ctx context.Context, req *request, cl *kgo.Client, topic string, re
 		cl.Produce(ctx, r, func(r *kgo.Record, err error) {
 			if err != nil {
 				results[i] = map[string]any{"error": err.Error()}
+				if authFailed(err) {
+					results[i]["auth"] = true
+				}
 			} else {
 				results[i] = map[string]any{"p": r.Partition, "o": r.Offset}
 			}
@@ -452,9 +459,18 @@ func main() {
 	if req.TimeoutMs == 0 {
 		req.TimeoutMs = 30000
 	}
-	res, err := run(&req)
+	var res any
+	if req.secOpts, err = securityOpts(req.Security); err == nil {
+		if err = refusedLogin(&req); err == nil {
+			res, err = run(&req)
+		}
+	}
 	if err != nil {
-		res = map[string]any{"error": err.Error()}
+		e := map[string]any{"error": err.Error()}
+		if authFailed(err) {
+			e["auth"] = true
+		}
+		res = e
 	}
 	enc := json.NewEncoder(os.Stdout)
 	if err := enc.Encode(res); err != nil {

@@ -56,6 +56,48 @@ const b64 = (b) => (b === null || b === undefined ? null : Buffer.from(b).toStri
 const unb64 = (s) => (s === null || s === undefined ? null : Buffer.from(s, 'base64'))
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
 
+// req.security (optional, see ../README.md): kafkajs's ssl and sasl options,
+// given to the Kafka object and so to every producer, consumer and admin.
+const MECHANISMS = { PLAIN: 'plain', 'SCRAM-SHA-256': 'scram-sha-256', 'SCRAM-SHA-512': 'scram-sha-512' }
+function securityOpts (sec) {
+  if (!sec || !sec.protocol || sec.protocol === 'PLAINTEXT') return {}
+  if (!['SSL', 'SASL_PLAINTEXT', 'SASL_SSL'].includes(sec.protocol)) {
+    throw new Error(`security.protocol ${sec.protocol}: want SSL, SASL_PLAINTEXT or SASL_SSL`)
+  }
+  const out = {}
+  if (sec.protocol !== 'SASL_PLAINTEXT') {
+    const ssl = { rejectUnauthorized: true, minVersion: 'TLSv1.2' }
+    if (sec.ca) ssl.ca = [fs.readFileSync(sec.ca, 'utf8')]
+    if (sec.cert) {
+      if (!sec.key) throw new Error('security.cert needs security.key')
+      ssl.cert = fs.readFileSync(sec.cert, 'utf8')
+      ssl.key = fs.readFileSync(sec.key, 'utf8')
+    }
+    out.ssl = ssl
+  }
+  if (sec.protocol !== 'SSL') {
+    const mechanism = MECHANISMS[sec.mechanism]
+    if (!mechanism) throw new Error(`security.mechanism ${sec.mechanism}: want ${Object.keys(MECHANISMS).join(', ')}`)
+    out.sasl = { mechanism, username: sec.user, password: sec.password }
+  }
+  return out
+}
+
+// The broker refused our credentials: kafkajs's SASL authentication error,
+// possibly wrapped (retries exceeded, non-retriable) by the caller.
+function authFailed (e) {
+  for (let i = 0; e && i < 8; i++, e = e.cause || e.originalError) {
+    if (e.name === 'KafkaJSSASLAuthenticationError' || e.type === 'SASL_AUTHENTICATION_FAILED') return true
+  }
+  return false
+}
+
+function errorOf (e, stack) {
+  const out = { error: String(stack && e && e.stack ? e.stack : e) }
+  if (authFailed(e)) out.auth = true
+  return out
+}
+
 function client (req) {
   return new Kafka({
     clientId: 'skiff-compat',
@@ -63,7 +105,8 @@ function client (req) {
     connectionTimeout: 5000,
     requestTimeout: Math.min(10000, req.timeout_ms),
     retry: { initialRetryTime: 100, maxRetryTime: 1000, retries: req.retries ?? 8 },
-    logLevel: logLevel.ERROR
+    logLevel: logLevel.ERROR,
+    ...securityOpts(req.security)
   })
 }
 
@@ -113,7 +156,7 @@ async function produce (req, kafka, records, opts = {}) {
           compression: CODECS[opts.compression ?? req.compression ?? 'none']
         })
       } catch (e) {
-        for (let i = 0; i < chunk.length; i++) results[start + i] = { error: String(e) }
+        for (let i = 0; i < chunk.length; i++) results[start + i] = errorOf(e, false)
         continue
       }
       const next = {}
@@ -387,7 +430,7 @@ async function main () {
   try {
     res = await run(req)
   } catch (e) {
-    res = { error: String(e && e.stack ? e.stack : e) }
+    res = errorOf(e, true)
   }
   clearTimeout(watchdog)
   process.stdout.write(JSON.stringify(res) + '\n', () => process.exit(0))
