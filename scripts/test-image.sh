@@ -230,19 +230,11 @@ cat "$CA/server.key" "$CA/server.crt" >"$CERTS/server.pem"
 chmod 0400 "$CERTS/server.pem"
 $SUDO chown -R 1000:1000 "$CERTS"
 
-# The mechanism and its first user. To test SCRAM instead, it is these two
-# lines: SASL_MECHANISM=SCRAM-SHA-512 and
-# SCRAM_BOOTSTRAP_USERS='SCRAM-SHA-512=[name=admin,password=admin-secret]'
-# (admin is created at startup from SKIFF_SCRAM_BOOTSTRAP_USERS; the PLAIN
-# JAAS entry below is then left out).
-SASL_MECHANISM=PLAIN
-SCRAM_BOOTSTRAP_USERS=
-sasl_env=(-e SKIFF_SASL_ENABLED_MECHANISMS="$SASL_MECHANISM")
-if [[ $SASL_MECHANISM == PLAIN ]]; then
-  sasl_env+=(-e SKIFF_LISTENER_NAME_SASL_SSL_PLAIN_SASL_JAAS_CONFIG='org.apache.kafka.common.security.plain.PlainLoginModule required user_admin="admin-secret";')
-else
-  sasl_env+=(-e SKIFF_SCRAM_BOOTSTRAP_USERS="$SCRAM_BOOTSTRAP_USERS")
-fi
+# SCRAM-SHA-512, its first user created at startup from the environment
+# (SKIFF_SCRAM_BOOTSTRAP_USERS), as a secured container is set up.
+SASL_MECHANISM=SCRAM-SHA-512
+sasl_env=(-e SKIFF_SASL_ENABLED_MECHANISMS="$SASL_MECHANISM"
+          -e SKIFF_SCRAM_BOOTSTRAP_USERS='SCRAM-SHA-512=[name=admin,password=admin-secret]')
 kcat_sasl() {  # kcat over SASL_SSL as admin with the password $1, then kcat's arguments
   local password=$1
   shift
