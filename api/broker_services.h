@@ -25,7 +25,7 @@ class Authorizer;
 namespace sasl {
 class SaslMechanisms;
 class ScramCredentialStore;
-}
+}  // namespace sasl
 class TxnHost;
 namespace txn {
 class TxnProduceGate;

@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "common/byte_order.h"
+#include "common/file_fields.h"
 #include "log/crc32c.h"
 #include "log/file_util.h"
 
@@ -14,54 +15,22 @@ namespace {
 constexpr std::string_view kMagic = "SKIFFACL";
 constexpr int16_t kVersion = 1;
 
-void put_int(std::string& out, uint32_t v, int bytes) {
-  for (int i = bytes - 1; i >= 0; --i) out.push_back(static_cast<char>((v >> (8 * i)) & 0xff));
-}
-
-void put_string(std::string& out, std::string_view s) {
-  put_int(out, static_cast<uint32_t>(s.size()), 4);
-  out.append(s);
-}
-
-// Reads the file's fields in order; throws on a read past the end.
-class Cursor {
- public:
-  explicit Cursor(std::string_view bytes) : bytes_(bytes) {}
-  const uint8_t* take(size_t n) {
-    if (bytes_.size() - pos_ < n) throw std::runtime_error("truncated");
-    const auto* p = reinterpret_cast<const uint8_t*>(bytes_.data() + pos_);
-    pos_ += n;
-    return p;
-  }
-  int8_t int8() { return static_cast<int8_t>(*take(1)); }
-  uint32_t uint32() { return load_be32(take(4)); }
-  std::string string() {
-    uint32_t n = uint32();
-    return std::string(reinterpret_cast<const char*>(take(n)), n);
-  }
-  bool done() const { return pos_ == bytes_.size(); }
-
- private:
-  std::string_view bytes_;
-  size_t pos_ = 0;
-};
-
 }  // namespace
 
 std::string AclStore::encode(const std::vector<Acl>& acls) {
   std::string out(kMagic);
-  put_int(out, static_cast<uint16_t>(kVersion), 2);
-  put_int(out, static_cast<uint32_t>(acls.size()), 4);
+  put_be_field(out, static_cast<uint16_t>(kVersion), 2);
+  put_be_field(out, static_cast<uint32_t>(acls.size()), 4);
   for (const auto& a : acls) {
     out.push_back(static_cast<char>(a.resource_type));
     out.push_back(static_cast<char>(a.pattern));
     out.push_back(static_cast<char>(a.operation));
     out.push_back(static_cast<char>(a.permission));
-    put_string(out, a.name);
-    put_string(out, a.principal);
-    put_string(out, a.host);
+    put_string_field(out, a.name);
+    put_string_field(out, a.principal);
+    put_string_field(out, a.host);
   }
-  put_int(out, storage::crc32c(reinterpret_cast<const uint8_t*>(out.data()), out.size()), 4);
+  put_be_field(out, storage::crc32c(reinterpret_cast<const uint8_t*>(out.data()), out.size()), 4);
   return out;
 }
 
@@ -72,7 +41,7 @@ std::vector<Acl> AclStore::decode(std::string_view bytes) {
   uint32_t crc = load_be32(reinterpret_cast<const uint8_t*>(bytes.data() + body.size()));
   if (crc != storage::crc32c(reinterpret_cast<const uint8_t*>(body.data()), body.size()))
     throw std::runtime_error("CRC mismatch");
-  Cursor in(body.substr(kMagic.size()));
+  FieldReader in(body.substr(kMagic.size()));
   auto version = static_cast<int16_t>(load_be16(in.take(2)));
   if (version != kVersion) throw std::runtime_error(fmt::format("unknown version {}", version));
   uint32_t count = in.uint32();

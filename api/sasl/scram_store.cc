@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 #include "common/byte_order.h"
+#include "common/file_fields.h"
 #include "log/crc32c.h"
 #include "log/file_util.h"
 
@@ -18,40 +19,8 @@ namespace {
 constexpr std::string_view kMagic = "SKIFFSCR";
 constexpr int16_t kVersion = 1;
 
-void put_int(std::string& out, uint32_t v, int bytes) {
-  for (int i = bytes - 1; i >= 0; --i) out.push_back(static_cast<char>((v >> (8 * i)) & 0xff));
-}
-
-void put_string(std::string& out, std::string_view s) {
-  put_int(out, static_cast<uint32_t>(s.size()), 4);
-  out.append(s);
-}
-
-// Reads the file's fields in order; throws on a read past the end.
-class Cursor {
- public:
-  explicit Cursor(std::string_view bytes) : bytes_(bytes) {}
-  const uint8_t* take(size_t n) {
-    if (bytes_.size() - pos_ < n) throw std::runtime_error("truncated");
-    const auto* p = reinterpret_cast<const uint8_t*>(bytes_.data() + pos_);
-    pos_ += n;
-    return p;
-  }
-  int8_t int8() { return static_cast<int8_t>(*take(1)); }
-  uint32_t uint32() { return load_be32(take(4)); }
-  std::string string() {
-    uint32_t n = uint32();
-    return std::string(reinterpret_cast<const char*>(take(n)), n);
-  }
-  bool done() const { return pos_ == bytes_.size(); }
-
- private:
-  std::string_view bytes_;
-  size_t pos_ = 0;
-};
-
 // One record after `user`; throws on a value the layout does not allow.
-ScramCredentialStore::Map::value_type read_record(Cursor& in) {
+ScramCredentialStore::Map::value_type read_record(FieldReader& in) {
   std::string user = in.string();
   auto mechanism = mechanism_from_code(in.int8());
   if (user.empty()) throw std::runtime_error("a credential without a user name");
@@ -85,17 +54,17 @@ int prepare_private_tmp(const std::filesystem::path& file) {
 
 std::string ScramCredentialStore::encode(const Map& credentials) {
   std::string out(kMagic);
-  put_int(out, static_cast<uint16_t>(kVersion), 2);
-  put_int(out, static_cast<uint32_t>(credentials.size()), 4);
+  put_be_field(out, static_cast<uint16_t>(kVersion), 2);
+  put_be_field(out, static_cast<uint32_t>(credentials.size()), 4);
   for (const auto& [key, c] : credentials) {
-    put_string(out, key.first);
+    put_string_field(out, key.first);
     out.push_back(static_cast<char>(key.second));
-    put_int(out, static_cast<uint32_t>(c.iterations), 4);
-    put_string(out, c.salt);
-    put_string(out, c.stored_key);
-    put_string(out, c.server_key);
+    put_be_field(out, static_cast<uint32_t>(c.iterations), 4);
+    put_string_field(out, c.salt);
+    put_string_field(out, c.stored_key);
+    put_string_field(out, c.server_key);
   }
-  put_int(out, storage::crc32c(reinterpret_cast<const uint8_t*>(out.data()), out.size()), 4);
+  put_be_field(out, storage::crc32c(reinterpret_cast<const uint8_t*>(out.data()), out.size()), 4);
   return out;
 }
 
@@ -106,7 +75,7 @@ ScramCredentialStore::Map ScramCredentialStore::decode(std::string_view bytes) {
   uint32_t crc = load_be32(reinterpret_cast<const uint8_t*>(bytes.data() + body.size()));
   if (crc != storage::crc32c(reinterpret_cast<const uint8_t*>(body.data()), body.size()))
     throw std::runtime_error("CRC mismatch");
-  Cursor in(body.substr(kMagic.size()));
+  FieldReader in(body.substr(kMagic.size()));
   auto version = static_cast<int16_t>(load_be16(in.take(2)));
   if (version != kVersion) throw std::runtime_error(fmt::format("unknown version {}", version));
   uint32_t count = in.uint32();

@@ -23,7 +23,7 @@ from harness.certs import SERVER_EXT, make_ca, make_cert
 from harness.java_check import run_java_check
 from harness.secure_roundtrip import sasl_roundtrip
 
-JAVA_CHECK = Path(__file__).parent / "java_sasl" / "SecureClientCheck.java"
+JAVA_CHECK = Path(__file__).parent / "java_security" / "SecureClientCheck.java"
 BOUND = re.compile(r"(\w+) on 127\.0\.0\.1:(\d+) advertised as")
 PLAIN_JAAS = ('org.apache.kafka.common.security.plain.PlainLoginModule required username="admin" '
               'password="admin-secret" user_admin="admin-secret" user_alice="alice-secret";')

@@ -23,7 +23,7 @@ from harness.certs import CLIENT_EXT, SERVER_EXT, make_ca, make_cert, openssl
 from harness.java_check import run_java_check
 from harness.secure_roundtrip import tls_roundtrip
 
-JAVA_CHECK = Path(__file__).parent / "java_tls" / "TlsCheck.java"
+JAVA_CHECK = Path(__file__).parent / "java_security" / "SecureClientCheck.java"
 BOUND = re.compile(r"(\w+) on 127\.0\.0\.1:(\d+) advertised as")
 
 
@@ -142,8 +142,12 @@ def kafka_python_roundtrip(bootstrap, topic, certs, client_cert, n):
 
 
 def java_roundtrip(bootstrap, topic, certs, client_cert, n):
-    r = run_java_check(JAVA_CHECK, bootstrap, topic, str(certs / "ca.pem"),
-                       str(certs / "client.pem") if client_cert else "-", str(n), "30000", timeout=120)
+    props = certs / f"client-{uuid.uuid4().hex[:8]}.properties"
+    lines = ["security.protocol=SSL", "ssl.truststore.type=PEM", f"ssl.truststore.location={certs / 'ca.pem'}"]
+    if client_cert:
+        lines += ["ssl.keystore.type=PEM", f"ssl.keystore.location={certs / 'client.pem'}"]
+    props.write_text("\n".join(lines) + "\n")
+    r = run_java_check(JAVA_CHECK, bootstrap, topic, str(props), str(n), "30000", timeout=120)
     assert r.returncode == 0, f"{r.result} {r.stderr_tail}"
     return [f"v{i}" for i in range(r.result["consumed"])]
 

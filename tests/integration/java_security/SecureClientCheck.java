@@ -1,5 +1,6 @@
-// The Java client with the security settings of a properties file (SSL,
-// SASL_PLAINTEXT or SASL_SSL; PLAIN or SCRAM): produces records and reads
+// The Java client with the security settings of a properties file (SSL with
+// or without a client certificate, SASL_PLAINTEXT or SASL_SSL; PLAIN or
+// SCRAM), for test_tls.py and test_sasl.py: produces records and reads
 // them back. Prints one JSON line of what it saw, with the exception's class
 // when authentication fails; exits non-zero when a check fails. Every wait
 // is bounded. With pause_ms > 0 it waits that long between producing and

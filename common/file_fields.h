@@ -1,0 +1,50 @@
+// The fields of Skiff's small binary state files (skiff-acls,
+// skiff-scram-credentials): big-endian integers and int32-length-prefixed
+// strings, appended to a string when writing, read back in order with
+// bounds checks (FieldReader throws std::runtime_error("truncated") on a
+// read past the end). Header-only; plain values, no thread rules.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+#include "common/byte_order.h"
+
+namespace skiff {
+
+// The low `bytes` bytes of `v`, most significant first.
+inline void put_be_field(std::string& out, uint32_t v, int bytes) {
+  for (int i = bytes - 1; i >= 0; --i) out.push_back(static_cast<char>((v >> (8 * i)) & 0xff));
+}
+
+inline void put_string_field(std::string& out, std::string_view s) {
+  put_be_field(out, static_cast<uint32_t>(s.size()), 4);
+  out.append(s);
+}
+
+class FieldReader {
+ public:
+  explicit FieldReader(std::string_view bytes) : bytes_(bytes) {}
+  const uint8_t* take(size_t n) {
+    if (bytes_.size() - pos_ < n) throw std::runtime_error("truncated");
+    const auto* p = reinterpret_cast<const uint8_t*>(bytes_.data() + pos_);
+    pos_ += n;
+    return p;
+  }
+  int8_t int8() { return static_cast<int8_t>(*take(1)); }
+  uint32_t uint32() { return load_be32(take(4)); }
+  std::string string() {
+    uint32_t n = uint32();
+    return std::string(reinterpret_cast<const char*>(take(n)), n);
+  }
+  bool done() const { return pos_ == bytes_.size(); }
+
+ private:
+  std::string_view bytes_;
+  size_t pos_ = 0;
+};
+
+}  // namespace skiff
