@@ -180,6 +180,15 @@ def roundtrip_of(client):
     return ROUNDTRIPS[client.name]
 
 
+def scram_capable(client, mechanism):
+    # Debian 12's librdkafka 2.0.2 (kcat) repeats its client nonce in the final
+    # SCRAM message; Kafka 4.4's ScramSaslServer requires the nonce exactly
+    # (RFC 5802) and refuses it, as Skiff does. Later librdkafka (the one
+    # confluent-kafka bundles) is fixed.
+    if client.name == "kcat" and mechanism.startswith("SCRAM-"):
+        pytest.skip("Debian's librdkafka 2.0.2 sends a malformed SCRAM nonce, refused by Kafka 4.4 as by Skiff")
+
+
 def security(certs, listener, mechanism="PLAIN", user="alice", password="alice-secret"):
     return {"protocol": LISTENERS[listener], "mechanism": mechanism, "user": user, "password": password,
             "ca": str(certs / "ca.pem")}
@@ -189,6 +198,7 @@ def security(certs, listener, mechanism="PLAIN", user="alice", password="alice-s
                                                ("SASL_SSL", "SCRAM-SHA-512"), ("SASL_PLAINTEXT", "SCRAM-SHA-256")])
 def test_produce_and_consume(client, sasl_broker, certs, listener, mechanism):
     rt = roundtrip_of(client)
+    scram_capable(client, mechanism)
     topic = f"sasl-{mechanism.lower()}-{listener.lower().replace('_', '-')}-{client.name.replace('_', '-')}-" \
             f"{uuid.uuid4().hex[:6]}"
     got = rt(f"localhost:{sasl_broker.ports[listener]}", topic, security(certs, listener, mechanism), 20)
@@ -198,12 +208,15 @@ def test_produce_and_consume(client, sasl_broker, certs, listener, mechanism):
 
 def test_wrong_password_is_refused_and_logged(client, sasl_broker, certs):
     rt = roundtrip_of(client)
-    for mechanism in ("PLAIN", "SCRAM-SHA-512"):
+    mechanisms = ("PLAIN",) if client.name == "kcat" else ("PLAIN", "SCRAM-SHA-512")
+    for mechanism in mechanisms:
         with pytest.raises(PermissionError):
             rt(f"localhost:{sasl_broker.ports['SASL_PLAINTEXT']}", "sasl-refused",
                security(certs, "SASL_PLAINTEXT", mechanism, password="wrong"), 1)
     log_wait(sasl_broker, r"failed authentication with 127\.0\.0\.1 on listener SASL_PLAINTEXT \(PLAIN\): "
                           r"Authentication failed: Invalid username or password; user 'alice'")
+    if client.name == "kcat":
+        return
     log_wait(sasl_broker, r"failed authentication with 127\.0\.0\.1 on listener SASL_PLAINTEXT \(SCRAM-SHA-512\): "
                           r"Authentication failed during authentication due to invalid credentials with SASL "
                           r"mechanism SCRAM-SHA-512")
