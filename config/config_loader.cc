@@ -182,7 +182,7 @@ void apply_listener_keys(BrokerConfig& cfg, const std::map<std::string, RawValue
                                     def->type == ConfigType::kPassword ? "[hidden]" : value.value, key,
                                     to_string(value.source), e.what(), def->allowed));
     }
-    for (auto& w : scratch.warnings) cfg.warnings.push_back(key + ": " + w);
+    for (auto& w : scratch.warnings) cfg.warnings.push_back(fmt::format("{}: {}", key, w));
     cfg.listener_ssl[match->name] = scratch.ssl;
     cfg.listener_sasl[match->name] = scratch.sasl;
     cfg.effective[key] = {value.value, value.source};

@@ -15,7 +15,6 @@ namespace {
 
 using Request = protocol::AlterUserScramCredentialsRequest;
 using sasl::ScramCredentialChange;
-using sasl::ScramMechanism;
 
 struct Refusal {
   ErrorCode error;

@@ -34,7 +34,7 @@ ScramCredentialStore::Map::value_type read_record(FieldReader& in) {
   if (c.iterations < kScramMinIterations || c.iterations > kScramMaxIterations || c.salt.empty() ||
       c.stored_key.size() != n || c.server_key.size() != n)
     throw std::runtime_error(fmt::format("invalid {} credential for user '{}'", mechanism_name(*mechanism), user));
-  return {{std::move(user), *mechanism}, std::move(c)};
+  return {{std::move(user), *mechanism}, c};  // a pair of const key: the credential is copied
 }
 
 // The credentials are secrets: the temporary file write_file_durably fills

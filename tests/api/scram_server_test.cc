@@ -4,6 +4,8 @@
 // exchange that fails only at the proof), malformed and hostile messages.
 #include "api/sasl/scram_server.h"
 
+#include <fmt/format.h>
+
 #include <catch2/catch.hpp>
 #include <random>
 
@@ -26,7 +28,8 @@ constexpr std::string_view kServerFinal = "v=6rriTRBi23WpRR/wtup+mMhUZUn/dB5nLTJ
 
 void add_user(ScramCredentialStore& store, ScramMechanism m, const std::string& user, std::string_view password,
               std::string salt, int32_t iterations = 4096) {
-  REQUIRE(store.apply({{user, m, make_credential(m, password, iterations, std::move(salt))}}) == 0);
+  auto credential = make_credential(m, password, iterations, std::move(salt));
+  REQUIRE(store.apply({{user, m, credential}}) == 0);
 }
 
 std::unique_ptr<ScramCredentialStore> rfc_store() {
@@ -182,11 +185,12 @@ TEST_CASE("SCRAM: malformed client-final messages fail cleanly", "[sasl][scram]"
   auto& store = *owned;
   const std::string nonce = "rOprNGfwEbeRWgbNEkqO%hvYDpWUa2RaTCAfuxFIlj)hNlF$k0";
   const std::string proof = "dHzbZapWIk4jUhN+Ute9ytag9zjfMHgsqmmiz7AndVQ=";
-  for (std::string bad :
-       {std::string(""), "c=biws,r=" + nonce, "c=biws,r=" + nonce + ",p=!!!!",
-        "c=biws,r=" + nonce + ",p=", "c=biws,r=" + nonce + "x,p=" + proof, "c=biws,r=rOprNGfwEbeRWgbNEkqO,p=" + proof,
-        "c=eSws,r=" + nonce + ",p=" + proof, "r=" + nonce + ",c=biws,p=" + proof,
-        "c=biws,r=" + nonce + ",p=" + proof.substr(4), "c=biws,r=" + nonce + ",p=" + proof + ",x=1"}) {
+  for (const std::string& bad :
+       {std::string(""), fmt::format("c=biws,r={}", nonce), fmt::format("c=biws,r={},p=!!!!", nonce),
+        fmt::format("c=biws,r={},p=", nonce), fmt::format("c=biws,r={}x,p={}", nonce, proof),
+        fmt::format("c=biws,r=rOprNGfwEbeRWgbNEkqO,p={}", proof), fmt::format("c=eSws,r={},p={}", nonce, proof),
+        fmt::format("r={},c=biws,p={}", nonce, proof), fmt::format("c=biws,r={},p={}", nonce, proof.substr(4)),
+        fmt::format("c=biws,r={},p={},x=1", nonce, proof)}) {
     INFO(bad);
     auto server = make_scram_server(ScramMechanism::kSha256, store, std::string(kServerNonce));
     REQUIRE(server->step(kClientFirst).outcome == Outcome::kChallenge);

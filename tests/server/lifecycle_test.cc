@@ -158,9 +158,11 @@ TEST_CASE("the healthcheck probes SSL, SASL_SSL and SASL_PLAINTEXT listeners", "
     auto r = run_skiff(healthcheck_args(secured_args(protocol, port, pem)));
     INFO(r.output);
     CHECK(r.exit_code == 0);
-    CHECK_THAT(r.output, Catch::Contains(protocol + "://127.0.0.1:" + port + " answered ApiVersions"));
+    std::string endpoint = protocol;
+    endpoint.append("://127.0.0.1:").append(port);
+    CHECK_THAT(r.output, Catch::Contains(endpoint + " answered ApiVersions"));
     // From an address with the protocol before it.
-    r = run_skiff({"--healthcheck", protocol + "://127.0.0.1:" + port});
+    r = run_skiff({"--healthcheck", endpoint});
     CHECK(r.exit_code == 0);
     CHECK(broker.stop(SIGTERM) == 0);
   }
