@@ -30,6 +30,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+import bench_tls  # noqa: E402
 from bench_tls import make_certs, wait_port  # noqa: E402
 from bench_vs_kafka import free_port, log  # noqa: E402
 
@@ -110,8 +111,7 @@ def one_connection(port, ctx, mechanism, scram):
 
 
 def broker_props(work, port):
-    return {"sasl.enabled.mechanisms": "SCRAM-SHA-512,PLAIN", "ssl.keystore.type": "PEM",
-            "ssl.keystore.location": str(work / "server.pem"),
+    return {"sasl.enabled.mechanisms": "SCRAM-SHA-512,PLAIN", "ssl.keystore.location": str(work / "server.pem"),
             "listener.name.sasl_ssl.plain.sasl.jaas.config": PLAIN_JAAS,
             "listener.name.sasl_ssl.scram-sha-512.sasl.jaas.config": SCRAM_JAAS}
 
@@ -139,26 +139,9 @@ class Skiff:
         self.out.close()
 
 
-class Kafka:
-    name = "kafka 4.4"
-
+class Kafka(bench_tls.Kafka):
     def start(self, work, plain, port):
-        self.dir = work / "kafka"
-        self.dir.mkdir()
-        cport = free_port()
-        (self.dir / "controller.port").write_text(f"{cport}\n")
-        props = {**broker_props(work, port),
-                 "listeners": f"PLAINTEXT://127.0.0.1:{plain},SASL_SSL://127.0.0.1:{port},CONTROLLER://127.0.0.1:{cport}",
-                 "advertised.listeners": f"PLAINTEXT://127.0.0.1:{plain},SASL_SSL://127.0.0.1:{port}"}
-        env = {**os.environ, "KAFKA_ADD_SCRAM": SCRAM_USER}
-        subprocess.run([str(ROOT / "scripts" / "kafka-broker.sh"), "start", str(self.dir), str(plain),
-                        *[f"{k}={v}" for k, v in props.items()]], check=True, capture_output=True, timeout=180,
-                       env=env)
-        wait_port(port)
-
-    def stop(self):
-        subprocess.run([str(ROOT / "scripts" / "kafka-broker.sh"), "stop", str(self.dir)], timeout=120,
-                       capture_output=True)
+        self.start_with(work, plain, ("SASL_SSL", port), broker_props(work, port), {"KAFKA_ADD_SCRAM": SCRAM_USER})
 
 
 def bench(args, broker, work):

@@ -86,16 +86,22 @@ class Kafka:
     name = "kafka 4.4"
 
     def start(self, work, plain, tls):
+        self.start_with(work, plain, ("SSL", tls), {})
+
+    def start_with(self, work, plain, listener, props, env=None):
+        """Kafka with a PLAINTEXT listener and `listener` (NAME, port), PEM key material, `props` on top."""
         self.dir = work / "kafka"
         self.dir.mkdir()
         cport = free_port()
         (self.dir / "controller.port").write_text(f"{cport}\n")
-        props = [f"listeners=PLAINTEXT://127.0.0.1:{plain},SSL://127.0.0.1:{tls},CONTROLLER://127.0.0.1:{cport}",
-                 f"advertised.listeners=PLAINTEXT://127.0.0.1:{plain},SSL://127.0.0.1:{tls}",
-                 "ssl.keystore.type=PEM", f"ssl.keystore.location={work / 'server.pem'}"]
-        subprocess.run([str(ROOT / "scripts" / "kafka-broker.sh"), "start", str(self.dir), str(plain), *props],
-                       check=True, capture_output=True, timeout=180)
-        wait_port(tls)
+        name, port = listener
+        props = {"listeners": f"PLAINTEXT://127.0.0.1:{plain},{name}://127.0.0.1:{port},CONTROLLER://127.0.0.1:{cport}",
+                 "advertised.listeners": f"PLAINTEXT://127.0.0.1:{plain},{name}://127.0.0.1:{port}",
+                 "ssl.keystore.type": "PEM", "ssl.keystore.location": str(work / "server.pem"), **props}
+        subprocess.run([str(ROOT / "scripts" / "kafka-broker.sh"), "start", str(self.dir), str(plain),
+                        *[f"{k}={v}" for k, v in props.items()]], check=True, capture_output=True, timeout=180,
+                       env={**os.environ, **(env or {})})
+        wait_port(port)
 
     def stop(self):
         subprocess.run([str(ROOT / "scripts" / "kafka-broker.sh"), "stop", str(self.dir)], timeout=120,
