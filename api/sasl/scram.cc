@@ -14,13 +14,6 @@ const EVP_MD* digest(ScramMechanism m) { return m == ScramMechanism::kSha512 ? E
 
 const unsigned char* bytes(std::string_view s) { return reinterpret_cast<const unsigned char*>(s.data()); }
 
-constexpr std::string_view kAlphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-
-int base64_value(char c) {
-  auto at = kAlphabet.find(c);
-  return at == std::string_view::npos ? -1 : static_cast<int>(at);
-}
-
 }  // namespace
 
 std::string_view mechanism_name(ScramMechanism m) {
@@ -96,41 +89,6 @@ std::string random_bytes(size_t n) {
   std::string out(n, '\0');
   if (RAND_bytes(reinterpret_cast<unsigned char*>(out.data()), static_cast<int>(n)) != 1)
     throw std::runtime_error("RAND_bytes failed");
-  return out;
-}
-
-std::string base64_encode(std::string_view in) {
-  std::string out;
-  out.reserve((in.size() + 2) / 3 * 4);
-  for (size_t i = 0; i < in.size(); i += 3) {
-    uint32_t v = static_cast<uint8_t>(in[i]) << 16;
-    if (i + 1 < in.size()) v |= static_cast<uint8_t>(in[i + 1]) << 8;
-    if (i + 2 < in.size()) v |= static_cast<uint8_t>(in[i + 2]);
-    out.push_back(kAlphabet[(v >> 18) & 63]);
-    out.push_back(kAlphabet[(v >> 12) & 63]);
-    out.push_back(i + 1 < in.size() ? kAlphabet[(v >> 6) & 63] : '=');
-    out.push_back(i + 2 < in.size() ? kAlphabet[v & 63] : '=');
-  }
-  return out;
-}
-
-std::optional<std::string> base64_decode(std::string_view in) {
-  if (in.size() % 4 != 0) return std::nullopt;
-  std::string out;
-  for (size_t i = 0; i < in.size(); i += 4) {
-    bool last = i + 4 == in.size();
-    int pad = last ? (in[i + 3] == '=') + (in[i + 2] == '=') : 0;
-    if (pad == 1 && in[i + 2] == '=') return std::nullopt;  // "x=y=" style
-    uint32_t v = 0;
-    for (int k = 0; k < 4 - pad; ++k) {
-      int d = base64_value(in[i + k]);
-      if (d < 0) return std::nullopt;
-      v |= static_cast<uint32_t>(d) << (18 - 6 * k);
-    }
-    out.push_back(static_cast<char>(v >> 16));
-    if (pad < 2) out.push_back(static_cast<char>((v >> 8) & 0xff));
-    if (pad < 1) out.push_back(static_cast<char>(v & 0xff));
-  }
   return out;
 }
 

@@ -11,6 +11,8 @@
 #include <string>
 #include <string_view>
 
+#include "common/base64.h"
+
 namespace skiff::api::sasl {
 
 enum class ScramMechanism : int8_t { kSha256 = 1, kSha512 = 2 };
@@ -49,9 +51,6 @@ ScramCredential make_credential(ScramMechanism m, std::string_view password, int
 
 // `n` bytes from OpenSSL's CSPRNG; throws std::runtime_error if it fails.
 std::string random_bytes(size_t n);
-// Standard base64 with padding; decode is strict (nullopt on any bad input).
-std::string base64_encode(std::string_view bytes);
-std::optional<std::string> base64_decode(std::string_view text);
 // Equal sizes and bytes, in time independent of where they differ.
 bool constant_time_equal(std::string_view a, std::string_view b);
 

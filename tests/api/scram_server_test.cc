@@ -13,6 +13,8 @@
 #include "api/sasl/scram_store.h"
 
 using namespace skiff::api::sasl;
+using skiff::base64_decode;
+using skiff::base64_encode;
 using Outcome = skiff::api::sasl::SaslStep::Outcome;
 
 namespace {
@@ -74,14 +76,7 @@ const std::string kFailure256 =
 
 }  // namespace
 
-TEST_CASE("base64 and mechanism names", "[sasl][scram]") {
-  CHECK(base64_encode("") == "");
-  CHECK(base64_encode("f") == "Zg==");
-  CHECK(base64_encode("fo") == "Zm8=");
-  CHECK(base64_encode("foo") == "Zm9v");
-  CHECK(base64_decode("Zm9vYg==") == "foob");
-  CHECK(base64_decode("Zm9vYmE=") == "fooba");
-  for (std::string_view bad : {"Zg=", "Z===", "Zg==Zg==", "Zm9v!", "Zm=v"}) CHECK_FALSE(base64_decode(bad));
+TEST_CASE("mechanism names", "[sasl][scram]") {
   CHECK(mechanism_from_name("SCRAM-SHA-512") == ScramMechanism::kSha512);
   CHECK_FALSE(mechanism_from_name("scram-sha-512"));
   CHECK(mechanism_from_code(1) == ScramMechanism::kSha256);
