@@ -220,9 +220,26 @@ void check_ssl_listeners(const BrokerConfig& cfg) {
   }
 }
 
+void check_oauthbearer(BrokerConfig& cfg, const std::string& listener, SaslSettings& s) {
+  const auto& m = s.enabled_mechanisms;
+  if (std::find(m.begin(), m.end(), "OAUTHBEARER") == m.end()) return;
+  cfg.warnings.push_back(fmt::format(
+      "listener {}: OAUTHBEARER takes unsecured tokens (\"alg\":\"none\"): any client can claim any principal; "
+      "for development only",
+      listener));
+  auto jaas = s.jaas_config.find("OAUTHBEARER");
+  if (jaas == s.jaas_config.end()) return;
+  try {
+    s.oauthbearer = oauthbearer_options_from_jaas(jaas->second);
+  } catch (const std::invalid_argument& e) {
+    throw ConfigError(fmt::format("listener.name.{}.oauthbearer.sasl.jaas.config: {}", to_lower(listener), e.what()));
+  }
+}
+
 // A SASL listener offers only mechanisms Skiff implements, at least one,
-// and PLAIN only with users from its JAAS entry (as Kafka needs a JAAS
-// entry per mechanism).
+// PLAIN only with users from its JAAS entry (as Kafka needs a JAAS entry per
+// mechanism), and OAUTHBEARER with the validator options of its JAAS entry,
+// if any, and a warning: its tokens are unsecured.
 void check_sasl_listeners(BrokerConfig& cfg) {
   for (const auto& l : cfg.listeners) {
     if (!cfg.uses_sasl(l.name)) continue;
@@ -241,7 +258,8 @@ void check_sasl_listeners(BrokerConfig& cfg) {
     }
     if (served.empty())
       fail(
-          "sasl.enabled.mechanisms offers none of PLAIN, SCRAM-SHA-256, SCRAM-SHA-512 (Kafka's default is GSSAPI, "
+          "sasl.enabled.mechanisms offers none of PLAIN, SCRAM-SHA-256, SCRAM-SHA-512, OAUTHBEARER (Kafka's default "
+          "is GSSAPI, "
           "which Skiff does not implement): set e.g. sasl.enabled.mechanisms=SCRAM-SHA-512,PLAIN");
     s.enabled_mechanisms = std::move(served);
     bool plain =
@@ -251,6 +269,7 @@ void check_sasl_listeners(BrokerConfig& cfg) {
           fmt::format("PLAIN is enabled but listener.name.{}.plain.sasl.jaas.config is not set (its "
                       "user_<name>=\"<password>\" options are PLAIN's users)",
                       to_lower(l.name)));
+    check_oauthbearer(cfg, l.name, s);
   }
 }
 

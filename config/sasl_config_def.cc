@@ -1,12 +1,14 @@
 // The SASL keys of the one configuration table (config_def.h), Kafka's
 // names: sasl.enabled.mechanisms and connections.max.reauth.ms (broker-wide
 // or per listener), sasl.mechanism.inter.broker.protocol (accepted), and the
-// per-listener-only <mechanism>.sasl.jaas.config. Values are checked for
+// per-listener-only <mechanism>.sasl.jaas.config (with OAUTHBEARER's
+// validator options read from it). Values are checked for
 // form here; which mechanisms a SASL listener can serve is checked when the
 // whole configuration is (config_loader.cc).
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <sstream>
 #include <stdexcept>
 
 #include "config/config_def.h"
@@ -40,8 +42,9 @@ ConfigKeyDef jaas_key(const std::string& mechanism) {
 
 void add_sasl_keys(std::vector<ConfigKeyDef>& d) {
   d.push_back(ConfigKeyDef{"sasl.enabled.mechanisms", ConfigType::kList, "GSSAPI",
-                           "SASL mechanisms a SASL listener offers. Skiff implements PLAIN, SCRAM-SHA-256 and "
-                           "SCRAM-SHA-512; a SASL listener needs at least one of them.",
+                           "SASL mechanisms a SASL listener offers. Skiff implements PLAIN, SCRAM-SHA-256, "
+                           "SCRAM-SHA-512 and OAUTHBEARER (unsecured tokens, for development); a SASL listener "
+                           "needs at least one of them.",
                            [](BrokerConfig& c, const std::string& v) {
                              c.sasl.enabled_mechanisms.clear();
                              for (const auto& m : split_list(v)) c.sasl.enabled_mechanisms.push_back(upper(m));
@@ -57,6 +60,27 @@ void add_sasl_keys(std::vector<ConfigKeyDef>& d) {
                            "Accepted for Kafka configurations; a single broker makes no inter-broker connections.",
                            [](BrokerConfig&, const std::string&) {},  // kept only in `effective`
                            "a SASL mechanism name"});
+}
+
+OAuthBearerOptions oauthbearer_options_from_jaas(const std::string& jaas_config) {
+  const auto options = parse_jaas_config(jaas_config).options;
+  OAuthBearerOptions o;
+  auto option = [&](const char* name) {
+    auto it = options.find(name);
+    return it == options.end() ? std::string() : std::string(trim(it->second));
+  };
+  if (auto v = option("unsecuredValidatorPrincipalClaimName"); !v.empty()) o.principal_claim = v;
+  if (auto v = option("unsecuredValidatorScopeClaimName"); !v.empty()) o.scope_claim = v;
+  std::istringstream scopes(option("unsecuredValidatorRequiredScope"));  // space-separated, as Kafka's parseScope
+  for (std::string scope; scopes >> scope;) o.required_scope.push_back(scope);
+  if (auto v = option("unsecuredValidatorAllowableClockSkewMs"); !v.empty()) {
+    try {
+      o.clock_skew_ms = parse_integer(v, 0, std::numeric_limits<int32_t>::max());
+    } catch (const std::exception&) {
+      throw std::invalid_argument("unsecuredValidatorAllowableClockSkewMs must be an integer in [0, 2147483647]");
+    }
+  }
+  return o;
 }
 
 const std::vector<ConfigKeyDef>& listener_only_config_defs() {

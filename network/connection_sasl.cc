@@ -59,7 +59,9 @@ bool Connection::sasl_admits(const Frame& frame, bool& raw_token) {
     default:
       if (api == kSaslHandshake || api == kSaslAuthenticate) return true;
       if (SaslSession::Clock::now() < sasl_gate_.expires_at) return true;
-      why = fmt::format("its SASL session expired (connections.max.reauth.ms) and it did not re-authenticate");
+      why = fmt::format(
+          "its SASL session expired (connections.max.reauth.ms or the credential's lifetime) and it did not "
+          "re-authenticate");
       break;
   }
   net_log().info("closing connection from {} on listener {}: {}", context_.peer_address, context_.listener_name, why);

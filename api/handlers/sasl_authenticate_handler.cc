@@ -1,9 +1,12 @@
 #include "api/handlers/sasl_authenticate_handler.h"
 
+#include <algorithm>
+
 #include "api/api_log.h"
 #include "api/sasl/sasl_mechanisms.h"
 #include "common/byte_order.h"
 #include "common/log_escape.h"
+#include "common/wall_clock.h"
 #include "network/sasl_session.h"
 
 namespace skiff::api {
@@ -14,6 +17,15 @@ using Outcome = sasl::SaslStep::Outcome;
 
 std::string_view as_text(const std::vector<uint8_t>& bytes) {
   return {reinterpret_cast<const char*>(bytes.data()), bytes.size()};
+}
+
+// The session lifetime Kafka's SaslServerAuthenticator gives: the listener's
+// connections.max.reauth.ms, cut short by the credential's expiry (an
+// OAUTHBEARER token's exp); 0: the session never expires.
+int64_t session_lifetime_ms(int64_t max_reauth_ms, int64_t expires_at_ms) {
+  if (expires_at_ms == 0) return max_reauth_ms;
+  const int64_t left = std::max<int64_t>(1, expires_at_ms - wall_clock_ms());
+  return max_reauth_ms > 0 ? std::min(max_reauth_ms, left) : left;
 }
 
 }  // namespace
@@ -73,7 +85,8 @@ sasl::SaslStep SaslAuthenticateHandler::advance(const network::RequestContext& c
       step = sasl::SaslStep::failed(
           fmt::format("Cannot change principals during re-authentication from {}: {}", state.principal, principal));
     } else {
-      lifetime_ms = services_.sasl ? services_.sasl->max_reauth_ms(ctx.listener_name) : 0;
+      lifetime_ms = session_lifetime_ms(services_.sasl ? services_.sasl->max_reauth_ms(ctx.listener_name) : 0,
+                                        step.expires_at_ms);
       auto expires = lifetime_ms > 0 ? network::SaslSession::Clock::now() + std::chrono::milliseconds(lifetime_ms)
                                      : network::SaslSession::Clock::time_point::max();
       api_log().debug("{} authenticated {} from {} on listener {}", state.mechanism, escaped(principal),

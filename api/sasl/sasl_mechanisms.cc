@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "common/wall_clock.h"
+
 namespace skiff::api::sasl {
 
 SaslMechanisms::SaslMechanisms(const config::BrokerConfig& config, ScramFactory scram) : scram_(std::move(scram)) {
@@ -16,6 +18,7 @@ SaslMechanisms::SaslMechanisms(const config::BrokerConfig& config, ScramFactory 
     }
     if (auto jaas = s.jaas_config.find("PLAIN"); jaas != s.jaas_config.end())
       out.plain_users = std::make_shared<const PlainUsers>(plain_users_from_jaas(jaas->second));
+    out.oauthbearer = std::make_shared<const config::OAuthBearerOptions>(s.oauthbearer);
   }
 }
 
@@ -32,6 +35,7 @@ std::unique_ptr<SaslServer> SaslMechanisms::start(const std::string& listener, c
   if (std::find(mechs.begin(), mechs.end(), mechanism) == mechs.end()) return nullptr;
   if (mechanism == "PLAIN" && it->second.plain_users) return make_plain_server(it->second.plain_users);
   if (mechanism.starts_with("SCRAM-") && scram_) return scram_(mechanism);
+  if (mechanism == "OAUTHBEARER") return make_oauthbearer_server(it->second.oauthbearer, wall_clock_ms);
   return nullptr;
 }
 

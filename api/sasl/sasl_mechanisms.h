@@ -1,6 +1,7 @@
 // SaslMechanisms: which SASL mechanisms each SASL listener offers, and a new
 // server-side exchange for one of them. Built once from the configuration
-// (sasl.enabled.mechanisms and the JAAS entries per listener), then
+// (sasl.enabled.mechanisms, the JAAS entries and OAUTHBEARER's validator
+// options per listener), then
 // immutable: safe to use from every handler thread. SCRAM exchanges come
 // from `scram`, which reads the credentials (null: SCRAM is not offered).
 #pragma once
@@ -11,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "api/sasl/oauthbearer_server.h"
 #include "api/sasl/plain_server.h"
 #include "api/sasl/sasl_server.h"
 #include "config/broker_config.h"
@@ -35,6 +37,7 @@ class SaslMechanisms {
   struct Listener {
     std::vector<std::string> mechanisms;
     std::shared_ptr<const PlainUsers> plain_users;
+    std::shared_ptr<const config::OAuthBearerOptions> oauthbearer;
     int64_t max_reauth_ms = 0;
   };
   std::map<std::string, Listener> listeners_;

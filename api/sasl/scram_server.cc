@@ -205,10 +205,7 @@ class ScramServer : public SaslServer {
 
 }  // namespace
 
-std::string scram_failure_message(ScramMechanism m) {
-  return fmt::format("Authentication failed during authentication due to invalid credentials with SASL mechanism {}",
-                     mechanism_name(m));
-}
+std::string scram_failure_message(ScramMechanism m) { return invalid_credentials_message(mechanism_name(m)); }
 
 std::unique_ptr<SaslServer> make_scram_server(ScramMechanism m, const ScramCredentialStore& store) {
   return make_scram_server(m, store, base64_encode(random_bytes(kServerNonceBytes)));

@@ -101,3 +101,27 @@ TEST_CASE("a SASL listener needs a mechanism Skiff implements, and PLAIN its use
   // Only per listener: Kafka's brokers read no unprefixed <mechanism>.sasl.jaas.config.
   CHECK_THAT(error_of({"plain.sasl.jaas.config=" + kJaas}), Catch::Contains("Unknown configuration"));
 }
+
+TEST_CASE("OAUTHBEARER is off unless listed, warned about, and reads Kafka's validator options", "[config][sasl]") {
+  CHECK(load_with(sasl_listener({"sasl.enabled.mechanisms=SCRAM-SHA-512"})).sasl_for("SASL_PLAINTEXT").oauthbearer ==
+        OAuthBearerOptions{});
+  auto plain = load_with(sasl_listener({"sasl.enabled.mechanisms=OAUTHBEARER"}));
+  CHECK(plain.sasl_for("SASL_PLAINTEXT").enabled_mechanisms == std::vector<std::string>{"OAUTHBEARER"});
+  CHECK(plain.sasl_for("SASL_PLAINTEXT").oauthbearer == OAuthBearerOptions{});  // Kafka's defaults
+  CHECK_THAT(plain.warnings.back(), Catch::Contains("OAUTHBEARER takes unsecured tokens"));
+  const std::string jaas =
+      "org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule required "
+      R"(unsecuredValidatorPrincipalClaimName=" client_id" unsecuredValidatorScopeClaimName="scp" )"
+      R"(unsecuredValidatorRequiredScope=" kafka  write" unsecuredValidatorAllowableClockSkewMs="3000";)";
+  auto c = load_with(sasl_listener(
+      {"sasl.enabled.mechanisms=OAUTHBEARER", "listener.name.sasl_plaintext.oauthbearer.sasl.jaas.config=" + jaas}));
+  const auto& o = c.sasl_for("SASL_PLAINTEXT").oauthbearer;
+  CHECK(o.principal_claim == "client_id");
+  CHECK(o.scope_claim == "scp");
+  CHECK(o.required_scope == std::vector<std::string>{"kafka", "write"});
+  CHECK(o.clock_skew_ms == 3000);
+  CHECK_THAT(error_of(sasl_listener({"sasl.enabled.mechanisms=OAUTHBEARER",
+                                     "listener.name.sasl_plaintext.oauthbearer.sasl.jaas.config=M required "
+                                     "unsecuredValidatorAllowableClockSkewMs=\"-1\";"})),
+             Catch::Contains("unsecuredValidatorAllowableClockSkewMs must be an integer"));
+}

@@ -1,13 +1,13 @@
 """SASL listeners (SASL_PLAINTEXT, SASL_SSL) with real clients: each client
 authenticates with PLAIN (users from the listener's JAAS entry, Kafka's own
-form) over TCP and over TLS, then produces and consumes; a wrong password
+form), SCRAM and OAUTHBEARER (an unsecured JWS) over TCP and over TLS, then
+produces and consumes; a wrong password
 fails with the client's authentication error and a broker log line. The
 raw-socket scenarios (requests before authentication, an oversized token,
 SaslHandshake v0's bare tokens, an unknown mechanism, session expiry) run
 once, in the kcat run."""
 from __future__ import annotations
 
-import re
 import socket
 import struct
 import subprocess
@@ -20,14 +20,14 @@ import pytest
 from conftest import skiff_binary
 from harness.broker import BrokerError, SkiffBroker
 from harness.certs import SERVER_EXT, make_ca, make_cert
-from harness.java_check import run_java_check
+from harness.sasl_wire import (alice_token, assert_closed, connect, frame, metadata_ok, recv_frame,
+                               sasl_authenticate, sasl_handshake)
+from harness.secure_roundtrip import java_sasl_roundtrip as java_roundtrip
 from harness.secure_roundtrip import sasl_roundtrip
 
-JAVA_CHECK = Path(__file__).parent / "java_security" / "SecureClientCheck.java"
-BOUND = re.compile(r"(\w+) on 127\.0\.0\.1:(\d+) advertised as")
 PLAIN_JAAS = ('org.apache.kafka.common.security.plain.PlainLoginModule required username="admin" '
               'password="admin-secret" user_admin="admin-secret" user_alice="alice-secret";')
-ALL_MECHANISMS = ["PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512"]
+ALL_MECHANISMS = ["PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512", "OAUTHBEARER"]
 LISTENERS = {"SASL_PLAINTEXT": "SASL_PLAINTEXT", "SASL_SSL": "SASL_SSL"}
 
 
@@ -43,7 +43,7 @@ def sasl_overrides(certs: Path, **extra: str) -> dict[str, str]:
     o = {
         "listeners": "PLAINTEXT://127.0.0.1:0,SASL_PLAINTEXT://127.0.0.1:0,SASL_SSL://127.0.0.1:0",
         "listener.security.protocol.map": "PLAINTEXT:PLAINTEXT,SASL_PLAINTEXT:SASL_PLAINTEXT,SASL_SSL:SASL_SSL",
-        "sasl.enabled.mechanisms": "PLAIN,SCRAM-SHA-256,SCRAM-SHA-512",
+        "sasl.enabled.mechanisms": "PLAIN,SCRAM-SHA-256,SCRAM-SHA-512,OAUTHBEARER",
         "scram.bootstrap.users": "SCRAM-SHA-512=[name=alice,password=alice-secret];"
                                  "SCRAM-SHA-256=[name=alice,password=alice-secret,iterations=8192]",
         "listener.name.sasl_plaintext.plain.sasl.jaas.config": PLAIN_JAAS,
@@ -59,7 +59,7 @@ def sasl_overrides(certs: Path, **extra: str) -> dict[str, str]:
 def start(certs: Path, d: Path, **extra: str) -> SkiffBroker:
     b = SkiffBroker(skiff_binary(), d / "data", d, sasl_overrides(certs, **extra))
     b.start()
-    b.ports = {name: int(port) for name, port in BOUND.findall(b.log_path.read_text(errors="replace"))}
+    b.ports = b.listener_ports()
     return b
 
 
@@ -70,24 +70,25 @@ def sasl_broker(certs, tmp_path_factory):
     b.stop()
 
 
-def log_wait(b: SkiffBroker, pattern: str, timeout: float = 10.0) -> str:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        m = re.search(pattern, b.log_path.read_text(errors="replace"))
-        if m:
-            return m.group(0)
-        time.sleep(0.05)
-    raise AssertionError(f"no log line matching {pattern!r}\n{b.log_tail()}")
-
-
 # --- the clients: (bootstrap, topic, security) -> values read back -------------
-# security: {"protocol", "mechanism", "user", "password", "ca"}
+# security: {"protocol", "mechanism", "user", "password", "ca", "token"}; with
+# OAUTHBEARER, librdkafka and the Java client build their own unsecured token
+# for the principal "user", the others present "token".
+
+def librdkafka_sasl(sec) -> dict[str, str]:
+    conf = {"security.protocol": sec["protocol"], "sasl.mechanisms": sec["mechanism"]}
+    if sec["mechanism"] == "OAUTHBEARER":
+        conf.update({"enable.sasl.oauthbearer.unsecure.jwt": "true",
+                     "sasl.oauthbearer.config": f"principal={sec['user']}"})
+    else:
+        conf.update({"sasl.username": sec["user"], "sasl.password": sec["password"]})
+    if sec["protocol"] == "SASL_SSL":
+        conf["ssl.ca.location"] = sec["ca"]
+    return conf
+
 
 def kcat_roundtrip(bootstrap, topic, sec, n):
-    opts = ["-X", f"security.protocol={sec['protocol']}", "-X", f"sasl.mechanisms={sec['mechanism']}",
-            "-X", f"sasl.username={sec['user']}", "-X", f"sasl.password={sec['password']}"]
-    if sec["protocol"] == "SASL_SSL":
-        opts += ["-X", f"ssl.ca.location={sec['ca']}"]
+    opts = [arg for k, v in librdkafka_sasl(sec).items() for arg in ("-X", f"{k}={v}")]
     data = "".join(f"v{i}\n" for i in range(n))
     p = subprocess.run(["kcat", "-b", bootstrap, "-P", "-t", topic, "-p", "0", *opts], input=data, text=True,
                        capture_output=True, timeout=60)
@@ -101,10 +102,7 @@ def kcat_roundtrip(bootstrap, topic, sec, n):
 
 def confluent_roundtrip(bootstrap, topic, sec, n):
     import confluent_kafka as ck
-    conf = {"bootstrap.servers": bootstrap, "security.protocol": sec["protocol"], "sasl.mechanism": sec["mechanism"],
-            "sasl.username": sec["user"], "sasl.password": sec["password"]}
-    if sec["protocol"] == "SASL_SSL":
-        conf["ssl.ca.location"] = sec["ca"]
+    conf = {"bootstrap.servers": bootstrap, **librdkafka_sasl(sec)}
     errors = []
     p = ck.Producer({**conf, "error_cb": errors.append, "message.timeout.ms": 15000})
     for i in range(n):
@@ -125,8 +123,16 @@ def confluent_roundtrip(bootstrap, topic, sec, n):
 def kafka_python_roundtrip(bootstrap, topic, sec, n):
     from kafka import KafkaConsumer, KafkaProducer, TopicPartition
     from kafka.errors import KafkaError
-    conf = {"bootstrap_servers": bootstrap, "security_protocol": sec["protocol"], "sasl_mechanism": sec["mechanism"],
-            "sasl_plain_username": sec["user"], "sasl_plain_password": sec["password"]}
+    from kafka.sasl.oauth import AbstractTokenProvider
+
+    class Token(AbstractTokenProvider):
+        def token(self):
+            return sec["token"]
+    conf = {"bootstrap_servers": bootstrap, "security_protocol": sec["protocol"], "sasl_mechanism": sec["mechanism"]}
+    if sec["mechanism"] == "OAUTHBEARER":
+        conf["sasl_oauth_token_provider"] = Token()
+    else:
+        conf.update({"sasl_plain_username": sec["user"], "sasl_plain_password": sec["password"]})
     if sec["protocol"] == "SASL_SSL":
         conf["ssl_cafile"] = sec["ca"]
     try:  # a refused login: kafka-python retries it until its metadata wait times out
@@ -147,26 +153,6 @@ def kafka_python_roundtrip(bootstrap, topic, sec, n):
             break
     c.close()
     return out
-
-
-def java_properties(sec) -> str:
-    module = ("org.apache.kafka.common.security.plain.PlainLoginModule" if sec["mechanism"] == "PLAIN"
-              else "org.apache.kafka.common.security.scram.ScramLoginModule")
-    lines = [f"security.protocol={sec['protocol']}", f"sasl.mechanism={sec['mechanism']}",
-             f'sasl.jaas.config={module} required username="{sec["user"]}" password="{sec["password"]}";']
-    if sec["protocol"] == "SASL_SSL":
-        lines += ["ssl.truststore.type=PEM", f"ssl.truststore.location={sec['ca']}"]
-    return "\n".join(lines) + "\n"
-
-
-def java_roundtrip(bootstrap, topic, sec, n, pause_ms=0):
-    props = Path(sec["ca"]).parent / f"client-{uuid.uuid4().hex[:8]}.properties"
-    props.write_text(java_properties(sec))
-    r = run_java_check(JAVA_CHECK, bootstrap, topic, str(props), str(n), "30000", str(pause_ms), timeout=120)
-    if r.result.get("error") in ("SaslAuthenticationException", "AuthenticationException"):
-        raise PermissionError(r.result["error"])
-    assert r.returncode == 0, f"{r.result} {r.stderr_tail}"
-    return [f"v{i}" for i in range(r.result["consumed"])]
 
 
 ROUNDTRIPS = {"kcat": kcat_roundtrip, "confluent_kafka": confluent_roundtrip,
@@ -191,11 +177,12 @@ def scram_capable(client, mechanism):
 
 def security(certs, listener, mechanism="PLAIN", user="alice", password="alice-secret"):
     return {"protocol": LISTENERS[listener], "mechanism": mechanism, "user": user, "password": password,
-            "ca": str(certs / "ca.pem")}
+            "ca": str(certs / "ca.pem"), "token": alice_token()}
 
 
 @pytest.mark.parametrize("listener,mechanism", [("SASL_PLAINTEXT", "PLAIN"), ("SASL_SSL", "PLAIN"),
-                                               ("SASL_SSL", "SCRAM-SHA-512"), ("SASL_PLAINTEXT", "SCRAM-SHA-256")])
+                                               ("SASL_SSL", "SCRAM-SHA-512"), ("SASL_PLAINTEXT", "SCRAM-SHA-256"),
+                                               ("SASL_SSL", "OAUTHBEARER")])
 def test_produce_and_consume(client, sasl_broker, certs, listener, mechanism):
     rt = roundtrip_of(client)
     scram_capable(client, mechanism)
@@ -203,7 +190,7 @@ def test_produce_and_consume(client, sasl_broker, certs, listener, mechanism):
             f"{uuid.uuid4().hex[:6]}"
     got = rt(f"localhost:{sasl_broker.ports[listener]}", topic, security(certs, listener, mechanism), 20)
     assert got == [f"v{i}" for i in range(20)]
-    log_wait(sasl_broker, rf"{mechanism} authenticated User:alice from 127\.0\.0\.1 on listener {listener}")
+    sasl_broker.log_wait(rf"{mechanism} authenticated User:alice from 127\.0\.0\.1 on listener {listener}")
 
 
 def test_wrong_password_is_refused_and_logged(client, sasl_broker, certs):
@@ -213,11 +200,11 @@ def test_wrong_password_is_refused_and_logged(client, sasl_broker, certs):
         with pytest.raises(PermissionError):
             rt(f"localhost:{sasl_broker.ports['SASL_PLAINTEXT']}", "sasl-refused",
                security(certs, "SASL_PLAINTEXT", mechanism, password="wrong"), 1)
-    log_wait(sasl_broker, r"failed authentication with 127\.0\.0\.1 on listener SASL_PLAINTEXT \(PLAIN\): "
+    sasl_broker.log_wait(r"failed authentication with 127\.0\.0\.1 on listener SASL_PLAINTEXT \(PLAIN\): "
                           r"Authentication failed: Invalid username or password; user 'alice'")
     if client.name == "kcat":
         return
-    log_wait(sasl_broker, r"failed authentication with 127\.0\.0\.1 on listener SASL_PLAINTEXT \(SCRAM-SHA-512\): "
+    sasl_broker.log_wait(r"failed authentication with 127\.0\.0\.1 on listener SASL_PLAINTEXT \(SCRAM-SHA-512\): "
                           r"Authentication failed during authentication due to invalid credentials with SASL "
                           r"mechanism SCRAM-SHA-512")
 
@@ -227,66 +214,6 @@ def test_wrong_password_is_refused_and_logged(client, sasl_broker, certs):
 def once(client):
     if client.name != "kcat":
         pytest.skip("speaks the SASL exchange on a raw socket; covered by the kcat run")
-
-
-def frame(api: int, version: int, body: bytes, corr: int = 7) -> bytes:
-    head = struct.pack(">hhih", api, version, corr, 4) + b"test"
-    return struct.pack(">i", len(head) + len(body)) + head + body
-
-
-def recv_frame(s: socket.socket) -> bytes:
-    def exact(n):
-        buf = b""
-        while len(buf) < n:
-            chunk = s.recv(n - len(buf))
-            if not chunk:
-                raise ConnectionError("closed by the broker")
-            buf += chunk
-        return buf
-    (size,) = struct.unpack(">i", exact(4))
-    return exact(size)
-
-
-def connect(port: int) -> socket.socket:
-    return socket.create_connection(("127.0.0.1", port), timeout=10)
-
-
-def sasl_handshake(s, mechanism: str, version: int = 1) -> tuple[int, list[str]]:
-    m = mechanism.encode()
-    s.sendall(frame(17, version, struct.pack(">h", len(m)) + m))
-    r = recv_frame(s)
-    err, n = struct.unpack(">hi", r[4:10])
-    names, at = [], 10
-    for _ in range(n):
-        (ln,) = struct.unpack(">h", r[at:at + 2])
-        names.append(r[at + 2:at + 2 + ln].decode())
-        at += 2 + ln
-    return err, names
-
-
-def sasl_authenticate(s, token: bytes) -> tuple[int, str | None, int]:
-    """SaslAuthenticate v1: (error code, error message, session lifetime ms)."""
-    s.sendall(frame(36, 1, struct.pack(">i", len(token)) + token))
-    r = recv_frame(s)
-    (err, ln) = struct.unpack(">hh", r[4:8])
-    msg = None if ln < 0 else r[8:8 + ln].decode()
-    at = 8 + max(ln, 0)
-    (blen,) = struct.unpack(">i", r[at:at + 4])
-    (lifetime,) = struct.unpack(">q", r[at + 4 + blen:at + 12 + blen])
-    return err, msg, lifetime
-
-
-def metadata_ok(s) -> bool:
-    s.sendall(frame(3, 1, struct.pack(">i", -1)))
-    return len(recv_frame(s)) > 8
-
-
-def assert_closed(s: socket.socket, timeout: float = 10.0) -> None:
-    s.settimeout(timeout)
-    try:
-        assert s.recv(1024) == b"", "the broker answered instead of closing"
-    except ConnectionResetError:
-        pass
 
 
 def login(port: int, password: str = "alice-secret") -> socket.socket:
@@ -303,11 +230,11 @@ def test_only_the_sasl_exchange_before_authentication(client, sasl_broker):
     s = connect(port)
     s.sendall(frame(3, 1, struct.pack(">i", -1)))  # Metadata first
     assert_closed(s)
-    log_wait(sasl_broker, r"a request with API key 3 before SASL authentication")
+    sasl_broker.log_wait(r"a request with API key 3 before SASL authentication")
     s = connect(port)  # a 100 MB token: refused from its size, never read
     s.sendall(struct.pack(">i", 100 * 1024 * 1024) + b"\0" * 1024)
     assert_closed(s)
-    log_wait(sasl_broker, r"frame size 104857600 is outside \[0, 524288\] \(sasl.server.max.receive.size")
+    sasl_broker.log_wait(r"frame size 104857600 is outside \[0, 524288\] \(sasl.server.max.receive.size")
     s = connect(port)  # an unknown mechanism: the enabled ones, then closed
     assert sasl_handshake(s, "GSSAPI") == (33, ALL_MECHANISMS)
     assert_closed(s)
@@ -345,7 +272,7 @@ def test_session_expiry_and_reauthentication(client, certs, tmp_path):
         time.sleep(2)
         s.sendall(frame(3, 1, struct.pack(">i", -1)))
         assert_closed(s)
-        log_wait(b, r"its SASL session expired \(connections.max.reauth.ms\)")
+        b.log_wait(r"its SASL session expired \(connections.max.reauth.ms")
         s = login(port)  # re-authenticating in time keeps the connection
         time.sleep(1)
         assert sasl_handshake(s, "PLAIN")[0] == 0
@@ -371,13 +298,13 @@ def test_java_client_reauthenticates(client, certs, tmp_path):
                              pause_ms=5000)
         assert got == [f"v{i}" for i in range(6)]
         assert "session expired" not in b.log_path.read_text(errors="replace")
-        log_wait(b, r"re-authenticating User:alice from 127\.0\.0\.1 on listener SASL_SSL")
+        b.log_wait(r"re-authenticating User:alice from 127\.0\.0\.1 on listener SASL_SSL")
     finally:
         b.stop()
 
 
 @pytest.mark.parametrize("extra,message", [
-    ({"sasl.enabled.mechanisms": "GSSAPI"}, "offers none of PLAIN, SCRAM-SHA-256, SCRAM-SHA-512"),
+    ({"sasl.enabled.mechanisms": "GSSAPI"}, "offers none of PLAIN, SCRAM-SHA-256, SCRAM-SHA-512, OAUTHBEARER"),
     ({"listener.name.sasl_ssl.plain.sasl.jaas.config": None}, "PLAIN is enabled but listener.name.sasl_ssl.plain"),
     ({"listener.name.sasl_ssl.plain.sasl.jaas.config": "PlainLoginModule required user_x=\"y\""}, "must end with ';'"),
 ])

@@ -7,7 +7,6 @@ through Python's ssl module and the openssl CLI, so they run once, in the
 kcat run."""
 from __future__ import annotations
 
-import re
 import socket
 import ssl
 import subprocess
@@ -17,14 +16,13 @@ from pathlib import Path
 
 import pytest
 
-from conftest import REPO, skiff_binary
+from conftest import skiff_binary
 from harness.broker import BrokerError, SkiffBroker
 from harness.certs import CLIENT_EXT, SERVER_EXT, make_ca, make_cert, openssl
 from harness.java_check import run_java_check
 from harness.secure_roundtrip import tls_roundtrip
 
 JAVA_CHECK = Path(__file__).parent / "java_security" / "SecureClientCheck.java"
-BOUND = re.compile(r"(\w+) on 127\.0\.0\.1:(\d+) advertised as")
 
 
 @pytest.fixture(scope="module")
@@ -58,7 +56,7 @@ def tls_overrides(certs: Path, **extra: str) -> dict[str, str]:
 
 
 def ports(b: SkiffBroker) -> dict[str, int]:
-    return {name: int(port) for name, port in BOUND.findall(b.log_path.read_text(errors="replace"))}
+    return b.listener_ports()
 
 
 @pytest.fixture(scope="module")
@@ -69,16 +67,6 @@ def tls_broker(certs, tmp_path_factory):
     b.ports = ports(b)
     yield b
     b.stop()
-
-
-def log_wait(b: SkiffBroker, pattern: str, timeout: float = 10.0) -> str:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        m = re.search(pattern, b.log_path.read_text(errors="replace"))
-        if m:
-            return m.group(0)
-        time.sleep(0.05)
-    raise AssertionError(f"no log line matching {pattern!r}\n{b.log_tail()}")
 
 
 # --- the clients ------------------------------------------------------------
@@ -170,7 +158,7 @@ def test_produce_and_consume_over_tls(client, tls_broker, certs, listener):
     got = rt(f"localhost:{tls_broker.ports[listener]}", topic, certs, listener == "MTLS", 20)
     assert got == [f"v{i}" for i in range(20)]
     if listener == "MTLS":  # the principal mapped from CN=client,OU=test,O=org,C=US
-        log_wait(tls_broker, r"TLS connection \d+ from 127\.0\.0\.1 on listener MTLS: TLSv1\.[23] \S+, "
+        tls_broker.log_wait(r"TLS connection \d+ from 127\.0\.0\.1 on listener MTLS: TLSv1\.[23] \S+, "
                              r"principal User:client@test")
 
 
@@ -229,7 +217,7 @@ def test_mutual_tls_requires_a_valid_client_certificate(client, tls_broker, cert
                 assert_closed_by_broker(s)
         except (ssl.SSLError, ConnectionResetError, BrokenPipeError):
             pass
-    log_wait(tls_broker, r"on listener MTLS: TLS handshake failed: .*(certificate|no certificate)")
+    tls_broker.log_wait(r"on listener MTLS: TLS handshake failed: .*(certificate|no certificate)")
     with handshake(tls_broker.ports["SSL"], certs) as s:  # server-auth only: no certificate needed
         assert api_versions_over(s)[:4] == b"\x00\x00\x00\x07"
 
@@ -252,19 +240,19 @@ def test_hostile_clients_close_only_their_own_connection(client, tls_broker, cer
     s = socket.create_connection(("127.0.0.1", port), timeout=10)
     s.sendall(b"\x00\x00\x00\x12\x00\x12\x00\x03\x00\x00\x00\x01\x00\x04test\x00\x00")
     assert_closed_by_broker(s)
-    log_wait(tls_broker, r"TLS handshake failed: .*does not speak TLS")
+    tls_broker.log_wait(r"TLS handshake failed: .*does not speak TLS")
     # TLS 1.1 is refused (the openssl CLI still offers it at security level 0).
     p = subprocess.run(["openssl", "s_client", "-connect", f"127.0.0.1:{port}", "-tls1_1", "-cipher",
                         "DEFAULT:@SECLEVEL=0"], input=b"", capture_output=True, timeout=30)
     assert p.returncode != 0
-    log_wait(tls_broker, r"TLS handshake failed: .*(unsupported protocol|version).*")
+    tls_broker.log_wait(r"TLS handshake failed: .*(unsupported protocol|version).*")
     # A truncated handshake: half a ClientHello, then the client closes.
     hello = client_hello()
     s = socket.create_connection(("127.0.0.1", port), timeout=10)
     s.sendall(hello[: len(hello) // 2])
     s.shutdown(socket.SHUT_WR)
     assert_closed_by_broker(s)
-    log_wait(tls_broker, r"TLS handshake failed: the client closed the connection during the TLS handshake")
+    tls_broker.log_wait(r"TLS handshake failed: the client closed the connection during the TLS handshake")
     # A client that stops mid-handshake: closed after connections.max.idle.ms (3 s here).
     s = socket.create_connection(("127.0.0.1", port), timeout=10)
     s.sendall(hello[: len(hello) // 2])
@@ -273,7 +261,7 @@ def test_hostile_clients_close_only_their_own_connection(client, tls_broker, cer
     assert api_versions_over(good)  # served meanwhile (and not idle itself)
     assert_closed_by_broker(s, timeout=15)
     assert time.monotonic() - started < 10
-    log_wait(tls_broker, r"TLS handshake not finished within connections.max.idle.ms=3000")
+    tls_broker.log_wait(r"TLS handshake not finished within connections.max.idle.ms=3000")
     # The broker served the others all along.
     assert api_versions_over(good)
     with handshake(port, certs) as s:
@@ -337,11 +325,11 @@ def test_certificates_reload_without_restart(client, certs, tmp_path):
         before = handshake(port, certs)  # stays open across the reload
         assert "Skiff test ca" in issuer_of(port, certs)
         keystore.write_text((certs / "server2.pem").read_text())  # rotated, by a new CA
-        log_wait(b, r"listener SSL: TLS key material reloaded", timeout=15)
+        b.log_wait(r"listener SSL: TLS key material reloaded", timeout=15)
         assert "Skiff test other-ca" in issuer_of(port, certs)
         assert api_versions_over(before)  # an open connection is not disturbed
         keystore.write_text("not a certificate\n")  # a broken rotation: logged, the previous one stays
-        log_wait(b, r"TLS key material changed but does not load.*keystore\.pem", timeout=15)
+        b.log_wait(r"TLS key material changed but does not load.*keystore\.pem", timeout=15)
         assert "Skiff test other-ca" in issuer_of(port, certs)
         before.close()
     finally:
@@ -359,12 +347,14 @@ def test_large_fetches_over_tls_arrive_intact(client, tls_broker, certs):
             "ssl.ca.location": str(certs / "ca.pem")}
     topic = "tls-large-" + uuid.uuid4().hex[:6]
     values = [hashlib.sha256(str(i).encode()).digest() * 2048 for i in range(200)]  # 64 KiB each, 12.5 MiB
-    p = ck.Producer({**conf, "linger.ms": 20})
+    # Idempotence keeps the order: records produced before the topic's
+    # metadata arrives can otherwise overtake each other inside librdkafka.
+    p = ck.Producer({**conf, "linger.ms": 20, "enable.idempotence": True})
     for v in values:
         p.produce(topic, v, partition=0)
     assert p.flush(60) == 0
     c = ck.Consumer({**conf, "group.id": "g-" + uuid.uuid4().hex, "fetch.max.bytes": 8 << 20,
-                     "max.partition.fetch.bytes": 8 << 20})
+                     "max.partition.fetch.bytes": 8 << 20, "check.crcs": True})
     c.assign([ck.TopicPartition(topic, 0, ck.OFFSET_BEGINNING)])
     got, deadline = [], time.monotonic() + 60
     while len(got) < len(values) and time.monotonic() < deadline:
@@ -373,4 +363,5 @@ def test_large_fetches_over_tls_arrive_intact(client, tls_broker, certs):
             got.append(m.value())
     c.close()
     assert len(got) == len(values)
-    assert got == values
+    assert sorted(got) == sorted(values), "records corrupted"
+    assert got == values, "records out of order"

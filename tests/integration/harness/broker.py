@@ -10,6 +10,7 @@ import time
 from pathlib import Path
 
 STARTED = re.compile(r"started in [0-9.]+ ms .*?advertised as (\S+?):(\d+)")
+BOUND = re.compile(r"(\w+) on 127\.0\.0\.1:(\d+) advertised as")
 
 
 class BrokerError(AssertionError):
@@ -45,6 +46,21 @@ class SkiffBroker:
             return "(no broker output)"
         lines = self.log_path.read_text(errors="replace").splitlines()
         return f"--- last {min(n, len(lines))} lines of {self.log_path} ---\n" + "\n".join(lines[-n:])
+
+    def listener_ports(self) -> dict[str, int]:
+        """The port each listener bound, by listener name, from the startup line."""
+        return {name: int(port) for name, port in BOUND.findall(self.log_path.read_text(errors="replace"))}
+
+    def log_wait(self, pattern: str, timeout: float = 10.0) -> str:
+        """The first match of the regular expression `pattern` in this run's
+        log, waiting up to `timeout` seconds for it to appear."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            m = re.search(pattern, self.log_path.read_text(errors="replace"))
+            if m:
+                return m.group(0)
+            time.sleep(0.05)
+        raise AssertionError(f"no log line matching {pattern!r}\n{self.log_tail()}")
 
     def start(self, timeout: float = 20.0) -> str:
         assert self.proc is None, "broker already running"

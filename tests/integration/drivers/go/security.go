@@ -1,5 +1,5 @@
 // The request's optional "security" object: TLS (SSL, SASL_SSL) and SASL
-// (PLAIN, SCRAM-SHA-256/512) for every client the driver creates.
+// (PLAIN, SCRAM-SHA-256/512, OAUTHBEARER) for every client the driver creates.
 package main
 
 import (
@@ -14,18 +14,20 @@ import (
 	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/sasl"
+	"github.com/twmb/franz-go/pkg/sasl/oauth"
 	"github.com/twmb/franz-go/pkg/sasl/plain"
 	"github.com/twmb/franz-go/pkg/sasl/scram"
 )
 
 type security struct {
 	Protocol  string  `json:"protocol"`  // SSL, SASL_PLAINTEXT, SASL_SSL
-	Mechanism string  `json:"mechanism"` // PLAIN, SCRAM-SHA-256, SCRAM-SHA-512
+	Mechanism string  `json:"mechanism"` // PLAIN, SCRAM-SHA-256, SCRAM-SHA-512, OAUTHBEARER
 	User      string  `json:"user"`
 	Password  string  `json:"password"`
-	CA        string  `json:"ca"`   // PEM file of the CA the broker's certificate chains to
-	Cert      *string `json:"cert"` // client certificate (PEM) for mutual TLS, or null
-	Key       *string `json:"key"`  // its key (PEM), or null
+	Token     string  `json:"token"` // OAUTHBEARER: the bearer token
+	CA        string  `json:"ca"`    // PEM file of the CA the broker's certificate chains to
+	Cert      *string `json:"cert"`  // client certificate (PEM) for mutual TLS, or null
+	Key       *string `json:"key"`   // its key (PEM), or null
 }
 
 func securityOpts(s *security) ([]kgo.Opt, error) {
@@ -73,8 +75,11 @@ func securityOpts(s *security) ([]kgo.Opt, error) {
 		m = scram.Auth{User: s.User, Pass: s.Password}.AsSha256Mechanism()
 	case "SCRAM-SHA-512":
 		m = scram.Auth{User: s.User, Pass: s.Password}.AsSha512Mechanism()
+	case "OAUTHBEARER":
+		m = oauth.Auth{Token: s.Token}.AsMechanism()
 	default:
-		return nil, fmt.Errorf("security.mechanism %q: want PLAIN, SCRAM-SHA-256 or SCRAM-SHA-512", s.Mechanism)
+		return nil, fmt.Errorf("security.mechanism %q: want PLAIN, SCRAM-SHA-256, SCRAM-SHA-512 or OAUTHBEARER",
+			s.Mechanism)
 	}
 	return append(opts, kgo.SASL(m)), nil
 }

@@ -58,7 +58,12 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
 
 // req.security (optional, see ../README.md): kafkajs's ssl and sasl options,
 // given to the Kafka object and so to every producer, consumer and admin.
-const MECHANISMS = { PLAIN: 'plain', 'SCRAM-SHA-256': 'scram-sha-256', 'SCRAM-SHA-512': 'scram-sha-512' }
+const MECHANISMS = {
+  PLAIN: 'plain',
+  'SCRAM-SHA-256': 'scram-sha-256',
+  'SCRAM-SHA-512': 'scram-sha-512',
+  OAUTHBEARER: 'oauthbearer'
+}
 function securityOpts (sec) {
   if (!sec || !sec.protocol || sec.protocol === 'PLAINTEXT') return {}
   if (!['SSL', 'SASL_PLAINTEXT', 'SASL_SSL'].includes(sec.protocol)) {
@@ -78,7 +83,9 @@ function securityOpts (sec) {
   if (sec.protocol !== 'SSL') {
     const mechanism = MECHANISMS[sec.mechanism]
     if (!mechanism) throw new Error(`security.mechanism ${sec.mechanism}: want ${Object.keys(MECHANISMS).join(', ')}`)
-    out.sasl = { mechanism, username: sec.user, password: sec.password }
+    out.sasl = mechanism === 'oauthbearer'
+      ? { mechanism, oauthBearerProvider: async () => ({ value: sec.token }) }
+      : { mechanism, username: sec.user, password: sec.password }
   }
   return out
 }
