@@ -4,9 +4,7 @@
 
 #include <stdexcept>
 
-#include "common/byte_order.h"
-#include "common/file_fields.h"
-#include "log/crc32c.h"
+#include "api/state_file.h"
 #include "log/file_util.h"
 
 namespace skiff::api::acl {
@@ -18,9 +16,7 @@ constexpr int16_t kVersion = 1;
 }  // namespace
 
 std::string AclStore::encode(const std::vector<Acl>& acls) {
-  std::string out(kMagic);
-  put_be_field(out, static_cast<uint16_t>(kVersion), 2);
-  put_be_field(out, static_cast<uint32_t>(acls.size()), 4);
+  std::string out = begin_state_file(kMagic, kVersion, static_cast<uint32_t>(acls.size()));
   for (const auto& a : acls) {
     out.push_back(static_cast<char>(a.resource_type));
     out.push_back(static_cast<char>(a.pattern));
@@ -30,21 +26,13 @@ std::string AclStore::encode(const std::vector<Acl>& acls) {
     put_string_field(out, a.principal);
     put_string_field(out, a.host);
   }
-  put_be_field(out, storage::crc32c(reinterpret_cast<const uint8_t*>(out.data()), out.size()), 4);
+  seal_state_file(out);
   return out;
 }
 
 std::vector<Acl> AclStore::decode(std::string_view bytes) {
-  if (bytes.size() < kMagic.size() + 10 || bytes.substr(0, kMagic.size()) != kMagic)
-    throw std::runtime_error("not an ACL file (bad magic)");
-  auto body = bytes.substr(0, bytes.size() - 4);
-  uint32_t crc = load_be32(reinterpret_cast<const uint8_t*>(bytes.data() + body.size()));
-  if (crc != storage::crc32c(reinterpret_cast<const uint8_t*>(body.data()), body.size()))
-    throw std::runtime_error("CRC mismatch");
-  FieldReader in(body.substr(kMagic.size()));
-  auto version = static_cast<int16_t>(load_be16(in.take(2)));
-  if (version != kVersion) throw std::runtime_error(fmt::format("unknown version {}", version));
-  uint32_t count = in.uint32();
+  uint32_t count = 0;
+  FieldReader in = open_state_file(bytes, kMagic, kVersion, "an ACL file", count);
   std::vector<Acl> acls;
   for (uint32_t i = 0; i < count; ++i) {
     Acl a;

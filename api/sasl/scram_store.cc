@@ -8,9 +8,7 @@
 #include <cerrno>
 #include <stdexcept>
 
-#include "common/byte_order.h"
-#include "common/file_fields.h"
-#include "log/crc32c.h"
+#include "api/state_file.h"
 #include "log/file_util.h"
 
 namespace skiff::api::sasl {
@@ -53,9 +51,7 @@ int prepare_private_tmp(const std::filesystem::path& file) {
 }  // namespace
 
 std::string ScramCredentialStore::encode(const Map& credentials) {
-  std::string out(kMagic);
-  put_be_field(out, static_cast<uint16_t>(kVersion), 2);
-  put_be_field(out, static_cast<uint32_t>(credentials.size()), 4);
+  std::string out = begin_state_file(kMagic, kVersion, static_cast<uint32_t>(credentials.size()));
   for (const auto& [key, c] : credentials) {
     put_string_field(out, key.first);
     out.push_back(static_cast<char>(key.second));
@@ -64,21 +60,13 @@ std::string ScramCredentialStore::encode(const Map& credentials) {
     put_string_field(out, c.stored_key);
     put_string_field(out, c.server_key);
   }
-  put_be_field(out, storage::crc32c(reinterpret_cast<const uint8_t*>(out.data()), out.size()), 4);
+  seal_state_file(out);
   return out;
 }
 
 ScramCredentialStore::Map ScramCredentialStore::decode(std::string_view bytes) {
-  if (bytes.size() < kMagic.size() + 10 || bytes.substr(0, kMagic.size()) != kMagic)
-    throw std::runtime_error("not a SCRAM credentials file (bad magic)");
-  auto body = bytes.substr(0, bytes.size() - 4);
-  uint32_t crc = load_be32(reinterpret_cast<const uint8_t*>(bytes.data() + body.size()));
-  if (crc != storage::crc32c(reinterpret_cast<const uint8_t*>(body.data()), body.size()))
-    throw std::runtime_error("CRC mismatch");
-  FieldReader in(body.substr(kMagic.size()));
-  auto version = static_cast<int16_t>(load_be16(in.take(2)));
-  if (version != kVersion) throw std::runtime_error(fmt::format("unknown version {}", version));
-  uint32_t count = in.uint32();
+  uint32_t count = 0;
+  FieldReader in = open_state_file(bytes, kMagic, kVersion, "a SCRAM credentials file", count);
   Map credentials;
   for (uint32_t i = 0; i < count; ++i) {
     auto [key, c] = read_record(in);

@@ -10,6 +10,8 @@ import socket
 import struct
 import time
 
+from .wire import recv_exact
+
 
 def b64url(data: bytes) -> str:
     return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
@@ -40,16 +42,8 @@ def frame(api: int, version: int, body: bytes, corr: int = 7) -> bytes:
 
 
 def recv_frame(s: socket.socket) -> bytes:
-    def exact(n):
-        buf = b""
-        while len(buf) < n:
-            chunk = s.recv(n - len(buf))
-            if not chunk:
-                raise ConnectionError("closed by the broker")
-            buf += chunk
-        return buf
-    (size,) = struct.unpack(">i", exact(4))
-    return exact(size)
+    (size,) = struct.unpack(">i", recv_exact(s, 4))
+    return recv_exact(s, size)
 
 
 def connect(port: int) -> socket.socket:

@@ -15,7 +15,7 @@ GROUP_APIS = ["FindCoordinator", "JoinGroup", "Heartbeat", "LeaveGroup", "SyncGr
 CODECS = {0: "none", 1: "gzip", 2: "snappy", 3: "lz4", 4: "zstd"}
 
 
-def _recv_exact(s: socket.socket, n: int) -> bytes:
+def recv_exact(s: socket.socket, n: int) -> bytes:
     buf = b""
     while len(buf) < n:
         chunk = s.recv(n - len(buf))
@@ -33,8 +33,8 @@ def api_versions(bootstrap: str, timeout: float = 5.0) -> dict[int, tuple[int, i
     with socket.create_connection((host, int(port)), timeout=timeout) as s:
         s.settimeout(timeout)
         s.sendall(struct.pack(">i", len(body)) + body)
-        (size,) = struct.unpack(">i", _recv_exact(s, 4))
-        resp = _recv_exact(s, size)
+        (size,) = struct.unpack(">i", recv_exact(s, 4))
+        resp = recv_exact(s, size)
     corr, err, n = struct.unpack(">ihi", resp[:10])
     if err != 0:
         raise RuntimeError(f"ApiVersions error {err}")
