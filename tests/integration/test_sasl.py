@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import socket
 import struct
-import subprocess
 import time
 import uuid
 from pathlib import Path
@@ -22,8 +21,9 @@ from harness.broker import BrokerError, SkiffBroker
 from harness.certs import SERVER_EXT, make_ca, make_cert
 from harness.sasl_wire import (alice_token, assert_closed, connect, frame, metadata_ok, recv_frame,
                                sasl_authenticate, sasl_handshake)
+from harness.secure_roundtrip import (confluent_settings_roundtrip, kafka_python_settings_roundtrip,
+                                      kcat_settings_roundtrip, sasl_roundtrip)
 from harness.secure_roundtrip import java_sasl_roundtrip as java_roundtrip
-from harness.secure_roundtrip import sasl_roundtrip
 
 PLAIN_JAAS = ('org.apache.kafka.common.security.plain.PlainLoginModule required username="admin" '
               'password="admin-secret" user_admin="admin-secret" user_alice="alice-secret";')
@@ -88,71 +88,27 @@ def librdkafka_sasl(sec) -> dict[str, str]:
 
 
 def kcat_roundtrip(bootstrap, topic, sec, n):
-    opts = [arg for k, v in librdkafka_sasl(sec).items() for arg in ("-X", f"{k}={v}")]
-    data = "".join(f"v{i}\n" for i in range(n))
-    p = subprocess.run(["kcat", "-b", bootstrap, "-P", "-t", topic, "-p", "0", *opts], input=data, text=True,
-                       capture_output=True, timeout=60)
-    if p.returncode != 0:
-        raise PermissionError(p.stderr[-2000:])
-    p = subprocess.run(["kcat", "-b", bootstrap, "-C", "-t", topic, "-p", "0", "-o", "beginning", "-e",
-                        "-c", str(n), *opts], capture_output=True, text=True, timeout=60)
-    assert p.returncode == 0, p.stderr[-2000:]
-    return p.stdout.split()
+    return kcat_settings_roundtrip(bootstrap, topic, librdkafka_sasl(sec), n)
 
 
 def confluent_roundtrip(bootstrap, topic, sec, n):
-    import confluent_kafka as ck
-    conf = {"bootstrap.servers": bootstrap, **librdkafka_sasl(sec)}
-    errors = []
-    p = ck.Producer({**conf, "error_cb": errors.append, "message.timeout.ms": 15000})
-    for i in range(n):
-        p.produce(topic, f"v{i}".encode(), partition=0)
-    if p.flush(30) != 0 or any(e.code() == ck.KafkaError._AUTHENTICATION for e in errors):
-        raise PermissionError(str(errors))
-    c = ck.Consumer({**conf, "group.id": "g-" + uuid.uuid4().hex, "auto.offset.reset": "earliest"})
-    c.assign([ck.TopicPartition(topic, 0, ck.OFFSET_BEGINNING)])
-    out, deadline = [], time.monotonic() + 30
-    while len(out) < n and time.monotonic() < deadline:
-        m = c.poll(0.5)
-        if m is not None and not m.error():
-            out.append(m.value().decode())
-    c.close()
-    return out
+    return confluent_settings_roundtrip(bootstrap, topic, librdkafka_sasl(sec), n)
 
 
 def kafka_python_roundtrip(bootstrap, topic, sec, n):
-    from kafka import KafkaConsumer, KafkaProducer, TopicPartition
-    from kafka.errors import KafkaError
     from kafka.sasl.oauth import AbstractTokenProvider
 
     class Token(AbstractTokenProvider):
         def token(self):
             return sec["token"]
-    conf = {"bootstrap_servers": bootstrap, "security_protocol": sec["protocol"], "sasl_mechanism": sec["mechanism"]}
+    conf = {"security_protocol": sec["protocol"], "sasl_mechanism": sec["mechanism"]}
     if sec["mechanism"] == "OAUTHBEARER":
         conf["sasl_oauth_token_provider"] = Token()
     else:
         conf.update({"sasl_plain_username": sec["user"], "sasl_plain_password": sec["password"]})
     if sec["protocol"] == "SASL_SSL":
         conf["ssl_cafile"] = sec["ca"]
-    try:  # a refused login: kafka-python retries it until its metadata wait times out
-        p = KafkaProducer(**conf, max_block_ms=8000)
-        for i in range(n):
-            p.send(topic, f"v{i}".encode(), partition=0).get(30)
-    except KafkaError as e:
-        raise PermissionError(repr(e)) from e
-    p.close()
-    c = KafkaConsumer(**conf, consumer_timeout_ms=15000)
-    tp = TopicPartition(topic, 0)
-    c.assign([tp])
-    c.seek_to_beginning(tp)
-    out = []
-    for m in c:
-        out.append(m.value.decode())
-        if len(out) == n:
-            break
-    c.close()
-    return out
+    return kafka_python_settings_roundtrip(bootstrap, topic, conf, n)
 
 
 ROUNDTRIPS = {"kcat": kcat_roundtrip, "confluent_kafka": confluent_roundtrip,

@@ -20,7 +20,8 @@ from conftest import skiff_binary
 from harness.broker import BrokerError, SkiffBroker
 from harness.certs import CLIENT_EXT, SERVER_EXT, make_ca, make_cert, openssl
 from harness.java_check import run_java_check
-from harness.secure_roundtrip import tls_roundtrip
+from harness.secure_roundtrip import (confluent_settings_roundtrip, kafka_python_settings_roundtrip,
+                                      kcat_settings_roundtrip, tls_roundtrip)
 
 JAVA_CHECK = Path(__file__).parent / "java_security" / "SecureClientCheck.java"
 
@@ -71,62 +72,27 @@ def tls_broker(certs, tmp_path_factory):
 
 # --- the clients ------------------------------------------------------------
 
-def kcat_roundtrip(bootstrap, topic, certs, client_cert, n):
-    opts = ["-X", "security.protocol=ssl", "-X", f"ssl.ca.location={certs / 'ca.pem'}"]
-    if client_cert:
-        opts += ["-X", f"ssl.certificate.location={certs / 'client.crt'}",
-                 "-X", f"ssl.key.location={certs / 'client.key'}"]
-    data = "".join(f"v{i}\n" for i in range(n))
-    p = subprocess.run(["kcat", "-b", bootstrap, "-P", "-t", topic, "-p", "0", *opts], input=data, text=True,
-                       capture_output=True, timeout=60)
-    assert p.returncode == 0, p.stderr[-2000:]
-    p = subprocess.run(["kcat", "-b", bootstrap, "-C", "-t", topic, "-p", "0", "-o", "beginning", "-e",
-                        "-c", str(n), *opts], capture_output=True, text=True, timeout=60)
-    assert p.returncode == 0, p.stderr[-2000:]
-    return p.stdout.split()
-
-
-def confluent_roundtrip(bootstrap, topic, certs, client_cert, n):
-    import confluent_kafka as ck
-    conf = {"bootstrap.servers": bootstrap, "security.protocol": "SSL", "ssl.ca.location": str(certs / "ca.pem")}
+def librdkafka_tls(certs, client_cert) -> dict[str, str]:
+    conf = {"security.protocol": "SSL", "ssl.ca.location": str(certs / "ca.pem")}
     if client_cert:
         conf.update({"ssl.certificate.location": str(certs / "client.crt"),
                      "ssl.key.location": str(certs / "client.key")})
-    p = ck.Producer(conf)
-    for i in range(n):
-        p.produce(topic, f"v{i}".encode(), partition=0)
-    assert p.flush(30) == 0
-    c = ck.Consumer({**conf, "group.id": "g-" + uuid.uuid4().hex, "auto.offset.reset": "earliest"})
-    c.assign([ck.TopicPartition(topic, 0, ck.OFFSET_BEGINNING)])
-    out, deadline = [], time.monotonic() + 30
-    while len(out) < n and time.monotonic() < deadline:
-        m = c.poll(0.5)
-        if m is not None and not m.error():
-            out.append(m.value().decode())
-    c.close()
-    return out
+    return conf
+
+
+def kcat_roundtrip(bootstrap, topic, certs, client_cert, n):
+    return kcat_settings_roundtrip(bootstrap, topic, librdkafka_tls(certs, client_cert), n)
+
+
+def confluent_roundtrip(bootstrap, topic, certs, client_cert, n):
+    return confluent_settings_roundtrip(bootstrap, topic, librdkafka_tls(certs, client_cert), n)
 
 
 def kafka_python_roundtrip(bootstrap, topic, certs, client_cert, n):
-    from kafka import KafkaConsumer, KafkaProducer, TopicPartition
-    conf = {"bootstrap_servers": bootstrap, "security_protocol": "SSL", "ssl_cafile": str(certs / "ca.pem")}
+    conf = {"security_protocol": "SSL", "ssl_cafile": str(certs / "ca.pem")}
     if client_cert:
         conf.update({"ssl_certfile": str(certs / "client.crt"), "ssl_keyfile": str(certs / "client.key")})
-    p = KafkaProducer(**conf)
-    for i in range(n):
-        p.send(topic, f"v{i}".encode(), partition=0).get(30)
-    p.close()
-    c = KafkaConsumer(**conf, consumer_timeout_ms=15000)
-    tp = TopicPartition(topic, 0)
-    c.assign([tp])
-    c.seek_to_beginning(tp)
-    out = []
-    for m in c:
-        out.append(m.value.decode())
-        if len(out) == n:
-            break
-    c.close()
-    return out
+    return kafka_python_settings_roundtrip(bootstrap, topic, conf, n)
 
 
 def java_roundtrip(bootstrap, topic, certs, client_cert, n):

@@ -4,6 +4,8 @@ behind a JSON driver (kafkajs, franz-go): the request's "security" object
 TLS files; and for the Java client, through SecureClientCheck.java."""
 from __future__ import annotations
 
+import subprocess
+import time
 import uuid
 from pathlib import Path
 
@@ -84,3 +86,65 @@ def java_sasl_roundtrip(bootstrap: str, topic: str, sec: dict, n: int, pause_ms:
         raise PermissionError(r.result["error"])
     assert r.returncode == 0, f"{r.result} {r.stderr_tail}"
     return [f"v{i}" for i in range(r.result["consumed"])]
+
+
+# --- round trips from a client's own settings (test_sasl.py, test_tls.py) ---
+# Each produces v0..v{n-1} to partition 0 of `topic` and reads them back from
+# the beginning with the settings given in the client's own names; the values
+# read. PermissionError when producing fails (a refused login).
+
+def kcat_settings_roundtrip(bootstrap: str, topic: str, conf: dict[str, str], n: int) -> list[str]:
+    opts = [arg for k, v in conf.items() for arg in ("-X", f"{k}={v}")]
+    data = "".join(f"v{i}\n" for i in range(n))
+    p = subprocess.run(["kcat", "-b", bootstrap, "-P", "-t", topic, "-p", "0", *opts], input=data, text=True,
+                       capture_output=True, timeout=60)
+    if p.returncode != 0:
+        raise PermissionError(p.stderr[-2000:])
+    p = subprocess.run(["kcat", "-b", bootstrap, "-C", "-t", topic, "-p", "0", "-o", "beginning", "-e",
+                        "-c", str(n), *opts], capture_output=True, text=True, timeout=60)
+    assert p.returncode == 0, p.stderr[-2000:]
+    return p.stdout.split()
+
+
+def confluent_settings_roundtrip(bootstrap: str, topic: str, conf: dict[str, str], n: int) -> list[str]:
+    import confluent_kafka as ck
+    conf = {"bootstrap.servers": bootstrap, **conf}
+    errors = []
+    p = ck.Producer({**conf, "error_cb": errors.append, "message.timeout.ms": 15000})
+    for i in range(n):
+        p.produce(topic, f"v{i}".encode(), partition=0)
+    if p.flush(30) != 0 or any(e.code() == ck.KafkaError._AUTHENTICATION for e in errors):
+        raise PermissionError(str(errors))
+    c = ck.Consumer({**conf, "group.id": "g-" + uuid.uuid4().hex, "auto.offset.reset": "earliest"})
+    c.assign([ck.TopicPartition(topic, 0, ck.OFFSET_BEGINNING)])
+    out, deadline = [], time.monotonic() + 30
+    while len(out) < n and time.monotonic() < deadline:
+        m = c.poll(0.5)
+        if m is not None and not m.error():
+            out.append(m.value().decode())
+    c.close()
+    return out
+
+
+def kafka_python_settings_roundtrip(bootstrap: str, topic: str, conf: dict, n: int) -> list[str]:
+    from kafka import KafkaConsumer, KafkaProducer, TopicPartition
+    from kafka.errors import KafkaError
+    conf = {"bootstrap_servers": bootstrap, **conf}
+    try:  # a refused login: kafka-python retries it until its metadata wait times out
+        p = KafkaProducer(**conf, max_block_ms=8000)
+        for i in range(n):
+            p.send(topic, f"v{i}".encode(), partition=0).get(30)
+    except KafkaError as e:
+        raise PermissionError(repr(e)) from e
+    p.close()
+    c = KafkaConsumer(**conf, consumer_timeout_ms=15000)
+    tp = TopicPartition(topic, 0)
+    c.assign([tp])
+    c.seek_to_beginning(tp)
+    out = []
+    for m in c:
+        out.append(m.value.decode())
+        if len(out) == n:
+            break
+    c.close()
+    return out
