@@ -97,6 +97,17 @@ std::optional<std::vector<uint8_t>> RawClient::read_frame() {
   return body;
 }
 
+std::string RawClient::read_some() {
+  if (fd_ < 0) return {};
+  std::string out(64 * 1024, '\0');
+  ssize_t r = -1;
+  do {
+    r = ::recv(fd_, out.data(), out.size(), 0);
+  } while (r < 0 && errno == EINTR);
+  out.resize(r > 0 ? static_cast<size_t>(r) : 0);
+  return out;
+}
+
 bool RawClient::wait_closed() {
   if (fd_ < 0) return true;
   uint8_t b;
