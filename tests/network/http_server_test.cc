@@ -27,7 +27,7 @@ struct Fixture {
     });
     server.route("GET", "/query", [](const network::HttpRequest& req) {
       network::HttpResponse r;
-      for (const auto& [k, v] : req.query) r.body += "[" + k + "=" + v + "]";
+      for (const auto& [k, v] : req.query) r.body.append("[").append(k).append("=").append(v).append("]");
       return r;
     });
     server.route("POST", "/echo", [](const network::HttpRequest& req) {
