@@ -37,6 +37,10 @@ struct BrokerConfig {
   std::vector<Listener> advertised_listeners;  // empty: derived from listeners
   std::map<std::string, std::string> listener_security_protocol_map;
   std::vector<std::string> log_dirs;
+  // http.listeners: the HTTP endpoints (/healthz, /readyz; server/http_routes.h),
+  // name "http"; empty: no HTTP listener. Whether the value is the default
+  // (a busy port only warns) is in `effective`.
+  std::vector<Listener> http_listeners;
   // TLS: the ssl.* keys, and per listener (by its name in `listeners`) with
   // its listener.name.<name>.ssl.* overrides applied; ssl_for() picks.
   SslSettings ssl;

@@ -61,4 +61,18 @@ std::vector<Listener> parse_listener_list(std::string_view text) {
   return out;
 }
 
+std::vector<Listener> parse_http_listener_list(std::string_view text) {
+  std::vector<Listener> out;
+  for (auto& item : split_list(text)) {
+    auto sep = item.find("://");
+    if (sep == std::string::npos) throw std::invalid_argument(fmt::format("'{}' is not http://host:port", item));
+    if (to_lower(item.substr(0, sep)) != "http")
+      throw std::invalid_argument(
+          fmt::format("scheme '{}' is not served: only http:// (no TLS on the HTTP listener)", item.substr(0, sep)));
+    Listener l = parse_listener("http" + item.substr(sep));
+    out.push_back(std::move(l));
+  }
+  return out;
+}
+
 }  // namespace skiff::config

@@ -25,4 +25,8 @@ Listener parse_listener(std::string_view text);
 // Parses a comma-separated list; listener names must be unique.
 std::vector<Listener> parse_listener_list(std::string_view text);
 
+// http.listeners: comma-separated http://host:port (the scheme in any case,
+// stored as name "http"); empty: none. Throws std::invalid_argument.
+std::vector<Listener> parse_http_listener_list(std::string_view text);
+
 }  // namespace skiff::config

@@ -6,7 +6,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <boost/asio/ip/v6_only.hpp>
 #include <boost/asio/post.hpp>
 #include <cerrno>
 #include <future>
@@ -41,25 +40,8 @@ Acceptor::~Acceptor() {
   if (reserve_fd_ >= 0) ::close(reserve_fd_);
 }
 
-std::vector<ip::address> Acceptor::bind_addresses(const ListenerEndpoint& l) {
-  if (l.host.empty() || l.host == "0.0.0.0") return {ip::address_v4::any()};
-  if (l.host == "::") return {ip::address_v6::any()};
-  // librdkafka may resolve localhost to ::1, so serve both stacks.
-  if (l.host == "localhost") return {ip::address_v4::loopback(), ip::address_v6::loopback()};
-  boost::system::error_code ec;
-  auto literal = ip::make_address(l.host, ec);
-  if (!ec) return {literal};
-  ip::tcp::resolver resolver(io_);
-  auto results = resolver.resolve(l.host, "", ec);
-  if (ec) throw BindError(fmt::format("cannot resolve host '{}' of listener {}: {}", l.host, l.name, ec.message()));
-  std::vector<ip::address> out;
-  for (const auto& r : results)
-    if (std::find(out.begin(), out.end(), r.endpoint().address()) == out.end()) out.push_back(r.endpoint().address());
-  return out;
-}
-
 BoundListener Acceptor::bind(const ListenerEndpoint& listener) {
-  auto addresses = bind_addresses(listener);
+  auto addresses = listen_addresses(io_, listener.host, "listener " + listener.name);
   // With port 0 the first address picks a port and the others must get the
   // same one; if another process holds it there, try again with a new port.
   for (int attempt = 0;; ++attempt) {
@@ -72,11 +54,7 @@ BoundListener Acceptor::bind(const ListenerEndpoint& listener) {
           Listening{listener.name, bound.port, ip::tcp::acceptor(io_), nullptr, {}, listener.tls, listener.sasl});
       ip::tcp::endpoint ep(addr, bound.port);
       boost::system::error_code ec;
-      l->acceptor.open(ep.protocol(), ec);
-      if (!ec) l->acceptor.set_option(ip::tcp::acceptor::reuse_address(true), ec);
-      if (!ec && addr.is_v6()) l->acceptor.set_option(ip::v6_only(!addr.is_unspecified()), ec);
-      if (!ec) l->acceptor.bind(ep, ec);
-      if (!ec) l->acceptor.listen(boost::asio::socket_base::max_listen_connections, ec);
+      open_listening(l->acceptor, ep, ec);
       if (ec) {
         // localhost's ::1 is optional: a host without IPv6 still serves 127.0.0.1.
         if (listener.host == "localhost" && addr.is_v6() && ec != boost::asio::error::address_in_use) {
@@ -84,9 +62,7 @@ BoundListener Acceptor::bind(const ListenerEndpoint& listener) {
                          ec.message());
           continue;
         }
-        failure = ec == boost::asio::error::address_in_use
-                      ? fmt::format("port {} on {} is already in use", ep.port(), addr.to_string())
-                      : fmt::format("cannot listen on {}:{}: {}", addr.to_string(), ep.port(), ec.message());
+        failure = listen_failure(ep, ec);
         break;
       }
       if (bound.port == 0) bound.port = l->acceptor.local_endpoint().port();

@@ -38,6 +38,7 @@
 #include <vector>
 
 #include "network/connection_quotas.h"
+#include "network/listen_socket.h"
 #include "network/tls_context.h"
 
 namespace skiff::network {
@@ -56,11 +57,6 @@ struct BoundListener {
   ListenerEndpoint requested;
   uint16_t port = 0;  // the port actually bound (differs when requested was 0)
   std::vector<boost::asio::ip::tcp::endpoint> addresses;
-};
-
-class BindError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
 };
 
 class Acceptor {
@@ -101,7 +97,6 @@ class Acceptor {
   void report_accept_error(Listening& l, const boost::system::error_code& ec);
   void on_accept_resumed(Listening& l);
   void shed_one_pending(Listening& l);
-  std::vector<boost::asio::ip::address> bind_addresses(const ListenerEndpoint& listener);
   void schedule_tls_reload();
 
   std::vector<Processor*> processors_;

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds the container image from docker/Dockerfile with podman and tests it
 # for real: starts it with a data volume (a host directory), waits for the
-# HEALTHCHECK to pass, produces and consumes with kcat from the host, checks
+# HEALTHCHECK to pass, asks the HTTP listener for /healthz and /readyz with
+# curl, produces and consumes with kcat from the host, checks
 # that `podman stop` ends it within 10 s with exit code 0, starts it again on
 # the same volume and checks that the data is still there. Then runs the same
 # image again configured for SASL_SSL (PLAIN) entirely from the environment:
@@ -133,14 +134,18 @@ log "built in $BUILD_SECONDS s"
 
 # --- the image's own defaults, without starting a broker --------------------
 config=$(podman run --rm --network=host "$TAG" --print-config 2>&1)
-for want in '^listeners +=  *PLAINTEXT://0\.0\.0\.0:9092 ' '^log\.dirs +=  */var/lib/skiff '; do
+for want in '^listeners +=  *PLAINTEXT://0\.0\.0\.0:9092 ' '^http\.listeners +=  *http://0\.0\.0\.0:8095 ' \
+  '^log\.dirs +=  */var/lib/skiff '; do
   grep -qE "$want" <<<"$config" || { echo "$config"; log "--print-config does not match '$want'"; exit 1; }
 done
 [[ $(podman image inspect "$TAG" --format '{{.Config.User}}') == 1000:1000 ]] || { log "image user is not 1000:1000"; exit 1; }
 
 # --- start on a free loopback port, with a host directory as the volume ----
-PORT=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+PORT=$(free_port)
 BROKER=127.0.0.1:$PORT
+# --network=host: the image's HTTP port, 8095, may be taken on this machine.
+HTTP=127.0.0.1:$(free_port)
 DATA=$WORK/data
 mkdir -p "$DATA"
 $SUDO chown 1000:1000 "$DATA"  # the image's skiff user
@@ -178,9 +183,15 @@ log "starting $NAME on $BROKER, data in $DATA"
 t=$(now)
 podman run -d --name "$NAME" --network=host -v "$DATA:/var/lib/skiff" \
   -e SKIFF_LISTENERS="PLAINTEXT://$BROKER" -e SKIFF_ADVERTISED_LISTENERS="PLAINTEXT://$BROKER" \
+  -e SKIFF_HTTP_LISTENERS="http://$HTTP" \
   "$TAG" 2>&1 | quiet >/dev/null
 HEALTHY_SECONDS=$(wait_healthy "$t")
 log "healthy $HEALTHY_SECONDS s after podman run"
+for probe in healthz:ok readyz:ready; do
+  got=$(curl -sS --max-time 5 "http://$HTTP/${probe%%:*}") || { log "curl http://$HTTP/${probe%%:*} failed"; exit 1; }
+  [[ $got == "${probe##*:}" ]] || { log "/${probe%%:*} answered '$got', not '${probe##*:}'"; exit 1; }
+done
+log "HTTP on $HTTP: /healthz ok, /readyz ready"
 [[ $(podman exec "$NAME" cat /proc/1/comm) == skiff ]] || { log "skiff is not PID 1"; exit 1; }
 [[ $(podman exec "$NAME" id -u) == 1000 ]] || { log "skiff does not run as uid 1000"; exit 1; }
 
@@ -213,7 +224,7 @@ podman rm -f -t 0 "$NAME" >/dev/null 2>&1
 # a directory mounted read-only. Only the key file is the skiff user's (uid
 # 1000); the CA stays with kcat on the host.
 sasl_start=$(now)
-SASL_PORT=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+SASL_PORT=$(free_port)
 BROKER=127.0.0.1:$SASL_PORT
 CA=$WORK/ca
 CERTS=$WORK/certs
@@ -263,6 +274,7 @@ podman run -d --name "$NAME" --network=host -v "$CERTS:/etc/skiff/certs:ro" \
   "${sasl_env[@]}" \
   -e SKIFF_AUTHORIZER_CLASS_NAME=org.apache.kafka.metadata.authorizer.StandardAuthorizer \
   -e SKIFF_SUPER_USERS=User:admin \
+  -e SKIFF_HTTP_LISTENERS="http://127.0.0.1:$(free_port)" \
   "$TAG" 2>&1 | quiet >/dev/null
 SASL_HEALTHY_SECONDS=$(wait_healthy "$t")
 probe=$(podman exec "$NAME" skiff --healthcheck 2>&1)

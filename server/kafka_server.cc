@@ -13,6 +13,7 @@
 
 #include "server/dynamic_config_wiring.h"
 #include "server/fd_budget.h"
+#include "server/http_routes.h"
 #include "server/storage_config.h"
 
 namespace skiff::server {
@@ -135,11 +136,23 @@ void KafkaServer::resolve_advertised_endpoints() {
   }
 }
 
+// Before the logs load, so that /readyz answers 503 while they do.
+void KafkaServer::start_http() {
+  try {
+    http_ = start_http_server(config_, {readiness_});
+  } catch (const network::BindError& e) {
+    throw StartupError(fmt::format("http.listeners {} (set http.listeners empty to run without HTTP)", e.what()));
+  }
+}
+
 void KafkaServer::startup() {
   tls_ = build_tls_listeners(config_);  // first: bad key material stops the broker before anything else
   prepare_log_dirs();
+  start_http();
+  readiness_.set(Readiness::State::kLoadingLogs);
   dynamic_ = load_dynamic_config(config_);
   open_logs();
+  readiness_.set(Readiness::State::kStartingListeners);
   channel_ = std::make_unique<network::RequestChannel>(config_.queued_max_requests);
   socket_server_ = std::make_unique<network::SocketServer>(socket_server_config(*dynamic_->current(), tls_), *channel_);
   try {
@@ -155,10 +168,15 @@ void KafkaServer::startup() {
   wire_thread_pools(*dynamic_, *socket_server_, *handlers_, std::chrono::milliseconds(config_.shutdown_timeout_ms));
   logs_->start();
   started_ = true;
+  readiness_.set(Readiness::State::kReady);
 }
 
 void KafkaServer::shutdown() {
-  if (!started_) return;
+  readiness_.set(Readiness::State::kShuttingDown);
+  if (!started_) {
+    http_.reset();  // a failed startup may have started it
+    return;
+  }
   started_ = false;
   auto log = spdlog::default_logger();
   log->info("shutting down: no new connections; answering in-flight requests");
@@ -174,6 +192,7 @@ void KafkaServer::shutdown() {
   apis_.reset();
   logs_->shutdown();  // flush, checkpoint, clean-shutdown marker
   logs_.reset();
+  http_.reset();  // last: /readyz says "shutting down" until here
   log->info("shutdown complete");
 }
 
@@ -182,16 +201,14 @@ std::string KafkaServer::listeners_summary() const {
   const auto& bound = socket_server_->bound_listeners();
   for (size_t i = 0; i < bound.size(); ++i) {
     std::string addrs;
-    for (const auto& a : bound[i].addresses) {
-      auto text = a.address().is_v6() ? fmt::format("[{}]:{}", a.address().to_string(), a.port())
-                                      : fmt::format("{}:{}", a.address().to_string(), a.port());
-      addrs += (addrs.empty() ? "" : ", ") + text;
-    }
+    for (const auto& a : bound[i].addresses) addrs += (addrs.empty() ? "" : ", ") + network::endpoint_text(a);
     const auto& adv = broker_info_.endpoints[i];
     out += fmt::format("{}{} on {} advertised as {}:{}", out.empty() ? "" : "; ", bound[i].requested.name, addrs,
                        adv.host, adv.port);
   }
   return out;
 }
+
+std::string KafkaServer::http_summary() const { return server::http_summary(http_.get()); }
 
 }  // namespace skiff::server

@@ -1,11 +1,13 @@
 // KafkaServer: startup, wiring and shutdown of the broker.
 //
-// Startup: check the log dirs, load the dynamic broker configs kept there,
-// load the logs (recovering after an unclean stop),
+// Startup: check the log dirs, start the HTTP listener (/healthz, /readyz:
+// server/http_routes.h; ready once the Kafka listeners are up), load the
+// dynamic broker configs kept in the log dirs, load the logs (recovering after an unclean stop),
 // bind the listeners (SocketServer), work out the advertised endpoints,
 // create KafkaApis and start the M handler threads.
 // Shutdown (graceful): stop accepting, answer what is in flight (bounded by
-// skiff.shutdown.timeout.ms), stop the handlers, close everything.
+// skiff.shutdown.timeout.ms), stop the handlers, close everything, the
+// HTTP listener last (/readyz answers 503 from the start of shutdown).
 // Called from the main thread only.
 #pragma once
 
@@ -19,8 +21,10 @@
 #include "config/broker_config.h"
 #include "config/dynamic_broker_config.h"
 #include "log/log_manager.h"
+#include "network/http_server.h"
 #include "network/request_channel.h"
 #include "network/socket_server.h"
+#include "server/readiness.h"
 #include "server/request_handler_pool.h"
 #include "server/tls_listeners.h"
 
@@ -43,15 +47,20 @@ class KafkaServer {
   const network::SocketServer& socket_server() const { return *socket_server_; }
   // One line: listeners as bound and as advertised.
   std::string listeners_summary() const;
+  // "HTTP on 127.0.0.1:8095" (every bound address) or "HTTP off".
+  std::string http_summary() const;
 
  private:
   void prepare_log_dirs();
+  void start_http();
   void open_logs();
   void resolve_advertised_endpoints();
 
   config::BrokerConfig config_;                           // static: file, environment, command line
   std::unique_ptr<config::DynamicBrokerConfig> dynamic_;  // runtime changes over config_
   api::BrokerInfo broker_info_;
+  Readiness readiness_;                                                      // read by the HTTP thread
+  std::unique_ptr<network::HttpServer> http_;                                // null: HTTP off
   std::map<std::string, std::shared_ptr<network::TlsListenerContext>> tls_;  // SSL listeners
   std::unique_ptr<network::RequestChannel> channel_;
   std::unique_ptr<network::SocketServer> socket_server_;

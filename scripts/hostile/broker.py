@@ -15,7 +15,8 @@ class Broker:
     def __init__(self, binary, data_dir, overrides=(), out_path=None):
         self.data_dir = data_dir
         self.out_path = out_path or data_dir.rstrip("/") + ".out"
-        args = [binary, "--override", "listeners=PLAINTEXT://127.0.0.1:0", "--override", "log.dirs=" + data_dir]
+        args = [binary, "--override", "listeners=PLAINTEXT://127.0.0.1:0",
+                "--override", "http.listeners=http://127.0.0.1:0", "--override", "log.dirs=" + data_dir]
         for o in overrides:
             args += ["--override", o]
         self.out = open(self.out_path, "w")

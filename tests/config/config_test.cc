@@ -242,3 +242,26 @@ TEST_CASE("authorizer keys: Kafka's StandardAuthorizer enables ours; super.users
   CHECK_THAT(error_of(std::nullopt, {}, {"super.users=admin"}),
              Catch::Contains("expected a string in format principalType:principalName but got admin"));
 }
+
+TEST_CASE("http.listeners: default, several, empty, and where the value came from", "[config]") {
+  auto c = load(std::nullopt);
+  REQUIRE(c.http_listeners.size() == 1);
+  CHECK(c.http_listeners[0] == Listener{"http", "127.0.0.1", 8095});
+  CHECK(c.effective.at("http.listeners").source == ConfigSource::kDefault);
+  c = load(std::nullopt, {{"SKIFF_HTTP_LISTENERS", "HTTP://0.0.0.0:0, http://[::1]:8096"}});
+  REQUIRE(c.http_listeners.size() == 2);
+  CHECK(c.http_listeners[0] == Listener{"http", "0.0.0.0", 0});
+  CHECK(c.http_listeners[1] == Listener{"http", "::1", 8096});
+  CHECK(c.effective.at("http.listeners").source == ConfigSource::kEnvironment);
+  c = load(std::nullopt, {}, {"http.listeners="});
+  CHECK(c.http_listeners.empty());
+  CHECK(c.effective.at("http.listeners").source == ConfigSource::kCommandLine);
+}
+
+TEST_CASE("http.listeners: a bad value says what is allowed", "[config]") {
+  CHECK_THAT(error_of(std::nullopt, {}, {"http.listeners=https://127.0.0.1:8443"}),
+             Catch::Contains("'http.listeners'") && Catch::Contains("only http://"));
+  CHECK_THAT(error_of(std::nullopt, {}, {"http.listeners=http://127.0.0.1:65536"}), Catch::Contains("[0, 65535]"));
+  CHECK_THAT(error_of(std::nullopt, {}, {"http.listeners=127.0.0.1:8095"}), Catch::Contains("is not http://host:port"));
+  CHECK_THAT(error_of(std::nullopt, {}, {"http.listeners=http://127.0.0.1"}), Catch::Contains("missing ':port'"));
+}

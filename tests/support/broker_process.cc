@@ -92,8 +92,10 @@ BrokerProcess::BrokerProcess(std::vector<std::string> extra_args, std::filesyste
     data_dir_ = make_temp_dir("skiff-broker");
     own_data_dir_ = true;
   }
-  std::vector<std::string> args = {"--override", "listeners=PLAINTEXT://127.0.0.1:0", "--override",
-                                   "log.dirs=" + data_dir_.string()};
+  // HTTP on a free port as well: parallel tests never race for 8095.
+  std::vector<std::string> args = {"--override", "listeners=PLAINTEXT://127.0.0.1:0",
+                                   "--override", "http.listeners=http://127.0.0.1:0",
+                                   "--override", "log.dirs=" + data_dir_.string()};
   args.insert(args.end(), extra_args.begin(), extra_args.end());
   // Output goes to a file, not a pipe: a chatty broker must never block on a
   // full pipe that the test is not reading.

@@ -20,7 +20,7 @@ RawClient::RawClient(const std::string& host, uint16_t port, int timeout_ms) {
   for (auto* ai = res; ai; ai = ai->ai_next) {
     int fd = ::socket(ai->ai_family, ai->ai_socktype, 0);
     if (fd < 0) continue;
-    timeval tv{timeout_ms / 1000, (timeout_ms % 1000) * 1000};
+    timeval tv{timeout_ms / 1000, static_cast<suseconds_t>(timeout_ms % 1000) * 1000};
     setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
     setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
     int one = 1;
@@ -95,6 +95,17 @@ std::optional<std::vector<uint8_t>> RawClient::read_frame() {
   std::vector<uint8_t> body(size);
   if (size && !read_exact(body.data(), size)) return std::nullopt;
   return body;
+}
+
+std::string RawClient::read_some() {
+  if (fd_ < 0) return {};
+  std::string out(size_t{64} * 1024, '\0');
+  ssize_t r = -1;
+  do {
+    r = ::recv(fd_, out.data(), out.size(), 0);
+  } while (r < 0 && errno == EINTR);
+  out.resize(r > 0 ? static_cast<size_t>(r) : 0);
+  return out;
 }
 
 bool RawClient::wait_closed() {

@@ -24,6 +24,8 @@ class RawClient {
   bool send_frame(const std::vector<uint8_t>& payload);
   // Reads one frame; nothing on EOF, error or timeout.
   std::optional<std::vector<uint8_t>> read_frame();
+  // Whatever has arrived, at most 64 KiB (one read); empty on EOF, error or timeout.
+  std::string read_some();
   // True when the peer closed the connection (EOF or reset) within the timeout.
   bool wait_closed();
   void close();

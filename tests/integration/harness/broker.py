@@ -11,6 +11,7 @@ from pathlib import Path
 
 STARTED = re.compile(r"started in [0-9.]+ ms .*?advertised as (\S+?):(\d+)")
 BOUND = re.compile(r"(\w+) on 127\.0\.0\.1:(\d+) advertised as")
+HTTP_ON = re.compile(r"HTTP on (\S+?):(\d+)")
 
 
 class BrokerError(AssertionError):
@@ -32,14 +33,25 @@ class SkiffBroker:
         self.starts = 0
         self.log_dirs = [self.data_dir]
         self.external = False
+        # On a free port, so tests never depend on 8095; None: the default
+        # http.listeners (an override in `overrides` wins either way).
+        self.http_listeners: str | None = "http://127.0.0.1:0"
 
     def args(self) -> list[str]:
         args = [self.binary,
                 "--override", "listeners=PLAINTEXT://127.0.0.1:0",
                 "--override", f"log.dirs={self.data_dir}"]
+        if self.http_listeners is not None:
+            args += ["--override", f"http.listeners={self.http_listeners}"]
         for k, v in self.overrides.items():
             args += ["--override", f"{k}={v}"]
         return args
+
+    def http_port(self) -> int | None:
+        """The HTTP listener's port, from the broker's "HTTP on HOST:PORT"
+        startup line; None when HTTP is off."""
+        m = HTTP_ON.search(self.log_path.read_text(errors="replace")) if self.log_path else None
+        return int(m.group(2)) if m else None
 
     def log_tail(self, n: int = 40) -> str:
         if not self.log_path or not self.log_path.exists():

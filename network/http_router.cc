@@ -1,0 +1,106 @@
+#include "network/http_router.h"
+
+#include <exception>
+
+#include "common/log_escape.h"
+#include "network/net_log.h"
+
+namespace skiff::network {
+namespace {
+
+int hex_value(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+HttpResponse plain(int status, std::string body) {
+  HttpResponse r;
+  r.status = status;
+  r.body = std::move(body);
+  return r;
+}
+
+}  // namespace
+
+std::optional<std::string> percent_decode(std::string_view text, bool plus_is_space) {
+  std::string out;
+  out.reserve(text.size());
+  for (size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    if (c == '+' && plus_is_space) {
+      out += ' ';
+    } else if (c != '%') {
+      out += c;
+    } else {
+      int hi = i + 2 < text.size() ? hex_value(text[i + 1]) : -1;
+      int lo = hi >= 0 ? hex_value(text[i + 2]) : -1;
+      if (lo < 0) return std::nullopt;
+      out += static_cast<char>(hi * 16 + lo);
+      i += 2;
+    }
+  }
+  return out;
+}
+
+std::optional<HttpTarget> parse_http_target(std::string_view target) {
+  if (target.empty() || target.front() != '/') return std::nullopt;
+  HttpTarget t;
+  auto q = target.find('?');
+  t.path = std::string(target.substr(0, q));
+  std::string_view rest = q == std::string_view::npos ? std::string_view{} : target.substr(q + 1);
+  rest = rest.substr(0, rest.find('#'));
+  while (!rest.empty()) {
+    auto amp = rest.find('&');
+    auto pair = rest.substr(0, amp);
+    rest = amp == std::string_view::npos ? std::string_view{} : rest.substr(amp + 1);
+    if (pair.empty()) continue;
+    auto eq = pair.find('=');
+    auto name = percent_decode(pair.substr(0, eq), true);
+    auto value = percent_decode(eq == std::string_view::npos ? std::string_view{} : pair.substr(eq + 1), true);
+    if (!name || !value) return std::nullopt;
+    t.query.emplace(std::move(*name), std::move(*value));  // the first of a repeated name wins
+  }
+  return t;
+}
+
+void HttpRouter::add(std::string method, std::string path, HttpHandler handler) {
+  routes_[{std::move(path), std::move(method)}] = std::move(handler);
+}
+
+std::string HttpRouter::allowed_methods(const std::string& path) const {
+  std::string out;
+  for (auto it = routes_.lower_bound({path, ""}); it != routes_.end() && it->first.first == path; ++it) {
+    out += (out.empty() ? "" : ", ") + it->first.second;
+    if (it->first.second == "GET" && !routes_.count({path, "HEAD"})) out += ", HEAD";
+  }
+  return out;
+}
+
+HttpResponse HttpRouter::dispatch(HttpRequest request) const {
+  auto target = parse_http_target(request.target);
+  if (!target) return plain(400, "bad request target: expected /path?name=value, percent-encoded\n");
+  request.path = std::move(target->path);
+  request.query = std::move(target->query);
+  auto it = routes_.find({request.path, request.method});
+  if (it == routes_.end() && request.method == "HEAD") it = routes_.find({request.path, "GET"});
+  if (it == routes_.end()) {
+    auto allow = allowed_methods(request.path);
+    if (allow.empty()) return plain(404, "not found\n");
+    auto r = plain(405, "method not allowed\n");
+    r.headers.emplace_back("Allow", std::move(allow));
+    return r;
+  }
+  try {
+    return it->second(request);
+  } catch (const std::exception& e) {
+    net_log().error("HTTP {} {}: handler failed: {}", escaped(request.method), escaped(request.target),
+                    escaped(e.what()));
+  } catch (...) {
+    net_log().error("HTTP {} {}: handler failed", escaped(request.method), escaped(request.target));
+  }
+  return plain(500, "internal error\n");
+}
+
+}  // namespace skiff::network

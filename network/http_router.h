@@ -1,0 +1,44 @@
+// HttpRouter: the routes of the HTTP listener (network/http_server.h), by
+// method and exact path, and the answers that need no route: 404 for an
+// unknown path, 405 with Allow for a known path and another method, HEAD
+// through the GET route (the server sends no body), 500 when a handler
+// throws (logged; the broker keeps running), 400 for a target that is not
+// a path or a query that does not decode.
+// Threads: add() before the server starts; dispatch() on the HTTP thread,
+// reading the table only.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+
+#include "network/http_message.h"
+
+namespace skiff::network {
+
+// Splits a request target into its path and its decoded query; nullopt when
+// the target is not origin-form ("/path?query") or a %-escape is malformed.
+struct HttpTarget {
+  std::string path;
+  std::map<std::string, std::string> query;
+};
+std::optional<HttpTarget> parse_http_target(std::string_view target);
+
+// %XX escapes decoded, and '+' as a space when `plus_is_space` (query
+// strings); nullopt for a '%' not followed by two hex digits.
+std::optional<std::string> percent_decode(std::string_view text, bool plus_is_space);
+
+class HttpRouter {
+ public:
+  void add(std::string method, std::string path, HttpHandler handler);
+  // `request.path` and `request.query` are filled in here from its target.
+  HttpResponse dispatch(HttpRequest request) const;
+
+ private:
+  std::string allowed_methods(const std::string& path) const;          // "GET, HEAD"; "" for an unknown path
+  std::map<std::pair<std::string, std::string>, HttpHandler> routes_;  // (path, method)
+};
+
+}  // namespace skiff::network

@@ -1,0 +1,79 @@
+// HttpServer: the broker's HTTP/1.1 listener (http.listeners), for
+// operators and orchestrators: /healthz, /readyz, later /metrics
+// (server/http_routes.h holds the routes). Boost.Beast on one thread of its
+// own with its own io_context, apart from the Kafka Acceptor and
+// Processors, so nothing done for HTTP delays a Kafka request.
+//
+// Protection (network/http_session.h): request header at most 8 KiB (431),
+// body at most 1 MiB (413), malformed requests 400, each closing that
+// connection only; every read and write within the idle timeout (30 s); at
+// most `max_connections` (64) connections at once, further ones closed as
+// soon as they are accepted, so HTTP cannot use up descriptors; failed
+// accepts (out of descriptors) retry after 100 ms. Routing and its answers
+// (404, 405, HEAD, 500) are network/http_router.h's.
+//
+// Threads: route(), bind() and start() from one controlling thread before
+// the HTTP thread runs; handlers then run on the HTTP thread and must only
+// read what is safe to read from there (atomics, their own locks). stop()
+// from the controlling thread (or the destructor) closes everything and
+// joins the thread.
+#pragma once
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <chrono>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "network/http_message.h"
+#include "network/http_router.h"
+#include "network/http_session.h"
+#include "network/listen_socket.h"
+
+namespace skiff::network {
+
+struct HttpServerConfig {
+  HttpLimits limits;
+  int max_connections = 64;
+};
+
+class HttpServer {
+ public:
+  explicit HttpServer(HttpServerConfig config = {});
+  ~HttpServer();
+  HttpServer(const HttpServer&) = delete;
+  HttpServer& operator=(const HttpServer&) = delete;
+
+  // Exact path match; a GET route also answers HEAD. Before start().
+  void route(std::string method, std::string path, HttpHandler handler);
+  // Listens on every address `host` stands for (network/listen_socket.h);
+  // port 0: a free port. Throws BindError saying which and why. Before start().
+  void bind(const std::string& host, uint16_t port);
+  void start();
+  void stop();  // idempotent
+
+  // Every address bound so far, with its actual port.
+  const std::vector<boost::asio::ip::tcp::endpoint>& endpoints() const { return endpoints_; }
+
+ private:
+  struct Slot;  // one open connection, counted in live_
+  void accept_next(boost::asio::ip::tcp::acceptor& acceptor);
+  void on_accepted(boost::asio::ip::tcp::acceptor& acceptor, const boost::system::error_code& ec,
+                   boost::asio::ip::tcp::socket socket);
+  void retry_accept(boost::asio::ip::tcp::acceptor& acceptor, const boost::system::error_code& ec);
+  void refuse(boost::asio::ip::tcp::socket socket);
+
+  HttpServerConfig config_;
+  HttpRouter router_;
+  std::unique_ptr<boost::asio::io_context> io_;
+  std::vector<std::unique_ptr<boost::asio::ip::tcp::acceptor>> acceptors_;
+  std::vector<boost::asio::ip::tcp::endpoint> endpoints_;
+  std::thread thread_;
+  int live_ = 0;  // open connections; HTTP thread (then the stopping thread, after the join)
+  std::chrono::steady_clock::time_point last_report_{};
+  uint64_t unreported_ = 0;  // refused or failed accepts since the last log line
+};
+
+}  // namespace skiff::network

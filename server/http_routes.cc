@@ -1,0 +1,63 @@
+#include "server/http_routes.h"
+
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
+namespace skiff::server {
+namespace {
+
+network::HttpResponse text(int status, std::string body) {
+  network::HttpResponse r;
+  r.status = status;
+  r.body = std::move(body);
+  r.headers.emplace_back("Cache-Control", "no-store");
+  return r;
+}
+
+bool explicitly_set(const config::BrokerConfig& config) {
+  auto it = config.effective.find("http.listeners");
+  return it != config.effective.end() && it->second.source != config::ConfigSource::kDefault;
+}
+
+}  // namespace
+
+void register_http_routes(network::HttpServer& http, const HttpRouteContext& context) {
+  http.route("GET", "/healthz", [](const network::HttpRequest&) { return text(200, "ok\n"); });
+  const Readiness* readiness = &context.readiness;
+  http.route("GET", "/readyz", [readiness](const network::HttpRequest&) {
+    auto state = readiness->state();
+    if (state == Readiness::State::kReady) return text(200, "ready\n");
+    return text(503, fmt::format("not ready: {}\n", Readiness::reason(state)));
+  });
+  // /metrics goes here.
+}
+
+std::unique_ptr<network::HttpServer> start_http_server(const config::BrokerConfig& config,
+                                                       const HttpRouteContext& context) {
+  if (config.http_listeners.empty()) return nullptr;
+  auto http = std::make_unique<network::HttpServer>();
+  register_http_routes(*http, context);
+  try {
+    for (const auto& l : config.http_listeners) http->bind(l.host, l.port);
+  } catch (const network::BindError& e) {
+    if (explicitly_set(config)) throw;
+    spdlog::warn(
+        "HTTP is off: {} (http.listeners is the default; set it to a free port, e.g. "
+        "--override http.listeners=http://127.0.0.1:0, or empty to run without HTTP)",
+        e.what());
+    return nullptr;
+  }
+  http->start();
+  return http;
+}
+
+std::string http_summary(const network::HttpServer* http) {
+  if (!http) return "HTTP off";
+  std::string out;
+  for (const auto& ep : http->endpoints()) {
+    out += (out.empty() ? "HTTP on " : ", ") + network::endpoint_text(ep);
+  }
+  return out;
+}
+
+}  // namespace skiff::server
