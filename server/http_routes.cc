@@ -29,7 +29,14 @@ void register_http_routes(network::HttpServer& http, const HttpRouteContext& con
     if (state == Readiness::State::kReady) return text(200, "ready\n");
     return text(503, fmt::format("not ready: {}\n", Readiness::reason(state)));
   });
-  // /metrics goes here.
+  const PublishedMetrics* metrics = &context.metrics;
+  http.route("GET", "/metrics", [metrics](const network::HttpRequest&) {
+    auto body = metrics->scrape();
+    if (!body) return text(503, "not ready: metrics appear once the logs are loaded\n");
+    auto r = text(200, std::move(*body));
+    r.content_type = "text/plain; version=0.0.4; charset=utf-8";  // Prometheus's text format
+    return r;
+  });
 }
 
 std::unique_ptr<network::HttpServer> start_http_server(const config::BrokerConfig& config,

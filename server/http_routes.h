@@ -5,6 +5,8 @@
 //   GET /readyz   200 "ready" once the logs are loaded and the Kafka
 //                 listeners are up; before that and during shutdown
 //                 503 "not ready: <reason>" (server/readiness.h)
+//   GET /metrics  Prometheus text exposition (server/broker_metrics.h) once
+//                 the logs are loaded; before that and during shutdown 503
 //
 // Handlers run on the HTTP thread: they read only what HttpRouteContext
 // hands them, each safe to read from there.
@@ -15,6 +17,7 @@
 
 #include "config/broker_config.h"
 #include "network/http_server.h"
+#include "server/broker_metrics.h"
 #include "server/readiness.h"
 
 namespace skiff::server {
@@ -24,6 +27,7 @@ namespace skiff::server {
 // without its synchronisation.
 struct HttpRouteContext {
   const Readiness& readiness;
+  const PublishedMetrics& metrics;
 };
 
 // Every route of the broker's HTTP listener; add new ones here.

@@ -139,7 +139,7 @@ void KafkaServer::resolve_advertised_endpoints() {
 // Before the logs load, so that /readyz answers 503 while they do.
 void KafkaServer::start_http() {
   try {
-    http_ = start_http_server(config_, {readiness_});
+    http_ = start_http_server(config_, {readiness_, published_metrics_});
   } catch (const network::BindError& e) {
     throw StartupError(fmt::format("http.listeners {} (set http.listeners empty to run without HTTP)", e.what()));
   }
@@ -152,6 +152,8 @@ void KafkaServer::startup() {
   readiness_.set(Readiness::State::kLoadingLogs);
   dynamic_ = load_dynamic_config(config_);
   open_logs();
+  metrics_ = std::make_unique<BrokerMetrics>(*logs_, config_.metrics_partition_series);
+  published_metrics_.publish(metrics_.get());
   readiness_.set(Readiness::State::kStartingListeners);
   channel_ = std::make_unique<network::RequestChannel>(config_.queued_max_requests);
   socket_server_ = std::make_unique<network::SocketServer>(socket_server_config(*dynamic_->current(), tls_), *channel_);
@@ -173,6 +175,7 @@ void KafkaServer::startup() {
 
 void KafkaServer::shutdown() {
   readiness_.set(Readiness::State::kShuttingDown);
+  published_metrics_.withdraw();  // before the logs close; waits out a scrape in progress
   if (!started_) {
     http_.reset();  // a failed startup may have started it
     return;

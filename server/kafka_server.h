@@ -24,6 +24,7 @@
 #include "network/http_server.h"
 #include "network/request_channel.h"
 #include "network/socket_server.h"
+#include "server/broker_metrics.h"
 #include "server/readiness.h"
 #include "server/request_handler_pool.h"
 #include "server/tls_listeners.h"
@@ -60,11 +61,13 @@ class KafkaServer {
   std::unique_ptr<config::DynamicBrokerConfig> dynamic_;  // runtime changes over config_
   api::BrokerInfo broker_info_;
   Readiness readiness_;                                                      // read by the HTTP thread
+  PublishedMetrics published_metrics_;                                       // read by the HTTP thread
   std::unique_ptr<network::HttpServer> http_;                                // null: HTTP off
   std::map<std::string, std::shared_ptr<network::TlsListenerContext>> tls_;  // SSL listeners
   std::unique_ptr<network::RequestChannel> channel_;
   std::unique_ptr<network::SocketServer> socket_server_;
   std::unique_ptr<storage::LogManager> logs_;
+  std::unique_ptr<BrokerMetrics> metrics_;  // reads logs_; published once they are loaded
   std::unique_ptr<api::KafkaApis> apis_;
   std::unique_ptr<RequestHandlerPool> handlers_;
   bool started_ = false;

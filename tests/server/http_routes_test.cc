@@ -1,5 +1,6 @@
 // The broker's HTTP routes and listener start (server/http_routes.h):
-// /readyz follows Readiness, /healthz always answers; http.listeners empty
+// /readyz follows Readiness, /healthz always answers, /metrics waits for
+// the metrics to be published; http.listeners empty
 // means no server, a busy port is an error when set and a warning at the
 // default.
 #include "server/http_routes.h"
@@ -23,7 +24,8 @@ config::BrokerConfig config_with(const std::string& http_listeners) {
 
 TEST_CASE("/readyz follows the broker's readiness; /healthz always answers", "[http]") {
   server::Readiness readiness;
-  auto http = server::start_http_server(config_with("http://127.0.0.1:0"), {readiness});
+  server::PublishedMetrics metrics;
+  auto http = server::start_http_server(config_with("http://127.0.0.1:0"), {readiness, metrics});
   REQUIRE(http);
   HttpClient c(http->endpoints().at(0).port());
   auto expect = [&](const char* path, int status, const char* body) {
@@ -34,6 +36,7 @@ TEST_CASE("/readyz follows the broker's readiness; /healthz always answers", "[h
   };
   expect("/healthz", 200, "ok\n");
   expect("/readyz", 503, "not ready: starting\n");
+  expect("/metrics", 503, "not ready: metrics appear once the logs are loaded\n");
   readiness.set(State::kLoadingLogs);
   expect("/readyz", 503, "not ready: loading logs\n");
   readiness.set(State::kStartingListeners);
@@ -48,15 +51,16 @@ TEST_CASE("/readyz follows the broker's readiness; /healthz always answers", "[h
 
 TEST_CASE("http.listeners: empty is off; a busy port fails when set, warns at the default", "[http]") {
   server::Readiness readiness;
-  CHECK(server::start_http_server(config_with(""), {readiness}) == nullptr);
+  server::PublishedMetrics metrics;
+  CHECK(server::start_http_server(config_with(""), {readiness, metrics}) == nullptr);
   CHECK(server::http_summary(nullptr) == "HTTP off");
 
-  auto holder = server::start_http_server(config_with("http://127.0.0.1:0"), {readiness});
+  auto holder = server::start_http_server(config_with("http://127.0.0.1:0"), {readiness, metrics});
   REQUIRE(holder);
   auto busy = config_with("http://127.0.0.1:" + std::to_string(holder->endpoints().at(0).port()));
-  CHECK_THROWS_WITH(server::start_http_server(busy, {readiness}), Catch::Contains("already in use"));
+  CHECK_THROWS_WITH(server::start_http_server(busy, {readiness, metrics}), Catch::Contains("already in use"));
 
   auto by_default = config::load_config({std::nullopt, {}, {}});
   by_default.http_listeners = busy.http_listeners;  // as if the default port were taken
-  CHECK(server::start_http_server(by_default, {readiness}) == nullptr);
+  CHECK(server::start_http_server(by_default, {readiness, metrics}) == nullptr);
 }
