@@ -119,16 +119,22 @@ void Registry::add_collector(std::function<void(Exposition&)> collect) {
 std::string Registry::scrape() const {
   Exposition out;
   std::lock_guard lock(mu_);
-  for (const auto& [d, family] : counters_) {
+  for (const auto& entry : counters_) {
+    const auto& [d, family] = entry;
     out.family(d.name, "counter", d.help);
-    family->for_each([&](const LabelValues& v, const Counter& c) {
-      out.sample(d.name, family->label_names(), v, static_cast<double>(c.value()));
+    const auto& name = d.name;
+    const auto& labels = family->label_names();
+    family->for_each([&out, &name, &labels](const LabelValues& v, const Counter& c) {
+      out.sample(name, labels, v, static_cast<double>(c.value()));
     });
   }
-  for (const auto& [d, family] : histograms_) {
+  for (const auto& entry : histograms_) {
+    const auto& [d, family] = entry;
     out.family(d.name, "histogram", d.help);
+    const auto& name = d.name;
+    const auto& labels = family->label_names();
     family->for_each(
-        [&](const LabelValues& v, const Histogram& h) { out.histogram(d.name, family->label_names(), v, h); });
+        [&out, &name, &labels](const LabelValues& v, const Histogram& h) { out.histogram(name, labels, v, h); });
   }
   for (const auto& collect : collectors_) collect(out);
   return out.text();

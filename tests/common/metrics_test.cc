@@ -69,6 +69,7 @@ TEST_CASE("metrics: concurrent writers lose no increment", "[metrics]") {
   auto& c = r.counter("n_total", "N.", {}).with({});
   auto& h = r.histogram("h", "H.", {}, {1.0}).with({});
   std::vector<std::thread> threads;
+  threads.reserve(4);
   for (int t = 0; t < 4; ++t)
     threads.emplace_back([&] {
       for (int i = 0; i < 10000; ++i) {
