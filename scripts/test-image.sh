@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Builds the container image from docker/Dockerfile with podman and tests it
 # for real: starts it with a data volume (a host directory), waits for the
-# HEALTHCHECK to pass, asks the HTTP listener for /healthz and /readyz with
-# curl, produces and consumes with kcat from the host, checks
+# HEALTHCHECK to pass, asks the HTTP listener for /healthz and /readyz,
+# produces and consumes with kcat from the host, checks
 # that `podman stop` ends it within 10 s with exit code 0, starts it again on
 # the same volume and checks that the data is still there. Then runs the same
 # image again configured for SASL_SSL (PLAIN) entirely from the environment:
@@ -141,6 +141,8 @@ done
 [[ $(podman image inspect "$TAG" --format '{{.Config.User}}') == 1000:1000 ]] || { log "image user is not 1000:1000"; exit 1; }
 
 # --- start on a free loopback port, with a host directory as the volume ----
+# python3 rather than curl: a fresh machine may not have curl.
+http_get() { python3 -c 'import sys, urllib.request; print(urllib.request.urlopen(sys.argv[1], timeout=5).read().decode().strip())' "$1"; }
 free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 PORT=$(free_port)
 BROKER=127.0.0.1:$PORT
@@ -188,7 +190,7 @@ podman run -d --name "$NAME" --network=host -v "$DATA:/var/lib/skiff" \
 HEALTHY_SECONDS=$(wait_healthy "$t")
 log "healthy $HEALTHY_SECONDS s after podman run"
 for probe in healthz:ok readyz:ready; do
-  got=$(curl -sS --max-time 5 "http://$HTTP/${probe%%:*}") || { log "curl http://$HTTP/${probe%%:*} failed"; exit 1; }
+  got=$(http_get "http://$HTTP/${probe%%:*}") || { log "GET http://$HTTP/${probe%%:*} failed"; exit 1; }
   [[ $got == "${probe##*:}" ]] || { log "/${probe%%:*} answered '$got', not '${probe##*:}'"; exit 1; }
 done
 log "HTTP on $HTTP: /healthz ok, /readyz ready"
