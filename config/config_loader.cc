@@ -1,6 +1,7 @@
 #include "config/config_loader.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
@@ -257,10 +258,10 @@ void check_sasl_listeners(BrokerConfig& cfg) {
             fmt::format("listener {}: SASL mechanism {} is not implemented; not offered", l.name, m));
     }
     if (served.empty())
-      fail(
-          "sasl.enabled.mechanisms offers none of PLAIN, SCRAM-SHA-256, SCRAM-SHA-512, OAUTHBEARER (Kafka's default "
-          "is GSSAPI, "
-          "which Skiff does not implement): set e.g. sasl.enabled.mechanisms=SCRAM-SHA-512,PLAIN");
+      fail(fmt::format(
+          "sasl.enabled.mechanisms offers none of {} (Kafka's default is GSSAPI, which Skiff does not implement): "
+          "set e.g. sasl.enabled.mechanisms=SCRAM-SHA-512,PLAIN",
+          fmt::join(supported_sasl_mechanisms(), ", ")));
     s.enabled_mechanisms = std::move(served);
     bool plain =
         std::find(s.enabled_mechanisms.begin(), s.enabled_mechanisms.end(), "PLAIN") != s.enabled_mechanisms.end();

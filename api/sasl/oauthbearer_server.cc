@@ -13,6 +13,7 @@
 
 #include "common/base64.h"
 #include "common/json.h"
+#include "config/string_util.h"
 
 namespace skiff::api::sasl {
 namespace {
@@ -56,9 +57,7 @@ std::optional<std::string> bearer_token(std::string_view auth, std::string& why)
     why = "Invalid OAUTHBEARER client first message: invalid 'auth' format";
     return std::nullopt;
   }
-  std::string lower(scheme);
-  std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
-  if (lower != "bearer") {
+  if (config::to_lower(scheme) != "bearer") {
     why = fmt::format("Invalid scheme in OAUTHBEARER client first message: {}", scheme);
     return std::nullopt;
   }
@@ -108,10 +107,6 @@ std::optional<ClientFirst> parse_client_first(std::string_view msg, std::string&
   return out;
 }
 
-}  // namespace
-
-namespace {
-
 // Kafka reads a claim as a Number, a List (of strings) or, anything else, as
 // the JSON node's text.
 std::string type_name(const JsonValue& v) {
@@ -131,12 +126,6 @@ std::string text_of(const JsonValue& v) {
     default:
       return "";
   }
-}
-
-std::string trimmed(std::string_view s) {
-  const auto first = s.find_first_not_of(" \t\r\n");
-  if (first == std::string_view::npos) return "";
-  return std::string(s.substr(first, s.find_last_not_of(" \t\r\n") - first + 1));
 }
 
 std::optional<JsonValue> decode_part(std::string_view part) {
@@ -168,11 +157,11 @@ bool token_scope(const JsonValue& claims, const std::string& name, std::set<std:
     return false;
   }
   if (v->kind != Kind::kArray) {
-    if (auto s = trimmed(text_of(*v)); !s.empty()) out.insert(s);
+    if (auto s = config::trim(text_of(*v)); !s.empty()) out.insert(std::string(s));
     return true;
   }
   for (const auto& item : v->array)
-    if (auto s = trimmed(text_of(item)); !s.empty()) out.insert(s);
+    if (auto s = config::trim(text_of(item)); !s.empty()) out.insert(std::string(s));
   return true;
 }
 
@@ -254,7 +243,7 @@ JwsCheck check_unsecured_jws(std::string_view jws, const config::OAuthBearerOpti
     return failure(fmt::format("The '{}' claim was not of type String: {}", o.principal_claim, type_name(*p)));
   else if (p && p->kind == Kind::kString)
     c.principal = p->string;
-  if (trimmed(c.principal).empty()) return failure("No principal name in JWT claim: " + o.principal_claim);
+  if (config::trim(c.principal).empty()) return failure("No principal name in JWT claim: " + o.principal_claim);
   return check_times_and_scope(std::move(c), iat, scope, o, now_ms);
 }
 
