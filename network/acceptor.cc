@@ -41,42 +41,19 @@ Acceptor::~Acceptor() {
 }
 
 BoundListener Acceptor::bind(const ListenerEndpoint& listener) {
-  auto addresses = listen_addresses(io_, listener.host, "listener " + listener.name);
-  // With port 0 the first address picks a port and the others must get the
-  // same one; if another process holds it there, try again with a new port.
-  for (int attempt = 0;; ++attempt) {
-    BoundListener bound{listener, listener.port, {}};
-    std::vector<std::unique_ptr<Listening>> made;
-    std::string failure;
-    for (size_t i = 0; i < addresses.size(); ++i) {
-      const auto& addr = addresses[i];
-      auto l = std::make_unique<Listening>(
-          Listening{listener.name, bound.port, ip::tcp::acceptor(io_), nullptr, {}, listener.tls, listener.sasl});
-      ip::tcp::endpoint ep(addr, bound.port);
-      boost::system::error_code ec;
-      open_listening(l->acceptor, ep, ec);
-      if (ec) {
-        // localhost's ::1 is optional: a host without IPv6 still serves 127.0.0.1.
-        if (listener.host == "localhost" && addr.is_v6() && ec != boost::asio::error::address_in_use) {
-          net_log().warn("listener {}: cannot bind [::1]:{} ({}); serving IPv4 only", listener.name, bound.port,
-                         ec.message());
-          continue;
-        }
-        failure = listen_failure(ep, ec);
-        break;
-      }
-      if (bound.port == 0) bound.port = l->acceptor.local_endpoint().port();
-      l->port = bound.port;
-      bound.addresses.push_back(l->acceptor.local_endpoint());
-      made.push_back(std::move(l));
-    }
-    if (failure.empty()) {
-      for (auto& m : made) listening_.push_back(std::move(m));
-      return bound;
-    }
-    if (listener.port != 0 || attempt >= 10)
-      throw BindError(fmt::format("listener {}://{}:{}: {}", listener.name, listener.host, listener.port, failure));
+  auto acceptors = listen_all(io_, listener.host, listener.port, "listener " + listener.name,
+                              fmt::format("listener {}://{}:{}", listener.name, listener.host, listener.port),
+                              [&listener](uint16_t port, const boost::system::error_code& ec) {
+                                net_log().warn("listener {}: cannot bind [::1]:{} ({}); serving IPv4 only",
+                                               listener.name, port, ec.message());
+                              });
+  BoundListener bound{listener, acceptors.empty() ? listener.port : acceptors.front().local_endpoint().port(), {}};
+  for (auto& a : acceptors) {
+    bound.addresses.push_back(a.local_endpoint());
+    listening_.push_back(std::make_unique<Listening>(
+        Listening{listener.name, bound.port, std::move(a), nullptr, {}, listener.tls, listener.sasl}));
   }
+  return bound;
 }
 
 void Acceptor::start() {

@@ -39,32 +39,10 @@ void HttpServer::route(std::string method, std::string path, HttpHandler handler
 }
 
 void HttpServer::bind(const std::string& host, uint16_t port) {
-  auto addresses = listen_addresses(*io_, host, "http.listeners");
-  // As the Kafka listeners: with port 0 every address gets the port the
-  // first one got; if another process holds it on one of them, try again.
-  for (int attempt = 0;; ++attempt) {
-    std::vector<std::unique_ptr<tcp::acceptor>> made;
-    std::vector<tcp::endpoint> bound;
-    std::string failure;
-    for (const auto& addr : addresses) {
-      auto acceptor = std::make_unique<tcp::acceptor>(*io_);
-      tcp::endpoint ep(addr, bound.empty() ? port : bound.front().port());
-      boost::system::error_code ec;
-      open_listening(*acceptor, ep, ec);
-      if (ec && host == "localhost" && addr.is_v6() && ec != asio::error::address_in_use) continue;  // no IPv6
-      if (ec) {
-        failure = listen_failure(ep, ec);
-        break;
-      }
-      bound.push_back(acceptor->local_endpoint());
-      made.push_back(std::move(acceptor));
-    }
-    if (failure.empty()) {
-      for (auto& a : made) acceptors_.push_back(std::move(a));
-      endpoints_.insert(endpoints_.end(), bound.begin(), bound.end());
-      return;
-    }
-    if (port != 0 || attempt >= 10) throw BindError(fmt::format("http://{}: {}", host_port(host, port), failure));
+  // As the Kafka listeners (listen_socket.h), ::1 of localhost optional.
+  for (auto& a : listen_all(*io_, host, port, "http.listeners", fmt::format("http://{}", host_port(host, port)))) {
+    endpoints_.push_back(a.local_endpoint());
+    acceptors_.push_back(std::make_unique<tcp::acceptor>(std::move(a)));
   }
 }
 

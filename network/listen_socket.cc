@@ -33,6 +33,33 @@ void open_listening(ip::tcp::acceptor& acceptor, const ip::tcp::endpoint& endpoi
   if (!ec) acceptor.listen(boost::asio::socket_base::max_listen_connections, ec);
 }
 
+std::vector<ip::tcp::acceptor> listen_all(
+    boost::asio::io_context& io, const std::string& host, uint16_t port, std::string_view owner, std::string_view label,
+    const std::function<void(uint16_t port, const boost::system::error_code& why)>& ipv6_skipped) {
+  const auto addresses = listen_addresses(io, host, owner);
+  for (int attempt = 0;; ++attempt) {
+    std::vector<ip::tcp::acceptor> made;
+    std::string failure;
+    for (const auto& addr : addresses) {
+      ip::tcp::acceptor acceptor(io);
+      const ip::tcp::endpoint ep(addr, made.empty() ? port : made.front().local_endpoint().port());
+      boost::system::error_code ec;
+      open_listening(acceptor, ep, ec);
+      if (ec && host == "localhost" && addr.is_v6() && ec != boost::asio::error::address_in_use) {
+        if (ipv6_skipped) ipv6_skipped(ep.port(), ec);
+        continue;
+      }
+      if (ec) {
+        failure = listen_failure(ep, ec);
+        break;
+      }
+      made.push_back(std::move(acceptor));
+    }
+    if (failure.empty()) return made;
+    if (port != 0 || attempt >= 10) throw BindError(fmt::format("{}: {}", label, failure));
+  }
+}
+
 std::string endpoint_text(const ip::tcp::endpoint& endpoint) {
   const auto& a = endpoint.address();
   return a.is_v6() ? fmt::format("[{}]:{}", a.to_string(), endpoint.port())

@@ -11,6 +11,8 @@
 
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
+#include <cstdint>
+#include <functional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -33,6 +35,17 @@ std::vector<boost::asio::ip::address> listen_addresses(boost::asio::io_context& 
 // address (the IPv6 wildcard serves IPv4 too). On failure `ec` says why.
 void open_listening(boost::asio::ip::tcp::acceptor& acceptor, const boost::asio::ip::tcp::endpoint& endpoint,
                     boost::system::error_code& ec);
+
+// Listening sockets on every address `host` stands for, all on one port:
+// with port 0 the first address picks it and the others must get the same
+// one (tried again with a new port, up to 10 times, when another process
+// holds it on one of them). localhost's ::1 is optional: a host without IPv6
+// still serves 127.0.0.1, and `ipv6_skipped` (if set) is told the port and
+// why. Throws BindError "<label>: <why>", label e.g.
+// "listener PLAINTEXT://localhost:9092"; `owner` as for listen_addresses.
+std::vector<boost::asio::ip::tcp::acceptor> listen_all(
+    boost::asio::io_context& io, const std::string& host, uint16_t port, std::string_view owner, std::string_view label,
+    const std::function<void(uint16_t port, const boost::system::error_code& why)>& ipv6_skipped = {});
 
 // "127.0.0.1:9092" or "[::1]:9092", as log lines show a bound address.
 std::string endpoint_text(const boost::asio::ip::tcp::endpoint& endpoint);
