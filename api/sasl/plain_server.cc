@@ -1,21 +1,16 @@
 #include "api/sasl/plain_server.h"
 
 #include <fmt/format.h>
-#include <openssl/crypto.h>
 
 #include <vector>
 
+#include "api/sasl/scram.h"
 #include "config/jaas.h"
 
 namespace skiff::api::sasl {
 namespace {
 
 constexpr std::string_view kUserPrefix = "user_";
-
-// Compares in time that depends only on the lengths, not on where they differ.
-bool same_secret(const std::string& a, std::string_view b) {
-  return a.size() == b.size() && CRYPTO_memcmp(a.data(), b.data(), a.size()) == 0;
-}
 
 class PlainServer : public SaslServer {
  public:
@@ -37,7 +32,7 @@ class PlainServer : public SaslServer {
     if (password.empty()) return SaslStep::failed("Authentication failed: password not specified");
     auto it = users_->find(std::string(user));
     // Unknown user or wrong password: one answer, so names cannot be probed.
-    if (it == users_->end() || !same_secret(it->second, password))
+    if (it == users_->end() || !constant_time_equal(it->second, password))
       return SaslStep::failed("Authentication failed: Invalid username or password", fmt::format("user '{}'", user));
     if (!authzid.empty() && authzid != user)
       return SaslStep::failed(
