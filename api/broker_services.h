@@ -27,6 +27,7 @@ class SaslMechanisms;
 class ScramCredentialStore;
 }  // namespace sasl
 class TxnHost;
+class TopicMetrics;
 namespace txn {
 class TxnProduceGate;
 class TxnOffsetMarkerSink;
@@ -55,6 +56,8 @@ struct BrokerServices {
   // them, the SASL exchange reads them. Shared: a connection's SCRAM exchange
   // may hold it.
   std::shared_ptr<sasl::ScramCredentialStore> scram;
+  // Messages and bytes in and out per topic (api/topic_metrics.h); null: not counted.
+  TopicMetrics* topic_metrics = nullptr;
 };
 
 }  // namespace skiff::api

@@ -238,6 +238,8 @@ void KafkaApis::add_scram_handlers() {
 
 KafkaApis::~KafkaApis() { shutdown(); }
 
+void KafkaApis::set_client_software(ClientSoftware* software) { api_versions_->set_client_software(software); }
+
 void KafkaApis::complete_delayed() {
   fetch_purgatory_.complete_all();
   groups_->shutdown();
@@ -247,6 +249,33 @@ void KafkaApis::shutdown() {
   if (txn_) txn_->stop();
   fetch_purgatory_.shutdown();
   groups_->shutdown();
+}
+
+// The request's handler, or null when it was answered here: an unknown API
+// key or a version outside the advertised range closes the connection;
+// ApiVersions above its range gets Kafka's version-fallback answer.
+ApiHandler* KafkaApis::route(ApiRequest& request, Responder& out, const Escaped& client) {
+  const auto key = request.api_key();
+  const auto version = request.api_version();
+  ApiHandler* handler = registry_.find(key);
+  if (!handler) {
+    api_log().warn("closing connection from {} (client {}): unsupported API key {}", request.context().peer_address,
+                   client, key);
+    out.close("");
+    return nullptr;
+  }
+  if (handler == api_versions_ && version > handler->range().max_version) {
+    api_versions_->answer_unsupported_version(request, out);
+    return nullptr;
+  }
+  if (version < handler->range().min_version || version > handler->range().max_version) {
+    api_log().warn("closing connection from {} (client {}): API key {} version {} is outside [{}, {}]",
+                   request.context().peer_address, client, key, version, handler->range().min_version,
+                   handler->range().max_version);
+    out.close("");
+    return nullptr;
+  }
+  return handler;
 }
 
 void KafkaApis::handle(network::Request raw, network::ResponseSender& sender) {
@@ -264,31 +293,17 @@ void KafkaApis::handle(network::Request raw, network::ResponseSender& sender) {
     sender.send_response(network::Response::close(raw.context, ""));
     return;
   }
+  const network::RequestTimes times{
+      decoded.header.request_api_key, decoded.header.request_api_version, raw.received_at, raw.dequeued_at, {}, {}};
   ApiRequest request{std::move(raw), std::move(decoded.header), reader.position()};
-  Responder out(sender, request.context(), request.correlation_id(), request.api_version());
+  Responder out(sender, request.context(), request.correlation_id(), request.api_version(), times);
   const auto key = request.api_key();
   const auto version = request.api_version();
   // The client id is the client's to choose: it reaches the log escaped.
   const Escaped client = escaped(request.header.client_id ? std::string_view(*request.header.client_id) : "-");
 
-  ApiHandler* handler = registry_.find(key);
-  if (!handler) {
-    api_log().warn("closing connection from {} (client {}): unsupported API key {}", request.context().peer_address,
-                   client, key);
-    out.close("");
-    return;
-  }
-  if (handler == api_versions_ && version > handler->range().max_version) {
-    api_versions_->answer_unsupported_version(request, out);
-    return;
-  }
-  if (version < handler->range().min_version || version > handler->range().max_version) {
-    api_log().warn("closing connection from {} (client {}): API key {} version {} is outside [{}, {}]",
-                   request.context().peer_address, client, key, version, handler->range().min_version,
-                   handler->range().max_version);
-    out.close("");
-    return;
-  }
+  ApiHandler* handler = route(request, out, client);
+  if (!handler) return;
   api_log().trace("request api={} v{} corr={} client={} from {}", key, version, request.correlation_id(), client,
                   request.context().peer_address);
   try {

@@ -19,8 +19,10 @@
 #include "api/group/group_coordinator.h"
 #include "api/handler_registry.h"
 #include "api/purgatory.h"
+#include "api/responder.h"
 #include "api/sasl/sasl_mechanisms.h"
 #include "api/txn_host.h"
+#include "common/log_escape.h"
 #include "config/broker_config.h"
 #include "log/log_manager.h"
 #include "network/request.h"
@@ -28,6 +30,7 @@
 namespace skiff::api {
 
 class ApiVersionsHandler;
+class ClientSoftware;
 class SaslAuthenticateHandler;
 
 class KafkaApis : public network::RequestHandler {
@@ -49,6 +52,12 @@ class KafkaApis : public network::RequestHandler {
   // Produce's transaction check (the coordinator's host sets it; tests set a
   // fake). Set before requests flow; null: transactional produce is refused.
   void set_txn_produce_gate(txn::TxnProduceGate* gate) { services_.txn_gate = gate; }
+  // Messages and bytes per topic (api/topic_metrics.h). Set before requests
+  // flow; null: not counted.
+  void set_topic_metrics(TopicMetrics* metrics) { services_.topic_metrics = metrics; }
+  // Which client software each connection runs (api/client_software.h). Set
+  // before requests flow; null: not recorded.
+  void set_client_software(ClientSoftware* software);
 
  private:
   // The group coordinator's APIs, classic and KIP-848's, into registry_.
@@ -59,6 +68,7 @@ class KafkaApis : public network::RequestHandler {
   void add_sasl_handlers();
   // KIP-554's SCRAM credential APIs (api/sasl/scram_store.h).
   void add_scram_handlers();
+  ApiHandler* route(ApiRequest& request, Responder& out, const Escaped& client);
 
   Purgatory fetch_purgatory_;
   std::unique_ptr<group::GroupCoordinator> groups_;

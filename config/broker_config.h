@@ -42,6 +42,7 @@ struct BrokerConfig {
   // (a busy port only warns) is in `effective`.
   std::vector<Listener> http_listeners;
   bool metrics_partition_series = true;  // skiff.metrics.partition.series.enable
+  bool metrics_requests = true;          // skiff.metrics.requests.enable
   // TLS: the ssl.* keys, and per listener (by its name in `listeners`) with
   // its listener.name.<name>.ssl.* overrides applied; ssl_for() picks.
   SslSettings ssl;

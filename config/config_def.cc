@@ -196,6 +196,10 @@ std::vector<ConfigKeyDef> build_defs() {
                        "Per-partition series on /metrics (log size, start and end offset); off: log size per topic "
                        "only, for brokers with very many partitions.",
                        &BrokerConfig::metrics_partition_series));
+  d.push_back(bool_key("skiff.metrics.requests.enable", true,
+                       "Request and traffic metrics on /metrics (requests and latency histograms per API, messages "
+                       "and bytes in and out per topic); off: only the log, process and group series.",
+                       &BrokerConfig::metrics_requests));
   d.push_back({"log.dirs", ConfigType::kList, "/tmp/skiff-logs", "Directories holding partition data.",
                [](BrokerConfig& c, const std::string& v) {
                  c.log_dirs = split_list(v);

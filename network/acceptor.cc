@@ -101,7 +101,7 @@ void Acceptor::hand_over(Listening& l, Processor* target, ip::tcp::socket socket
   if (ep_ec) return;  // the peer went away already
   std::string peer = remote.address().to_string();
   std::string why;
-  auto slot = quotas_->try_acquire(peer, &why);
+  auto slot = quotas_->try_acquire(peer, &why, l.listener_name);
   if (!slot) {
     net_log().warn("rejected connection from {}: {}", peer, why);
     boost::system::error_code ignore;

@@ -254,6 +254,7 @@ void Connection::on_response(Response response) {
   if (closed_) return;
   switch (response.action) {
     case Response::Action::kNoOp:
+      processor_.on_response_sent(response.times);
       finish_answer();
       return;
     case Response::Action::kClose:
@@ -290,6 +291,7 @@ void Connection::continue_write() {
   switch (write_some(error)) {
     case WriteStatus::kDone:
       writing_ = false;
+      processor_.on_response_sent(response_.times);
       response_ = Response{};
       if (close_after_write_) {
         close_after(*close_after_write_);  // no further request is taken

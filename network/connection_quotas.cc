@@ -24,13 +24,15 @@ ConnectionQuotas::Slot& ConnectionQuotas::Slot::operator=(Slot&& o) noexcept {
     release();
     quotas_ = std::move(o.quotas_);
     ip_ = std::move(o.ip_);
+    listener_ = std::move(o.listener_);
+    connection_id_ = std::exchange(o.connection_id_, 0);
   }
   return *this;
 }
 
 void ConnectionQuotas::Slot::release() {
   if (quotas_) {
-    quotas_->release(ip_);
+    quotas_->release(ip_, listener_, connection_id_);
     quotas_.reset();
   }
 }
@@ -85,7 +87,8 @@ int32_t ConnectionQuotas::limit_for_locked(const std::string& ip) const {
   return it == overrides_.end() ? max_per_ip_ : it->second;
 }
 
-std::optional<ConnectionQuotas::Slot> ConnectionQuotas::try_acquire(const std::string& raw_ip, std::string* why) {
+std::optional<ConnectionQuotas::Slot> ConnectionQuotas::try_acquire(const std::string& raw_ip, std::string* why,
+                                                                    const std::string& listener) {
   std::string ip = canonical_ip(raw_ip);
   std::lock_guard lock(mu_);
   if (total_ >= max_total_) {
@@ -101,14 +104,36 @@ std::optional<ConnectionQuotas::Slot> ConnectionQuotas::try_acquire(const std::s
   }
   ++n;
   ++total_;
-  return Slot(shared_from_this(), ip);
+  auto& l = listeners_[listener];
+  ++l.open;
+  ++l.accepted;
+  return Slot(shared_from_this(), ip, listener);
 }
 
-void ConnectionQuotas::release(const std::string& ip) {
+void ConnectionQuotas::Slot::bind(uint64_t connection_id) {
+  if (!quotas_ || connection_id == 0) return;
+  connection_id_ = connection_id;
+  std::lock_guard lock(quotas_->mu_);
+  quotas_->open_ids_.insert(connection_id);
+}
+
+bool ConnectionQuotas::is_open(uint64_t connection_id) const {
   std::lock_guard lock(mu_);
+  return open_ids_.contains(connection_id);
+}
+
+void ConnectionQuotas::release(const std::string& ip, const std::string& listener, uint64_t connection_id) {
+  std::lock_guard lock(mu_);
+  if (connection_id) open_ids_.erase(connection_id);
   auto it = counts_.find(ip);
   if (it != counts_.end() && --it->second <= 0) counts_.erase(it);
   --total_;
+  if (auto l = listeners_.find(listener); l != listeners_.end()) --l->second.open;
+}
+
+std::map<std::string, ConnectionQuotas::ListenerCounts> ConnectionQuotas::by_listener() const {
+  std::lock_guard lock(mu_);
+  return listeners_;
 }
 
 int32_t ConnectionQuotas::count(const std::string& ip) const {

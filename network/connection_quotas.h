@@ -3,6 +3,9 @@
 // connection to a Processor; the Slot is owned by the connection and gives
 // its count back when destroyed, whatever path the connection dies by.
 //
+// It also counts connections per listener (open now, and accepted since
+// start) for /metrics.
+//
 // Thread-safe: the Acceptor acquires, Processors release, an admin request
 // may reconfigure.
 #pragma once
@@ -13,6 +16,8 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <unordered_set>
+#include <utility>
 
 namespace skiff::network {
 
@@ -22,19 +27,24 @@ class ConnectionQuotas : public std::enable_shared_from_this<ConnectionQuotas> {
   class Slot {
    public:
     Slot() = default;
-    Slot(Slot&& o) noexcept : quotas_(std::move(o.quotas_)), ip_(std::move(o.ip_)) {}
+    Slot(Slot&& o) noexcept : quotas_(std::move(o.quotas_)), ip_(std::move(o.ip_)), listener_(std::move(o.listener_)) {}
     Slot& operator=(Slot&& o) noexcept;
     Slot(const Slot&) = delete;
     Slot& operator=(const Slot&) = delete;
     ~Slot() { release(); }
     void release();
     const std::string& ip() const { return ip_; }
+    // The connection this slot is for: is_open(connection_id) until released.
+    void bind(uint64_t connection_id);
 
    private:
     friend class ConnectionQuotas;
-    Slot(std::shared_ptr<ConnectionQuotas> q, std::string ip) : quotas_(std::move(q)), ip_(std::move(ip)) {}
+    Slot(std::shared_ptr<ConnectionQuotas> q, std::string ip, std::string listener)
+        : quotas_(std::move(q)), ip_(std::move(ip)), listener_(std::move(listener)) {}
     std::shared_ptr<ConnectionQuotas> quotas_;
     std::string ip_;
+    std::string listener_;
+    uint64_t connection_id_ = 0;  // 0: not bound
   };
 
   // overrides: host name or IP -> limit; host names are resolved to their
@@ -48,16 +58,23 @@ class ConnectionQuotas : public std::enable_shared_from_this<ConnectionQuotas> {
   // on; connections already open stay, as in Kafka.
   void reconfigure(int32_t max_connections, int32_t max_per_ip, const std::map<std::string, int32_t>& overrides);
 
-  std::optional<Slot> try_acquire(const std::string& ip, std::string* why = nullptr);
+  std::optional<Slot> try_acquire(const std::string& ip, std::string* why = nullptr, const std::string& listener = {});
 
   int32_t count(const std::string& ip) const;
   int32_t total() const;
+  struct ListenerCounts {
+    int32_t open = 0;
+    uint64_t accepted = 0;
+  };
+  std::map<std::string, ListenerCounts> by_listener() const;
+  // Whether the connection a slot was bound to is still open.
+  bool is_open(uint64_t connection_id) const;
   int32_t limit_for(const std::string& ip) const;
 
  private:
   ConnectionQuotas(int32_t max_connections, int32_t max_per_ip)
       : max_total_(max_connections), max_per_ip_(max_per_ip) {}
-  void release(const std::string& ip);
+  void release(const std::string& ip, const std::string& listener, uint64_t connection_id);
   int32_t limit_for_locked(const std::string& ip) const;
 
   mutable std::mutex mu_;  // guards everything below
@@ -65,6 +82,8 @@ class ConnectionQuotas : public std::enable_shared_from_this<ConnectionQuotas> {
   int32_t max_per_ip_;
   std::map<std::string, int32_t> overrides_;  // by textual IP
   std::map<std::string, int32_t> counts_;
+  std::map<std::string, ListenerCounts> listeners_;  // a listener's entry stays once made
+  std::unordered_set<uint64_t> open_ids_;            // bound slots
   int32_t total_ = 0;
 };
 

@@ -72,6 +72,7 @@ void Processor::accept(boost::asio::ip::tcp::socket socket, ConnectionQuotas::Sl
       socket.set_option(boost::asio::socket_base::receive_buffer_size(config_.receive_buffer_bytes), ec);
     context.processor_id = id_;
     context.connection_id = (static_cast<uint64_t>(id_) << 48) | ++next_connection_seq_;
+    slot.bind(context.connection_id);  // ConnectionQuotas::is_open knows it from now until it closes
     auto conn =
         std::make_shared<Connection>(*this, std::move(socket), std::move(slot), std::move(context), std::move(tls));
     connections_.emplace(conn->id(), conn);
@@ -84,10 +85,14 @@ void Processor::enqueue_response(Response response) {
   if (response.context.gate) {  // the calling thread may write it itself (response_gate.h)
     switch (response.context.gate->try_answer(response)) {
       case ResponseGate::Outcome::kAnswered:
+        on_response_sent(response.times);
+        on_response_taken();
+        return;
       case ResponseGate::Outcome::kClosed:
         on_response_taken();
         return;
       case ResponseGate::Outcome::kAnsweredWake:
+        on_response_sent(response.times);
         on_response_taken();
         post_delivery(response.context.connection_id, std::nullopt);
         return;

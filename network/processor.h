@@ -88,6 +88,12 @@ class Processor {
   bool draining() const { return draining_; }
   void on_request_queued() { ++in_flight_; }
   void on_response_taken() { --in_flight_; }
+  // A response has left (written whole, or acks=0): the channel's observer
+  // is told if it was timed. Any thread.
+  void on_response_sent(const RequestTimes& times) {
+    if (times.api_key < 0) return;
+    if (auto* observer = channel_.observer()) observer->on_response_sent(times, RequestTimes::Clock::now());
+  }
   void remove(uint64_t connection_id);
 
  private:

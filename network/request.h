@@ -109,7 +109,31 @@ struct Request {
   Frame frame;  // the frame body, without its 4-byte size prefix
   // The frame is a bare SASL token (after SaslHandshake v0), not a request.
   bool raw_sasl_token = false;
-  std::chrono::steady_clock::time_point received_at{};
+  std::chrono::steady_clock::time_point received_at{};  // read whole by the Processor
+  std::chrono::steady_clock::time_point dequeued_at{};  // taken from the RequestChannel by a handler
+};
+
+// The life of one request, for the request metrics (Kafka's RequestMetrics:
+// RequestQueueTimeMs, LocalTimeMs, RemoteTimeMs, ResponseSendTimeMs,
+// TotalTimeMs). Filled by the API layer, carried by its Response, completed
+// by the network layer when the response has left (RequestObserver).
+struct RequestTimes {
+  using Clock = std::chrono::steady_clock;
+  int16_t api_key = -1;  // -1: not timed (no Kafka request header)
+  int16_t api_version = 0;
+  Clock::time_point received{};
+  Clock::time_point dequeued{};
+  Clock::time_point parked{};  // kept to answer later (a delayed operation); unset if answered at once
+  Clock::time_point answered{};
+};
+
+// Told of each timed response once it has left: written whole, or nothing
+// to write (acks=0). Called on a Processor thread or on the thread that
+// wrote the response itself (ResponseGate); must be thread-safe and cheap.
+class RequestObserver {
+ public:
+  virtual ~RequestObserver() = default;
+  virtual void on_response_sent(const RequestTimes& times, RequestTimes::Clock::time_point sent) = 0;
 };
 
 // A region of an open file, written to the socket with sendfile(2).
@@ -138,6 +162,7 @@ struct Response {
   std::vector<ResponseChunk> chunks;
   std::string close_reason;                  // logged when action == kClose
   std::chrono::milliseconds close_delay{0};  // kSendThenClose
+  RequestTimes times;                        // for the RequestObserver, if api_key >= 0
 
   static Response send(RequestContext ctx, std::vector<uint8_t> frame_with_size) {
     Response r;

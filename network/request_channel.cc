@@ -20,6 +20,8 @@ std::optional<Request> RequestChannel::receive_request(std::chrono::milliseconds
   if (queue_.empty()) return std::nullopt;
   Request r = std::move(queue_.front());
   queue_.pop_front();
+  lock.unlock();
+  r.dequeued_at = std::chrono::steady_clock::now();
   return r;
 }
 

@@ -50,8 +50,14 @@ class RequestChannel : public ResponseSender {
   size_t size() const;
   size_t capacity() const { return capacity_; }
 
+  // Who is told of each timed response (request metrics); null: nobody. Set
+  // once before requests flow; read by the Processors and response writers.
+  void set_observer(RequestObserver* observer) { observer_.store(observer, std::memory_order_release); }
+  RequestObserver* observer() const { return observer_.load(std::memory_order_acquire); }
+
  private:
   const size_t capacity_;
+  std::atomic<RequestObserver*> observer_{nullptr};
   mutable std::mutex mu_;
   std::condition_variable not_empty_;
   std::deque<Request> queue_;

@@ -96,7 +96,45 @@ void collect_logs(Exposition& out, const storage::LogManager& logs, bool per_par
   for (const auto& r : rows) out.sample("kafka_log_log_logendoffset", names, values(r), r.end);
 }
 
-BrokerMetrics::BrokerMetrics(const storage::LogManager& logs, bool per_partition_series) {
+void collect_network(Exposition& out, const network::RequestChannel& channel, const network::ConnectionQuotas& quotas,
+                     const RequestHandlerPool& handlers, api::ClientSoftware& software) {
+  gauge(out, "kafka_network_requestchannel_requestqueuesize", "Requests waiting for a handler thread.",
+        static_cast<double>(channel.size()));
+  gauge(out, "skiff_request_handler_threads", "Request handler threads (num.io.threads).",
+        static_cast<double>(handlers.size()));
+  gauge(out, "skiff_request_handler_idle_seconds_total",
+        "Time the handler threads waited for a request, summed over threads; its rate over "
+        "skiff_request_handler_threads is Kafka's RequestHandlerAvgIdlePercent.",
+        handlers.idle_seconds(), "counter");
+  const auto listeners = quotas.by_listener();
+  const std::vector<std::string> label{"listener"};
+  out.family("kafka_server_socket_server_metrics_connection_count", "gauge", "Open connections, per listener.");
+  for (const auto& [name, c] : listeners)
+    out.sample("kafka_server_socket_server_metrics_connection_count", label, {name}, c.open);
+  out.family("kafka_server_socket_server_metrics_connection_creation_total", "counter",
+             "Connections accepted since start, per listener.");
+  for (const auto& [name, c] : listeners)
+    out.sample("kafka_server_socket_server_metrics_connection_creation_total", label, {name},
+               static_cast<double>(c.accepted));
+  const std::vector<std::string> software_labels{"client_software_name", "client_software_version", "listener"};
+  out.family("kafka_server_socket_server_metrics_connections", "gauge",
+             "Open connections per client software (KIP-511, from ApiVersions v3+) and listener.");
+  for (const auto& [key, n] : software.counts())
+    out.sample("kafka_server_socket_server_metrics_connections", software_labels, {key.name, key.version, key.listener},
+               n);
+}
+
+api::ClientSoftware& BrokerMetrics::client_software(std::shared_ptr<const network::ConnectionQuotas> quotas) {
+  if (!software_)
+    software_ = std::make_unique<api::ClientSoftware>([quotas](uint64_t id) { return quotas->is_open(id); });
+  return *software_;
+}
+
+BrokerMetrics::BrokerMetrics(const storage::LogManager& logs, bool per_partition_series, bool request_metrics) {
+  if (request_metrics) {
+    requests_ = std::make_unique<RequestMetrics>(registry_);
+    topics_ = std::make_unique<api::TopicMetrics>(registry_);
+  }
   const double start = static_cast<double>(wall_clock_ms()) / 1000.0;
   registry_.add_collector([start](Exposition& out) { collect_process(out, start); });
   registry_.add_collector(

@@ -7,7 +7,10 @@
 //   kafka_log_log_size        {topic,partition} bytes on disk
 //   kafka_log_log_logstartoffset, kafka_log_log_logendoffset  {topic,partition}
 // The per-partition series can be switched off (many partitions);
-// kafka_log_log_size then sums per topic.
+// kafka_log_log_size then sums per topic. With request metrics on it also
+// owns RequestMetrics (per API, server/request_metrics.h) and TopicMetrics
+// (per topic, api/topic_metrics.h), and collect_network reads the queue,
+// the handler threads and the connections per listener.
 // Thread rules: scrape() from any thread (the HTTP thread); it reads logs
 // through LogManager's thread-safe accessors.
 #pragma once
@@ -16,20 +19,35 @@
 #include <optional>
 #include <string>
 
+#include "api/client_software.h"
+#include "api/topic_metrics.h"
 #include "common/metrics.h"
 #include "log/log_manager.h"
+#include "network/connection_quotas.h"
+#include "network/request_channel.h"
+#include "server/request_handler_pool.h"
+#include "server/request_metrics.h"
 
 namespace skiff::server {
 
 class BrokerMetrics {
  public:
-  BrokerMetrics(const storage::LogManager& logs, bool per_partition_series);
+  BrokerMetrics(const storage::LogManager& logs, bool per_partition_series, bool request_metrics);
 
   metrics::Registry& registry() { return registry_; }
   std::string scrape() const { return registry_.scrape(); }
+  // Null when request metrics are off (skiff.metrics.requests.enable=false).
+  RequestMetrics* requests() { return requests_.get(); }
+  api::TopicMetrics* topics() { return topics_.get(); }
+  // Which client software the open connections run: made once, with the
+  // connection quotas that know which connections are open.
+  api::ClientSoftware& client_software(std::shared_ptr<const network::ConnectionQuotas> quotas);
 
  private:
   metrics::Registry registry_;
+  std::unique_ptr<api::ClientSoftware> software_;
+  std::unique_ptr<RequestMetrics> requests_;
+  std::unique_ptr<api::TopicMetrics> topics_;
 };
 
 // What /metrics reads (from the HTTP thread): the broker's metrics once
@@ -56,6 +74,13 @@ class PublishedMetrics {
 
 // The process_* families (Prometheus's process collector), from /proc/self.
 void collect_process(metrics::Exposition& out, double start_time_seconds);
+
+// The request queue's length, the handler threads' idle time, and the
+// connections per listener (open, and accepted since start) and per client
+// software.
+void collect_network(metrics::Exposition& out, const network::RequestChannel& channel,
+                     const network::ConnectionQuotas& quotas, const RequestHandlerPool& handlers,
+                     api::ClientSoftware& software);
 
 // Size, start and end offset of every partition (or size per topic).
 void collect_logs(metrics::Exposition& out, const storage::LogManager& logs, bool per_partition_series);

@@ -152,7 +152,7 @@ void KafkaServer::startup() {
   readiness_.set(Readiness::State::kLoadingLogs);
   dynamic_ = load_dynamic_config(config_);
   open_logs();
-  metrics_ = std::make_unique<BrokerMetrics>(*logs_, config_.metrics_partition_series);
+  metrics_ = std::make_unique<BrokerMetrics>(*logs_, config_.metrics_partition_series, config_.metrics_requests);
   published_metrics_.publish(metrics_.get());
   readiness_.set(Readiness::State::kStartingListeners);
   channel_ = std::make_unique<network::RequestChannel>(config_.queued_max_requests);
@@ -166,7 +166,14 @@ void KafkaServer::startup() {
   resolve_advertised_endpoints();
   wire_dynamic_config(*dynamic_, *logs_, *socket_server_->quotas());
   apis_ = std::make_unique<api::KafkaApis>(config_, broker_info_, *logs_, dynamic_.get());
+  apis_->set_topic_metrics(metrics_->topics());
+  auto& software = metrics_->client_software(socket_server_->quotas());
+  apis_->set_client_software(&software);
+  channel_->set_observer(metrics_->requests());
   handlers_ = std::make_unique<RequestHandlerPool>(dynamic_->current()->num_io_threads, *channel_, *apis_);
+  metrics_->registry().add_collector([this, &software](metrics::Exposition& out) {
+    collect_network(out, *channel_, *socket_server_->quotas(), *handlers_, software);
+  });
   wire_thread_pools(*dynamic_, *socket_server_, *handlers_, std::chrono::milliseconds(config_.shutdown_timeout_ms));
   logs_->start();
   started_ = true;
@@ -175,7 +182,8 @@ void KafkaServer::startup() {
 
 void KafkaServer::shutdown() {
   readiness_.set(Readiness::State::kShuttingDown);
-  published_metrics_.withdraw();  // before the logs close; waits out a scrape in progress
+  published_metrics_.withdraw();                  // before the logs close; waits out a scrape in progress
+  if (channel_) channel_->set_observer(nullptr);  // the Processors may outlive metrics_
   if (!started_) {
     http_.reset();  // a failed startup may have started it
     return;

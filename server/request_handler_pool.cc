@@ -53,7 +53,11 @@ RequestHandlerPool::~RequestHandlerPool() { shutdown(); }
 void RequestHandlerPool::run(int index, const std::shared_ptr<std::atomic<bool>>& stop) {
   pthread_setname_np(pthread_self(), ("skiff-io-" + std::to_string(index)).c_str());
   while (!stop->load(std::memory_order_acquire)) {
+    const auto waiting = std::chrono::steady_clock::now();
     auto request = channel_.receive_request(std::chrono::milliseconds(500));
+    const auto idle = (request ? request->dequeued_at : std::chrono::steady_clock::now()) - waiting;
+    idle_ns_.fetch_add(static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(idle).count()),
+                       std::memory_order_relaxed);
     if (!request) {
       if (channel_.closed()) return;
       continue;

@@ -36,6 +36,9 @@ class RequestHandlerPool {
   int size() const;
   // Closes the channel, lets the threads take what is still queued, joins them.
   void shutdown();
+  // Time the threads have spent waiting for a request, summed over threads
+  // (Kafka's RequestHandlerAvgIdlePercent is its rate over size()).
+  double idle_seconds() const { return static_cast<double>(idle_ns_.load(std::memory_order_relaxed)) / 1e9; }
 
  private:
   struct Worker {
@@ -52,6 +55,7 @@ class RequestHandlerPool {
   std::vector<Worker> workers_;   // running, oldest first
   std::vector<Worker> stopping_;  // asked to stop, not yet joined
   int next_index_ = 0;            // thread names, never reused
+  std::atomic<uint64_t> idle_ns_{0};
   bool shut_down_ = false;
 };
 

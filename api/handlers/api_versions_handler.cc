@@ -60,6 +60,9 @@ void ApiVersionsHandler::handle(ApiRequest& request, protocol::ApiVersionsReques
     out.send(error_response(body, valid_software ? cluster_check : ErrorCode::kInvalidRequest));
     return;
   }
+  if (software_ && version >= 3)
+    software_->seen(request.context().connection_id,
+                    {body.client_software_name, body.client_software_version, request.context().listener_name});
   protocol::ApiVersionsResponse resp;
   for (const auto& r : registry_.advertised()) {
     protocol::ApiVersionsResponse::ApiVersion v;

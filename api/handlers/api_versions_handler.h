@@ -13,6 +13,7 @@
 
 #include "api/api_handler.h"
 #include "api/broker_info.h"
+#include "api/client_software.h"
 #include "api/handler_registry.h"
 #include "api/protocol/generated/api_versions_request.h"
 #include "api/protocol/generated/api_versions_response.h"
@@ -25,6 +26,9 @@ class ApiVersionsHandler : public TypedApiHandler<protocol::ApiVersionsRequest, 
 
   // For a request at a version above max: answered in version 0.
   void answer_unsupported_version(const ApiRequest& request, Responder& out) const;
+  // Where v3+'s client software name and version are recorded (/metrics).
+  // Set before requests flow; null: not recorded.
+  void set_client_software(ClientSoftware* software) { software_ = software; }
 
  protected:
   void handle(ApiRequest& request, protocol::ApiVersionsRequest& body, Responder& out) override;
@@ -34,6 +38,7 @@ class ApiVersionsHandler : public TypedApiHandler<protocol::ApiVersionsRequest, 
   const HandlerRegistry& registry_;
   const BrokerInfo& broker_;
   const int64_t features_epoch_;
+  ClientSoftware* software_ = nullptr;
 };
 
 }  // namespace skiff::api

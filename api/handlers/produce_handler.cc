@@ -6,6 +6,7 @@
 #include "api/api_log.h"
 #include "api/authorize.h"
 #include "api/purgatory.h"
+#include "api/topic_metrics.h"
 #include "api/topics.h"
 #include "api/txn/txn_gates.h"
 #include "common/log_escape.h"
@@ -251,6 +252,7 @@ ProduceResponse::PartitionProduceResponse ProduceHandler::append_partition(
   auto result = guard ? log.append_verified(mutable_records(data), wall_clock_ms(), *guard)
                       : log.append(mutable_records(data), /*leader_epoch=*/0, wall_clock_ms());
   if (!result.ok()) {
+    if (services_.topic_metrics) services_.topic_metrics->produce_failed(topic);
     if (result.error == storage::LogErrc::kStorageError)
       api_log().error("append to {}-{} failed: {}", escaped(topic), data.index, escaped(result.error_message));
     auto p = partition_error(data.index, to_error_code(result.error),
@@ -268,6 +270,8 @@ ProduceResponse::PartitionProduceResponse ProduceHandler::append_partition(
     api_log().debug("duplicate batch for {}-{} answered with offset {}", escaped(topic), data.index, p.base_offset);
   else if (services_.fetch_purgatory && services_.fetch_purgatory->has_watchers())  // no key built for nobody
     services_.fetch_purgatory->on_event(partition_key(topic, data.index));
+  if (services_.topic_metrics && !result.duplicate)
+    services_.topic_metrics->produced(topic, static_cast<uint64_t>(result.record_count), data.records.size());
   return p;
 }
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import http.client
 import subprocess
+import time
 
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
@@ -94,3 +95,125 @@ def test_per_partition_series_can_be_switched_off(client, own):
     sizes = families["kafka_log_log_size"].samples
     assert {tuple(sorted(s.labels)) for s in sizes} == {("topic",)}
     assert value(families, "kafka_log_log_size", topic="many") > 0
+
+
+def consume(b: SkiffBroker, topic: str, n: int, partition: int = 0) -> None:
+    count = ["-c", str(n)] if n else []
+    p = subprocess.run(["kcat", "-b", b.bootstrap, "-C", "-t", topic, "-p", str(partition), "-o", "beginning",
+                        *count, "-e", "-q"], capture_output=True, text=True, timeout=60)
+    assert p.returncode == 0, p.stderr[-2000:]
+    assert p.stdout.count("\n") == n
+
+
+def value_or_zero(families, name, **labels) -> float:
+    found = samples(families, name, **labels)
+    return found[0].value if found else 0.0
+
+
+def samples(families, name, **labels) -> list:
+    return [s for f in families.values() for s in f.samples
+            if s.name == name and all(s.labels.get(k) == v for k, v in labels.items())]
+
+
+def test_topic_traffic_matches_what_clients_did(client, own):
+    only_for(client, "kcat")
+    b = own()
+    produce(b, "traffic", 300)
+    consume(b, "traffic", 300)
+    m, _ = scrape(b)
+    assert m["kafka_server_brokertopicmetrics_messagesin"].type == "counter"
+    assert value(m, "kafka_server_brokertopicmetrics_messagesin_total", topic="traffic") == 300
+    bytes_in = value(m, "kafka_server_brokertopicmetrics_bytesin_total", topic="traffic")
+    # every appended batch is on disk, and was read back whole by the consumer
+    assert bytes_in == value(m, "kafka_log_log_size", topic="traffic", partition="0")
+    assert value(m, "kafka_server_brokertopicmetrics_bytesout_total", topic="traffic") >= bytes_in
+    assert value(m, "kafka_server_brokertopicmetrics_failedproducerequests_total", topic="traffic") == 0
+    produce(b, "traffic", 5)
+    again, _ = scrape(b)  # counters only grow
+    assert value(again, "kafka_server_brokertopicmetrics_messagesin_total", topic="traffic") == 305
+    assert value(again, "kafka_server_brokertopicmetrics_bytesin_total", topic="traffic") > bytes_in
+
+
+def check_request_histograms(m) -> None:
+    produced = sum(s.value for s in samples(m, "kafka_network_requestmetrics_requests_total", request="Produce"))
+    assert produced >= 1
+    assert samples(m, "kafka_network_requestmetrics_requests_total", request="FetchConsumer")
+    assert samples(m, "kafka_network_requestmetrics_requests_total", request="ApiVersions")
+    for request in ("Produce", "FetchConsumer", "Metadata"):
+        requests = sum(s.value for s in samples(m, "kafka_network_requestmetrics_requests_total", request=request))
+        parts = 0.0
+        for part in ("requestqueue", "local", "remote", "responsesend", "total"):
+            name = f"kafka_network_requestmetrics_{part}timems"
+            assert m[name].type == "histogram"
+            buckets = [s for s in samples(m, name + "_bucket", request=request)]
+            counts = [s.value for s in sorted(buckets, key=lambda s: float(s.labels["le"]))]
+            assert counts == sorted(counts), f"{name} buckets are not cumulative"
+            assert buckets and max(counts) == value(m, name + "_count", request=request) == requests
+            if part != "total":
+                parts += value(m, name + "_sum", request=request)
+        total = value(m, "kafka_network_requestmetrics_totaltimems_sum", request=request)
+        assert abs(parts - total) <= 1e-6 * max(total, 1), (request, parts, total)  # the parts make the whole
+
+
+def test_request_histograms_are_consistent(client, own):
+    only_for(client, "kcat")
+    b = own()
+    produce(b, "timed", 50)
+    consume(b, "timed", 50)
+    consume(b, "timed", 0, partition=1)  # empty: its fetch waits fetch.wait.max.ms (500) in the broker
+    for attempt in range(3):  # a response is counted just after its last byte left: kcat may be quicker
+        m, _ = scrape(b)
+        try:
+            check_request_histograms(m)
+            break
+        except AssertionError:
+            if attempt == 2:
+                raise
+            time.sleep(0.5)
+    # the wait for data that never came is RemoteTimeMs, not the handler's own time
+    assert value(m, "kafka_network_requestmetrics_remotetimems_sum", request="FetchConsumer") >= 400
+    assert value(m, "kafka_network_requestmetrics_localtimems_sum", request="FetchConsumer") < 400
+
+
+def test_network_gauges(client, own):
+    only_for(client, "kcat")
+    b = own()
+    before, _ = scrape(b)
+    produce(b, "net", 1)
+    m, _ = scrape(b)
+    assert value(m, "kafka_network_requestchannel_requestqueuesize") == 0
+    assert value(m, "skiff_request_handler_threads") == 8  # num.io.threads' default
+    assert value(m, "skiff_request_handler_idle_seconds_total") > value(before, "skiff_request_handler_idle_seconds_total")
+    accepted = value(m, "kafka_server_socket_server_metrics_connection_creation_total", listener="PLAINTEXT")
+    assert accepted >= 1 + value_or_zero(before, "kafka_server_socket_server_metrics_connection_creation_total",
+                                         listener="PLAINTEXT")
+    assert 0 <= value(m, "kafka_server_socket_server_metrics_connection_count", listener="PLAINTEXT") <= accepted
+    # a consumer that stays connected shows up with its client software (KIP-511), then goes
+    tail = subprocess.Popen(["kcat", "-b", b.bootstrap, "-C", "-t", "net", "-q"], stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 30
+        while not samples(m, "kafka_server_socket_server_metrics_connections", client_software_name="librdkafka"):
+            assert time.monotonic() < deadline, "kcat's connections never showed up"
+            time.sleep(0.2)
+            m, _ = scrape(b)
+        (s,) = samples(m, "kafka_server_socket_server_metrics_connections", client_software_name="librdkafka")
+        assert s.labels["listener"] == "PLAINTEXT" and s.labels["client_software_version"] and s.value >= 1
+        assert value(m, "kafka_server_socket_server_metrics_connection_count", listener="PLAINTEXT") >= s.value
+    finally:
+        tail.kill()
+        tail.wait(timeout=10)
+    deadline = time.monotonic() + 30
+    while samples(m, "kafka_server_socket_server_metrics_connections", client_software_name="librdkafka"):
+        assert time.monotonic() < deadline, "kcat's connections outlived kcat on /metrics"
+        time.sleep(0.2)
+        m, _ = scrape(b)
+
+
+def test_request_metrics_can_be_switched_off(client, own):
+    only_for(client, "kcat")
+    b = own(**{"skiff.metrics.requests.enable": "false"})
+    produce(b, "quiet", 10)
+    m, _ = scrape(b)
+    assert not [n for n in m if n.startswith(("kafka_network_requestmetrics", "kafka_server_brokertopicmetrics"))]
+    assert value(m, "kafka_log_log_logendoffset", topic="quiet", partition="0") == 10

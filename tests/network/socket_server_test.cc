@@ -92,9 +92,14 @@ TEST_CASE("max.connections.per.ip closes the 11th connection and frees the slot 
   REQUIRE(extra.connected());  // TCP accepts; the broker then closes it
   CHECK(extra.wait_closed());
   CHECK(broker.server.quotas()->count("127.0.0.1") == 10);
+  auto listener = [&] { return broker.server.quotas()->by_listener()["PLAINTEXT"]; };
+  CHECK(listener().open == 10);      // per listener, for /metrics
+  CHECK(listener().accepted == 10);  // the refused one was never accepted
 
   clients.front().close();
   REQUIRE(eventually([&] { return broker.server.quotas()->count("127.0.0.1") == 9; }));
+  CHECK(listener().open == 9);
+  CHECK(listener().accepted == 10);
   RawClient again("127.0.0.1", broker.port());
   REQUIRE(again.send_frame(payload(99, 1)));
   CHECK(again.read_frame() == payload(99, 1));
