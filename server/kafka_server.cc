@@ -13,6 +13,7 @@
 
 #include "server/dynamic_config_wiring.h"
 #include "server/fd_budget.h"
+#include "server/group_metrics.h"
 #include "server/http_routes.h"
 #include "server/storage_config.h"
 
@@ -166,6 +167,11 @@ void KafkaServer::startup() {
   resolve_advertised_endpoints();
   wire_dynamic_config(*dynamic_, *logs_, *socket_server_->quotas());
   apis_ = std::make_unique<api::KafkaApis>(config_, broker_info_, *logs_, dynamic_.get());
+  // Only now that the coordinator exists; shutdown withdraws the metrics before apis_ goes.
+  metrics_->registry().add_collector([&groups = apis_->groups(), &logs = *logs_,
+                                      per_partition = config_.metrics_partition_series](metrics::Exposition& out) {
+    collect_groups(out, groups, logs, per_partition);
+  });
   handlers_ = std::make_unique<RequestHandlerPool>(dynamic_->current()->num_io_threads, *channel_, *apis_);
   wire_thread_pools(*dynamic_, *socket_server_, *handlers_, std::chrono::milliseconds(config_.shutdown_timeout_ms));
   logs_->start();
