@@ -22,6 +22,8 @@
 // Thread rules: collect_groups from any thread (the HTTP thread); it reads
 // the coordinator through group_snapshots() and logs through LogManager's
 // thread-safe accessors, so it may run while requests change the groups.
+// It takes each group's mutex in turn, briefly, as ListGroups does, under
+// the metrics registry's lock; the group code never takes that lock.
 #pragma once
 
 #include <cstdint>
