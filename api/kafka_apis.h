@@ -48,6 +48,7 @@ class KafkaApis : public network::RequestHandler {
 
   const HandlerRegistry& registry() const { return registry_; }
   TxnHost* txn_host() { return txn_.get(); }  // the transaction coordinator (tests)
+  group::GroupCoordinator& groups() { return *groups_; }
 
   // Produce's transaction check (the coordinator's host sets it; tests set a
   // fake). Set before requests flow; null: transactional produce is refused.

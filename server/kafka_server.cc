@@ -13,6 +13,7 @@
 
 #include "server/dynamic_config_wiring.h"
 #include "server/fd_budget.h"
+#include "server/group_metrics.h"
 #include "server/http_routes.h"
 #include "server/storage_config.h"
 
@@ -170,6 +171,11 @@ void KafkaServer::startup() {
   auto& software = metrics_->client_software(socket_server_->quotas());
   apis_->set_client_software(&software);
   channel_->set_observer(metrics_->requests());
+  // Only now that the coordinator exists; shutdown withdraws the metrics before apis_ goes.
+  metrics_->registry().add_collector([&groups = apis_->groups(), &logs = *logs_,
+                                      per_partition = config_.metrics_partition_series](metrics::Exposition& out) {
+    collect_groups(out, groups, logs, per_partition);
+  });
   handlers_ = std::make_unique<RequestHandlerPool>(dynamic_->current()->num_io_threads, *channel_, *apis_);
   metrics_->registry().add_collector([this, &software](metrics::Exposition& out) {
     collect_network(out, *channel_, *socket_server_->quotas(), *handlers_, software);

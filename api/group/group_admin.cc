@@ -73,6 +73,27 @@ std::vector<GroupOverview> GroupCoordinator::list_groups(const std::vector<std::
   return out;
 }
 
+std::vector<GroupSnapshot> GroupCoordinator::group_snapshots() {
+  std::vector<GroupSnapshot> out;
+  if (shutting_down_) return out;
+  std::vector<GroupPtr> all;
+  {
+    std::shared_lock lock(map_mu_);
+    for (auto& [id, g] : groups_) all.push_back(g);
+  }
+  for (auto& g : all) {
+    std::lock_guard lock(g->mu);
+    if (g->is(GroupState::kDead)) continue;
+    GroupSnapshot s{g->group_id(), g->type_name(), g->state_text(), g->size(), {}};
+    if (g->is_consumer()) s.members = g->consumer->members.size();  // its classic part has none
+    s.offsets.reserve(g->offsets.size());
+    for (const auto& [tp, o] : g->offsets) s.offsets.emplace_back(tp, o.offset);
+    out.push_back(std::move(s));
+  }
+  std::sort(out.begin(), out.end(), [](auto& a, auto& b) { return a.group_id < b.group_id; });
+  return out;
+}
+
 std::vector<ErrorCode> GroupCoordinator::delete_groups(const std::vector<std::string>& group_ids) {
   std::vector<ErrorCode> out;
   FlushPoints last;

@@ -145,6 +145,9 @@ class GroupCoordinator : public txn::TxnOffsetMarkerSink {
   std::vector<GroupOverview> list_groups(const std::vector<std::string>& states_filter = {},
                                          const std::vector<std::string>& types_filter = {});
   std::vector<ErrorCode> delete_groups(const std::vector<std::string>& group_ids);
+  // Every live group with its committed offsets, by group id (/metrics);
+  // read-only, one group's mutex at a time. Empty once shut down.
+  std::vector<GroupSnapshot> group_snapshots();
 
   // ---- per-group dynamic configs (group_dynamic_config.h) ----
   std::map<std::string, std::string> group_config_overrides(const std::string& group_id) const;

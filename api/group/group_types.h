@@ -214,4 +214,14 @@ struct GroupOverview {
   std::string group_type;  // "classic" or "consumer"
 };
 
+// One group as /metrics reports it (server/group_metrics.h), read under its
+// mutex (one moment's); `offsets`: its committed offsets, by partition.
+struct GroupSnapshot {
+  std::string group_id;
+  std::string group_type;  // "classic" or "consumer"
+  std::string state;       // as ListGroups names it
+  size_t members = 0;      // of either protocol; not KIP-394's pending ones
+  std::vector<std::pair<TopicPartition, int64_t>> offsets;
+};
+
 }  // namespace skiff::api::group
