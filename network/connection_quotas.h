@@ -27,7 +27,11 @@ class ConnectionQuotas : public std::enable_shared_from_this<ConnectionQuotas> {
   class Slot {
    public:
     Slot() = default;
-    Slot(Slot&& o) noexcept : quotas_(std::move(o.quotas_)), ip_(std::move(o.ip_)), listener_(std::move(o.listener_)) {}
+    Slot(Slot&& o) noexcept
+        : quotas_(std::move(o.quotas_)),
+          ip_(std::move(o.ip_)),
+          listener_(std::move(o.listener_)),
+          connection_id_(std::exchange(o.connection_id_, 0)) {}
     Slot& operator=(Slot&& o) noexcept;
     Slot(const Slot&) = delete;
     Slot& operator=(const Slot&) = delete;

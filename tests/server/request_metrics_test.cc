@@ -3,7 +3,7 @@
 // response's times, a topic's traffic and a connection's software become.
 #include "server/request_metrics.h"
 
-#include <catch2/catch_test_macros.hpp>
+#include <catch2/catch.hpp>
 #include <set>
 #include <string>
 
