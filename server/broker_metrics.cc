@@ -124,7 +124,7 @@ void collect_network(Exposition& out, const network::RequestChannel& channel, co
                n);
 }
 
-api::ClientSoftware& BrokerMetrics::client_software(std::shared_ptr<const network::ConnectionQuotas> quotas) {
+api::ClientSoftware& BrokerMetrics::client_software(const std::shared_ptr<const network::ConnectionQuotas>& quotas) {
   if (!software_)
     software_ = std::make_unique<api::ClientSoftware>([quotas](uint64_t id) { return quotas->is_open(id); });
   return *software_;

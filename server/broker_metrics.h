@@ -41,7 +41,7 @@ class BrokerMetrics {
   api::TopicMetrics* topics() { return topics_.get(); }
   // Which client software the open connections run: made once, with the
   // connection quotas that know which connections are open.
-  api::ClientSoftware& client_software(std::shared_ptr<const network::ConnectionQuotas> quotas);
+  api::ClientSoftware& client_software(const std::shared_ptr<const network::ConnectionQuotas>& quotas);
 
  private:
   metrics::Registry registry_;

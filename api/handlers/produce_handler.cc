@@ -334,7 +334,7 @@ bool ProduceHandler::recheck_stale(const std::shared_ptr<Pending>& pending) {
   return true;
 }
 
-void ProduceHandler::start_check(std::shared_ptr<Pending> pending) {
+void ProduceHandler::start_check(const std::shared_ptr<Pending>& pending) {
   auto check = pending->check;
   services_.txn_gate->check(std::move(check), [this, pending](std::map<txn::TopicPartition, ErrorCode> result) {
     try {
@@ -379,7 +379,7 @@ void ProduceHandler::handle(ApiRequest& request, protocol::ProduceRequest& body,
   check.implicit_add = version >= 12;
   auto pending = std::make_shared<Pending>(
       Pending{std::move(request.raw.frame), std::move(body), std::move(plan), version, out, std::move(check)});
-  start_check(std::move(pending));
+  start_check(pending);
 }
 
 ProduceResponse ProduceHandler::error_response(const protocol::ProduceRequest& body, ErrorCode error) {

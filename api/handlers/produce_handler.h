@@ -54,7 +54,7 @@ class ProduceHandler : public TypedApiHandler<protocol::ProduceRequest, protocol
  private:
   std::vector<TopicPlan> plan(const ApiRequest& request, protocol::ProduceRequest& body);
   TopicPlan plan_topic(const ApiRequest& request, protocol::ProduceRequest::TopicProduceData& topic);
-  void start_check(std::shared_ptr<Pending> pending);
+  void start_check(const std::shared_ptr<Pending>& pending);
   // Verifications a marker cleared meanwhile are taken again and re-asked.
   bool recheck_stale(const std::shared_ptr<Pending>& pending);
   // Appends every partition the plan lets through and answers.

@@ -36,6 +36,7 @@ bool eventually(Pred pred, std::chrono::milliseconds timeout = std::chrono::seco
 int pipeline_round(uint16_t port, int connections, int per_conn, int threads) {
   std::atomic<int> ok{0};
   std::vector<std::thread> workers;
+  workers.reserve(static_cast<size_t>(threads));
   for (int t = 0; t < threads; ++t) {
     workers.emplace_back([&, t] {
       std::vector<RawClient> clients;
@@ -202,7 +203,8 @@ TEST_CASE("frames of every size pipelined back to back arrive whole and in order
   TestBroker broker(cfg);
   broker.handler.jitter = true;
   RawClient c("127.0.0.1", broker.port());
-  const size_t sizes[] = {100, 70000, 3, 65536 - 4, 65536 + 10, 200, 500000, 0, 2 * 1024 * 1024, 17, 70001, 64 * 1024};
+  const size_t sizes[] = {
+      100, 70000, 3, 65536 - 4, 65536 + 10, 200, 500000, 0, size_t{2} * 1024 * 1024, 17, 70001, size_t{64} * 1024};
   std::vector<std::vector<uint8_t>> frames;
   for (size_t k = 0; k < std::size(sizes); ++k) {
     std::vector<uint8_t> f(sizes[k]);
