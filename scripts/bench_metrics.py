@@ -9,14 +9,18 @@ loopback only; every step bounded (--client-timeout).
                linger.ms=0): requests/s and the broker's CPU per request
   scrape       one topic of --partitions partitions, per-partition series on
                and off: /metrics size and p50/max time over --scrapes scrapes
+  per request  skiff_metrics_bench: the metrics calls one produce makes, in ns,
+               on one thread and on two at once (the whole-broker rows above
+               vary more from run to run than the metrics can cost)
 
 Kafka has no built-in Prometheus endpoint (it needs the JMX exporter agent),
 so there is no Kafka column here.
 
   scripts/bench_metrics.py [--rounds 3] [--smoke]
 
-Needs build/skiff and build/tests/bench/skiff_rdkafka_bench
-(cmake --build build --target skiff skiff_rdkafka_bench)."""
+Needs build/skiff, build/tests/bench/skiff_rdkafka_bench and
+skiff_metrics_bench (cmake --build build --target skiff skiff_rdkafka_bench
+skiff_metrics_bench)."""
 import argparse
 import http.client
 import statistics
@@ -114,6 +118,8 @@ def main():
         on = statistics.median(x[key] for x in runs["on"])
         off = statistics.median(x[key] for x in runs["off"])
         print(f"{key:28s} on {on:10.1f}  off {off:10.1f}  on/off {on / off:.3f}")
+    micro = bvk.run_client([str(args.rdkafka_bench.parent / "skiff_metrics_bench")], args.client_timeout)
+    print(f"metrics calls per request: {micro.strip()}")
     for per_partition in (True, False):
         s = scrape_run(args, work, per_partition)
         print(f"/metrics, {args.partitions} partitions, per-partition series {'on ' if per_partition else 'off'}: "
