@@ -156,12 +156,15 @@ bool token_scope(const JsonValue& claims, const std::string& name, std::set<std:
     why = fmt::format("The '{}' claim was not of type List: Number", name);
     return false;
   }
+  // trim() views its argument: the text must outlive the view.
+  auto add = [&out](const std::string& text) {
+    if (auto s = config::trim(text); !s.empty()) out.insert(std::string(s));
+  };
   if (v->kind != Kind::kArray) {
-    if (auto s = config::trim(text_of(*v)); !s.empty()) out.insert(std::string(s));
+    add(text_of(*v));
     return true;
   }
-  for (const auto& item : v->array)
-    if (auto s = config::trim(text_of(item)); !s.empty()) out.insert(std::string(s));
+  for (const auto& item : v->array) add(text_of(item));
   return true;
 }
 
