@@ -80,9 +80,10 @@ std::optional<CleanableLog> LogCleanerManager::pick(int64_t now_ms, CleaningPoin
     }
   }
   if (best) {
+    // Another cleaner thread may have taken it since the check above: one
+    // cleaner per log at a time (two would swap each other's files away).
     std::lock_guard lk(mu_);
-    if (paused_.count(best->tp)) return std::nullopt;
-    in_progress_.insert(best->tp);
+    if (paused_.count(best->tp) || !in_progress_.insert(best->tp).second) return std::nullopt;
   }
   return best;
 }
