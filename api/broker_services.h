@@ -26,6 +26,10 @@ namespace sasl {
 class SaslMechanisms;
 class ScramCredentialStore;
 }  // namespace sasl
+namespace quota {
+class ClientQuotaStore;
+class QuotaManager;
+}  // namespace quota
 class TxnHost;
 class TopicMetrics;
 namespace txn {
@@ -58,6 +62,10 @@ struct BrokerServices {
   std::shared_ptr<sasl::ScramCredentialStore> scram;
   // Messages and bytes in and out per topic (api/topic_metrics.h); null: not counted.
   TopicMetrics* topic_metrics = nullptr;
+  // Client quotas (api/quota/): the durable quota configs, which KIP-546's
+  // APIs change, and the throttling that enforces them.
+  std::shared_ptr<quota::ClientQuotaStore> client_quotas;
+  quota::QuotaManager* quotas = nullptr;
 };
 
 }  // namespace skiff::api

@@ -1,0 +1,139 @@
+// ClientQuotaStore: the client quota configs, entity -> {key: value}, as
+// Kafka's ClientQuotaControlManager keeps them (KIP-546: DescribeClientQuotas
+// and AlterClientQuotas; `kafka-configs --entity-type users|clients|ips`).
+//
+// Entities are Kafka's: a set of (type, name) with type "user", "client-id"
+// or "ip", and a null name meaning the type's default entity. Valid shapes:
+// {user}, {client-id}, {user, client-id}, {ip}. Keys: producer_byte_rate,
+// consumer_byte_rate, request_percentage and controller_mutation_rate for
+// user/client-id entities; connection_creation_rate for ip entities.
+//
+// Durable in one small file in the first log dir ("skiff-client-quotas"),
+// replaced whole on every change (storage::write_file_durably), framed as
+// api/state_file.h describes; a change is published in memory only once the
+// file is written, and a failed write changes nothing. Record layout (after
+// the state-file header, integers big-endian):
+//   parts   int8 count, then per part: type int8 (0 user, 1 client-id, 2 ip),
+//           has_name int8, [name: int32 length + UTF-8 bytes]
+//   values  int32 count, then per value: key int32 length + bytes,
+//           value float64 (IEEE 754 bits, big-endian)
+// A file that does not parse is corruption: the constructor throws and the
+// broker refuses to start.
+//
+// Thread rules: thread-safe. Readers (resolve, describe; every request when
+// quotas exist) take a shared lock; alter() is serialised, writes the file,
+// then swaps the map in under the exclusive lock and bumps generation().
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <shared_mutex>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "api/error_codes.h"
+
+namespace skiff::api::quota {
+
+inline constexpr std::string_view kUser = "user";
+inline constexpr std::string_view kClientId = "client-id";
+inline constexpr std::string_view kIp = "ip";
+
+inline constexpr std::string_view kProducerByteRate = "producer_byte_rate";
+inline constexpr std::string_view kConsumerByteRate = "consumer_byte_rate";
+inline constexpr std::string_view kRequestPercentage = "request_percentage";
+inline constexpr std::string_view kControllerMutationRate = "controller_mutation_rate";
+inline constexpr std::string_view kConnectionCreationRate = "connection_creation_rate";
+
+// type -> name; a null name is the type's default entity. Ordered, so that
+// entities compare and print the same way everywhere.
+using QuotaEntity = std::map<std::string, std::optional<std::string>, std::less<>>;
+using QuotaValues = std::map<std::string, double, std::less<>>;
+
+struct QuotaOp {
+  std::string key;
+  double value = 0;
+  bool remove = false;
+};
+
+struct QuotaAlteration {
+  QuotaEntity entity;
+  std::vector<QuotaOp> ops;
+};
+
+struct QuotaError {
+  ErrorCode error = ErrorCode::kNone;
+  std::string message;  // empty when error is kNone
+};
+
+// One component of a DescribeClientQuotas filter.
+struct QuotaFilterComponent {
+  static constexpr int8_t kExact = 0;      // the entity named `match`
+  static constexpr int8_t kDefault = 1;    // the type's default entity
+  static constexpr int8_t kSpecified = 2;  // any named (non-default) entity
+  std::string entity_type;
+  int8_t match_type = kExact;
+  std::optional<std::string> match;
+};
+
+struct DescribedQuotas {
+  QuotaError error;
+  std::vector<std::pair<QuotaEntity, QuotaValues>> entries;
+};
+
+// A user/client-id quota found for a client, and the shape of the entity it
+// came from: the throttling keeps one rate per (user if by_user, client-id
+// if by_client_id), as Kafka's metric tags do.
+struct ResolvedQuota {
+  double value = 0;
+  bool by_user = false;
+  bool by_client_id = false;
+};
+
+class ClientQuotaStore {
+ public:
+  // Loads `file` (absent: no quotas). Throws std::runtime_error on a file
+  // that does not parse.
+  explicit ClientQuotaStore(std::filesystem::path file);
+
+  // AlterClientQuotas: one result per alteration, in order. Each is
+  // validated as Kafka validates it (INVALID_REQUEST with Kafka's message for
+  // a bad entity, key or value); the valid ones are applied together, once,
+  // unless validate_only. A failed file write answers every valid one
+  // UNKNOWN_SERVER_ERROR and changes nothing.
+  std::vector<QuotaError> alter(const std::vector<QuotaAlteration>& alterations, bool validate_only);
+
+  // DescribeClientQuotas: the entities matching every component (strict:
+  // and no other entity types), with all their values.
+  DescribedQuotas describe(const std::vector<QuotaFilterComponent>& components, bool strict) const;
+
+  // The quota `key` for a client, looked up in Kafka's order
+  // (DefaultQuotaCallback): user+client-id, user+default client-id, user,
+  // default user+client-id, default user+default client-id, default user,
+  // client-id, default client-id. `user` is the principal's name.
+  std::optional<ResolvedQuota> resolve(std::string_view key, std::string_view user, std::string_view client_id) const;
+  // connection_creation_rate for an IP: the IP's own entity, else the
+  // default ip entity.
+  std::optional<double> resolve_ip(std::string_view ip) const;
+
+  // Whether any entity sets `key` (throttling is skipped entirely when not).
+  bool has_key(std::string_view key) const;
+  // Changes with every applied alteration.
+  uint64_t generation() const { return generation_.load(std::memory_order_acquire); }
+
+ private:
+  using Map = std::map<QuotaEntity, QuotaValues>;
+
+  std::filesystem::path file_;
+  std::mutex alter_mu_;            // one alter() at a time
+  mutable std::shared_mutex mu_;   // guards map_
+  Map map_;
+  std::atomic<uint64_t> generation_{0};
+};
+
+}  // namespace skiff::api::quota
