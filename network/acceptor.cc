@@ -101,7 +101,13 @@ void Acceptor::hand_over(Listening& l, Processor* target, ip::tcp::socket socket
   if (ep_ec) return;  // the peer went away already
   std::string peer = remote.address().to_string();
   std::string why;
-  auto slot = quotas_->try_acquire(peer, &why, l.listener_name);
+  int64_t throttle_ms = 0;
+  auto slot = quotas_->try_acquire(peer, &why, l.listener_name, &throttle_ms);
+  if (!slot && throttle_ms > 0) {
+    net_log().debug("delaying the close of connection from {} by {} ms: {}", peer, throttle_ms, why);
+    close_later(std::move(socket), std::chrono::milliseconds(throttle_ms));
+    return;
+  }
   if (!slot) {
     net_log().warn("rejected connection from {}: {}", peer, why);
     boost::system::error_code ignore;
@@ -131,6 +137,21 @@ void Acceptor::hand_over(Listening& l, Processor* target, ip::tcp::socket socket
   ctx.local_port = l.port;
   if (l.sasl) ctx.sasl = std::make_shared<SaslSession>();
   target->accept(std::move(socket), std::move(*slot), std::move(ctx), l.tls ? l.tls->current() : nullptr);
+}
+
+// A connection over its IP's connection_creation_rate: held open, unread,
+// for the throttle time, then closed (Kafka's DelayedCloseSocket), so that a
+// client reconnecting in a loop is slowed down rather than answered at once.
+// The descriptor leaves the socket (bound to a Processor's loop) and is the
+// timer's; a stopped Acceptor runs the handler at once and closes it.
+void Acceptor::close_later(ip::tcp::socket socket, std::chrono::milliseconds delay) {
+  boost::system::error_code ec;
+  const int fd = socket.release(ec);
+  if (ec) return;
+  auto timer = std::make_shared<boost::asio::steady_timer>(io_, delay);
+  timer->async_wait([fd, timer](const boost::system::error_code&) { ::close(fd); });
+  std::erase_if(delayed_closes_, [](const auto& w) { return w.expired(); });
+  delayed_closes_.push_back(timer);
 }
 
 void Acceptor::schedule_tls_reload() {
@@ -220,6 +241,8 @@ void Acceptor::stop() {
       if (l->backoff_timer) l->backoff_timer->cancel();
     }
     tls_reload_timer_.cancel();
+    for (auto& w : delayed_closes_)
+      if (auto t = w.lock()) t->cancel();  // closes the held connections now
   });
   thread_.join();
   listening_.clear();

@@ -93,6 +93,7 @@ class Acceptor {
   };
   void accept_next(Listening& l);
   void hand_over(Listening& l, Processor* target, boost::asio::ip::tcp::socket socket);
+  void close_later(boost::asio::ip::tcp::socket socket, std::chrono::milliseconds delay);
   void on_accept_error(Listening& l, const boost::system::error_code& ec);
   void report_accept_error(Listening& l, const boost::system::error_code& ec);
   void on_accept_resumed(Listening& l);
@@ -107,6 +108,8 @@ class Acceptor {
   size_t next_processor_ = 0;
   int reserve_fd_ = -1;  // see the header comment; Acceptor thread only once started
   boost::asio::steady_timer tls_reload_timer_{io_};
+  // Throttled connections waiting to be closed (close_later); Acceptor thread only.
+  std::vector<std::weak_ptr<boost::asio::steady_timer>> delayed_closes_;
 };
 
 }  // namespace skiff::network

@@ -31,6 +31,7 @@ Connection::Connection(Processor& processor, boost::asio::ip::tcp::socket socket
       slot_(std::move(slot)),
       context_(std::move(context)),
       retry_timer_(processor.io_context()),
+      throttle_timer_(processor.io_context()),
       buf_(kReadBufferSize),
       cap_(kReadBufferSize),
       // TLS: no direct writes by other threads (the SSL object is ours alone).
@@ -60,6 +61,7 @@ void Connection::close(const std::string& reason) {
   socket_.shutdown(boost::asio::socket_base::shutdown_both, ec);
   socket_.close(ec);
   retry_timer_.cancel();
+  throttle_timer_.cancel();
   pending_.reset();
   lease_.reset();
   wanted_bytes_ = 0;
@@ -78,6 +80,7 @@ void Connection::process_buffer() {
     close("broker shutting down");
     return;
   }
+  if (muted()) return;
   size_t have = wpos_ - rpos_;
   if (have >= 4) {
     int32_t size = load_be<int32_t>(buf_.data() + rpos_);
@@ -255,6 +258,7 @@ void Connection::on_response(Response response) {
   switch (response.action) {
     case Response::Action::kNoOp:
       processor_.on_response_sent(response.times);
+      mute_for(response.throttle);
       finish_answer();
       return;
     case Response::Action::kClose:
@@ -292,6 +296,7 @@ void Connection::continue_write() {
     case WriteStatus::kDone:
       writing_ = false;
       processor_.on_response_sent(response_.times);
+      mute_for(response_.throttle);
       response_ = Response{};
       if (close_after_write_) {
         close_after(*close_after_write_);  // no further request is taken
@@ -314,6 +319,26 @@ void Connection::continue_write() {
                          });
       return;
   }
+}
+
+// A quota's throttle, from the time the response has left (Kafka's
+// ThrottledChannel): process_buffer() takes nothing until it elapses.
+void Connection::mute_for(std::chrono::milliseconds throttle) {
+  if (throttle.count() > 0) muted_until_ = std::chrono::steady_clock::now() + throttle;
+}
+
+// Muted: (re)arms the timer that resumes the connection; false once unmuted.
+bool Connection::muted() {
+  if (muted_until_ == std::chrono::steady_clock::time_point{}) return false;
+  if (std::chrono::steady_clock::now() >= muted_until_) {
+    muted_until_ = {};
+    return false;
+  }
+  throttle_timer_.expires_at(muted_until_);
+  throttle_timer_.async_wait([self = shared_from_this()](const boost::system::error_code& ec) {
+    if (!ec && !self->closed_) self->process_buffer();
+  });
+  return true;
 }
 
 // The Processor answered the owed request itself (written, or acks=0).

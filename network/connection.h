@@ -16,6 +16,9 @@
 // MemoryPool (queued.max.request.bytes); while the pool has no room the
 // connection reads nothing and waits on its Processor.
 //
+// A response carrying a throttle (a client quota, Response::throttle) mutes
+// the connection once written: nothing is read or taken until it elapses.
+//
 // On an SSL listener the connection first completes a TLS handshake, which
 // names its principal, then reads and writes through its TlsStream
 // (connection_tls.cc); only the Processor writes such a socket.
@@ -100,12 +103,16 @@ class Connection : public std::enable_shared_from_this<Connection> {
   bool sasl_admits(const Frame& frame, bool& raw_token);
   void refresh_sasl();
   void close_after(std::chrono::milliseconds delay);
+  void mute_for(std::chrono::milliseconds throttle);
+  bool muted();
 
   Processor& processor_;
   boost::asio::ip::tcp::socket socket_;
   ConnectionQuotas::Slot slot_;
   RequestContext context_;
   boost::asio::steady_timer retry_timer_;
+  boost::asio::steady_timer throttle_timer_;             // armed while muted
+  std::chrono::steady_clock::time_point muted_until_{};  // a quota's throttle
 
   // Read buffer. A complete frame is handed on as a view into it (no copy);
   // while a handler still holds one, the bytes before rpos_ are not ours to

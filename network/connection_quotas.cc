@@ -1,5 +1,7 @@
 #include "network/connection_quotas.h"
 
+#include <fmt/format.h>
+
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/address.hpp>
 #include <boost/asio/ip/tcp.hpp>
@@ -87,13 +89,59 @@ int32_t ConnectionQuotas::limit_for_locked(const std::string& ip) const {
   return it == overrides_.end() ? max_per_ip_ : it->second;
 }
 
+void ConnectionQuotas::set_ip_rate_quota(IpRateQuota quota) {
+  std::lock_guard lock(mu_);
+  ip_rate_quota_ = quota ? std::make_shared<const IpRateQuota>(std::move(quota)) : nullptr;
+}
+
+uint64_t ConnectionQuotas::rate_throttled() const {
+  std::lock_guard lock(mu_);
+  return rate_throttled_;
+}
+
+// Kafka's recordIpConnectionMaybeThrottle: the connection counts against the
+// IP's rate; over it, it is taken back (it is not accepted) and the throttle
+// says how long until the rate is back within the quota. IPs idle for an
+// hour are forgotten (checked at most once a minute).
+int64_t ConnectionQuotas::rate_throttle_locked(const std::string& ip, double quota) {
+  const auto now = std::chrono::steady_clock::now();
+  if (now - last_sweep_ > std::chrono::minutes(1)) {
+    last_sweep_ = now;
+    std::erase_if(ip_rates_, [&](const auto& e) { return now - e.second.last_used > std::chrono::hours(1); });
+  }
+  const int64_t ms = std::chrono::duration_cast<std::chrono::milliseconds>(now.time_since_epoch()).count();
+  auto& entry = ip_rates_[ip];
+  entry.last_used = now;
+  entry.rate.record(1, ms);
+  const int64_t throttle = throttle_ms(entry.rate.measure(ms), quota, entry.rate.window_ms(ms));
+  if (throttle > 0) {
+    entry.rate.record(-1, ms);
+    ++rate_throttled_;
+  }
+  return throttle;
+}
+
 std::optional<ConnectionQuotas::Slot> ConnectionQuotas::try_acquire(const std::string& raw_ip, std::string* why,
-                                                                    const std::string& listener) {
+                                                                    const std::string& listener, int64_t* throttle_ms) {
   std::string ip = canonical_ip(raw_ip);
+  std::shared_ptr<const IpRateQuota> rate_quota;
+  {
+    std::lock_guard lock(mu_);
+    rate_quota = ip_rate_quota_;
+  }
+  const std::optional<double> rate = rate_quota ? (*rate_quota)(ip) : std::nullopt;  // outside the lock
   std::lock_guard lock(mu_);
   if (total_ >= max_total_) {
     if (why) *why = "max.connections (" + std::to_string(max_total_) + ") reached";
     return std::nullopt;
+  }
+  if (rate) {
+    const double quota = *rate;
+    if (const int64_t throttle = rate_throttle_locked(ip, quota); throttle > 0) {
+      if (why) *why = fmt::format("connection_creation_rate ({}/s) exceeded for {}", quota, ip);
+      if (throttle_ms) *throttle_ms = throttle;
+      return std::nullopt;
+    }
   }
   int32_t limit = limit_for_locked(ip);
   int32_t& n = counts_[ip];

@@ -4,13 +4,18 @@
 // its count back when destroyed, whatever path the connection dies by.
 //
 // It also counts connections per listener (open now, and accepted since
-// start) for /metrics.
+// start) for /metrics, and enforces Kafka's per-IP connection_creation_rate
+// quota (an ip client-quota entity): a connection over the rate gets no
+// slot, and the Acceptor holds it for the throttle time before closing it,
+// as Kafka's Acceptor does (ConnectionThrottledException).
 //
 // Thread-safe: the Acceptor acquires, Processors release, an admin request
 // may reconfigure.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -18,6 +23,8 @@
 #include <string>
 #include <unordered_set>
 #include <utility>
+
+#include "common/quota_rate.h"
 
 namespace skiff::network {
 
@@ -62,7 +69,16 @@ class ConnectionQuotas : public std::enable_shared_from_this<ConnectionQuotas> {
   // on; connections already open stay, as in Kafka.
   void reconfigure(int32_t max_connections, int32_t max_per_ip, const std::map<std::string, int32_t>& overrides);
 
-  std::optional<Slot> try_acquire(const std::string& ip, std::string* why = nullptr, const std::string& listener = {});
+  // A refusal by the IP's connection_creation_rate sets *throttle_ms (> 0):
+  // hold the socket that long, then close it.
+  std::optional<Slot> try_acquire(const std::string& ip, std::string* why = nullptr, const std::string& listener = {},
+                                  int64_t* throttle_ms = nullptr);
+
+  // connection_creation_rate for an IP (connections per second), or none.
+  // Called on the Acceptor thread for every connection, outside the lock.
+  using IpRateQuota = std::function<std::optional<double>(const std::string& ip)>;
+  void set_ip_rate_quota(IpRateQuota quota);
+  uint64_t rate_throttled() const;  // connections refused by the rate, since start
 
   int32_t count(const std::string& ip) const;
   int32_t total() const;
@@ -80,6 +96,7 @@ class ConnectionQuotas : public std::enable_shared_from_this<ConnectionQuotas> {
       : max_total_(max_connections), max_per_ip_(max_per_ip) {}
   void release(const std::string& ip, const std::string& listener, uint64_t connection_id);
   int32_t limit_for_locked(const std::string& ip) const;
+  int64_t rate_throttle_locked(const std::string& ip, double quota);
 
   mutable std::mutex mu_;  // guards everything below
   int32_t max_total_;
@@ -89,6 +106,14 @@ class ConnectionQuotas : public std::enable_shared_from_this<ConnectionQuotas> {
   std::map<std::string, ListenerCounts> listeners_;  // a listener's entry stays once made
   std::unordered_set<uint64_t> open_ids_;            // bound slots
   int32_t total_ = 0;
+  std::shared_ptr<const IpRateQuota> ip_rate_quota_;  // null: no rate quotas
+  struct IpRate {
+    QuotaRate rate;
+    std::chrono::steady_clock::time_point last_used{};
+  };
+  std::map<std::string, IpRate> ip_rates_;  // IPs with a rate quota that connected lately
+  std::chrono::steady_clock::time_point last_sweep_{};
+  uint64_t rate_throttled_ = 0;
 };
 
 }  // namespace skiff::network

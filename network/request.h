@@ -162,7 +162,11 @@ struct Response {
   std::vector<ResponseChunk> chunks;
   std::string close_reason;                  // logged when action == kClose
   std::chrono::milliseconds close_delay{0};  // kSendThenClose
-  RequestTimes times;                        // for the RequestObserver, if api_key >= 0
+  // kSend/kNoOp: once written, take no further request of the connection for
+  // this long (a client quota's throttle: Kafka mutes the channel after
+  // sending a response whose throttle_time_ms is set, KIP-219).
+  std::chrono::milliseconds throttle{0};
+  RequestTimes times;  // for the RequestObserver, if api_key >= 0
 
   static Response send(RequestContext ctx, std::vector<uint8_t> frame_with_size) {
     Response r;

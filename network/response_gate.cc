@@ -55,10 +55,11 @@ ResponseGate::Outcome ResponseGate::end_write(bool done) {
 }
 
 ResponseGate::Outcome ResponseGate::try_answer(Response& response) {
-  // A close is the Processor's; so is a response nobody owes. Closed: drop.
-  const bool closes =
-      response.action == Response::Action::kClose || response.action == Response::Action::kSendThenClose;
-  if (closes || fd_ < 0 || !begin_write())
+  // A close is the Processor's; so is a throttled response (the Processor
+  // mutes the connection after writing it) and one nobody owes. Closed: drop.
+  const bool processors = response.action == Response::Action::kClose ||
+                          response.action == Response::Action::kSendThenClose || response.throttle.count() > 0;
+  if (processors || fd_ < 0 || !begin_write())
     return (state_.load(std::memory_order_acquire) & kClosed) ? Outcome::kClosed : Outcome::kToProcessor;
   if (response.action == Response::Action::kNoOp) return end_write(true);
   WriteCursor at;

@@ -11,8 +11,9 @@
 //     which kept reading meanwhile, sees the connection answered when it next
 //     looks, and is woken only if it asked to be (it stopped reading because
 //     a whole next frame is waiting, its buffer is full, or it is draining);
-//   - the socket is full, or the response closes the connection: the rest is
-//     handed to the Processor, which finishes it and owns the socket again.
+//   - the socket is full, or the response closes or mutes (a quota's
+//     throttle) the connection: the rest is handed to the Processor, which
+//     finishes it and owns the socket again.
 // close() marks the gate closed and then waits out a write in progress
 // before the descriptor is closed, so no thread ever writes to a closed (or
 // reused) descriptor. One request at a time per connection is owed, so

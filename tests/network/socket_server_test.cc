@@ -226,6 +226,43 @@ TEST_CASE("a no-op response unmutes the connection without writing", "[network]"
   CHECK(c.read_frame() == payload(3, 3));
 }
 
+TEST_CASE("a throttled response mutes its connection, and only it, for the throttle time", "[network]") {
+  network::SocketServerConfig cfg;
+  TestBroker broker(cfg);
+  RawClient c("127.0.0.1", broker.port());
+  RawClient other("127.0.0.1", broker.port());
+  const std::vector<uint8_t> throttled{'T', 'H', 'R', 'T'};
+  const auto start = std::chrono::steady_clock::now();
+  REQUIRE(c.send_frame(throttled));
+  REQUIRE(c.send_frame(payload(4, 1)));  // pipelined: waits out the mute
+  CHECK(c.read_frame() == throttled);    // the throttled answer itself is not delayed
+  CHECK(std::chrono::steady_clock::now() - start < test::EchoHandler::kThrottle);
+  REQUIRE(other.send_frame(payload(5, 1)));  // another connection is not muted
+  CHECK(other.read_frame() == payload(5, 1));
+  CHECK(std::chrono::steady_clock::now() - start < test::EchoHandler::kThrottle);
+  CHECK(c.read_frame() == payload(4, 1));
+  CHECK(std::chrono::steady_clock::now() - start >= test::EchoHandler::kThrottle);
+}
+
+TEST_CASE("an IP over its connection_creation_rate has new connections held, then closed", "[network]") {
+  network::SocketServerConfig cfg;
+  TestBroker broker(cfg);
+  broker.server.quotas()->set_ip_rate_quota([](const std::string& ip) -> std::optional<double> {
+    return ip == "127.0.0.1" ? std::optional<double>(1.0) : std::nullopt;  // 1/s: 10 over the first 10 s
+  });
+  for (uint32_t i = 0; i < 10; ++i) {
+    RawClient c("127.0.0.1", broker.port());
+    REQUIRE(c.send_frame(payload(6, i)));
+    CHECK(c.read_frame() == payload(6, i));
+  }
+  const auto start = std::chrono::steady_clock::now();
+  RawClient over("127.0.0.1", broker.port());  // (11 - 10) / 10 over: ~1 s held
+  over.send_frame(payload(6, 99));
+  CHECK_FALSE(over.read_frame().has_value());
+  CHECK(std::chrono::steady_clock::now() - start >= std::chrono::milliseconds(500));
+  CHECK(broker.server.quotas()->rate_throttled() == 1);
+}
+
 TEST_CASE("idle connections are closed after connections.max.idle.ms", "[network]") {
   network::SocketServerConfig cfg;
   cfg.processor.connections_max_idle_ms = 200;

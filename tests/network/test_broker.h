@@ -21,6 +21,7 @@ class EchoHandler : public network::RequestHandler {
   std::atomic<int> delay_us{0};
   std::atomic<bool> jitter{false};
   std::atomic<int> handled{0};
+  static constexpr std::chrono::milliseconds kThrottle{1000};
 
   void handle(network::Request request, network::ResponseSender& sender) override {
     ++handled;
@@ -43,7 +44,10 @@ class EchoHandler : public network::RequestHandler {
     uint32_t n = static_cast<uint32_t>(bytes.size());
     out[0] = uint8_t(n >> 24), out[1] = uint8_t(n >> 16), out[2] = uint8_t(n >> 8), out[3] = uint8_t(n);
     if (!bytes.empty()) std::memcpy(out.data() + 4, bytes.data(), bytes.size());
-    sender.send_response(network::Response::send(request.context, std::move(out)));
+    auto response = network::Response::send(request.context, std::move(out));
+    // "THRT": echoed, then the connection is muted for kThrottle (a quota).
+    if (bytes.size() >= 4 && std::memcmp(bytes.data(), "THRT", 4) == 0) response.throttle = kThrottle;
+    sender.send_response(std::move(response));
   }
 };
 
