@@ -863,6 +863,38 @@ def header_text(msg):
     return "\n".join(out)
 
 
+def is_error_code(field):
+    return field.member == "error_code" and field.type.kind == "int16"
+
+
+def holds_errors(struct):
+    """Whether a struct has an ErrorCode field, itself or in a struct it holds."""
+    return any(is_error_code(f) or (f.struct is not None and holds_errors(f.struct)) for f in struct.fields)
+
+
+def error_visitor(struct, rng):
+    """A response struct's for_each_error_code: every ErrorCode it holds, in
+    nested structs too (what Kafka's AbstractResponse.errorCounts counts)."""
+    body = []
+    for field in struct.fields:
+        if (field.versions & rng).empty():
+            continue
+        opt = is_optional(field, rng)
+        if is_error_code(field):
+            body.append(f"f({field.member});")
+        elif field.struct is not None and holds_errors(field.struct):
+            src = f"*{field.member}" if opt else field.member
+            if field.type.kind == "array":
+                line = f"for (const auto& e : {src}) e.for_each_error_code(f);"
+            else:
+                line = f"{field.member}{'->' if opt else '.'}for_each_error_code(f);"
+            body.append(f"if ({field.member}) {line}" if opt else line)
+    head = ["// Calls f(code) for every error code held (Kafka's errorCounts).", "template <class F>"]
+    if not body:
+        return head + ["void for_each_error_code(F&&) const {}"]
+    return head + ["void for_each_error_code(F&& f) const {"] + indent(body) + ["}"]
+
+
 def struct_decl(msg, struct, nested):
     rng = struct.versions & msg.valid
     lines = [f"struct {struct.name} {{"] if nested else []
@@ -882,6 +914,8 @@ def struct_decl(msg, struct, nested):
         "size_t encoded_size(int16_t version) const;",
         f"bool operator==(const {struct.name}&) const = default;",
     ]
+    if msg.kind == "response" and (not nested or holds_errors(struct)):
+        members += error_visitor(struct, rng)
     if nested:
         return lines + indent(members) + ["};"]
     return members

@@ -3,6 +3,7 @@
 #include <string>
 
 #include "api/protocol/api_table.h"
+#include "api/protocol/error_names.h"
 
 namespace skiff::server {
 namespace {
@@ -32,7 +33,11 @@ std::string request_metric_name(int16_t api_key) {
 RequestMetrics::RequestMetrics(metrics::Registry& registry)
     : requests_(registry.counter("kafka_network_requestmetrics_requests_total",
                                  "Requests answered, per API and version (Kafka's RequestsPerSec).",
-                                 {"request", "version"})) {
+                                 {"request", "version"})),
+      errors_(registry.counter("kafka_network_requestmetrics_errors_total",
+                               "Error codes in the responses, NONE included, per API and Kafka error name "
+                               "(Kafka's ErrorsPerSec).",
+                               {"request", "error"})) {
   const char* parts[] = {"requestqueue", "local", "remote", "responsesend", "total"};
   const char* helps[] = {
       "Time from a request read whole to a handler thread taking it, in ms (RequestQueueTimeMs).",
@@ -65,6 +70,21 @@ metrics::Counter& RequestMetrics::requests(int16_t key, int16_t version) {
   auto& c = requests_.with({request_metric_name(key), std::to_string(v)});  // the family's lock makes it once
   slot.store(&c, std::memory_order_release);
   return c;
+}
+
+void RequestMetrics::on_errors(int16_t api_key, int16_t error_code, uint64_t count) {
+  if (api_key < 0 || api_key >= kMaxApiKey) return;
+  const int slot_of_code = std::min<int>(std::max<int>(error_code + 1, 0), kErrorSlots - 1);
+  auto& slot = error_counters_[static_cast<size_t>(api_key) * kErrorSlots + static_cast<size_t>(slot_of_code)];
+  auto* c = slot.load(std::memory_order_acquire);
+  if (!c) {
+    const std::string error = slot_of_code == kErrorSlots - 1 || error_code < -1
+                                  ? std::string("UNKNOWN_ERROR_CODE")
+                                  : std::string(protocol::error_name(error_code));
+    c = &errors_.with({request_metric_name(api_key), error});  // the family's lock makes it once
+    slot.store(c, std::memory_order_release);
+  }
+  c->add(count);
 }
 
 void RequestMetrics::on_response_sent(const network::RequestTimes& t, Clock::time_point sent) {

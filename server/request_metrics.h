@@ -9,6 +9,9 @@
 //     responsesend  answered → written whole (Kafka's ResponseQueueTimeMs
 //                   and ResponseSendTimeMs together)
 //     total         received whole → written whole
+//   kafka_network_requestmetrics_errors_total{request,error}      counter
+//     every error code the responses held, NONE included, by Kafka's error
+//     name (ErrorsPerSec; told by the Responder, api/error_tally.h)
 // `request` is Kafka's API name; Fetch is "FetchConsumer", as Kafka's
 // RequestMetrics names a consumer's fetch (a single node has no followers).
 //
@@ -21,19 +24,22 @@
 #include <cstdint>
 #include <mutex>
 
+#include "api/error_tally.h"
 #include "common/metrics.h"
 #include "network/request.h"
 
 namespace skiff::server {
 
-class RequestMetrics final : public network::RequestObserver {
+class RequestMetrics final : public network::RequestObserver, public api::ErrorObserver {
  public:
   explicit RequestMetrics(metrics::Registry& registry);
 
   void on_response_sent(const network::RequestTimes& times, network::RequestTimes::Clock::time_point sent) override;
+  void on_errors(int16_t api_key, int16_t error_code, uint64_t count) override;
 
-  static constexpr int kMaxApiKey = 128;  // keys at or above: not counted
-  static constexpr int kMaxVersion = 32;  // versions at or above: counted as version 31
+  static constexpr int kMaxApiKey = 128;   // keys at or above: not counted
+  static constexpr int kMaxVersion = 32;   // versions at or above: counted as version 31
+  static constexpr int kErrorSlots = 256;  // codes -1..254; others share the last slot
 
  private:
   struct Api {
@@ -52,6 +58,8 @@ class RequestMetrics final : public network::RequestObserver {
   std::array<Api, kMaxApiKey> apis_{};
   std::array<std::atomic<bool>, kMaxApiKey> api_ready_{};
   std::array<std::atomic<metrics::Counter*>, kMaxApiKey * kMaxVersion> counters_{};
+  metrics::Family<metrics::Counter>& errors_;
+  std::array<std::atomic<metrics::Counter*>, kMaxApiKey * kErrorSlots> error_counters_{};
 };
 
 // Kafka's name of an API in RequestMetrics' `request` label.

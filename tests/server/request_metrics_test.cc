@@ -8,6 +8,9 @@
 #include <string>
 
 #include "api/client_software.h"
+#include "api/protocol/error_names.h"
+#include "api/protocol/generated/fetch_response.h"
+#include "api/protocol/generated/produce_response.h"
 #include "api/topic_metrics.h"
 
 using namespace skiff;
@@ -71,6 +74,40 @@ TEST_CASE("untimed responses and unknown keys are not counted; versions are capp
   CHECK(has_line(text, R"(kafka_network_requestmetrics_requests_total{request="ApiVersions",version="31"} 1)"));
   CHECK(text.find("request=\"500\"") == std::string::npos);
   CHECK(server::request_metric_name(3) == "Metadata");
+}
+
+TEST_CASE("every error code of a response is counted per API, by Kafka's error name", "[metrics]") {
+  metrics::Registry registry;
+  server::RequestMetrics m(registry);
+  protocol::ProduceResponse produce;
+  produce.responses.resize(2);
+  produce.responses[0].partition_responses.resize(3);  // NONE x3
+  produce.responses[1].partition_responses.resize(2);
+  produce.responses[1].partition_responses[1].error_code = 3;  // UNKNOWN_TOPIC_OR_PARTITION
+  {
+    api::ErrorTally tally(m, protocol::ProduceResponse::kApiKey);
+    produce.for_each_error_code(tally);
+  }                               // the tally reports when it goes
+  protocol::FetchResponse fetch;  // its own error code, and each partition's
+  fetch.error_code = 0;
+  fetch.responses.resize(1);
+  fetch.responses[0].partitions.resize(2);
+  fetch.responses[0].partitions[0].error_code = 1;  // OFFSET_OUT_OF_RANGE
+  {
+    api::ErrorTally tally(m, protocol::FetchResponse::kApiKey);
+    fetch.for_each_error_code(tally);
+  }
+  m.on_errors(0, 9999, 1);  // a code Kafka does not have
+  const std::string text = registry.scrape();
+  CHECK(has_line(text, R"(kafka_network_requestmetrics_errors_total{request="Produce",error="NONE"} 4)"));
+  CHECK(has_line(
+      text, R"(kafka_network_requestmetrics_errors_total{request="Produce",error="UNKNOWN_TOPIC_OR_PARTITION"} 1)"));
+  CHECK(has_line(text, R"(kafka_network_requestmetrics_errors_total{request="FetchConsumer",error="NONE"} 2)"));
+  CHECK(has_line(
+      text, R"(kafka_network_requestmetrics_errors_total{request="FetchConsumer",error="OFFSET_OUT_OF_RANGE"} 1)"));
+  CHECK(has_line(text, R"(kafka_network_requestmetrics_errors_total{request="Produce",error="UNKNOWN_ERROR_CODE"} 1)"));
+  CHECK(protocol::error_name(-1) == "UNKNOWN_SERVER_ERROR");
+  CHECK(protocol::error_name(29) == "TOPIC_AUTHORIZATION_FAILED");
 }
 
 TEST_CASE("topic traffic is counted per topic", "[metrics]") {
