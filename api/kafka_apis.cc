@@ -4,6 +4,7 @@
 #include "api/features.h"
 #include "api/handlers/add_offsets_to_txn_handler.h"
 #include "api/handlers/add_partitions_to_txn_handler.h"
+#include "api/handlers/alter_client_quotas_handler.h"
 #include "api/handlers/alter_configs_handler.h"
 #include "api/handlers/alter_partition_reassignments_handler.h"
 #include "api/handlers/alter_replica_log_dirs_handler.h"
@@ -57,6 +58,7 @@
 #include "api/handlers/write_txn_markers_handler.h"
 #include "api/protocol/errors.h"
 #include "api/protocol/frame.h"
+#include "api/quota/client_quota_store.h"
 #include "api/sasl/scram_bootstrap.h"
 #include "api/sasl/scram_server.h"
 #include "common/log_escape.h"
@@ -132,6 +134,8 @@ KafkaApis::KafkaApis(const config::BrokerConfig& config, const BrokerInfo& broke
   services_.authorizer = authorizer_.get();
   // Throws (the broker does not start) on a corrupt file or unstored bootstrap users.
   services_.scram = sasl::open_scram_store(config);
+  services_.client_quotas = std::make_shared<quota::ClientQuotaStore>(std::filesystem::path(config.log_dirs.at(0)) /
+                                                                      quota::kClientQuotasFile);
   services_.txn_offsets = groups_.get();  // markers on __consumer_offsets partitions (KIP-447)
   // The transaction coordinator loads __transaction_state before the first
   // request is handled (the handler threads start after this constructor).
@@ -232,8 +236,10 @@ void KafkaApis::add_scram_handlers() {
   // KIP-554: SCRAM credentials, in <first log dir>/skiff-scram-credentials.
   registry_.add(std::make_unique<DescribeUserScramCredentialsHandler>(services_));
   registry_.add(std::make_unique<AlterUserScramCredentialsHandler>(services_));
-  // No quotas, but kafka-configs --describe --entity-type users asks first.
+  // KIP-546: client quota configs, in <first log dir>/skiff-client-quotas
+  // (kafka-configs --describe --entity-type users asks them first).
   registry_.add(std::make_unique<DescribeClientQuotasHandler>(services_));
+  registry_.add(std::make_unique<AlterClientQuotasHandler>(services_));
 }
 
 KafkaApis::~KafkaApis() { shutdown(); }

@@ -1,8 +1,10 @@
-// DescribeClientQuotas (key 48), v0-1: Skiff enforces no client quotas, so
-// every filter matches nothing: no entries, no error. Needs DESCRIBE_CONFIGS
-// on the cluster, as Kafka 4.4, else CLUSTER_AUTHORIZATION_FAILED. Served
-// because kafka-configs --describe --entity-type users asks it before the
-// users' SCRAM credentials (DescribeUserScramCredentials), and fails without it.
+// DescribeClientQuotas (key 48), v0-1 (KIP-546; `kafka-configs --describe
+// --entity-type users|clients|ips`): the client quota configs matching the
+// filter, from the store (api/quota/client_quota_store.h), with Kafka 4.4's
+// match semantics (ClientQuotasImage.describe). A bad filter answers the
+// error (INVALID_REQUEST, or UNSUPPORTED_VERSION for an unknown entity type)
+// with Kafka's message and null entries. Needs DESCRIBE_CONFIGS on the
+// cluster, as Kafka 4.4, else CLUSTER_AUTHORIZATION_FAILED.
 #pragma once
 
 #include "api/api_handler.h"

@@ -34,11 +34,15 @@
 #include <shared_mutex>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "api/error_codes.h"
 
 namespace skiff::api::quota {
+
+// The store's file, in the first log dir.
+inline constexpr const char* kClientQuotasFile = "skiff-client-quotas";
 
 inline constexpr std::string_view kUser = "user";
 inline constexpr std::string_view kClientId = "client-id";
@@ -73,9 +77,11 @@ struct QuotaError {
 
 // One component of a DescribeClientQuotas filter.
 struct QuotaFilterComponent {
-  static constexpr int8_t kExact = 0;      // the entity named `match`
-  static constexpr int8_t kDefault = 1;    // the type's default entity
-  static constexpr int8_t kSpecified = 2;  // any named (non-default) entity
+  static constexpr int8_t kExact = 0;    // the entity named `match`
+  static constexpr int8_t kDefault = 1;  // the type's default entity
+  // Any entity of the type, the default one included: Kafka's
+  // ClientQuotasImage only checks that the type is there.
+  static constexpr int8_t kSpecified = 2;
   std::string entity_type;
   int8_t match_type = kExact;
   std::optional<std::string> match;
@@ -109,16 +115,21 @@ class ClientQuotaStore {
   std::vector<QuotaError> alter(const std::vector<QuotaAlteration>& alterations, bool validate_only);
 
   // DescribeClientQuotas: the entities matching every component (strict:
-  // and no other entity types), with all their values.
+  // and no other entity types), with all their values. A bad filter is
+  // INVALID_REQUEST (UNSUPPORTED_VERSION for an unknown entity type) with
+  // Kafka's message, and no entries.
   DescribedQuotas describe(const std::vector<QuotaFilterComponent>& components, bool strict) const;
 
   // The quota `key` for a client, looked up in Kafka's order
   // (DefaultQuotaCallback): user+client-id, user+default client-id, user,
   // default user+client-id, default user+default client-id, default user,
-  // client-id, default client-id. `user` is the principal's name.
+  // client-id, default client-id. `user` is the principal's name. As Kafka's
+  // metric tags: an empty client-id looks at the user levels only, an empty
+  // user at the client-id levels only.
   std::optional<ResolvedQuota> resolve(std::string_view key, std::string_view user, std::string_view client_id) const;
   // connection_creation_rate for an IP: the IP's own entity, else the
-  // default ip entity.
+  // default ip entity. Addresses compare as addresses ("::ffff:127.0.0.1"
+  // is 127.0.0.1, as Java's InetAddress).
   std::optional<double> resolve_ip(std::string_view ip) const;
 
   // Whether any entity sets `key` (throttling is skipped entirely when not).
@@ -129,10 +140,20 @@ class ClientQuotaStore {
  private:
   using Map = std::map<QuotaEntity, QuotaValues>;
 
+  // Swaps `next` in with its indexes; the caller holds mu_ exclusively.
+  void publish(Map next);
+
   std::filesystem::path file_;
-  std::mutex alter_mu_;            // one alter() at a time
-  mutable std::shared_mutex mu_;   // guards map_
+  std::mutex alter_mu_;           // one alter() at a time
+  mutable std::shared_mutex mu_;  // guards map_ and the indexes below
   Map map_;
+  // map_ indexed for the per-request lookups (no allocation of a
+  // QuotaEntity per level): user/client-id entities by their encoded shape
+  // (client_quota_store.cc, shape_key), ip entities by canonical address.
+  std::unordered_map<std::string, QuotaValues> by_shape_;
+  std::unordered_map<std::string, double> ip_rates_;
+  std::optional<double> default_ip_rate_;
+  std::map<std::string, int, std::less<>> key_counts_;  // key -> entities setting it
   std::atomic<uint64_t> generation_{0};
 };
 
