@@ -14,6 +14,15 @@ constexpr ReferenceApi kKafkaApis[] = {
 #include "api/reference/kafka_api_versions.inc"
 };
 
+// What Kafka 4.4 serves only when configured, so its recorded answer (a
+// default broker) lacks them: KIP-714's telemetry APIs, advertised once a
+// ClientTelemetryReceiver (a metric reporter) is configured
+// (ApiVersionManager's clientTelemetryEnabled). Skiff's receiver is /metrics.
+constexpr ReferenceApi kKafkaConfiguredApis[] = {
+    {71, "GetTelemetrySubscriptions", 0, 0},
+    {72, "PushTelemetry", 0, 0},
+};
+
 std::string range_text(int16_t lo, int16_t hi) { return lo == hi ? std::to_string(lo) : fmt::format("{}–{}", lo, hi); }
 
 std::string kafka_text() { return fmt::format("Kafka {}", kReferenceKafkaVersion); }
@@ -26,6 +35,8 @@ std::vector<ApiSideBySide> side_by_side(std::span<const ApiVersionRange> ours) {
   std::map<int16_t, ApiSideBySide> rows;
   for (const auto& k : kKafkaApis) rows[k.api_key] = {k.api_key, std::string(k.name), std::nullopt, k};
   for (const auto& r : ours) {
+    for (const auto& k : kKafkaConfiguredApis)
+      if (k.api_key == r.api_key) rows[k.api_key] = {k.api_key, std::string(k.name), std::nullopt, k};
     auto& row = rows[r.api_key];
     row.api_key = r.api_key;
     row.ours = r;

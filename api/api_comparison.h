@@ -35,7 +35,9 @@ struct ApiSideBySide {
   std::optional<ReferenceApi> kafka;
 };
 
-// Every key of `ours` and of Kafka's, sorted by key.
+// Every key of `ours` and of Kafka's, sorted by key. An API Kafka serves only
+// when configured (the telemetry APIs, with a telemetry receiver) is
+// compared with Kafka's range when we serve it.
 std::vector<ApiSideBySide> side_by_side(std::span<const ApiVersionRange> ours);
 
 // The gap, one readable line per difference: an API Kafka serves and we do

@@ -30,6 +30,9 @@ namespace quota {
 class ClientQuotaStore;
 class QuotaManager;
 }  // namespace quota
+namespace telemetry {
+class ClientMetricsManager;
+}
 class TxnHost;
 class TopicMetrics;
 namespace txn {
@@ -66,6 +69,9 @@ struct BrokerServices {
   // APIs change, and the throttling that enforces them.
   std::shared_ptr<quota::ClientQuotaStore> client_quotas;
   quota::QuotaManager* quotas = nullptr;
+  // KIP-714: the client-metrics subscriptions and the telemetry clients push
+  // (api/telemetry/client_metrics_manager.h).
+  telemetry::ClientMetricsManager* client_metrics = nullptr;
 };
 
 }  // namespace skiff::api

@@ -15,6 +15,13 @@ void ClientSoftware::forget_closed() {
   after_cleanup_ = by_connection_.size();
 }
 
+std::optional<ClientSoftware::Key> ClientSoftware::find(uint64_t connection_id) {
+  std::lock_guard lock(mu_);
+  auto it = by_connection_.find(connection_id);
+  if (it == by_connection_.end()) return std::nullopt;
+  return it->second;
+}
+
 std::map<ClientSoftware::Key, int> ClientSoftware::counts() {
   std::lock_guard lock(mu_);
   forget_closed();

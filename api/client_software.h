@@ -16,6 +16,7 @@
 #include <functional>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <unordered_map>
 
@@ -34,6 +35,8 @@ class ClientSoftware {
   };
   // The connection's ApiVersions named its software (again: the last wins).
   void seen(uint64_t connection_id, Key key);
+  // What the connection's ApiVersions named, if it did (KIP-714's matching).
+  std::optional<Key> find(uint64_t connection_id);
   // Open connections per software and listener.
   std::map<Key, int> counts();
   // Connections held now, closed ones not yet forgotten included.

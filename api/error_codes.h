@@ -85,6 +85,7 @@ enum class ErrorCode : int16_t {
   kInvalidRecord = 87,
   kInvalidUpdateVersion = 95,
   kUnstableOffsetCommit = 88,
+  kThrottlingQuotaExceeded = 89,
   kUnknownTopicId = 100,
   kInconsistentTopicId = 103,
   kFetchSessionTopicIdError = 106,
@@ -100,6 +101,8 @@ enum class ErrorCode : int16_t {
   kStaleMemberEpoch = 113,
   kMismatchedEndpointType = 114,
   kUnsupportedEndpointType = 115,
+  kUnknownSubscriptionId = 117,  // KIP-714
+  kTelemetryTooLarge = 118,
   kTransactionAbortable = 120,
   kInvalidRegularExpression = 128,
   kRebootstrapRequired = 129,

@@ -34,6 +34,7 @@
 #include "api/handlers/end_txn_handler.h"
 #include "api/handlers/fetch_handler.h"
 #include "api/handlers/find_coordinator_handler.h"
+#include "api/handlers/get_telemetry_subscriptions_handler.h"
 #include "api/handlers/heartbeat_handler.h"
 #include "api/handlers/incremental_alter_configs_handler.h"
 #include "api/handlers/init_producer_id_handler.h"
@@ -50,6 +51,7 @@
 #include "api/handlers/offset_fetch_handler.h"
 #include "api/handlers/offset_for_leader_epoch_handler.h"
 #include "api/handlers/produce_handler.h"
+#include "api/handlers/push_telemetry_handler.h"
 #include "api/handlers/sasl_authenticate_handler.h"
 #include "api/handlers/sasl_handshake_handler.h"
 #include "api/handlers/sync_group_handler.h"
@@ -61,6 +63,7 @@
 #include "api/quota/client_quota_store.h"
 #include "api/sasl/scram_bootstrap.h"
 #include "api/sasl/scram_server.h"
+#include "api/telemetry/client_metrics_manager.h"
 #include "common/log_escape.h"
 
 namespace skiff::api {
@@ -180,6 +183,7 @@ KafkaApis::KafkaApis(const config::BrokerConfig& config, const BrokerInfo& broke
   add_txn_and_acl_handlers();
   add_sasl_handlers();
   add_scram_handlers();
+  add_telemetry_handlers(config);
   // DeleteTopics drops the topic's committed offsets right after the topic;
   // a crash in between leaves them here. OffsetCommit needs an existing
   // topic, so offsets of a missing one can only be such leftovers.
@@ -242,9 +246,22 @@ void KafkaApis::add_scram_handlers() {
   registry_.add(std::make_unique<AlterClientQuotasHandler>(services_));
 }
 
+void KafkaApis::add_telemetry_handlers(const config::BrokerConfig& config) {
+  // KIP-714: subscriptions in <first log dir>/skiff-client-metrics (throws on
+  // a corrupt file: the broker does not start), pushed metrics for /metrics.
+  client_metrics_ = std::make_unique<telemetry::ClientMetricsManager>(std::filesystem::path(config.log_dirs.at(0)) /
+                                                                      "skiff-client-metrics");
+  services_.client_metrics = client_metrics_.get();
+  registry_.add(std::make_unique<GetTelemetrySubscriptionsHandler>(services_));
+  registry_.add(std::make_unique<PushTelemetryHandler>(services_));
+}
+
 KafkaApis::~KafkaApis() { shutdown(); }
 
-void KafkaApis::set_client_software(ClientSoftware* software) { api_versions_->set_client_software(software); }
+void KafkaApis::set_client_software(ClientSoftware* software) {
+  api_versions_->set_client_software(software);
+  client_metrics_->set_client_software(software);
+}
 
 void KafkaApis::complete_delayed() {
   fetch_purgatory_.complete_all();

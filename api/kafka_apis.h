@@ -32,6 +32,9 @@ namespace skiff::api {
 class ApiVersionsHandler;
 class ClientSoftware;
 class SaslAuthenticateHandler;
+namespace telemetry {
+class ClientMetricsManager;
+}
 
 class KafkaApis : public network::RequestHandler {
  public:
@@ -49,6 +52,8 @@ class KafkaApis : public network::RequestHandler {
   const HandlerRegistry& registry() const { return registry_; }
   TxnHost* txn_host() { return txn_.get(); }  // the transaction coordinator (tests)
   group::GroupCoordinator& groups() { return *groups_; }
+  // KIP-714's subscriptions and pushed client metrics (/metrics collects them).
+  telemetry::ClientMetricsManager& client_metrics() { return *client_metrics_; }
 
   // Produce's transaction check (the coordinator's host sets it; tests set a
   // fake). Set before requests flow; null: transactional produce is refused.
@@ -69,12 +74,15 @@ class KafkaApis : public network::RequestHandler {
   void add_sasl_handlers();
   // KIP-554's SCRAM credential APIs (api/sasl/scram_store.h).
   void add_scram_handlers();
+  // KIP-714's GetTelemetrySubscriptions and PushTelemetry (api/telemetry/).
+  void add_telemetry_handlers(const config::BrokerConfig& config);
   ApiHandler* route(ApiRequest& request, Responder& out, const Escaped& client);
 
   Purgatory fetch_purgatory_;
   std::unique_ptr<group::GroupCoordinator> groups_;
   std::unique_ptr<admin::ProducerIds> producer_ids_;
   std::unique_ptr<acl::Authorizer> authorizer_;  // null: authorizer.class.name unset
+  std::unique_ptr<telemetry::ClientMetricsManager> client_metrics_;
   BrokerServices services_;
   std::unique_ptr<TxnHost> txn_;
   HandlerRegistry registry_;

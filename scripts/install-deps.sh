@@ -18,6 +18,10 @@ BUILD_PACKAGES=(
   # OpenSSL 3: TLS on SSL listeners (network/tls_context.h); the image's
   # runtime stage picks up libssl3 from ldd
   libssl-dev
+  # Protocol Buffers: KIP-714's PushTelemetry payload is an OTLP MetricsData
+  # (api/telemetry/otlp_metrics.h); protoc compiles the vendored
+  # opentelemetry protos at build time, libprotobuf decodes them
+  libprotobuf-dev protobuf-compiler
 )
 PACKAGES=(
   "${BUILD_PACKAGES[@]}"

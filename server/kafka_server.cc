@@ -11,6 +11,8 @@
 #include <filesystem>
 #include <fstream>
 
+#include "api/telemetry/client_metrics_manager.h"
+#include "common/metrics.h"
 #include "server/dynamic_config_wiring.h"
 #include "server/fd_budget.h"
 #include "server/group_metrics.h"
@@ -176,6 +178,8 @@ void KafkaServer::startup() {
                                       per_partition = config_.metrics_partition_series](metrics::Exposition& out) {
     collect_groups(out, groups, logs, per_partition);
   });
+  metrics_->registry().add_collector(  // KIP-714's pushed client metrics
+      [&telemetry = apis_->client_metrics()](metrics::Exposition& out) { telemetry.collect(out); });
   handlers_ = std::make_unique<RequestHandlerPool>(dynamic_->current()->num_io_threads, *channel_, *apis_);
   metrics_->registry().add_collector([this, &software](metrics::Exposition& out) {
     collect_network(out, *channel_, *socket_server_->quotas(), *handlers_, software);

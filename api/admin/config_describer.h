@@ -21,7 +21,7 @@ namespace skiff::api::admin {
 inline constexpr int8_t kResourceTopic = 2;
 inline constexpr int8_t kResourceBroker = 4;
 inline constexpr int8_t kResourceBrokerLogger = 8;
-inline constexpr int8_t kResourceClientMetrics = 16;  // KIP-714's subscriptions: Skiff has none
+inline constexpr int8_t kResourceClientMetrics = 16;  // KIP-714's subscriptions (client_metrics_admin.h)
 inline constexpr int8_t kResourceGroup = 32;          // KIP-848's group configs (group_config_admin.h)
 
 // Kafka's DescribeConfigsResponse.ConfigSource ids.

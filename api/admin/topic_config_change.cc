@@ -5,6 +5,7 @@
 
 #include "api/admin/broker_config_change.h"
 #include "api/admin/broker_loggers.h"
+#include "api/admin/client_metrics_admin.h"
 #include "api/admin/config_describer.h"
 #include "api/admin/group_config_admin.h"
 #include "api/api_log.h"
@@ -98,6 +99,8 @@ ChangeResult alter_resource(BrokerServices& services, int8_t resource_type, cons
   }
   if (resource_type == kResourceGroup)
     return alter_group_configs(services, resource_name, changes, incremental, validate_only);
+  if (resource_type == kResourceClientMetrics)
+    return alter_client_metrics(services, resource_name, changes, incremental, validate_only);
   if (resource_type != kResourceTopic)
     return fail(ErrorCode::kInvalidRequest, "Unsupported resource type " + std::to_string(resource_type));
   return alter_topic(services, resource_name, changes, incremental, validate_only);

@@ -1,6 +1,7 @@
 #include "api/handlers/describe_configs_handler.h"
 
 #include "api/admin/broker_loggers.h"
+#include "api/admin/client_metrics_admin.h"
 #include "api/admin/config_describer.h"
 #include "api/admin/group_config_admin.h"
 #include "api/authorize.h"
@@ -80,6 +81,10 @@ void DescribeConfigsHandler::handle(ApiRequest& request, protocol::DescribeConfi
       entries = admin::describe_loggers(services_, res.configuration_keys);
     } else if (res.resource_type == admin::kResourceGroup) {
       entries = admin::describe_group_configs(services_, res.resource_name, res.configuration_keys);
+    } else if (res.resource_type == admin::kResourceClientMetrics) {
+      std::string message;
+      entries = admin::describe_client_metrics(services_, res.resource_name, res.configuration_keys, message);
+      if (!entries) return failed(ErrorCode::kInvalidRequest, message);
     } else {
       return failed(ErrorCode::kInvalidRequest, "Unsupported resource type " + std::to_string(res.resource_type));
     }

@@ -6,6 +6,7 @@
 #include "api/admin/config_describer.h"
 #include "api/authorize.h"
 #include "api/group/group_coordinator.h"
+#include "api/telemetry/client_metrics_manager.h"
 #include "log/log_manager.h"
 
 namespace skiff::api {
@@ -41,7 +42,9 @@ void ListConfigResourcesHandler::add_resources(int8_t type, protocol::ListConfig
       if (services_.groups)
         for (auto& g : services_.groups->groups_with_configs()) add(std::move(g));
       break;
-    default:  // kResourceClientMetrics: no subscriptions exist
+    default:  // kResourceClientMetrics: the subscriptions
+      if (services_.client_metrics)
+        for (auto& name : services_.client_metrics->subscriptions().names()) add(std::move(name));
       break;
   }
 }

@@ -2,8 +2,8 @@
 // ListClientMetricsResources): the config resources that exist, by type, as
 // Kafka 4.4 lists them: TOPIC every topic (internal ones too), BROKER and
 // BROKER_LOGGER this broker's id, GROUP the groups that have dynamic configs
-// (not every group), CLIENT_METRICS the client-metrics subscriptions (Skiff
-// has none: KIP-714 is not served). No types asked: all of them; a type
+// (not every group), CLIENT_METRICS the client-metrics subscriptions
+// (api/telemetry/client_metrics_subscriptions.h). No types asked: all of them; a type
 // outside these five: UNSUPPORTED_VERSION. v0 asks for client metrics only.
 // Needs DESCRIBE_CONFIGS on the cluster (CLUSTER_AUTHORIZATION_FAILED).
 // Threads: any handler thread; reads thread-safe services only.
