@@ -62,12 +62,12 @@ struct BrokerServices {
   // The SCRAM credentials (api/sasl/scram_store.h): KIP-554's APIs change
   // them, the SASL exchange reads them. Shared: a connection's SCRAM exchange
   // may hold it.
-  std::shared_ptr<sasl::ScramCredentialStore> scram;
+  std::shared_ptr<sasl::ScramCredentialStore> scram{};
   // Messages and bytes in and out per topic (api/topic_metrics.h); null: not counted.
   TopicMetrics* topic_metrics = nullptr;
   // Client quotas (api/quota/): the durable quota configs, which KIP-546's
   // APIs change, and the throttling that enforces them.
-  std::shared_ptr<quota::ClientQuotaStore> client_quotas;
+  std::shared_ptr<quota::ClientQuotaStore> client_quotas{};
   quota::QuotaManager* quotas = nullptr;
   // KIP-714: the client-metrics subscriptions and the telemetry clients push
   // (api/telemetry/client_metrics_manager.h).

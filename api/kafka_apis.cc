@@ -61,6 +61,7 @@
 #include "api/protocol/errors.h"
 #include "api/protocol/frame.h"
 #include "api/quota/client_quota_store.h"
+#include "api/quota/quota_manager.h"
 #include "api/sasl/scram_bootstrap.h"
 #include "api/sasl/scram_server.h"
 #include "api/telemetry/client_metrics_manager.h"
@@ -139,6 +140,8 @@ KafkaApis::KafkaApis(const config::BrokerConfig& config, const BrokerInfo& broke
   services_.scram = sasl::open_scram_store(config);
   services_.client_quotas = std::make_shared<quota::ClientQuotaStore>(std::filesystem::path(config.log_dirs.at(0)) /
                                                                       quota::kClientQuotasFile);
+  quotas_ = std::make_unique<quota::QuotaManager>(services_.client_quotas);
+  services_.quotas = quotas_.get();
   services_.txn_offsets = groups_.get();  // markers on __consumer_offsets partitions (KIP-447)
   // The transaction coordinator loads __transaction_state before the first
   // request is handled (the handler threads start after this constructor).
@@ -301,6 +304,16 @@ ApiHandler* KafkaApis::route(ApiRequest& request, Responder& out, const Escaped&
   return handler;
 }
 
+// Kafka exempts cluster actions from the request quota: of those, Skiff
+// serves WriteTxnMarkers (its own coordinator's, never a client's).
+void KafkaApis::attach_request_quota(const ApiRequest& request, Responder& out) {
+  if (!quotas_->enabled(quota::QuotaKind::kRequest) || request.api_key() == protocol::WriteTxnMarkersRequest::kApiKey)
+    return;
+  out.set_request_quota(std::make_shared<const RequestQuotaClient>(
+      RequestQuotaClient{quotas_.get(), std::string(quota::quota_user(request.context().principal)),
+                         request.header.client_id.value_or("")}));
+}
+
 void KafkaApis::handle(network::Request raw, network::ResponseSender& sender) {
   if (raw.raw_sasl_token) {  // no Kafka header: a token of SaslHandshake v0's exchange
     sasl_authenticate_->handle_raw(std::move(raw), sender);
@@ -327,6 +340,8 @@ void KafkaApis::handle(network::Request raw, network::ResponseSender& sender) {
 
   ApiHandler* handler = route(request, out, client);
   if (!handler) return;
+  attach_request_quota(request, out);
+  out.set_error_observer(error_observer_);
   api_log().trace("request api={} v{} corr={} client={} from {}", key, version, request.correlation_id(), client,
                   request.context().peer_address);
   try {

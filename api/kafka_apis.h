@@ -31,6 +31,11 @@ namespace skiff::api {
 
 class ApiVersionsHandler;
 class ClientSoftware;
+class ErrorObserver;
+namespace quota {
+class ClientQuotaStore;
+class QuotaManager;
+}  // namespace quota
 class SaslAuthenticateHandler;
 namespace telemetry {
 class ClientMetricsManager;
@@ -54,6 +59,9 @@ class KafkaApis : public network::RequestHandler {
   group::GroupCoordinator& groups() { return *groups_; }
   // KIP-714's subscriptions and pushed client metrics (/metrics collects them).
   telemetry::ClientMetricsManager& client_metrics() { return *client_metrics_; }
+  quota::QuotaManager& quotas() { return *quotas_; }
+  // The client quota configs (connection_creation_rate is enforced by the network layer).
+  const std::shared_ptr<quota::ClientQuotaStore>& client_quotas() const { return services_.client_quotas; }
 
   // Produce's transaction check (the coordinator's host sets it; tests set a
   // fake). Set before requests flow; null: transactional produce is refused.
@@ -64,6 +72,9 @@ class KafkaApis : public network::RequestHandler {
   // Which client software each connection runs (api/client_software.h). Set
   // before requests flow; null: not recorded.
   void set_client_software(ClientSoftware* software);
+  // Where each response's error codes are counted (api/error_tally.h). Set
+  // before requests flow; null: not counted.
+  void set_error_observer(ErrorObserver* observer) { error_observer_ = observer; }
 
  private:
   // The group coordinator's APIs, classic and KIP-848's, into registry_.
@@ -77,6 +88,8 @@ class KafkaApis : public network::RequestHandler {
   // KIP-714's GetTelemetrySubscriptions and PushTelemetry (api/telemetry/).
   void add_telemetry_handlers(const config::BrokerConfig& config);
   ApiHandler* route(ApiRequest& request, Responder& out, const Escaped& client);
+  // A request_percentage quota's client, when one may apply (api/quota/).
+  void attach_request_quota(const ApiRequest& request, Responder& out);
 
   Purgatory fetch_purgatory_;
   std::unique_ptr<group::GroupCoordinator> groups_;
@@ -84,11 +97,13 @@ class KafkaApis : public network::RequestHandler {
   std::unique_ptr<acl::Authorizer> authorizer_;  // null: authorizer.class.name unset
   std::unique_ptr<telemetry::ClientMetricsManager> client_metrics_;
   BrokerServices services_;
+  std::unique_ptr<quota::QuotaManager> quotas_;
   std::unique_ptr<TxnHost> txn_;
   HandlerRegistry registry_;
   ApiVersionsHandler* api_versions_ = nullptr;
   std::unique_ptr<sasl::SaslMechanisms> sasl_;
   SaslAuthenticateHandler* sasl_authenticate_ = nullptr;  // also takes SaslHandshake v0's bare tokens
+  ErrorObserver* error_observer_ = nullptr;
 };
 
 }  // namespace skiff::api

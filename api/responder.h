@@ -6,16 +6,39 @@
 // Copying or moving it is what a handler does to answer later, so the first
 // copy or move stamps the time the request was parked: the request metrics
 // split the handler's own time (LocalTimeMs) from the wait (RemoteTimeMs).
+//
+// Client quotas (api/quota/quota_manager.h): a handler that recorded bytes
+// against a byte-rate quota passes the throttle to throttle(); a request
+// with a request_percentage quota carries its client (set_request_quota),
+// and send() records the handler thread's time. The larger throttle goes in
+// the body's throttle_time_ms and mutes the connection (Response::throttle).
 #pragma once
 
+#include <algorithm>
 #include <chrono>
+#include <memory>
 #include <string>
 
 #include "api/api_request.h"
+#include "api/error_tally.h"
 #include "api/protocol/frame.h"
 #include "network/request.h"
 
 namespace skiff::api {
+
+namespace quota {
+class QuotaManager;
+}
+
+// The client a request-time quota is recorded for.
+struct RequestQuotaClient {
+  quota::QuotaManager* manager = nullptr;
+  std::string user;  // the principal's name
+  std::string client_id;
+};
+// Records the request's handler-thread time so far (from times.dequeued to
+// now, or to when it was parked); the throttle in ms (api/quota/quota_manager.cc).
+int32_t record_request_time(const RequestQuotaClient& client, const network::RequestTimes& times);
 
 class Responder {
  public:
@@ -31,13 +54,19 @@ class Responder {
         context_(o.context_),
         correlation_id_(o.correlation_id_),
         api_version_(o.api_version_),
-        times_(parked(o.times_)) {}
+        times_(parked(o.times_)),
+        throttle_ms_(o.throttle_ms_),
+        request_quota_(o.request_quota_),
+        errors_(o.errors_) {}
   Responder(Responder&& o) noexcept
       : sender_(o.sender_),
         context_(std::move(o.context_)),
         correlation_id_(o.correlation_id_),
         api_version_(o.api_version_),
-        times_(parked(o.times_)) {}
+        times_(parked(o.times_)),
+        throttle_ms_(o.throttle_ms_),
+        request_quota_(std::move(o.request_quota_)),
+        errors_(o.errors_) {}
   Responder& operator=(const Responder&) = delete;
   Responder& operator=(Responder&&) = delete;
 
@@ -48,7 +77,20 @@ class Responder {
   }
   template <class Body>
   void send_at_version(const Body& body, int16_t version) {
+    count_errors(body);
     network::Response r = response(network::Response::Action::kSend);
+    const int32_t throttle = final_throttle();
+    if constexpr (requires(Body b) { b.throttle_time_ms = int32_t{0}; }) {
+      if (throttle > body.throttle_time_ms) {  // rare: copy to set the field
+        Body throttled = body;
+        throttled.throttle_time_ms = throttle;
+        r.throttle = std::chrono::milliseconds(throttle);
+        r.chunks = protocol::encode_response_frame(correlation_id_, version, throttled);
+        sender_->send_response(std::move(r));
+        return;
+      }
+    }
+    r.throttle = std::chrono::milliseconds(throttle);
     r.chunks = protocol::encode_response_frame(correlation_id_, version, body);
     sender_->send_response(std::move(r));
   }
@@ -56,18 +98,41 @@ class Responder {
   // after `delay` (a failed authentication, as Kafka delays its close).
   template <class Body>
   void send_then_close(const Body& body, std::chrono::milliseconds delay) {
+    count_errors(body);
     network::Response r = response(network::Response::Action::kSendThenClose);
     r.close_delay = delay;
     r.chunks = protocol::encode_response_frame(correlation_id_, api_version_, body);
     sender_->send_response(std::move(r));
   }
-  // acks=0: no response, but the connection is unmuted.
-  void send_nothing() { sender_->send_response(response(network::Response::Action::kNoOp)); }
+  // acks=0: no response, but the connection is unmuted (after a byte-rate
+  // throttle; Kafka exempts acks=0 from the request quota).
+  void send_nothing() {
+    network::Response r = response(network::Response::Action::kNoOp);
+    r.throttle = std::chrono::milliseconds(throttle_ms_);
+    sender_->send_response(std::move(r));
+  }
   void close(std::string reason) { sender_->send_response(network::Response::close(context_, std::move(reason))); }
 
   int16_t api_version() const { return api_version_; }
+  // A byte-rate quota's throttle for this response (the larger one wins).
+  void throttle(int32_t ms) { throttle_ms_ = std::max(throttle_ms_, ms); }
+  void set_request_quota(std::shared_ptr<const RequestQuotaClient> client) { request_quota_ = std::move(client); }
+  // Where the response's error codes are counted (null: not counted).
+  void set_error_observer(ErrorObserver* observer) { errors_ = observer; }
+  const network::RequestContext& context() const { return context_; }
 
  private:
+  template <class Body>
+  void count_errors(const Body& body) const {
+    if constexpr (requires { body.for_each_error_code([](int16_t) {}); }) {
+      if (!errors_ || times_.api_key < 0) return;
+      ErrorTally tally(*errors_, times_.api_key);
+      body.for_each_error_code(tally);
+    }
+  }
+  int32_t final_throttle() const {
+    return request_quota_ ? std::max(throttle_ms_, record_request_time(*request_quota_, times_)) : throttle_ms_;
+  }
   static network::RequestTimes parked(network::RequestTimes t) {
     if (t.api_key >= 0 && t.parked == network::RequestTimes::Clock::time_point{})
       t.parked = network::RequestTimes::Clock::now();
@@ -87,6 +152,9 @@ class Responder {
   int32_t correlation_id_;
   int16_t api_version_;
   network::RequestTimes times_;
+  int32_t throttle_ms_ = 0;
+  std::shared_ptr<const RequestQuotaClient> request_quota_;  // null: no request_percentage quota applies
+  ErrorObserver* errors_ = nullptr;
 };
 
 }  // namespace skiff::api

@@ -116,6 +116,9 @@ void collect_network(Exposition& out, const network::RequestChannel& channel, co
   for (const auto& [name, c] : listeners)
     out.sample("kafka_server_socket_server_metrics_connection_creation_total", label, {name},
                static_cast<double>(c.accepted));
+  gauge(out, "skiff_connection_rate_throttled_total",
+        "Connections held then closed for exceeding their IP's connection_creation_rate quota.",
+        static_cast<double>(quotas.rate_throttled()), "counter");
   const std::vector<std::string> software_labels{"client_software_name", "client_software_version", "listener"};
   out.family("kafka_server_socket_server_metrics_connections", "gauge",
              "Open connections per client software (KIP-511, from ApiVersions v3+) and listener.");

@@ -11,6 +11,8 @@
 #include <filesystem>
 #include <fstream>
 
+#include "api/quota/client_quota_store.h"
+#include "api/quota/quota_manager.h"
 #include "api/telemetry/client_metrics_manager.h"
 #include "common/metrics.h"
 #include "server/dynamic_config_wiring.h"
@@ -173,6 +175,7 @@ void KafkaServer::startup() {
   auto& software = metrics_->client_software(socket_server_->quotas());
   apis_->set_client_software(&software);
   channel_->set_observer(metrics_->requests());
+  apis_->set_error_observer(metrics_->requests());
   // Only now that the coordinator exists; shutdown withdraws the metrics before apis_ goes.
   metrics_->registry().add_collector([&groups = apis_->groups(), &logs = *logs_,
                                       per_partition = config_.metrics_partition_series](metrics::Exposition& out) {
@@ -180,6 +183,9 @@ void KafkaServer::startup() {
   });
   metrics_->registry().add_collector(  // KIP-714's pushed client metrics
       [&telemetry = apis_->client_metrics()](metrics::Exposition& out) { telemetry.collect(out); });
+  metrics_->registry().add_collector([&quotas = apis_->quotas()](metrics::Exposition& out) { quotas.collect(out); });
+  socket_server_->quotas()->set_ip_rate_quota(
+      [store = apis_->client_quotas()](const std::string& ip) { return store->resolve_ip(ip); });
   handlers_ = std::make_unique<RequestHandlerPool>(dynamic_->current()->num_io_threads, *channel_, *apis_);
   metrics_->registry().add_collector([this, &software](metrics::Exposition& out) {
     collect_network(out, *channel_, *socket_server_->quotas(), *handlers_, software);

@@ -2,14 +2,40 @@
 
 #include "api/fetch_reader.h"
 #include "api/purgatory.h"
+#include "api/quota/quota_manager.h"
 #include "api/topic_metrics.h"
 
 namespace skiff::api {
 namespace {
 
+// The consumer a consumer_byte_rate quota applies to; absent: none does.
+struct FetchQuota {
+  quota::QuotaManager* manager;
+  std::string user;
+  std::string client_id;
+};
+
+// Counts the answer's bytes against the consumer's quota, as Kafka does:
+// over it, the answer is an empty one that carries the throttle, and its
+// bytes are taken back (they were not sent).
+bool throttled(const std::optional<FetchQuota>& quota, const protocol::FetchResponse& resp, int16_t version,
+               Responder& out) {
+  if (!quota) return false;
+  const auto bytes = static_cast<double>(resp.encoded_size(version));
+  const int32_t ms = quota->manager->record(quota::QuotaKind::kFetch, quota->user, quota->client_id, bytes);
+  if (ms <= 0) return false;
+  quota->manager->unrecord(quota::QuotaKind::kFetch, quota->user, quota->client_id, bytes);
+  out.throttle(ms);
+  return true;
+}
+
 // Reads the fetch's records now and answers; counts them per topic.
-void answer(const FetchReader& reader, Responder& out, TopicMetrics* metrics) {
+void answer(const FetchReader& reader, Responder& out, TopicMetrics* metrics, const std::optional<FetchQuota>& quota) {
   auto resp = reader.read();
+  if (throttled(quota, resp, out.api_version(), out)) {
+    out.send(protocol::FetchResponse{});
+    return;
+  }
   if (metrics) {
     for (const auto& t : resp.responses) {
       uint64_t bytes = 0;
@@ -27,19 +53,38 @@ void answer(const FetchReader& reader, Responder& out, TopicMetrics* metrics) {
 // append wakes it) or at its deadline, reading the logs afresh either way.
 class DelayedFetch : public DelayedOperation {
  public:
-  DelayedFetch(FetchReader reader, Responder out, size_t min_bytes, TopicMetrics* metrics)
-      : reader_(std::move(reader)), out_(std::move(out)), min_bytes_(min_bytes), metrics_(metrics) {}
+  DelayedFetch(FetchReader reader, Responder out, size_t min_bytes, TopicMetrics* metrics,
+               std::optional<FetchQuota> quota)
+      : reader_(std::move(reader)),
+        out_(std::move(out)),
+        min_bytes_(min_bytes),
+        metrics_(metrics),
+        quota_(std::move(quota)) {}
 
  protected:
   bool ready() override { return reader_.available_bytes() >= min_bytes_; }
-  void complete() override { answer(reader_, out_, metrics_); }
+  void complete() override { answer(reader_, out_, metrics_, quota_); }
 
  private:
   FetchReader reader_;
   Responder out_;
   size_t min_bytes_;
   TopicMetrics* metrics_;
+  std::optional<FetchQuota> quota_;
 };
+
+// A consumer's quota (not a follower's: Skiff has none) bounds what one
+// fetch may take to what one quota window allows (Kafka's
+// getMaxValueInQuotaWindow), so that a fetch is never throttled for sure.
+std::optional<FetchQuota> fetch_quota(BrokerServices& services, ApiRequest& request, protocol::FetchRequest& body) {
+  auto* quotas = services.quotas;
+  if (!quotas || !quotas->enabled(quota::QuotaKind::kFetch)) return std::nullopt;
+  FetchQuota q{quotas, std::string(quota::quota_user(request.context().principal)),
+               request.header.client_id.value_or("")};
+  body.max_bytes = std::min(body.max_bytes, quotas->max_value_in_window(quota::QuotaKind::kFetch, q.user, q.client_id));
+  body.min_bytes = std::min(body.min_bytes, body.max_bytes);
+  return q;
+}
 
 }  // namespace
 
@@ -48,16 +93,18 @@ void FetchHandler::handle(ApiRequest& request, protocol::FetchRequest& body, Res
     out.send(error_response(body, ErrorCode::kFetchSessionIdNotFound));
     return;
   }
+  auto quota = fetch_quota(services_, request, body);
   FetchReader reader(services_, body, request);
   const size_t min_bytes = static_cast<size_t>(std::max(0, body.min_bytes));
   const bool can_wait =
       body.max_wait_ms > 0 && services_.fetch_purgatory && !reader.has_error() && !reader.watch_keys().empty();
   if (!can_wait || reader.available_bytes() >= min_bytes) {
-    answer(reader, out, services_.topic_metrics);
+    answer(reader, out, services_.topic_metrics, quota);
     return;
   }
   auto keys = reader.watch_keys();
-  auto op = std::make_shared<DelayedFetch>(std::move(reader), std::move(out), min_bytes, services_.topic_metrics);
+  auto op = std::make_shared<DelayedFetch>(std::move(reader), std::move(out), min_bytes, services_.topic_metrics,
+                                           std::move(quota));
   services_.fetch_purgatory->add(std::move(op), std::move(keys), std::chrono::milliseconds(body.max_wait_ms));
 }
 

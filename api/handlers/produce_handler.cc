@@ -6,6 +6,7 @@
 #include "api/api_log.h"
 #include "api/authorize.h"
 #include "api/purgatory.h"
+#include "api/quota/quota_manager.h"
 #include "api/topic_metrics.h"
 #include "api/topics.h"
 #include "api/txn/txn_gates.h"
@@ -357,6 +358,12 @@ void ProduceHandler::start_check(const std::shared_ptr<Pending>& pending) {
 
 void ProduceHandler::handle(ApiRequest& request, protocol::ProduceRequest& body, Responder& out) {
   const int16_t version = request.api_version();
+  // producer_byte_rate: the whole request counts, as Kafka's request.sizeInBytes;
+  // the records are appended all the same, and the answer carries the throttle.
+  if (auto* quotas = services_.quotas; quotas && quotas->enabled(quota::QuotaKind::kProduce))
+    out.throttle(quotas->record(quota::QuotaKind::kProduce, quota::quota_user(request.context().principal),
+                                request.header.client_id.value_or(""),
+                                static_cast<double>(request.raw.frame.size() + 4)));
   auto plan = this->plan(request, body);
   const auto producers = mark_transactional(body, plan);
   if (!producers.empty()) {

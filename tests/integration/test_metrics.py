@@ -7,6 +7,8 @@ switched off for brokers with many partitions. Runs once, in the kcat run."""
 from __future__ import annotations
 
 import http.client
+import socket
+import struct
 import subprocess
 import time
 
@@ -15,6 +17,7 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from conftest import skiff_binary
 from harness.broker import SkiffBroker
+from harness.wire import recv_exact
 from test_admin import only_for
 
 
@@ -105,6 +108,17 @@ def consume(b: SkiffBroker, topic: str, n: int, partition: int = 0) -> None:
     assert p.stdout.count("\n") == n
 
 
+def metadata_without_auto_create(b: SkiffBroker, topic: str) -> None:
+    """Metadata v4 for one topic, allow_auto_topic_creation false."""
+    name = topic.encode()
+    body = struct.pack(">ih", 1, len(name)) + name + b"\x00"
+    header = struct.pack(">hhih", 3, 4, 7, 1) + b"m"
+    with socket.create_connection(("127.0.0.1", int(b.bootstrap.rsplit(":", 1)[1])), timeout=10) as s:
+        s.sendall(struct.pack(">i", len(header) + len(body)) + header + body)
+        size = struct.unpack(">i", recv_exact(s, 4))[0]
+        recv_exact(s, size)
+
+
 def value_or_zero(families, name, **labels) -> float:
     found = samples(families, name, **labels)
     return found[0].value if found else 0.0
@@ -128,6 +142,13 @@ def test_topic_traffic_matches_what_clients_did(client, own):
     assert bytes_in == value(m, "kafka_log_log_size", topic="traffic", partition="0")
     assert value(m, "kafka_server_brokertopicmetrics_bytesout_total", topic="traffic") >= bytes_in
     assert value(m, "kafka_server_brokertopicmetrics_failedproducerequests_total", topic="traffic") == 0
+    # Errors per API: kcat's produce requests each answered one partition, NONE.
+    produces = sum(s.value for s in samples(m, "kafka_network_requestmetrics_requests_total", request="Produce"))
+    assert value(m, "kafka_network_requestmetrics_errors_total", request="Produce", error="NONE") == produces
+    metadata_without_auto_create(b, "no-such-topic-here")
+    m, _ = scrape(b)
+    assert value(m, "kafka_network_requestmetrics_errors_total", request="Metadata",
+                 error="UNKNOWN_TOPIC_OR_PARTITION") >= 1, [s for s in samples(m, "kafka_network_requestmetrics_errors_total")]
     produce(b, "traffic", 5)
     again, _ = scrape(b)  # counters only grow
     assert value(again, "kafka_server_brokertopicmetrics_messagesin_total", topic="traffic") == 305
