@@ -43,6 +43,7 @@ std::vector<ApiSideBySide> side_by_side(std::span<const ApiVersionRange> ours) {
     if (const auto* info = protocol::find_api(r.api_key)) row.name = std::string(info->name);
   }
   std::vector<ApiSideBySide> out;
+  out.reserve(rows.size());
   for (auto& [key, row] : rows) out.push_back(std::move(row));
   return out;
 }

@@ -220,7 +220,7 @@ ErrorCode ClientMetricsManager::push(const PushRequest& request, const ClientCon
   const bool has_metrics = !request.metrics.empty();
   if (has_metrics && request.compression_type >= 0 && request.compression_type <= 4 &&
       request.metrics.size() <= static_cast<size_t>(kTelemetryMaxBytes)) {
-    auto plain = decompress_payload(request.compression_type, request.metrics, 16u * kTelemetryMaxBytes);
+    auto plain = decompress_payload(request.compression_type, request.metrics, size_t{16} * kTelemetryMaxBytes);
     if (plain) decoded = decode_metrics_data(*plain);
   }
   std::lock_guard lock(mu_);
@@ -297,7 +297,7 @@ void ClientMetricsManager::collect(metrics::Exposition& out) {
                series.value};
       for (const auto& [k, v] : key.attributes) {
         std::string name = label_name(k);
-        if (std::find(s.names.begin(), s.names.end(), name) != s.names.end()) name = "attr_" + name;
+        if (std::find(s.names.begin(), s.names.end(), name) != s.names.end()) name.insert(0, "attr_");
         if (std::find(s.names.begin(), s.names.end(), name) != s.names.end()) continue;
         s.names.push_back(std::move(name));
         s.values.push_back(v);
