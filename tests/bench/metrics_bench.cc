@@ -1,6 +1,7 @@
 // What the request and topic metrics add to one request, in ns: the calls
 // a produce makes (RequestMetrics::on_response_sent, TopicMetrics::produced,
-// and the clock reads behind RequestTimes), single-threaded and from two
+// the clock reads behind RequestTimes, and the errors-per-API count of its
+// one-partition response), single-threaded and from two
 // threads at once (shared counters). Run by scripts/bench_metrics.py; not a
 // test.
 #include <chrono>
@@ -8,6 +9,8 @@
 #include <thread>
 #include <vector>
 
+#include "api/error_tally.h"
+#include "api/protocol/generated/produce_response.h"
 #include "api/topic_metrics.h"
 #include "server/request_metrics.h"
 
@@ -16,8 +19,20 @@ using Clock = network::RequestTimes::Clock;
 
 namespace {
 
+// A one-partition produce response, as a linger.ms=0 producer gets.
+const protocol::ProduceResponse& produce_response() {
+  static const protocol::ProduceResponse r = [] {
+    protocol::ProduceResponse out;
+    out.responses.resize(1);
+    out.responses[0].partition_responses.resize(1);
+    return out;
+  }();
+  return r;
+}
+
 // One request's worth of metrics work: three clock reads (dequeued,
-// answered, sent; received is read anyway), the topic counters, the observer.
+// answered, sent; received is read anyway), the topic counters, the error
+// codes of the response, the observer.
 void one_request(server::RequestMetrics& requests, api::TopicMetrics& topics, const Clock::time_point received) {
   network::RequestTimes t;
   t.api_key = 0;
@@ -25,6 +40,10 @@ void one_request(server::RequestMetrics& requests, api::TopicMetrics& topics, co
   t.received = received;
   t.dequeued = Clock::now();
   topics.produced("bench-topic", 1, 100);
+  {
+    api::ErrorTally tally(requests, t.api_key);
+    produce_response().for_each_error_code(tally);
+  }
   t.answered = Clock::now();
   requests.on_response_sent(t, Clock::now());
 }
