@@ -6,18 +6,14 @@
 #include <boost/asio/ip/address.hpp>
 #include <boost/asio/ip/tcp.hpp>
 
+#include "common/ip_address.h"
+
 namespace skiff::network {
 namespace {
 
-// Canonical text of an IP so that "::ffff:127.0.0.1" and "127.0.0.1" count as one.
-std::string canonical_ip(const std::string& ip) {
-  boost::system::error_code ec;
-  auto addr = boost::asio::ip::make_address(ip, ec);
-  if (ec) return ip;
-  if (addr.is_v6() && addr.to_v6().is_v4_mapped())
-    return boost::asio::ip::make_address_v4(boost::asio::ip::v4_mapped, addr.to_v6()).to_string();
-  return addr.to_string();
-}
+// Canonical text of an IP so that "::ffff:127.0.0.1" and "127.0.0.1" count
+// as one; anything else (a scoped IPv6 address) as it is.
+std::string canonical_ip(const std::string& ip) { return skiff::canonical_ip(ip).value_or(ip); }
 
 }  // namespace
 

@@ -18,10 +18,9 @@ struct FetchQuota {
 // Counts the answer's bytes against the consumer's quota, as Kafka does:
 // over it, the answer is an empty one that carries the throttle, and its
 // bytes are taken back (they were not sent).
-bool throttled(const std::optional<FetchQuota>& quota, const protocol::FetchResponse& resp, int16_t version,
-               Responder& out) {
+bool throttled(const std::optional<FetchQuota>& quota, const protocol::FetchResponse& resp, Responder& out) {
   if (!quota) return false;
-  const auto bytes = static_cast<double>(resp.encoded_size(version));
+  const auto bytes = static_cast<double>(resp.encoded_size(out.api_version()));
   const int32_t ms = quota->manager->record(quota::QuotaKind::kFetch, quota->user, quota->client_id, bytes);
   if (ms <= 0) return false;
   quota->manager->unrecord(quota::QuotaKind::kFetch, quota->user, quota->client_id, bytes);
@@ -32,7 +31,7 @@ bool throttled(const std::optional<FetchQuota>& quota, const protocol::FetchResp
 // Reads the fetch's records now and answers; counts them per topic.
 void answer(const FetchReader& reader, Responder& out, TopicMetrics* metrics, const std::optional<FetchQuota>& quota) {
   auto resp = reader.read();
-  if (throttled(quota, resp, out.api_version(), out)) {
+  if (throttled(quota, resp, out)) {
     out.send(protocol::FetchResponse{});
     return;
   }

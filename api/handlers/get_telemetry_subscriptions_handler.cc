@@ -6,11 +6,7 @@ namespace skiff::api {
 
 void GetTelemetrySubscriptionsHandler::handle(ApiRequest& request, protocol::GetTelemetrySubscriptionsRequest& body,
                                               Responder& out) {
-  auto* manager = services_.client_metrics;
-  if (!manager) {
-    out.send(error_response(body, ErrorCode::kUnsupportedVersion));
-    return;
-  }
+  auto* manager = services_.client_metrics;  // set by KafkaApis before this handler is registered
   const auto& ctx = request.context();
   auto client = manager->context(ctx.connection_id, request.header.client_id.value_or(""), ctx.peer_address);
   auto answer = manager->get_subscriptions(body.client_instance_id, client);

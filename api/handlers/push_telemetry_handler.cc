@@ -5,11 +5,7 @@
 namespace skiff::api {
 
 void PushTelemetryHandler::handle(ApiRequest& request, protocol::PushTelemetryRequest& body, Responder& out) {
-  auto* manager = services_.client_metrics;
-  if (!manager) {
-    out.send(error_response(body, ErrorCode::kUnsupportedVersion));
-    return;
-  }
+  auto* manager = services_.client_metrics;  // set by KafkaApis before this handler is registered
   const auto& ctx = request.context();
   auto client = manager->context(ctx.connection_id, request.header.client_id.value_or(""), ctx.peer_address);
   telemetry::PushRequest push{body.client_instance_id, body.subscription_id, body.terminating, body.compression_type,

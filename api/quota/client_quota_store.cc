@@ -1,8 +1,6 @@
 #include "api/quota/client_quota_store.h"
 
-#include <arpa/inet.h>
 #include <fmt/format.h>
-#include <netinet/in.h>
 
 #include <algorithm>
 #include <bit>
@@ -16,6 +14,7 @@
 
 #include "api/api_log.h"
 #include "api/state_file.h"
+#include "common/ip_address.h"
 #include "log/file_util.h"
 
 namespace skiff::api::quota {
@@ -87,25 +86,6 @@ std::string entity_text(const QuotaEntity& entity) {
 }
 
 QuotaError invalid(std::string message) { return {ErrorCode::kInvalidRequest, std::move(message)}; }
-
-// The canonical text of an IP literal (brackets around IPv6 allowed, as
-// Java's InetAddress.getByName; an IPv4-mapped IPv6 address is the IPv4
-// address), or nullopt. Host names are not resolved: an ip entity names an
-// address.
-std::optional<std::string> canonical_ip(std::string_view text) {
-  std::string s(text);
-  if (s.size() > 2 && s.front() == '[' && s.back() == ']') s = s.substr(1, s.size() - 2);
-  char buf[INET6_ADDRSTRLEN] = {};
-  in_addr v4{};
-  if (::inet_pton(AF_INET, s.c_str(), &v4) == 1) return ::inet_ntop(AF_INET, &v4, buf, sizeof buf);
-  in6_addr v6{};
-  if (::inet_pton(AF_INET6, s.c_str(), &v6) != 1) return std::nullopt;
-  if (IN6_IS_ADDR_V4MAPPED(&v6)) {
-    std::memcpy(&v4, v6.s6_addr + 12, 4);
-    return ::inet_ntop(AF_INET, &v4, buf, sizeof buf);
-  }
-  return ::inet_ntop(AF_INET6, &v6, buf, sizeof buf);
-}
 
 // ClientQuotaControlManager.validateEntity.
 QuotaError check_entity_types(const QuotaEntity& entity) {
