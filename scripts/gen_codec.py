@@ -895,13 +895,25 @@ def error_visitor(struct, rng):
     return head + ["void for_each_error_code(F&& f) const {"] + indent(body) + ["}"]
 
 
+def equality(name, fields, tagged):
+    """operator==: defaulted, unless a float64 field needs same_float64."""
+    if not any(f.type.kind == "float64" for f in fields):
+        return [f"bool operator==(const {name}&) const = default;"]
+    terms = [f"same_float64({f.member}, o.{f.member})" if f.type.kind == "float64"
+             else f"{f.member} == o.{f.member}" for f in fields]
+    if tagged:
+        terms.append("unknown_tagged_fields == o.unknown_tagged_fields")
+    lines = [("  return " if i == 0 else "         ") + t + (";" if i == len(terms) - 1 else " &&")
+             for i, t in enumerate(terms)]
+    return [f"bool operator==(const {name}& o) const {{"] + lines + ["}"]
+
+
 def struct_decl(msg, struct, nested):
     rng = struct.versions & msg.valid
     lines = [f"struct {struct.name} {{"] if nested else []
     members = []
-    for field in struct.fields:
-        if (field.versions & rng).empty():
-            continue  # declared in no version we serve
+    served = [f for f in struct.fields if not (f.versions & rng).empty()]
+    for field in served:
         init = default_value(field, rng)
         ctype = cpp_type(field, rng)
         members.append(f"{ctype} {field.member}" + (f" = {init};" if init else "{};"))
@@ -912,8 +924,7 @@ def struct_decl(msg, struct, nested):
         "void decode(ByteReader& r, int16_t version);",
         "void encode(ByteWriter& w, int16_t version) const;",
         "size_t encoded_size(int16_t version) const;",
-        f"bool operator==(const {struct.name}&) const = default;",
-    ]
+    ] + equality(struct.name, served, not (msg.flexible & rng).empty())
     if msg.kind == "response" and (not nested or holds_errors(struct)):
         members += error_visitor(struct, rng)
     if nested:

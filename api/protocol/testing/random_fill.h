@@ -4,6 +4,7 @@
 // compiled into skiff_protocol_testing, never into the broker.
 #pragma once
 
+#include <bit>
 #include <cstdint>
 #include <deque>
 #include <optional>
@@ -32,7 +33,15 @@ class FillContext {
   void fill(uint16_t& v) { v = static_cast<uint16_t>(next()); }
   void fill(int32_t& v) { v = static_cast<int32_t>(next()); }
   void fill(int64_t& v) { v = static_cast<int64_t>(next()); }
-  void fill(double& v) { v = static_cast<double>(next() % 1000000) / 8.0; }
+  // Mostly plain values; one in three is a value equality gets wrong
+  // (a NaN with a payload, -0.0, an infinity) or any bit pattern.
+  void fill(double& v) {
+    static constexpr uint64_t kOdd[] = {0x7ff8000000000001, 0x8000000000000000, 0xfff0000000000000};
+    const uint64_t pick = next() % 12;
+    if (pick < 3) v = std::bit_cast<double>(kOdd[pick]);
+    else if (pick == 3) v = std::bit_cast<double>(next());
+    else v = static_cast<double>(next() % 1000000) / 8.0;
+  }
   void fill(Uuid& v);
   void fill(std::string& v);
   void fill(std::vector<uint8_t>& v);
