@@ -69,7 +69,7 @@
   const writable = (el) => (state.writeEnabled ? el : null);
   function table(testid, headers, rows) {
     return h('table', { testid },
-      h('thead', {}, h('tr', {}, headers.map((x) => h('th', { class: /^(#|size|messages|lag|offset|rate|partitions|members|committed|high|log start|last stable|value$)/i.test(x) ? 'num' : null }, x)))),
+      h('thead', {}, h('tr', {}, headers.map((x) => h('th', { class: /^(size|messages|lag|offset|rate|partition|members|committed|high|log start|last stable|leader|port|log size|usable|total|used)/i.test(x) ? 'num' : null }, x)))),
       h('tbody', {}, rows));
   }
 
@@ -466,7 +466,7 @@
             h('td', { testid: 'msg-key-cell' }, render(m.key_b64, format)),
             h('td', { testid: 'msg-value-cell' }, render(m.value_b64, format)),
             h('td', { testid: 'msg-headers-cell' }, (m.headers || []).map((x) =>
-              h('div', {}, h('code', {}, x.key), ': ', render(x.value_b64, format))))))));
+              h('div', { class: 'header' }, h('code', {}, x.key), ': ', render(x.value_b64, format))))))));
     }
     async function load() {
       const q = ['topic=' + enc(topic), 'order=' + order.value, 'limit=' + enc(limit.value || '50')];
