@@ -1,0 +1,294 @@
+"""The web console (docs/console-api.md) in a real browser against the real
+binary: Debian's chromium driven by Playwright (sync API, its own browser
+download never used). In the page: create a topic, produce a message, find it
+by key; a real consumer group (confluent-kafka) commits offsets behind the
+end and its lag, as the page shows it, falls while it runs; once it stopped,
+the page resets its offsets to earliest and shows the lag back at the topic's
+message count. A read-only console (http.console.write.enabled=false) shows
+no write control, and a POST gets 403.
+
+Every wait is bounded. Screenshots of each step go to $SKIFF_TEST_ARTIFACTS
+(a directory per test) when set, else under the test's pytest tmp path; the
+directory is printed in the run's output. Runs once, in the confluent_kafka
+run (scripts/install-test-clients.sh confluent_kafka installs chromium and
+playwright)."""
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import threading
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+
+from conftest import BROKER_OVERRIDES, skiff_binary
+from harness.broker import SkiffBroker
+from test_admin import only_for
+
+CHROMIUM = "/usr/bin/chromium"
+UI_TIMEOUT_MS = 15_000  # any one page action or expectation
+# Every element that changes the broker (server/console/assets/app.js).
+WRITE_CONTROLS = ["create-topic-form", "create-topic-submit", "delete-topic", "produce-form", "produce-submit",
+                  "config-set-form", "config-save", "config-delete", "reset-form", "reset-submit", "delete-group"]
+
+
+def api(port: int, method: str, path: str, body: dict | None = None) -> tuple[int, dict]:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    try:
+        headers = {"Content-Type": "application/json"} if body is not None else {}
+        conn.request(method, path, json.dumps(body) if body is not None else None, headers)
+        r = conn.getresponse()
+        text = r.read().decode()
+        return r.status, json.loads(text) if text else {}
+    finally:
+        conn.close()
+
+
+@pytest.fixture
+def artifacts(request, tmp_path) -> Path:
+    base = os.environ.get("SKIFF_TEST_ARTIFACTS")
+    d = (Path(base) / request.node.name) if base else tmp_path / "screenshots"
+    d.mkdir(parents=True, exist_ok=True)
+    yield d
+    tr = request.config.pluginmanager.get_plugin("terminalreporter")
+    if tr:
+        tr.write_line(f"console screenshots of {request.node.name}: {d}")
+
+
+@pytest.fixture
+def browser():
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        pytest.fail("playwright is not in the venv: run scripts/install-test-clients.sh confluent_kafka")
+    if not os.access(CHROMIUM, os.X_OK):
+        pytest.fail(f"no {CHROMIUM}: run scripts/install-test-clients.sh confluent_kafka")
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, timeout=60_000)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+def start_broker(tmp_path: Path, name: str, **overrides) -> SkiffBroker:
+    b = SkiffBroker(skiff_binary(), tmp_path / name / "data", tmp_path / name,
+                    {**BROKER_OVERRIDES, **overrides})
+    b.start()
+    assert b.http_port(), b.log_tail()
+    return b
+
+
+def open_page(browser, port: int):
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    page.set_default_timeout(UI_TIMEOUT_MS)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"http://127.0.0.1:{port}/#/overview")
+    page.wait_for_selector("body[data-ready=true]")
+    return page, errors
+
+
+def produce_bulk(bootstrap: str, topic: str, n: int) -> None:
+    from confluent_kafka import Producer
+    p = Producer({"bootstrap.servers": bootstrap, "linger.ms": 5, "message.timeout.ms": 30000})
+    for i in range(n):
+        while True:
+            try:
+                p.produce(topic, key=f"bulk-{i}".encode(), value=json.dumps({"i": i}).encode())
+                break
+            except BufferError:
+                p.poll(0.05)
+    assert p.flush(30) == 0, "bulk records not delivered within 30 s"
+
+
+class SlowConsumer(threading.Thread):
+    """A consumer group member that reads `total` records in steps of
+    `step`, committing synchronously after each and pausing `pause` s, so
+    its committed offsets stay behind the end for a while."""
+
+    def __init__(self, bootstrap: str, topic: str, group: str, total: int, step: int, pause: float):
+        super().__init__(daemon=True)
+        self.conf = {"bootstrap.servers": bootstrap, "group.id": group, "enable.auto.commit": False,
+                     "auto.offset.reset": "earliest", "session.timeout.ms": 10000,
+                     "fetch.wait.max.ms": 100, "max.poll.interval.ms": 60000}
+        self.topic, self.total, self.step, self.pause = topic, total, step, pause
+        self.consumed = 0
+        self.error: BaseException | None = None
+        self.stop_event = threading.Event()
+
+    def run(self) -> None:
+        from confluent_kafka import Consumer
+        c = Consumer(self.conf)
+        try:
+            c.subscribe([self.topic])
+            deadline = time.monotonic() + 90
+            while self.consumed < self.total and not self.stop_event.is_set():
+                assert time.monotonic() < deadline, f"consumed only {self.consumed} of {self.total} in 90 s"
+                msgs = c.consume(num_messages=min(self.step, self.total - self.consumed), timeout=1.0)
+                for m in msgs:
+                    assert not m.error(), m.error()
+                if msgs:
+                    self.consumed += len(msgs)
+                    c.commit(asynchronous=False)
+                    self.stop_event.wait(self.pause)
+        except BaseException as e:  # noqa: BLE001 - reported by the test thread
+            self.error = e
+        finally:
+            c.close()  # leaves the group: it becomes Empty
+
+
+def visible_write_controls(page) -> list[str]:
+    return [t for t in WRITE_CONTROLS if page.locator(f'[data-testid="{t}"]').count()]
+
+
+def test_console_topic_messages_and_group_lag(client, tmp_path, browser, artifacts):
+    only_for(client, "confluent_kafka")
+    from playwright.sync_api import expect
+    b = start_broker(tmp_path, "rw")
+    port = b.http_port()
+    topic = f"console-{uuid.uuid4().hex[:8]}"
+    group = f"console-group-{uuid.uuid4().hex[:8]}"
+    bulk = 3000
+    try:
+        page, errors = open_page(browser, port)
+        expect(page.get_by_test_id("mode")).to_have_text("read-write")
+        expect(page.get_by_test_id("broker-version")).not_to_be_empty()
+        page.screenshot(path=artifacts / "01-overview.png", full_page=True)
+
+        # Create the topic in the page; a second create shows the API's error.
+        page.get_by_test_id("nav-topics").click()
+        page.get_by_test_id("create-topic-name").fill(topic)
+        page.get_by_test_id("create-topic-partitions").fill("2")
+        page.get_by_test_id("create-topic-configs").fill("retention.ms=86400000")
+        page.get_by_test_id("create-topic-submit").click()
+        expect(page.locator(f'[data-testid=topic-row][data-topic="{topic}"]')).to_have_count(1)
+        page.get_by_test_id("create-topic-name").fill(topic)
+        page.get_by_test_id("create-topic-submit").click()
+        expect(page.get_by_test_id("error")).to_contain_text("TOPIC_ALREADY_EXISTS")
+        page.screenshot(path=artifacts / "02-topics.png", full_page=True)
+        status, t = api(port, "GET", f"/api/topic?name={topic}")
+        assert status == 200 and len(t["partitions"]) == 2, t
+        assert {"name": "retention.ms", "value": "86400000"}.items() <= \
+            next(c for c in t["configs"] if c["name"] == "retention.ms").items(), t["configs"]
+
+        # Produce a message by hand, then find it by key among the bulk.
+        page.goto(f"http://127.0.0.1:{port}/#/messages/{topic}")
+        page.get_by_test_id("produce-key").fill("needle")
+        page.get_by_test_id("produce-value").fill('{"found": true}')
+        page.get_by_test_id("produce-headers").fill("origin: console")
+        page.get_by_test_id("produce-submit").click()
+        expect(page.get_by_test_id("produce-result")).to_contain_text("produced to partition")
+        produce_bulk(b.bootstrap, topic, bulk)
+        total = bulk + 1
+        page.get_by_test_id("msg-key").fill("needle")
+        page.get_by_test_id("msg-load").click()
+        rows = page.get_by_test_id("msg-row")
+        expect(rows).to_have_count(1)
+        expect(rows.get_by_test_id("msg-value-cell")).to_contain_text('{"found": true}')
+        expect(rows.get_by_test_id("msg-headers-cell")).to_contain_text("console")
+        page.get_by_test_id("msg-format-json").click()
+        expect(rows.get_by_test_id("msg-value-cell")).to_contain_text('"found": true')
+        page.get_by_test_id("msg-format-hex").click()
+        expect(rows.get_by_test_id("msg-key-cell")).to_have_text("6e 65 65 64 6c 65")  # "needle"
+        page.screenshot(path=artifacts / "03-messages-by-key.png", full_page=True)
+
+        # A real consumer group: the lag the page shows falls while it runs.
+        consumer = SlowConsumer(b.bootstrap, topic, group, total, step=250, pause=0.7)
+        consumer.start()
+        try:
+            page.goto(f"http://127.0.0.1:{port}/#/groups")
+            row = page.locator(f'[data-testid=group-row][data-group="{group}"]')
+            seen: list[int] = []
+            deadline = time.monotonic() + 90
+            while time.monotonic() < deadline and not (seen and seen[-1] == 0):
+                text = row.get_by_test_id("group-lag").text_content(timeout=UI_TIMEOUT_MS) \
+                    if row.count() else "—"
+                if text and text != "—":
+                    lag = int(text.replace(",", ""))
+                    if not seen or seen[-1] != lag:
+                        seen.append(lag)
+                        if len(seen) == 2:
+                            page.screenshot(path=artifacts / "04-groups-lag-falling.png", full_page=True)
+                time.sleep(0.2)
+            assert consumer.error is None, consumer.error
+            assert seen and seen[-1] == 0, f"lag seen in the page: {seen}"
+            assert len(seen) >= 3, f"expected the lag to fall in steps, saw {seen}"
+            assert seen == sorted(seen, reverse=True), f"lag went up: {seen}"
+            assert seen[0] < total, seen  # committed behind the end, not before the start
+        finally:
+            consumer.stop_event.set()
+            consumer.join(30)
+        assert not consumer.is_alive(), "consumer did not stop within 30 s"
+
+        # Stopped: the group is Empty; reset it to earliest in the page.
+        page.goto(f"http://127.0.0.1:{port}/#/group/{group}")
+        expect(page.get_by_test_id("group-state")).to_have_text("Empty", timeout=30_000)
+        expect(page.get_by_test_id("group-total-lag")).to_have_text("0")
+        page.get_by_test_id("reset-to").select_option("earliest")
+        expect(page.get_by_test_id("reset-submit")).to_be_enabled()
+        page.get_by_test_id("reset-submit").click()
+        expect(page.get_by_test_id("reset-result")).to_contain_text("reset")
+        expect(page.get_by_test_id("group-total-lag")).to_have_text(f"{total:,}")
+        page.screenshot(path=artifacts / "05-group-reset.png", full_page=True)
+        status, g = api(port, "GET", f"/api/group?id={group}")
+        assert status == 200 and sum(o["lag"] for o in g["offsets"]) == total, g
+        assert all(o["committed"] == 0 for o in g["offsets"]), g
+        assert errors == [], errors
+    finally:
+        b.stop()
+
+
+def test_console_read_only(client, tmp_path, browser, artifacts):
+    only_for(client, "confluent_kafka")
+    from confluent_kafka import Consumer, TopicPartition
+    from confluent_kafka.admin import AdminClient, NewTopic
+    from playwright.sync_api import expect
+    b = start_broker(tmp_path, "ro", **{"http.console.write.enabled": "false"})
+    port = b.http_port()
+    topic = f"console-ro-{uuid.uuid4().hex[:8]}"
+    group = f"console-ro-group-{uuid.uuid4().hex[:8]}"
+    try:
+        admin = AdminClient({"bootstrap.servers": b.bootstrap})
+        admin.create_topics([NewTopic(topic, 1, 1)])[topic].result(30)
+        produce_bulk(b.bootstrap, topic, 5)
+        # An Empty group with a committed offset: the state in which a
+        # writable console would offer reset and delete.
+        c = Consumer({"bootstrap.servers": b.bootstrap, "group.id": group, "enable.auto.commit": False})
+        try:
+            c.commit(offsets=[TopicPartition(topic, 0, 2)], asynchronous=False)
+        finally:
+            c.close()
+
+        page, errors = open_page(browser, port)
+        expect(page.get_by_test_id("mode")).to_have_text("read-only")
+        for n, view in enumerate(["#/topics", f"#/topic/{topic}", f"#/messages/{topic}", "#/groups",
+                                  f"#/group/{group}"]):
+            page.goto(f"http://127.0.0.1:{port}/{view}")
+            page.wait_for_selector("body[data-ready=true]")
+            if view == "#/topics":
+                expect(page.locator(f'[data-testid=topic-row][data-topic="{topic}"]')).to_have_count(1)
+            elif view.startswith("#/topic/"):
+                expect(page.get_by_test_id("partition-row")).to_have_count(1)
+            elif view.startswith("#/messages/"):
+                expect(page.get_by_test_id("msg-row")).to_have_count(5)
+            elif view == "#/groups":
+                expect(page.locator(f'[data-testid=group-row][data-group="{group}"]')).to_have_count(1)
+            else:
+                expect(page.get_by_test_id("group-state")).to_have_text("Empty")
+                expect(page.get_by_test_id("group-total-lag")).to_have_text("3")
+            assert visible_write_controls(page) == [], view
+            page.screenshot(path=artifacts / f"ro-{n}.png", full_page=True)
+        assert errors == [], errors
+
+        status, body = api(port, "POST", "/api/topics/create", {"name": "nope", "partitions": 1})
+        assert status == 403 and body["error"] == "CONSOLE_READ_ONLY", (status, body)
+        status, body = api(port, "POST", "/api/messages/produce", {"topic": topic, "key": "k", "value": "v"})
+        assert status == 403 and body["error"] == "CONSOLE_READ_ONLY", (status, body)
+        status, overview = api(port, "GET", "/api/overview")
+        assert status == 200 and overview["write_enabled"] is False, overview
+    finally:
+        b.stop()
