@@ -17,8 +17,8 @@
 #   (npm), drivers/go/go.mod + go.sum (Go module proxy), and KAFKA_CLIENTS_VERSION
 #   below (Maven Central, through scripts/fetch_kafka_jars.sh: kafka-clients for
 #   the Java drivers, kafka-streams for java_txn's Streams application,
-#   connect-runtime for test_connect.py's Connect worker). kcat and librdkafka
-#   come from Debian.
+#   connect-runtime for test_connect.py's Connect worker). kcat, librdkafka and
+#   chromium (for test_console.py, with confluent_kafka) come from Debian.
 set -euo pipefail
 SELF="$(cd "$(dirname "$0")" && pwd)/$(basename "$0")"
 cd "$(dirname "$0")/.."
@@ -58,12 +58,32 @@ install_venv() {
   echo "$want" >"$venv/.stamp"
 }
 
+# Installs Debian packages. The lock above is per cache; apt is machine-wide,
+# so installers of two caches (two checkouts, two ctest runs) take one more
+# lock here, and apt itself waits for dpkg's lock (e.g. a developer's apt)
+# instead of failing at once.
+apt_install() {
+  if [[ $(id -u) -eq 0 ]]; then SUDO=; else SUDO=sudo; fi
+  local apt=($SUDO env DEBIAN_FRONTEND=noninteractive apt-get -q -o DPkg::Lock::Timeout=600)
+  (
+    flock -w 900 9 || { log "apt: waited 900 s for ${TMPDIR:-/tmp}/skiff-apt.lock"; exit 2; }
+    "${apt[@]}" install -y "$@" >/dev/null 2>&1 || {
+      retry "${apt[@]}" update >/dev/null && "${apt[@]}" install -y "$@" >/dev/null; }
+  ) 9>"${TMPDIR:-/tmp}/skiff-apt.lock"
+}
+
 install_kcat() {
   if command -v kcat >/dev/null 2>&1; then return; fi
   log "kcat (Debian)"
-  if [[ $(id -u) -eq 0 ]]; then SUDO=; else SUDO=sudo; fi
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q kcat >/dev/null 2>&1 || {
-    $SUDO apt-get update -q >/dev/null && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q kcat >/dev/null; }
+  apt_install kcat
+}
+
+# Debian's chromium, which test_console.py drives through Playwright (the
+# venv's playwright package; its own browser download is never used).
+install_chromium() {
+  if [[ -x /usr/bin/chromium ]]; then return; fi
+  log "chromium (Debian)"
+  apt_install chromium
 }
 
 install_kafkajs() {
@@ -151,6 +171,8 @@ install_franz_go() {
 }
 
 install_venv
+# The web console's browser test (test_console.py) runs in the confluent_kafka run.
+if [[ " ${CLIENTS[*]} " == *" confluent_kafka "* ]]; then install_chromium; fi
 for c in "${CLIENTS[@]}"; do
   case "$c" in
     kcat) install_kcat ;;
