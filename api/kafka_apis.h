@@ -60,6 +60,8 @@ class KafkaApis : public network::RequestHandler {
   // KIP-714's subscriptions and pushed client metrics (/metrics collects them).
   telemetry::ClientMetricsManager& client_metrics() { return *client_metrics_; }
   quota::QuotaManager& quotas() { return *quotas_; }
+  // The SASL listeners' mechanisms (the web console logs users in through them).
+  const sasl::SaslMechanisms& sasl_mechanisms() const { return *sasl_; }
   // The client quota configs (connection_creation_rate is enforced by the network layer).
   const std::shared_ptr<quota::ClientQuotaStore>& client_quotas() const { return services_.client_quotas; }
 

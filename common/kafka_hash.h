@@ -53,4 +53,45 @@ inline int32_t offsets_partition_for(std::string_view group_id, int32_t num_part
   return abs % num_partitions;
 }
 
+// Kafka's Utils.murmur2 over a key's bytes: the default partitioner's hash
+// (a keyed record goes to toPositive(murmur2(key)) % partitions).
+inline int32_t kafka_murmur2(std::string_view data) {
+  constexpr uint32_t m = 0x5bd1e995;
+  constexpr int r = 24;
+  const auto len = static_cast<uint32_t>(data.size());
+  uint32_t h = 0x9747b28c ^ len;
+  const auto byte = [&](size_t i) { return static_cast<uint32_t>(static_cast<uint8_t>(data[i])); };
+  const size_t words = len / 4;
+  for (size_t i = 0; i < words; ++i) {
+    uint32_t k = byte(i * 4) | byte(i * 4 + 1) << 8 | byte(i * 4 + 2) << 16 | byte(i * 4 + 3) << 24;
+    k *= m;
+    k ^= k >> r;
+    k *= m;
+    h *= m;
+    h ^= k;
+  }
+  const size_t tail = words * 4;
+  switch (len % 4) {
+    case 3:
+      h ^= byte(tail + 2) << 16;
+      [[fallthrough]];
+    case 2:
+      h ^= byte(tail + 1) << 8;
+      [[fallthrough]];
+    case 1:
+      h ^= byte(tail);
+      h *= m;
+  }
+  h ^= h >> 13;
+  h *= m;
+  h ^= h >> 15;
+  return static_cast<int32_t>(h);
+}
+
+// The partition Kafka's default partitioner picks for a non-null key.
+inline int32_t kafka_key_partition(std::string_view key, int32_t partitions) {
+  return static_cast<int32_t>((static_cast<uint32_t>(kafka_murmur2(key)) & 0x7fffffffu) %
+                              static_cast<uint32_t>(partitions));
+}
+
 }  // namespace skiff

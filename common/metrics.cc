@@ -102,6 +102,20 @@ Family<Counter>& Registry::counter(std::string name, std::string help, std::vect
   return *counters_.back().second;
 }
 
+const Family<Counter>* Registry::find_counter(std::string_view name) const {
+  std::lock_guard lock(mu_);
+  for (const auto& [described, family] : counters_)
+    if (described.name == name) return family.get();
+  return nullptr;
+}
+
+const Family<Histogram>* Registry::find_histogram(std::string_view name) const {
+  std::lock_guard lock(mu_);
+  for (const auto& [described, family] : histograms_)
+    if (described.name == name) return family.get();
+  return nullptr;
+}
+
 Family<Histogram>& Registry::histogram(std::string name, std::string help, std::vector<std::string> label_names,
                                        std::vector<double> upper_bounds, size_t max_series) {
   std::lock_guard lock(mu_);

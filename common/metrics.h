@@ -113,6 +113,9 @@ class Registry {
                            size_t max_series = kDefaultMaxSeries);
   Family<Histogram>& histogram(std::string name, std::string help, std::vector<std::string> label_names,
                                std::vector<double> upper_bounds, size_t max_series = kDefaultMaxSeries);
+  // A family made above, by name; null if none (the web console reads totals).
+  const Family<Counter>* find_counter(std::string_view name) const;
+  const Family<Histogram>* find_histogram(std::string_view name) const;
   // Called at every scrape, in the order added, after the families.
   void add_collector(std::function<void(Exposition&)> collect);
 

@@ -19,6 +19,8 @@ struct HttpRequest {
   std::string path;                          // "/readyz" (not percent-decoded)
   std::map<std::string, std::string> query;  // percent-decoded ('+' is a space); first of a repeated name wins
   std::string body;                          // at most the server's body limit (1 MiB)
+  std::string content_type;                  // the Content-Type field as sent ("" if none)
+  std::string authorization;                 // the Authorization field as sent ("" if none)
 };
 
 struct HttpResponse {

@@ -61,6 +61,8 @@ void HttpSession::answer(Request request) {
   HttpRequest r;
   r.method = std::string(request.method_string());
   r.target = std::string(request.target());
+  r.content_type = std::string(request[http::field::content_type]);
+  r.authorization = std::string(request[http::field::authorization]);
   r.body = std::move(request.body());
   send(router_.dispatch(std::move(r)), version, head, keep_alive);
 }

@@ -262,6 +262,25 @@ size_t ClientMetricsManager::instance_count() {
   return instances_.size();
 }
 
+std::vector<ClientMetricsManager::InstanceView> ClientMetricsManager::instances() {
+  std::lock_guard lock(mu_);
+  expire(now());
+  std::vector<InstanceView> out;
+  out.reserve(instances_.size());
+  for (const auto& [id, instance] : instances_) {
+    InstanceView view{instance.id, instance.client, instance.last_push, {}};
+    for (const auto& [key, series] : instance.series) {
+      std::string name = key.name;
+      for (size_t i = 0; i < key.attributes.size(); ++i)
+        name += (i == 0 ? "{" : ",") + key.attributes[i].first + "=" + key.attributes[i].second;
+      if (!key.attributes.empty()) name += "}";
+      view.metrics.emplace_back(std::move(name), series.value);
+    }
+    out.push_back(std::move(view));
+  }
+  return out;
+}
+
 void ClientMetricsManager::collect(metrics::Exposition& out) {
   std::lock_guard lock(mu_);
   expire(now());

@@ -106,6 +106,15 @@ class ClientMetricsManager {
   void collect(metrics::Exposition& out);
   size_t instance_count();
 
+  // The live instances and their latest values, for the web console.
+  struct InstanceView {
+    Uuid id;
+    ClientContext client;
+    int64_t last_push_ms = 0;
+    std::vector<std::pair<std::string, double>> metrics;  // name{attributes}, value
+  };
+  std::vector<InstanceView> instances();
+
  private:
   struct SeriesKey {
     std::string name;

@@ -1,0 +1,128 @@
+#include "common/json_writer.h"
+
+#include "common/utf8.h"
+
+#include <charconv>
+#include <cmath>
+
+namespace skiff {
+
+void JsonWriter::separate() {
+  if (after_key_) {
+    after_key_ = false;
+    return;
+  }
+  if (!first_) out_ += ',';
+  first_ = false;
+}
+
+JsonWriter& JsonWriter::begin_object() {
+  separate();
+  out_ += '{';
+  first_ = true;
+  return *this;
+}
+
+JsonWriter& JsonWriter::end_object() {
+  out_ += '}';
+  first_ = false;
+  return *this;
+}
+
+JsonWriter& JsonWriter::begin_array() {
+  separate();
+  out_ += '[';
+  first_ = true;
+  return *this;
+}
+
+JsonWriter& JsonWriter::end_array() {
+  out_ += ']';
+  first_ = false;
+  return *this;
+}
+
+JsonWriter& JsonWriter::key(std::string_view name) {
+  separate();
+  append_escaped(name);
+  out_ += ':';
+  after_key_ = true;
+  return *this;
+}
+
+JsonWriter& JsonWriter::value(std::string_view s) {
+  separate();
+  append_escaped(s);
+  return *this;
+}
+
+JsonWriter& JsonWriter::value(bool b) {
+  separate();
+  out_ += b ? "true" : "false";
+  return *this;
+}
+
+JsonWriter& JsonWriter::value(int64_t n) {
+  separate();
+  append_number(n);
+  return *this;
+}
+
+JsonWriter& JsonWriter::value(uint64_t n) {
+  separate();
+  append_number(n);
+  return *this;
+}
+
+JsonWriter& JsonWriter::value(double d) {
+  if (!std::isfinite(d)) return null();
+  separate();
+  append_number(d);
+  return *this;
+}
+
+JsonWriter& JsonWriter::null() {
+  separate();
+  out_ += "null";
+  return *this;
+}
+
+template <class N>
+void JsonWriter::append_number(N n) {
+  char buf[32];
+  const auto r = std::to_chars(buf, buf + sizeof buf, n);  // shortest round-trip form for a double
+  out_.append(buf, r.ptr);
+}
+
+void JsonWriter::append_escaped(std::string_view s) {
+  out_ += '"';
+  for (size_t i = 0; i < s.size();) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    if (c == '"' || c == '\\') {
+      out_ += '\\';
+      out_ += static_cast<char>(c);
+    } else if (c < 0x20 || c == 0x7f) {
+      static constexpr char kHex[] = "0123456789abcdef";
+      out_ += "\\u00";
+      out_ += kHex[c >> 4];
+      out_ += kHex[c & 0xf];
+    } else if (c >= 0x80) {
+      uint32_t cp = 0;
+      const size_t len = utf8_length(s, i, cp);
+      if (len == 0) {
+        out_ += "\\ufffd";
+        ++i;
+        continue;
+      }
+      out_.append(s.substr(i, len));
+      i += len;
+      continue;
+    } else {
+      out_ += static_cast<char>(c);
+    }
+    ++i;
+  }
+  out_ += '"';
+}
+
+}  // namespace skiff

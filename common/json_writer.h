@@ -1,0 +1,57 @@
+// JsonWriter: builds one JSON document (RFC 8259) into a string, for the
+// HTTP JSON API of the web console. Strings are escaped (quotes, backslash,
+// control characters; bytes that are not UTF-8 become U+FFFD, so the output
+// is always valid JSON whatever a client put in a name); non-finite numbers
+// are written as null. The caller nests begin/end correctly: inside an
+// object every value follows key().
+// Thread: one writer per thread.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace skiff {
+
+class JsonWriter {
+ public:
+  JsonWriter& begin_object();
+  JsonWriter& end_object();
+  JsonWriter& begin_array();
+  JsonWriter& end_array();
+  JsonWriter& key(std::string_view name);
+
+  JsonWriter& value(std::string_view s);
+  JsonWriter& value(const char* s) { return value(std::string_view(s)); }
+  JsonWriter& value(const std::string& s) { return value(std::string_view(s)); }
+  JsonWriter& value(const std::optional<std::string>& s) { return s ? value(*s) : null(); }
+  JsonWriter& value(bool b);
+  JsonWriter& value(int64_t n);
+  JsonWriter& value(int32_t n) { return value(static_cast<int64_t>(n)); }
+  JsonWriter& value(uint64_t n);
+  JsonWriter& value(double d);
+  JsonWriter& null();
+
+  // key(name) then value(v).
+  template <class T>
+  JsonWriter& field(std::string_view name, const T& v) {
+    key(name);
+    return value(v);
+  }
+
+  const std::string& text() const { return out_; }
+  std::string take() { return std::move(out_); }
+
+ private:
+  void separate();  // a comma before every element but the first of its container
+  void append_escaped(std::string_view s);
+  template <class N>
+  void append_number(N n);
+
+  std::string out_;
+  bool first_ = true;  // no element yet in the innermost container
+  bool after_key_ = false;
+};
+
+}  // namespace skiff
