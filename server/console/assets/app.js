@@ -38,6 +38,8 @@
       else if (k === 'class') el.className = v;
       else if (k === 'value') el.value = v;
       else if (k === 'dataset') Object.assign(el.dataset, v);
+      // Through the CSSOM: the broker's Content-Security-Policy refuses style attributes.
+      else if (k === 'style') Object.assign(el.style, v);
       else el.setAttribute(k, v === true ? '' : v);
     }
     for (const c of children.flat()) {
@@ -213,7 +215,7 @@
     const chart = (id, title, legend) => h('div', { class: 'chart' },
       h('div', {}, h('strong', {}, title), ' ', h('span', { class: 'muted', testid: id + '-now' }, '')),
       h('canvas', { id, testid: id, width: 640, height: 180 }),
-      h('div', { class: 'legend' }, legend.map(([name, color]) => h('span', {}, h('i', { style: `background:${color}` }), name))));
+      h('div', { class: 'legend' }, legend.map(([name, color]) => h('span', {}, h('i', { style: { background: color } }), name))));
     return h('div', { class: 'charts' },
       chart('chart-bytes', 'Bytes per second', [['in', '#1f6feb'], ['out', '#f79009']]),
       chart('chart-latency', 'Request latency (ms)',
