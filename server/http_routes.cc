@@ -1,5 +1,7 @@
 #include "server/http_routes.h"
 
+#include "server/console/console_assets.h"
+
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
@@ -37,6 +39,18 @@ void register_http_routes(network::HttpServer& http, const HttpRouteContext& con
     r.content_type = "text/plain; version=0.0.4; charset=utf-8";  // Prometheus's text format
     return r;
   });
+  for (const auto& asset : console::console_assets()) {
+    http.route("GET", std::string(asset.path), [&asset](const network::HttpRequest&) {
+      network::HttpResponse r;
+      r.content_type = std::string(asset.content_type);
+      r.body = std::string(asset.body);
+      r.headers.emplace_back("Cache-Control", "no-cache");
+      r.headers.emplace_back("X-Content-Type-Options", "nosniff");
+      r.headers.emplace_back("Content-Security-Policy", "default-src 'self'; img-src 'self' data:");
+      return r;
+    });
+  }
+  console::register_console_routes(http, context.console);
 }
 
 std::unique_ptr<network::HttpServer> start_http_server(const config::BrokerConfig& config,

@@ -7,6 +7,8 @@
 //                 503 "not ready: <reason>" (server/readiness.h)
 //   GET /metrics  Prometheus text exposition (server/broker_metrics.h) once
 //                 the logs are loaded; before that and during shutdown 503
+//   GET /         the web console (server/console/: its page and assets,
+//                 and the JSON API under /api/, docs/console-api.md)
 //
 // Handlers run on the HTTP thread: they read only what HttpRouteContext
 // hands them, each safe to read from there.
@@ -18,6 +20,7 @@
 #include "config/broker_config.h"
 #include "network/http_server.h"
 #include "server/broker_metrics.h"
+#include "server/console/console_service.h"
 #include "server/readiness.h"
 
 namespace skiff::server {
@@ -28,6 +31,7 @@ namespace skiff::server {
 struct HttpRouteContext {
   const Readiness& readiness;
   const PublishedMetrics& metrics;
+  const console::ConsoleHost& console;
 };
 
 // Every route of the broker's HTTP listener; add new ones here.

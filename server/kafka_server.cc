@@ -19,6 +19,7 @@
 #include "server/fd_budget.h"
 #include "server/group_metrics.h"
 #include "server/http_routes.h"
+#include "server/version.h"
 #include "server/storage_config.h"
 
 namespace skiff::server {
@@ -144,7 +145,7 @@ void KafkaServer::resolve_advertised_endpoints() {
 // Before the logs load, so that /readyz answers 503 while they do.
 void KafkaServer::start_http() {
   try {
-    http_ = start_http_server(config_, {readiness_, published_metrics_});
+    http_ = start_http_server(config_, {readiness_, published_metrics_, console_host_});
   } catch (const network::BindError& e) {
     throw StartupError(fmt::format("http.listeners {} (set http.listeners empty to run without HTTP)", e.what()));
   }
@@ -191,14 +192,32 @@ void KafkaServer::startup() {
     collect_network(out, *channel_, *socket_server_->quotas(), *handlers_, software);
   });
   wire_thread_pools(*dynamic_, *socket_server_, *handlers_, std::chrono::milliseconds(config_.shutdown_timeout_ms));
+  start_console();
   logs_->start();
   started_ = true;
   readiness_.set(Readiness::State::kReady);
 }
 
+void KafkaServer::start_console() {
+  console::ConsoleBroker broker;
+  broker.info = &broker_info_;
+  broker.version = kVersion;
+  broker.started_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                          std::chrono::system_clock::now().time_since_epoch())
+                          .count();
+  if (http_)
+    for (const auto& ep : http_->endpoints()) broker.http_listeners.push_back(network::endpoint_text(ep));
+  broker.security_protocols = config_.listener_security_protocol_map;
+  broker.metrics = config_.metrics_requests ? &metrics_->registry() : nullptr;
+  broker.telemetry = &apis_->client_metrics();
+  console_ = std::make_unique<console::ConsoleService>(*apis_, config_, std::move(broker));
+  console_host_.publish(console_.get());
+}
+
 void KafkaServer::shutdown() {
   readiness_.set(Readiness::State::kShuttingDown);
   published_metrics_.withdraw();                  // before the logs close; waits out a scrape in progress
+  console_host_.withdraw();                       // before KafkaApis goes; waits out a console call
   if (channel_) channel_->set_observer(nullptr);  // the Processors may outlive metrics_
   if (!started_) {
     http_.reset();  // a failed startup may have started it
@@ -217,6 +236,7 @@ void KafkaServer::shutdown() {
   socket_server_->shutdown();
   handlers_.reset();
   apis_.reset();
+  console_.reset();  // after apis_: a parked console request answers through its sender
   logs_->shutdown();  // flush, checkpoint, clean-shutdown marker
   logs_.reset();
   http_.reset();  // last: /readyz says "shutting down" until here

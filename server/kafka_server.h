@@ -25,6 +25,7 @@
 #include "network/request_channel.h"
 #include "network/socket_server.h"
 #include "server/broker_metrics.h"
+#include "server/console/console_service.h"
 #include "server/readiness.h"
 #include "server/request_handler_pool.h"
 #include "server/tls_listeners.h"
@@ -56,12 +57,14 @@ class KafkaServer {
   void start_http();
   void open_logs();
   void resolve_advertised_endpoints();
+  void start_console();
 
   config::BrokerConfig config_;                           // static: file, environment, command line
   std::unique_ptr<config::DynamicBrokerConfig> dynamic_;  // runtime changes over config_
   api::BrokerInfo broker_info_;
   Readiness readiness_;                                                      // read by the HTTP thread
   PublishedMetrics published_metrics_;                                       // read by the HTTP thread
+  console::ConsoleHost console_host_;                                        // read by the HTTP thread
   std::unique_ptr<network::HttpServer> http_;                                // null: HTTP off
   std::map<std::string, std::shared_ptr<network::TlsListenerContext>> tls_;  // SSL listeners
   std::unique_ptr<network::RequestChannel> channel_;
@@ -70,6 +73,7 @@ class KafkaServer {
   std::unique_ptr<BrokerMetrics> metrics_;  // reads logs_; published once they are loaded
   std::unique_ptr<api::KafkaApis> apis_;
   std::unique_ptr<RequestHandlerPool> handlers_;
+  std::unique_ptr<console::ConsoleService> console_;  // its sender outlives apis_'s requests: reset after apis_
   bool started_ = false;
 };
 

@@ -70,7 +70,7 @@ GroupSummary find_group(ConsoleClient& kafka, const std::string& id) {
   throw ConsoleError(404, "GROUP_ID_NOT_FOUND", 69, "no group " + id);
 }
 
-void write_assignment(JsonWriter& w, const group::NamedPartitions& owned) {
+void write_assignment(JsonWriter& w, const api::group::NamedPartitions& owned) {
   w.key("assignments").begin_array();
   for (const auto& [topic, partitions] : owned)
     for (int32_t p : partitions) w.begin_object().field("topic", topic).field("partition", p).end_object();
@@ -89,7 +89,7 @@ void write_members(JsonWriter& w, ConsoleClient& kafka, const GroupSummary& g) {
       throw_if_kafka_error(d.error_code, d.error_message);
       for (const auto& m : d.members) {
         w.begin_object().field("member_id", m.member_id).field("client_id", m.client_id).field("host", m.client_host);
-        group::NamedPartitions owned;
+        api::group::NamedPartitions owned;
         for (const auto& tp : m.assignment.topic_partitions)
           owned[tp.topic_name].insert(tp.partitions.begin(), tp.partitions.end());
         write_assignment(w, owned);
@@ -108,8 +108,8 @@ void write_members(JsonWriter& w, ConsoleClient& kafka, const GroupSummary& g) {
     throw_if_kafka_error(d.error_code, d.error_message);
     for (const auto& m : d.members) {
       w.begin_object().field("member_id", m.member_id).field("client_id", m.client_id).field("host", m.client_host);
-      auto owned = d.protocol_type == "consumer" ? group::decode_assignment(m.member_assignment) : std::nullopt;
-      write_assignment(w, owned.value_or(group::NamedPartitions{}));
+      auto owned = d.protocol_type == "consumer" ? api::group::decode_assignment(m.member_assignment) : std::nullopt;
+      write_assignment(w, owned.value_or(api::group::NamedPartitions{}));
       w.end_object();
     }
   }

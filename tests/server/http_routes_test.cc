@@ -25,7 +25,8 @@ config::BrokerConfig config_with(const std::string& http_listeners) {
 TEST_CASE("/readyz follows the broker's readiness; /healthz always answers", "[http]") {
   server::Readiness readiness;
   server::PublishedMetrics metrics;
-  auto http = server::start_http_server(config_with("http://127.0.0.1:0"), {readiness, metrics});
+  server::console::ConsoleHost console;
+  auto http = server::start_http_server(config_with("http://127.0.0.1:0"), {readiness, metrics, console});
   REQUIRE(http);
   HttpClient c(http->endpoints().at(0).port());
   auto expect = [&](const char* path, int status, const char* body) {
@@ -52,15 +53,16 @@ TEST_CASE("/readyz follows the broker's readiness; /healthz always answers", "[h
 TEST_CASE("http.listeners: empty is off; a busy port fails when set, warns at the default", "[http]") {
   server::Readiness readiness;
   server::PublishedMetrics metrics;
-  CHECK(server::start_http_server(config_with(""), {readiness, metrics}) == nullptr);
+  server::console::ConsoleHost console;
+  CHECK(server::start_http_server(config_with(""), {readiness, metrics, console}) == nullptr);
   CHECK(server::http_summary(nullptr) == "HTTP off");
 
-  auto holder = server::start_http_server(config_with("http://127.0.0.1:0"), {readiness, metrics});
+  auto holder = server::start_http_server(config_with("http://127.0.0.1:0"), {readiness, metrics, console});
   REQUIRE(holder);
   auto busy = config_with("http://127.0.0.1:" + std::to_string(holder->endpoints().at(0).port()));
-  CHECK_THROWS_WITH(server::start_http_server(busy, {readiness, metrics}), Catch::Contains("already in use"));
+  CHECK_THROWS_WITH(server::start_http_server(busy, {readiness, metrics, console}), Catch::Contains("already in use"));
 
   auto by_default = config::load_config({std::nullopt, {}, {}});
   by_default.http_listeners = busy.http_listeners;  // as if the default port were taken
-  CHECK(server::start_http_server(by_default, {readiness, metrics}) == nullptr);
+  CHECK(server::start_http_server(by_default, {readiness, metrics, console}) == nullptr);
 }
