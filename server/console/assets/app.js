@@ -202,13 +202,32 @@
           h('td', { class: 'num' }, d.total_bytes ? (100 * (1 - d.usable_bytes / d.total_bytes)).toFixed(1) + ' %' : '—'),
           h('td', {}, d.error || '')))),
       h('h2', {}, 'Broker configuration'),
+      configFilter(),
       table('broker-configs', ['Name', 'Value', 'Source'],
-        (o.configs || []).map((c) => h('tr', { testid: 'broker-config-row', dataset: { name: c.name } },
+        (o.configs || []).map((c) => h('tr', { testid: 'broker-config-row', dataset: { name: c.name, source: c.source } },
           h('td', {}, c.name),
           h('td', {}, c.sensitive ? h('span', { class: 'muted' }, '(sensitive)') : c.value === null ? h('span', { class: 'muted' }, 'null') : c.value),
           h('td', { testid: 'config-source' }, c.source)))));
     main().replaceChildren(root);
     drawCharts();
+  }
+
+  // Narrows the broker's config table (some 150 rows) by name, or to the
+  // values not at their default.
+  function configFilter() {
+    const text = h('input', { testid: 'config-filter', placeholder: 'filter by name' });
+    const changed = h('input', { type: 'checkbox', testid: 'config-non-default' });
+    const apply = () => {
+      const q = text.value.trim().toLowerCase();
+      for (const tr of document.querySelectorAll('[data-testid=broker-config-row]')) {
+        tr.hidden = (q && !tr.dataset.name.toLowerCase().includes(q)) ||
+          (changed.checked && tr.dataset.source === 'DEFAULT_CONFIG');
+      }
+    };
+    text.addEventListener('input', apply);
+    changed.addEventListener('change', apply);
+    return h('div', { class: 'panel' }, h('label', {}, 'Filter', text),
+      h('label', { class: 'inline' }, h('span', {}, changed, ' only values not at their default')));
   }
 
   function chartsPanel() {
