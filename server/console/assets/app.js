@@ -338,6 +338,12 @@
         pen = true;
       });
       g.stroke();
+      // A value between two gaps (e.g. one poll with requests) is a dot.
+      g.fillStyle = color;
+      vals.forEach((v, i) => {
+        const alone = v !== null && (i === 0 || vals[i - 1] === null) && (i === vals.length - 1 || vals[i + 1] === null);
+        if (alone) g.fillRect(x(off + i) - 2, y(v) - 2, 4, 4);
+      });
     }
   }
 
