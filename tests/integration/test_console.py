@@ -186,6 +186,20 @@ def test_console_topic_messages_and_group_lag(client, tmp_path, browser, artifac
         assert {"name": "retention.ms", "value": "86400000"}.items() <= \
             next(c for c in t["configs"] if c["name"] == "retention.ms").items(), t["configs"]
 
+        # Edit the topic's configs in the page: set one, then back to its default.
+        page.get_by_test_id("topic-link").filter(has_text=topic).click()
+        expect(page.get_by_test_id("partition-row")).to_have_count(2)
+        page.get_by_test_id("config-new-name").fill("cleanup.policy")
+        page.get_by_test_id("config-new-value").fill("compact")
+        page.get_by_test_id("config-set-submit").click()
+        policy = page.locator('[data-testid=topic-config-row][data-name="cleanup.policy"]')
+        expect(policy.get_by_test_id("config-source")).to_have_text("DYNAMIC_TOPIC_CONFIG")
+        expect(policy.get_by_test_id("config-value-input")).to_have_value("compact")
+        page.screenshot(path=artifacts / "02b-topic-configs.png", full_page=True)
+        policy.get_by_test_id("config-delete").click()
+        expect(policy.get_by_test_id("config-source")).not_to_have_text("DYNAMIC_TOPIC_CONFIG")
+        expect(policy.get_by_test_id("config-value-input")).to_have_value("delete")
+
         # Produce a message by hand, then find it by key among the bulk.
         page.goto(f"http://127.0.0.1:{port}/#/messages/{topic}")
         page.get_by_test_id("produce-key").fill("needle")
@@ -252,6 +266,21 @@ def test_console_topic_messages_and_group_lag(client, tmp_path, browser, artifac
         status, g = api(port, "GET", f"/api/group?id={group}")
         assert status == 200 and sum(o["lag"] for o in g["offsets"]) == total, g
         assert all(o["committed"] == 0 for o in g["offsets"]), g
+
+        # Delete the group, then the topic, each through its confirmation step.
+        page.get_by_test_id("delete-group").click()
+        page.get_by_test_id("delete-group-confirm-yes").click()
+        expect(page.get_by_test_id("nav-groups")).to_have_class("active")
+        expect(page.locator(f'[data-testid=group-row][data-group="{group}"]')).to_have_count(0)
+        page.get_by_test_id("nav-topics").click()
+        row = page.locator(f'[data-testid=topic-row][data-topic="{topic}"]')
+        row.get_by_test_id("delete-topic").click()
+        page.get_by_test_id("delete-topic-confirm-no").click()
+        expect(row).to_have_count(1)
+        row.get_by_test_id("delete-topic").click()
+        page.get_by_test_id("delete-topic-confirm-yes").click()
+        expect(row).to_have_count(0)
+        assert api(port, "GET", f"/api/topic?name={topic}")[0] == 404
 
         # The live charts, after that traffic: two /api/stats polls (2 s apart) drawn.
         page.get_by_test_id("nav-overview").click()
