@@ -602,7 +602,7 @@
       info.replaceChildren(
         h('dl', { class: 'kv' },
           h('dt', {}, 'State'), h('dd', { testid: 'group-state' }, g.state),
-          h('dt', {}, 'Type'), h('dd', {}, g.group_type, ' / ', g.protocol_type, g.protocol ? ' / ' + g.protocol : ''),
+          h('dt', {}, 'Type'), h('dd', {}, [g.group_type, g.protocol_type, g.protocol].filter(Boolean).join(' / ')),
           h('dt', {}, 'Total lag'), h('dd', { testid: 'group-total-lag' }, num(total))),
         h('h2', {}, 'Members'),
         table('members-table', ['Member', 'Client id', 'Host', 'Assignments'],
