@@ -17,6 +17,7 @@ from __future__ import annotations
 import http.client
 import json
 import os
+import re
 import threading
 import time
 import uuid
@@ -220,6 +221,33 @@ def test_console_topic_messages_and_group_lag(client, tmp_path, browser, artifac
         page.get_by_test_id("msg-format-hex").click()
         expect(rows.get_by_test_id("msg-key-cell")).to_have_text("6e 65 65 64 6c 65")  # "needle"
         page.screenshot(path=artifacts / "03-messages-by-key.png", full_page=True)
+
+        # Browse one partition: oldest first from the produced offset, then
+        # oldest first from a timestamp (0: the start), newest first from the end.
+        m = re.search(r"partition (\d+) at offset (\d+)", page.get_by_test_id("produce-result").inner_text())
+        assert m, page.get_by_test_id("produce-result").inner_text()
+        page.get_by_test_id("msg-format-text").click()
+        page.get_by_test_id("msg-key").fill("")
+        page.get_by_test_id("msg-partition").select_option(m.group(1))
+        page.get_by_test_id("msg-order").select_option("oldest")
+        page.get_by_test_id("msg-from").select_option("offset")
+        page.get_by_test_id("msg-from-value").fill(m.group(2))
+        page.get_by_test_id("msg-limit").fill("3")
+        page.get_by_test_id("msg-load").click()
+        expect(rows).to_have_count(3)
+        expect(rows.first.get_by_test_id("msg-offset")).to_have_text(m.group(2))
+        expect(rows.first.get_by_test_id("msg-key-cell")).to_have_text("needle")
+        page.get_by_test_id("msg-from").select_option("timestamp")
+        page.get_by_test_id("msg-from-value").fill("0")
+        page.get_by_test_id("msg-load").click()
+        expect(rows.first.get_by_test_id("msg-offset")).to_have_text("0")
+        page.get_by_test_id("msg-order").select_option("newest")
+        page.get_by_test_id("msg-from").select_option("")
+        page.get_by_test_id("msg-load").click()
+        expect(rows).to_have_count(3)
+        end = next(p["high_watermark"] for p in api(port, "GET", f"/api/topic?name={topic}")[1]["partitions"]
+                   if p["partition"] == int(m.group(1)))
+        expect(rows.first.get_by_test_id("msg-offset")).to_have_text(str(end - 1))
 
         # A real consumer group: the lag the page shows falls while it runs.
         # It starts from offsets 0 committed on every partition: the lag
