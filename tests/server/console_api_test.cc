@@ -84,7 +84,9 @@ class Console {
   std::unique_ptr<ConsoleService> service_;
 };
 
-std::string decoded(const JsonValue& v) { return v.kind == JsonValue::Kind::kNull ? "<null>" : *base64_decode(v.string); }
+std::string decoded(const JsonValue& v) {
+  return v.kind == JsonValue::Kind::kNull ? "<null>" : *base64_decode(v.string);
+}
 
 void produce(Console& c, const std::string& key, const std::string& value, int partition = -1) {
   c.ok(c.post("/api/messages/produce", R"({"topic":"t","key":")" + key + R"(","value":")" + value +
@@ -105,7 +107,8 @@ TEST_CASE("console: create a topic, produce, browse newest and oldest, find by k
   CHECK(decoded(*m[0].find("value_b64")) == "v4");
   CHECK(m[1].find("offset")->number == 3);
 
-  auto oldest = c.ok(c.get("/api/messages", {{"topic", "t"}, {"partition", "0"}, {"order", "oldest"}, {"offset", "1"}, {"limit", "2"}}));
+  auto oldest = c.ok(c.get("/api/messages",
+                           {{"topic", "t"}, {"partition", "0"}, {"order", "oldest"}, {"offset", "1"}, {"limit", "2"}}));
   REQUIRE(oldest.find("messages")->array.size() == 2);
   CHECK(oldest.find("messages")->array[0].find("offset")->number == 1);
 
