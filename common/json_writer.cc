@@ -1,9 +1,9 @@
 #include "common/json_writer.h"
 
-#include "common/utf8.h"
-
 #include <charconv>
 #include <cmath>
+
+#include "common/utf8.h"
 
 namespace skiff {
 

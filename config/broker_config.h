@@ -42,8 +42,8 @@ struct BrokerConfig {
   // (a busy port only warns) is in `effective`.
   std::vector<Listener> http_listeners;
   bool http_console_write_enabled = true;  // http.console.write.enabled: the web console may change things
-  bool metrics_partition_series = true;  // skiff.metrics.partition.series.enable
-  bool metrics_requests = true;          // skiff.metrics.requests.enable
+  bool metrics_partition_series = true;    // skiff.metrics.partition.series.enable
+  bool metrics_requests = true;            // skiff.metrics.requests.enable
   // TLS: the ssl.* keys, and per listener (by its name in `listeners`) with
   // its listener.name.<name>.ssl.* overrides applied; ssl_for() picks.
   SslSettings ssl;

@@ -185,14 +185,15 @@ std::vector<ConfigKeyDef> build_defs() {
                  }
                },
                "NAME:PROTOCOL[,...], PROTOCOL one of PLAINTEXT, SSL, SASL_PLAINTEXT, SASL_SSL"});
-  d.push_back({"http.listeners", ConfigType::kList, "http://127.0.0.1:8095",
-               "HTTP endpoints for health, readiness, metrics and the web console (GET /healthz, /readyz, /metrics, /), "
-               "comma-separated "
-               "http://host:port; "
-               "empty: no HTTP listener. A busy port fails startup when set explicitly and only warns when it is "
-               "the default.",
-               [](BrokerConfig& c, const std::string& v) { c.http_listeners = parse_http_listener_list(v); },
-               "http://host:port[,http://host:port...] (port in [0, 65535]), or empty"});
+  d.push_back(
+      {"http.listeners", ConfigType::kList, "http://127.0.0.1:8095",
+       "HTTP endpoints for health, readiness, metrics and the web console (GET /healthz, /readyz, /metrics, /), "
+       "comma-separated "
+       "http://host:port; "
+       "empty: no HTTP listener. A busy port fails startup when set explicitly and only warns when it is "
+       "the default.",
+       [](BrokerConfig& c, const std::string& v) { c.http_listeners = parse_http_listener_list(v); },
+       "http://host:port[,http://host:port...] (port in [0, 65535]), or empty"});
   d.push_back(bool_key("http.console.write.enabled", true,
                        "The web console (/ on http.listeners) may create and delete topics, change configs, produce "
                        "and reset or delete consumer groups; off: it only reads (the container image's default).",

@@ -30,9 +30,11 @@ void Processor::start() {
   schedule_idle_sweep();
   thread_ = std::thread([this] {
     pthread_setname_np(pthread_self(), ("skiff-net-" + std::to_string(id_)).c_str());
+    cpu_.attach();
     for (;;) {
       try {
         io_.run();
+        cpu_.detach();
         return;
       } catch (const std::exception& e) {
         // A handler bug must not take the whole Processor down with it.

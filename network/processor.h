@@ -27,6 +27,7 @@
 #include <utility>
 #include <vector>
 
+#include "common/thread_cpu_clock.h"
 #include "network/connection_quotas.h"
 #include "network/memory_pool.h"
 #include "network/request.h"
@@ -75,6 +76,9 @@ class Processor {
   // Requests queued or being handled, i.e. responses still owed.
   size_t in_flight() const { return in_flight_.load(); }
   size_t connection_count() const { return connection_count_.load(); }
+  // CPU seconds the Processor's thread has used (its busy time: the rest of
+  // its life it waits in epoll). Any thread.
+  double cpu_seconds() const { return cpu_.seconds(); }
 
   // Called by Connection (Processor thread only).
   const ProcessorConfig& config() const { return config_; }
@@ -115,6 +119,7 @@ class Processor {
   bool memory_timer_armed_ = false;
   std::deque<std::weak_ptr<Connection>> memory_waiters_;
   std::thread thread_;
+  ThreadCpuClock cpu_;
   std::unordered_map<uint64_t, std::shared_ptr<Connection>> connections_;
   uint64_t next_connection_seq_ = 0;
   bool draining_ = false;

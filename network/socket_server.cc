@@ -112,6 +112,13 @@ size_t SocketServer::in_flight() const {
   return n;
 }
 
+std::vector<std::pair<int, double>> SocketServer::processor_cpu_seconds() const {
+  std::lock_guard lk(mu_);
+  std::vector<std::pair<int, double>> out;
+  for (const auto& p : processors_) out.emplace_back(p->id(), p->cpu_seconds());
+  return out;
+}
+
 size_t SocketServer::connection_count() const {
   std::lock_guard lk(mu_);
   size_t n = 0;

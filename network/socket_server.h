@@ -76,6 +76,8 @@ class SocketServer {
 
   size_t in_flight() const;
   size_t connection_count() const;
+  // Each running Processor's id and the CPU seconds its thread has used.
+  std::vector<std::pair<int, double>> processor_cpu_seconds() const;
   const std::shared_ptr<ConnectionQuotas>& quotas() const { return quotas_; }
   const std::shared_ptr<MemoryPool>& memory_pool() const { return memory_pool_; }
 

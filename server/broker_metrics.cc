@@ -96,8 +96,9 @@ void collect_logs(Exposition& out, const storage::LogManager& logs, bool per_par
   for (const auto& r : rows) out.sample("kafka_log_log_logendoffset", names, values(r), r.end);
 }
 
-void collect_network(Exposition& out, const network::RequestChannel& channel, const network::ConnectionQuotas& quotas,
+void collect_network(Exposition& out, const network::RequestChannel& channel, const network::SocketServer& sockets,
                      const RequestHandlerPool& handlers, api::ClientSoftware& software) {
+  const network::ConnectionQuotas& quotas = *sockets.quotas();
   gauge(out, "kafka_network_requestchannel_requestqueuesize", "Requests waiting for a handler thread.",
         static_cast<double>(channel.size()));
   gauge(out, "skiff_request_handler_threads", "Request handler threads (num.io.threads).",
@@ -106,6 +107,14 @@ void collect_network(Exposition& out, const network::RequestChannel& channel, co
         "Time the handler threads waited for a request, summed over threads; its rate over "
         "skiff_request_handler_threads is Kafka's RequestHandlerAvgIdlePercent.",
         handlers.idle_seconds(), "counter");
+  const auto processors = sockets.processor_cpu_seconds();
+  gauge(out, "skiff_network_processor_threads", "Network Processor threads (num.network.threads).",
+        static_cast<double>(processors.size()));
+  out.family("skiff_network_processor_busy_seconds_total", "counter",
+             "CPU time of a network Processor's thread; the rest of the time it waits in epoll, so "
+             "1 - rate(this) is its idle ratio (Kafka's NetworkProcessorAvgIdlePercent, per Processor).");
+  for (const auto& [id, seconds] : processors)
+    out.sample("skiff_network_processor_busy_seconds_total", {"processor"}, {std::to_string(id)}, seconds);
   const auto listeners = quotas.by_listener();
   const std::vector<std::string> label{"listener"};
   out.family("kafka_server_socket_server_metrics_connection_count", "gauge", "Open connections, per listener.");

@@ -25,6 +25,7 @@
 #include "log/log_manager.h"
 #include "network/connection_quotas.h"
 #include "network/request_channel.h"
+#include "network/socket_server.h"
 #include "server/request_handler_pool.h"
 #include "server/request_metrics.h"
 
@@ -75,11 +76,11 @@ class PublishedMetrics {
 // The process_* families (Prometheus's process collector), from /proc/self.
 void collect_process(metrics::Exposition& out, double start_time_seconds);
 
-// The request queue's length, the handler threads' idle time, and the
-// connections per listener (open, and accepted since start) and per client
-// software.
+// The request queue's length, the handler threads' idle time, the network
+// Processors' busy (CPU) time, and the connections per listener (open, and
+// accepted since start) and per client software.
 void collect_network(metrics::Exposition& out, const network::RequestChannel& channel,
-                     const network::ConnectionQuotas& quotas, const RequestHandlerPool& handlers,
+                     const network::SocketServer& sockets, const RequestHandlerPool& handlers,
                      api::ClientSoftware& software);
 
 // Size, start and end offset of every partition (or size per topic).

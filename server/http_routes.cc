@@ -1,9 +1,9 @@
 #include "server/http_routes.h"
 
-#include "server/console/console_assets.h"
-
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
+
+#include "server/console/console_assets.h"
 
 namespace skiff::server {
 namespace {

@@ -19,8 +19,8 @@
 #include "server/fd_budget.h"
 #include "server/group_metrics.h"
 #include "server/http_routes.h"
-#include "server/version.h"
 #include "server/storage_config.h"
+#include "server/version.h"
 
 namespace skiff::server {
 namespace fs = std::filesystem;
@@ -189,7 +189,7 @@ void KafkaServer::startup() {
       [store = apis_->client_quotas()](const std::string& ip) { return store->resolve_ip(ip); });
   handlers_ = std::make_unique<RequestHandlerPool>(dynamic_->current()->num_io_threads, *channel_, *apis_);
   metrics_->registry().add_collector([this, &software](metrics::Exposition& out) {
-    collect_network(out, *channel_, *socket_server_->quotas(), *handlers_, software);
+    collect_network(out, *channel_, *socket_server_, *handlers_, software);
   });
   wire_thread_pools(*dynamic_, *socket_server_, *handlers_, std::chrono::milliseconds(config_.shutdown_timeout_ms));
   start_console();
@@ -202,9 +202,9 @@ void KafkaServer::start_console() {
   console::ConsoleBroker broker;
   broker.info = &broker_info_;
   broker.version = kVersion;
-  broker.started_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
-                          std::chrono::system_clock::now().time_since_epoch())
-                          .count();
+  broker.started_ms =
+      std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+          .count();
   if (http_)
     for (const auto& ep : http_->endpoints()) broker.http_listeners.push_back(network::endpoint_text(ep));
   broker.security_protocols = config_.listener_security_protocol_map;
@@ -236,7 +236,7 @@ void KafkaServer::shutdown() {
   socket_server_->shutdown();
   handlers_.reset();
   apis_.reset();
-  console_.reset();  // after apis_: a parked console request answers through its sender
+  console_.reset();   // after apis_: a parked console request answers through its sender
   logs_->shutdown();  // flush, checkpoint, clean-shutdown marker
   logs_.reset();
   http_.reset();  // last: /readyz says "shutting down" until here

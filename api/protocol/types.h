@@ -27,8 +27,6 @@ using TaggedFields = std::vector<RawTaggedField>;
 // Equality of two float64 fields as the wire sees them: bit for bit, so a
 // NaN equals itself and -0.0 differs from 0.0 (a decoded message compares
 // equal to the one encoded). Generated operator== uses it for float64.
-inline bool same_float64(double a, double b) {
-  return std::bit_cast<uint64_t>(a) == std::bit_cast<uint64_t>(b);
-}
+inline bool same_float64(double a, double b) { return std::bit_cast<uint64_t>(a) == std::bit_cast<uint64_t>(b); }
 
 }  // namespace skiff::protocol

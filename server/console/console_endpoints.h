@@ -11,9 +11,9 @@
 #include <functional>
 #include <iterator>
 #include <map>
-#include <vector>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "api/broker_info.h"
 #include "api/protocol/error_names.h"
@@ -37,7 +37,7 @@ struct ConsoleBroker {
   std::string version;
   int64_t started_ms = 0;  // wall clock
   std::vector<std::string> http_listeners;
-  std::map<std::string, std::string> security_protocols;     // by listener name
+  std::map<std::string, std::string> security_protocols;      // by listener name
   const metrics::Registry* metrics = nullptr;                 // null: request metrics off
   api::telemetry::ClientMetricsManager* telemetry = nullptr;  // KIP-714 clients
 
@@ -93,10 +93,15 @@ std::string delete_group(ConsoleCall& call);
 // name, value (null when sensitive), source name, sensitive, read_only.
 template <class Entries>
 void write_config_entries(JsonWriter& w, const Entries& entries) {
-  static constexpr const char* kSources[] = {"UNKNOWN", "DYNAMIC_TOPIC_CONFIG", "DYNAMIC_BROKER_CONFIG",
-                                             "DYNAMIC_DEFAULT_BROKER_CONFIG", "STATIC_BROKER_CONFIG",
-                                             "DEFAULT_CONFIG", "DYNAMIC_BROKER_LOGGER_CONFIG",
-                                             "CLIENT_METRICS_CONFIG", "GROUP_CONFIG"};
+  static constexpr const char* kSources[] = {"UNKNOWN",
+                                             "DYNAMIC_TOPIC_CONFIG",
+                                             "DYNAMIC_BROKER_CONFIG",
+                                             "DYNAMIC_DEFAULT_BROKER_CONFIG",
+                                             "STATIC_BROKER_CONFIG",
+                                             "DEFAULT_CONFIG",
+                                             "DYNAMIC_BROKER_LOGGER_CONFIG",
+                                             "CLIENT_METRICS_CONFIG",
+                                             "GROUP_CONFIG"};
   for (const auto& c : entries) {
     const bool known = c.config_source >= 0 && c.config_source < static_cast<int>(std::size(kSources));
     w.begin_object().field("name", c.name);

@@ -116,6 +116,43 @@ void write_members(JsonWriter& w, ConsoleClient& kafka, const GroupSummary& g) {
   w.end_array();
 }
 
+// What a reset moves: the partitions the group has offsets for (of `topic`
+// only, if given; every partition of `topic` when it has none there).
+std::map<std::string, std::vector<int32_t>> reset_partitions(ConsoleCall& call, const std::string& group) {
+  const JsonValue* topic = call.body.find("topic");
+  const bool one_topic = topic && topic->kind == JsonValue::Kind::kString;
+  std::map<std::string, std::vector<int32_t>> parts;
+  for (const auto& [tp, c] : committed_offsets(call.kafka, group))
+    if (!one_topic || topic->string == tp.first) parts[tp.first].push_back(tp.second);
+  if (one_topic && parts.empty()) {
+    const std::vector<std::string> only{topic->string};
+    for (const auto& [name, count] : topic_partitions(call.kafka, &only))
+      for (int32_t p = 0; p < count; ++p) parts[name].push_back(p);
+  }
+  return parts;
+}
+
+// Where each partition goes: earliest, latest, or the first offset at or
+// after a time (the end where there is none, as kafka-consumer-groups does).
+std::map<TopicPartition, int64_t> reset_targets(ConsoleCall& call,
+                                                const std::map<std::string, std::vector<int32_t>>& parts) {
+  const std::string to = call.required_string("to");
+  int64_t timestamp = to == "earliest" ? -2 : -1;
+  if (to == "timestamp") {
+    timestamp = call.body_int("timestamp", -3);
+    if (timestamp < 0) bad_request("'timestamp' (ms since the epoch) is needed with to=timestamp");
+  } else if (to != "earliest" && to != "latest") {
+    bad_request("'to' is earliest, latest or timestamp");
+  }
+  auto targets = list_offsets(call.kafka, parts, timestamp);
+  if (timestamp >= 0) {
+    const auto ends = list_offsets(call.kafka, parts, -1);
+    for (auto& [tp, offset] : targets)
+      if (offset < 0) offset = ends.at(tp);
+  }
+  return targets;
+}
+
 }  // namespace
 
 std::string list_groups(ConsoleCall& call) {
@@ -161,29 +198,8 @@ std::string reset_group_offsets(ConsoleCall& call) {
   const auto g = find_group(call.kafka, call.required_string("id"));
   if (g.state != "Empty")
     throw ConsoleError(409, "NON_EMPTY_GROUP", 68, "group " + g.id + " is " + g.state + ": stop its consumers first");
-  const std::string to = call.required_string("to");
-  int64_t timestamp = to == "earliest" ? -2 : to == "latest" ? -1 : 0;
-  if (to == "timestamp") {
-    timestamp = call.body_int("timestamp", -3);
-    if (timestamp < 0) bad_request("'timestamp' (ms since the epoch) is needed with to=timestamp");
-  } else if (to != "earliest" && to != "latest") {
-    bad_request("'to' is earliest, latest or timestamp");
-  }
-  const JsonValue* topic = call.body.find("topic");
-  std::map<std::string, std::vector<int32_t>> parts;
-  for (const auto& [tp, c] : committed_offsets(call.kafka, g.id))
-    if (!topic || topic->kind != JsonValue::Kind::kString || topic->string == tp.first) parts[tp.first].push_back(tp.second);
-  if (topic && topic->kind == JsonValue::Kind::kString && parts.empty()) {
-    const std::vector<std::string> only{topic->string};
-    for (const auto& [name, count] : topic_partitions(call.kafka, &only))
-      for (int32_t p = 0; p < count; ++p) parts[name].push_back(p);
-  }
-  auto targets = list_offsets(call.kafka, parts, timestamp);
-  if (timestamp >= 0) {  // no record at or after the time: the end, as kafka-consumer-groups does
-    const auto ends = list_offsets(call.kafka, parts, -1);
-    for (auto& [tp, offset] : targets)
-      if (offset < 0) offset = ends.at(tp);
-  }
+  const auto parts = reset_partitions(call, g.id);
+  const auto targets = reset_targets(call, parts);
   protocol::OffsetCommitRequest req;
   req.group_id = g.id;
   req.generation_id_or_member_epoch = -1;

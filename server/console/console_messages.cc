@@ -80,8 +80,13 @@ class PartitionReader {
   }
 
   Message to_message(const storage::RecordBatchView& view, const storage::RecordView& r) const {
-    Message m{partition_, r.offset(view), r.timestamp(view),
-              view.timestamp_type() == storage::TimestampType::kLogAppendTime, {}, {}, {}};
+    Message m{partition_,
+              r.offset(view),
+              r.timestamp(view),
+              view.timestamp_type() == storage::TimestampType::kLogAppendTime,
+              {},
+              {},
+              {}};
     if (r.key) m.key = text(*r.key);
     if (r.value) m.value = text(*r.value);
     storage::HeaderIterator headers(r);
@@ -268,17 +273,16 @@ std::string produce_message(ConsoleCall& call) {
   storage::BuilderRecord record;
   record.key = optional_text("key");
   record.value = optional_text("value");
-  record.timestamp = std::chrono::duration_cast<std::chrono::milliseconds>(
-                         std::chrono::system_clock::now().time_since_epoch())
-                         .count();
+  record.timestamp =
+      std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+          .count();
   if (const JsonValue* headers = call.body.find("headers"); headers && headers->kind == JsonValue::Kind::kArray) {
     for (const auto& h : headers->array) {
       const JsonValue* k = h.find("key");
       const JsonValue* v = h.find("value");
       if (!k || k->kind != JsonValue::Kind::kString) bad_request("a header without a text 'key'");
-      record.headers.emplace_back(k->string, v && v->kind == JsonValue::Kind::kString
-                                                 ? std::optional<std::string>(v->string)
-                                                 : std::nullopt);
+      record.headers.emplace_back(
+          k->string, v && v->kind == JsonValue::Kind::kString ? std::optional<std::string>(v->string) : std::nullopt);
     }
   }
   const std::vector<std::string> only{topic};
@@ -304,7 +308,12 @@ std::string produce_message(ConsoleCall& call) {
   for (const auto& tr : resp.responses) {
     for (const auto& pr : tr.partition_responses) {
       throw_if_kafka_error(pr.error_code, pr.error_message);
-      return JsonWriter().begin_object().field("partition", pr.index).field("offset", pr.base_offset).end_object().take();
+      return JsonWriter()
+          .begin_object()
+          .field("partition", pr.index)
+          .field("offset", pr.base_offset)
+          .end_object()
+          .take();
     }
   }
   throw ConsoleError(500, "UNKNOWN_SERVER_ERROR", -1, "the broker did not answer for the partition");

@@ -112,7 +112,8 @@ std::string clients(ConsoleCall& call) {
       w.field("software_name", c.client.software_name).field("software_version", c.client.software_version);
       w.field("peer", c.client.source_address).field("last_push_ms", c.last_push_ms);
       w.key("metrics").begin_array();
-      for (const auto& [name, value] : c.metrics) w.begin_object().field("name", name).field("value", value).end_object();
+      for (const auto& [name, value] : c.metrics)
+        w.begin_object().field("name", name).field("value", value).end_object();
       w.end_array().end_object();
     }
   }

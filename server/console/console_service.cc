@@ -104,15 +104,13 @@ network::HttpResponse ConsoleService::answer(const network::HttpRequest& request
       if (!request.content_type.starts_with("application/json"))
         throw ConsoleError(415, "BAD_REQUEST", -1, "a POST must carry Content-Type: application/json");
       if (writes && !write_enabled_)
-        throw ConsoleError(403, "CONSOLE_READ_ONLY", -1,
-                           "the console is read-only (http.console.write.enabled=false)");
+        throw ConsoleError(403, "CONSOLE_READ_ONLY", -1, "the console is read-only (http.console.write.enabled=false)");
       body = parse_json(request.body);
       if (!body || body->kind != JsonValue::Kind::kObject) bad_request("the body is not a JSON object");
     }
     static const JsonValue kNull;
     ConsoleCall call{request, body ? *body : kNull, kafka, broker_, write_enabled_, auth_};
-    return json_response(request.method == "POST" && request.path == "/api/topics/create" ? 201 : 200,
-                         endpoint(call));
+    return json_response(request.method == "POST" && request.path == "/api/topics/create" ? 201 : 200, endpoint(call));
   } catch (const ConsoleError& e) {
     return error_response(e);
   } catch (const protocol::DecodeError& e) {
@@ -136,9 +134,8 @@ network::HttpResponse ConsoleHost::answer(const network::HttpRequest& request, c
 
 void register_console_routes(network::HttpServer& http, const ConsoleHost& host) {
   for (const auto& e : endpoint_table()) {
-    http.route(e.method, e.path, [&host, &e](const network::HttpRequest& request) {
-      return host.answer(request, e.endpoint, e.writes);
-    });
+    http.route(e.method, e.path,
+               [&host, &e](const network::HttpRequest& request) { return host.answer(request, e.endpoint, e.writes); });
   }
 }
 

@@ -48,7 +48,8 @@ std::map<std::pair<std::string, int32_t>, int64_t> partition_sizes(
 std::map<std::string, uint64_t> per_topic(const metrics::Registry* registry, const char* name) {
   std::map<std::string, uint64_t> out;
   const auto* family = registry ? registry->find_counter(name) : nullptr;
-  if (family) family->for_each([&](const metrics::LabelValues& l, const metrics::Counter& c) { out[l[0]] = c.value(); });
+  if (family)
+    family->for_each([&](const metrics::LabelValues& l, const metrics::Counter& c) { out[l[0]] = c.value(); });
   return out;
 }
 
@@ -91,7 +92,8 @@ std::string list_topics(ConsoleCall& call) {
     auto in = bytes_in.find(*t.name);
     auto msgs = messages_in.find(*t.name);
     w.begin_object().field("name", *t.name).field("internal", t.is_internal);
-    w.field("partitions", static_cast<int64_t>(t.partitions.size())).field("replication_factor", static_cast<int64_t>(rf));
+    w.field("partitions", static_cast<int64_t>(t.partitions.size()))
+        .field("replication_factor", static_cast<int64_t>(rf));
     w.field("size_bytes", size).field("messages", messages);
     w.field("bytes_in_total", in == bytes_in.end() ? uint64_t{0} : in->second);
     w.field("messages_in_total", msgs == messages_in.end() ? uint64_t{0} : msgs->second).end_object();

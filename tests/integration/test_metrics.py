@@ -205,6 +205,12 @@ def test_network_gauges(client, own):
     assert value(m, "kafka_network_requestchannel_requestqueuesize") == 0
     assert value(m, "skiff_request_handler_threads") == 8  # num.io.threads' default
     assert value(m, "skiff_request_handler_idle_seconds_total") > value(before, "skiff_request_handler_idle_seconds_total")
+    # every Processor is listed; together they spent CPU reading the produce, and far less than the wall time
+    assert value(m, "skiff_network_processor_threads") == 3  # num.network.threads' default
+    busy = samples(m, "skiff_network_processor_busy_seconds_total")
+    assert sorted(s.labels["processor"] for s in busy) == ["0", "1", "2"]
+    busy_before = sum(s.value for s in samples(before, "skiff_network_processor_busy_seconds_total"))
+    assert busy_before < sum(s.value for s in busy) < value(m, "process_cpu_seconds_total")
     accepted = value(m, "kafka_server_socket_server_metrics_connection_creation_total", listener="PLAINTEXT")
     assert accepted >= 1 + value_or_zero(before, "kafka_server_socket_server_metrics_connection_creation_total",
                                          listener="PLAINTEXT")

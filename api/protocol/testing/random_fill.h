@@ -38,9 +38,12 @@ class FillContext {
   void fill(double& v) {
     static constexpr uint64_t kOdd[] = {0x7ff8000000000001, 0x8000000000000000, 0xfff0000000000000};
     const uint64_t pick = next() % 12;
-    if (pick < 3) v = std::bit_cast<double>(kOdd[pick]);
-    else if (pick == 3) v = std::bit_cast<double>(next());
-    else v = static_cast<double>(next() % 1000000) / 8.0;
+    if (pick < 3)
+      v = std::bit_cast<double>(kOdd[pick]);
+    else if (pick == 3)
+      v = std::bit_cast<double>(next());
+    else
+      v = static_cast<double>(next() % 1000000) / 8.0;
   }
   void fill(Uuid& v);
   void fill(std::string& v);

@@ -1,0 +1,222 @@
+// The web console's JSON API (server/console/, docs/console-api.md) over a
+// real KafkaApis in-process (tests/api/api_harness.h): each endpoint's
+// answer, the read-only switch, the JSON content type, and HTTP Basic
+// logins through the broker's own PLAIN and SCRAM exchanges.
+#include <catch2/catch.hpp>
+
+#include "api/protocol/generated/offset_commit_request.h"
+#include "api/protocol/generated/offset_commit_response.h"
+#include "common/base64.h"
+#include "common/json.h"
+#include "server/console/console_service.h"
+#include "tests/api/api_harness.h"
+
+namespace skiff::server::console {
+namespace {
+
+class Console {
+ public:
+  explicit Console(std::vector<std::string> overrides = {}) : harness_(overrides) {
+    overrides.push_back("log.dirs=" + harness_.log_dir().string());
+    config_ = config::load_config({std::nullopt, {}, overrides});
+    info_.cluster_id = "c";
+    info_.endpoints.push_back({"PLAINTEXT", "127.0.0.1", 9092});
+    ConsoleBroker broker;
+    broker.info = &info_;
+    broker.version = "test";
+    service_ = std::make_unique<ConsoleService>(harness_.apis(), config_, std::move(broker));
+  }
+
+  network::HttpResponse get(const std::string& path, std::map<std::string, std::string> query = {}) {
+    return call("GET", path, std::move(query), "");
+  }
+  network::HttpResponse post(const std::string& path, const std::string& body,
+                             const std::string& type = "application/json") {
+    return call("POST", path, {}, body, type);
+  }
+  JsonValue ok(const network::HttpResponse& r, int status = 200) {
+    INFO(r.body);
+    REQUIRE(r.status == status);
+    auto v = parse_json(r.body);
+    REQUIRE(v);
+    return *v;
+  }
+  std::string authorization;
+  test::ApiHarness& harness() { return harness_; }
+
+ private:
+  network::HttpResponse call(std::string method, std::string path, std::map<std::string, std::string> query,
+                             std::string body, std::string type = "application/json") {
+    network::HttpRequest r;
+    r.method = std::move(method);
+    r.path = path;
+    r.target = path;
+    r.query = std::move(query);
+    r.body = std::move(body);
+    r.content_type = std::move(type);
+    r.authorization = authorization;
+    for (const auto& [name, ep] : table())
+      if (name == r.method + " " + path) return service_->answer(r, ep.first, ep.second);
+    FAIL("no endpoint " << path);
+    return {};
+  }
+  static const std::map<std::string, std::pair<Endpoint, bool>>& table() {
+    static const std::map<std::string, std::pair<Endpoint, bool>> t{
+        {"GET /api/overview", {overview, false}},
+        {"GET /api/topics", {list_topics, false}},
+        {"GET /api/topic", {describe_topic, false}},
+        {"POST /api/topics/create", {create_topic, true}},
+        {"POST /api/topics/delete", {delete_topic, true}},
+        {"POST /api/topic/configs", {alter_topic_configs, true}},
+        {"GET /api/messages", {browse_messages, false}},
+        {"POST /api/messages/produce", {produce_message, true}},
+        {"GET /api/groups", {list_groups, false}},
+        {"GET /api/group", {describe_group, false}},
+        {"POST /api/group/reset", {reset_group_offsets, true}},
+        {"POST /api/group/delete", {delete_group, true}},
+    };
+    return t;
+  }
+
+  test::ApiHarness harness_;
+  config::BrokerConfig config_;
+  api::BrokerInfo info_;
+  std::unique_ptr<ConsoleService> service_;
+};
+
+std::string decoded(const JsonValue& v) {
+  return v.kind == JsonValue::Kind::kNull ? "<null>" : *base64_decode(v.string);
+}
+
+void produce(Console& c, const std::string& key, const std::string& value, int partition = -1) {
+  c.ok(c.post("/api/messages/produce", R"({"topic":"t","key":")" + key + R"(","value":")" + value +
+                                           R"(","partition":)" + std::to_string(partition) + "}"));
+}
+
+TEST_CASE("console: create a topic, produce, browse newest and oldest, find by key", "[console]") {
+  Console c;
+  c.ok(c.post("/api/topics/create", R"({"name":"t","partitions":2,"configs":{"retention.ms":"86400000"}})"), 201);
+  CHECK(c.post("/api/topics/create", R"({"name":"t","partitions":2})").status == 409);
+  for (int i = 0; i < 5; ++i) produce(c, "k" + std::to_string(i), "v" + std::to_string(i), 0);
+  produce(c, "other", "x", 1);
+
+  auto newest = c.ok(c.get("/api/messages", {{"topic", "t"}, {"partition", "0"}, {"limit", "2"}}));
+  const auto& m = newest.find("messages")->array;
+  REQUIRE(m.size() == 2);
+  CHECK(m[0].find("offset")->number == 4);
+  CHECK(decoded(*m[0].find("value_b64")) == "v4");
+  CHECK(m[1].find("offset")->number == 3);
+
+  auto oldest = c.ok(c.get("/api/messages",
+                           {{"topic", "t"}, {"partition", "0"}, {"order", "oldest"}, {"offset", "1"}, {"limit", "2"}}));
+  REQUIRE(oldest.find("messages")->array.size() == 2);
+  CHECK(oldest.find("messages")->array[0].find("offset")->number == 1);
+
+  auto by_key = c.ok(c.get("/api/messages", {{"topic", "t"}, {"key", "k2"}}));
+  REQUIRE(by_key.find("messages")->array.size() == 1);
+  CHECK(decoded(*by_key.find("messages")->array[0].find("key_b64")) == "k2");
+
+  auto all = c.ok(c.get("/api/messages", {{"topic", "t"}}));
+  CHECK(all.find("messages")->array.size() == 6);
+
+  auto topics = c.ok(c.get("/api/topics"));
+  REQUIRE(topics.find("topics")->array.size() == 1);
+  CHECK(topics.find("topics")->array[0].find("messages")->number == 6);
+  CHECK(topics.find("topics")->array[0].find("size_bytes")->number > 0);
+
+  auto topic = c.ok(c.get("/api/topic", {{"name", "t"}}));
+  CHECK(topic.find("partitions")->array[0].find("high_watermark")->number == 5);
+  CHECK(c.get("/api/topic", {{"name", "nope"}}).status == 404);
+  CHECK(c.get("/api/messages", {{"topic", "t"}, {"limit", "501"}}).status == 400);
+}
+
+TEST_CASE("console: a key's partition is the Java producer's", "[console]") {
+  Console c;
+  c.ok(c.post("/api/topics/create", R"({"name":"t","partitions":3})"), 201);
+  auto r = c.ok(c.post("/api/messages/produce", R"({"topic":"t","key":"a-little-bit-long-string","value":"v"})"));
+  CHECK(r.find("partition")->number == 2);  // kafka-clients 4.4.0: toPositive(murmur2) % 3
+}
+
+TEST_CASE("console: topic configs are set and deleted; the topic is deleted", "[console]") {
+  Console c;
+  c.ok(c.post("/api/topics/create", R"({"name":"t","partitions":1})"), 201);
+  c.ok(c.post("/api/topic/configs", R"({"name":"t","set":{"retention.ms":"1234"}})"));
+  auto value_of = [&](const char* name) {
+    const auto topic = c.ok(c.get("/api/topic", {{"name", "t"}}));
+    for (const auto& e : topic.find("configs")->array)
+      if (e.find("name")->string == name) return e.find("value")->string + "/" + e.find("source")->string;
+    return std::string();
+  };
+  CHECK(value_of("retention.ms") == "1234/DYNAMIC_TOPIC_CONFIG");
+  c.ok(c.post("/api/topic/configs", R"({"name":"t","delete":["retention.ms"]})"));
+  CHECK(value_of("retention.ms") == "604800000/DEFAULT_CONFIG");
+  CHECK(c.post("/api/topic/configs", R"({"name":"t","set":{"retention.ms":"x"}})").status == 400);
+  c.ok(c.post("/api/topics/delete", R"({"name":"t"})"));
+  CHECK(c.get("/api/topic", {{"name", "t"}}).status == 404);
+}
+
+TEST_CASE("console: group lag, a reset of an empty group, and its deletion", "[console]") {
+  Console c;
+  c.ok(c.post("/api/topics/create", R"({"name":"t","partitions":1})"), 201);
+  for (int i = 0; i < 4; ++i) produce(c, "k", "v", 0);
+  protocol::OffsetCommitRequest commit;
+  commit.group_id = "g";
+  commit.generation_id_or_member_epoch = -1;
+  auto& t = commit.topics.emplace_back();
+  t.name = "t";
+  t.partitions.emplace_back().committed_offset = 3;
+  c.harness().call<protocol::OffsetCommitResponse>(commit, 8);
+
+  auto groups = c.ok(c.get("/api/groups"));
+  REQUIRE(groups.find("groups")->array.size() == 1);
+  CHECK(groups.find("groups")->array[0].find("lag")->number == 1);
+  auto group = c.ok(c.get("/api/group", {{"id", "g"}}));
+  CHECK(group.find("state")->string == "Empty");
+  CHECK(group.find("offsets")->array[0].find("committed")->number == 3);
+
+  auto reset = c.ok(c.post("/api/group/reset", R"({"id":"g","to":"earliest"})"));
+  CHECK(reset.find("offsets")->array[0].find("offset")->number == 0);
+  CHECK(c.ok(c.get("/api/group", {{"id", "g"}})).find("offsets")->array[0].find("lag")->number == 4);
+  CHECK(c.post("/api/group/reset", R"({"id":"g","to":"yesterday"})").status == 400);
+  CHECK(c.post("/api/group/reset", R"({"id":"nope","to":"latest"})").status == 404);
+  c.ok(c.post("/api/group/delete", R"({"id":"g"})"));
+  CHECK(c.ok(c.get("/api/groups")).find("groups")->array.empty());
+}
+
+TEST_CASE("console: read-only refuses every change; a POST must be JSON", "[console]") {
+  Console c({"http.console.write.enabled=false"});
+  auto r = c.post("/api/topics/create", R"({"name":"t","partitions":1})");
+  CHECK(r.status == 403);
+  CHECK(r.body.find("CONSOLE_READ_ONLY") != std::string::npos);
+  CHECK(c.ok(c.get("/api/overview")).find("write_enabled")->boolean == false);
+  CHECK(c.ok(c.get("/api/topics")).find("topics")->array.empty());
+
+  Console w;
+  CHECK(w.post("/api/topics/create", R"({"name":"t","partitions":1})", "text/plain").status == 415);
+  CHECK(w.post("/api/topics/create", "not json").status == 400);
+}
+
+TEST_CASE("console: Basic credentials through the broker's PLAIN and SCRAM", "[console]") {
+  const std::string jaas =
+      R"(org.apache.kafka.common.security.plain.PlainLoginModule required user_alice="alice-secret";)";
+  for (const std::string mechanism : {"PLAIN", "SCRAM-SHA-256"}) {
+    INFO(mechanism);
+    Console c({"listeners=PLAINTEXT://127.0.0.1:0,SASL://127.0.0.1:0",
+               "listener.security.protocol.map=PLAINTEXT:PLAINTEXT,SASL:SASL_PLAINTEXT",
+               "sasl.enabled.mechanisms=" + mechanism, "listener.name.sasl.plain.sasl.jaas.config=" + jaas,
+               "scram.bootstrap.users=SCRAM-SHA-256=[name=alice,password=alice-secret]"});
+    auto r = c.get("/api/topics");
+    CHECK(r.status == 401);
+    bool challenged = false;
+    for (const auto& [k, v] : r.headers) challenged |= k == "WWW-Authenticate" && v.starts_with("Basic");
+    CHECK(challenged);
+    c.authorization = "Basic " + base64_encode("alice:wrong");
+    CHECK(c.get("/api/topics").status == 401);
+    c.authorization = "Basic " + base64_encode("alice:alice-secret");
+    c.ok(c.get("/api/topics"));
+    CHECK(c.ok(c.get("/api/overview")).find("auth")->string == "basic");
+  }
+}
+
+}  // namespace
+}  // namespace skiff::server::console
