@@ -66,7 +66,10 @@ std::optional<std::string> password_login(const SaslMechanisms& mechanisms, cons
     auto server = mechanisms.start(listener, name);
     if (!server) continue;
     if (auto m = mechanism_from_name(name)) return scram_login(*server, *m, user, password);
-    auto step = server->step(std::string(1, '\0') + user + std::string(1, '\0') + password);
+    std::string token(1, '\0');  // PLAIN: authzid NUL authcid NUL password
+    token.append(user).push_back('\0');
+    token.append(password);
+    auto step = server->step(token);
     return step.outcome == SaslStep::Outcome::kComplete ? std::optional<std::string>(step.user) : std::nullopt;
   }
   return std::nullopt;

@@ -45,7 +45,7 @@ class Console {
   test::ApiHarness& harness() { return harness_; }
 
  private:
-  network::HttpResponse call(std::string method, std::string path, std::map<std::string, std::string> query,
+  network::HttpResponse call(std::string method, const std::string& path, std::map<std::string, std::string> query,
                              std::string body, std::string type = "application/json") {
     network::HttpRequest r;
     r.method = std::move(method);
