@@ -117,6 +117,17 @@ class Responder {
   // A byte-rate quota's throttle for this response (the larger one wins).
   void throttle(int32_t ms) { throttle_ms_ = std::max(throttle_ms_, ms); }
   void set_request_quota(std::shared_ptr<const RequestQuotaClient> client) { request_quota_ = std::move(client); }
+  // Records the handler time so far against the request_percentage quota
+  // now, not when the answer is sent, and keeps its throttle: what Kafka's
+  // fetch does before building its answer (a throttled fetch is answered
+  // empty). The answer then records nothing more. 0 without such a quota.
+  int32_t settle_request_quota() {
+    if (!request_quota_) return 0;
+    const int32_t ms = record_request_time(*request_quota_, times_);
+    request_quota_.reset();
+    throttle(ms);
+    return ms;
+  }
   // Where the response's error codes are counted (null: not counted).
   void set_error_observer(ErrorObserver* observer) { errors_ = observer; }
   const network::RequestContext& context() const { return context_; }

@@ -15,14 +15,16 @@ struct FetchQuota {
   std::string client_id;
 };
 
-// Counts the answer's bytes against the consumer's quota, as Kafka does:
-// over it, the answer is an empty one that carries the throttle, and its
-// bytes are taken back (they were not sent).
+// Counts the answer against the consumer's quotas, as Kafka's handleFetch
+// does: its bytes against consumer_byte_rate and the handler time so far
+// against request_percentage. Over either, the answer is an empty one that
+// carries the larger throttle, and its bytes are taken back (not sent).
 bool throttled(const std::optional<FetchQuota>& quota, const protocol::FetchResponse& resp, Responder& out) {
-  if (!quota) return false;
+  const int32_t request_ms = out.settle_request_quota();
+  if (!quota) return request_ms > 0;
   const auto bytes = static_cast<double>(resp.encoded_size(out.api_version()));
   const int32_t ms = quota->manager->record(quota::QuotaKind::kFetch, quota->user, quota->client_id, bytes);
-  if (ms <= 0) return false;
+  if (ms <= 0 && request_ms <= 0) return false;
   quota->manager->unrecord(quota::QuotaKind::kFetch, quota->user, quota->client_id, bytes);
   out.throttle(ms);
   return true;

@@ -109,6 +109,7 @@ class ApiHarness {
     req.context.principal = principal_;
     req.frame = network::Frame(body.size());
     std::copy(body.begin(), body.end(), req.frame.data());
+    req.received_at = req.dequeued_at = std::chrono::steady_clock::now();  // as a Processor and handler would
     apis_->handle(std::move(req), sender_);
     auto r = sender_.wait();
     REQUIRE(r.has_value());

@@ -7,6 +7,10 @@
 #include "api/protocol/generated/alter_client_quotas_response.h"
 #include "api/protocol/generated/describe_client_quotas_request.h"
 #include "api/protocol/generated/describe_client_quotas_response.h"
+#include "api/protocol/generated/fetch_request.h"
+#include "api/protocol/generated/fetch_response.h"
+#include "common/wall_clock.h"
+#include "log/batch_builder.h"
 #include "tests/api/api_harness.h"
 
 using namespace skiff;
@@ -146,4 +150,31 @@ TEST_CASE("client quota APIs need DESCRIBE_CONFIGS / ALTER_CONFIGS on the cluste
   h.set_principal("User:admin");
   CHECK(alter(h, {entry({{"user", "u"}}, {{"producer_byte_rate", 1, false}})}).entries.at(0).error_code == 0);
   CHECK(describe(h, {}).entries->size() == 1);
+}
+
+TEST_CASE("a fetch over its request_percentage quota is answered empty, as Kafka's", "[api][quota]") {
+  test::ApiHarness h;
+  REQUIRE(h.logs().create_topic("t", 1).error == storage::LogErrc::kNone);
+  auto batch = storage::make_test_batch(10, 100, wall_clock_ms());
+  REQUIRE(h.logs().get_log("t", 0)->append(batch).ok());
+  FetchRequest req;
+  req.max_bytes = 1 << 20;
+  auto& t = req.topics.emplace_back();
+  t.topic = "t";
+  auto& p = t.partitions.emplace_back();
+  p.partition_max_bytes = 1 << 20;
+
+  auto unthrottled = h.call<FetchResponse>(req, 12);
+  CHECK(unthrottled.throttle_time_ms == 0);
+  REQUIRE(unthrottled.responses.size() == 1);
+  CHECK(unthrottled.responses[0].partitions[0].records.size() == batch.size());
+
+  // The harness's client id; a quota no handler time fits in.
+  CHECK(
+      alter(h, {entry({{"client-id", "harness"}}, {{"request_percentage", 0.000001, false}})}).entries[0].error_code ==
+      0);
+  FetchResponse throttled;
+  for (int i = 0; i < 5 && throttled.throttle_time_ms == 0; ++i) throttled = h.call<FetchResponse>(req, 12);
+  CHECK(throttled.throttle_time_ms > 0);
+  CHECK(throttled.responses.empty());  // no data rides along with the throttle
 }
