@@ -79,9 +79,11 @@ std::map<std::string, int32_t> topic_partitions(ConsoleClient& kafka, const std:
 }
 
 std::map<std::pair<std::string, int32_t>, int64_t> list_offsets(
-    ConsoleClient& kafka, const std::map<std::string, std::vector<int32_t>>& partitions, int64_t timestamp) {
+    ConsoleClient& kafka, const std::map<std::string, std::vector<int32_t>>& partitions, int64_t timestamp,
+    bool read_committed) {
   protocol::ListOffsetsRequest req;
   req.replica_id = -1;
+  req.isolation_level = read_committed ? 1 : 0;
   for (const auto& [topic, indexes] : partitions) {
     auto& t = req.topics.emplace_back();
     t.name = topic;

@@ -122,8 +122,10 @@ struct PartitionOffsets {
 };
 std::map<std::string, int32_t> topic_partitions(ConsoleClient& kafka, const std::vector<std::string>* only = nullptr);
 // ListOffsets at `timestamp` (-2 earliest, -1 latest, or a time) for each
-// (topic, partition); -1 where none.
+// (topic, partition); -1 where none. `read_committed`: latest is the last
+// stable offset rather than the high watermark.
 std::map<std::pair<std::string, int32_t>, int64_t> list_offsets(
-    ConsoleClient& kafka, const std::map<std::string, std::vector<int32_t>>& partitions, int64_t timestamp);
+    ConsoleClient& kafka, const std::map<std::string, std::vector<int32_t>>& partitions, int64_t timestamp,
+    bool read_committed = false);
 
 }  // namespace skiff::server::console

@@ -64,6 +64,22 @@ std::vector<GroupSummary> all_groups(ConsoleClient& kafka) {
   return out;
 }
 
+// Members per group: one DescribeGroups for the classic groups, one
+// ConsumerGroupDescribe for the KIP-848 ones.
+std::map<std::string, int64_t> member_counts(ConsoleClient& kafka, const std::vector<GroupSummary>& groups) {
+  protocol::DescribeGroupsRequest classic;
+  protocol::ConsumerGroupDescribeRequest consumer;
+  for (const auto& g : groups) (g.group_type == "consumer" ? consumer.group_ids : classic.groups).push_back(g.id);
+  std::map<std::string, int64_t> out;
+  if (!classic.groups.empty())
+    for (const auto& d : kafka.call<protocol::DescribeGroupsResponse>(classic, 5).groups)
+      if (d.error_code == 0) out[d.group_id] = static_cast<int64_t>(d.members.size());
+  if (!consumer.group_ids.empty())
+    for (const auto& d : kafka.call<protocol::ConsumerGroupDescribeResponse>(consumer, 0).groups)
+      if (d.error_code == 0) out[d.group_id] = static_cast<int64_t>(d.members.size());
+  return out;
+}
+
 GroupSummary find_group(ConsoleClient& kafka, const std::string& id) {
   for (auto& g : all_groups(kafka))
     if (g.id == id) return g;
@@ -158,7 +174,9 @@ std::map<TopicPartition, int64_t> reset_targets(ConsoleCall& call,
 std::string list_groups(ConsoleCall& call) {
   JsonWriter w;
   w.begin_object().key("groups").begin_array();
-  for (const auto& g : all_groups(call.kafka)) {
+  const auto groups = all_groups(call.kafka);
+  const auto members = member_counts(call.kafka, groups);
+  for (const auto& g : groups) {
     const auto committed = committed_offsets(call.kafka, g.id);
     const auto ends = end_offsets(call.kafka, committed);
     int64_t lag = 0;
@@ -166,6 +184,8 @@ std::string list_groups(ConsoleCall& call) {
       if (auto e = ends.find(tp); e != ends.end() && e->second >= c.offset) lag += e->second - c.offset;
     w.begin_object().field("group_id", g.id).field("state", g.state).field("protocol_type", g.protocol_type);
     w.field("group_type", g.group_type.empty() ? "classic" : g.group_type);
+    const auto m = members.find(g.id);
+    w.field("members", m == members.end() ? int64_t{0} : m->second);
     if (committed.empty())
       w.key("lag").null();
     else

@@ -115,6 +115,7 @@ std::string describe_topic(ConsoleCall& call) {
   for (const auto& p : topic.partitions) parts[name].push_back(p.partition_index);
   const auto starts = list_offsets(call.kafka, parts, -2);
   const auto ends = list_offsets(call.kafka, parts, -1);
+  const auto stable = list_offsets(call.kafka, parts, -1, true);
   const auto sizes = partition_sizes(call.kafka, &parts);
 
   protocol::DescribeConfigsRequest dc;
@@ -133,6 +134,7 @@ std::string describe_topic(ConsoleCall& call) {
     w.begin_object().field("partition", p.partition_index).field("leader", p.leader_id);
     w.field("log_start_offset", starts.count(key) ? starts.at(key) : int64_t{-1});
     w.field("high_watermark", ends.count(key) ? ends.at(key) : int64_t{-1});
+    w.field("last_stable_offset", stable.count(key) ? stable.at(key) : int64_t{-1});
     w.field("size_bytes", size == sizes.end() ? int64_t{0} : size->second).end_object();
   }
   w.end_array().key("configs").begin_array();

@@ -126,6 +126,7 @@ TEST_CASE("console: create a topic, produce, browse newest and oldest, find by k
 
   auto topic = c.ok(c.get("/api/topic", {{"name", "t"}}));
   CHECK(topic.find("partitions")->array[0].find("high_watermark")->number == 5);
+  CHECK(topic.find("partitions")->array[0].find("last_stable_offset")->number == 5);
   CHECK(c.get("/api/topic", {{"name", "nope"}}).status == 404);
   CHECK(c.get("/api/messages", {{"topic", "t"}, {"limit", "501"}}).status == 400);
 }
@@ -170,6 +171,7 @@ TEST_CASE("console: group lag, a reset of an empty group, and its deletion", "[c
   auto groups = c.ok(c.get("/api/groups"));
   REQUIRE(groups.find("groups")->array.size() == 1);
   CHECK(groups.find("groups")->array[0].find("lag")->number == 1);
+  CHECK(groups.find("groups")->array[0].find("members")->number == 0);
   auto group = c.ok(c.get("/api/group", {{"id", "g"}}));
   CHECK(group.find("state")->string == "Empty");
   CHECK(group.find("offsets")->array[0].find("committed")->number == 3);
