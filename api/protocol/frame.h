@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <limits>
+#include <span>
 #include <vector>
 
 #include "api/protocol/api_table.h"
@@ -58,6 +59,20 @@ std::vector<uint8_t> encode_request_frame(const RequestHeader& header, int16_t v
   h.encode(w, header_version);
   body.encode(w, version);
   return w.take_bytes();
+}
+
+// A response frame's body (after the size prefix) read back as Resp at
+// `version`, its header's correlation id stored in `correlation_id` if
+// given (clients and tests). Throws DecodeError.
+template <class Resp>
+Resp decode_response_frame(std::span<const uint8_t> frame, int16_t version, int32_t* correlation_id = nullptr) {
+  ByteReader r(frame);
+  ResponseHeader h;
+  h.decode(r, response_header_version(Resp::kApiKey, version));
+  if (correlation_id) *correlation_id = h.correlation_id;
+  Resp out;
+  out.decode(r, version);
+  return out;
 }
 
 }  // namespace skiff::protocol

@@ -23,7 +23,6 @@
 #include <string>
 #include <vector>
 
-#include "api/protocol/byte_reader.h"
 #include "api/protocol/frame.h"
 #include "network/request.h"
 
@@ -74,13 +73,8 @@ class ConsoleClient {
     protocol::RequestHeader header;
     header.correlation_id = correlation;
     header.client_id = "skiff-console";
-    auto& bytes = exchange(protocol::encode_request_frame(header, version, body), correlation);
-    protocol::ByteReader reader(bytes);
-    protocol::ResponseHeader h;
-    h.decode(reader, protocol::response_header_version(Resp::kApiKey, version));
-    Resp resp;
-    resp.decode(reader, version);
-    return resp;
+    return protocol::decode_response_frame<Resp>(
+        exchange(protocol::encode_request_frame(header, version, body), correlation), version);
   }
 
  private:

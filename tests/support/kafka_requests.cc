@@ -19,12 +19,7 @@ constexpr int16_t kFetchVersion = 11;
 
 template <class Resp>
 Resp decode_response(const std::vector<uint8_t>& frame, int16_t version) {
-  protocol::ByteReader r(frame);
-  protocol::ResponseHeader h;
-  h.decode(r, protocol::response_header_version(Resp::kApiKey, version));
-  Resp out;
-  out.decode(r, version);
-  return out;
+  return protocol::decode_response_frame<Resp>(frame, version);
 }
 }  // namespace
 
