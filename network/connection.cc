@@ -81,25 +81,19 @@ void Connection::process_buffer() {
     return;
   }
   if (muted()) return;
+  if (auto next = gate_->take_staged()) {  // read while the last response was owed; owed now
+    enqueue(std::move(*next));
+    read_while_owed();
+    return;
+  }
   size_t have = wpos_ - rpos_;
   if (have >= 4) {
     int32_t size = load_be<int32_t>(buf_.data() + rpos_);
-    if (size < 0 || size > max_frame_bytes()) {
-      net_log().warn("closing connection from {}: frame size {} is outside [0, {}] ({})", context_.peer_address, size,
-                     max_frame_bytes(),
-                     max_frame_bytes() == processor_.config().max_request_bytes
-                         ? "socket.request.max.bytes"
-                         : "sasl.server.max.receive.size, before SASL authentication");
-      close("");
-      return;
-    }
+    if (!frame_size_ok(size)) return;  // closed
     if (!lease_ && !reserve_memory(size)) return;
     size_t need = 4 + static_cast<size_t>(size);
     if (have >= need) {
-      // The frame stays where it was read: the request shares the buffer.
-      Frame frame(buf_, buf_.data() + rpos_ + 4, static_cast<size_t>(size));
-      rpos_ += need;
-      dispatch(std::move(frame));
+      dispatch(take_frame(size));
       return;
     }
     if (need > kMaxReadBufferSize) {
@@ -116,17 +110,58 @@ void Connection::process_buffer() {
   read_more();
 }
 
-// A response is owed: keep reading into the buffer's room so that the next
-// request wakes us; once a whole frame waits (or there is no room, or the
-// peer has shut its side), stop and ask the gate to wake us when answered.
+bool Connection::frame_size_ok(int32_t size) {
+  if (size >= 0 && size <= max_frame_bytes()) return true;
+  net_log().warn("closing connection from {}: frame size {} is outside [0, {}] ({})", context_.peer_address, size,
+                 max_frame_bytes(),
+                 max_frame_bytes() == processor_.config().max_request_bytes
+                     ? "socket.request.max.bytes"
+                     : "sasl.server.max.receive.size, before SASL authentication");
+  close("");
+  return false;
+}
+
+// The whole frame of `size` bytes at rpos_. It stays where it was read: the
+// request shares the buffer.
+Frame Connection::take_frame(int32_t size) {
+  Frame frame(buf_, buf_.data() + rpos_ + 4, static_cast<size_t>(size));
+  rpos_ += 4 + static_cast<size_t>(size);
+  return frame;
+}
+
+// A response is owed: stage the whole requests that follow it (response_gate.h)
+// and keep reading into the buffer's room so that the next request wakes
+// us; once no more can be staged and a whole frame waits (or there is no
+// room, or the peer has shut its side), stop and ask the gate to wake us
+// when answered.
 void Connection::read_while_owed() {
   if (reading_) return;
+  while (can_stage() && has_whole_frame())
+    if (!stage_next()) return;
   if (!eof_seen_ && !has_whole_frame() && wpos_ - rpos_ < cap_) {
     read_more();
     return;
   }
   if (writing_ || gate_->request_wake()) return;  // on_answered() (or finish_answer) goes on
   process_buffer();                               // answered meanwhile
+}
+
+// Staging needs a connection whose requests any thread may answer (not TLS),
+// whose frames need no SASL check at dispatch, and room among the staged.
+bool Connection::can_stage() const {
+  return !tls_ && !context_.sasl && !processor_.draining() && gate_->staged() < ResponseGate::kMaxStaged;
+}
+
+// Stages the whole frame at rpos_; false when we must stop (closed, waiting
+// for memory, or answered meanwhile: then it was dispatched at once).
+bool Connection::stage_next() {
+  const int32_t size = load_be<int32_t>(buf_.data() + rpos_);
+  if (!frame_size_ok(size)) return false;
+  if (!lease_ && !reserve_memory(size)) return false;
+  Request request = make_request(take_frame(size), false);
+  if (gate_->stage(request, lease_)) return true;
+  send(std::move(request));  // nothing owed any more: this one is next
+  return false;
 }
 
 bool Connection::has_whole_frame() const {
@@ -228,15 +263,30 @@ void Connection::read_large_frame(Frame frame, size_t have) {
 void Connection::dispatch(Frame frame) {
   bool raw_token = false;
   if (context_.sasl && !sasl_admits(frame, raw_token)) return;  // closed
+  send(make_request(std::move(frame), raw_token));
+}
+
+Request Connection::make_request(Frame frame, bool raw_sasl_token) {
+  Request request;
+  request.context = context_;
+  request.frame = std::move(frame);
+  request.raw_sasl_token = raw_sasl_token;
+  request.received_at = std::chrono::steady_clock::now();
+  return request;
+}
+
+// The request is owed from now on; it goes to the RequestChannel, and the
+// read for the one after it stays armed.
+void Connection::send(Request request) {
   gate_->open(std::move(lease_));
   lease_.reset();
-  pending_.emplace();
-  pending_->context = context_;
-  pending_->frame = std::move(frame);
-  pending_->raw_sasl_token = raw_token;
-  pending_->received_at = std::chrono::steady_clock::now();
-  try_enqueue();
+  enqueue(std::move(request));
   process_buffer();  // owed now: keeps a read armed for the next request
+}
+
+void Connection::enqueue(Request request) {
+  pending_.emplace(std::move(request));
+  try_enqueue();
 }
 
 // Never blocks the loop: a full channel leaves us muted and retries shortly.
@@ -280,7 +330,7 @@ void Connection::on_response(Response response) {
 
 void Connection::on_answered() {
   if (closed_) return;
-  if (processor_.draining()) {
+  if (processor_.draining() && !gate_->owed()) {
     close("broker shutting down");
     return;
   }
@@ -341,9 +391,11 @@ bool Connection::muted() {
   return true;
 }
 
-// The Processor answered the owed request itself (written, or acks=0).
+// The Processor answered the owed request itself (written, or acks=0). A
+// staged request is next, unless the response muted the connection.
 void Connection::finish_answer() {
-  gate_->answered();
+  const bool muted_now = muted_until_ > std::chrono::steady_clock::now();
+  if (auto next = gate_->answered(!muted_now)) enqueue(std::move(*next));
   on_answered();
 }
 

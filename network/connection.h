@@ -9,9 +9,11 @@
 // per connection keeps responses in request order. While owed, the
 // connection keeps a read armed (into the free tail of its buffer), so that
 // its next request, not the answer, is what wakes the Processor: the thread
-// that makes the answer usually writes it itself (ResponseGate). Once a whole
-// next frame is buffered (pipelining), or the buffer is full, it stops reading
-// and asks the gate to wake it when the answer is written.
+// that makes the answer usually writes it itself (ResponseGate). Whole
+// frames that follow (pipelining) are staged in the gate, whose writer of
+// the owed response takes the next one on itself; once ResponseGate::
+// kMaxStaged wait (or the buffer is full), it stops reading and asks the gate
+// to wake it when the answer is written.
 // Before a frame's body is read, its bytes are reserved in the shared
 // MemoryPool (queued.max.request.bytes); while the pool has no room the
 // connection reads nothing and waits on its Processor.
@@ -81,13 +83,20 @@ class Connection : public std::enable_shared_from_this<Connection> {
 
  private:
   void process_buffer();
+  bool frame_size_ok(int32_t size);
+  Frame take_frame(int32_t size);
   void read_while_owed();
+  bool can_stage() const;
+  bool stage_next();
   bool has_whole_frame() const;
   bool reserve_memory(int64_t frame_bytes);
   void make_room(size_t need);
   void read_more();
   void read_large_frame(Frame frame, size_t have);
   void dispatch(Frame frame);
+  Request make_request(Frame frame, bool raw_sasl_token);
+  void send(Request request);
+  void enqueue(Request request);
   void try_enqueue();
   void finish_answer();
   void continue_write();

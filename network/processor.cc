@@ -84,11 +84,13 @@ void Processor::accept(boost::asio::ip::tcp::socket socket, ConnectionQuotas::Sl
 }
 
 void Processor::enqueue_response(Response response) {
-  if (response.context.gate) {  // the calling thread may write it itself (response_gate.h)
-    switch (response.context.gate->try_answer(response)) {
+  if (response.context.gate) {    // the calling thread may write it itself (response_gate.h)
+    std::optional<Request> next;  // the connection's next request, staged behind this response
+    switch (response.context.gate->try_answer(response, next)) {
       case ResponseGate::Outcome::kAnswered:
         on_response_sent(response.times);
         on_response_taken();
+        hand_on(std::move(next));
         return;
       case ResponseGate::Outcome::kClosed:
         on_response_taken();
@@ -96,6 +98,7 @@ void Processor::enqueue_response(Response response) {
       case ResponseGate::Outcome::kAnsweredWake:
         on_response_sent(response.times);
         on_response_taken();
+        hand_on(std::move(next));
         post_delivery(response.context.connection_id, std::nullopt);
         return;
       case ResponseGate::Outcome::kToProcessor:
@@ -104,6 +107,13 @@ void Processor::enqueue_response(Response response) {
   }
   const uint64_t connection_id = response.context.connection_id;
   post_delivery(connection_id, std::move(response));
+}
+
+// Any thread: a staged request, owed now, goes to a handler without the loop.
+void Processor::hand_on(std::optional<Request> next) {
+  if (!next) return;
+  on_request_queued();
+  channel_.hand_on(std::move(*next));
 }
 
 // Any thread. One wake-up of the loop takes everything that arrived meanwhile.

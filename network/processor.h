@@ -10,6 +10,9 @@
 // that makes the response writes it itself if the socket takes it whole, and
 // hands it to the Processor otherwise (response_gate.h states the rule). So
 // a request usually costs the Processor one wake-up (its arrival), not two.
+// Requests a client pipelines behind an owed one are staged in the gate and
+// taken on by the thread that writes the owed response, so they cost no
+// wake-up at all.
 #pragma once
 
 #include <atomic>
@@ -91,6 +94,7 @@ class Processor {
   void retry_memory_waiters();
   bool draining() const { return draining_; }
   void on_request_queued() { ++in_flight_; }
+  void hand_on(std::optional<Request> next);
   void on_response_taken() { --in_flight_; }
   // A response has left (written whole, or acks=0): the channel's observer
   // is told if it was timed. Any thread.

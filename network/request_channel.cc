@@ -14,7 +14,45 @@ bool RequestChannel::try_send_request(Request& request) {
   return true;
 }
 
+namespace {
+// The request a handler thread keeps to handle next (hand_on), and the
+// channel it serves (set by receive_request: only handler threads call it).
+thread_local const RequestChannel* t_channel = nullptr;
+thread_local std::optional<Request> t_kept;
+}  // namespace
+
+void RequestChannel::hand_on(Request request) {
+  handed_on_.fetch_add(1, std::memory_order_relaxed);
+  {
+    std::lock_guard lock(mu_);
+    if (queue_.empty() && t_channel == this && !t_kept) {
+      t_kept.emplace(std::move(request));
+      return;
+    }
+    queue_.push_back(std::move(request));
+  }
+  not_empty_.notify_one();
+}
+
+void RequestChannel::release_kept() {
+  t_channel = nullptr;
+  if (!t_kept) return;
+  {
+    std::lock_guard lock(mu_);
+    queue_.push_back(std::move(*t_kept));
+  }
+  t_kept.reset();
+  not_empty_.notify_one();
+}
+
 std::optional<Request> RequestChannel::receive_request(std::chrono::milliseconds timeout) {
+  t_channel = this;
+  if (t_kept) {
+    std::optional<Request> r = std::move(t_kept);
+    t_kept.reset();
+    r->dequeued_at = std::chrono::steady_clock::now();
+    return r;
+  }
   std::unique_lock lock(mu_);
   if (!not_empty_.wait_for(lock, timeout, [&] { return !queue_.empty() || closed_; })) return std::nullopt;
   if (queue_.empty()) return std::nullopt;

@@ -34,9 +34,21 @@ class RequestChannel : public ResponseSender {
   // Processor side. Moves from `request` only when it was queued.
   bool try_send_request(Request& request);
 
+  // Any thread: a request read behind a response just written on the same
+  // connection (staged, response_gate.h), owed now. It is queued even over
+  // capacity (it was read already and holds its memory lease), except that
+  // a handler thread with nothing queued before it keeps it to handle next
+  // itself: a pipelining client then wakes no other thread.
+  void hand_on(Request request);
+
   // Handler side: waits for a request; nothing once the channel is closed
-  // and drained, or after `timeout`.
+  // and drained, or after `timeout`. A request this thread kept (hand_on)
+  // comes first.
   std::optional<Request> receive_request(std::chrono::milliseconds timeout);
+  // A handler thread that ends queues what it kept, for another to handle.
+  void release_kept();
+  // Requests handed on so far (tests, and the pipelining's share of requests).
+  uint64_t handed_on() const { return handed_on_.load(std::memory_order_relaxed); }
 
   // Wakes every waiting handler; queued requests are still handed out.
   void close();
@@ -62,6 +74,7 @@ class RequestChannel : public ResponseSender {
   std::condition_variable not_empty_;
   std::deque<Request> queue_;
   bool closed_ = false;
+  std::atomic<uint64_t> handed_on_{0};
   std::vector<std::unique_ptr<ResponseRoute>> owned_routes_;  // guarded by mu_; kept until destruction
   std::unique_ptr<std::atomic<const ResponseRoute*>[]> routes_ {
     new std::atomic<const ResponseRoute*>[ kMaxProcessorIds ]()

@@ -20,10 +20,26 @@ bool ResponseGate::request_wake() {
   return false;
 }
 
-void ResponseGate::answered() {
-  lease_.reset();
+bool ResponseGate::answer_locked(uint32_t also_clear, bool take_next, std::optional<Request>& next) {
   touch();
-  state_.fetch_and(~(kOwed | kWake), std::memory_order_release);
+  if (take_next && !staged_.empty() && !(state_.load(std::memory_order_acquire) & kClosed)) {
+    lease_ = std::move(staged_.front().lease);  // the answered request's lease goes back
+    next.emplace(std::move(staged_.front().request));
+    staged_.pop_front();
+    // Still owed (by `next`). The Processor, if it asked, is woken once no
+    // staged request is left: it stopped reading at kMaxStaged.
+    const uint32_t wake = staged_.empty() ? kWake : 0;
+    return (state_.fetch_and(~(also_clear | wake), std::memory_order_acq_rel) & wake) != 0;
+  }
+  lease_.reset();
+  return (state_.fetch_and(~(also_clear | kOwed | kWake), std::memory_order_acq_rel) & kWake) != 0;
+}
+
+std::optional<Request> ResponseGate::answered(bool take_next) {
+  std::optional<Request> next;
+  std::lock_guard lock(mu_);
+  answer_locked(0, take_next, next);
+  return next;
 }
 
 void ResponseGate::close() {
@@ -32,8 +48,38 @@ void ResponseGate::close() {
     std::this_thread::yield();
     s = state_.load(std::memory_order_acquire);
   }
-  lease_.reset();
-  state_.fetch_and(~(kOwed | kWake), std::memory_order_release);
+  std::deque<Staged> dropped;  // destroyed after the lock: each holds a reference to this gate
+  {
+    std::lock_guard lock(mu_);
+    dropped.swap(staged_);
+    lease_.reset();
+    state_.fetch_and(~(kOwed | kWake), std::memory_order_release);
+  }
+}
+
+bool ResponseGate::stage(Request& request, std::optional<MemoryPool::Lease>& lease) {
+  std::lock_guard lock(mu_);
+  const uint32_t s = state_.load(std::memory_order_acquire);
+  if (!(s & kOwed) || (s & kClosed)) return false;
+  staged_.push_back({std::move(request), std::move(lease)});
+  lease.reset();
+  return true;
+}
+
+size_t ResponseGate::staged() const {
+  std::lock_guard lock(mu_);
+  return staged_.size();
+}
+
+std::optional<Request> ResponseGate::take_staged() {
+  std::lock_guard lock(mu_);
+  if (staged_.empty() || (state_.load(std::memory_order_acquire) & (kOwed | kClosed))) return std::nullopt;
+  touch();
+  lease_ = std::move(staged_.front().lease);
+  std::optional<Request> next(std::move(staged_.front().request));
+  staged_.pop_front();
+  state_.fetch_or(kOwed, std::memory_order_release);
+  return next;
 }
 
 bool ResponseGate::begin_write() {
@@ -43,30 +89,28 @@ bool ResponseGate::begin_write() {
   return false;
 }
 
-ResponseGate::Outcome ResponseGate::end_write(bool done) {
+ResponseGate::Outcome ResponseGate::end_write(bool done, std::optional<Request>& next) {
   if (!done) {
     state_.fetch_and(~kWriting, std::memory_order_release);
     return Outcome::kToProcessor;
   }
-  lease_.reset();
-  touch();
-  uint32_t before = state_.fetch_and(~(kOwed | kWake | kWriting), std::memory_order_acq_rel);
-  return (before & kWake) ? Outcome::kAnsweredWake : Outcome::kAnswered;
+  std::lock_guard lock(mu_);
+  return answer_locked(kWriting, true, next) ? Outcome::kAnsweredWake : Outcome::kAnswered;
 }
 
-ResponseGate::Outcome ResponseGate::try_answer(Response& response) {
+ResponseGate::Outcome ResponseGate::try_answer(Response& response, std::optional<Request>& next) {
   // A close is the Processor's; so is a throttled response (the Processor
   // mutes the connection after writing it) and one nobody owes. Closed: drop.
   const bool processors = response.action == Response::Action::kClose ||
                           response.action == Response::Action::kSendThenClose || response.throttle.count() > 0;
   if (processors || fd_ < 0 || !begin_write())
     return (state_.load(std::memory_order_acquire) & kClosed) ? Outcome::kClosed : Outcome::kToProcessor;
-  if (response.action == Response::Action::kNoOp) return end_write(true);
+  if (response.action == Response::Action::kNoOp) return end_write(true, next);
   WriteCursor at;
   std::string error;
   bool done = write_response_chunks(fd_, response.chunks, at, error) == WriteStatus::kDone;
   if (!done) drop_written(response.chunks, at);  // blocked or failed: the Processor goes on (and sees any error)
-  return end_write(done);
+  return end_write(done, next);
 }
 
 }  // namespace skiff::network

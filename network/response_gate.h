@@ -10,7 +10,7 @@
 //   - all of it written: the response is done right there; the Processor,
 //     which kept reading meanwhile, sees the connection answered when it next
 //     looks, and is woken only if it asked to be (it stopped reading because
-//     a whole next frame is waiting, its buffer is full, or it is draining);
+//     it cannot stage more, its buffer is full, or it is draining);
 //   - the socket is full, or the response closes or mutes (a quota's
 //     throttle) the connection: the rest is handed to the Processor, which
 //     finishes it and owns the socket again.
@@ -19,17 +19,31 @@
 // reused) descriptor. One request at a time per connection is owed, so
 // responses stay in order.
 //
-// Thread-safe, without a lock: one atomic state word (kOwed, kWake,
-// kWriting, kClosed). A writer sets kWriting only while owed and not closed;
-// the lease is the Processor's until it sets kOwed (release) and the
-// writer's from then until it clears kOwed. The Processor calls
-// open/owed/request_wake/answered/close; any thread calls try_answer (at
-// most one response at a time, as above).
+// Pipelined requests. While a response is owed the Processor goes on reading
+// and *stages* the whole requests that follow (stage(), up to kMaxStaged, each
+// with its memory lease), in order. The thread that writes the owed response
+// whole takes the first staged request in the same step: that request is
+// owed from then on, and the writer hands it on (RequestChannel::hand_on: a
+// handler thread handles it next itself). So a client that pipelines costs no
+// Processor or handler wake-up per request. A response the Processor writes
+// (throttled, blocked, closing) leaves the staged requests to the Processor,
+// which dispatches them once the connection may take requests again.
+//
+// Thread-safe. The state word (kOwed, kWake, kWriting, kClosed) is atomic; a
+// writer sets kWriting only while owed and not closed, and the lease is the
+// Processor's until it sets kOwed (release) and the writer's from then until
+// it clears kOwed. kOwed is cleared, and staged requests are added or taken,
+// only under mu_, so a request is never staged behind a response already
+// written. The Processor calls open/owed/request_wake/answered/stage/
+// take_staged/close; any thread calls try_answer (at most one response at a
+// time, as above).
 #pragma once
 
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <deque>
+#include <mutex>
 #include <optional>
 
 #include "network/memory_pool.h"
@@ -51,9 +65,21 @@ class ResponseGate {
   // Processor: "wake me when answered". False when already answered (then
   // the caller goes on itself).
   bool request_wake();
-  // Processor: it wrote (or dropped) the owed response itself.
-  void answered();
+  // Processor: it wrote (or dropped) the owed response itself. With
+  // `take_next`, the first staged request (if any) is owed now and returned
+  // for the Processor to dispatch; without (a muted connection), staged
+  // requests wait for take_staged().
+  std::optional<Request> answered(bool take_next = true);
   void close();
+
+  // Processor: a whole request read while a response is owed, queued behind
+  // it. False, the request untouched, when nothing is owed any more (then it
+  // is the caller's to dispatch) or the gate is closed (to drop).
+  static constexpr size_t kMaxStaged = 16;
+  bool stage(Request& request, std::optional<MemoryPool::Lease>& lease);
+  size_t staged() const;
+  // Processor, nothing owed: the first staged request, owed from now on.
+  std::optional<Request> take_staged();
 
   enum class Outcome {
     kAnswered,      // written whole (or nothing to write); nothing else to do
@@ -62,8 +88,9 @@ class ResponseGate {
     kClosed,        // the connection is gone: drop the response
   };
   // Any thread: writes `response` now if it can; on kToProcessor the
-  // response holds what is left to write.
-  Outcome try_answer(Response& response);
+  // response holds what is left to write. Written whole, `next` receives the
+  // first staged request, now owed, for the caller to hand on.
+  Outcome try_answer(Response& response, std::optional<Request>& next);
 
   // Last whole request in or response out (connections.max.idle.ms).
   std::chrono::steady_clock::time_point last_active() const {
@@ -77,12 +104,24 @@ class ResponseGate {
   static constexpr uint32_t kWriting = 4;  // a thread other than the Processor is writing
   static constexpr uint32_t kClosed = 8;   // the descriptor is (being) closed
 
-  bool begin_write();            // sets kWriting if owed and open
-  Outcome end_write(bool done);  // clears kWriting (and kOwed if done)
+  struct Staged {
+    Request request;
+    std::optional<MemoryPool::Lease> lease;
+  };
+
+  bool begin_write();  // sets kWriting if owed and open
+  // Clears kWriting; done, the owed response is answered (answer_locked).
+  Outcome end_write(bool done, std::optional<Request>& next);
+  // Under mu_: the owed response is answered; the first staged request, if
+  // any and `take_next`, becomes the owed one. True when it cleared a kWake
+  // (the Processor is to be woken).
+  bool answer_locked(uint32_t also_clear, bool take_next, std::optional<Request>& next);
 
   const int fd_;
   std::atomic<uint32_t> state_{0};
   std::optional<MemoryPool::Lease> lease_;  // see the class comment for who holds it when
+  mutable std::mutex mu_;                   // kOwed's clearing, staged_
+  std::deque<Staged> staged_;               // guarded by mu_; each holds this gate (cleared by close())
   std::atomic<std::chrono::steady_clock::rep> last_active_{0};
 };
 

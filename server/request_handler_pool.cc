@@ -59,7 +59,7 @@ void RequestHandlerPool::run(int index, const std::shared_ptr<std::atomic<bool>>
     idle_ns_.fetch_add(static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(idle).count()),
                        std::memory_order_relaxed);
     if (!request) {
-      if (channel_.closed()) return;
+      if (channel_.closed()) break;
       continue;
     }
     // Only the route back, in case the handler throws (not the whole context).
@@ -75,6 +75,7 @@ void RequestHandlerPool::run(int index, const std::shared_ptr<std::atomic<bool>>
       channel_.send_response(network::Response::close(context, std::string("handler error: ") + e.what()));
     }
   }
+  channel_.release_kept();
 }
 
 void RequestHandlerPool::shutdown() {

@@ -46,6 +46,21 @@ struct SocketPair {
 
 Response bytes_response(std::vector<uint8_t> bytes) { return Response::send({}, std::move(bytes)); }
 
+// try_answer where nothing is staged: no next request comes out.
+Outcome answer(ResponseGate& gate, Response& r) {
+  std::optional<network::Request> next;
+  Outcome o = gate.try_answer(r, next);
+  CHECK_FALSE(next.has_value());
+  return o;
+}
+
+network::Request request_numbered(uint8_t n) {
+  network::Request r;
+  r.frame = network::Frame(1);
+  r.frame.data()[0] = n;
+  return r;
+}
+
 }  // namespace
 
 TEST_CASE("a response owed is written by the thread that made it", "[network][gate]") {
@@ -54,7 +69,7 @@ TEST_CASE("a response owed is written by the thread that made it", "[network][ga
   gate.open(std::nullopt);
   CHECK(gate.owed());
   auto r = bytes_response({1, 2, 3, 4, 5});
-  CHECK(gate.try_answer(r) == Outcome::kAnswered);
+  CHECK(answer(gate, r) == Outcome::kAnswered);
   CHECK_FALSE(gate.owed());
   CHECK(sp.read_all_available() == std::vector<uint8_t>{1, 2, 3, 4, 5});
 }
@@ -66,24 +81,24 @@ TEST_CASE("the Processor is woken only when it asked to be", "[network][gate]") 
   gate.open(std::nullopt);
   CHECK(gate.request_wake());
   auto r = bytes_response({9});
-  CHECK(gate.try_answer(r) == Outcome::kAnsweredWake);
+  CHECK(answer(gate, r) == Outcome::kAnsweredWake);
   gate.open(std::nullopt);  // the next request: no wake asked
   auto noop = Response::noop({});
-  CHECK(gate.try_answer(noop) == Outcome::kAnswered);
+  CHECK(answer(gate, noop) == Outcome::kAnswered);
 }
 
 TEST_CASE("what the gate cannot write goes to the Processor, and a closed gate drops", "[network][gate]") {
   SocketPair sp;
   ResponseGate gate(sp.broker);
   auto unowed = bytes_response({1});
-  CHECK(gate.try_answer(unowed) == Outcome::kToProcessor);  // nobody owes it: not ours to write
+  CHECK(answer(gate, unowed) == Outcome::kToProcessor);  // nobody owes it: not ours to write
   gate.open(std::nullopt);
   auto close = Response::close({}, "bye");
-  CHECK(gate.try_answer(close) == Outcome::kToProcessor);
+  CHECK(answer(gate, close) == Outcome::kToProcessor);
   CHECK(gate.owed());
   gate.close();
   auto late = bytes_response({2});
-  CHECK(gate.try_answer(late) == Outcome::kClosed);
+  CHECK(answer(gate, late) == Outcome::kClosed);
 }
 
 TEST_CASE("a response the socket cannot take whole keeps exactly its unwritten rest", "[network][gate]") {
@@ -94,7 +109,7 @@ TEST_CASE("a response the socket cannot take whole keeps exactly its unwritten r
   for (size_t i = 0; i < big.size(); ++i) big[i] = uint8_t(i * 7 + 3);
   Response r = bytes_response(big);
   r.chunks.emplace_back(std::vector<uint8_t>{0xAB, 0xCD});
-  REQUIRE(gate.try_answer(r) == Outcome::kToProcessor);
+  REQUIRE(answer(gate, r) == Outcome::kToProcessor);
   CHECK(gate.owed());  // still owed: the Processor finishes it
   std::vector<uint8_t> got;
   for (auto chunk = sp.read_all_available(); !chunk.empty(); chunk = sp.read_all_available())
@@ -120,7 +135,7 @@ TEST_CASE("a file region is written with sendfile from the thread that made it",
   Response r = bytes_response({'<'});
   r.chunks.emplace_back(network::FileRegion{fd, 4, 8, nullptr});
   r.chunks.emplace_back(std::vector<uint8_t>{'>'});
-  CHECK(gate.try_answer(r) == Outcome::kAnswered);
+  CHECK(answer(gate, r) == Outcome::kAnswered);
   auto got = sp.read_all_available();
   CHECK(std::string(got.begin(), got.end()) == "<456789ab>");
   ::close(fd);
@@ -150,4 +165,59 @@ TEST_CASE("a client that shuts its side after asking still gets every answer", "
   CHECK(c.read_frame() == std::vector<uint8_t>{'a'});
   CHECK(c.read_frame() == std::vector<uint8_t>{'b'});
   CHECK(c.wait_closed());
+}
+
+TEST_CASE("requests staged behind an owed response are taken on, in order, by its writer", "[network][gate]") {
+  SocketPair sp;
+  ResponseGate gate(sp.broker);
+  auto req = request_numbered(0);
+  std::optional<network::MemoryPool::Lease> no_lease;
+  CHECK_FALSE(gate.stage(req, no_lease));  // nothing owed: the Processor dispatches it itself
+  gate.open(std::nullopt);
+  for (uint8_t n = 1; n <= 3; ++n) {
+    auto r = request_numbered(n);
+    REQUIRE(gate.stage(r, no_lease));
+  }
+  CHECK(gate.staged() == 3);
+  CHECK(gate.request_wake());  // the Processor stopped reading: woken once none is staged
+  for (uint8_t n = 1; n <= 3; ++n) {
+    auto resp = bytes_response({n});
+    std::optional<network::Request> next;
+    CHECK(gate.try_answer(resp, next) == (n == 3 ? Outcome::kAnsweredWake : Outcome::kAnswered));
+    REQUIRE(next.has_value());
+    CHECK(next->frame.bytes()[0] == n);
+    CHECK(gate.owed());  // by the request just taken on
+  }
+  auto last = bytes_response({4});
+  CHECK(answer(gate, last) == Outcome::kAnswered);
+  CHECK_FALSE(gate.owed());
+  CHECK(sp.read_all_available() == std::vector<uint8_t>{1, 2, 3, 4});
+}
+
+TEST_CASE("a muted connection's staged requests wait; a close drops them with their memory", "[network][gate]") {
+  SocketPair sp;
+  auto pool = network::MemoryPool::create(1000);
+  ResponseGate gate(sp.broker);
+  gate.open(pool->try_acquire(100));
+  for (uint8_t n = 1; n <= 2; ++n) {
+    auto r = request_numbered(n);
+    auto lease = pool->try_acquire(100);
+    REQUIRE(gate.stage(r, lease));
+    CHECK_FALSE(lease.has_value());
+  }
+  CHECK(pool->in_flight() == 300);
+  CHECK_FALSE(gate.answered(/*take_next=*/false).has_value());  // throttled: nothing taken
+  CHECK_FALSE(gate.owed());
+  CHECK(pool->in_flight() == 200);
+  auto first = gate.take_staged();  // unmuted
+  REQUIRE(first.has_value());
+  CHECK(first->frame.bytes()[0] == 1);
+  CHECK(gate.owed());
+  CHECK_FALSE(gate.take_staged().has_value());  // one owed at a time
+  gate.close();
+  CHECK(gate.staged() == 0);
+  CHECK(pool->in_flight() == 0);
+  auto r = request_numbered(9);
+  std::optional<network::MemoryPool::Lease> no_lease;
+  CHECK_FALSE(gate.stage(r, no_lease));
 }

@@ -2,6 +2,7 @@
 // pipelining, quotas, malformed frames, backpressure, idle expiry, shutdown.
 #include <atomic>
 #include <catch2/catch.hpp>
+#include <cstring>
 #include <thread>
 
 #include "tests/network/test_broker.h"
@@ -334,4 +335,34 @@ TEST_CASE("a port already in use is a clear bind error", "[network]") {
   network::RequestChannel channel(10);
   network::SocketServer second(second_cfg, channel);
   REQUIRE_THROWS_WITH(second.startup(), Catch::Contains("already in use"));
+}
+
+// Pipelined requests are staged behind the owed response and taken on by the
+// thread that writes it (response_gate.h): order must hold through requests
+// with no response (acks=0) and through a throttle, which holds the staged
+// requests until the mute ends.
+TEST_CASE("one connection pipelining 600 requests is answered in order, through acks=0 and a throttle", "[network]") {
+  network::SocketServerConfig cfg;
+  cfg.num_processors = 1;
+  TestBroker broker(cfg, 500, 3);
+  broker.handler.jitter = true;
+  RawClient c("127.0.0.1", broker.port());
+  auto frame = [](int s) {
+    auto p = payload(0, uint32_t(s));
+    if (s % 50 == 7) std::memcpy(p.data(), "NOOP", 4);  // no response
+    if (s == 300) std::memcpy(p.data(), "THRT", 4);     // mutes the connection once answered
+    return p;
+  };
+  for (int s = 0; s < 600; ++s) REQUIRE(c.send_frame(frame(s)));
+  std::chrono::steady_clock::time_point throttled_at{};
+  for (int s = 0; s < 600; ++s) {
+    if (s % 50 == 7) continue;
+    auto r = c.read_frame();
+    REQUIRE(r);
+    REQUIRE(*r == frame(s));
+    if (s == 300) throttled_at = std::chrono::steady_clock::now();
+    if (s == 301) CHECK(std::chrono::steady_clock::now() - throttled_at >= test::EchoHandler::kThrottle * 9 / 10);
+  }
+  CHECK(broker.handler.handled == 600);
+  CHECK(broker.channel.handed_on() > 0);  // some were taken on by the thread that answered the one before
 }
