@@ -82,7 +82,7 @@ struct BrokerConfig {
   std::vector<ScramBootstrapUser> scram_bootstrap_users;
 
   // Threads and queues.
-  int32_t num_network_threads = 3;
+  int32_t num_network_threads = 3;  // config_def.cc's default follows the CPUs
   int32_t num_io_threads = 8;
   int32_t queued_max_requests = 500;
   // Request bytes read but not yet answered before Processors stop reading

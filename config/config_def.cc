@@ -7,6 +7,7 @@
 #include <limits>
 #include <stdexcept>
 
+#include "common/cpu_count.h"
 #include "config/string_util.h"
 
 namespace skiff::config {
@@ -14,6 +15,13 @@ namespace {
 
 constexpr int64_t kIntMax = std::numeric_limits<int32_t>::max();
 constexpr int64_t kLongMax = std::numeric_limits<int64_t>::max();
+
+// Thread pools sized to the machine: Kafka's 3 Processors and 8 handlers
+// are 11 threads contending for the cores of a small machine, each wake-up
+// a context switch (docs/benchmarks.md, "The cost of a request"). From 6
+// CPUs on, Kafka's own defaults.
+int64_t default_network_threads() { return std::clamp(usable_cpus() / 2, 1, 3); }
+int64_t default_io_threads() { return std::clamp(usable_cpus() * 2, 2, 8); }
 
 std::string range_text(int64_t lo, int64_t hi) {
   auto bound = [](int64_t v) {
@@ -212,13 +220,14 @@ std::vector<ConfigKeyDef> build_defs() {
                  if (c.log_dirs.empty()) throw std::invalid_argument("at least one directory is required");
                },
                "a comma-separated list of directories"});
-  d.push_back(dynamic(integer_key("num.network.threads", 3, 1, 256,
-                                  "Processor threads (N), each with its own event loop. Dynamic: from half to twice "
-                                  "the current value per change, as Kafka.",
-                                  &BrokerConfig::num_network_threads)));
-  d.push_back(dynamic(integer_key("num.io.threads", 8, 1, 1024,
-                                  "Request handler threads (M). Dynamic: from half to twice the current value per "
+  d.push_back(dynamic(integer_key("num.network.threads", default_network_threads(), 1, 256,
+                                  "Processor threads (N), each with its own event loop. Default: half the usable "
+                                  "CPUs, from 1 to 3 (Kafka's 3). Dynamic: from half to twice the current value per "
                                   "change, as Kafka.",
+                                  &BrokerConfig::num_network_threads)));
+  d.push_back(dynamic(integer_key("num.io.threads", default_io_threads(), 1, 1024,
+                                  "Request handler threads (M). Default: twice the usable CPUs, from 2 to 8 (Kafka's "
+                                  "8). Dynamic: from half to twice the current value per change, as Kafka.",
                                   &BrokerConfig::num_io_threads)));
   d.push_back(integer_key("queued.max.requests", 500, 1, kIntMax,
                           "Requests the RequestChannel holds before Processors stop reading.",

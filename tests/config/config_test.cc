@@ -1,15 +1,18 @@
 // Configuration: defaults, precedence (file < environment < command line),
 // and one test per kind of validation error.
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 
+#include "common/cpu_count.h"
 #include "config/config_def.h"
 #include "config/config_loader.h"
 #include "tests/support/temp_dir.h"
 
 using namespace skiff::config;
+using skiff::usable_cpus;
 
 namespace {
 
@@ -36,10 +39,11 @@ std::string error_of(std::optional<std::string> file, std::map<std::string, std:
 
 }  // namespace
 
-TEST_CASE("defaults are Kafka's", "[config]") {
+TEST_CASE("defaults are Kafka's, thread pools sized to the CPUs up to Kafka's", "[config]") {
   auto c = load(std::nullopt);
-  CHECK(c.num_network_threads == 3);
-  CHECK(c.num_io_threads == 8);
+  const int cpus = usable_cpus();
+  CHECK(c.num_network_threads == std::clamp(cpus / 2, 1, 3));  // Kafka's 3 from 6 CPUs on
+  CHECK(c.num_io_threads == std::clamp(2 * cpus, 2, 8));       // Kafka's 8 from 4 CPUs on
   CHECK(c.queued_max_requests == 500);
   CHECK(c.socket_request_max_bytes == 100 * 1024 * 1024);
   CHECK(c.connections_max_idle_ms == 600000);

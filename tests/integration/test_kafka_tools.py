@@ -184,21 +184,27 @@ def test_thread_pools_resized_live(client, broker):
         return tool(configs, "--bootstrap-server", b, "--alter", "--entity-type", "brokers", "--entity-name", "1",
                     *args, check=check)
 
+    # The defaults follow the machine's CPUs (Skiff) or are Kafka's 3 and 8: start from what is set.
+    described = tool(configs, "--bootstrap-server", b, "--describe", "--entity-type", "brokers", "--entity-name", "1",
+                     "--all")
+    net, io = (int(re.search(rf"^\s*{k}=(\d+) ", described, re.M).group(1))
+               for k in ("num.network.threads", "num.io.threads"))
     try:
-        out = alter("--add-config", "num.network.threads=7", check=False)  # 3 -> 7: more than double
-        assert ("Dynamic thread count update validation failed for num.network.threads=7, value should not be "
-                "greater than double the current value 3") in out, out
-        alter("--add-config", "num.network.threads=6,num.io.threads=16")
-        out = alter("--add-config", "num.io.threads=7", check=False)  # 16 -> 7: less than half
-        assert "value should be at least half the current value 16" in out, out
-        alter("--add-config", "num.network.threads=3,num.io.threads=8")
+        out = alter("--add-config", f"num.network.threads={2 * net + 1}", check=False)  # more than double
+        assert (f"Dynamic thread count update validation failed for num.network.threads={2 * net + 1}, value should "
+                f"not be greater than double the current value {net}") in out, out
+        alter("--add-config", f"num.network.threads={2 * net},num.io.threads={2 * io}")
+        out = alter("--add-config", f"num.io.threads={io - 1}", check=False)  # less than half
+        assert f"value should be at least half the current value {2 * io}" in out, out
+        alter("--add-config", f"num.network.threads={net},num.io.threads={io}")
         t = name("threads")
         tool(TOPICS, "--bootstrap-server", b, "--create", "--topic", t, "--partitions", "1")
         assert t in tool(TOPICS, "--bootstrap-server", b, "--list").split()
         if is_skiff(broker):
             log = broker.log_path.read_text()
-            assert "num.network.threads: 3 -> 6 processors" in log and "num.io.threads: 8 -> 16" in log, log[-2000:]
-            assert "num.network.threads: 6 -> 3 processors" in log, log[-2000:]
+            assert (f"num.network.threads: {net} -> {2 * net} processors" in log
+                    and f"num.io.threads: {io} -> {2 * io}" in log), log[-2000:]
+            assert f"num.network.threads: {2 * net} -> {net} processors" in log, log[-2000:]
     finally:
         alter("--delete-config", "num.network.threads,num.io.threads", check=False)
 
