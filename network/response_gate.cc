@@ -61,8 +61,7 @@ bool ResponseGate::stage(Request& request, std::optional<MemoryPool::Lease>& lea
   std::lock_guard lock(mu_);
   const uint32_t s = state_.load(std::memory_order_acquire);
   if (!(s & kOwed) || (s & kClosed)) return false;
-  staged_.push_back({std::move(request), std::move(lease)});
-  lease.reset();
+  staged_.push_back({std::move(request), std::exchange(lease, std::nullopt)});
   return true;
 }
 
