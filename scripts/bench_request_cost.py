@@ -42,7 +42,11 @@ def context_switches(pid):
 
 def measured(args, broker, cmd):
     cs0, cpu0, t0 = context_switches(broker.proc.pid), broker.cpu_seconds(), time.monotonic()
-    r = json.loads(bvk.run_client(cmd, args.client_timeout).strip().splitlines()[-1])
+    client_log = []
+    r = json.loads(bvk.run_client(cmd, args.client_timeout, client_log).strip().splitlines()[-1])
+    if client_log:  # what librdkafka complained of (a timed-out request, a lost connection) explains a stall
+        r["client_log"] = client_log
+        bvk.log("  client log:\n    " + "\n    ".join(client_log))
     wall = time.monotonic() - t0
     cs, cpu = context_switches(broker.proc.pid) - cs0, broker.cpu_seconds() - cpu0
     r["broker_cores"] = round(cpu / wall, 3)

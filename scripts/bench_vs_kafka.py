@@ -132,8 +132,10 @@ def log_broker_output(broker, lines=30):
         log(f"{broker.name} output (last lines):\n" + "\n".join(out.read_text(errors="replace").splitlines()[-lines:]))
 
 
-def run_client(cmd, timeout):
-    """Runs a client to completion and returns its stdout (measure() times it)."""
+def run_client(cmd, timeout, stderr_lines=None):
+    """Runs a client to completion and returns its stdout (measure() times it);
+    its stderr's last lines go into `stderr_lines` when given (a client's own
+    log: librdkafka's request timeouts, disconnections)."""
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         out, err = proc.communicate(timeout=timeout)
@@ -142,6 +144,8 @@ def run_client(cmd, timeout):
         out, err = proc.communicate()
         raise RuntimeError(f"timed out after {timeout}s: {' '.join(cmd)}\n{err[-2000:]}")
     # communicate() reaped the child: measure() reads its CPU from RUSAGE_CHILDREN.
+    if stderr_lines is not None:
+        stderr_lines.extend(err.splitlines()[-20:])
     if proc.returncode != 0:
         raise RuntimeError(f"exit {proc.returncode}: {' '.join(cmd)}\n{out[-2000:]}\n{err[-2000:]}")
     return out

@@ -131,7 +131,9 @@ rd_kafka_t* make_client(rd_kafka_type_t type, Conf& conf) {
 
 Conf base_conf(const Options& o) {
   Conf c;
-  c.set("bootstrap.servers", o.bootstrap).set("log_level", "3");
+  // Warnings too: a timed-out request or a dropped connection is what explains
+  // a latency stall (bench_request_cost.py keeps the client's last log lines).
+  c.set("bootstrap.servers", o.bootstrap).set("log_level", "4");
   for (const auto& [k, v] : o.extra) c.set(k, v);
   return c;
 }
