@@ -107,8 +107,9 @@ class Skiff(Broker):
     name = "skiff"
 
     def command(self):
+        extra = [a for kv in getattr(self.args, "skiff_override", None) or [] for a in ("--override", kv)]
         return [str(self.args.skiff), "--override", f"listeners=PLAINTEXT://127.0.0.1:{self.port}",
-                "--override", f"log.dirs={self.dir / 'data'}"]
+                "--override", f"log.dirs={self.dir / 'data'}", *extra]
 
 
 class Kafka(Broker):
@@ -427,6 +428,8 @@ def add_tool_args(p):
     p.add_argument("--first-produce", type=Path, required=True)
     p.add_argument("--jars", type=Path, required=True)
     p.add_argument("--kafka-version", default=os.environ.get("KAFKA_VERSION", "4.4.0"))
+    p.add_argument("--skiff-override", action="append", metavar="KEY=VALUE",
+                   help="a broker setting for Skiff (repeatable), e.g. skiff.network.coalesce.us=250")
 
 
 def run_rounds(args, classes, run_broker):

@@ -195,11 +195,12 @@ int on_stats(rd_kafka_t*, char* json, size_t len, void* opaque) {
 
 constexpr int kStatsIntervalMs = 200;
 
-// `stats` collects this client's delivery reports and request count.
-void collect(Conf& conf, ClientStats* stats) {
+// `stats` collects this client's request count, and a producer's delivery
+// reports (a consumer given a delivery callback logs a warning).
+void collect(Conf& conf, ClientStats* stats, rd_kafka_type_t type = RD_KAFKA_PRODUCER) {
   conf.set("statistics.interval.ms", std::to_string(kStatsIntervalMs));
   rd_kafka_conf_set_stats_cb(conf.get(), on_stats);
-  rd_kafka_conf_set_dr_msg_cb(conf.get(), on_delivery);
+  if (type == RD_KAFKA_PRODUCER) rd_kafka_conf_set_dr_msg_cb(conf.get(), on_delivery);
   rd_kafka_conf_set_opaque(conf.get(), stats);
 }
 
@@ -391,7 +392,7 @@ int run_e2e(const Options& o) {
   rd_kafka_topic_t* rkt = rd_kafka_topic_new(producer, o.topic.c_str(), nullptr);
   Conf cconf = base_conf(o);
   cconf.set("fetch.wait.max.ms", "500").set("fetch.min.bytes", "1");
-  collect(cconf, &cstats);
+  collect(cconf, &cstats, RD_KAFKA_CONSUMER);
   rd_kafka_t* consumer = assigned_consumer(o, cconf);
   wait_for_marker(producer, rkt, consumer, o);
 
