@@ -267,6 +267,7 @@ void Connection::dispatch(Frame frame) {
 }
 
 Request Connection::make_request(Frame frame, bool raw_sasl_token) {
+  processor_.on_request_read(id());
   Request request;
   request.context = context_;
   request.frame = std::move(frame);

@@ -49,6 +49,8 @@ struct ProcessorConfig {
   // Largest frame taken on a SASL listener before authentication
   // (sasl.server.max.receive.size).
   int32_t sasl_max_receive_bytes = 524288;
+  // Coalescing of wake-ups (skiff.network.coalesce.us); 0: off. See run_loop().
+  int32_t coalesce_us = 0;
 };
 
 class Processor {
@@ -94,6 +96,12 @@ class Processor {
   void retry_memory_waiters();
   bool draining() const { return draining_; }
   void on_request_queued() { ++in_flight_; }
+  // A request was read from connection `id` in this turn of the loop.
+  void on_request_read(uint64_t id) {
+    if (id == last_read_connection_) return;
+    last_read_connection_ = id;
+    ++connections_read_;
+  }
   void hand_on(std::optional<Request> next);
   void on_response_taken() { --in_flight_; }
   // A response has left (written whole, or acks=0): the channel's observer
@@ -105,6 +113,7 @@ class Processor {
   void remove(uint64_t connection_id);
 
  private:
+  void run_loop();
   void schedule_idle_sweep();
   // A response for the loop to write, or (nullopt) word that the
   // connection's owed response was written by another thread.
@@ -126,6 +135,8 @@ class Processor {
   ThreadCpuClock cpu_;
   std::unordered_map<uint64_t, std::shared_ptr<Connection>> connections_;
   uint64_t next_connection_seq_ = 0;
+  uint64_t last_read_connection_ = 0;  // run_loop's count of the connections read in one turn
+  int connections_read_ = 0;
   bool draining_ = false;
   std::atomic<size_t> in_flight_{0};
   std::atomic<size_t> connection_count_{0};

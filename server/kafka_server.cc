@@ -48,6 +48,7 @@ network::SocketServerConfig socket_server_config(
   s.processor.send_buffer_bytes = c.socket_send_buffer_bytes;
   s.processor.receive_buffer_bytes = c.socket_receive_buffer_bytes;
   s.processor.sasl_max_receive_bytes = c.sasl_server_max_receive_size;
+  s.processor.coalesce_us = c.network_coalesce_us;
   s.queued_max_request_bytes = c.queued_max_request_bytes;
   s.max_connections = c.max_connections;
   s.max_connections_per_ip = c.max_connections_per_ip;
