@@ -96,9 +96,10 @@ class Processor {
   void retry_memory_waiters();
   bool draining() const { return draining_; }
   void on_request_queued() { ++in_flight_; }
-  // A request was read from connection `id` in this turn of the loop.
+  // A request was read from connection `id` in this turn of the loop
+  // (counted for coalescing only: run_loop resets the count each turn).
   void on_request_read(uint64_t id) {
-    if (id == last_read_connection_) return;
+    if (config_.coalesce_us <= 0 || id == last_read_connection_) return;
     last_read_connection_ = id;
     ++connections_read_;
   }
@@ -135,7 +136,8 @@ class Processor {
   ThreadCpuClock cpu_;
   std::unordered_map<uint64_t, std::shared_ptr<Connection>> connections_;
   uint64_t next_connection_seq_ = 0;
-  uint64_t last_read_connection_ = 0;  // run_loop's count of the connections read in one turn
+  // run_loop's turn: the connections read (a change of connection counts one).
+  uint64_t last_read_connection_ = 0;
   int connections_read_ = 0;
   bool draining_ = false;
   std::atomic<size_t> in_flight_{0};
