@@ -124,6 +124,7 @@ struct BrokerConfig {
   // defaults log.cleaner.{min,max}.compaction.lag.ms and
   // log.cleaner.delete.retention.ms reach LogConfig through `effective`.
   bool log_cleaner_enable = true;
+  bool log_preallocate = false;  // default preallocate of topics (LogConfig)
   int32_t log_cleaner_threads = 1;
   int64_t log_cleaner_dedupe_buffer_size = 128LL * 1024 * 1024;
   int32_t log_cleaner_io_buffer_size = 512 * 1024;

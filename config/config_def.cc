@@ -305,6 +305,9 @@ std::vector<ConfigKeyDef> build_defs() {
                                   &BrokerConfig::log_index_interval_bytes)));
   d.push_back(dynamic(integer_key("log.index.size.max.bytes", int64_t{10} * 1024 * 1024, 4096, kIntMax,
                                   "Preallocated size of each index file.", &BrokerConfig::log_index_size_max_bytes)));
+  d.push_back(dynamic(bool_key("log.preallocate", false,
+                               "Default preallocate of topics: a new segment's disk blocks are allocated up front.",
+                               &BrokerConfig::log_preallocate)));
   d.push_back(dynamic(integer_key("message.max.bytes", 1048588, 0, kIntMax, "Largest record batch accepted.",
                                   &BrokerConfig::message_max_bytes)));
   d.push_back(dynamic(enum_key("log.message.timestamp.type", "CreateTime", {"CreateTime", "LogAppendTime"},

@@ -93,9 +93,10 @@ void drop_segments_after(std::vector<std::shared_ptr<LogSegment>>& segs, size_t 
 
 // The empty active segment of a log that has none, at `base`.
 std::shared_ptr<LogSegment> first_segment(const std::shared_ptr<FdCache>& fd_cache, const fs::path& dir, int64_t base,
-                                          size_t idx_max) {
-  auto seg = LogSegment::create(fd_cache, dir, base, idx_max, wall_clock_ms());
+                                          const LogConfig& cfg) {
+  auto seg = LogSegment::create(fd_cache, dir, base, static_cast<size_t>(cfg.segment_index_bytes), wall_clock_ms());
   if (!seg) throw_io(seg.error(), "create segment in " + dir.string());
+  if (cfg.preallocate) (*seg)->preallocate(static_cast<uint64_t>(cfg.segment_size()));
   return std::move(*seg);
 }
 
@@ -142,7 +143,7 @@ void Log::load() {
   }
   if (segs.empty()) {  // a new log, or one whose every segment was deleted
     next_offset = std::max<int64_t>(params_.log_start_offset, 0);
-    segs.push_back(first_segment(fd_cache_, dir_, next_offset, idx_max));
+    segs.push_back(first_segment(fd_cache_, dir_, next_offset, *cfg));
   }
   load_stats_.segments = static_cast<int>(segs.size());
   {

@@ -332,9 +332,10 @@ LogErrc Log::roll_locked(int64_t now_ms) {
     return LogErrc::kStorageError;
   }
   std::shared_ptr<LogSegment> seg = std::move(*created);
+  if (cfg->preallocate) seg->preallocate(static_cast<uint64_t>(cfg->segment_size()));
   if (auto r = old->become_inactive(); !r) {
-    storage_log().warn("log {}: trimming indexes of segment {} failed: {}", dir_.string(), old->base_offset().value,
-                       describe(r.error()));
+    storage_log().warn("log {}: finishing segment {} (index trim, fsync, block trim) failed: {}", dir_.string(),
+                       old->base_offset().value, describe(r.error()));
   }
   if (int rc = fsync_dir(dir_); rc != 0) storage_log().warn("log {}: fsync dir: {}", dir_.string(), std::strerror(rc));
   {

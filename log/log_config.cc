@@ -49,6 +49,8 @@ Result<void> LogConfig::set(const std::string& key, const std::string& value) {
     auto items = topic_config_list(value);
     retention_deletes = std::find(items.begin(), items.end(), "delete") != items.end();
     compact = std::find(items.begin(), items.end(), "compact") != items.end();
+  } else if (key == "preallocate") {
+    preallocate = topic_config_bool(value);
   } else if (key == "min.cleanable.dirty.ratio") {
     min_cleanable_dirty_ratio = std::stod(value);
   }
@@ -111,6 +113,7 @@ Result<LogConfig> LogConfig::from_broker_properties(const std::map<std::string, 
       {"log.index.interval.bytes", "index.interval.bytes", 1},
       {"log.index.size.max.bytes", "segment.index.bytes", 1},
       {"log.cleanup.policy", "cleanup.policy", 0},
+      {"log.preallocate", "preallocate", 0},
       {"log.cleaner.min.compaction.lag.ms", "min.compaction.lag.ms", 1},
       {"log.cleaner.max.compaction.lag.ms", "max.compaction.lag.ms", 1},
       {"log.cleaner.delete.retention.ms", "delete.retention.ms", 1},
@@ -151,6 +154,7 @@ std::map<std::string, std::string> LogConfig::effective_values() const {
   m["message.timestamp.after.max.ms"] = std::to_string(message_timestamp_after_max_ms);
   m["index.interval.bytes"] = std::to_string(index_interval_bytes);
   m["segment.index.bytes"] = std::to_string(segment_index_bytes);
+  m["preallocate"] = preallocate ? "true" : "false";
   return m;
 }
 

@@ -34,6 +34,7 @@ struct LogConfig {
   int64_t segment_index_bytes = 10 * 1024 * 1024;    // segment.index.bytes
   int64_t internal_segment_bytes = 0;                // internal.segment.bytes (Kafka's test key; 0: unset)
   bool retention_deletes = true;                     // cleanup.policy contains "delete"
+  bool preallocate = false;                          // preallocate (new segments; LogSegment::preallocate)
   // Log cleaner (log_cleaner.h).
   bool compact = false;                      // cleanup.policy contains "compact"
   double min_cleanable_dirty_ratio = 0.5;    // min.cleanable.dirty.ratio

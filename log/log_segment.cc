@@ -5,18 +5,35 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <climits>
 #include <system_error>
 
 #include "log/chunk_reader.h"
 #include "log/record_batch.h"
+#include "log/storage_log.h"
 
 namespace skiff::storage {
 
 namespace {
 constexpr size_t kHeaderScanChunk = size_t{16} * 1024;
 constexpr size_t kRecoveryChunk = 1 << 20;
+
+// Gives back the blocks a file holds past its end (preallocate, or one left
+// by a crash), keeping its mtime (retention and segment.ms may read it).
+// Files that hold none are not touched.
+Result<void> trim_allocation(int fd) {
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) return unexpected(Error::io(errno));
+  const auto block = std::max<int64_t>(st.st_blksize, 512);
+  const int64_t held = static_cast<int64_t>(st.st_blocks) * 512;
+  if (held <= (st.st_size + block - 1) / block * block) return {};
+  if (::ftruncate(fd, st.st_size) != 0) return unexpected(Error::io(errno));
+  const struct timespec times[2] = {{0, UTIME_OMIT}, st.st_mtim};
+  if (::futimens(fd, times) != 0) return unexpected(Error::io(errno));
+  return {};
+}
 
 int64_t file_mtime_ms(const std::filesystem::path& path) {
   struct stat st {};
@@ -234,6 +251,19 @@ int64_t LogSegment::load_as_active(size_t index_max_bytes) {
   return next;
 }
 
+void LogSegment::preallocate(uint64_t bytes) {
+  if (bytes <= size()) return;
+  auto file = log_file_.acquire();
+  Result<void> r;
+  if (!file)
+    r = unexpected(file.error());
+  else if (::fallocate((*file)->fd(), FALLOC_FL_KEEP_SIZE, 0, static_cast<off_t>(bytes)) != 0)
+    r = unexpected(Error::io(errno));
+  if (!r)
+    storage_log().warn("segment {}: preallocating {} bytes failed ({}); writing it without", log_path().string(), bytes,
+                       describe(r.error()));
+}
+
 // Every step runs even after one fails; the first failure is returned.
 Result<void> LogSegment::become_inactive() {
   auto m = max_timestamp_so_far();
@@ -246,6 +276,10 @@ Result<void> LogSegment::become_inactive() {
   keep_first(offset_index_.file().trim());
   keep_first(time_index_.file().trim());
   keep_first(flush_indexes());  // final now: make them durable once, then drop the fds
+  if (auto file = log_file_.acquire(); file)
+    keep_first(trim_allocation((*file)->fd()));
+  else
+    keep_first(unexpected(file.error()));
   offset_index_.file().release_fd();
   time_index_.file().release_fd();
   return r;

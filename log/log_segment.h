@@ -86,8 +86,16 @@ class LogSegment {
   // next offset, and prepares the indexes for appends.
   int64_t load_as_active(size_t index_max_bytes);
   Result<void> make_appendable(size_t index_max_bytes);
+  // Kafka's `preallocate`: allocates the .log's disk blocks up to `bytes`
+  // ahead of the appends (fallocate, FALLOC_FL_KEEP_SIZE), so an append
+  // writes into allocated blocks instead of allocating them as it goes. The
+  // file's size does not change: readers, recovery and copies see only what
+  // was appended. Best effort: where the file system cannot, or the disk is
+  // full, the segment is written with plain appends (logged, not an error).
+  void preallocate(uint64_t bytes);
   // Final time index entry + trims both index files, fsyncs them and closes
-  // their fds (roll, clean close).
+  // their fds; gives back blocks allocated past the .log's end (preallocate)
+  // (roll, clean close).
   Result<void> become_inactive();
   // For inactive segments opened clean: the mappings suffice.
   void release_index_fds();

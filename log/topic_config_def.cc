@@ -100,7 +100,8 @@ std::vector<TopicConfigDef> build() {
                "Shortest time a message stays ineligible for compaction."),
       at_least("min.insync.replicas", T::kInt, "1", 1, "min.insync.replicas", false,
                "Replicas that must acknowledge a produce with acks=all (Skiff has one)."),
-      plain("preallocate", T::kBoolean, "false", "log.preallocate", "Preallocate a new segment's file."),
+      row("preallocate", T::kBoolean, "false", C::kNone, INT64_MIN, INT64_MAX, "log.preallocate", true,
+          "Allocate a new segment's disk blocks up front (segment.bytes), given back when it rolls."),
       at_least("remote.copy.lag.bytes", T::kLong, "-1", -1, "log.remote.copy.lag.bytes", false,
                "Tiered storage: bytes a segment may wait before it is copied to remote storage."),
       at_least("remote.copy.lag.ms", T::kLong, "0", -1, "log.remote.copy.lag.ms", false,
@@ -294,6 +295,11 @@ Result<void> validate_topic_configs(const std::map<std::string, std::string>& ov
 }
 
 int64_t topic_config_integer(const std::string& value) { return parse_java_long(java_trim(value)).value_or(0); }
+
+bool topic_config_bool(const std::string& value) {
+  std::string_view v = java_trim(value);
+  return v.size() == 4 && std::tolower(static_cast<unsigned char>(v[0])) == 't';  // validated: true or false
+}
 
 std::vector<std::string> topic_config_list(const std::string& value) {
   std::vector<std::string> out;

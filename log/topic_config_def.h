@@ -68,6 +68,7 @@ Result<void> validate_topic_configs(const std::map<std::string, std::string>& ov
 
 // Parsed values, for the keys the log acts on (the value was validated).
 int64_t topic_config_integer(const std::string& value);
+bool topic_config_bool(const std::string& value);
 // A list value's items, trimmed (an empty or blank value is the empty list).
 std::vector<std::string> topic_config_list(const std::string& value);
 

@@ -1,7 +1,8 @@
 // Crash test: a forked child appends through the Log API and reports each
 // acknowledged offset on a pipe; the parent SIGKILLs it at a random moment,
 // reopens the log (unclean), and checks every acknowledged batch is there,
-// byte for byte, and the log is valid. 20 rounds on the same log.
+// byte for byte, and the log is valid. 20 rounds on the same log, with and
+// without fsync per write and preallocated segments.
 #include <poll.h>
 #include <signal.h>
 #include <sys/wait.h>
@@ -27,7 +28,7 @@ std::vector<uint8_t> batch_for_seed(uint64_t seed) {
   return make_test_batch(count, size, 1000 + static_cast<int64_t>(seed % 100000), seed);
 }
 
-[[noreturn]] void child_main(const std::filesystem::path& dir, std::shared_ptr<const LogConfig> cfg, int fd,
+[[noreturn]] void child_main(const std::filesystem::path& dir, const std::shared_ptr<const LogConfig>& cfg, int fd,
                              uint64_t first_seed) {
   try {
     auto log = open_log(dir, cfg);
@@ -53,10 +54,12 @@ TEST_CASE("crash test: SIGKILLed writer never loses an acknowledged batch", "[lo
   std::map<int64_t, uint64_t> acked;  // base offset -> seed
   uint64_t next_seed = 1;
   for (int round = 0; round < 20; ++round) {
-    // Alternate: half the rounds fsync every write, so group commit is crashed too.
+    // Alternate: half the rounds fsync every write, so group commit is crashed
+    // too; and half preallocate their segments (blocks held past the end).
     auto cfg = config_with([&](LogConfig& c) {
-      c.segment_bytes = 200 * 1024;
+      c.segment_bytes = int64_t{200} * 1024;
       c.flush_messages = (round % 2) ? 1 : LogConfig::kMaxLong;
+      c.preallocate = round % 4 >= 2;
     });
     int fds[2];
     REQUIRE(pipe(fds) == 0);
