@@ -66,17 +66,19 @@ TEST_CASE("every dynamic row is one Skiff applies live") {
   std::vector<std::string> dynamic;
   for (const auto& def : config_defs())
     if (def.dynamic) dynamic.push_back(def.name);
-  CHECK(dynamic == std::vector<std::string>{
-                       "num.network.threads",  // server/dynamic_config_wiring.cc: wire_thread_pools
-                       "num.io.threads", "max.connections", "max.connections.per.ip",
-                       "max.connections.per.ip.overrides", "log.segment.bytes", "log.roll.ms",
-                       "log.roll.hours",  // dynamic_broker_config.cc: apply_time_precedence
-                       "log.retention.ms", "log.retention.minutes", "log.retention.hours", "log.retention.bytes",
-                       "log.flush.interval.messages", "log.flush.interval.ms", "log.index.interval.bytes",
-                       "log.index.size.max.bytes", "message.max.bytes", "log.message.timestamp.type",
-                       "replica.alter.log.dirs.io.max.bytes.per.second",  // ReplicaDirMover::set_rate
-                       // Accepted for kafka-reassign-partitions, no effect on one node (README).
-                       "leader.replication.throttled.rate", "follower.replication.throttled.rate"});
+  CHECK(dynamic ==
+        std::vector<std::string>{"num.network.threads",  // server/dynamic_config_wiring.cc: wire_thread_pools
+                                 "num.io.threads", "max.connections", "max.connections.per.ip",
+                                 "max.connections.per.ip.overrides", "log.segment.bytes", "log.roll.ms",
+                                 "log.roll.hours",  // dynamic_broker_config.cc: apply_time_precedence
+                                 "log.retention.ms", "log.retention.minutes", "log.retention.hours",
+                                 "log.retention.bytes", "log.flush.interval.messages", "log.flush.interval.ms",
+                                 "log.index.interval.bytes", "log.index.size.max.bytes",
+                                 "log.preallocate",  // LogManager::set_defaults: from the next new segment
+                                 "message.max.bytes", "log.message.timestamp.type",
+                                 "replica.alter.log.dirs.io.max.bytes.per.second",  // ReplicaDirMover::set_rate
+                                 // Accepted for kafka-reassign-partitions, no effect on one node (README).
+                                 "leader.replication.throttled.rate", "follower.replication.throttled.rate"});
 }
 
 TEST_CASE("listeners may veto; validate_only and a failed persist change nothing; apply runs after persist") {
@@ -138,7 +140,7 @@ TEST_CASE("the persisted text round-trips; stored values no longer valid are dro
 }
 
 TEST_CASE("retention and roll time keys: the finest unit set at any level wins, as Kafka") {
-  constexpr int64_t kHour = 3600 * 1000, kMinute = 60 * 1000;
+  constexpr int64_t kHour = int64_t{3600} * 1000, kMinute = int64_t{60} * 1000;
   DynamicBrokerConfig d(static_with({}));
   REQUIRE_FALSE(d.alter(DynamicScope::kDefault, {{"log.retention.hours", "2"}, {"log.roll.hours", "3"}}, false));
   CHECK(d.current()->log_retention_ms == 2 * kHour);
@@ -154,7 +156,7 @@ TEST_CASE("retention and roll time keys: the finest unit set at any level wins, 
   REQUIRE_FALSE(d.alter(DynamicScope::kDefault, {{"log.roll.hours", "3"}}, false));
   CHECK(d.current()->log_retention_ms == -1);
   REQUIRE_FALSE(d.alter(DynamicScope::kBroker, {}, false));
-  CHECK(d.current()->log_retention_ms == 7 * 24 * kHour);
+  CHECK(d.current()->log_retention_ms == int64_t{7} * 24 * kHour);
   CHECK(d.current()->log_roll_ms == 3 * kHour);
 
   // A static log.retention.ms wins over a dynamic log.retention.hours (Kafka merges the layers, then
