@@ -13,9 +13,6 @@
 namespace skiff::config {
 namespace {
 
-constexpr int64_t kIntMax = std::numeric_limits<int32_t>::max();
-constexpr int64_t kLongMax = std::numeric_limits<int64_t>::max();
-
 // Thread pools sized to the machine: Kafka's 3 Processors and 8 handlers
 // are 11 threads contending for the cores of a small machine, each wake-up
 // a context switch (docs/benchmarks.md, "The cost of a request"). From 6

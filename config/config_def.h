@@ -3,7 +3,9 @@
 // Keys not in this table are rejected.
 #pragma once
 
+#include <cstdint>
 #include <functional>
+#include <limits>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -11,6 +13,10 @@
 #include "config/broker_config.h"
 
 namespace skiff::config {
+
+// Kafka's INT and LONG maxima: the upper bound of most keys' ranges.
+inline constexpr int64_t kIntMax = std::numeric_limits<int32_t>::max();
+inline constexpr int64_t kLongMax = std::numeric_limits<int64_t>::max();
 
 // kPassword: a secret (passwords, inline private keys): never printed or described.
 enum class ConfigType { kInt, kLong, kBool, kString, kList, kDouble, kPassword };

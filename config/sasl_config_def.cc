@@ -18,8 +18,6 @@
 namespace skiff::config {
 namespace {
 
-constexpr int64_t kLongMax = std::numeric_limits<int64_t>::max();
-
 std::string upper(std::string_view s) {
   std::string out(s);
   for (auto& c : out) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));

@@ -14,7 +14,7 @@ using asio::ip::tcp;
 namespace {
 
 constexpr auto kAcceptRetry = std::chrono::milliseconds(100);
-constexpr auto kReportInterval = std::chrono::seconds(10);
+constexpr auto kAcceptFailureReportInterval = std::chrono::seconds(10);
 
 std::string host_port(const std::string& host, uint16_t port) {
   return host.find(':') == std::string::npos ? fmt::format("{}:{}", host, port) : fmt::format("[{}]:{}", host, port);
@@ -84,7 +84,7 @@ void HttpServer::on_accepted(tcp::acceptor& acceptor, const boost::system::error
 void HttpServer::retry_accept(tcp::acceptor& acceptor, const boost::system::error_code& ec) {
   auto now = std::chrono::steady_clock::now();
   ++unreported_;
-  if (now - last_report_ >= kReportInterval) {
+  if (now - last_report_ >= kAcceptFailureReportInterval) {
     net_log().warn("HTTP: accept failed {} time(s) ({}); retrying", unreported_, ec.message());
     last_report_ = now;
     unreported_ = 0;
@@ -100,7 +100,7 @@ void HttpServer::refuse(tcp::socket socket) {
   socket.close(ignored);
   auto now = std::chrono::steady_clock::now();
   ++unreported_;
-  if (now - last_report_ >= kReportInterval) {
+  if (now - last_report_ >= kAcceptFailureReportInterval) {
     net_log().warn("HTTP: {} connections open, the most allowed; closed {} new one(s)", live_, unreported_);
     last_report_ = now;
     unreported_ = 0;

@@ -10,8 +10,6 @@
 namespace skiff::api::admin {
 namespace {
 
-ChangeResult fail(ErrorCode e, std::string message) { return {e, std::move(message)}; }
-
 ErrorCode to_error(const config::DynamicError& e) {
   switch (e.kind) {
     case config::DynamicError::kInvalidConfig:
@@ -29,9 +27,9 @@ std::optional<ChangeResult> edit_list(const config::BrokerConfig& current, std::
                                       const ConfigChange& c) {
   const auto* def = config::find_config_def(c.name);
   if (def->type != config::ConfigType::kList)
-    return fail(ErrorCode::kInvalidRequest, std::string("Config value ") +
-                                                (c.op == AlterOp::kAppend ? "append" : "subtract") +
-                                                " is not allowed for config key: " + c.name);
+    return change_error(ErrorCode::kInvalidRequest, std::string("Config value ") +
+                                                        (c.op == AlterOp::kAppend ? "append" : "subtract") +
+                                                        " is not allowed for config key: " + c.name);
   std::string base;
   if (next.count(c.name))
     base = next[c.name];
@@ -54,7 +52,7 @@ std::optional<ChangeResult> check_unique_keys(const std::vector<ConfigChange>& c
   std::set<std::string> seen;
   for (const auto& c : changes) {
     if (!seen.insert(c.name).second)
-      return fail(ErrorCode::kInvalidRequest, "Error due to duplicate config keys: " + c.name);
+      return change_error(ErrorCode::kInvalidRequest, "Error due to duplicate config keys: " + c.name);
   }
   return std::nullopt;
 }
@@ -66,7 +64,7 @@ std::optional<ChangeResult> apply_change(const config::BrokerConfig& current, st
   switch (c.op) {
     case AlterOp::kSet:
       if (!c.value) {
-        if (incremental) return fail(ErrorCode::kInvalidRequest, "Null value not supported for " + c.name);
+        if (incremental) return change_error(ErrorCode::kInvalidRequest, "Null value not supported for " + c.name);
         return std::nullopt;
       }
       next[c.name] = *c.value;
@@ -78,7 +76,8 @@ std::optional<ChangeResult> apply_change(const config::BrokerConfig& current, st
     case AlterOp::kSubtract:
       return edit_list(current, next, c);
     default:
-      return fail(ErrorCode::kInvalidRequest, "Unknown config operation " + std::to_string(static_cast<int>(c.op)));
+      return change_error(ErrorCode::kInvalidRequest,
+                          "Unknown config operation " + std::to_string(static_cast<int>(c.op)));
   }
 }
 
@@ -88,15 +87,16 @@ ChangeResult alter_broker(BrokerServices& services, const std::string& resource_
                           const std::vector<ConfigChange>& changes, bool incremental, bool validate_only) {
   const std::string node = std::to_string(services.broker.node_id);
   if (!resource_name.empty() && resource_name != node)
-    return fail(ErrorCode::kInvalidRequest,
-                "Unexpected broker id, expected " + node + " or empty string, but received " + resource_name);
-  if (!services.dynamic) return fail(ErrorCode::kInvalidRequest, "Broker configs cannot be changed on this broker");
+    return change_error(ErrorCode::kInvalidRequest,
+                        "Unexpected broker id, expected " + node + " or empty string, but received " + resource_name);
+  if (!services.dynamic)
+    return change_error(ErrorCode::kInvalidRequest, "Broker configs cannot be changed on this broker");
   auto& dyn = *services.dynamic;
   const auto scope = resource_name.empty() ? config::DynamicScope::kDefault : config::DynamicScope::kBroker;
   if (auto r = check_unique_keys(changes)) return *r;
   std::map<std::string, std::string> names;
   for (const auto& c : changes) names[c.name] = "";
-  if (auto e = config::check_dynamic_keys(names)) return fail(to_error(*e), e->message);
+  if (auto e = config::check_dynamic_keys(names)) return change_error(to_error(*e), e->message);
   auto values = dyn.values();
   std::map<std::string, std::string> next;
   if (incremental) next = scope == config::DynamicScope::kBroker ? values.broker : values.cluster;
@@ -104,7 +104,7 @@ ChangeResult alter_broker(BrokerServices& services, const std::string& resource_
   for (const auto& c : changes) {
     if (auto r = apply_change(*current, next, c, incremental)) return *r;
   }
-  if (auto e = dyn.alter(scope, next, validate_only)) return fail(to_error(*e), e->message);
+  if (auto e = dyn.alter(scope, next, validate_only)) return change_error(to_error(*e), e->message);
   if (!validate_only)
     api_log().info("dynamic broker config ({}): now {} key(s)",
                    resource_name.empty() ? "cluster default" : "broker " + node, next.size());

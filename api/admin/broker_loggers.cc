@@ -41,29 +41,27 @@ Levels& levels(const BrokerServices& services) {
   return l;
 }
 
-ChangeResult fail(ErrorCode e, std::string message) { return {e, std::move(message)}; }
-
 std::optional<ChangeResult> check(const ConfigChange& c) {
   if (c.name != kRoot && std::find(kLoggers.begin(), kLoggers.end(), c.name) == kLoggers.end())
-    return fail(ErrorCode::kInvalidConfig, "Logger " + c.name + " does not exist!");
+    return change_error(ErrorCode::kInvalidConfig, "Logger " + c.name + " does not exist!");
   switch (c.op) {
     case AlterOp::kSet:
       if (!c.value || !kLevels.count(*c.value))
-        return fail(ErrorCode::kInvalidConfig, "Cannot set the log level of " + c.name + " to " +
-                                                   c.value.value_or("null") +
-                                                   " as it is not a supported log level. Valid log levels are "
-                                                   "DEBUG, ERROR, FATAL, INFO, TRACE, WARN");
+        return change_error(ErrorCode::kInvalidConfig, "Cannot set the log level of " + c.name + " to " +
+                                                           c.value.value_or("null") +
+                                                           " as it is not a supported log level. Valid log levels are "
+                                                           "DEBUG, ERROR, FATAL, INFO, TRACE, WARN");
       return std::nullopt;
     case AlterOp::kDelete:
       if (c.name == kRoot)
-        return fail(ErrorCode::kInvalidRequest, "Removing the log level of the root logger is not allowed");
+        return change_error(ErrorCode::kInvalidRequest, "Removing the log level of the root logger is not allowed");
       return std::nullopt;
     case AlterOp::kAppend:
     case AlterOp::kSubtract:
-      return fail(ErrorCode::kInvalidRequest, std::string(c.op == AlterOp::kAppend ? "APPEND" : "SUBTRACT") +
-                                                  " operation is not allowed for the BROKER_LOGGER resource");
+      return change_error(ErrorCode::kInvalidRequest, std::string(c.op == AlterOp::kAppend ? "APPEND" : "SUBTRACT") +
+                                                          " operation is not allowed for the BROKER_LOGGER resource");
   }
-  return fail(ErrorCode::kInvalidRequest, "Unknown config operation " + std::to_string(static_cast<int>(c.op)));
+  return change_error(ErrorCode::kInvalidRequest, "Unknown config operation " + std::to_string(static_cast<int>(c.op)));
 }
 
 }  // namespace
@@ -91,8 +89,8 @@ std::vector<ConfigEntry> describe_loggers(BrokerServices& services,
 ChangeResult alter_loggers(BrokerServices& services, const std::vector<ConfigChange>& changes, bool incremental,
                            bool validate_only) {
   if (!incremental)
-    return fail(ErrorCode::kInvalidRequest,
-                "AlterConfigs is deprecated and does not support the resource type BROKER_LOGGER");
+    return change_error(ErrorCode::kInvalidRequest,
+                        "AlterConfigs is deprecated and does not support the resource type BROKER_LOGGER");
   for (const auto& c : changes)
     if (auto r = check(c)) return *r;
   if (validate_only) return {};

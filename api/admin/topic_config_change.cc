@@ -22,15 +22,13 @@ std::string join(const std::vector<std::string>& v) {
   return out;
 }
 
-ChangeResult fail(ErrorCode e, std::string message) { return {e, std::move(message)}; }
-
 // APPEND/SUBTRACT on a list-typed key: the items added to or removed from
 // its current value (the override, else Kafka's default).
 ChangeResult apply_list_op(const ConfigChange& c, std::map<std::string, std::string>& next) {
   const auto* def = storage::find_topic_config(c.name);
   if (def->type != storage::TopicConfigType::kList)
-    return fail(ErrorCode::kInvalidConfig,
-                "Config value append/subtract is not supported for " + c.name + ": it is not a list");
+    return change_error(ErrorCode::kInvalidConfig,
+                        "Config value append/subtract is not supported for " + c.name + ": it is not a list");
   const std::string fallback(def->kafka_default.value_or(""));
   auto current = storage::topic_config_list(next.count(c.name) ? next[c.name] : fallback);
   for (const auto& item : storage::topic_config_list(c.value.value_or(""))) {
@@ -47,7 +45,7 @@ ChangeResult apply_change(const ConfigChange& c, bool incremental, std::map<std:
   switch (c.op) {
     case AlterOp::kSet:
       if (!c.value) {
-        if (incremental) return fail(ErrorCode::kInvalidRequest, "Null value not supported for " + c.name);
+        if (incremental) return change_error(ErrorCode::kInvalidRequest, "Null value not supported for " + c.name);
         return {};  // AlterConfigs: a null value means "no override"
       }
       next[c.name] = *c.value;
@@ -59,7 +57,8 @@ ChangeResult apply_change(const ConfigChange& c, bool incremental, std::map<std:
     case AlterOp::kSubtract:
       return apply_list_op(c, next);
     default:
-      return fail(ErrorCode::kInvalidRequest, "Unknown config operation " + std::to_string(static_cast<int>(c.op)));
+      return change_error(ErrorCode::kInvalidRequest,
+                          "Unknown config operation " + std::to_string(static_cast<int>(c.op)));
   }
 }
 
@@ -68,18 +67,18 @@ ChangeResult apply_change(const ConfigChange& c, bool incremental, std::map<std:
 ChangeResult alter_topic(BrokerServices& services, const std::string& name, const std::vector<ConfigChange>& changes,
                          bool incremental, bool validate_only) {
   auto topic = services.logs.topic(name);
-  if (!topic) return fail(ErrorCode::kUnknownTopicOrPartition, "The topic '" + name + "' does not exist.");
+  if (!topic) return change_error(ErrorCode::kUnknownTopicOrPartition, "The topic '" + name + "' does not exist.");
   std::map<std::string, std::string> next = incremental ? topic->overrides : std::map<std::string, std::string>{};
   std::set<std::string> seen;
   for (const auto& c : changes) {
     if (!seen.insert(c.name).second)
-      return fail(ErrorCode::kInvalidRequest, "Error due to duplicate config keys: " + c.name);
+      return change_error(ErrorCode::kInvalidRequest, "Error due to duplicate config keys: " + c.name);
     if (!storage::find_topic_config(c.name))
-      return fail(ErrorCode::kInvalidConfig, "Unknown topic config name: " + c.name);
+      return change_error(ErrorCode::kInvalidConfig, "Unknown topic config name: " + c.name);
     if (auto r = apply_change(c, incremental, next); r.error != ErrorCode::kNone) return r;
   }
   if (auto r = services.logs.alter_topic_config(name, next, validate_only); !r)
-    return fail(to_error_code(r.error().code), r.error().message);
+    return change_error(to_error_code(r.error().code), r.error().message);
   if (!validate_only) api_log().info("topic {}: config overrides now {} key(s)", escaped(name), next.size());
   return {};
 }
@@ -93,8 +92,8 @@ ChangeResult alter_resource(BrokerServices& services, int8_t resource_type, cons
   if (resource_type == kResourceBrokerLogger) {
     const std::string node = std::to_string(services.broker.node_id);
     if (resource_name != node)
-      return fail(ErrorCode::kInvalidRequest,
-                  "Unexpected broker id, expected " + node + ", but received " + resource_name);
+      return change_error(ErrorCode::kInvalidRequest,
+                          "Unexpected broker id, expected " + node + ", but received " + resource_name);
     return alter_loggers(services, changes, incremental, validate_only);
   }
   if (resource_type == kResourceGroup)
@@ -102,7 +101,7 @@ ChangeResult alter_resource(BrokerServices& services, int8_t resource_type, cons
   if (resource_type == kResourceClientMetrics)
     return alter_client_metrics(services, resource_name, changes, incremental, validate_only);
   if (resource_type != kResourceTopic)
-    return fail(ErrorCode::kInvalidRequest, "Unsupported resource type " + std::to_string(resource_type));
+    return change_error(ErrorCode::kInvalidRequest, "Unsupported resource type " + std::to_string(resource_type));
   return alter_topic(services, resource_name, changes, incremental, validate_only);
 }
 

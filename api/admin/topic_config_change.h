@@ -19,6 +19,7 @@ struct ChangeResult {
   ErrorCode error = ErrorCode::kNone;
   std::optional<std::string> message;
 };
+inline ChangeResult change_error(ErrorCode e, std::string message) { return {e, std::move(message)}; }
 
 // Kafka's AlterConfigOp.OpType ids.
 enum class AlterOp : int8_t { kSet = 0, kDelete = 1, kAppend = 2, kSubtract = 3 };

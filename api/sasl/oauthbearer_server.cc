@@ -22,7 +22,7 @@ using Kind = JsonValue::Kind;
 constexpr char kSeparator = '\x01';
 constexpr std::string_view kMechanism = "OAUTHBEARER";
 
-struct ClientFirst {
+struct OAuthClientFirst {
   std::string authzid;
   std::string token;
 };
@@ -81,11 +81,11 @@ std::optional<std::map<std::string, std::string>> key_values(std::string_view re
   return pairs;
 }
 
-std::optional<ClientFirst> parse_client_first(std::string_view msg, std::string& why) {
+std::optional<OAuthClientFirst> parse_client_first(std::string_view msg, std::string& why) {
   why = "Invalid OAUTHBEARER client first message";
   if (!msg.starts_with("n,")) return std::nullopt;
   msg.remove_prefix(2);
-  ClientFirst out;
+  OAuthClientFirst out;
   const auto comma = msg.find(',');
   if (comma == std::string_view::npos) return std::nullopt;
   if (comma > 0) {

@@ -63,7 +63,7 @@ bool is_true(std::string_view v) {
   return v.size() == 4 && (v[0] | 0x20) == 't' && (v[1] | 0x20) == 'r' && (v[2] | 0x20) == 'u' && (v[3] | 0x20) == 'e';
 }
 
-struct ClientFirst {
+struct ScramClientFirst {
   std::string gs2_header;  // "n,," or "n,a=...,"
   std::optional<std::string> authzid;
   std::string user;
@@ -72,11 +72,11 @@ struct ClientFirst {
   bool token_auth = false;
 };
 
-std::optional<ClientFirst> parse_client_first(std::string_view msg) {
+std::optional<ScramClientFirst> parse_client_first(std::string_view msg) {
   if (msg.size() < 3 || msg[0] != 'n' || msg[1] != ',') return std::nullopt;  // only gs2 "n": no channel binding
   auto comma = msg.find(',', 2);
   if (comma == std::string_view::npos) return std::nullopt;
-  ClientFirst f;
+  ScramClientFirst f;
   if (auto authz = msg.substr(2, comma - 2); !authz.empty()) {
     if (!starts_with(authz, "a=") || !(f.authzid = decode_saslname(authz.substr(2)))) return std::nullopt;
   }
@@ -196,7 +196,7 @@ class ScramServer : public SaslServer {
   const ScramCredentialStore& store_;
   std::string server_nonce_;
   State state_ = State::kClientFirst;
-  ClientFirst client_first_;
+  ScramClientFirst client_first_;
   ScramCredential credential_;
   bool known_user_ = false;
   std::string nonce_;

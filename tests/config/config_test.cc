@@ -27,8 +27,8 @@ BrokerConfig load(std::optional<std::string> file, std::map<std::string, std::st
   return load_config({std::move(file), std::move(env), std::move(overrides)});
 }
 
-std::string error_of(std::optional<std::string> file, std::map<std::string, std::string> env = {},
-                     std::vector<std::string> overrides = {}) {
+std::string load_error(std::optional<std::string> file, std::map<std::string, std::string> env = {},
+                       std::vector<std::string> overrides = {}) {
   try {
     load(std::move(file), std::move(env), std::move(overrides));
   } catch (const ConfigError& e) {
@@ -106,11 +106,11 @@ TEST_CASE("per-IP overrides parse host:n pairs", "[config]") {
 TEST_CASE("validation errors name the key, the value and what is allowed", "[config]") {
   SECTION("unknown key in the file") {
     TempYaml f("num.io.threadz: 4\n");
-    auto e = error_of(f.path.string());
+    auto e = load_error(f.path.string());
     CHECK_THAT(e, Catch::Contains("Unknown configuration 'num.io.threadz'"));
   }
   SECTION("unknown key on the command line") {
-    CHECK_THAT(error_of(std::nullopt, {}, {"bogus.key=1"}), Catch::Contains("'bogus.key'"));
+    CHECK_THAT(load_error(std::nullopt, {}, {"bogus.key=1"}), Catch::Contains("'bogus.key'"));
   }
   SECTION("an unknown SKIFF_ environment variable is a warning, not an error") {
     auto c = load(std::nullopt, {{"SKIFF_NUM_IO_THREADZ", "1"}});
@@ -118,59 +118,61 @@ TEST_CASE("validation errors name the key, the value and what is allowed", "[con
     CHECK_THAT(c.warnings[0], Catch::Contains("SKIFF_NUM_IO_THREADZ"));
   }
   SECTION("wrong type") {
-    auto e = error_of(std::nullopt, {}, {"num.io.threads=many"});
+    auto e = load_error(std::nullopt, {}, {"num.io.threads=many"});
     CHECK_THAT(e, Catch::Contains("'many'") && Catch::Contains("'num.io.threads'") && Catch::Contains("[1, 1024]"));
   }
   SECTION("out of range, and the bound itself") {
-    CHECK_THAT(error_of(std::nullopt, {}, {"skiff.network.coalesce.us=-1"}), Catch::Contains("[0, 100000]"));
+    CHECK_THAT(load_error(std::nullopt, {}, {"skiff.network.coalesce.us=-1"}), Catch::Contains("[0, 100000]"));
     CHECK(load(std::nullopt, {}, {"skiff.network.coalesce.us=0"}).network_coalesce_us == 0);
   }
   SECTION("boolean") {
-    auto e = error_of(std::nullopt, {}, {"auto.create.topics.enable=yes"});
+    auto e = load_error(std::nullopt, {}, {"auto.create.topics.enable=yes"});
     CHECK_THAT(e, Catch::Contains("auto.create.topics.enable") && Catch::Contains("true or false"));
   }
   SECTION("out of range") {
-    auto e = error_of(std::nullopt, {{"SKIFF_NUM_NETWORK_THREADS", "0"}});
+    auto e = load_error(std::nullopt, {{"SKIFF_NUM_NETWORK_THREADS", "0"}});
     CHECK_THAT(e, Catch::Contains("'0'") && Catch::Contains("num.network.threads") && Catch::Contains("environment"));
   }
   SECTION("log.segment.bytes: at least 1 MiB, as Kafka 4.4") {
-    CHECK_THAT(error_of(std::nullopt, {}, {"log.segment.bytes=65536"}),
+    CHECK_THAT(load_error(std::nullopt, {}, {"log.segment.bytes=65536"}),
                Catch::Contains("log.segment.bytes") && Catch::Contains("1048576"));
     CHECK(load(std::nullopt, {}, {"log.segment.bytes=1048576"}).log_segment_bytes == 1048576);
   }
   SECTION("integer overflow") {
-    CHECK_THAT(error_of(std::nullopt, {}, {"queued.max.requests=99999999999"}), Catch::Contains("queued.max.requests"));
+    CHECK_THAT(load_error(std::nullopt, {}, {"queued.max.requests=99999999999"}),
+               Catch::Contains("queued.max.requests"));
   }
   SECTION("unparsable listener") {
-    CHECK_THAT(error_of(std::nullopt, {}, {"listeners=localhost:9092"}),
+    CHECK_THAT(load_error(std::nullopt, {}, {"listeners=localhost:9092"}),
                Catch::Contains("'listeners'") && Catch::Contains("NAME://host:port"));
-    CHECK_THAT(error_of(std::nullopt, {}, {"listeners=PLAINTEXT://localhost:99999"}), Catch::Contains("[0, 65535]"));
-    CHECK_THAT(error_of(std::nullopt, {}, {"listeners=PLAINTEXT://::1:9092"}), Catch::Contains("[addr]:port"));
+    CHECK_THAT(load_error(std::nullopt, {}, {"listeners=PLAINTEXT://localhost:99999"}), Catch::Contains("[0, 65535]"));
+    CHECK_THAT(load_error(std::nullopt, {}, {"listeners=PLAINTEXT://::1:9092"}), Catch::Contains("[addr]:port"));
   }
   SECTION("listener without a security protocol") {
-    CHECK_THAT(error_of(std::nullopt, {}, {"listeners=SSL://localhost:9093"}),
+    CHECK_THAT(load_error(std::nullopt, {}, {"listeners=SSL://localhost:9093"}),
                Catch::Contains("listener.security.protocol.map"));
   }
   SECTION("advertised listener naming no listener, or a wildcard") {
-    CHECK_THAT(error_of(std::nullopt, {}, {"advertised.listeners=OTHER://h:1"}), Catch::Contains("names no listener"));
-    CHECK_THAT(error_of(std::nullopt, {}, {"advertised.listeners=PLAINTEXT://0.0.0.0:9092"}),
+    CHECK_THAT(load_error(std::nullopt, {}, {"advertised.listeners=OTHER://h:1"}),
+               Catch::Contains("names no listener"));
+    CHECK_THAT(load_error(std::nullopt, {}, {"advertised.listeners=PLAINTEXT://0.0.0.0:9092"}),
                Catch::Contains("cannot connect"));
   }
   SECTION("bad override syntax") {
-    CHECK_THAT(error_of(std::nullopt, {}, {"num.io.threads"}), Catch::Contains("key=value"));
+    CHECK_THAT(load_error(std::nullopt, {}, {"num.io.threads"}), Catch::Contains("key=value"));
   }
   SECTION("enumerations") {
-    CHECK_THAT(error_of(std::nullopt, {}, {"log.message.timestamp.type=Wallclock"}),
+    CHECK_THAT(load_error(std::nullopt, {}, {"log.message.timestamp.type=Wallclock"}),
                Catch::Contains("CreateTime, LogAppendTime"));
   }
   SECTION("file problems") {
-    CHECK_THAT(error_of("/nonexistent/skiff.yaml"), Catch::Contains("Cannot read config file"));
+    CHECK_THAT(load_error("/nonexistent/skiff.yaml"), Catch::Contains("Cannot read config file"));
     TempYaml bad("num.io.threads: [1, {a: b}\n");
-    CHECK_THAT(error_of(bad.path.string()), Catch::Contains("not valid YAML"));
+    CHECK_THAT(load_error(bad.path.string()), Catch::Contains("not valid YAML"));
     TempYaml nested("log:\n  dirs: /x\n");
-    CHECK_THAT(error_of(nested.path.string()), Catch::Contains("Unknown configuration 'log'"));
+    CHECK_THAT(load_error(nested.path.string()), Catch::Contains("Unknown configuration 'log'"));
     TempYaml map_value("log.dirs: {a: b}\n");
-    CHECK_THAT(error_of(map_value.path.string()), Catch::Contains("got a map"));
+    CHECK_THAT(load_error(map_value.path.string()), Catch::Contains("got a map"));
   }
 }
 
@@ -191,15 +193,16 @@ TEST_CASE("log cleaner keys: Kafka's names and defaults, cleanup policy list", "
   CHECK(c.log_cleaner_delete_retention_ms == 86400000);
   CHECK(c.log_cleanup_policy == "delete");
   CHECK(load(std::nullopt, {}, {"log.cleanup.policy=Compact, delete"}).log_cleanup_policy == "compact,delete");
-  CHECK(error_of(std::nullopt, {}, {"log.cleanup.policy=shred"}).find("log.cleanup.policy") != std::string::npos);
-  CHECK(error_of(std::nullopt, {}, {"log.cleaner.threads=-1"}).find("log.cleaner.threads") != std::string::npos);
+  CHECK(load_error(std::nullopt, {}, {"log.cleanup.policy=shred"}).find("log.cleanup.policy") != std::string::npos);
+  CHECK(load_error(std::nullopt, {}, {"log.cleaner.threads=-1"}).find("log.cleaner.threads") != std::string::npos);
   CHECK(c.log_cleaner_io_buffer_load_factor == 0.9);
   CHECK(c.log_cleaner_io_max_bytes_per_second == 1.7976931348623157e308);
   CHECK(load(std::nullopt, {}, {"log.cleaner.io.max.bytes.per.second=1048576.5"}).log_cleaner_io_max_bytes_per_second ==
         1048576.5);
-  CHECK(error_of(std::nullopt, {}, {"log.cleaner.io.max.bytes.per.second=fast"}).find("log.cleaner.io.max") !=
+  CHECK(load_error(std::nullopt, {}, {"log.cleaner.io.max.bytes.per.second=fast"}).find("log.cleaner.io.max") !=
         std::string::npos);
-  CHECK(error_of(std::nullopt, {}, {"log.cleaner.io.buffer.load.factor=1.5"}).find("load.factor") != std::string::npos);
+  CHECK(load_error(std::nullopt, {}, {"log.cleaner.io.buffer.load.factor=1.5"}).find("load.factor") !=
+        std::string::npos);
 }
 
 TEST_CASE("group.consumer.*: Kafka's defaults, values and cross-key rules", "[config]") {
@@ -217,18 +220,18 @@ TEST_CASE("group.consumer.*: Kafka's defaults, values and cross-key rules", "[co
   CHECK(c.group_consumer_assignors == std::vector<std::string>{"range", "uniform"});
   CHECK(c.group_consumer_migration_policy == "upgrade");
   CHECK(c.group_consumer_max_size == 3);
-  CHECK(error_of(std::nullopt, {}, {"group.consumer.assignors=sticky"}).find("unknown assignor 'sticky'") !=
+  CHECK(load_error(std::nullopt, {}, {"group.consumer.assignors=sticky"}).find("unknown assignor 'sticky'") !=
         std::string::npos);
-  CHECK(error_of(std::nullopt, {}, {"group.consumer.migration.policy=sideways"}).find("expected one of") !=
+  CHECK(load_error(std::nullopt, {}, {"group.consumer.migration.policy=sideways"}).find("expected one of") !=
         std::string::npos);
-  CHECK(error_of(std::nullopt, {}, {"group.consumer.session.timeout.ms=30000"}) ==
+  CHECK(load_error(std::nullopt, {}, {"group.consumer.session.timeout.ms=30000"}) ==
         "group.consumer.session.timeout.ms must be greater than or equal to group.consumer.min.session.timeout.ms");
-  CHECK(error_of(std::nullopt, {}, {"group.consumer.max.heartbeat.interval.ms=4000"}) ==
+  CHECK(load_error(std::nullopt, {}, {"group.consumer.max.heartbeat.interval.ms=4000"}) ==
         "group.consumer.max.heartbeat.interval.ms must be greater than or equal to "
         "group.consumer.min.heartbeat.interval.ms");
-  CHECK(error_of(std::nullopt, {},
-                 {"group.consumer.min.session.timeout.ms=1000", "group.consumer.session.timeout.ms=4000",
-                  "group.consumer.min.heartbeat.interval.ms=1000", "group.consumer.heartbeat.interval.ms=4000"}) ==
+  CHECK(load_error(std::nullopt, {},
+                   {"group.consumer.min.session.timeout.ms=1000", "group.consumer.session.timeout.ms=4000",
+                    "group.consumer.min.heartbeat.interval.ms=1000", "group.consumer.heartbeat.interval.ms=4000"}) ==
         "group.consumer.heartbeat.interval.ms must be less than group.consumer.session.timeout.ms");
 }
 
@@ -243,12 +246,12 @@ TEST_CASE("authorizer keys: Kafka's StandardAuthorizer enables ours; super.users
   CHECK(c.authorizer_class_name == "org.apache.kafka.metadata.authorizer.StandardAuthorizer");
   CHECK(c.super_users == std::vector<std::string>{"User:admin", "User:ops"});
   CHECK(c.allow_everyone_if_no_acl_found);
-  CHECK_THAT(error_of(std::nullopt, {}, {"authorizer.class.name=kafka.security.authorizer.AclAuthorizer"}),
+  CHECK_THAT(load_error(std::nullopt, {}, {"authorizer.class.name=kafka.security.authorizer.AclAuthorizer"}),
              Catch::Contains("removed in Kafka 4.0") &&
                  Catch::Contains("org.apache.kafka.metadata.authorizer.StandardAuthorizer"));
-  CHECK_THAT(error_of(std::nullopt, {}, {"authorizer.class.name=com.example.MyAuthorizer"}),
+  CHECK_THAT(load_error(std::nullopt, {}, {"authorizer.class.name=com.example.MyAuthorizer"}),
              Catch::Contains("unknown authorizer class 'com.example.MyAuthorizer'"));
-  CHECK_THAT(error_of(std::nullopt, {}, {"super.users=admin"}),
+  CHECK_THAT(load_error(std::nullopt, {}, {"super.users=admin"}),
              Catch::Contains("expected a string in format principalType:principalName but got admin"));
 }
 
@@ -268,9 +271,10 @@ TEST_CASE("http.listeners: default, several, empty, and where the value came fro
 }
 
 TEST_CASE("http.listeners: a bad value says what is allowed", "[config]") {
-  CHECK_THAT(error_of(std::nullopt, {}, {"http.listeners=https://127.0.0.1:8443"}),
+  CHECK_THAT(load_error(std::nullopt, {}, {"http.listeners=https://127.0.0.1:8443"}),
              Catch::Contains("'http.listeners'") && Catch::Contains("only http://"));
-  CHECK_THAT(error_of(std::nullopt, {}, {"http.listeners=http://127.0.0.1:65536"}), Catch::Contains("[0, 65535]"));
-  CHECK_THAT(error_of(std::nullopt, {}, {"http.listeners=127.0.0.1:8095"}), Catch::Contains("is not http://host:port"));
-  CHECK_THAT(error_of(std::nullopt, {}, {"http.listeners=http://127.0.0.1"}), Catch::Contains("missing ':port'"));
+  CHECK_THAT(load_error(std::nullopt, {}, {"http.listeners=http://127.0.0.1:65536"}), Catch::Contains("[0, 65535]"));
+  CHECK_THAT(load_error(std::nullopt, {}, {"http.listeners=127.0.0.1:8095"}),
+             Catch::Contains("is not http://host:port"));
+  CHECK_THAT(load_error(std::nullopt, {}, {"http.listeners=http://127.0.0.1"}), Catch::Contains("missing ':port'"));
 }

@@ -6,8 +6,10 @@
 
 #include "config/config_loader.h"
 #include "config/jaas.h"
+#include "config_test_util.h"
 
 using namespace skiff::config;
+using namespace skiff::config::test;
 
 namespace {
 
@@ -22,19 +24,6 @@ std::vector<std::string> sasl_listener(std::vector<std::string> more) {
   };
   all.insert(all.end(), more.begin(), more.end());
   return all;
-}
-
-BrokerConfig load_with(std::vector<std::string> overrides, std::map<std::string, std::string> env = {}) {
-  return load_config({std::nullopt, std::move(env), std::move(overrides)});
-}
-
-std::string error_of(std::vector<std::string> overrides, std::map<std::string, std::string> env = {}) {
-  try {
-    load_with(std::move(overrides), std::move(env));
-  } catch (const ConfigError& e) {
-    return e.what();
-  }
-  return "";
 }
 
 }  // namespace

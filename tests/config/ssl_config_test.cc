@@ -6,8 +6,10 @@
 #include "config/config_def.h"
 #include "config/config_loader.h"
 #include "config/ssl_principal_mapper.h"
+#include "config_test_util.h"
 
 using namespace skiff::config;
+using namespace skiff::config::test;
 
 namespace {
 
@@ -15,19 +17,6 @@ const std::vector<std::string> kSslListener = {
     "listeners=PLAINTEXT://localhost:9092,SSL://localhost:9093",
     "listener.security.protocol.map=PLAINTEXT:PLAINTEXT,SSL:SSL",
 };
-
-BrokerConfig load_with(std::vector<std::string> overrides, std::map<std::string, std::string> env = {}) {
-  return load_config({std::nullopt, std::move(env), std::move(overrides)});
-}
-
-std::string error_of(std::vector<std::string> overrides, std::map<std::string, std::string> env = {}) {
-  try {
-    load_with(std::move(overrides), std::move(env));
-  } catch (const ConfigError& e) {
-    return e.what();
-  }
-  return "";
-}
 
 std::vector<std::string> ssl_listener_with(std::vector<std::string> more) {
   auto all = kSslListener;

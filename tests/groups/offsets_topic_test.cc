@@ -56,7 +56,7 @@ std::vector<StoredRecord> read_partition(storage::LogManager& logs, int32_t part
   return out;
 }
 
-OffsetCommitParams commit(const std::string& group, int64_t offset, TopicPartition tp = kTp) {
+OffsetCommitParams commit(const std::string& group, int64_t offset, const TopicPartition& tp = kTp) {
   OffsetCommitParams p;
   p.group_id = group;
   OffsetAndMetadata o;
@@ -66,7 +66,7 @@ OffsetCommitParams commit(const std::string& group, int64_t offset, TopicPartiti
   return p;
 }
 
-int64_t committed(GroupCoordinator& c, const std::string& group, TopicPartition tp = kTp) {
+int64_t committed(GroupCoordinator& c, const std::string& group, const TopicPartition& tp = kTp) {
   auto r = c.fetch_offsets(group, std::vector<TopicPartition>{tp}, /*require_stable=*/true);
   REQUIRE(r.offsets.size() == 1);
   if (r.offsets[0].error == ErrorCode::kUnstableOffsetCommit) return -2;
@@ -80,7 +80,7 @@ ErrorCode marker(GroupCoordinator& c, const std::string& group, int64_t pid, int
   return *got;
 }
 
-OffsetAndMetadata at(int64_t offset) {
+OffsetAndMetadata committed_at(int64_t offset) {
   OffsetAndMetadata o;
   o.offset = offset;
   o.commit_timestamp = 5;
@@ -161,7 +161,7 @@ TEST_CASE("TxnOffsetCommit is a transactional batch of the producer; the marker 
   t.group_id = "g";
   t.producer_id = 7;
   t.producer_epoch = 0;
-  t.offsets.push_back({kTp, at(10)});
+  t.offsets.push_back({kTp, committed_at(10)});
   REQUIRE(f.c().commit_txn_offsets(t) == std::vector<ErrorCode>{ErrorCode::kNone});
   t.offsets[0].second.offset = 11;  // a second TxnOffsetCommit of the same transaction
   REQUIRE(f.c().commit_txn_offsets(t) == std::vector<ErrorCode>{ErrorCode::kNone});
@@ -221,11 +221,11 @@ void write_legacy(const std::filesystem::path& file) {
   std::map<std::string, LoadedGroup> none;
   OffsetStore s(file, none);
   REQUIRE(s.write_group({.group_id = "g", .protocol_type = "consumer", .generation = 5, .state_timestamp = 77}));
-  REQUIRE(s.write_offsets("g", {{kTp, at(100)}, {{"other", 3}, at(300)}}));
-  REQUIRE(s.write_pending("h", {{1, kTp, PendingOffset{at(10), 0, 1, false}}}));
-  REQUIRE(s.write_offsets("h", {{kTp, at(20)}}, {{1, kTp, PendingOffset{at(10), 0, 1, true}}}));
-  REQUIRE(s.write_pending("h", {{2, kTp, PendingOffset{at(30), 4, 2, false}}}));
-  REQUIRE(s.flush(*s.write_pending("h", {{2, {"x", 1}, PendingOffset{at(31), 4, 3, false}}})));
+  REQUIRE(s.write_offsets("g", {{kTp, committed_at(100)}, {{"other", 3}, committed_at(300)}}));
+  REQUIRE(s.write_pending("h", {{1, kTp, PendingOffset{committed_at(10), 0, 1, false}}}));
+  REQUIRE(s.write_offsets("h", {{kTp, committed_at(20)}}, {{1, kTp, PendingOffset{committed_at(10), 0, 1, true}}}));
+  REQUIRE(s.write_pending("h", {{2, kTp, PendingOffset{committed_at(30), 4, 2, false}}}));
+  REQUIRE(s.flush(*s.write_pending("h", {{2, {"x", 1}, PendingOffset{committed_at(31), 4, 3, false}}})));
 }
 
 void check_migrated(GroupFixture& f) {

@@ -16,6 +16,17 @@
 
 namespace skiff::storage::test {
 
+// The wall clock the cleaner tests start from (ms).
+inline constexpr int64_t kT0 = 1'700'000'000'000;
+
+// A cleaner small enough for tests: `dedupe` bytes of key map, 4 KiB I/O.
+inline CleanerConfig small_cleaner(size_t dedupe = 1 << 20) {
+  CleanerConfig c;
+  c.dedupe_buffer_bytes = dedupe;
+  c.io_buffer_bytes = 4096;
+  return c;
+}
+
 struct Rec {
   int64_t offset = -1;
   std::optional<std::string> key, value;

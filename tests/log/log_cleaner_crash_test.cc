@@ -15,8 +15,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr int64_t kT0 = 1'700'000'000'000;
-
 void workload(Log& log) {
   std::mt19937 rng(9);
   int64_t ts = kT0;

@@ -14,19 +14,11 @@ using namespace skiff::storage::test;
 
 namespace {
 
-constexpr int64_t kT0 = 1'700'000'000'000;
 constexpr int64_t kRetention = 60'000;
-
-CleanerConfig small_cleaner() {
-  CleanerConfig c;
-  c.dedupe_buffer_bytes = 1 << 20;
-  c.io_buffer_bytes = 4096;
-  return c;
-}
 
 using KVs = std::vector<std::pair<std::string, std::optional<std::string>>>;
 
-std::vector<uint8_t> keyed(const KVs& kvs, int64_t ts, int64_t ts_step = 0) {
+std::vector<uint8_t> keyed_with_header(const KVs& kvs, int64_t ts, int64_t ts_step = 0) {
   BatchBuilder b;
   for (const auto& [k, v] : kvs) {
     b.add(BuilderRecord{k, v, ts, {{"h", std::string("x")}}});
@@ -36,7 +28,7 @@ std::vector<uint8_t> keyed(const KVs& kvs, int64_t ts, int64_t ts_step = 0) {
 }
 
 void append_rolled(Log& log, const KVs& kvs, int64_t ts) {
-  REQUIRE(append_tmp(log, keyed(kvs, ts)).ok());
+  REQUIRE(append_tmp(log, keyed_with_header(kvs, ts)).ok());
   REQUIRE(log.roll(ts) == LogErrc::kNone);
 }
 
@@ -70,10 +62,11 @@ TEST_CASE("The first clean stamps a tombstone's batch with its delete horizon, t
     TempDir dir;
     auto log = open_log(dir / "t-0", horizon_config());
     // Offsets 0-3, timestamps kT0 + 0, 7, 14, 21: a is superseded later, b is a tombstone.
-    REQUIRE(
-        append_tmp(*log, with_codec(keyed({{"a", "1"}, {"b", std::nullopt}, {"c", "1"}, {"d", "1"}}, kT0, 7), codec))
-            .ok());
-    REQUIRE(append_tmp(*log, with_codec(keyed({{"a", "2"}}, kT0 + 100), codec)).ok());  // offset 4
+    REQUIRE(append_tmp(
+                *log,
+                with_codec(keyed_with_header({{"a", "1"}, {"b", std::nullopt}, {"c", "1"}, {"d", "1"}}, kT0, 7), codec))
+                .ok());
+    REQUIRE(append_tmp(*log, with_codec(keyed_with_header({{"a", "2"}}, kT0 + 100), codec)).ok());  // offset 4
     REQUIRE(log->roll(kT0 + 100) == LogErrc::kNone);
     const auto before = read_records(*log);
     const int64_t now = kT0 + 5'000;
@@ -154,7 +147,7 @@ TEST_CASE("A stamped batch rewritten later keeps its horizon; a tombstone past t
   ctx.map_end = 0;
   std::vector<uint8_t> stamped;
   BatchFilterStats st;
-  auto fresh = keyed({{"x", "1"}, {"y", "1"}, {"z", "1"}, {"c", std::nullopt}}, kT0 + 20);
+  auto fresh = keyed_with_header({{"x", "1"}, {"y", "1"}, {"z", "1"}, {"c", std::nullopt}}, kT0 + 20);
   filter_batch(RecordBatchView(fresh), ctx, stamped, st);
   REQUIRE(RecordBatchView(stamped).has_delete_horizon());  // all kept, c's tombstone stamped
   REQUIRE(append_tmp(*log, stamped).ok());

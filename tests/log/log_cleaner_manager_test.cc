@@ -12,8 +12,6 @@ using namespace skiff::storage::test;
 
 namespace {
 
-constexpr int64_t kT0 = 1'700'000'000'000;
-
 void fill(Log& log) {
   for (int i = 0; i < 30; ++i) {
     BatchBuilder b;

@@ -12,15 +12,6 @@ using namespace skiff::storage::test;
 
 namespace {
 
-constexpr int64_t kT0 = 1'700'000'000'000;
-
-CleanerConfig small_cleaner(size_t dedupe = 1 << 20) {
-  CleanerConfig c;
-  c.dedupe_buffer_bytes = dedupe;
-  c.io_buffer_bytes = 4096;
-  return c;
-}
-
 // Random updates and deletes over `keys` keys; a roll every `roll_every` batches.
 void random_workload(Log& log, std::mt19937& rng, int batches, int keys, int roll_every, Compression codec,
                      int64_t& ts) {

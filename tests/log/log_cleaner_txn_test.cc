@@ -20,8 +20,6 @@ using namespace skiff::storage::test;
 
 namespace {
 
-constexpr int64_t kT0 = 1'700'000'000'000;
-
 struct WBatch {
   int64_t pid = -1;
   bool txn = false, control = false, commit = false, aborted = false;

@@ -8,25 +8,17 @@
 #include <thread>
 
 #include "tests/network/test_broker.h"
+#include "tests/support/eventually.h"
 #include "tests/support/raw_client.h"
 
 using namespace skiff;
 using skiff::network::MemoryPool;
+using skiff::test::eventually;
 using skiff::test::RawClient;
 using skiff::test::TestBroker;
 using namespace std::chrono_literals;
 
 namespace {
-
-template <typename Pred>
-bool eventually(Pred pred, std::chrono::milliseconds timeout = 10s) {
-  auto deadline = std::chrono::steady_clock::now() + timeout;
-  while (std::chrono::steady_clock::now() < deadline) {
-    if (pred()) return true;
-    std::this_thread::sleep_for(5ms);
-  }
-  return pred();
-}
 
 network::SocketServerConfig pool_config(int64_t pool_bytes, int32_t max_frame) {
   network::SocketServerConfig cfg;
@@ -39,6 +31,7 @@ network::SocketServerConfig pool_config(int64_t pool_bytes, int32_t max_frame) {
 int echo_concurrently(uint16_t port, int n, size_t size) {
   std::atomic<int> ok{0};
   std::vector<std::thread> workers;
+  workers.reserve(static_cast<size_t>(n));
   for (int i = 0; i < n; ++i) {
     workers.emplace_back([&, i] {
       RawClient c("127.0.0.1", port, 20000);
@@ -84,27 +77,27 @@ TEST_CASE("request bytes in flight stay within queued.max.request.bytes and all 
   TestBroker broker(pool_config(kPool, 4 << 20));
   broker.handler.delay_us = 20000;  // requests pile up while handlers are slow
   const auto& pool = broker.server.memory_pool();
-  CHECK(echo_concurrently(broker.port(), 24, 300 * 1024) == 24);
+  CHECK(echo_concurrently(broker.port(), 24, size_t{300} * 1024) == 24);
   INFO("peak bytes in flight: " << pool->peak());
-  CHECK(pool->peak() < kPool + 300 * 1024);  // at most one frame beyond the setting
-  CHECK(pool->peak() >= 600 * 1024);         // more than one at a time was let in
+  CHECK(pool->peak() < kPool + int64_t{300} * 1024);  // at most one frame beyond the setting
+  CHECK(pool->peak() >= int64_t{600} * 1024);         // more than one at a time was let in
   CHECK(eventually([&] { return pool->in_flight() == 0; }));
 }
 
 TEST_CASE("a frame larger than the pool is served when it is alone", "[network][memory]") {
-  TestBroker broker(pool_config(64 * 1024, 4 << 20));
+  TestBroker broker(pool_config(int64_t{64} * 1024, 4 << 20));
   CHECK(echo_concurrently(broker.port(), 3, 3 << 20) == 3);
   CHECK(broker.server.memory_pool()->peak() <= (3 << 20));
   CHECK(eventually([&] { return broker.server.memory_pool()->in_flight() == 0; }));
 }
 
 TEST_CASE("a connection waiting for the pool is not closed as idle", "[network][memory]") {
-  auto cfg = pool_config(64 * 1024, 4 << 20);
+  auto cfg = pool_config(int64_t{64} * 1024, 4 << 20);
   cfg.processor.connections_max_idle_ms = 200;
   TestBroker broker(cfg);
   broker.handler.delay_us = 800000;  // the first frame holds the pool for 0.8 s
   RawClient first("127.0.0.1", broker.port(), 5000), second("127.0.0.1", broker.port(), 5000);
-  std::vector<uint8_t> frame(100 * 1024, 3);
+  std::vector<uint8_t> frame(size_t{100} * 1024, 3);
   REQUIRE(first.send_frame(frame));
   std::this_thread::sleep_for(50ms);
   REQUIRE(second.send_frame(frame));  // waits for the pool for ~0.75 s, longer than the idle limit
@@ -119,7 +112,7 @@ TEST_CASE("bytes come back when a connection dies mid-frame or before its answer
   {
     RawClient cut("127.0.0.1", broker.port());
     auto head = test::be32(2 << 20);
-    std::vector<uint8_t> part(100 * 1024, 1);
+    std::vector<uint8_t> part(size_t{100} * 1024, 1);
     REQUIRE(cut.send_raw(head.data(), head.size()));
     REQUIRE(cut.send_raw(part.data(), part.size()));
     CHECK(eventually([&] { return pool->in_flight() == (2 << 20); }));

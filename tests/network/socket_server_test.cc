@@ -6,9 +6,11 @@
 #include <thread>
 
 #include "tests/network/test_broker.h"
+#include "tests/support/eventually.h"
 #include "tests/support/raw_client.h"
 
 using namespace skiff;
+using skiff::test::eventually;
 using skiff::test::RawClient;
 using skiff::test::TestBroker;
 
@@ -20,16 +22,6 @@ std::vector<uint8_t> payload(uint32_t conn, uint32_t seq, size_t pad = 16) {
   p.insert(p.end(), s.begin(), s.end());
   p.resize(8 + pad, uint8_t(seq));
   return p;
-}
-
-template <typename Pred>
-bool eventually(Pred pred, std::chrono::milliseconds timeout = std::chrono::seconds(10)) {
-  auto deadline = std::chrono::steady_clock::now() + timeout;
-  while (std::chrono::steady_clock::now() < deadline) {
-    if (pred()) return true;
-    std::this_thread::sleep_for(std::chrono::milliseconds(5));
-  }
-  return pred();
 }
 
 // Every connection sends `per_conn` frames back to back, then reads them all;
