@@ -36,9 +36,11 @@
 #include "common/wall_clock.h"
 #include "log/batch_builder.h"
 #include "tests/api/api_harness.h"
+#include "tests/support/eventually.h"
 
 using namespace skiff;
 using namespace std::chrono_literals;
+using skiff::test::eventually;
 
 namespace {
 
@@ -101,17 +103,6 @@ std::string state_of(test::ApiHarness& h, const std::string& txn) {
   REQUIRE(r.transaction_states.size() == 1);
   return r.transaction_states[0].error_code == 0 ? r.transaction_states[0].transaction_state
                                                  : "error " + std::to_string(r.transaction_states[0].error_code);
-}
-
-// Polls `cond` for up to 10 s (markers and Complete* are written after the answer).
-template <class F>
-bool eventually(F cond) {
-  auto deadline = std::chrono::steady_clock::now() + 10s;
-  while (std::chrono::steady_clock::now() < deadline) {
-    if (cond()) return true;
-    std::this_thread::sleep_for(10ms);
-  }
-  return cond();
 }
 
 void create(test::ApiHarness& h, const std::string& topic, int32_t partitions) {
@@ -182,7 +173,7 @@ TEST_CASE("ListTransactions v2 filters by a whole-id RE2 pattern; a bad pattern 
   for (const char* id : {"orders-1", "orders-2", "xorders-1", "payments"}) init(h, id);
   auto ids = [&](std::optional<std::string> pattern, int16_t version = 2) {
     protocol::ListTransactionsRequest list;
-    list.transactional_id_pattern = pattern;
+    list.transactional_id_pattern = std::move(pattern);
     auto r = h.call<protocol::ListTransactionsResponse>(list, version);
     std::set<std::string> out;
     for (const auto& t : r.transaction_states) out.insert(t.transactional_id);
@@ -241,7 +232,7 @@ TEST_CASE("The Produce gate verifies partitions (TV1) and adds them implicitly (
   auto check = [&](std::set<api::txn::TopicPartition> parts, bool implicit) {
     std::promise<std::map<api::txn::TopicPartition, api::ErrorCode>> done;
     auto f = done.get_future();
-    gate->check({"tx", p.id, p.epoch, parts, implicit}, [&](auto r) { done.set_value(std::move(r)); });
+    gate->check({"tx", p.id, p.epoch, std::move(parts), implicit}, [&](auto r) { done.set_value(std::move(r)); });
     REQUIRE(f.wait_for(10s) == std::future_status::ready);
     return f.get();
   };

@@ -15,6 +15,7 @@
 
 #include "api/group/group_coordinator.h"
 #include "log/log_manager.h"
+#include "tests/support/eventually.h"
 #include "tests/support/temp_dir.h"
 
 namespace skiff::test {
@@ -166,16 +167,5 @@ class GroupFixture {
   GroupConfig config_;
   TempDir dir_{"skiff-groups-test"};
 };
-
-// Polls `cond` until true or the timeout passes.
-template <class F>
-bool eventually(F cond, std::chrono::milliseconds timeout = std::chrono::seconds(10)) {
-  auto deadline = std::chrono::steady_clock::now() + timeout;
-  while (std::chrono::steady_clock::now() < deadline) {
-    if (cond()) return true;
-    std::this_thread::sleep_for(std::chrono::milliseconds(5));
-  }
-  return cond();
-}
 
 }  // namespace skiff::test
