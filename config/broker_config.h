@@ -109,6 +109,7 @@ struct BrokerConfig {
   int64_t log_flush_interval_ms = -1;  // -1: unset (leave it to the OS)
   int32_t log_index_interval_bytes = 4096;
   int32_t log_index_size_max_bytes = 10 * 1024 * 1024;
+  bool log_preallocate = false;  // default preallocate of topics (reaches LogConfig through `effective`)
   int32_t message_max_bytes = 1048588;
   std::string log_message_timestamp_type = "CreateTime";
   std::string log_cleanup_policy = "delete";  // "delete", "compact" or both, comma-separated
@@ -124,7 +125,6 @@ struct BrokerConfig {
   // defaults log.cleaner.{min,max}.compaction.lag.ms and
   // log.cleaner.delete.retention.ms reach LogConfig through `effective`.
   bool log_cleaner_enable = true;
-  bool log_preallocate = false;  // default preallocate of topics (LogConfig)
   int32_t log_cleaner_threads = 1;
   int64_t log_cleaner_dedupe_buffer_size = 128LL * 1024 * 1024;
   int32_t log_cleaner_io_buffer_size = 512 * 1024;

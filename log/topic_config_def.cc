@@ -149,6 +149,15 @@ std::optional<int64_t> parse_java_long(std::string_view s) {
   return out;
 }
 
+// Kafka's ConfigDef BOOLEAN: "true" or "false", in any case.
+std::optional<bool> parse_java_bool(std::string_view s) {
+  std::string lower(s);
+  std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
+  if (lower == "true") return true;
+  if (lower == "false") return false;
+  return std::nullopt;
+}
+
 std::optional<double> parse_java_double(std::string_view s) {
   static const std::regex java_double(R"([+-]?(NaN|Infinity|((\d+\.?\d*|\.\d+)([eE][+-]?\d+)?))[fFdD]?)");
   std::string str(s);
@@ -228,12 +237,9 @@ namespace {
 std::optional<std::string> value_problem(const TopicConfigDef& d, const std::string& value) {
   const std::string_view v = java_trim(value);
   switch (d.type) {
-    case T::kBoolean: {
-      std::string lower(v);
-      std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
-      if (lower == "true" || lower == "false") return std::nullopt;
+    case T::kBoolean:
+      if (parse_java_bool(v)) return std::nullopt;
       return invalid(value, d.name, "Expected value to be either true or false");
-    }
     case T::kInt:
     case T::kLong: {
       auto n = parse_java_long(v);
@@ -296,10 +302,7 @@ Result<void> validate_topic_configs(const std::map<std::string, std::string>& ov
 
 int64_t topic_config_integer(const std::string& value) { return parse_java_long(java_trim(value)).value_or(0); }
 
-bool topic_config_bool(const std::string& value) {
-  std::string_view v = java_trim(value);
-  return v.size() == 4 && std::tolower(static_cast<unsigned char>(v[0])) == 't';  // validated: true or false
-}
+bool topic_config_bool(const std::string& value) { return parse_java_bool(java_trim(value)).value_or(false); }
 
 std::vector<std::string> topic_config_list(const std::string& value) {
   std::vector<std::string> out;
