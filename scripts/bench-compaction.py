@@ -27,7 +27,6 @@ import random
 import re
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -35,14 +34,8 @@ import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-
-
-def free_port():
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    p = s.getsockname()[1]
-    s.close()
-    return p
+sys.path.insert(0, str(REPO / "scripts"))
+from bench_vs_kafka import free_port  # noqa: E402
 
 
 class Skiff:

@@ -41,7 +41,14 @@ LOG="$DIR/kafka.log"
 
 alive() { [[ -f "$PIDFILE" ]] && kill -0 "$(cat "$PIDFILE")" 2>/dev/null; }
 port_open() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+# free_port [EXCLUDED...]: a free loopback port other than the excluded ones
+# (the kernel may hand out a port the caller picked but has not bound yet).
+free_port() {
+  python3 -c 'import socket, sys
+while True:
+    s = socket.socket(); s.bind(("127.0.0.1", 0)); p = s.getsockname()[1]; s.close()
+    if str(p) not in sys.argv[1:]: print(p); break' "$@"
+}
 
 do_stop() {
   if ! alive; then rm -f "$PIDFILE"; return 0; fi
@@ -75,7 +82,7 @@ prepare() {
   local PORT=$1 CPORT CLUSTER_ID kv
   shift
   launch_settings
-  if [[ -f "$DIR/controller.port" ]]; then CPORT=$(cat "$DIR/controller.port"); else CPORT=$(free_port); echo "$CPORT" >"$DIR/controller.port"; fi
+  if [[ -f "$DIR/controller.port" ]]; then CPORT=$(cat "$DIR/controller.port"); else CPORT=$(free_port "$PORT"); echo "$CPORT" >"$DIR/controller.port"; fi
   # Kafka 4.4's config/server.properties (KRaft, combined mode) with our
   # listeners and log dir.
   cat >"$DIR/server.properties" <<PROPS

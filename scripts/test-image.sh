@@ -143,11 +143,18 @@ done
 # --- start on a free loopback port, with a host directory as the volume ----
 # python3 rather than curl: a fresh machine may not have curl.
 http_get() { python3 -c 'import sys, urllib.request; print(urllib.request.urlopen(sys.argv[1], timeout=5).read().decode().strip())' "$1"; }
-free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+# free_port [EXCLUDED...]: a free loopback port other than the excluded ones
+# (the kernel may hand out a port picked here but not bound yet).
+free_port() {
+  python3 -c 'import socket, sys
+while True:
+    s = socket.socket(); s.bind(("127.0.0.1", 0)); p = s.getsockname()[1]; s.close()
+    if str(p) not in sys.argv[1:]: print(p); break' "$@"
+}
 PORT=$(free_port)
 BROKER=127.0.0.1:$PORT
 # --network=host: the image's HTTP port, 8095, may be taken on this machine.
-HTTP=127.0.0.1:$(free_port)
+HTTP=127.0.0.1:$(free_port "$PORT")
 DATA=$WORK/data
 mkdir -p "$DATA"
 $SUDO chown 1000:1000 "$DATA"  # the image's skiff user
@@ -276,7 +283,7 @@ podman run -d --name "$NAME" --network=host -v "$CERTS:/etc/skiff/certs:ro" \
   "${sasl_env[@]}" \
   -e SKIFF_AUTHORIZER_CLASS_NAME=org.apache.kafka.metadata.authorizer.StandardAuthorizer \
   -e SKIFF_SUPER_USERS=User:admin \
-  -e SKIFF_HTTP_LISTENERS="http://127.0.0.1:$(free_port)" \
+  -e SKIFF_HTTP_LISTENERS="http://127.0.0.1:$(free_port "$SASL_PORT")" \
   "$TAG" 2>&1 | quiet >/dev/null
 SASL_HEALTHY_SECONDS=$(wait_healthy "$t")
 probe=$(podman exec "$NAME" skiff --healthcheck 2>&1)
