@@ -21,28 +21,28 @@ thread_local const RequestChannel* t_channel = nullptr;
 thread_local std::optional<Request> t_kept;
 }  // namespace
 
+void RequestChannel::push_admitted(std::unique_lock<std::mutex> lock, Request request) {
+  queue_.push_back(std::move(request));
+  lock.unlock();
+  not_empty_.notify_one();
+}
+
 void RequestChannel::hand_on(Request request) {
   handed_on_.fetch_add(1, std::memory_order_relaxed);
-  {
-    std::lock_guard lock(mu_);
-    if (queue_.empty() && t_channel == this && !t_kept) {
-      t_kept.emplace(std::move(request));
-      return;
-    }
-    queue_.push_back(std::move(request));
+  std::unique_lock lock(mu_);
+  if (queue_.empty() && t_channel == this && !t_kept) {
+    t_kept.emplace(std::move(request));
+    return;
   }
-  not_empty_.notify_one();
+  push_admitted(std::move(lock), std::move(request));
 }
 
 void RequestChannel::release_kept() {
   t_channel = nullptr;
   if (!t_kept) return;
-  {
-    std::lock_guard lock(mu_);
-    queue_.push_back(std::move(*t_kept));
-  }
+  Request kept = std::move(*t_kept);
   t_kept.reset();
-  not_empty_.notify_one();
+  push_admitted(std::unique_lock(mu_), std::move(kept));
 }
 
 std::optional<Request> RequestChannel::receive_request(std::chrono::milliseconds timeout) {

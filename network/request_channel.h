@@ -68,6 +68,10 @@ class RequestChannel : public ResponseSender {
   RequestObserver* observer() const { return observer_.load(std::memory_order_acquire); }
 
  private:
+  // Queues `request` whatever the capacity (it was admitted before), then
+  // releases `lock` (held on mu_) and wakes one handler.
+  void push_admitted(std::unique_lock<std::mutex> lock, Request request);
+
   const size_t capacity_;
   std::atomic<RequestObserver*> observer_{nullptr};
   mutable std::mutex mu_;
