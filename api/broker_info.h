@@ -8,6 +8,10 @@
 
 namespace skiff::api {
 
+// Every partition's leader epoch: one broker leads every partition from its
+// creation and leadership never moves, so the epoch never advances.
+inline constexpr int32_t kLeaderEpoch = 0;
+
 struct AdvertisedEndpoint {
   std::string listener_name;
   std::string host;

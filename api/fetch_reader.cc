@@ -4,6 +4,7 @@
 #include <climits>
 
 #include "api/authorize.h"
+#include "api/broker_info.h"
 #include "api/purgatory.h"
 #include "api/topics.h"
 
@@ -11,7 +12,6 @@ namespace skiff::api {
 namespace {
 
 using protocol::FetchResponse;
-constexpr int32_t kLeaderEpoch = 0;
 
 // Kafka's collectAbortedTransactions for the data returned: the aborted
 // transactions overlapping [fetch_offset, bound). `bound` (the read's upper

@@ -11,12 +11,12 @@
 namespace skiff::api {
 namespace {
 
-using Request = protocol::AlterClientQuotasRequest;
+using QuotasRequest = protocol::AlterClientQuotasRequest;
 using Response = protocol::AlterClientQuotasResponse;
 
 // Kafka's AlterClientQuotasRequest.entries(): the entity is a map, a type
 // named twice keeps its last name.
-quota::QuotaAlteration alteration(const Request::EntryData& entry) {
+quota::QuotaAlteration alteration(const QuotasRequest::EntryData& entry) {
   quota::QuotaAlteration alt;
   for (const auto& e : entry.entity) alt.entity.insert_or_assign(e.entity_type, e.entity_name);
   for (const auto& op : entry.ops) alt.ops.push_back({op.key, op.remove ? 0.0 : op.value, op.remove});
@@ -33,7 +33,7 @@ std::string entity_log_text(const quota::QuotaEntity& entity) {
 
 }  // namespace
 
-void AlterClientQuotasHandler::handle(ApiRequest& request, Request& body, Responder& out) {
+void AlterClientQuotasHandler::handle(ApiRequest& request, QuotasRequest& body, Responder& out) {
   if (!authorized_cluster(services_, request, AclOperation::kAlterConfigs)) {
     out.send(error_response(body, ErrorCode::kClusterAuthorizationFailed));
     return;
@@ -63,7 +63,7 @@ void AlterClientQuotasHandler::handle(ApiRequest& request, Request& body, Respon
 
 // Kafka's AlterClientQuotasRequest.getErrorResponse: every entry, its entity
 // as sent, with the error and its default message.
-Response AlterClientQuotasHandler::error_response(const Request& body, ErrorCode error) {
+Response AlterClientQuotasHandler::error_response(const QuotasRequest& body, ErrorCode error) {
   Response resp;
   for (const auto& entry : body.entries) {
     auto& e = resp.entries.emplace_back();

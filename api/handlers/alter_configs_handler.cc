@@ -8,14 +8,14 @@ namespace skiff::api {
 namespace {
 
 using protocol::AlterConfigsResponse;
-using Result = AlterConfigsResponse::AlterConfigsResourceResponse;
+using AlterResult = AlterConfigsResponse::AlterConfigsResourceResponse;
 
 AlterConfigsResponse mirror(const protocol::AlterConfigsRequest& body, auto&& answer) {
   return admin::mirror_resources<AlterConfigsResponse>(body, answer);
 }
 
-Result result(ErrorCode e, std::optional<std::string> message) {
-  return admin::resource_result<Result>(e, std::move(message));
+AlterResult alter_result(ErrorCode e, std::optional<std::string> message) {
+  return admin::resource_result<AlterResult>(e, std::move(message));
 }
 
 }  // namespace
@@ -25,17 +25,17 @@ void AlterConfigsHandler::handle(ApiRequest& request, protocol::AlterConfigsRequ
   out.send(mirror(body, [&](const protocol::AlterConfigsRequest::AlterConfigsResource& res) {
     auto refused =
         config_refusal(services_, request, AclOperation::kAlterConfigs, res.resource_type, res.resource_name);
-    if (refused != ErrorCode::kNone) return result(refused, std::nullopt);
+    if (refused != ErrorCode::kNone) return alter_result(refused, std::nullopt);
     std::vector<admin::ConfigChange> changes;
     for (const auto& c : res.configs) changes.push_back({c.name, admin::AlterOp::kSet, c.value});
     auto r = admin::alter_resource(services_, res.resource_type, res.resource_name, changes,
                                    /*incremental=*/false, body.validate_only);
-    return result(r.error, r.message);
+    return alter_result(r.error, r.message);
   }));
 }
 
 AlterConfigsResponse AlterConfigsHandler::error_response(const protocol::AlterConfigsRequest& body, ErrorCode error) {
-  return mirror(body, [&](const auto&) { return result(error, std::nullopt); });
+  return mirror(body, [&](const auto&) { return alter_result(error, std::nullopt); });
 }
 
 }  // namespace skiff::api

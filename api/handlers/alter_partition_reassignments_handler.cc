@@ -9,11 +9,11 @@ namespace {
 
 using protocol::AlterPartitionReassignmentsRequest;
 using protocol::AlterPartitionReassignmentsResponse;
-using Outcome = AlterPartitionReassignmentsResponse::ReassignablePartitionResponse;
-using Partition = AlterPartitionReassignmentsRequest::ReassignablePartition;
+using ReassignOutcome = AlterPartitionReassignmentsResponse::ReassignablePartitionResponse;
+using ReassignPartition = AlterPartitionReassignmentsRequest::ReassignablePartition;
 
-Outcome outcome(ErrorCode error, std::optional<std::string> message) {
-  Outcome o;
+ReassignOutcome outcome(ErrorCode error, std::optional<std::string> message) {
+  ReassignOutcome o;
   o.error_code = code(error);
   o.error_message = std::move(message);
   return o;
@@ -21,7 +21,7 @@ Outcome outcome(ErrorCode error, std::optional<std::string> message) {
 
 // Kafka's checks of a manual assignment (ReplicationControlManager), against
 // a cluster whose only broker is `node_id`.
-Outcome check_replicas(const std::vector<int32_t>& replicas, int32_t node_id) {
+ReassignOutcome check_replicas(const std::vector<int32_t>& replicas, int32_t node_id) {
   if (replicas.empty())
     return outcome(ErrorCode::kInvalidReplicaAssignment,
                    "The manual partition assignment includes an empty replica list.");
@@ -49,7 +49,7 @@ AlterPartitionReassignmentsResponse per_partition(const AlterPartitionReassignme
     AlterPartitionReassignmentsResponse::ReassignableTopicResponse tr;
     tr.name = t.name;
     for (const auto& p : t.partitions) {
-      Outcome o = answer(t.name, p);
+      ReassignOutcome o = answer(t.name, p);
       o.partition_index = p.partition_index;
       tr.partitions.push_back(std::move(o));
     }
@@ -66,7 +66,7 @@ void AlterPartitionReassignmentsHandler::handle(ApiRequest& request, AlterPartit
     out.send(error_response(body, ErrorCode::kClusterAuthorizationFailed));
     return;
   }
-  out.send(per_partition(body, [&](const std::string& topic, const Partition& p) {
+  out.send(per_partition(body, [&](const std::string& topic, const ReassignPartition& p) {
     auto info = services_.logs.topic(topic);
     if (!info) return outcome(ErrorCode::kUnknownTopicOrPartition, "Unable to find a topic named " + topic + ".");
     if (p.partition_index < 0 || p.partition_index >= info->partitions)
@@ -79,7 +79,8 @@ void AlterPartitionReassignmentsHandler::handle(ApiRequest& request, AlterPartit
 
 AlterPartitionReassignmentsResponse AlterPartitionReassignmentsHandler::error_response(
     const AlterPartitionReassignmentsRequest& body, ErrorCode error) {
-  auto resp = per_partition(body, [&](const std::string&, const Partition&) { return outcome(error, std::nullopt); });
+  auto resp =
+      per_partition(body, [&](const std::string&, const ReassignPartition&) { return outcome(error, std::nullopt); });
   resp.error_code = code(error);
   return resp;
 }

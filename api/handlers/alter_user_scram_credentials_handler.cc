@@ -13,32 +13,32 @@
 namespace skiff::api {
 namespace {
 
-using Request = protocol::AlterUserScramCredentialsRequest;
+using ScramRequest = protocol::AlterUserScramCredentialsRequest;
 using sasl::ScramCredentialChange;
 
 struct Refusal {
   ErrorCode error;
   std::string message;
 };
-using Outcome = std::optional<Refusal>;  // nullopt: valid
+using Validity = std::optional<Refusal>;  // nullopt: valid
 
 constexpr std::string_view kTwice = "A user credential cannot be altered twice in the same request";
 
-Outcome check_name_and_mechanism(const std::string& name, int8_t mechanism) {
+Validity check_name_and_mechanism(const std::string& name, int8_t mechanism) {
   if (name.empty()) return Refusal{ErrorCode::kUnacceptableCredential, "Username must not be empty"};
   if (!sasl::mechanism_from_code(mechanism))
     return Refusal{ErrorCode::kUnsupportedSaslMechanism, "Unknown SCRAM mechanism"};
   return std::nullopt;
 }
 
-Outcome check_deletion(const Request::ScramCredentialDeletion& d, const sasl::ScramCredentialStore& store) {
+Validity check_deletion(const ScramRequest::ScramCredentialDeletion& d, const sasl::ScramCredentialStore& store) {
   if (auto refusal = check_name_and_mechanism(d.name, d.mechanism)) return refusal;
   if (!store.lookup(d.name, *sasl::mechanism_from_code(d.mechanism)))
     return Refusal{ErrorCode::kResourceNotFound, "Attempt to delete a user credential that does not exist"};
   return std::nullopt;
 }
 
-Outcome check_upsertion(const Request::ScramCredentialUpsertion& u) {
+Validity check_upsertion(const ScramRequest::ScramCredentialUpsertion& u) {
   if (auto refusal = check_name_and_mechanism(u.name, u.mechanism)) return refusal;
   if (u.iterations < sasl::kScramMinIterations)
     return Refusal{ErrorCode::kUnacceptableCredential, "Too few iterations"};
@@ -50,7 +50,7 @@ Outcome check_upsertion(const Request::ScramCredentialUpsertion& u) {
   return std::nullopt;
 }
 
-ScramCredentialChange upsert(const Request::ScramCredentialUpsertion& u) {
+ScramCredentialChange upsert(const ScramRequest::ScramCredentialUpsertion& u) {
   auto m = *sasl::mechanism_from_code(u.mechanism);
   std::string_view salted(reinterpret_cast<const char*>(u.salted_password.data()), u.salted_password.size());
   return {u.name, m,
@@ -61,14 +61,14 @@ ScramCredentialChange upsert(const Request::ScramCredentialUpsertion& u) {
 // valid change per user, or the reason it is refused.
 class Plan {
  public:
-  void deletion(const Request::ScramCredentialDeletion& d, const sasl::ScramCredentialStore& store) {
+  void deletion(const ScramRequest::ScramCredentialDeletion& d, const sasl::ScramCredentialStore& store) {
     if (!first_sight(d.name)) return;
     if (auto refusal = check_deletion(d, store))
       refused_[d.name] = std::move(*refusal);
     else
       changes_[d.name] = {d.name, *sasl::mechanism_from_code(d.mechanism), std::nullopt};
   }
-  void upsertion(const Request::ScramCredentialUpsertion& u) {
+  void upsertion(const ScramRequest::ScramCredentialUpsertion& u) {
     if (!first_sight(u.name)) return;
     if (auto refusal = check_upsertion(u))
       refused_[u.name] = std::move(*refusal);
@@ -105,7 +105,7 @@ class Plan {
 
 }  // namespace
 
-void AlterUserScramCredentialsHandler::handle(ApiRequest& request, Request& body, Responder& out) {
+void AlterUserScramCredentialsHandler::handle(ApiRequest& request, ScramRequest& body, Responder& out) {
   if (!authorized_cluster(services_, request, AclOperation::kAlter)) {
     out.send(error_response(body, ErrorCode::kClusterAuthorizationFailed));
     return;
@@ -139,7 +139,7 @@ void AlterUserScramCredentialsHandler::handle(ApiRequest& request, Request& body
 
 // Kafka's AlterUserScramCredentialsRequest.getErrorResponse: the error for
 // each distinct user, in name order.
-protocol::AlterUserScramCredentialsResponse AlterUserScramCredentialsHandler::error_response(const Request& body,
+protocol::AlterUserScramCredentialsResponse AlterUserScramCredentialsHandler::error_response(const ScramRequest& body,
                                                                                              ErrorCode error) {
   std::set<std::string> users;
   for (const auto& d : body.deletions) users.insert(d.name);

@@ -9,21 +9,21 @@ namespace skiff::api {
 namespace {
 
 using protocol::CreatePartitionsResponse;
-using Result = CreatePartitionsResponse::CreatePartitionsTopicResult;
+using PartitionsResult = CreatePartitionsResponse::CreatePartitionsTopicResult;
 
 template <class PerTopic>
 CreatePartitionsResponse mirror(const protocol::CreatePartitionsRequest& body, PerTopic&& answer) {
   CreatePartitionsResponse resp;
   for (const auto& t : body.topics) {
-    Result r = answer(t);
+    PartitionsResult r = answer(t);
     r.name = t.name;
     resp.results.push_back(std::move(r));
   }
   return resp;
 }
 
-Result failed(ErrorCode e, std::optional<std::string> message = std::nullopt) {
-  Result r;
+PartitionsResult partitions_failed(ErrorCode e, std::optional<std::string> message = std::nullopt) {
+  PartitionsResult r;
   r.error_code = code(e);
   r.error_message = std::move(message);
   return r;
@@ -45,43 +45,46 @@ int64_t added_partitions(BrokerServices& services, const protocol::CreatePartiti
 void CreatePartitionsHandler::handle(ApiRequest& request, protocol::CreatePartitionsRequest& body, Responder& out) {
   if (added_partitions(services_, body) > kMaxPartitionsPerRequest) {
     out.send(mirror(body, [](const auto&) {
-      return failed(ErrorCode::kPolicyViolation, "Excessively large number of additional partitions per request.");
+      return partitions_failed(ErrorCode::kPolicyViolation,
+                               "Excessively large number of additional partitions per request.");
     }));
     return;
   }
-  out.send(mirror(body, [&](const protocol::CreatePartitionsRequest::CreatePartitionsTopic& t) -> Result {
+  out.send(mirror(body, [&](const protocol::CreatePartitionsRequest::CreatePartitionsTopic& t) -> PartitionsResult {
     if (!authorized_topic(services_, request, AclOperation::kAlter, t.name))
-      return failed(ErrorCode::kTopicAuthorizationFailed, "The topic authorization is failed.");
+      return partitions_failed(ErrorCode::kTopicAuthorizationFailed, "The topic authorization is partitions_failed.");
     auto topic = services_.logs.topic(t.name);
-    if (!topic) return failed(ErrorCode::kUnknownTopicOrPartition, "The topic '" + t.name + "' does not exist.");
+    if (!topic)
+      return partitions_failed(ErrorCode::kUnknownTopicOrPartition, "The topic '" + t.name + "' does not exist.");
     if (t.count <= topic->partitions)
-      return failed(ErrorCode::kInvalidPartitions, "Topic currently has " + std::to_string(topic->partitions) +
-                                                       " partitions, which is higher than the requested " +
-                                                       std::to_string(t.count) + ".");
+      return partitions_failed(ErrorCode::kInvalidPartitions,
+                               "Topic currently has " + std::to_string(topic->partitions) +
+                                   " partitions, which is higher than the requested " + std::to_string(t.count) + ".");
     if (t.assignments) {
       if (static_cast<int32_t>(t.assignments->size()) != t.count - topic->partitions)
-        return failed(ErrorCode::kInvalidReplicaAssignment,
-                      "Increasing the number of partitions by " + std::to_string(t.count - topic->partitions) +
-                          " but " + std::to_string(t.assignments->size()) + " assignments provided.");
+        return partitions_failed(ErrorCode::kInvalidReplicaAssignment,
+                                 "Increasing the number of partitions by " +
+                                     std::to_string(t.count - topic->partitions) + " but " +
+                                     std::to_string(t.assignments->size()) + " assignments provided.");
       for (const auto& a : *t.assignments)
         if (a.broker_ids.size() != 1 || a.broker_ids[0] != services_.broker.node_id)
-          return failed(ErrorCode::kInvalidReplicaAssignment,
-                        "Skiff is a single broker: the only replica must be broker " +
-                            std::to_string(services_.broker.node_id) + ".");
+          return partitions_failed(ErrorCode::kInvalidReplicaAssignment,
+                                   "Skiff is a single broker: the only replica must be broker " +
+                                       std::to_string(services_.broker.node_id) + ".");
     }
     if (auto r = services_.logs.create_partitions(t.name, t.count, body.validate_only); !r) {
       const std::string& message = r.error().message;
-      return failed(to_error_code(r.error().code), message.empty() ? std::nullopt : std::optional(message));
+      return partitions_failed(to_error_code(r.error().code), message.empty() ? std::nullopt : std::optional(message));
     }
-    if (body.validate_only) return failed(ErrorCode::kNone);
+    if (body.validate_only) return partitions_failed(ErrorCode::kNone);
     api_log().info("topic {} grown from {} to {} partitions", escaped(t.name), topic->partitions, t.count);
-    return failed(ErrorCode::kNone);
+    return partitions_failed(ErrorCode::kNone);
   }));
 }
 
 CreatePartitionsResponse CreatePartitionsHandler::error_response(const protocol::CreatePartitionsRequest& body,
                                                                  ErrorCode error) {
-  return mirror(body, [&](const auto&) { return failed(error); });
+  return mirror(body, [&](const auto&) { return partitions_failed(error); });
 }
 
 }  // namespace skiff::api

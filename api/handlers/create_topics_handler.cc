@@ -15,13 +15,13 @@ namespace skiff::api {
 namespace {
 
 using protocol::CreateTopicsResponse;
-using Result = CreateTopicsResponse::CreatableTopicResult;
+using TopicResult = CreateTopicsResponse::CreatableTopicResult;
 
 template <class PerTopic>
 CreateTopicsResponse mirror(const protocol::CreateTopicsRequest& body, PerTopic&& answer) {
   CreateTopicsResponse resp;
   for (const auto& t : body.topics) {
-    Result r = answer(t);
+    TopicResult r = answer(t);
     r.name = t.name;
     resp.topics.push_back(std::move(r));
   }
@@ -43,8 +43,8 @@ int64_t requested_partitions(const protocol::CreateTopicsRequest& body, int32_t 
   return total;
 }
 
-Result failed(ErrorCode error, std::string message, int16_t version) {
-  Result r;
+TopicResult topic_failed(ErrorCode error, std::string message, int16_t version) {
+  TopicResult r;
   r.error_code = code(error);
   r.error_message = std::move(message);
   if (version >= 5) r.topic_config_error_code = code(error);
@@ -55,37 +55,38 @@ Result failed(ErrorCode error, std::string message, int16_t version) {
 // the broker's defaults (explicit assignments must all name this broker; a
 // factor above 1 only with skiff.accept.replication.factor.enable, as 1).
 // A failure: the topic's answer.
-std::optional<Result> resolve_layout(BrokerServices& services, const protocol::CreateTopicsRequest::CreatableTopic& t,
-                                     int16_t version, int32_t& partitions, int16_t& replication) {
+std::optional<TopicResult> resolve_layout(BrokerServices& services,
+                                          const protocol::CreateTopicsRequest::CreatableTopic& t, int16_t version,
+                                          int32_t& partitions, int16_t& replication) {
   partitions = t.num_partitions;
   replication = t.replication_factor;
   if (!t.assignments.empty()) {
     if (partitions != -1 || replication != -1)
-      return failed(ErrorCode::kInvalidRequest,
-                    "Both numPartitions or replicationFactor and replicasAssignments were set.", version);
+      return topic_failed(ErrorCode::kInvalidRequest,
+                          "Both numPartitions or replicationFactor and replicasAssignments were set.", version);
     for (const auto& a : t.assignments) {
       if (a.broker_ids.size() != 1 || a.broker_ids[0] != services.broker.node_id)
-        return failed(ErrorCode::kInvalidReplicaAssignment,
-                      "Skiff is a single broker: every partition's only replica must be broker " +
-                          std::to_string(services.broker.node_id) + ".",
-                      version);
+        return topic_failed(ErrorCode::kInvalidReplicaAssignment,
+                            "Skiff is a single broker: every partition's only replica must be broker " +
+                                std::to_string(services.broker.node_id) + ".",
+                            version);
     }
     partitions = static_cast<int32_t>(t.assignments.size());
     replication = 1;
   }
   if (partitions == -1) partitions = services.config.num_partitions;
   if (partitions <= 0)
-    return failed(ErrorCode::kInvalidPartitions, "Number of partitions must be larger than 0.", version);
+    return topic_failed(ErrorCode::kInvalidPartitions, "Number of partitions must be larger than 0.", version);
   if (replication == -1) replication = services.config.default_replication_factor;
   if (replication <= 0)
-    return failed(ErrorCode::kInvalidReplicationFactor, "Replication factor must be larger than 0.", version);
+    return topic_failed(ErrorCode::kInvalidReplicationFactor, "Replication factor must be larger than 0.", version);
   if (replication > 1) {
     if (!services.config.accept_replication_factor) {
-      return failed(ErrorCode::kInvalidReplicationFactor,
-                    "Unable to replicate the partition " + std::to_string(replication) +
-                        " time(s): Skiff is a single broker. Use replication factor 1, or set "
-                        "skiff.accept.replication.factor.enable=true to accept it as 1.",
-                    version);
+      return topic_failed(ErrorCode::kInvalidReplicationFactor,
+                          "Unable to replicate the partition " + std::to_string(replication) +
+                              " time(s): Skiff is a single broker. Use replication factor 1, or set "
+                              "skiff.accept.replication.factor.enable=true to accept it as 1.",
+                          version);
     }
     api_log().warn("topic {}: replication factor {} requested; a single broker keeps one replica", escaped(t.name),
                    replication);
@@ -112,23 +113,24 @@ std::vector<CreateTopicsResponse::CreatableTopicConfigs> new_topic_configs(
 
 // One topic of the request: layout, config overrides, creation (or only
 // validation), and its answer.
-Result create_one(BrokerServices& services, const protocol::CreateTopicsRequest::CreatableTopic& t, bool validate_only,
-                  int16_t version) {
+TopicResult create_one(BrokerServices& services, const protocol::CreateTopicsRequest::CreatableTopic& t,
+                       bool validate_only, int16_t version) {
   int32_t partitions = 0;
   int16_t replication = 0;
   if (auto bad = resolve_layout(services, t, version, partitions, replication)) return std::move(*bad);
   std::map<std::string, std::string> overrides;
   for (const auto& c : t.configs) {
     if (!c.value)
-      return failed(ErrorCode::kInvalidConfig, "Null value not supported for topic configs: " + c.name, version);
+      return topic_failed(ErrorCode::kInvalidConfig, "Null value not supported for topic configs: " + c.name, version);
     overrides[c.name] = *c.value;
   }
   auto created = services.logs.create_topic(t.name, partitions, overrides, validate_only);
-  if (created.error != storage::LogErrc::kNone) return failed(to_error_code(created.error), created.message, version);
+  if (created.error != storage::LogErrc::kNone)
+    return topic_failed(to_error_code(created.error), created.message, version);
   if (!validate_only)
     api_log().info("created topic {} with {} partition(s){}", escaped(t.name), partitions,
                    overrides.empty() ? "" : " and config overrides");
-  Result r;
+  TopicResult r;
   r.error_message = std::nullopt;
   r.topic_id = created.topic_id;
   r.num_partitions = partitions;
@@ -143,7 +145,7 @@ void CreateTopicsHandler::handle(ApiRequest& request, protocol::CreateTopicsRequ
   const int16_t version = request.api_version();
   if (requested_partitions(body, services_.config.num_partitions) > kMaxPartitionsPerRequest) {
     out.send(mirror(body, [&](const auto&) {
-      return failed(ErrorCode::kPolicyViolation, "Excessively large number of partitions per request.", version);
+      return topic_failed(ErrorCode::kPolicyViolation, "Excessively large number of partitions per request.", version);
     }));
     return;
   }
@@ -152,10 +154,11 @@ void CreateTopicsHandler::handle(ApiRequest& request, protocol::CreateTopicsRequ
   // CREATE on the cluster, or else on each topic; the new topic's configs are
   // shown only with DESCRIBE_CONFIGS on it (KafkaApis.handleCreateTopicsRequest).
   const bool cluster_create = authorized_cluster(services_, request, AclOperation::kCreate);
-  out.send(mirror(body, [&](const protocol::CreateTopicsRequest::CreatableTopic& t) -> Result {
-    if (seen[t.name] > 1) return failed(ErrorCode::kInvalidRequest, "Duplicate topic name in the request.", version);
+  out.send(mirror(body, [&](const protocol::CreateTopicsRequest::CreatableTopic& t) -> TopicResult {
+    if (seen[t.name] > 1)
+      return topic_failed(ErrorCode::kInvalidRequest, "Duplicate topic name in the request.", version);
     if (!cluster_create && !authorized_topic(services_, request, AclOperation::kCreate, t.name))
-      return failed(ErrorCode::kTopicAuthorizationFailed, "Authorization failed.", version);
+      return topic_failed(ErrorCode::kTopicAuthorizationFailed, "Authorization topic_failed.", version);
     auto r = create_one(services_, t, body.validate_only, version);
     if (version >= 5 && r.error_code == 0 &&
         !authorized_topic(services_, request, AclOperation::kDescribeConfigs, t.name)) {
@@ -167,7 +170,7 @@ void CreateTopicsHandler::handle(ApiRequest& request, protocol::CreateTopicsRequ
 }
 
 CreateTopicsResponse CreateTopicsHandler::error_response(const protocol::CreateTopicsRequest& body, ErrorCode error) {
-  return mirror(body, [&](const auto&) { return failed(error, "", 7); });
+  return mirror(body, [&](const auto&) { return topic_failed(error, "", 7); });
 }
 
 }  // namespace skiff::api

@@ -8,7 +8,7 @@ namespace skiff::api {
 namespace {
 
 using protocol::DeleteRecordsResponse;
-using Partition = DeleteRecordsResponse::DeleteRecordsPartitionResult;
+using DeletedPartition = DeleteRecordsResponse::DeleteRecordsPartitionResult;
 
 template <class PerPartition>
 DeleteRecordsResponse mirror(const protocol::DeleteRecordsRequest& body, PerPartition&& answer) {
@@ -17,7 +17,7 @@ DeleteRecordsResponse mirror(const protocol::DeleteRecordsRequest& body, PerPart
     DeleteRecordsResponse::DeleteRecordsTopicResult tr;
     tr.name = t.name;
     for (const auto& p : t.partitions) {
-      Partition r = answer(t.name, p);
+      DeletedPartition r = answer(t.name, p);
       r.partition_index = p.partition_index;
       tr.partitions.push_back(r);
     }
@@ -26,8 +26,8 @@ DeleteRecordsResponse mirror(const protocol::DeleteRecordsRequest& body, PerPart
   return resp;
 }
 
-Partition failed(ErrorCode e) {
-  Partition r;
+DeletedPartition delete_failed(ErrorCode e) {
+  DeletedPartition r;
   r.error_code = code(e);
   r.low_watermark = -1;
   return r;
@@ -38,19 +38,19 @@ Partition failed(ErrorCode e) {
 // DELETE on each topic, else TOPIC_AUTHORIZATION_FAILED (KafkaApis.handleDeleteRecordsRequest).
 void DeleteRecordsHandler::handle(ApiRequest& request, protocol::DeleteRecordsRequest& body, Responder& out) {
   bool moved = false;
-  auto resp = mirror(body, [&](const std::string& topic, const auto& p) -> Partition {
+  auto resp = mirror(body, [&](const std::string& topic, const auto& p) -> DeletedPartition {
     if (!authorized_topic(services_, request, AclOperation::kDelete, topic))
-      return failed(ErrorCode::kTopicAuthorizationFailed);
+      return delete_failed(ErrorCode::kTopicAuthorizationFailed);
     // Kafka 4.4 (ReplicaManager.deleteRecordsOnLocalLog): never on an internal topic.
-    if (is_internal_topic(topic)) return failed(ErrorCode::kInvalidTopicException);
+    if (is_internal_topic(topic)) return delete_failed(ErrorCode::kInvalidTopicException);
     auto log = find_log(services_, topic, p.partition_index);
-    if (!log) return failed(ErrorCode::kUnknownTopicOrPartition);
+    if (!log) return delete_failed(ErrorCode::kUnknownTopicOrPartition);
     const int64_t target = p.offset == -1 ? log->log_end_offset().value : p.offset;
-    if (target < 0) return failed(ErrorCode::kOffsetOutOfRange);
+    if (target < 0) return delete_failed(ErrorCode::kOffsetOutOfRange);
     auto e = log->maybe_increment_log_start_offset(storage::Offset(target));
-    if (e != storage::LogErrc::kNone) return failed(to_error_code(e));
+    if (e != storage::LogErrc::kNone) return delete_failed(to_error_code(e));
     moved = true;
-    Partition r;
+    DeletedPartition r;
     r.low_watermark = log->log_start_offset().value;
     return r;
   });
@@ -61,7 +61,7 @@ void DeleteRecordsHandler::handle(ApiRequest& request, protocol::DeleteRecordsRe
 
 DeleteRecordsResponse DeleteRecordsHandler::error_response(const protocol::DeleteRecordsRequest& body,
                                                            ErrorCode error) {
-  return mirror(body, [&](const std::string&, const auto&) { return failed(error); });
+  return mirror(body, [&](const std::string&, const auto&) { return delete_failed(error); });
 }
 
 }  // namespace skiff::api

@@ -11,7 +11,7 @@ namespace skiff::api {
 namespace {
 
 using protocol::DeleteTopicsResponse;
-using Result = DeleteTopicsResponse::DeletableTopicResult;
+using DeletedTopic = DeleteTopicsResponse::DeletableTopicResult;
 
 // One entry per requested topic: v0-5 name the topics in topic_names, v6 in
 // topics (by name or by id).
@@ -27,7 +27,7 @@ DeleteTopicsResponse mirror(const protocol::DeleteTopicsRequest& body, int16_t v
   return resp;
 }
 
-Result failed(Result r, ErrorCode e, std::optional<std::string> message = std::nullopt) {
+DeletedTopic delete_topic_failed(DeletedTopic r, ErrorCode e, std::optional<std::string> message = std::nullopt) {
   r.error_code = code(e);
   r.error_message = std::move(message);
   return r;
@@ -38,7 +38,7 @@ Result failed(Result r, ErrorCode e, std::optional<std::string> message = std::n
 void DeleteTopicsHandler::handle(ApiRequest& request, protocol::DeleteTopicsRequest& body, Responder& out) {
   const int16_t version = request.api_version();
   out.send(mirror(body, version, [&](const std::optional<std::string>& name, const protocol::Uuid& id) {
-    Result r;
+    DeletedTopic r;
     r.name = name;
     r.topic_id = id;
     std::optional<storage::TopicInfo> topic;
@@ -48,28 +48,32 @@ void DeleteTopicsHandler::handle(ApiRequest& request, protocol::DeleteTopicsRequ
       return authorized_topic(services_, request, op, topic_name);
     };
     if (name && !name->empty()) {
-      if (!may(AclOperation::kDelete, *name)) return failed(r, ErrorCode::kTopicAuthorizationFailed);
+      if (!may(AclOperation::kDelete, *name)) return delete_topic_failed(r, ErrorCode::kTopicAuthorizationFailed);
       topic = services_.logs.topic(*name);
       if (!topic)
-        return failed(r, ErrorCode::kUnknownTopicOrPartition, "This server does not host this topic-partition.");
+        return delete_topic_failed(r, ErrorCode::kUnknownTopicOrPartition,
+                                   "This server does not host this topic-partition.");
       if (!id.is_zero() && topic->topic_id != id)
-        return failed(r, ErrorCode::kInvalidRequest, "Topic name and id do not match.");
+        return delete_topic_failed(r, ErrorCode::kInvalidRequest, "Topic name and id do not match.");
     } else {
-      if (id.is_zero()) return failed(r, ErrorCode::kInvalidRequest, "Neither a topic name nor a topic id was given.");
+      if (id.is_zero())
+        return delete_topic_failed(r, ErrorCode::kInvalidRequest, "Neither a topic name nor a topic id was given.");
       topic = services_.logs.topic_by_id(id);
-      if (!topic) return failed(r, ErrorCode::kUnknownTopicId, "This server does not host this topic ID.");
-      if (!may(AclOperation::kDescribe, topic->name)) return failed(r, ErrorCode::kTopicAuthorizationFailed);
+      if (!topic) return delete_topic_failed(r, ErrorCode::kUnknownTopicId, "This server does not host this topic ID.");
+      if (!may(AclOperation::kDescribe, topic->name))
+        return delete_topic_failed(r, ErrorCode::kTopicAuthorizationFailed);
       if (!may(AclOperation::kDelete, topic->name)) {
         r.name = topic->name;
-        return failed(r, ErrorCode::kTopicAuthorizationFailed);
+        return delete_topic_failed(r, ErrorCode::kTopicAuthorizationFailed);
       }
     }
     r.name = topic->name;
     r.topic_id = topic->topic_id;
     if (!services_.config.delete_topic_enable)
-      return failed(r, ErrorCode::kTopicDeletionDisabled, "Topic deletion is disabled (delete.topic.enable=false).");
+      return delete_topic_failed(r, ErrorCode::kTopicDeletionDisabled,
+                                 "Topic deletion is disabled (delete.topic.enable=false).");
     auto e = services_.logs.delete_topic(topic->name);
-    if (e != storage::LogErrc::kNone) return failed(r, to_error_code(e));
+    if (e != storage::LogErrc::kNone) return delete_topic_failed(r, to_error_code(e));
     api_log().info("deleted topic {} ({} partition(s))", escaped(topic->name), topic->partitions);
     if (services_.groups) {  // Kafka drops the topic's committed offsets with it
       const std::string& deleted = topic->name;
@@ -89,15 +93,15 @@ void DeleteTopicsHandler::handle(ApiRequest& request, protocol::DeleteTopicsRequ
 DeleteTopicsResponse DeleteTopicsHandler::error_response(const protocol::DeleteTopicsRequest& body, ErrorCode error) {
   DeleteTopicsResponse resp;
   for (const auto& n : body.topic_names) {
-    Result r;
+    DeletedTopic r;
     r.name = n;
-    resp.responses.push_back(failed(r, error));
+    resp.responses.push_back(delete_topic_failed(r, error));
   }
   for (const auto& t : body.topics) {
-    Result r;
+    DeletedTopic r;
     r.name = t.name;
     r.topic_id = t.topic_id;
-    resp.responses.push_back(failed(r, error));
+    resp.responses.push_back(delete_topic_failed(r, error));
   }
   return resp;
 }

@@ -10,13 +10,13 @@ namespace skiff::api {
 namespace {
 
 using protocol::DescribeConfigsResponse;
-using Result = DescribeConfigsResponse::DescribeConfigsResult;
+using DescribedResource = DescribeConfigsResponse::DescribeConfigsResult;
 
 template <class PerResource>
 DescribeConfigsResponse mirror(const protocol::DescribeConfigsRequest& body, PerResource&& answer) {
   DescribeConfigsResponse resp;
   for (const auto& res : body.resources) {
-    Result r = answer(res);
+    DescribedResource r = answer(res);
     r.resource_type = res.resource_type;
     r.resource_name = res.resource_name;
     resp.results.push_back(std::move(r));
@@ -24,8 +24,8 @@ DescribeConfigsResponse mirror(const protocol::DescribeConfigsRequest& body, Per
   return resp;
 }
 
-Result failed(ErrorCode e, std::optional<std::string> message) {
-  Result r;
+DescribedResource describe_failed(ErrorCode e, std::optional<std::string> message) {
+  DescribedResource r;
   r.error_code = code(e);
   r.error_message = std::move(message);
   return r;
@@ -58,37 +58,39 @@ DescribeConfigsResponse::DescribeConfigsResourceResult to_wire(const admin::Conf
 
 void DescribeConfigsHandler::handle(ApiRequest& request, protocol::DescribeConfigsRequest& body, Responder& out) {
   const int16_t version = request.api_version();
-  out.send(mirror(body, [&](const protocol::DescribeConfigsRequest::DescribeConfigsResource& res) -> Result {
+  out.send(mirror(body, [&](const protocol::DescribeConfigsRequest::DescribeConfigsResource& res) -> DescribedResource {
     auto refused =
         config_refusal(services_, request, AclOperation::kDescribeConfigs, res.resource_type, res.resource_name);
-    if (refused != ErrorCode::kNone) return failed(refused, std::nullopt);
+    if (refused != ErrorCode::kNone) return describe_failed(refused, std::nullopt);
     std::optional<std::vector<admin::ConfigEntry>> entries;
     if (res.resource_type == admin::kResourceTopic) {
       entries = admin::describe_topic(services_, res.resource_name, res.configuration_keys);
       if (!entries)
-        return failed(ErrorCode::kUnknownTopicOrPartition, "The topic '" + res.resource_name + "' does not exist.");
+        return describe_failed(ErrorCode::kUnknownTopicOrPartition,
+                               "The topic '" + res.resource_name + "' does not exist.");
     } else if (res.resource_type == admin::kResourceBroker) {
       if (!res.resource_name.empty() && res.resource_name != std::to_string(services_.broker.node_id))
-        return failed(ErrorCode::kInvalidRequest, "Unexpected broker id, expected " +
-                                                      std::to_string(services_.broker.node_id) +
-                                                      " or empty string, but received " + res.resource_name);
+        return describe_failed(ErrorCode::kInvalidRequest, "Unexpected broker id, expected " +
+                                                               std::to_string(services_.broker.node_id) +
+                                                               " or empty string, but received " + res.resource_name);
       entries = admin::describe_broker(services_, res.configuration_keys, !res.resource_name.empty());
     } else if (res.resource_type == admin::kResourceBrokerLogger) {
       if (res.resource_name != std::to_string(services_.broker.node_id))
-        return failed(ErrorCode::kInvalidRequest, "Unexpected broker id, expected " +
-                                                      std::to_string(services_.broker.node_id) + ", but received " +
-                                                      res.resource_name);
+        return describe_failed(ErrorCode::kInvalidRequest, "Unexpected broker id, expected " +
+                                                               std::to_string(services_.broker.node_id) +
+                                                               ", but received " + res.resource_name);
       entries = admin::describe_loggers(services_, res.configuration_keys);
     } else if (res.resource_type == admin::kResourceGroup) {
       entries = admin::describe_group_configs(services_, res.resource_name, res.configuration_keys);
     } else if (res.resource_type == admin::kResourceClientMetrics) {
       std::string message;
       entries = admin::describe_client_metrics(services_, res.resource_name, res.configuration_keys, message);
-      if (!entries) return failed(ErrorCode::kInvalidRequest, message);
+      if (!entries) return describe_failed(ErrorCode::kInvalidRequest, message);
     } else {
-      return failed(ErrorCode::kInvalidRequest, "Unsupported resource type " + std::to_string(res.resource_type));
+      return describe_failed(ErrorCode::kInvalidRequest,
+                             "Unsupported resource type " + std::to_string(res.resource_type));
     }
-    Result r;
+    DescribedResource r;
     r.error_message = std::nullopt;
     for (const auto& e : *entries)
       r.configs.push_back(to_wire(e, version, body.include_synonyms, body.include_documentation));
@@ -98,7 +100,7 @@ void DescribeConfigsHandler::handle(ApiRequest& request, protocol::DescribeConfi
 
 DescribeConfigsResponse DescribeConfigsHandler::error_response(const protocol::DescribeConfigsRequest& body,
                                                                ErrorCode error) {
-  return mirror(body, [&](const auto&) { return failed(error, std::nullopt); });
+  return mirror(body, [&](const auto&) { return describe_failed(error, std::nullopt); });
 }
 
 }  // namespace skiff::api

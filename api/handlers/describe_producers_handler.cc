@@ -7,7 +7,7 @@ namespace skiff::api {
 namespace {
 
 using protocol::DescribeProducersResponse;
-using Partition = DescribeProducersResponse::PartitionResponse;
+using ProducersPartition = DescribeProducersResponse::PartitionResponse;
 
 template <class PerPartition>
 DescribeProducersResponse mirror(const protocol::DescribeProducersRequest& body, PerPartition&& answer) {
@@ -16,7 +16,7 @@ DescribeProducersResponse mirror(const protocol::DescribeProducersRequest& body,
     DescribeProducersResponse::TopicResponse tr;
     tr.name = t.name;
     for (int32_t p : t.partition_indexes) {
-      Partition r = answer(t.name, p);
+      ProducersPartition r = answer(t.name, p);
       r.partition_index = p;
       tr.partitions.push_back(std::move(r));
     }
@@ -25,8 +25,8 @@ DescribeProducersResponse mirror(const protocol::DescribeProducersRequest& body,
   return resp;
 }
 
-Partition failed(ErrorCode e) {
-  Partition r;
+ProducersPartition producers_failed(ErrorCode e) {
+  ProducersPartition r;
   r.error_code = code(e);
   return r;
 }
@@ -37,10 +37,10 @@ Partition failed(ErrorCode e) {
 void DescribeProducersHandler::handle(ApiRequest& request, protocol::DescribeProducersRequest& body, Responder& out) {
   out.send(mirror(body, [&](const std::string& topic, int32_t partition) {
     if (!authorized_topic(services_, request, AclOperation::kRead, topic))
-      return failed(ErrorCode::kTopicAuthorizationFailed);
+      return producers_failed(ErrorCode::kTopicAuthorizationFailed);
     auto log = find_log(services_, topic, partition);
-    if (!log) return failed(ErrorCode::kUnknownTopicOrPartition);
-    Partition r;
+    if (!log) return producers_failed(ErrorCode::kUnknownTopicOrPartition);
+    ProducersPartition r;
     for (const auto& [pid, e] : log->producer_states()) {
       DescribeProducersResponse::ProducerState s;
       s.producer_id = pid;
@@ -57,7 +57,7 @@ void DescribeProducersHandler::handle(ApiRequest& request, protocol::DescribePro
 
 DescribeProducersResponse DescribeProducersHandler::error_response(const protocol::DescribeProducersRequest& body,
                                                                    ErrorCode error) {
-  return mirror(body, [&](const std::string&, int32_t) { return failed(error); });
+  return mirror(body, [&](const std::string&, int32_t) { return producers_failed(error); });
 }
 
 }  // namespace skiff::api

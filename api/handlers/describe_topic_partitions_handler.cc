@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "api/authorize.h"
+#include "api/broker_info.h"
 #include "api/topics.h"
 
 namespace skiff::api {
@@ -71,7 +72,7 @@ void DescribeTopicPartitionsHandler::handle(ApiRequest& request, protocol::Descr
       DescribeTopicPartitionsResponse::DescribeTopicPartitionsResponsePartition part;
       part.partition_index = p;
       part.leader_id = node;
-      part.leader_epoch = 0;
+      part.leader_epoch = kLeaderEpoch;
       part.replica_nodes = {node};
       part.isr_nodes = {node};
       part.eligible_leader_replicas = std::vector<int32_t>{};

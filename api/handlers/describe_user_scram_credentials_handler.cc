@@ -9,10 +9,10 @@
 namespace skiff::api {
 namespace {
 
-using Result = protocol::DescribeUserScramCredentialsResponse::DescribeUserScramCredentialsResult;
+using UserResult = protocol::DescribeUserScramCredentialsResponse::DescribeUserScramCredentialsResult;
 
-Result described(const std::string& user, const std::vector<sasl::ScramCredentialInfo>& infos) {
-  Result r;
+UserResult described(const std::string& user, const std::vector<sasl::ScramCredentialInfo>& infos) {
+  UserResult r;
   r.user = user;
   r.error_message = std::nullopt;
   for (const auto& info : infos) {
@@ -23,8 +23,8 @@ Result described(const std::string& user, const std::vector<sasl::ScramCredentia
   return r;
 }
 
-Result failed(const std::string& user, ErrorCode error, std::string message) {
-  Result r;
+UserResult user_failed(const std::string& user, ErrorCode error, std::string message) {
+  UserResult r;
   r.user = user;
   r.error_code = code(error);
   r.error_message = std::move(message);
@@ -55,11 +55,11 @@ void DescribeUserScramCredentialsHandler::handle(ApiRequest& request,
     auto it = found.find(name);
     if (times_named[name] > 1)
       resp.results.push_back(
-          failed(name, ErrorCode::kDuplicateResource,
-                 "Cannot describe SCRAM credentials for the same user twice in a single request: " + name));
+          user_failed(name, ErrorCode::kDuplicateResource,
+                      "Cannot describe SCRAM credentials for the same user twice in a single request: " + name));
     else if (it == found.end())
-      resp.results.push_back(failed(name, ErrorCode::kResourceNotFound,
-                                    "Attempt to describe a user credential that does not exist: " + name));
+      resp.results.push_back(user_failed(name, ErrorCode::kResourceNotFound,
+                                         "Attempt to describe a user credential that does not exist: " + name));
     else
       resp.results.push_back(described(name, it->second));
   }
@@ -75,7 +75,7 @@ protocol::DescribeUserScramCredentialsResponse DescribeUserScramCredentialsHandl
   resp.error_message = kafka_error_message(error);
   if (body.users)
     for (size_t i = 0; i < body.users->size(); ++i)
-      resp.results.push_back(failed("", error, resp.error_message.value_or("")));
+      resp.results.push_back(user_failed("", error, resp.error_message.value_or("")));
   return resp;
 }
 

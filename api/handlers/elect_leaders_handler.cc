@@ -6,17 +6,17 @@ namespace {
 
 using protocol::ElectLeadersRequest;
 using protocol::ElectLeadersResponse;
-using Result = ElectLeadersResponse::PartitionResult;
+using ElectionResult = ElectLeadersResponse::PartitionResult;
 
-Result result(int32_t partition, ErrorCode error, std::optional<std::string> message) {
-  Result r;
+ElectionResult election_result(int32_t partition, ErrorCode error, std::optional<std::string> message) {
+  ElectionResult r;
   r.partition_id = partition;
   r.error_code = code(error);
   r.error_message = std::move(message);
   return r;
 }
 
-// One result per named partition, from `answer(topic, partition)`.
+// One election_result per named partition, from `answer(topic, partition)`.
 template <class Answer>
 ElectLeadersResponse per_partition(const ElectLeadersRequest& body, Answer&& answer) {
   ElectLeadersResponse resp;
@@ -39,22 +39,23 @@ void ElectLeadersHandler::handle(ApiRequest& request, ElectLeadersRequest& body,
   }
   if (body.election_type != 0 && body.election_type != 1) {  // PREFERRED, UNCLEAN
     const auto why = "Unknown election type " + std::to_string(body.election_type) + ".";
-    out.send(
-        per_partition(body, [&](const std::string&, int32_t p) { return result(p, ErrorCode::kInvalidRequest, why); }));
+    out.send(per_partition(
+        body, [&](const std::string&, int32_t p) { return election_result(p, ErrorCode::kInvalidRequest, why); }));
     return;
   }
   out.send(per_partition(body, [&](const std::string& topic, int32_t p) {
     auto info = services_.logs.topic(topic);
-    if (!info) return result(p, ErrorCode::kUnknownTopicOrPartition, "No such topic as " + topic);
+    if (!info) return election_result(p, ErrorCode::kUnknownTopicOrPartition, "No such topic as " + topic);
     if (p < 0 || p >= info->partitions)
-      return result(p, ErrorCode::kUnknownTopicOrPartition, "No such partition as " + topic + "-" + std::to_string(p));
-    return result(p, ErrorCode::kElectionNotNeeded, "Leader election not needed for topic partition.");
+      return election_result(p, ErrorCode::kUnknownTopicOrPartition,
+                             "No such partition as " + topic + "-" + std::to_string(p));
+    return election_result(p, ErrorCode::kElectionNotNeeded, "Leader election not needed for topic partition.");
   }));
 }
 
 ElectLeadersResponse ElectLeadersHandler::error_response(const ElectLeadersRequest& body, ErrorCode error) {
   // Per partition only: the top-level code (v1+) cannot be encoded in v0.
-  return per_partition(body, [&](const std::string&, int32_t p) { return result(p, error, std::nullopt); });
+  return per_partition(body, [&](const std::string&, int32_t p) { return election_result(p, error, std::nullopt); });
 }
 
 }  // namespace skiff::api

@@ -6,7 +6,7 @@
 namespace skiff::api {
 namespace {
 
-protocol::EndTxnResponse answer(ErrorCode e, int64_t id = -1, int16_t epoch = -1) {
+protocol::EndTxnResponse end_txn_answer(ErrorCode e, int64_t id = -1, int16_t epoch = -1) {
   protocol::EndTxnResponse r;
   r.error_code = code(e);
   r.producer_id = id;
@@ -19,11 +19,11 @@ protocol::EndTxnResponse answer(ErrorCode e, int64_t id = -1, int16_t epoch = -1
 // WRITE on the transactional id (KafkaApis.handleEndTxnRequest).
 void EndTxnHandler::handle(ApiRequest& request, protocol::EndTxnRequest& body, Responder& out) {
   if (!authorized(services_, request, AclOperation::kWrite, ResourceType::kTransactionalId, body.transactional_id)) {
-    out.send(answer(ErrorCode::kTransactionalIdAuthorizationFailed));
+    out.send(end_txn_answer(ErrorCode::kTransactionalIdAuthorizationFailed));
     return;
   }
   if (!services_.txn) {
-    out.send(answer(ErrorCode::kCoordinatorNotAvailable));
+    out.send(end_txn_answer(ErrorCode::kCoordinatorNotAvailable));
     return;
   }
   const int16_t version = request.api_version();
@@ -32,14 +32,14 @@ void EndTxnHandler::handle(ApiRequest& request, protocol::EndTxnRequest& body, R
     c.end_txn(body.transactional_id, body.producer_id, body.producer_epoch, body.committed, client_tv,
               [out, version](txn::TxnResult r) mutable {
                 auto e = txn::fenced_error_for_version(r.error, version, 2);
-                out.send(e == ErrorCode::kNone ? answer(e, r.producer_id, r.epoch) : answer(e));
+                out.send(e == ErrorCode::kNone ? end_txn_answer(e, r.producer_id, r.epoch) : end_txn_answer(e));
               });
   };
-  services_.txn->submit(std::move(work), [out](ErrorCode e) mutable { out.send(answer(e)); });
+  services_.txn->submit(std::move(work), [out](ErrorCode e) mutable { out.send(end_txn_answer(e)); });
 }
 
 protocol::EndTxnResponse EndTxnHandler::error_response(const protocol::EndTxnRequest&, ErrorCode error) {
-  return answer(error);
+  return end_txn_answer(error);
 }
 
 }  // namespace skiff::api

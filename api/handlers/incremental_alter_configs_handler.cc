@@ -8,14 +8,14 @@ namespace skiff::api {
 namespace {
 
 using protocol::IncrementalAlterConfigsResponse;
-using Result = IncrementalAlterConfigsResponse::AlterConfigsResourceResponse;
+using IncrementalResult = IncrementalAlterConfigsResponse::AlterConfigsResourceResponse;
 
 IncrementalAlterConfigsResponse mirror(const protocol::IncrementalAlterConfigsRequest& body, auto&& answer) {
   return admin::mirror_resources<IncrementalAlterConfigsResponse>(body, answer);
 }
 
-Result result(ErrorCode e, std::optional<std::string> message) {
-  return admin::resource_result<Result>(e, std::move(message));
+IncrementalResult incremental_result(ErrorCode e, std::optional<std::string> message) {
+  return admin::resource_result<IncrementalResult>(e, std::move(message));
 }
 
 }  // namespace
@@ -26,19 +26,19 @@ void IncrementalAlterConfigsHandler::handle(ApiRequest& request, protocol::Incre
   out.send(mirror(body, [&](const protocol::IncrementalAlterConfigsRequest::AlterConfigsResource& res) {
     auto refused =
         config_refusal(services_, request, AclOperation::kAlterConfigs, res.resource_type, res.resource_name);
-    if (refused != ErrorCode::kNone) return result(refused, std::nullopt);
+    if (refused != ErrorCode::kNone) return incremental_result(refused, std::nullopt);
     std::vector<admin::ConfigChange> changes;
     for (const auto& c : res.configs)
       changes.push_back({c.name, static_cast<admin::AlterOp>(c.config_operation), c.value});
     auto r = admin::alter_resource(services_, res.resource_type, res.resource_name, changes,
                                    /*incremental=*/true, body.validate_only);
-    return result(r.error, r.message);
+    return incremental_result(r.error, r.message);
   }));
 }
 
 IncrementalAlterConfigsResponse IncrementalAlterConfigsHandler::error_response(
     const protocol::IncrementalAlterConfigsRequest& body, ErrorCode error) {
-  return mirror(body, [&](const auto&) { return result(error, std::nullopt); });
+  return mirror(body, [&](const auto&) { return incremental_result(error, std::nullopt); });
 }
 
 }  // namespace skiff::api

@@ -9,7 +9,7 @@
 namespace skiff::api {
 namespace {
 
-protocol::InitProducerIdResponse answer(ErrorCode error, int64_t id = -1, int16_t epoch = -1) {
+protocol::InitProducerIdResponse init_pid_answer(ErrorCode error, int64_t id = -1, int16_t epoch = -1) {
   protocol::InitProducerIdResponse r;
   r.error_code = code(error);
   r.producer_id = id;
@@ -23,7 +23,7 @@ void InitProducerIdHandler::handle_transactional(ApiRequest& request, protocol::
                                                  Responder& out) {
   // Kafka: an id without an epoch (or the reverse) is malformed.
   if ((body.producer_id == -1) != (body.producer_epoch == -1)) {
-    out.send(answer(ErrorCode::kInvalidRequest));
+    out.send(init_pid_answer(ErrorCode::kInvalidRequest));
     return;
   }
   std::optional<txn::ProducerIdAndEpoch> expected;
@@ -33,10 +33,10 @@ void InitProducerIdHandler::handle_transactional(ApiRequest& request, protocol::
                out](txn::TxnCoordinator& c) mutable {
     c.init_producer_id(id, timeout, expected, [out, version](txn::TxnResult r) mutable {
       auto e = txn::fenced_error_for_version(r.error, version, 4);
-      out.send(e == ErrorCode::kNone ? answer(e, r.producer_id, r.epoch) : answer(e));
+      out.send(e == ErrorCode::kNone ? init_pid_answer(e, r.producer_id, r.epoch) : init_pid_answer(e));
     });
   };
-  services_.txn->submit(std::move(work), [out](ErrorCode e) mutable { out.send(answer(e)); });
+  services_.txn->submit(std::move(work), [out](ErrorCode e) mutable { out.send(init_pid_answer(e)); });
 }
 
 // Transactional: WRITE on the transactional id (TRANSACTIONAL_ID_AUTHORIZATION_FAILED).
@@ -45,37 +45,37 @@ void InitProducerIdHandler::handle_transactional(ApiRequest& request, protocol::
 void InitProducerIdHandler::handle(ApiRequest& request, protocol::InitProducerIdRequest& body, Responder& out) {
   if (body.transactional_id &&
       !authorized(services_, request, AclOperation::kWrite, ResourceType::kTransactionalId, *body.transactional_id)) {
-    out.send(answer(ErrorCode::kTransactionalIdAuthorizationFailed));
+    out.send(init_pid_answer(ErrorCode::kTransactionalIdAuthorizationFailed));
     return;
   }
   if (!body.transactional_id && !authorized_cluster(services_, request, AclOperation::kIdempotentWrite) &&
       !authorized_any(services_, request, AclOperation::kWrite, ResourceType::kTopic)) {
-    out.send(answer(ErrorCode::kClusterAuthorizationFailed));
+    out.send(init_pid_answer(ErrorCode::kClusterAuthorizationFailed));
     return;
   }
   if (body.transactional_id) {  // empty: INVALID_REQUEST from the coordinator, as Kafka
     if (!services_.txn) {
-      out.send(answer(ErrorCode::kCoordinatorNotAvailable));
+      out.send(init_pid_answer(ErrorCode::kCoordinatorNotAvailable));
       return;
     }
     handle_transactional(request, body, out);
     return;
   }
   if (!services_.producer_ids) {
-    out.send(answer(ErrorCode::kUnknownServerError));
+    out.send(init_pid_answer(ErrorCode::kUnknownServerError));
     return;
   }
   auto r = services_.producer_ids->init(body.producer_id, body.producer_epoch);
   if (r.error != ErrorCode::kNone) {
-    out.send(answer(r.error));
+    out.send(init_pid_answer(r.error));
     return;
   }
-  out.send(answer(ErrorCode::kNone, r.producer_id, r.epoch));
+  out.send(init_pid_answer(ErrorCode::kNone, r.producer_id, r.epoch));
 }
 
 protocol::InitProducerIdResponse InitProducerIdHandler::error_response(const protocol::InitProducerIdRequest&,
                                                                        ErrorCode error) {
-  return answer(error);
+  return init_pid_answer(error);
 }
 
 }  // namespace skiff::api

@@ -1,6 +1,7 @@
 #include "api/handlers/list_offsets_handler.h"
 
 #include "api/authorize.h"
+#include "api/broker_info.h"
 #include "api/topics.h"
 
 namespace skiff::api {
@@ -14,7 +15,6 @@ constexpr int64_t kMaxTimestamp = -3;
 constexpr int64_t kEarliestLocal = -4;
 constexpr int64_t kLatestTiered = -5;
 constexpr int64_t kEarliestPendingUpload = -6;
-constexpr int32_t kLeaderEpoch = 0;
 
 // Kafka 4.4's ReplicaManager.isListOffsetsTimestampUnsupported: each special
 // timestamp from the version that introduced it (MAX_TIMESTAMP v7, KIP-734;

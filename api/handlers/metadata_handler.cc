@@ -1,6 +1,7 @@
 #include "api/handlers/metadata_handler.h"
 
 #include "api/authorize.h"
+#include "api/broker_info.h"
 #include "api/topics.h"
 
 namespace skiff::api {
@@ -17,7 +18,7 @@ MetadataResponse::MetadataResponseTopic describe(const storage::TopicInfo& info,
     MetadataResponse::MetadataResponsePartition part;
     part.partition_index = p;
     part.leader_id = node_id;
-    part.leader_epoch = 0;
+    part.leader_epoch = kLeaderEpoch;
     part.replica_nodes = {node_id};
     part.isr_nodes = {node_id};
     t.partitions.push_back(std::move(part));
@@ -25,8 +26,8 @@ MetadataResponse::MetadataResponseTopic describe(const storage::TopicInfo& info,
   return t;
 }
 
-MetadataResponse::MetadataResponseTopic failed(const std::optional<std::string>& name, const protocol::Uuid& id,
-                                               ErrorCode error) {
+MetadataResponse::MetadataResponseTopic topic_metadata_failed(const std::optional<std::string>& name,
+                                                              const protocol::Uuid& id, ErrorCode error) {
   MetadataResponse::MetadataResponseTopic t;
   t.error_code = code(error);
   t.name = name;
@@ -62,14 +63,14 @@ MetadataResponse::MetadataResponseTopic MetadataHandler::answer_topic(const ApiR
   // used by a consumer with a SubscriptionPattern); Kafka looks up the id.
   if (!requested.name || !requested.topic_id.is_zero()) {
     auto info = services_.logs.topic_by_id(requested.topic_id);
-    if (!info) return failed(std::nullopt, requested.topic_id, ErrorCode::kUnknownTopicId);
+    if (!info) return topic_metadata_failed(std::nullopt, requested.topic_id, ErrorCode::kUnknownTopicId);
     if (!authorized_topic(services_, request, AclOperation::kDescribe, info->name))
-      return failed(std::nullopt, requested.topic_id, ErrorCode::kTopicAuthorizationFailed);
+      return topic_metadata_failed(std::nullopt, requested.topic_id, ErrorCode::kTopicAuthorizationFailed);
     return describe(*info, services_.broker.node_id);
   }
   const std::string& name = *requested.name;
   auto unauthorized = [&] {
-    auto t = failed(name, protocol::Uuid{}, ErrorCode::kTopicAuthorizationFailed);
+    auto t = topic_metadata_failed(name, protocol::Uuid{}, ErrorCode::kTopicAuthorizationFailed);
     t.is_internal = is_internal_topic(name);
     return t;
   };
@@ -83,7 +84,7 @@ MetadataResponse::MetadataResponseTopic MetadataHandler::answer_topic(const ApiR
     found = find_topic(services_, name, /*allow_create=*/true);
   }
   return found.topic ? describe(*found.topic, services_.broker.node_id)
-                     : failed(requested.name, requested.topic_id, found.error);
+                     : topic_metadata_failed(requested.name, requested.topic_id, found.error);
 }
 
 void MetadataHandler::handle(ApiRequest& request, protocol::MetadataRequest& body, Responder& out) {
@@ -114,7 +115,7 @@ MetadataResponse MetadataHandler::error_response(const protocol::MetadataRequest
   MetadataResponse resp;
   resp.error_code = code(error);  // v13+ (ignorable: dropped below)
   if (body.topics)
-    for (const auto& t : *body.topics) resp.topics.push_back(failed(t.name, t.topic_id, error));
+    for (const auto& t : *body.topics) resp.topics.push_back(topic_metadata_failed(t.name, t.topic_id, error));
   return resp;
 }
 

@@ -1,13 +1,13 @@
 #include "api/handlers/offset_for_leader_epoch_handler.h"
 
 #include "api/authorize.h"
+#include "api/broker_info.h"
 #include "api/topics.h"
 
 namespace skiff::api {
 namespace {
 
 using protocol::OffsetForLeaderEpochResponse;
-constexpr int32_t kLeaderEpoch = 0;
 
 template <class PerPartition>
 OffsetForLeaderEpochResponse mirror(const protocol::OffsetForLeaderEpochRequest& body, PerPartition&& answer) {

@@ -13,7 +13,7 @@ namespace skiff::api {
 namespace {
 
 using Stage = network::SaslSession::Stage;
-using Outcome = sasl::SaslStep::Outcome;
+using StepOutcome = sasl::SaslStep::Outcome;
 
 std::string_view as_text(const std::vector<uint8_t>& bytes) {
   return {reinterpret_cast<const char*>(bytes.data()), bytes.size()};
@@ -42,7 +42,7 @@ void SaslAuthenticateHandler::handle(ApiRequest& request, protocol::SaslAuthenti
   int64_t lifetime_ms = 0;
   auto step = advance(ctx, as_text(body.auth_bytes), lifetime_ms);
   resp.auth_bytes.assign(step.token.begin(), step.token.end());
-  if (step.outcome == Outcome::kFailed) {
+  if (step.outcome == StepOutcome::kFailed) {
     resp.error_code = code(ErrorCode::kSaslAuthenticationFailed);
     resp.error_message = step.error;
     out.send_then_close(resp, failure_delay());
@@ -60,7 +60,7 @@ void SaslAuthenticateHandler::handle_raw(network::Request request, network::Resp
   auto step = advance(ctx, token, lifetime_ms);
   network::Response r;
   r.context = ctx;
-  if (step.outcome == Outcome::kFailed) {  // v0 has no way to say why: the connection just closes
+  if (step.outcome == StepOutcome::kFailed) {  // v0 has no way to say why: the connection just closes
     r.action = network::Response::Action::kSendThenClose;
     r.close_delay = failure_delay();
     sender.send_response(std::move(r));
@@ -79,7 +79,7 @@ sasl::SaslStep SaslAuthenticateHandler::advance(const network::RequestContext& c
   auto exchange = std::static_pointer_cast<sasl::SaslServer>(state.exchange);
   auto step = exchange ? exchange->step(token) : sasl::SaslStep::failed("No SASL exchange in progress");
   const bool reauth = !state.principal.empty();
-  if (step.outcome == Outcome::kComplete) {
+  if (step.outcome == StepOutcome::kComplete) {
     auto principal = "User:" + step.user;
     if (reauth && state.principal != principal) {
       step = sasl::SaslStep::failed(
@@ -95,7 +95,7 @@ sasl::SaslStep SaslAuthenticateHandler::advance(const network::RequestContext& c
       return step;
     }
   }
-  if (step.outcome == Outcome::kFailed) {
+  if (step.outcome == StepOutcome::kFailed) {
     if (const auto at = step.error.find(" during authentication "); at != std::string::npos && reauth)
       step.error.replace(at, 23, " during re-authentication ");  // Kafka's wording when re-authenticating
     api_log().info("failed authentication with {} on listener {} ({}): {}{}{}", ctx.peer_address, ctx.listener_name,
