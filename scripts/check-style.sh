@@ -77,9 +77,12 @@ pick_base() {
 # .clang-tidy's HeaderFilterRegex), bounded in count and run in parallel.
 tidy_changed() {
   local max="${SKIFF_TIDY_MAX_FILES:-60}" jobs="${SKIFF_TIDY_JOBS:-$(nproc)}" out
+  # One entry per source even when BUILD is a unity build (scripts/test.sh).
+  local db="${BUILD}/per-source-db"
+  scripts/per_source_compile_db.py "${BUILD}" "${db}"
   mapfile -t CHANGED < <( { git diff --name-only --diff-filter=d "${BASE}" -- '*.cc';
                             git ls-files --others --exclude-standard -- '*.cc'; } | sort -u |
-                          while read -r f; do grep -q "\"file\": \"[^\"]*/${f}\"" "${BUILD}/compile_commands.json" && echo "$f"; done)
+                          while read -r f; do grep -q "\"file\": \"[^\"]*/${f}\"" "${db}/compile_commands.json" && echo "$f"; done)
   if ((${#CHANGED[@]} == 0)); then
     echo "check-style: clang-tidy: no compiled .cc file changed since ${BASE}"
     return
@@ -89,7 +92,7 @@ tidy_changed() {
          "(SKIFF_TIDY_MAX_FILES), not: ${CHANGED[*]:max}"
     CHANGED=("${CHANGED[@]:0:max}")
   fi
-  out="$(printf '%s\n' "${CHANGED[@]}" | xargs -r -n 2 -P "${jobs}" "${CT}" -p "${BUILD}" --quiet 2>/dev/null |
+  out="$(printf '%s\n' "${CHANGED[@]}" | xargs -r -n 2 -P "${jobs}" "${CT}" -p "${db}" --quiet 2>/dev/null |
          grep -E '^[^ ]+:[0-9]+:[0-9]+: (warning|error):' | sort -u)"
   if [[ -n "${out}" ]]; then
     echo "${out}"
