@@ -56,7 +56,11 @@ build build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="
   -DSKIFF_TEST_LABELS="$NORMAL_LABELS" -DCMAKE_UNITY_BUILD=ON
 step "style: clang-tidy over the changed files"
 SKIFF_TIDY_JOBS="$JOBS" scripts/check-style.sh --build build --no-format --no-lizard
-(cd build && ctest --output-on-failure --timeout 900 -j"$JOBS")
+# Twice as many tests as cores: the integration tests spend more than half of
+# their time waiting (timeouts, throttles, JVM starts; 45 % CPU use at -j2 on
+# 2 cores), and the longest client runs are split in shards for this
+# (tests/integration/harness/shards.py).
+(cd build && ctest --output-on-failure --timeout 900 -j"$((JOBS * 2))")
 
 # Not a test (nothing is timed against a threshold): keeps the side-by-side
 # benchmark against Apache Kafka working, with tiny loads.

@@ -15,6 +15,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent))
 
 from harness import clients as clients_mod  # noqa: E402
+from harness import shards  # noqa: E402
 from harness.broker import KafkaScriptBroker, SkiffBroker, external_from_env  # noqa: E402
 from harness.wire import api_versions  # noqa: E402
 
@@ -27,6 +28,8 @@ BROKER_OVERRIDES = {"num.partitions": "3", "message.max.bytes": "3145728"}
 def pytest_addoption(parser):
     parser.addoption("--client", action="append", default=[],
                      help=f"client(s) to run, comma-separated or repeated: {', '.join(clients_mod.CLIENTS)}")
+    parser.addoption("--shard", default=None, metavar="K/N",
+                     help="run only the test modules of shard K of N (harness/shards.py); one client only")
 
 
 def selected_clients(config) -> list[str]:
@@ -34,6 +37,20 @@ def selected_clients(config) -> list[str]:
     for v in config.getoption("client") or [os.environ.get("SKIFF_COMPAT_CLIENT", "")]:
         names += [n for n in v.replace(";", ",").split(",") if n]
     return names or list(clients_mod.CLIENTS)
+
+
+def pytest_collection_modifyitems(config, items):
+    spec = config.getoption("shard")
+    if not spec:
+        return
+    names = selected_clients(config)
+    if len(names) != 1:
+        raise pytest.UsageError("--shard needs exactly one --client (durations are per client)")
+    module_of = {id(item): item.nodeid.split("::")[0] for item in items}
+    mine = shards.modules_of_shard(spec, list(module_of.values()), shards.recorded_seconds(names[0]))
+    kept = [item for item in items if module_of[id(item)] in mine]
+    config.hook.pytest_deselected(items=[item for item in items if module_of[id(item)] not in mine])
+    items[:] = kept
 
 
 def pytest_generate_tests(metafunc):

@@ -5,7 +5,7 @@ consumes everything, a second joins and they split the partitions (no
 partition owned by both, from their own rebalance callbacks), both consume
 and commit, the first leaves and the second takes over; the committed offsets
 and Admin.describeConsumerGroups (ConsumerGroupDescribe) are checked. Runs in
-the java run of the suite (ctest compat_java); bounded in time."""
+the java run of the suite (ctest compat_java_1of2 and _2of2); bounded in time."""
 from __future__ import annotations
 
 from pathlib import Path

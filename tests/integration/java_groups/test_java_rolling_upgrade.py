@@ -7,7 +7,7 @@ rebalance callbacks); every acknowledged record is consumed; the group is
 then a consumer-protocol group of two members. Then rolled back the same way
 (online downgrade: a classic member joins the consumer group, the last
 consumer-protocol member leaves), ending as a classic group of two. Runs in
-the java run of the suite (ctest compat_java); bounded in time."""
+the java run of the suite (ctest compat_java_1of2 and _2of2); bounded in time."""
 from __future__ import annotations
 
 from pathlib import Path
