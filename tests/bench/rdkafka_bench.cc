@@ -7,6 +7,8 @@
 //   rdkafka_bench e2e      --bootstrap H:P --topic T --rate R --seconds S [--size S]
 //   rdkafka_bench rate     --bootstrap H:P --topic T --rate R --seconds S --producers P [--size S]
 //   rdkafka_bench version
+//   Any mode also takes --stats-file F: librdkafka's statistics every 200 ms,
+//   appended one JSON per line (scripts/rdkafka_stats.py summarises them).
 //
 // produce: N records of S bytes as fast as the producer takes them; records/s
 //   over the time from the first send to the last delivery report.
@@ -54,6 +56,7 @@ struct Options {
   double seconds = 10;
   int producers = 1;
   double timeout_s = 120;
+  std::string stats_file;  // --stats-file: librdkafka's statistics, one JSON per line
   std::vector<std::pair<std::string, std::string>> extra;
 };
 
@@ -88,6 +91,8 @@ Options parse(int argc, char** argv) {
       o.producers = std::stoi(value);
     else if (key == "--timeout-s")
       o.timeout_s = std::stod(value);
+    else if (key == "--stats-file")
+      o.stats_file = value;
     else if (key == "--set") {
       auto eq = value.find('=');
       if (eq == std::string::npos) die("--set wants key=value, got " + value);
@@ -187,7 +192,18 @@ long top_level_number(const char* json, size_t len, const char* key) {
   return -1;
 }
 
+// --stats-file: every client's statistics (rtt, int_latency, outbuf_latency
+// per broker: where a record's time went), appended one JSON per line
+// (scripts/rdkafka_stats.py reads them). Written from the clients' threads.
+std::FILE* g_stats_out = nullptr;
+
 int on_stats(rd_kafka_t*, char* json, size_t len, void* opaque) {
+  if (g_stats_out) {
+    flockfile(g_stats_out);
+    fwrite_unlocked(json, 1, len, g_stats_out);
+    fputc_unlocked('\n', g_stats_out);
+    funlockfile(g_stats_out);
+  }
   long tx = top_level_number(json, len, "tx");
   if (tx >= 0) static_cast<ClientStats*>(opaque)->requests.store(tx);
   return 0;  // librdkafka frees json
@@ -488,6 +504,8 @@ int main(int argc, char** argv) {
     return 0;
   }
   Options o = parse(argc, argv);
+  if (!o.stats_file.empty() && !(g_stats_out = std::fopen(o.stats_file.c_str(), "a")))
+    die("cannot open --stats-file " + o.stats_file);
   if (o.mode == "produce") return run_produce(o);
   if (o.mode == "consume") return run_consume(o);
   if (o.mode == "e2e") return run_e2e(o);
