@@ -16,7 +16,7 @@ ElectionResult election_result(int32_t partition, ErrorCode error, std::optional
   return r;
 }
 
-// One election_result per named partition, from `answer(topic, partition)`.
+// One result per named partition, from `answer(topic, partition)`.
 template <class Answer>
 ElectLeadersResponse per_partition(const ElectLeadersRequest& body, Answer&& answer) {
   ElectLeadersResponse resp;
