@@ -52,7 +52,7 @@ void CreatePartitionsHandler::handle(ApiRequest& request, protocol::CreatePartit
   }
   out.send(mirror(body, [&](const protocol::CreatePartitionsRequest::CreatePartitionsTopic& t) -> PartitionsResult {
     if (!authorized_topic(services_, request, AclOperation::kAlter, t.name))
-      return partitions_failed(ErrorCode::kTopicAuthorizationFailed, "The topic authorization is partitions_failed.");
+      return partitions_failed(ErrorCode::kTopicAuthorizationFailed, "The topic authorization is failed.");
     auto topic = services_.logs.topic(t.name);
     if (!topic)
       return partitions_failed(ErrorCode::kUnknownTopicOrPartition, "The topic '" + t.name + "' does not exist.");

@@ -158,7 +158,7 @@ void CreateTopicsHandler::handle(ApiRequest& request, protocol::CreateTopicsRequ
     if (seen[t.name] > 1)
       return topic_failed(ErrorCode::kInvalidRequest, "Duplicate topic name in the request.", version);
     if (!cluster_create && !authorized_topic(services_, request, AclOperation::kCreate, t.name))
-      return topic_failed(ErrorCode::kTopicAuthorizationFailed, "Authorization topic_failed.", version);
+      return topic_failed(ErrorCode::kTopicAuthorizationFailed, "Authorization failed.", version);
     auto r = create_one(services_, t, body.validate_only, version);
     if (version >= 5 && r.error_code == 0 &&
         !authorized_topic(services_, request, AclOperation::kDescribeConfigs, t.name)) {

@@ -6,6 +6,8 @@
 
 #include "api/protocol/generated/create_acls_request.h"
 #include "api/protocol/generated/create_acls_response.h"
+#include "api/protocol/generated/create_partitions_request.h"
+#include "api/protocol/generated/create_partitions_response.h"
 #include "api/protocol/generated/create_topics_response.h"
 #include "api/protocol/generated/delete_acls_request.h"
 #include "api/protocol/generated/delete_acls_response.h"
@@ -191,7 +193,8 @@ TEST_CASE("CreateAcls, DescribeAcls, DeleteAcls with an authorizer; kept across 
   CHECK(h.call<DescribeAclsResponse>(describe_all(), 3).resources.size() == 1);
 }
 
-TEST_CASE("with an authorizer: Produce, Metadata, CreateTopics, JoinGroup and InitProducerId per ACL", "[api][acl]") {
+TEST_CASE("with an authorizer: Produce, Metadata, CreateTopics, CreatePartitions, JoinGroup and InitProducerId per ACL",
+          "[api][acl]") {
   test::ApiHarness h({kAuthorizer, "super.users=User:admin"});
   h.set_principal("User:admin");
   REQUIRE(h.call<CreateTopicsResponse>(test::create_topics_request("visible", 1, 1), 7).topics[0].error_code == 0);
@@ -216,7 +219,15 @@ TEST_CASE("with an authorizer: Produce, Metadata, CreateTopics, JoinGroup and In
   named.topics.emplace().emplace_back().name = "hidden";
   CHECK(h.call<MetadataResponse>(named, 12).topics.at(0).error_code == 29);
 
-  CHECK(h.call<CreateTopicsResponse>(test::create_topics_request("mine", 1, 1), 7).topics[0].error_code == 29);
+  auto refused = h.call<CreateTopicsResponse>(test::create_topics_request("mine", 1, 1), 7).topics.at(0);
+  CHECK(refused.error_code == 29);
+  CHECK(refused.error_message == "Authorization failed.");  // Kafka's words
+  CreatePartitionsRequest grow;
+  grow.topics.emplace_back().name = "hidden";
+  grow.topics.back().count = 2;
+  auto grown = h.call<CreatePartitionsResponse>(grow, 3).results.at(0);
+  CHECK(grown.error_code == 29);
+  CHECK(grown.error_message == "The topic authorization is failed.");  // Kafka's words
   JoinGroupRequest jg;
   jg.group_id = "g";
   jg.session_timeout_ms = 10000;
