@@ -35,7 +35,7 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "scripts"))
-from bench_vs_kafka import free_port  # noqa: E402
+from free_port import free_port  # noqa: E402
 
 
 class Skiff:

@@ -26,6 +26,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from free_port import free_port  # also what bench_sasl, bench_tls and bench_metrics use
+
 ROOT = Path(__file__).resolve().parent.parent
 TICK = os.sysconf("SC_CLK_TCK")
 JAVA_TOOL_OPTS = ["-Xmx512M", "-server", "-XX:+UseG1GC", "-XX:MaxGCPauseMillis=20",
@@ -35,21 +37,6 @@ JAVA_TOOL_OPTS = ["-Xmx512M", "-server", "-XX:+UseG1GC", "-XX:MaxGCPauseMillis=2
 
 def log(msg):
     print(f"[{time.strftime('%H:%M:%S')}] {msg}", file=sys.stderr, flush=True)
-
-
-_HANDED_OUT = set()
-
-
-def free_port():
-    """A free loopback port, never one this process handed out before: the
-    kernel may offer a port again while its first taker has not bound it."""
-    while True:
-        with socket.socket() as s:
-            s.bind(("127.0.0.1", 0))
-            port = s.getsockname()[1]
-        if port not in _HANDED_OUT:
-            _HANDED_OUT.add(port)
-            return port
 
 
 # --- broker processes -------------------------------------------------------

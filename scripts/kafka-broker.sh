@@ -41,14 +41,7 @@ LOG="$DIR/kafka.log"
 
 alive() { [[ -f "$PIDFILE" ]] && kill -0 "$(cat "$PIDFILE")" 2>/dev/null; }
 port_open() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
-# free_port [EXCLUDED...]: a free loopback port other than the excluded ones
-# (the kernel may hand out a port the caller picked but has not bound yet).
-free_port() {
-  python3 -c 'import socket, sys
-while True:
-    s = socket.socket(); s.bind(("127.0.0.1", 0)); p = s.getsockname()[1]; s.close()
-    if str(p) not in sys.argv[1:]: print(p); break' "$@"
-}
+free_port() { python3 "$ROOT/scripts/free_port.py" "$@"; }  # free_port [EXCLUDED...]
 
 do_stop() {
   if ! alive; then rm -f "$PIDFILE"; return 0; fi

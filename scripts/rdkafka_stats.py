@@ -20,8 +20,7 @@ def windows(path):
         for b in stats.get("brokers", {}).values():
             if b.get("nodeid", -1) < 0 or b["rtt"]["cnt"] == 0:
                 continue  # the bootstrap connection, or no request in this window
-            yield {"client": stats.get("client_id", "?"),
-                   "rtt_p99": b["rtt"]["p99"] / 1000, "rtt_max": b["rtt"]["max"] / 1000,
+            yield {"rtt_p99": b["rtt"]["p99"] / 1000, "rtt_max": b["rtt"]["max"] / 1000,
                    "queue_p99": b["int_latency"]["p99"] / 1000, "queue_max": b["int_latency"]["max"] / 1000,
                    "outbuf_max": b["outbuf_latency"]["max"] / 1000, "in_flight": b["waitresp_cnt"]}
 

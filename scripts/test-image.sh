@@ -143,14 +143,7 @@ done
 # --- start on a free loopback port, with a host directory as the volume ----
 # python3 rather than curl: a fresh machine may not have curl.
 http_get() { python3 -c 'import sys, urllib.request; print(urllib.request.urlopen(sys.argv[1], timeout=5).read().decode().strip())' "$1"; }
-# free_port [EXCLUDED...]: a free loopback port other than the excluded ones
-# (the kernel may hand out a port picked here but not bound yet).
-free_port() {
-  python3 -c 'import socket, sys
-while True:
-    s = socket.socket(); s.bind(("127.0.0.1", 0)); p = s.getsockname()[1]; s.close()
-    if str(p) not in sys.argv[1:]: print(p); break' "$@"
-}
+free_port() { python3 "$ROOT/scripts/free_port.py" "$@"; }  # free_port [EXCLUDED...]
 PORT=$(free_port)
 BROKER=127.0.0.1:$PORT
 # --network=host: the image's HTTP port, 8095, may be taken on this machine.
