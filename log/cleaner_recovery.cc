@@ -42,10 +42,6 @@ bool parse_base(const std::string& name, size_t suffix_len, int64_t& base) {
   return true;
 }
 
-bool ends_with(const std::string& s, std::string_view suf) {
-  return s.size() >= suf.size() && s.compare(s.size() - suf.size(), suf.size(), suf) == 0;
-}
-
 void remove_segment_files(const fs::path& dir, int64_t base) {
   for (const char* suf : {".log", ".index", ".timeindex"}) fs::remove(dir / segment_file_name(base, suf));
 }
@@ -70,13 +66,13 @@ int finish_interrupted_cleaning(const fs::path& dir) {
   for (const auto& e : fs::directory_iterator(dir)) {
     const std::string name = e.path().filename().string();
     int64_t base;
-    if (parse_base(name, 9, base) && ends_with(name, ".log.swap")) {
+    if (parse_base(name, 9, base) && name.ends_with(".log.swap")) {
       swaps.push_back(base);
-    } else if (parse_base(name, 14, base) && ends_with(name, ".txnindex.swap")) {
+    } else if (parse_base(name, 14, base) && name.ends_with(".txnindex.swap")) {
       txn_swaps.push_back(base);  // goes with its .log.swap, or alone if that never came
-    } else if (ends_with(name, ".cleaned") || ends_with(name, ".swap")) {
+    } else if (name.ends_with(".cleaned") || name.ends_with(".swap")) {
       fs::remove(e.path());
-    } else if (parse_base(name, 4, base) && ends_with(name, ".log")) {
+    } else if (parse_base(name, 4, base) && name.ends_with(".log")) {
       old_bases.push_back(base);
     }
   }

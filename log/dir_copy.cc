@@ -17,16 +17,11 @@ namespace fs = std::filesystem;
 
 namespace {
 
-bool ends_with(const std::string& s, std::string_view suf) {
-  return s.size() >= suf.size() && s.compare(s.size() - suf.size(), suf.size(), suf) == 0;
-}
-
 bool transient(const std::string& name) {
-  return ends_with(name, ".tmp") || ends_with(name, ".deleted") || ends_with(name, ".cleaned") ||
-         ends_with(name, ".swap");
+  return name.ends_with(".tmp") || name.ends_with(".deleted") || name.ends_with(".cleaned") || name.ends_with(".swap");
 }
 
-bool append_only(const std::string& name) { return ends_with(name, ".log") || ends_with(name, ".txnindex"); }
+bool append_only(const std::string& name) { return name.ends_with(".log") || name.ends_with(".txnindex"); }
 
 // The segment base offset a segment file is named after, or -1.
 int64_t segment_base(const std::string& name) {
@@ -68,7 +63,7 @@ Result<void> DirCopier::sync(bool final_pass, uint64_t* copied) {
     std::string name = it->path().filename().string();
     if (transient(name) || !it->is_regular_file(ec)) continue;
     names.insert(name);
-    if (ends_with(name, ".log")) newest_base = std::max(newest_base, segment_base(name));
+    if (name.ends_with(".log")) newest_base = std::max(newest_base, segment_base(name));
   }
   if (ec) return unexpected(Error::io(ec.value()));
   for (const auto& name : names) {

@@ -45,10 +45,6 @@ bool parse_segment_name(const std::string& name, const std::string& suffix, int6
   return true;
 }
 
-bool ends_with(const std::string& s, const std::string& suf) {
-  return s.size() >= suf.size() && s.compare(s.size() - suf.size(), suf.size(), suf) == 0;
-}
-
 // The base offsets of the segments in `dir`. Leftovers of an interrupted
 // write (.tmp), deletion (.deleted) or cleaning (.cleaned, .swap) and index
 // files without their .log (a crash mid-roll or mid-delete) are removed.
@@ -58,12 +54,11 @@ std::set<int64_t> scan_segments(const fs::path& dir) {
   for (const auto& e : fs::directory_iterator(dir)) {
     std::string name = e.path().filename().string();
     int64_t base;
-    if (ends_with(name, ".tmp") || ends_with(name, ".deleted") || ends_with(name, ".cleaned") ||
-        ends_with(name, ".swap")) {
+    if (name.ends_with(".tmp") || name.ends_with(".deleted") || name.ends_with(".cleaned") || name.ends_with(".swap")) {
       fs::remove(e.path());
     } else if (parse_segment_name(name, ".log", base)) {
       bases.insert(base);
-    } else if (ends_with(name, ".index") || ends_with(name, ".timeindex") || ends_with(name, ".txnindex")) {
+    } else if (name.ends_with(".index") || name.ends_with(".timeindex") || name.ends_with(".txnindex")) {
       index_files.push_back(e.path());
     }
   }

@@ -28,10 +28,6 @@ constexpr uint64_t kSmallPass = uint64_t{1024} * 1024;  // a pass this small: th
 // a test's simulated kill (everything is then left as it is).
 Result<void> cancelled_move() { return unexpected(Error::io(ECANCELED)); }
 
-bool ends_with(const std::string& s, std::string_view suf) {
-  return s.size() >= suf.size() && s.compare(s.size() - suf.size(), suf.size(), suf) == 0;
-}
-
 // Kafka's unique id in future/delete dir names: a UUID's 32 hex digits.
 std::string random_hex() {
   auto u = Uuid::random();
@@ -68,11 +64,11 @@ void ReplicaDirMover::recover(const std::vector<fs::path>& log_dirs) {
     for (const auto& e : fs::directory_iterator(log_dirs[di])) {
       if (!e.is_directory()) continue;
       std::string name = e.path().filename().string();
-      if (ends_with(name, "-future")) {
+      if (name.ends_with("-future")) {
         storage_log().warn("removing {}: a log dir move interrupted before it completed", e.path().string());
         fs::remove_all(e.path());
         fsync_dir(log_dirs[di]);
-      } else if (!ends_with(name, "-delete")) {
+      } else if (!name.ends_with("-delete")) {
         holders[name].push_back(di);
       }
     }

@@ -22,8 +22,6 @@ std::vector<std::string_view> split(std::string_view s, char sep) {
   return parts;
 }
 
-bool starts_with(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
-
 // RFC 5802's saslname: "=2C" is ',', "=3D" is '=', any other '=' (and NUL, ',') is malformed.
 std::optional<std::string> decode_saslname(std::string_view s) {
   std::string out;
@@ -78,19 +76,19 @@ std::optional<ScramClientFirst> parse_client_first(std::string_view msg) {
   if (comma == std::string_view::npos) return std::nullopt;
   ScramClientFirst f;
   if (auto authz = msg.substr(2, comma - 2); !authz.empty()) {
-    if (!starts_with(authz, "a=") || !(f.authzid = decode_saslname(authz.substr(2)))) return std::nullopt;
+    if (!authz.starts_with("a=") || !(f.authzid = decode_saslname(authz.substr(2)))) return std::nullopt;
   }
   f.gs2_header = msg.substr(0, comma + 1);
   f.bare = msg.substr(comma + 1);
   auto parts = split(f.bare, ',');
-  if (parts.size() < 2 || !starts_with(parts[0], "n=") || !starts_with(parts[1], "r=")) return std::nullopt;
+  if (parts.size() < 2 || !parts[0].starts_with("n=") || !parts[1].starts_with("r=")) return std::nullopt;
   auto user = decode_saslname(parts[0].substr(2));
   if (!user || !valid_nonce(parts[1].substr(2))) return std::nullopt;
   f.user = std::move(*user);
   f.nonce = parts[1].substr(2);
   for (size_t i = 2; i < parts.size(); ++i) {
     if (!valid_extension(parts[i])) return std::nullopt;
-    if (starts_with(parts[i], "tokenauth=") && is_true(parts[i].substr(10))) f.token_auth = true;
+    if (parts[i].starts_with("tokenauth=") && is_true(parts[i].substr(10))) f.token_auth = true;
   }
   return f;
 }
@@ -111,7 +109,7 @@ std::optional<ClientFinal> parse_client_final(std::string_view msg) {
   f.without_proof = msg.substr(0, at);
   f.proof = std::move(*proof);
   auto parts = split(f.without_proof, ',');
-  if (parts.size() < 2 || !starts_with(parts[0], "c=") || !starts_with(parts[1], "r=")) return std::nullopt;
+  if (parts.size() < 2 || !parts[0].starts_with("c=") || !parts[1].starts_with("r=")) return std::nullopt;
   for (size_t i = 2; i < parts.size(); ++i)
     if (!valid_extension(parts[i])) return std::nullopt;
   f.channel_binding = parts[0].substr(2);

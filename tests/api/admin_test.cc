@@ -24,33 +24,12 @@
 #include "log/batch_builder.h"
 #include "log/checkpoint_file.h"
 #include "tests/api/api_harness.h"
+#include "tests/api/handler_calls.h"
 
 using namespace skiff;
 using namespace skiff::protocol;
 
 namespace {
-
-DescribeConfigsResponse::DescribeConfigsResult describe(test::ApiHarness& h, int8_t type, const std::string& name,
-                                                        int16_t version = 4) {
-  DescribeConfigsRequest req;
-  DescribeConfigsRequest::DescribeConfigsResource r;
-  r.resource_type = type;
-  r.resource_name = name;
-  r.configuration_keys = std::nullopt;
-  req.resources.push_back(r);
-  req.include_synonyms = true;
-  req.include_documentation = version >= 3;
-  auto resp = h.call<DescribeConfigsResponse>(req, version);
-  REQUIRE(resp.results.size() == 1);
-  return resp.results[0];
-}
-
-const DescribeConfigsResponse::DescribeConfigsResourceResult* find(
-    const DescribeConfigsResponse::DescribeConfigsResult& r, const std::string& key) {
-  for (const auto& c : r.configs)
-    if (c.name == key) return &c;
-  return nullptr;
-}
 
 int16_t produce_some(test::ApiHarness& h, const std::string& topic, int n);
 
@@ -194,33 +173,33 @@ TEST_CASE("DescribeConfigs lists every topic and broker config with sources and 
       h.call<CreateTopicsResponse>(test::create_topics_request("cfg", 1, 1, {{"segment.bytes", "2000000"}}), 7);
   REQUIRE(created.topics[0].error_code == 0);
   for (int16_t v : {1, 2, 3, 4}) {
-    auto r = describe(h, 2, "cfg", v);
+    auto r = test::describe_config(h, 2, "cfg", v);
     CHECK(r.error_code == 0);
     CHECK(r.configs.size() >= 30);
-    auto* seg = find(r, "segment.bytes");
+    auto* seg = test::find_config(r.configs, "segment.bytes");
     REQUIRE(seg);
     CHECK(seg->value == "2000000");
     CHECK(seg->config_source == 1);  // TOPIC_CONFIG
-    auto* ret = find(r, "retention.ms");
+    auto* ret = test::find_config(r.configs, "retention.ms");
     REQUIRE(ret);
     CHECK(ret->value == "5000");
     CHECK(ret->config_source == 4);  // STATIC_BROKER_CONFIG
     REQUIRE(!ret->synonyms.empty());
     CHECK(ret->synonyms[0].name == "log.retention.ms");
-    auto* cleanup = find(r, "cleanup.policy");
+    auto* cleanup = test::find_config(r.configs, "cleanup.policy");
     REQUIRE(cleanup);
     CHECK(cleanup->value == "delete");
     CHECK(cleanup->config_source == 5);  // DEFAULT_CONFIG
   }
-  CHECK(describe(h, 2, "nope").error_code == 3);
-  auto b = describe(h, 4, "1");
+  CHECK(test::describe_config(h, 2, "nope").error_code == 3);
+  auto b = test::describe_config(h, 4, "1");
   CHECK(b.error_code == 0);
-  auto* nodeid = find(b, "node.id");
+  auto* nodeid = test::find_config(b.configs, "node.id");
   REQUIRE(nodeid);
   CHECK(nodeid->value == "1");
   CHECK(nodeid->read_only);
-  CHECK(describe(h, 4, "").error_code == 0);
-  CHECK(describe(h, 4, "7").error_code != 0);
+  CHECK(test::describe_config(h, 4, "").error_code == 0);
+  CHECK(test::describe_config(h, 4, "7").error_code != 0);
 }
 
 TEST_CASE("AlterConfigs and IncrementalAlterConfigs change topic configs live and persistently", "[api][admin]") {
@@ -248,9 +227,9 @@ TEST_CASE("AlterConfigs and IncrementalAlterConfigs change topic configs live an
   CHECK(r.responses[0].error_code == 0);
   CHECK(h.logs().get_log("alt", 0)->config()->max_message_bytes == 2048);  // live
   CHECK(h.logs().get_log("alt", 0)->config()->retention_ms == 1000);       // kept
-  auto described = describe(h, 2, "alt");
+  auto described = test::describe_config(h, 2, "alt");
   CHECK(described.error_code == 0);
-  auto* cleanup = find(described, "cleanup.policy");
+  auto* cleanup = test::find_config(described.configs, "cleanup.policy");
   REQUIRE(cleanup);
   CHECK(cleanup->value == "delete,compact");
 
@@ -275,9 +254,9 @@ TEST_CASE("AlterConfigs and IncrementalAlterConfigs change topic configs live an
     auto cfg = h.logs().get_log("alt", 0)->config();
     CHECK(cfg->segment_ms == 60000);
     CHECK(cfg->retention_ms != 1000);  // override gone
-    auto after = describe(h, 2, "alt");
-    REQUIRE(find(after, "segment.ms"));
-    CHECK(find(after, "segment.ms")->config_source == 1);
+    auto after = test::describe_config(h, 2, "alt");
+    REQUIRE(test::find_config(after.configs, "segment.ms"));
+    CHECK(test::find_config(after.configs, "segment.ms")->config_source == 1);
   }
   // Broker configs: tests/api/dynamic_broker_config_test.cc.
 }

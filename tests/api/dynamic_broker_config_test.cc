@@ -13,6 +13,7 @@
 #include "api/protocol/generated/incremental_alter_configs_request.h"
 #include "api/protocol/generated/incremental_alter_configs_response.h"
 #include "tests/api/api_harness.h"
+#include "tests/api/handler_calls.h"
 
 using namespace skiff;
 using namespace skiff::protocol;
@@ -41,26 +42,6 @@ IncrementalAlterConfigsResponse::AlterConfigsResourceResponse alter(test::ApiHar
   return r.responses[0];
 }
 
-DescribeConfigsResponse::DescribeConfigsResult describe(test::ApiHarness& h, int8_t type, const std::string& name) {
-  DescribeConfigsRequest req;
-  DescribeConfigsRequest::DescribeConfigsResource r;
-  r.resource_type = type;
-  r.resource_name = name;
-  r.configuration_keys = std::nullopt;
-  req.resources.push_back(r);
-  req.include_synonyms = true;
-  auto resp = h.call<DescribeConfigsResponse>(req, 4);
-  REQUIRE(resp.results.size() == 1);
-  return resp.results[0];
-}
-
-const DescribeConfigsResponse::DescribeConfigsResourceResult* find(
-    const DescribeConfigsResponse::DescribeConfigsResult& r, const std::string& key) {
-  for (const auto& c : r.configs)
-    if (c.name == key) return &c;
-  return nullptr;
-}
-
 // "SOURCE:name=value" per synonym, in order.
 std::vector<std::string> synonyms(const DescribeConfigsResponse::DescribeConfigsResourceResult& c) {
   std::vector<std::string> out;
@@ -86,21 +67,22 @@ TEST_CASE("broker log defaults change live for topics without an override, and s
     CHECK(h.logs().get_log("plain", 0)->config()->retention_ms == 1000);
     CHECK(h.logs().get_log("own", 0)->config()->retention_ms == 777);          // its override wins
     CHECK(h.logs().get_log("plain", 0)->config()->max_message_bytes == 2000);  // per-broker > default
-    auto b = describe(h, 4, "1");
+    auto b = test::describe_config(h, 4, "1");
     REQUIRE(b.error_code == 0);
-    auto* mmb = find(b, "message.max.bytes");
+    auto* mmb = test::find_config(b.configs, "message.max.bytes");
     REQUIRE(mmb);
     CHECK(mmb->value == "2000");
     CHECK(mmb->config_source == 2);  // DYNAMIC_BROKER_CONFIG
     CHECK_FALSE(mmb->read_only);
     CHECK(synonyms(*mmb) == std::vector<std::string>{"2:message.max.bytes=2000", "3:message.max.bytes=5000",
                                                      "4:message.max.bytes=3000000", "5:message.max.bytes=1048588"});
-    CHECK(find(b, "node.id")->read_only);
-    auto d = describe(h, 4, "");  // the cluster default lists only what is set there
+    CHECK(test::find_config(b.configs, "node.id")->read_only);
+    auto d = test::describe_config(h, 4, "");  // the cluster default lists only what is set there
     REQUIRE(d.configs.size() == 2);
-    CHECK(synonyms(*find(d, "message.max.bytes")) == std::vector<std::string>{"3:message.max.bytes=5000"});
-    auto t = describe(h, 2, "plain");
-    auto* ret = find(t, "retention.ms");
+    CHECK(synonyms(*test::find_config(d.configs, "message.max.bytes")) ==
+          std::vector<std::string>{"3:message.max.bytes=5000"});
+    auto t = test::describe_config(h, 2, "plain");
+    auto* ret = test::find_config(t.configs, "retention.ms");
     REQUIRE(ret);
     CHECK(ret->value == "1000");
     CHECK(ret->config_source == 3);  // DYNAMIC_DEFAULT_BROKER_CONFIG
@@ -152,7 +134,7 @@ TEST_CASE("broker config changes are refused as Kafka 4.4 refuses them, changing
   CHECK(r.error_message == "Config value append is not allowed for config key: message.max.bytes");
   CHECK(alter(h, "1", {{"log.retention.ms", 0, "1000"}}, /*validate_only=*/true).error_code == 0);
   CHECK(h.logs().get_log("t", 0)->config()->retention_ms == 604800000);
-  CHECK(describe(h, 4, "").configs.empty());
+  CHECK(test::describe_config(h, 4, "").configs.empty());
 }
 
 TEST_CASE("connection limits and per-IP overrides change live", "[api][dynamic]") {
@@ -176,14 +158,14 @@ TEST_CASE("connection limits and per-IP overrides change live", "[api][dynamic]"
 TEST_CASE("BROKER_LOGGER: levels described in log4j's names and changed live, as Kafka 4.4 answers", "[api][dynamic]") {
   test::ApiHarness h;
   auto level_of = [&](const std::string& logger) {
-    auto d = describe(h, 8, "1");
+    auto d = test::describe_config(h, 8, "1");
     REQUIRE(d.error_code == 0);
-    auto* e = find(d, logger);
+    auto* e = test::find_config(d.configs, logger);
     REQUIRE(e);
     CHECK(e->config_source == 6);  // DYNAMIC_BROKER_LOGGER_CONFIG
     return e->value.value_or("");
   };
-  auto names = describe(h, 8, "1").configs;
+  auto names = test::describe_config(h, 8, "1").configs;
   REQUIRE(names.size() == 5);
   CHECK(names[0].name == "api");
   CHECK(names[4].name == "storage");
@@ -224,7 +206,7 @@ TEST_CASE("BROKER_LOGGER: levels described in log4j's names and changed live, as
   r = set({{"no.such", 0, "DEBUG"}});
   CHECK(r.error_code == 40);
   CHECK(r.error_message == "Logger no.such does not exist!");
-  CHECK(describe(h, 8, "2").error_code == 42);
+  CHECK(test::describe_config(h, 8, "2").error_code == 42);
   REQUIRE(set({{"root", 0, "INFO"}}).error_code == 0);  // leave the process as found
   CHECK(level_of("server") == "INFO");
 }

@@ -13,6 +13,7 @@
 #include "api/protocol/generated/incremental_alter_configs_request.h"
 #include "api/protocol/generated/incremental_alter_configs_response.h"
 #include "tests/api/api_harness.h"
+#include "tests/api/handler_calls.h"
 
 using namespace skiff;
 using namespace skiff::protocol;
@@ -20,17 +21,6 @@ using namespace skiff::protocol;
 namespace {
 
 constexpr int8_t kGroup = 32;
-
-DescribeConfigsResponse::DescribeConfigsResult describe(test::ApiHarness& h, const std::string& group) {
-  DescribeConfigsRequest req;
-  DescribeConfigsRequest::DescribeConfigsResource r;
-  r.resource_type = kGroup;
-  r.resource_name = group;
-  r.configuration_keys = std::nullopt;
-  req.resources.push_back(r);
-  req.include_synonyms = true;
-  return h.call<DescribeConfigsResponse>(req, 4).results.at(0);
-}
 
 IncrementalAlterConfigsResponse::AlterConfigsResourceResponse set(test::ApiHarness& h, const std::string& group,
                                                                   const std::string& key, const std::string& value,
@@ -61,7 +51,7 @@ const Entry& entry(const DescribeConfigsResponse::DescribeConfigsResult& r, cons
 
 TEST_CASE("GROUP configs: set, described, refused as Kafka 4.4", "[api][admin][config][kip848]") {
   test::ApiHarness h;
-  auto none = describe(h, "no-such-group");  // any group id is described, with the broker's values
+  auto none = test::describe_config(h, kGroup, "no-such-group");  // any group id is described, with the broker's values
   REQUIRE(none.error_code == 0);
   REQUIRE(none.configs.size() == 2);
   const auto& dflt = entry(none, "consumer.session.timeout.ms");
@@ -71,7 +61,7 @@ TEST_CASE("GROUP configs: set, described, refused as Kafka 4.4", "[api][admin][c
   CHECK(dflt.synonyms[0].name == "group.consumer.session.timeout.ms");
 
   CHECK(set(h, "g", "consumer.session.timeout.ms", "50000").error_code == 0);
-  auto g = describe(h, "g");
+  auto g = test::describe_config(h, kGroup, "g");
   const auto& set_entry = entry(g, "consumer.session.timeout.ms");
   CHECK(set_entry.value == "50000");
   CHECK(set_entry.config_source == 8);  // DYNAMIC_GROUP_CONFIG
@@ -86,10 +76,11 @@ TEST_CASE("GROUP configs: set, described, refused as Kafka 4.4", "[api][admin][c
   CHECK(share.error_message ==
         "Group config share.session.timeout.ms is for share groups, which this broker does not support.");
   CHECK(set(h, "g", "bogus", "1").error_message == "Unknown group config name: bogus");
-  CHECK(entry(describe(h, "g"), "consumer.session.timeout.ms").value == "50000");  // the refusals changed nothing
+  CHECK(entry(test::describe_config(h, kGroup, "g"), "consumer.session.timeout.ms").value ==
+        "50000");  // the refusals changed nothing
 
   CHECK(set(h, "g", "consumer.session.timeout.ms", "", 1).error_code == 0);  // DELETE
-  CHECK(entry(describe(h, "g"), "consumer.session.timeout.ms").config_source == 5);
+  CHECK(entry(test::describe_config(h, kGroup, "g"), "consumer.session.timeout.ms").config_source == 5);
 
   AlterConfigsRequest alter;  // the legacy API replaces the whole set
   AlterConfigsRequest::AlterConfigsResource res;
@@ -101,5 +92,5 @@ TEST_CASE("GROUP configs: set, described, refused as Kafka 4.4", "[api][admin][c
   res.configs.push_back(c);
   alter.resources.push_back(res);
   CHECK(h.call<AlterConfigsResponse>(alter, 2).responses.at(0).error_code == 0);
-  CHECK(entry(describe(h, "g"), "consumer.heartbeat.interval.ms").value == "6000");
+  CHECK(entry(test::describe_config(h, kGroup, "g"), "consumer.heartbeat.interval.ms").value == "6000");
 }

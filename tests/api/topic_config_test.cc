@@ -13,6 +13,7 @@
 #include "api/protocol/generated/incremental_alter_configs_request.h"
 #include "api/protocol/generated/incremental_alter_configs_response.h"
 #include "tests/api/api_harness.h"
+#include "tests/api/handler_calls.h"
 
 using namespace skiff;
 using namespace skiff::protocol;
@@ -58,13 +59,6 @@ IncrementalAlterConfigsResponse::AlterConfigsResourceResponse set_all(
   return h.call<IncrementalAlterConfigsResponse>(req, 1).responses.at(0);
 }
 
-const DescribeConfigsResponse::DescribeConfigsResourceResult* find(
-    const std::vector<DescribeConfigsResponse::DescribeConfigsResourceResult>& all, const std::string& key) {
-  for (const auto& c : all)
-    if (c.name == key) return &c;
-  return nullptr;
-}
-
 }  // namespace
 
 TEST_CASE("DescribeConfigs describes every topic key of Kafka 4.4", "[api][admin][config]") {
@@ -75,19 +69,20 @@ TEST_CASE("DescribeConfigs describes every topic key of Kafka 4.4", "[api][admin
   for (const char* k : {"errors.deadletterqueue.group.enable", "max.decompressed.message.bytes",
                         "remote.copy.lag.bytes", "remote.copy.lag.ms"}) {
     INFO(k);
-    REQUIRE(find(all, k));
-    CHECK(find(all, k)->config_source == 5);  // DEFAULT_CONFIG
+    REQUIRE(test::find_config(all, k));
+    CHECK(test::find_config(all, k)->config_source == 5);  // DEFAULT_CONFIG
   }
-  CHECK(find(all, "max.decompressed.message.bytes")->value == "2147483639");
-  CHECK(find(all, "max.decompressed.message.bytes")->config_type == 3);  // INT
-  CHECK(find(all, "remote.copy.lag.ms")->config_type == 5);              // LONG
-  CHECK(find(all, "min.cleanable.dirty.ratio")->config_type == 6);       // DOUBLE
-  CHECK(find(all, "remote.copy.lag.ms")->documentation.value_or("").find("no effect") != std::string::npos);
-  CHECK(find(all, "retention.ms")->documentation.value_or("").find("no effect") == std::string::npos);
-  REQUIRE(!find(all, "segment.bytes")->synonyms.empty());
-  CHECK(find(all, "segment.bytes")->synonyms.back().name == "log.segment.bytes");
-  CHECK(find(all, "flush.ms")->synonyms.empty());         // as Kafka: log.flush.interval.ms has no default
-  CHECK(find(all, "internal.segment.bytes") == nullptr);  // internal: described only when set
+  CHECK(test::find_config(all, "max.decompressed.message.bytes")->value == "2147483639");
+  CHECK(test::find_config(all, "max.decompressed.message.bytes")->config_type == 3);  // INT
+  CHECK(test::find_config(all, "remote.copy.lag.ms")->config_type == 5);              // LONG
+  CHECK(test::find_config(all, "min.cleanable.dirty.ratio")->config_type == 6);       // DOUBLE
+  CHECK(test::find_config(all, "remote.copy.lag.ms")->documentation.value_or("").find("no effect") !=
+        std::string::npos);
+  CHECK(test::find_config(all, "retention.ms")->documentation.value_or("").find("no effect") == std::string::npos);
+  REQUIRE(!test::find_config(all, "segment.bytes")->synonyms.empty());
+  CHECK(test::find_config(all, "segment.bytes")->synonyms.back().name == "log.segment.bytes");
+  CHECK(test::find_config(all, "flush.ms")->synonyms.empty());         // as Kafka: log.flush.interval.ms has no default
+  CHECK(test::find_config(all, "internal.segment.bytes") == nullptr);  // internal: described only when set
 }
 
 TEST_CASE("Unknown and invalid topic configs: INVALID_CONFIG naming the key", "[api][admin][config]") {
@@ -104,8 +99,8 @@ TEST_CASE("Unknown and invalid topic configs: INVALID_CONFIG naming the key", "[
   auto ok = create(h, "ok", {{"remote.copy.lag.ms", "5"}, {"errors.deadletterqueue.group.enable", "true"}});
   REQUIRE(ok.error_code == 0);
   auto described = describe(h, "ok");
-  CHECK(find(described, "remote.copy.lag.ms")->value == "5");
-  CHECK(find(described, "remote.copy.lag.ms")->config_source == 1);  // TOPIC_CONFIG
+  CHECK(test::find_config(described, "remote.copy.lag.ms")->value == "5");
+  CHECK(test::find_config(described, "remote.copy.lag.ms")->config_source == 1);  // TOPIC_CONFIG
 
   auto alt = set_all(h, "ok", {{"message.downconversion.enable", "true"}});
   CHECK(alt.error_code == 40);
@@ -127,7 +122,7 @@ TEST_CASE("Unknown and invalid topic configs: INVALID_CONFIG naming the key", "[
   auto lr = h.call<AlterConfigsResponse>(legacy, 2).responses.at(0);
   CHECK(lr.error_code == 40);
   CHECK(lr.error_message.value_or("").find("message.timestamp.difference.max.ms") != std::string::npos);
-  CHECK(find(describe(h, "ok"), "remote.copy.lag.ms")->value == "5");  // nothing changed
+  CHECK(test::find_config(describe(h, "ok"), "remote.copy.lag.ms")->value == "5");  // nothing changed
 }
 
 TEST_CASE("MirrorMaker-2-like sync: setting every described key succeeds", "[api][admin][config]") {

@@ -15,6 +15,7 @@
 #include "common/wall_clock.h"
 #include "log/batch_builder.h"
 #include "tests/api/api_harness.h"
+#include "tests/api/handler_calls.h"
 
 using namespace skiff;
 using api::ErrorCode;
@@ -96,12 +97,6 @@ ProduceRequest txn_produce(std::vector<uint8_t> records, int16_t acks = -1) {
   return req;
 }
 
-const ProduceResponse::PartitionProduceResponse& only(const ProduceResponse& r) {
-  REQUIRE(r.responses.size() == 1);
-  REQUIRE(r.responses[0].partition_responses.size() == 1);
-  return r.responses[0].partition_responses[0];
-}
-
 int64_t end_offset(test::ApiHarness& h, const std::string& topic, int32_t partition) {
   auto log = h.logs().get_log(topic, partition);
   return log ? log->log_end_offset().value : -1;
@@ -126,7 +121,7 @@ TEST_CASE("transactional produce appends when the gate says so; v12+ asks for th
     auto req = txn_produce(txn_batch(100 + v));  // a new producer: its first batch here
     if (v >= 13) req.topic_data[0].topic_id = h.logs().topic("t")->topic_id;
     const int64_t before = end_offset(h, "t", 0);
-    auto r = only(h.call<ProduceResponse>(req, v));
+    auto r = test::only_partition(h.call<ProduceResponse>(req, v));
     CHECK(r.error_code == 0);
     CHECK(r.base_offset == before);
     CHECK(end_offset(h, "t", 0) == before + 1);
@@ -145,18 +140,18 @@ TEST_CASE("the partition's own producer state answers first, as Kafka's log does
   create_topic(h);
   FakeGate gate;
   h.apis().set_txn_produce_gate(&gate);
-  REQUIRE(only(h.call<ProduceResponse>(txn_produce(txn_batch(7, 1, 0)), 11)).error_code == 0);
+  REQUIRE(test::only_partition(h.call<ProduceResponse>(txn_produce(txn_batch(7, 1, 0)), 11)).error_code == 0);
   REQUIRE(gate.checks.size() == 1);
   // The transaction of (7, 1) is open on t-0: the partition is in it.
   gate.answers = {{{"t", 0}, ErrorCode::kTransactionAbortable}};
-  CHECK(only(h.call<ProduceResponse>(txn_produce(txn_batch(7, 1, 1)), 11)).error_code == 0);
+  CHECK(test::only_partition(h.call<ProduceResponse>(txn_produce(txn_batch(7, 1, 1)), 11)).error_code == 0);
   CHECK(gate.checks.size() == 1);
   CHECK(end_offset(h, "t", 0) == 2);
   // An older epoch than the partition has seen: INVALID_PRODUCER_EPOCH, no check.
-  CHECK(only(h.call<ProduceResponse>(txn_produce(txn_batch(7, 0, 0)), 12)).error_code == 47);
+  CHECK(test::only_partition(h.call<ProduceResponse>(txn_produce(txn_batch(7, 0, 0)), 12)).error_code == 47);
   CHECK(gate.checks.size() == 1);
   // A newer epoch (a new transaction after an epoch bump) is checked.
-  CHECK(only(h.call<ProduceResponse>(txn_produce(txn_batch(7, 2, 0)), 12)).error_code == 120);
+  CHECK(test::only_partition(h.call<ProduceResponse>(txn_produce(txn_batch(7, 2, 0)), 12)).error_code == 120);
   CHECK(gate.checks.size() == 2);
   CHECK(end_offset(h, "t", 0) == 2);
 }
@@ -189,7 +184,7 @@ TEST_CASE("a refused transactional partition gets Kafka 4.4's code for the Produ
   for (const auto& c : cases) {
     INFO("gate " << api::code(c.gate_says) << " at v" << c.version);
     gate.answers = {{{"t", 0}, c.gate_says}};
-    auto r = only(h.call<ProduceResponse>(txn_produce(txn_batch()), c.version));
+    auto r = test::only_partition(h.call<ProduceResponse>(txn_produce(txn_batch()), c.version));
     CHECK(r.error_code == c.expected);
     CHECK(r.base_offset == -1);
     if (c.message)
@@ -220,14 +215,14 @@ TEST_CASE("a mixed request: only the transactional partitions wait for the gate'
 
   SECTION("a transactional id with only plain batches appends without asking the gate") {
     ProduceRequest plain = txn_produce(plain_batch());
-    CHECK(only(h.call<ProduceResponse>(plain, 11)).error_code == 0);
+    CHECK(test::only_partition(h.call<ProduceResponse>(plain, 11)).error_code == 0);
     CHECK(end_offset(h, "t", 0) == 2);
     CHECK(gate.checks.size() == 1);
   }
   SECTION("a partition that does not exist is answered without asking the gate") {
     ProduceRequest bad = txn_produce(txn_batch());
     bad.topic_data[0].partition_data[0].index = 9;
-    CHECK(only(h.call<ProduceResponse>(bad, 12)).error_code == 3);
+    CHECK(test::only_partition(h.call<ProduceResponse>(bad, 12)).error_code == 3);
     CHECK(gate.checks.size() == 1);
   }
 }
@@ -239,7 +234,7 @@ TEST_CASE("transactional records refused for the whole request, as Kafka", "[api
 
   SECTION("no gate: a clear, non-retriable refusal") {
     h.apis().set_txn_produce_gate(nullptr);  // the coordinator not running
-    auto r = only(h.call<ProduceResponse>(txn_produce(txn_batch()), 12));
+    auto r = test::only_partition(h.call<ProduceResponse>(txn_produce(txn_batch()), 12));
     CHECK(r.error_code == 53);  // TRANSACTIONAL_ID_AUTHORIZATION_FAILED: fatal for the producer
     CHECK(r.error_message.value_or("").find("transaction coordinator") != std::string::npos);
   }
@@ -247,7 +242,7 @@ TEST_CASE("transactional records refused for the whole request, as Kafka", "[api
     h.apis().set_txn_produce_gate(&gate);
     auto req = txn_produce(txn_batch());
     req.transactional_id.reset();
-    CHECK(only(h.call<ProduceResponse>(req, 11)).error_code == 53);
+    CHECK(test::only_partition(h.call<ProduceResponse>(req, 11)).error_code == 53);
   }
   SECTION("two producers in one request") {
     h.apis().set_txn_produce_gate(&gate);
@@ -324,13 +319,13 @@ TEST_CASE("a marker written while the coordinator is asked: the verification is 
     std::thread([&] { gate.release(); }).join();
     auto resp = h.wait(std::chrono::seconds(5));
     REQUIRE(resp);
-    CHECK(only(h.decode<ProduceResponse>(*resp, 12)).error_code == 0);
+    CHECK(test::only_partition(h.decode<ProduceResponse>(*resp, 12)).error_code == 0);
     CHECK(gate.checks.size() == 2);
     CHECK(log->producer_state(7)->current_txn_first_offset == 1);
   }
   SECTION("every time: refused with INVALID_TXN_STATE, nothing appended") {
     gate.before_answer = write_marker;
-    auto r = only(h.call<ProduceResponse>(txn_produce(txn_batch(7, 1, 0)), 12));
+    auto r = test::only_partition(h.call<ProduceResponse>(txn_produce(txn_batch(7, 1, 0)), 12));
     CHECK(r.error_code == 48);
     CHECK(gate.checks.size() == 4);
     CHECK(log->producer_state(7)->current_txn_first_offset < 0);
