@@ -21,7 +21,6 @@ from __future__ import annotations
 import json
 import shutil
 import signal
-import socket
 import subprocess
 import time
 import urllib.error
@@ -32,7 +31,7 @@ from pathlib import Path
 import pytest
 
 from conftest import skiff_binary
-from harness.broker import SkiffBroker
+from harness.broker import SkiffBroker, free_port
 from harness.clients import CACHE
 from test_compaction import read_all
 
@@ -44,14 +43,6 @@ UPDATES = 300
 # after the pass that first cleans them.
 TOPIC_SETTINGS = {"segment.ms": "300", "min.cleanable.dirty.ratio": "0.01", "min.compaction.lag.ms": "0",
                   "max.compaction.lag.ms": "1000", "delete.retention.ms": "100"}
-
-
-def free_port() -> int:
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    return port
 
 
 @pytest.fixture(scope="module")

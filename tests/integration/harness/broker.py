@@ -6,8 +6,13 @@ import os
 import re
 import signal
 import subprocess
+import sys
 import time
 from pathlib import Path
+
+# The one free-port picker (scripts/free_port.py): never the same port twice.
+sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "scripts"))
+from free_port import free_port  # noqa: E402
 
 STARTED = re.compile(r"started in [0-9.]+ ms .*?advertised as (\S+?):(\d+)")
 BOUND = re.compile(r"(\w+) on 127\.0\.0\.1:(\d+) advertised as")
@@ -178,11 +183,7 @@ class KafkaScriptBroker:
         return f"--- last {min(n, len(lines))} lines of {self.log_path} ---\n" + "\n".join(lines[-n:])
 
     def start(self, timeout: float = 120.0) -> str:
-        import socket
-        s = socket.socket()
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-        s.close()
+        port = free_port()
         args = [self.script, "start", str(self.dir), str(port)] + [f"{k}={v}" for k, v in self.overrides.items()]
         p = subprocess.run(args, capture_output=True, timeout=timeout, stdin=subprocess.DEVNULL)
         if p.returncode != 0:
