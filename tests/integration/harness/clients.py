@@ -9,6 +9,7 @@ import copy
 import json
 import os
 import shutil
+import signal
 import subprocess
 import tempfile
 import threading
@@ -108,7 +109,8 @@ class JsonDriver(Client):
     startup_slack = 20  # seconds on top of the request's own timeout
     security: dict | None = None  # the request's "security" object (drivers/README.md); None: PLAINTEXT
 
-    def command(self) -> list[str]:
+    def command(self, work: Path) -> list[str]:
+        """The driver's command line; `work` is this call's own directory."""
         raise NotImplementedError
 
     def secured(self, security: dict | None) -> "JsonDriver":
@@ -116,6 +118,14 @@ class JsonDriver(Client):
         c = copy.copy(self)
         c.security = security
         return c
+
+    # Sent to a driver that overruns its time, before it is killed: the
+    # signal on which it prints where each of its threads is (None: none).
+    stacks_signal: int | None = None
+
+    def stacks(self, work: Path, out: Path, err: Path) -> str:
+        """What the driver printed on stacks_signal (its stderr is shown anyway)."""
+        return ""
 
     def call(self, req: dict, timeout: float) -> dict:
         req = dict(req, timeout_ms=int(timeout * 1000))
@@ -125,12 +135,15 @@ class JsonDriver(Client):
             rq, out, err = Path(d, "req.json"), Path(d, "out.json"), Path(d, "err.txt")
             rq.write_text(json.dumps(req))
             with open(out, "wb") as o, open(err, "wb") as e:
+                proc = subprocess.Popen(self.command(Path(d)) + [str(rq)], stdout=o, stderr=e,
+                                        stdin=subprocess.DEVNULL)
                 try:
-                    proc = subprocess.run(self.command() + [str(rq)], stdout=o, stderr=e,
-                                          stdin=subprocess.DEVNULL, timeout=timeout + self.startup_slack)
+                    proc.wait(timeout + self.startup_slack)
                 except subprocess.TimeoutExpired:
+                    stacks = self.hung(proc, Path(d), out, err)
                     raise DriverError(f"{self.name} driver ({req['op']}) did not finish within "
-                                      f"{timeout + self.startup_slack}s\n{err.read_text(errors='replace')[-3000:]}")
+                                      f"{timeout + self.startup_slack}s\n{stacks}"
+                                      f"{err.read_text(errors='replace')[-3000:]}") from None
             text = out.read_text(errors="replace").strip()
             if proc.returncode != 0 or not text:
                 raise DriverError(f"{self.name} driver ({req['op']}) exited {proc.returncode}\n"
@@ -140,6 +153,20 @@ class JsonDriver(Client):
                 raise (DriverAuthError if res.get("auth") else DriverError)(f"{self.name} {req['op']}: {res['error']}\n"
                                   f"{err.read_text(errors='replace')[-2000:]}")
             return res
+
+    def hung(self, proc: subprocess.Popen, work: Path, out: Path, err: Path) -> str:
+        """Asks a driver that overran for its stacks, then kills it."""
+        stacks = ""
+        if self.stacks_signal is not None:
+            proc.send_signal(self.stacks_signal)
+            try:
+                proc.wait(3)
+            except subprocess.TimeoutExpired:
+                pass
+            stacks = self.stacks(work, out, err)
+        proc.kill()
+        proc.wait()
+        return stacks
 
     def produce(self, bootstrap, topic, recs, *, compression="none", acks=-1,
                 max_request_size=None, timeout=60, defaults=False):
@@ -191,7 +218,14 @@ class FranzGo(JsonDriver):
     name = "franz_go"
     caps = Caps()
 
-    def command(self):
+    stacks_signal = signal.SIGQUIT  # Go prints every goroutine's stack to stderr, and exits
+
+    def stacks(self, work, out, err):
+        text = err.read_text(errors="replace")
+        at = text.find("\ngoroutine 1 ")  # the main goroutine first (the stderr tail follows anyway)
+        return f"--- goroutines ---\n{text[at:][:6000]}\n" if at >= 0 else ""
+
+    def command(self, work):
         return [str(CACHE / "go" / "franz-go-driver")]
 
     def admin_ops(self, bootstrap, topic, timeout=60) -> dict:
@@ -203,7 +237,14 @@ class Java(JsonDriver):
     name = "java"
     caps = Caps()
 
-    def command(self):
+    stacks_signal = signal.SIGQUIT  # the JVM prints a thread dump to stdout, and goes on
+
+    def stacks(self, work, out, err):
+        text = out.read_text(errors="replace")
+        at = text.find("Full thread dump")
+        return f"--- thread dump ---\n{text[at:][:12000]}\n" if at >= 0 else ""
+
+    def command(self, work):
         cp = java_classpath()
         jsa = CACHE / "java" / "app.jsa"
         cds = [f"-XX:SharedArchiveFile={jsa}", "-Xlog:disable", "-Xlog:all=error:stderr"] if jsa.exists() else []
@@ -216,7 +257,11 @@ class KafkaJS(JsonDriver):
     name = "kafkajs"
     caps = Caps(null_header_value=False, grouped_headers=True, consume_needs_group=True)
 
-    def command(self):
+    # No stacks_signal: Node answers signals on its event loop, which a
+    # loop of promises can starve; driver.js's own watchdog thread prints
+    # the JavaScript stack then (on stderr) and kills the process.
+
+    def command(self, work):
         return ["node", str(CACHE / "node" / "driver.js")]
 
 
