@@ -103,6 +103,30 @@ class InProcessClient(Client):
 
 
 # --------------------------------------------------------------- JSON drivers
+def _threads_of(pid: int) -> str:
+    """Each thread of `pid`: name, state and the kernel function it waits in."""
+    lines = []
+    for task in sorted(Path(f"/proc/{pid}/task").glob("*")):
+        try:
+            name = (task / "comm").read_text().strip()
+            state = next((ln.split(":", 1)[1].strip() for ln in (task / "status").read_text().splitlines()
+                          if ln.startswith("State:")), "?")
+            wchan = (task / "wchan").read_text().strip() or "-"
+        except OSError:
+            continue
+        lines.append(f"  {task.name} {name}: {state}, waiting in {wchan}")
+    text = "--- threads ---\n" + "\n".join(lines) + "\n" if lines else ""
+    if lines and shutil.which("gdb"):  # native stacks too, where gdb is installed
+        try:
+            bt = subprocess.run(["gdb", "-p", str(pid), "-batch", "-nx", "-ex", "thread apply all bt 12"],
+                                capture_output=True, text=True, timeout=30, stdin=subprocess.DEVNULL).stdout
+            text += "--- native stacks (gdb) ---\n" + "\n".join(
+                ln[:160] for ln in bt.splitlines() if ln.startswith(("#", "Thread")))[:10000] + "\n"
+        except (OSError, subprocess.TimeoutExpired):
+            pass
+    return text
+
+
 class JsonDriver(Client):
     """franz-go, Java and kafkajs: `CMD request.json` prints one JSON response."""
 
@@ -155,15 +179,19 @@ class JsonDriver(Client):
             return res
 
     def hung(self, proc: subprocess.Popen, work: Path, out: Path, err: Path) -> str:
-        """Asks a driver that overran for its stacks, then kills it."""
-        stacks = ""
+        """Asks a driver that overran for its stacks, then kills it: what
+        it had printed, its threads' states, and stacks_signal's answer."""
+        stacks = _threads_of(proc.pid)
+        printed = out.read_text(errors="replace").strip()
+        if printed:
+            stacks += f"--- it had printed (then did not exit) ---\n{printed[-2000:]}\n"
         if self.stacks_signal is not None:
             proc.send_signal(self.stacks_signal)
             try:
                 proc.wait(3)
             except subprocess.TimeoutExpired:
                 pass
-            stacks = self.stacks(work, out, err)
+            stacks += self.stacks(work, out, err)
         proc.kill()
         proc.wait()
         return stacks
@@ -262,7 +290,13 @@ class KafkaJS(JsonDriver):
     # the JavaScript stack then (on stderr) and kills the process.
 
     def command(self, work):
-        return ["node", str(CACHE / "node" / "driver.js")]
+        # --single-threaded: no V8 background tasks. Node 20 can deadlock in
+        # process.exit (nodejs/node#54918): the main thread joins the
+        # platform's threads while a concurrent compile job on one of them
+        # waits for a garbage collection only the main thread can run. It
+        # hung here about once in 100 SASL_SSL round trips, after the
+        # driver had printed its answer.
+        return ["node", "--single-threaded", str(CACHE / "node" / "driver.js")]
 
 
 # ----------------------------------------------------------------------- kcat
