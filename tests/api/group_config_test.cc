@@ -38,13 +38,11 @@ IncrementalAlterConfigsResponse::AlterConfigsResourceResponse set(test::ApiHarne
   return h.call<IncrementalAlterConfigsResponse>(req, 1).responses.at(0);
 }
 
-using Entry = DescribeConfigsResponse::DescribeConfigsResourceResult;
-
-const Entry& entry(const DescribeConfigsResponse::DescribeConfigsResult& r, const std::string& key) {
-  for (const auto& c : r.configs)
-    if (c.name == key) return c;
-  FAIL("no " << key);
-  throw;
+const test::ConfigEntry& entry(const DescribeConfigsResponse::DescribeConfigsResult& r, const std::string& key) {
+  const auto* e = test::find_config(r.configs, key);
+  INFO("no " << key);
+  REQUIRE(e);
+  return *e;
 }
 
 }  // namespace
@@ -76,8 +74,8 @@ TEST_CASE("GROUP configs: set, described, refused as Kafka 4.4", "[api][admin][c
   CHECK(share.error_message ==
         "Group config share.session.timeout.ms is for share groups, which this broker does not support.");
   CHECK(set(h, "g", "bogus", "1").error_message == "Unknown group config name: bogus");
-  CHECK(entry(test::describe_config(h, kGroup, "g"), "consumer.session.timeout.ms").value ==
-        "50000");  // the refusals changed nothing
+  // The refusals changed nothing.
+  CHECK(entry(test::describe_config(h, kGroup, "g"), "consumer.session.timeout.ms").value == "50000");
 
   CHECK(set(h, "g", "consumer.session.timeout.ms", "", 1).error_code == 0);  // DELETE
   CHECK(entry(test::describe_config(h, kGroup, "g"), "consumer.session.timeout.ms").config_source == 5);

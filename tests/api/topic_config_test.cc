@@ -27,19 +27,12 @@ CreateTopicsResponse::CreatableTopicResult create(test::ApiHarness& h, const std
   return h.call<CreateTopicsResponse>(req, 7).topics.at(0);
 }
 
-std::vector<DescribeConfigsResponse::DescribeConfigsResourceResult> describe(test::ApiHarness& h,
-                                                                             const std::string& topic) {
-  DescribeConfigsRequest req;
-  DescribeConfigsRequest::DescribeConfigsResource r;
-  r.resource_type = 2;
-  r.resource_name = topic;
-  r.configuration_keys = std::nullopt;
-  req.resources.push_back(r);
-  req.include_synonyms = true;
-  req.include_documentation = true;
-  auto resp = h.call<DescribeConfigsResponse>(req, 4);
-  REQUIRE(resp.results.at(0).error_code == 0);
-  return resp.results.at(0).configs;
+// A topic's described configs (with synonyms and documentation); the
+// describe itself must succeed.
+std::vector<test::ConfigEntry> describe(test::ApiHarness& h, const std::string& topic) {
+  auto r = test::describe_config(h, 2, topic);
+  REQUIRE(r.error_code == 0);
+  return r.configs;
 }
 
 IncrementalAlterConfigsResponse::AlterConfigsResourceResponse set_all(
