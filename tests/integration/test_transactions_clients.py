@@ -160,7 +160,7 @@ class TxnMember:
                                    "batch": 40, "delay_ms": 150, "txn_timeout_ms": 10000,
                                    "timeout_ms": timeout * 1000}))
         self.err = open(Path(self.tmp.name, "err.txt"), "wb")
-        self.proc = subprocess.Popen(client.command(Path(self.tmp.name)) + [str(req)], stdout=subprocess.PIPE,
+        self.proc = subprocess.Popen(client.command() + [str(req)], stdout=subprocess.PIPE,
                                      stderr=self.err, stdin=subprocess.DEVNULL)
         threading.Thread(target=self._read, daemon=True).start()
 

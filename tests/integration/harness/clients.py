@@ -104,7 +104,8 @@ class InProcessClient(Client):
 
 # --------------------------------------------------------------- JSON drivers
 def _threads_of(pid: int) -> str:
-    """Each thread of `pid`: name, state and the kernel function it waits in."""
+    """Each thread of `pid`: name, state and the kernel function it waits
+    in; and, where gdb is installed, their native stacks."""
     lines = []
     for task in sorted(Path(f"/proc/{pid}/task").glob("*")):
         try:
@@ -133,8 +134,7 @@ class JsonDriver(Client):
     startup_slack = 20  # seconds on top of the request's own timeout
     security: dict | None = None  # the request's "security" object (drivers/README.md); None: PLAINTEXT
 
-    def command(self, work: Path) -> list[str]:
-        """The driver's command line; `work` is this call's own directory."""
+    def command(self) -> list[str]:
         raise NotImplementedError
 
     def secured(self, security: dict | None) -> "JsonDriver":
@@ -147,7 +147,7 @@ class JsonDriver(Client):
     # signal on which it prints where each of its threads is (None: none).
     stacks_signal: int | None = None
 
-    def stacks(self, work: Path, out: Path, err: Path) -> str:
+    def stacks(self, out: Path, err: Path) -> str:
         """What the driver printed on stacks_signal (its stderr is shown anyway)."""
         return ""
 
@@ -159,12 +159,12 @@ class JsonDriver(Client):
             rq, out, err = Path(d, "req.json"), Path(d, "out.json"), Path(d, "err.txt")
             rq.write_text(json.dumps(req))
             with open(out, "wb") as o, open(err, "wb") as e:
-                proc = subprocess.Popen(self.command(Path(d)) + [str(rq)], stdout=o, stderr=e,
+                proc = subprocess.Popen(self.command() + [str(rq)], stdout=o, stderr=e,
                                         stdin=subprocess.DEVNULL)
                 try:
                     proc.wait(timeout + self.startup_slack)
                 except subprocess.TimeoutExpired:
-                    stacks = self.hung(proc, Path(d), out, err)
+                    stacks = self.hung(proc, out, err)
                     raise DriverError(f"{self.name} driver ({req['op']}) did not finish within "
                                       f"{timeout + self.startup_slack}s\n{stacks}"
                                       f"{err.read_text(errors='replace')[-3000:]}") from None
@@ -178,7 +178,7 @@ class JsonDriver(Client):
                                   f"{err.read_text(errors='replace')[-2000:]}")
             return res
 
-    def hung(self, proc: subprocess.Popen, work: Path, out: Path, err: Path) -> str:
+    def hung(self, proc: subprocess.Popen, out: Path, err: Path) -> str:
         """Asks a driver that overran for its stacks, then kills it: what
         it had printed, its threads' states, and stacks_signal's answer."""
         stacks = _threads_of(proc.pid)
@@ -191,7 +191,7 @@ class JsonDriver(Client):
                 proc.wait(3)
             except subprocess.TimeoutExpired:
                 pass
-            stacks += self.stacks(work, out, err)
+            stacks += self.stacks(out, err)
         proc.kill()
         proc.wait()
         return stacks
@@ -248,12 +248,12 @@ class FranzGo(JsonDriver):
 
     stacks_signal = signal.SIGQUIT  # Go prints every goroutine's stack to stderr, and exits
 
-    def stacks(self, work, out, err):
+    def stacks(self, out, err):
         text = err.read_text(errors="replace")
         at = text.find("\ngoroutine 1 ")  # the main goroutine first (the stderr tail follows anyway)
         return f"--- goroutines ---\n{text[at:][:6000]}\n" if at >= 0 else ""
 
-    def command(self, work):
+    def command(self):
         return [str(CACHE / "go" / "franz-go-driver")]
 
     def admin_ops(self, bootstrap, topic, timeout=60) -> dict:
@@ -267,12 +267,12 @@ class Java(JsonDriver):
 
     stacks_signal = signal.SIGQUIT  # the JVM prints a thread dump to stdout, and goes on
 
-    def stacks(self, work, out, err):
+    def stacks(self, out, err):
         text = out.read_text(errors="replace")
         at = text.find("Full thread dump")
         return f"--- thread dump ---\n{text[at:][:12000]}\n" if at >= 0 else ""
 
-    def command(self, work):
+    def command(self):
         cp = java_classpath()
         jsa = CACHE / "java" / "app.jsa"
         cds = [f"-XX:SharedArchiveFile={jsa}", "-Xlog:disable", "-Xlog:all=error:stderr"] if jsa.exists() else []
@@ -285,11 +285,10 @@ class KafkaJS(JsonDriver):
     name = "kafkajs"
     caps = Caps(null_header_value=False, grouped_headers=True, consume_needs_group=True)
 
-    # No stacks_signal: Node answers signals on its event loop, which a
-    # loop of promises can starve; driver.js's own watchdog thread prints
-    # the JavaScript stack then (on stderr) and kills the process.
+    # No stacks_signal: Node answers signals only on its event loop; the
+    # threads' states and gdb's stacks (_threads_of) show where it hangs.
 
-    def command(self, work):
+    def command(self):
         # --single-threaded: no V8 background tasks. Node 20 can deadlock in
         # process.exit (nodejs/node#54918): the main thread joins the
         # platform's threads while a concurrent compile job on one of them

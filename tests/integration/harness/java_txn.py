@@ -19,8 +19,8 @@ from .clients import CACHE, DriverError, Java
 class TxnDriver(Java):
     """CompatDriver's JVM settings and classpath, main class TxnDriver."""
 
-    def command(self, work):
-        cmd = super().command(work)
+    def command(self):
+        cmd = super().command()
         assert cmd[-1] == "CompatDriver"
         return cmd[:-1] + ["TxnDriver"]
 
@@ -77,7 +77,7 @@ def hung_producer(bootstrap: str, topic: str, txn_id: str, log: Path, timeout: f
     req = Path(tempfile.mkstemp(prefix="txn-hang-", suffix=".json")[1])
     req.write_text(json.dumps({"op": "hang", "bootstrap": bootstrap, "topic": topic, "txn_id": txn_id,
                                "transaction_timeout_ms": 300000, "timeout_ms": int(timeout * 1000)}))
-    p = JavaProcess(driver().command(req.parent) + [str(req)], log)
+    p = JavaProcess(driver().command() + [str(req)], log)
     try:
         p.wait_for(lambda t: '{"open":true}' in t, timeout + 20, "the hanging transaction")
     except BaseException:

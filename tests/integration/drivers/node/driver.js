@@ -3,7 +3,6 @@
 // response on stdout. Bounded by timeout_ms (a watchdog exits the process).
 'use strict'
 const fs = require('fs')
-const { Worker } = require('worker_threads')
 const { Kafka, CompressionTypes, CompressionCodecs, logLevel } = require('kafkajs')
 const lz4js = require('lz4js')
 const xxh32 = require('lz4js/xxh32.js')
@@ -424,43 +423,6 @@ async function run (req) {
   throw new Error(`unknown op ${req.op}`)
 }
 
-// The watchdog of last resort, on its own thread: when the main thread has
-// not exited 3 s after its own watchdog was due, its event loop is starved
-// (a loop of resolved promises never yields to timers, as kafkajs's fetch
-// loop can do). It pauses the main thread through the inspector, prints the
-// JavaScript stack it stopped at on stderr, and kills the process.
-const WATCHDOG = `
-const { workerData } = require('worker_threads')
-const fs = require('fs')
-const inspector = require('inspector')
-const die = (text) => { fs.writeSync(2, text + '\\n'); process.kill(process.pid, 'SIGKILL') }
-setTimeout(() => {
-  const head = 'driver: event loop starved for ' + workerData.ms + ' ms; main thread stopped at:'
-  const session = new inspector.Session()
-  session.connectToMainThread()
-  const urls = {}
-  session.on('Debugger.scriptParsed', ({ params }) => { urls[params.scriptId] = params.url })
-  const line = ({ functionName, url, scriptId, lineNumber }) =>
-    '  at ' + (functionName || '<anonymous>') + ' (' + (url || urls[scriptId] || '?') + ':' + (lineNumber + 1) + ')'
-  // Three samples, 50 ms apart: one may stop in a hook between two awaits.
-  const samples = []
-  session.on('Debugger.paused', ({ params }) => {
-    const frames = params.callFrames.map((f) => line({ ...f, ...f.location }))
-    for (let t = params.asyncStackTrace; t; t = t.parent) {
-      frames.push('  -- ' + (t.description || 'async'), ...t.callFrames.map(line))
-    }
-    // A loop of awaits repeats the same two lines: keep one of each run.
-    samples.push(frames.filter((l, i) => i < 2 || l !== frames[i - 2]).slice(0, 30).join('\\n'))
-    if (samples.length === 3) die(head + '\\n' + samples.join('\\n  ----\\n'))
-    session.post('Debugger.resume', () => setTimeout(() => session.post('Debugger.pause'), 50))
-  })
-  // Async stack traces are recorded from the next await on: pause a little later.
-  session.post('Debugger.enable', () => session.post('Debugger.setAsyncCallStackDepth', { maxDepth: 32 },
-    () => setTimeout(() => session.post('Debugger.pause'), 200)))
-  setTimeout(() => die([head + ' (the inspector did not answer in time)', ...samples].join('\\n')), 3000)
-}, workerData.ms)
-`
-
 async function main () {
   if (process.argv.length !== 3) {
     console.error('usage: node driver.js REQUEST.json')
@@ -471,7 +433,6 @@ async function main () {
   const watchdog = setTimeout(() => {
     process.stdout.write(JSON.stringify({ error: `driver timed out after ${req.timeout_ms} ms` }) + '\n', () => process.exit(0))
   }, req.timeout_ms + 3000)
-  new Worker(WATCHDOG, { eval: true, workerData: { ms: req.timeout_ms + 6000 } }).unref()
   let res
   try {
     res = await run(req)
