@@ -57,8 +57,8 @@ build build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="
 # tests wait on timeouts, throttles and JVM starts for more than half of
 # their time (45 % CPU use at -j2 on 2 cores), and an idle-priority build
 # gets only the CPU they leave, so the tests keep their pace. The builds'
-# output goes to build/sanitizer-builds.log, shown when they are awaited; their
-# own process group, so that an early exit stops them.
+# output goes to build/sanitizer-builds.log, shown when they are awaited.
+# They run in their own process group (set -m), which an early exit kills.
 sanitizer_builds() {
   chrt --idle -p 0 "$BASHPID" 2>/dev/null || true
   renice -n 19 -p "$BASHPID" >/dev/null
@@ -92,14 +92,14 @@ BUILD_DIR=build timeout 900 scripts/bench-vs-kafka.sh --smoke >/dev/null
 
 if [[ -z "${SKIFF_TEST_QUICK:-}" ]]; then
   step "sanitizer builds (ASan+UBSan, TSan): awaited"
-  if ! wait "$SANITIZER_PID"; then
-    SANITIZER_PID=""
-    tail -n 200 build/sanitizer-builds.log
-    echo "test.sh: the sanitizer builds failed (whole output: build/sanitizer-builds.log)" >&2
-    exit 1
-  fi
+  status=0
+  wait "$SANITIZER_PID" || status=$?
   SANITIZER_PID=""
   cat build/sanitizer-builds.log
+  if [[ $status -ne 0 ]]; then
+    echo "test.sh: the sanitizer builds failed (build/sanitizer-builds.log, above)" >&2
+    exit 1
+  fi
 
   step "ASan+UBSan: unit and network tests"
   (cd build-asan && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
