@@ -23,7 +23,8 @@ namespace {
 using Op = std::tuple<std::string, int8_t, std::optional<std::string>>;  // name, operation, value
 
 IncrementalAlterConfigsResponse::AlterConfigsResourceResponse alter(test::ApiHarness& h, const std::string& broker,
-                                                                    std::vector<Op> ops, bool validate_only = false) {
+                                                                    const std::vector<Op>& ops,
+                                                                    bool validate_only = false) {
   IncrementalAlterConfigsRequest req;
   IncrementalAlterConfigsRequest::AlterConfigsResource res;
   res.resource_type = 4;
@@ -50,7 +51,8 @@ std::vector<std::string> synonyms(const DescribeConfigsResponse::DescribeConfigs
   return out;
 }
 
-void create_topic(test::ApiHarness& h, const std::string& name, std::map<std::string, std::string> configs = {}) {
+void create_topic(test::ApiHarness& h, const std::string& name,
+                  const std::map<std::string, std::string>& configs = {}) {
   auto req = test::create_topics_request(name, 1, 1, configs);
   REQUIRE(h.call<CreateTopicsResponse>(req, 7).topics.at(0).error_code == 0);
 }
@@ -171,7 +173,7 @@ TEST_CASE("BROKER_LOGGER: levels described in log4j's names and changed live, as
   CHECK(names[4].name == "storage");
   CHECK(level_of("root") == "INFO");
 
-  auto set = [&](std::vector<Op> ops) {
+  auto set = [&](const std::vector<Op>& ops) {
     IncrementalAlterConfigsRequest req;
     IncrementalAlterConfigsRequest::AlterConfigsResource res;
     res.resource_type = 8;

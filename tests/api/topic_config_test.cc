@@ -21,7 +21,7 @@ using namespace skiff::protocol;
 namespace {
 
 CreateTopicsResponse::CreatableTopicResult create(test::ApiHarness& h, const std::string& name,
-                                                  std::map<std::string, std::string> configs) {
+                                                  const std::map<std::string, std::string>& configs) {
   auto req = test::create_topics_request(name, 1, 1, configs);
   req.timeout_ms = 1000;
   return h.call<CreateTopicsResponse>(req, 7).topics.at(0);
