@@ -293,9 +293,8 @@ void Connection::enqueue(Request request) {
 // Never blocks the loop: a full channel leaves us muted and retries shortly.
 void Connection::try_enqueue() {
   if (closed_ || !pending_) return;
-  if (processor_.channel().try_send_request(*pending_)) {
+  if (processor_.queue_request(*pending_)) {
     pending_.reset();
-    processor_.on_request_queued();
     return;
   }
   retry_timer_.expires_after(kQueueFullRetry);

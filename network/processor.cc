@@ -53,7 +53,8 @@ void Processor::start() {
 // instead of one each, at the price of up to T more latency. Below a wake-up
 // per T, or with one busy connection, the loop waits in epoll as usual: a
 // single client's pipeline is already served back to back (staging), and
-// holding it would cap it at its in-flight window per T.
+// holding it would cap it at its in-flight window per T. The requests a
+// turn queues wake one handler at its end (RequestChannel::wake_handlers).
 void Processor::run_loop() {
   if (config_.coalesce_us <= 0) {
     io_.run();
@@ -64,6 +65,8 @@ void Processor::run_loop() {
   while (io_.run_one() > 0) {
     const auto woke = std::chrono::steady_clock::now();
     io_.poll();
+    if (handlers_owed_wake_) channel_.wake_handlers();
+    handlers_owed_wake_ = false;
     const bool hold = connections_read_ >= 2 && woke - idle_since < tick;
     connections_read_ = 0;
     last_read_connection_ = 0;
@@ -135,6 +138,15 @@ void Processor::enqueue_response(Response response) {
   }
   const uint64_t connection_id = response.context.connection_id;
   post_delivery(connection_id, std::move(response));
+}
+
+bool Processor::queue_request(Request& request) {
+  const bool later = config_.coalesce_us > 0;
+  if (!channel_.try_send_request(request, later ? RequestChannel::Wake::kLater : RequestChannel::Wake::kNow))
+    return false;
+  handlers_owed_wake_ |= later;
+  on_request_queued();
+  return true;
 }
 
 // Any thread: a staged request, owed now, goes to a handler without the loop.

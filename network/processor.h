@@ -12,7 +12,8 @@
 // a request usually costs the Processor one wake-up (its arrival), not two.
 // Requests a client pipelines behind an owed one are staged in the gate and
 // taken on by the thread that writes the owed response, so they cost no
-// wake-up at all.
+// wake-up at all. With coalescing (run_loop), the requests one turn of the
+// loop reads wake one handler thread at the end of the turn, not one each.
 #pragma once
 
 #include <atomic>
@@ -96,6 +97,9 @@ class Processor {
   void retry_memory_waiters();
   bool draining() const { return draining_; }
   void on_request_queued() { ++in_flight_; }
+  // Queues a request read on this loop for the handlers (false: the channel
+  // is full). Coalescing, the handlers are woken once at the end of the turn.
+  bool queue_request(Request& request);
   // A request was read from connection `id` in this turn of the loop
   // (counted for coalescing only: run_loop resets the count each turn).
   void on_request_read(uint64_t id) {
@@ -139,6 +143,7 @@ class Processor {
   // run_loop's turn: the connections read (a change of connection counts one).
   uint64_t last_read_connection_ = 0;
   int connections_read_ = 0;
+  bool handlers_owed_wake_ = false;  // a request of this turn was queued without a wake-up
   bool draining_ = false;
   std::atomic<size_t> in_flight_{0};
   std::atomic<size_t> connection_count_{0};

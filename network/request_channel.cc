@@ -4,15 +4,17 @@
 
 namespace skiff::network {
 
-bool RequestChannel::try_send_request(Request& request) {
+bool RequestChannel::try_send_request(Request& request, Wake wake) {
   {
     std::lock_guard lock(mu_);
     if (closed_ || queue_.size() >= capacity_) return false;
     queue_.push_back(std::move(request));
   }
-  not_empty_.notify_one();
+  if (wake == Wake::kNow) not_empty_.notify_one();
   return true;
 }
+
+void RequestChannel::wake_handlers() { not_empty_.notify_one(); }
 
 namespace {
 // The request a handler thread keeps to handle next (hand_on), and the
@@ -21,28 +23,31 @@ thread_local const RequestChannel* t_channel = nullptr;
 thread_local std::optional<Request> t_kept;
 }  // namespace
 
-void RequestChannel::push_admitted(std::unique_lock<std::mutex> lock, Request request) {
-  queue_.push_back(std::move(request));
-  lock.unlock();
-  not_empty_.notify_one();
-}
-
 void RequestChannel::hand_on(Request request) {
   handed_on_.fetch_add(1, std::memory_order_relaxed);
   std::unique_lock lock(mu_);
-  if (queue_.empty() && t_channel == this && !t_kept) {
+  const bool handler = t_channel == this;
+  if (queue_.empty() && handler && !t_kept) {
     t_kept.emplace(std::move(request));
     return;
   }
-  push_admitted(std::move(lock), std::move(request));
+  queue_.push_back(std::move(request));
+  // A handler thread takes from the queue itself once done: another is
+  // woken only when two or more would still wait behind its next one.
+  const bool wake = !handler || queue_.size() + (t_kept ? 1 : 0) >= 3;
+  lock.unlock();
+  if (wake) not_empty_.notify_one();
 }
 
 void RequestChannel::release_kept() {
   t_channel = nullptr;
-  if (!t_kept) return;
-  Request kept = std::move(*t_kept);
-  t_kept.reset();
-  push_admitted(std::unique_lock(mu_), std::move(kept));
+  if (t_kept) {
+    Request kept = std::move(*t_kept);
+    t_kept.reset();
+    std::lock_guard lock(mu_);
+    queue_.push_back(std::move(kept));
+  }
+  not_empty_.notify_one();  // for what this thread would have taken next
 }
 
 std::optional<Request> RequestChannel::receive_request(std::chrono::milliseconds timeout) {
@@ -58,7 +63,12 @@ std::optional<Request> RequestChannel::receive_request(std::chrono::milliseconds
   if (queue_.empty()) return std::nullopt;
   Request r = std::move(queue_.front());
   queue_.pop_front();
+  // Requests queued together (Wake::kLater) woke one handler: with two or
+  // more left, one more helps, and it wakes the next in turn. One left is
+  // served next by this thread, cheaper than another thread's wake-up.
+  const bool help = queue_.size() >= 2;
   lock.unlock();
+  if (help) not_empty_.notify_one();
   r.dequeued_at = std::chrono::steady_clock::now();
   return r;
 }

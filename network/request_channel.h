@@ -31,14 +31,22 @@ class RequestChannel : public ResponseSender {
 
   explicit RequestChannel(size_t capacity) : capacity_(capacity) {}
 
-  // Processor side. Moves from `request` only when it was queued.
-  bool try_send_request(Request& request);
+  // Processor side. Moves from `request` only when it was queued. With
+  // kLater no handler is woken yet: the caller owes a wake_handlers() before
+  // it sleeps (a Processor's turn queues its requests, then wakes once).
+  enum class Wake { kNow, kLater };
+  bool try_send_request(Request& request, Wake wake = Wake::kNow);
+  // Wakes one handler for requests queued with kLater; a handler that takes
+  // a request with two or more still queued behind it wakes the next.
+  void wake_handlers();
 
   // Any thread: a request read behind a response just written on the same
   // connection (staged, response_gate.h), owed now. It is queued even over
   // capacity (it was read already and holds its memory lease), except that
   // a handler thread with nothing queued before it keeps it to handle next
-  // itself: a pipelining client then wakes no other thread.
+  // itself: a pipelining client then wakes no other thread. A handler
+  // thread that queues it wakes another only when two or more requests
+  // would still wait behind its next one (as receive_request does).
   void hand_on(Request request);
 
   // Handler side: waits for a request; nothing once the channel is closed
@@ -68,10 +76,6 @@ class RequestChannel : public ResponseSender {
   RequestObserver* observer() const { return observer_.load(std::memory_order_acquire); }
 
  private:
-  // Queues `request` whatever the capacity (it was admitted before), then
-  // releases `lock` (held on mu_) and wakes one handler.
-  void push_admitted(std::unique_lock<std::mutex> lock, Request request);
-
   const size_t capacity_;
   std::atomic<RequestObserver*> observer_{nullptr};
   mutable std::mutex mu_;

@@ -1,0 +1,150 @@
+// RequestChannel's wake-ups: requests a Processor's turn queues with
+// Wake::kLater wake no handler until wake_handlers(), which wakes one; a
+// handler that takes a request with two or more behind it wakes one more;
+// a handler thread that hands a request on wakes nobody unless two or more
+// would wait behind its next. Every request is still handed out, in order.
+#include "network/request_channel.h"
+
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <catch2/catch.hpp>
+#include <chrono>
+#include <fstream>
+#include <string>
+#include <thread>
+
+using namespace std::chrono_literals;
+using skiff::network::Request;
+using skiff::network::RequestChannel;
+using Wake = RequestChannel::Wake;
+
+namespace {
+
+Request tagged(uint64_t tag) {
+  Request r;
+  r.context.connection_id = tag;
+  return r;
+}
+
+// The state letter of thread `tid` of this process ('S': asleep).
+char thread_state(pid_t tid) {
+  std::ifstream in("/proc/self/task/" + std::to_string(tid) + "/stat");
+  std::string line;
+  std::getline(in, line);
+  const auto close = line.rfind(')');
+  return close == std::string::npos || close + 2 >= line.size() ? '?' : line[close + 2];
+}
+
+// A handler thread: takes requests one at a time, each only when the test
+// lets it (allow), and counts them.
+class Handler {
+ public:
+  explicit Handler(RequestChannel& channel) : channel_(channel) {
+    thread_ = std::thread([this] {
+      tid_.store(static_cast<pid_t>(::syscall(SYS_gettid)));
+      while (!stop_.load()) {
+        if (channel_.receive_request(5000ms)) ++count_;
+        while (!stop_.load() && allowed_.load() <= count_.load()) std::this_thread::sleep_for(1ms);
+      }
+    });
+  }
+  ~Handler() {
+    stop_.store(true);
+    channel_.close();
+    thread_.join();
+  }
+  void allow(int n) { allowed_.store(n); }
+  int count() const { return count_.load(); }
+  // Waits until the thread sleeps in receive_request (or 5 s pass).
+  void wait_asleep() const {
+    for (int i = 0; i < 5000; ++i) {
+      const pid_t tid = tid_.load();
+      if (tid != 0 && count_.load() == allowed_.load() - 1 && thread_state(tid) == 'S') return;
+      std::this_thread::sleep_for(1ms);
+    }
+    FAIL("the handler thread never went to sleep");
+  }
+  bool took_within(int n, std::chrono::milliseconds limit) const {
+    for (auto deadline = std::chrono::steady_clock::now() + limit; std::chrono::steady_clock::now() < deadline;)
+      if (count_.load() >= n)
+        return true;
+      else
+        std::this_thread::sleep_for(1ms);
+    return count_.load() >= n;
+  }
+
+ private:
+  RequestChannel& channel_;
+  std::thread thread_;
+  std::atomic<pid_t> tid_{0};
+  std::atomic<bool> stop_{false};
+  std::atomic<int> allowed_{1}, count_{0};
+};
+
+}  // namespace
+
+TEST_CASE("requests queued with Wake::kLater wait for wake_handlers", "[request_channel]") {
+  RequestChannel channel(16);
+  Handler h(channel);
+  h.wait_asleep();
+  Request r = tagged(1);
+  REQUIRE(channel.try_send_request(r, Wake::kLater));
+  CHECK_FALSE(h.took_within(1, 100ms));  // queued, nobody woken
+  channel.wake_handlers();
+  CHECK(h.took_within(1, 5000ms));
+}
+
+TEST_CASE("Wake::kNow wakes a handler at once", "[request_channel]") {
+  RequestChannel channel(16);
+  Handler h(channel);
+  h.wait_asleep();
+  Request r = tagged(1);
+  REQUIRE(channel.try_send_request(r));
+  CHECK(h.took_within(1, 5000ms));
+}
+
+TEST_CASE("a handler that leaves two or more behind wakes one more", "[request_channel]") {
+  RequestChannel channel(16);
+  Handler a(channel), b(channel);
+  a.wait_asleep();
+  b.wait_asleep();
+  const int queued = GENERATE(2, 3);
+  for (int i = 1; i <= queued; ++i) {
+    Request r = tagged(uint64_t(i));
+    REQUIRE(channel.try_send_request(r, Wake::kLater));
+  }
+  channel.wake_handlers();  // one of the two takes one, then holds (allowed one)
+  const auto taken = [&](int n, std::chrono::milliseconds limit) {
+    for (auto end = std::chrono::steady_clock::now() + limit; std::chrono::steady_clock::now() < end;)
+      if (a.count() + b.count() >= n)
+        return true;
+      else
+        std::this_thread::sleep_for(1ms);
+    return a.count() + b.count() >= n;
+  };
+  REQUIRE(taken(1, 5000ms));
+  // One left behind waits for the first handler (cheaper than a wake-up);
+  // two left: the second handler helps.
+  CHECK(taken(2, 200ms) == (queued == 3));
+}
+
+TEST_CASE("a handler thread hands on, waking another only for two or more behind its next", "[request_channel]") {
+  RequestChannel channel(16);
+  Request first = tagged(1);
+  REQUIRE(channel.try_send_request(first, Wake::kLater));
+  REQUIRE(channel.receive_request(0ms));  // this thread is a handler thread now
+  Handler other(channel);
+  other.wait_asleep();
+  channel.hand_on(tagged(10));  // nothing queued: this thread keeps it
+  channel.hand_on(tagged(11));  // one behind the kept one: no wake-up
+  CHECK_FALSE(other.took_within(1, 100ms));
+  channel.hand_on(tagged(12));  // two behind: another handler is woken
+  CHECK(other.took_within(1, 5000ms));
+  auto next = channel.receive_request(0ms);
+  REQUIRE(next);
+  CHECK(next->context.connection_id == 10);  // the kept one comes first
+  CHECK(channel.handed_on() == 3);
+  channel.release_kept();  // this thread stops being a handler thread
+}
