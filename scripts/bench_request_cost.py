@@ -10,14 +10,17 @@ Per broker (started fresh, alternating Skiff, Kafka, Skiff, ... over rounds):
         latency, broker cores, and broker context switches per request
         (voluntary + involuntary, summed over every thread in
         /proc/PID/task/*/status; requests = what the clients sent, from
-        librdkafka's statistics).
+        librdkafka's statistics), also split by thread kind (skiff-io: the
+        handler threads, skiff-net: the Processors).
   rate  saturation: one-record produce requests (batch.num.messages=1, at
         most 5 in flight per connection) from 1 and from 8 connections, at
         rising rates; the highest rate delivered at >= 95 % of the asked
         rate with p99 <= --p99-limit-ms, and what happens above it.
 """
 import argparse
+import collections
 import json
+import re
 import shutil
 import sys
 import tempfile
@@ -29,15 +32,28 @@ import bench_vs_kafka as bvk  # noqa: E402  (the broker processes and client run
 
 
 def context_switches(pid):
-    total = 0
+    """Voluntary and involuntary switches of the process's threads, by thread
+    kind (the thread's name without its trailing number: skiff-io, skiff-net)."""
+    by_kind = collections.Counter()
     for task in Path(f"/proc/{pid}/task").iterdir():
         try:
+            kind = re.sub(r"[-_\d]+$", "", (task / "comm").read_text().strip()) or "?"
             for line in (task / "status").read_text().splitlines():
-                if "ctxt_switches" in line:
-                    total += int(line.split()[1])
+                if line.startswith("voluntary_ctxt_switches"):
+                    by_kind[(kind, "vol")] += int(line.split()[1])
+                elif line.startswith("nonvoluntary_ctxt_switches"):
+                    by_kind[(kind, "invol")] += int(line.split()[1])
         except OSError:
             pass  # the thread ended meanwhile
-    return total
+    return by_kind
+
+
+def by_thread(switches, requests):
+    """The busiest thread kinds' switches per request, "kind vol+invol"."""
+    kinds = sorted({k for k, _ in switches}, key=lambda k: -(switches[(k, "vol")] + switches[(k, "invol")]))
+    parts = [f"{k} {switches[(k, 'vol')] / requests:.2f}+{switches[(k, 'invol')] / requests:.2f}" for k in kinds
+             if (switches[(k, "vol")] + switches[(k, "invol")]) / requests >= 0.01]
+    return ", ".join(parts[:4])
 
 
 def measured(args, broker, cmd):
@@ -48,16 +64,21 @@ def measured(args, broker, cmd):
         r["client_log"] = client_log
         bvk.log("  client log:\n    " + "\n    ".join(client_log))
     wall = time.monotonic() - t0
-    cs, cpu = context_switches(broker.proc.pid) - cs0, broker.cpu_seconds() - cpu0
+    cs = context_switches(broker.proc.pid)
+    cs.subtract(cs0)
+    cpu = broker.cpu_seconds() - cpu0
+    requests = max(1, r["requests"])
     r["broker_cores"] = round(cpu / wall, 3)
-    r["switches_per_request"] = round(cs / max(1, r["requests"]), 3)
-    r["broker_cpu_us_per_request"] = round(cpu / max(1, r["requests"]) * 1e6, 1)
+    r["switches_per_request"] = round(sum(cs.values()) / requests, 3)
+    r["switches_by_thread"] = by_thread(cs, requests)
+    r["broker_cpu_us_per_request"] = round(cpu / requests * 1e6, 1)
     return r
 
 
 def bench(args, broker, mode, topic, rate, seconds, *extra):
+    sets = [a for kv in args.client_set or [] for a in ("--set", kv)]
     return measured(args, broker, [str(args.rdkafka_bench), mode, "--bootstrap", broker.bootstrap, "--topic", topic,
-                                   "--rate", str(rate), "--seconds", str(seconds), *extra])
+                                   "--rate", str(rate), "--seconds", str(seconds), *sets, *extra])
 
 
 def saturation(args, broker, producers):
@@ -103,12 +124,15 @@ def run_broker(args, cls, round_no):
 
 
 def summarize(runs):
-    lines = ["| e2e at rate, per run (same broker) | p50 ms | p99 ms | p99.9 ms | broker cores "
-             "| switches/request | broker CPU µs/request |", "|---|---|---|---|---|---|---|"]
+    lines = ["| e2e at rate, per run (same broker) | p50 ms | p99 ms | p99.9 ms | produce p50/p99 ms | broker cores "
+             "| switches/request | broker CPU µs/request | switches/request by thread (voluntary+involuntary) |",
+             "|---|---|---|---|---|---|---|---|---|"]
     for name, res in runs:
         for i, r in enumerate(res["e2e"], 1):
-            lines.append(f"| {name} run {i} | {r['p50_ms']} | {r['p99_ms']} | {r['p999_ms']} | {r['broker_cores']} "
-                         f"| {r['switches_per_request']} | {r['broker_cpu_us_per_request']} |")
+            lines.append(f"| {name} run {i} | {r['p50_ms']} | {r['p99_ms']} | {r['p999_ms']} "
+                         f"| {r.get('produce_p50_ms')}/{r.get('produce_p99_ms')} | {r['broker_cores']} "
+                         f"| {r['switches_per_request']} | {r['broker_cpu_us_per_request']} "
+                         f"| {r.get('switches_by_thread', '')} |")
     sat = [(n, res) for n, res in runs if "rate x1" in res]
     if sat:
         lines += ["", "| saturation (p99 <= limit, >= 95 % delivered) | 1 connection, requests/s "
@@ -127,6 +151,8 @@ def main():
     p.add_argument("--e2e-seconds", type=float, default=20)
     p.add_argument("--e2e-runs", type=int, default=5)
     p.add_argument("--no-saturation", action="store_true")
+    p.add_argument("--client-set", action="append", metavar="KEY=VALUE",
+                   help="a librdkafka setting for every client (e.g. socket.nagle.disable=true)")
     p.add_argument("--rate-start", type=int, default=5_000)
     p.add_argument("--rate-max", type=int, default=400_000)
     p.add_argument("--rate-seconds", type=float, default=5)

@@ -17,7 +17,8 @@
 //   to the Nth, the start-up before the first record reported apart.
 // e2e: one producer at R records/s (linger.ms=0) and one consumer in this
 //   process; each record carries its send time (CLOCK_MONOTONIC), latency =
-//   receive time - send time, reported as p50/p99/p99.9/max in ms.
+//   receive time - send time, reported as p50/p99/p99.9/max in ms; and the
+//   produce round trip (delivery report - send time) as produce_p50/p99_ms.
 // rate: P producers (P connections), R records/s in all, every record its own
 //   produce request (linger.ms=0, batch.num.messages=1, acks=1, at most 5
 //   requests in flight per connection, as Java's default); latency = delivery
@@ -38,6 +39,7 @@
 #include <cstring>
 #include <ctime>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <thread>
 #include <utility>
@@ -144,9 +146,11 @@ Conf base_conf(const Options& o) {
 }
 
 // What one client's callbacks collect (its opaque). Delivery reports and
-// statistics are served by the client's poll, on the polling thread; the
-// request count is read from another thread, hence atomic.
+// statistics are served by the client's poll, on the polling thread (a
+// Poller's, and whichever thread flushes: `mu` guards what a delivery report
+// writes); the request count is read from another thread, hence atomic.
 struct ClientStats {
+  std::mutex mu;
   long delivered = 0;
   long failed = 0;
   rd_kafka_resp_err_t first_error = RD_KAFKA_RESP_ERR_NO_ERROR;
@@ -157,6 +161,7 @@ struct ClientStats {
 
 void on_delivery(rd_kafka_t*, const rd_kafka_message_t* m, void* opaque) {
   auto* stats = static_cast<ClientStats*>(opaque);
+  std::lock_guard lock(stats->mu);
   if (m->err) {
     if (stats->failed++ == 0) stats->first_error = m->err;
     return;
@@ -336,9 +341,31 @@ double percentile(const std::vector<int64_t>& sorted, double q) {
   return double(sorted[i]) / 1e6;
 }
 
+// Serves a producer's callbacks on its own thread while it lives, each as
+// soon as it is due: a delivery report is timed when it arrives, not at the
+// sender's next send (which at R records/s would add up to 1/R to it).
+class Poller {
+ public:
+  explicit Poller(rd_kafka_t* rk)
+      : thread_([this, rk] {
+          while (!stop_.load()) rd_kafka_poll(rk, 20);
+        }) {}
+  Poller(const Poller&) = delete;
+  Poller& operator=(const Poller&) = delete;
+  ~Poller() {
+    stop_.store(true);
+    thread_.join();
+  }
+
+ private:
+  std::atomic<bool> stop_{false};
+  std::thread thread_;
+};
+
 // Sends `total` records at `rate`/s from the calling thread, each carrying its
 // send time; sleeps between sends (no spinning: the client must not take the
-// broker's core). Stops early once `stop_at` (mono_ns) has passed.
+// broker's core). Stops early once `stop_at` (mono_ns) has passed. The
+// caller runs a Poller for the delivery reports.
 void send_paced(rd_kafka_t* rk, rd_kafka_topic_t* rkt, const Options& o, double rate, long total,
                 int64_t stop_at = INT64_MAX) {
   std::string payload(size_t(std::max(o.size, 8)), 'x');
@@ -352,7 +379,6 @@ void send_paced(rd_kafka_t* rk, rd_kafka_topic_t* rkt, const Options& o, double 
     if (now > stop_at) return;
     std::memcpy(payload.data(), &now, sizeof now);
     produce_one(rk, rkt, payload.data(), payload.size());
-    rd_kafka_poll(rk, 0);
   }
 }
 
@@ -369,14 +395,27 @@ void settle_stats(rd_kafka_t* rk, bool consumer) {
   }
 }
 
-void print_latencies(const char* mode, std::vector<int64_t>& latencies, long expected, double seconds, long requests) {
+// ",\"k\":v" for each pair, v with three decimals.
+std::string fmt_fields(std::initializer_list<std::pair<const char*, double>> fields) {
+  std::string out;
+  char buf[96];
+  for (const auto& [k, v] : fields) {
+    std::snprintf(buf, sizeof buf, ",\"%s\":%.3f", k, v);
+    out += buf;
+  }
+  return out;
+}
+
+// `extra`: more fields for the same JSON line (fmt_fields), or "".
+void print_latencies(const char* mode, std::vector<int64_t>& latencies, long expected, double seconds, long requests,
+                     const std::string& extra = "") {
   std::sort(latencies.begin(), latencies.end());
   std::printf(
       "{\"mode\":\"%s\",\"records\":%zu,\"expected\":%ld,\"records_per_s\":%.1f,\"requests\":%ld,"
-      "\"p50_ms\":%.3f,\"p99_ms\":%.3f,\"p999_ms\":%.3f,\"max_ms\":%.3f}\n",
+      "\"p50_ms\":%.3f,\"p99_ms\":%.3f,\"p999_ms\":%.3f,\"max_ms\":%.3f%s}\n",
       mode, latencies.size(), expected, double(latencies.size()) / seconds, requests, percentile(latencies, 0.50),
       percentile(latencies, 0.99), percentile(latencies, 0.999),
-      latencies.empty() ? 0.0 : double(latencies.back()) / 1e6);
+      latencies.empty() ? 0.0 : double(latencies.back()) / 1e6, extra.c_str());
   std::fflush(stdout);
 }
 
@@ -411,14 +450,18 @@ int run_e2e(const Options& o) {
   collect(cconf, &cstats, RD_KAFKA_CONSUMER);
   rd_kafka_t* consumer = assigned_consumer(o, cconf);
   wait_for_marker(producer, rkt, consumer, o);
+  pstats.timed = true;  // the produce round trip too (delivery report - send), from here on
 
   const long total = long(o.rate * o.seconds);
   const long requests0 = pstats.requests + cstats.requests;
   std::vector<int64_t> latencies;
   latencies.reserve(size_t(total));
   std::thread send([&] {
-    send_paced(producer, rkt, o, o.rate, total);
-    rd_kafka_flush(producer, 10000);
+    {
+      Poller poller(producer);
+      send_paced(producer, rkt, o, o.rate, total);
+      rd_kafka_flush(producer, 10000);
+    }
     settle_stats(producer, false);
   });
   const double start = now_s(), deadline = start + o.seconds + o.timeout_s;
@@ -435,7 +478,10 @@ int run_e2e(const Options& o) {
   const double elapsed = now_s() - start;
   send.join();
   settle_stats(consumer, true);
-  print_latencies("e2e", latencies, total, elapsed, pstats.requests + cstats.requests - requests0);
+  std::sort(pstats.latencies.begin(), pstats.latencies.end());
+  const std::string produce_rtt = fmt_fields(
+      {{"produce_p50_ms", percentile(pstats.latencies, 0.50)}, {"produce_p99_ms", percentile(pstats.latencies, 0.99)}});
+  print_latencies("e2e", latencies, total, elapsed, pstats.requests + cstats.requests - requests0, produce_rtt);
   rd_kafka_topic_destroy(rkt);
   rd_kafka_destroy(producer);
   rd_kafka_consumer_close(consumer);
@@ -476,8 +522,11 @@ int run_rate(const Options& o) {
   const double start = now_s();
   for (auto& p : producers)
     p->thread = std::thread([&o, &p, per_producer, stop_at] {
-      send_paced(p->rk, p->rkt, o, o.rate / o.producers, per_producer, stop_at);
-      rd_kafka_flush(p->rk, int(o.timeout_s * 1000));
+      {
+        Poller poller(p->rk);
+        send_paced(p->rk, p->rkt, o, o.rate / o.producers, per_producer, stop_at);
+        rd_kafka_flush(p->rk, int(o.timeout_s * 1000));
+      }
       settle_stats(p->rk, false);
     });
   std::vector<int64_t> latencies;
