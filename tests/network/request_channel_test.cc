@@ -15,10 +15,13 @@
 #include <string>
 #include <thread>
 
+#include "tests/support/eventually.h"
+
 using namespace std::chrono_literals;
 using skiff::network::Request;
 using skiff::network::RequestChannel;
 using Wake = RequestChannel::Wake;
+using skiff::test::eventually;
 
 namespace {
 
@@ -37,17 +40,16 @@ char thread_state(pid_t tid) {
   return close == std::string::npos || close + 2 >= line.size() ? '?' : line[close + 2];
 }
 
-// A handler thread: takes requests one at a time, each only when the test
-// lets it (allow), and counts them.
+// A handler thread that takes one request and then holds it (so a second
+// request is taken only by another handler that was woken for it).
 class Handler {
  public:
   explicit Handler(RequestChannel& channel) : channel_(channel) {
     thread_ = std::thread([this] {
       tid_.store(static_cast<pid_t>(::syscall(SYS_gettid)));
-      while (!stop_.load()) {
+      while (!stop_.load() && count_.load() == 0)
         if (channel_.receive_request(5000ms)) ++count_;
-        while (!stop_.load() && allowed_.load() <= count_.load()) std::this_thread::sleep_for(1ms);
-      }
+      while (!stop_.load()) std::this_thread::sleep_for(1ms);
     });
   }
   ~Handler() {
@@ -55,24 +57,14 @@ class Handler {
     channel_.close();
     thread_.join();
   }
-  void allow(int n) { allowed_.store(n); }
   int count() const { return count_.load(); }
   // Waits until the thread sleeps in receive_request (or 5 s pass).
   void wait_asleep() const {
-    for (int i = 0; i < 5000; ++i) {
-      const pid_t tid = tid_.load();
-      if (tid != 0 && count_.load() == allowed_.load() - 1 && thread_state(tid) == 'S') return;
-      std::this_thread::sleep_for(1ms);
-    }
-    FAIL("the handler thread never went to sleep");
+    if (!eventually([&] { return tid_.load() != 0 && count_.load() == 0 && thread_state(tid_.load()) == 'S'; }, 5000ms))
+      FAIL("the handler thread never went to sleep");
   }
-  bool took_within(int n, std::chrono::milliseconds limit) const {
-    for (auto deadline = std::chrono::steady_clock::now() + limit; std::chrono::steady_clock::now() < deadline;)
-      if (count_.load() >= n)
-        return true;
-      else
-        std::this_thread::sleep_for(1ms);
-    return count_.load() >= n;
+  bool took_within(std::chrono::milliseconds limit) const {
+    return eventually([&] { return count_.load() > 0; }, limit);
   }
 
  private:
@@ -80,7 +72,7 @@ class Handler {
   std::thread thread_;
   std::atomic<pid_t> tid_{0};
   std::atomic<bool> stop_{false};
-  std::atomic<int> allowed_{1}, count_{0};
+  std::atomic<int> count_{0};
 };
 
 }  // namespace
@@ -91,9 +83,9 @@ TEST_CASE("requests queued with Wake::kLater wait for wake_handlers", "[request_
   h.wait_asleep();
   Request r = tagged(1);
   REQUIRE(channel.try_send_request(r, Wake::kLater));
-  CHECK_FALSE(h.took_within(1, 100ms));  // queued, nobody woken
+  CHECK_FALSE(h.took_within(100ms));  // queued, nobody woken
   channel.wake_handlers();
-  CHECK(h.took_within(1, 5000ms));
+  CHECK(h.took_within(5000ms));
 }
 
 TEST_CASE("Wake::kNow wakes a handler at once", "[request_channel]") {
@@ -102,7 +94,7 @@ TEST_CASE("Wake::kNow wakes a handler at once", "[request_channel]") {
   h.wait_asleep();
   Request r = tagged(1);
   REQUIRE(channel.try_send_request(r));
-  CHECK(h.took_within(1, 5000ms));
+  CHECK(h.took_within(5000ms));
 }
 
 TEST_CASE("a handler that leaves two or more behind wakes one more", "[request_channel]") {
@@ -115,19 +107,12 @@ TEST_CASE("a handler that leaves two or more behind wakes one more", "[request_c
     Request r = tagged(uint64_t(i));
     REQUIRE(channel.try_send_request(r, Wake::kLater));
   }
-  channel.wake_handlers();  // one of the two takes one, then holds (allowed one)
-  const auto taken = [&](int n, std::chrono::milliseconds limit) {
-    for (auto end = std::chrono::steady_clock::now() + limit; std::chrono::steady_clock::now() < end;)
-      if (a.count() + b.count() >= n)
-        return true;
-      else
-        std::this_thread::sleep_for(1ms);
-    return a.count() + b.count() >= n;
-  };
-  REQUIRE(taken(1, 5000ms));
+  channel.wake_handlers();  // one of the two takes one, then holds it
+  const auto taken = [&](int n) { return a.count() + b.count() >= n; };
+  REQUIRE(eventually([&] { return taken(1); }, 5000ms));
   // One left behind waits for the first handler (cheaper than a wake-up);
   // two left: the second handler helps.
-  CHECK(taken(2, 200ms) == (queued == 3));
+  CHECK(eventually([&] { return taken(2); }, 200ms) == (queued == 3));
 }
 
 TEST_CASE("a handler thread hands on, waking another only for two or more behind its next", "[request_channel]") {
@@ -139,9 +124,9 @@ TEST_CASE("a handler thread hands on, waking another only for two or more behind
   other.wait_asleep();
   channel.hand_on(tagged(10));  // nothing queued: this thread keeps it
   channel.hand_on(tagged(11));  // one behind the kept one: no wake-up
-  CHECK_FALSE(other.took_within(1, 100ms));
+  CHECK_FALSE(other.took_within(100ms));
   channel.hand_on(tagged(12));  // two behind: another handler is woken
-  CHECK(other.took_within(1, 5000ms));
+  CHECK(other.took_within(5000ms));
   auto next = channel.receive_request(0ms);
   REQUIRE(next);
   CHECK(next->context.connection_id == 10);  // the kept one comes first
