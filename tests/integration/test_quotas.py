@@ -37,6 +37,14 @@ def set_quota(broker, entity: list[str], config: str) -> None:
     assert "Completed updating config" in out, out
 
 
+def per_second(events: list[tuple[float, int]]) -> list[int]:
+    """Bytes of (time, bytes) events in each whole second from 0."""
+    per = [0] * (int(max(t for t, _ in events)) + 1)
+    for t, n in events:
+        per[int(t)] += n
+    return per
+
+
 def whole_cycles_rate(events: list[tuple[float, int]]) -> float:
     """Bytes per second of (time, bytes) events over whole quota cycles.
 
@@ -51,10 +59,8 @@ def whole_cycles_rate(events: list[tuple[float, int]]) -> float:
     always one busy second. It starts at its first event in that second: a
     cycle measured in whole seconds would be off by up to a second in two
     cycles (±5 %)."""
-    seconds = int(max(t for t, _ in events)) + 1
-    per = [0] * seconds
-    for t, n in events:
-        per[int(t)] += n
+    per = per_second(events)
+    seconds = len(per)
     low = max(per) / 20
     bursts = [i for i in range(seconds) if per[i] >= low and (i == 0 or per[i - 1] < low)]
     assert len(bursts) >= 3, f"expected bursts every ~11 s: {per}"
@@ -86,7 +92,7 @@ def test_producer_held_to_its_byte_rate(client, b):
         p.poll(0)
     p.flush(30)
     rate = whole_cycles_rate(acked)
-    assert quota * 0.9 <= rate <= quota * 1.1, f"{rate:.0f} B/s against a quota of {quota}"
+    assert quota * 0.9 <= rate <= quota * 1.1, f"{rate:.0f} B/s against a quota of {quota}: {per_second(acked)}"
     families = metrics_of(b)
     if families is None:
         return
@@ -127,7 +133,7 @@ def test_consumer_held_to_its_byte_rate(client, b):
         c.close()
     assert got, "nothing consumed"
     rate = whole_cycles_rate(got)
-    assert quota * 0.9 <= rate <= quota * 1.1, f"{rate:.0f} B/s against a quota of {quota}"
+    assert quota * 0.9 <= rate <= quota * 1.1, f"{rate:.0f} B/s against a quota of {quota}: {per_second(got)}"
     families = metrics_of(b)
     if families is not None:
         assert value(families, "skiff_quota_throttled_total", type="Fetch", user="", client_id=client_id) > 0
