@@ -54,15 +54,17 @@ def whole_cycles_rate(events: list[tuple[float, int]]) -> float:
     later, then bursts again (Kafka's brokers behave alike). Its throughput
     is the quota over whole cycles: from the start of one burst to the start
     of a later one. A burst is found as a second with traffic (at least 5 %
-    of the busiest second's) after a quiet one: on a loaded machine a client
-    may take several seconds to take in its 10 s worth, so a burst is not
-    always one busy second. It starts at its first event in that second: a
-    cycle measured in whole seconds would be off by up to a second in two
-    cycles (±5 %)."""
+    of the busiest second's) after three quiet ones: on a loaded machine a
+    client may take several seconds to take in its 10 s worth, with a quiet
+    second inside (a sample expiring mid-burst lets a last fetch through),
+    so a burst is not always one busy second, nor traffic after one quiet
+    second a new burst; between bursts it is throttled for ~8 s. It starts
+    at its first event in that second: a cycle measured in whole seconds
+    would be off by up to a second in two cycles (±5 %)."""
     per = per_second(events)
     seconds = len(per)
     low = max(per) / 20
-    bursts = [i for i in range(seconds) if per[i] >= low and (i == 0 or per[i - 1] < low)]
+    bursts = [i for i in range(seconds) if per[i] >= low and all(per[j] < low for j in range(max(0, i - 3), i))]
     assert len(bursts) >= 3, f"expected bursts every ~11 s: {per}"
     start = min(t for t, _ in events if int(t) == bursts[1])
     end = min(t for t, _ in events if int(t) == bursts[-1])
