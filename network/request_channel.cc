@@ -1,5 +1,6 @@
 #include "network/request_channel.h"
 
+#include <iterator>
 #include <stdexcept>
 
 namespace skiff::network {
@@ -27,11 +28,17 @@ void RequestChannel::hand_on(Request request) {
   handed_on_.fetch_add(1, std::memory_order_relaxed);
   std::unique_lock lock(mu_);
   const bool handler = t_channel == this;
-  if (queue_.empty() && handler && !t_kept) {
+  // The request was read (staged) before whatever else its turn of the loop
+  // read and queued: it goes ahead of those, so a fetch read behind a run of
+  // pipelined produces sees all of them appended, not only the first.
+  const bool oldest = queue_.empty() || request.received_at <= queue_.front().received_at;
+  if (oldest && handler && !t_kept) {
     t_kept.emplace(std::move(request));
     return;
   }
-  queue_.push_back(std::move(request));
+  auto at = queue_.end();
+  while (at != queue_.begin() && std::prev(at)->received_at > request.received_at) --at;
+  queue_.insert(at, std::move(request));
   // A handler thread takes from the queue itself once done: another is
   // woken only when two or more would still wait behind its next one.
   const bool wake = !handler || queue_.size() + (t_kept ? 1 : 0) >= 3;

@@ -42,9 +42,13 @@ class RequestChannel : public ResponseSender {
 
   // Any thread: a request read behind a response just written on the same
   // connection (staged, response_gate.h), owed now. It is queued even over
-  // capacity (it was read already and holds its memory lease), except that
-  // a handler thread with nothing queued before it keeps it to handle next
-  // itself: a pipelining client then wakes no other thread. A handler
+  // capacity (it was read already and holds its memory lease), in read
+  // order (Request::received_at: ahead of requests read after it), except
+  // that a handler thread with nothing queued that was read before it keeps
+  // it to handle next itself: a pipelining client then wakes no other
+  // thread, and a run of pipelined requests read in one turn is served
+  // before what the turn read after it (a fetch sees the whole run of
+  // produces appended, not only the first). A handler
   // thread that queues it wakes another only when two or more requests
   // would still wait behind its next one (as receive_request does).
   void hand_on(Request request);

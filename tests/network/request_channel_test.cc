@@ -14,6 +14,7 @@
 #include <fstream>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "tests/support/eventually.h"
 
@@ -132,4 +133,28 @@ TEST_CASE("a handler thread hands on, waking another only for two or more behind
   CHECK(next->context.connection_id == 10);  // the kept one comes first
   CHECK(channel.handed_on() == 3);
   channel.release_kept();  // this thread stops being a handler thread
+}
+
+TEST_CASE("a handed-on request goes ahead of requests read after it", "[request_channel]") {
+  const auto t0 = std::chrono::steady_clock::now();
+  const auto read_at = [&](uint64_t tag, int us) {
+    Request r = tagged(tag);
+    r.received_at = t0 + std::chrono::microseconds(us);
+    return r;
+  };
+  RequestChannel channel(16);
+  Request first = read_at(1, 0);
+  REQUIRE(channel.try_send_request(first, Wake::kLater));
+  REQUIRE(channel.receive_request(0ms));  // this thread is a handler thread now
+  // The turn read a pipelined produce run (staged, read at 10 and 20) and
+  // then a fetch (read at 30, queued).
+  Request fetch = read_at(30, 30);
+  REQUIRE(channel.try_send_request(fetch, Wake::kLater));
+  channel.hand_on(read_at(10, 10));  // read before the fetch: kept, served next
+  channel.hand_on(read_at(20, 20));  // read before the fetch too: queued ahead of it
+  channel.hand_on(read_at(40, 40));  // read after it: behind it
+  std::vector<uint64_t> order;
+  while (auto r = channel.receive_request(0ms)) order.push_back(r->context.connection_id);
+  CHECK(order == std::vector<uint64_t>{10, 20, 30, 40});
+  channel.release_kept();
 }
