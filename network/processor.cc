@@ -117,7 +117,11 @@ void Processor::accept(boost::asio::ip::tcp::socket socket, ConnectionQuotas::Sl
 void Processor::enqueue_response(Response response) {
   if (response.context.gate) {    // the calling thread may write it itself (response_gate.h)
     std::optional<Request> next;  // the connection's next request, staged behind this response
-    switch (response.context.gate->try_answer(response, next)) {
+    const bool may_cork = config_.coalesce_us > 0 && channel_.handles_here();  // latency traded, as coalescing
+    bool corked = false;
+    const auto outcome = response.context.gate->try_answer(response, next, may_cork ? &corked : nullptr);
+    if (may_cork && outcome != ResponseGate::Outcome::kClosed) channel_.wrote(response.context.gate, corked);
+    switch (outcome) {
       case ResponseGate::Outcome::kAnswered:
         on_response_sent(response.times);
         on_response_taken();

@@ -13,7 +13,9 @@
 // Requests a client pipelines behind an owed one are staged in the gate and
 // taken on by the thread that writes the owed response, so they cost no
 // wake-up at all. With coalescing (run_loop), the requests one turn of the
-// loop reads wake one handler thread at the end of the turn, not one each.
+// loop reads wake one handler thread at the end of the turn, not one each,
+// and a handler thread writes the responses to a pipelined run corked, so
+// they leave in one segment (response_gate.h).
 #pragma once
 
 #include <atomic>

@@ -3,6 +3,8 @@
 #include <iterator>
 #include <stdexcept>
 
+#include "network/response_gate.h"
+
 namespace skiff::network {
 
 bool RequestChannel::try_send_request(Request& request, Wake wake) {
@@ -22,7 +24,42 @@ namespace {
 // channel it serves (set by receive_request: only handler threads call it).
 thread_local const RequestChannel* t_channel = nullptr;
 thread_local std::optional<Request> t_kept;
+
+// The connection this handler thread left a corked response on (wrote()).
+struct Cork {
+  std::shared_ptr<ResponseGate> gate;
+  bool served = false;  // a request was served since: push it before the next
+};
+thread_local Cork t_cork;
+
+void push_cork() {
+  if (!t_cork.gate) return;
+  t_cork.gate->uncork();
+  t_cork = {};
+}
+
+// Before a handler thread takes its next request: a cork left by the last
+// one waits for the kept request (most likely the staged one it was corked
+// for), and no longer.
+void settle_cork() {
+  if (!t_cork.gate) return;
+  if (!t_cork.served && t_kept)
+    t_cork.served = true;
+  else
+    push_cork();
+}
 }  // namespace
+
+bool RequestChannel::handles_here() const { return t_channel == this; }
+
+void RequestChannel::wrote(const std::shared_ptr<ResponseGate>& gate, bool corked) {
+  if (!corked) {
+    if (t_cork.gate == gate) t_cork = {};  // an uncorked write pushed it
+    return;
+  }
+  if (t_cork.gate != gate) push_cork();
+  t_cork = {gate, false};
+}
 
 void RequestChannel::hand_on(Request request) {
   handed_on_.fetch_add(1, std::memory_order_relaxed);
@@ -47,6 +84,7 @@ void RequestChannel::hand_on(Request request) {
 }
 
 void RequestChannel::release_kept() {
+  push_cork();
   t_channel = nullptr;
   if (t_kept) {
     Request kept = std::move(*t_kept);
@@ -59,6 +97,7 @@ void RequestChannel::release_kept() {
 
 std::optional<Request> RequestChannel::receive_request(std::chrono::milliseconds timeout) {
   t_channel = this;
+  settle_cork();
   if (t_kept) {
     std::optional<Request> r = std::move(t_kept);
     t_kept.reset();

@@ -53,6 +53,16 @@ class RequestChannel : public ResponseSender {
   // would still wait behind its next one (as receive_request does).
   void hand_on(Request request);
 
+  // Corked writes (response_gate.h). Whether the calling thread is one of
+  // this channel's handler threads, the only threads that cork (they come
+  // back to receive_request after each request, which keeps the account).
+  bool handles_here() const;
+  // A handler thread wrote a response of `gate`'s connection, corked or
+  // not. A cork is pushed (ResponseGate::uncork) once the thread has served
+  // one more request without writing that connection uncorked, or at once
+  // if it has no request of its own to serve next.
+  void wrote(const std::shared_ptr<ResponseGate>& gate, bool corked);
+
   // Handler side: waits for a request; nothing once the channel is closed
   // and drained, or after `timeout`. A request this thread kept (hand_on)
   // comes first.

@@ -1,5 +1,9 @@
 #include "network/response_gate.h"
 
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <sys/socket.h>
+
 #include <thread>
 #include <utility>
 
@@ -97,7 +101,7 @@ ResponseGate::Outcome ResponseGate::end_write(bool done, std::optional<Request>&
   return answer_locked(kWriting, true, next) ? Outcome::kAnsweredWake : Outcome::kAnswered;
 }
 
-ResponseGate::Outcome ResponseGate::try_answer(Response& response, std::optional<Request>& next) {
+ResponseGate::Outcome ResponseGate::try_answer(Response& response, std::optional<Request>& next, bool* corked) {
   // A close is the Processor's; so is a throttled response (the Processor
   // mutes the connection after writing it) and one nobody owes. Closed: drop.
   const bool processors = response.action == Response::Action::kClose ||
@@ -105,11 +109,30 @@ ResponseGate::Outcome ResponseGate::try_answer(Response& response, std::optional
   if (processors || fd_ < 0 || !begin_write())
     return (state_.load(std::memory_order_acquire) & kClosed) ? Outcome::kClosed : Outcome::kToProcessor;
   if (response.action == Response::Action::kNoOp) return end_write(true, next);
+  bool more = false;
+  if (corked != nullptr) {
+    std::lock_guard lock(mu_);
+    more = !staged_.empty() && staged_.front().request.frame.size() <= kCorkNextMax;
+  }
   WriteCursor at;
   std::string error;
-  bool done = write_response_chunks(fd_, response.chunks, at, error) == WriteStatus::kDone;
+  bool done = write_response_chunks(fd_, response.chunks, at, error, more) == WriteStatus::kDone;
   if (!done) drop_written(response.chunks, at);  // blocked or failed: the Processor goes on (and sees any error)
+  if (corked != nullptr) *corked = more && done;            // not done: the Processor's write pushes it
   return end_write(done, next);
+}
+
+// kWriting keeps close() from closing the descriptor meanwhile; a thread
+// writing now pushes the corked bytes itself.
+void ResponseGate::uncork() {
+  uint32_t s = state_.load(std::memory_order_acquire);
+  while (!(s & (kClosed | kWriting))) {
+    if (!state_.compare_exchange_weak(s, s | kWriting, std::memory_order_acq_rel)) continue;
+    const int on = 1;
+    ::setsockopt(fd_, IPPROTO_TCP, TCP_NODELAY, &on, sizeof on);  // pushes what MSG_MORE held (tcp(7))
+    state_.fetch_and(~kWriting, std::memory_order_release);
+    return;
+  }
 }
 
 }  // namespace skiff::network

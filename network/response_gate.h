@@ -29,6 +29,15 @@
 // (throttled, blocked, closing) leaves the staged requests to the Processor,
 // which dispatches them once the connection may take requests again.
 //
+// Corking. A pipelining client (librdkafka sends produces back to back)
+// gets one response per request; written one by one, each is a segment and
+// a wake-up of the client. The thread that writes a response with a small
+// request staged behind it, and handles that request next itself, writes it
+// corked (MSG_MORE): the kernel sends it with the next response written
+// uncorked, or when uncork() pushes it (the next request was parked or has
+// no response), or after 200 ms at most (tcp(7)). An incoming segment from
+// the client pushes it too.
+//
 // Thread-safe. The state word (kOwed, kWake, kWriting, kClosed) is atomic; a
 // writer sets kWriting only while owed and not closed, and the lease is the
 // Processor's until it sets kOwed (release) and the writer's from then until
@@ -76,6 +85,10 @@ class ResponseGate {
   // it. False, the request untouched, when nothing is owed any more (then it
   // is the caller's to dispatch) or the gate is closed (to drop).
   static constexpr size_t kMaxStaged = 16;
+  // A response is corked only for a small request behind it (served in
+  // microseconds): a large one (a producer's full batch) would hold it for
+  // its whole append, and a client's in-flight window with it.
+  static constexpr size_t kCorkNextMax = 4096;
   bool stage(Request& request, std::optional<MemoryPool::Lease>& lease);
   size_t staged() const;
   // Processor, nothing owed: the first staged request, owed from now on.
@@ -90,7 +103,16 @@ class ResponseGate {
   // Any thread: writes `response` now if it can; on kToProcessor the
   // response holds what is left to write. Written whole, `next` receives the
   // first staged request, now owed, for the caller to hand on.
-  Outcome try_answer(Response& response, std::optional<Request>& next);
+  // `corked` non-null: the caller will handle `next` itself right away, so
+  // with a request staged the response may be written corked (MSG_MORE) to
+  // leave with the next one's in one segment; *corked says whether it was,
+  // and then the caller owes an uncork() unless it writes this connection
+  // again uncorked (RequestChannel keeps that account for handler threads).
+  Outcome try_answer(Response& response, std::optional<Request>& next, bool* corked = nullptr);
+  // Any thread: pushes out what a corked write left in the socket (unless
+  // the connection is closed, or another thread is writing it, whose write
+  // pushes it anyway).
+  void uncork();
 
   // Last whole request in or response out (connections.max.idle.ms).
   std::chrono::steady_clock::time_point last_active() const {

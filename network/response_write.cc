@@ -33,7 +33,7 @@ void advance(const std::vector<ResponseChunk>& chunks, WriteCursor& at, size_t n
 bool would_block() { return errno == EAGAIN || errno == EWOULDBLOCK; }
 
 // One gathered sendmsg of the byte chunks from `at` on (up to kMaxIov).
-WriteStatus send_bytes(int fd, std::vector<ResponseChunk>& chunks, WriteCursor& at, std::string& error) {
+WriteStatus send_bytes(int fd, std::vector<ResponseChunk>& chunks, WriteCursor& at, std::string& error, int flags) {
   iovec iov[kMaxIov];
   size_t n = 0;
   for (size_t i = at.chunk; i < chunks.size() && n < kMaxIov; ++i) {
@@ -47,7 +47,7 @@ WriteStatus send_bytes(int fd, std::vector<ResponseChunk>& chunks, WriteCursor& 
   msg.msg_iovlen = n;
   ssize_t w;
   do {
-    w = ::sendmsg(fd, &msg, MSG_NOSIGNAL);
+    w = ::sendmsg(fd, &msg, flags);
   } while (w < 0 && errno == EINTR);
   if (w >= 0) {
     advance(chunks, at, static_cast<size_t>(w));
@@ -77,7 +77,9 @@ WriteStatus send_region(int fd, const FileRegion& region, std::vector<ResponseCh
 
 }  // namespace
 
-WriteStatus write_response_chunks(int fd, std::vector<ResponseChunk>& chunks, WriteCursor& at, std::string& error) {
+WriteStatus write_response_chunks(int fd, std::vector<ResponseChunk>& chunks, WriteCursor& at, std::string& error,
+                                  bool more) {
+  const int flags = MSG_NOSIGNAL | (more ? MSG_MORE : 0);
   while (at.chunk < chunks.size()) {
     if (chunk_size(chunks[at.chunk]) == at.offset) {  // an empty chunk
       ++at.chunk;
@@ -85,7 +87,7 @@ WriteStatus write_response_chunks(int fd, std::vector<ResponseChunk>& chunks, Wr
       continue;
     }
     const auto* region = std::get_if<FileRegion>(&chunks[at.chunk]);
-    WriteStatus s = region ? send_region(fd, *region, chunks, at, error) : send_bytes(fd, chunks, at, error);
+    WriteStatus s = region ? send_region(fd, *region, chunks, at, error) : send_bytes(fd, chunks, at, error, flags);
     if (s != WriteStatus::kDone) return s;
   }
   return WriteStatus::kDone;

@@ -26,7 +26,11 @@ enum class WriteStatus {
   kFailed,   // the connection is broken; `error` says why
 };
 
-WriteStatus write_response_chunks(int fd, std::vector<ResponseChunk>& chunks, WriteCursor& at, std::string& error);
+// `more`: more of the stream follows at once (MSG_MORE on the byte chunks:
+// the kernel holds a partial segment until a write without it, or an
+// explicit push, sends them together).
+WriteStatus write_response_chunks(int fd, std::vector<ResponseChunk>& chunks, WriteCursor& at, std::string& error,
+                                  bool more = false);
 
 // Drops what `at` says is written, so the rest can be written from a fresh cursor.
 void drop_written(std::vector<ResponseChunk>& chunks, WriteCursor at);

@@ -5,7 +5,11 @@
 // response over mid-write and a client that shuts its side after asking.
 #include "network/response_gate.h"
 
+#include <arpa/inet.h>
 #include <fcntl.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -13,6 +17,7 @@
 #include <cstring>
 #include <thread>
 
+#include "network/request_channel.h"
 #include "tests/network/test_broker.h"
 #include "tests/support/raw_client.h"
 #include "tests/support/temp_dir.h"
@@ -38,6 +43,45 @@ struct SocketPair {
   }
   std::vector<uint8_t> read_all_available() {
     std::vector<uint8_t> out(1 << 20);
+    ssize_t n = ::recv(client, out.data(), out.size(), MSG_DONTWAIT);
+    out.resize(n > 0 ? size_t(n) : 0);
+    return out;
+  }
+};
+
+// A loopback TCP connection (MSG_MORE means nothing on a Unix socket), the
+// broker's side non-blocking with TCP_NODELAY, as a Processor sets it.
+struct TcpPair {
+  int broker = -1, client = -1;
+  TcpPair() {
+    const int listener = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t len = sizeof addr;
+    REQUIRE(::bind(listener, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0);
+    REQUIRE(::listen(listener, 1) == 0);
+    REQUIRE(::getsockname(listener, reinterpret_cast<sockaddr*>(&addr), &len) == 0);
+    client = ::socket(AF_INET, SOCK_STREAM, 0);
+    REQUIRE(::connect(client, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0);
+    broker = ::accept(listener, nullptr, nullptr);
+    ::close(listener);
+    REQUIRE(broker >= 0);
+    const int on = 1;
+    ::setsockopt(broker, IPPROTO_TCP, TCP_NODELAY, &on, sizeof on);
+    ::fcntl(broker, F_SETFL, ::fcntl(broker, F_GETFL) | O_NONBLOCK);
+  }
+  ~TcpPair() {
+    ::close(broker);
+    ::close(client);
+  }
+  // What arrives within `ms` (nothing: empty). The kernel sends corked bytes
+  // after 200 ms at the latest: "held" is checked for 50 ms, "pushed" as
+  // within 100 ms of that.
+  std::vector<uint8_t> read_within(int ms) {
+    pollfd p{client, POLLIN, 0};
+    if (::poll(&p, 1, ms) != 1) return {};
+    std::vector<uint8_t> out(1 << 16);
     ssize_t n = ::recv(client, out.data(), out.size(), MSG_DONTWAIT);
     out.resize(n > 0 ? size_t(n) : 0);
     return out;
@@ -220,4 +264,73 @@ TEST_CASE("a muted connection's staged requests wait; a close drops them with th
   auto r = request_numbered(9);
   std::optional<network::MemoryPool::Lease> no_lease;
   CHECK_FALSE(gate.stage(r, no_lease));
+}
+
+TEST_CASE("a response with a request staged behind it leaves corked, with the next or on uncork", "[network][gate]") {
+  TcpPair tp;
+  ResponseGate gate(tp.broker);
+  std::optional<network::MemoryPool::Lease> no_lease;
+  gate.open(std::nullopt);
+  auto staged = request_numbered(1);
+  REQUIRE(gate.stage(staged, no_lease));
+  auto first = bytes_response({1});
+  std::optional<network::Request> next;
+  bool corked = false;
+  CHECK(gate.try_answer(first, next, &corked) == Outcome::kAnswered);
+  REQUIRE(next.has_value());
+  CHECK(corked);
+  CHECK(tp.read_within(50).empty());  // held while the staged request is served
+  auto second = bytes_response({2});
+  std::optional<network::Request> none;
+  CHECK(gate.try_answer(second, none, &corked) == Outcome::kAnswered);
+  CHECK_FALSE(corked);  // nothing staged: written uncorked, which pushes both
+  CHECK(tp.read_within(100) == std::vector<uint8_t>{1, 2});
+
+  gate.open(std::nullopt);
+  staged = request_numbered(2);
+  REQUIRE(gate.stage(staged, no_lease));
+  auto third = bytes_response({3});
+  CHECK(gate.try_answer(third, next, &corked) == Outcome::kAnswered);
+  CHECK(corked);
+  CHECK(tp.read_within(50).empty());
+  gate.uncork();  // the staged request was parked, say: pushed now
+  CHECK(tp.read_within(100) == std::vector<uint8_t>{3});
+  auto plain = bytes_response({4});
+  CHECK(gate.try_answer(plain, none) == Outcome::kAnswered);  // without `corked`: never corked
+  CHECK(tp.read_within(100) == std::vector<uint8_t>{4});
+}
+
+TEST_CASE("a handler thread's cork waits for its kept request, and no longer", "[network][gate]") {
+  using namespace std::chrono_literals;
+  TcpPair tp;
+  auto gate = std::make_shared<ResponseGate>(tp.broker);
+  network::RequestChannel channel(16);
+  network::Request first = request_numbered(0);
+  REQUIRE(channel.try_send_request(first));
+  REQUIRE(channel.receive_request(0ms));  // this thread is a handler thread now
+  REQUIRE(channel.handles_here());
+  std::optional<network::MemoryPool::Lease> no_lease;
+  const auto corked_write = [&](uint8_t byte) {
+    gate->open(std::nullopt);
+    auto staged = request_numbered(byte);
+    REQUIRE(gate->stage(staged, no_lease));
+    auto r = bytes_response({byte});
+    std::optional<network::Request> next;
+    bool corked = false;
+    REQUIRE(gate->try_answer(r, next, &corked) == Outcome::kAnswered);
+    REQUIRE(corked);
+    channel.wrote(gate, true);
+    return std::move(*next);
+  };
+  channel.hand_on(corked_write(1));       // kept: served next by this thread
+  REQUIRE(channel.receive_request(0ms));  // the kept request; the cork still holds
+  CHECK(tp.read_within(50).empty());
+  CHECK_FALSE(channel.receive_request(0ms));  // served one: pushed before the next
+  CHECK(tp.read_within(100) == std::vector<uint8_t>{1});
+  // The request behind it went to another handler (nothing kept): pushed at once.
+  auto elsewhere = corked_write(2);
+  gate->answered(false);
+  CHECK_FALSE(channel.receive_request(0ms));
+  CHECK(tp.read_within(100) == std::vector<uint8_t>{2});
+  channel.release_kept();
 }
