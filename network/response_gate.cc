@@ -117,8 +117,8 @@ ResponseGate::Outcome ResponseGate::try_answer(Response& response, std::optional
   WriteCursor at;
   std::string error;
   bool done = write_response_chunks(fd_, response.chunks, at, error, more) == WriteStatus::kDone;
-  if (!done) drop_written(response.chunks, at);  // blocked or failed: the Processor goes on (and sees any error)
-  if (corked != nullptr) *corked = more && done;            // not done: the Processor's write pushes it
+  if (!done) drop_written(response.chunks, at);   // blocked or failed: the Processor goes on (and sees any error)
+  if (corked != nullptr) *corked = more && done;  // not done: the Processor's write pushes it
   return end_write(done, next);
 }
 
