@@ -64,7 +64,7 @@ void RequestChannel::wrote(const std::shared_ptr<ResponseGate>& gate, bool corke
 void RequestChannel::hand_on(Request request) {
   handed_on_.fetch_add(1, std::memory_order_relaxed);
   std::unique_lock lock(mu_);
-  const bool handler = t_channel == this;
+  const bool handler = handles_here();
   // The request was read (staged) before whatever else its turn of the loop
   // read and queued: it goes ahead of those, so a fetch read behind a run of
   // pipelined produces sees all of them appended, not only the first.

@@ -85,9 +85,9 @@ std::optional<Request> ResponseGate::take_staged() {
   return next;
 }
 
-bool ResponseGate::begin_write() {
+bool ResponseGate::begin_write(uint32_t required) {
   uint32_t s = state_.load(std::memory_order_acquire);
-  while ((s & kOwed) && !(s & (kClosed | kWriting)))
+  while ((s & required) == required && !(s & (kClosed | kWriting)))
     if (state_.compare_exchange_weak(s, s | kWriting, std::memory_order_acq_rel)) return true;
   return false;
 }
@@ -125,14 +125,10 @@ ResponseGate::Outcome ResponseGate::try_answer(Response& response, std::optional
 // kWriting keeps close() from closing the descriptor meanwhile; a thread
 // writing now pushes the corked bytes itself.
 void ResponseGate::uncork() {
-  uint32_t s = state_.load(std::memory_order_acquire);
-  while (!(s & (kClosed | kWriting))) {
-    if (!state_.compare_exchange_weak(s, s | kWriting, std::memory_order_acq_rel)) continue;
-    const int on = 1;
-    ::setsockopt(fd_, IPPROTO_TCP, TCP_NODELAY, &on, sizeof on);  // pushes what MSG_MORE held (tcp(7))
-    state_.fetch_and(~kWriting, std::memory_order_release);
-    return;
-  }
+  if (!begin_write(0)) return;
+  const int on = 1;
+  ::setsockopt(fd_, IPPROTO_TCP, TCP_NODELAY, &on, sizeof on);  // pushes what MSG_MORE held (tcp(7))
+  state_.fetch_and(~kWriting, std::memory_order_release);
 }
 
 }  // namespace skiff::network

@@ -131,7 +131,9 @@ class ResponseGate {
     std::optional<MemoryPool::Lease> lease;
   };
 
-  bool begin_write();  // sets kWriting if owed and open
+  // Sets kWriting if open, not being written, and every bit of `required`
+  // is set (a response is written only while owed; uncork needs nothing).
+  bool begin_write(uint32_t required = kOwed);
   // Clears kWriting; done, the owed response is answered (answer_locked).
   Outcome end_write(bool done, std::optional<Request>& next);
   // Under mu_: the owed response is answered; the first staged request, if
