@@ -14,8 +14,10 @@ Per broker (started fresh, alternating Skiff, Kafka, Skiff, ... over rounds):
         handler threads, skiff-net: the Processors).
   rate  saturation: one-record produce requests (batch.num.messages=1, at
         most 5 in flight per connection) from 1 and from 8 connections, at
-        rising rates; the highest rate delivered at >= 95 % of the asked
-        rate with p99 <= --p99-limit-ms, and what happens above it.
+        rates rising by x1.5 until one misses, then bisected (--rate-refine);
+        the highest rate delivered at >= 95 % of the asked rate with p99 <=
+        --p99-limit-ms, and what happens above it. Each rate is one run, so
+        a rate near the limit can pass or miss from one run to the next.
 """
 import argparse
 import collections
@@ -82,19 +84,35 @@ def bench(args, broker, mode, topic, rate, seconds, *extra):
 
 
 def saturation(args, broker, producers):
-    """Rates rise by x1.5 until one misses; the last that passed is the answer."""
+    """Rates rise by x1.5 until one misses, then --rate-refine bisections
+    between the last rate that passed (0 if none did) and the first that
+    missed (a x1.5 step alone can put the answer a third below the truth);
+    the highest rate that passed is the answer."""
     topic = f"rate{producers}"
-    steps, best, rate = [], None, args.rate_start
-    while rate <= args.rate_max:
+    steps, best = [], None
+
+    def step(rate):
+        nonlocal best
         r = bench(args, broker, "rate", topic, rate, args.rate_seconds, "--producers", str(producers))
         ok = r["records_per_s"] >= 0.95 * rate and r["p99_ms"] <= args.p99_limit_ms
         steps.append({"asked": rate, **{k: r[k] for k in ("records_per_s", "p50_ms", "p99_ms", "max_ms",
                                                            "broker_cores", "switches_per_request")}, "ok": ok})
         bvk.log(f"    rate x{producers} {rate}/s: {steps[-1]}")
-        if not ok:
-            break
-        best = r["records_per_s"]
-        rate = int(rate * 1.5)
+        if ok:
+            best = max(best or 0, r["records_per_s"])
+        return ok
+
+    passed, rate = 0, args.rate_start  # nothing passed: bisected between 0 and the first rate
+    while rate <= args.rate_max and step(rate):
+        passed, rate = rate, int(rate * 1.5)
+    if rate <= args.rate_max:
+        missed = rate
+        for _ in range(args.rate_refine):
+            mid = (passed + missed) // 2
+            if step(mid):
+                passed = mid
+            else:
+                missed = mid
     return {"sustained_per_s": best, "steps": steps}
 
 
@@ -156,13 +174,15 @@ def main():
     p.add_argument("--rate-start", type=int, default=5_000)
     p.add_argument("--rate-max", type=int, default=400_000)
     p.add_argument("--rate-seconds", type=float, default=5)
+    p.add_argument("--rate-refine", type=int, default=3,
+                   help="bisections between the last rate that passed and the first that missed")
     p.add_argument("--p99-limit-ms", type=float, default=10)
     p.add_argument("--client-timeout", type=float, default=300)
     p.add_argument("--out", type=Path, default=bvk.ROOT / "build-bench" / "results")
     bvk.add_tool_args(p)
     args = p.parse_args()
     if args.smoke:
-        args.e2e_seconds, args.e2e_runs, args.rate_seconds, args.rate_max = 1, 2, 1, 8_000
+        args.e2e_seconds, args.e2e_runs, args.rate_seconds, args.rate_max, args.rate_refine = 1, 2, 1, 8_000, 1
     args.settle = 0
     args.out.mkdir(parents=True, exist_ok=True)
     args.work = Path(tempfile.mkdtemp(prefix="bench-request-cost-"))
