@@ -16,8 +16,8 @@ Per broker (started fresh, alternating Skiff, Kafka, Skiff, ... over rounds):
         most 5 in flight per connection) from 1 and from 8 connections, at
         rates rising by x1.5 until one misses, then bisected (--rate-refine);
         the highest rate delivered at >= 95 % of the asked rate with p99 <=
-        --p99-limit-ms, and what happens above it. Each rate is one run, so
-        a rate near the limit can pass or miss from one run to the next.
+        --p99-limit-ms, and what happens above it. A rate that misses is run
+        again (--rate-tries runs in all) and passes if one run does.
 """
 import argparse
 import collections
@@ -87,11 +87,14 @@ def saturation(args, broker, producers):
     """Rates rise by x1.5 until one misses, then --rate-refine bisections
     between the last rate that passed (0 if none did) and the first that
     missed (a x1.5 step alone can put the answer a third below the truth);
-    the highest rate that passed is the answer."""
+    the highest rate that passed is the answer. A rate that misses is run
+    again, up to --rate-tries runs in all, and passes if one run does: one
+    stall of this VM (steal, reclaim) puts a 5 s run's p99 over the limit at
+    any rate, while a rate above saturation misses every time."""
     topic = f"rate{producers}"
     steps, best = [], None
 
-    def step(rate):
+    def run(rate):
         nonlocal best
         r = bench(args, broker, "rate", topic, rate, args.rate_seconds, "--producers", str(producers))
         ok = r["records_per_s"] >= 0.95 * rate and r["p99_ms"] <= args.p99_limit_ms
@@ -101,6 +104,9 @@ def saturation(args, broker, producers):
         if ok:
             best = max(best or 0, r["records_per_s"])
         return ok
+
+    def step(rate):
+        return any(run(rate) for _ in range(args.rate_tries))
 
     passed, rate = 0, args.rate_start  # nothing passed: bisected between 0 and the first rate
     while rate <= args.rate_max and step(rate):
@@ -176,6 +182,8 @@ def main():
     p.add_argument("--rate-seconds", type=float, default=5)
     p.add_argument("--rate-refine", type=int, default=3,
                    help="bisections between the last rate that passed and the first that missed")
+    p.add_argument("--rate-tries", type=int, default=2,
+                   help="runs of a rate that misses before it counts as missed")
     p.add_argument("--p99-limit-ms", type=float, default=10)
     p.add_argument("--client-timeout", type=float, default=300)
     p.add_argument("--out", type=Path, default=bvk.ROOT / "build-bench" / "results")
@@ -183,6 +191,7 @@ def main():
     args = p.parse_args()
     if args.smoke:
         args.e2e_seconds, args.e2e_runs, args.rate_seconds, args.rate_max, args.rate_refine = 1, 2, 1, 8_000, 1
+        args.rate_tries = 1
     args.settle = 0
     args.out.mkdir(parents=True, exist_ok=True)
     args.work = Path(tempfile.mkdtemp(prefix="bench-request-cost-"))
