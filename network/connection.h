@@ -14,6 +14,9 @@
 // the owed response takes the next one on itself; once ResponseGate::
 // kMaxStaged wait (or the buffer is full), it stops reading and asks the gate
 // to wake it when the answer is written.
+// What is read is acknowledged at once unless the Processor coalesces, so a
+// client that holds small requests for Nagle sends them while the last is
+// answered (acknowledge_now).
 // Before a frame's body is read, its bytes are reserved in the shared
 // MemoryPool (queued.max.request.bytes); while the pool has no room the
 // connection reads nothing and waits on its Processor.
@@ -104,6 +107,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
   using ReadHandler = std::function<void(const boost::system::error_code&, size_t)>;
   void read_some(uint8_t* data, size_t size, ReadHandler done);
   void read_exactly(uint8_t* data, size_t size, ReadHandler done);
+  void acknowledge_now();
   WriteStatus write_some(std::string& error);
   void continue_handshake();
   void on_handshake_done();

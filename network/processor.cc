@@ -68,6 +68,7 @@ void Processor::run_loop() {
     if (handlers_owed_wake_) channel_.wake_handlers();
     handlers_owed_wake_ = false;
     const bool hold = connections_read_ >= 2 && woke - idle_since < tick;
+    coalescing_ = hold;
     connections_read_ = 0;
     last_read_connection_ = 0;
     if (hold) std::this_thread::sleep_for(tick);

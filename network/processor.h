@@ -110,6 +110,9 @@ class Processor {
     ++connections_read_;
   }
   void hand_on(std::optional<Request> next);
+  // The last turn of the loop was followed by a coalescing sleep (run_loop):
+  // the connections are being read once per period.
+  bool coalescing() const { return coalescing_; }
   void on_response_taken() { --in_flight_; }
   // A response has left (written whole, or acks=0): the channel's observer
   // is told if it was timed. Any thread.
@@ -146,6 +149,7 @@ class Processor {
   uint64_t last_read_connection_ = 0;
   int connections_read_ = 0;
   bool handlers_owed_wake_ = false;  // a request of this turn was queued without a wake-up
+  bool coalescing_ = false;          // the last turn held (run_loop)
   bool draining_ = false;
   std::atomic<size_t> in_flight_{0};
   std::atomic<size_t> connection_count_{0};

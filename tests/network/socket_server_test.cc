@@ -1,5 +1,9 @@
 // SocketServer over real sockets with a test handler: ordering under
 // pipelining, quotas, malformed frames, backpressure, idle expiry, shutdown.
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <sys/socket.h>
+
 #include <atomic>
 #include <catch2/catch.hpp>
 #include <cstring>
@@ -57,7 +61,7 @@ int pipeline_round(uint16_t port, int connections, int per_conn, int threads) {
 TEST_CASE("1000 concurrent connections pipelining 5 requests get every response in order", "[network]") {
   network::SocketServerConfig cfg;
   cfg.num_processors = 3;
-  cfg.processor.coalesce_us = GENERATE(0, 350);  // skiff.network.coalesce.us off, and the broker's default
+  cfg.processor.coalesce_us = GENERATE(0, 450);  // skiff.network.coalesce.us off, and the broker's default
   TestBroker broker(cfg, 500, 8);
   broker.handler.jitter = true;  // handlers finish out of order; responses must not
   REQUIRE(pipeline_round(broker.port(), 1000, 5, 10) == 1000);
@@ -337,7 +341,7 @@ TEST_CASE("a port already in use is a clear bind error", "[network]") {
 TEST_CASE("one connection pipelining 600 requests is answered in order, through acks=0 and a throttle", "[network]") {
   network::SocketServerConfig cfg;
   cfg.num_processors = 1;
-  cfg.processor.coalesce_us = GENERATE(0, 350);
+  cfg.processor.coalesce_us = GENERATE(0, 450);
   TestBroker broker(cfg, 500, 3);
   broker.handler.jitter = true;
   RawClient c("127.0.0.1", broker.port());
@@ -398,4 +402,40 @@ TEST_CASE("coalescing holds a loop serving several busy connections, never one c
     clients.emplace_back("127.0.0.1", broker.port());
     CHECK(ping_pong(clients, 20) < 10 * 40ms);  // held, it would take 20 periods
   }
+}
+
+namespace {
+// Segments the client sent that its kernel has not seen acknowledged yet.
+uint32_t unacked(const RawClient& c) {
+  tcp_info info{};
+  socklen_t len = sizeof info;
+  REQUIRE(::getsockopt(c.fd(), IPPROTO_TCP, TCP_INFO, &info, &len) == 0);
+  return info.tcpi_unacked;
+}
+}  // namespace
+
+// Connection::acknowledge_now: a request read is acknowledged at once, not
+// with its response, so a client that leaves Nagle on (librdkafka) need not
+// wait for the answer to send what it holds. A few round trips first put the
+// broker's side in delayed-ACK ("pingpong") mode, where the kernel would hold
+// the ACK for the response; the handler then takes 300 ms to answer. The
+// handler counts the request only after the Processor's read, and so after
+// the acknowledgement; the kernel's own delayed ACK fires 40 ms or more after
+// the segment, far beyond the check that follows.
+TEST_CASE("a request read is acknowledged before its response is written", "[network]") {
+  network::SocketServerConfig cfg;
+  cfg.num_processors = 1;
+  cfg.processor.coalesce_us = GENERATE(0, 450);  // one connection is never coalesced
+  TestBroker broker(cfg, 500, 1);
+  RawClient c("127.0.0.1", broker.port());
+  for (uint32_t s = 0; s < 20; ++s) {
+    REQUIRE(c.send_frame(payload(0, s)));
+    REQUIRE(c.read_frame() == payload(0, s));
+  }
+  broker.handler.delay_us = 300000;
+  const int before = broker.handler.handled;
+  REQUIRE(c.send_frame(payload(0, 20)));
+  REQUIRE(eventually([&] { return broker.handler.handled > before; }));
+  CHECK(unacked(c) == 0);
+  CHECK(c.read_frame() == payload(0, 20));
 }

@@ -18,6 +18,7 @@ class RawClient {
   ~RawClient();
 
   bool connected() const { return fd_ >= 0; }
+  int fd() const { return fd_; }  // for socket-level checks (TCP_INFO)
   // Sends raw bytes as they are (for malformed-frame tests).
   bool send_raw(const void* data, size_t size);
   // Sends a 4-byte big-endian size and the payload.
