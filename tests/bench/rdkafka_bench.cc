@@ -46,18 +46,16 @@
 #include <utility>
 #include <vector>
 
+#include "tests/bench/load_options.h"
+
 namespace {
 
-struct Options {
+using skiff::bench::mono_ns;
+
+struct Options : skiff::bench::LoadOptions {
   std::string mode;
-  std::string bootstrap = "127.0.0.1:9092";
-  std::string topic = "bench";
   long records = 100000;
-  int size = 100;
   std::string acks = "1";
-  double rate = 10000;
-  double seconds = 10;
-  int producers = 1;
   double timeout_s = 120;
   std::string stats_file;  // --stats-file: librdkafka's statistics, one JSON per line
   std::vector<std::pair<std::string, std::string>> extra;
@@ -76,22 +74,11 @@ Options parse(int argc, char** argv) {
     std::string key = argv[i];
     if (i + 1 >= argc) die("missing value for " + key);
     std::string value = argv[i + 1];
-    if (key == "--bootstrap")
-      o.bootstrap = value;
-    else if (key == "--topic")
-      o.topic = value;
-    else if (key == "--records")
+    if (o.take(key, value)) continue;
+    if (key == "--records")
       o.records = std::stol(value);
-    else if (key == "--size")
-      o.size = std::stoi(value);
     else if (key == "--acks")
       o.acks = value;
-    else if (key == "--rate")
-      o.rate = std::stod(value);
-    else if (key == "--seconds")
-      o.seconds = std::stod(value);
-    else if (key == "--producers")
-      o.producers = std::stoi(value);
     else if (key == "--timeout-s")
       o.timeout_s = std::stod(value);
     else if (key == "--stats-file")
@@ -107,12 +94,6 @@ Options parse(int argc, char** argv) {
 }
 
 double now_s() { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
-
-int64_t mono_ns() {
-  timespec ts{};
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return int64_t(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
-}
 
 class Conf {
  public:
