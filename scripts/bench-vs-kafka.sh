@@ -41,7 +41,7 @@ if [[ "${1:-}" == "--groups" ]]; then
   JARS=$(scripts/fetch_kafka_jars.sh | tail -1)
   exec python3 scripts/bench_groups.py --skiff "$BUILD_DIR/skiff" --jars "$JARS" --out "$BUILD_DIR/results" "$@"
 fi
-cmake --build "$BUILD_DIR" -j"${JOBS:-$(nproc)}" --target skiff skiff_rdkafka_bench skiff_first_produce >/dev/null
+cmake --build "$BUILD_DIR" -j"${JOBS:-$(nproc)}" --target skiff skiff_rdkafka_bench skiff_first_produce skiff_produce_load >/dev/null
 JARS=$(scripts/fetch_kafka_jars.sh | tail -1)
 SCRIPT=scripts/bench_vs_kafka.py
 if [[ "${1:-}" == "--requests" ]]; then
