@@ -10,7 +10,8 @@
 #   scripts/bench-vs-kafka.sh --requests [--smoke|--rounds N|--brokers skiff|--no-saturation]
 #       the cost of a request: e2e latency at 10k one-record requests/s over
 #       five consecutive runs, context switches per request, saturation with
-#       1 and 8 connections (scripts/bench_request_cost.py)
+#       1 and 8 connections, driven by librdkafka and by the lean
+#       skiff_produce_load (--clients; scripts/bench_request_cost.py)
 #   scripts/bench-vs-kafka.sh --txn [--smoke|--rounds N|--records N|--brokers kafka]
 #       transactional produce (1,000 x 100 B per transaction) against
 #       idempotent produce, EndTxn p50/p99: scripts/bench_vs_kafka_txn.py,
