@@ -143,8 +143,8 @@ def warm_up(args, broker):
     a JVM broker is not measured while its JIT compiles (without e2e runs
     before it, Kafka's first rate missed at 5,000/s and its one-connection
     search ended at 625/s)."""
+    client = args.clients.split(",")[0]
     for producers in (1, 8):
-        client = args.clients.split(",")[0]
         bvk.run_client(rate_command(args, broker, client, f"rate{producers}", args.rate_start, producers),
                        args.client_timeout)
 

@@ -43,7 +43,7 @@
 #include "api/protocol/generated/produce_response.h"
 #include "common/byte_order.h"
 #include "log/batch_builder.h"
-#include "tests/bench/load_options.h"
+#include "tests/bench/load_driver.h"
 
 using namespace skiff;
 
@@ -139,32 +139,22 @@ class Load {
     const int64_t start = mono_ns();
     const auto total = long(o_.rate * o_.seconds);
     const double interval = 1e9 / o_.rate;
+    auto due = [&](long i) { return start + int64_t(double(i) * interval); };
     long next = 0;
     while (true) {
       const int64_t now = mono_ns();
-      for (; next < total && start + int64_t(double(next) * interval) <= now; ++next)
-        conns_[size_t(next % o_.producers)].backlog.push_back(start + int64_t(double(next) * interval));
+      for (; next < total && due(next) <= now; ++next) conns_[size_t(next % o_.producers)].backlog.push_back(due(next));
       for (size_t i = 0; i < conns_.size(); ++i) fill_window(i);
       if (next == total && idle()) break;
       if (now - start > int64_t(o_.seconds * 1e9) + kDrainNs) die("the broker did not answer within 30 s");
-      const int64_t wait = next < total ? start + int64_t(double(next) * interval) - now : 100'000'000;
+      const int64_t wait = next < total ? due(next) - now : 100'000'000;
       poll(std::max<int64_t>(0, wait));
     }
     elapsed_s_ = double(mono_ns() - start) / 1e9;
   }
 
   void report() {
-    std::sort(latencies_.begin(), latencies_.end());
-    auto pct = [&](double q) {
-      return latencies_.empty()
-                 ? 0.0
-                 : double(latencies_[std::min(latencies_.size() - 1, size_t(q * double(latencies_.size())))]) / 1e6;
-    };
-    std::printf(
-        "{\"mode\":\"rate\",\"records\":%zu,\"expected\":%ld,\"records_per_s\":%.1f,\"requests\":%ld,"
-        "\"p50_ms\":%.3f,\"p99_ms\":%.3f,\"p999_ms\":%.3f,\"max_ms\":%.3f}\n",
-        latencies_.size(), long(o_.rate * o_.seconds), double(latencies_.size()) / std::max(o_.seconds, elapsed_s_),
-        sent_, pct(0.50), pct(0.99), pct(0.999), pct(1.0));
+    bench::print_latencies("rate", latencies_, long(o_.rate * o_.seconds), std::max(o_.seconds, elapsed_s_), sent_);
   }
 
  private:

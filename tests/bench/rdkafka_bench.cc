@@ -46,11 +46,13 @@
 #include <utility>
 #include <vector>
 
-#include "tests/bench/load_options.h"
+#include "tests/bench/load_driver.h"
 
 namespace {
 
 using skiff::bench::mono_ns;
+using skiff::bench::percentile;
+using skiff::bench::print_latencies;
 
 struct Options : skiff::bench::LoadOptions {
   std::string mode;
@@ -317,12 +319,6 @@ int run_consume(const Options& o) {
   return received == o.records ? 0 : 1;
 }
 
-double percentile(const std::vector<int64_t>& sorted, double q) {
-  if (sorted.empty()) return 0;
-  size_t i = std::min(sorted.size() - 1, size_t(q * double(sorted.size())));
-  return double(sorted[i]) / 1e6;
-}
-
 // Serves a producer's callbacks on its own thread while it lives, each as
 // soon as it is due: a delivery report is timed when it arrives, not at the
 // sender's next send (which at R records/s would add up to 1/R to it).
@@ -388,19 +384,6 @@ std::string fmt_fields(std::initializer_list<std::pair<const char*, double>> fie
     out += buf;
   }
   return out;
-}
-
-// `extra`: more fields for the same JSON line (fmt_fields), or "".
-void print_latencies(const char* mode, std::vector<int64_t>& latencies, long expected, double seconds, long requests,
-                     const std::string& extra = "") {
-  std::sort(latencies.begin(), latencies.end());
-  std::printf(
-      "{\"mode\":\"%s\",\"records\":%zu,\"expected\":%ld,\"records_per_s\":%.1f,\"requests\":%ld,"
-      "\"p50_ms\":%.3f,\"p99_ms\":%.3f,\"p999_ms\":%.3f,\"max_ms\":%.3f%s}\n",
-      mode, latencies.size(), expected, double(latencies.size()) / seconds, requests, percentile(latencies, 0.50),
-      percentile(latencies, 0.99), percentile(latencies, 0.999),
-      latencies.empty() ? 0.0 : double(latencies.back()) / 1e6, extra.c_str());
-  std::fflush(stdout);
 }
 
 // A marker of this run (a negative number no send time can be) creates the
