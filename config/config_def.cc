@@ -227,12 +227,12 @@ std::vector<ConfigKeyDef> build_defs() {
                                   "8). Dynamic: from half to twice the current value per change, as Kafka.",
                                   &BrokerConfig::num_io_threads)));
   d.push_back(integer_key("skiff.network.coalesce.us", 450, 0, 100000,
-                          "Under a steady load of small requests from several connections, a Processor waits up to "
-                          "this many microseconds between looks at its sockets, so that one wake-up serves a batch of "
+                          "Under a steady load of small requests from several connections, a Processor looks at its "
+                          "sockets at most once per this many microseconds, so that one wake-up serves a batch of "
                           "requests, and the responses to a client's pipelined requests leave together (half the "
-                          "broker CPU at 10,000 requests/s, for up to about twice this much more latency); less when "
-                          "requests arrive fast enough to make a batch of eight sooner; below one request per period, "
-                          "or with one busy connection, it is woken by each request as usual. 0: off.",
+                          "broker CPU at 10,000 requests/s, for up to about twice this much more latency); below one "
+                          "request per period, or with one busy connection, it is woken by each request as usual. "
+                          "0: off.",
                           &BrokerConfig::network_coalesce_us));
   d.push_back(integer_key("queued.max.requests", 500, 1, kIntMax,
                           "Requests the RequestChannel holds before Processors stop reading.",

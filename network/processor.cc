@@ -2,7 +2,6 @@
 
 #include <boost/asio/post.hpp>
 
-#include "network/coalesce_hold.h"
 #include "network/connection.h"
 #include "network/net_log.h"
 #include "network/response_gate.h"
@@ -12,10 +11,6 @@ namespace skiff::network {
 namespace {
 // How often a Processor offers the MemoryPool's freed bytes to its waiters.
 constexpr auto kMemoryRetry = std::chrono::milliseconds(5);
-// Requests a coalescing hold waits to gather at most (coalesce_hold.h). At
-// 10,000 requests/s the hold stays the whole period; eight connections with
-// five in flight each are not held to one window per period.
-constexpr double kCoalesceBatch = 8;
 }  // namespace
 
 Processor::Processor(int id, ProcessorConfig config, RequestChannel& channel, std::shared_ptr<MemoryPool> memory_pool)
@@ -52,34 +47,31 @@ void Processor::start() {
 // One turn of the loop waits in epoll for something to be ready, then runs
 // everything that is. With coalescing on (coalesce_us = T), a turn that woke
 // less than T after the loop went idle and read requests from two
-// connections or more is followed by a sleep of up to T before the next
-// look at the sockets (shorter when requests arrive fast: CoalesceHold):
-// under a steady load of small requests from many clients, one wake-up of
-// the loop (and of a handler) then serves a batch of requests instead of one
-// each, at the price of up to T more latency. Below a wake-up per T, or with
-// one busy connection, the loop waits in epoll as usual: a single client's
-// pipeline is already served back to back (staging), and holding it would
-// cap it at its in-flight window per T. The requests a turn queues wake one
-// handler at its end (RequestChannel::wake_handlers).
+// connections or more is followed by a sleep of T before the next look at
+// the sockets: under a steady load of small requests from many clients, one
+// wake-up of the loop (and of a handler) then serves a batch of requests
+// instead of one each, at the price of up to T more latency. Below a wake-up
+// per T, or with one busy connection, the loop waits in epoll as usual: a
+// single client's pipeline is already served back to back (staging), and
+// holding it would cap it at its in-flight window per T. The requests a
+// turn queues wake one handler at its end (RequestChannel::wake_handlers).
 void Processor::run_loop() {
   if (config_.coalesce_us <= 0) {
     io_.run();
     return;
   }
   const auto tick = std::chrono::microseconds(config_.coalesce_us);
-  CoalesceHold holder(tick, kCoalesceBatch);
   auto idle_since = std::chrono::steady_clock::now();
   while (io_.run_one() > 0) {
     const auto woke = std::chrono::steady_clock::now();
     io_.poll();
     if (handlers_owed_wake_) channel_.wake_handlers();
     handlers_owed_wake_ = false;
-    const auto hold = holder.after_turn(woke, requests_read_, connections_read_ >= 2 && woke - idle_since < tick);
-    coalescing_ = hold.count() > 0;
+    const bool hold = connections_read_ >= 2 && woke - idle_since < tick;
+    coalescing_ = hold;
     connections_read_ = 0;
-    requests_read_ = 0;
     last_read_connection_ = 0;
-    if (coalescing_) std::this_thread::sleep_for(hold);
+    if (hold) std::this_thread::sleep_for(tick);
     idle_since = std::chrono::steady_clock::now();
   }
 }

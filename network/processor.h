@@ -103,11 +103,9 @@ class Processor {
   // is full). Coalescing, the handlers are woken once at the end of the turn.
   bool queue_request(Request& request);
   // A request was read from connection `id` in this turn of the loop
-  // (counted for coalescing only: run_loop resets the counts each turn).
+  // (counted for coalescing only: run_loop resets the count each turn).
   void on_request_read(uint64_t id) {
-    if (config_.coalesce_us <= 0) return;
-    ++requests_read_;
-    if (id == last_read_connection_) return;
+    if (config_.coalesce_us <= 0 || id == last_read_connection_) return;
     last_read_connection_ = id;
     ++connections_read_;
   }
@@ -147,11 +145,9 @@ class Processor {
   ThreadCpuClock cpu_;
   std::unordered_map<uint64_t, std::shared_ptr<Connection>> connections_;
   uint64_t next_connection_seq_ = 0;
-  // run_loop's turn: the connections read (a change of connection counts
-  // one) and the requests read.
+  // run_loop's turn: the connections read (a change of connection counts one).
   uint64_t last_read_connection_ = 0;
   int connections_read_ = 0;
-  int requests_read_ = 0;
   bool handlers_owed_wake_ = false;  // a request of this turn was queued without a wake-up
   bool coalescing_ = false;          // the last turn held (run_loop)
   bool draining_ = false;
