@@ -297,7 +297,24 @@ async function groupConsume (req, kafka) {
 // txn_send_offsets: three transactions of one transactional producer, each
 // with sendOffsets for req.group on req.in_topic: commit, abort, commit. The
 // group's committed offsets are read back (admin.fetchOffsets) after each.
-// req.txns: [{records: [{p, v}], offsets: {partition: offset}, commit: bool}].
+// req.txns: [{records: [{p, v}], offsets: {partition: offset}, commit: bool,
+// expect: {partition: offset}}]. The markers that make a commit's offsets
+// visible are written after EndTxn is answered (as Kafka's coordinator
+// does), and kafkajs's OffsetFetch cannot ask for stable offsets, so the
+// offsets are read until they equal `expect`, for up to 10 s; the last read
+// is returned either way.
+async function readOffsetsUntil (admin, req, expect) {
+  const deadline = Date.now() + 10000
+  for (;;) {
+    const fetched = await admin.fetchOffsets({ groupId: req.group, topics: [req.in_topic] })
+    const offsets = {}
+    for (const p of fetched[0].partitions) offsets[p.partition] = Number(p.offset)
+    const settled = !expect || Object.entries(expect).every(([p, o]) => offsets[p] === o)
+    if (settled || Date.now() >= deadline) return offsets
+    await sleep(50)
+  }
+}
+
 async function txnSendOffsets (req, kafka) {
   const producer = kafka.producer({
     transactionalId: req.txn_id, idempotent: true, maxInFlightRequests: 1, transactionTimeout: 10000
@@ -314,10 +331,7 @@ async function txnSendOffsets (req, kafka) {
       await txn.sendOffsets({ consumerGroupId: req.group, topics: [{ topic: req.in_topic, partitions }] })
       if (t.commit) await txn.commit()
       else await txn.abort()
-      const fetched = await admin.fetchOffsets({ groupId: req.group, topics: [req.in_topic] })
-      const offsets = {}
-      for (const p of fetched[0].partitions) offsets[p.partition] = Number(p.offset)
-      seen.push(offsets)
+      seen.push(await readOffsetsUntil(admin, req, t.expect))
     }
     return { offsets: seen }
   } finally {
