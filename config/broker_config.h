@@ -84,7 +84,7 @@ struct BrokerConfig {
   // Threads and queues.
   int32_t num_network_threads = 3;  // config_def.cc's default follows the CPUs
   int32_t num_io_threads = 8;
-  int32_t network_coalesce_us = 450;
+  int32_t network_coalesce_us = 500;
   int32_t queued_max_requests = 500;
   // Request bytes read but not yet answered before Processors stop reading
   // (Kafka's default is -1, unbounded; ours keeps a dev broker's memory small).

@@ -226,7 +226,7 @@ std::vector<ConfigKeyDef> build_defs() {
                                   "Request handler threads (M). Default: twice the usable CPUs, from 2 to 8 (Kafka's "
                                   "8). Dynamic: from half to twice the current value per change, as Kafka.",
                                   &BrokerConfig::num_io_threads)));
-  d.push_back(integer_key("skiff.network.coalesce.us", 450, 0, 100000,
+  d.push_back(integer_key("skiff.network.coalesce.us", 500, 0, 100000,
                           "Under a steady load of small requests from several connections, a Processor looks at its "
                           "sockets at most once per this many microseconds, so that one wake-up serves a batch of "
                           "requests, and the responses to a client's pipelined requests leave together (half the "

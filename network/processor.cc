@@ -1,5 +1,7 @@
 #include "network/processor.h"
 
+#include <sys/prctl.h>
+
 #include <boost/asio/post.hpp>
 
 #include "network/connection.h"
@@ -55,11 +57,19 @@ void Processor::start() {
 // single client's pipeline is already served back to back (staging), and
 // holding it would cap it at its in-flight window per T. The requests a
 // turn queues wake one handler at its end (RequestChannel::wake_handlers).
+//
+// T runs from look to look (the sleep ends T after the turn woke, not T
+// after it ended), with the thread's timer slack at 1 ns: under the heaviest
+// load, when clients send as many requests per period as their in-flight
+// windows allow, a period stretched by the turn's own work and the kernel's
+// default 50 µs of slack capped the rate eight connections could reach
+// (docs/benchmarks.md, 2026-12-05).
 void Processor::run_loop() {
   if (config_.coalesce_us <= 0) {
     io_.run();
     return;
   }
+  ::prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
   const auto tick = std::chrono::microseconds(config_.coalesce_us);
   auto idle_since = std::chrono::steady_clock::now();
   while (io_.run_one() > 0) {
@@ -71,7 +81,7 @@ void Processor::run_loop() {
     coalescing_ = hold;
     connections_read_ = 0;
     last_read_connection_ = 0;
-    if (hold) std::this_thread::sleep_for(tick);
+    if (hold) std::this_thread::sleep_until(woke + tick);
     idle_since = std::chrono::steady_clock::now();
   }
 }

@@ -45,7 +45,7 @@ TEST_CASE("defaults are Kafka's, thread pools sized to the CPUs up to Kafka's", 
   CHECK(c.num_network_threads == std::clamp(cpus / 2, 1, 3));  // Kafka's 3 from 6 CPUs on
   CHECK(c.num_io_threads == std::clamp(2 * cpus, 2, 8));       // Kafka's 8 from 4 CPUs on
   CHECK(c.queued_max_requests == 500);
-  CHECK(c.network_coalesce_us == 450);  // Skiff's own: Kafka has no such key
+  CHECK(c.network_coalesce_us == 500);  // Skiff's own: Kafka has no such key
   CHECK(c.socket_request_max_bytes == 100 * 1024 * 1024);
   CHECK(c.connections_max_idle_ms == 600000);
   CHECK(c.log_segment_bytes == 1LL << 30);

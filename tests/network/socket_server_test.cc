@@ -61,7 +61,7 @@ int pipeline_round(uint16_t port, int connections, int per_conn, int threads) {
 TEST_CASE("1000 concurrent connections pipelining 5 requests get every response in order", "[network]") {
   network::SocketServerConfig cfg;
   cfg.num_processors = 3;
-  cfg.processor.coalesce_us = GENERATE(0, 450);  // skiff.network.coalesce.us off, and the broker's default
+  cfg.processor.coalesce_us = GENERATE(0, 500);  // skiff.network.coalesce.us off, and the broker's default
   TestBroker broker(cfg, 500, 8);
   broker.handler.jitter = true;  // handlers finish out of order; responses must not
   REQUIRE(pipeline_round(broker.port(), 1000, 5, 10) == 1000);
@@ -341,7 +341,7 @@ TEST_CASE("a port already in use is a clear bind error", "[network]") {
 TEST_CASE("one connection pipelining 600 requests is answered in order, through acks=0 and a throttle", "[network]") {
   network::SocketServerConfig cfg;
   cfg.num_processors = 1;
-  cfg.processor.coalesce_us = GENERATE(0, 450);
+  cfg.processor.coalesce_us = GENERATE(0, 500);
   TestBroker broker(cfg, 500, 3);
   broker.handler.jitter = true;
   RawClient c("127.0.0.1", broker.port());
@@ -425,7 +425,7 @@ uint32_t unacked(const RawClient& c) {
 TEST_CASE("a request read is acknowledged before its response is written", "[network]") {
   network::SocketServerConfig cfg;
   cfg.num_processors = 1;
-  cfg.processor.coalesce_us = GENERATE(0, 450);  // one connection is never coalesced
+  cfg.processor.coalesce_us = GENERATE(0, 500);  // one connection is never coalesced
   TestBroker broker(cfg, 500, 1);
   RawClient c("127.0.0.1", broker.port());
   for (uint32_t s = 0; s < 20; ++s) {
