@@ -49,21 +49,21 @@ void Processor::start() {
 // One turn of the loop waits in epoll for something to be ready, then runs
 // everything that is. With coalescing on (coalesce_us = T), a turn that woke
 // less than T after the loop went idle and read requests from two
-// connections or more is followed by a sleep of T before the next look at
-// the sockets: under a steady load of small requests from many clients, one
-// wake-up of the loop (and of a handler) then serves a batch of requests
-// instead of one each, at the price of up to T more latency. Below a wake-up
-// per T, or with one busy connection, the loop waits in epoll as usual: a
-// single client's pipeline is already served back to back (staging), and
-// holding it would cap it at its in-flight window per T. The requests a
-// turn queues wake one handler at its end (RequestChannel::wake_handlers).
+// connections or more is followed by a sleep that ends T after the turn
+// woke, before the next look at the sockets: under a steady load of small
+// requests from many clients, one wake-up of the loop (and of a handler)
+// then serves a batch of requests instead of one each, at the price of up to
+// T more latency. Below a wake-up per T, or with one busy connection, the
+// loop waits in epoll as usual: a single client's pipeline is already served
+// back to back (staging), and holding it would cap it at its in-flight
+// window per T. The requests a turn queues wake one handler at its end
+// (RequestChannel::wake_handlers).
 //
-// T runs from look to look (the sleep ends T after the turn woke, not T
-// after it ended), with the thread's timer slack at 1 ns: under the heaviest
-// load, when clients send as many requests per period as their in-flight
-// windows allow, a period stretched by the turn's own work and the kernel's
-// default 50 µs of slack capped the rate eight connections could reach
-// (docs/benchmarks.md, 2026-12-05).
+// T runs from look to look (not from the end of the turn), with the thread's
+// timer slack at 1 ns: under the heaviest load, when clients send as many
+// requests per period as their in-flight windows allow, a period stretched
+// by the turn's own work and the kernel's default 50 µs of slack capped the
+// rate eight connections could reach (docs/benchmarks.md, 2026-12-05).
 void Processor::run_loop() {
   if (config_.coalesce_us <= 0) {
     io_.run();
