@@ -26,7 +26,10 @@ Per broker (started fresh, alternating Skiff, Kafka, Skiff, ... over rounds):
         spends more CPU per request than the broker (~39 µs against ~22), so
         on two cores its saturation says as much about the client as about
         the broker; "raw" spends 12-22 µs there, most of it the kernel's TCP
-        work that any client pays.
+        work that any client pays. The topic has one partition, which every
+        connection appends to; --partitions N ("raw" only) gives it N, and
+        connection c sends to partition c mod N, so that what sharing one
+        partition costs shows.
 """
 import argparse
 import collections
@@ -92,10 +95,15 @@ def rdkafka_command(args, broker, mode, topic, rate, seconds, *extra):
             "--rate", str(rate), "--seconds", str(seconds), *sets, *extra]
 
 
+def rate_topic(args, producers):
+    return f"rate{producers}" if args.partitions == 1 else f"rate{producers}p{args.partitions}"
+
+
 def rate_command(args, broker, client, topic, rate, producers):
     if client == "raw":
         return [str(args.produce_load), "--bootstrap", broker.bootstrap, "--topic", topic, "--rate", str(rate),
-                "--seconds", str(args.rate_seconds), "--producers", str(producers)]
+                "--seconds", str(args.rate_seconds), "--producers", str(producers),
+                "--partitions", str(args.partitions)]
     return rdkafka_command(args, broker, "rate", topic, rate, args.rate_seconds, "--producers", str(producers))
 
 
@@ -107,7 +115,7 @@ def saturation(args, broker, client, producers):
     again, up to --rate-tries runs in all, and passes if one run does: one
     stall of this VM (steal, reclaim) puts a 5 s run's p99 over the limit at
     any rate, while a rate above saturation misses every time."""
-    topic = f"rate{producers}"
+    topic = rate_topic(args, producers)
     steps, best = [], None
 
     def run(rate):
@@ -145,7 +153,7 @@ def warm_up(args, broker):
     search ended at 625/s)."""
     client = args.clients.split(",")[0]
     for producers in (1, 8):
-        bvk.run_client(rate_command(args, broker, client, f"rate{producers}", args.rate_start, producers),
+        bvk.run_client(rate_command(args, broker, client, rate_topic(args, producers), args.rate_start, producers),
                        args.client_timeout)
 
 
@@ -218,6 +226,8 @@ def main():
                    help="runs of a rate that misses before it counts as missed")
     p.add_argument("--p99-limit-ms", type=float, default=10)
     p.add_argument("--clients", default="rdkafka,raw", help="the saturation's clients: rdkafka, raw or both")
+    p.add_argument("--partitions", type=int, default=1,
+                   help="partitions of the saturation's topics (raw client only; created by skiff_produce_load)")
     p.add_argument("--produce-load", type=Path,
                    help="skiff_produce_load (default: next to --rdkafka-bench)")
     p.add_argument("--client-timeout", type=float, default=300)
@@ -228,6 +238,8 @@ def main():
         args.e2e_seconds, args.e2e_runs, args.rate_seconds, args.rate_max, args.rate_refine = 1, 2, 1, 8_000, 1
         args.rate_tries = 1
     args.settle = 0
+    if args.partitions < 1 or (args.partitions > 1 and args.clients != "raw"):
+        p.error("--partitions must be positive, and above 1 it wants --clients raw")
     args.produce_load = args.produce_load or args.rdkafka_bench.parent / "skiff_produce_load"
     args.out.mkdir(parents=True, exist_ok=True)
     args.work = Path(tempfile.mkdtemp(prefix="bench-request-cost-"))

@@ -5,10 +5,11 @@
 // the broker does). Not a test: run by scripts/bench_request_cost.py.
 //
 //   skiff_produce_load --bootstrap H:P --topic T --rate R --seconds S [--producers P] [--size B]
+//                      [--partitions N]
 //
 // Request i is due at start + i/R on connection i mod P. Each is a Produce v9
-// of one uncompressed 100 B record (acks=1, partition 0), as librdkafka's
-// rate mode sends; at most 5 are in flight per connection (Java's and
+// of one uncompressed 100 B record (acks=1, partition 0 unless --partitions),
+// as librdkafka's rate mode sends; at most 5 are in flight per connection (Java's and
 // librdkafka's idempotent limit); requests due while 5 are in flight wait, in
 // order, in the connection's backlog. Latency = answer read - due time, so
 // the time a request waited for the window counts (no coordinated omission).
@@ -17,6 +18,10 @@
 // records_per_s = answered / max(S, time to drain), p50/p99/p99.9/max in ms,
 // requests = requests sent. Exit 1 when an answer carries an error or a
 // connection fails.
+//
+// --partitions N (default 1): connection c sends to partition c mod N, so
+// that connections do not share a partition's append; the topic is created
+// with N partitions first (CreateTopics; one that exists is used as it is).
 #include <arpa/inet.h>
 #include <fcntl.h>
 #include <netinet/in.h>
@@ -39,6 +44,10 @@
 #include <vector>
 
 #include "api/protocol/frame.h"
+#include "api/protocol/generated/create_topics_request.h"
+#include "api/protocol/generated/create_topics_response.h"
+#include "api/protocol/generated/metadata_request.h"
+#include "api/protocol/generated/metadata_response.h"
 #include "api/protocol/generated/produce_request.h"
 #include "api/protocol/generated/produce_response.h"
 #include "common/byte_order.h"
@@ -63,31 +72,36 @@ using bench::mono_ns;
 struct Options : bench::LoadOptions {
   std::string host;
   uint16_t port = 0;
+  int partitions = 1;  // --partitions
 };
 
 Options parse(int argc, char** argv) {
   Options o;
   o.seconds = 5;
-  for (int i = 1; i + 1 < argc; i += 2)
-    if (!o.take(argv[i], argv[i + 1])) die(std::string("unknown option ") + argv[i]);
+  for (int i = 1; i + 1 < argc; i += 2) {
+    if (std::string(argv[i]) == "--partitions")
+      o.partitions = std::stoi(argv[i + 1]);
+    else if (!o.take(argv[i], argv[i + 1]))
+      die(std::string("unknown option ") + argv[i]);
+  }
   const auto colon = o.bootstrap.rfind(':');
   if (colon == std::string::npos) die("--bootstrap wants HOST:PORT");
   o.host = o.bootstrap.substr(0, colon);
   o.port = uint16_t(std::stoi(o.bootstrap.substr(colon + 1)));
-  if (o.rate <= 0 || o.seconds <= 0 || o.producers < 1 || o.size < 1)
-    die("--rate, --seconds, --producers and --size must be positive");
+  if (o.rate <= 0 || o.seconds <= 0 || o.producers < 1 || o.size < 1 || o.partitions < 1)
+    die("--rate, --seconds, --producers, --size and --partitions must be positive");
   return o;
 }
 
-// The frame every request sends; only its correlation id changes.
-std::vector<uint8_t> produce_frame(const Options& o) {
+// The frame every request to `partition` sends; only its correlation id changes.
+std::vector<uint8_t> produce_frame(const Options& o, int32_t partition) {
   protocol::ProduceRequest pr;
   pr.acks = 1;
   pr.timeout_ms = 30000;
   protocol::ProduceRequest::TopicProduceData td;
   td.name = o.topic;
   protocol::ProduceRequest::PartitionProduceData pd;
-  pd.index = 0;
+  pd.index = partition;
   const auto batch = storage::make_test_batch(1, size_t(o.size), std::time(nullptr) * 1000);
   pd.records = protocol::Records::bytes(batch);  // a view: `batch` outlives the encoding below
   td.partition_data.push_back(pd);
@@ -100,7 +114,7 @@ std::vector<uint8_t> produce_frame(const Options& o) {
 // Frame layout: size(4) api_key(2) api_version(2) correlation_id(4) ...
 constexpr size_t kCorrelationAt = 8;
 
-int connect_to(const Options& o) {
+int connect_to(const Options& o, bool nonblocking = true) {
   const int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
   sockaddr_in a{};
   a.sin_family = AF_INET;
@@ -109,14 +123,67 @@ int connect_to(const Options& o) {
   const int one = 1;
   setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
   if (connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0) die(std::string("connect: ") + std::strerror(errno));
-  fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
+  if (nonblocking) fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
   return fd;
+}
+
+// One blocking request/response exchange on a connection of its own: the
+// response's body at `version`.
+template <class Resp, class Req>
+Resp exchange(const Options& o, const Req& req, int16_t version) {
+  protocol::RequestHeader h;
+  h.client_id = "skiff-produce-load";
+  const auto frame = protocol::encode_request_frame(h, version, req);
+  const int fd = connect_to(o, false);
+  if (::send(fd, frame.data(), frame.size(), MSG_NOSIGNAL) != ssize_t(frame.size())) die("send failed");
+  uint8_t size_bytes[4];
+  if (::recv(fd, size_bytes, 4, MSG_WAITALL) != 4) die("no answer");
+  std::vector<uint8_t> body(load_be32(size_bytes));
+  if (::recv(fd, body.data(), body.size(), MSG_WAITALL) != ssize_t(body.size())) die("short answer");
+  ::close(fd);
+  return protocol::decode_response_frame<Resp>(body, version);
+}
+
+// Whether every one of the topic's o.partitions partitions has a leader (it
+// dies if the topic has fewer).
+bool topic_ready(const Options& o) {
+  protocol::MetadataRequest req;
+  req.topics->emplace_back();
+  req.topics->back().name = o.topic;
+  req.allow_auto_topic_creation = false;
+  const auto resp = exchange<protocol::MetadataResponse>(o, req, 12);
+  if (resp.topics.size() != 1 || resp.topics[0].error_code != 0) return false;
+  const auto& parts = resp.topics[0].partitions;
+  if (parts.size() < size_t(o.partitions)) die("the topic exists with fewer than --partitions partitions");
+  return std::all_of(parts.begin(), parts.end(), [](const auto& p) { return p.error_code == 0 && p.leader_id >= 0; });
+}
+
+// Creates the topic with o.partitions partitions (replication 1), or finds it
+// there already, and waits (at most 30 s) until each has a leader: Kafka
+// answers CreateTopics before its partitions take produce requests.
+void create_topic(const Options& o) {
+  protocol::CreateTopicsRequest req;
+  req.timeout_ms = 30000;
+  req.topics.emplace_back();
+  req.topics.back().name = o.topic;
+  req.topics.back().num_partitions = o.partitions;
+  req.topics.back().replication_factor = 1;
+  const auto resp = exchange<protocol::CreateTopicsResponse>(o, req, 7);
+  constexpr int16_t kTopicAlreadyExists = 36;
+  for (const auto& t : resp.topics)
+    if (t.error_code != 0 && t.error_code != kTopicAlreadyExists)
+      die("CreateTopics answered with error " + std::to_string(t.error_code));
+  for (const int64_t until = mono_ns() + 30'000'000'000; !topic_ready(o);) {
+    if (mono_ns() > until) die("the topic's partitions have no leader after 30 s");
+    usleep(50'000);
+  }
 }
 
 // One connection: its requests in flight and waiting, in due order, and the
 // bytes not yet written or not yet parsed.
 struct Conn {
   int fd = -1;
+  std::vector<uint8_t> frame;              // what each request sends
   std::deque<int64_t> in_flight, backlog;  // due times
   std::vector<uint8_t> out, in;
   size_t out_sent = 0;
@@ -125,9 +192,10 @@ struct Conn {
 
 class Load {
  public:
-  explicit Load(const Options& o) : o_(o), frame_(produce_frame(o)), ep_(epoll_create1(EPOLL_CLOEXEC)) {
+  explicit Load(const Options& o) : o_(o), ep_(epoll_create1(EPOLL_CLOEXEC)) {
     conns_.resize(size_t(o.producers));
     for (size_t i = 0; i < conns_.size(); ++i) {
+      conns_[i].frame = produce_frame(o, int32_t(i % size_t(o.partitions)));
       conns_[i].fd = connect_to(o);
       epoll_event ev{EPOLLIN, {.u64 = i}};
       epoll_ctl(ep_, EPOLL_CTL_ADD, conns_[i].fd, &ev);
@@ -170,7 +238,7 @@ class Load {
       c.in_flight.push_back(c.backlog.front());
       c.backlog.pop_front();
       const size_t at = c.out.size();
-      c.out.insert(c.out.end(), frame_.begin(), frame_.end());
+      c.out.insert(c.out.end(), c.frame.begin(), c.frame.end());
       store_be32(c.out.data() + at + kCorrelationAt, uint32_t(++sent_));
     }
     if (!c.want_write) flush(i);
@@ -238,7 +306,6 @@ class Load {
   }
 
   Options o_;
-  std::vector<uint8_t> frame_;
   int ep_;
   std::vector<Conn> conns_;
   std::vector<int64_t> latencies_;
@@ -252,6 +319,7 @@ int main(int argc, char** argv) {
   prctl(PR_SET_TIMERSLACK, 1UL);  // a 50 µs default slack would bunch requests due 30 µs apart
   try {
     const Options o = parse(argc, argv);
+    if (o.partitions > 1) create_topic(o);
     Load load(o);
     load.run();
     load.report();
