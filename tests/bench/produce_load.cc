@@ -46,8 +46,6 @@
 #include "api/protocol/frame.h"
 #include "api/protocol/generated/create_topics_request.h"
 #include "api/protocol/generated/create_topics_response.h"
-#include "api/protocol/generated/metadata_request.h"
-#include "api/protocol/generated/metadata_response.h"
 #include "api/protocol/generated/produce_request.h"
 #include "api/protocol/generated/produce_response.h"
 #include "common/byte_order.h"
@@ -93,8 +91,14 @@ Options parse(int argc, char** argv) {
   return o;
 }
 
-// The frame every request to `partition` sends; only its correlation id changes.
-std::vector<uint8_t> produce_frame(const Options& o, int32_t partition) {
+// The batch every request carries: one uncompressed record of o.size bytes.
+std::vector<uint8_t> test_batch(const Options& o) {
+  return storage::make_test_batch(1, size_t(o.size), std::time(nullptr) * 1000);
+}
+
+// A produce of `batch` to `partition`; its Records view points into `batch`,
+// which must outlive the request.
+protocol::ProduceRequest produce_request(const Options& o, int32_t partition, const std::vector<uint8_t>& batch) {
   protocol::ProduceRequest pr;
   pr.acks = 1;
   pr.timeout_ms = 30000;
@@ -102,13 +106,20 @@ std::vector<uint8_t> produce_frame(const Options& o, int32_t partition) {
   td.name = o.topic;
   protocol::ProduceRequest::PartitionProduceData pd;
   pd.index = partition;
-  const auto batch = storage::make_test_batch(1, size_t(o.size), std::time(nullptr) * 1000);
-  pd.records = protocol::Records::bytes(batch);  // a view: `batch` outlives the encoding below
+  pd.records = protocol::Records::bytes(batch);
   td.partition_data.push_back(pd);
   pr.topic_data.push_back(td);
+  return pr;
+}
+
+const char* const kClientId = "skiff-produce-load";
+
+// The frame every request to `partition` sends; only its correlation id changes.
+std::vector<uint8_t> produce_frame(const Options& o, int32_t partition) {
+  const auto batch = test_batch(o);
   protocol::RequestHeader h;
-  h.client_id = "skiff-produce-load";
-  return protocol::encode_request_frame(h, kProduceVersion, pr);
+  h.client_id = kClientId;
+  return protocol::encode_request_frame(h, kProduceVersion, produce_request(o, partition, batch));
 }
 
 // Frame layout: size(4) api_key(2) api_version(2) correlation_id(4) ...
@@ -132,7 +143,7 @@ int connect_to(const Options& o, bool nonblocking = true) {
 template <class Resp, class Req>
 Resp exchange(const Options& o, const Req& req, int16_t version) {
   protocol::RequestHeader h;
-  h.client_id = "skiff-produce-load";
+  h.client_id = kClientId;
   const auto frame = protocol::encode_request_frame(h, version, req);
   const int fd = connect_to(o, false);
   if (::send(fd, frame.data(), frame.size(), MSG_NOSIGNAL) != ssize_t(frame.size())) die("send failed");
@@ -144,23 +155,20 @@ Resp exchange(const Options& o, const Req& req, int16_t version) {
   return protocol::decode_response_frame<Resp>(body, version);
 }
 
-// Whether every one of the topic's o.partitions partitions has a leader (it
-// dies if the topic has fewer).
-bool topic_ready(const Options& o) {
-  protocol::MetadataRequest req;
-  req.topics->emplace_back();
-  req.topics->back().name = o.topic;
-  req.allow_auto_topic_creation = false;
-  const auto resp = exchange<protocol::MetadataResponse>(o, req, 12);
-  if (resp.topics.size() != 1 || resp.topics[0].error_code != 0) return false;
-  const auto& parts = resp.topics[0].partitions;
-  if (parts.size() < size_t(o.partitions)) die("the topic exists with fewer than --partitions partitions");
-  return std::all_of(parts.begin(), parts.end(), [](const auto& p) { return p.error_code == 0 && p.leader_id >= 0; });
+// The error code of one produce of a record to `partition`, sent alone.
+int16_t probe_produce(const Options& o, int32_t partition) {
+  const auto batch = test_batch(o);
+  const auto req = produce_request(o, partition, batch);
+  const auto resp = exchange<protocol::ProduceResponse>(o, req, kProduceVersion);
+  for (const auto& t : resp.responses)
+    for (const auto& part : t.partition_responses)
+      if (part.error_code != 0) return part.error_code;
+  return 0;
 }
 
 // Creates the topic with o.partitions partitions (replication 1), or finds it
-// there already, and waits (at most 30 s) until each has a leader: Kafka
-// answers CreateTopics before its partitions take produce requests.
+// there already, and waits (at most 30 s) until each takes a produce: Kafka
+// answers CreateTopics, and even Metadata, before its partitions do.
 void create_topic(const Options& o) {
   protocol::CreateTopicsRequest req;
   req.timeout_ms = 30000;
@@ -173,9 +181,15 @@ void create_topic(const Options& o) {
   for (const auto& t : resp.topics)
     if (t.error_code != 0 && t.error_code != kTopicAlreadyExists)
       die("CreateTopics answered with error " + std::to_string(t.error_code));
-  for (const int64_t until = mono_ns() + 30'000'000'000; !topic_ready(o);) {
-    if (mono_ns() > until) die("the topic's partitions have no leader after 30 s");
-    usleep(50'000);
+  const int64_t until = mono_ns() + 30'000'000'000;
+  for (int32_t p = 0; p < o.partitions; ++p) {
+    for (int16_t e; (e = probe_produce(o, p)) != 0;) {
+      constexpr int16_t kUnknownTopicOrPartition = 3, kLeaderNotAvailable = 5, kNotLeader = 6;
+      if (e != kUnknownTopicOrPartition && e != kLeaderNotAvailable && e != kNotLeader)
+        die("produce answered with error " + std::to_string(e));
+      if (mono_ns() > until) die("partition " + std::to_string(p) + " takes no produce after 30 s");
+      usleep(50'000);
+    }
   }
 }
 
