@@ -9,10 +9,11 @@
 //
 // Request i is due at start + i/R on connection i mod P. Each is a Produce v9
 // of one uncompressed 100 B record (acks=1, partition 0 unless --partitions),
-// as librdkafka's rate mode sends; at most 5 are in flight per connection (Java's and
-// librdkafka's idempotent limit); requests due while 5 are in flight wait, in
-// order, in the connection's backlog. Latency = answer read - due time, so
-// the time a request waited for the window counts (no coordinated omission).
+// as librdkafka's rate mode sends; at most 5 are in flight per connection
+// (Java's and librdkafka's idempotent limit); requests due while 5 are in
+// flight wait, in order, in the connection's backlog. Latency = answer read -
+// due time, so the time a request waited for the window counts (no
+// coordinated omission).
 // After S seconds nothing new falls due; the backlog and the window drain
 // (at most 30 s). Prints one JSON line as `skiff_rdkafka_bench rate` does:
 // records_per_s = answered / max(S, time to drain), p50/p99/p99.9/max in ms,
@@ -38,19 +39,21 @@
 #include <cstring>
 #include <ctime>
 #include <deque>
+#include <numeric>
 #include <span>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "api/error_codes.h"
 #include "api/protocol/frame.h"
-#include "api/protocol/generated/create_topics_request.h"
-#include "api/protocol/generated/create_topics_response.h"
 #include "api/protocol/generated/produce_request.h"
 #include "api/protocol/generated/produce_response.h"
 #include "common/byte_order.h"
 #include "log/batch_builder.h"
 #include "tests/bench/load_driver.h"
+#include "tests/support/kafka_requests.h"
+#include "tests/support/raw_client.h"
 
 using namespace skiff;
 
@@ -96,9 +99,8 @@ std::vector<uint8_t> test_batch(const Options& o) {
   return storage::make_test_batch(1, size_t(o.size), std::time(nullptr) * 1000);
 }
 
-// A produce of `batch` to `partition`; its Records view points into `batch`,
-// which must outlive the request.
-protocol::ProduceRequest produce_request(const Options& o, int32_t partition, const std::vector<uint8_t>& batch) {
+// The frame every request to `partition` sends; only its correlation id changes.
+std::vector<uint8_t> produce_frame(const Options& o, int32_t partition) {
   protocol::ProduceRequest pr;
   pr.acks = 1;
   pr.timeout_ms = 30000;
@@ -106,26 +108,19 @@ protocol::ProduceRequest produce_request(const Options& o, int32_t partition, co
   td.name = o.topic;
   protocol::ProduceRequest::PartitionProduceData pd;
   pd.index = partition;
-  pd.records = protocol::Records::bytes(batch);
+  const auto batch = test_batch(o);
+  pd.records = protocol::Records::bytes(batch);  // a view: `batch` outlives the encoding below
   td.partition_data.push_back(pd);
   pr.topic_data.push_back(td);
-  return pr;
-}
-
-const char* const kClientId = "skiff-produce-load";
-
-// The frame every request to `partition` sends; only its correlation id changes.
-std::vector<uint8_t> produce_frame(const Options& o, int32_t partition) {
-  const auto batch = test_batch(o);
   protocol::RequestHeader h;
-  h.client_id = kClientId;
-  return protocol::encode_request_frame(h, kProduceVersion, produce_request(o, partition, batch));
+  h.client_id = "skiff-produce-load";
+  return protocol::encode_request_frame(h, kProduceVersion, pr);
 }
 
 // Frame layout: size(4) api_key(2) api_version(2) correlation_id(4) ...
 constexpr size_t kCorrelationAt = 8;
 
-int connect_to(const Options& o, bool nonblocking = true) {
+int connect_to(const Options& o) {
   const int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
   sockaddr_in a{};
   a.sin_family = AF_INET;
@@ -134,62 +129,38 @@ int connect_to(const Options& o, bool nonblocking = true) {
   const int one = 1;
   setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
   if (connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0) die(std::string("connect: ") + std::strerror(errno));
-  if (nonblocking) fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
+  fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
   return fd;
 }
 
-// One blocking request/response exchange on a connection of its own: the
-// response's body at `version`.
-template <class Resp, class Req>
-Resp exchange(const Options& o, const Req& req, int16_t version) {
-  protocol::RequestHeader h;
-  h.client_id = kClientId;
-  const auto frame = protocol::encode_request_frame(h, version, req);
-  const int fd = connect_to(o, false);
-  if (::send(fd, frame.data(), frame.size(), MSG_NOSIGNAL) != ssize_t(frame.size())) die("send failed");
-  uint8_t size_bytes[4];
-  if (::recv(fd, size_bytes, 4, MSG_WAITALL) != 4) die("no answer");
-  std::vector<uint8_t> body(load_be32(size_bytes));
-  if (::recv(fd, body.data(), body.size(), MSG_WAITALL) != ssize_t(body.size())) die("short answer");
-  ::close(fd);
-  return protocol::decode_response_frame<Resp>(body, version);
-}
-
-// The error code of one produce of a record to `partition`, sent alone.
-int16_t probe_produce(const Options& o, int32_t partition) {
-  const auto batch = test_batch(o);
-  const auto req = produce_request(o, partition, batch);
-  const auto resp = exchange<protocol::ProduceResponse>(o, req, kProduceVersion);
-  for (const auto& t : resp.responses)
-    for (const auto& part : t.partition_responses)
-      if (part.error_code != 0) return part.error_code;
-  return 0;
-}
-
 // Creates the topic with o.partitions partitions (replication 1), or finds it
-// there already, and waits (at most 30 s) until each takes a produce: Kafka
-// answers CreateTopics, and even Metadata, before its partitions do.
+// there already, and waits (at most 30 s) until every partition takes a
+// produce: Kafka answers CreateTopics, and even Metadata, before they do.
 void create_topic(const Options& o) {
-  protocol::CreateTopicsRequest req;
-  req.timeout_ms = 30000;
-  req.topics.emplace_back();
-  req.topics.back().name = o.topic;
-  req.topics.back().num_partitions = o.partitions;
-  req.topics.back().replication_factor = 1;
-  const auto resp = exchange<protocol::CreateTopicsResponse>(o, req, 7);
-  constexpr int16_t kTopicAlreadyExists = 36;
-  for (const auto& t : resp.topics)
-    if (t.error_code != 0 && t.error_code != kTopicAlreadyExists)
-      die("CreateTopics answered with error " + std::to_string(t.error_code));
+  test::RawClient c(o.host, o.port);
+  if (!c.connected()) die("cannot connect to " + o.bootstrap);
+  test::KafkaRequests k(c);
+  const int16_t created = k.create_topics({o.topic}, o.partitions)[o.topic];
+  if (created != 0 && created != int16_t(api::ErrorCode::kTopicAlreadyExists))
+    die("CreateTopics answered with error " + std::to_string(created));
+  std::vector<int32_t> waiting(size_t(o.partitions));
+  std::iota(waiting.begin(), waiting.end(), 0);
+  const auto batch = test_batch(o);
   const int64_t until = mono_ns() + 30'000'000'000;
-  for (int32_t p = 0; p < o.partitions; ++p) {
-    for (int16_t e; (e = probe_produce(o, p)) != 0;) {
-      constexpr int16_t kUnknownTopicOrPartition = 3, kLeaderNotAvailable = 5, kNotLeader = 6;
-      if (e != kUnknownTopicOrPartition && e != kLeaderNotAvailable && e != kNotLeader)
+  while (true) {
+    std::vector<int32_t> still;
+    for (const auto& [p, e] : k.produce(o.topic, waiting, batch)) {
+      using api::ErrorCode;
+      if (e == 0) continue;
+      if (e != int16_t(ErrorCode::kUnknownTopicOrPartition) && e != int16_t(ErrorCode::kLeaderNotAvailable) &&
+          e != int16_t(ErrorCode::kNotLeaderOrFollower))
         die("produce answered with error " + std::to_string(e));
-      if (mono_ns() > until) die("partition " + std::to_string(p) + " takes no produce after 30 s");
-      usleep(50'000);
+      still.push_back(p);
     }
+    if (still.empty()) return;
+    if (mono_ns() > until) die("partition " + std::to_string(still.front()) + " takes no produce after 30 s");
+    waiting = std::move(still);
+    usleep(50'000);
   }
 }
 
