@@ -5,7 +5,7 @@
 
 #include "api/authorize.h"
 #include "api/group/group_coordinator.h"
-#include "api/topics.h"
+#include "api/handlers/committed_offsets.h"
 #include "api/txn/txn_gates.h"
 #include "common/wall_clock.h"
 
@@ -36,7 +36,7 @@ ErrorCode gate_error(ErrorCode e, int16_t version) {
 struct Prepared {
   group::TxnOffsetCommitParams params;
   TxnOffsetCommitResponse resp;
-  std::vector<std::pair<size_t, size_t>> slots;  // (topic, partition) index in resp per offset
+  OffsetSlots slots;
 };
 
 std::shared_ptr<Prepared> prepare(BrokerServices& services, const protocol::TxnOffsetCommitRequest& body,
@@ -51,37 +51,18 @@ std::shared_ptr<Prepared> prepare(BrokerServices& services, const protocol::TxnO
   params.group_instance_id = version >= 3 ? body.group_instance_id : std::nullopt;
   params.api_version = version;
   const int64_t now = wall_clock_ms();
-  for (const auto& topic : body.topics) {
-    auto& t = p->resp.topics.emplace_back();
-    t.name = topic.name;
-    t.topic_id = topic.topic_id;
-    auto [topic_error, info] = find_topic_by_name_or_id(services, topic.name, topic.topic_id, version >= 6);
-    if ((info || version < 6) && !may_read(info ? info->name : topic.name)) {
-      topic_error = ErrorCode::kTopicAuthorizationFailed;
-      info.reset();
-    }
-    for (const auto& part : topic.partitions) {
-      auto& r = t.partitions.emplace_back();
-      r.partition_index = part.partition_index;
-      if (!info || part.partition_index < 0 || part.partition_index >= info->partitions) {
-        r.error_code = code(info ? ErrorCode::kUnknownTopicOrPartition : topic_error);
-        continue;
-      }
-      group::OffsetAndMetadata o;
-      o.offset = part.committed_offset;
-      o.leader_epoch = version >= 2 ? part.committed_leader_epoch : -1;
-      o.metadata = part.committed_metadata.value_or("");
-      o.commit_timestamp = now;
-      params.offsets.emplace_back(group::TopicPartition{info->name, part.partition_index}, std::move(o));
-      params.topic_ids.push_back(info->topic_id);
-      p->slots.emplace_back(p->resp.topics.size() - 1, t.partitions.size() - 1);
-    }
-  }
+  p->slots = resolve_committed_offsets(
+      services, body, version >= 6, may_read,
+      [&](const auto& part) {
+        group::OffsetAndMetadata o;
+        o.offset = part.committed_offset;
+        o.leader_epoch = version >= 2 ? part.committed_leader_epoch : -1;
+        o.metadata = part.committed_metadata.value_or("");
+        o.commit_timestamp = now;
+        return o;
+      },
+      p->resp, params);
   return p;
-}
-
-void answer_all(Prepared& p, ErrorCode e) {
-  for (auto [ti, pi] : p.slots) p.resp.topics[ti].partitions[pi].error_code = code(e);
 }
 
 }  // namespace
@@ -102,7 +83,7 @@ void TxnOffsetCommitHandler::handle(ApiRequest& request, protocol::TxnOffsetComm
     return authorized_topic(services_, request, AclOperation::kRead, topic);
   });
   if (p->params.offsets.empty() || services_.txn_gate == nullptr || services_.groups == nullptr) {
-    if (!p->params.offsets.empty()) answer_all(*p, ErrorCode::kCoordinatorNotAvailable);
+    if (!p->params.offsets.empty()) answer_offsets(p->resp, p->slots, ErrorCode::kCoordinatorNotAvailable);
     out.send(p->resp);
     return;
   }
@@ -114,36 +95,22 @@ void TxnOffsetCommitHandler::handle(ApiRequest& request, protocol::TxnOffsetComm
   check.partitions.insert({"__consumer_offsets", partition});
   check.implicit_add = version >= 5;
   auto* groups = services_.groups;
-  services_.txn_gate->check(
-      std::move(check), [p, out, groups, version](const std::map<txn::TopicPartition, ErrorCode>& r) mutable {
-        ErrorCode gate = ErrorCode::kNone;
-        for (const auto& [tp, e] : r)
-          if (e != ErrorCode::kNone) gate = gate_error(e, version);
-        if (gate != ErrorCode::kNone) {
-          answer_all(*p, gate);
-        } else {
-          auto errors = groups->commit_txn_offsets(p->params);
-          for (size_t i = 0; i < p->slots.size(); ++i)
-            p->resp.topics[p->slots[i].first].partitions[p->slots[i].second].error_code = code(errors[i]);
-        }
-        out.send(p->resp);
-      });
+  auto on_checked = [p, out, groups, version](const std::map<txn::TopicPartition, ErrorCode>& r) mutable {
+    ErrorCode gate = ErrorCode::kNone;
+    for (const auto& [tp, e] : r)
+      if (e != ErrorCode::kNone) gate = gate_error(e, version);
+    if (gate != ErrorCode::kNone)
+      answer_offsets(p->resp, p->slots, gate);
+    else
+      answer_offsets(p->resp, p->slots, groups->commit_txn_offsets(p->params));
+    out.send(p->resp);
+  };
+  services_.txn_gate->check(std::move(check), std::move(on_checked));
 }
 
 TxnOffsetCommitResponse TxnOffsetCommitHandler::error_response(const protocol::TxnOffsetCommitRequest& body,
                                                                ErrorCode error) {
-  TxnOffsetCommitResponse resp;
-  for (const auto& topic : body.topics) {
-    auto& t = resp.topics.emplace_back();
-    t.name = topic.name;
-    t.topic_id = topic.topic_id;
-    for (const auto& part : topic.partitions) {
-      auto& r = t.partitions.emplace_back();
-      r.partition_index = part.partition_index;
-      r.error_code = code(error);
-    }
-  }
-  return resp;
+  return every_partition_answered<TxnOffsetCommitResponse>(body, error);
 }
 
 }  // namespace skiff::api
