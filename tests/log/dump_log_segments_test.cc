@@ -29,6 +29,39 @@ bool contains_any(const std::string& s, std::initializer_list<const char*> needl
   return false;
 }
 
+// Kafka's DumpLogSegments with `args`; requires it to exit 0.
+std::string dump(const std::string& args) {
+  static const std::string jars = kafka_jar_dir();  // fetched (or found) once per run
+  const std::string java = "java -cp '" + jars + "/*' org.apache.kafka.tools.DumpLogSegments";
+  int st = 0;
+  std::string out = run(java + " " + args, &st);
+  INFO(out.substr(0, 4000));
+  REQUIRE(st == 0);
+  return out;
+}
+
+// The .log, .index and .timeindex files of each segment, comma-separated.
+std::string segment_files(const fs::path& dir, const std::vector<int64_t>& bases) {
+  std::string files;
+  for (auto base : bases) {
+    for (auto ext : {".log", ".index", ".timeindex"}) {
+      if (!files.empty()) files += ",";
+      files += (dir / segment_file_name(base, ext)).string();
+    }
+  }
+  return files;
+}
+
+// Both indexes of `files` pass Kafka's verification and sanity check.
+void check_indexes(const std::string& files) {
+  std::string verify = dump("--verify-index-only --files " + files);
+  INFO(verify.substr(0, 4000));
+  CHECK(!contains_any(verify, {"Exception", "Mismatches", "mismatch", "out of order", "not found", "ERROR"}));
+  std::string sanity = dump("--index-sanity-check --files " + files);
+  INFO(sanity.substr(0, 4000));
+  CHECK(!contains_any(sanity, {"Exception", "failed", "ERROR"}));
+}
+
 }  // namespace
 
 TEST_CASE("Kafka's DumpLogSegments verifies our segments and indexes", "[log][kafka]") {
@@ -36,7 +69,6 @@ TEST_CASE("Kafka's DumpLogSegments verifies our segments and indexes", "[log][ka
     WARN("skipping: java is absent");
     return;
   }
-  std::string jars = kafka_jar_dir();
   TempDir dir;
   auto cfg = config_with([](LogConfig& c) { c.segment_bytes = int64_t{256} * 1024; });
   auto log = open_log(dir / "dump-0", cfg);
@@ -58,29 +90,13 @@ TEST_CASE("Kafka's DumpLogSegments verifies our segments and indexes", "[log][ka
   log->close();
   auto bases = log->segment_base_offsets();
   REQUIRE(bases.size() >= 3);
-  std::string files;
-  for (auto base : bases) {
-    for (auto ext : {".log", ".index", ".timeindex"}) {
-      if (!files.empty()) files += ",";
-      files += (dir / "dump-0" / segment_file_name(base, ext)).string();
-    }
-  }
-  std::string java = "java -cp '" + jars + "/*' org.apache.kafka.tools.DumpLogSegments";
-  int st = 0;
-  std::string deep = run(java + " --deep-iteration --files " + files, &st);
+  const std::string files = segment_files(dir / "dump-0", bases);
+  std::string deep = dump("--deep-iteration --files " + files);
   INFO(deep.substr(0, 4000));
-  REQUIRE(st == 0);
   CHECK(!contains_any(deep, {"Exception", "invalid bytes", "Mismatches", "corrupt", "ERROR"}));
   CHECK(deep.find("baseOffset: 0 ") != std::string::npos);
   CHECK(deep.find("| offset: 0 ") != std::string::npos);
-  std::string verify = run(java + " --verify-index-only --files " + files, &st);
-  INFO(verify.substr(0, 4000));
-  REQUIRE(st == 0);
-  CHECK(!contains_any(verify, {"Exception", "Mismatches", "mismatch", "out of order", "not found", "ERROR"}));
-  std::string sanity = run(java + " --index-sanity-check --files " + files, &st);
-  INFO(sanity.substr(0, 4000));
-  REQUIRE(st == 0);
-  CHECK(!contains_any(sanity, {"Exception", "failed", "ERROR"}));
+  check_indexes(files);
 }
 
 TEST_CASE("Kafka's DumpLogSegments reads our markers, .txnindex and producer .snapshot", "[log][kafka][txn]") {
@@ -88,7 +104,6 @@ TEST_CASE("Kafka's DumpLogSegments reads our markers, .txnindex and producer .sn
     WARN("skipping: java is absent");
     return;
   }
-  std::string jars = kafka_jar_dir();
   TempDir dir;
   auto log = open_log(dir / "txn-0", config_with());
   const int64_t ts = 1'700'000'000'000;
@@ -105,25 +120,19 @@ TEST_CASE("Kafka's DumpLogSegments reads our markers, .txnindex and producer .sn
   txn(9, 0);                                                   // 6-7: left open
   log->close();                                                // snapshot at 8: 9's transaction open
   const fs::path d = dir / "txn-0";
-  std::string java = "java -cp '" + jars + "/*' org.apache.kafka.tools.DumpLogSegments";
-  int st = 0;
-  std::string deep =
-      run(java + " --deep-iteration --print-data-log --files " + (d / segment_file_name(0, ".log")).string(), &st);
+  std::string deep = dump("--deep-iteration --print-data-log --files " + (d / segment_file_name(0, ".log")).string());
   INFO(deep.substr(0, 4000));
-  REQUIRE(st == 0);
   CHECK(!contains_any(deep, {"Exception", "invalid bytes", "corrupt", "ERROR"}));
   CHECK(deep.find("isTransactional: true") != std::string::npos);
   CHECK(deep.find("isControl: true") != std::string::npos);
   CHECK(deep.find("endTxnMarker: ABORT coordinatorEpoch: 3") != std::string::npos);
   CHECK(deep.find("endTxnMarker: COMMIT coordinatorEpoch: 3") != std::string::npos);
-  std::string idx = run(java + " --files " + (d / segment_file_name(0, ".txnindex")).string(), &st);
+  std::string idx = dump("--files " + (d / segment_file_name(0, ".txnindex")).string());
   INFO(idx);
-  REQUIRE(st == 0);
   CHECK(!contains_any(idx, {"Exception", "ERROR"}));
   CHECK(idx.find("version: 0 producerId: 7 firstOffset: 0 lastOffset: 4 lastStableOffset: 2") != std::string::npos);
-  std::string snap = run(java + " --files " + ProducerStateManager::snapshot_path(d, 8).string(), &st);
+  std::string snap = dump("--files " + ProducerStateManager::snapshot_path(d, 8).string());
   INFO(snap);
-  REQUIRE(st == 0);
   CHECK(!contains_any(snap, {"Exception", "ERROR"}));
   CHECK(snap.find("producerId: 9 producerEpoch: 1 coordinatorEpoch: -1 currentTxnFirstOffset: OptionalLong[6]") !=
         std::string::npos);
@@ -136,7 +145,6 @@ TEST_CASE("Kafka's DumpLogSegments reads segments rewritten by the log cleaner",
     WARN("skipping: java is absent");
     return;
   }
-  std::string jars = kafka_jar_dir();
   TempDir dir;
   auto log = open_log(dir / "compact-0", compact_config([](LogConfig& c) { c.segment_bytes = int64_t{64} * 1024; }));
   std::mt19937 rng(11);
@@ -169,18 +177,9 @@ TEST_CASE("Kafka's DumpLogSegments reads segments rewritten by the log cleaner",
   REQUIRE(r.status.has_value());
   REQUIRE(r.records_kept < r.records_read);
   log->close();
-  std::string files;
-  for (auto base : log->segment_base_offsets()) {
-    for (auto ext : {".log", ".index", ".timeindex"}) {
-      if (!files.empty()) files += ",";
-      files += (dir / "compact-0" / segment_file_name(base, ext)).string();
-    }
-  }
-  std::string java = "java -cp '" + jars + "/*' org.apache.kafka.tools.DumpLogSegments";
-  int st = 0;
-  std::string deep = run(java + " --deep-iteration --print-data-log --files " + files, &st);
+  const std::string files = segment_files(dir / "compact-0", log->segment_base_offsets());
+  std::string deep = dump("--deep-iteration --print-data-log --files " + files);
   INFO(deep.substr(0, 4000));
-  REQUIRE(st == 0);
   CHECK(!contains_any(deep, {"Exception", "invalid bytes", "Mismatches", "corrupt", "ERROR"}));
   for (const char* codec :
        {"compresscodec: gzip", "compresscodec: snappy", "compresscodec: lz4", "compresscodec: zstd"})
@@ -200,14 +199,7 @@ TEST_CASE("Kafka's DumpLogSegments reads segments rewritten by the log cleaner",
     ++checked;
   }
   CHECK(checked == static_cast<size_t>(r.records_kept));
-  std::string verify = run(java + " --verify-index-only --files " + files, &st);
-  INFO(verify.substr(0, 4000));
-  REQUIRE(st == 0);
-  CHECK(!contains_any(verify, {"Exception", "Mismatches", "mismatch", "out of order", "not found", "ERROR"}));
-  std::string sanity = run(java + " --index-sanity-check --files " + files, &st);
-  INFO(sanity.substr(0, 4000));
-  REQUIRE(st == 0);
-  CHECK(!contains_any(sanity, {"Exception", "failed", "ERROR"}));
+  check_indexes(files);
 }
 
 TEST_CASE("Kafka's DumpLogSegments reads a marker stamped with its delete horizon", "[log][kafka][cleaner][txn]") {
@@ -215,7 +207,6 @@ TEST_CASE("Kafka's DumpLogSegments reads a marker stamped with its delete horizo
     WARN("skipping: java is absent");
     return;
   }
-  std::string jars = kafka_jar_dir();
   TempDir dir;
   auto log = open_log(dir / "mark-0", compact_config());
   const int64_t ts = 1'700'000'000'000;
@@ -236,13 +227,9 @@ TEST_CASE("Kafka's DumpLogSegments reads a marker stamped with its delete horizo
   REQUIRE(cleaner.clean_once(*log, end, end, ts + 200).status.has_value());  // its marker gets a horizon
   log->close();
   const int64_t horizon = ts + 200 + log->config()->delete_retention_ms;
-  std::string java = "java -cp '" + jars + "/*' org.apache.kafka.tools.DumpLogSegments";
-  int st = 0;
-  std::string deep = run(
-      java + " --deep-iteration --print-data-log --files " + (dir / "mark-0" / segment_file_name(0, ".log")).string(),
-      &st);
+  std::string deep =
+      dump("--deep-iteration --print-data-log --files " + (dir / "mark-0" / segment_file_name(0, ".log")).string());
   INFO(deep.substr(0, 4000));
-  REQUIRE(st == 0);
   CHECK(!contains_any(deep, {"Exception", "invalid bytes", "corrupt", "ERROR", "isvalid: false"}));
   CHECK(deep.find("baseOffset: 1 lastOffset: 1 count: 1") != std::string::npos);
   CHECK(deep.find("isControl: true deleteHorizonMs: OptionalLong[" + std::to_string(horizon) + "]") !=
