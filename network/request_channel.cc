@@ -78,25 +78,29 @@ void RequestChannel::hand_on(Request request) {
   queue_.insert(at, std::move(request));
   // A handler thread takes from the queue itself once done: another is
   // woken only when two or more would still wait behind its next one.
-  const bool wake = !handler || queue_.size() + (t_kept ? 1 : 0) >= 3;
+  const bool wake = !handler || (queue_.size() + (t_kept ? 1 : 0) >= 3 && may_wake_another());
   lock.unlock();
   if (wake) not_empty_.notify_one();
 }
 
 void RequestChannel::release_kept() {
   push_cork();
-  t_channel = nullptr;
-  if (t_kept) {
-    Request kept = std::move(*t_kept);
-    t_kept.reset();
+  {
     std::lock_guard lock(mu_);
-    queue_.push_back(std::move(kept));
+    if (t_channel == this) --handlers_;
+    if (t_kept) queue_.push_back(std::move(*t_kept));
   }
+  t_channel = nullptr;
+  t_kept.reset();
   not_empty_.notify_one();  // for what this thread would have taken next
 }
 
 std::optional<Request> RequestChannel::receive_request(std::chrono::milliseconds timeout) {
-  t_channel = this;
+  if (t_channel != this) {
+    std::lock_guard lock(mu_);
+    ++handlers_;
+    t_channel = this;
+  }
   settle_cork();
   if (t_kept) {
     std::optional<Request> r = std::move(t_kept);
@@ -105,14 +109,17 @@ std::optional<Request> RequestChannel::receive_request(std::chrono::milliseconds
     return r;
   }
   std::unique_lock lock(mu_);
-  if (!not_empty_.wait_for(lock, timeout, [&] { return !queue_.empty() || closed_; })) return std::nullopt;
-  if (queue_.empty()) return std::nullopt;
+  ++waiting_;
+  const bool ready = not_empty_.wait_for(lock, timeout, [&] { return !queue_.empty() || closed_; });
+  --waiting_;
+  if (!ready || queue_.empty()) return std::nullopt;
   Request r = std::move(queue_.front());
   queue_.pop_front();
   // Requests queued together (Wake::kLater) woke one handler: with two or
-  // more left, one more helps, and it wakes the next in turn. One left is
-  // served next by this thread, cheaper than another thread's wake-up.
-  const bool help = queue_.size() >= 2;
+  // more left, one more helps, and it wakes the next in turn, up to
+  // awake_target threads awake. One left is served next by this thread,
+  // cheaper than another thread's wake-up.
+  const bool help = queue_.size() >= 2 && may_wake_another();
   lock.unlock();
   if (help) not_empty_.notify_one();
   r.dequeued_at = std::chrono::steady_clock::now();

@@ -14,6 +14,7 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <cstdint>
 #include <deque>
 #include <functional>
 #include <memory>
@@ -29,7 +30,11 @@ class RequestChannel : public ResponseSender {
  public:
   using ResponseRoute = std::function<void(Response)>;
 
-  explicit RequestChannel(size_t capacity) : capacity_(capacity) {}
+  // `awake_target`: how many handler threads may keep each other awake (see
+  // wake_handlers); the server passes the CPUs it may use. A thread woken
+  // beyond the CPUs adds switches, not parallelism.
+  explicit RequestChannel(size_t capacity, size_t awake_target = SIZE_MAX)
+      : capacity_(capacity), awake_target_(awake_target) {}
 
   // Processor side. Moves from `request` only when it was queued. With
   // kLater no handler is woken yet: the caller owes a wake_handlers() before
@@ -37,7 +42,10 @@ class RequestChannel : public ResponseSender {
   enum class Wake { kNow, kLater };
   bool try_send_request(Request& request, Wake wake = Wake::kNow);
   // Wakes one handler for requests queued with kLater; a handler that takes
-  // a request with two or more still queued behind it wakes the next.
+  // a request with two or more still queued behind it wakes the next, while
+  // fewer than awake_target handler threads are awake. The Processor's wake
+  // is never held back: a handler blocked in I/O counts as awake, and the
+  // next turn's wake still reaches a sleeping one.
   void wake_handlers();
 
   // Any thread: a request read behind a response just written on the same
@@ -50,7 +58,8 @@ class RequestChannel : public ResponseSender {
   // before what the turn read after it (a fetch sees the whole run of
   // produces appended, not only the first). A handler
   // thread that queues it wakes another only when two or more requests
-  // would still wait behind its next one (as receive_request does).
+  // would still wait behind its next one (as receive_request does, and as
+  // awake_target allows).
   void hand_on(Request request);
 
   // Corked writes (response_gate.h). Whether the calling thread is one of
@@ -90,12 +99,18 @@ class RequestChannel : public ResponseSender {
   RequestObserver* observer() const { return observer_.load(std::memory_order_acquire); }
 
  private:
+  // Whether a handler thread should wake another for what is queued (mu_ held).
+  bool may_wake_another() const { return handlers_ - waiting_ < awake_target_; }
+
   const size_t capacity_;
+  const size_t awake_target_;
   std::atomic<RequestObserver*> observer_{nullptr};
   mutable std::mutex mu_;
   std::condition_variable not_empty_;
   std::deque<Request> queue_;
   bool closed_ = false;
+  size_t handlers_ = 0;  // handler threads that take requests (receive_request until release_kept); mu_
+  size_t waiting_ = 0;   // of them, waiting for a request; mu_
   std::atomic<uint64_t> handed_on_{0};
   std::vector<std::unique_ptr<ResponseRoute>> owned_routes_;  // guarded by mu_; kept until destruction
   std::unique_ptr<std::atomic<const ResponseRoute*>[]> routes_ {

@@ -14,6 +14,7 @@
 #include "api/quota/client_quota_store.h"
 #include "api/quota/quota_manager.h"
 #include "api/telemetry/client_metrics_manager.h"
+#include "common/cpu_count.h"
 #include "common/metrics.h"
 #include "server/dynamic_config_wiring.h"
 #include "server/fd_budget.h"
@@ -162,7 +163,7 @@ void KafkaServer::startup() {
   metrics_ = std::make_unique<BrokerMetrics>(*logs_, config_.metrics_partition_series, config_.metrics_requests);
   published_metrics_.publish(metrics_.get());
   readiness_.set(Readiness::State::kStartingListeners);
-  channel_ = std::make_unique<network::RequestChannel>(config_.queued_max_requests);
+  channel_ = std::make_unique<network::RequestChannel>(config_.queued_max_requests, static_cast<size_t>(usable_cpus()));
   socket_server_ = std::make_unique<network::SocketServer>(socket_server_config(*dynamic_->current(), tls_), *channel_);
   try {
     socket_server_->startup();

@@ -2,7 +2,9 @@
 // Wake::kLater wake no handler until wake_handlers(), which wakes one; a
 // handler that takes a request with two or more behind it wakes one more;
 // a handler thread that hands a request on wakes nobody unless two or more
-// would wait behind its next. Every request is still handed out, in order.
+// would wait behind its next; handlers wake each other only while fewer
+// than the channel's awake target are awake. Every request is still handed
+// out, in order.
 #include "network/request_channel.h"
 
 #include <sys/syscall.h>
@@ -114,6 +116,40 @@ TEST_CASE("a handler that leaves two or more behind wakes one more", "[request_c
   // One left behind waits for the first handler (cheaper than a wake-up);
   // two left: the second handler helps.
   CHECK(eventually([&] { return taken(2); }, 200ms) == (queued == 3));
+}
+
+TEST_CASE("handlers wake each other only up to the awake target", "[request_channel]") {
+  const size_t target = GENERATE(1, 2);
+  RequestChannel channel(16, target);
+  Handler a(channel), b(channel), c(channel);
+  a.wait_asleep();
+  b.wait_asleep();
+  c.wait_asleep();
+  for (int i = 1; i <= 6; ++i) {
+    Request r = tagged(uint64_t(i));
+    REQUIRE(channel.try_send_request(r, Wake::kLater));
+  }
+  channel.wake_handlers();  // one takes one and holds it: it stays awake
+  const auto taken = [&] { return a.count() + b.count() + c.count(); };
+  REQUIRE(eventually([&] { return taken() >= int(target); }, 5000ms));
+  // Four or more are still queued, yet no thread past the target is woken.
+  CHECK_FALSE(eventually([&] { return taken() > int(target); }, 200ms));
+  // The Processor's next wake is not held back: a sleeping handler takes one.
+  channel.wake_handlers();
+  CHECK(eventually([&] { return taken() == int(target) + 1; }, 5000ms));
+}
+
+TEST_CASE("a handler thread hands on without waking past the awake target", "[request_channel]") {
+  RequestChannel channel(16, 1);
+  Request first = tagged(1);
+  REQUIRE(channel.try_send_request(first, Wake::kLater));
+  REQUIRE(channel.receive_request(0ms));  // this thread is a handler thread now
+  Handler other(channel);
+  other.wait_asleep();
+  for (uint64_t tag = 10; tag < 14; ++tag) channel.hand_on(tagged(tag));
+  CHECK_FALSE(other.took_within(200ms));  // this thread is the one awake
+  channel.release_kept();                 // ... until it stops: it wakes another for what it kept
+  CHECK(other.took_within(5000ms));
 }
 
 TEST_CASE("a handler thread hands on, waking another only for two or more behind its next", "[request_channel]") {
