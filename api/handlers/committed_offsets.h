@@ -34,6 +34,18 @@ Response every_partition_answered(const Request& body, ErrorCode error) {
   return resp;
 }
 
+// One requested partition's offset, leader epoch (-1 unless
+// `with_leader_epoch`) and metadata, committed at `now`.
+template <class Partition>
+group::OffsetAndMetadata committed_offset(const Partition& part, bool with_leader_epoch, int64_t now) {
+  group::OffsetAndMetadata o;
+  o.offset = part.committed_offset;
+  o.leader_epoch = with_leader_epoch ? part.committed_leader_epoch : -1;
+  o.metadata = part.committed_metadata.value_or("");
+  o.commit_timestamp = now;
+  return o;
+}
+
 // Where each offset put in Params::offsets is answered: (topic, partition)
 // indexes into the response, in the same order.
 using OffsetSlots = std::vector<std::pair<size_t, size_t>>;

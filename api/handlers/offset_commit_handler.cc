@@ -38,11 +38,7 @@ void OffsetCommitHandler::handle(ApiRequest& request, OffsetCommitRequest& body,
       services_, body, version >= 10,
       [&](const std::string& topic) { return authorized_topic(services_, request, AclOperation::kRead, topic); },
       [&](const auto& part) {
-        group::OffsetAndMetadata o;
-        o.offset = part.committed_offset;
-        o.leader_epoch = version >= 6 ? part.committed_leader_epoch : -1;
-        o.metadata = part.committed_metadata.value_or("");
-        o.commit_timestamp = now;
+        auto o = committed_offset(part, version >= 6, now);
         if (version <= 4 && body.retention_time_ms >= 0) o.expire_timestamp = now + body.retention_time_ms;
         return o;
       },

@@ -53,15 +53,7 @@ std::shared_ptr<Prepared> prepare(BrokerServices& services, const protocol::TxnO
   const int64_t now = wall_clock_ms();
   p->slots = resolve_committed_offsets(
       services, body, version >= 6, may_read,
-      [&](const auto& part) {
-        group::OffsetAndMetadata o;
-        o.offset = part.committed_offset;
-        o.leader_epoch = version >= 2 ? part.committed_leader_epoch : -1;
-        o.metadata = part.committed_metadata.value_or("");
-        o.commit_timestamp = now;
-        return o;
-      },
-      p->resp, params);
+      [&](const auto& part) { return committed_offset(part, version >= 2, now); }, p->resp, params);
   return p;
 }
 
