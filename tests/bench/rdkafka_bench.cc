@@ -16,10 +16,12 @@
 //   group protocol) until N records arrived; records/s from the first record
 //   to the Nth, the start-up before the first record reported apart.
 // e2e: one producer at R records/s (linger.ms=0) and one consumer in this
-//   process; each record carries its send time (CLOCK_MONOTONIC), latency =
-//   receive time - send time, reported as p50/p99/p99.9/max in ms; and the
-//   produce round trip (delivery report - send time) as produce_p50/p99_ms,
-//   the report seen at the sender's next send (up to 1/R late).
+//   process that tails T (it starts at T's end, so a run on a topic earlier
+//   runs filled does not read their records first); each record carries its
+//   send time (CLOCK_MONOTONIC), latency = receive time - send time, reported
+//   as p50/p99/p99.9/max in ms; and the produce round trip (delivery report -
+//   send time) as produce_p50/p99_ms, the report seen at the sender's next
+//   send (up to 1/R late).
 // rate: P producers (P connections), R records/s in all, every record its own
 //   produce request (linger.ms=0, batch.num.messages=1, acks=1, at most 5
 //   requests in flight per connection, as Java's default); latency = delivery
@@ -253,8 +255,19 @@ int run_produce(const Options& o) {
   return stats.delivered == o.records ? 0 : 1;
 }
 
-// Manual assignment of every partition of the topic from its first offset.
-rd_kafka_t* assigned_consumer(const Options& o, Conf& conf) {
+// Partition p's high watermark, asked of the broker (not a cached value).
+int64_t end_offset(rd_kafka_t* rk, const Options& o, int p) {
+  int64_t low = 0, high = 0;
+  rd_kafka_resp_err_t err =
+      rd_kafka_query_watermark_offsets(rk, o.topic.c_str(), p, &low, &high, int(o.timeout_s * 1000));
+  if (err != RD_KAFKA_RESP_ERR_NO_ERROR) die(std::string("watermarks: ") + rd_kafka_err2str(err));
+  return high;
+}
+
+// Reads partition 0.. of o.topic by manual assignment (no group protocol):
+// from the beginning, or with `at_end` from each partition's end as it is now
+// (its high watermark), so that what earlier runs left is not read again.
+rd_kafka_t* assigned_consumer(const Options& o, Conf& conf, bool at_end = false) {
   conf.set("group.id", "rdkafka-bench").set("enable.auto.commit", "false").set("auto.offset.reset", "earliest");
   rd_kafka_t* rk = make_client(RD_KAFKA_CONSUMER, conf);
   rd_kafka_poll_set_consumer(rk);
@@ -275,7 +288,8 @@ rd_kafka_t* assigned_consumer(const Options& o, Conf& conf) {
   if (partitions == 0) die("no partitions for topic " + o.topic);
   rd_kafka_topic_partition_list_t* list = rd_kafka_topic_partition_list_new(partitions);
   for (int p = 0; p < partitions; ++p)
-    rd_kafka_topic_partition_list_add(list, o.topic.c_str(), p)->offset = RD_KAFKA_OFFSET_BEGINNING;
+    rd_kafka_topic_partition_list_add(list, o.topic.c_str(), p)->offset =
+        at_end ? end_offset(rk, o, p) : RD_KAFKA_OFFSET_BEGINNING;
   if (rd_kafka_assign(rk, list) != RD_KAFKA_RESP_ERR_NO_ERROR) die("assign failed");
   rd_kafka_topic_partition_list_destroy(list);
   return rk;
@@ -388,8 +402,7 @@ std::string fmt_fields(std::initializer_list<std::pair<const char*, double>> fie
 
 // A marker of this run (a negative number no send time can be) creates the
 // topic; the measurement starts once the consumer has read it, so neither
-// topic creation nor the consumer's start-up is counted as latency, and
-// records of earlier runs on the same topic (before the marker) are skipped.
+// topic creation nor the consumer's start-up is counted as latency.
 void wait_for_marker(rd_kafka_t* producer, rd_kafka_topic_t* rkt, rd_kafka_t* consumer, const Options& o) {
   const int64_t marker = -mono_ns();
   produce_one(producer, rkt, &marker, sizeof marker);
@@ -415,7 +428,7 @@ int run_e2e(const Options& o) {
   Conf cconf = base_conf(o);
   cconf.set("fetch.wait.max.ms", "500").set("fetch.min.bytes", "1");
   collect(cconf, &cstats, RD_KAFKA_CONSUMER);
-  rd_kafka_t* consumer = assigned_consumer(o, cconf);
+  rd_kafka_t* consumer = assigned_consumer(o, cconf, true);  // tails: earlier runs' records are not read
   wait_for_marker(producer, rkt, consumer, o);
   pstats.timed = true;  // the produce round trip too (delivery report - send), from here on
 
