@@ -129,8 +129,10 @@ class Log {
                              int16_t transaction_version, int32_t leader_epoch, int64_t now_ms);
 
   // Whole batches from the batch containing `offset`, up to max_bytes (the
-  // first batch is returned whole even if larger: KIP-74). Below the log
-  // start or past the end: kOffsetOutOfRange. At the end: empty slice.
+  // first batch is returned whole even if larger: KIP-74), never past the
+  // end the result reports (an append still being published is left out).
+  // Below the log start or past the end: kOffsetOutOfRange. At the end:
+  // empty slice.
   ReadResult read(Offset offset, size_t max_bytes) const;
   // The same, returning only batches below `max_offset` (read_committed:
   // pass last_stable_offset(); an offset at or past it reads empty).

@@ -223,12 +223,13 @@ AppendResult Log::append_impl(std::span<uint8_t> records, int32_t leader_epoch, 
   }
   // 3. Assign offsets in place (outside the CRC), LogAppendTime if asked.
   const int64_t next = assign_offsets(records, leo, leader_epoch, log_append_time, now_ms, a.infos);
-  // 4. Write + index, then publish.
-  if (auto w = seg->append(records, std::span<const BatchAppendInfo>(a.infos.data(), a.infos.size()),
-                           cfg->index_interval_bytes, now_ms);
-      !w) {
-    storage_log().error("log {}: append failed: {}", dir_.string(), describe(w.error()));
-    return fail(LogErrc::kStorageError, fmt::format("write failed: {}", describe(w.error())));
+  // 4. Write + index, then publish: the end offsets first, the bytes last
+  // (read_once's order).
+  auto written = seg->append(records, std::span<const BatchAppendInfo>(a.infos.data(), a.infos.size()),
+                             cfg->index_interval_bytes, now_ms);
+  if (!written) {
+    storage_log().error("log {}: append failed: {}", dir_.string(), describe(written.error()));
+    return fail(LogErrc::kStorageError, fmt::format("write failed: {}", describe(written.error())));
   }
   leo_.store(next, std::memory_order_release);
   for (const auto& b : a.producer_batches) {
@@ -238,6 +239,7 @@ AppendResult Log::append_impl(std::span<uint8_t> records, int32_t leader_epoch, 
       producers_.update(b);
   }
   update_lso_locked();
+  seg->publish(*written);
   AppendResult res;
   res.base_offset = Offset(leo);
   res.last_offset = Offset(next - 1);

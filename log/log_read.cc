@@ -1,4 +1,5 @@
 // Log: the read path (Fetch) and offset lookups (ListOffsets).
+#include <algorithm>
 #include <climits>
 
 #include "log/log.h"
@@ -19,11 +20,11 @@ Result<void> cut_at(const LogSegment& seg, FileSlice& slice, int64_t max_offset,
   return {};
 }
 
-// The batches of `seg` from `offset` (up to max_bytes, below max_offset) into
-// `res`; false if the segment holds nothing from `offset` on.
-Result<bool> read_segment(const LogSegment& seg, Offset offset, size_t max_bytes, int64_t max_offset, int64_t leo,
-                          ReadResult& res) {
-  const uint64_t limit = seg.size();
+// The batches of `seg` from `offset` (up to max_bytes, and below max_offset
+// when `cut`) within its first `limit` bytes into `res`; false if those
+// hold nothing from `offset` on.
+Result<bool> read_segment(const LogSegment& seg, Offset offset, size_t max_bytes, int64_t max_offset, uint64_t limit,
+                          bool cut, ReadResult& res) {
   auto found = seg.find_batch(offset, limit);
   if (!found) return unexpected(found.error());
   const auto& h = *found;
@@ -32,8 +33,8 @@ Result<bool> read_segment(const LogSegment& seg, Offset offset, size_t max_bytes
   auto slice = seg.slice_from(*h, max_bytes, limit);
   if (!slice) return unexpected(slice.error());
   res.slice = std::move(*slice);
-  if (max_offset < leo) {
-    if (auto cut = cut_at(seg, res.slice, max_offset, limit); !cut) return unexpected(cut.error());
+  if (cut) {
+    if (auto done = cut_at(seg, res.slice, max_offset, limit); !done) return unexpected(done.error());
   }
   return true;
 }
@@ -55,27 +56,36 @@ ReadResult Log::read(Offset offset, size_t max_bytes, Offset max_offset) const {
 
 // `max_offset`: only batches with a base offset below it (the LSO is always
 // a batch boundary, so this cuts at the batch holding it).
+//
+// A read never passes the end it reports (as Kafka bounds a fetch by the
+// high watermark's position): an append publishes the end offsets first and
+// its segment's new size last (append_impl), so the size of the segment
+// read, loaded here before the ends, covers only offsets below them. A later
+// segment (the log rolled since) has no such bound: its read is cut at the
+// end loaded here.
 ReadResult Log::read_once(Offset offset, size_t max_bytes, int64_t max_offset, bool* raced) const {
   ReadResult res;
+  const int64_t o = offset.value;
+  auto seg = floor_segment(o);
+  const uint64_t limit = seg ? seg->size() : 0;              // before the ends
   const int64_t lso = lso_.load(std::memory_order_acquire);  // before the end: lso <= leo
   const int64_t start = log_start_.load(std::memory_order_acquire);
   const int64_t leo = leo_.load(std::memory_order_acquire);
   res.log_start_offset = Offset(start);
   res.log_end_offset = Offset(leo);
   res.last_stable_offset = Offset(lso);
-  const int64_t o = offset.value;
   if (o < start || o > leo) {
     res.error = LogErrc::kOffsetOutOfRange;
     return res;
   }
   if (o == leo || o >= max_offset) return res;
-  auto seg = floor_segment(o);
   if (!seg) {  // retention moved the start meanwhile
     res.error = LogErrc::kOffsetOutOfRange;
     return res;
   }
-  while (seg) {
-    auto found = read_segment(*seg, offset, max_bytes, max_offset, leo, res);
+  const int64_t bound = std::min(max_offset, leo);
+  for (bool first = true; seg; first = false) {
+    auto found = read_segment(*seg, offset, max_bytes, bound, first ? limit : seg->size(), !first || bound < leo, res);
     if (!found) {
       *raced = seg->deleted();
       res.error = LogErrc::kStorageError;

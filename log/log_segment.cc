@@ -135,8 +135,8 @@ Result<void> LogSegment::make_appendable(size_t index_max_bytes) {
   return time_index_.file().make_appendable(index_max_bytes);
 }
 
-Result<void> LogSegment::append(std::span<const uint8_t> bytes, std::span<const BatchAppendInfo> batches,
-                                int64_t index_interval_bytes, int64_t now_ms) {
+Result<uint64_t> LogSegment::append(std::span<const uint8_t> bytes, std::span<const BatchAppendInfo> batches,
+                                    int64_t index_interval_bytes, int64_t now_ms) {
   const uint64_t pos0 = size_.load(std::memory_order_relaxed);
   auto acquired = log_file_.acquire();
   if (!acquired) return unexpected(acquired.error());
@@ -170,12 +170,11 @@ Result<void> LogSegment::append(std::span<const uint8_t> bytes, std::span<const 
       max_ts_ = saved_max_ts;
     }
     (void)::ftruncate(file->fd(), static_cast<off_t>(pos0));
-    return rc;
+    return unexpected(rc.error());
   }
   if (pos0 == 0) roll_base_ms_ = now_ms;
   fully_flushed_.store(false, std::memory_order_release);
-  size_.store(pos, std::memory_order_release);
-  return {};
+  return pos;
 }
 
 // An entry in both indexes for the batch ending at `last_offset`, at byte
