@@ -234,6 +234,21 @@ class Log {
   // Under mu_: ends a transaction for a written marker batch (index, LSO).
   void end_txn_locked(const ProducerBatch& marker);
   void update_lso_locked();
+  // Under mu_: the LSO for a log ending at `leo` (Kafka's: the first offset of
+  // the oldest ongoing transaction, never below the log start, else `leo`).
+  int64_t lso_for_locked(int64_t leo) const;
+  // Under mu_: an append's end offset, LSO and active segment size, made
+  // visible as one (publish_seq_).
+  void publish_locked(int64_t leo, int64_t lso, LogSegment& active, uint64_t size);
+  // What read_once reads against: the LSO, the end and `seg`'s size of one
+  // publish_locked (so every byte under `limit` is an offset below `leo`,
+  // and every offset below `leo` in `seg` is under `limit`).
+  struct Ends {
+    int64_t lso = 0;
+    int64_t leo = 0;
+    uint64_t limit = 0;
+  };
+  Ends ends(const LogSegment* seg) const;
   LogErrc roll_locked(int64_t now_ms);
   void rebuild_producer_state();
   void delete_segments_locked(const std::vector<std::shared_ptr<LogSegment>>& victims);
@@ -264,6 +279,10 @@ class Log {
   std::atomic<int64_t> leo_{0};
   std::atomic<int64_t> log_start_{0};
   std::atomic<int64_t> lso_{0};
+  // A sequence lock over leo_, lso_ and the active segment's size: odd while
+  // publish_locked stores them; ends() retries until it reads one even value
+  // on both sides of its loads.
+  std::atomic<uint64_t> publish_seq_{0};
   std::atomic<int64_t> recovery_point_{0};
   std::atomic<int64_t> last_flush_ms_{0};
   std::atomic<int64_t> pending_roll_flush_{-1};

@@ -223,23 +223,21 @@ AppendResult Log::append_impl(std::span<uint8_t> records, int32_t leader_epoch, 
   }
   // 3. Assign offsets in place (outside the CRC), LogAppendTime if asked.
   const int64_t next = assign_offsets(records, leo, leader_epoch, log_append_time, now_ms, a.infos);
-  // 4. Write + index, then publish: the end offsets first, the bytes last
-  // (read_once's order).
+  // 4. Write + index, producer state, then publish the end, the LSO and the
+  // bytes as one (read_once reads against one publish).
   auto written = seg->append(records, std::span<const BatchAppendInfo>(a.infos.data(), a.infos.size()),
                              cfg->index_interval_bytes, now_ms);
   if (!written) {
     storage_log().error("log {}: append failed: {}", dir_.string(), describe(written.error()));
     return fail(LogErrc::kStorageError, fmt::format("write failed: {}", describe(written.error())));
   }
-  leo_.store(next, std::memory_order_release);
   for (const auto& b : a.producer_batches) {
     if (b.control)
       end_txn_locked(b);
     else
       producers_.update(b);
   }
-  update_lso_locked();
-  seg->publish(*written);
+  publish_locked(next, lso_for_locked(next), *seg, *written);
   AppendResult res;
   res.base_offset = Offset(leo);
   res.last_offset = Offset(next - 1);
@@ -307,13 +305,25 @@ void Log::end_txn_locked(const ProducerBatch& m) {
     storage_log().error("log {}: writing the transaction index: {}", dir_.string(), describe(r.error()));
 }
 
+int64_t Log::lso_for_locked(int64_t leo) const {
+  if (auto first = producers_.first_unstable_offset())
+    return std::min(std::max(*first, log_start_.load(std::memory_order_relaxed)), leo);
+  return leo;
+}
+
 void Log::update_lso_locked() {
-  const int64_t leo = leo_.load(std::memory_order_relaxed);
-  int64_t lso = leo;
-  if (auto first = producers_.first_unstable_offset()) {
-    lso = std::min(std::max(*first, log_start_.load(std::memory_order_relaxed)), leo);
-  }
+  lso_.store(lso_for_locked(leo_.load(std::memory_order_relaxed)), std::memory_order_release);
+}
+
+// The stores are release, so the odd sequence number is visible before any
+// of them, and each of them before the even one.
+void Log::publish_locked(int64_t leo, int64_t lso, LogSegment& active, uint64_t size) {
+  const uint64_t seq = publish_seq_.load(std::memory_order_relaxed);
+  publish_seq_.store(seq + 1, std::memory_order_relaxed);
+  leo_.store(leo, std::memory_order_release);
   lso_.store(lso, std::memory_order_release);
+  active.publish(size);
+  publish_seq_.store(seq + 2, std::memory_order_release);
 }
 
 LogErrc Log::roll(int64_t now_ms) {

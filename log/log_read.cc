@@ -1,6 +1,7 @@
 // Log: the read path (Fetch) and offset lookups (ListOffsets).
 #include <algorithm>
 #include <climits>
+#include <thread>
 
 #include "log/log.h"
 
@@ -57,23 +58,22 @@ ReadResult Log::read(Offset offset, size_t max_bytes, Offset max_offset) const {
 // `max_offset`: only batches with a base offset below it (the LSO is always
 // a batch boundary, so this cuts at the batch holding it).
 //
-// A read never passes the end it reports (as Kafka bounds a fetch by the
-// high watermark's position): an append publishes the end offsets first and
-// its segment's new size last (append_impl), so the size of the segment
-// read, loaded here before the ends, covers only offsets below them. A later
-// segment (the log rolled since) has no such bound: its read is cut at the
-// end loaded here.
+// A read never passes the end it reports, and finds every offset below it
+// (as Kafka bounds a fetch by the high watermark's position): it reads the
+// segment holding `offset` up to that segment's size of the same publish
+// as the end (ends()). A later segment (the log rolled since) is cut at
+// that end.
 ReadResult Log::read_once(Offset offset, size_t max_bytes, int64_t max_offset, bool* raced) const {
   ReadResult res;
   const int64_t o = offset.value;
   auto seg = floor_segment(o);
-  const uint64_t limit = seg ? seg->size() : 0;              // before the ends
-  const int64_t lso = lso_.load(std::memory_order_acquire);  // before the end: lso <= leo
+  const Ends e = ends(seg.get());
   const int64_t start = log_start_.load(std::memory_order_acquire);
-  const int64_t leo = leo_.load(std::memory_order_acquire);
+  const int64_t leo = e.leo;
+  const uint64_t limit = e.limit;
   res.log_start_offset = Offset(start);
   res.log_end_offset = Offset(leo);
-  res.last_stable_offset = Offset(lso);
+  res.last_stable_offset = Offset(e.lso);
   if (o < start || o > leo) {
     res.error = LogErrc::kOffsetOutOfRange;
     return res;
@@ -96,6 +96,25 @@ ReadResult Log::read_once(Offset offset, size_t max_bytes, int64_t max_offset, b
     seg = segment_after(seg->base_offset().value);
   }
   return res;
+}
+
+// A sequence lock's reader: the loads are acquire, so the second look at
+// the sequence number comes after them, and a store of publish_locked they
+// saw makes it differ from the first. A writer is never held up; a reader
+// that catches one mid-publish (a few stores) tries again, and yields if
+// the writer was preempted there.
+Log::Ends Log::ends(const LogSegment* seg) const {
+  for (int tries = 1;; ++tries) {
+    const uint64_t seq = publish_seq_.load(std::memory_order_acquire);
+    if ((seq & 1) == 0) {
+      Ends e;
+      e.lso = lso_.load(std::memory_order_acquire);
+      e.leo = leo_.load(std::memory_order_acquire);
+      e.limit = seg ? seg->size() : 0;
+      if (publish_seq_.load(std::memory_order_relaxed) == seq) return e;
+    }
+    if (tries % 64 == 0) std::this_thread::yield();
+  }
 }
 
 OffsetAndTimestamp Log::offset_for_timestamp(int64_t ts) const {

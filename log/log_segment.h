@@ -76,10 +76,10 @@ class LogSegment {
   // --- writer side (Log's append lock held) ---
   // Writes `bytes` (whole batches, offsets already assigned) at the end and
   // indexes them; returns the segment's new size. Readers do not see the
-  // bytes until publish(new size): the Log publishes its end offset first
-  // (Log::read_once says why). The next append starts at the published size,
-  // so every append is published before the next. On failure (an I/O Error)
-  // the file and indexes are rolled back.
+  // bytes until publish(new size), which the Log does together with its end
+  // offset (Log::publish_locked). The next append starts at the published
+  // size, so every append is published before the next. On failure (an I/O
+  // Error) the file and indexes are rolled back.
   Result<uint64_t> append(std::span<const uint8_t> bytes, std::span<const BatchAppendInfo> batches,
                           int64_t index_interval_bytes, int64_t now_ms);
   void publish(uint64_t size) { size_.store(size, std::memory_order_release); }
