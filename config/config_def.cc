@@ -231,8 +231,9 @@ std::vector<ConfigKeyDef> build_defs() {
                           "sockets at most once per this many microseconds, so that one wake-up serves a batch of "
                           "requests, and the responses to a client's pipelined requests leave together (half the "
                           "broker CPU at 10,000 requests/s, for up to about twice this much more latency); below one "
-                          "request per period, or with one busy connection, it is woken by each request as usual. "
-                          "0: off.",
+                          "request per period, or with one busy connection, it is woken by each request as usual, and "
+                          "when each connection sends more than four requests per period it looks sooner, so that "
+                          "clients keeping five in flight are never capped at five per period. 0: off.",
                           &BrokerConfig::network_coalesce_us));
   d.push_back(integer_key("queued.max.requests", 500, 1, kIntMax,
                           "Requests the RequestChannel holds before Processors stop reading.",

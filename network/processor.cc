@@ -4,6 +4,7 @@
 
 #include <boost/asio/post.hpp>
 
+#include "network/coalescing.h"
 #include "network/connection.h"
 #include "network/net_log.h"
 #include "network/response_gate.h"
@@ -49,17 +50,19 @@ void Processor::start() {
 // One turn of the loop waits in epoll for something to be ready, then runs
 // everything that is. With coalescing on (coalesce_us = T), a turn that woke
 // less than T after the loop went idle and read requests from two
-// connections or more is followed by a sleep that ends T after the turn
-// woke, before the next look at the sockets: under a steady load of small
-// requests from many clients, one wake-up of the loop (and of a handler)
-// then serves a batch of requests instead of one each, at the price of up to
-// T more latency. Below a wake-up per T, or with one busy connection, the
+// connections or more is followed by a sleep that ends up to T after the
+// turn woke, before the next look at the sockets: under a steady load of
+// small requests from many clients, one wake-up of the loop (and of a
+// handler) then serves a batch of requests instead of one each, at the price
+// of up to T more latency. The sleep is shorter when the connections send
+// faster than a few requests each per T (coalescing.h), so that it never
+// caps clients whose in-flight windows it fills. Below a wake-up per T, or with one busy connection, the
 // loop waits in epoll as usual: a single client's pipeline is already served
 // back to back (staging), and holding it would cap it at its in-flight
 // window per T. The requests a turn queues wake one handler at its end
 // (RequestChannel::wake_handlers).
 //
-// T runs from look to look (not from the end of the turn), with the thread's
+// The sleep runs from look to look (not from the end of the turn), with the thread's
 // timer slack at 1 ns: under the heaviest load, when clients send as many
 // requests per period as their in-flight windows allow, a period stretched
 // by the turn's own work and the kernel's default 50 µs of slack capped the
@@ -72,6 +75,7 @@ void Processor::run_loop() {
   ::prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
   const auto tick = std::chrono::microseconds(config_.coalesce_us);
   auto idle_since = std::chrono::steady_clock::now();
+  auto last_woke = idle_since;
   while (io_.run_one() > 0) {
     const auto woke = std::chrono::steady_clock::now();
     io_.poll();
@@ -79,9 +83,12 @@ void Processor::run_loop() {
     handlers_owed_wake_ = false;
     const bool hold = connections_read_ >= 2 && woke - idle_since < tick;
     coalescing_ = hold;
+    if (hold)
+      std::this_thread::sleep_until(woke + coalescing_hold(tick, woke - last_woke, connections_read_, requests_read_));
     connections_read_ = 0;
+    requests_read_ = 0;
     last_read_connection_ = 0;
-    if (hold) std::this_thread::sleep_until(woke + tick);
+    last_woke = woke;
     idle_since = std::chrono::steady_clock::now();
   }
 }

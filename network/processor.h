@@ -105,7 +105,9 @@ class Processor {
   // A request was read from connection `id` in this turn of the loop
   // (counted for coalescing only: run_loop resets the count each turn).
   void on_request_read(uint64_t id) {
-    if (config_.coalesce_us <= 0 || id == last_read_connection_) return;
+    if (config_.coalesce_us <= 0) return;
+    ++requests_read_;
+    if (id == last_read_connection_) return;
     last_read_connection_ = id;
     ++connections_read_;
   }
@@ -148,6 +150,7 @@ class Processor {
   // run_loop's turn: the connections read (a change of connection counts one).
   uint64_t last_read_connection_ = 0;
   int connections_read_ = 0;
+  int requests_read_ = 0;
   bool handlers_owed_wake_ = false;  // a request of this turn was queued without a wake-up
   bool coalescing_ = false;          // the last turn held (run_loop)
   bool draining_ = false;

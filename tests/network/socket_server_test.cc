@@ -366,16 +366,19 @@ TEST_CASE("one connection pipelining 600 requests is answered in order, through 
 }
 
 namespace {
-// Rounds of one request per client, all sent, then all answered; how long.
-std::chrono::steady_clock::duration ping_pong(std::vector<RawClient>& clients, int rounds) {
+// Rounds of `window` pipelined requests per client, all sent, then all
+// answered; how long.
+std::chrono::steady_clock::duration ping_pong(std::vector<RawClient>& clients, int rounds, int window = 1) {
   const auto start = std::chrono::steady_clock::now();
   for (int r = 0; r < rounds; ++r) {
-    for (size_t c = 0; c < clients.size(); ++c) REQUIRE(clients[c].send_frame(payload(uint32_t(c), uint32_t(r))));
-    for (size_t c = 0; c < clients.size(); ++c) {
-      auto got = clients[c].read_frame();
-      REQUIRE(got);
-      REQUIRE(*got == payload(uint32_t(c), uint32_t(r)));
-    }
+    for (size_t c = 0; c < clients.size(); ++c)
+      for (int w = 0; w < window; ++w) REQUIRE(clients[c].send_frame(payload(uint32_t(c), uint32_t(r * window + w))));
+    for (size_t c = 0; c < clients.size(); ++c)
+      for (int w = 0; w < window; ++w) {
+        auto got = clients[c].read_frame();
+        REQUIRE(got);
+        REQUIRE(*got == payload(uint32_t(c), uint32_t(r * window + w)));
+      }
   }
   return std::chrono::steady_clock::now() - start;
 }
@@ -396,6 +399,15 @@ TEST_CASE("coalescing holds a loop serving several busy connections, never one c
     clients.reserve(3);
     for (int i = 0; i < 3; ++i) clients.emplace_back("127.0.0.1", broker.port());
     CHECK(ping_pong(clients, 10) >= 4 * 40ms);
+  }
+  SECTION("three connections keeping five in flight each: the hold shrinks below a window per period") {
+    std::vector<RawClient> clients;
+    clients.reserve(3);
+    for (int i = 0; i < 3; ++i) clients.emplace_back("127.0.0.1", broker.port());
+    // Held a whole period per round, 30 rounds would take 30 periods; the
+    // hold is 4/5 of the last round's from the second on (coalescing.h),
+    // about 5 periods in all.
+    CHECK(ping_pong(clients, 30, 5) < 15 * 40ms);
   }
   SECTION("one connection: answered at once, round after round") {
     std::vector<RawClient> clients;
