@@ -9,9 +9,10 @@
 // at most 5·C requests per P, whatever the machine could serve (eight
 // connections: 80,000 requests/s at P = 500 µs). So the hold is the time each
 // connection the turn read takes, at the rate that turn saw, to send
-// kRequestsPerConnection more requests, and never more than P:
+// kCoalescedRequestsPerConnection (four) more requests, and never more
+// than P:
 //
-//   hold = min(P, since_last_look · kRequestsPerConnection · connections / requests)
+//   hold = min(P, since_last_look · 4 · connections / requests)
 //
 // Below the cap this is P (10,000 requests/s from two connections: 800 µs,
 // so P). At the cap each look reads whole windows, five per connection, and
@@ -29,7 +30,9 @@ namespace skiff::network {
 inline constexpr int kCoalescedRequestsPerConnection = 4;
 
 // `since_last_look`: from the wake-up of the turn before to this turn's;
-// `connections` and `requests`: what this turn read.
+// `connections` and `requests`: what this turn read (the Processor counts a
+// change of connection as one, so a connection read twice in a turn can
+// count twice: the hold then errs longer, never past P).
 inline std::chrono::nanoseconds coalescing_hold(std::chrono::nanoseconds period,
                                                 std::chrono::nanoseconds since_last_look, int connections,
                                                 int requests) {

@@ -56,17 +56,18 @@ void Processor::start() {
 // handler) then serves a batch of requests instead of one each, at the price
 // of up to T more latency. The sleep is shorter when the connections send
 // faster than a few requests each per T (coalescing.h), so that it never
-// caps clients whose in-flight windows it fills. Below a wake-up per T, or with one busy connection, the
-// loop waits in epoll as usual: a single client's pipeline is already served
-// back to back (staging), and holding it would cap it at its in-flight
-// window per T. The requests a turn queues wake one handler at its end
-// (RequestChannel::wake_handlers).
+// caps clients whose in-flight windows it fills. Below a wake-up per T, or
+// with one busy connection, the loop waits in epoll as usual: a single
+// client's pipeline is already served back to back (staging), and holding it
+// would cap it at its in-flight window per T. The requests a turn queues wake
+// one handler at its end (RequestChannel::wake_handlers).
 //
-// The sleep runs from look to look (not from the end of the turn), with the thread's
-// timer slack at 1 ns: under the heaviest load, when clients send as many
-// requests per period as their in-flight windows allow, a period stretched
-// by the turn's own work and the kernel's default 50 µs of slack capped the
-// rate eight connections could reach (docs/benchmarks.md, 2026-12-05).
+// The sleep runs from look to look (not from the end of the turn), with the
+// thread's timer slack at 1 ns: under the heaviest load, when clients send as
+// many requests per period as their in-flight windows allow, a period
+// stretched by the turn's own work and the kernel's default 50 µs of slack
+// capped the rate eight connections could reach (docs/benchmarks.md,
+// 2026-12-05).
 void Processor::run_loop() {
   if (config_.coalesce_us <= 0) {
     io_.run();
