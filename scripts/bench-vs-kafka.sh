@@ -7,11 +7,13 @@
 #   scripts/bench-vs-kafka.sh            # 3 rounds, the full loads (~15 min)
 #   scripts/bench-vs-kafka.sh --smoke    # 1 round, tiny loads (CI runs this)
 #   scripts/bench-vs-kafka.sh --help     # every option
-#   scripts/bench-vs-kafka.sh --requests [--smoke|--rounds N|--brokers skiff|--no-saturation]
+#   scripts/bench-vs-kafka.sh --requests [--smoke|--rounds N|--brokers skiff,kafka,ceiling|--no-saturation]
 #       the cost of a request: e2e latency at 10k one-record requests/s over
 #       five consecutive runs, context switches per request, saturation with
 #       1 and 8 connections, driven by librdkafka and by the lean
-#       skiff_produce_load (--clients; scripts/bench_request_cost.py)
+#       skiff_produce_load (--clients; scripts/bench_request_cost.py);
+#       "ceiling" is skiff_null_responder, a server that answers at once and
+#       does nothing else: what the client and this machine allow
 #   scripts/bench-vs-kafka.sh --txn [--smoke|--rounds N|--records N|--brokers kafka]
 #       transactional produce (1,000 x 100 B per transaction) against
 #       idempotent produce, EndTxn p50/p99: scripts/bench_vs_kafka_txn.py,
@@ -42,7 +44,8 @@ if [[ "${1:-}" == "--groups" ]]; then
   JARS=$(scripts/fetch_kafka_jars.sh | tail -1)
   exec python3 scripts/bench_groups.py --skiff "$BUILD_DIR/skiff" --jars "$JARS" --out "$BUILD_DIR/results" "$@"
 fi
-cmake --build "$BUILD_DIR" -j"${JOBS:-$(nproc)}" --target skiff skiff_rdkafka_bench skiff_first_produce skiff_produce_load >/dev/null
+cmake --build "$BUILD_DIR" -j"${JOBS:-$(nproc)}" --target skiff skiff_rdkafka_bench skiff_first_produce skiff_produce_load \
+  skiff_null_responder >/dev/null
 JARS=$(scripts/fetch_kafka_jars.sh | tail -1)
 SCRIPT=scripts/bench_vs_kafka.py
 if [[ "${1:-}" == "--requests" ]]; then

@@ -30,6 +30,13 @@ Per broker (started fresh, alternating Skiff, Kafka, Skiff, ... over rounds):
         connection appends to; --partitions N ("raw" only) gives it N, and
         connection c sends to partition c mod N, so that what sharing one
         partition costs shows.
+
+--brokers may name "ceiling" (skiff_null_responder): a server that answers
+each produce as soon as it reads it, from one thread, and does nothing else;
+measured with the "raw" client only, without e2e runs. Its saturation is
+what the client, loopback TCP and this machine allow a server that costs
+nothing but a wake-up per read: the bound a broker's figure is read against.
+(A broker that batches its wake-ups can pass it where wake-ups are slow.)
 """
 import argparse
 import collections
@@ -43,6 +50,15 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import bench_vs_kafka as bvk  # noqa: E402  (the broker processes and client runner)
+from bench_tls import wait_port  # noqa: E402
+
+
+class Ceiling(bvk.Broker):
+    """skiff_null_responder: every produce answered at once, nothing else."""
+    name = "ceiling"
+
+    def command(self):
+        return [str(self.args.null_responder), "--port", str(self.port), "--seconds", "7200"]
 
 
 def context_switches(pid):
@@ -146,12 +162,17 @@ def saturation(args, broker, client, producers):
     return {"sustained_per_s": best, "steps": steps}
 
 
+def clients_for(args, broker):
+    """The saturation's clients for `broker`: the ceiling speaks only to raw."""
+    return ["raw"] if isinstance(broker, Ceiling) else args.clients.split(",")
+
+
 def warm_up(args, broker):
     """One unmeasured run at --rate-start before the saturation search, so that
     a JVM broker is not measured while its JIT compiles (without e2e runs
     before it, Kafka's first rate missed at 5,000/s and its one-connection
     search ended at 625/s)."""
-    client = args.clients.split(",")[0]
+    client = clients_for(args, broker)[0]
     for producers in (1, 8):
         bvk.run_client(rate_command(args, broker, client, rate_topic(args, producers), args.rate_start, producers),
                        args.client_timeout)
@@ -161,19 +182,23 @@ def run_broker(args, cls, round_no):
     broker = cls(args, args.work)
     bvk.log(f"round {round_no}: {broker.name} on {broker.bootstrap}")
     broker.prepare()
-    out = {}
+    out = {"e2e": []}
+    ceiling = isinstance(broker, Ceiling)
     try:
-        bvk.first_produce(args, broker)
-        for topic in ("e2e", "rate1", "rate8"):
-            bvk.run_client([str(args.first_produce), "127.0.0.1", str(broker.port), topic, "60"], 90)
-        out["e2e"] = []
-        for run in range(args.e2e_runs):
+        if ceiling:  # no topics to make, no e2e: only the raw saturation
+            broker.start()
+            wait_port(broker.port, broker.proc)
+        else:
+            bvk.first_produce(args, broker)
+            for topic in ("e2e", "rate1", "rate8"):
+                bvk.run_client([str(args.first_produce), "127.0.0.1", str(broker.port), topic, "60"], 90)
+        for run in range(0 if ceiling else args.e2e_runs):
             r = measured(args, broker, rdkafka_command(args, broker, "e2e", "e2e", args.e2e_rate, args.e2e_seconds))
             out["e2e"].append(r)
             bvk.log(f"  e2e run {run + 1}: {r}")
         if not args.no_saturation:
             warm_up(args, broker)
-            for client in args.clients.split(","):
+            for client in clients_for(args, broker):
                 for producers in (1, 8):
                     out[f"{client} x{producers}"] = saturation(args, broker, client, producers)
         if not broker.alive():
@@ -230,6 +255,8 @@ def main():
                    help="partitions of the saturation's topics (raw client only; created by skiff_produce_load)")
     p.add_argument("--produce-load", type=Path,
                    help="skiff_produce_load (default: next to --rdkafka-bench)")
+    p.add_argument("--null-responder", type=Path,
+                   help="skiff_null_responder, the ceiling (default: next to --rdkafka-bench)")
     p.add_argument("--client-timeout", type=float, default=300)
     p.add_argument("--out", type=Path, default=bvk.ROOT / "build-bench" / "results")
     bvk.add_tool_args(p)
@@ -240,12 +267,15 @@ def main():
     args.settle = 0
     if args.partitions < 1 or (args.partitions > 1 and args.clients != "raw"):
         p.error("--partitions must be positive, and above 1 it wants --clients raw")
+    if args.partitions > 1 and "ceiling" in args.brokers.split(","):
+        p.error("the ceiling answers produces only: it cannot create a topic of --partitions")
     args.produce_load = args.produce_load or args.rdkafka_bench.parent / "skiff_produce_load"
+    args.null_responder = args.null_responder or args.rdkafka_bench.parent / "skiff_null_responder"
     args.out.mkdir(parents=True, exist_ok=True)
     args.work = Path(tempfile.mkdtemp(prefix="bench-request-cost-"))
     env = bvk.environment(args)
     bvk.log(f"environment: {env}")
-    runs = bvk.run_rounds(args, {"skiff": bvk.Skiff, "kafka": bvk.Kafka}, run_broker)
+    runs = bvk.run_rounds(args, {"skiff": bvk.Skiff, "kafka": bvk.Kafka, "ceiling": Ceiling}, run_broker)
     stamp = time.strftime("%Y%m%d-%H%M%S")
     report = "\n".join(f"- {k}: {v}" for k, v in env.items()) + "\n\n" + summarize(runs) + "\n"
     (args.out / f"requests-{stamp}.json").write_text(json.dumps({"environment": env, "runs": runs}, indent=1))

@@ -1,0 +1,147 @@
+// skiff_null_responder: the ceiling of a saturation run on this machine. It
+// answers every Produce v9 request with an empty, error-free Produce
+// response as soon as it reads it, from one epoll thread, and does nothing
+// else: no log, no hand-off, no second thread. What `skiff_produce_load`
+// reaches against it is what the client, loopback TCP and the machine allow
+// a server that costs nothing but one wake-up per read: the bound a broker's
+// saturation is read against (scripts/bench_request_cost.py --brokers
+// ceiling). Not a broker and not a test.
+//
+//   skiff_null_responder --port P [--seconds S]
+//
+// Listens on 127.0.0.1:P, exits after S seconds (default 600) so that a
+// benchmark that dies never leaves it behind. Only for skiff_produce_load
+// with one partition: it answers every frame as a Produce v9 (it reads no
+// API key), so a client that asks anything else gets nonsense.
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <sys/epoll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <unordered_map>
+#include <variant>
+#include <vector>
+
+#include "api/protocol/frame.h"
+#include "api/protocol/generated/produce_response.h"
+#include "common/byte_order.h"
+#include "tests/bench/load_driver.h"
+
+using namespace skiff;
+
+namespace {
+
+constexpr int16_t kProduceVersion = 9;
+constexpr size_t kCorrelationAt = 8;  // size(4) api_key(2) api_version(2) correlation_id(4)
+
+[[noreturn]] void fail(const std::string& what) {
+  std::fprintf(stderr, "skiff_null_responder: %s: %s\n", what.c_str(), std::strerror(errno));
+  std::exit(1);
+}
+
+// One answer frame; its correlation id (at kCorrelationAt) is patched per request.
+std::vector<uint8_t> answer_template() {
+  protocol::ProduceResponse empty;
+  std::vector<uint8_t> out;
+  for (const auto& c : protocol::encode_response_frame(0, kProduceVersion, empty)) {
+    const auto& bytes = std::get<std::vector<uint8_t>>(c);  // no file regions in an empty answer
+    out.insert(out.end(), bytes.begin(), bytes.end());
+  }
+  return out;
+}
+
+struct Conn {
+  std::vector<uint8_t> in, out;
+};
+
+class Responder {
+ public:
+  Responder(int port, const std::vector<uint8_t>& answer) : answer_(answer), ep_(epoll_create1(EPOLL_CLOEXEC)) {
+    listener_ = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    const int one = 1;
+    setsockopt(listener_, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_port = htons(uint16_t(port));
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    if (bind(listener_, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0 || listen(listener_, 64) != 0) fail("listen");
+    epoll_event ev{EPOLLIN, {.fd = listener_}};
+    epoll_ctl(ep_, EPOLL_CTL_ADD, listener_, &ev);
+  }
+
+  void run(int64_t until_ns) {
+    epoll_event evs[64];
+    while (bench::mono_ns() < until_ns) {
+      const int n = epoll_wait(ep_, evs, 64, 1000);
+      for (int k = 0; k < n; ++k) evs[k].data.fd == listener_ ? accept_all() : serve(evs[k].data.fd);
+    }
+  }
+
+ private:
+  void accept_all() {
+    int fd;
+    while ((fd = accept4(listener_, nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC)) >= 0) {
+      const int one = 1;
+      setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+      epoll_event ev{EPOLLIN, {.fd = fd}};
+      epoll_ctl(ep_, EPOLL_CTL_ADD, fd, &ev);
+      conns_[fd];
+    }
+  }
+
+  // Reads what arrived, answers every whole frame in it with one send.
+  void serve(int fd) {
+    Conn& c = conns_[fd];
+    uint8_t buf[65536];
+    ssize_t n;
+    while ((n = ::recv(fd, buf, sizeof buf, 0)) > 0) c.in.insert(c.in.end(), buf, buf + n);
+    if (n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK)) {
+      close(fd);
+      conns_.erase(fd);
+      return;
+    }
+    size_t at = 0;
+    while (c.in.size() - at >= 4 && c.in.size() - at - 4 >= load_be32(c.in.data() + at)) {
+      const size_t o = c.out.size();
+      c.out.insert(c.out.end(), answer_.begin(), answer_.end());
+      std::memcpy(c.out.data() + o + kCorrelationAt - 4, c.in.data() + at + kCorrelationAt, 4);
+      at += 4 + load_be32(c.in.data() + at);
+    }
+    c.in.erase(c.in.begin(), c.in.begin() + long(at));
+    // Answers are a few dozen bytes each: the socket takes them whole.
+    if (!c.out.empty() && ::send(fd, c.out.data(), c.out.size(), MSG_NOSIGNAL) != ssize_t(c.out.size())) fail("send");
+    c.out.clear();
+  }
+
+  std::vector<uint8_t> answer_;
+  int ep_;
+  int listener_ = -1;
+  std::unordered_map<int, Conn> conns_;
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  int port = 0;
+  double seconds = 600;
+  for (int i = 1; i + 1 < argc; i += 2) {
+    const std::string k = argv[i];
+    if (k == "--port")
+      port = std::stoi(argv[i + 1]);
+    else if (k == "--seconds")
+      seconds = std::stod(argv[i + 1]);
+  }
+  if (port <= 0) {
+    std::fprintf(stderr, "usage: skiff_null_responder --port P [--seconds S]\n");
+    return 2;
+  }
+  Responder r(port, answer_template());
+  r.run(bench::mono_ns() + int64_t(seconds * 1e9));
+  return 0;
+}
