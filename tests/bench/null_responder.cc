@@ -30,35 +30,28 @@
 
 #include "api/protocol/frame.h"
 #include "api/protocol/generated/produce_response.h"
-#include "common/byte_order.h"
 #include "tests/bench/load_driver.h"
+#include "tests/bench/produce_frames.h"
 
 using namespace skiff;
 
 namespace {
-
-constexpr int16_t kProduceVersion = 9;
-constexpr size_t kCorrelationAt = 8;  // size(4) api_key(2) api_version(2) correlation_id(4)
 
 [[noreturn]] void fail(const std::string& what) {
   std::fprintf(stderr, "skiff_null_responder: %s: %s\n", what.c_str(), std::strerror(errno));
   std::exit(1);
 }
 
-// One answer frame; its correlation id (at kCorrelationAt) is patched per request.
+// One answer frame; its correlation id is patched per request.
 std::vector<uint8_t> answer_template() {
   protocol::ProduceResponse empty;
   std::vector<uint8_t> out;
-  for (const auto& c : protocol::encode_response_frame(0, kProduceVersion, empty)) {
+  for (const auto& c : protocol::encode_response_frame(0, bench::kProduceVersion, empty)) {
     const auto& bytes = std::get<std::vector<uint8_t>>(c);  // no file regions in an empty answer
     out.insert(out.end(), bytes.begin(), bytes.end());
   }
   return out;
 }
-
-struct Conn {
-  std::vector<uint8_t> in, out;
-};
 
 class Responder {
  public:
@@ -91,38 +84,38 @@ class Responder {
       setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
       epoll_event ev{EPOLLIN, {.fd = fd}};
       epoll_ctl(ep_, EPOLL_CTL_ADD, fd, &ev);
-      conns_[fd];
+      unparsed_[fd];
     }
   }
 
   // Reads what arrived, answers every whole frame in it with one send.
   void serve(int fd) {
-    Conn& c = conns_[fd];
+    std::vector<uint8_t>& in = unparsed_[fd];
     uint8_t buf[65536];
     ssize_t n;
-    while ((n = ::recv(fd, buf, sizeof buf, 0)) > 0) c.in.insert(c.in.end(), buf, buf + n);
+    while ((n = ::recv(fd, buf, sizeof buf, 0)) > 0) in.insert(in.end(), buf, buf + n);
     if (n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK)) {
       close(fd);
-      conns_.erase(fd);
+      unparsed_.erase(fd);
       return;
     }
+    out_.clear();
     size_t at = 0;
-    while (c.in.size() - at >= 4 && c.in.size() - at - 4 >= load_be32(c.in.data() + at)) {
-      const size_t o = c.out.size();
-      c.out.insert(c.out.end(), answer_.begin(), answer_.end());
-      std::memcpy(c.out.data() + o + kCorrelationAt - 4, c.in.data() + at + kCorrelationAt, 4);
-      at += 4 + load_be32(c.in.data() + at);
+    for (size_t size; (size = bench::whole_frame_at(in, at)) != 0; at += size) {
+      const size_t o = out_.size();
+      out_.insert(out_.end(), answer_.begin(), answer_.end());
+      std::memcpy(out_.data() + o + bench::kResponseCorrelationAt, in.data() + at + bench::kRequestCorrelationAt, 4);
     }
-    c.in.erase(c.in.begin(), c.in.begin() + long(at));
+    in.erase(in.begin(), in.begin() + long(at));
     // Answers are a few dozen bytes each: the socket takes them whole.
-    if (!c.out.empty() && ::send(fd, c.out.data(), c.out.size(), MSG_NOSIGNAL) != ssize_t(c.out.size())) fail("send");
-    c.out.clear();
+    if (!out_.empty() && ::send(fd, out_.data(), out_.size(), MSG_NOSIGNAL) != ssize_t(out_.size())) fail("send");
   }
 
   std::vector<uint8_t> answer_;
   int ep_;
   int listener_ = -1;
-  std::unordered_map<int, Conn> conns_;
+  std::unordered_map<int, std::vector<uint8_t>> unparsed_;  // per connection: bytes of a frame not yet whole
+  std::vector<uint8_t> out_;                                // one serve()'s answers
 };
 
 }  // namespace

@@ -52,6 +52,7 @@
 #include "common/byte_order.h"
 #include "log/batch_builder.h"
 #include "tests/bench/load_driver.h"
+#include "tests/bench/produce_frames.h"
 #include "tests/support/kafka_requests.h"
 #include "tests/support/raw_client.h"
 
@@ -59,7 +60,7 @@ using namespace skiff;
 
 namespace {
 
-constexpr int16_t kProduceVersion = 9;
+using bench::kProduceVersion;
 constexpr size_t kMaxInFlight = 5;
 constexpr int64_t kDrainNs = 30'000'000'000;
 
@@ -116,9 +117,6 @@ std::vector<uint8_t> produce_frame(const Options& o, int32_t partition) {
   h.client_id = "skiff-produce-load";
   return protocol::encode_request_frame(h, kProduceVersion, pr);
 }
-
-// Frame layout: size(4) api_key(2) api_version(2) correlation_id(4) ...
-constexpr size_t kCorrelationAt = 8;
 
 int connect_to(const Options& o) {
   const int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
@@ -224,7 +222,7 @@ class Load {
       c.backlog.pop_front();
       const size_t at = c.out.size();
       c.out.insert(c.out.end(), c.frame.begin(), c.frame.end());
-      store_be32(c.out.data() + at + kCorrelationAt, uint32_t(++sent_));
+      store_be32(c.out.data() + at + bench::kRequestCorrelationAt, uint32_t(++sent_));
     }
     if (!c.want_write) flush(i);
   }
@@ -268,13 +266,11 @@ class Load {
     if (n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK)) die("the broker closed a connection");
     size_t at = 0;
     const int64_t now = mono_ns();
-    while (c.in.size() - at >= 4 && c.in.size() - at - 4 >= load_be32(c.in.data() + at)) {
-      const uint32_t size = load_be32(c.in.data() + at);
-      check_answer(c.in.data() + at + 4, size);
+    for (size_t size; (size = bench::whole_frame_at(c.in, at)) != 0; at += size) {
+      check_answer(c.in.data() + at + 4, size - 4);
       if (c.in_flight.empty()) die("an answer to nothing asked");
       latencies_.push_back(now - c.in_flight.front());
       c.in_flight.pop_front();
-      at += 4 + size;
     }
     c.in.erase(c.in.begin(), c.in.begin() + long(at));
   }
