@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <map>
 
-#include "api/protocol/api_table.h"
+#include "protocol/api_table.h"
 
 namespace skiff::api {
 namespace {

@@ -1,6 +1,6 @@
 // The served APIs side by side with Apache Kafka's, from a recorded Kafka
 // ApiVersions answer (api/reference/kafka_api_versions.inc, written by
-// scripts/record_kafka_apiversions.sh). Used by `skiff --list-apis` (README's
+// tools/record_kafka_apiversions.sh). Used by `skiff --list-apis` (docs/served-apis.md's
 // table of served APIs) and by the ApiVersions gap test. Pure functions over
 // constant data: thread-safe.
 #pragma once

@@ -10,8 +10,8 @@
 #include <string_view>
 
 #include "api/api_request.h"
-#include "api/error_codes.h"
 #include "api/responder.h"
+#include "protocol/error_codes.h"
 
 namespace skiff::api {
 

@@ -5,9 +5,9 @@
 
 #include <cstdint>
 
-#include "api/protocol/byte_reader.h"
-#include "api/protocol/generated/request_header.h"
 #include "network/request.h"
+#include "protocol/byte_reader.h"
+#include "protocol/generated/request_header.h"
 
 namespace skiff::api {
 

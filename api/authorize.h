@@ -1,5 +1,5 @@
 // The authorization checks handlers make, Kafka's AuthHelper: each asks the
-// broker's authorizer (api/acl/authorizer.h) about the request's principal and
+// broker's authorizer (security/acl/authorizer.h) about the request's principal and
 // peer address. Without an authorizer (authorizer.class.name unset) every
 // check passes at the cost of one pointer test, and the authorized-operations
 // bitfields are Kafka's "everything supported" answer.
@@ -9,13 +9,21 @@
 #include <string>
 #include <string_view>
 
-#include "api/acl/authorizer.h"
 #include "api/api_request.h"
-#include "api/authorized_operations.h"
 #include "api/broker_services.h"
 #include "api/topics.h"
+#include "security/acl/authorized_operations.h"
+#include "security/acl/authorizer.h"
 
 namespace skiff::api {
+
+// The ACL vocabulary (security/acl/authorized_operations.h), spoken by every
+// handler that checks a request.
+using acl::AclOperation;
+using acl::authorized_operations;
+using acl::kClusterResourceName;
+using acl::ResourceType;
+using acl::supported_operations;
 
 inline acl::Identity identity_of(const ApiRequest& request) {
   return {request.context().principal, request.context().peer_address};

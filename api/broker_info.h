@@ -3,8 +3,8 @@
 #pragma once
 
 #include <cstdint>
-#include <string>
-#include <vector>
+
+#include "config/broker_info.h"
 
 namespace skiff::api {
 
@@ -12,24 +12,8 @@ namespace skiff::api {
 // creation and leadership never moves, so the epoch never advances.
 inline constexpr int32_t kLeaderEpoch = 0;
 
-struct AdvertisedEndpoint {
-  std::string listener_name;
-  std::string host;
-  int32_t port = 0;
-};
-
-struct BrokerInfo {
-  int32_t node_id = 1;
-  std::string cluster_id;
-  std::vector<AdvertisedEndpoint> endpoints;
-
-  // The endpoint for requests that came in on `listener_name` (the first one
-  // when no listener of that name exists).
-  const AdvertisedEndpoint& endpoint_for(const std::string& listener_name) const {
-    for (const auto& e : endpoints)
-      if (e.listener_name == listener_name) return e;
-    return endpoints.front();
-  }
-};
+// The broker's identity, as the handlers name it.
+using config::AdvertisedEndpoint;
+using config::BrokerInfo;
 
 }  // namespace skiff::api

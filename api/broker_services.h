@@ -10,22 +10,26 @@
 #include "config/dynamic_broker_config.h"
 #include "log/log_manager.h"
 
+namespace skiff::group {
+class GroupCoordinator;
+}
+namespace skiff::acl {
+class Authorizer;
+}
+namespace skiff::sasl {
+class SaslMechanisms;
+class ScramCredentialStore;
+}  // namespace skiff::sasl
+namespace skiff::txn {
+class ProducerIds;
+class TxnHost;
+class TxnProduceGate;
+class TxnOffsetMarkerSink;
+}  // namespace skiff::txn
+
 namespace skiff::api {
 
 class Purgatory;
-namespace group {
-class GroupCoordinator;
-}
-namespace admin {
-class ProducerIds;
-}
-namespace acl {
-class Authorizer;
-}
-namespace sasl {
-class SaslMechanisms;
-class ScramCredentialStore;
-}  // namespace sasl
 namespace quota {
 class ClientQuotaStore;
 class QuotaManager;
@@ -33,20 +37,15 @@ class QuotaManager;
 namespace telemetry {
 class ClientMetricsManager;
 }
-class TxnHost;
 class TopicMetrics;
-namespace txn {
-class TxnProduceGate;
-class TxnOffsetMarkerSink;
-}  // namespace txn
 
 struct BrokerServices {
   const config::BrokerConfig& config;
   const BrokerInfo& broker;
   storage::LogManager& logs;
-  Purgatory* fetch_purgatory = nullptr;        // delayed fetches, woken by appends
-  group::GroupCoordinator* groups = nullptr;   // consumer groups and committed offsets
-  admin::ProducerIds* producer_ids = nullptr;  // InitProducerId's allocator
+  Purgatory* fetch_purgatory = nullptr;       // delayed fetches, woken by appends
+  group::GroupCoordinator* groups = nullptr;  // consumer groups and committed offsets
+  txn::ProducerIds* producer_ids = nullptr;   // InitProducerId's allocator
   // Runtime changes to broker configs (none: broker configs are read-only).
   config::DynamicBrokerConfig* dynamic = nullptr;
   // Transactions: Produce's check of transactional batches (null: the
@@ -54,12 +53,12 @@ struct BrokerServices {
   // group side of markers on __consumer_offsets partitions (KIP-447).
   txn::TxnProduceGate* txn_gate = nullptr;
   txn::TxnOffsetMarkerSink* txn_offsets = nullptr;
-  TxnHost* txn = nullptr;  // the transaction coordinator (api/txn_host.h)
+  txn::TxnHost* txn = nullptr;  // the transaction coordinator (coordinator/txn/txn_host.h)
   // The ACL checks (api/authorize.h); null: no authorizer configured.
   acl::Authorizer* authorizer = nullptr;
-  // The SASL mechanisms of the SASL listeners (api/sasl/sasl_mechanisms.h).
+  // The SASL mechanisms of the SASL listeners (security/sasl/sasl_mechanisms.h).
   const sasl::SaslMechanisms* sasl = nullptr;
-  // The SCRAM credentials (api/sasl/scram_store.h): KIP-554's APIs change
+  // The SCRAM credentials (security/sasl/scram_store.h): KIP-554's APIs change
   // them, the SASL exchange reads them. Shared: a connection's SCRAM exchange
   // may hold it.
   std::shared_ptr<sasl::ScramCredentialStore> scram{};

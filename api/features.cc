@@ -13,7 +13,7 @@ namespace {
 // AddPartitionsToTxn, relying on Produce v12+ (implicit add), EndTxn v5 and
 // TxnOffsetCommit v5+, all served. Levels 0-1 stay supported for the
 // coordinator's TV1 path (clients that send AddPartitionsToTxn). The
-// coordinator (api/txn_host.h) follows the level this table finalizes.
+// coordinator (coordinator/txn/txn_host.h) follows the level this table finalizes.
 // group.version 1 (KIP-848): the consumer group protocol is served
 // (ConsumerGroupHeartbeat, ConsumerGroupDescribe); a Java 4.x consumer with
 // group.protocol=consumer checks it before using them. Kafka 4.4 supports 0-1.

@@ -132,7 +132,7 @@ protocol::FetchResponse FetchReader::read() const {
         } else if (!r.slice.empty() && (r.slice.length <= limit || !have_data)) {
           // Only the very first batch of the response may exceed the limits.
           pd.records = protocol::Records::file_regions(
-              {network::FileRegion{r.slice.file->fd(), r.slice.position, r.slice.length, r.slice.file}});
+              {FileRegion{r.slice.file->fd(), r.slice.position, r.slice.length, r.slice.file}});
           remaining -= std::min(remaining, r.slice.length);
           have_data = true;
           if (read_committed_) add_aborted(*p.log, p.fetch_offset, bound, pd);

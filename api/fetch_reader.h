@@ -19,10 +19,10 @@
 
 #include "api/api_request.h"
 #include "api/broker_services.h"
-#include "api/error_codes.h"
-#include "api/protocol/generated/fetch_request.h"
-#include "api/protocol/generated/fetch_response.h"
 #include "log/log.h"
+#include "protocol/error_codes.h"
+#include "protocol/generated/fetch_request.h"
+#include "protocol/generated/fetch_response.h"
 
 namespace skiff::api {
 

@@ -3,14 +3,14 @@
 #include <stdexcept>
 #include <string>
 
-#include "api/protocol/api_table.h"
+#include "protocol/api_table.h"
 
 namespace skiff::api {
 
 namespace {
 
 // A handler may only advertise versions the generated codec can decode and
-// encode: the schema in api/schemas bounds what a handler can claim.
+// encode: the schema in protocol/schemas bounds what a handler can claim.
 void check_codec_range(const ApiVersionRange& r) {
   const auto* api = protocol::find_api(r.api_key);
   if (!api) throw std::logic_error("no schema for api key " + std::to_string(r.api_key));

@@ -58,19 +58,19 @@
 #include "api/handlers/txn_offset_commit_handler.h"
 #include "api/handlers/update_features_handler.h"
 #include "api/handlers/write_txn_markers_handler.h"
-#include "api/protocol/errors.h"
-#include "api/protocol/frame.h"
 #include "api/quota/client_quota_store.h"
 #include "api/quota/quota_manager.h"
-#include "api/sasl/scram_bootstrap.h"
-#include "api/sasl/scram_server.h"
 #include "api/telemetry/client_metrics_manager.h"
 #include "common/log_escape.h"
+#include "protocol/errors.h"
+#include "protocol/frame.h"
+#include "security/sasl/scram_bootstrap.h"
+#include "security/sasl/scram_server.h"
 
 namespace skiff::api {
 namespace {
 
-// The coordinator keeps its state in __consumer_offsets (api/group/offsets_topic.h);
+// The coordinator keeps its state in __consumer_offsets (coordinator/group/offsets_topic.h);
 // the file of older Skiff versions, in the first log dir, is migrated into it.
 std::unique_ptr<group::GroupCoordinator> make_group_coordinator(const config::BrokerConfig& c,
                                                                 storage::LogManager& logs) {
@@ -99,8 +99,8 @@ std::unique_ptr<group::GroupCoordinator> make_group_coordinator(const config::Br
       g, logs, std::filesystem::path(c.log_dirs.at(0)) / "skiff-consumer-offsets.log");
 }
 
-TxnHostConfig txn_host_config(const config::BrokerConfig& c, int32_t offsets_partitions) {
-  TxnHostConfig t;
+txn::TxnHostConfig txn_host_config(const config::BrokerConfig& c, int32_t offsets_partitions) {
+  txn::TxnHostConfig t;
   t.coordinator.max_timeout_ms = c.transaction_max_timeout_ms;
   t.coordinator.abort_timed_out_interval_ms = c.transaction_abort_timed_out_interval_ms;
   t.coordinator.busy_wait_ms = c.add_partitions_to_txn_retry_backoff_max_ms;
@@ -131,8 +131,8 @@ std::unique_ptr<acl::Authorizer> make_authorizer(const config::BrokerConfig& c) 
 KafkaApis::KafkaApis(const config::BrokerConfig& config, const BrokerInfo& broker, storage::LogManager& logs,
                      config::DynamicBrokerConfig* dynamic)
     : groups_(make_group_coordinator(config, logs)),
-      producer_ids_(std::make_unique<admin::ProducerIds>(std::filesystem::path(config.log_dirs.at(0)) /
-                                                         storage::kProducerIdFile)),
+      producer_ids_(
+          std::make_unique<txn::ProducerIds>(std::filesystem::path(config.log_dirs.at(0)) / storage::kProducerIdFile)),
       authorizer_(make_authorizer(config)),
       services_{config, broker, logs, &fetch_purgatory_, groups_.get(), producer_ids_.get(), dynamic} {
   services_.authorizer = authorizer_.get();
@@ -145,8 +145,11 @@ KafkaApis::KafkaApis(const config::BrokerConfig& config, const BrokerInfo& broke
   services_.txn_offsets = groups_.get();  // markers on __consumer_offsets partitions (KIP-447)
   // The transaction coordinator loads __transaction_state before the first
   // request is handled (the handler threads start after this constructor).
-  txn_ = std::make_unique<TxnHost>(txn_host_config(config, groups_->offsets_partitions()), logs, *producer_ids_,
-                                   &fetch_purgatory_, services_.txn_offsets);
+  auto wake = [p = &fetch_purgatory_](const std::string& topic, int32_t partition) {
+    wake_partition(p, topic, partition);
+  };
+  txn_ = std::make_unique<txn::TxnHost>(txn_host_config(config, groups_->offsets_partitions()), logs, *producer_ids_,
+                                        wake, services_.txn_offsets);
   txn_->start();
   services_.txn = txn_.get();
   services_.txn_gate = txn_.get();
@@ -207,13 +210,13 @@ void KafkaApis::add_group_handlers() {
   registry_.add(std::make_unique<ListGroupsHandler>(services_));
   registry_.add(std::make_unique<ListConfigResourcesHandler>(services_));
   registry_.add(std::make_unique<DeleteGroupsHandler>(services_));
-  // KIP-848's consumer group protocol (api/group/consumer_heartbeat.cc).
+  // KIP-848's consumer group protocol (coordinator/group/consumer_heartbeat.cc).
   registry_.add(std::make_unique<ConsumerGroupHeartbeatHandler>(services_));
   registry_.add(std::make_unique<ConsumerGroupDescribeHandler>(services_));
 }
 
 void KafkaApis::add_txn_and_acl_handlers() {
-  // Transactions (api/txn_host.h). TxnOffsetCommit is the group coordinator's.
+  // Transactions (coordinator/txn/txn_host.h). TxnOffsetCommit is the group coordinator's.
   registry_.add(std::make_unique<AddPartitionsToTxnHandler>(services_));
   registry_.add(std::make_unique<AddOffsetsToTxnHandler>(services_));
   registry_.add(std::make_unique<EndTxnHandler>(services_));

@@ -12,20 +12,20 @@
 
 #include <memory>
 
-#include "api/acl/authorizer.h"
-#include "api/admin/producer_ids.h"
 #include "api/broker_info.h"
 #include "api/broker_services.h"
-#include "api/group/group_coordinator.h"
 #include "api/handler_registry.h"
 #include "api/purgatory.h"
 #include "api/responder.h"
-#include "api/sasl/sasl_mechanisms.h"
-#include "api/txn_host.h"
 #include "common/log_escape.h"
 #include "config/broker_config.h"
+#include "coordinator/group/group_coordinator.h"
+#include "coordinator/txn/producer_ids.h"
+#include "coordinator/txn/txn_host.h"
 #include "log/log_manager.h"
 #include "network/request.h"
+#include "security/acl/authorizer.h"
+#include "security/sasl/sasl_mechanisms.h"
 
 namespace skiff::api {
 
@@ -55,7 +55,7 @@ class KafkaApis : public network::RequestHandler {
   void shutdown();
 
   const HandlerRegistry& registry() const { return registry_; }
-  TxnHost* txn_host() { return txn_.get(); }  // the transaction coordinator (tests)
+  txn::TxnHost* txn_host() { return txn_.get(); }  // the transaction coordinator (tests)
   group::GroupCoordinator& groups() { return *groups_; }
   // KIP-714's subscriptions and pushed client metrics (/metrics collects them).
   telemetry::ClientMetricsManager& client_metrics() { return *client_metrics_; }
@@ -85,7 +85,7 @@ class KafkaApis : public network::RequestHandler {
   void add_txn_and_acl_handlers();
   // SaslHandshake and SaslAuthenticate, and the SASL listeners' mechanisms.
   void add_sasl_handlers();
-  // KIP-554's SCRAM credential APIs (api/sasl/scram_store.h).
+  // KIP-554's SCRAM credential APIs (security/sasl/scram_store.h).
   void add_scram_handlers();
   // KIP-714's GetTelemetrySubscriptions and PushTelemetry (api/telemetry/).
   void add_telemetry_handlers(const config::BrokerConfig& config);
@@ -95,12 +95,12 @@ class KafkaApis : public network::RequestHandler {
 
   Purgatory fetch_purgatory_;
   std::unique_ptr<group::GroupCoordinator> groups_;
-  std::unique_ptr<admin::ProducerIds> producer_ids_;
+  std::unique_ptr<txn::ProducerIds> producer_ids_;
   std::unique_ptr<acl::Authorizer> authorizer_;  // null: authorizer.class.name unset
   std::unique_ptr<telemetry::ClientMetricsManager> client_metrics_;
   BrokerServices services_;
   std::unique_ptr<quota::QuotaManager> quotas_;
-  std::unique_ptr<TxnHost> txn_;
+  std::unique_ptr<txn::TxnHost> txn_;
   HandlerRegistry registry_;
   ApiVersionsHandler* api_versions_ = nullptr;
   std::unique_ptr<sasl::SaslMechanisms> sasl_;

@@ -109,4 +109,10 @@ inline std::string partition_key(const std::string& topic, int32_t partition) {
   return topic + '\0' + std::to_string(partition);
 }
 
+// Wakes the fetches parked on topic-partition, if any (a marker or an append
+// moved its end or LSO). `p` may be null.
+inline void wake_partition(Purgatory* p, const std::string& topic, int32_t partition) {
+  if (p && p->has_watchers()) p->on_event(partition_key(topic, partition));
+}
+
 }  // namespace skiff::api

@@ -21,8 +21,8 @@
 
 #include "api/api_request.h"
 #include "api/error_tally.h"
-#include "api/protocol/frame.h"
 #include "network/request.h"
+#include "protocol/frame.h"
 
 namespace skiff::api {
 

@@ -4,50 +4,12 @@
 #include <utility>
 
 #include "api/api_log.h"
-#include "api/group/group_coordinator.h"
-#include "api/txn_state_store.h"
 #include "common/log_escape.h"
+#include "coordinator/group/group_coordinator.h"
+#include "coordinator/runtime/storage_errors.h"
+#include "coordinator/txn/txn_state_store.h"
 
 namespace skiff::api {
-
-namespace {
-using storage::LogErrc;
-// Row i maps LogErrc i (checked below), so the mapping is an index.
-constexpr std::array<std::pair<LogErrc, ErrorCode>, storage::kLogErrcCount> kStorageErrors{{
-    {LogErrc::kNone, ErrorCode::kNone},
-    {LogErrc::kCorruptMessage, ErrorCode::kCorruptMessage},
-    {LogErrc::kInvalidRecord, ErrorCode::kInvalidRecord},
-    {LogErrc::kMessageTooLarge, ErrorCode::kMessageTooLarge},
-    {LogErrc::kUnsupportedForMessageFormat, ErrorCode::kUnsupportedForMessageFormat},
-    {LogErrc::kInvalidTimestamp, ErrorCode::kInvalidTimestamp},
-    {LogErrc::kStorageError, ErrorCode::kKafkaStorageError},
-    {LogErrc::kOffsetOutOfRange, ErrorCode::kOffsetOutOfRange},
-    {LogErrc::kUnknownTopicOrPartition, ErrorCode::kUnknownTopicOrPartition},
-    {LogErrc::kTopicAlreadyExists, ErrorCode::kTopicAlreadyExists},
-    {LogErrc::kInvalidPartitions, ErrorCode::kInvalidPartitions},
-    {LogErrc::kInvalidConfig, ErrorCode::kInvalidConfig},
-    {LogErrc::kInvalidTopic, ErrorCode::kInvalidTopicException},
-    {LogErrc::kInvalidRequest, ErrorCode::kInvalidRequest},
-    {LogErrc::kOutOfOrderSequence, ErrorCode::kOutOfOrderSequenceNumber},
-    {LogErrc::kInvalidProducerEpoch, ErrorCode::kInvalidProducerEpoch},
-    {LogErrc::kPolicyViolation, ErrorCode::kPolicyViolation},
-    {LogErrc::kInvalidTxnState, ErrorCode::kInvalidTxnState},
-    {LogErrc::kTransactionCoordinatorFenced, ErrorCode::kTransactionCoordinatorFenced},
-}};
-
-constexpr bool rows_in_order() {
-  for (size_t i = 0; i < kStorageErrors.size(); ++i)
-    if (static_cast<size_t>(kStorageErrors[i].first) != i) return false;
-  return true;
-}
-static_assert(rows_in_order(), "kStorageErrors: one row per LogErrc, in declaration order");
-}  // namespace
-
-// The one place a storage outcome becomes a Kafka error code.
-ErrorCode to_error_code(storage::LogErrc e) {
-  const auto i = static_cast<size_t>(e);
-  return i < kStorageErrors.size() ? kStorageErrors[i].second : ErrorCode::kUnknownServerError;
-}
 
 TopicLookup find_topic_by_name_or_id(BrokerServices& services, const std::string& name, const Uuid& id, bool by_id) {
   auto info = by_id ? services.logs.topic_by_id(id) : services.logs.topic(name);
@@ -59,8 +21,8 @@ TopicLookup find_topic(BrokerServices& services, const std::string& name, bool a
   if (auto t = services.logs.topic(name)) return {ErrorCode::kNone, std::move(t)};
   if (!storage::LogManager::valid_topic_name(name)) return {ErrorCode::kInvalidTopicException, std::nullopt};
   // __transaction_state is the coordinator's to create, compacted and with
-  // its own segment size (api/txn_state_store.h), never a client's default topic.
-  if (!allow_create || !services.config.auto_create_topics_enable || name == kTransactionStateTopic)
+  // its own segment size (coordinator/txn/txn_state_store.h), never a client's default topic.
+  if (!allow_create || !services.config.auto_create_topics_enable || name == txn::kTransactionStateTopic)
     return {ErrorCode::kUnknownTopicOrPartition, std::nullopt};
   // __consumer_offsets is created as the group coordinator's (compacted,
   // offsets.topic.*), as Kafka's AutoTopicCreationManager does.
@@ -82,7 +44,7 @@ TopicLookup find_topic(BrokerServices& services, const std::string& name, bool a
 }
 
 bool is_internal_topic(std::string_view name) {
-  return name == group::kConsumerOffsetsTopic || name == kTransactionStateTopic;
+  return name == group::kConsumerOffsetsTopic || name == txn::kTransactionStateTopic;
 }
 
 std::shared_ptr<storage::Log> find_log(BrokerServices& services, const std::string& topic, int32_t partition) {

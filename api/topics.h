@@ -1,5 +1,6 @@
 // Topic look-ups shared by the handlers: by name or id, auto-creation when
-// the broker allows it, and the mapping of storage outcomes to Kafka errors.
+// the broker allows it. (Storage outcomes become Kafka errors in
+// coordinator/runtime/storage_errors.h.)
 #pragma once
 
 #include <optional>
@@ -7,14 +8,13 @@
 #include <string_view>
 
 #include "api/broker_services.h"
-#include "api/error_codes.h"
-#include "api/protocol/types.h"
+#include "coordinator/runtime/storage_errors.h"
 #include "log/topic_store.h"
 #include "log/types.h"
+#include "protocol/error_codes.h"
+#include "protocol/types.h"
 
 namespace skiff::api {
-
-ErrorCode to_error_code(storage::LogErrc e);
 
 // Most partitions one CreateTopics or CreatePartitions request may add, as
 // Kafka's controller (ReplicationControlManager.MAX_PARTITIONS_PER_BATCH):

@@ -1,6 +1,6 @@
 // Big-endian loads and stores for Kafka's wire and on-disk formats (every
 // fixed-width integer Kafka writes is big-endian). The one copy for the whole
-// broker: log/, api/protocol, network/ and server/ all use these.
+// broker: log/, protocol/, network/ and server/ all use these.
 // Header-only, dependency-free; pure functions, safe from any thread.
 #pragma once
 

@@ -1,6 +1,6 @@
 // The authorizer's configuration keys, as Kafka 4.4 names and reads them:
 // authorizer.class.name (Kafka's StandardAuthorizer enables Skiff's own,
-// api/acl/authorizer.h), super.users, allow.everyone.if.no.acl.found.
+// security/acl/authorizer.h), super.users, allow.everyone.if.no.acl.found.
 #include <fmt/format.h>
 
 #include <stdexcept>

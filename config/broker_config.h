@@ -73,7 +73,7 @@ struct BrokerConfig {
   int32_t connection_failed_authentication_delay_ms = 100;
   int32_t sasl_server_max_receive_size = 524288;
 
-  // Authorization (api/acl, config/authorizer_keys.cc). Empty class name: no
+  // Authorization (security/acl, config/authorizer_keys.cc). Empty class name: no
   // authorizer, every request allowed and the ACL APIs answer SECURITY_DISABLED.
   std::string authorizer_class_name;
   std::vector<std::string> super_users;  // "User:alice", from super.users
@@ -147,7 +147,7 @@ struct BrokerConfig {
   // memory budget (100,000 partitions under a 20,000-descriptor limit).
   int32_t max_partitions = 100000;
 
-  // Consumer groups (api/group/).
+  // Consumer groups (coordinator/group/).
   int32_t group_min_session_timeout_ms = 6000;
   int32_t group_max_session_timeout_ms = 1800000;
   int32_t group_max_size = INT32_MAX;
@@ -168,7 +168,7 @@ struct BrokerConfig {
   std::vector<std::string> group_consumer_assignors{"uniform", "range"};  // the first is the default
   std::string group_consumer_migration_policy = "bidirectional";
 
-  // Transactions (api/txn_host.h), Kafka's names and defaults. The state log
+  // Transactions (coordinator/txn/txn_host.h), Kafka's names and defaults. The state log
   // has one partition on a single node; num.partitions, replication.factor
   // and min.isr are accepted for existing config files and not used.
   int32_t transaction_max_timeout_ms = 900000;

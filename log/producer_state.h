@@ -22,7 +22,7 @@
 // This is Kafka 4.4's ProducerSnapshot message (kafka-storage jar,
 // message/ProducerSnapshot.json: Crc uint32, ProducerEntries with these eight
 // fields in this order), hand-coded here: log/ must not depend on the
-// api/protocol runtime that gen_codec.py's output needs, and the layout is
+// protocol/ runtime that gen_codec.py's output needs, and the layout is
 // fixed-size. As in Kafka a snapshot keeps only each producer's last batch. Snapshots are
 // written without fsync (a torn one fails its CRC and the previous one, or a
 // scan of the log, is used instead); only the two newest are kept.

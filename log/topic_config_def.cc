@@ -35,12 +35,12 @@ TopicConfigDef one_of(std::string_view name, T type, std::string_view def, std::
 }
 
 // Kafka 4.4's LogConfig.configKeys(), sorted by name. Keys with acted_on false
-// are accepted, stored and described only (README: topic configs).
+// are accepted, stored and described only (docs/operations/topic-configs.md).
 std::vector<TopicConfigDef> build() {
   std::vector<TopicConfigDef> d = {
       one_of("cleanup.policy", T::kList, "delete", "compact, delete", "log.cleanup.policy", true,
-             "delete: old segments go by retention.ms/retention.bytes. Without delete (compact only, or empty) "
-             "retention deletes nothing; Skiff does not compact."),
+             "delete: old segments go by retention.ms/retention.bytes. compact: the log cleaner keeps the last record "
+             "of each key. Without delete (compact only, or empty) retention deletes nothing."),
       row("compression.gzip.level", T::kInt, "-1", C::kRangeOrMinusOne, 1, 9, "compression.gzip.level", false,
           "Compression level for gzip when compression.type is gzip."),
       row("compression.lz4.level", T::kInt, "9", C::kRange, 1, 17, "compression.lz4.level", false,

@@ -1,5 +1,5 @@
 // HttpServer: the broker's HTTP/1.1 listener (http.listeners), for
-// operators and orchestrators: /healthz, /readyz, later /metrics
+// operators and orchestrators: /healthz, /readyz, /metrics and the web console
 // (server/http_routes.h holds the routes). Boost.Beast on one thread of its
 // own with its own io_context, apart from the Kafka Acceptor and
 // Processors, so nothing done for HTTP delays a Kafka request.

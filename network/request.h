@@ -18,6 +18,8 @@
 #include <variant>
 #include <vector>
 
+#include "common/file_region.h"
+
 namespace skiff::network {
 
 class ResponseGate;
@@ -136,16 +138,7 @@ class RequestObserver {
   virtual void on_response_sent(const RequestTimes& times, RequestTimes::Clock::time_point sent) = 0;
 };
 
-// A region of an open file, written to the socket with sendfile(2).
-// keep_alive holds whatever keeps fd open (e.g. the segment) until written.
-struct FileRegion {
-  int fd = -1;
-  int64_t offset = 0;
-  size_t length = 0;
-  std::shared_ptr<const void> keep_alive;
-};
-
-using ResponseChunk = std::variant<std::vector<uint8_t>, FileRegion>;
+// FileRegion and ResponseChunk: common/file_region.h.
 
 struct Response {
   enum class Action {

@@ -15,7 +15,7 @@
 // Thread rules: every field under mu_. A connection has one request in
 // flight, so one handler at a time changes a session, and the Processor
 // reads it only between requests; the mutex makes those hand-overs visible.
-// `exchange` is the mechanism's state (an api::sasl::SaslServer), opaque here.
+// `exchange` is the mechanism's state (an sasl::SaslServer), opaque here.
 #pragma once
 
 #include <chrono>

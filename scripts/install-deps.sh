@@ -10,7 +10,7 @@ BUILD_PACKAGES=(
   # build
   build-essential cmake ninja-build pkg-config python3
   libboost-dev libboost-program-options-dev libfmt-dev libspdlog-dev libyaml-cpp-dev
-  # RE2: client-supplied regular expressions in Kafka's RE2/J syntax (api/name_pattern.h)
+  # RE2: client-supplied regular expressions in Kafka's RE2/J syntax (protocol/name_pattern.h)
   libre2-dev
   # Compression codecs: the log cleaner (log/compression.h) decompresses the
   # batches of compacted topics and recompresses them with their own codec.

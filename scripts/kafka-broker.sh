@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Runs Apache Kafka itself as a single-node KRaft broker (broker+controller in
 # one JVM), from the jars scripts/fetch_kafka_jars.sh downloads. Used to check
-# the compatibility suite against the real thing and for side-by-side
-# benchmarks.
+# the compatibility suite and other tests against the real thing
+# (tests/integration/harness/broker.py, txn_kill9.py, test_compaction.py,
+# tools/record_kafka_apiversions.sh) and by the side-by-side benchmarks.
 #
 # Usage: scripts/kafka-broker.sh start   DIR PORT [key=value ...]
 #        scripts/kafka-broker.sh stop    DIR
@@ -19,18 +20,19 @@
 #         config/server.properties defaults (e.g. num.partitions=3).
 # env: KAFKA_VERSION (default 4.4.0), KAFKA_HEAP_OPTS (default -Xmx1G -Xms1G,
 #      as kafka-server-start.sh), KAFKA_START_TIMEOUT seconds (default 90),
-#      KAFKA_STOP_TIMEOUT seconds (default 60, then SIGKILL).
+#      KAFKA_STOP_TIMEOUT seconds (default 60, then SIGKILL), KAFKA_ADD_SCRAM
+#      (a SCRAM credential made at format time, kafka-storage's --add-scram form).
 # start prints "127.0.0.1:PORT" when the broker answers; exit 1 (with the
 # log's tail) if it does not come up in time. stop is a no-op when stopped.
 # status prints "running PID 127.0.0.1:PORT" (exit 0) or "stopped" (exit 3).
 # prepare writes the config and formats the storage without starting; exec
 # then replaces itself with the broker's JVM in the foreground (for callers
-# that time the start from exec, as scripts/bench-vs-kafka.py does).
+# that time the start from exec, as scripts/bench_vs_kafka.py does).
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 VERSION="${KAFKA_VERSION:-4.4.0}"
 
-usage() { sed -n '2,32p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '2,/^set -euo pipefail$/p' "$0" | sed '$d; s/^# \{0,1\}//' >&2; exit 2; }
 [[ $# -ge 2 ]] || usage
 CMD=$1
 DIR=$2

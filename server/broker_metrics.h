@@ -1,6 +1,6 @@
 // BrokerMetrics: the broker's metrics registry (common/metrics.h) and the
 // collectors that read state when /metrics is scraped, named as Kafka's JMX
-// exporter names them where Kafka has the metric (README "Metrics"):
+// exporter names them where Kafka has the metric (docs/operations/metrics.md):
 //   process_*                 resident and virtual memory, open and maximum
 //                             descriptors, threads, CPU seconds, start time
 //   skiff_build_info          {version} 1

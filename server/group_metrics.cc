@@ -8,7 +8,7 @@
 namespace skiff::server {
 namespace {
 
-using api::group::GroupSnapshot;
+using group::GroupSnapshot;
 using metrics::Exposition;
 
 const std::vector<std::string> kByPartition{"consumergroup", "topic", "partition"};
@@ -73,7 +73,7 @@ double count(const std::vector<GroupSnapshot>& groups, const std::string& type, 
 // Kafka's group-coordinator-metrics: groups per protocol and per state, and
 // the committed offsets. Every state is written, zero or not, as Kafka does.
 void write_counts(Exposition& out, const std::vector<GroupSnapshot>& groups) {
-  using api::group::GroupState;
+  using group::GroupState;
   static constexpr std::array kClassicStates{GroupState::kEmpty, GroupState::kPreparingRebalance,
                                              GroupState::kCompletingRebalance, GroupState::kStable, GroupState::kDead};
   static constexpr std::array kConsumerStates{"Empty", "Assigning", "Reconciling", "Stable", "Dead"};
@@ -84,7 +84,7 @@ void write_counts(Exposition& out, const std::vector<GroupSnapshot>& groups) {
   const std::string classic = "kafka_server_group_coordinator_metrics_classic_group_count";
   out.family(classic, "gauge", "Classic groups in the state.");
   for (auto s : kClassicStates)
-    out.sample(classic, {"state"}, {api::group::state_name(s)}, count(groups, "classic", api::group::state_name(s)));
+    out.sample(classic, {"state"}, {group::state_name(s)}, count(groups, "classic", group::state_name(s)));
   const std::string consumer = "kafka_server_group_coordinator_metrics_consumer_group_count";
   out.family(consumer, "gauge", "Consumer groups (KIP-848's protocol) in the state.");
   for (const char* s : kConsumerStates) out.sample(consumer, {"state"}, {s}, count(groups, "consumer", s));
@@ -108,7 +108,7 @@ void write_groups(Exposition& out, const std::vector<GroupSnapshot>& groups, con
   write_counts(out, groups);
 }
 
-void collect_groups(Exposition& out, api::group::GroupCoordinator& coordinator, const storage::LogManager& logs,
+void collect_groups(Exposition& out, group::GroupCoordinator& coordinator, const storage::LogManager& logs,
                     bool per_partition_series) {
   auto end_offset = [&logs](const std::string& topic, int32_t partition) -> std::optional<int64_t> {
     auto log = logs.get_log(topic, partition);

@@ -1,7 +1,7 @@
 // Consumer-group metrics for /metrics, named as kafka-exporter
 // (danielqsj/kafka_exporter) names them, so lag dashboards built on it carry
 // over, plus the group coordinator's counts as Kafka 4's JMX exporter names
-// them (README "Metrics"):
+// them (docs/operations/metrics.md):
 //   kafka_consumergroup_current_offset  {consumergroup,topic,partition} committed offset
 //   kafka_consumergroup_lag             {consumergroup,topic,partition}
 //       max(0, log end offset - committed offset). The log end offset is the
@@ -32,8 +32,8 @@
 #include <string>
 #include <vector>
 
-#include "api/group/group_coordinator.h"
 #include "common/metrics.h"
+#include "coordinator/group/group_coordinator.h"
 #include "log/log_manager.h"
 
 namespace skiff::server {
@@ -46,11 +46,11 @@ using EndOffsetFn = std::function<std::optional<int64_t>(const std::string& topi
 std::optional<int64_t> consumer_lag(std::optional<int64_t> end_offset, int64_t committed);
 
 // The families above for `groups` (sorted by group id).
-void write_groups(metrics::Exposition& out, const std::vector<api::group::GroupSnapshot>& groups,
+void write_groups(metrics::Exposition& out, const std::vector<group::GroupSnapshot>& groups,
                   const EndOffsetFn& end_offset, bool per_partition_series);
 
 // write_groups for the coordinator's groups and the logs' end offsets.
-void collect_groups(metrics::Exposition& out, api::group::GroupCoordinator& coordinator,
-                    const storage::LogManager& logs, bool per_partition_series);
+void collect_groups(metrics::Exposition& out, group::GroupCoordinator& coordinator, const storage::LogManager& logs,
+                    bool per_partition_series);
 
 }  // namespace skiff::server

@@ -6,11 +6,11 @@
 #include <stdexcept>
 #include <vector>
 
-#include "api/protocol/frame.h"
-#include "api/protocol/generated/api_versions_request.h"
-#include "api/protocol/generated/api_versions_response.h"
 #include "common/byte_order.h"
 #include "config/config_loader.h"
+#include "protocol/frame.h"
+#include "protocol/generated/api_versions_request.h"
+#include "protocol/generated/api_versions_response.h"
 #include "server/health_probe_io.h"
 #include "server/version.h"
 

@@ -3,7 +3,7 @@
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
-#include "server/console/console_assets.h"
+#include "apps/console/console_assets.h"
 
 namespace skiff::server {
 namespace {

@@ -7,7 +7,7 @@
 //                 503 "not ready: <reason>" (server/readiness.h)
 //   GET /metrics  Prometheus text exposition (server/broker_metrics.h) once
 //                 the logs are loaded; before that and during shutdown 503
-//   GET /         the web console (server/console/: its page and assets,
+//   GET /         the web console (apps/console/: its page and assets,
 //                 and the JSON API under /api/, docs/console-api.md)
 //
 // Handlers run on the HTTP thread: they read only what HttpRouteContext
@@ -17,10 +17,10 @@
 
 #include <memory>
 
+#include "apps/console/console_service.h"
 #include "config/broker_config.h"
 #include "network/http_server.h"
 #include "server/broker_metrics.h"
-#include "server/console/console_service.h"
 #include "server/readiness.h"
 
 namespace skiff::server {

@@ -211,8 +211,14 @@ void KafkaServer::start_console() {
     for (const auto& ep : http_->endpoints()) broker.http_listeners.push_back(network::endpoint_text(ep));
   broker.security_protocols = config_.listener_security_protocol_map;
   broker.metrics = config_.metrics_requests ? &metrics_->registry() : nullptr;
-  broker.telemetry = &apis_->client_metrics();
-  console_ = std::make_unique<console::ConsoleService>(*apis_, config_, std::move(broker));
+  broker.telemetry_clients = [m = &apis_->client_metrics()] {
+    std::vector<console::TelemetryClient> out;
+    for (auto& c : m->instances())
+      out.push_back({c.id.to_string(), c.client.client_id, c.client.software_name, c.client.software_version,
+                     c.client.source_address, c.last_push_ms, std::move(c.metrics)});
+    return out;
+  };
+  console_ = std::make_unique<console::ConsoleService>(*apis_, apis_->sasl_mechanisms(), config_, std::move(broker));
   console_host_.publish(console_.get());
 }
 

@@ -18,6 +18,7 @@
 
 #include "api/broker_info.h"
 #include "api/kafka_apis.h"
+#include "apps/console/console_service.h"
 #include "config/broker_config.h"
 #include "config/dynamic_broker_config.h"
 #include "log/log_manager.h"
@@ -25,7 +26,6 @@
 #include "network/request_channel.h"
 #include "network/socket_server.h"
 #include "server/broker_metrics.h"
-#include "server/console/console_service.h"
 #include "server/readiness.h"
 #include "server/request_handler_pool.h"
 #include "server/tls_listeners.h"

@@ -1,6 +1,6 @@
 // `skiff --list-apis`: prints the APIs this build serves, each with our
 // version range and Apache Kafka 4.4's (api/api_comparison.h), as the
-// Markdown table README's "Served APIs" section is generated from.
+// Markdown table docs/served-apis.md is generated from.
 #pragma once
 
 namespace skiff::server {

@@ -2,8 +2,8 @@
 
 #include <string>
 
-#include "api/protocol/api_table.h"
-#include "api/protocol/error_names.h"
+#include "protocol/api_table.h"
+#include "protocol/error_names.h"
 
 namespace skiff::server {
 namespace {

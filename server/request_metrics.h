@@ -1,6 +1,6 @@
 // RequestMetrics: Kafka's RequestMetrics per API, from the times each
 // response carries (network::RequestTimes), named as Kafka's JMX exporter
-// names them (README "Metrics"):
+// names them (docs/operations/metrics.md):
 //   kafka_network_requestmetrics_requests_total{request,version}   counter
 //   kafka_network_requestmetrics_<part>timems{request}             histograms, ms
 //     requestqueue  received whole → taken by a handler thread

@@ -11,7 +11,7 @@ namespace skiff::api::admin {
 namespace {
 
 constexpr const char* kRoot = "root";
-const std::vector<std::string> kLoggers = {"api", "network", "server", "storage"};
+const std::vector<std::string> kLoggers = {"api", "coordinator", "network", "server", "storage"};
 // Kafka's LogLevelConfig.VALID_LOG_LEVELS, with spdlog's equivalent.
 const std::map<std::string, spdlog::level::level_enum> kLevels = {
     {"DEBUG", spdlog::level::debug}, {"ERROR", spdlog::level::err},   {"FATAL", spdlog::level::critical},

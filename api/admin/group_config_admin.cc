@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <set>
 
-#include "api/group/group_coordinator.h"
+#include "coordinator/group/group_coordinator.h"
 
 namespace skiff::api::admin {
 

@@ -6,7 +6,7 @@
 #include <string>
 #include <utility>
 
-#include "api/error_codes.h"
+#include "protocol/error_codes.h"
 
 namespace skiff::api::admin {
 

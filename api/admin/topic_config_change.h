@@ -11,7 +11,7 @@
 #include <string>
 
 #include "api/broker_services.h"
-#include "api/error_codes.h"
+#include "protocol/error_codes.h"
 
 namespace skiff::api::admin {
 

@@ -1,9 +1,9 @@
-// Between the ACL APIs' wire fields and api/acl's values: shared by the
+// Between the ACL APIs' wire fields and security/acl's values: shared by the
 // DescribeAcls, CreateAcls and DeleteAcls handlers. Pure functions.
 #pragma once
 
-#include "api/acl/acl.h"
-#include "api/protocol/errors.h"
+#include "protocol/errors.h"
+#include "security/acl/acl.h"
 
 namespace skiff::api {
 

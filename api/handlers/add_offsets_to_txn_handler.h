@@ -1,13 +1,13 @@
 // AddOffsetsToTxn (key 25), v0-4: adds the group's __consumer_offsets
 // partition to the transaction (TV1 clients, before TxnOffsetCommit).
-// Answered from the transaction coordinator's strand (api/txn_host.h);
+// Answered from the transaction coordinator's strand (coordinator/txn/txn_host.h);
 // PRODUCER_FENCED is INVALID_PRODUCER_EPOCH before v2.
 #pragma once
 
 #include "api/api_handler.h"
 #include "api/broker_services.h"
-#include "api/protocol/generated/add_offsets_to_txn_request.h"
-#include "api/protocol/generated/add_offsets_to_txn_response.h"
+#include "protocol/generated/add_offsets_to_txn_request.h"
+#include "protocol/generated/add_offsets_to_txn_response.h"
 
 namespace skiff::api {
 

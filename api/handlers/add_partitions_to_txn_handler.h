@@ -7,13 +7,13 @@
 // caller through, so it is served the same way.
 // Partitions that do not exist get UNKNOWN_TOPIC_OR_PARTITION and the others
 // of that transaction OPERATION_NOT_ATTEMPTED, as Kafka.
-// Answered from the transaction coordinator's strand (api/txn_host.h).
+// Answered from the transaction coordinator's strand (coordinator/txn/txn_host.h).
 #pragma once
 
 #include "api/api_handler.h"
 #include "api/broker_services.h"
-#include "api/protocol/generated/add_partitions_to_txn_request.h"
-#include "api/protocol/generated/add_partitions_to_txn_response.h"
+#include "protocol/generated/add_partitions_to_txn_request.h"
+#include "protocol/generated/add_partitions_to_txn_response.h"
 
 namespace skiff::api {
 

@@ -10,8 +10,8 @@
 
 #include "api/api_handler.h"
 #include "api/broker_services.h"
-#include "api/protocol/generated/alter_partition_reassignments_request.h"
-#include "api/protocol/generated/alter_partition_reassignments_response.h"
+#include "protocol/generated/alter_partition_reassignments_request.h"
+#include "protocol/generated/alter_partition_reassignments_response.h"
 
 namespace skiff::api {
 

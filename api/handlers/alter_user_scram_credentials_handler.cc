@@ -7,8 +7,8 @@
 #include "api/api_log.h"
 #include "api/authorize.h"
 #include "api/handlers/scram_wire.h"
-#include "api/sasl/scram_store.h"
 #include "common/log_escape.h"
+#include "security/sasl/scram_store.h"
 
 namespace skiff::api {
 namespace {

@@ -7,13 +7,13 @@
 // unknown mechanism UNSUPPORTED_SASL_MECHANISM; deleting a missing credential
 // RESOURCE_NOT_FOUND. The client sends the salted password; the broker keeps
 // StoredKey and ServerKey. The valid changes are applied together and durably
-// (api/sasl/scram_store.h) before the answer; a failed write fails them all.
+// (security/sasl/scram_store.h) before the answer; a failed write fails them all.
 #pragma once
 
 #include "api/api_handler.h"
 #include "api/broker_services.h"
-#include "api/protocol/generated/alter_user_scram_credentials_request.h"
-#include "api/protocol/generated/alter_user_scram_credentials_response.h"
+#include "protocol/generated/alter_user_scram_credentials_request.h"
+#include "protocol/generated/alter_user_scram_credentials_response.h"
 
 namespace skiff::api {
 

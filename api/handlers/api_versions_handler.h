@@ -15,8 +15,8 @@
 #include "api/broker_info.h"
 #include "api/client_software.h"
 #include "api/handler_registry.h"
-#include "api/protocol/generated/api_versions_request.h"
-#include "api/protocol/generated/api_versions_response.h"
+#include "protocol/generated/api_versions_request.h"
+#include "protocol/generated/api_versions_response.h"
 
 namespace skiff::api {
 

@@ -11,9 +11,9 @@
 #include <vector>
 
 #include "api/broker_services.h"
-#include "api/error_codes.h"
-#include "api/group/group_types.h"
 #include "api/topics.h"
+#include "coordinator/group/group_types.h"
+#include "protocol/error_codes.h"
 
 namespace skiff::api {
 

@@ -1,8 +1,8 @@
 #include "api/handlers/consumer_group_describe_handler.h"
 
 #include "api/authorize.h"
-#include "api/group/group_coordinator.h"
 #include "api/topics.h"
+#include "coordinator/group/group_coordinator.h"
 
 namespace skiff::api {
 namespace {

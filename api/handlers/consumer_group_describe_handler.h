@@ -9,8 +9,8 @@
 
 #include "api/api_handler.h"
 #include "api/broker_services.h"
-#include "api/protocol/generated/consumer_group_describe_request.h"
-#include "api/protocol/generated/consumer_group_describe_response.h"
+#include "protocol/generated/consumer_group_describe_request.h"
+#include "protocol/generated/consumer_group_describe_response.h"
 
 namespace skiff::api {
 

@@ -1,7 +1,7 @@
 #include "api/handlers/consumer_group_heartbeat_handler.h"
 
 #include "api/authorize.h"
-#include "api/group/group_coordinator.h"
+#include "coordinator/group/group_coordinator.h"
 
 namespace skiff::api {
 namespace {

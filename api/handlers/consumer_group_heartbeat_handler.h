@@ -2,7 +2,7 @@
 // A member joins (epoch 0), heartbeats with its epoch and owned partitions,
 // and leaves (-1, or -2 for a static member); the answer carries its epoch,
 // the heartbeat interval and, when it changed, its assignment. The protocol
-// is GroupCoordinator's (api/group/consumer_heartbeat.cc); this handler
+// is GroupCoordinator's (coordinator/group/consumer_heartbeat.cc); this handler
 // translates the wire structs and resolves topic names for it.
 //
 // Threads: any handler thread; it answers at once (nothing waits).
@@ -10,8 +10,8 @@
 
 #include "api/api_handler.h"
 #include "api/broker_services.h"
-#include "api/protocol/generated/consumer_group_heartbeat_request.h"
-#include "api/protocol/generated/consumer_group_heartbeat_response.h"
+#include "protocol/generated/consumer_group_heartbeat_request.h"
+#include "protocol/generated/consumer_group_heartbeat_response.h"
 
 namespace skiff::api {
 

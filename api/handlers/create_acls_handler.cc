@@ -1,7 +1,7 @@
 #include "api/handlers/create_acls_handler.h"
 
 #include "api/authorize.h"
-#include "api/protocol/errors.h"
+#include "protocol/errors.h"
 
 namespace skiff::api {
 namespace {

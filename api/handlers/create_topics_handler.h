@@ -8,8 +8,8 @@
 
 #include "api/api_handler.h"
 #include "api/broker_services.h"
-#include "api/protocol/generated/create_topics_request.h"
-#include "api/protocol/generated/create_topics_response.h"
+#include "protocol/generated/create_topics_request.h"
+#include "protocol/generated/create_topics_response.h"
 
 namespace skiff::api {
 

@@ -1,7 +1,7 @@
 #include "api/handlers/delete_groups_handler.h"
 
 #include "api/authorize.h"
-#include "api/group/group_coordinator.h"
+#include "coordinator/group/group_coordinator.h"
 
 namespace skiff::api {
 

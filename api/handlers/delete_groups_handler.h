@@ -7,8 +7,8 @@
 
 #include "api/api_handler.h"
 #include "api/broker_services.h"
-#include "api/protocol/generated/delete_groups_request.h"
-#include "api/protocol/generated/delete_groups_response.h"
+#include "protocol/generated/delete_groups_request.h"
+#include "protocol/generated/delete_groups_response.h"
 
 namespace skiff::api {
 

@@ -2,10 +2,10 @@
 
 #include "api/api_log.h"
 #include "api/authorize.h"
-#include "api/group/group_coordinator.h"
 #include "api/purgatory.h"
 #include "api/topics.h"
 #include "common/log_escape.h"
+#include "coordinator/group/group_coordinator.h"
 
 namespace skiff::api {
 namespace {

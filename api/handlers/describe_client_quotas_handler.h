@@ -9,8 +9,8 @@
 
 #include "api/api_handler.h"
 #include "api/broker_services.h"
-#include "api/protocol/generated/describe_client_quotas_request.h"
-#include "api/protocol/generated/describe_client_quotas_response.h"
+#include "protocol/generated/describe_client_quotas_request.h"
+#include "protocol/generated/describe_client_quotas_response.h"
 
 namespace skiff::api {
 

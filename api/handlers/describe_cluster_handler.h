@@ -7,8 +7,8 @@
 
 #include "api/api_handler.h"
 #include "api/broker_services.h"
-#include "api/protocol/generated/describe_cluster_request.h"
-#include "api/protocol/generated/describe_cluster_response.h"
+#include "protocol/generated/describe_cluster_request.h"
+#include "protocol/generated/describe_cluster_response.h"
 
 namespace skiff::api {
 

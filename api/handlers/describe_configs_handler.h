@@ -5,8 +5,8 @@
 
 #include "api/api_handler.h"
 #include "api/broker_services.h"
-#include "api/protocol/generated/describe_configs_request.h"
-#include "api/protocol/generated/describe_configs_response.h"
+#include "protocol/generated/describe_configs_request.h"
+#include "protocol/generated/describe_configs_response.h"
 
 namespace skiff::api {
 

@@ -1,8 +1,8 @@
 #include "api/handlers/describe_groups_handler.h"
 
 #include "api/authorize.h"
-#include "api/authorized_operations.h"
-#include "api/group/group_coordinator.h"
+#include "coordinator/group/group_coordinator.h"
+#include "security/acl/authorized_operations.h"
 
 namespace skiff::api {
 

@@ -1,7 +1,7 @@
 #include "api/handlers/describe_transactions_handler.h"
 
 #include "api/authorize.h"
-#include "api/txn_host.h"
+#include "coordinator/txn/txn_host.h"
 
 namespace skiff::api {
 namespace {

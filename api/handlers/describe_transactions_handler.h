@@ -1,13 +1,13 @@
 // DescribeTransactions (key 65), v0: state, timeout, start time, producer id,
 // epoch and partitions of each transactional id (TRANSACTIONAL_ID_NOT_FOUND
 // for an unknown one), read on the transaction coordinator's strand
-// (api/txn_host.h). Used by `kafka-transactions describe` / Admin.
+// (coordinator/txn/txn_host.h). Used by `kafka-transactions describe` / Admin.
 #pragma once
 
 #include "api/api_handler.h"
 #include "api/broker_services.h"
-#include "api/protocol/generated/describe_transactions_request.h"
-#include "api/protocol/generated/describe_transactions_response.h"
+#include "protocol/generated/describe_transactions_request.h"
+#include "protocol/generated/describe_transactions_response.h"
 
 namespace skiff::api {
 

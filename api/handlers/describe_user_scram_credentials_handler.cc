@@ -4,7 +4,7 @@
 
 #include "api/authorize.h"
 #include "api/handlers/scram_wire.h"
-#include "api/sasl/scram_store.h"
+#include "security/sasl/scram_store.h"
 
 namespace skiff::api {
 namespace {

@@ -8,8 +8,8 @@
 
 #include "api/api_handler.h"
 #include "api/broker_services.h"
-#include "api/protocol/generated/describe_user_scram_credentials_request.h"
-#include "api/protocol/generated/describe_user_scram_credentials_response.h"
+#include "protocol/generated/describe_user_scram_credentials_request.h"
+#include "protocol/generated/describe_user_scram_credentials_response.h"
 
 namespace skiff::api {
 

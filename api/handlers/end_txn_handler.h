@@ -1,14 +1,14 @@
 // EndTxn (key 26), v0-5: commits or aborts the producer's transaction. v5 is
 // transaction version 2 (KIP-890): every end bumps the epoch and the answer
 // carries the new producer id and epoch. The answer goes out once the
-// Prepare* state is durable; markers follow (api/txn_host.h).
+// Prepare* state is durable; markers follow (coordinator/txn/txn_host.h).
 // PRODUCER_FENCED is INVALID_PRODUCER_EPOCH before v2.
 #pragma once
 
 #include "api/api_handler.h"
 #include "api/broker_services.h"
-#include "api/protocol/generated/end_txn_request.h"
-#include "api/protocol/generated/end_txn_response.h"
+#include "protocol/generated/end_txn_request.h"
+#include "protocol/generated/end_txn_response.h"
 
 namespace skiff::api {
 

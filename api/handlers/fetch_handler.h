@@ -14,8 +14,8 @@
 
 #include "api/api_handler.h"
 #include "api/broker_services.h"
-#include "api/protocol/generated/fetch_request.h"
-#include "api/protocol/generated/fetch_response.h"
+#include "protocol/generated/fetch_request.h"
+#include "protocol/generated/fetch_response.h"
 
 namespace skiff::api {
 

@@ -9,8 +9,8 @@
 
 #include "api/api_handler.h"
 #include "api/broker_services.h"
-#include "api/protocol/generated/get_telemetry_subscriptions_request.h"
-#include "api/protocol/generated/get_telemetry_subscriptions_response.h"
+#include "protocol/generated/get_telemetry_subscriptions_request.h"
+#include "protocol/generated/get_telemetry_subscriptions_response.h"
 
 namespace skiff::api {
 

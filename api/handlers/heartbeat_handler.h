@@ -4,8 +4,8 @@
 
 #include "api/api_handler.h"
 #include "api/broker_services.h"
-#include "api/protocol/generated/heartbeat_request.h"
-#include "api/protocol/generated/heartbeat_response.h"
+#include "protocol/generated/heartbeat_request.h"
+#include "protocol/generated/heartbeat_response.h"
 
 namespace skiff::api {
 

@@ -1,10 +1,10 @@
 #include "api/handlers/init_producer_id_handler.h"
 
-#include "api/admin/producer_ids.h"
 #include "api/api_log.h"
 #include "api/authorize.h"
-#include "api/txn_host.h"
 #include "common/log_escape.h"
+#include "coordinator/txn/producer_ids.h"
+#include "coordinator/txn/txn_host.h"
 
 namespace skiff::api {
 namespace {

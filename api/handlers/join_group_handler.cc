@@ -1,7 +1,7 @@
 #include "api/handlers/join_group_handler.h"
 
 #include "api/authorize.h"
-#include "api/group/group_coordinator.h"
+#include "coordinator/group/group_coordinator.h"
 
 namespace skiff::api {
 namespace {

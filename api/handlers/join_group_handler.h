@@ -7,8 +7,8 @@
 
 #include "api/api_handler.h"
 #include "api/broker_services.h"
-#include "api/protocol/generated/join_group_request.h"
-#include "api/protocol/generated/join_group_response.h"
+#include "protocol/generated/join_group_request.h"
+#include "protocol/generated/join_group_response.h"
 
 namespace skiff::api {
 

@@ -5,8 +5,8 @@
 
 #include "api/admin/config_describer.h"
 #include "api/authorize.h"
-#include "api/group/group_coordinator.h"
 #include "api/telemetry/client_metrics_manager.h"
+#include "coordinator/group/group_coordinator.h"
 #include "log/log_manager.h"
 
 namespace skiff::api {

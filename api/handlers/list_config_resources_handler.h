@@ -11,8 +11,8 @@
 
 #include "api/api_handler.h"
 #include "api/broker_services.h"
-#include "api/protocol/generated/list_config_resources_request.h"
-#include "api/protocol/generated/list_config_resources_response.h"
+#include "protocol/generated/list_config_resources_request.h"
+#include "protocol/generated/list_config_resources_response.h"
 
 namespace skiff::api {
 

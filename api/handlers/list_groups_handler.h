@@ -4,8 +4,8 @@
 
 #include "api/api_handler.h"
 #include "api/broker_services.h"
-#include "api/protocol/generated/list_groups_request.h"
-#include "api/protocol/generated/list_groups_response.h"
+#include "protocol/generated/list_groups_request.h"
+#include "protocol/generated/list_groups_response.h"
 
 namespace skiff::api {
 

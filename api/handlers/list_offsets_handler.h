@@ -9,8 +9,8 @@
 
 #include "api/api_handler.h"
 #include "api/broker_services.h"
-#include "api/protocol/generated/list_offsets_request.h"
-#include "api/protocol/generated/list_offsets_response.h"
+#include "protocol/generated/list_offsets_request.h"
+#include "protocol/generated/list_offsets_response.h"
 
 namespace skiff::api {
 

@@ -6,8 +6,8 @@
 
 #include "api/api_handler.h"
 #include "api/broker_services.h"
-#include "api/protocol/generated/list_partition_reassignments_request.h"
-#include "api/protocol/generated/list_partition_reassignments_response.h"
+#include "protocol/generated/list_partition_reassignments_request.h"
+#include "protocol/generated/list_partition_reassignments_response.h"
 
 namespace skiff::api {
 

@@ -2,9 +2,9 @@
 
 #include "api/api_log.h"
 #include "api/authorize.h"
-#include "api/name_pattern.h"
-#include "api/txn_host.h"
 #include "common/log_escape.h"
+#include "coordinator/txn/txn_host.h"
+#include "protocol/name_pattern.h"
 
 namespace skiff::api {
 
@@ -17,9 +17,9 @@ void ListTransactionsHandler::handle(ApiRequest& request, protocol::ListTransact
   std::set<int64_t> pids(body.producer_id_filters.begin(), body.producer_id_filters.end());
   std::set<std::string> states(body.state_filters.begin(), body.state_filters.end());
   // v2: null or empty lists every id (Kafka 4.4's TransactionStateManager).
-  std::shared_ptr<NamePattern> pattern;
+  std::shared_ptr<protocol::NamePattern> pattern;
   if (body.transactional_id_pattern && !body.transactional_id_pattern->empty()) {
-    pattern = std::make_shared<NamePattern>(*body.transactional_id_pattern);
+    pattern = std::make_shared<protocol::NamePattern>(*body.transactional_id_pattern);
     if (!pattern->ok()) {
       api_log().info("ListTransactions: transaction ID pattern `{}` is not a valid regular expression: {}",
                      escaped(*body.transactional_id_pattern), escaped(pattern->error()));

@@ -1,15 +1,15 @@
 // ListTransactions (key 66), v0-2: the transactional ids the coordinator
 // knows, filtered by state (unknown state names listed back), producer id,
 // from v1 minimum duration, and from v2 a transactional id pattern (RE2/J
-// syntax, whole-id match, as Kafka 4.4: api/name_pattern.h); an invalid
+// syntax, whole-id match, as Kafka 4.4: protocol/name_pattern.h); an invalid
 // pattern answers INVALID_REGULAR_EXPRESSION. Read on the coordinator's
-// strand (api/txn_host.h); the pattern is compiled on the handler thread.
+// strand (coordinator/txn/txn_host.h); the pattern is compiled on the handler thread.
 #pragma once
 
 #include "api/api_handler.h"
 #include "api/broker_services.h"
-#include "api/protocol/generated/list_transactions_request.h"
-#include "api/protocol/generated/list_transactions_response.h"
+#include "protocol/generated/list_transactions_request.h"
+#include "protocol/generated/list_transactions_response.h"
 
 namespace skiff::api {
 

@@ -9,8 +9,8 @@
 
 #include "api/api_handler.h"
 #include "api/broker_services.h"
-#include "api/protocol/generated/metadata_request.h"
-#include "api/protocol/generated/metadata_response.h"
+#include "protocol/generated/metadata_request.h"
+#include "protocol/generated/metadata_response.h"
 
 namespace skiff::api {
 

@@ -3,9 +3,9 @@
 #include <chrono>
 
 #include "api/authorize.h"
-#include "api/group/group_coordinator.h"
 #include "api/handlers/committed_offsets.h"
 #include "common/wall_clock.h"
+#include "coordinator/group/group_coordinator.h"
 
 namespace skiff::api {
 namespace {

@@ -4,8 +4,8 @@
 
 #include "api/api_handler.h"
 #include "api/broker_services.h"
-#include "api/protocol/generated/offset_delete_request.h"
-#include "api/protocol/generated/offset_delete_response.h"
+#include "protocol/generated/offset_delete_request.h"
+#include "protocol/generated/offset_delete_response.h"
 
 namespace skiff::api {
 

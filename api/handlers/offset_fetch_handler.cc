@@ -5,7 +5,7 @@
 #include <optional>
 
 #include "api/authorize.h"
-#include "api/group/group_coordinator.h"
+#include "coordinator/group/group_coordinator.h"
 
 namespace skiff::api {
 namespace {

@@ -6,8 +6,8 @@
 
 #include "api/api_handler.h"
 #include "api/broker_services.h"
-#include "api/protocol/generated/offset_fetch_request.h"
-#include "api/protocol/generated/offset_fetch_response.h"
+#include "protocol/generated/offset_fetch_request.h"
+#include "protocol/generated/offset_fetch_response.h"
 
 namespace skiff::api {
 

@@ -9,9 +9,9 @@
 #include "api/quota/quota_manager.h"
 #include "api/topic_metrics.h"
 #include "api/topics.h"
-#include "api/txn/txn_gates.h"
 #include "common/log_escape.h"
 #include "common/wall_clock.h"
+#include "coordinator/txn/txn_gates.h"
 #include "log/record_batch.h"
 
 namespace skiff::api {

@@ -31,10 +31,10 @@
 
 #include "api/api_handler.h"
 #include "api/broker_services.h"
-#include "api/protocol/generated/produce_request.h"
-#include "api/protocol/generated/produce_response.h"
-#include "api/txn/txn_gates.h"
+#include "coordinator/txn/txn_gates.h"
 #include "log/producer_state.h"
+#include "protocol/generated/produce_request.h"
+#include "protocol/generated/produce_response.h"
 
 namespace skiff::api {
 

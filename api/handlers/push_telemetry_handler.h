@@ -9,8 +9,8 @@
 
 #include "api/api_handler.h"
 #include "api/broker_services.h"
-#include "api/protocol/generated/push_telemetry_request.h"
-#include "api/protocol/generated/push_telemetry_response.h"
+#include "protocol/generated/push_telemetry_request.h"
+#include "protocol/generated/push_telemetry_response.h"
 
 namespace skiff::api {
 

@@ -3,11 +3,11 @@
 #include <algorithm>
 
 #include "api/api_log.h"
-#include "api/sasl/sasl_mechanisms.h"
 #include "common/byte_order.h"
 #include "common/log_escape.h"
 #include "common/wall_clock.h"
 #include "network/sasl_session.h"
+#include "security/sasl/sasl_mechanisms.h"
 
 namespace skiff::api {
 namespace {

@@ -15,10 +15,10 @@
 
 #include "api/api_handler.h"
 #include "api/broker_services.h"
-#include "api/protocol/generated/sasl_authenticate_request.h"
-#include "api/protocol/generated/sasl_authenticate_response.h"
-#include "api/sasl/sasl_server.h"
 #include "network/request.h"
+#include "protocol/generated/sasl_authenticate_request.h"
+#include "protocol/generated/sasl_authenticate_response.h"
+#include "security/sasl/sasl_server.h"
 
 namespace skiff::api {
 

@@ -1,9 +1,9 @@
 #include "api/handlers/sasl_handshake_handler.h"
 
 #include "api/api_log.h"
-#include "api/sasl/sasl_mechanisms.h"
 #include "common/log_escape.h"
 #include "network/sasl_session.h"
+#include "security/sasl/sasl_mechanisms.h"
 
 namespace skiff::api {
 

@@ -1,6 +1,6 @@
 // SaslHandshake (key 17), v0-1: the client names a SASL mechanism; the
 // answer lists the listener's enabled ones. On a SASL listener it starts an
-// exchange (api/sasl/sasl_mechanisms.h) in the connection's SaslSession: v1
+// exchange (security/sasl/sasl_mechanisms.h) in the connection's SaslSession: v1
 // continues with SaslAuthenticate requests, v0 with bare tokens (the form
 // old clients use). On an authenticated connection it starts a
 // re-authentication (KIP-368), with the same mechanism. A mechanism not
@@ -11,8 +11,8 @@
 
 #include "api/api_handler.h"
 #include "api/broker_services.h"
-#include "api/protocol/generated/sasl_handshake_request.h"
-#include "api/protocol/generated/sasl_handshake_response.h"
+#include "protocol/generated/sasl_handshake_request.h"
+#include "protocol/generated/sasl_handshake_response.h"
 
 namespace skiff::api {
 

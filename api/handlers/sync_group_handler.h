@@ -4,8 +4,8 @@
 
 #include "api/api_handler.h"
 #include "api/broker_services.h"
-#include "api/protocol/generated/sync_group_request.h"
-#include "api/protocol/generated/sync_group_response.h"
+#include "protocol/generated/sync_group_request.h"
+#include "protocol/generated/sync_group_response.h"
 
 namespace skiff::api {
 

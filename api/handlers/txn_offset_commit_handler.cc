@@ -4,10 +4,10 @@
 #include <memory>
 
 #include "api/authorize.h"
-#include "api/group/group_coordinator.h"
 #include "api/handlers/committed_offsets.h"
-#include "api/txn/txn_gates.h"
 #include "common/wall_clock.h"
+#include "coordinator/group/group_coordinator.h"
+#include "coordinator/txn/txn_gates.h"
 
 namespace skiff::api {
 namespace {

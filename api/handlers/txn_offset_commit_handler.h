@@ -13,8 +13,8 @@
 
 #include "api/api_handler.h"
 #include "api/broker_services.h"
-#include "api/protocol/generated/txn_offset_commit_request.h"
-#include "api/protocol/generated/txn_offset_commit_response.h"
+#include "protocol/generated/txn_offset_commit_request.h"
+#include "protocol/generated/txn_offset_commit_response.h"
 
 namespace skiff::api {
 

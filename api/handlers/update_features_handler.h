@@ -13,8 +13,8 @@
 
 #include "api/api_handler.h"
 #include "api/broker_services.h"
-#include "api/protocol/generated/update_features_request.h"
-#include "api/protocol/generated/update_features_response.h"
+#include "protocol/generated/update_features_request.h"
+#include "protocol/generated/update_features_response.h"
 
 namespace skiff::api {
 

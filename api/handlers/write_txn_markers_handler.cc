@@ -5,10 +5,11 @@
 
 #include "api/api_log.h"
 #include "api/authorize.h"
+#include "api/purgatory.h"
 #include "api/topics.h"
-#include "api/txn/txn_gates.h"
-#include "api/txn_marker_writer.h"
 #include "common/log_escape.h"
+#include "coordinator/txn/txn_gates.h"
+#include "coordinator/txn/txn_marker_writer.h"
 
 namespace skiff::api {
 namespace {
@@ -57,8 +58,9 @@ ErrorCode WriteTxnMarkersHandler::append(const WriteTxnMarkersRequest::WritableT
                                          int32_t partition) {
   auto log = find_log(services_, topic, partition);
   if (!log) return ErrorCode::kUnknownTopicOrPartition;
-  auto e = append_log_marker(*log, services_.fetch_purgatory, {topic, partition}, m.producer_id, m.producer_epoch,
-                             m.transaction_result, m.coordinator_epoch, m.transaction_version);
+  auto wake = [p = services_.fetch_purgatory](const std::string& t, int32_t part) { wake_partition(p, t, part); };
+  auto e = txn::append_log_marker(*log, wake, {topic, partition}, m.producer_id, m.producer_epoch, m.transaction_result,
+                                  m.coordinator_epoch, m.transaction_version);
   if (e == ErrorCode::kNone)  // an operator's action (kafka-transactions abort): worth a line
     api_log().info("WriteTxnMarkers wrote {} for producer {} epoch {} on {}-{}",
                    m.transaction_result ? "COMMIT" : "ABORT", m.producer_id, m.producer_epoch, escaped(topic),
@@ -79,13 +81,13 @@ void WriteTxnMarkersHandler::handle(ApiRequest& request, WriteTxnMarkersRequest&
   };
   std::vector<Deferred> deferred;
   pending->resp = mirror(body, [&](const auto& m, const std::string& topic, int32_t p) {
-    if (topic != kOffsetsTopic) return append(m, topic, p);
+    if (topic != txn::kOffsetsTopic) return append(m, topic, p);
     return services_.txn_offsets ? ErrorCode::kNone : ErrorCode::kUnknownTopicOrPartition;
   });
   // Second pass: __consumer_offsets partitions (their slots are stable now).
   for (size_t i = 0; i < body.markers.size(); ++i)
     for (size_t j = 0; j < body.markers[i].topics.size(); ++j) {
-      if (body.markers[i].topics[j].name != kOffsetsTopic || !services_.txn_offsets) continue;
+      if (body.markers[i].topics[j].name != txn::kOffsetsTopic || !services_.txn_offsets) continue;
       auto& parts = pending->resp.markers[i].topics[j].partitions;
       for (auto& slot : parts) deferred.push_back({&slot, &body.markers[i], slot.partition_index});
     }

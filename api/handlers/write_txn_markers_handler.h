@@ -1,6 +1,6 @@
 // WriteTxnMarkers (key 27), v1-2: COMMIT/ABORT control batches written on
 // request. In Kafka the coordinator sends it to partition leaders; on a single
-// node Skiff's coordinator writes its markers directly (api/txn_marker_writer.h),
+// node Skiff's coordinator writes its markers directly (coordinator/txn/txn_marker_writer.h),
 // so the callers here are tools: `kafka-transactions abort` ends a hanging
 // transaction (one its coordinator no longer knows) this way. Each partition
 // gets a marker through storage::Log::append_marker with the request's
@@ -15,8 +15,8 @@
 
 #include "api/api_handler.h"
 #include "api/broker_services.h"
-#include "api/protocol/generated/write_txn_markers_request.h"
-#include "api/protocol/generated/write_txn_markers_response.h"
+#include "protocol/generated/write_txn_markers_request.h"
+#include "protocol/generated/write_txn_markers_response.h"
 
 namespace skiff::api {
 

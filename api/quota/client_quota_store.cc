@@ -13,9 +13,9 @@
 #include <stdexcept>
 
 #include "api/api_log.h"
-#include "api/state_file.h"
 #include "common/ip_address.h"
 #include "log/file_util.h"
+#include "metadata/state_file.h"
 
 namespace skiff::api::quota {
 namespace {
@@ -169,7 +169,7 @@ bool repeats_a_key(const QuotaAlteration& alt) {
 constexpr int8_t type_code(std::string_view type) { return type == kUser ? 0 : type == kClientId ? 1 : 2; }
 
 std::string encode(const std::map<QuotaEntity, QuotaValues>& map) {
-  std::string out = begin_state_file(kMagic, kVersion, static_cast<uint32_t>(map.size()));
+  std::string out = metadata::begin_state_file(kMagic, kVersion, static_cast<uint32_t>(map.size()));
   for (const auto& [entity, values] : map) {
     out.push_back(static_cast<char>(entity.size()));
     for (const auto& [type, name] : entity) {
@@ -185,7 +185,7 @@ std::string encode(const std::map<QuotaEntity, QuotaValues>& map) {
       put_be_field(out, static_cast<uint32_t>(bits), 4);
     }
   }
-  seal_state_file(out);
+  metadata::seal_state_file(out);
   return out;
 }
 
@@ -227,7 +227,7 @@ std::pair<QuotaEntity, QuotaValues> read_record(FieldReader& in) {
 
 std::map<QuotaEntity, QuotaValues> decode(std::string_view bytes) {
   uint32_t count = 0;
-  FieldReader in = open_state_file(bytes, kMagic, kVersion, "a client quotas file", count);
+  FieldReader in = metadata::open_state_file(bytes, kMagic, kVersion, "a client quotas file", count);
   std::map<QuotaEntity, QuotaValues> map;
   for (uint32_t i = 0; i < count; ++i) {
     auto [entity, values] = read_record(in);

@@ -10,7 +10,7 @@
 //
 // Durable in one small file in the first log dir ("skiff-client-quotas"),
 // replaced whole on every change (storage::write_file_durably), framed as
-// api/state_file.h describes; a change is published in memory only once the
+// metadata/state_file.h describes; a change is published in memory only once the
 // file is written, and a failed write changes nothing. Record layout (after
 // the state-file header, integers big-endian):
 //   parts   int8 count, then per part: type int8 (0 user, 1 client-id, 2 ip),
@@ -37,7 +37,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "api/error_codes.h"
+#include "protocol/error_codes.h"
 
 namespace skiff::api::quota {
 

@@ -40,10 +40,10 @@
 #include <unordered_map>
 #include <vector>
 
-#include "api/error_codes.h"
 #include "api/telemetry/client_metrics_subscriptions.h"
 #include "api/telemetry/otlp_metrics.h"
 #include "common/uuid.h"
+#include "protocol/error_codes.h"
 
 namespace skiff::metrics {
 class Exposition;

@@ -6,8 +6,8 @@
 #include <charconv>
 #include <stdexcept>
 
-#include "api/state_file.h"
 #include "log/file_util.h"
+#include "metadata/state_file.h"
 
 namespace skiff::api::telemetry {
 namespace {
@@ -40,7 +40,8 @@ std::optional<int32_t> parse_int(std::string_view value) {
 
 // One "selector=regex" item (ClientMetricsConfigs.parseMatchingPatterns):
 // nullopt when malformed.
-std::optional<std::pair<std::string, std::shared_ptr<const NamePattern>>> parse_match(const std::string& item) {
+std::optional<std::pair<std::string, std::shared_ptr<const protocol::NamePattern>>> parse_match(
+    const std::string& item) {
   // String.split("=") drops trailing empty strings, so "a=b=" is two parts.
   std::vector<std::string_view> parts;
   std::string_view rest = item;
@@ -54,7 +55,7 @@ std::optional<std::pair<std::string, std::shared_ptr<const NamePattern>>> parse_
   if (parts.size() != 2) return std::nullopt;
   const std::string selector(trim(parts[0]));
   if (std::find(std::begin(kSelectors), std::end(kSelectors), selector) == std::end(kSelectors)) return std::nullopt;
-  auto pattern = std::make_shared<const NamePattern>(trim(parts[1]));
+  auto pattern = std::make_shared<const protocol::NamePattern>(trim(parts[1]));
   if (!pattern->ok()) return std::nullopt;
   return std::pair{selector, std::move(pattern)};
 }
@@ -151,7 +152,7 @@ SubscriptionStore::SubscriptionStore(std::filesystem::path file) : file_(std::mo
 }
 
 std::string SubscriptionStore::encode(const std::map<std::string, ConfigMap>& all) {
-  std::string out = begin_state_file(kMagic, kVersion, static_cast<uint32_t>(all.size()));
+  std::string out = metadata::begin_state_file(kMagic, kVersion, static_cast<uint32_t>(all.size()));
   for (const auto& [name, configs] : all) {
     put_string_field(out, name);
     put_be_field(out, static_cast<uint32_t>(configs.size()), 4);
@@ -160,13 +161,13 @@ std::string SubscriptionStore::encode(const std::map<std::string, ConfigMap>& al
       put_string_field(out, value);
     }
   }
-  seal_state_file(out);
+  metadata::seal_state_file(out);
   return out;
 }
 
 std::map<std::string, ConfigMap> SubscriptionStore::decode(std::string_view bytes) {
   uint32_t count = 0;
-  FieldReader in = open_state_file(bytes, kMagic, kVersion, "a client metrics file", count);
+  FieldReader in = metadata::open_state_file(bytes, kMagic, kVersion, "a client metrics file", count);
   std::map<std::string, ConfigMap> out;
   for (uint32_t i = 0; i < count; ++i) {
     std::string name = in.string();

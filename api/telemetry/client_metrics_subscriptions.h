@@ -9,11 +9,11 @@
 //                      selectors client_instance_id, client_id,
 //                      client_software_name, client_software_version,
 //                      client_source_address, client_source_port
-// Regexes are RE2 (api/name_pattern.h): Kafka compiles them with
+// Regexes are RE2 (protocol/name_pattern.h): Kafka compiles them with
 // java.util.regex, whose syntax is a superset (no backreferences here).
 //
 // SubscriptionStore keeps them durable in one state file in the first log
-// dir (skiff-client-metrics, framed by api/state_file.h):
+// dir (skiff-client-metrics, framed by metadata/state_file.h):
 //   record: name string | entry count uint32 | (key string | value string)*
 // and publishes a change in memory only after the file is written.
 //
@@ -31,8 +31,8 @@
 #include <string_view>
 #include <vector>
 
-#include "api/error_codes.h"
-#include "api/name_pattern.h"
+#include "protocol/error_codes.h"
+#include "protocol/name_pattern.h"
 
 namespace skiff::api::telemetry {
 
@@ -62,7 +62,7 @@ struct Subscription {
   std::string name;
   std::vector<std::string> metrics;
   int32_t interval_ms = kDefaultIntervalMs;
-  std::vector<std::pair<std::string, std::shared_ptr<const NamePattern>>> match;
+  std::vector<std::pair<std::string, std::shared_ptr<const protocol::NamePattern>>> match;
   bool matches(const ClientAttributes& client) const;
 };
 

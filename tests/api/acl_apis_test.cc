@@ -4,29 +4,29 @@
 // and kept across a restart, and requests are allowed or refused per ACL.
 #include <fmt/format.h>
 
-#include "api/protocol/generated/create_acls_request.h"
-#include "api/protocol/generated/create_acls_response.h"
-#include "api/protocol/generated/create_partitions_request.h"
-#include "api/protocol/generated/create_partitions_response.h"
-#include "api/protocol/generated/create_topics_response.h"
-#include "api/protocol/generated/delete_acls_request.h"
-#include "api/protocol/generated/delete_acls_response.h"
-#include "api/protocol/generated/describe_acls_request.h"
-#include "api/protocol/generated/describe_acls_response.h"
-#include "api/protocol/generated/describe_cluster_request.h"
-#include "api/protocol/generated/describe_cluster_response.h"
-#include "api/protocol/generated/init_producer_id_request.h"
-#include "api/protocol/generated/init_producer_id_response.h"
-#include "api/protocol/generated/join_group_request.h"
-#include "api/protocol/generated/join_group_response.h"
-#include "api/protocol/generated/list_config_resources_request.h"
-#include "api/protocol/generated/list_config_resources_response.h"
-#include "api/protocol/generated/metadata_request.h"
-#include "api/protocol/generated/metadata_response.h"
-#include "api/protocol/generated/produce_request.h"
-#include "api/protocol/generated/produce_response.h"
 #include "common/wall_clock.h"
 #include "log/batch_builder.h"
+#include "protocol/generated/create_acls_request.h"
+#include "protocol/generated/create_acls_response.h"
+#include "protocol/generated/create_partitions_request.h"
+#include "protocol/generated/create_partitions_response.h"
+#include "protocol/generated/create_topics_response.h"
+#include "protocol/generated/delete_acls_request.h"
+#include "protocol/generated/delete_acls_response.h"
+#include "protocol/generated/describe_acls_request.h"
+#include "protocol/generated/describe_acls_response.h"
+#include "protocol/generated/describe_cluster_request.h"
+#include "protocol/generated/describe_cluster_response.h"
+#include "protocol/generated/init_producer_id_request.h"
+#include "protocol/generated/init_producer_id_response.h"
+#include "protocol/generated/join_group_request.h"
+#include "protocol/generated/join_group_response.h"
+#include "protocol/generated/list_config_resources_request.h"
+#include "protocol/generated/list_config_resources_response.h"
+#include "protocol/generated/metadata_request.h"
+#include "protocol/generated/metadata_response.h"
+#include "protocol/generated/produce_request.h"
+#include "protocol/generated/produce_response.h"
 #include "tests/api/api_harness.h"
 
 using namespace skiff;
@@ -148,7 +148,7 @@ TEST_CASE("without an authorizer the answers are Kafka 4.4's, byte for byte", "[
         "0000000300000000000200361d4e6f20417574686f72697a657220697320636f6e666967757265642e010000");
 }
 
-TEST_CASE("CreateAcls, DescribeAcls, DeleteAcls with an authorizer; kept across a restart", "[api][acl]") {
+TEST_CASE("CreateAcls, DescribeAcls, DeleteAcls with an authorizer, kept across a restart", "[api][acl]") {
   test::ApiHarness h({kAuthorizer, "super.users=User:admin"});
   // Anonymous may not manage ACLs (ALTER / DESCRIBE on the cluster).
   CreateAclsRequest refused;

@@ -1,4 +1,4 @@
-// The authorizer's decisions (api/acl): Kafka's StandardAuthorizer semantics
+// The authorizer's decisions (security/acl): Kafka's StandardAuthorizer semantics
 // for literal, prefixed and wildcard patterns, DENY over ALLOW, hosts,
 // principals, super users, implied operations, the no-ACL default, the
 // filters of DescribeAcls/DeleteAcls, validation, and the ACL file.
@@ -7,13 +7,12 @@
 #include <filesystem>
 #include <fstream>
 
-#include "api/acl/acl_store.h"
-#include "api/acl/authorizer.h"
+#include "security/acl/acl_store.h"
+#include "security/acl/authorizer.h"
 #include "tests/support/temp_dir.h"
 
 using namespace skiff;
-using namespace skiff::api;
-using namespace skiff::api::acl;
+using namespace skiff::acl;
 
 namespace {
 
@@ -84,7 +83,7 @@ TEST_CASE("a DENY wins over any ALLOW, whichever pattern carries it", "[acl]") {
   CHECK(f.can_topic("User:alice", AclOperation::kDescribe, "secret-1"));
 }
 
-TEST_CASE("ALLOW of READ, WRITE, DELETE or ALTER implies DESCRIBE; ALTER_CONFIGS implies DESCRIBE_CONFIGS", "[acl]") {
+TEST_CASE("ALLOW of READ, WRITE, DELETE or ALTER implies DESCRIBE, ALTER_CONFIGS implies DESCRIBE_CONFIGS", "[acl]") {
   Fixture f;
   f.add({topic("r", "User:a", AclOperation::kRead), topic("w", "User:a", AclOperation::kWrite),
          topic("d", "User:a", AclOperation::kDelete), topic("al", "User:a", AclOperation::kAlter),
@@ -110,7 +109,7 @@ TEST_CASE("host matching: '*' or the exact client address", "[acl]") {
   CHECK_FALSE(f.can_topic("User:a", AclOperation::kWrite, "t", "10.0.0.9"));
 }
 
-TEST_CASE("super users may do anything; the no-ACL default applies only where no ACL names the resource", "[acl]") {
+TEST_CASE("super users may do anything, the no-ACL default applies only where no ACL names the resource", "[acl]") {
   Fixture strict({"User:admin", "User:ops"});
   strict.add({topic("t", "User:x", AclOperation::kRead, Permission::kDeny)});
   CHECK(strict.can_topic("User:admin", AclOperation::kRead, "t"));
@@ -180,7 +179,7 @@ TEST_CASE("filters: ANY, MATCH and exact, as ResourcePatternFilter and AccessCon
   CHECK(f.authz->describe(any).size() == 1);
 }
 
-TEST_CASE("creation is validated with Kafka's messages; duplicates are accepted once", "[acl]") {
+TEST_CASE("creation is validated with Kafka's messages, duplicates are accepted once", "[acl]") {
   Fixture f;
   auto results =
       f.authz->create({make_acl(ResourceType::kCluster, "other", PatternType::kLiteral, "User:a", AclOperation::kAlter),

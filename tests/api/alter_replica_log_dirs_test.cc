@@ -3,9 +3,9 @@
 // with Kafka's tools, in tests/integration/test_log_dirs.py).
 #include <catch2/catch.hpp>
 
-#include "api/protocol/generated/alter_replica_log_dirs_request.h"
-#include "api/protocol/generated/alter_replica_log_dirs_response.h"
-#include "api/protocol/generated/create_topics_response.h"
+#include "protocol/generated/alter_replica_log_dirs_request.h"
+#include "protocol/generated/alter_replica_log_dirs_response.h"
+#include "protocol/generated/create_topics_response.h"
 #include "tests/api/api_harness.h"
 
 using namespace skiff;

@@ -13,10 +13,10 @@
 #include <mutex>
 
 #include "api/kafka_apis.h"
-#include "api/protocol/frame.h"
-#include "api/protocol/generated/create_topics_request.h"
 #include "config/config_loader.h"
 #include "network/connection_quotas.h"
+#include "protocol/frame.h"
+#include "protocol/generated/create_topics_request.h"
 #include "server/dynamic_config_wiring.h"
 #include "server/storage_config.h"
 #include "tests/support/temp_dir.h"
@@ -73,7 +73,7 @@ inline std::vector<uint8_t> flatten(const network::Response& r) {
     if (auto* bytes = std::get_if<std::vector<uint8_t>>(&chunk)) {
       out.insert(out.end(), bytes->begin(), bytes->end());
     } else {
-      const auto& region = std::get<network::FileRegion>(chunk);
+      const auto& region = std::get<FileRegion>(chunk);
       std::vector<uint8_t> buf(region.length);
       REQUIRE(pread(region.fd, buf.data(), buf.size(), region.offset) == static_cast<ssize_t>(buf.size()));
       out.insert(out.end(), buf.begin(), buf.end());

@@ -1,5 +1,5 @@
 // The gap made visible: our ApiVersions answer beside Apache Kafka 4.4's
-// (recorded by scripts/record_kafka_apiversions.sh). The comparison prints
+// (recorded by tools/record_kafka_apiversions.sh). The comparison prints
 // every difference (an API Kafka serves and we do not, a range older than
 // Kafka's) and passes: it is a report. It fails if we advertise a version
 // Kafka 4.4 does not have, or one outside the codec's schema range.
@@ -8,8 +8,8 @@
 #include <sstream>
 
 #include "api/api_comparison.h"
-#include "api/protocol/generated/api_versions_request.h"
-#include "api/protocol/generated/api_versions_response.h"
+#include "protocol/generated/api_versions_request.h"
+#include "protocol/generated/api_versions_response.h"
 #include "tests/api/api_harness.h"
 
 using namespace skiff;
@@ -90,13 +90,13 @@ TEST_CASE("the served-API table has one row per served API with both ranges", "[
   CHECK(rows == static_cast<long>(h.apis().registry().advertised().size()));
 }
 
-TEST_CASE("README's table of served APIs is what --list-apis prints", "[api][apiversions][gap]") {
+TEST_CASE("docs/served-apis.md's table of served APIs is what --list-apis prints", "[api][apiversions][gap]") {
   test::ApiHarness h;
-  std::ifstream in(SKIFF_README);
+  std::ifstream in(SKIFF_SERVED_APIS_DOC);
   REQUIRE(in.good());
   std::stringstream readme;
   readme << in.rdbuf();
   const auto table = api::served_api_table(h.apis().registry().advertised());
-  INFO("regenerate README's \"Served APIs\" table with build/skiff --list-apis:\n" << table);
+  INFO("regenerate the table in docs/served-apis.md with build/skiff --list-apis:\n" << table);
   CHECK(readme.str().find(table) != std::string::npos);
 }

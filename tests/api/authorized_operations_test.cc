@@ -5,16 +5,16 @@
 // ALTER_CONFIGS, IDEMPOTENT_WRITE} = 8096; topic {READ, WRITE, CREATE, DELETE,
 // ALTER, DESCRIBE, DESCRIBE_CONFIGS, ALTER_CONFIGS} = 3576; group {READ,
 // DELETE, DESCRIBE, DESCRIBE_CONFIGS, ALTER_CONFIGS} = 3400.
-#include "api/protocol/generated/create_topics_request.h"
-#include "api/protocol/generated/create_topics_response.h"
-#include "api/protocol/generated/describe_cluster_request.h"
-#include "api/protocol/generated/describe_cluster_response.h"
-#include "api/protocol/generated/describe_groups_request.h"
-#include "api/protocol/generated/describe_groups_response.h"
-#include "api/protocol/generated/describe_topic_partitions_request.h"
-#include "api/protocol/generated/describe_topic_partitions_response.h"
-#include "api/protocol/generated/metadata_request.h"
-#include "api/protocol/generated/metadata_response.h"
+#include "protocol/generated/create_topics_request.h"
+#include "protocol/generated/create_topics_response.h"
+#include "protocol/generated/describe_cluster_request.h"
+#include "protocol/generated/describe_cluster_response.h"
+#include "protocol/generated/describe_groups_request.h"
+#include "protocol/generated/describe_groups_response.h"
+#include "protocol/generated/describe_topic_partitions_request.h"
+#include "protocol/generated/describe_topic_partitions_response.h"
+#include "protocol/generated/metadata_request.h"
+#include "protocol/generated/metadata_response.h"
 #include "tests/api/api_harness.h"
 
 using namespace skiff;

@@ -3,14 +3,14 @@
 // messages, null entries on a bad filter), the quotas kept across a
 // restart, and CLUSTER_AUTHORIZATION_FAILED without DESCRIBE_CONFIGS /
 // ALTER_CONFIGS on the cluster.
-#include "api/protocol/generated/alter_client_quotas_request.h"
-#include "api/protocol/generated/alter_client_quotas_response.h"
-#include "api/protocol/generated/describe_client_quotas_request.h"
-#include "api/protocol/generated/describe_client_quotas_response.h"
-#include "api/protocol/generated/fetch_request.h"
-#include "api/protocol/generated/fetch_response.h"
 #include "common/wall_clock.h"
 #include "log/batch_builder.h"
+#include "protocol/generated/alter_client_quotas_request.h"
+#include "protocol/generated/alter_client_quotas_response.h"
+#include "protocol/generated/describe_client_quotas_request.h"
+#include "protocol/generated/describe_client_quotas_response.h"
+#include "protocol/generated/fetch_request.h"
+#include "protocol/generated/fetch_response.h"
 #include "tests/api/api_harness.h"
 
 using namespace skiff;

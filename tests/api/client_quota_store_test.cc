@@ -157,7 +157,7 @@ TEST_CASE("client quotas: a repeated key or entity is ignored with Kafka's messa
   CHECK(d.entries[1].second == QuotaValues{{"producer_byte_rate", 10}});
 }
 
-TEST_CASE("client quotas: set, overwrite, remove; an entity without keys is gone", "[api][quota]") {
+TEST_CASE("client quotas: set, overwrite, remove, an entity without keys is gone", "[api][quota]") {
   test::TempDir dir;
   ClientQuotaStore store(dir / "q");
   QuotaAlteration two{kUserU, {{"producer_byte_rate", 1024, false}, {"consumer_byte_rate", 2048, false}}};
@@ -310,7 +310,7 @@ TEST_CASE("client quotas: resolve_ip, the address's own entity or the default", 
   CHECK_FALSE(store.has_key("producer_byte_rate"));
 }
 
-TEST_CASE("client quotas: kept in the file, read back; generation bumps per applied change", "[api][quota]") {
+TEST_CASE("client quotas: kept in the file, read back, generation bumps per applied change", "[api][quota]") {
   test::TempDir dir;
   const auto file = dir / "skiff-client-quotas";
   {

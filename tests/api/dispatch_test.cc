@@ -1,10 +1,10 @@
 // KafkaApis dispatch: ApiVersions (incl. the KIP-511 fallback), unknown keys,
 // out-of-range versions, malformed bodies.
 #include "api/handler_registry.h"
-#include "api/protocol/api_table.h"
-#include "api/protocol/generated/api_versions_request.h"
-#include "api/protocol/generated/api_versions_response.h"
-#include "api/protocol/generated/fetch_request.h"
+#include "protocol/api_table.h"
+#include "protocol/generated/api_versions_request.h"
+#include "protocol/generated/api_versions_response.h"
+#include "protocol/generated/fetch_request.h"
 #include "tests/api/api_harness.h"
 
 using namespace skiff;
@@ -111,7 +111,7 @@ class NoopHandler : public api::ApiHandler {
  public:
   using api::ApiHandler::ApiHandler;
   void handle(api::ApiRequest&, api::Responder&) override {}
-  void send_error(api::ApiRequest&, api::Responder&, api::ErrorCode) override {}
+  void send_error(api::ApiRequest&, api::Responder&, ErrorCode) override {}
 };
 }  // namespace
 

@@ -4,14 +4,14 @@
 // described with Kafka's sources and synonyms, durable across a restart.
 #include <spdlog/spdlog.h>
 
-#include "api/protocol/generated/alter_configs_request.h"
-#include "api/protocol/generated/alter_configs_response.h"
-#include "api/protocol/generated/create_topics_request.h"
-#include "api/protocol/generated/create_topics_response.h"
-#include "api/protocol/generated/describe_configs_request.h"
-#include "api/protocol/generated/describe_configs_response.h"
-#include "api/protocol/generated/incremental_alter_configs_request.h"
-#include "api/protocol/generated/incremental_alter_configs_response.h"
+#include "protocol/generated/alter_configs_request.h"
+#include "protocol/generated/alter_configs_response.h"
+#include "protocol/generated/create_topics_request.h"
+#include "protocol/generated/create_topics_response.h"
+#include "protocol/generated/describe_configs_request.h"
+#include "protocol/generated/describe_configs_response.h"
+#include "protocol/generated/incremental_alter_configs_request.h"
+#include "protocol/generated/incremental_alter_configs_response.h"
 #include "tests/api/api_harness.h"
 #include "tests/api/handler_calls.h"
 
@@ -168,9 +168,10 @@ TEST_CASE("BROKER_LOGGER: levels described in log4j's names and changed live, as
     return e->value.value_or("");
   };
   auto names = test::describe_config(h, 8, "1").configs;
-  REQUIRE(names.size() == 5);
+  REQUIRE(names.size() == 6);
   CHECK(names[0].name == "api");
-  CHECK(names[4].name == "storage");
+  CHECK(names[1].name == "coordinator");
+  CHECK(names[5].name == "storage");
   CHECK(level_of("root") == "INFO");
 
   auto set = [&](const std::vector<Op>& ops) {

@@ -2,14 +2,14 @@
 // out-of-range offsets, topic ids (v13+), and long-polling that an append
 // or the timer completes without holding a handler thread; a partition that
 // retention emptied.
-#include "api/protocol/generated/fetch_request.h"
-#include "api/protocol/generated/fetch_response.h"
-#include "api/protocol/generated/produce_request.h"
-#include "api/protocol/generated/produce_response.h"
 #include "api/purgatory.h"
 #include "api/topics.h"
 #include "common/wall_clock.h"
 #include "log/batch_builder.h"
+#include "protocol/generated/fetch_request.h"
+#include "protocol/generated/fetch_response.h"
+#include "protocol/generated/produce_request.h"
+#include "protocol/generated/produce_response.h"
 #include "tests/api/api_harness.h"
 
 using namespace skiff;
@@ -205,7 +205,7 @@ class FlagOp : public api::DelayedOperation {
 
 }  // namespace
 
-TEST_CASE("purgatory: events wake only their key's watchers; nothing watched, nothing to do", "[api][delayed]") {
+TEST_CASE("purgatory: events wake only their key's watchers, nothing watched, nothing to do", "[api][delayed]") {
   api::Purgatory p;
   CHECK_FALSE(p.has_watchers());
   auto a = std::make_shared<FlagOp>();

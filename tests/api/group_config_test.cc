@@ -6,12 +6,12 @@
 // with the group.consumer.* synonym), as Kafka 4.4 does.
 #include <catch2/catch.hpp>
 
-#include "api/protocol/generated/alter_configs_request.h"
-#include "api/protocol/generated/alter_configs_response.h"
-#include "api/protocol/generated/describe_configs_request.h"
-#include "api/protocol/generated/describe_configs_response.h"
-#include "api/protocol/generated/incremental_alter_configs_request.h"
-#include "api/protocol/generated/incremental_alter_configs_response.h"
+#include "protocol/generated/alter_configs_request.h"
+#include "protocol/generated/alter_configs_response.h"
+#include "protocol/generated/describe_configs_request.h"
+#include "protocol/generated/describe_configs_response.h"
+#include "protocol/generated/incremental_alter_configs_request.h"
+#include "protocol/generated/incremental_alter_configs_response.h"
 #include "tests/api/api_harness.h"
 #include "tests/api/handler_calls.h"
 

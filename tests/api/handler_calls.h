@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "api/protocol/generated/describe_configs_request.h"
-#include "api/protocol/generated/describe_configs_response.h"
-#include "api/protocol/generated/produce_response.h"
+#include "protocol/generated/describe_configs_request.h"
+#include "protocol/generated/describe_configs_response.h"
+#include "protocol/generated/produce_response.h"
 #include "tests/api/api_harness.h"
 
 namespace skiff::test {

@@ -2,14 +2,14 @@
 // through KafkaApis): a resent batch gets its first offset and is stored
 // once; a sequence gap and a fenced epoch get their errors; producer ids are
 // never reused across a restart; a transactional.id goes to the coordinator.
-#include "api/protocol/generated/describe_producers_request.h"
-#include "api/protocol/generated/describe_producers_response.h"
-#include "api/protocol/generated/init_producer_id_request.h"
-#include "api/protocol/generated/init_producer_id_response.h"
-#include "api/protocol/generated/produce_request.h"
-#include "api/protocol/generated/produce_response.h"
 #include "common/wall_clock.h"
 #include "log/batch_builder.h"
+#include "protocol/generated/describe_producers_request.h"
+#include "protocol/generated/describe_producers_response.h"
+#include "protocol/generated/init_producer_id_request.h"
+#include "protocol/generated/init_producer_id_response.h"
+#include "protocol/generated/produce_request.h"
+#include "protocol/generated/produce_response.h"
 #include "tests/api/api_harness.h"
 
 using namespace skiff;

@@ -1,15 +1,15 @@
 // The newest versions of ApiVersions (v5), Metadata (v13), ListOffsets (v11)
 // and DescribeLogDirs (v5), as Kafka 4.4 answers them (the expected answers
 // are what a Kafka 4.4 broker gave to the same requests).
-#include "api/protocol/generated/api_versions_request.h"
-#include "api/protocol/generated/api_versions_response.h"
-#include "api/protocol/generated/describe_log_dirs_request.h"
-#include "api/protocol/generated/describe_log_dirs_response.h"
-#include "api/protocol/generated/list_offsets_request.h"
-#include "api/protocol/generated/list_offsets_response.h"
-#include "api/protocol/generated/metadata_request.h"
-#include "api/protocol/generated/metadata_response.h"
 #include "log/batch_builder.h"
+#include "protocol/generated/api_versions_request.h"
+#include "protocol/generated/api_versions_response.h"
+#include "protocol/generated/describe_log_dirs_request.h"
+#include "protocol/generated/describe_log_dirs_response.h"
+#include "protocol/generated/list_offsets_request.h"
+#include "protocol/generated/list_offsets_response.h"
+#include "protocol/generated/metadata_request.h"
+#include "protocol/generated/metadata_response.h"
 #include "tests/api/api_harness.h"
 
 using namespace skiff;

@@ -1,4 +1,4 @@
-// OAUTHBEARER with unsecured JWS (api/sasl/oauthbearer_server.h): Kafka's
+// OAUTHBEARER with unsecured JWS (security/sasl/oauthbearer_server.h): Kafka's
 // validation rules (exp, iat, clock skew, principal claim, scope), its error
 // exchange (a JSON challenge, the client's \x01, then the failure) and the
 // client-first message's grammar (RFC 7628), at a fixed clock.
@@ -7,10 +7,10 @@
 #include <string>
 #include <vector>
 
-#include "api/sasl/oauthbearer_server.h"
 #include "common/base64.h"
+#include "security/sasl/oauthbearer_server.h"
 
-using namespace skiff::api::sasl;
+using namespace skiff::sasl;
 using skiff::config::OAuthBearerOptions;
 using Outcome = SaslStep::Outcome;
 
@@ -95,7 +95,8 @@ TEST_CASE("OAUTHBEARER: required scope, from a string or a list claim", "[oauthb
   CHECK(check(R"({"sub":"a","exp":1800000060,"scp":"kafka"})", o).ok);
 }
 
-TEST_CASE("OAUTHBEARER: a bad token is a JSON challenge, then a failure after the client's \\x01", "[oauthbearer]") {
+TEST_CASE("OAUTHBEARER: a bad token is a JSON challenge, then a failure after the client's 0x01 byte",
+          "[oauthbearer]") {
   auto s = server();
   auto step = s->step(first(jws(R"({"sub":"alice","exp":1700000000})")));
   CHECK(step.outcome == Outcome::kChallenge);

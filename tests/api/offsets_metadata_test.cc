@@ -1,12 +1,12 @@
 // ListOffsets, OffsetForLeaderEpoch and Metadata.
-#include "api/protocol/generated/list_offsets_request.h"
-#include "api/protocol/generated/list_offsets_response.h"
-#include "api/protocol/generated/metadata_request.h"
-#include "api/protocol/generated/metadata_response.h"
-#include "api/protocol/generated/offset_for_leader_epoch_request.h"
-#include "api/protocol/generated/offset_for_leader_epoch_response.h"
 #include "api/topics.h"
 #include "log/batch_builder.h"
+#include "protocol/generated/list_offsets_request.h"
+#include "protocol/generated/list_offsets_response.h"
+#include "protocol/generated/metadata_request.h"
+#include "protocol/generated/metadata_response.h"
+#include "protocol/generated/offset_for_leader_epoch_request.h"
+#include "protocol/generated/offset_for_leader_epoch_response.h"
 #include "tests/api/api_harness.h"
 
 using namespace skiff;

@@ -1,10 +1,10 @@
 // Produce: offsets assigned, every per-partition error code, acks=0, the
 // versions advertised but not served.
-#include "api/protocol/generated/produce_request.h"
-#include "api/protocol/generated/produce_response.h"
 #include "common/wall_clock.h"
 #include "log/batch_builder.h"
 #include "log/crc32c.h"
+#include "protocol/generated/produce_request.h"
+#include "protocol/generated/produce_response.h"
 #include "tests/api/api_harness.h"
 #include "tests/api/handler_calls.h"
 

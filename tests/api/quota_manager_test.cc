@@ -32,7 +32,7 @@ struct Fixture {
   }
   void set(QuotaEntity entity, std::string_view key, double value) {
     auto results = store->alter({{std::move(entity), {{std::string(key), value, false}}}}, false);
-    REQUIRE(results.at(0).error == skiff::api::ErrorCode::kNone);
+    REQUIRE(results.at(0).error == skiff::ErrorCode::kNone);
   }
 };
 
@@ -67,7 +67,7 @@ TEST_CASE("A producer over its byte rate is throttled by Kafka's formula", "[quo
   CHECK(f.manager.record(QuotaKind::kFetch, "u", "c1", 1e9, at(0)) == 0);
 }
 
-TEST_CASE("A client-id quota is shared by its users; a default one is per client", "[quota]") {
+TEST_CASE("A client-id quota is shared by its users, a default one is per client", "[quota]") {
   Fixture f;
   f.set({{"client-id", "shared"}}, kProducerByteRate, 1000);
   f.set({{"client-id", std::nullopt}}, kProducerByteRate, 1000);
@@ -85,7 +85,7 @@ TEST_CASE("A changed quota applies to the next request", "[quota]") {
   CHECK(f.manager.record(QuotaKind::kProduce, "u", "c", 0, at(0)) == 10000);  // 1000/s against 500
 }
 
-TEST_CASE("A throttled fetch's bytes are taken back; one fetch is bounded by a window", "[quota]") {
+TEST_CASE("A throttled fetch's bytes are taken back, one fetch is bounded by a window", "[quota]") {
   Fixture f;
   f.set({{"client-id", "c"}}, kConsumerByteRate, 2000);
   CHECK(f.manager.max_value_in_window(QuotaKind::kFetch, "u", "c") == 20000);

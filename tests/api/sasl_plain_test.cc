@@ -1,13 +1,13 @@
-// PLAIN on the server side (api/sasl/plain_server.h) and the table of SASL
-// mechanisms per listener (api/sasl/sasl_mechanisms.h): Kafka's answers and
+// PLAIN on the server side (security/sasl/plain_server.h) and the table of SASL
+// mechanisms per listener (security/sasl/sasl_mechanisms.h): Kafka's answers and
 // messages, users from the listener's JAAS entry.
 #include <catch2/catch.hpp>
 
-#include "api/sasl/plain_server.h"
-#include "api/sasl/sasl_mechanisms.h"
 #include "config/config_loader.h"
+#include "security/sasl/plain_server.h"
+#include "security/sasl/sasl_mechanisms.h"
 
-using namespace skiff::api::sasl;
+using namespace skiff::sasl;
 using namespace std::string_literals;
 
 namespace {

@@ -1,11 +1,11 @@
 // KIP-554's DescribeUserScramCredentials and AlterUserScramCredentials
 // in-process: Kafka 4.4's results and errors, the credentials kept across a
 // restart, and CLUSTER_AUTHORIZATION_FAILED without DESCRIBE/ALTER on the cluster.
-#include "api/protocol/generated/alter_user_scram_credentials_request.h"
-#include "api/protocol/generated/alter_user_scram_credentials_response.h"
-#include "api/protocol/generated/describe_user_scram_credentials_request.h"
-#include "api/protocol/generated/describe_user_scram_credentials_response.h"
-#include "api/sasl/scram.h"
+#include "protocol/generated/alter_user_scram_credentials_request.h"
+#include "protocol/generated/alter_user_scram_credentials_response.h"
+#include "protocol/generated/describe_user_scram_credentials_request.h"
+#include "protocol/generated/describe_user_scram_credentials_response.h"
+#include "security/sasl/scram.h"
 #include "tests/api/api_harness.h"
 
 using namespace skiff;

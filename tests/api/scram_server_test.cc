@@ -1,21 +1,21 @@
-// The SCRAM primitives and server (api/sasl/scram*.h): RFC 7677's
+// The SCRAM primitives and server (security/sasl/scram*.h): RFC 7677's
 // SCRAM-SHA-256 example byte for byte, a SCRAM-SHA-512 exchange against a
 // client written here, and the failures: wrong password, unknown user (a full
 // exchange that fails only at the proof), malformed and hostile messages.
-#include "api/sasl/scram_server.h"
+#include "security/sasl/scram_server.h"
 
 #include <fmt/format.h>
 
 #include <catch2/catch.hpp>
 #include <random>
 
-#include "api/sasl/scram.h"
-#include "api/sasl/scram_store.h"
+#include "security/sasl/scram.h"
+#include "security/sasl/scram_store.h"
 
-using namespace skiff::api::sasl;
+using namespace skiff::sasl;
 using skiff::base64_decode;
 using skiff::base64_encode;
-using Outcome = skiff::api::sasl::SaslStep::Outcome;
+using Outcome = skiff::sasl::SaslStep::Outcome;
 
 namespace {
 

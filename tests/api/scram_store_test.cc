@@ -1,20 +1,20 @@
-// ScramCredentialStore (api/sasl/scram_store.h): the file round trip, a
+// ScramCredentialStore (security/sasl/scram_store.h): the file round trip, a
 // corrupt file refused at load, a failed write that changes nothing, a write
 // killed half-way that leaves the old file, and the startup bootstrap users
 // (scram.bootstrap.users: parsing, created once, never overwritten).
-#include "api/sasl/scram_store.h"
+#include "security/sasl/scram_store.h"
 
 #include <sys/stat.h>
 
 #include <catch2/catch.hpp>
 #include <fstream>
 
-#include "api/sasl/scram_bootstrap.h"
 #include "config/config_def.h"
+#include "security/sasl/scram_bootstrap.h"
 #include "tests/support/temp_dir.h"
 
 using namespace skiff;
-using namespace skiff::api::sasl;
+using namespace skiff::sasl;
 
 namespace {
 

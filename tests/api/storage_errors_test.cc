@@ -1,12 +1,12 @@
-// api::to_error_code: the one mapping of storage outcomes (log/types.h) to
+// to_error_code (coordinator/runtime/storage_errors.h): the one mapping of storage outcomes (log/types.h) to
 // Kafka error codes, with the numbers Kafka's Errors.java gives them.
+#include "coordinator/runtime/storage_errors.h"
+
 #include <catch2/catch.hpp>
 #include <set>
 
-#include "api/topics.h"
-
-using skiff::api::ErrorCode;
-using skiff::api::to_error_code;
+using skiff::ErrorCode;
+using skiff::to_error_code;
 using skiff::storage::LogErrc;
 
 TEST_CASE("storage outcomes map to Kafka's error codes", "[api][errors]") {

@@ -13,7 +13,7 @@
 
 using namespace skiff;
 using namespace skiff::api::telemetry;
-using skiff::api::ErrorCode;
+using skiff::ErrorCode;
 namespace otlp = opentelemetry::proto;
 
 namespace {

@@ -4,14 +4,14 @@
 // Kafka 4.4 broker describes; a MirrorMaker-2-like sync sets them all back.
 #include <catch2/catch.hpp>
 
-#include "api/protocol/generated/alter_configs_request.h"
-#include "api/protocol/generated/alter_configs_response.h"
-#include "api/protocol/generated/create_topics_request.h"
-#include "api/protocol/generated/create_topics_response.h"
-#include "api/protocol/generated/describe_configs_request.h"
-#include "api/protocol/generated/describe_configs_response.h"
-#include "api/protocol/generated/incremental_alter_configs_request.h"
-#include "api/protocol/generated/incremental_alter_configs_response.h"
+#include "protocol/generated/alter_configs_request.h"
+#include "protocol/generated/alter_configs_response.h"
+#include "protocol/generated/create_topics_request.h"
+#include "protocol/generated/create_topics_response.h"
+#include "protocol/generated/describe_configs_request.h"
+#include "protocol/generated/describe_configs_response.h"
+#include "protocol/generated/incremental_alter_configs_request.h"
+#include "protocol/generated/incremental_alter_configs_response.h"
 #include "tests/api/api_harness.h"
 #include "tests/api/handler_calls.h"
 

@@ -5,12 +5,12 @@
 
 #include <filesystem>
 
-#include "api/protocol/generated/create_partitions_request.h"
-#include "api/protocol/generated/create_partitions_response.h"
-#include "api/protocol/generated/create_topics_request.h"
-#include "api/protocol/generated/create_topics_response.h"
-#include "api/protocol/generated/metadata_request.h"
-#include "api/protocol/generated/metadata_response.h"
+#include "protocol/generated/create_partitions_request.h"
+#include "protocol/generated/create_partitions_response.h"
+#include "protocol/generated/create_topics_request.h"
+#include "protocol/generated/create_topics_response.h"
+#include "protocol/generated/metadata_request.h"
+#include "protocol/generated/metadata_response.h"
 #include "tests/api/api_harness.h"
 
 using namespace skiff;

@@ -8,26 +8,26 @@
 #include <mutex>
 #include <thread>
 
-#include "api/protocol/generated/produce_request.h"
-#include "api/protocol/generated/produce_response.h"
 #include "api/topics.h"
-#include "api/txn/txn_gates.h"
 #include "common/wall_clock.h"
+#include "coordinator/txn/txn_gates.h"
 #include "log/batch_builder.h"
+#include "protocol/generated/produce_request.h"
+#include "protocol/generated/produce_response.h"
 #include "tests/api/api_harness.h"
 #include "tests/api/handler_calls.h"
 
 using namespace skiff;
-using api::ErrorCode;
-using api::txn::TopicPartition;
 using protocol::ProduceRequest;
 using protocol::ProduceResponse;
+using skiff::ErrorCode;
+using txn::TopicPartition;
 
 namespace {
 
 // Answers each check with `answers` (absent partitions: NONE), at once or,
 // with `hold`, when the test calls release() (from any thread).
-class FakeGate : public api::txn::TxnProduceGate {
+class FakeGate : public txn::TxnProduceGate {
  public:
   using Done = std::function<void(std::map<TopicPartition, ErrorCode>)>;
   void check(Check c, Done done) override {
@@ -110,7 +110,7 @@ void create_topic(test::ApiHarness& h) {
 
 }  // namespace
 
-TEST_CASE("transactional produce appends when the gate says so; v12+ asks for the implicit add",
+TEST_CASE("transactional produce appends when the gate says so, v12+ asks for the implicit add",
           "[api][produce][txn]") {
   test::ApiHarness h;
   create_topic(h);
@@ -182,7 +182,7 @@ TEST_CASE("a refused transactional partition gets Kafka 4.4's code for the Produ
       {ErrorCode::kInvalidProducerIdMapping, 12, 49, nullptr},
   };
   for (const auto& c : cases) {
-    INFO("gate " << api::code(c.gate_says) << " at v" << c.version);
+    INFO("gate " << code(c.gate_says) << " at v" << c.version);
     gate.answers = {{{"t", 0}, c.gate_says}};
     auto r = test::only_partition(h.call<ProduceResponse>(txn_produce(txn_batch()), c.version));
     CHECK(r.error_code == c.expected);

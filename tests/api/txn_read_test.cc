@@ -6,14 +6,14 @@
 // written with the storage entry point the coordinator's marker writer uses.
 #include <map>
 
-#include "api/protocol/generated/describe_producers_request.h"
-#include "api/protocol/generated/describe_producers_response.h"
-#include "api/protocol/generated/fetch_request.h"
-#include "api/protocol/generated/fetch_response.h"
-#include "api/protocol/generated/list_offsets_request.h"
-#include "api/protocol/generated/list_offsets_response.h"
 #include "common/wall_clock.h"
 #include "log/batch_builder.h"
+#include "protocol/generated/describe_producers_request.h"
+#include "protocol/generated/describe_producers_response.h"
+#include "protocol/generated/fetch_request.h"
+#include "protocol/generated/fetch_response.h"
+#include "protocol/generated/list_offsets_request.h"
+#include "protocol/generated/list_offsets_response.h"
 #include "tests/api/api_harness.h"
 
 using namespace skiff;

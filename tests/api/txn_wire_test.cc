@@ -1,4 +1,4 @@
-// The transaction coordinator wired into the broker (api/txn_host.h and the
+// The transaction coordinator wired into the broker (coordinator/txn/txn_host.h and the
 // handlers): FindCoordinator key type 1, InitProducerId with a transactional
 // id, AddPartitionsToTxn / AddOffsetsToTxn / EndTxn writing COMMIT and ABORT
 // markers into the partitions' logs, Describe/ListTransactions, the Produce
@@ -11,30 +11,30 @@
 #include <set>
 #include <thread>
 
-#include "api/protocol/generated/add_offsets_to_txn_request.h"
-#include "api/protocol/generated/add_offsets_to_txn_response.h"
-#include "api/protocol/generated/add_partitions_to_txn_request.h"
-#include "api/protocol/generated/add_partitions_to_txn_response.h"
-#include "api/protocol/generated/api_versions_request.h"
-#include "api/protocol/generated/api_versions_response.h"
-#include "api/protocol/generated/describe_transactions_request.h"
-#include "api/protocol/generated/describe_transactions_response.h"
-#include "api/protocol/generated/end_txn_request.h"
-#include "api/protocol/generated/end_txn_response.h"
-#include "api/protocol/generated/find_coordinator_request.h"
-#include "api/protocol/generated/find_coordinator_response.h"
-#include "api/protocol/generated/init_producer_id_request.h"
-#include "api/protocol/generated/init_producer_id_response.h"
-#include "api/protocol/generated/list_transactions_request.h"
-#include "api/protocol/generated/list_transactions_response.h"
-#include "api/protocol/generated/metadata_request.h"
-#include "api/protocol/generated/metadata_response.h"
-#include "api/protocol/generated/write_txn_markers_request.h"
-#include "api/protocol/generated/write_txn_markers_response.h"
-#include "api/txn/transaction_log.h"
-#include "api/txn_host.h"
 #include "common/wall_clock.h"
+#include "coordinator/txn/transaction_log.h"
+#include "coordinator/txn/txn_host.h"
 #include "log/batch_builder.h"
+#include "protocol/generated/add_offsets_to_txn_request.h"
+#include "protocol/generated/add_offsets_to_txn_response.h"
+#include "protocol/generated/add_partitions_to_txn_request.h"
+#include "protocol/generated/add_partitions_to_txn_response.h"
+#include "protocol/generated/api_versions_request.h"
+#include "protocol/generated/api_versions_response.h"
+#include "protocol/generated/describe_transactions_request.h"
+#include "protocol/generated/describe_transactions_response.h"
+#include "protocol/generated/end_txn_request.h"
+#include "protocol/generated/end_txn_response.h"
+#include "protocol/generated/find_coordinator_request.h"
+#include "protocol/generated/find_coordinator_response.h"
+#include "protocol/generated/init_producer_id_request.h"
+#include "protocol/generated/init_producer_id_response.h"
+#include "protocol/generated/list_transactions_request.h"
+#include "protocol/generated/list_transactions_response.h"
+#include "protocol/generated/metadata_request.h"
+#include "protocol/generated/metadata_response.h"
+#include "protocol/generated/write_txn_markers_request.h"
+#include "protocol/generated/write_txn_markers_response.h"
 #include "tests/api/api_harness.h"
 #include "tests/support/eventually.h"
 
@@ -111,7 +111,7 @@ void create(test::ApiHarness& h, const std::string& topic, int32_t partitions) {
 
 }  // namespace
 
-TEST_CASE("FindCoordinator for a transactional id answers this node; an empty id is INVALID_REQUEST", "[api][txn]") {
+TEST_CASE("FindCoordinator for a transactional id answers this node, an empty id is INVALID_REQUEST", "[api][txn]") {
   test::ApiHarness h;
   protocol::FindCoordinatorRequest req;
   req.key_type = 1;
@@ -167,7 +167,7 @@ TEST_CASE("TV1 transactions: commit writes COMMIT markers, abort is listed as ab
   CHECK(state_of(h, "nobody") == "error 105");  // TRANSACTIONAL_ID_NOT_FOUND
 }
 
-TEST_CASE("ListTransactions v2 filters by a whole-id RE2 pattern; a bad pattern is INVALID_REGULAR_EXPRESSION",
+TEST_CASE("ListTransactions v2 filters by a whole-id RE2 pattern, a bad pattern is INVALID_REGULAR_EXPRESSION",
           "[api][txn]") {
   test::ApiHarness h;
   for (const char* id : {"orders-1", "orders-2", "xorders-1", "payments"}) init(h, id);
@@ -190,7 +190,7 @@ TEST_CASE("ListTransactions v2 filters by a whole-id RE2 pattern; a bad pattern 
   CHECK(ids("a**") == std::set<std::string>{"error 128"});
 }
 
-TEST_CASE("AddPartitionsToTxn: a missing partition fails, the rest are not attempted; fencing", "[api][txn]") {
+TEST_CASE("AddPartitionsToTxn: a missing partition fails, the rest are not attempted, fencing", "[api][txn]") {
   test::ApiHarness h;
   create(h, "t", 1);
   Pid p = init(h, "tx");
@@ -229,18 +229,18 @@ TEST_CASE("The Produce gate verifies partitions (TV1) and adds them implicitly (
   Pid p = init(h, "tx");
   auto* gate = h.apis().txn_host();
   REQUIRE(gate != nullptr);
-  auto check = [&](std::set<api::txn::TopicPartition> parts, bool implicit) {
-    std::promise<std::map<api::txn::TopicPartition, api::ErrorCode>> done;
+  auto check = [&](std::set<txn::TopicPartition> parts, bool implicit) {
+    std::promise<std::map<txn::TopicPartition, ErrorCode>> done;
     auto f = done.get_future();
     gate->check({"tx", p.id, p.epoch, std::move(parts), implicit}, [&](auto r) { done.set_value(std::move(r)); });
     REQUIRE(f.wait_for(10s) == std::future_status::ready);
     return f.get();
   };
-  CHECK(check({{"t", 0}}, false).at({"t", 0}) == api::ErrorCode::kTransactionAbortable);
-  CHECK(check({{"t", 0}}, true).at({"t", 0}) == api::ErrorCode::kNone);
-  CHECK(check({{"t", 0}}, false).at({"t", 0}) == api::ErrorCode::kNone);
+  CHECK(check({{"t", 0}}, false).at({"t", 0}) == ErrorCode::kTransactionAbortable);
+  CHECK(check({{"t", 0}}, true).at({"t", 0}) == ErrorCode::kNone);
+  CHECK(check({{"t", 0}}, false).at({"t", 0}) == ErrorCode::kNone);
   CHECK(state_of(h, "tx") == "Ongoing");
-  CHECK(check({{"t", 1}}, false).at({"t", 1}) == api::ErrorCode::kTransactionAbortable);
+  CHECK(check({{"t", 1}}, false).at({"t", 1}) == ErrorCode::kTransactionAbortable);
 }
 
 TEST_CASE("ApiVersions advertises the transaction APIs the coordinator serves", "[api][txn]") {
@@ -267,16 +267,16 @@ TEST_CASE("__transaction_state is replayed at startup: a PrepareCommit completes
   auto log0 = h.logs().get_log("t", 0);
   append_txn(*log0, q, 0);
   // What a crash between the PrepareCommit write and the markers leaves behind.
-  api::txn::TxnTransit prepared;
+  txn::TxnTransit prepared;
   prepared.producer_id = q.id;
   prepared.producer_epoch = q.epoch;
   prepared.txn_timeout_ms = 60000;
-  prepared.state = api::txn::TxnState::kPrepareCommit;
+  prepared.state = txn::TxnState::kPrepareCommit;
   prepared.partitions = {{"t", 0}};
   prepared.txn_start_ms = prepared.txn_last_update_ms = wall_clock_ms();
   storage::BatchBuilder b;
-  auto key = api::txn::encode_txn_log_key("tx2");
-  auto value = api::txn::encode_txn_log_value(prepared, 1);
+  auto key = txn::encode_txn_log_key("tx2");
+  auto value = txn::encode_txn_log_value(prepared, 1);
   b.add(std::string_view(reinterpret_cast<const char*>(key.data()), key.size()),
         std::string_view(reinterpret_cast<const char*>(value.data()), value.size()), wall_clock_ms());
   auto bytes = b.build();

@@ -16,12 +16,12 @@
 #include <string>
 #include <thread>
 
-#include "api/protocol/frame.h"
-#include "api/protocol/generated/metadata_request.h"
-#include "api/protocol/generated/metadata_response.h"
-#include "api/protocol/generated/produce_request.h"
-#include "api/protocol/generated/produce_response.h"
 #include "log/batch_builder.h"
+#include "protocol/frame.h"
+#include "protocol/generated/metadata_request.h"
+#include "protocol/generated/metadata_response.h"
+#include "protocol/generated/produce_request.h"
+#include "protocol/generated/produce_response.h"
 #include "tests/support/raw_client.h"
 
 using namespace skiff;

@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "api/error_tally.h"
-#include "api/protocol/generated/produce_response.h"
 #include "api/topic_metrics.h"
+#include "protocol/generated/produce_response.h"
 #include "server/request_metrics.h"
 
 using namespace skiff;

@@ -28,8 +28,8 @@
 #include <variant>
 #include <vector>
 
-#include "api/protocol/frame.h"
-#include "api/protocol/generated/produce_response.h"
+#include "protocol/frame.h"
+#include "protocol/generated/produce_response.h"
 #include "tests/bench/load_driver.h"
 #include "tests/bench/produce_frames.h"
 

@@ -45,12 +45,12 @@
 #include <string>
 #include <vector>
 
-#include "api/error_codes.h"
-#include "api/protocol/frame.h"
-#include "api/protocol/generated/produce_request.h"
-#include "api/protocol/generated/produce_response.h"
 #include "common/byte_order.h"
 #include "log/batch_builder.h"
+#include "protocol/error_codes.h"
+#include "protocol/frame.h"
+#include "protocol/generated/produce_request.h"
+#include "protocol/generated/produce_response.h"
 #include "tests/bench/load_driver.h"
 #include "tests/bench/produce_frames.h"
 #include "tests/support/kafka_requests.h"
@@ -139,7 +139,7 @@ void create_topic(const Options& o) {
   if (!c.connected()) die("cannot connect to " + o.bootstrap);
   test::KafkaRequests k(c);
   const int16_t created = k.create_topics({o.topic}, o.partitions)[o.topic];
-  if (created != 0 && created != int16_t(api::ErrorCode::kTopicAlreadyExists))
+  if (created != 0 && created != int16_t(ErrorCode::kTopicAlreadyExists))
     die("CreateTopics answered with error " + std::to_string(created));
   std::vector<int32_t> waiting(size_t(o.partitions));
   std::iota(waiting.begin(), waiting.end(), 0);
@@ -148,7 +148,7 @@ void create_topic(const Options& o) {
   while (true) {
     std::vector<int32_t> still;
     for (const auto& [p, e] : k.produce(o.topic, waiting, batch)) {
-      using api::ErrorCode;
+      using skiff::ErrorCode;
       if (e == 0) continue;
       if (e != int16_t(ErrorCode::kUnknownTopicOrPartition) && e != int16_t(ErrorCode::kLeaderNotAvailable) &&
           e != int16_t(ErrorCode::kNotLeaderOrFollower))

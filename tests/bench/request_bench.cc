@@ -12,8 +12,8 @@
 #include <thread>
 #include <vector>
 
-#include "api/protocol/frame.h"
-#include "api/protocol/generated/api_versions_request.h"
+#include "protocol/frame.h"
+#include "protocol/generated/api_versions_request.h"
 #include "tests/support/raw_client.h"
 
 using namespace skiff;

@@ -8,10 +8,10 @@
 #include <cstdlib>
 #include <vector>
 
-#include "api/protocol/byte_reader.h"
-#include "api/protocol/byte_writer.h"
-#include "api/protocol/generated/fetch_response.h"
-#include "api/protocol/generated/produce_request.h"
+#include "protocol/byte_reader.h"
+#include "protocol/byte_writer.h"
+#include "protocol/generated/fetch_response.h"
+#include "protocol/generated/produce_request.h"
 
 using namespace skiff::protocol;
 

@@ -2,18 +2,18 @@
 // API table, and the bytes of request/response headers.
 #include <catch2/catch.hpp>
 
-#include "api/protocol/api_table.h"
-#include "api/protocol/frame.h"
-#include "api/protocol/generated/api_versions_response.h"
-#include "api/protocol/generated/metadata_request.h"
-#include "api/protocol/generated/produce_response.h"
+#include "protocol/api_table.h"
+#include "protocol/frame.h"
+#include "protocol/generated/api_versions_response.h"
+#include "protocol/generated/metadata_request.h"
+#include "protocol/generated/produce_response.h"
 
 namespace skiff::protocol {
 namespace {
 
 using Bytes = std::vector<uint8_t>;
 
-Bytes flatten(const std::vector<network::ResponseChunk>& chunks) {
+Bytes flatten(const std::vector<ResponseChunk>& chunks) {
   REQUIRE(chunks.size() == 1);
   return std::get<Bytes>(chunks[0]);
 }

@@ -5,9 +5,9 @@
 #include <set>
 #include <tuple>
 
-#include "api/protocol/any_message.h"
-#include "api/protocol/api_table.h"
-#include "api/protocol/errors.h"
+#include "protocol/any_message.h"
+#include "protocol/api_table.h"
+#include "protocol/errors.h"
 #include "tests/codec/vector_file.h"
 
 namespace skiff::protocol {

@@ -2,12 +2,12 @@
 // length the input cannot hold); unencodable values raise on encode.
 #include <catch2/catch.hpp>
 
-#include "api/protocol/any_message.h"
-#include "api/protocol/api_table.h"
-#include "api/protocol/generated/join_group_request.h"
-#include "api/protocol/generated/metadata_request.h"
-#include "api/protocol/generated/produce_request.h"
-#include "api/protocol/testing/random_fill.h"
+#include "protocol/any_message.h"
+#include "protocol/api_table.h"
+#include "protocol/generated/join_group_request.h"
+#include "protocol/generated/metadata_request.h"
+#include "protocol/generated/produce_request.h"
+#include "protocol/testing/random_fill.h"
 
 namespace skiff::protocol {
 namespace {

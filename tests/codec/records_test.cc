@@ -2,10 +2,10 @@
 // unknown tagged fields kept in order between known ones.
 #include <catch2/catch.hpp>
 
-#include "api/protocol/frame.h"
-#include "api/protocol/generated/api_versions_response.h"
-#include "api/protocol/generated/fetch_response.h"
-#include "api/protocol/generated/produce_request.h"
+#include "protocol/frame.h"
+#include "protocol/generated/api_versions_response.h"
+#include "protocol/generated/fetch_response.h"
+#include "protocol/generated/produce_request.h"
 
 namespace skiff::protocol {
 namespace {
@@ -39,8 +39,7 @@ TEST_CASE("codec: Fetch responses reference file regions as separate chunks", "[
   auto& topic = response.responses.emplace_back();
   topic.topic = std::string(1, 't');  // (a literal trips GCC 12 -Wrestrict, PR105651)
   auto& p0 = topic.partitions.emplace_back();
-  p0.records =
-      Records::file_regions({network::FileRegion{7, 100, 300, nullptr}, network::FileRegion{7, 400, 200, nullptr}});
+  p0.records = Records::file_regions({FileRegion{7, 100, 300, nullptr}, FileRegion{7, 400, 200, nullptr}});
   auto& p1 = topic.partitions.emplace_back();
   const Bytes inline_bytes = {1, 2, 3};
   p1.records = Records::bytes(inline_bytes);
@@ -49,8 +48,8 @@ TEST_CASE("codec: Fetch responses reference file regions as separate chunks", "[
     const auto chunks = encode_response_frame(9, version, response);
     REQUIRE(chunks.size() == 4);  // bytes, region, region, bytes
     const auto& head = std::get<Bytes>(chunks[0]);
-    CHECK(std::get<network::FileRegion>(chunks[1]).offset == 100);
-    CHECK(std::get<network::FileRegion>(chunks[2]).length == 200);
+    CHECK(std::get<FileRegion>(chunks[1]).offset == 100);
+    CHECK(std::get<FileRegion>(chunks[2]).length == 200);
     const auto& tail = std::get<Bytes>(chunks[3]);
     CHECK(head.size() + 500 + tail.size() == 4 + 4 + (version >= 12 ? 1 : 0) + response.encoded_size(version));
     // The records length prefix right before the region covers both regions.

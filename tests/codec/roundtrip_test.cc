@@ -3,9 +3,9 @@
 // unchanged, re-encode to the same bytes, and match encoded_size().
 #include <catch2/catch.hpp>
 
-#include "api/protocol/any_message.h"
-#include "api/protocol/api_table.h"
-#include "api/protocol/testing/random_fill.h"
+#include "protocol/any_message.h"
+#include "protocol/api_table.h"
+#include "protocol/testing/random_fill.h"
 
 namespace skiff::protocol {
 namespace {

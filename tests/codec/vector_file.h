@@ -1,4 +1,4 @@
-// Reads tests/codec/vectors/kmsg_vectors.txt (written by scripts/codec_vectors).
+// Reads tests/codec/vectors/kmsg_vectors.txt (written by tools/codec_vectors).
 #pragma once
 
 #include <cstdint>

@@ -1,4 +1,4 @@
-// common/byte_order.h: the one big-endian load/store for log/, api/protocol,
+// common/byte_order.h: the one big-endian load/store for log/, protocol/,
 // network/ and server/.
 #include "common/byte_order.h"
 

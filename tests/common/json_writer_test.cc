@@ -28,7 +28,7 @@ TEST_CASE("json writer: strings are escaped and always valid UTF-8", "[json]") {
   CHECK(parsed->array.at(0).string == "q\"b\\n\n\x01\x7f\xc3\xa9\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd");
 }
 
-TEST_CASE("json writer: numbers round-trip; non-finite ones are null", "[json]") {
+TEST_CASE("json writer: numbers round-trip, non-finite ones are null", "[json]") {
   JsonWriter w;
   w.begin_array().value(int64_t{-9223372036854775807 - 1}).value(uint64_t{18446744073709551615u});
   w.value(0.1).value(std::numeric_limits<double>::quiet_NaN()).value(-std::numeric_limits<double>::infinity());

@@ -5,7 +5,7 @@
 #include <set>
 #include <type_traits>
 
-#include "api/protocol/types.h"
+#include "protocol/types.h"
 
 using skiff::Uuid;
 

@@ -1,5 +1,5 @@
 // common/varint.h: the one varint codec shared by record parsing (log/) and
-// the protocol codec (api/protocol).
+// the protocol codec (protocol/).
 #include "common/varint.h"
 
 #include <catch2/catch.hpp>

@@ -235,7 +235,7 @@ TEST_CASE("group.consumer.*: Kafka's defaults, values and cross-key rules", "[co
         "group.consumer.heartbeat.interval.ms must be less than group.consumer.session.timeout.ms");
 }
 
-TEST_CASE("authorizer keys: Kafka's StandardAuthorizer enables ours; super.users is ';'-separated", "[config]") {
+TEST_CASE("authorizer keys: Kafka's StandardAuthorizer enables ours, super.users is ','-separated", "[config]") {
   auto none = load(std::nullopt);
   CHECK(none.authorizer_class_name.empty());
   CHECK(none.super_users.empty());

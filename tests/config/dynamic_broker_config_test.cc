@@ -81,7 +81,7 @@ TEST_CASE("every dynamic row is one Skiff applies live") {
                                  "leader.replication.throttled.rate", "follower.replication.throttled.rate"});
 }
 
-TEST_CASE("listeners may veto; validate_only and a failed persist change nothing; apply runs after persist") {
+TEST_CASE("listeners may veto, validate_only and a failed persist change nothing, apply runs after persist") {
   DynamicBrokerConfig d(static_with({}));
   std::vector<std::string> events;
   std::string stored;
@@ -117,7 +117,7 @@ TEST_CASE("listeners may veto; validate_only and a failed persist change nothing
   CHECK(again.current()->effective.at("message.max.bytes").source == ConfigSource::kDynamicBroker);
 }
 
-TEST_CASE("the persisted text round-trips; stored values no longer valid are dropped with a warning") {
+TEST_CASE("the persisted text round-trips, stored values no longer valid are dropped with a warning") {
   DynamicValues v;
   v.broker["max.connections.per.ip.overrides"] = "127.0.0.1:5,::1:6";
   v.cluster["log.retention.ms"] = "1000";

@@ -3,10 +3,10 @@
 #include <memory>
 #include <vector>
 
-#include "api/protocol/any_message.h"
-#include "api/protocol/api_table.h"
-#include "api/protocol/frame.h"
-#include "api/protocol/testing/random_fill.h"
+#include "protocol/any_message.h"
+#include "protocol/api_table.h"
+#include "protocol/frame.h"
+#include "protocol/testing/random_fill.h"
 
 namespace skiff::protocol::fuzz {
 

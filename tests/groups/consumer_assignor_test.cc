@@ -1,4 +1,4 @@
-// The KIP-848 assignors (api/group/assignor_*.h): every subscribed partition
+// The KIP-848 assignors (coordinator/group/assignor_*.h): every subscribed partition
 // assigned exactly once to a subscriber, uniform's balance and stickiness
 // (moves counted against the minimum), range's co-partitioning, and the
 // edges (no members, no topics, more members than partitions,
@@ -6,8 +6,8 @@
 #include <catch2/catch.hpp>
 #include <random>
 
-#include "api/group/assignor_range.h"
-#include "api/group/assignor_uniform.h"
+#include "coordinator/group/assignor_range.h"
+#include "coordinator/group/assignor_uniform.h"
 #include "tests/groups/consumer_test_support.h"
 
 namespace skiff::test {

@@ -1,7 +1,7 @@
-// KIP-848's __consumer_offsets records (api/group/schemas/ConsumerGroup*,
+// KIP-848's __consumer_offsets records (coordinator/group/schemas/ConsumerGroup*,
 // vendored from kafka-group-coordinator 4.4.0): bytes written by Kafka's own
 // generated classes (tests/groups/vectors/consumer_group_records.txt, made by
-// scripts/group_record_vectors/GroupRecordVectors.java) decode to the fields
+// tools/group_record_vectors/GroupRecordVectors.java) decode to the fields
 // Kafka wrote, including the tagged ones (MetadataHash, AssignmentEpochs,
 // ClassicMemberMetadata, AssignmentTimestamp), and re-encode byte for byte.
 #include <catch2/catch.hpp>
@@ -9,21 +9,21 @@
 #include <map>
 #include <sstream>
 
-#include "api/group/generated/consumer_group_current_member_assignment_key.h"
-#include "api/group/generated/consumer_group_current_member_assignment_value.h"
-#include "api/group/generated/consumer_group_member_metadata_key.h"
-#include "api/group/generated/consumer_group_member_metadata_value.h"
-#include "api/group/generated/consumer_group_metadata_key.h"
-#include "api/group/generated/consumer_group_metadata_value.h"
-#include "api/group/generated/consumer_group_partition_metadata_key.h"
-#include "api/group/generated/consumer_group_partition_metadata_value.h"
-#include "api/group/generated/consumer_group_regular_expression_key.h"
-#include "api/group/generated/consumer_group_regular_expression_value.h"
-#include "api/group/generated/consumer_group_target_assignment_member_key.h"
-#include "api/group/generated/consumer_group_target_assignment_member_value.h"
-#include "api/group/generated/consumer_group_target_assignment_metadata_key.h"
-#include "api/group/generated/consumer_group_target_assignment_metadata_value.h"
-#include "api/protocol/coordinator_record.h"
+#include "coordinator/group/generated/consumer_group_current_member_assignment_key.h"
+#include "coordinator/group/generated/consumer_group_current_member_assignment_value.h"
+#include "coordinator/group/generated/consumer_group_member_metadata_key.h"
+#include "coordinator/group/generated/consumer_group_member_metadata_value.h"
+#include "coordinator/group/generated/consumer_group_metadata_key.h"
+#include "coordinator/group/generated/consumer_group_metadata_value.h"
+#include "coordinator/group/generated/consumer_group_partition_metadata_key.h"
+#include "coordinator/group/generated/consumer_group_partition_metadata_value.h"
+#include "coordinator/group/generated/consumer_group_regular_expression_key.h"
+#include "coordinator/group/generated/consumer_group_regular_expression_value.h"
+#include "coordinator/group/generated/consumer_group_target_assignment_member_key.h"
+#include "coordinator/group/generated/consumer_group_target_assignment_member_value.h"
+#include "coordinator/group/generated/consumer_group_target_assignment_metadata_key.h"
+#include "coordinator/group/generated/consumer_group_target_assignment_metadata_value.h"
+#include "protocol/coordinator_record.h"
 
 namespace skiff::test {
 namespace {

@@ -11,7 +11,7 @@
 #include "tests/groups/group_fixture.h"
 
 namespace skiff::test {
-namespace consumer = skiff::api::group::consumer;
+namespace consumer = skiff::group::consumer;
 
 inline const Uuid kFoo{{1, 2}};
 

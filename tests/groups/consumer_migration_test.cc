@@ -9,7 +9,7 @@
 #include <chrono>
 #include <thread>
 
-#include "api/group/consumer_protocol.h"
+#include "protocol/consumer_protocol.h"
 #include "tests/groups/consumer_group_support.h"
 
 using namespace skiff;
@@ -47,7 +47,7 @@ JoinGroupParams classic_join(Members& m, const std::string& member_id, const std
 }
 
 std::set<int32_t> foo_partitions(const Bytes& assignment) {
-  auto a = decode_assignment(assignment);
+  auto a = protocol::decode_assignment(assignment);
   REQUIRE(a);
   return a->contains("foo") ? a->at("foo") : std::set<int32_t>{};
 }
@@ -57,9 +57,9 @@ std::string classic_group_of_one(GroupFixture& f, Members& m, int32_t rebalance_
   auto j = f.join(classic_join(m, "", {}, 0, rebalance_ms));
   REQUIRE(j.error == ErrorCode::kNone);
   REQUIRE(j.leader == j.member_id);
-  auto s =
-      f.start_sync("g", j.generation_id, j.member_id, {{j.member_id, encode_assignment(0, {{"foo", {0, 1, 2, 3}}})}})
-          .get();
+  auto s = f.start_sync("g", j.generation_id, j.member_id,
+                        {{j.member_id, protocol::encode_assignment(0, {{"foo", {0, 1, 2, 3}}})}})
+               .get();
   REQUIRE(s.error == ErrorCode::kNone);
   REQUIRE(f.state("g") == "Stable");
   return j.member_id;
@@ -175,7 +175,7 @@ TEST_CASE("online downgrade: the last consumer member leaves and the classic mem
   REQUIRE(j.error == ErrorCode::kNone);
   CHECK(j.generation_id == 3);
   CHECK(j.leader == a);
-  auto s = f.start_sync("g", 3, a, {{a, encode_assignment(0, {{"foo", {0, 1, 2, 3}}})}}).get();
+  auto s = f.start_sync("g", 3, a, {{a, protocol::encode_assignment(0, {{"foo", {0, 1, 2, 3}}})}}).get();
   CHECK(s.error == ErrorCode::kNone);
   CHECK(f.state("g") == "Stable");
 
@@ -246,10 +246,10 @@ TEST_CASE("online migration: a classic static member rejoining with a new member
   p.group_instance_id = "i1";
   auto j = f.join(p);
   REQUIRE(j.error == ErrorCode::kNone);
-  REQUIRE(
-      f.start_sync("g", j.generation_id, j.member_id, {{j.member_id, encode_assignment(0, {{"foo", {0, 1, 2, 3}}})}})
-          .get()
-          .error == ErrorCode::kNone);
+  REQUIRE(f.start_sync("g", j.generation_id, j.member_id,
+                       {{j.member_id, protocol::encode_assignment(0, {{"foo", {0, 1, 2, 3}}})}})
+              .get()
+              .error == ErrorCode::kNone);
   REQUIRE(m.join("b").error == ErrorCode::kNone);
 
   auto p2 = classic_join(m, "", {}, 0);

@@ -3,7 +3,7 @@
 // KIP-1251's per-partition assignment epochs, validateOffsetFetch), and the
 // assignment epochs surviving a restart (the AssignmentEpochs of the
 // ConsumerGroupCurrentMemberAssignment record).
-#include "api/group/consumer_offset_checks.h"
+#include "coordinator/group/consumer_offset_checks.h"
 #include "tests/groups/consumer_group_support.h"
 
 using namespace skiff;

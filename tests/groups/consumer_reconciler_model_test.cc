@@ -12,8 +12,8 @@
 #include <catch2/catch.hpp>
 #include <random>
 
-#include "api/group/assignor_uniform.h"
-#include "api/group/consumer_member_reconciler.h"
+#include "coordinator/group/assignor_uniform.h"
+#include "coordinator/group/consumer_member_reconciler.h"
 #include "tests/groups/consumer_test_support.h"
 
 namespace skiff::test {

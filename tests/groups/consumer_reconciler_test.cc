@@ -1,4 +1,4 @@
-// The KIP-848 member reconciliation (api/group/consumer_member_reconciler.h):
+// The KIP-848 member reconciliation (coordinator/group/consumer_member_reconciler.h):
 // Kafka's CurrentAssignmentBuilder transitions one at a time, the member
 // epoch check, and a model of a whole group — random joins, leaves, kills,
 // lost responses, partitions added, and heartbeats that acknowledge
@@ -9,8 +9,8 @@
 #include <catch2/catch.hpp>
 #include <random>
 
-#include "api/group/assignor_uniform.h"
-#include "api/group/consumer_member_reconciler.h"
+#include "coordinator/group/assignor_uniform.h"
+#include "coordinator/group/consumer_member_reconciler.h"
 #include "tests/groups/consumer_test_support.h"
 
 namespace skiff::test {

@@ -6,7 +6,7 @@
 // resolution is cached (one listing of the topics per change of the topic
 // set); the resolutions and the metadata hash survive a restart without
 // bumping the group epoch.
-#include "api/group/consumer_group_log.h"
+#include "coordinator/group/consumer_group_log.h"
 #include "tests/groups/consumer_group_support.h"
 
 using namespace skiff;
@@ -169,7 +169,7 @@ TEST_CASE("consumer group: a restart keeps the metadata hash and the regex resol
 }
 
 TEST_CASE("consumer group records: the metadata hash and a regex resolution round-trip", "[groups][kip848][regex]") {
-  using namespace skiff::api::group;
+  using namespace skiff::group;
   ConsumerGroupRecord r;
   r.type = kConsumerRegexType;
   r.group_id = "g";
@@ -203,7 +203,7 @@ TEST_CASE("consumer group records: the metadata hash and a regex resolution roun
 
 TEST_CASE("consumer group: the metadata hash is stable and moves with an id, a name or a partition count",
           "[groups][kip848]") {
-  using api::group::topics_metadata_hash;
+  using group::topics_metadata_hash;
   std::map<std::string, consumer::TopicMetadata> t{{"foo", {kFoo, "foo", 4}}, {"bar", {kBar, "bar", 1}}};
   const auto h = topics_metadata_hash(t);
   // Pinned (computed independently from the byte stream documented in

@@ -6,11 +6,11 @@
 #include <map>
 #include <utility>
 
-#include "api/group/assignor.h"
+#include "coordinator/group/assignor.h"
 
 namespace skiff::test {
 
-using namespace api::group::consumer;
+using namespace group::consumer;
 
 inline Uuid topic_id(uint8_t n) {
   Uuid id;

@@ -43,7 +43,7 @@ TEST_CASE("KIP-394: a first join without member id gets MEMBER_ID_REQUIRED", "[g
   CHECK(second.generation_id == 1);
 }
 
-TEST_CASE("a second member triggers a rebalance; joins wait for every member", "[groups][join]") {
+TEST_CASE("a second member triggers a rebalance, joins wait for every member", "[groups][join]") {
   GroupFixture f;
   auto [a, gen1] = f.stable_single("g");
   auto b_join = f.start_join(join_params("g"));

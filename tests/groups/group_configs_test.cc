@@ -3,7 +3,7 @@
 // heartbeat, and durability across a restart.
 #include <thread>
 
-#include "api/group/group_dynamic_config.h"
+#include "coordinator/group/group_dynamic_config.h"
 #include "tests/groups/consumer_group_support.h"
 #include "tests/support/temp_dir.h"
 
@@ -13,7 +13,7 @@ using namespace skiff::test;
 namespace {
 
 std::optional<std::string> check(const std::map<std::string, std::string>& v, const GroupConfig& b = GroupConfig{}) {
-  return api::group::validate_group_configs(v, b);
+  return group::validate_group_configs(v, b);
 }
 
 }  // namespace
@@ -44,11 +44,11 @@ TEST_CASE("group configs: validated as Kafka 4.4, against the broker's bounds", 
 }
 
 TEST_CASE("group configs: the file form round-trips any group id", "[groups][kip848][configs]") {
-  std::map<std::string, api::group::GroupDynamicConfigs::Values> all{
-      {"plain", {{"consumer.session.timeout.ms", "50000"}}}, {"tab\tnew\nline%25", {{"k", "v\r"}}}};
-  CHECK(api::group::GroupDynamicConfigs::from_text(api::group::GroupDynamicConfigs::to_text(all)) == all);
-  CHECK_THROWS(api::group::GroupDynamicConfigs::from_text("skiff-group-configs v1\ng\tk"));
-  CHECK_THROWS(api::group::GroupDynamicConfigs::from_text("something else\n"));
+  std::map<std::string, group::GroupDynamicConfigs::Values> all{{"plain", {{"consumer.session.timeout.ms", "50000"}}},
+                                                                {"tab\tnew\nline%25", {{"k", "v\r"}}}};
+  CHECK(group::GroupDynamicConfigs::from_text(group::GroupDynamicConfigs::to_text(all)) == all);
+  CHECK_THROWS(group::GroupDynamicConfigs::from_text("skiff-group-configs v1\ng\tk"));
+  CHECK_THROWS(group::GroupDynamicConfigs::from_text("something else\n"));
 }
 
 TEST_CASE("group configs: a group's heartbeat interval and session timeout apply at its next heartbeat",

@@ -13,15 +13,15 @@
 #include <optional>
 #include <thread>
 
-#include "api/group/group_coordinator.h"
+#include "coordinator/group/group_coordinator.h"
 #include "log/log_manager.h"
 #include "tests/support/eventually.h"
 #include "tests/support/temp_dir.h"
 
 namespace skiff::test {
 
-using namespace api::group;
-using api::ErrorCode;
+using namespace group;
+using skiff::ErrorCode;
 
 template <class T>
 class Pending {

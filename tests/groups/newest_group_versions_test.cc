@@ -3,14 +3,14 @@
 // unknown group with GROUP_ID_NOT_FOUND (KIP-1043), DeleteGroups v3 carries a
 // per-group ErrorMessage. Expected answers are what a Kafka 4.4 broker gave to
 // the same requests.
-#include "api/protocol/generated/delete_groups_request.h"
-#include "api/protocol/generated/delete_groups_response.h"
-#include "api/protocol/generated/describe_groups_request.h"
-#include "api/protocol/generated/describe_groups_response.h"
-#include "api/protocol/generated/offset_commit_request.h"
-#include "api/protocol/generated/offset_commit_response.h"
-#include "api/protocol/generated/offset_fetch_request.h"
-#include "api/protocol/generated/offset_fetch_response.h"
+#include "protocol/generated/delete_groups_request.h"
+#include "protocol/generated/delete_groups_response.h"
+#include "protocol/generated/describe_groups_request.h"
+#include "protocol/generated/describe_groups_response.h"
+#include "protocol/generated/offset_commit_request.h"
+#include "protocol/generated/offset_commit_response.h"
+#include "protocol/generated/offset_fetch_request.h"
+#include "protocol/generated/offset_fetch_response.h"
 #include "tests/api/api_harness.h"
 
 using namespace skiff;
@@ -63,7 +63,7 @@ OffsetFetchRequest::OffsetFetchRequestTopics fetch_topic(Uuid id, std::vector<in
 
 }  // namespace
 
-TEST_CASE("OffsetCommit v10 names topics by id; an unknown id is UNKNOWN_TOPIC_ID", "[groups][api][v10]") {
+TEST_CASE("OffsetCommit v10 names topics by id, an unknown id is UNKNOWN_TOPIC_ID", "[groups][api][v10]") {
   test::ApiHarness h;
   REQUIRE(h.logs().create_topic("t", 2).error == storage::LogErrc::kNone);
   const Uuid id = h.logs().topic("t")->topic_id;

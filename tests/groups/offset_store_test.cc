@@ -1,6 +1,6 @@
 // OffsetStore (legacy, read once for the migration to __consumer_offsets):
 // replay, torn tails, tombstones and compaction of the file.
-#include "api/group/offset_store.h"
+#include "coordinator/group/offset_store.h"
 
 #include <fcntl.h>
 
@@ -111,7 +111,7 @@ TEST_CASE("OffsetStore compaction keeps only live records", "[groups][store]") {
   CHECK(offsets.at({"t", 3}).offset == 1999);
 }
 
-TEST_CASE("OffsetStore compaction: deleting group \"a\" keeps group \"a\\0b\"", "[groups][store]") {
+TEST_CASE("OffsetStore compaction: deleting group \"a\" keeps group a-NUL-b", "[groups][store]") {
   TempFile tf;
   const std::string other("a\0b", 3);
   {

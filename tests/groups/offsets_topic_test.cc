@@ -4,9 +4,9 @@
 // migration was marked complete).
 #include <algorithm>
 
-#include "api/group/offset_store.h"
-#include "api/group/offsets_log.h"
 #include "common/kafka_hash.h"
+#include "coordinator/group/offset_store.h"
+#include "coordinator/group/offsets_log.h"
 #include "log/control_batch.h"
 #include "log/record_batch.h"
 #include "tests/groups/group_fixture.h"
@@ -154,7 +154,7 @@ TEST_CASE("a commit is a record of the group's __consumer_offsets partition, a c
   CHECK(rec.offset->offset == 42);
 }
 
-TEST_CASE("TxnOffsetCommit is a transactional batch of the producer; the marker a control batch there",
+TEST_CASE("TxnOffsetCommit is a transactional batch of the producer, the marker a control batch there",
           "[groups][offsets_topic][txn]") {
   GroupFixture f;
   TxnOffsetCommitParams t;

@@ -1,14 +1,14 @@
 // DeleteTopics takes the topic's committed offsets with it (Kafka's
 // onPartitionsDeleted): a topic created again under the same name starts
 // unconsumed, also after a restart (issue 14, item 8).
-#include "api/protocol/generated/create_topics_request.h"
-#include "api/protocol/generated/create_topics_response.h"
-#include "api/protocol/generated/delete_topics_request.h"
-#include "api/protocol/generated/delete_topics_response.h"
-#include "api/protocol/generated/offset_commit_request.h"
-#include "api/protocol/generated/offset_commit_response.h"
-#include "api/protocol/generated/offset_fetch_request.h"
-#include "api/protocol/generated/offset_fetch_response.h"
+#include "protocol/generated/create_topics_request.h"
+#include "protocol/generated/create_topics_response.h"
+#include "protocol/generated/delete_topics_request.h"
+#include "protocol/generated/delete_topics_response.h"
+#include "protocol/generated/offset_commit_request.h"
+#include "protocol/generated/offset_commit_response.h"
+#include "protocol/generated/offset_fetch_request.h"
+#include "protocol/generated/offset_fetch_response.h"
 #include "tests/api/api_harness.h"
 
 using namespace skiff;

@@ -4,11 +4,11 @@
 #include "api/handlers/txn_offset_commit_handler.h"
 
 #include "api/handlers/offset_fetch_handler.h"
-#include "api/protocol/frame.h"
-#include "api/protocol/generated/create_topics_response.h"
-#include "api/protocol/generated/offset_fetch_request.h"
-#include "api/protocol/generated/offset_fetch_response.h"
 #include "api/topics.h"
+#include "protocol/frame.h"
+#include "protocol/generated/create_topics_response.h"
+#include "protocol/generated/offset_fetch_request.h"
+#include "protocol/generated/offset_fetch_response.h"
 #include "tests/api/api_harness.h"
 #include "tests/groups/group_fixture.h"
 
@@ -18,15 +18,15 @@ using namespace skiff::protocol;
 namespace {
 
 // Answers every check with `answer`, remembering the last one.
-class FakeGate : public api::txn::TxnProduceGate {
+class FakeGate : public txn::TxnProduceGate {
  public:
-  void check(Check c, std::function<void(std::map<api::txn::TopicPartition, api::ErrorCode>)> done) override {
+  void check(Check c, std::function<void(std::map<txn::TopicPartition, ErrorCode>)> done) override {
     last = c;
-    std::map<api::txn::TopicPartition, api::ErrorCode> out;
+    std::map<txn::TopicPartition, ErrorCode> out;
     for (const auto& tp : c.partitions) out[tp] = answer;
     done(out);
   }
-  api::ErrorCode answer = api::ErrorCode::kNone;
+  ErrorCode answer = ErrorCode::kNone;
   std::optional<Check> last;
 };
 
@@ -110,7 +110,7 @@ OffsetFetchResponse fetch(HandlerRig& rig, int16_t version) {
 
 }  // namespace
 
-TEST_CASE("TxnOffsetCommit v0-6: pending until the marker; require_stable sees UNSTABLE_OFFSET_COMMIT",
+TEST_CASE("TxnOffsetCommit v0-6: pending until the marker, require_stable sees UNSTABLE_OFFSET_COMMIT",
           "[groups][txn][api]") {
   for (int16_t version : {0, 3, 5, 6}) {
     DYNAMIC_SECTION("v" << version) {
@@ -120,27 +120,26 @@ TEST_CASE("TxnOffsetCommit v0-6: pending until the marker; require_stable sees U
       REQUIRE(r.topics.size() == 1);
       REQUIRE(r.topics[0].partitions.size() == 2);
       CHECK(r.topics[0].partitions[0].error_code == 0);
-      CHECK(r.topics[0].partitions[1].error_code == code(api::ErrorCode::kUnknownTopicOrPartition));
+      CHECK(r.topics[0].partitions[1].error_code == code(ErrorCode::kUnknownTopicOrPartition));
       REQUIRE(rig.gate.last);
       CHECK(rig.gate.last->implicit_add == (version >= 5));
       CHECK(rig.gate.last->partitions ==
-            std::set<api::txn::TopicPartition>{{"__consumer_offsets", rig.groups.c().offsets_partition_for("g")}});
+            std::set<txn::TopicPartition>{{"__consumer_offsets", rig.groups.c().offsets_partition_for("g")}});
 
       auto v7 = fetch(rig, 7);
       CHECK(v7.error_code == 0);
-      CHECK(v7.topics[0].partitions[0].error_code == code(api::ErrorCode::kUnstableOffsetCommit));
+      CHECK(v7.topics[0].partitions[0].error_code == code(ErrorCode::kUnstableOffsetCommit));
       CHECK(v7.topics[0].partitions[0].committed_offset == -1);
       auto v8 = fetch(rig, 8);
       CHECK(v8.groups[0].error_code == 0);
-      CHECK(v8.groups[0].topics[0].partitions[0].error_code == code(api::ErrorCode::kUnstableOffsetCommit));
+      CHECK(v8.groups[0].topics[0].partitions[0].error_code == code(ErrorCode::kUnstableOffsetCommit));
       auto v6 = fetch(rig, 6);  // no require_stable before v7: the committed offset (none yet)
       CHECK(v6.topics[0].partitions[0].error_code == 0);
       CHECK(v6.topics[0].partitions[0].committed_offset == -1);
 
-      std::optional<api::ErrorCode> done;
-      rig.groups.c().on_marker(7, 0, true, rig.groups.c().offsets_partition_for("g"),
-                               [&](api::ErrorCode e) { done = e; });
-      CHECK(done == api::ErrorCode::kNone);
+      std::optional<ErrorCode> done;
+      rig.groups.c().on_marker(7, 0, true, rig.groups.c().offsets_partition_for("g"), [&](ErrorCode e) { done = e; });
+      CHECK(done == ErrorCode::kNone);
       auto after = fetch(rig, 8);
       CHECK(after.groups[0].topics[0].partitions[0].error_code == 0);
       CHECK(after.groups[0].topics[0].partitions[0].committed_offset == 42);
@@ -150,20 +149,20 @@ TEST_CASE("TxnOffsetCommit v0-6: pending until the marker; require_stable sees U
 
 TEST_CASE("TxnOffsetCommit: the transaction check's errors, as Kafka maps them", "[groups][txn][api]") {
   HandlerRig rig;
-  rig.gate.answer = api::ErrorCode::kConcurrentTransactions;
+  rig.gate.answer = ErrorCode::kConcurrentTransactions;
   auto r = rig.call<TxnOffsetCommitResponse>(rig.txn, txn_commit(4, 1), 4);
-  CHECK(r.topics[0].partitions[0].error_code == code(api::ErrorCode::kCoordinatorNotAvailable));
-  rig.gate.answer = api::ErrorCode::kTransactionAbortable;
+  CHECK(r.topics[0].partitions[0].error_code == code(ErrorCode::kCoordinatorNotAvailable));
+  rig.gate.answer = ErrorCode::kTransactionAbortable;
   r = rig.call<TxnOffsetCommitResponse>(rig.txn, txn_commit(4, 1), 4);
-  CHECK(r.topics[0].partitions[0].error_code == code(api::ErrorCode::kTransactionAbortable));
+  CHECK(r.topics[0].partitions[0].error_code == code(ErrorCode::kTransactionAbortable));
   r = rig.call<TxnOffsetCommitResponse>(rig.txn, txn_commit(3, 1), 3);
-  CHECK(r.topics[0].partitions[0].error_code == code(api::ErrorCode::kInvalidTxnState));
-  rig.gate.answer = api::ErrorCode::kProducerFenced;
+  CHECK(r.topics[0].partitions[0].error_code == code(ErrorCode::kInvalidTxnState));
+  rig.gate.answer = ErrorCode::kProducerFenced;
   r = rig.call<TxnOffsetCommitResponse>(rig.txn, txn_commit(4, 1), 4);
-  CHECK(r.topics[0].partitions[0].error_code == code(api::ErrorCode::kProducerFenced));
+  CHECK(r.topics[0].partitions[0].error_code == code(ErrorCode::kProducerFenced));
   // Nothing became pending.
   CHECK(fetch(rig, 8).groups[0].topics[0].partitions[0].error_code == 0);
   // v6 with an unknown topic id.
   auto unknown = rig.call<TxnOffsetCommitResponse>(rig.txn, txn_commit(6, 1, Uuid{}), 6);
-  CHECK(unknown.topics[0].partitions[0].error_code == code(api::ErrorCode::kUnknownTopicId));
+  CHECK(unknown.topics[0].partitions[0].error_code == code(ErrorCode::kUnknownTopicId));
 }

@@ -174,7 +174,7 @@ TEST_CASE("static members: a stale instance's TxnOffsetCommit is FENCED_INSTANCE
   CHECK(f.c().commit_txn_offsets(p) == std::vector<ErrorCode>{ErrorCode::kFencedInstanceId});
 }
 
-TEST_CASE("deleting offsets or the group drops pending offsets; expiry keeps them", "[groups][txn]") {
+TEST_CASE("deleting offsets or the group drops pending offsets, expiry keeps them", "[groups][txn]") {
   GroupFixture f;
   auto& c = f.c();
   REQUIRE(c.commit_txn_offsets(txn_commit("g", 7, 0, 10)) == std::vector<ErrorCode>{ErrorCode::kNone});

@@ -1,8 +1,9 @@
 """Compatibility suite harness: starts the real skiff binary (SKIFF_BINARY,
 default build/skiff) on a free port with a fresh data dir, or uses the broker
-at SKIFF_COMPAT_EXTERNAL_BROKER=host:port, and runs the scenarios of
-test_compat.py with the clients named by --client (one ctest test per
-client). A run in which no test passed fails: a skip must never look green."""
+at SKIFF_COMPAT_EXTERNAL_BROKER=host:port, and runs the scenarios of the
+test_*.py modules here with the clients named by --client (one ctest test per
+client, the longest split in shards: harness/shards.py). A run in which no
+test passed fails: a skip must never look green."""
 from __future__ import annotations
 
 import os
@@ -20,8 +21,9 @@ from harness.broker import KafkaScriptBroker, SkiffBroker, external_from_env  # 
 from harness.wire import api_versions  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[2]
-# What the scenarios need from the broker: 3 partitions for auto-created
-# topics (until CreateTopics exists) and room for a 1 MiB record.
+# What the scenarios need from the broker: 3 partitions for the topics they
+# auto-create by producing to them (test_compat.py checks the count), and
+# room for a 1 MiB record.
 BROKER_OVERRIDES = {"num.partitions": "3", "message.max.bytes": "3145728"}
 
 

@@ -31,7 +31,7 @@ from test_admin import only_for
 
 CHROMIUM = "/usr/bin/chromium"
 UI_TIMEOUT_MS = 15_000  # any one page action or expectation
-# Every element that changes the broker (server/console/assets/app.js).
+# Every element that changes the broker (apps/console/assets/app.js).
 WRITE_CONTROLS = ["create-topic-form", "create-topic-submit", "delete-topic", "produce-form", "produce-submit",
                   "config-set-form", "config-save", "config-delete", "reset-form", "reset-submit", "delete-group"]
 

@@ -122,7 +122,7 @@ TEST_CASE("A tombstone stays before its delete horizon and goes at it, in one me
   CHECK(view(*log) == std::vector<std::string>{"c=1", "b=2", "d=1", "e=1"});
 }
 
-TEST_CASE("A stamped batch rewritten later keeps its horizon; a tombstone past the map's end stays",
+TEST_CASE("A stamped batch rewritten later keeps its horizon, a tombstone past the map's end stays",
           "[log][cleaner][horizon]") {
   TempDir dir;
   auto log = open_log(dir / "t-0", horizon_config());

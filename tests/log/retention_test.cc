@@ -42,7 +42,7 @@ TEST_CASE("retention.ms deletes the active segment of an idle partition", "[log]
   CHECK(read_all_batches(*log, 6).size() == 1);
 }
 
-TEST_CASE("cleanup.policy=compact keeps data past retention; -1 keeps it forever", "[log][retention]") {
+TEST_CASE("cleanup.policy=compact keeps data past retention, -1 keeps it forever", "[log][retention]") {
   TempDir dir;
   auto log = open_log(dir.path(), config_with([](LogConfig& c) {
                         c.retention_ms = 10000;

@@ -180,7 +180,7 @@ TEST_CASE("HttpServer: header and body limits answer 431 and 413, then close", "
   CHECK(r->body == "/echo 1048576");
 }
 
-TEST_CASE("HttpServer: connections beyond the cap are closed; idle ones time out", "[http]") {
+TEST_CASE("HttpServer: connections beyond the cap are closed, idle ones time out", "[http]") {
   network::HttpServerConfig config;
   config.max_connections = 2;
   config.limits.idle_timeout = std::chrono::milliseconds(1500);
@@ -204,7 +204,7 @@ TEST_CASE("HttpServer: connections beyond the cap are closed; idle ones time out
   CHECK(std::chrono::steady_clock::now() - started < std::chrono::seconds(4));
 }
 
-TEST_CASE("HttpServer: a port in use is a BindError saying so; stop is idempotent", "[http]") {
+TEST_CASE("HttpServer: a port in use is a BindError saying so, stop is idempotent", "[http]") {
   Fixture f;
   network::HttpServer other;
   CHECK_THROWS_WITH(other.bind("127.0.0.1", f.port), Catch::Contains("already in use"));

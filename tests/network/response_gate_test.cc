@@ -177,7 +177,7 @@ TEST_CASE("a file region is written with sendfile from the thread that made it",
   ResponseGate gate(sp.broker);
   gate.open(std::nullopt);
   Response r = bytes_response({'<'});
-  r.chunks.emplace_back(network::FileRegion{fd, 4, 8, nullptr});
+  r.chunks.emplace_back(FileRegion{fd, 4, 8, nullptr});
   r.chunks.emplace_back(std::vector<uint8_t>{'>'});
   CHECK(answer(gate, r) == Outcome::kAnswered);
   auto got = sp.read_all_available();
@@ -238,7 +238,7 @@ TEST_CASE("requests staged behind an owed response are taken on, in order, by it
   CHECK(sp.read_all_available() == std::vector<uint8_t>{1, 2, 3, 4});
 }
 
-TEST_CASE("a muted connection's staged requests wait; a close drops them with their memory", "[network][gate]") {
+TEST_CASE("a muted connection's staged requests wait, a close drops them with their memory", "[network][gate]") {
   SocketPair sp;
   auto pool = network::MemoryPool::create(1000);
   ResponseGate gate(sp.broker);

@@ -1,17 +1,17 @@
-// The web console's JSON API (server/console/, docs/console-api.md) over a
+// The web console's JSON API (apps/console/, docs/console-api.md) over a
 // real KafkaApis in-process (tests/api/api_harness.h): each endpoint's
 // answer, the read-only switch, the JSON content type, and HTTP Basic
 // logins through the broker's own PLAIN and SCRAM exchanges.
 #include <catch2/catch.hpp>
 
-#include "api/protocol/generated/offset_commit_request.h"
-#include "api/protocol/generated/offset_commit_response.h"
+#include "apps/console/console_service.h"
 #include "common/base64.h"
 #include "common/json.h"
-#include "server/console/console_service.h"
+#include "protocol/generated/offset_commit_request.h"
+#include "protocol/generated/offset_commit_response.h"
 #include "tests/api/api_harness.h"
 
-namespace skiff::server::console {
+namespace skiff::console {
 namespace {
 
 class Console {
@@ -24,7 +24,8 @@ class Console {
     ConsoleBroker broker;
     broker.info = &info_;
     broker.version = "test";
-    service_ = std::make_unique<ConsoleService>(harness_.apis(), config_, std::move(broker));
+    service_ = std::make_unique<ConsoleService>(harness_.apis(), harness_.apis().sasl_mechanisms(), config_,
+                                                std::move(broker));
   }
 
   network::HttpResponse get(const std::string& path, std::map<std::string, std::string> query = {}) {
@@ -138,7 +139,7 @@ TEST_CASE("console: a key's partition is the Java producer's", "[console]") {
   CHECK(r.find("partition")->number == 2);  // kafka-clients 4.4.0: toPositive(murmur2) % 3
 }
 
-TEST_CASE("console: topic configs are set and deleted; the topic is deleted", "[console]") {
+TEST_CASE("console: topic configs are set and deleted, the topic is deleted", "[console]") {
   Console c;
   c.ok(c.post("/api/topics/create", R"({"name":"t","partitions":1})"), 201);
   c.ok(c.post("/api/topic/configs", R"({"name":"t","set":{"retention.ms":"1234"}})"));
@@ -185,7 +186,7 @@ TEST_CASE("console: group lag, a reset of an empty group, and its deletion", "[c
   CHECK(c.ok(c.get("/api/groups")).find("groups")->array.empty());
 }
 
-TEST_CASE("console: read-only refuses every change; a POST must be JSON", "[console]") {
+TEST_CASE("console: read-only refuses every change, a POST must be JSON", "[console]") {
   Console c({"http.console.write.enabled=false"});
   auto r = c.post("/api/topics/create", R"({"name":"t","partitions":1})");
   CHECK(r.status == 403);
@@ -221,4 +222,4 @@ TEST_CASE("console: Basic credentials through the broker's PLAIN and SCRAM", "[c
 }
 
 }  // namespace
-}  // namespace skiff::server::console
+}  // namespace skiff::console

@@ -9,8 +9,8 @@
 #include <map>
 
 using namespace skiff;
-using api::group::GroupSnapshot;
 using Catch::Contains;
+using group::GroupSnapshot;
 
 namespace {
 

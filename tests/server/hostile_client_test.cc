@@ -9,10 +9,10 @@
 #include <string>
 #include <thread>
 
-#include "api/protocol/byte_reader.h"
-#include "api/protocol/frame.h"
-#include "api/protocol/generated/create_topics_request.h"
-#include "api/protocol/generated/create_topics_response.h"
+#include "protocol/byte_reader.h"
+#include "protocol/frame.h"
+#include "protocol/generated/create_topics_request.h"
+#include "protocol/generated/create_topics_response.h"
 #include "tests/support/broker_process.h"
 #include "tests/support/raw_client.h"
 

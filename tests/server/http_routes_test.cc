@@ -22,10 +22,10 @@ config::BrokerConfig config_with(const std::string& http_listeners) {
 
 }  // namespace
 
-TEST_CASE("/readyz follows the broker's readiness; /healthz always answers", "[http]") {
+TEST_CASE("/readyz follows the broker's readiness, /healthz always answers", "[http]") {
   server::Readiness readiness;
   server::PublishedMetrics metrics;
-  server::console::ConsoleHost console;
+  console::ConsoleHost console;
   auto http = server::start_http_server(config_with("http://127.0.0.1:0"), {readiness, metrics, console});
   REQUIRE(http);
   HttpClient c(http->endpoints().at(0).port());
@@ -50,10 +50,10 @@ TEST_CASE("/readyz follows the broker's readiness; /healthz always answers", "[h
   CHECK_THAT(server::http_summary(http.get()), Catch::StartsWith("HTTP on 127.0.0.1:"));
 }
 
-TEST_CASE("http.listeners: empty is off; a busy port fails when set, warns at the default", "[http]") {
+TEST_CASE("http.listeners: empty is off, a busy port fails when set, warns at the default", "[http]") {
   server::Readiness readiness;
   server::PublishedMetrics metrics;
-  server::console::ConsoleHost console;
+  console::ConsoleHost console;
   CHECK(server::start_http_server(config_with(""), {readiness, metrics, console}) == nullptr);
   CHECK(server::http_summary(nullptr) == "HTTP off");
 

@@ -8,10 +8,10 @@
 #include <string>
 
 #include "api/client_software.h"
-#include "api/protocol/error_names.h"
-#include "api/protocol/generated/fetch_response.h"
-#include "api/protocol/generated/produce_response.h"
 #include "api/topic_metrics.h"
+#include "protocol/error_names.h"
+#include "protocol/generated/fetch_response.h"
+#include "protocol/generated/produce_response.h"
 
 using namespace skiff;
 using Clock = network::RequestTimes::Clock;
@@ -63,7 +63,7 @@ TEST_CASE("a response's times split into Kafka's request metrics", "[metrics]") 
   CHECK(has_line(text, R"(kafka_network_requestmetrics_remotetimems_bucket{request="FetchConsumer",le="500"} 1)"));
 }
 
-TEST_CASE("untimed responses and unknown keys are not counted; versions are capped", "[metrics]") {
+TEST_CASE("untimed responses and unknown keys are not counted, versions are capped", "[metrics]") {
   metrics::Registry registry;
   server::RequestMetrics m(registry);
   const auto t0 = Clock::now();

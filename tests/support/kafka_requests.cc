@@ -2,13 +2,13 @@
 
 #include <stdexcept>
 
-#include "api/protocol/frame.h"
-#include "api/protocol/generated/create_topics_request.h"
-#include "api/protocol/generated/create_topics_response.h"
-#include "api/protocol/generated/fetch_request.h"
-#include "api/protocol/generated/fetch_response.h"
-#include "api/protocol/generated/produce_request.h"
-#include "api/protocol/generated/produce_response.h"
+#include "protocol/frame.h"
+#include "protocol/generated/create_topics_request.h"
+#include "protocol/generated/create_topics_response.h"
+#include "protocol/generated/fetch_request.h"
+#include "protocol/generated/fetch_response.h"
+#include "protocol/generated/produce_request.h"
+#include "protocol/generated/produce_response.h"
 
 namespace skiff::test {
 

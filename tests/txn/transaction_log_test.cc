@@ -1,16 +1,16 @@
 // __transaction_state records: Skiff's encoding against bytes Kafka 4.4's own
 // classes produced (transaction_log_vectors.txt, from TxnLogVectors.java),
 // and round trips of the coordinator's transits.
-#include "api/txn/transaction_log.h"
+#include "coordinator/txn/transaction_log.h"
 
 #include <catch2/catch.hpp>
 #include <fstream>
 #include <map>
 #include <sstream>
 
-#include "api/protocol/errors.h"
+#include "protocol/errors.h"
 
-using namespace skiff::api::txn;
+using namespace skiff::txn;
 
 namespace {
 

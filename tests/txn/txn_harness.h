@@ -13,13 +13,13 @@
 #include <string>
 #include <vector>
 
-#include "api/txn/transaction_log.h"
-#include "api/txn/txn_coordinator.h"
+#include "coordinator/txn/transaction_log.h"
+#include "coordinator/txn/txn_coordinator.h"
 
 namespace skiff::test {
 
-using namespace skiff::api::txn;
-using skiff::api::ErrorCode;
+using namespace skiff::txn;
+using skiff::ErrorCode;
 
 struct FakeClock : TxnClock {
   int64_t now = 1'000'000;

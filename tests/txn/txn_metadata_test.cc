@@ -1,12 +1,12 @@
 // TxnState's legal transitions, names and ids (Kafka's TransactionState), and
 // TxnMetadata's prepare/complete discipline and epoch rules.
-#include "api/txn/txn_metadata.h"
+#include "coordinator/txn/txn_metadata.h"
 
 #include <catch2/catch.hpp>
 #include <map>
 #include <stdexcept>
 
-using namespace skiff::api::txn;
+using namespace skiff::txn;
 
 namespace {
 
@@ -125,7 +125,7 @@ TEST_CASE("the epoch fence bumps once, and not again after a failed write", "[tx
   CHECK(make(S::kOngoing, INT16_MAX).prepare_fence_epoch().producer_epoch == INT16_MAX);  // never overflows
 }
 
-TEST_CASE("TV2 EndTxn bumps the epoch; overflow hands over to the next producer id", "[txn][state]") {
+TEST_CASE("TV2 EndTxn bumps the epoch, overflow hands over to the next producer id", "[txn][state]") {
   TxnMetadata m = make(S::kOngoing, INT16_MAX - 1);
   const TxnTransit p = m.prepare_end(S::kPrepareCommit, 2, 555, 10);
   CHECK(p.producer_epoch == INT16_MAX);

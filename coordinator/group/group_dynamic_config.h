@@ -1,0 +1,78 @@
+// Per-group dynamic configs: KIP-848's GROUP config resource (type 32 of
+// DescribeConfigs / AlterConfigs / IncrementalAlterConfigs), as Kafka 4.4's
+// GroupConfig. Skiff serves the consumer-group keys it acts on
+// (consumer.session.timeout.ms, consumer.heartbeat.interval.ms); Kafka's
+// other group keys name features Skiff lacks (share and streams groups, the
+// deferred assignment) and are refused with a message saying so.
+//
+// Values are validated as Kafka does (known name, an INT, within the broker's
+// group.consumer.min/max.* bounds, the session timeout above the heartbeat
+// interval) and read by the coordinator at each heartbeat, clamped to the
+// broker's current bounds (Kafka caps them the same way).
+//
+// Durable: the whole set is rewritten atomically (temp file, fsync, rename,
+// fsync of the directory: storage::write_file_durably) before a change is
+// acknowledged, so it survives kill -9. File layout (UTF-8 text):
+//   skiff-group-configs v1
+//   <group>\t<key>\t<value>\n     group and value percent-escaped (% TAB LF CR)
+//
+// Threads: every method is thread-safe (one leaf mutex).
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace skiff::group {
+
+struct GroupConfig;
+
+// A group key Skiff serves.
+struct GroupConfigKey {
+  std::string_view name;            // e.g. consumer.session.timeout.ms
+  std::string_view broker_synonym;  // e.g. group.consumer.session.timeout.ms
+  std::string_view doc;
+};
+const std::vector<GroupConfigKey>& group_config_keys();
+
+// The broker's value of a served key (its default for every group).
+int32_t group_config_default(const GroupConfig& broker, std::string_view key);
+
+// Kafka's GroupConfig.validate over a group's complete new overrides: a
+// message for INVALID_CONFIG, or nothing.
+std::optional<std::string> validate_group_configs(const std::map<std::string, std::string>& values,
+                                                  const GroupConfig& broker);
+
+class GroupDynamicConfigs {
+ public:
+  using Values = std::map<std::string, std::string>;
+
+  // `file` empty: kept in memory only (tests). Loads the file if it exists;
+  // throws std::runtime_error when it cannot be read or is malformed.
+  explicit GroupDynamicConfigs(std::filesystem::path file);
+
+  Values get(const std::string& group_id) const;
+  // Every group with at least one override, sorted.
+  std::vector<std::string> group_ids() const;
+  // Replaces the group's overrides (empty: none left), durably. 0 or errno;
+  // on failure nothing changed.
+  int set(const std::string& group_id, const Values& values);
+  // The group's override of an INT key, if any.
+  std::optional<int32_t> int_value(const std::string& group_id, std::string_view key) const;
+
+  static std::string to_text(const std::map<std::string, Values>& all);
+  // Throws std::runtime_error on a malformed text.
+  static std::map<std::string, Values> from_text(const std::string& text);
+
+ private:
+  const std::filesystem::path file_;
+  mutable std::mutex mu_;
+  std::map<std::string, Values> values_;
+};
+
+}  // namespace skiff::group

@@ -1,0 +1,68 @@
+// TxnMarkerWriterImpl: the coordinator's TxnMarkerWriter on a one-node
+// broker. For every partition of a transaction it appends a COMMIT/ABORT
+// control batch with storage::Log::append_marker (coordinator epoch 0: a
+// single node never changes coordinator) and wakes the fetch purgatory for it
+// (read_committed fetches waiting on the LSO). Partitions of
+// `__consumer_offsets` go to the group coordinator's TxnOffsetMarkerSink
+// (KIP-447), which appends the control batch to that partition itself (under
+// its lock, so pending offsets and markers keep one order in the log and in
+// memory), then applies it (no sink: nothing pending, success). A partition
+// whose topic no longer exists is skipped, as Kafka's marker channel drops
+// markers for deleted partitions.
+//
+// Threads: write_markers() may be called from any thread (the coordinator's
+// strand); the appends run on this writer's own thread (they do I/O, the
+// strand does not wait), and `done` is handed to `post` (the strand) after
+// the last append and the last sink completion.
+#pragma once
+
+#include <boost/asio/executor_work_guard.hpp>
+#include <boost/asio/io_context.hpp>
+#include <functional>
+#include <memory>
+#include <thread>
+
+#include "coordinator/txn/txn_gates.h"
+#include "coordinator/txn/txn_ports.h"
+#include "log/log_manager.h"
+
+namespace skiff::txn {
+
+inline constexpr const char* kOffsetsTopic = "__consumer_offsets";
+
+// Told that a marker was appended to a partition, so that the fetches waiting
+// on it wake (read_committed fetches wait on the LSO): KafkaApis gives one
+// that wakes its fetch purgatory. Empty: nobody to tell. Any thread.
+using MarkerAppended = std::function<void(const std::string& topic, int32_t partition)>;
+
+// One COMMIT/ABORT control batch on `log` (storage::Log::append_marker, which
+// checks the epochs), logged, and `appended` told. Shared by the
+// coordinator's writer and the WriteTxnMarkers handler. Any thread.
+ErrorCode append_log_marker(storage::Log& log, const MarkerAppended& appended, const txn::TopicPartition& tp,
+                            int64_t producer_id, int16_t producer_epoch, bool commit, int32_t coordinator_epoch,
+                            int16_t transaction_version);
+
+class TxnMarkerWriterImpl : public txn::TxnMarkerWriter {
+ public:
+  using Post = std::function<void(std::function<void()>)>;
+  TxnMarkerWriterImpl(storage::LogManager& logs, MarkerAppended appended, txn::TxnOffsetMarkerSink* offsets, Post post);
+  ~TxnMarkerWriterImpl() override;
+  void stop();
+
+  void write_markers(int64_t producer_id, int16_t producer_epoch, bool commit,
+                     const std::set<txn::TopicPartition>& partitions, std::function<void(ErrorCode)> done) override;
+
+ private:
+  ErrorCode append_to_logs(int64_t producer_id, int16_t producer_epoch, bool commit,
+                           const std::set<txn::TopicPartition>& partitions);
+
+  storage::LogManager& logs_;
+  MarkerAppended appended_;
+  txn::TxnOffsetMarkerSink* offsets_;
+  Post post_;
+  boost::asio::io_context io_;
+  boost::asio::executor_work_guard<boost::asio::io_context::executor_type> work_;
+  std::thread thread_;
+};
+
+}  // namespace skiff::txn

@@ -1,5 +1,0 @@
-module skiff/scripts/codec_vectors
-
-go 1.26.0
-
-require github.com/twmb/franz-go/pkg/kmsg v1.15.1
