@@ -6,6 +6,8 @@
 #      scenario read top to bottom) over 60 lines of code (NLOC) or cyclomatic
 #      complexity 20, declarative tables listed in scripts/lizard-allow.txt
 #      aside (the generated codec is not tracked, so never checked);
+#   (with 1.) the layer rules of docs/architecture.md: scripts/check-layers.py
+#      over the include graph and the CMake target links;
 #   3. clang-tidy (.clang-tidy) over the .cc files changed since BASE, with
 #      BUILD/compile_commands.json (configure and build first: the generated
 #      codec headers must exist); skipped with a note when there is no
@@ -105,6 +107,12 @@ tidy_changed() {
 
 mapfile -t SOURCES < <(git ls-files '*.cc' '*.h' | grep -v '^tests/fuzz/corpus/')
 failed=0
+
+# The layer rules of docs/architecture.md (includes and CMake links), with
+# the formatting pass: seconds.
+if ((DO_FORMAT)); then
+  python3 scripts/check-layers.py || failed=1
+fi
 
 if ((DO_FORMAT)); then
   CF="$(find_tool clang-format)" || { echo "check-style: clang-format not found (scripts/install-deps.sh)" >&2; exit 2; }
