@@ -145,11 +145,8 @@ KafkaApis::KafkaApis(const config::BrokerConfig& config, const BrokerInfo& broke
   services_.txn_offsets = groups_.get();  // markers on __consumer_offsets partitions (KIP-447)
   // The transaction coordinator loads __transaction_state before the first
   // request is handled (the handler threads start after this constructor).
-  auto wake = [p = &fetch_purgatory_](const std::string& topic, int32_t partition) {
-    wake_partition(p, topic, partition);
-  };
   txn_ = std::make_unique<txn::TxnHost>(txn_host_config(config, groups_->offsets_partitions()), logs, *producer_ids_,
-                                        wake, services_.txn_offsets);
+                                        fetch_waker(&fetch_purgatory_), services_.txn_offsets);
   txn_->start();
   services_.txn = txn_.get();
   services_.txn_gate = txn_.get();

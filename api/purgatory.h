@@ -109,10 +109,17 @@ inline std::string partition_key(const std::string& topic, int32_t partition) {
   return topic + '\0' + std::to_string(partition);
 }
 
-// Wakes the fetches parked on topic-partition, if any (a marker or an append
-// moved its end or LSO). `p` may be null.
+// Wakes the fetches parked on topic-partition, if any (an append or a marker
+// moved its end or LSO, or the partition is gone); no key is built when
+// nobody waits. `p` may be null.
 inline void wake_partition(Purgatory* p, const std::string& topic, int32_t partition) {
   if (p && p->has_watchers()) p->on_event(partition_key(topic, partition));
+}
+
+// wake_partition on `p` as a callback, for the coordinators that append
+// markers (txn::MarkerAppended) without knowing the purgatory.
+inline std::function<void(const std::string&, int32_t)> fetch_waker(Purgatory* p) {
+  return [p](const std::string& topic, int32_t partition) { wake_partition(p, topic, partition); };
 }
 
 }  // namespace skiff::api

@@ -24,8 +24,7 @@ PartitionRecords::PartitionRecords(int32_t partition, const protocol::FetchRespo
   bytes_.assign(span.begin(), span.end());
 }
 
-std::vector<Record> PartitionRecords::read(int64_t from) {
-  std::vector<Record> out;
+void PartitionRecords::for_each(int64_t from, const std::function<void(Record)>& f) {
   storage::BatchIterator batches(bytes_);
   storage::RecordBatchView batch;
   while (batches.next(batch)) {
@@ -37,9 +36,8 @@ std::vector<Record> PartitionRecords::read(int64_t from) {
     storage::RecordIterator records(view);
     storage::RecordView r;
     while (records.next(r))
-      if (r.offset(view) >= from) out.push_back(to_record(view, r));
+      if (r.offset(view) >= from) f(to_record(view, r));
   }
-  return out;
 }
 
 // read_committed: an aborted transaction's batches are skipped until its marker.

@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <set>
@@ -40,13 +41,8 @@ class PartitionRecords {
  public:
   PartitionRecords(int32_t partition, const protocol::FetchResponse::PartitionData& data);
 
-  // Calls f(record) for each visible record at or after `from`.
-  template <class F>
-  void for_each(int64_t from, F&& f) {
-    for (auto& r : read(from)) f(std::move(r));
-  }
-  // Every visible record at or after `from`.
-  std::vector<Record> read(int64_t from);
+  // Calls f(record) for each visible record at or after `from`, in order.
+  void for_each(int64_t from, const std::function<void(Record)>& f);
   // The offset after the last batch read (visible or not).
   int64_t next_offset() const { return next_offset_; }
 

@@ -81,10 +81,8 @@ void DeleteTopicsHandler::handle(ApiRequest& request, protocol::DeleteTopicsRequ
           services_.groups->delete_offsets_where([&](const group::TopicPartition& tp) { return tp.topic == deleted; });
       if (n) api_log().info("deleted topic {}: removed {} committed offset(s)", escaped(deleted), n);
     }
-    if (services_.fetch_purgatory) {  // waiting fetches notice the partition is gone
-      for (int32_t p = 0; p < topic->partitions; ++p)
-        services_.fetch_purgatory->on_event(partition_key(topic->name, p));
-    }
+    // Waiting fetches notice the partition is gone.
+    for (int32_t p = 0; p < topic->partitions; ++p) wake_partition(services_.fetch_purgatory, topic->name, p);
     r.error_message = std::nullopt;
     return r;
   }));

@@ -269,8 +269,8 @@ ProduceResponse::PartitionProduceResponse ProduceHandler::append_partition(
   p.log_start_offset = result.log_start_offset.value;
   if (result.duplicate)  // an idempotent producer's retry: answered with the first offsets, nothing new
     api_log().debug("duplicate batch for {}-{} answered with offset {}", escaped(topic), data.index, p.base_offset);
-  else if (services_.fetch_purgatory && services_.fetch_purgatory->has_watchers())  // no key built for nobody
-    services_.fetch_purgatory->on_event(partition_key(topic, data.index));
+  else
+    wake_partition(services_.fetch_purgatory, topic, data.index);
   if (services_.topic_metrics && !result.duplicate)
     services_.topic_metrics->produced(topic, static_cast<uint64_t>(result.record_count), data.records.size());
   return p;

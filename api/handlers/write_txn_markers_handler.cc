@@ -58,9 +58,8 @@ ErrorCode WriteTxnMarkersHandler::append(const WriteTxnMarkersRequest::WritableT
                                          int32_t partition) {
   auto log = find_log(services_, topic, partition);
   if (!log) return ErrorCode::kUnknownTopicOrPartition;
-  auto wake = [p = services_.fetch_purgatory](const std::string& t, int32_t part) { wake_partition(p, t, part); };
-  auto e = txn::append_log_marker(*log, wake, {topic, partition}, m.producer_id, m.producer_epoch, m.transaction_result,
-                                  m.coordinator_epoch, m.transaction_version);
+  auto e = txn::append_log_marker(*log, fetch_waker(services_.fetch_purgatory), {topic, partition}, m.producer_id,
+                                  m.producer_epoch, m.transaction_result, m.coordinator_epoch, m.transaction_version);
   if (e == ErrorCode::kNone)  // an operator's action (kafka-transactions abort): worth a line
     api_log().info("WriteTxnMarkers wrote {} for producer {} epoch {} on {}-{}",
                    m.transaction_result ? "COMMIT" : "ABORT", m.producer_id, m.producer_epoch, escaped(topic),

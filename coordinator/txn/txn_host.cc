@@ -6,31 +6,31 @@
 
 #include "common/log_escape.h"
 #include "common/wall_clock.h"
-#include "coordinator/runtime/coordinator_log.h"
 #include "coordinator/txn/producer_ids.h"
+#include "coordinator/txn/txn_log.h"
 
 namespace skiff::txn {
 
-class TxnHost::Clock : public txn::TxnClock {
+class TxnHost::Clock : public TxnClock {
  public:
   int64_t now_ms() override { return wall_clock_ms(); }
 };
 
 // New producer ids come from the same durable blocks as idempotent producers'.
-class TxnHost::Ids : public txn::TxnProducerIdSource {
+class TxnHost::Ids : public TxnProducerIdSource {
  public:
-  explicit Ids(txn::ProducerIds& ids) : ids_(ids) {}
+  explicit Ids(ProducerIds& ids) : ids_(ids) {}
   Allocated allocate() override {
     auto r = ids_.init(-1, -1);
     return {r.error, r.producer_id};
   }
 
  private:
-  txn::ProducerIds& ids_;
+  ProducerIds& ids_;
 };
 
-TxnHost::TxnHost(TxnHostConfig config, storage::LogManager& logs, txn::ProducerIds& ids, MarkerAppended marker_appended,
-                 txn::TxnOffsetMarkerSink* offsets)
+TxnHost::TxnHost(TxnHostConfig config, storage::LogManager& logs, ProducerIds& ids, MarkerAppended marker_appended,
+                 TxnOffsetMarkerSink* offsets)
     : config_(config),
       strand_(boost::asio::make_strand(io_)),
       work_(boost::asio::make_work_guard(io_)),
@@ -50,7 +50,7 @@ void TxnHost::post(std::function<void()> fn) {
     try {
       fn();
     } catch (const std::exception& e) {
-      coordinator::log().error("transaction coordinator: {}", escaped(e.what()));
+      txn_log().error("transaction coordinator: {}", escaped(e.what()));
     }
   });
 }
@@ -58,13 +58,13 @@ void TxnHost::post(std::function<void()> fn) {
 void TxnHost::start() {
   store_.open();
   auto started = std::chrono::steady_clock::now();
-  auto records = std::make_shared<std::vector<txn::TxnLogRecord>>(store_.load());
+  auto records = std::make_shared<std::vector<TxnLogRecord>>(store_.load());
   post([this, records, started] {
     coordinator_.load(*records);
     loaded_ = true;
     auto ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
-    coordinator::log().info("transaction coordinator loaded {} record(s) of __transaction_state in {:.1f} ms",
-                            records->size(), ms);
+    txn_log().info("transaction coordinator loaded {} record(s) of __transaction_state in {:.1f} ms", records->size(),
+                   ms);
     arm_abort_timer();
     arm_expire_timer();
   });
@@ -86,7 +86,7 @@ void TxnHost::arm_abort_timer() {
     try {
       coordinator_.abort_timed_out_transactions();
     } catch (const std::exception& e) {
-      coordinator::log().error("transaction timeout scan failed: {}", escaped(e.what()));
+      txn_log().error("transaction timeout scan failed: {}", escaped(e.what()));
     }
     arm_abort_timer();
   });
@@ -99,7 +99,7 @@ void TxnHost::arm_expire_timer() {
     try {
       coordinator_.expire_transactional_ids();
     } catch (const std::exception& e) {
-      coordinator::log().error("transactional id expiration failed: {}", escaped(e.what()));
+      txn_log().error("transactional id expiration failed: {}", escaped(e.what()));
     }
     arm_expire_timer();
   });
@@ -118,7 +118,7 @@ void TxnHost::arm_park_timer() {
   });
 }
 
-void TxnHost::submit(std::function<void(txn::TxnCoordinator&)> work, std::function<void(ErrorCode)> fail) {
+void TxnHost::submit(std::function<void(TxnCoordinator&)> work, std::function<void(ErrorCode)> fail) {
   boost::asio::post(strand_, [this, work = std::move(work), fail = std::move(fail)] {
     if (!loaded_) {
       fail(ErrorCode::kCoordinatorLoadInProgress);
@@ -127,20 +127,20 @@ void TxnHost::submit(std::function<void(txn::TxnCoordinator&)> work, std::functi
     try {
       work(coordinator_);
     } catch (const std::exception& e) {
-      coordinator::log().error("transaction coordinator: {}", escaped(e.what()));
+      txn_log().error("transaction coordinator: {}", escaped(e.what()));
       fail(ErrorCode::kUnknownServerError);
     }
     arm_park_timer();
   });
 }
 
-void TxnHost::check(Check c, std::function<void(std::map<txn::TopicPartition, ErrorCode>)> done) {
+void TxnHost::check(Check c, std::function<void(std::map<TopicPartition, ErrorCode>)> done) {
   auto all = [parts = c.partitions](ErrorCode e) {
-    std::map<txn::TopicPartition, ErrorCode> out;
+    std::map<TopicPartition, ErrorCode> out;
     for (const auto& tp : parts) out[tp] = e;
     return out;
   };
-  auto work = [c, done, all](txn::TxnCoordinator& coord) {
+  auto work = [c, done, all](TxnCoordinator& coord) {
     if (!c.implicit_add) {
       done(coord.verify_partitions(c.transactional_id, c.producer_id, c.epoch, c.partitions));
       return;

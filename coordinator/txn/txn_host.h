@@ -40,14 +40,14 @@ namespace skiff::txn {
 class ProducerIds;
 
 struct TxnHostConfig {
-  txn::TxnConfig coordinator;
+  TxnConfig coordinator;
   int32_t state_segment_bytes = 104857600;  // transaction.state.log.segment.bytes
 };
 
-class TxnHost : public txn::TxnProduceGate {
+class TxnHost : public TxnProduceGate {
  public:
-  TxnHost(TxnHostConfig config, storage::LogManager& logs, txn::ProducerIds& ids, MarkerAppended marker_appended,
-          txn::TxnOffsetMarkerSink* offsets);
+  TxnHost(TxnHostConfig config, storage::LogManager& logs, ProducerIds& ids, MarkerAppended marker_appended,
+          TxnOffsetMarkerSink* offsets);
   ~TxnHost() override;
 
   void start();  // throws std::runtime_error / protocol::DecodeError on an unusable state log
@@ -56,9 +56,9 @@ class TxnHost : public txn::TxnProduceGate {
   // Runs `work` on the strand with the loaded coordinator. `fail` answers
   // instead with COORDINATOR_LOAD_IN_PROGRESS before the load, or
   // UNKNOWN_SERVER_ERROR when `work` throws (a broken invariant: logged).
-  void submit(std::function<void(txn::TxnCoordinator&)> work, std::function<void(ErrorCode)> fail);
+  void submit(std::function<void(TxnCoordinator&)> work, std::function<void(ErrorCode)> fail);
 
-  void check(Check check, std::function<void(std::map<txn::TopicPartition, ErrorCode>)> done) override;
+  void check(Check check, std::function<void(std::map<TopicPartition, ErrorCode>)> done) override;
 
   bool loaded() const { return loaded_.load(); }
 
@@ -78,7 +78,7 @@ class TxnHost : public txn::TxnProduceGate {
   std::unique_ptr<Ids> ids_;
   TxnStateStore store_;
   TxnMarkerWriterImpl markers_;
-  txn::TxnCoordinator coordinator_;
+  TxnCoordinator coordinator_;
   boost::asio::steady_timer abort_timer_;
   boost::asio::steady_timer expire_timer_;
   boost::asio::steady_timer park_timer_;

@@ -5,8 +5,8 @@
 
 #include "common/log_escape.h"
 #include "common/wall_clock.h"
-#include "coordinator/runtime/coordinator_log.h"
 #include "coordinator/runtime/storage_errors.h"
+#include "coordinator/txn/txn_log.h"
 
 namespace skiff::txn {
 namespace {
@@ -31,7 +31,7 @@ struct Join {
 }  // namespace
 
 TxnMarkerWriterImpl::TxnMarkerWriterImpl(storage::LogManager& logs, MarkerAppended appended,
-                                         txn::TxnOffsetMarkerSink* offsets, Post post)
+                                         TxnOffsetMarkerSink* offsets, Post post)
     : logs_(logs),
       appended_(std::move(appended)),
       offsets_(offsets),
@@ -48,14 +48,14 @@ void TxnMarkerWriterImpl::stop() {
 }
 
 ErrorCode TxnMarkerWriterImpl::append_to_logs(int64_t producer_id, int16_t producer_epoch, bool commit,
-                                              const std::set<txn::TopicPartition>& partitions) {
+                                              const std::set<TopicPartition>& partitions) {
   ErrorCode first = ErrorCode::kNone;
   for (const auto& tp : partitions) {
     if (tp.topic == kOffsetsTopic) continue;
     auto log = logs_.get_log(tp.topic, tp.partition);
     if (!log) {
-      coordinator::log().info("transaction marker for producer {} skipped: {}-{} no longer exists", producer_id,
-                              escaped(tp.topic), tp.partition);
+      txn_log().info("transaction marker for producer {} skipped: {}-{} no longer exists", producer_id,
+                     escaped(tp.topic), tp.partition);
       continue;
     }
     auto e = append_log_marker(*log, appended_, tp, producer_id, producer_epoch, commit, kCoordinatorEpoch,
@@ -65,14 +65,14 @@ ErrorCode TxnMarkerWriterImpl::append_to_logs(int64_t producer_id, int16_t produ
   return first;
 }
 
-ErrorCode append_log_marker(storage::Log& log, const MarkerAppended& appended, const txn::TopicPartition& tp,
+ErrorCode append_log_marker(storage::Log& log, const MarkerAppended& appended, const TopicPartition& tp,
                             int64_t producer_id, int16_t producer_epoch, bool commit, int32_t coordinator_epoch,
                             int16_t transaction_version) {
   auto r = log.append_marker(producer_id, producer_epoch, commit, coordinator_epoch, transaction_version,
                              /*leader_epoch=*/0, wall_clock_ms());
   if (!r.ok()) {
-    coordinator::log().warn("{} marker for producer {} epoch {} on {}-{} failed: {}", commit ? "COMMIT" : "ABORT",
-                            producer_id, producer_epoch, escaped(tp.topic), tp.partition, escaped(r.error_message));
+    txn_log().warn("{} marker for producer {} epoch {} on {}-{} failed: {}", commit ? "COMMIT" : "ABORT", producer_id,
+                   producer_epoch, escaped(tp.topic), tp.partition, escaped(r.error_message));
     return to_error_code(r.error);
   }
   if (appended) appended(tp.topic, tp.partition);
@@ -80,7 +80,7 @@ ErrorCode append_log_marker(storage::Log& log, const MarkerAppended& appended, c
 }
 
 void TxnMarkerWriterImpl::write_markers(int64_t producer_id, int16_t producer_epoch, bool commit,
-                                        const std::set<txn::TopicPartition>& partitions,
+                                        const std::set<TopicPartition>& partitions,
                                         std::function<void(ErrorCode)> done) {
   boost::asio::post(io_, [this, producer_id, producer_epoch, commit, partitions, done = std::move(done)]() mutable {
     std::vector<int32_t> offsets_partitions;
@@ -94,7 +94,7 @@ void TxnMarkerWriterImpl::write_markers(int64_t producer_id, int16_t producer_ep
     try {
       logs_result = append_to_logs(producer_id, producer_epoch, commit, partitions);
     } catch (const std::exception& e) {
-      coordinator::log().error("transaction markers for producer {} failed: {}", producer_id, escaped(e.what()));
+      txn_log().error("transaction markers for producer {} failed: {}", producer_id, escaped(e.what()));
     }
     for (int32_t p : offsets_partitions)
       offsets_->on_marker(producer_id, producer_epoch, commit, p, [join](ErrorCode e) { join->finish(e); });

@@ -38,27 +38,27 @@ using MarkerAppended = std::function<void(const std::string& topic, int32_t part
 // One COMMIT/ABORT control batch on `log` (storage::Log::append_marker, which
 // checks the epochs), logged, and `appended` told. Shared by the
 // coordinator's writer and the WriteTxnMarkers handler. Any thread.
-ErrorCode append_log_marker(storage::Log& log, const MarkerAppended& appended, const txn::TopicPartition& tp,
+ErrorCode append_log_marker(storage::Log& log, const MarkerAppended& appended, const TopicPartition& tp,
                             int64_t producer_id, int16_t producer_epoch, bool commit, int32_t coordinator_epoch,
                             int16_t transaction_version);
 
-class TxnMarkerWriterImpl : public txn::TxnMarkerWriter {
+class TxnMarkerWriterImpl : public TxnMarkerWriter {
  public:
   using Post = std::function<void(std::function<void()>)>;
-  TxnMarkerWriterImpl(storage::LogManager& logs, MarkerAppended appended, txn::TxnOffsetMarkerSink* offsets, Post post);
+  TxnMarkerWriterImpl(storage::LogManager& logs, MarkerAppended appended, TxnOffsetMarkerSink* offsets, Post post);
   ~TxnMarkerWriterImpl() override;
   void stop();
 
   void write_markers(int64_t producer_id, int16_t producer_epoch, bool commit,
-                     const std::set<txn::TopicPartition>& partitions, std::function<void(ErrorCode)> done) override;
+                     const std::set<TopicPartition>& partitions, std::function<void(ErrorCode)> done) override;
 
  private:
   ErrorCode append_to_logs(int64_t producer_id, int16_t producer_epoch, bool commit,
-                           const std::set<txn::TopicPartition>& partitions);
+                           const std::set<TopicPartition>& partitions);
 
   storage::LogManager& logs_;
   MarkerAppended appended_;
-  txn::TxnOffsetMarkerSink* offsets_;
+  TxnOffsetMarkerSink* offsets_;
   Post post_;
   boost::asio::io_context io_;
   boost::asio::executor_work_guard<boost::asio::io_context::executor_type> work_;

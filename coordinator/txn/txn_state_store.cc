@@ -4,8 +4,8 @@
 
 #include "common/log_escape.h"
 #include "common/wall_clock.h"
-#include "coordinator/runtime/coordinator_log.h"
 #include "coordinator/runtime/storage_errors.h"
+#include "coordinator/txn/txn_log.h"
 #include "log/batch_builder.h"
 #include "log/record_batch.h"
 #include "protocol/errors.h"
@@ -16,7 +16,7 @@ namespace {
 std::string_view as_chars(const std::vector<uint8_t>& b) { return {reinterpret_cast<const char*>(b.data()), b.size()}; }
 
 // The records of one stored batch, appended to `out`.
-void decode_batch(const storage::RecordBatchView& batch, std::vector<txn::TxnLogRecord>& out) {
+void decode_batch(const storage::RecordBatchView& batch, std::vector<TxnLogRecord>& out) {
   if (batch.is_control()) return;
   if (batch.compression() != storage::Compression::kNone)
     throw std::runtime_error("__transaction_state: compressed batch at offset " + std::to_string(batch.base_offset()) +
@@ -25,7 +25,7 @@ void decode_batch(const storage::RecordBatchView& batch, std::vector<txn::TxnLog
   storage::RecordView r;
   while (it.next(r)) {
     if (!r.key) throw std::runtime_error("__transaction_state: record without a key");
-    out.push_back(txn::decode_txn_log_record(*r.key, r.value));
+    out.push_back(decode_txn_log_record(*r.key, r.value));
   }
   if (!it.ok())
     throw std::runtime_error("__transaction_state: malformed records at offset " + std::to_string(batch.base_offset()));
@@ -54,11 +54,11 @@ void TxnStateStore::create() {
     throw std::runtime_error("cannot create __transaction_state: " + r.message);
   log_ = logs_.get_log(kTransactionStateTopic, 0);
   if (!log_) throw std::runtime_error("__transaction_state-0 is missing after its creation");
-  coordinator::log().info("created the internal topic __transaction_state (1 partition, cleanup.policy=compact)");
+  txn_log().info("created the internal topic __transaction_state (1 partition, cleanup.policy=compact)");
 }
 
-std::vector<txn::TxnLogRecord> TxnStateStore::load() const {
-  std::vector<txn::TxnLogRecord> out;
+std::vector<TxnLogRecord> TxnStateStore::load() const {
+  std::vector<TxnLogRecord> out;
   if (!log_) return out;  // no transactional producer yet
   storage::Offset next = log_->log_start_offset();
   const storage::Offset end = log_->log_end_offset();
@@ -90,12 +90,12 @@ ErrorCode TxnStateStore::write(const std::vector<uint8_t>& key, const std::optio
   auto batch = b.build();
   auto r = log_->append(std::span<uint8_t>(batch), /*leader_epoch=*/0, now);
   if (!r.ok()) {
-    coordinator::log().error("__transaction_state append failed: {}", escaped(r.error_message));
+    txn_log().error("__transaction_state append failed: {}", escaped(r.error_message));
     return to_error_code(r.error);
   }
   auto flushed = log_->flush_to(storage::Offset(r.last_offset.value + 1));
   if (flushed != storage::LogErrc::kNone) {
-    coordinator::log().error("__transaction_state fsync failed");
+    txn_log().error("__transaction_state fsync failed");
     return ErrorCode::kKafkaStorageError;
   }
   return ErrorCode::kNone;
@@ -107,7 +107,7 @@ void TxnStateStore::append(const std::string&, std::vector<uint8_t> key, std::op
   try {
     e = write(key, value);
   } catch (const std::exception& ex) {
-    coordinator::log().error("__transaction_state append failed: {}", escaped(ex.what()));
+    txn_log().error("__transaction_state append failed: {}", escaped(ex.what()));
   }
   post_([done = std::move(done), e] { done(e); });
 }

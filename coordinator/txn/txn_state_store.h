@@ -31,7 +31,7 @@ namespace skiff::txn {
 
 inline constexpr const char* kTransactionStateTopic = "__transaction_state";
 
-class TxnStateStore : public txn::TxnStateLog {
+class TxnStateStore : public TxnStateLog {
  public:
   using Post = std::function<void(std::function<void()>)>;
   TxnStateStore(storage::LogManager& logs, int32_t segment_bytes, Post post);
@@ -43,7 +43,7 @@ class TxnStateStore : public txn::TxnStateLog {
   // Every record from the log start, in offset order. Throws
   // protocol::DecodeError / std::runtime_error on a corrupt record: the
   // broker must not serve a coordinator built from half a state.
-  std::vector<txn::TxnLogRecord> load() const;
+  std::vector<TxnLogRecord> load() const;
 
   void append(const std::string& transactional_id, std::vector<uint8_t> key, std::optional<std::vector<uint8_t>> value,
               std::function<void(ErrorCode)> done) override;
