@@ -95,8 +95,7 @@ std::unique_ptr<group::GroupCoordinator> make_group_coordinator(const config::Br
   g.consumer_default_assignor = c.group_consumer_assignors.at(0);
   g.consumer_migration_policy = c.group_consumer_migration_policy;
   g.group_configs_file = std::filesystem::path(c.log_dirs.at(0)) / "skiff-group-configs";
-  return std::make_unique<group::GroupCoordinator>(
-      g, logs, std::filesystem::path(c.log_dirs.at(0)) / "skiff-consumer-offsets.log");
+  return std::make_unique<group::GroupCoordinator>(g, logs);
 }
 
 txn::TxnHostConfig txn_host_config(const config::BrokerConfig& c, int32_t offsets_partitions) {

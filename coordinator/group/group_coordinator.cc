@@ -10,13 +10,11 @@
 
 #include "common/log_escape.h"
 #include "common/wall_clock.h"
-#include "coordinator/group/offsets_migration.h"
 #include "coordinator/runtime/coordinator_log.h"
 
 namespace skiff::group {
 
-GroupCoordinator::GroupCoordinator(const GroupConfig& config, storage::LogManager& logs,
-                                   const std::filesystem::path& legacy_file)
+GroupCoordinator::GroupCoordinator(const GroupConfig& config, storage::LogManager& logs)
     : config_(config),
       topics_([&logs](const std::string& name) -> std::optional<consumer::TopicMetadata> {
         auto t = logs.topic(name);
@@ -32,10 +30,6 @@ GroupCoordinator::GroupCoordinator(const GroupConfig& config, storage::LogManage
       logs, OffsetsTopicConfig{config.offsets_topic_num_partitions, config.offsets_topic_segment_bytes});
   std::map<std::string, LoadedGroup> loaded;
   next_pending_order_ = store_->load(loaded) + 1;
-  if (migrate_legacy_offsets(legacy_file, *store_)) {  // then the topic holds the file's state too
-    loaded.clear();
-    next_pending_order_ = store_->load(loaded) + 1;
-  }
   load(loaded);
   auto ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
   coordinator::log().info("group coordinator: loaded {} group(s) from __consumer_offsets in {:.1f} ms", groups_.size(),

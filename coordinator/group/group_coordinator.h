@@ -85,10 +85,9 @@ bool migration_downgrade_enabled(const std::string& policy);
 
 class GroupCoordinator : public txn::TxnOffsetMarkerSink {
  public:
-  // Loads the groups and offsets kept in `__consumer_offsets` of `logs`,
-  // first migrating `legacy_file` (the file of Skiff < this change,
-  // offsets_migration.h) into the topic if it exists. Throws on corrupt data.
-  GroupCoordinator(const GroupConfig& config, storage::LogManager& logs, const std::filesystem::path& legacy_file = {});
+  // Loads the groups and offsets kept in `__consumer_offsets` of `logs`.
+  // Throws on corrupt data.
+  GroupCoordinator(const GroupConfig& config, storage::LogManager& logs);
   ~GroupCoordinator() override;
 
   // Answers every waiting JoinGroup/SyncGroup with NOT_COORDINATOR, stops the

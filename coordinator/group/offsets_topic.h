@@ -21,21 +21,19 @@
 // acknowledged before that.
 //
 // Threads: load() at startup before any write; every other method may be
-// called from any thread. Writes to one partition are ordered by the log's
-// lock; the caller orders a producer's pending writes with its markers (the
+// called from any thread (StateTopic's rules). The caller orders a producer's pending writes with its markers (the
 // coordinator's txn mutex), since the sequence is read before the append.
 #pragma once
 
 #include <cstdint>
 #include <functional>
 #include <map>
-#include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "coordinator/group/offsets_replay.h"
+#include "coordinator/runtime/state_topic.h"
 #include "log/log_manager.h"
 #include "protocol/error_codes.h"
 
@@ -43,13 +41,7 @@ namespace skiff::group {
 
 inline constexpr const char* kConsumerOffsetsTopic = "__consumer_offsets";
 
-// Per partition, the end offset that must be durable.
-struct FlushPoints {
-  std::map<int32_t, int64_t> ends;
-  void merge(const FlushPoints& o) {
-    for (auto [p, e] : o.ends) ends[p] = std::max(ends[p], e);
-  }
-};
+using coordinator::FlushPoints;
 
 struct OffsetsTopicConfig {
   int32_t partitions = 50;            // offsets.topic.num.partitions
@@ -65,9 +57,9 @@ class OffsetsTopic {
   // std::runtime_error on a corrupt record.
   int64_t load(std::map<std::string, LoadedGroup>& loaded);
   // Creates the topic if it does not exist. Throws std::runtime_error.
-  void ensure_created();
-  bool exists() const;
-  int32_t partitions() const { return partitions_; }
+  void ensure_created() { topic_.ensure_created(); }
+  bool exists() const { return topic_.exists(); }
+  int32_t partitions() const { return topic_.partitions(); }
   int32_t partition_for(const std::string& group) const;
 
   std::optional<FlushPoints> write_offsets(const std::string& group,
@@ -87,23 +79,13 @@ class OffsetsTopic {
                                           ErrorCode* error = nullptr);
 
   // Makes everything up to `points` durable. False on I/O error.
-  bool flush(const FlushPoints& points);
+  bool flush(const FlushPoints& points) { return topic_.flush(points); }
 
  private:
-  std::shared_ptr<storage::Log> log(int32_t partition);     // creates the topic if needed
   protocol::Uuid topic_id(const TopicPartition& tp) const;  // zero when the topic is unknown
-  void open_existing();                                     // caller holds mu_
-  void ensure_created_locked();                             // caller holds mu_
-  std::optional<FlushPoints> append(int32_t partition, std::vector<uint8_t> batch, ErrorCode* error);
-  std::optional<FlushPoints> append_with(int32_t partition, const std::string& what, ErrorCode* error,
-                                         const std::function<storage::AppendResult(storage::Log&)>& op);
-  void load_partition(storage::Log& log, OffsetsReplay& replay);
 
   storage::LogManager& logs_;
-  const OffsetsTopicConfig config_;
-  int32_t partitions_;                                // set at load, before any other thread uses this
-  mutable std::mutex mu_;                             // parts_ (a leaf: held for pointer copies and the creation only)
-  std::vector<std::shared_ptr<storage::Log>> parts_;  // empty until the topic exists
+  coordinator::StateTopic topic_;
 };
 
 }  // namespace skiff::group

@@ -74,6 +74,7 @@ void TxnHost::start() {
 void TxnHost::stop() {
   if (stopped_.exchange(true)) return;
   markers_.stop();
+  store_.stop();  // the fsyncs under way complete, their completions posted
   work_.reset();
   io_.stop();
   if (thread_.joinable()) thread_.join();

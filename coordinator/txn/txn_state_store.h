@@ -3,7 +3,12 @@
 // segment files are Kafka's and `kafka-dump-log --transaction-log-decoder`
 // decodes them. Each TxnStateLog::append is one uncompressed batch with one
 // TransactionLogKey/Value record (coordinator/txn/transaction_log.h; null value =
-// tombstone), fsynced before its completion runs. The topic has
+// tombstone); its completion runs once it is fsynced. The topic is the
+// coordinators' one StateTopic (coordinator/runtime/state_topic.h): appends
+// run on the coordinator's strand, their fsyncs on the topic's flusher
+// thread, so concurrent transactions' state writes share one fdatasync (the
+// group commit __consumer_offsets has) and the strand never waits on the
+// disk. The topic has
 // cleanup.policy=compact: the log cleaner (log/log_cleaner_manager.h) keeps
 // the latest record per transactional id and drops tombstones after
 // delete.retention.ms, so the log stays bounded by the live ids.
@@ -14,8 +19,8 @@
 // every state write into one of 50 fsync streams.
 //
 // Threads: open() and load() at startup, before any append; append() from the
-// coordinator's strand only. `done` is handed to `post` (the strand), never
-// run inside append().
+// coordinator's strand only; stop() once, before the strand stops. `done` is
+// handed to `post` (the strand), never run inside append().
 #pragma once
 
 #include <functional>
@@ -23,6 +28,7 @@
 #include <string>
 #include <vector>
 
+#include "coordinator/runtime/state_topic.h"
 #include "coordinator/txn/transaction_log.h"
 #include "coordinator/txn/txn_ports.h"
 #include "log/log_manager.h"
@@ -48,16 +54,13 @@ class TxnStateStore : public TxnStateLog {
   void append(const std::string& transactional_id, std::vector<uint8_t> key, std::optional<std::vector<uint8_t>> value,
               std::function<void(ErrorCode)> done) override;
 
-  const std::shared_ptr<storage::Log>& log() const { return log_; }
+  // Completes the appends whose fsync is under way (their completions are
+  // posted); later appends fsync on the caller's thread.
+  void stop() { topic_.stop(); }
 
  private:
-  void create();  // throws std::runtime_error
-  ErrorCode write(const std::vector<uint8_t>& key, const std::optional<std::vector<uint8_t>>& value);
-
-  storage::LogManager& logs_;
-  int32_t segment_bytes_;
+  coordinator::StateTopic topic_;
   Post post_;
-  std::shared_ptr<storage::Log> log_;
 };
 
 }  // namespace skiff::txn

@@ -99,11 +99,10 @@ class GroupFixture {
     c.offsets_topic_num_partitions = 5;  // creating Kafka's 50 takes ~1 s per test
     return c;
   }
-  // The coordinator over a LogManager of the temp dir (its __consumer_offsets),
-  // migrating legacy_file() first if it exists.
+  // The coordinator over a LogManager of the temp dir (its __consumer_offsets).
   void start() {
     if (!logs) logs = std::make_unique<storage::LogManager>(log_config());
-    coordinator = std::make_unique<GroupCoordinator>(config_, *logs, legacy_file());
+    coordinator = std::make_unique<GroupCoordinator>(config_, *logs);
   }
   // Coordinator and logs closed (as a broker stop).
   void stop() {
@@ -120,7 +119,6 @@ class GroupFixture {
     lc.log_dirs = {dir_ / "logs"};
     return lc;
   }
-  std::filesystem::path legacy_file() const { return dir_ / "skiff-consumer-offsets.log"; }
   const std::filesystem::path& dir() const { return dir_.path(); }
   GroupCoordinator& c() { return *coordinator; }
 

@@ -1,11 +1,8 @@
 // The group coordinator's state on __consumer_offsets: Kafka's record bytes,
-// which partition and batch kind each write is, tombstones, and the
-// migration of the legacy file (including a start killed before the
-// migration was marked complete).
+// which partition and batch kind each write is, tombstones.
 #include <algorithm>
 
 #include "common/kafka_hash.h"
-#include "coordinator/group/offset_store.h"
 #include "coordinator/group/offsets_log.h"
 #include "log/control_batch.h"
 #include "log/record_batch.h"
@@ -210,70 +207,4 @@ TEST_CASE("expired offsets are tombstones on __consumer_offsets, so the cleaner 
   CHECK((recs[2].key == encode_group_key("g") && !recs[2].value));
   f.restart();
   CHECK(committed(f.c(), "g") == -1);
-}
-
-namespace {
-
-// Writes a legacy (pre-topic) file: g with a committed offset and a group
-// record; h with a pending offset a later commit superseded, and a pending
-// offset of another producer still open.
-void write_legacy(const std::filesystem::path& file) {
-  std::map<std::string, LoadedGroup> none;
-  OffsetStore s(file, none);
-  REQUIRE(s.write_group({.group_id = "g", .protocol_type = "consumer", .generation = 5, .state_timestamp = 77}));
-  REQUIRE(s.write_offsets("g", {{kTp, committed_at(100)}, {{"other", 3}, committed_at(300)}}));
-  REQUIRE(s.write_pending("h", {{1, kTp, PendingOffset{committed_at(10), 0, 1, false}}}));
-  REQUIRE(s.write_offsets("h", {{kTp, committed_at(20)}}, {{1, kTp, PendingOffset{committed_at(10), 0, 1, true}}}));
-  REQUIRE(s.write_pending("h", {{2, kTp, PendingOffset{committed_at(30), 4, 2, false}}}));
-  REQUIRE(s.flush(*s.write_pending("h", {{2, {"x", 1}, PendingOffset{committed_at(31), 4, 3, false}}})));
-}
-
-void check_migrated(GroupFixture& f) {
-  auto& c = f.c();
-  CHECK(committed(c, "g") == 100);
-  CHECK(committed(c, "g", {"other", 3}) == 300);
-  CHECK(c.describe_group("g").protocol_type == "consumer");
-  CHECK(committed(c, "h") == -2);  // still pending offsets on it
-  // Producer 1's COMMIT: its offset was superseded by the plain commit of 20.
-  CHECK(marker(c, "h", 1, 0, true) == ErrorCode::kNone);
-  CHECK(committed(c, "h") == -2);  // producer 2's is still open
-  CHECK(marker(c, "h", 2, 4, true) == ErrorCode::kNone);
-  CHECK(committed(c, "h") == 30);
-  CHECK(committed(c, "h", {"x", 1}) == 31);
-}
-
-}  // namespace
-
-TEST_CASE("the legacy offsets file is migrated into __consumer_offsets once", "[groups][offsets_topic][migration]") {
-  GroupFixture f;
-  f.stop();
-  write_legacy(f.legacy_file());
-  f.start();
-  CHECK(!std::filesystem::exists(f.legacy_file()));
-  auto done = f.legacy_file();
-  done += ".migrated";
-  CHECK(std::filesystem::exists(done));
-  check_migrated(f);
-  f.restart();  // no second migration; the markers' effects are on the topic
-  CHECK(committed(f.c(), "h") == 30);
-  CHECK(committed(f.c(), "g") == 100);
-}
-
-TEST_CASE("a migration killed before it was marked complete runs again to the same state",
-          "[groups][offsets_topic][migration]") {
-  GroupFixture f;
-  f.stop();
-  write_legacy(f.legacy_file());
-  f.start();  // migrated...
-  f.stop();
-  auto done = f.legacy_file();
-  done += ".migrated";
-  // ...but as if killed just before the rename: the file is still there.
-  std::filesystem::rename(done, f.legacy_file());
-  f.start();
-  CHECK(!std::filesystem::exists(f.legacy_file()));
-  check_migrated(f);
-  f.restart();
-  CHECK(committed(f.c(), "h") == 30);
-  CHECK(committed(f.c(), "h", {"x", 1}) == 31);
 }
