@@ -24,7 +24,10 @@
 // state is loaded synchronously at construction (after log recovery, before
 // any request is served), so COORDINATOR_LOAD_IN_PROGRESS is never needed. Transactional
 // offsets also take `txn_mu_` (before any group's mutex): it orders their
-// writes with the markers, as Kafka's partition log does.
+// writes with the markers, as Kafka's partition log does. A write (offset
+// commit, group state change) holds its handler thread until its
+// group-committed fsync; why this coordinator is not on a strand like the
+// transaction coordinator: docs/architecture.md, "Two coordinator models".
 #pragma once
 
 #include <atomic>
