@@ -10,7 +10,7 @@
 // "dense" (random values, nothing nil, every array non-empty). The C++ tests decode each body and
 // re-encode it byte for byte. Output is deterministic for a kmsg version.
 //
-// Usage: go run . -schemas ../../protocol/schemas -out ../../tests/codec/vectors/kmsg_vectors.txt
+// Usage: go run . -schemas ../../protocol/schemas -out ../../tests/protocol/vectors/kmsg_vectors.txt
 package main
 
 import (
@@ -162,7 +162,7 @@ func stripLineComments(data []byte) []byte {
 
 func main() {
 	schemas := flag.String("schemas", "../../protocol/schemas", "schema directory")
-	out := flag.String("out", "../../tests/codec/vectors/kmsg_vectors.txt", "output file")
+	out := flag.String("out", "../../tests/protocol/vectors/kmsg_vectors.txt", "output file")
 	flag.Parse()
 
 	paths, err := filepath.Glob(filepath.Join(*schemas, "*.json"))

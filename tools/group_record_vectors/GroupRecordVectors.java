@@ -1,10 +1,10 @@
 // Prints __consumer_offsets records of KIP-848's consumer groups as Kafka
 // 4.4.0's own generated classes serialize them (key: int16 record type + key
 // v0; value: int16 version + value), one "name key_hex value_hex" line each:
-// the vectors tests/groups/consumer_group_records_test.cc decodes and
+// the vectors tests/coordinator/group/consumer_group_records_test.cc decodes and
 // re-encodes byte for byte. Run (Java 11+, single-file source):
 //   java -cp "$(scripts/fetch_kafka_jars.sh | tail -1)/*" \
-//     tools/group_record_vectors/GroupRecordVectors.java > tests/groups/vectors/consumer_group_records.txt
+//     tools/group_record_vectors/GroupRecordVectors.java > tests/coordinator/group/vectors/consumer_group_records.txt
 import java.nio.ByteBuffer;
 import java.util.HexFormat;
 import java.util.List;
