@@ -7,7 +7,7 @@ two picks in a row can collide. free_port() never returns a port this
 process handed out before, nor one in `exclude`.
 
   python3 scripts/free_port.py [EXCLUDED...]   # prints one port (shell scripts)
-  from free_port import free_port              # Python scripts in scripts/
+  from free_port import free_port              # Python: bench/brokers.py, the pytest harness
 """
 import socket
 import sys

@@ -27,7 +27,7 @@
 # status prints "running PID 127.0.0.1:PORT" (exit 0) or "stopped" (exit 3).
 # prepare writes the config and formats the storage without starting; exec
 # then replaces itself with the broker's JVM in the foreground (for callers
-# that time the start from exec, as scripts/bench_vs_kafka.py does).
+# that time the start from exec, as bench/vs_kafka.py does).
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 VERSION="${KAFKA_VERSION:-4.4.0}"
@@ -113,7 +113,7 @@ PROPS
   if [[ ! -f "$DIR/data/meta.properties" ]]; then
     CLUSTER_ID=$(java -cp "$CP" kafka.tools.StorageTool random-uuid 2>/dev/null | tail -n1)
     # KAFKA_ADD_SCRAM: a SCRAM credential made at format time, in
-    # kafka-storage's --add-scram form (scripts/bench_sasl.py).
+    # kafka-storage's --add-scram form (bench/sasl.py).
     local scram=()
     [[ -n "${KAFKA_ADD_SCRAM:-}" ]] && scram=(--add-scram "$KAFKA_ADD_SCRAM")
     if ! java -cp "$CP" kafka.tools.StorageTool format -t "$CLUSTER_ID" -c "$DIR/server.properties" \

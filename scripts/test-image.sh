@@ -247,7 +247,7 @@ $SUDO chown -R 1000:1000 "$CERTS"
 # environment (SKIFF_SCRAM_BOOTSTRAP_USERS), as a secured container is set
 # up; and PLAIN, users from the JAAS entry, for the host's kcat: Debian's
 # librdkafka 2.0.2 sends a malformed SCRAM final message that Kafka 4.4
-# refuses too. SCRAM is checked with scripts/bench_sasl.py's client.
+# refuses too. SCRAM is checked with bench/sasl.py's client.
 sasl_env=(-e SKIFF_SASL_ENABLED_MECHANISMS=SCRAM-SHA-512,PLAIN
           -e SKIFF_SCRAM_BOOTSTRAP_USERS='SCRAM-SHA-512=[name=admin,password=admin-secret]'
           -e SKIFF_LISTENER_NAME_SASL_SSL_PLAIN_SASL_JAAS_CONFIG='org.apache.kafka.common.security.plain.PlainLoginModule required user_admin="admin-secret";')
@@ -260,10 +260,10 @@ kcat_sasl() {  # kcat over SASL_SSL/PLAIN as admin with the password $1, then kc
 scram_login() {  # one SASL_SSL/SCRAM-SHA-512 login as admin/admin-secret and a Metadata request
   timeout 30 python3 - "$SASL_PORT" "$CA/ca.pem" <<'PY'
 import ssl, sys
-sys.path.insert(0, "scripts")
-import bench_sasl
+sys.path.insert(0, ".")
+from bench.sasl import ScramClient, one_connection
 ctx = ssl.create_default_context(cafile=sys.argv[2])
-print(f"{bench_sasl.one_connection(int(sys.argv[1]), ctx, 'SCRAM-SHA-512', bench_sasl.ScramClient()):.1f} ms")
+print(f"{one_connection(int(sys.argv[1]), ctx, 'SCRAM-SHA-512', ScramClient()):.1f} ms")
 PY
 }
 

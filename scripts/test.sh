@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Builds Skiff and runs every test: the integration tests in the normal
-# build, a smoke run of scripts/bench-vs-kafka.sh, the unit and network tests
-# under ASan+UBSan and under TSan, a short fuzz pass and the container image
-# test. It leaves build/ configured with SKIFF_TEST_LABELS=integration (unit
-# test executables not built there): reconfigure with -DSKIFF_TEST_LABELS=
-# for the whole suite in build/.
+# build, a smoke run of the side-by-side benchmark (python3 -m bench.vs_kafka),
+# the unit and network tests under ASan+UBSan and under TSan, a short fuzz
+# pass and the container image test. It leaves build/ configured with
+# SKIFF_TEST_LABELS=integration (unit test executables not built there):
+# reconfigure with -DSKIFF_TEST_LABELS= for the whole suite in build/.
 # Installs what it needs first (idempotent). Usage:
 #   scripts/test.sh            # everything
 #   SKIFF_TEST_QUICK=1 scripts/test.sh   # normal build only
@@ -86,9 +86,10 @@ SKIFF_TIDY_JOBS="$JOBS" scripts/check-style.sh --build build --no-format --no-li
 (cd build && ctest --output-on-failure --timeout 900 -j"$JOBS")
 
 # Not a test (nothing is timed against a threshold): keeps the side-by-side
-# benchmark against Apache Kafka working, with tiny loads.
+# benchmark against Apache Kafka working, with tiny loads (bench/README.md).
+# Its results go to build/results; on timeout's SIGTERM it stops both brokers.
 step "benchmark smoke run: Skiff and Apache Kafka, one round, tiny loads"
-BUILD_DIR=build timeout 900 scripts/bench-vs-kafka.sh --smoke >/dev/null
+BUILD_DIR=build timeout 900 python3 -m bench.vs_kafka --smoke >/dev/null
 
 if [[ -z "${SKIFF_TEST_QUICK:-}" ]]; then
   step "sanitizer builds (ASan+UBSan, TSan): awaited"

@@ -1,5 +1,5 @@
 // skiff_log_bench: storage micro-benchmarks (not a test). Driven by
-// scripts/bench_log.sh.
+// bench/log.py.
 //   append  <dir> <total_mb> <batch_bytes> <writers> <flush_messages> [segment_mb]
 //   read    <dir> <max_bytes>               (sequential Fetch-style reads)
 //   recover <dir>                           (unclean open, recovery point 0)

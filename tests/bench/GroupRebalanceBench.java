@@ -1,5 +1,5 @@
 // The cost of group membership with the real Java client, for
-// scripts/bench_groups.py (not a test). Launched from source on Kafka's jars.
+// bench/groups.py (not a test). Launched from source on Kafka's jars.
 //   first: a new consumer subscribes to a topic that already holds records;
 //          the time from subscribe() (its first heartbeat or JoinGroup goes
 //          out with the first poll) to the first record it returns. Median

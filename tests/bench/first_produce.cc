@@ -5,7 +5,7 @@
 // first answer without error it prints the CLOCK_REALTIME of the
 // acknowledgement. A raw client rather than librdkafka, whose reconnect timer
 // ticks once a second and would hide a millisecond start.
-// Not a test: run by scripts/bench_vs_kafka.py.
+// Not a test: run by bench/vs_kafka.py.
 //
 //   skiff_first_produce HOST PORT TOPIC [timeout_s=120]
 #include <chrono>

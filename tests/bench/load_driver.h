@@ -1,5 +1,5 @@
 // What the produce load drivers (skiff_rdkafka_bench, skiff_produce_load)
-// share, so that scripts/bench_request_cost.py drives and reads both the same
+// share, so that bench/request_cost.py drives and reads both the same
 // way: their common flags (LoadOptions), the clock they time requests by, and
 // the one JSON line a run reports. Header-only: the librdkafka driver links
 // no Skiff library. Thread: report from one thread.

@@ -2,7 +2,7 @@
 // a produce makes (RequestMetrics::on_response_sent, TopicMetrics::produced,
 // the clock reads behind RequestTimes, and the errors-per-API count of its
 // one-partition response), single-threaded and from two
-// threads at once (shared counters). Run by scripts/bench_metrics.py; not a
+// threads at once (shared counters). Run by bench/metrics.py; not a
 // test.
 #include <chrono>
 #include <cstdio>

@@ -4,7 +4,7 @@
 // else: no log, no hand-off, no second thread. What `skiff_produce_load`
 // reaches against it is what the client, loopback TCP and the machine allow
 // a server that costs nothing but one wake-up per read: the bound a broker's
-// saturation is read against (scripts/bench_request_cost.py --brokers
+// saturation is read against (bench/request_cost.py --brokers
 // ceiling). Not a broker and not a test.
 //
 //   skiff_null_responder --port P [--seconds S]

@@ -1,5 +1,5 @@
 // skiff_partitions_bench: drives a broker with many partitions (not a test;
-// scripts/bench_partitions.sh runs it).
+// bench/partitions.py runs it).
 //
 //   skiff_partitions_bench HOST PORT create TOPICS PARTITIONS
 //       creates topics p-0..p-(TOPICS-1), one CreateTopics request each, then

@@ -2,7 +2,7 @@
 // connections, from one thread that costs the machine little, so that a
 // saturation run on a 2-core machine measures the broker rather than the
 // client (librdkafka spends ~39 µs of CPU per one-record request, more than
-// the broker does). Not a test: run by scripts/bench_request_cost.py.
+// the broker does). Not a test: run by bench/request_cost.py.
 //
 //   skiff_produce_load --bootstrap H:P --topic T --rate R --seconds S [--producers P] [--size B]
 //                      [--partitions N]

@@ -1,4 +1,4 @@
-// A librdkafka load driver for scripts/bench_vs_kafka.py: the same client,
+// A librdkafka load driver for bench/vs_kafka.py: the same client,
 // with the same settings, against Skiff and against Apache Kafka. Each mode
 // prints one JSON line on stdout; diagnostics go to stderr.
 //
@@ -8,7 +8,7 @@
 //   rdkafka_bench rate     --bootstrap H:P --topic T --rate R --seconds S --producers P [--size S]
 //   rdkafka_bench version
 //   Any mode also takes --stats-file F: librdkafka's statistics every 200 ms,
-//   appended one JSON per line (scripts/rdkafka_stats.py summarises them).
+//   appended one JSON per line (bench/rdkafka_stats.py summarises them).
 //
 // produce: N records of S bytes as fast as the producer takes them; records/s
 //   over the time from the first send to the last delivery report.
@@ -125,7 +125,7 @@ rd_kafka_t* make_client(rd_kafka_type_t type, Conf& conf) {
 Conf base_conf(const Options& o) {
   Conf c;
   // Warnings too: a timed-out request or a dropped connection is what explains
-  // a latency stall (bench_request_cost.py keeps the client's last log lines).
+  // a latency stall (bench/request_cost.py keeps the client's last log lines).
   c.set("bootstrap.servers", o.bootstrap).set("log_level", "4");
   for (const auto& [k, v] : o.extra) c.set(k, v);
   return c;
@@ -185,7 +185,7 @@ long top_level_number(const char* json, size_t len, const char* key) {
 
 // --stats-file: every client's statistics (rtt, int_latency, outbuf_latency
 // per broker: where a record's time went), appended one JSON per line
-// (scripts/rdkafka_stats.py reads them). Written from the clients' threads.
+// (bench/rdkafka_stats.py reads them). Written from the clients' threads.
 std::FILE* g_stats_out = nullptr;
 
 int on_stats(rd_kafka_t*, char* json, size_t len, void* opaque) {

@@ -2,7 +2,7 @@
 // path (Acceptor -> Processor -> RequestChannel -> handler -> back), using
 // ApiVersions v3 requests, the cheapest API, on C connections spread over T
 // threads, each connection with one request outstanding (closed loop).
-// Not a test: run by scripts/bench-network.sh.
+// Not a test: run by bench/network.py.
 //
 //   skiff_request_bench HOST PORT [connections=100] [seconds=5] [threads=2]
 #include <atomic>

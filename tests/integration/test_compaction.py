@@ -20,7 +20,7 @@
 The broker: a skiff of the module's own (SKIFF_BINARY), or Apache Kafka 4.4
 with SKIFF_COMPACTION_BROKER=kafka (scripts/kafka-broker.sh), the same
 cleaner settings; SKIFF_COMPACTION_DUMP=FILE writes the surviving key->value
-map of test_last_value_per_key (scripts/compaction-vs-kafka.sh diffs both).
+map of test_last_value_per_key (bench/compaction_vs_kafka.py diffs both).
 Every wait is bounded. Only the confluent_kafka run (and java for the
 keyless case) executes these: the other clients skip."""
 from __future__ import annotations

@@ -6,7 +6,7 @@
 //	            (the suite SIGKILLs members mid-run).
 //	txn_bench   transactional produce (per_txn records per transaction, the
 //	            EndTxn latency of each) or idempotent produce, for
-//	            scripts/bench_vs_kafka_txn.py.
+//	            bench/txn.py.
 //
 // They read their own fields from the request file (txnRequest), so main.go
 // only dispatches. "tv1": true caps Produce at v11, EndTxn and

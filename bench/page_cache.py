@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 """Where a segment write's time goes: the ways a log could put bytes in a file,
 each writing the same amount in the same chunk size, timed for wall clock and
 CPU (issue 22's page-cache question; the decision is in log/README.md).
@@ -17,16 +16,19 @@ Not a test: bounded (a few GiB of writes), local files only.
               (the tail would then be read from a cache of our own, as
               Redpanda's batch cache).
 
-  scripts/bench_page_cache.py [--dir D] [--gib 2] [--chunk-kib 64] [--rounds 3]
+  python3 -m bench.page_cache [--smoke] [--dir D] [--gib 2] [--chunk-kib 64] [--rounds 3]
 """
-import argparse
 import mmap
 import os
 import resource
 import statistics
+import sys
 import tempfile
 import time
 from pathlib import Path
+
+from bench.brokers import ROOT, add_build_args, log
+from bench.results import Report, add_out_arg, parser, table
 
 
 def cpu_seconds():
@@ -79,35 +81,43 @@ def one_round(d, total, chunk):
         out["direct"] = write_file(f, total, chunk, os.O_DIRECT, memoryview(aligned))
     except OSError as e:  # a filesystem without O_DIRECT (tmpfs)
         out["direct"] = None
-        print(f"direct: {e}")
+        log(f"direct: {e}")
     drop(f)
     return out
 
 
 def main():
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = parser(__doc__)
     p.add_argument("--dir", type=Path, default=None, help="where to write (default: a temp dir under the repo)")
     p.add_argument("--gib", type=float, default=2)
     p.add_argument("--chunk-kib", type=int, default=64)
     p.add_argument("--rounds", type=int, default=3)
+    p.add_argument("--smoke", action="store_true", help="64 MiB, one round: checks the benchmark works")
+    add_build_args(p, binaries=False)  # BUILD_DIR/results is where the results go
+    add_out_arg(p)
     args = p.parse_args()
-    base = args.dir or Path(__file__).resolve().parent.parent
+    if args.smoke:
+        args.gib, args.rounds = 1 / 16, 1
+    base = args.dir or ROOT
     total, chunk = int(args.gib * (1 << 30)), args.chunk_kib * 1024
+    report = Report("page_cache", args)
     results = {}
     with tempfile.TemporaryDirectory(prefix="bench-page-cache-", dir=base) as d:
         for r in range(args.rounds):
             for name, v in one_round(Path(d), total, chunk).items():
                 if v:
                     results.setdefault(name, []).append(v)
-            print(f"round {r + 1} done", flush=True)
-    print(f"\n{args.gib} GiB in {args.chunk_kib} KiB writes, medians of {args.rounds}, on {base}\n")
-    print("| way | MB/s | CPU s per GiB | MB/s range |")
-    print("|---|---|---|---|")
+            log(f"round {r + 1} done")
+    rows = []
     for name, runs in results.items():
+        report.run(name, {"wall_s": [w for w, _ in runs], "cpu_s": [c for _, c in runs]})
         rates = [total / w / 1e6 for w, _ in runs]
         cpu = statistics.median(c for _, c in runs) / args.gib
-        print(f"| {name} | {statistics.median(rates):.0f} | {cpu:.2f} | {min(rates):.0f}–{max(rates):.0f} |")
+        rows.append([name, f"{statistics.median(rates):.0f}", f"{cpu:.2f}", f"{min(rates):.0f}–{max(rates):.0f}"])
+    report.add(f"{args.gib} GiB in {args.chunk_kib} KiB writes, medians of {args.rounds}, on {base}")
+    report.add(table(["way", "MB/s", "CPU s per GiB", "MB/s range"], rows))
+    report.finish()
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 """Connection setup cost of SASL, Skiff beside Apache Kafka 4.4 configured
 alike (one SASL_SSL listener, PEM key material, SCRAM-SHA-512 and PLAIN, the
 SCRAM user created at startup: Skiff's scram.bootstrap.users, Kafka's
@@ -9,10 +8,10 @@ the salted password (as a client that keeps its connection factory would),
 so the times are the broker's, not PBKDF2 in Python. Not a test; loopback
 only; every step bounded.
 
-  scripts/bench_sasl.py [--connections 300] [--brokers skiff,kafka]
+  python3 -m bench.sasl [--smoke] [--connections 300] [--brokers skiff,kafka]
 
-Needs build/skiff and the Kafka jars (scripts/fetch_kafka_jars.sh)."""
-import argparse
+ScramClient and one_connection are also scripts/test-image.sh's SCRAM login.
+"""
 import base64
 import hashlib
 import hmac
@@ -22,17 +21,12 @@ import socket
 import ssl
 import statistics
 import struct
-import subprocess
 import sys
-import tempfile
 import time
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import bench_tls  # noqa: E402
-from bench_tls import make_certs, wait_port  # noqa: E402
-from bench_vs_kafka import free_port, log  # noqa: E402
+from bench import brokers
+from bench.brokers import log
+from bench.results import Report, add_out_arg, environment, parser, table
 
 USER, PASSWORD = "admin", "admin-secret"
 PLAIN_JAAS = f'org.apache.kafka.common.security.plain.PlainLoginModule required user_{USER}="{PASSWORD}";'
@@ -110,83 +104,67 @@ def one_connection(port, ctx, mechanism, scram):
     return (time.perf_counter() - started) * 1000
 
 
-def broker_props(work, port):
-    return {"sasl.enabled.mechanisms": "SCRAM-SHA-512,PLAIN", "ssl.keystore.location": str(work / "server.pem"),
-            "listener.name.sasl_ssl.plain.sasl.jaas.config": PLAIN_JAAS,
-            "listener.name.sasl_ssl.scram-sha-512.sasl.jaas.config": SCRAM_JAAS}
+def start(args, name, work):
+    """`name` with a SASL_SSL listener (SCRAM-SHA-512 and PLAIN, the SCRAM
+    user made at startup) beside PLAINTEXT; its SASL_SSL port."""
+    port = brokers.free_port()
+    props = {"sasl.enabled.mechanisms": "SCRAM-SHA-512,PLAIN", **brokers.tls_props(name, work),
+             "listener.name.sasl_ssl.plain.sasl.jaas.config": PLAIN_JAAS,
+             "listener.name.sasl_ssl.scram-sha-512.sasl.jaas.config": SCRAM_JAAS}
+    if name == "skiff":
+        broker = brokers.new(args, name, work, listeners={"SASL_SSL": port},
+                             props={**props, "scram.bootstrap.users": SCRAM_USER})
+    else:
+        broker = brokers.new(args, name, work, listeners={"SASL_SSL": port}, props=props,
+                             env={"KAFKA_ADD_SCRAM": SCRAM_USER})
+    return broker, port
 
 
-class Skiff:
-    name = "skiff"
-
-    def start(self, work, plain, port):
-        d = work / "skiff"
-        d.mkdir()
-        props = {**broker_props(work, port), "listeners": f"PLAINTEXT://127.0.0.1:{plain},SASL_SSL://127.0.0.1:{port}",
-                 "listener.security.protocol.map": "PLAINTEXT:PLAINTEXT,SASL_SSL:SASL_SSL",
-                 "scram.bootstrap.users": SCRAM_USER, "log.dirs": str(d / "data")}
-        args = [str(ROOT / "build" / "skiff")]
-        for k, v in props.items():
-            args += ["--override", f"{k}={v}"]
-        self.out = open(d / "skiff.log", "wb")
-        self.proc = subprocess.Popen(args, stdout=self.out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                                     env={k: v for k, v in os.environ.items() if not k.startswith("SKIFF_")})
-        wait_port(port, self.proc)
-
-    def stop(self):
-        self.proc.terminate()
-        self.proc.wait(30)
-        self.out.close()
-
-
-class Kafka(bench_tls.Kafka):
-    def start(self, work, plain, port):
-        self.start_with(work, plain, ("SASL_SSL", port), broker_props(work, port), {"KAFKA_ADD_SCRAM": SCRAM_USER})
-
-
-def bench(args, broker, work):
-    plain, port = free_port(), free_port()
+def bench(args, name, work):
+    broker, port = start(args, name, work)
     log(f"{broker.name}: starting")
-    broker.start(work, plain, port)
     ctx = ssl.create_default_context(cafile=str(work / "ca.pem"))
     res = {}
-    try:
+    with brokers.running(broker):
         for mechanism in ("SCRAM-SHA-512", "PLAIN"):
             scram = ScramClient()
             for _ in range(20):  # warm-up: JIT, caches, the salted password
                 one_connection(port, ctx, mechanism, scram)
             times = sorted(one_connection(port, ctx, mechanism, scram) for _ in range(args.connections))
-            res[mechanism] = (statistics.median(times), times[int(len(times) * 0.99) - 1])
-            log(f"{broker.name} {mechanism}: median {res[mechanism][0]:.2f} ms, p99 {res[mechanism][1]:.2f} ms")
-    finally:
-        broker.stop()
+            res[mechanism] = {"p50_ms": statistics.median(times), "p99_ms": times[int(len(times) * 0.99) - 1]}
+            log(f"{broker.name} {mechanism}: median {res[mechanism]['p50_ms']:.2f} ms, "
+                f"p99 {res[mechanism]['p99_ms']:.2f} ms")
     return res
 
 
 def main():
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = parser(__doc__)
     p.add_argument("--connections", type=int, default=300)
     p.add_argument("--brokers", default="skiff,kafka")
+    p.add_argument("--smoke", action="store_true", help="20 connections: checks the benchmark works")
+    brokers.add_build_args(p)
+    add_out_arg(p)
     args = p.parse_args()
-    work = Path(tempfile.mkdtemp(prefix="skiff-bench-sasl-"))
+    if args.smoke:
+        args.connections = 20
+    brokers.stop_on_sigterm()
+    brokers.need(args, "skiff")
+    if "kafka" in args.brokers.split(","):
+        brokers.kafka_jars(args.kafka_version)
+    report = Report("sasl", args, environment(kafka=args.kafka_version))
+    work = brokers.scratch("bench-sasl-")
     try:
-        make_certs(work)
-        results = {}
+        brokers.make_certs(work)
         for name in args.brokers.split(","):
-            broker = {"skiff": Skiff, "kafka": Kafka}[name]()
-            bwork = work / name
-            bwork.mkdir()
-            for f in ("server.pem", "ca.pem"):
-                shutil.copy(work / f, bwork / f)
-            results[broker.name] = bench(args, broker, bwork)
-        print(f"\n{args.connections} sequential SASL_SSL connections: connect, TLS, SASL, first Metadata (ms)")
-        print(f"{'broker':<10} {'SCRAM-512 p50':>14} {'p99':>8} {'PLAIN p50':>10} {'p99':>8}")
-        for name, r in results.items():
-            print(f"{name:<10} {r['SCRAM-SHA-512'][0]:>14.2f} {r['SCRAM-SHA-512'][1]:>8.2f} "
-                  f"{r['PLAIN'][0]:>10.2f} {r['PLAIN'][1]:>8.2f}")
+            report.run(name, bench(args, name, work))
     finally:
         shutil.rmtree(work, ignore_errors=True)
+    rows = [[run["broker"], *(f"{run['results'][m][q]:.2f}" for m in ("SCRAM-SHA-512", "PLAIN")
+                              for q in ("p50_ms", "p99_ms"))] for run in report.runs]
+    report.add(f"{args.connections} sequential SASL_SSL connections: connect, TLS, SASL, first Metadata (ms)")
+    report.add(table(["broker", "SCRAM-SHA-512 p50", "p99", "PLAIN p50", "p99"], rows))
+    report.finish()
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -1,14 +1,12 @@
 #!/usr/bin/env python3
 """How long the web console's topics view takes to load with many topics.
 
-Usage: bench_console.py [SKIFF] [--topics N] [--loads N] [--budget S]
-  SKIFF: the broker binary (default build/skiff). Run it with the test venv's
-  Python, which has confluent-kafka and playwright
-  (scripts/install-test-clients.sh confluent_kafka), e.g.
-    ~/.cache/skiff/compat/venv/bin/python scripts/bench_console.py build/skiff
+  ~/.cache/skiff/compat/venv/bin/python -m bench.console [--smoke] [--topics N] [--loads N] [--budget S]
 
-Starts skiff on loopback (free ports, a fresh data dir in a temporary
-directory, removed afterwards), creates N topics (default 1,000) of one
+Run it with the test venv's Python, which has confluent-kafka and playwright
+(scripts/install-test-clients.sh confluent_kafka). Starts skiff on loopback
+(free ports, a fresh data dir in a temporary directory, removed afterwards),
+creates N topics (default 1,000) of one
 partition with the Admin API, then loads the console's #/topics in headless
 Debian chromium (/usr/bin/chromium) `--loads` times (default 10), each in a
 fresh browser context (no cache): the time from navigation start to the
@@ -19,17 +17,16 @@ by --budget seconds (default 300), each wait by its own timeout.
 """
 from __future__ import annotations
 
-import argparse
 import http.client
+import shutil
 import statistics
 import sys
-import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tests" / "integration"))
-from harness.broker import SkiffBroker  # noqa: E402
+from bench import brokers
+from bench.brokers import log
+from bench.results import Report, add_out_arg, parser, table
 
 CHROMIUM = "/usr/bin/chromium"
 
@@ -54,7 +51,7 @@ def api_topics_ms(port: int) -> tuple[float, int]:
         body = r.read()
         ms = (time.perf_counter() - t0) * 1000
         if r.status != 200:
-            sys.exit(f"bench_console: GET /api/topics: {r.status} {body[:300]!r}")
+            sys.exit(f"bench.console: GET /api/topics: {r.status} {body[:300]!r}")
         return ms, len(body)
     finally:
         conn.close()
@@ -85,9 +82,9 @@ def measure_loads(port: int, n: int, loads: int, deadline: float) -> list[float]
                 page.wait_for_function(RENDERED, arg=n, timeout=min(60_000, left_ms), polling=50)
                 ms = page.evaluate(MARK, n)
                 if ms is None:
-                    sys.exit("bench_console: no performance mark skiff:topics-rendered (an older app.js?)")
+                    sys.exit("bench.console: no performance mark skiff:topics-rendered (an older app.js?)")
                 out.append(ms)
-                print(f"load {i + 1:2}: {ms:8.1f} ms", flush=True)
+                log(f"load {i + 1:2}: {ms:8.1f} ms")
                 ctx.close()
         finally:
             browser.close()
@@ -95,32 +92,42 @@ def measure_loads(port: int, n: int, loads: int, deadline: float) -> list[float]
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("skiff", nargs="?", default=str(ROOT / "build" / "skiff"))
+    ap = parser(__doc__)
     ap.add_argument("--topics", type=int, default=1000)
     ap.add_argument("--loads", type=int, default=10)
     ap.add_argument("--budget", type=float, default=300.0, help="seconds for the whole run")
+    ap.add_argument("--smoke", action="store_true", help="100 topics, 2 loads: checks the benchmark works")
+    brokers.add_build_args(ap)
+    add_out_arg(ap)
     a = ap.parse_args()
+    if a.smoke:
+        a.topics, a.loads = 100, 2
     if not Path(CHROMIUM).exists():
-        sys.exit(f"bench_console: no {CHROMIUM} (scripts/install-test-clients.sh confluent_kafka)")
+        sys.exit(f"bench.console: no {CHROMIUM} (scripts/install-test-clients.sh confluent_kafka)")
+    brokers.stop_on_sigterm()
+    brokers.need(a, "skiff")
     deadline = time.monotonic() + a.budget
-    with tempfile.TemporaryDirectory(prefix="skiff-bench-console-") as tmp:
-        b = SkiffBroker(a.skiff, Path(tmp) / "data", Path(tmp), {"num.partitions": "1"})
-        b.start()
-        try:
-            port = b.http_port()
-            if not port:
-                sys.exit(f"bench_console: the broker has no HTTP listener\n{b.log_tail()}")
+    report = Report("console", a)
+    work = brokers.scratch("skiff-bench-console-")
+    try:
+        with brokers.running(brokers.Skiff(work, a.skiff, props={"num.partitions": "1"})) as b:
+            brokers.wait_listening(b.http_port, b.proc)
             t0 = time.monotonic()
             create_topics(b.bootstrap, a.topics, deadline)
-            print(f"created {a.topics} topics in {time.monotonic() - t0:.1f} s")
-            ms, size = api_topics_ms(port)
-            print(f"GET /api/topics: {ms:.1f} ms, {size} bytes")
-            loads = measure_loads(port, a.topics, a.loads, deadline)
-            print(f"topics view with {a.topics} topics, navigation start -> table rendered, "
-                  f"{len(loads)} loads: p50 {statistics.median(loads):.1f} ms, max {max(loads):.1f} ms")
-        finally:
-            b.stop()
+            created_s = time.monotonic() - t0
+            log(f"created {a.topics} topics in {created_s:.1f} s")
+            ms, size = api_topics_ms(b.http_port)
+            log(f"GET /api/topics: {ms:.1f} ms, {size} bytes")
+            loads = measure_loads(b.http_port, a.topics, a.loads, deadline)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    report.run("skiff", {"topics": a.topics, "create_s": round(created_s, 2), "api_topics_ms": round(ms, 1),
+                         "api_topics_bytes": size, "loads_ms": loads})
+    report.add(table(["topics view, navigation start -> table rendered", "topics", "loads", "p50 ms", "max ms",
+                      "GET /api/topics ms"],
+                     [["skiff", str(a.topics), str(len(loads)), f"{statistics.median(loads):.1f}",
+                       f"{max(loads):.1f}", f"{ms:.1f}"]]))
+    report.finish()
 
 
 if __name__ == "__main__":

@@ -1,7 +1,8 @@
-#!/usr/bin/env python3
 """The cost of a request: Skiff against Apache Kafka on this machine, same
-clients, same load. Run by scripts/bench-vs-kafka.sh --requests;
-not a test (bounded in time, loopback only).
+clients, same load. Not a test (bounded in time, loopback only).
+
+  python3 -m bench.request_cost [--smoke] [--rounds N] [--brokers ceiling,skiff,kafka] [--clients raw]
+                                [--e2e-runs N] [--no-saturation]
 
 Per broker (started fresh, alternating Skiff, Kafka, Skiff, ... over rounds):
   e2e   one producer at --e2e-rate one-record requests/s (linger.ms=0,
@@ -38,44 +39,16 @@ what the client, loopback TCP and this machine allow a server that costs
 nothing but a wake-up per read: the bound a broker's figure is read against.
 (A broker that batches its wake-ups can pass it where wake-ups are slow.)
 """
-import argparse
-import collections
-import json
-import re
 import shutil
 import sys
-import tempfile
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import bench_vs_kafka as bvk  # noqa: E402  (the broker processes and client runner)
-from bench_tls import wait_port  # noqa: E402
+from bench import brokers, clients
+from bench.brokers import Ceiling, log
+from bench.results import Report, parser, table
+from bench.vs_kafka import add_tool_args, resolve_tools, tool_environment
 
-
-class Ceiling(bvk.Broker):
-    """skiff_null_responder: every produce answered at once, nothing else."""
-    name = "ceiling"
-
-    def command(self):
-        return [str(self.args.null_responder), "--port", str(self.port), "--seconds", "7200"]
-
-
-def context_switches(pid):
-    """Voluntary and involuntary switches of the process's threads, by thread
-    kind (the thread's name without its trailing number: skiff-io, skiff-net)."""
-    by_kind = collections.Counter()
-    for task in Path(f"/proc/{pid}/task").iterdir():
-        try:
-            kind = re.sub(r"[-_\d]+$", "", (task / "comm").read_text().strip()) or "?"
-            for line in (task / "status").read_text().splitlines():
-                if line.startswith("voluntary_ctxt_switches"):
-                    by_kind[(kind, "vol")] += int(line.split()[1])
-                elif line.startswith("nonvoluntary_ctxt_switches"):
-                    by_kind[(kind, "invol")] += int(line.split()[1])
-        except OSError:
-            pass  # the thread ended meanwhile
-    return by_kind
+TARGETS = ("skiff", "skiff_rdkafka_bench", "skiff_first_produce", "skiff_produce_load", "skiff_null_responder")
 
 
 def by_thread(switches, requests):
@@ -87,14 +60,14 @@ def by_thread(switches, requests):
 
 
 def measured(args, broker, cmd):
-    cs0, cpu0, t0 = context_switches(broker.proc.pid), broker.cpu_seconds(), time.monotonic()
+    cs0, cpu0, t0 = broker.context_switches(), broker.cpu_seconds(), time.monotonic()
     client_log = []
-    r = json.loads(bvk.run_client(cmd, args.client_timeout, client_log).strip().splitlines()[-1])
+    r = clients.last_json(clients.run_client(cmd, args.client_timeout, client_log))
     if client_log:  # what librdkafka complained of (a timed-out request, a lost connection) explains a stall
         r["client_log"] = client_log
-        bvk.log("  client log:\n    " + "\n    ".join(client_log))
+        log("  client log:\n    " + "\n    ".join(client_log))
     wall = time.monotonic() - t0
-    cs = context_switches(broker.proc.pid)
+    cs = broker.context_switches()
     cs.subtract(cs0)
     cpu = broker.cpu_seconds() - cpu0
     requests = max(1, r["requests"])
@@ -107,7 +80,7 @@ def measured(args, broker, cmd):
 
 def rdkafka_command(args, broker, mode, topic, rate, seconds, *extra):
     sets = [a for kv in args.client_set or [] for a in ("--set", kv)]
-    return [str(args.rdkafka_bench), mode, "--bootstrap", broker.bootstrap, "--topic", topic,
+    return [args.rdkafka_bench, mode, "--bootstrap", broker.bootstrap, "--topic", topic,
             "--rate", str(rate), "--seconds", str(seconds), *sets, *extra]
 
 
@@ -117,7 +90,7 @@ def rate_topic(args, producers):
 
 def rate_command(args, broker, client, topic, rate, producers):
     if client == "raw":
-        return [str(args.produce_load), "--bootstrap", broker.bootstrap, "--topic", topic, "--rate", str(rate),
+        return [args.produce_load, "--bootstrap", broker.bootstrap, "--topic", topic, "--rate", str(rate),
                 "--seconds", str(args.rate_seconds), "--producers", str(producers),
                 "--partitions", str(args.partitions)]
     return rdkafka_command(args, broker, "rate", topic, rate, args.rate_seconds, "--producers", str(producers))
@@ -138,9 +111,9 @@ def saturation(args, broker, client, producers):
         nonlocal best
         r = measured(args, broker, rate_command(args, broker, client, topic, rate, producers))
         ok = r["records_per_s"] >= 0.95 * rate and r["p99_ms"] <= args.p99_limit_ms
-        steps.append({"asked": rate, **{k: r[k] for k in ("records_per_s", "p50_ms", "p99_ms", "max_ms",
-                                                           "broker_cores", "switches_per_request")}, "ok": ok})
-        bvk.log(f"    {client} x{producers} {rate}/s: {steps[-1]}")
+        kept = ("records_per_s", "p50_ms", "p99_ms", "max_ms", "broker_cores", "switches_per_request")
+        steps.append({"asked": rate, **{k: r[k] for k in kept}, "ok": ok})
+        log(f"    {client} x{producers} {rate}/s: {steps[-1]}")
         if ok:
             best = max(best or 0, r["records_per_s"])
         return ok
@@ -174,28 +147,27 @@ def warm_up(args, broker):
     search ended at 625/s)."""
     client = clients_for(args, broker)[0]
     for producers in (1, 8):
-        bvk.run_client(rate_command(args, broker, client, rate_topic(args, producers), args.rate_start, producers),
-                       args.client_timeout)
+        clients.run_client(rate_command(args, broker, client, rate_topic(args, producers), args.rate_start,
+                                        producers), args.client_timeout)
 
 
-def run_broker(args, cls, round_no):
-    broker = cls(args, args.work)
-    bvk.log(f"round {round_no}: {broker.name} on {broker.bootstrap}")
+def run_broker(args, name, round_no):
+    ceiling = name == "ceiling"
+    broker = Ceiling(args.work, args.null_responder) if ceiling else brokers.new(args, name, args.work)
+    log(f"round {round_no}: {broker.name} on {broker.bootstrap}")
     broker.prepare()
     out = {"e2e": []}
-    ceiling = isinstance(broker, Ceiling)
     try:
         if ceiling:  # no topics to make, no e2e: only the raw saturation
             broker.start()
-            wait_port(broker.port, broker.proc)
+            broker.wait_ready()
         else:
-            bvk.first_produce(args, broker)
-            for topic in ("e2e", "rate1", "rate8"):
-                bvk.run_client([str(args.first_produce), "127.0.0.1", str(broker.port), topic, "60"], 90)
+            clients.first_produce(args.first_produce, broker)
+            clients.make_topics(args.first_produce, broker, "e2e", "rate1", "rate8")
         for run in range(0 if ceiling else args.e2e_runs):
             r = measured(args, broker, rdkafka_command(args, broker, "e2e", "e2e", args.e2e_rate, args.e2e_seconds))
             out["e2e"].append(r)
-            bvk.log(f"  e2e run {run + 1}: {r}")
+            log(f"  e2e run {run + 1}: {r}")
         if not args.no_saturation:
             warm_up(args, broker)
             for client in clients_for(args, broker):
@@ -203,38 +175,40 @@ def run_broker(args, cls, round_no):
                     out[f"{client} x{producers}"] = saturation(args, broker, client, producers)
         if not broker.alive():
             raise RuntimeError(f"{broker.name} exited during the run")
+    except BaseException:
+        log(broker.log_tail())
+        raise
     finally:
         broker.stop()
-        shutil.rmtree(broker.dir, ignore_errors=True)
+        broker.remove()
     return out
 
 
-def summarize(runs):
-    lines = ["| e2e at rate, per run (same broker) | p50 ms | p99 ms | p99.9 ms | produce p50/p99 ms | broker cores "
-             "| switches/request | broker CPU µs/request | switches/request by thread (voluntary+involuntary) |",
-             "|---|---|---|---|---|---|---|---|---|"]
-    for name, res in runs:
-        for i, r in enumerate(res["e2e"], 1):
-            lines.append(f"| {name} run {i} | {r['p50_ms']} | {r['p99_ms']} | {r['p999_ms']} "
-                         f"| {r.get('produce_p50_ms')}/{r.get('produce_p99_ms')} | {r['broker_cores']} "
-                         f"| {r['switches_per_request']} | {r['broker_cpu_us_per_request']} "
-                         f"| {r.get('switches_by_thread', '')} |")
-    clients = sorted({k.split(" x")[0] for _, res in runs for k in res if " x" in k})
-    if clients:
-        lines += ["", "| saturation (p99 <= limit, >= 95 % delivered), requests/s | client | 1 connection "
-                      "| 8 connections |", "|---|---|---|---|"]
-        for name, res in runs:
-            for c in clients:
-                if f"{c} x1" in res:
-                    lines.append(f"| {name} | {c} | {res[f'{c} x1']['sustained_per_s']} "
-                                 f"| {res[f'{c} x8']['sustained_per_s']} |")
-    return "\n".join(lines)
+def summarize(report):
+    rows = []
+    for run in report.runs:
+        for i, r in enumerate(run["results"]["e2e"], 1):
+            rows.append([f"{run['broker']} run {i}", str(r["p50_ms"]), str(r["p99_ms"]), str(r["p999_ms"]),
+                         f"{r.get('produce_p50_ms')}/{r.get('produce_p99_ms')}", str(r["broker_cores"]),
+                         str(r["switches_per_request"]), str(r["broker_cpu_us_per_request"]),
+                         r.get("switches_by_thread", "")])
+    parts = [table(["e2e at rate, per run (same broker)", "p50 ms", "p99 ms", "p99.9 ms", "produce p50/p99 ms",
+                    "broker cores", "switches/request", "broker CPU µs/request",
+                    "switches/request by thread (voluntary+involuntary)"], rows)]
+    kinds = sorted({k.split(" x")[0] for run in report.runs for k in run["results"] if " x" in k})
+    if kinds:
+        rows = [[run["broker"], c, str(run["results"][f"{c} x1"]["sustained_per_s"]),
+                 str(run["results"][f"{c} x8"]["sustained_per_s"])]
+                for run in report.runs for c in kinds if f"{c} x1" in run["results"]]
+        parts.append(table(["saturation (p99 <= limit, >= 95 % delivered), requests/s", "client", "1 connection",
+                            "8 connections"], rows))
+    return parts
 
 
 def main():
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = parser(__doc__)
     p.add_argument("--rounds", type=int, default=1)
-    p.add_argument("--smoke", action="store_true", help="tiny loads: checks the script works")
+    p.add_argument("--smoke", action="store_true", help="tiny loads: checks the benchmark works")
     p.add_argument("--brokers", default="skiff,kafka")
     p.add_argument("--e2e-rate", type=int, default=10_000)
     p.add_argument("--e2e-seconds", type=float, default=20)
@@ -253,35 +227,33 @@ def main():
     p.add_argument("--clients", default="rdkafka,raw", help="the saturation's clients: rdkafka, raw or both")
     p.add_argument("--partitions", type=int, default=1,
                    help="partitions of the saturation's topics (raw client only; created by skiff_produce_load)")
-    p.add_argument("--produce-load", type=Path,
-                   help="skiff_produce_load (default: next to --rdkafka-bench)")
-    p.add_argument("--null-responder", type=Path,
-                   help="skiff_null_responder, the ceiling (default: next to --rdkafka-bench)")
+    p.add_argument("--produce-load", help="skiff_produce_load (default: in BUILD_DIR/tests/bench)")
+    p.add_argument("--null-responder", help="skiff_null_responder, the ceiling (default: in BUILD_DIR/tests/bench)")
     p.add_argument("--client-timeout", type=float, default=300)
-    p.add_argument("--out", type=Path, default=bvk.ROOT / "build-bench" / "results")
-    bvk.add_tool_args(p)
+    add_tool_args(p)
     args = p.parse_args()
     if args.smoke:
         args.e2e_seconds, args.e2e_runs, args.rate_seconds, args.rate_max, args.rate_refine = 1, 2, 1, 8_000, 1
         args.rate_tries = 1
-    args.settle = 0
     if args.partitions < 1 or (args.partitions > 1 and args.clients != "raw"):
         p.error("--partitions must be positive, and above 1 it wants --clients raw")
     if args.partitions > 1 and "ceiling" in args.brokers.split(","):
         p.error("the ceiling answers produces only: it cannot create a topic of --partitions")
-    args.produce_load = args.produce_load or args.rdkafka_bench.parent / "skiff_produce_load"
-    args.null_responder = args.null_responder or args.rdkafka_bench.parent / "skiff_null_responder"
-    args.out.mkdir(parents=True, exist_ok=True)
-    args.work = Path(tempfile.mkdtemp(prefix="bench-request-cost-"))
-    env = bvk.environment(args)
-    bvk.log(f"environment: {env}")
-    runs = bvk.run_rounds(args, {"skiff": bvk.Skiff, "kafka": bvk.Kafka, "ceiling": Ceiling}, run_broker)
-    stamp = time.strftime("%Y%m%d-%H%M%S")
-    report = "\n".join(f"- {k}: {v}" for k, v in env.items()) + "\n\n" + summarize(runs) + "\n"
-    (args.out / f"requests-{stamp}.json").write_text(json.dumps({"environment": env, "runs": runs}, indent=1))
-    (args.out / f"requests-{stamp}.md").write_text(report)
-    print(report)
+    brokers.stop_on_sigterm()
+    resolve_tools(args, *TARGETS)
+    args.produce_load = args.produce_load or brokers.tool(args, "skiff_produce_load")
+    args.null_responder = args.null_responder or brokers.tool(args, "skiff_null_responder")
+    report = Report("request_cost", args, tool_environment(args))
+    log(f"environment: {report.env}")
+    args.work = brokers.scratch("bench-request-cost-")
+    try:
+        report.rounds(lambda name, r: run_broker(args, name, r))
+    finally:
+        shutil.rmtree(args.work, ignore_errors=True)
+    for part in summarize(report):
+        report.add(part)
+    report.finish()
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 """Summarises librdkafka statistics written by skiff_rdkafka_bench
 --stats-file: per 200 ms window and broker, where a produced record's time
 went. rtt is a request's round trip as the client saw it (sent to answered:
@@ -6,7 +5,7 @@ the broker and the network); int_latency is the time a record waited in the
 client's queue before it went into a request (what a full in-flight window
 costs); outbuf is the time a request waited to be written to the socket.
 
-Usage: scripts/rdkafka_stats.py FILE [--all]   (every window, not only slow ones)
+Usage: python3 -m bench.rdkafka_stats FILE [--all]   (every window, not only slow ones)
 """
 import json
 import sys
