@@ -12,10 +12,15 @@ scripts/install-test-clients.sh franz_go):
     the client's default path (franz-go takes KIP-890 transaction version 2
     where the broker finalizes it, as Kafka 4.4 does), once forced onto the
     version 1 path (explicit AddPartitionsToTxn; what librdkafka, kafkajs and
-    sarama do).
+    sarama do);
+  - concurrent transactions: PRODUCERS producers (8) at once, each its own
+    transactional id, 10 records per transaction: what the coordinator's
+    state writes cost when transactions overlap (their fsyncs are shared
+    on Skiff, coordinator/runtime/flush_queue.h).
 Reported: records/s of both, their ratio (the cost of transactions on that
 broker, same run), the EndTxn (commit) latency p50/p99, the broker's CPU per
-million records. Topics and the transaction coordinator are warmed up
+million records; for the concurrent test, transactions/s of all producers
+and the median of their EndTxn p50/p99. Topics and the transaction coordinator are warmed up
 (topic auto-created, one transaction committed) before the clock runs. A
 broker that fails a test is reported with its error and the run goes on with
 the other broker; the exit status is then 1.
@@ -24,6 +29,7 @@ import json
 import shutil
 import statistics
 import sys
+from concurrent.futures import ThreadPoolExecutor
 
 from bench import brokers
 from bench.brokers import log, measure
@@ -34,19 +40,44 @@ SIZE, PER_TXN = 100, 1000
 IDEM = "produce 100B idempotent / franz-go"
 TXN = f"produce 100B transactional {PER_TXN}/txn / franz-go"
 TXN_TV1 = f"produce 100B transactional {PER_TXN}/txn, version 1 path / franz-go"
+PRODUCERS, SMALL_TXN = 8, 10
+CONCURRENT = f"{PRODUCERS} producers, {SMALL_TXN} records/txn / franz-go"
 
 
-def driver(args, broker, mode, topic, records, tid, timeout=None):
+def driver(args, broker, mode, topic, records, tid, timeout=None, per_txn=PER_TXN):
     timeout = timeout or args.client_timeout
     req = {"op": "txn_bench", "bootstrap": broker.bootstrap, "timeout_ms": int(timeout * 1000),
            "mode": mode.removesuffix("-tv1"), "tv1": mode.endswith("-tv1"), "topic": topic,
-           "count": records, "size": SIZE, "per_txn": PER_TXN, "txn_id": tid}
-    path = args.work / f"req-{broker.name}-{mode}-{topic}.json"
+           "count": records, "size": SIZE, "per_txn": per_txn, "txn_id": tid}
+    path = args.work / f"req-{broker.name}-{tid}.json"
     path.write_text(json.dumps(req))
     res = last_json(run_client([args.driver, path], timeout + 30))
     if "error" in res:
         raise RuntimeError(res["error"])
     return res
+
+
+def concurrent(args, broker, round_no):
+    """PRODUCERS transactional producers at once, SMALL_TXN records per
+    transaction, one topic per producer pair."""
+    each = max(SMALL_TXN, args.records // 30 // PRODUCERS // SMALL_TXN * SMALL_TXN)
+
+    def one(i, records, tag):
+        return driver(args, broker, "txn", f"bench-concurrent-{i % 4}", records,
+                      f"bench-concurrent-{i}-{tag}-{broker.name}-{round_no}", per_txn=SMALL_TXN)
+
+    with ThreadPoolExecutor(PRODUCERS) as pool:
+        list(pool.map(lambda i: one(i, SMALL_TXN, "warm"), range(PRODUCERS)))  # topics, coordinator
+
+        def run():
+            outs = list(pool.map(lambda i: one(i, each, "run"), range(PRODUCERS)))
+            # The producers' own clocks (process start and InitProducerId left out).
+            return {"transactions": sum(o["transactions"] for o in outs),
+                    "txn_per_s": round(sum(o["transactions"] for o in outs) / max(o["seconds"] for o in outs), 1),
+                    "endtxn_p50_ms": statistics.median(o["endtxn_p50_ms"] for o in outs),
+                    "endtxn_p99_ms": statistics.median(o["endtxn_p99_ms"] for o in outs)}
+
+        return measure(broker, run, each * PRODUCERS)
 
 
 def run_broker(args, name, round_no):
@@ -62,6 +93,11 @@ def run_broker(args, name, round_no):
             except Exception as e:  # noqa: BLE001 - recorded, the other broker still runs
                 results[test] = {"error": str(e).splitlines()[0][:300]}
             log(f"  {test}: {results[test]}")
+        try:
+            results[CONCURRENT] = concurrent(args, broker, round_no)
+        except Exception as e:  # noqa: BLE001 - recorded, the other broker still runs
+            results[CONCURRENT] = {"error": str(e).splitlines()[0][:300]}
+        log(f"  {CONCURRENT}: {results[CONCURRENT]}")
     return results
 
 
@@ -89,6 +125,9 @@ def summarize(report):
                   (f"EndTxn (commit) p50, ms ({tag})", key, "endtxn_p50_ms"),
                   (f"EndTxn (commit) p99, ms ({tag})", key, "endtxn_p99_ms"),
                   (f"broker CPU-s per M records ({tag})", key, "broker_cpu_s_per_M")]
+    lines += [(f"concurrent transactions ({CONCURRENT}), transactions/s", CONCURRENT, "txn_per_s"),
+              ("EndTxn (commit) p50, ms (concurrent, median of producers)", CONCURRENT, "endtxn_p50_ms"),
+              ("EndTxn (commit) p99, ms (concurrent, median of producers)", CONCURRENT, "endtxn_p99_ms")]
     for label, key, metric in lines:
         s, k = med("skiff", key, metric), med("kafka", key, metric)
         rows.append([label, cell(s, "skiff", key), cell(k, "kafka", key), ratio(s, k)])
