@@ -1,8 +1,9 @@
-// The fields of Skiff's small binary state files (skiff-acls,
-// skiff-scram-credentials): big-endian integers and int32-length-prefixed
-// strings, appended to a string when writing, read back in order with
-// bounds checks (FieldReader throws std::runtime_error("truncated") on a
-// read past the end). Header-only; plain values, no thread rules.
+// The fields of Skiff's small binary state (the records of the metadata
+// store, metadata/metadata_store.h, and its frame): big-endian integers and
+// int32-length-prefixed strings, appended to a string when writing, read
+// back in order with bounds checks (FieldReader throws
+// std::runtime_error("truncated") on a read past the end). Header-only;
+// plain values, no thread rules.
 #pragma once
 
 #include <cstddef>
@@ -18,6 +19,11 @@ namespace skiff {
 // The low `bytes` bytes of `v`, most significant first.
 inline void put_be_field(std::string& out, uint32_t v, int bytes) {
   for (int i = bytes - 1; i >= 0; --i) out.push_back(static_cast<char>((v >> (8 * i)) & 0xff));
+}
+
+inline void put_be64_field(std::string& out, uint64_t v) {
+  put_be_field(out, static_cast<uint32_t>(v >> 32), 4);
+  put_be_field(out, static_cast<uint32_t>(v), 4);
 }
 
 inline void put_string_field(std::string& out, std::string_view s) {
@@ -36,6 +42,7 @@ class FieldReader {
   }
   int8_t int8() { return static_cast<int8_t>(*take(1)); }
   uint32_t uint32() { return load_be32(take(4)); }
+  uint64_t uint64() { return load_be64(take(8)); }
   std::string string() {
     uint32_t n = uint32();
     return std::string(reinterpret_cast<const char*>(take(n)), n);
