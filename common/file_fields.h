@@ -8,9 +8,11 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "common/byte_order.h"
 
@@ -31,6 +33,31 @@ inline void put_string_field(std::string& out, std::string_view s) {
   out.append(s);
 }
 
+// A string map: count uint32, then per entry key string | value string.
+template <class Map>
+void put_string_map_field(std::string& out, const Map& map) {
+  put_be_field(out, static_cast<uint32_t>(map.size()), 4);
+  for (const auto& [key, value] : map) {
+    put_string_field(out, key);
+    put_string_field(out, value);
+  }
+}
+
+// One record per named string map: name string | the map, as above (the
+// records of group configs and client-metrics subscriptions).
+inline std::vector<std::string> named_string_map_records(
+    const std::map<std::string, std::map<std::string, std::string>>& all) {
+  std::vector<std::string> records;
+  records.reserve(all.size());
+  for (const auto& [name, map] : all) {
+    std::string out;
+    put_string_field(out, name);
+    put_string_map_field(out, map);
+    records.push_back(std::move(out));
+  }
+  return records;
+}
+
 class FieldReader {
  public:
   explicit FieldReader(std::string_view bytes) : bytes_(bytes) {}
@@ -46,6 +73,16 @@ class FieldReader {
   std::string string() {
     uint32_t n = uint32();
     return std::string(reinterpret_cast<const char*>(take(n)), n);
+  }
+  // What put_string_map_field wrote (a key twice: the last value wins).
+  std::map<std::string, std::string> string_map() {
+    std::map<std::string, std::string> out;
+    const uint32_t n = uint32();
+    for (uint32_t i = 0; i < n; ++i) {
+      std::string key = string();
+      out[std::move(key)] = string();
+    }
+    return out;
   }
   bool done() const { return pos_ == bytes_.size(); }
 

@@ -20,7 +20,7 @@ namespace fs = std::filesystem;
 namespace {
 
 // ---------------------------------------------------------------------------
-// The binary state-file frame (formerly metadata/state_file.h).
+// The binary state-file frame of the legacy files.
 
 FieldReader open_state_file(std::string_view bytes, std::string_view magic, uint32_t& count) {
   if (bytes.size() < magic.size() + 10 || bytes.substr(0, magic.size()) != magic) throw std::runtime_error("bad magic");
@@ -153,18 +153,7 @@ std::vector<std::string> group_config_records(std::string_view text) {
     auto [group, key, value] = tab_fields(line);
     all[unescape(group)][unescape(key)] = unescape(value);
   }
-  std::vector<std::string> records;
-  for (const auto& [group, values] : all) {
-    std::string r;
-    put_string_field(r, group);
-    put_be_field(r, static_cast<uint32_t>(values.size()), 4);
-    for (const auto& [k, v] : values) {
-      put_string_field(r, k);
-      put_string_field(r, v);
-    }
-    records.push_back(std::move(r));
-  }
-  return records;
+  return named_string_map_records(all);
 }
 
 // dynamic-broker-config: scope int8 (0 broker, 1 cluster default) | key string | value string.
@@ -255,6 +244,7 @@ std::vector<std::string> legacy_records(const NamespaceDef& def, std::string_vie
 Result<int> migrate_legacy_files(MetadataStore& store, const fs::path& log_dir) {
   int moved = 0;
   for (const auto& def : kNamespaces) {
+    if (def.legacy_file.empty()) continue;  // born in the store
     const fs::path legacy = log_dir / std::string(def.legacy_file);
     fs::path tmp = legacy;
     tmp += ".tmp";

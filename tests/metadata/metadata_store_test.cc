@@ -17,6 +17,7 @@
 
 #include "common/subsystem_logger.h"
 #include "log/file_util.h"
+#include "tests/support/metadata_store.h"
 #include "tests/support/temp_dir.h"
 
 using namespace skiff;
@@ -24,12 +25,6 @@ using namespace skiff::metadata;
 namespace fs = std::filesystem;
 
 namespace {
-
-std::unique_ptr<MetadataStore> open_store(const fs::path& dir) {
-  auto s = MetadataStore::open(dir);
-  REQUIRE(s);
-  return std::move(*s);
-}
 
 std::string slurp(const fs::path& p) {
   std::string out;
@@ -46,7 +41,7 @@ const std::vector<std::string> kRecords = {"first", std::string("\0\x01\xff", 3)
 TEST_CASE("records round-trip through a namespace file", "[metadata]") {
   test::TempDir d;
   {
-    auto store = open_store(d.path());
+    auto store = test::open_metadata(d.path());
     auto absent = store->ns(kAcls).read();
     REQUIRE(absent);
     CHECK_FALSE(absent->found);
@@ -56,7 +51,7 @@ TEST_CASE("records round-trip through a namespace file", "[metadata]") {
     CHECK(&store->ns(kAcls) == &store->ns(kAcls));
   }
   CHECK(fs::exists(d / "skiff-metadata" / "acls"));
-  auto store = open_store(d.path());
+  auto store = test::open_metadata(d.path());
   auto back = store->ns(kAcls).read();
   REQUIRE(back);
   CHECK(back->found);
@@ -69,12 +64,12 @@ TEST_CASE("records round-trip through a namespace file", "[metadata]") {
 
 TEST_CASE("a leftover temp file of a cut write is removed on open and never read", "[metadata]") {
   test::TempDir d;
-  REQUIRE(open_store(d.path())->ns(kAcls).write(kRecords));
+  REQUIRE(test::open_metadata(d.path())->ns(kAcls).write(kRecords));
   const auto dir = d / "skiff-metadata";
   auto torn = MetadataStore::encode(kAcls, {"newer", "but", "torn"});
   spit(dir / "acls.tmp", torn.substr(0, torn.size() / 2));
   spit(dir / "group-configs.tmp", "garbage");  // a namespace whose first write was cut
-  auto store = open_store(d.path());
+  auto store = test::open_metadata(d.path());
   CHECK_FALSE(fs::exists(dir / "acls.tmp"));
   CHECK_FALSE(fs::exists(dir / "group-configs.tmp"));
   CHECK(store->ns(kAcls).read()->records == kRecords);
@@ -83,7 +78,7 @@ TEST_CASE("a leftover temp file of a cut write is removed on open and never read
 
 TEST_CASE("a corrupt file is an error naming the file", "[metadata]") {
   test::TempDir d;
-  auto store = open_store(d.path());
+  auto store = test::open_metadata(d.path());
   auto& ns = store->ns(kClientQuotas);
   REQUIRE(ns.write(kRecords));
   const auto good = slurp(ns.file());
@@ -105,7 +100,7 @@ TEST_CASE("a corrupt file is an error naming the file", "[metadata]") {
 
 TEST_CASE("a newer version is refused, an older one handed to the owner", "[metadata]") {
   test::TempDir d;
-  auto store = open_store(d.path());
+  auto store = test::open_metadata(d.path());
   auto& ns = store->ns(kGroupConfigs);
   NamespaceDef newer = kGroupConfigs;
   newer.version = static_cast<int16_t>(kGroupConfigs.version + 1);
@@ -119,7 +114,7 @@ TEST_CASE("a newer version is refused, an older one handed to the owner", "[meta
   // The same file read by a binary that knows version 2: version 1 records to upgrade.
   spit(ns.file(), MetadataStore::encode(kGroupConfigs, kRecords));
   test::TempDir d2;
-  auto later = open_store(d2.path());
+  auto later = test::open_metadata(d2.path());
   fs::copy_file(ns.file(), later->dir() / "group-configs");
   auto old = later->ns(newer).read();
   REQUIRE(old);
@@ -131,7 +126,7 @@ TEST_CASE("a newer version is refused, an older one handed to the owner", "[meta
 
 TEST_CASE("a write syncs the temp file, renames it over, then syncs the directory", "[metadata]") {
   test::TempDir d;
-  auto store = open_store(d.path());
+  auto store = test::open_metadata(d.path());
   auto& ns = store->ns(kAcls);
   REQUIRE(ns.write({"before"}));
   fs::path tmp = ns.file();
@@ -161,7 +156,7 @@ TEST_CASE("a failed write changes nothing and is logged with strerror text", "[m
   storage->sinks().push_back(sink);
 
   test::TempDir d;
-  auto store = open_store(d.path());
+  auto store = test::open_metadata(d.path());
   auto& ns = store->ns(kProducerIds);
   fs::remove_all(store->dir());
   auto r = ns.write({"x"});
@@ -180,7 +175,7 @@ TEST_CASE("a failed write changes nothing and is logged with strerror text", "[m
 
 TEST_CASE("a secret namespace's file is owner-only", "[metadata]") {
   test::TempDir d;
-  auto store = open_store(d.path());
+  auto store = test::open_metadata(d.path());
   REQUIRE(store->ns(kScramCredentials).write(kRecords));
   REQUIRE(store->ns(kAcls).write(kRecords));
   struct stat st {};
@@ -192,7 +187,7 @@ TEST_CASE("a secret namespace's file is owner-only", "[metadata]") {
 
 TEST_CASE("writes of one namespace are serialised, of different namespaces independent", "[metadata]") {
   test::TempDir d;
-  auto store = open_store(d.path());
+  auto store = test::open_metadata(d.path());
   std::vector<std::thread> threads;
   std::atomic<int> failed{0};
   for (int t = 0; t < 4; ++t)
