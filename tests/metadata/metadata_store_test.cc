@@ -189,6 +189,7 @@ TEST_CASE("writes of one namespace are serialised, of different namespaces indep
   test::TempDir d;
   auto store = test::open_metadata(d.path());
   std::vector<std::thread> threads;
+  threads.reserve(4);
   std::atomic<int> failed{0};
   for (int t = 0; t < 4; ++t)
     threads.emplace_back([&store, &failed, t] {
