@@ -73,7 +73,8 @@ namespace {
 // The coordinator keeps its state in __consumer_offsets (coordinator/group/offsets_topic.h);
 // the file of older Skiff versions, in the first log dir, is migrated into it.
 std::unique_ptr<group::GroupCoordinator> make_group_coordinator(const config::BrokerConfig& c,
-                                                                storage::LogManager& logs) {
+                                                                storage::LogManager& logs,
+                                                                metadata::MetadataStore& metadata) {
   group::GroupConfig g;
   g.min_session_timeout_ms = c.group_min_session_timeout_ms;
   g.max_session_timeout_ms = c.group_max_session_timeout_ms;
@@ -94,7 +95,7 @@ std::unique_ptr<group::GroupCoordinator> make_group_coordinator(const config::Br
   g.consumer_assignors = c.group_consumer_assignors;
   g.consumer_default_assignor = c.group_consumer_assignors.at(0);
   g.consumer_migration_policy = c.group_consumer_migration_policy;
-  g.group_configs_file = std::filesystem::path(c.log_dirs.at(0)) / "skiff-group-configs";
+  g.group_configs = &metadata.ns(metadata::kGroupConfigs);
   return std::make_unique<group::GroupCoordinator>(g, logs);
 }
 
@@ -115,30 +116,28 @@ txn::TxnHostConfig txn_host_config(const config::BrokerConfig& c, int32_t offset
 }
 
 // authorizer.class.name set (config/authorizer_keys.cc only accepts Kafka's
-// StandardAuthorizer): ours, its ACLs in the first log dir.
-std::unique_ptr<acl::Authorizer> make_authorizer(const config::BrokerConfig& c) {
+// StandardAuthorizer): ours, its ACLs in the metadata store.
+std::unique_ptr<acl::Authorizer> make_authorizer(const config::BrokerConfig& c, metadata::MetadataStore& metadata) {
   if (c.authorizer_class_name.empty()) return nullptr;
   acl::AuthorizerConfig a;
   a.super_users = c.super_users;
   a.allow_everyone_if_no_acl_found = c.allow_everyone_if_no_acl_found;
-  a.file = std::filesystem::path(c.log_dirs.at(0)) / "skiff-acls";
+  a.acls = &metadata.ns(metadata::kAcls);
   return std::make_unique<acl::Authorizer>(std::move(a));
 }
 
 }  // namespace
 
 KafkaApis::KafkaApis(const config::BrokerConfig& config, const BrokerInfo& broker, storage::LogManager& logs,
-                     config::DynamicBrokerConfig* dynamic)
-    : groups_(make_group_coordinator(config, logs)),
-      producer_ids_(
-          std::make_unique<txn::ProducerIds>(std::filesystem::path(config.log_dirs.at(0)) / storage::kProducerIdFile)),
-      authorizer_(make_authorizer(config)),
+                     metadata::MetadataStore& metadata, config::DynamicBrokerConfig* dynamic)
+    : groups_(make_group_coordinator(config, logs, metadata)),
+      producer_ids_(std::make_unique<txn::ProducerIds>(metadata.ns(metadata::kProducerIds))),
+      authorizer_(make_authorizer(config, metadata)),
       services_{config, broker, logs, &fetch_purgatory_, groups_.get(), producer_ids_.get(), dynamic} {
   services_.authorizer = authorizer_.get();
   // Throws (the broker does not start) on a corrupt file or unstored bootstrap users.
-  services_.scram = sasl::open_scram_store(config);
-  services_.client_quotas = std::make_shared<quota::ClientQuotaStore>(std::filesystem::path(config.log_dirs.at(0)) /
-                                                                      quota::kClientQuotasFile);
+  services_.scram = sasl::open_scram_store(config, metadata.ns(metadata::kScramCredentials));
+  services_.client_quotas = std::make_shared<quota::ClientQuotaStore>(&metadata.ns(metadata::kClientQuotas));
   quotas_ = std::make_unique<quota::QuotaManager>(services_.client_quotas);
   services_.quotas = quotas_.get();
   services_.txn_offsets = groups_.get();  // markers on __consumer_offsets partitions (KIP-447)
@@ -185,7 +184,7 @@ KafkaApis::KafkaApis(const config::BrokerConfig& config, const BrokerInfo& broke
   add_txn_and_acl_handlers();
   add_sasl_handlers();
   add_scram_handlers();
-  add_telemetry_handlers(config);
+  add_telemetry_handlers(metadata);
   // DeleteTopics drops the topic's committed offsets right after the topic;
   // a crash in between leaves them here. OffsetCommit needs an existing
   // topic, so offsets of a missing one can only be such leftovers.
@@ -239,20 +238,19 @@ void KafkaApis::add_sasl_handlers() {
 }
 
 void KafkaApis::add_scram_handlers() {
-  // KIP-554: SCRAM credentials, in <first log dir>/skiff-scram-credentials.
+  // KIP-554: SCRAM credentials, in the metadata store (scram-credentials).
   registry_.add(std::make_unique<DescribeUserScramCredentialsHandler>(services_));
   registry_.add(std::make_unique<AlterUserScramCredentialsHandler>(services_));
-  // KIP-546: client quota configs, in <first log dir>/skiff-client-quotas
+  // KIP-546: client quota configs, in the metadata store (client-quotas)
   // (kafka-configs --describe --entity-type users asks them first).
   registry_.add(std::make_unique<DescribeClientQuotasHandler>(services_));
   registry_.add(std::make_unique<AlterClientQuotasHandler>(services_));
 }
 
-void KafkaApis::add_telemetry_handlers(const config::BrokerConfig& config) {
-  // KIP-714: subscriptions in <first log dir>/skiff-client-metrics (throws on
+void KafkaApis::add_telemetry_handlers(metadata::MetadataStore& metadata) {
+  // KIP-714: subscriptions in the metadata store (client-metrics; throws on
   // a corrupt file: the broker does not start), pushed metrics for /metrics.
-  client_metrics_ = std::make_unique<telemetry::ClientMetricsManager>(std::filesystem::path(config.log_dirs.at(0)) /
-                                                                      "skiff-client-metrics");
+  client_metrics_ = std::make_unique<telemetry::ClientMetricsManager>(&metadata.ns(metadata::kClientMetrics));
   services_.client_metrics = client_metrics_.get();
   registry_.add(std::make_unique<GetTelemetrySubscriptionsHandler>(services_));
   registry_.add(std::make_unique<PushTelemetryHandler>(services_));

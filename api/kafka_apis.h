@@ -23,6 +23,7 @@
 #include "coordinator/txn/producer_ids.h"
 #include "coordinator/txn/txn_host.h"
 #include "log/log_manager.h"
+#include "metadata/metadata_store.h"
 #include "network/request.h"
 #include "security/acl/authorizer.h"
 #include "security/sasl/sasl_mechanisms.h"
@@ -43,8 +44,12 @@ class ClientMetricsManager;
 
 class KafkaApis : public network::RequestHandler {
  public:
+  // `metadata`: the store of the small durable state (ACLs, SCRAM
+  // credentials, quotas, client-metrics subscriptions, group configs,
+  // producer ids); it outlives this. Throws metadata::Failure when that state
+  // is corrupt (the broker does not start).
   KafkaApis(const config::BrokerConfig& config, const BrokerInfo& broker, storage::LogManager& logs,
-            config::DynamicBrokerConfig* dynamic = nullptr);
+            metadata::MetadataStore& metadata, config::DynamicBrokerConfig* dynamic = nullptr);
   ~KafkaApis() override;
 
   void handle(network::Request request, network::ResponseSender& sender) override;
@@ -88,7 +93,7 @@ class KafkaApis : public network::RequestHandler {
   // KIP-554's SCRAM credential APIs (security/sasl/scram_store.h).
   void add_scram_handlers();
   // KIP-714's GetTelemetrySubscriptions and PushTelemetry (api/telemetry/).
-  void add_telemetry_handlers(const config::BrokerConfig& config);
+  void add_telemetry_handlers(metadata::MetadataStore& metadata);
   ApiHandler* route(ApiRequest& request, Responder& out, const Escaped& client);
   // A request_percentage quota's client, when one may apply (api/quota/).
   void attach_request_quota(const ApiRequest& request, Responder& out);

@@ -52,7 +52,7 @@ void add_authorizer_keys(std::vector<ConfigKeyDef>& d) {
   d.push_back({"authorizer.class.name", ConfigType::kString, "",
                "Empty: no authorizer (every request allowed; the ACL APIs answer SECURITY_DISABLED). "
                "org.apache.kafka.metadata.authorizer.StandardAuthorizer: ACLs checked on every request, managed "
-               "with CreateAcls/DescribeAcls/DeleteAcls (kafka-acls) and kept in <first log dir>/skiff-acls.",
+               "with CreateAcls/DescribeAcls/DeleteAcls (kafka-acls) and kept in <first log dir>/skiff-metadata/acls.",
                apply_authorizer_class, fmt::format("empty or {}", kStandardAuthorizer)});
   d.push_back({"super.users", ConfigType::kString, "",
                "Principals allowed everything whatever the ACLs say, ';'-separated (User:admin;User:ops).",

@@ -2,15 +2,12 @@
 
 #include <fmt/format.h>
 
-#include <sstream>
 #include <stdexcept>
 
 #include "config/config_def.h"
 
 namespace skiff::config {
 namespace {
-
-constexpr const char* kHeader = "skiff-dynamic-broker-config v1";
 
 std::optional<DynamicError> apply_layer(BrokerConfig& cfg, const std::map<std::string, std::string>& layer,
                                         ConfigSource source) {
@@ -71,9 +68,9 @@ std::optional<DynamicError> DynamicBrokerConfig::build(const DynamicValues& v, B
   return std::nullopt;
 }
 
-std::vector<std::string> DynamicBrokerConfig::load(const std::string& text) {
+std::vector<std::string> DynamicBrokerConfig::load(const DynamicValues& v) {
   std::vector<std::string> warnings;
-  DynamicValues v = from_text(text), kept;
+  DynamicValues kept;
   BrokerConfig next;
   for (auto scope : {&DynamicValues::cluster, &DynamicValues::broker}) {
     for (const auto& [key, value] : v.*scope) {
@@ -123,7 +120,7 @@ std::optional<DynamicError> DynamicBrokerConfig::alter(DynamicScope scope,
     if (auto why = l(next, false); !why.empty()) return DynamicError{DynamicError::kInvalidRequest, why};
   if (validate_only) return std::nullopt;
   if (persist)
-    if (auto why = persist(to_text(next_values)); !why.empty()) return DynamicError{DynamicError::kStorage, why};
+    if (auto why = persist(next_values); !why.empty()) return DynamicError{DynamicError::kStorage, why};
   auto snapshot = std::make_shared<const BrokerConfig>(std::move(next));
   {
     std::lock_guard lk(mu_);
@@ -142,36 +139,6 @@ std::shared_ptr<const BrokerConfig> DynamicBrokerConfig::current() const {
 DynamicValues DynamicBrokerConfig::values() const {
   std::lock_guard lk(mu_);
   return values_;
-}
-
-std::string DynamicBrokerConfig::to_text(const DynamicValues& v) {
-  std::string out = std::string(kHeader) + "\n";
-  for (const auto& [k, val] : v.broker) out += "broker\t" + k + "\t" + val + "\n";
-  for (const auto& [k, val] : v.cluster) out += "default\t" + k + "\t" + val + "\n";
-  return out;
-}
-
-DynamicValues DynamicBrokerConfig::from_text(const std::string& text) {
-  DynamicValues v;
-  std::istringstream in(text);
-  std::string line;
-  if (!std::getline(in, line) || line != kHeader)
-    throw std::invalid_argument(fmt::format("the first line is not '{}'", kHeader));
-  while (std::getline(in, line)) {
-    if (line.empty()) continue;
-    auto t1 = line.find('\t');
-    auto t2 = t1 == std::string::npos ? t1 : line.find('\t', t1 + 1);
-    if (t2 == std::string::npos) throw std::invalid_argument("malformed line: " + line);
-    auto scope = line.substr(0, t1);
-    auto key = line.substr(t1 + 1, t2 - t1 - 1);
-    if (scope == "broker")
-      v.broker[key] = line.substr(t2 + 1);
-    else if (scope == "default")
-      v.cluster[key] = line.substr(t2 + 1);
-    else
-      throw std::invalid_argument("unknown scope in line: " + line);
-  }
-  return v;
 }
 
 }  // namespace skiff::config

@@ -5,13 +5,10 @@
 // value is validated by that row's own parser, as at startup.
 //
 // A change is: validated (parse, then every listener's check), persisted
-// through the `persist` callback (the server writes it crash-safely to the
-// first log dir), published as a new snapshot, then handed to every listener
-// to apply (log defaults, connection quotas). config/ does no I/O itself.
-//
-// Persisted text (one line per value; values never contain a newline):
-//   skiff-dynamic-broker-config v1
-//   <scope>\t<key>\t<value>        scope: "broker" (this node) or "default"
+// through the `persist` callback (the server stores the values crash-safely
+// in the metadata store, server/dynamic_config_wiring.h), published as a new
+// snapshot, then handed to every listener to apply (log defaults, connection
+// quotas). config/ does no I/O itself.
 //
 // Threads: every method is thread-safe; alter() calls are serialised and run
 // the listeners on the caller's thread. current() is a cheap snapshot.
@@ -46,14 +43,14 @@ class DynamicBrokerConfig {
   // Checks (apply=false) or applies (apply=true) a new effective config;
   // returns an error message, empty when fine. Apply must not fail.
   using Listener = std::function<std::string(const BrokerConfig& next, bool apply)>;
-  // Writes the text form durably; returns an error message, empty when fine.
-  using Persist = std::function<std::string(const std::string& text)>;
+  // Stores the values durably; returns an error message, empty when fine.
+  using Persist = std::function<std::string(const DynamicValues& values)>;
 
   explicit DynamicBrokerConfig(BrokerConfig static_config);
 
   // Loads values persisted earlier (startup). Values that are no longer valid
   // are dropped, each with a line in the returned warnings.
-  std::vector<std::string> load(const std::string& text);
+  std::vector<std::string> load(const DynamicValues& stored);
   void set_persist(Persist p);
   void add_listener(Listener l);
 
@@ -64,10 +61,6 @@ class DynamicBrokerConfig {
   std::shared_ptr<const BrokerConfig> current() const;
   const BrokerConfig& static_config() const { return static_; }
   DynamicValues values() const;
-
-  static std::string to_text(const DynamicValues& v);
-  // Parses the text form; throws std::invalid_argument on a malformed line.
-  static DynamicValues from_text(const std::string& text);
 
  private:
   // The static config with `v` layered on; nullopt + error on a bad value.

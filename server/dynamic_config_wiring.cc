@@ -7,48 +7,61 @@
 #include <filesystem>
 #include <stdexcept>
 
-#include "log/file_util.h"
+#include "common/file_fields.h"
 #include "server/kafka_server.h"
 #include "server/storage_config.h"
 
 namespace skiff::server {
-namespace fs = std::filesystem;
+std::vector<std::string> encode_dynamic_values(const config::DynamicValues& values) {
+  std::vector<std::string> records;
+  for (const auto* scope : {&values.broker, &values.cluster}) {
+    for (const auto& [key, value] : *scope) {
+      std::string r(1, static_cast<char>(scope == &values.broker ? 0 : 1));
+      put_string_field(r, key);
+      put_string_field(r, value);
+      records.push_back(std::move(r));
+    }
+  }
+  return records;
+}
 
-namespace {
+config::DynamicValues decode_dynamic_values(const std::vector<std::string>& records) {
+  config::DynamicValues values;
+  for (const auto& record : records) {
+    FieldReader in(record);
+    const int8_t scope = in.int8();
+    if (scope != 0 && scope != 1) throw std::runtime_error(fmt::format("unknown scope {}", scope));
+    std::string key = in.string();
+    (scope == 0 ? values.broker : values.cluster)[key] = in.string();
+    if (!in.done()) throw std::runtime_error("bytes after the value of " + key);
+  }
+  return values;
+}
 
-fs::path config_file(const config::BrokerConfig& c) { return fs::path(c.log_dirs.at(0)) / kDynamicConfigFile; }
-
-}  // namespace
-
-std::unique_ptr<config::DynamicBrokerConfig> load_dynamic_config(const config::BrokerConfig& static_config) {
+std::unique_ptr<config::DynamicBrokerConfig> load_dynamic_config(const config::BrokerConfig& static_config,
+                                                                 metadata::Namespace& ns) {
   auto dynamic = std::make_unique<config::DynamicBrokerConfig>(static_config);
-  const auto path = config_file(static_config);
-  std::string text;
-  if (!storage::read_small_file(path, text)) {
-    std::error_code ec;
-    if (fs::exists(path, ec)) throw StartupError(fmt::format("cannot read {}", path.string()));
-    return dynamic;
-  }
+  auto contents = ns.read();
+  if (!contents) throw StartupError(contents.error().message);
+  config::DynamicValues stored;
   try {
-    for (const auto& w : dynamic->load(text)) spdlog::warn("{}", w);
-  } catch (const std::invalid_argument& e) {
-    throw StartupError(fmt::format("{} is not a dynamic broker config file: {}", path.string(), e.what()));
+    stored = decode_dynamic_values(contents->records);
+  } catch (const std::runtime_error& e) {
+    throw StartupError(ns.corrupt(e.what()).message);
   }
+  for (const auto& w : dynamic->load(stored)) spdlog::warn("{}", w);
   auto v = dynamic->values();
   if (!v.broker.empty() || !v.cluster.empty())
-    spdlog::info("dynamic broker configs from {}: {} per-broker, {} cluster default", path.string(), v.broker.size(),
-                 v.cluster.size());
+    spdlog::info("dynamic broker configs from {}: {} per-broker, {} cluster default", ns.file().string(),
+                 v.broker.size(), v.cluster.size());
   return dynamic;
 }
 
-void wire_dynamic_config(config::DynamicBrokerConfig& dynamic, storage::LogManager& logs,
+void wire_dynamic_config(config::DynamicBrokerConfig& dynamic, metadata::Namespace& ns, storage::LogManager& logs,
                          network::ConnectionQuotas& quotas) {
-  const auto path = config_file(dynamic.static_config());
-  dynamic.set_persist([path](const std::string& text) -> std::string {
-    int rc = storage::write_file_durably(path, text);
-    if (rc == 0) return {};
-    spdlog::error("cannot write {}: {}", path.string(), std::strerror(rc));
-    return fmt::format("cannot write {}: {}", path.string(), std::strerror(rc));
+  dynamic.set_persist([&ns](const config::DynamicValues& values) -> std::string {
+    auto r = ns.write(encode_dynamic_values(values));  // the store logs a failure
+    return r ? std::string() : r.error().message;
   });
   dynamic.add_listener([&logs](const config::BrokerConfig& next, bool apply) -> std::string {
     storage::LogManagerConfig lc;

@@ -16,6 +16,7 @@
 #include "api/telemetry/client_metrics_manager.h"
 #include "common/cpu_count.h"
 #include "common/metrics.h"
+#include "metadata/legacy_migration.h"
 #include "server/dynamic_config_wiring.h"
 #include "server/fd_budget.h"
 #include "server/group_metrics.h"
@@ -98,6 +99,14 @@ void KafkaServer::prepare_log_dirs() {
   }
 }
 
+// The store of the first log dir, with the state files of a broker before it
+// migrated into it once (metadata/legacy_migration.h).
+void KafkaServer::open_metadata() {
+  auto store = metadata::open_metadata_store(config_.log_dirs.at(0));
+  if (!store) throw StartupError(store.error().message);
+  metadata_ = std::move(*store);
+}
+
 void KafkaServer::open_logs() {
   storage::LogManagerConfig lc;
   try {
@@ -158,7 +167,8 @@ void KafkaServer::startup() {
   prepare_log_dirs();
   start_http();
   readiness_.set(Readiness::State::kLoadingLogs);
-  dynamic_ = load_dynamic_config(config_);
+  open_metadata();
+  dynamic_ = load_dynamic_config(config_, metadata_->ns(metadata::kDynamicBrokerConfig));
   open_logs();
   metrics_ = std::make_unique<BrokerMetrics>(*logs_, config_.metrics_partition_series, config_.metrics_requests);
   published_metrics_.publish(metrics_.get());
@@ -172,8 +182,8 @@ void KafkaServer::startup() {
     throw StartupError(e.what());
   }
   resolve_advertised_endpoints();
-  wire_dynamic_config(*dynamic_, *logs_, *socket_server_->quotas());
-  apis_ = std::make_unique<api::KafkaApis>(config_, broker_info_, *logs_, dynamic_.get());
+  wire_dynamic_config(*dynamic_, metadata_->ns(metadata::kDynamicBrokerConfig), *logs_, *socket_server_->quotas());
+  apis_ = std::make_unique<api::KafkaApis>(config_, broker_info_, *logs_, *metadata_, dynamic_.get());
   apis_->set_topic_metrics(metrics_->topics());
   auto& software = metrics_->client_software(socket_server_->quotas());
   apis_->set_client_software(&software);

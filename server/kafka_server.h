@@ -22,6 +22,7 @@
 #include "config/broker_config.h"
 #include "config/dynamic_broker_config.h"
 #include "log/log_manager.h"
+#include "metadata/metadata_store.h"
 #include "network/http_server.h"
 #include "network/request_channel.h"
 #include "network/socket_server.h"
@@ -54,12 +55,14 @@ class KafkaServer {
 
  private:
   void prepare_log_dirs();
+  void open_metadata();
   void start_http();
   void open_logs();
   void resolve_advertised_endpoints();
   void start_console();
 
   config::BrokerConfig config_;                           // static: file, environment, command line
+  std::unique_ptr<metadata::MetadataStore> metadata_;     // small durable state; outlives apis_
   std::unique_ptr<config::DynamicBrokerConfig> dynamic_;  // runtime changes over config_
   api::BrokerInfo broker_info_;
   Readiness readiness_;                                                      // read by the HTTP thread

@@ -27,7 +27,8 @@ int run_list_apis() {
     auto cfg = config::load_config({std::nullopt, {}, {"log.dirs=" + dir}});
     storage::LogManager logs(make_log_manager_config(cfg));
     api::BrokerInfo broker{cfg.node_id, logs.cluster_id(), {{"PLAINTEXT", "localhost", 9092}}};
-    api::KafkaApis apis(cfg, broker, logs);
+    auto metadata = metadata::value_or_throw(metadata::MetadataStore::open(dir));
+    api::KafkaApis apis(cfg, broker, logs, *metadata);
     fmt::print("{}", api::served_api_table(apis.registry().advertised()));
   } catch (const std::exception& e) {
     fmt::print(stderr, "skiff: --list-apis failed: {}\n", e.what());

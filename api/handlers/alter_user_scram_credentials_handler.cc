@@ -115,8 +115,7 @@ void AlterUserScramCredentialsHandler::handle(ApiRequest& request, ScramRequest&
   for (const auto& u : body.upsertions) plan.upsertion(u);
   auto changes = plan.changes();
   int rc = changes.empty() ? 0 : services_.scram->apply(changes);
-  if (rc)
-    api_log().error("cannot store SCRAM credentials in {}: {}", services_.scram->file().string(), std::strerror(rc));
+  if (rc) api_log().error("cannot store SCRAM credentials in {}: {}", services_.scram->where(), std::strerror(rc));
   for (const auto& c : changes)
     if (!rc)
       api_log().info("SCRAM credential {} for user {} {}", sasl::mechanism_name(c.mechanism), escaped(c.user),

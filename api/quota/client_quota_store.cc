@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <bit>
-#include <cerrno>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -12,16 +11,11 @@
 #include <span>
 #include <stdexcept>
 
-#include "api/api_log.h"
+#include "common/file_fields.h"
 #include "common/ip_address.h"
-#include "log/file_util.h"
-#include "metadata/state_file.h"
 
 namespace skiff::api::quota {
 namespace {
-
-constexpr std::string_view kMagic = "SKIFFCQS";
-constexpr int16_t kVersion = 1;
 
 // The quota keys and their ConfigDef types, as Kafka's QuotaConfig:
 // userAndClientQuotaConfigs() and ipConfigs().
@@ -164,13 +158,14 @@ bool repeats_a_key(const QuotaAlteration& alt) {
 }
 
 // ----------------------------------------------------------------------------
-// The file.
+// The records.
 
 constexpr int8_t type_code(std::string_view type) { return type == kUser ? 0 : type == kClientId ? 1 : 2; }
 
-std::string encode(const std::map<QuotaEntity, QuotaValues>& map) {
-  std::string out = metadata::begin_state_file(kMagic, kVersion, static_cast<uint32_t>(map.size()));
+std::vector<std::string> encode(const std::map<QuotaEntity, QuotaValues>& map) {
+  std::vector<std::string> records;
   for (const auto& [entity, values] : map) {
+    std::string out;
     out.push_back(static_cast<char>(entity.size()));
     for (const auto& [type, name] : entity) {
       out.push_back(static_cast<char>(type_code(type)));
@@ -184,9 +179,9 @@ std::string encode(const std::map<QuotaEntity, QuotaValues>& map) {
       put_be_field(out, static_cast<uint32_t>(bits >> 32), 4);
       put_be_field(out, static_cast<uint32_t>(bits), 4);
     }
+    records.push_back(std::move(out));
   }
-  metadata::seal_state_file(out);
-  return out;
+  return records;
 }
 
 QuotaEntity read_entity(FieldReader& in) {
@@ -205,7 +200,8 @@ QuotaEntity read_entity(FieldReader& in) {
   return entity;
 }
 
-std::pair<QuotaEntity, QuotaValues> read_record(FieldReader& in) {
+std::pair<QuotaEntity, QuotaValues> read_record(std::string_view record) {
+  FieldReader in(record);
   QuotaEntity entity = read_entity(in);
   std::span<const KeyDef> keys;
   if (QuotaError e = check_entity(entity, keys); e.error != ErrorCode::kNone)
@@ -222,19 +218,17 @@ std::pair<QuotaEntity, QuotaValues> read_record(FieldReader& in) {
       throw std::runtime_error(fmt::format("a key twice for {}", entity_text(entity)));
   }
   if (values.empty()) throw std::runtime_error(fmt::format("no values for {}", entity_text(entity)));
+  if (!in.done()) throw std::runtime_error(fmt::format("bytes after {}", entity_text(entity)));
   return {std::move(entity), std::move(values)};
 }
 
-std::map<QuotaEntity, QuotaValues> decode(std::string_view bytes) {
-  uint32_t count = 0;
-  FieldReader in = metadata::open_state_file(bytes, kMagic, kVersion, "a client quotas file", count);
+std::map<QuotaEntity, QuotaValues> decode(const std::vector<std::string>& records) {
   std::map<QuotaEntity, QuotaValues> map;
-  for (uint32_t i = 0; i < count; ++i) {
-    auto [entity, values] = read_record(in);
+  for (const auto& record : records) {
+    auto [entity, values] = read_record(record);
     if (map.contains(entity)) throw std::runtime_error(fmt::format("{} twice", entity_text(entity)));
     map.emplace(std::move(entity), std::move(values));
   }
-  if (!in.done()) throw std::runtime_error("bytes after the last entity");
   return map;
 }
 
@@ -270,17 +264,14 @@ std::optional<std::optional<std::string_view>> part_of(const QuotaEntity& entity
 
 }  // namespace
 
-ClientQuotaStore::ClientQuotaStore(std::filesystem::path file) : file_(std::move(file)) {
-  std::error_code ec;
-  if (!std::filesystem::exists(file_, ec)) return;
-  std::string bytes;
-  if (!storage::read_small_file(file_, bytes))
-    throw std::runtime_error(fmt::format("cannot read the client quotas file {}", file_.string()));
+ClientQuotaStore::ClientQuotaStore(metadata::Namespace* ns) : ns_(ns) {
+  if (!ns_) return;
+  auto contents = metadata::value_or_throw(ns_->read());
   Map loaded;
   try {
-    loaded = decode(bytes);
+    loaded = decode(contents.records);
   } catch (const std::runtime_error& e) {
-    throw std::runtime_error(fmt::format("the client quotas file {} is corrupt: {}", file_.string(), e.what()));
+    throw metadata::Failure(ns_->corrupt(e.what()));
   }
   std::unique_lock lock(mu_);
   publish(std::move(loaded));
@@ -323,8 +314,7 @@ std::vector<QuotaError> ClientQuotaStore::alter(const std::vector<QuotaAlteratio
     seen.insert(alt.entity);
   }
   if (validate_only || next == map_) return results;
-  if (int err = storage::write_file_durably(file_, encode(next))) {
-    api_log().error("cannot store the client quotas in {}: {}", file_.string(), std::strerror(err));
+  if (ns_ && !ns_->write(encode(next))) {  // the store logged why
     for (auto& r : results)
       if (r.error == ErrorCode::kNone)
         r = {ErrorCode::kUnknownServerError, "The server experienced an unexpected error when processing the request."};

@@ -8,16 +8,15 @@
 // consumer_byte_rate, request_percentage and controller_mutation_rate for
 // user/client-id entities; connection_creation_rate for ip entities.
 //
-// Durable in one small file in the first log dir ("skiff-client-quotas"),
-// replaced whole on every change (storage::write_file_durably), framed as
-// metadata/state_file.h describes; a change is published in memory only once the
-// file is written, and a failed write changes nothing. Record layout (after
-// the state-file header, integers big-endian):
+// Durable in the "client-quotas" namespace of the metadata store
+// (metadata/metadata_store.h), replaced whole on every change, crash-safely;
+// a change is published in memory only once it is stored, and a failed write
+// changes nothing. One record per entity, version 1 (integers big-endian):
 //   parts   int8 count, then per part: type int8 (0 user, 1 client-id, 2 ip),
 //           has_name int8, [name: int32 length + UTF-8 bytes]
 //   values  int32 count, then per value: key int32 length + bytes,
 //           value float64 (IEEE 754 bits, big-endian)
-// A file that does not parse is corruption: the constructor throws and the
+// A record that does not parse is corruption: the constructor throws and the
 // broker refuses to start.
 //
 // Thread rules: thread-safe. Readers (resolve, describe; every request when
@@ -27,7 +26,6 @@
 
 #include <atomic>
 #include <cstdint>
-#include <filesystem>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -37,12 +35,10 @@
 #include <unordered_map>
 #include <vector>
 
+#include "metadata/metadata_store.h"
 #include "protocol/error_codes.h"
 
 namespace skiff::api::quota {
-
-// The store's file, in the first log dir.
-inline constexpr const char* kClientQuotasFile = "skiff-client-quotas";
 
 inline constexpr std::string_view kUser = "user";
 inline constexpr std::string_view kClientId = "client-id";
@@ -103,9 +99,10 @@ struct ResolvedQuota {
 
 class ClientQuotaStore {
  public:
-  // Loads `file` (absent: no quotas). Throws std::runtime_error on a file
-  // that does not parse.
-  explicit ClientQuotaStore(std::filesystem::path file);
+  // Loads the stored quotas (none yet: no quotas). Throws metadata::Failure
+  // naming the file when they do not parse. A null namespace keeps them in
+  // memory only (tests).
+  explicit ClientQuotaStore(metadata::Namespace* ns);
 
   // AlterClientQuotas: one result per alteration, in order. Each is
   // validated as Kafka validates it (INVALID_REQUEST with Kafka's message for
@@ -143,7 +140,7 @@ class ClientQuotaStore {
   // Swaps `next` in with its indexes; the caller holds mu_ exclusively.
   void publish(Map next);
 
-  std::filesystem::path file_;
+  metadata::Namespace* ns_;
   std::mutex alter_mu_;           // one alter() at a time
   mutable std::shared_mutex mu_;  // guards map_ and the indexes below
   Map map_;

@@ -77,8 +77,8 @@ std::string label_name(std::string_view key) {
 
 }  // namespace
 
-ClientMetricsManager::ClientMetricsManager(std::filesystem::path file, Clock clock)
-    : subscriptions_(std::move(file)), clock_(std::move(clock)) {}
+ClientMetricsManager::ClientMetricsManager(metadata::Namespace* ns, Clock clock)
+    : subscriptions_(ns), clock_(std::move(clock)) {}
 
 int64_t ClientMetricsManager::now() const {
   if (clock_) return clock_();

@@ -90,8 +90,9 @@ class ClientMetricsManager {
   // Kafka's order: zstd, lz4, gzip, snappy.
   static constexpr int8_t kAcceptedCompression[] = {4, 3, 1, 2};
 
-  // `file`: the subscriptions' state file (empty: in memory). Throws if it is corrupt.
-  explicit ClientMetricsManager(std::filesystem::path file, Clock clock = {});
+  // `ns`: the subscriptions' namespace of the metadata store (null: in
+  // memory). Throws metadata::Failure if it is corrupt.
+  explicit ClientMetricsManager(metadata::Namespace* ns, Clock clock = {});
 
   SubscriptionStore& subscriptions() { return subscriptions_; }
   // The connections' client software (api/client_software.h); null: "unknown".

@@ -6,14 +6,10 @@
 #include <charconv>
 #include <stdexcept>
 
-#include "log/file_util.h"
-#include "metadata/state_file.h"
+#include "common/file_fields.h"
 
 namespace skiff::api::telemetry {
 namespace {
-
-constexpr std::string_view kMagic = "SKIFFCMS";
-constexpr int16_t kVersion = 1;
 
 constexpr std::string_view kSelectors[] = {"client_instance_id",    "client_id",
                                            "client_software_name",  "client_software_version",
@@ -134,55 +130,36 @@ Subscription parse_subscription(const std::string& name, const ConfigMap& config
   return s;
 }
 
-SubscriptionStore::SubscriptionStore(std::filesystem::path file) : file_(std::move(file)) {
+SubscriptionStore::SubscriptionStore(metadata::Namespace* ns) : ns_(ns) {
   std::map<std::string, ConfigMap> loaded;
-  std::error_code ec;
-  if (!file_.empty() && std::filesystem::exists(file_, ec)) {
-    std::string bytes;
-    if (!storage::read_small_file(file_, bytes))
-      throw std::runtime_error(fmt::format("cannot read the client metrics file {}", file_.string()));
+  if (ns_) {
+    auto contents = metadata::value_or_throw(ns_->read());
     try {
-      loaded = decode(bytes);
+      loaded = decode(contents.records);
     } catch (const std::runtime_error& e) {
-      throw std::runtime_error(fmt::format("the client metrics file {} is corrupt: {}", file_.string(), e.what()));
+      throw metadata::Failure(ns_->corrupt(e.what()));
     }
   }
   std::lock_guard lock(mu_);
   publish(std::move(loaded));
 }
 
-std::string SubscriptionStore::encode(const std::map<std::string, ConfigMap>& all) {
-  std::string out = metadata::begin_state_file(kMagic, kVersion, static_cast<uint32_t>(all.size()));
-  for (const auto& [name, configs] : all) {
-    put_string_field(out, name);
-    put_be_field(out, static_cast<uint32_t>(configs.size()), 4);
-    for (const auto& [key, value] : configs) {
-      put_string_field(out, key);
-      put_string_field(out, value);
-    }
-  }
-  metadata::seal_state_file(out);
-  return out;
+std::vector<std::string> SubscriptionStore::encode(const std::map<std::string, ConfigMap>& all) {
+  return named_string_map_records(all);
 }
 
-std::map<std::string, ConfigMap> SubscriptionStore::decode(std::string_view bytes) {
-  uint32_t count = 0;
-  FieldReader in = metadata::open_state_file(bytes, kMagic, kVersion, "a client metrics file", count);
+std::map<std::string, ConfigMap> SubscriptionStore::decode(const std::vector<std::string>& records) {
   std::map<std::string, ConfigMap> out;
-  for (uint32_t i = 0; i < count; ++i) {
+  for (const auto& record : records) {
+    FieldReader in(record);
     std::string name = in.string();
-    ConfigMap configs;
-    const uint32_t entries = in.uint32();
-    for (uint32_t e = 0; e < entries; ++e) {
-      std::string key = in.string();
-      configs[key] = in.string();
-    }
+    ConfigMap configs = in.string_map();
+    if (!in.done()) throw std::runtime_error(fmt::format("bytes after subscription '{}'", name));
     if (auto refused = validate(name, configs))
       throw std::runtime_error(fmt::format("subscription '{}': {}", name, refused->message));
     if (configs.empty() || !out.emplace(std::move(name), std::move(configs)).second)
       throw std::runtime_error("an empty or repeated subscription");
   }
-  if (!in.done()) throw std::runtime_error("bytes after the last subscription");
   return out;
 }
 
@@ -220,8 +197,8 @@ int SubscriptionStore::put(const std::string& name, const ConfigMap& configs) {
   } else {
     next[name] = configs;
   }
-  if (!file_.empty())
-    if (int err = storage::write_file_durably(file_, encode(next))) return err;
+  if (ns_)
+    if (auto r = ns_->write(encode(next)); !r) return metadata::error_number(r.error());
   std::lock_guard lock(mu_);
   publish(std::move(next));
   return 0;

@@ -12,17 +12,17 @@
 // Regexes are RE2 (protocol/name_pattern.h): Kafka compiles them with
 // java.util.regex, whose syntax is a superset (no backreferences here).
 //
-// SubscriptionStore keeps them durable in one state file in the first log
-// dir (skiff-client-metrics, framed by metadata/state_file.h):
-//   record: name string | entry count uint32 | (key string | value string)*
-// and publishes a change in memory only after the file is written.
+// SubscriptionStore keeps them durable in the "client-metrics" namespace of
+// the metadata store (metadata/metadata_store.h), one record per
+// subscription, version 1 (integers big-endian, strings int32-length-prefixed):
+//   name string | entry count uint32 | (key string | value string)*
+// and publishes a change in memory only after it is stored.
 //
 // Threads: SubscriptionStore is thread-safe (a mutex for writers, a snapshot
 // pointer for readers); the free functions are pure.
 #pragma once
 
 #include <cstdint>
-#include <filesystem>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -31,6 +31,7 @@
 #include <string_view>
 #include <vector>
 
+#include "metadata/metadata_store.h"
 #include "protocol/error_codes.h"
 #include "protocol/name_pattern.h"
 
@@ -83,8 +84,9 @@ class SubscriptionStore {
  public:
   using Snapshot = std::shared_ptr<const std::vector<Subscription>>;
 
-  // Empty path: in memory only (tests). Throws if the file is corrupt.
-  explicit SubscriptionStore(std::filesystem::path file);
+  // Null namespace: in memory only (tests). Throws metadata::Failure if the
+  // stored subscriptions are corrupt.
+  explicit SubscriptionStore(metadata::Namespace* ns);
 
   // Names, sorted.
   std::vector<std::string> names() const;
@@ -98,13 +100,13 @@ class SubscriptionStore {
   Snapshot snapshot() const;
   uint64_t version() const;
 
-  static std::string encode(const std::map<std::string, ConfigMap>& all);
-  static std::map<std::string, ConfigMap> decode(std::string_view bytes);
+  static std::vector<std::string> encode(const std::map<std::string, ConfigMap>& all);
+  static std::map<std::string, ConfigMap> decode(const std::vector<std::string>& records);
 
  private:
   void publish(std::map<std::string, ConfigMap> next);  // mu_ held
 
-  std::filesystem::path file_;
+  metadata::Namespace* ns_;
   mutable std::mutex mu_;
   std::mutex write_mu_;
   std::map<std::string, ConfigMap> configs_;

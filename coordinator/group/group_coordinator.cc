@@ -21,7 +21,7 @@ GroupCoordinator::GroupCoordinator(const GroupConfig& config, storage::LogManage
         if (!t) return std::nullopt;
         return consumer::TopicMetadata{t->topic_id, name, t->partitions};
       }),
-      group_configs_(std::make_unique<GroupDynamicConfigs>(config.group_configs_file)) {
+      group_configs_(std::make_unique<GroupDynamicConfigs>(config.group_configs)) {
   std::random_device rd;
   id_state_[0] = (static_cast<uint64_t>(rd()) << 32) ^ rd();
   id_state_[1] = (static_cast<uint64_t>(rd()) << 32) ^ rd() ^ 0x9e3779b97f4a7c15ULL;

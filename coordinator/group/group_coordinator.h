@@ -73,9 +73,9 @@ struct GroupConfig {
   // group.consumer.migration.policy: disabled, upgrade, downgrade or
   // bidirectional (case-insensitive, as Kafka's ConsumerGroupMigrationPolicy).
   std::string consumer_migration_policy = "bidirectional";
-  // Where the per-group dynamic configs are kept (group_dynamic_config.h);
-  // empty: in memory only.
-  std::filesystem::path group_configs_file;
+  // Where the per-group dynamic configs are kept (group_dynamic_config.h;
+  // the "group-configs" namespace of the metadata store); null: in memory only.
+  metadata::Namespace* group_configs = nullptr;
   // Regex subscriptions are resolved again when the topic set changed, at
   // most this often per group (Kafka waits at least 10 s between batches; a
   // new regex is always resolved at once). Bounds the cost of topic churn.

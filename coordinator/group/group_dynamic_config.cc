@@ -7,13 +7,12 @@
 #include <charconv>
 #include <stdexcept>
 
+#include "common/file_fields.h"
 #include "coordinator/group/group_coordinator.h"
-#include "log/file_util.h"
 
 namespace skiff::group {
 namespace {
 
-constexpr std::string_view kHeader = "skiff-group-configs v1";
 constexpr std::string_view kSession = "consumer.session.timeout.ms";
 constexpr std::string_view kHeartbeat = "consumer.heartbeat.interval.ms";
 
@@ -70,34 +69,6 @@ std::pair<int32_t, int32_t> bounds(const GroupConfig& b, std::string_view key) {
   return {b.consumer_min_heartbeat_interval_ms, b.consumer_max_heartbeat_interval_ms};
 }
 
-std::string escape(std::string_view s) {
-  std::string out;
-  for (char c : s) {
-    if (c == '%' || c == '\t' || c == '\n' || c == '\r')
-      out += fmt::format("%{:02X}", static_cast<unsigned char>(c));
-    else
-      out += c;
-  }
-  return out;
-}
-
-std::string unescape(std::string_view s) {
-  std::string out;
-  for (size_t i = 0; i < s.size(); ++i) {
-    if (s[i] != '%') {
-      out += s[i];
-      continue;
-    }
-    unsigned v = 0;
-    if (i + 2 >= s.size()) throw std::runtime_error("truncated escape");
-    auto [ptr, ec] = std::from_chars(s.data() + i + 1, s.data() + i + 3, v, 16);
-    if (ec != std::errc() || ptr != s.data() + i + 3) throw std::runtime_error("bad escape");
-    out += static_cast<char>(v);
-    i += 2;
-  }
-  return out;
-}
-
 }  // namespace
 
 const std::vector<GroupConfigKey>& group_config_keys() {
@@ -142,18 +113,13 @@ std::optional<std::string> validate_group_configs(const std::map<std::string, st
   return std::nullopt;
 }
 
-GroupDynamicConfigs::GroupDynamicConfigs(std::filesystem::path file) : file_(std::move(file)) {
-  if (file_.empty()) return;
-  std::string text;
-  if (!storage::read_small_file(file_, text)) {
-    std::error_code ec;
-    if (std::filesystem::exists(file_, ec)) throw std::runtime_error("cannot read " + file_.string());
-    return;
-  }
+GroupDynamicConfigs::GroupDynamicConfigs(metadata::Namespace* ns) : ns_(ns) {
+  if (!ns_) return;
+  auto contents = metadata::value_or_throw(ns_->read());
   try {
-    values_ = from_text(text);
+    values_ = decode(contents.records);
   } catch (const std::runtime_error& e) {
-    throw std::runtime_error(fmt::format("{} is not a group config file: {}", file_.string(), e.what()));
+    throw metadata::Failure(ns_->corrupt(e.what()));
   }
 }
 
@@ -178,9 +144,8 @@ int GroupDynamicConfigs::set(const std::string& group_id, const Values& values) 
     next.erase(group_id);
   else
     next[group_id] = values;
-  if (!file_.empty()) {
-    if (int rc = storage::write_file_durably(file_, to_text(next)); rc != 0) return rc;
-  }
+  if (ns_)
+    if (auto r = ns_->write(encode(next)); !r) return metadata::error_number(r.error());
   values_ = std::move(next);
   return 0;
 }
@@ -194,33 +159,21 @@ std::optional<int32_t> GroupDynamicConfigs::int_value(const std::string& group_i
   return parse_int(v->second);
 }
 
-std::string GroupDynamicConfigs::to_text(const std::map<std::string, Values>& all) {
-  std::string out(kHeader);
-  out += '\n';
-  for (const auto& [group, values] : all)
-    for (const auto& [k, v] : values) out += escape(group) + '\t' + escape(k) + '\t' + escape(v) + '\n';
-  return out;
+std::vector<std::string> GroupDynamicConfigs::encode(const std::map<std::string, Values>& all) {
+  return named_string_map_records(all);
 }
 
-std::map<std::string, GroupDynamicConfigs::Values> GroupDynamicConfigs::from_text(const std::string& text) {
+std::map<std::string, GroupDynamicConfigs::Values> GroupDynamicConfigs::decode(
+    const std::vector<std::string>& records) {
   std::map<std::string, Values> all;
-  size_t pos = 0;
-  bool header = true;
-  while (pos < text.size()) {
-    size_t end = text.find('\n', pos);
-    if (end == std::string::npos) throw std::runtime_error("last line is not complete");
-    std::string_view line(text.data() + pos, end - pos);
-    pos = end + 1;
-    if (header) {
-      if (line != kHeader) throw std::runtime_error("unknown header");
-      header = false;
-      continue;
-    }
-    size_t t1 = line.find('\t'), t2 = t1 == std::string_view::npos ? t1 : line.find('\t', t1 + 1);
-    if (t2 == std::string_view::npos) throw std::runtime_error("a line is not group<TAB>key<TAB>value");
-    all[unescape(line.substr(0, t1))][unescape(line.substr(t1 + 1, t2 - t1 - 1))] = unescape(line.substr(t2 + 1));
+  for (const auto& record : records) {
+    FieldReader in(record);
+    std::string group = in.string();
+    Values values = in.string_map();
+    if (!in.done()) throw std::runtime_error("bytes after the configs of a group");
+    if (values.empty() || !all.emplace(std::move(group), std::move(values)).second)
+      throw std::runtime_error("a group without configs, or twice");
   }
-  if (header) throw std::runtime_error("no header");
   return all;
 }
 

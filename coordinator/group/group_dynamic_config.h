@@ -10,23 +10,24 @@
 // interval) and read by the coordinator at each heartbeat, clamped to the
 // broker's current bounds (Kafka caps them the same way).
 //
-// Durable: the whole set is rewritten atomically (temp file, fsync, rename,
-// fsync of the directory: storage::write_file_durably) before a change is
-// acknowledged, so it survives kill -9. File layout (UTF-8 text):
-//   skiff-group-configs v1
-//   <group>\t<key>\t<value>\n     group and value percent-escaped (% TAB LF CR)
+// Durable: the whole set is rewritten crash-safely in the "group-configs"
+// namespace of the metadata store (metadata/metadata_store.h) before a
+// change is acknowledged, so it survives kill -9. One record per group,
+// version 1 (integers big-endian, strings int32-length-prefixed):
+//   group string | count uint32 | (key string | value string)*
 //
 // Threads: every method is thread-safe (one leaf mutex).
 #pragma once
 
 #include <cstdint>
-#include <filesystem>
 #include <map>
 #include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "metadata/metadata_store.h"
 
 namespace skiff::group {
 
@@ -52,9 +53,9 @@ class GroupDynamicConfigs {
  public:
   using Values = std::map<std::string, std::string>;
 
-  // `file` empty: kept in memory only (tests). Loads the file if it exists;
-  // throws std::runtime_error when it cannot be read or is malformed.
-  explicit GroupDynamicConfigs(std::filesystem::path file);
+  // `ns` null: kept in memory only (tests). Loads the stored configs;
+  // throws metadata::Failure when they cannot be read or are malformed.
+  explicit GroupDynamicConfigs(metadata::Namespace* ns);
 
   Values get(const std::string& group_id) const;
   // Every group with at least one override, sorted.
@@ -65,12 +66,12 @@ class GroupDynamicConfigs {
   // The group's override of an INT key, if any.
   std::optional<int32_t> int_value(const std::string& group_id, std::string_view key) const;
 
-  static std::string to_text(const std::map<std::string, Values>& all);
-  // Throws std::runtime_error on a malformed text.
-  static std::map<std::string, Values> from_text(const std::string& text);
+  static std::vector<std::string> encode(const std::map<std::string, Values>& all);
+  // Throws std::runtime_error on a malformed record.
+  static std::map<std::string, Values> decode(const std::vector<std::string>& records);
 
  private:
-  const std::filesystem::path file_;
+  metadata::Namespace* const ns_;
   mutable std::mutex mu_;
   std::map<std::string, Values> values_;
 };

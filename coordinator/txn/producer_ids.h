@@ -1,6 +1,6 @@
 // ProducerIds: InitProducerId's allocator for idempotent producers. New ids
-// come from storage::ProducerIdStore (durable blocks: never reused across
-// restarts). A v3+ request that names its current id and epoch gets the same
+// come from ProducerIdBlocks (durable blocks in the metadata store: never
+// reused across restarts). A v3+ request that names its current id and epoch gets the same
 // id with the epoch bumped (a new id once the epoch would overflow); an epoch
 // older than one already bumped past is fenced (PRODUCER_FENCED).
 //
@@ -8,11 +8,10 @@
 #pragma once
 
 #include <cstdint>
-#include <filesystem>
 #include <mutex>
 #include <unordered_map>
 
-#include "log/producer_id_store.h"
+#include "coordinator/txn/producer_id_blocks.h"
 #include "protocol/error_codes.h"
 
 namespace skiff::txn {
@@ -25,7 +24,8 @@ struct IssuedProducerId {
 
 class ProducerIds {
  public:
-  explicit ProducerIds(const std::filesystem::path& file) : store_(file) {}
+  // Throws metadata::Failure when the stored block cannot be read.
+  explicit ProducerIds(metadata::Namespace& ns) : store_(ns) {}
 
   // producer_id/epoch: -1/-1 for a new producer, else the producer's current ones.
   IssuedProducerId init(int64_t producer_id, int16_t epoch);
@@ -33,7 +33,7 @@ class ProducerIds {
  private:
   IssuedProducerId fresh();
 
-  storage::ProducerIdStore store_;
+  ProducerIdBlocks store_;
   std::mutex mu_;
   std::unordered_map<int64_t, int16_t> bumped_;  // id -> latest epoch handed out by a bump
 };

@@ -21,7 +21,7 @@ constexpr size_t kMaxDeletedPerRequest = 10000;
 Authorizer::Authorizer(AuthorizerConfig config)
     : super_users_(config.super_users.begin(), config.super_users.end()),
       allow_if_no_acls_(config.allow_everyone_if_no_acl_found),
-      store_(std::move(config.file)) {
+      store_(*config.acls) {
   auto acls = store_.load();
   acl_log().info("authorizer: {} ACL(s) loaded from {}, {} super user(s)", acls.size(), store_.file().string(),
                  super_users_.size());

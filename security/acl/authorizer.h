@@ -32,7 +32,7 @@ namespace skiff::acl {
 struct AuthorizerConfig {
   std::vector<std::string> super_users;  // "User:alice"
   bool allow_everyone_if_no_acl_found = false;
-  std::filesystem::path file;  // the AclStore's file
+  metadata::Namespace* acls = nullptr;  // the AclStore's namespace (required)
 };
 
 // The outcome of one creation, or of one deletion filter.
@@ -44,7 +44,7 @@ struct AclResult {
 
 class Authorizer {
  public:
-  // Loads the stored ACLs; throws std::runtime_error if the file is corrupt.
+  // Loads the stored ACLs; throws metadata::Failure if they are corrupt.
   explicit Authorizer(AuthorizerConfig config);
 
   bool authorize(const Identity& who, AclOperation op, ResourceType type, std::string_view name) const;

@@ -31,17 +31,16 @@ int add_bootstrap_users(ScramCredentialStore& store, const std::vector<config::S
   }
   if (changes.empty()) return 0;
   if (int rc = store.apply(changes))
-    throw std::runtime_error(fmt::format("cannot store the scram.bootstrap.users credentials in {}: {}",
-                                         store.file().string(), std::strerror(rc)));
+    throw std::runtime_error(
+        fmt::format("cannot store the scram.bootstrap.users credentials in {}: {}", store.where(), std::strerror(rc)));
   for (const auto& c : changes)
     sasl_log().info("created the {} credential of user {} (scram.bootstrap.users)", mechanism_name(c.mechanism),
                     escaped(c.user));
   return static_cast<int>(changes.size());
 }
 
-std::shared_ptr<ScramCredentialStore> open_scram_store(const config::BrokerConfig& config) {
-  auto store =
-      std::make_shared<ScramCredentialStore>(std::filesystem::path(config.log_dirs.at(0)) / kScramCredentialsFile);
+std::shared_ptr<ScramCredentialStore> open_scram_store(const config::BrokerConfig& config, metadata::Namespace& ns) {
+  auto store = std::make_shared<ScramCredentialStore>(&ns);
   store->load();
   add_bootstrap_users(*store, config.scram_bootstrap_users);
   return store;

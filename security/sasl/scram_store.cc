@@ -1,24 +1,17 @@
 #include "security/sasl/scram_store.h"
 
-#include <fcntl.h>
 #include <fmt/format.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
-#include <cerrno>
 #include <stdexcept>
 
-#include "log/file_util.h"
-#include "metadata/state_file.h"
+#include "common/file_fields.h"
 
 namespace skiff::sasl {
 namespace {
 
-constexpr std::string_view kMagic = "SKIFFSCR";
-constexpr int16_t kVersion = 1;
-
-// One record after `user`; throws on a value the layout does not allow.
-ScramCredentialStore::Map::value_type read_record(FieldReader& in) {
+// One credential's record; throws on a value the layout does not allow.
+ScramCredentialStore::Map::value_type read_record(std::string_view record) {
+  FieldReader in(record);
   std::string user = in.string();
   auto mechanism = mechanism_from_code(in.int8());
   if (user.empty()) throw std::runtime_error("a credential without a user name");
@@ -28,6 +21,7 @@ ScramCredentialStore::Map::value_type read_record(FieldReader& in) {
   c.salt = in.string();
   c.stored_key = in.string();
   c.server_key = in.string();
+  if (!in.done()) throw std::runtime_error(fmt::format("bytes after the credential of user '{}'", user));
   size_t n = digest_size(*mechanism);
   if (c.iterations < kScramMinIterations || c.iterations > kScramMaxIterations || c.salt.empty() ||
       c.stored_key.size() != n || c.server_key.size() != n)
@@ -35,60 +29,41 @@ ScramCredentialStore::Map::value_type read_record(FieldReader& in) {
   return {{std::move(user), *mechanism}, c};  // a pair of const key: the credential is copied
 }
 
-// The credentials are secrets: the temporary file write_file_durably fills
-// and renames over `file` ("<file>.tmp", log/file_util.cc) is created owner-only
-// first, so the file never exists with wider permissions. Returns 0 or errno.
-int prepare_private_tmp(const std::filesystem::path& file) {
-  auto tmp = file;
-  tmp += ".tmp";
-  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
-  if (fd < 0) return errno;
-  int rc = ::fchmod(fd, 0600) == 0 ? 0 : errno;
-  ::close(fd);
-  return rc;
-}
-
 }  // namespace
 
-std::string ScramCredentialStore::encode(const Map& credentials) {
-  std::string out = metadata::begin_state_file(kMagic, kVersion, static_cast<uint32_t>(credentials.size()));
+std::vector<std::string> ScramCredentialStore::encode(const Map& credentials) {
+  std::vector<std::string> records;
   for (const auto& [key, c] : credentials) {
+    std::string out;
     put_string_field(out, key.first);
     out.push_back(static_cast<char>(key.second));
     put_be_field(out, static_cast<uint32_t>(c.iterations), 4);
     put_string_field(out, c.salt);
     put_string_field(out, c.stored_key);
     put_string_field(out, c.server_key);
+    records.push_back(std::move(out));
   }
-  metadata::seal_state_file(out);
-  return out;
+  return records;
 }
 
-ScramCredentialStore::Map ScramCredentialStore::decode(std::string_view bytes) {
-  uint32_t count = 0;
-  FieldReader in = metadata::open_state_file(bytes, kMagic, kVersion, "a SCRAM credentials file", count);
+ScramCredentialStore::Map ScramCredentialStore::decode(const std::vector<std::string>& records) {
   Map credentials;
-  for (uint32_t i = 0; i < count; ++i) {
-    auto [key, c] = read_record(in);
+  for (const auto& record : records) {
+    auto [key, c] = read_record(record);
     if (!credentials.emplace(key, std::move(c)).second)
       throw std::runtime_error(fmt::format("user '{}' has two {} credentials", key.first, mechanism_name(key.second)));
   }
-  if (!in.done()) throw std::runtime_error("bytes after the last credential");
   return credentials;
 }
 
 void ScramCredentialStore::load() {
-  if (file_.empty()) return;
-  std::string bytes;
-  std::error_code ec;
-  if (!std::filesystem::exists(file_, ec)) return;
-  if (!storage::read_small_file(file_, bytes))
-    throw std::runtime_error(fmt::format("cannot read the SCRAM credentials file {}", file_.string()));
+  if (!ns_) return;
+  auto contents = metadata::value_or_throw(ns_->read());
   Map loaded;
   try {
-    loaded = decode(bytes);
+    loaded = decode(contents.records);
   } catch (const std::runtime_error& e) {
-    throw std::runtime_error(fmt::format("the SCRAM credentials file {} is corrupt: {}", file_.string(), e.what()));
+    throw metadata::Failure(ns_->corrupt(e.what()));
   }
   std::unique_lock lock(mu_);
   credentials_ = std::move(loaded);
@@ -133,10 +108,8 @@ int ScramCredentialStore::apply(const std::vector<ScramCredentialChange>& change
     else
       next.erase(key);
   }
-  if (!file_.empty()) {
-    if (int err = prepare_private_tmp(file_)) return err;
-    if (int err = storage::write_file_durably(file_, encode(next))) return err;
-  }
+  if (ns_)
+    if (auto r = ns_->write(encode(next)); !r) return metadata::error_number(r.error());
   std::unique_lock lock(mu_);
   credentials_ = std::move(next);
   return 0;

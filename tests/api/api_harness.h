@@ -14,6 +14,7 @@
 
 #include "api/kafka_apis.h"
 #include "config/config_loader.h"
+#include "metadata/legacy_migration.h"
 #include "network/connection_quotas.h"
 #include "protocol/frame.h"
 #include "protocol/generated/create_topics_request.h"
@@ -93,7 +94,7 @@ class ApiHarness {
     broker_.node_id = config_.node_id;
     broker_.cluster_id = logs_->cluster_id();
     broker_.endpoints.push_back({"PLAINTEXT", "broker.test", 9092});
-    apis_ = std::make_unique<api::KafkaApis>(config_, broker_, *logs_, dynamic_.get());
+    apis_ = std::make_unique<api::KafkaApis>(config_, broker_, *logs_, *metadata_, dynamic_.get());
   }
   ~ApiHarness() {
     apis_.reset();
@@ -165,7 +166,7 @@ class ApiHarness {
     apis_.reset();
     logs_.reset();  // clean shutdown: checkpoints, snapshots, marker
     open();
-    apis_ = std::make_unique<api::KafkaApis>(config_, broker_, *logs_, dynamic_.get());
+    apis_ = std::make_unique<api::KafkaApis>(config_, broker_, *logs_, *metadata_, dynamic_.get());
   }
 
   // The principal the next requests come from (as TLS or SASL would name it).
@@ -180,16 +181,20 @@ class ApiHarness {
   // As KafkaServer: dynamic broker configs from the data dir, then the logs
   // over them, then the wiring that applies later changes live.
   void open() {
-    dynamic_ = server::load_dynamic_config(config_);
+    auto store = metadata::open_metadata_store(dir_);
+    REQUIRE(store);
+    metadata_ = std::move(*store);
+    dynamic_ = server::load_dynamic_config(config_, metadata_->ns(metadata::kDynamicBrokerConfig));
     const auto& c = *dynamic_->current();
     logs_ = std::make_unique<storage::LogManager>(server::make_log_manager_config(c));
     quotas_ = network::ConnectionQuotas::create(c.max_connections, c.max_connections_per_ip,
                                                 c.max_connections_per_ip_overrides);
-    server::wire_dynamic_config(*dynamic_, *logs_, *quotas_);
+    server::wire_dynamic_config(*dynamic_, metadata_->ns(metadata::kDynamicBrokerConfig), *logs_, *quotas_);
   }
 
   std::filesystem::path dir_;
   config::BrokerConfig config_;
+  std::unique_ptr<metadata::MetadataStore> metadata_;  // as KafkaServer: opened (and migrated) first
   std::unique_ptr<config::DynamicBrokerConfig> dynamic_;
   std::shared_ptr<network::ConnectionQuotas> quotas_;
   api::BrokerInfo broker_;

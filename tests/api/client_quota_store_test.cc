@@ -1,8 +1,9 @@
 // ClientQuotaStore (api/quota/client_quota_store.h): Kafka 4.4's validation
 // and messages (ClientQuotaControlManager), DescribeClientQuotas' match
 // semantics (ClientQuotasImage), the resolution order of DefaultQuotaCallback,
-// removal, the file read back, a corrupt file refused, a failed write that
-// changes nothing, and generation().
+// removal, the stored quotas read back (the metadata store's
+// "client-quotas"), corrupt ones refused, a failed write that changes
+// nothing, and generation().
 #include "api/quota/client_quota_store.h"
 
 #include <catch2/catch.hpp>
@@ -11,6 +12,8 @@
 #include <limits>
 #include <set>
 
+#include "metadata/metadata_store.h"
+#include "tests/support/metadata_store.h"
 #include "tests/support/temp_dir.h"
 
 using namespace skiff;
@@ -76,8 +79,7 @@ const QuotaEntity kUserDefaultClientDefault = entity({{"user", std::nullopt}, {"
 }  // namespace
 
 TEST_CASE("client quotas: Kafka's entity checks and messages", "[api][quota]") {
-  test::TempDir dir;
-  ClientQuotaStore store(dir / "q");
+  ClientQuotaStore store(nullptr);
   CHECK(message(store, assign({}, "producer_byte_rate", 1)) == "Invalid empty client quota entity");
   CHECK(message(store, assign(entity({{"group", "g"}}), "producer_byte_rate", 1)) ==
         "Unhandled client quota entity type: group");
@@ -102,8 +104,7 @@ TEST_CASE("client quotas: Kafka's entity checks and messages", "[api][quota]") {
 }
 
 TEST_CASE("client quotas: Kafka's key and value checks and messages", "[api][quota]") {
-  test::TempDir dir;
-  ClientQuotaStore store(dir / "q");
+  ClientQuotaStore store(nullptr);
   const auto ip = entity({{"ip", "1.2.3.4"}});
   CHECK(message(store, assign(kUserU, "connection_creation_rate", 1)) ==
         "Invalid configuration key connection_creation_rate");
@@ -137,8 +138,7 @@ TEST_CASE("client quotas: Kafka's key and value checks and messages", "[api][quo
 }
 
 TEST_CASE("client quotas: a repeated key or entity is ignored with Kafka's message", "[api][quota]") {
-  test::TempDir dir;
-  ClientQuotaStore store(dir / "q");
+  ClientQuotaStore store(nullptr);
   QuotaAlteration twice{kUserUClientC, {{"producer_byte_rate", 10, false}, {"producer_byte_rate", 0, true}}};
   CHECK(message(store, twice) == "Ignoring duplicate entity ClientQuotaEntity(entries={client-id=c, user=u})");
   auto results =
@@ -158,8 +158,7 @@ TEST_CASE("client quotas: a repeated key or entity is ignored with Kafka's messa
 }
 
 TEST_CASE("client quotas: set, overwrite, remove, an entity without keys is gone", "[api][quota]") {
-  test::TempDir dir;
-  ClientQuotaStore store(dir / "q");
+  ClientQuotaStore store(nullptr);
   QuotaAlteration two{kUserU, {{"producer_byte_rate", 1024, false}, {"consumer_byte_rate", 2048, false}}};
   CHECK(alter1(store, two).error == ErrorCode::kNone);
   CHECK(alter1(store, assign(kUserU, "producer_byte_rate", 4096)).error == ErrorCode::kNone);
@@ -180,8 +179,7 @@ TEST_CASE("client quotas: set, overwrite, remove, an entity without keys is gone
 }
 
 TEST_CASE("client quotas: describe's exact, default and specified matches, strict or not", "[api][quota]") {
-  test::TempDir dir;
-  ClientQuotaStore store(dir / "q");
+  ClientQuotaStore store(nullptr);
   const auto ip = entity({{"ip", "1.2.3.4"}});
   const auto ip_default = entity({{"ip", std::nullopt}});
   for (const auto& e : {kUserU, kUserDefault, kClientC, kClientDefault, kUserUClientC, kUserUClientDefault,
@@ -213,8 +211,7 @@ TEST_CASE("client quotas: describe's exact, default and specified matches, stric
 }
 
 TEST_CASE("client quotas: describe refuses bad filters with Kafka's messages", "[api][quota]") {
-  test::TempDir dir;
-  ClientQuotaStore store(dir / "q");
+  ClientQuotaStore store(nullptr);
   auto error = [&](const std::vector<QuotaFilterComponent>& components) {
     return store.describe(components, false).error;
   };
@@ -240,8 +237,7 @@ TEST_CASE("client quotas: describe refuses bad filters with Kafka's messages", "
 }
 
 TEST_CASE("client quotas: resolve walks DefaultQuotaCallback's eight levels in order", "[api][quota]") {
-  test::TempDir dir;
-  ClientQuotaStore store(dir / "q");
+  ClientQuotaStore store(nullptr);
   CHECK_FALSE(store.resolve("producer_byte_rate", "u", "c"));
   // Most specific first; each level set with its number, then removed again.
   const std::vector<QuotaEntity> levels = {
@@ -265,8 +261,7 @@ TEST_CASE("client quotas: resolve walks DefaultQuotaCallback's eight levels in o
 }
 
 TEST_CASE("client quotas: resolve per key, per client, and with empty names", "[api][quota]") {
-  test::TempDir dir;
-  ClientQuotaStore store(dir / "q");
+  ClientQuotaStore store(nullptr);
   REQUIRE(alter1(store, assign(kUserU, "producer_byte_rate", 100)).error == ErrorCode::kNone);
   REQUIRE(alter1(store, assign(kClientDefault, "consumer_byte_rate", 200)).error == ErrorCode::kNone);
   REQUIRE(alter1(store, assign(kUserDefaultClientDefault, "request_percentage", 50)).error == ErrorCode::kNone);
@@ -291,8 +286,7 @@ TEST_CASE("client quotas: resolve per key, per client, and with empty names", "[
 }
 
 TEST_CASE("client quotas: resolve_ip, the address's own entity or the default", "[api][quota]") {
-  test::TempDir dir;
-  ClientQuotaStore store(dir / "q");
+  ClientQuotaStore store(nullptr);
   CHECK_FALSE(store.resolve_ip("127.0.0.1"));
   REQUIRE(alter1(store, assign(entity({{"ip", "127.0.0.1"}}), "connection_creation_rate", 10)).error ==
           ErrorCode::kNone);
@@ -310,11 +304,12 @@ TEST_CASE("client quotas: resolve_ip, the address's own entity or the default", 
   CHECK_FALSE(store.has_key("producer_byte_rate"));
 }
 
-TEST_CASE("client quotas: kept in the file, read back, generation bumps per applied change", "[api][quota]") {
+TEST_CASE("client quotas: stored, read back, generation bumps per applied change", "[api][quota]") {
   test::TempDir dir;
-  const auto file = dir / "skiff-client-quotas";
   {
-    ClientQuotaStore store(file);
+    auto meta = test::open_metadata(dir.path());
+    const auto file = meta->ns(metadata::kClientQuotas).file();
+    ClientQuotaStore store(&meta->ns(metadata::kClientQuotas));
     CHECK_FALSE(std::filesystem::exists(file));
     const uint64_t g0 = store.generation();
     QuotaAlteration two{kUserUClientDefault,
@@ -331,7 +326,8 @@ TEST_CASE("client quotas: kept in the file, read back, generation bumps per appl
     CHECK(alter1(store, assign(kUserDefault, "consumer_byte_rate", 1)).error == ErrorCode::kNone);  // unchanged
     CHECK(store.generation() == g2);
   }
-  ClientQuotaStore again(file);
+  auto meta = test::open_metadata(dir.path());
+  ClientQuotaStore again(&meta->ns(metadata::kClientQuotas));
   auto d = again.describe({}, false);
   REQUIRE(d.entries.size() == 3);  // in QuotaEntity order
   CHECK(d.entries[0].first == kUserUClientDefault);
@@ -344,17 +340,19 @@ TEST_CASE("client quotas: kept in the file, read back, generation bumps per appl
   CHECK(again.resolve_ip("::1") == 3);
 }
 
-TEST_CASE("client quotas: a corrupt file is refused at load", "[api][quota]") {
+TEST_CASE("client quotas: corrupt ones are refused at load", "[api][quota]") {
   test::TempDir dir;
-  const auto file = dir / "skiff-client-quotas";
+  auto meta = test::open_metadata(dir.path());
+  auto& ns = meta->ns(metadata::kClientQuotas);
+  const auto file = ns.file();
   {
-    ClientQuotaStore store(file);
+    ClientQuotaStore store(&ns);
     REQUIRE(alter1(store, assign(kUserU, "producer_byte_rate", 1024)).error == ErrorCode::kNone);
   }
   const std::string good = read(file);
   auto load_of = [&](const std::string& bytes) {
     std::ofstream(file, std::ios::binary | std::ios::trunc) << bytes;
-    ClientQuotaStore store(file);
+    ClientQuotaStore store(&ns);
   };
   std::string flipped = good;
   flipped[20] ^= 1;
@@ -362,17 +360,22 @@ TEST_CASE("client quotas: a corrupt file is refused at load", "[api][quota]") {
   CHECK_THROWS_WITH(load_of(good.substr(0, good.size() - 1)), Catch::Contains("is corrupt"));
   CHECK_THROWS_WITH(load_of("SKIFFXXX" + good.substr(8)), Catch::Contains("bad magic"));
   CHECK_THROWS_WITH(load_of(""), Catch::Contains("is corrupt"));
+  // Framed correctly, but an entity type the layout does not know.
+  std::string record("\x01\x07\x00\x00\x00\x00\x00", 7);
+  CHECK_THROWS_WITH(load_of(metadata::MetadataStore::encode(metadata::kClientQuotas, {record})),
+                    Catch::Contains(file.string() + " is corrupt: unknown entity type 7"));
   CHECK_NOTHROW(load_of(good));
 }
 
 TEST_CASE("client quotas: a failed write answers UNKNOWN_SERVER_ERROR and changes nothing", "[api][quota]") {
   test::TempDir dir;
-  const auto file = dir / "skiff-client-quotas";
-  ClientQuotaStore store(file);
+  auto meta = test::open_metadata(dir.path());
+  const auto file = meta->ns(metadata::kClientQuotas).file();
+  ClientQuotaStore store(&meta->ns(metadata::kClientQuotas));
   REQUIRE(alter1(store, assign(kUserU, "producer_byte_rate", 1024)).error == ErrorCode::kNone);
   const std::string before = read(file);
   const uint64_t generation = store.generation();
-  // The temporary file write_file_durably writes cannot be opened (root or not).
+  // The temporary file the store writes cannot be opened (root or not).
   auto tmp = file;
   tmp += ".tmp";
   std::filesystem::create_directory(tmp);

@@ -213,3 +213,17 @@ TEST_CASE("BROKER_LOGGER: levels described in log4j's names and changed live, as
   REQUIRE(set({{"root", 0, "INFO"}}).error_code == 0);  // leave the process as found
   CHECK(level_of("server") == "INFO");
 }
+
+TEST_CASE("dynamic broker configs: the stored records round-trip, a bad one is refused", "[api][dynamic]") {
+  config::DynamicValues v;
+  v.broker = {{"max.connections.per.ip.overrides", "127.0.0.1:5,::1:6"}, {"log.retention.ms", "1\t2"}};
+  v.cluster = {{"log.retention.ms", "1000"}};
+  auto records = server::encode_dynamic_values(v);
+  CHECK(records.size() == 3);
+  auto back = server::decode_dynamic_values(records);
+  CHECK(back.broker == v.broker);
+  CHECK(back.cluster == v.cluster);
+  records[0][0] = 7;  // no such scope
+  CHECK_THROWS_WITH(server::decode_dynamic_values(records), Catch::Contains("unknown scope 7"));
+  CHECK_THROWS(server::decode_dynamic_values({records[1] + "x"}));
+}

@@ -26,7 +26,7 @@ protocol::ListOffsetsRequest list_offsets(const std::string& topic, int64_t time
   return req;
 }
 
-protocol::MetadataRequest metadata(const std::vector<std::string>& names, bool auto_create = true) {
+protocol::MetadataRequest metadata_request(const std::vector<std::string>& names, bool auto_create = true) {
   protocol::MetadataRequest req;
   req.topics.emplace();
   for (auto& n : names) {
@@ -92,7 +92,7 @@ TEST_CASE("OffsetForLeaderEpoch: epoch 0 ends at the log end", "[api][epoch]") {
 TEST_CASE("Metadata: broker, controller, cluster id, auto-creation, errors", "[api][metadata]") {
   test::ApiHarness h({"num.partitions=3"});
   for (int16_t v : {0, 1, 4, 8, 9, 12}) {
-    auto r = h.call<protocol::MetadataResponse>(metadata({"auto-" + std::to_string(v)}), v);
+    auto r = h.call<protocol::MetadataResponse>(metadata_request({"auto-" + std::to_string(v)}), v);
     REQUIRE(r.brokers.size() == 1);
     CHECK(r.brokers[0].host == "broker.test");
     CHECK(r.brokers[0].port == 9092);
@@ -107,27 +107,27 @@ TEST_CASE("Metadata: broker, controller, cluster id, auto-creation, errors", "[a
     CHECK(r.topics[0].partitions[2].isr_nodes == std::vector<int32_t>{1});
     if (v >= 10) CHECK(r.topics[0].topic_id == h.logs().topic("auto-12")->topic_id);
   }
-  auto no_create = h.call<protocol::MetadataResponse>(metadata({"absent"}, false), 12);
+  auto no_create = h.call<protocol::MetadataResponse>(metadata_request({"absent"}, false), 12);
   CHECK(no_create.topics[0].error_code == 3);
   CHECK_FALSE(h.logs().topic("absent"));
-  auto illegal = h.call<protocol::MetadataResponse>(metadata({"no spaces allowed"}), 12);
+  auto illegal = h.call<protocol::MetadataResponse>(metadata_request({"no spaces allowed"}), 12);
   CHECK(illegal.topics[0].error_code == 17);
 
   protocol::MetadataRequest all;
   all.topics.reset();  // null: every topic
   CHECK(h.call<protocol::MetadataResponse>(all, 12).topics.size() == 6);
-  CHECK(h.call<protocol::MetadataResponse>(metadata({}), 0).topics.size() == 6);  // v0: empty = all
-  CHECK(h.call<protocol::MetadataResponse>(metadata({}), 1).topics.empty());
+  CHECK(h.call<protocol::MetadataResponse>(metadata_request({}), 0).topics.size() == 6);  // v0: empty = all
+  CHECK(h.call<protocol::MetadataResponse>(metadata_request({}), 1).topics.empty());
 }
 
 TEST_CASE("Metadata with auto.create.topics.enable=false", "[api][metadata]") {
   test::ApiHarness h({"auto.create.topics.enable=false"});
-  CHECK(h.call<protocol::MetadataResponse>(metadata({"x"}), 3).topics[0].error_code == 3);
+  CHECK(h.call<protocol::MetadataResponse>(metadata_request({"x"}), 3).topics[0].error_code == 3);
 }
 
 TEST_CASE("Metadata by topic id: the Java client's request leaves the name at \"\"", "[api][metadata]") {
   test::ApiHarness h({"num.partitions=2"});
-  h.call<protocol::MetadataResponse>(metadata({"by-id"}), 12);  // auto-created
+  h.call<protocol::MetadataResponse>(metadata_request({"by-id"}), 12);  // auto-created
   const Uuid id = h.logs().topic("by-id")->topic_id;
   for (int16_t v : {12, 13}) {
     protocol::MetadataRequest req;

@@ -20,7 +20,7 @@ struct Fixture {
 
   Fixture()
       : dir(make_dir()),
-        store(std::make_shared<ClientQuotaStore>(dir / "skiff-client-quotas")),
+        store(std::make_shared<ClientQuotaStore>(nullptr)),
         manager(store, skiff::QuotaWindow{11, 1000}) {}
   ~Fixture() { std::filesystem::remove_all(dir); }
 

@@ -35,7 +35,7 @@ void add_user(ScramCredentialStore& store, ScramMechanism m, const std::string& 
 }
 
 std::unique_ptr<ScramCredentialStore> rfc_store() {
-  auto store = std::make_unique<ScramCredentialStore>("");
+  auto store = std::make_unique<ScramCredentialStore>(nullptr);
   add_user(*store, ScramMechanism::kSha256, "user", "pencil", *base64_decode("W22ZaJ0SNY7soEsUEjb6gQ=="));
   return store;
 }
@@ -99,7 +99,7 @@ TEST_CASE("RFC 7677's SCRAM-SHA-256 example, byte for byte", "[sasl][scram]") {
 }
 
 TEST_CASE("SCRAM-SHA-512 round trip, names with ',' and '='", "[sasl][scram]") {
-  ScramCredentialStore store("");
+  ScramCredentialStore store(nullptr);
   add_user(store, ScramMechanism::kSha512, "al,i=ce", "s3cret", random_bytes(32), 8192);
   Client client{ScramMechanism::kSha512, "al=2Ci=3Dce", "s3cret"};
   auto server = make_scram_server(ScramMechanism::kSha512, store);

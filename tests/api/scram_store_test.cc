@@ -1,6 +1,7 @@
-// ScramCredentialStore (security/sasl/scram_store.h): the file round trip, a
-// corrupt file refused at load, a failed write that changes nothing, a write
-// killed half-way that leaves the old file, and the startup bootstrap users
+// ScramCredentialStore (security/sasl/scram_store.h): the round trip through
+// the metadata store (an owner-only file), corrupt credentials refused at
+// load, a failed write that changes nothing, a write killed half-way that
+// leaves the old file, and the startup bootstrap users
 // (scram.bootstrap.users: parsing, created once, never overwritten).
 #include "security/sasl/scram_store.h"
 
@@ -10,7 +11,9 @@
 #include <fstream>
 
 #include "config/config_def.h"
+#include "metadata/metadata_store.h"
 #include "security/sasl/scram_bootstrap.h"
+#include "tests/support/metadata_store.h"
 #include "tests/support/temp_dir.h"
 
 using namespace skiff;
@@ -35,8 +38,10 @@ void write(const std::filesystem::path& p, const std::string& bytes) {
 
 TEST_CASE("SCRAM store: apply, describe, and the file read back", "[sasl][scram]") {
   test::TempDir dir;
-  auto file = dir.path() / "skiff-scram-credentials";
-  ScramCredentialStore store(file);
+  auto meta = test::open_metadata(dir.path());
+  auto& ns = meta->ns(metadata::kScramCredentials);
+  auto file = ns.file();
+  ScramCredentialStore store(&ns);
   store.load();  // no file yet: empty
   CHECK(store.describe().empty());
   auto alice = credential(ScramMechanism::kSha512, "a", 8192);
@@ -47,7 +52,8 @@ TEST_CASE("SCRAM store: apply, describe, and the file read back", "[sasl][scram]
   struct stat st {};
   REQUIRE(::stat(file.c_str(), &st) == 0);
   CHECK((st.st_mode & 0777) == 0600);  // secrets: owner-only
-  ScramCredentialStore again(file);
+  auto reopened = test::open_metadata(dir.path());
+  ScramCredentialStore again(&reopened->ns(metadata::kScramCredentials));
   again.load();
   CHECK(again.lookup("alice", ScramMechanism::kSha512) == alice);
   CHECK_FALSE(again.lookup("bob", ScramMechanism::kSha256));
@@ -59,10 +65,12 @@ TEST_CASE("SCRAM store: apply, describe, and the file read back", "[sasl][scram]
   CHECK(again.describe(std::vector<std::string>{"bob", "alice", "alice"}).size() == 1);
 }
 
-TEST_CASE("SCRAM store: a corrupt file is refused at load", "[sasl][scram]") {
+TEST_CASE("SCRAM store: corrupt credentials are refused at load", "[sasl][scram]") {
   test::TempDir dir;
-  auto file = dir.path() / "skiff-scram-credentials";
-  ScramCredentialStore store(file);
+  auto meta = test::open_metadata(dir.path());
+  auto& ns = meta->ns(metadata::kScramCredentials);
+  auto file = ns.file();
+  ScramCredentialStore store(&ns);
   REQUIRE(store.apply({{"alice", ScramMechanism::kSha256, credential(ScramMechanism::kSha256, "a")}}) == 0);
   const std::string good = read(file);
   for (size_t at : {size_t{0}, size_t{9}, good.size() / 2, good.size() - 1}) {
@@ -70,36 +78,42 @@ TEST_CASE("SCRAM store: a corrupt file is refused at load", "[sasl][scram]") {
     bad[at] ^= 0x20;
     write(file, bad);
     INFO(at);
-    CHECK_THROWS_AS(ScramCredentialStore(file).load(), std::runtime_error);
+    CHECK_THROWS_WITH(ScramCredentialStore(&ns).load(), Catch::Contains(file.string() + " is corrupt"));
   }
   write(file, good.substr(0, good.size() - 5));
-  CHECK_THROWS_AS(ScramCredentialStore(file).load(), std::runtime_error);
+  CHECK_THROWS_AS(ScramCredentialStore(&ns).load(), metadata::Failure);
   // A valid CRC over a record the layout forbids (a key of the wrong size).
   ScramCredentialStore::Map odd{{{"x", ScramMechanism::kSha512}, credential(ScramMechanism::kSha256, "x")}};
   CHECK_THROWS_AS(ScramCredentialStore::decode(ScramCredentialStore::encode(odd)), std::runtime_error);
+  REQUIRE(ns.write(ScramCredentialStore::encode(odd)));
+  CHECK_THROWS_WITH(ScramCredentialStore(&ns).load(),
+                    Catch::Contains(file.string() + " is corrupt: invalid SCRAM-SHA-512 credential for user 'x'"));
   write(file, good);
-  CHECK_NOTHROW(ScramCredentialStore(file).load());
+  CHECK_NOTHROW(ScramCredentialStore(&ns).load());
 }
 
 TEST_CASE("SCRAM store: a failed or killed write leaves the credentials as they were", "[sasl][scram]") {
   test::TempDir dir;
-  auto file = dir.path() / "skiff-scram-credentials";
-  ScramCredentialStore store(file);
+  auto meta = test::open_metadata(dir.path());
+  auto& ns = meta->ns(metadata::kScramCredentials);
+  auto file = ns.file();
+  ScramCredentialStore store(&ns);
   auto alice = credential(ScramMechanism::kSha256, "a");
   REQUIRE(store.apply({{"alice", ScramMechanism::kSha256, alice}}) == 0);
   const std::string before = read(file);
   // A write killed before its rename leaves only a temporary file behind.
   write(file.string() + ".tmp", "half a file");
-  ScramCredentialStore reopened(file);
+  auto after_crash = test::open_metadata(dir.path());
+  ScramCredentialStore reopened(&after_crash->ns(metadata::kScramCredentials));
   reopened.load();
   CHECK(reopened.lookup("alice", ScramMechanism::kSha256) == alice);
-  if (::geteuid() != 0) {  // root writes anywhere
-    ::chmod(dir.path().c_str(), 0500);
-    CHECK(store.apply({{"alice", ScramMechanism::kSha256, std::nullopt}}) != 0);
-    ::chmod(dir.path().c_str(), 0700);
-    CHECK(store.lookup("alice", ScramMechanism::kSha256) == alice);
-    CHECK(read(file) == before);
-  }
+  CHECK_FALSE(std::filesystem::exists(file.string() + ".tmp"));
+  // A failed write (the directory gone; root writes anywhere, so not chmod).
+  std::filesystem::rename(meta->dir(), dir.path() / "moved");
+  CHECK(store.apply({{"alice", ScramMechanism::kSha256, std::nullopt}}) == ENOENT);
+  std::filesystem::rename(dir.path() / "moved", meta->dir());
+  CHECK(store.lookup("alice", ScramMechanism::kSha256) == alice);
+  CHECK(read(file) == before);
 }
 
 TEST_CASE("scram.bootstrap.users: kafka-storage's --add-scram form", "[sasl][scram][config]") {
@@ -130,7 +144,8 @@ TEST_CASE("scram.bootstrap.users: kafka-storage's --add-scram form", "[sasl][scr
 
 TEST_CASE("scram.bootstrap.users: created when missing, never overwritten", "[sasl][scram]") {
   test::TempDir dir;
-  ScramCredentialStore store(dir.path() / "skiff-scram-credentials");
+  auto meta = test::open_metadata(dir.path());
+  ScramCredentialStore store(&meta->ns(metadata::kScramCredentials));
   std::vector<config::ScramBootstrapUser> users{{"SCRAM-SHA-512", "admin", "first", 0},
                                                 {"SCRAM-SHA-256", "admin", "first", 8192}};
   CHECK(add_bootstrap_users(store, users) == 2);

@@ -8,7 +8,9 @@
 #include "api/telemetry/otlp_metrics.h"
 #include "common/metrics.h"
 #include "log/compression.h"
+#include "metadata/metadata_store.h"
 #include "opentelemetry/proto/metrics/v1/metrics.pb.h"
+#include "tests/support/metadata_store.h"
 #include "tests/support/temp_dir.h"
 
 using namespace skiff;
@@ -88,22 +90,27 @@ TEST_CASE("a subscription matches when every selector matches the whole attribut
   CHECK_FALSE(parse_subscription("p", {{"match", "client_source_port=.*"}}).matches(a));  // port unknown
 }
 
-TEST_CASE("subscriptions survive a restart through skiff-client-metrics", "[telemetry]") {
+TEST_CASE("subscriptions survive a restart through the metadata store", "[telemetry]") {
   test::TempDir dir("telemetry");
-  const auto file = dir.path() / "skiff-client-metrics";
   {
-    SubscriptionStore store(file);
+    auto meta = test::open_metadata(dir.path());
+    SubscriptionStore store(&meta->ns(metadata::kClientMetrics));
     CHECK(store.put("sub1", {{"metrics", "org.apache.kafka.producer."}, {"interval.ms", "1000"}}) == 0);
     CHECK(store.put("sub2", {{"metrics", "*"}}) == 0);
     CHECK(store.put("sub2", {}) == 0);  // empty: deleted
   }
-  SubscriptionStore again(file);
+  auto meta = test::open_metadata(dir.path());
+  auto& ns = meta->ns(metadata::kClientMetrics);
+  SubscriptionStore again(&ns);
   CHECK(again.names() == std::vector<std::string>{"sub1"});
   CHECK(again.configs("sub1")->at("interval.ms") == "1000");
   CHECK(again.snapshot()->at(0).interval_ms == 1000);
-  auto bytes = SubscriptionStore::encode({{"x", {{"metrics", "a"}}}});
-  bytes[12] ^= 1;
-  CHECK_THROWS(SubscriptionStore::decode(bytes));
+  auto records = SubscriptionStore::encode({{"x", {{"metrics", "a"}}}});
+  CHECK(SubscriptionStore::decode(records).at("x").at("metrics") == "a");
+  records[0] += "!";
+  CHECK_THROWS(SubscriptionStore::decode(records));
+  REQUIRE(ns.write(SubscriptionStore::encode({{"x", {{"interval.ms", "1"}}}})));  // below the minimum
+  CHECK_THROWS_WITH(SubscriptionStore(&ns), Catch::Contains(ns.file().string() + " is corrupt: subscription 'x'"));
 }
 
 TEST_CASE("GetTelemetrySubscriptions: ids, subscription ids, throttling", "[telemetry]") {

@@ -149,7 +149,7 @@ def test_corrupt_acl_file_refuses_to_start(client, tmp_path):
     b = new_broker(tmp_path, **{"super.users": ME})
     allow(admin(b), binding(ResourceType.TOPIC, "t", AclOperation.READ))
     b.stop()
-    f = tmp_path / "data" / "skiff-acls"
+    f = tmp_path / "data" / "skiff-metadata" / "acls"
     raw = bytearray(f.read_bytes())
     raw[12] ^= 0xFF
     f.write_bytes(bytes(raw))
@@ -157,7 +157,7 @@ def test_corrupt_acl_file_refuses_to_start(client, tmp_path):
         b.start(timeout=10)
     b.kill9()
     log = b.log_path.read_text(errors="replace")
-    assert "skiff-acls is corrupt" in log, log[-2000:]
+    assert "skiff-metadata/acls is corrupt: CRC mismatch" in log, log[-2000:]
 
 
 # ------------------------------------------------------------ the matrix

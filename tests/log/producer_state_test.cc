@@ -6,7 +6,6 @@
 
 #include <catch2/catch.hpp>
 
-#include "log/producer_id_store.h"
 #include "tests/log/test_util.h"
 
 using namespace skiff;
@@ -114,18 +113,4 @@ TEST_CASE("a corrupt snapshot is ignored and the log is replayed", "[log][produc
   auto log = open_log(d.path(), config_with(), true);
   CHECK(log->producer_batches_replayed() == 3);
   CHECK(append_tmp(*log, idem(2, 0, 4)).duplicate);
-}
-
-TEST_CASE("producer ids are never reused across restarts", "[log][producer]") {
-  TempDir d;
-  int64_t last = -1;
-  {
-    ProducerIdStore s(d / kProducerIdFile);
-    CHECK(s.allocate() == 0);
-    last = s.allocate();
-  }
-  ProducerIdStore s(d / kProducerIdFile);
-  int64_t next = s.allocate();
-  CHECK(next > last);
-  CHECK(next == ProducerIdStore::kBlockSize);
 }

@@ -5,6 +5,7 @@
 
 #include "coordinator/group/group_dynamic_config.h"
 #include "tests/coordinator/group/consumer_group_support.h"
+#include "tests/support/metadata_store.h"
 #include "tests/support/temp_dir.h"
 
 using namespace skiff;
@@ -43,21 +44,25 @@ TEST_CASE("group configs: validated as Kafka 4.4, against the broker's bounds", 
         "consumer.session.timeout.ms must be greater than consumer.heartbeat.interval.ms");
 }
 
-TEST_CASE("group configs: the file form round-trips any group id", "[groups][kip848][configs]") {
-  std::map<std::string, group::GroupDynamicConfigs::Values> all{{"plain", {{"consumer.session.timeout.ms", "50000"}}},
-                                                                {"tab\tnew\nline%25", {{"k", "v\r"}}}};
-  CHECK(group::GroupDynamicConfigs::from_text(group::GroupDynamicConfigs::to_text(all)) == all);
-  CHECK_THROWS(group::GroupDynamicConfigs::from_text("skiff-group-configs v1\ng\tk"));
-  CHECK_THROWS(group::GroupDynamicConfigs::from_text("something else\n"));
+TEST_CASE("group configs: the records round-trip any group id", "[groups][kip848][configs]") {
+  using group::GroupDynamicConfigs;
+  std::map<std::string, GroupDynamicConfigs::Values> all{{"plain", {{"consumer.session.timeout.ms", "50000"}}},
+                                                         {"tab\tnew\nline%25", {{"k", "v\r"}}}};
+  CHECK(GroupDynamicConfigs::decode(GroupDynamicConfigs::encode(all)) == all);
+  auto records = GroupDynamicConfigs::encode(all);
+  CHECK_THROWS(GroupDynamicConfigs::decode({records[0].substr(0, records[0].size() - 1)}));
+  CHECK_THROWS(GroupDynamicConfigs::decode({records[0], records[0]}));  // a group twice
+  CHECK_THROWS(GroupDynamicConfigs::decode({records[0] + "x"}));
 }
 
 TEST_CASE("group configs: a group's heartbeat interval and session timeout apply at its next heartbeat",
           "[groups][kip848][configs]") {
   TempDir dir;
+  auto store = test::open_metadata(dir.path());
   auto config = GroupFixture::test_config();
   config.consumer_min_session_timeout_ms = 100;
   config.consumer_min_heartbeat_interval_ms = 10;
-  config.group_configs_file = dir / "skiff-group-configs";
+  config.group_configs = &store->ns(metadata::kGroupConfigs);
   GroupFixture f(config);
   Members m(f.c());
   REQUIRE(m.join("a").heartbeat_interval_ms == 5000);
