@@ -1,6 +1,8 @@
 // BrokerServices: what the API handlers share — the configuration, this
-// broker's identity, the logs, and the delayed-operation machinery. Owned by
-// KafkaApis; every member is itself thread-safe.
+// broker's identity, the logs, and the delayed-operation machinery. Filled
+// and owned by server/ (server/broker_components.h), which builds what it
+// points to; KafkaApis and its handlers hold it by reference. Every member
+// is itself thread-safe.
 #pragma once
 
 #include <memory>

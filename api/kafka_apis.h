@@ -7,68 +7,36 @@
 //    except ApiVersions above our max, answered in v0 with UNSUPPORTED_VERSION;
 //  - a header or body that does not decode: that connection is closed;
 //  - a handler that throws: that API's error response, UNKNOWN_SERVER_ERROR.
+// KafkaApis owns the handlers only: the coordinators, stores and services
+// they work with are built by server/ (server/broker_components.h) and
+// received as BrokerServices, which outlive it.
 // Thread-safe: called concurrently from every handler thread.
 #pragma once
 
 #include <memory>
 
-#include "api/broker_info.h"
 #include "api/broker_services.h"
 #include "api/handler_registry.h"
-#include "api/purgatory.h"
 #include "api/responder.h"
 #include "common/log_escape.h"
-#include "config/broker_config.h"
-#include "coordinator/group/group_coordinator.h"
-#include "coordinator/txn/producer_ids.h"
-#include "coordinator/txn/txn_host.h"
-#include "log/log_manager.h"
-#include "metadata/metadata_store.h"
 #include "network/request.h"
-#include "security/acl/authorizer.h"
-#include "security/sasl/sasl_mechanisms.h"
 
 namespace skiff::api {
 
 class ApiVersionsHandler;
 class ClientSoftware;
 class ErrorObserver;
-namespace quota {
-class ClientQuotaStore;
-class QuotaManager;
-}  // namespace quota
 class SaslAuthenticateHandler;
-namespace telemetry {
-class ClientMetricsManager;
-}
 
 class KafkaApis : public network::RequestHandler {
  public:
-  // `metadata`: the store of the small durable state (ACLs, SCRAM
-  // credentials, quotas, client-metrics subscriptions, group configs,
-  // producer ids); it outlives this. Throws metadata::Failure when that state
-  // is corrupt (the broker does not start).
-  KafkaApis(const config::BrokerConfig& config, const BrokerInfo& broker, storage::LogManager& logs,
-            metadata::MetadataStore& metadata, config::DynamicBrokerConfig* dynamic = nullptr);
+  // `services` (and everything it refers to) outlives this.
+  explicit KafkaApis(BrokerServices& services);
   ~KafkaApis() override;
 
   void handle(network::Request request, network::ResponseSender& sender) override;
 
-  // Shutdown, first step: answer every waiting request now, wait no more.
-  void complete_delayed();
-  // Last step, after the handler threads have stopped.
-  void shutdown();
-
   const HandlerRegistry& registry() const { return registry_; }
-  txn::TxnHost* txn_host() { return txn_.get(); }  // the transaction coordinator (tests)
-  group::GroupCoordinator& groups() { return *groups_; }
-  // KIP-714's subscriptions and pushed client metrics (/metrics collects them).
-  telemetry::ClientMetricsManager& client_metrics() { return *client_metrics_; }
-  quota::QuotaManager& quotas() { return *quotas_; }
-  // The SASL listeners' mechanisms (the web console logs users in through them).
-  const sasl::SaslMechanisms& sasl_mechanisms() const { return *sasl_; }
-  // The client quota configs (connection_creation_rate is enforced by the network layer).
-  const std::shared_ptr<quota::ClientQuotaStore>& client_quotas() const { return services_.client_quotas; }
 
   // Produce's transaction check (the coordinator's host sets it; tests set a
   // fake). Set before requests flow; null: transactional produce is refused.
@@ -93,22 +61,14 @@ class KafkaApis : public network::RequestHandler {
   // KIP-554's SCRAM credential APIs (security/sasl/scram_store.h).
   void add_scram_handlers();
   // KIP-714's GetTelemetrySubscriptions and PushTelemetry (api/telemetry/).
-  void add_telemetry_handlers(metadata::MetadataStore& metadata);
+  void add_telemetry_handlers();
   ApiHandler* route(ApiRequest& request, Responder& out, const Escaped& client);
   // A request_percentage quota's client, when one may apply (api/quota/).
   void attach_request_quota(const ApiRequest& request, Responder& out);
 
-  Purgatory fetch_purgatory_;
-  std::unique_ptr<group::GroupCoordinator> groups_;
-  std::unique_ptr<txn::ProducerIds> producer_ids_;
-  std::unique_ptr<acl::Authorizer> authorizer_;  // null: authorizer.class.name unset
-  std::unique_ptr<telemetry::ClientMetricsManager> client_metrics_;
-  BrokerServices services_;
-  std::unique_ptr<quota::QuotaManager> quotas_;
-  std::unique_ptr<txn::TxnHost> txn_;
+  BrokerServices& services_;
   HandlerRegistry registry_;
   ApiVersionsHandler* api_versions_ = nullptr;
-  std::unique_ptr<sasl::SaslMechanisms> sasl_;
   SaslAuthenticateHandler* sasl_authenticate_ = nullptr;  // also takes SaslHandshake v0's bare tokens
   ErrorObserver* error_observer_ = nullptr;
 };

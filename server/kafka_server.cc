@@ -183,22 +183,24 @@ void KafkaServer::startup() {
   }
   resolve_advertised_endpoints();
   wire_dynamic_config(*dynamic_, metadata_->ns(metadata::kDynamicBrokerConfig), *logs_, *socket_server_->quotas());
-  apis_ = std::make_unique<api::KafkaApis>(config_, broker_info_, *logs_, *metadata_, dynamic_.get());
+  components_ = std::make_unique<BrokerComponents>(config_, broker_info_, *logs_, *metadata_, dynamic_.get());
+  apis_ = std::make_unique<api::KafkaApis>(components_->services());
   apis_->set_topic_metrics(metrics_->topics());
   auto& software = metrics_->client_software(socket_server_->quotas());
   apis_->set_client_software(&software);
   channel_->set_observer(metrics_->requests());
   apis_->set_error_observer(metrics_->requests());
   // Only now that the coordinator exists; shutdown withdraws the metrics before apis_ goes.
-  metrics_->registry().add_collector([&groups = apis_->groups(), &logs = *logs_,
+  metrics_->registry().add_collector([&groups = components_->groups(), &logs = *logs_,
                                       per_partition = config_.metrics_partition_series](metrics::Exposition& out) {
     collect_groups(out, groups, logs, per_partition);
   });
   metrics_->registry().add_collector(  // KIP-714's pushed client metrics
-      [&telemetry = apis_->client_metrics()](metrics::Exposition& out) { telemetry.collect(out); });
-  metrics_->registry().add_collector([&quotas = apis_->quotas()](metrics::Exposition& out) { quotas.collect(out); });
+      [&telemetry = components_->client_metrics()](metrics::Exposition& out) { telemetry.collect(out); });
+  metrics_->registry().add_collector(
+      [&quotas = components_->quotas()](metrics::Exposition& out) { quotas.collect(out); });
   socket_server_->quotas()->set_ip_rate_quota(
-      [store = apis_->client_quotas()](const std::string& ip) { return store->resolve_ip(ip); });
+      [store = components_->client_quotas()](const std::string& ip) { return store->resolve_ip(ip); });
   handlers_ = std::make_unique<RequestHandlerPool>(dynamic_->current()->num_io_threads, *channel_, *apis_);
   metrics_->registry().add_collector([this, &software](metrics::Exposition& out) {
     collect_network(out, *channel_, *socket_server_, *handlers_, software);
@@ -221,14 +223,15 @@ void KafkaServer::start_console() {
     for (const auto& ep : http_->endpoints()) broker.http_listeners.push_back(network::endpoint_text(ep));
   broker.security_protocols = config_.listener_security_protocol_map;
   broker.metrics = config_.metrics_requests ? &metrics_->registry() : nullptr;
-  broker.telemetry_clients = [m = &apis_->client_metrics()] {
+  broker.telemetry_clients = [m = &components_->client_metrics()] {
     std::vector<console::TelemetryClient> out;
     for (auto& c : m->instances())
       out.push_back({c.id.to_string(), c.client.client_id, c.client.software_name, c.client.software_version,
                      c.client.source_address, c.last_push_ms, std::move(c.metrics)});
     return out;
   };
-  console_ = std::make_unique<console::ConsoleService>(*apis_, apis_->sasl_mechanisms(), config_, std::move(broker));
+  console_ =
+      std::make_unique<console::ConsoleService>(*apis_, components_->sasl_mechanisms(), config_, std::move(broker));
   console_host_.publish(console_.get());
 }
 
@@ -245,16 +248,17 @@ void KafkaServer::shutdown() {
   auto log = spdlog::default_logger();
   log->info("shutting down: no new connections; answering in-flight requests");
   socket_server_->stop_accepting();
-  apis_->complete_delayed();
+  components_->complete_delayed();
   if (!socket_server_->drain(std::chrono::milliseconds(config_.shutdown_timeout_ms)))
     log->warn("shutdown: {} requests still unanswered after {} ms; closing their connections",
               socket_server_->in_flight(), config_.shutdown_timeout_ms);
   handlers_->shutdown();
-  apis_->shutdown();
+  components_->shutdown();
   socket_server_->shutdown();
   handlers_.reset();
   apis_.reset();
-  console_.reset();   // after apis_: a parked console request answers through its sender
+  console_.reset();  // after apis_: a parked console request answers through its sender
+  components_.reset();
   logs_->shutdown();  // flush, checkpoint, clean-shutdown marker
   logs_.reset();
   http_.reset();  // last: /readyz says "shutting down" until here

@@ -26,6 +26,7 @@
 #include "network/http_server.h"
 #include "network/request_channel.h"
 #include "network/socket_server.h"
+#include "server/broker_components.h"
 #include "server/broker_metrics.h"
 #include "server/readiness.h"
 #include "server/request_handler_pool.h"
@@ -73,7 +74,8 @@ class KafkaServer {
   std::unique_ptr<network::RequestChannel> channel_;
   std::unique_ptr<network::SocketServer> socket_server_;
   std::unique_ptr<storage::LogManager> logs_;
-  std::unique_ptr<BrokerMetrics> metrics_;  // reads logs_; published once they are loaded
+  std::unique_ptr<BrokerMetrics> metrics_;        // reads logs_; published once they are loaded
+  std::unique_ptr<BrokerComponents> components_;  // coordinators and stores KafkaApis serves with; outlive apis_
   std::unique_ptr<api::KafkaApis> apis_;
   std::unique_ptr<RequestHandlerPool> handlers_;
   std::unique_ptr<console::ConsoleService> console_;  // its sender outlives apis_'s requests: reset after apis_

@@ -10,6 +10,7 @@
 #include "api/api_comparison.h"
 #include "api/kafka_apis.h"
 #include "config/config_loader.h"
+#include "server/broker_components.h"
 #include "server/storage_config.h"
 
 namespace skiff::server {
@@ -28,7 +29,8 @@ int run_list_apis() {
     storage::LogManager logs(make_log_manager_config(cfg));
     api::BrokerInfo broker{cfg.node_id, logs.cluster_id(), {{"PLAINTEXT", "localhost", 9092}}};
     auto metadata = metadata::value_or_throw(metadata::MetadataStore::open(dir));
-    api::KafkaApis apis(cfg, broker, logs, *metadata);
+    BrokerComponents components(cfg, broker, logs, *metadata);
+    api::KafkaApis apis(components.services());
     fmt::print("{}", api::served_api_table(apis.registry().advertised()));
   } catch (const std::exception& e) {
     fmt::print(stderr, "skiff: --list-apis failed: {}\n", e.what());

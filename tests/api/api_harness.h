@@ -18,6 +18,7 @@
 #include "network/connection_quotas.h"
 #include "protocol/frame.h"
 #include "protocol/generated/create_topics_request.h"
+#include "server/broker_components.h"
 #include "server/dynamic_config_wiring.h"
 #include "server/storage_config.h"
 #include "tests/support/temp_dir.h"
@@ -94,10 +95,12 @@ class ApiHarness {
     broker_.node_id = config_.node_id;
     broker_.cluster_id = logs_->cluster_id();
     broker_.endpoints.push_back({"PLAINTEXT", "broker.test", 9092});
-    apis_ = std::make_unique<api::KafkaApis>(config_, broker_, *logs_, *metadata_, dynamic_.get());
+    components_ = std::make_unique<server::BrokerComponents>(config_, broker_, *logs_, *metadata_, dynamic_.get());
+    apis_ = std::make_unique<api::KafkaApis>(components_->services());
   }
   ~ApiHarness() {
     apis_.reset();
+    components_.reset();
     logs_.reset();
     std::filesystem::remove_all(dir_);
   }
@@ -164,9 +167,11 @@ class ApiHarness {
   // A clean broker restart over the same data dir (persistence tests).
   void restart() {
     apis_.reset();
+    components_.reset();
     logs_.reset();  // clean shutdown: checkpoints, snapshots, marker
     open();
-    apis_ = std::make_unique<api::KafkaApis>(config_, broker_, *logs_, *metadata_, dynamic_.get());
+    components_ = std::make_unique<server::BrokerComponents>(config_, broker_, *logs_, *metadata_, dynamic_.get());
+    apis_ = std::make_unique<api::KafkaApis>(components_->services());
   }
 
   // The principal the next requests come from (as TLS or SASL would name it).
@@ -176,6 +181,8 @@ class ApiHarness {
   network::ConnectionQuotas& quotas() { return *quotas_; }
   const std::filesystem::path& log_dir() const { return dir_; }
   api::KafkaApis& apis() { return *apis_; }
+  // The coordinators and stores the APIs serve with (server/broker_components.h).
+  server::BrokerComponents& components() { return *components_; }
 
  private:
   // As KafkaServer: dynamic broker configs from the data dir, then the logs
@@ -199,6 +206,7 @@ class ApiHarness {
   std::shared_ptr<network::ConnectionQuotas> quotas_;
   api::BrokerInfo broker_;
   std::unique_ptr<storage::LogManager> logs_;
+  std::unique_ptr<server::BrokerComponents> components_;
   std::unique_ptr<api::KafkaApis> apis_;
   CapturingSender sender_;
   std::string principal_ = "User:ANONYMOUS";

@@ -187,7 +187,7 @@ TEST_CASE("shutdown answers waiting fetches at once", "[api][fetch][delayed]") {
   seed(h, "t", {1});
   h.start(fetch("t", 1, 1 << 20, /*max_wait=*/60000), 12);
   CHECK_FALSE(h.wait(std::chrono::milliseconds(50)).has_value());
-  h.apis().complete_delayed();
+  h.components().complete_delayed();
   CHECK(h.wait(std::chrono::seconds(2)).has_value());
 }
 

@@ -227,7 +227,7 @@ TEST_CASE("The Produce gate verifies partitions (TV1) and adds them implicitly (
   test::ApiHarness h;
   create(h, "t", 2);
   Pid p = init(h, "tx");
-  auto* gate = h.apis().txn_host();
+  auto* gate = &h.components().txn_host();
   REQUIRE(gate != nullptr);
   auto check = [&](std::set<txn::TopicPartition> parts, bool implicit) {
     std::promise<std::map<txn::TopicPartition, ErrorCode>> done;

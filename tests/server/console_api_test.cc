@@ -24,7 +24,7 @@ class Console {
     ConsoleBroker broker;
     broker.info = &info_;
     broker.version = "test";
-    service_ = std::make_unique<ConsoleService>(harness_.apis(), harness_.apis().sasl_mechanisms(), config_,
+    service_ = std::make_unique<ConsoleService>(harness_.apis(), harness_.components().sasl_mechanisms(), config_,
                                                 std::move(broker));
   }
 

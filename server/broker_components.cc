@@ -1,0 +1,140 @@
+#include "server/broker_components.h"
+
+#include "api/api_log.h"
+#include "api/features.h"
+#include "api/quota/client_quota_store.h"
+#include "api/quota/quota_manager.h"
+#include "api/telemetry/client_metrics_manager.h"
+#include "coordinator/group/group_coordinator.h"
+#include "coordinator/txn/producer_ids.h"
+#include "coordinator/txn/txn_host.h"
+#include "security/acl/authorizer.h"
+#include "security/sasl/sasl_mechanisms.h"
+#include "security/sasl/scram_bootstrap.h"
+#include "security/sasl/scram_server.h"
+
+namespace skiff::server {
+namespace {
+
+// The coordinator keeps its state in __consumer_offsets (coordinator/group/offsets_topic.h).
+std::unique_ptr<group::GroupCoordinator> make_group_coordinator(const config::BrokerConfig& c,
+                                                                storage::LogManager& logs,
+                                                                metadata::MetadataStore& metadata) {
+  group::GroupConfig g;
+  g.min_session_timeout_ms = c.group_min_session_timeout_ms;
+  g.max_session_timeout_ms = c.group_max_session_timeout_ms;
+  g.max_size = c.group_max_size;
+  g.initial_rebalance_delay_ms = c.group_initial_rebalance_delay_ms;
+  g.offsets_retention_ms = c.offsets_retention_ms;
+  g.offsets_retention_check_interval_ms = c.offsets_retention_check_interval_ms;
+  g.offset_metadata_max_bytes = c.offset_metadata_max_bytes;
+  g.offsets_topic_num_partitions = c.offsets_topic_num_partitions;
+  g.offsets_topic_segment_bytes = c.offsets_topic_segment_bytes;
+  g.consumer_session_timeout_ms = c.group_consumer_session_timeout_ms;
+  g.consumer_min_session_timeout_ms = c.group_consumer_min_session_timeout_ms;
+  g.consumer_max_session_timeout_ms = c.group_consumer_max_session_timeout_ms;
+  g.consumer_heartbeat_interval_ms = c.group_consumer_heartbeat_interval_ms;
+  g.consumer_min_heartbeat_interval_ms = c.group_consumer_min_heartbeat_interval_ms;
+  g.consumer_max_heartbeat_interval_ms = c.group_consumer_max_heartbeat_interval_ms;
+  g.consumer_max_size = c.group_consumer_max_size;
+  g.consumer_assignors = c.group_consumer_assignors;
+  g.consumer_default_assignor = c.group_consumer_assignors.at(0);
+  g.consumer_migration_policy = c.group_consumer_migration_policy;
+  g.group_configs = &metadata.ns(metadata::kGroupConfigs);
+  return std::make_unique<group::GroupCoordinator>(g, logs);
+}
+
+txn::TxnHostConfig txn_host_config(const config::BrokerConfig& c, int32_t offsets_partitions) {
+  txn::TxnHostConfig t;
+  t.coordinator.max_timeout_ms = c.transaction_max_timeout_ms;
+  t.coordinator.abort_timed_out_interval_ms = c.transaction_abort_timed_out_interval_ms;
+  t.coordinator.busy_wait_ms = c.add_partitions_to_txn_retry_backoff_max_ms;
+  t.coordinator.transactional_id_expiration_ms = c.transactional_id_expiration_ms;
+  t.coordinator.remove_expired_interval_ms = c.transaction_remove_expired_interval_ms;
+  t.state_segment_bytes = c.transaction_state_log_segment_bytes;
+  t.coordinator.offsets_topic_partitions = offsets_partitions;  // same partition as the groups pick
+  // The coordinator's own rules (fence/timeout aborts, the state record
+  // version) follow the finalized transaction.version, as in Kafka.
+  const api::Feature* tv = api::find_feature("transaction.version");
+  t.coordinator.server_transaction_version = tv ? tv->finalized : 0;
+  return t;
+}
+
+// authorizer.class.name set (config/authorizer_keys.cc only accepts Kafka's
+// StandardAuthorizer): ours, its ACLs in the metadata store.
+std::unique_ptr<acl::Authorizer> make_authorizer(const config::BrokerConfig& c, metadata::MetadataStore& metadata) {
+  if (c.authorizer_class_name.empty()) return nullptr;
+  acl::AuthorizerConfig a;
+  a.super_users = c.super_users;
+  a.allow_everyone_if_no_acl_found = c.allow_everyone_if_no_acl_found;
+  a.acls = &metadata.ns(metadata::kAcls);
+  return std::make_unique<acl::Authorizer>(std::move(a));
+}
+
+}  // namespace
+
+BrokerComponents::BrokerComponents(const config::BrokerConfig& config, const config::BrokerInfo& broker,
+                                   storage::LogManager& logs, metadata::MetadataStore& metadata,
+                                   config::DynamicBrokerConfig* dynamic)
+    : groups_(make_group_coordinator(config, logs, metadata)),
+      producer_ids_(std::make_unique<txn::ProducerIds>(metadata.ns(metadata::kProducerIds))),
+      authorizer_(make_authorizer(config, metadata)),
+      services_{config, broker, logs, &fetch_purgatory_, groups_.get(), producer_ids_.get(), dynamic} {
+  build_security(config, metadata);
+  // KIP-714: subscriptions in the metadata store (client-metrics), pushed metrics for /metrics.
+  client_metrics_ = std::make_unique<api::telemetry::ClientMetricsManager>(&metadata.ns(metadata::kClientMetrics));
+  services_.client_metrics = client_metrics_.get();
+  build_transactions(config, logs);
+  // DeleteTopics drops the topic's committed offsets right after the topic;
+  // a crash in between leaves them here. OffsetCommit needs an existing
+  // topic, so offsets of a missing one can only be such leftovers.
+  auto gone = [&logs](const group::TopicPartition& tp) { return !logs.topic(tp.topic); };
+  if (int stale = groups_->delete_offsets_where(gone))
+    api::api_log().info("removed {} committed offset(s) of deleted topics", stale);
+}
+
+// ACLs, SCRAM credentials (KIP-554) and the SASL listeners' mechanisms, client
+// quota configs (KIP-546) and their enforcement.
+void BrokerComponents::build_security(const config::BrokerConfig& config, metadata::MetadataStore& metadata) {
+  services_.authorizer = authorizer_.get();
+  // Throws (the broker does not start) on a corrupt file or unstored bootstrap users.
+  services_.scram = sasl::open_scram_store(config, metadata.ns(metadata::kScramCredentials));
+  // A SCRAM exchange reads the credentials the KIP-554 APIs change.
+  auto scram = [store = services_.scram](const std::string& name) -> std::unique_ptr<sasl::SaslServer> {
+    auto mechanism = sasl::mechanism_from_name(name);
+    return mechanism && store ? sasl::make_scram_server(*mechanism, *store) : nullptr;
+  };
+  sasl_ = std::make_unique<sasl::SaslMechanisms>(config, scram);
+  services_.sasl = sasl_.get();
+  services_.client_quotas = std::make_shared<api::quota::ClientQuotaStore>(&metadata.ns(metadata::kClientQuotas));
+  quotas_ = std::make_unique<api::quota::QuotaManager>(services_.client_quotas);
+  services_.quotas = quotas_.get();
+}
+
+// The transaction coordinator loads __transaction_state before the first
+// request is handled (the handler threads start after KafkaApis exists).
+void BrokerComponents::build_transactions(const config::BrokerConfig& config, storage::LogManager& logs) {
+  services_.txn_offsets = groups_.get();  // markers on __consumer_offsets partitions (KIP-447)
+  txn_ = std::make_unique<txn::TxnHost>(txn_host_config(config, groups_->offsets_partitions()), logs, *producer_ids_,
+                                        api::fetch_waker(&fetch_purgatory_), services_.txn_offsets);
+  txn_->start();
+  services_.txn = txn_.get();
+  services_.txn_gate = txn_.get();
+}
+
+BrokerComponents::~BrokerComponents() { shutdown(); }
+
+void BrokerComponents::complete_delayed() {
+  fetch_purgatory_.complete_all();
+  groups_->shutdown();
+}
+
+void BrokerComponents::shutdown() {
+  if (stopped_) return;
+  stopped_ = true;
+  txn_->stop();
+  fetch_purgatory_.shutdown();
+  groups_->shutdown();
+}
+
+}  // namespace skiff::server
