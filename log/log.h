@@ -41,14 +41,6 @@
 
 namespace skiff::storage {
 
-// One refused record of a batch (Kafka's ProduceResponse.RecordError):
-// its index inside the batch that was sent, and why.
-struct RecordError {
-  int32_t batch_index = 0;
-  std::string message;
-  bool operator==(const RecordError&) const = default;
-};
-
 struct AppendResult {
   LogErrc error = LogErrc::kNone;
   std::string error_message;

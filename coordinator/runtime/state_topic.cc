@@ -100,8 +100,8 @@ void StateTopic::ensure_created_locked() {
                                                {size_key, std::to_string(config_.segment_bytes)},
                                                {"compression.type", "uncompressed"}};
   auto r = logs_.create_topic(config_.name, partitions_, overrides);
-  if (r.error != storage::LogErrc::kNone && r.error != storage::LogErrc::kTopicAlreadyExists)
-    throw std::runtime_error("cannot create " + config_.name + ": " + r.message);
+  if (!r && r.error().code != storage::LogErrc::kTopicAlreadyExists)
+    throw std::runtime_error("cannot create " + config_.name + ": " + r.error().message);
   open_locked();
   if (parts_.empty()) throw std::runtime_error(config_.name + " is missing after its creation");
   coordinator::log().info("created the internal topic {} ({} partition(s), cleanup.policy=compact)", config_.name,

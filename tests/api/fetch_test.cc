@@ -21,7 +21,7 @@ namespace {
 // Appends batches of `sizes[i]` records straight to the log; returns their bytes.
 std::vector<std::vector<uint8_t>> seed(test::ApiHarness& h, const std::string& topic, const std::vector<int>& sizes,
                                        size_t value_size = 20) {
-  REQUIRE(h.logs().create_topic(topic, 1).error == storage::LogErrc::kNone);
+  REQUIRE(outcome(h.logs().create_topic(topic, 1)) == storage::LogErrc::kNone);
   auto log = h.logs().get_log(topic, 0);
   std::vector<std::vector<uint8_t>> out;
   for (int n : sizes) {

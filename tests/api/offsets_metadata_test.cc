@@ -42,7 +42,7 @@ protocol::MetadataRequest metadata(const std::vector<std::string>& names, bool a
 
 TEST_CASE("ListOffsets: earliest, latest, max timestamp, by timestamp", "[api][listoffsets]") {
   test::ApiHarness h;
-  REQUIRE(h.logs().create_topic("t", 1).error == storage::LogErrc::kNone);
+  REQUIRE(outcome(h.logs().create_topic("t", 1)) == storage::LogErrc::kNone);
   auto log = h.logs().get_log("t", 0);
   for (int i = 0; i < 4; ++i) {  // batches at timestamps 1000, 2000, 3000, 4000; 3 records each
     auto b = storage::make_test_batch(3, 10, int64_t{1000} * (i + 1));
@@ -69,7 +69,7 @@ TEST_CASE("ListOffsets: earliest, latest, max timestamp, by timestamp", "[api][l
 
 TEST_CASE("OffsetForLeaderEpoch: epoch 0 ends at the log end", "[api][epoch]") {
   test::ApiHarness h;
-  REQUIRE(h.logs().create_topic("t", 1).error == storage::LogErrc::kNone);
+  REQUIRE(outcome(h.logs().create_topic("t", 1)) == storage::LogErrc::kNone);
   auto b = storage::make_test_batch(7, 10, 1000);
   REQUIRE(h.logs().get_log("t", 0)->append(b).ok());
   protocol::OffsetForLeaderEpochRequest req;

@@ -75,7 +75,7 @@ int64_t latest(test::ApiHarness& h, int8_t isolation) {
 
 TEST_CASE("read_committed fetch stops at the LSO and lists aborted transactions", "[api][fetch][txn]") {
   test::ApiHarness h;
-  REQUIRE(h.logs().create_topic("t", 1).error == storage::LogErrc::kNone);
+  REQUIRE(outcome(h.logs().create_topic("t", 1)) == storage::LogErrc::kNone);
   auto log = h.logs().get_log("t", 0);
   append(*log, -1);                                                         // 0-1
   append(*log, 7);                                                          // 2-3: producer 7 opens a transaction
@@ -112,7 +112,7 @@ TEST_CASE("read_committed fetch stops at the LSO and lists aborted transactions"
 
 TEST_CASE("DescribeProducers shows the ongoing transaction's start offset and coordinator epoch", "[api][txn]") {
   test::ApiHarness h;
-  REQUIRE(h.logs().create_topic("t", 1).error == storage::LogErrc::kNone);
+  REQUIRE(outcome(h.logs().create_topic("t", 1)) == storage::LogErrc::kNone);
   auto log = h.logs().get_log("t", 0);
   append(*log, -1);  // 0-1
   append(*log, 7);   // 2-3: open

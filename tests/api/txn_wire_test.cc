@@ -106,7 +106,7 @@ std::string state_of(test::ApiHarness& h, const std::string& txn) {
 }
 
 void create(test::ApiHarness& h, const std::string& topic, int32_t partitions) {
-  REQUIRE(h.logs().create_topic(topic, partitions).error == storage::LogErrc::kNone);
+  REQUIRE(outcome(h.logs().create_topic(topic, partitions)) == storage::LogErrc::kNone);
 }
 
 }  // namespace

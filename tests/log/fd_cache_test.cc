@@ -176,7 +176,7 @@ TEST_CASE("log manager: more partitions than cached descriptors, appends and rea
   std::map<std::pair<int, int>, std::vector<std::vector<uint8_t>>> sent;
   {
     LogManager m(c);
-    for (int t = 0; t < kTopics; ++t) REQUIRE(m.create_topic(name(t), kParts).error == LogErrc::kNone);
+    for (int t = 0; t < kTopics; ++t) REQUIRE(outcome(m.create_topic(name(t), kParts)) == LogErrc::kNone);
     for (int r = 0; r < kRounds; ++r) {
       for (int t = 0; t < kTopics; ++t) {
         for (int p = 0; p < kParts; ++p) {

@@ -84,8 +84,8 @@ TEST_CASE("LogManager runs the cleaner on compacted topics, and deletes a topic 
   c.cleaner.dedupe_buffer_bytes = 1 << 20;
   c.cleaner.backoff_ms = 10;
   LogManager m(c);
-  REQUIRE(m.create_topic("table", 1, {{"cleanup.policy", "compact"}}).error == LogErrc::kNone);
-  REQUIRE(m.create_topic("events", 1).error == LogErrc::kNone);
+  REQUIRE(outcome(m.create_topic("table", 1, {{"cleanup.policy", "compact"}})) == LogErrc::kNone);
+  REQUIRE(outcome(m.create_topic("events", 1)) == LogErrc::kNone);
   auto table = m.get_log("table", 0);
   auto events = m.get_log("events", 0);
   fill(*table);
@@ -101,10 +101,10 @@ TEST_CASE("LogManager runs the cleaner on compacted topics, and deletes a topic 
   CHECK(read_records(*events).size() == 30);
   // Deleting while the cleaner may be at work: files go, the name is reusable.
   for (int i = 0; i < 20; ++i) {
-    REQUIRE(m.create_topic("busy", 1, {{"cleanup.policy", "compact"}}).error == LogErrc::kNone);
+    REQUIRE(outcome(m.create_topic("busy", 1, {{"cleanup.policy", "compact"}})) == LogErrc::kNone);
     fill(*m.get_log("busy", 0));
     std::this_thread::sleep_for(std::chrono::milliseconds(i % 3));
-    REQUIRE(m.delete_topic("busy") == LogErrc::kNone);
+    REQUIRE(outcome(m.delete_topic("busy")) == LogErrc::kNone);
     CHECK_FALSE(std::filesystem::exists(d / "dir0" / "busy-0"));
   }
   m.shutdown();
