@@ -36,6 +36,7 @@
 #include "log/log_config.h"
 #include "log/log_segment.h"
 #include "log/producer_state.h"
+#include "log/result.h"
 #include "log/txn_index.h"
 #include "log/types.h"
 
@@ -152,12 +153,14 @@ class Log {
   Offset log_end_offset() const { return Offset(leo_.load(std::memory_order_acquire)); }
   Offset recovery_point() const { return Offset(recovery_point_.load(std::memory_order_acquire)); }
   // DeleteRecords: moves the log start forward (never back); deletes
-  // segments that fall entirely below it. kOffsetOutOfRange if > end.
-  LogErrc maybe_increment_log_start_offset(Offset new_start);
+  // segments that fall entirely below it. kOffsetOutOfRange if > end,
+  // kUnknownTopicOrPartition once the log is closed or deleted.
+  Result<void> maybe_increment_log_start_offset(Offset new_start);
 
-  // Group-committed fdatasync of everything up to `offset` (exclusive).
-  LogErrc flush_to(Offset offset);
-  LogErrc flush() { return flush_to(log_end_offset()); }
+  // Group-committed fdatasync of everything up to `offset` (exclusive). An
+  // I/O Error (kStorageError, its errno) if it failed; the failure is logged.
+  Result<void> flush_to(Offset offset);
+  Result<void> flush() { return flush_to(log_end_offset()); }
 
   // Background work (scheduler thread): flush.ms and rolled-segment flushes,
   // retention. Return what they did.
@@ -167,8 +170,10 @@ class Log {
   void set_config(std::shared_ptr<const LogConfig> config);
   std::shared_ptr<const LogConfig> config() const;
 
-  // Forces a roll (tests, tools). Returns kStorageError on I/O failure.
-  LogErrc roll(int64_t now_ms);
+  // Forces a roll (tests, tools). An I/O Error (kStorageError, its errno,
+  // logged) if the new segment could not be made; kUnknownTopicOrPartition
+  // once the log is closed or deleted.
+  Result<void> roll(int64_t now_ms);
   // Clean close: flush, final index entries, trim index files.
   void close();
   // Deletes every file and the directory (topic deletion). The object must
@@ -241,7 +246,7 @@ class Log {
     uint64_t limit = 0;
   };
   Ends ends(const LogSegment* seg) const;
-  LogErrc roll_locked(int64_t now_ms);
+  Result<void> roll_locked(int64_t now_ms);
   void rebuild_producer_state();
   void delete_segments_locked(const std::vector<std::shared_ptr<LogSegment>>& victims);
   // swap_in_cleaned's steps (log_cleaning.cc); the caller holds mu_ and segments_mu_.

@@ -218,7 +218,7 @@ AppendResult Log::append_impl(std::span<uint8_t> records, int32_t leader_epoch, 
   // 2. Roll if the active segment can't take this append.
   auto seg = active();
   if (must_roll(*seg, records.size(), now_ms, *cfg, leo, a.total_records)) {
-    if (auto e = roll_locked(now_ms); e != LogErrc::kNone) return fail(e, "could not roll a new segment");
+    if (auto r = roll_locked(now_ms); !r) return fail(r.error().code, "could not roll a new segment");
     seg = active();
   }
   // 3. Assign offsets in place (outside the CRC), LogAppendTime if asked.
@@ -247,7 +247,7 @@ AppendResult Log::append_impl(std::span<uint8_t> records, int32_t leader_epoch, 
   const bool need_flush = next - recovery_point_.load(std::memory_order_acquire) >= cfg->flush_messages;
   lk.unlock();
   // 5. flush.messages: durable before we answer; concurrent appends share it.
-  if (need_flush && flush_to(Offset(next)) != LogErrc::kNone) {
+  if (need_flush && !flush_to(Offset(next))) {
     res.error = LogErrc::kStorageError;
     res.error_message = "fsync failed";
   }
@@ -326,22 +326,24 @@ void Log::publish_locked(int64_t leo, int64_t lso, LogSegment& active, uint64_t 
   publish_seq_.store(seq + 2, std::memory_order_release);
 }
 
-LogErrc Log::roll(int64_t now_ms) {
+Result<void> Log::roll(int64_t now_ms) {
   std::lock_guard lk(mu_);
-  if (closed_.load()) return LogErrc::kUnknownTopicOrPartition;
+  if (closed_.load()) return unexpected(Error::of(LogErrc::kUnknownTopicOrPartition));
   return roll_locked(now_ms);
 }
 
-LogErrc Log::roll_locked(int64_t now_ms) {
+Result<void> Log::roll_locked(int64_t now_ms) {
   auto old = active();
   const int64_t new_base = leo_.load(std::memory_order_relaxed);
-  if (old->size() == 0 || old->base_offset().value == new_base) return LogErrc::kNone;
+  if (old->size() == 0 || old->base_offset().value == new_base) return {};
   auto cfg = config();
   const auto index_bytes = static_cast<size_t>(cfg->segment_index_bytes);
   auto created = LogSegment::create(fd_cache_, dir_, new_base, index_bytes, now_ms);
   if (!created) {
     storage_log().error("log {}: roll to {} failed: {}", dir_.string(), new_base, describe(created.error()));
-    return LogErrc::kStorageError;
+    Error e = std::move(created.error());
+    e.code = LogErrc::kStorageError;
+    return unexpected(std::move(e));
   }
   std::shared_ptr<LogSegment> seg = std::move(*created);
   if (cfg->preallocate) seg->preallocate(static_cast<uint64_t>(cfg->segment_size()));
@@ -357,13 +359,13 @@ LogErrc Log::roll_locked(int64_t now_ms) {
   pending_roll_flush_.store(new_base, std::memory_order_release);
   if (auto r = producers_.take_snapshot(new_base); !r)
     storage_log().warn("log {}: producer snapshot at {} failed: {}", dir_.string(), new_base, describe(r.error()));
-  return LogErrc::kNone;
+  return {};
 }
 
-LogErrc Log::flush_to(Offset offset) {
+Result<void> Log::flush_to(Offset offset) {
   std::unique_lock lk(flush_mu_);
   while (true) {
-    if (recovery_point_.load(std::memory_order_acquire) >= offset.value) return LogErrc::kNone;
+    if (recovery_point_.load(std::memory_order_acquire) >= offset.value) return {};
     if (!flush_in_progress_) break;
     flush_cv_.wait(lk);
   }
@@ -398,20 +400,21 @@ LogErrc Log::flush_to(Offset offset) {
   lk.unlock();
   if (!rc) {
     storage_log().error("log {}: flush failed: {}", dir_.string(), describe(rc.error()));
-    return LogErrc::kStorageError;
+    rc.error().code = LogErrc::kStorageError;
   }
-  return LogErrc::kNone;
+  return rc;
 }
 
 void Log::maybe_flush(int64_t now_ms) {
   if (closed_.load()) return;
   auto cfg = config();
   const int64_t rolled = pending_roll_flush_.exchange(-1, std::memory_order_acq_rel);
-  if (rolled > recovery_point_.load(std::memory_order_acquire)) flush_to(Offset(rolled));
+  // A failed flush is logged by flush_to and tried again on the next round.
+  if (rolled > recovery_point_.load(std::memory_order_acquire)) (void)flush_to(Offset(rolled));
   const int64_t leo = leo_.load(std::memory_order_acquire);
   if (cfg->flush_ms != LogConfig::kMaxLong && leo > recovery_point_.load(std::memory_order_acquire) &&
       now_ms - last_flush_ms_.load(std::memory_order_relaxed) >= cfg->flush_ms) {
-    flush_to(Offset(leo));
+    (void)flush_to(Offset(leo));
   }
 }
 

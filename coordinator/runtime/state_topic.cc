@@ -168,7 +168,7 @@ bool StateTopic::flush(const FlushPoints& points) {
       if (p < 0 || p >= static_cast<int32_t>(parts_.size())) return false;
       l = parts_[p];
     }
-    if (l->flush_to(storage::Offset(end)) != storage::LogErrc::kNone) {
+    if (!l->flush_to(storage::Offset(end))) {
       coordinator::log().error("{}-{}: fsync failed", config_.name, p);
       ok = false;
     }

@@ -159,7 +159,7 @@ TEST_CASE("Kafka's DumpLogSegments reads segments rewritten by the log cleaner",
     }
     REQUIRE(append_tmp(*log, with_codec(b.build(), codecs[i % 5]), 3).ok());
   }
-  REQUIRE(log->roll(ts) == LogErrc::kNone);
+  REQUIRE(outcome(log->roll(ts)) == LogErrc::kNone);
   std::map<int64_t, int64_t> ts_of;  // offset -> record timestamp before cleaning
   for (const auto& rec : read_records(*log)) ts_of[rec.offset] = rec.timestamp;
   Cleaner cleaner(CleanerConfig{});
@@ -208,7 +208,7 @@ TEST_CASE("Kafka's DumpLogSegments reads a marker stamped with its delete horizo
   txn(1, "j");                                                                        // 2
   REQUIRE(log->append_marker(7, 0, true, 0, 1, 0, ts + 20).ok());                     // 3: COMMIT
   REQUIRE(append_tmp(*log, BatchBuilder().add("k", "plain", ts + 30).build()).ok());  // 4
-  REQUIRE(log->roll(ts + 30) == LogErrc::kNone);
+  REQUIRE(outcome(log->roll(ts + 30)) == LogErrc::kNone);
   Cleaner cleaner(CleanerConfig{});
   const int64_t end = log->active_base_offset();
   REQUIRE(cleaner.clean_once(*log, 0, end, ts + 100).status.has_value());    // k=t goes

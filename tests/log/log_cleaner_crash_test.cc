@@ -28,7 +28,7 @@ void workload(Log& log) {
                           {}});
     }
     REQUIRE(append_tmp(log, b.build()).ok());
-    if (i % 10 == 9) REQUIRE(log.roll(ts) == LogErrc::kNone);
+    if (i % 10 == 9) REQUIRE(outcome(log.roll(ts)) == LogErrc::kNone);
   }
 }
 
@@ -171,11 +171,11 @@ void txn_workload(Log& log) {
       if (pid != 3) seq[pid] += 2, open[pid] = true;
       REQUIRE(append_tmp(log, b.build()).ok());
     }
-    if (i % 5 == 4) REQUIRE(log.roll(ts) == LogErrc::kNone);
+    if (i % 5 == 4) REQUIRE(outcome(log.roll(ts)) == LogErrc::kNone);
   }
   for (auto& [pid, o] : open)
     if (o) REQUIRE(log.append_marker(pid, 0, false, 0, 1, 0, ++ts).ok());
-  REQUIRE(log.roll(ts) == LogErrc::kNone);
+  REQUIRE(outcome(log.roll(ts)) == LogErrc::kNone);
 }
 
 // Every .txnindex entry sits in the segment holding its ABORT marker, and

@@ -29,7 +29,7 @@ std::vector<uint8_t> keyed_with_header(const KVs& kvs, int64_t ts, int64_t ts_st
 
 void append_rolled(Log& log, const KVs& kvs, int64_t ts) {
   REQUIRE(append_tmp(log, keyed_with_header(kvs, ts)).ok());
-  REQUIRE(log.roll(ts) == LogErrc::kNone);
+  REQUIRE(outcome(log.roll(ts)) == LogErrc::kNone);
 }
 
 std::vector<std::string> view(const Log& log) {
@@ -67,7 +67,7 @@ TEST_CASE("The first clean stamps a tombstone's batch with its delete horizon, t
                 with_codec(keyed_with_header({{"a", "1"}, {"b", std::nullopt}, {"c", "1"}, {"d", "1"}}, kT0, 7), codec))
                 .ok());
     REQUIRE(append_tmp(*log, with_codec(keyed_with_header({{"a", "2"}}, kT0 + 100), codec)).ok());  // offset 4
-    REQUIRE(log->roll(kT0 + 100) == LogErrc::kNone);
+    REQUIRE(outcome(log->roll(kT0 + 100)) == LogErrc::kNone);
     const auto before = read_records(*log);
     const int64_t now = kT0 + 5'000;
     Cleaner cleaner(small_cleaner());
@@ -151,7 +151,7 @@ TEST_CASE("A stamped batch rewritten later keeps its horizon, a tombstone past t
   filter_batch(RecordBatchView(fresh), ctx, stamped, st);
   REQUIRE(RecordBatchView(stamped).has_delete_horizon());  // all kept, c's tombstone stamped
   REQUIRE(append_tmp(*log, stamped).ok());
-  REQUIRE(log->roll(kT0 + 20) == LogErrc::kNone);
+  REQUIRE(outcome(log->roll(kT0 + 20)) == LogErrc::kNone);
   Cleaner tiny(CleanerConfig{size_t{24} * 3, 0.9, 4096, {}});  // two keys a pass
   CleanResult r = tiny.clean_once(*log, p.first_uncleanable, log->active_base_offset(), kT0);
   REQUIRE(r.status.has_value());

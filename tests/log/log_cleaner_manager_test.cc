@@ -17,7 +17,7 @@ void fill(Log& log) {
     BatchBuilder b;
     b.add("k" + std::to_string(i % 5), "v" + std::to_string(i), kT0 + i);
     REQUIRE(append_tmp(log, b.build()).ok());
-    if (i % 10 == 9) REQUIRE(log.roll(kT0) == LogErrc::kNone);
+    if (i % 10 == 9) REQUIRE(outcome(log.roll(kT0)) == LogErrc::kNone);
   }
 }
 

@@ -26,7 +26,7 @@ void random_workload(Log& log, std::mt19937& rng, int batches, int keys, int rol
       b.add(r);
     }
     REQUIRE(append_tmp(log, with_codec(b.build(), codec)).ok());
-    if ((i + 1) % roll_every == 0) REQUIRE(log.roll(ts) == LogErrc::kNone);
+    if ((i + 1) % roll_every == 0) REQUIRE(outcome(log.roll(ts)) == LogErrc::kNone);
   }
 }
 
@@ -101,7 +101,7 @@ namespace {
 // Appends one batch, rolls, and dates the new segment `ts` (its mtime).
 void append_segment(Log& log, const std::vector<std::pair<std::string, std::optional<std::string>>>& kvs, int64_t ts) {
   REQUIRE(append_tmp(log, keyed(kvs, ts)).ok());
-  REQUIRE(log.roll(ts) == LogErrc::kNone);
+  REQUIRE(outcome(log.roll(ts)) == LogErrc::kNone);
   REQUIRE(set_mtime_ms(log.inactive_segments().back()->log_path(), ts).has_value());
 }
 

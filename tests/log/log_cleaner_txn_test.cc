@@ -75,7 +75,7 @@ Workload txn_workload(Log& log, std::mt19937& rng, int steps, Compression codec)
       open_batches[pid].push_back(w.batches.size());
     }
     w.batches.push_back(wb);
-    if (rng() % 6 == 0) REQUIRE(log.roll(ts) == LogErrc::kNone);
+    if (rng() % 6 == 0) REQUIRE(outcome(log.roll(ts)) == LogErrc::kNone);
   }
   return w;
 }
@@ -172,7 +172,7 @@ TEST_CASE("The cleaner removes aborted records, compacts committed ones, stops a
     std::mt19937 rng(seed);
     const Compression codec = seed % 3 == 0 ? Compression::kLz4 : Compression::kNone;
     Workload w = txn_workload(*log, rng, 150, codec);
-    REQUIRE(log->roll(kT0) == LogErrc::kNone);
+    REQUIRE(outcome(log->roll(kT0)) == LogErrc::kNone);
     const int64_t lso = log->last_stable_offset().value;
     int64_t expect_lso = log->log_end_offset().value;
     for (const auto& [pid, first] : w.open) expect_lso = std::min(expect_lso, first);

@@ -104,7 +104,7 @@ TEST_CASE("log manager: partitions, live config, checkpoints", "[log][manager]")
   CHECK(log->append(b).error == LogErrc::kMessageTooLarge);  // live
   REQUIRE(outcome(m.alter_topic_config("t", {})) == LogErrc::kNone);
   REQUIRE(log->append(b).ok());
-  REQUIRE(log->flush() == LogErrc::kNone);
+  REQUIRE(outcome(log->flush()) == LogErrc::kNone);
   m.checkpoint_recovery_points();
   auto cp = read_offset_checkpoint(d / "dir0" / kRecoveryPointCheckpointFile);
   CHECK(cp.at(TopicPartition{"t", 0}) == 1);

@@ -237,13 +237,13 @@ TEST_CASE("retention by time and bytes deletes whole old segments", "[log][reten
     CHECK(log->segment_count() < segs);
   }
   SECTION("DeleteRecords") {
-    CHECK(log->maybe_increment_log_start_offset(Offset(100)) == LogErrc::kOffsetOutOfRange);
-    REQUIRE(log->maybe_increment_log_start_offset(Offset(7)) == LogErrc::kNone);
+    CHECK(outcome(log->maybe_increment_log_start_offset(Offset(100))) == LogErrc::kOffsetOutOfRange);
+    REQUIRE(outcome(log->maybe_increment_log_start_offset(Offset(7))) == LogErrc::kNone);
     CHECK(log->log_start_offset().value == 7);
     CHECK(log->read(Offset(6), 100).error == LogErrc::kOffsetOutOfRange);
     CHECK(log->read(Offset(7), 100).error == LogErrc::kNone);
     CHECK(log->segment_base_offsets().front() <= 7);
-    CHECK(log->maybe_increment_log_start_offset(Offset(3)) == LogErrc::kNone);
+    CHECK(outcome(log->maybe_increment_log_start_offset(Offset(3))) == LogErrc::kNone);
     CHECK(log->log_start_offset().value == 7);
   }
 }

@@ -116,7 +116,7 @@ TEST_CASE("preallocate: after a crash, recovery sees only what was written, and 
   CHECK(read_all_batches(*log).size() == written.size());
   const auto crashed = blocks_of(log_file(dir.path(), 0));
   CHECK(crashed.allocated >= kSegmentBytes);
-  REQUIRE(log->roll(wall_clock_ms()) == LogErrc::kNone);
+  REQUIRE(outcome(log->roll(wall_clock_ms())) == LogErrc::kNone);
   const auto after = blocks_of(log_file(dir.path(), 0));
   CHECK(after.size == crashed.size);
   CHECK(after.allocated <= after.size + int64_t{64} * 1024);

@@ -85,13 +85,13 @@ TEST_CASE("LSO and aborted list follow the oracle through rolls and crashes", "[
     else if (op < 90)
       end(*log, o, pid, false);
     else if (op < 95)
-      REQUIRE(log->roll(wall_clock_ms()) == LogErrc::kNone);
+      REQUIRE(outcome(log->roll(wall_clock_ms())) == LogErrc::kNone);
     else {
       const bool clean = rng() % 2;
       if (clean)
         log->close();
       else
-        REQUIRE(log->flush() == LogErrc::kNone);
+        REQUIRE(outcome(log->flush()) == LogErrc::kNone);
       const int64_t leo = log->log_end_offset().value;
       log.reset();
       log = open_log(d.path(), config_with(), clean, clean ? leo : 0);

@@ -59,13 +59,13 @@ TEST_CASE("crash with transactions open: LSO and aborted list rebuilt, nothing u
   TempDir d;
   {
     auto log = open_log(d.path(), config_with());
-    REQUIRE(append_tmp(*log, txn_batch(1, 0, 0)).ok());     // 0-1 P1 open
-    REQUIRE(log->roll(wall_clock_ms()) == LogErrc::kNone);  // snapshot at 2 holds P1's first offset
-    REQUIRE(append_tmp(*log, txn_batch(2, 0, 0)).ok());     // 2-3 P2
-    REQUIRE(append_tmp(*log, txn_batch(3, 0, 0)).ok());     // 4-5 P3
-    REQUIRE(marker(*log, 2, 0, false).ok());                // 6: {2, 2, 6, lso 0}
-    REQUIRE(marker(*log, 3, 0, true).ok());                 // 7
-    REQUIRE(log->flush() == LogErrc::kNone);
+    REQUIRE(append_tmp(*log, txn_batch(1, 0, 0)).ok());              // 0-1 P1 open
+    REQUIRE(outcome(log->roll(wall_clock_ms())) == LogErrc::kNone);  // snapshot at 2 holds P1's first offset
+    REQUIRE(append_tmp(*log, txn_batch(2, 0, 0)).ok());              // 2-3 P2
+    REQUIRE(append_tmp(*log, txn_batch(3, 0, 0)).ok());              // 4-5 P3
+    REQUIRE(marker(*log, 2, 0, false).ok());                         // 6: {2, 2, 6, lso 0}
+    REQUIRE(marker(*log, 3, 0, true).ok());                          // 7
+    REQUIRE(outcome(log->flush()) == LogErrc::kNone);
     // no close(): no snapshot at the end, no clean-shutdown flag
   }
   std::filesystem::remove(d / "00000000000000000002.txnindex");  // the entry was lost with the page cache

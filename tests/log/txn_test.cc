@@ -148,7 +148,7 @@ TEST_CASE("aborted transactions are collected across segments as Kafka does", "[
   REQUIRE(append_tmp(*log, txn_batch(1, 0, 0)).ok());  // 0-1 P1
   REQUIRE(append_tmp(*log, txn_batch(2, 0, 0)).ok());  // 2-3 P2
   REQUIRE(marker(*log, 1, 0, false).ok());             // 4: {1, 0, 4, lso 2} in segment 0
-  REQUIRE(log->roll(wall_clock_ms()) == LogErrc::kNone);
+  REQUIRE(outcome(log->roll(wall_clock_ms())) == LogErrc::kNone);
   REQUIRE(append_tmp(*log, plain_batch()).ok());       // 5-6
   REQUIRE(marker(*log, 2, 0, false).ok());             // 7: {2, 2, 7, lso 8} in segment 5
   REQUIRE(append_tmp(*log, txn_batch(3, 0, 0)).ok());  // 8-9 P3
@@ -210,7 +210,7 @@ TEST_CASE("DeleteRecords past an ongoing transaction holds the LSO at the log st
   auto log = open_log(d.path(), config_with());
   REQUIRE(append_tmp(*log, txn_batch(1, 0, 0)).ok());  // 0-1 P1 open
   REQUIRE(append_tmp(*log, plain_batch()).ok());       // 2-3
-  REQUIRE(log->maybe_increment_log_start_offset(Offset(3)) == LogErrc::kNone);
+  REQUIRE(outcome(log->maybe_increment_log_start_offset(Offset(3))) == LogErrc::kNone);
   CHECK(lso(*log) == 3);  // Kafka: firstUnstableOffset = max(first, logStart)
   CHECK(log->read(Offset(3), 1 << 20, log->last_stable_offset()).slice.empty());
   REQUIRE(marker(*log, 1, 0, false).ok());  // 4: the abort still ends it and is indexed
