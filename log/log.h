@@ -59,9 +59,10 @@ struct AppendResult {
   bool ok() const { return error == LogErrc::kNone; }
 };
 
-struct ReadResult {
-  LogErrc error = LogErrc::kNone;  // kOffsetOutOfRange / kStorageError
-  FileSlice slice;                 // whole batches; empty at the end of the log
+// What a read returns: whole batches, and the ends of the one publish it
+// read against (so the slice never passes log_end_offset).
+struct ReadSlice {
+  FileSlice slice;  // whole batches; empty at the end of the log
   Offset log_start_offset{0};
   Offset log_end_offset{0};      // also the high watermark on a single node
   Offset last_stable_offset{0};  // LSO when the read started (<= log_end_offset)
@@ -125,11 +126,11 @@ class Log {
   // first batch is returned whole even if larger: KIP-74), never past the
   // end the result reports (an append still being published is left out).
   // Below the log start or past the end: kOffsetOutOfRange. At the end:
-  // empty slice.
-  ReadResult read(Offset offset, size_t max_bytes) const;
+  // empty slice. A segment that cannot be read: an I/O Error (kStorageError).
+  Result<ReadSlice> read(Offset offset, size_t max_bytes) const;
   // The same, returning only batches below `max_offset` (read_committed:
   // pass last_stable_offset(); an offset at or past it reads empty).
-  ReadResult read(Offset offset, size_t max_bytes, Offset max_offset) const;
+  Result<ReadSlice> read(Offset offset, size_t max_bytes, Offset max_offset) const;
 
   // Last stable offset (Kafka's): the first offset of the oldest ongoing
   // transaction (never below the log start), else the high watermark (=
@@ -221,7 +222,7 @@ class Log {
   std::shared_ptr<LogSegment> floor_segment(int64_t offset) const;
   std::shared_ptr<LogSegment> segment_after(int64_t base) const;
   std::vector<std::shared_ptr<LogSegment>> snapshot() const;
-  ReadResult read_once(Offset offset, size_t max_bytes, int64_t max_offset, bool* raced) const;
+  Result<ReadSlice> read_once(Offset offset, size_t max_bytes, int64_t max_offset, bool* raced) const;
   AppendResult append_impl(std::span<uint8_t> records, int32_t leader_epoch, int64_t now_ms, const TxnMarker* marker,
                            std::optional<VerificationGuard> guard = std::nullopt);
   std::optional<AppendResult> check_producers_locked(std::vector<ProducerBatch>& batches,

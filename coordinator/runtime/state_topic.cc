@@ -17,10 +17,9 @@ void replay_log(const storage::Log& log, const std::string& where,
   const storage::Offset end = log.log_end_offset();
   while (next.value < end.value) {
     auto rr = log.read(next, 1 << 20);
-    if (rr.error != storage::LogErrc::kNone)
-      throw std::runtime_error(where + ": read at offset " + std::to_string(next.value) + " failed");
-    if (rr.slice.empty()) break;
-    auto bytes = rr.slice.read_all();
+    if (!rr) throw std::runtime_error(where + ": read at offset " + std::to_string(next.value) + " failed");
+    if (rr->slice.empty()) break;
+    auto bytes = rr->slice.read_all();
     if (bytes.empty()) throw std::runtime_error(where + ": unreadable segment");
     storage::BatchIterator batches(bytes);
     storage::RecordBatchView batch;

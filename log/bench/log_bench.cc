@@ -83,10 +83,10 @@ int read_bench(const std::string& dir, size_t max_bytes) {
   int64_t reads = 0;
   while (o < log->log_end_offset().value) {
     auto r = log->read(Offset(o), max_bytes);
-    if (r.error != LogErrc::kNone || r.slice.empty()) break;
-    if (buf.size() < r.slice.length) buf.resize(r.slice.length);
+    if (!r || r->slice.empty()) break;
+    if (buf.size() < r->slice.length) buf.resize(r->slice.length);
     size_t got = 0;
-    pread_full(r.slice.file->fd(), buf.data(), r.slice.length, r.slice.position, &got);
+    pread_full(r->slice.file->fd(), buf.data(), r->slice.length, r->slice.position, &got);
     // Next offset: the last batch's next offset. Walk headers in the buffer.
     BatchIterator it(std::span<uint8_t>(buf.data(), got));
     RecordBatchView v;

@@ -282,7 +282,7 @@ TEST_CASE("the answer waits for a gate that completes later on another thread", 
     CHECK(end_offset(h, "t", 1) == 2);
     // The batch went to the log intact (CRC checked again on the way in).
     auto read = h.logs().get_log("t", 0)->read(storage::Offset(0), 1 << 20);
-    CHECK(read.slice.length > 0);
+    CHECK(read->slice.length > 0);
   }
   SECTION("acks=0: nothing on success, a close on a refusal") {
     h.start(txn_produce(txn_batch(), 0), 12);

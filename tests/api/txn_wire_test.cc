@@ -301,7 +301,7 @@ TEST_CASE("__transaction_state is compacted by the log cleaner", "[api][txn]") {
     size_t n = 0;
     int64_t next = state->log_start_offset().value;
     while (next < state->log_end_offset().value) {
-      auto bytes = state->read(storage::Offset(next), 1 << 20).slice.read_all();
+      auto bytes = state->read(storage::Offset(next), 1 << 20)->slice.read_all();
       storage::BatchIterator it(bytes);
       storage::RecordBatchView v;
       const int64_t before = next;

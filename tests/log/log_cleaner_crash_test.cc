@@ -71,8 +71,8 @@ std::vector<Rec> crash_and_reopen(int group, int step) {
   auto recs = read_records(*reopened);
   for (const auto& x : recs) {
     auto rr = reopened->read(Offset(x.offset), 1);
-    REQUIRE(rr.error == LogErrc::kNone);
-    auto bytes = rr.slice.read_all();
+    REQUIRE(outcome(rr) == LogErrc::kNone);
+    auto bytes = rr->slice.read_all();
     RecordBatchView v(bytes);
     REQUIRE(v.base_offset() <= x.offset);
     REQUIRE(v.last_offset() >= x.offset);

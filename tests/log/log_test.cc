@@ -64,8 +64,8 @@ TEST_CASE("random appends and reads agree with a std::map model across many segm
       int64_t o = static_cast<int64_t>(rng() % leo);
       size_t max_bytes = 1 + rng() % 60000;
       auto r = lg.read(Offset(o), max_bytes);
-      REQUIRE(r.error == LogErrc::kNone);
-      auto bytes = r.slice.read_all();
+      REQUIRE(outcome(r) == LogErrc::kNone);
+      auto bytes = r->slice.read_all();
       REQUIRE(!bytes.empty());
       auto it = std::prev(model.upper_bound(o));  // batch containing o
       BatchIterator bi(bytes);
@@ -134,20 +134,20 @@ TEST_CASE("read edge cases: out of range, end, KIP-74, inside a batch", "[log][r
   auto small = make_test_batch(1, 10, 6);   // offset 10
   REQUIRE(log->append(big).ok());
   REQUIRE(log->append(small).ok());
-  CHECK(log->read(Offset(12), 100).error == LogErrc::kOffsetOutOfRange);
-  CHECK(log->read(Offset(-1), 100).error == LogErrc::kOffsetOutOfRange);
+  CHECK(outcome(log->read(Offset(12), 100)) == LogErrc::kOffsetOutOfRange);
+  CHECK(outcome(log->read(Offset(-1), 100)) == LogErrc::kOffsetOutOfRange);
   auto end = log->read(Offset(11), 100);
-  CHECK(end.error == LogErrc::kNone);
-  CHECK(end.slice.empty());
-  CHECK(end.log_end_offset.value == 11);
+  CHECK(outcome(end) == LogErrc::kNone);
+  CHECK(end->slice.empty());
+  CHECK(end->log_end_offset.value == 11);
   auto r = log->read(Offset(4), 100);  // inside the big batch, max smaller than it
-  REQUIRE(r.error == LogErrc::kNone);
-  CHECK(r.slice.length == big.size());
-  CHECK(r.slice.position == 0);
+  REQUIRE(outcome(r) == LogErrc::kNone);
+  CHECK(r->slice.length == big.size());
+  CHECK(r->slice.position == 0);
   auto both = log->read(Offset(0), 1 << 20);
-  CHECK(both.slice.length == big.size() + small.size());
+  CHECK(both->slice.length == big.size() + small.size());
   auto one = log->read(Offset(0), big.size() + small.size() - 1);
-  CHECK(one.slice.length == big.size());
+  CHECK(one->slice.length == big.size());
 }
 
 TEST_CASE("segments roll on size, time and full index", "[log][roll]") {
@@ -204,7 +204,7 @@ TEST_CASE("retention by time and bytes deletes whole old segments", "[log][reten
   REQUIRE(segs >= 10);
   // A reader holding a slice of the first segment keeps its bytes.
   auto held = log->read(Offset(0), 100);
-  REQUIRE(!held.slice.empty());
+  REQUIRE(!held->slice.empty());
   CHECK(log->delete_old_segments(wall_clock_ms()) == 0);  // retention.ms = -1
   SECTION("time") {
     log->set_config(config_with([](LogConfig& c) {
@@ -215,15 +215,15 @@ TEST_CASE("retention by time and bytes deletes whole old segments", "[log][reten
     int n = log->delete_old_segments(16000);
     CHECK(n > 0);
     CHECK(log->log_start_offset().value == log->segment_base_offsets().front());
-    CHECK(log->read(Offset(0), 100).error == LogErrc::kOffsetOutOfRange);
+    CHECK(outcome(log->read(Offset(0), 100)) == LogErrc::kOffsetOutOfRange);
     auto first = log->read(log->log_start_offset(), 100);
-    REQUIRE(!first.slice.empty());
-    auto first_bytes = first.slice.read_all();
+    REQUIRE(!first->slice.empty());
+    auto first_bytes = first->slice.read_all();
     RecordBatchView v(first_bytes);
     CHECK(v.max_timestamp() >= 6000);
     CHECK(!std::filesystem::exists(dir / segment_file_name(0, ".log")));
-    auto bytes = held.slice.read_all();  // deleted file, still readable through the fd
-    CHECK(bytes.size() == held.slice.length);
+    auto bytes = held->slice.read_all();  // deleted file, still readable through the fd
+    CHECK(bytes.size() == held->slice.length);
   }
   SECTION("bytes") {
     log->set_config(config_with([](LogConfig& c) {
@@ -240,8 +240,8 @@ TEST_CASE("retention by time and bytes deletes whole old segments", "[log][reten
     CHECK(outcome(log->maybe_increment_log_start_offset(Offset(100))) == LogErrc::kOffsetOutOfRange);
     REQUIRE(outcome(log->maybe_increment_log_start_offset(Offset(7))) == LogErrc::kNone);
     CHECK(log->log_start_offset().value == 7);
-    CHECK(log->read(Offset(6), 100).error == LogErrc::kOffsetOutOfRange);
-    CHECK(log->read(Offset(7), 100).error == LogErrc::kNone);
+    CHECK(outcome(log->read(Offset(6), 100)) == LogErrc::kOffsetOutOfRange);
+    CHECK(outcome(log->read(Offset(7), 100)) == LogErrc::kNone);
     CHECK(log->segment_base_offsets().front() <= 7);
     CHECK(outcome(log->maybe_increment_log_start_offset(Offset(3))) == LogErrc::kNone);
     CHECK(log->log_start_offset().value == 7);

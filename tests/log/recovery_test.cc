@@ -151,7 +151,7 @@ TEST_CASE("recovery: missing or truncated indexes are rebuilt", "[log][recovery]
   // Random reads use the rebuilt index.
   for (int64_t o = 0; o < 90; o += 7) {
     auto r = log->read(Offset(o), 1);
-    auto bytes = r.slice.read_all();
+    auto bytes = r->slice.read_all();
     RecordBatchView v(bytes);
     CHECK(v.base_offset() <= o);
     CHECK(v.last_offset() >= o);

@@ -27,10 +27,10 @@ TEST_CASE("retention.ms deletes the active segment of an idle partition", "[log]
   CHECK(log->log_end_offset().value == 6);
   CHECK_FALSE(std::filesystem::exists(dir / segment_file_name(0, ".log")));
   auto at_end = log->read(Offset(6), 1000);
-  CHECK(at_end.error == LogErrc::kNone);
-  CHECK(at_end.slice.empty());
-  CHECK(at_end.log_start_offset.value == 6);
-  CHECK(log->read(Offset(0), 1000).error == LogErrc::kOffsetOutOfRange);
+  CHECK(outcome(at_end) == LogErrc::kNone);
+  CHECK(at_end->slice.empty());
+  CHECK(at_end->log_start_offset.value == 6);
+  CHECK(outcome(log->read(Offset(0), 1000)) == LogErrc::kOffsetOutOfRange);
   CHECK(log->delete_old_segments(40000) == 0);  // an empty active segment stays
 
   auto r = append_tmp(*log, make_test_batch(1, 100, 39000), 0, 40000);

@@ -51,8 +51,8 @@ inline std::vector<std::vector<uint8_t>> read_all_batches(const Log& log, int64_
   int64_t o = from < 0 ? log.log_start_offset().value : from;
   while (o < log.log_end_offset().value) {
     auto r = log.read(Offset(o), max_bytes);
-    if (r.error != LogErrc::kNone || r.slice.empty()) break;
-    auto bytes = r.slice.read_all();
+    if (!r || r->slice.empty()) break;
+    auto bytes = r->slice.read_all();
     BatchIterator it(bytes);
     RecordBatchView v;
     while (it.next(v)) {

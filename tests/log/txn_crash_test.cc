@@ -103,7 +103,7 @@ TEST_CASE("crash test: SIGKILL mid-transactions, LSO and aborted list recovered"
     CHECK(log->last_stable_offset().value == e.lso);
     CHECK(log->collect_aborted_txns(Offset(0), Offset(log->log_end_offset().value + 1)) == e.aborted);
     auto r = log->read(Offset(0), 1 << 24, log->last_stable_offset());
-    auto bytes = r.slice.read_all();
+    auto bytes = r->slice.read_all();
     BatchIterator it(bytes);
     RecordBatchView v;
     while (it.next(v)) CHECK(v.base_offset() < e.lso);

@@ -56,7 +56,7 @@ void check(const Log& log, const Oracle& o) {
   REQUIRE(log.last_stable_offset().value == o.lso());
   REQUIRE(log.collect_aborted_txns(Offset(0), Offset(o.leo + 1)) == o.aborted);
   auto r = log.read(Offset(0), 1 << 24, log.last_stable_offset());
-  auto bytes = r.slice.read_all();
+  auto bytes = r->slice.read_all();
   BatchIterator it(bytes);
   RecordBatchView v;
   int64_t next = 0;

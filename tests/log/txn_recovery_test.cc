@@ -74,7 +74,7 @@ TEST_CASE("crash with transactions open: LSO and aborted list rebuilt, nothing u
   CHECK(log->producer_batches_replayed() == 4);  // from the snapshot at 2
   CHECK(log->last_stable_offset().value == 0);   // P1 is still undecided
   CHECK(log->aborted_txns_of_segment(2) == std::vector<AbortedTxn>{{2, 2, 6, 0}});
-  CHECK(log->read(Offset(0), 1 << 20, log->last_stable_offset()).slice.empty());
+  CHECK(log->read(Offset(0), 1 << 20, log->last_stable_offset())->slice.empty());
   REQUIRE(marker(*log, 1, 0, true).ok());  // the coordinator completes P1: 8
   CHECK(log->last_stable_offset().value == 9);
   CHECK(log->collect_aborted_txns(Offset(0), Offset(9)) == std::vector<AbortedTxn>{{2, 2, 6, 0}});

@@ -171,24 +171,24 @@ TEST_CASE("read_committed reads only below the LSO", "[log][txn]") {
   REQUIRE(append_tmp(*log, txn_batch(1, 0, 0)).ok());  // 2-3 P1 open
   REQUIRE(append_tmp(*log, plain_batch()).ok());       // 4-5
   auto r = log->read(Offset(0), 1 << 20, log->last_stable_offset());
-  REQUIRE(r.error == LogErrc::kNone);
-  CHECK(r.last_stable_offset.value == 2);
-  CHECK(r.log_end_offset.value == 6);
-  auto bytes = r.slice.read_all();
+  REQUIRE(outcome(r) == LogErrc::kNone);
+  CHECK(r->last_stable_offset.value == 2);
+  CHECK(r->log_end_offset.value == 6);
+  auto bytes = r->slice.read_all();
   BatchIterator it(bytes);
   RecordBatchView v;
   REQUIRE(it.next(v));
   CHECK(v.base_offset() == 0);
   CHECK_FALSE(it.next(v));
-  CHECK(log->read(Offset(2), 1 << 20, Offset(2)).slice.empty());
-  CHECK(log->read(Offset(4), 1 << 20, Offset(2)).slice.empty());  // past the LSO: empty, no error
-  CHECK(log->read(Offset(4), 1 << 20, Offset(2)).error == LogErrc::kNone);
-  CHECK(log->read(Offset(0), 1 << 20).slice.read_all().size() > bytes.size());  // read_uncommitted: all
+  CHECK(log->read(Offset(2), 1 << 20, Offset(2))->slice.empty());
+  CHECK(log->read(Offset(4), 1 << 20, Offset(2))->slice.empty());  // past the LSO: empty, no error
+  CHECK(outcome(log->read(Offset(4), 1 << 20, Offset(2))) == LogErrc::kNone);
+  CHECK(log->read(Offset(0), 1 << 20)->slice.read_all().size() > bytes.size());  // read_uncommitted: all
   REQUIRE(marker(*log, 1, 0, true).ok());
   auto all = log->read(Offset(0), 1 << 20, log->last_stable_offset());
-  CHECK(all.last_stable_offset.value == 7);
+  CHECK(all->last_stable_offset.value == 7);
   CHECK(read_all_batches(*log).size() == 4);
-  CHECK(all.slice.read_all().size() == log->read(Offset(0), 1 << 20).slice.read_all().size());
+  CHECK(all->slice.read_all().size() == log->read(Offset(0), 1 << 20)->slice.read_all().size());
 }
 
 TEST_CASE("retention deleting an ongoing transaction's data holds the LSO at the log start", "[log][txn]") {
@@ -212,7 +212,7 @@ TEST_CASE("DeleteRecords past an ongoing transaction holds the LSO at the log st
   REQUIRE(append_tmp(*log, plain_batch()).ok());       // 2-3
   REQUIRE(outcome(log->maybe_increment_log_start_offset(Offset(3))) == LogErrc::kNone);
   CHECK(lso(*log) == 3);  // Kafka: firstUnstableOffset = max(first, logStart)
-  CHECK(log->read(Offset(3), 1 << 20, log->last_stable_offset()).slice.empty());
+  CHECK(log->read(Offset(3), 1 << 20, log->last_stable_offset())->slice.empty());
   REQUIRE(marker(*log, 1, 0, false).ok());  // 4: the abort still ends it and is indexed
   CHECK(lso(*log) == 5);
   CHECK(log->aborted_txns_of_segment(0) == std::vector<AbortedTxn>{{1, 0, 4, 5}});
