@@ -42,12 +42,12 @@
 
 namespace skiff::storage {
 
-struct AppendResult {
-  LogErrc error = LogErrc::kNone;
-  std::string error_message;
-  // kInvalidRecord naming records (Kafka's LogValidator: a keyless record on
-  // a compacted topic); nothing of the batch was appended.
-  std::vector<RecordError> record_errors;
+// What an append wrote. Its refusals are Errors whose message is the
+// client's; a kInvalidRecord naming records (Kafka's LogValidator: a keyless
+// record on a compacted topic) lists them in Error::record_errors. Nothing
+// of a refused append was written, except after kStorageError from the
+// flush.messages fsync (written, not known durable).
+struct Appended {
   Offset base_offset{-1};        // first offset assigned
   Offset last_offset{-1};        // last offset assigned
   int64_t log_append_time = -1;  // set when message.timestamp.type=LogAppendTime
@@ -56,7 +56,6 @@ struct AppendResult {
   // An idempotent producer's retry of a batch already written: nothing was
   // appended; the offsets are the original batch's.
   bool duplicate = false;
-  bool ok() const { return error == LogErrc::kNone; }
 };
 
 // What a read returns: whole batches, and the ends of the one publish it
@@ -101,8 +100,8 @@ class Log {
   // Validates, assigns offsets (rewriting baseOffset and partitionLeaderEpoch
   // in place in `records`, which may hold several batches), writes, indexes,
   // then publishes. With flush.messages reached, fsyncs before returning.
-  AppendResult append(std::span<uint8_t> records, int32_t leader_epoch = 0);
-  AppendResult append(std::span<uint8_t> records, int32_t leader_epoch, int64_t now_ms);
+  Result<Appended> append(std::span<uint8_t> records, int32_t leader_epoch = 0);
+  Result<Appended> append(std::span<uint8_t> records, int32_t leader_epoch, int64_t now_ms);
   // Produce of a transactional producer: as append, but a transactional batch
   // that would open a transaction must carry the guard begin_txn_verification
   // gave before the coordinator was asked (kNoVerification when the request
@@ -110,7 +109,7 @@ class Log {
   VerificationGuard begin_txn_verification(int64_t producer_id);
   // False once a marker for the producer has cleared `guard`.
   bool txn_verification_valid(int64_t producer_id, VerificationGuard guard);
-  AppendResult append_verified(std::span<uint8_t> records, int64_t now_ms, VerificationGuard guard);
+  Result<Appended> append_verified(std::span<uint8_t> records, int64_t now_ms, VerificationGuard guard);
   // The transaction coordinator's marker writer: appends a COMMIT or ABORT
   // control batch (control_batch.h) for the producer, after Kafka's checks
   // (ProducerStateManager::check_marker). Ends the producer's
@@ -119,8 +118,8 @@ class Log {
   // transaction) is written too, and changes neither.
   // `transaction_version`: the marker request's (WriteTxnMarkers v2+), 2
   // under KIP-890 where every transaction end bumps the epoch.
-  AppendResult append_marker(int64_t producer_id, int16_t producer_epoch, bool commit, int32_t coordinator_epoch,
-                             int16_t transaction_version, int32_t leader_epoch, int64_t now_ms);
+  Result<Appended> append_marker(int64_t producer_id, int16_t producer_epoch, bool commit, int32_t coordinator_epoch,
+                                 int16_t transaction_version, int32_t leader_epoch, int64_t now_ms);
 
   // Whole batches from the batch containing `offset`, up to max_bytes (the
   // first batch is returned whole even if larger: KIP-74), never past the
@@ -223,12 +222,14 @@ class Log {
   std::shared_ptr<LogSegment> segment_after(int64_t base) const;
   std::vector<std::shared_ptr<LogSegment>> snapshot() const;
   Result<ReadSlice> read_once(Offset offset, size_t max_bytes, int64_t max_offset, bool* raced) const;
-  AppendResult append_impl(std::span<uint8_t> records, int32_t leader_epoch, int64_t now_ms, const TxnMarker* marker,
-                           std::optional<VerificationGuard> guard = std::nullopt);
-  std::optional<AppendResult> check_producers_locked(std::vector<ProducerBatch>& batches,
-                                                     const std::vector<size_t>& batch_index,
-                                                     const std::vector<int64_t>& deltas, int64_t leo,
-                                                     const TxnMarker* marker);
+  Result<Appended> append_impl(std::span<uint8_t> records, int32_t leader_epoch, int64_t now_ms,
+                               const TxnMarker* marker, std::optional<VerificationGuard> guard = std::nullopt);
+  // Under mu_: the idempotent producers' checks; an answer (a duplicate's
+  // offsets, or an Error) ends the append, nullopt lets it go on.
+  std::optional<Result<Appended>> check_producers_locked(std::vector<ProducerBatch>& batches,
+                                                         const std::vector<size_t>& batch_index,
+                                                         const std::vector<int64_t>& deltas, int64_t leo,
+                                                         const TxnMarker* marker);
   // Under mu_: ends a transaction for a written marker batch (index, LSO).
   void end_txn_locked(const ProducerBatch& marker);
   void update_lso_locked();

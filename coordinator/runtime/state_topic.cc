@@ -133,17 +133,18 @@ std::shared_ptr<storage::Log> StateTopic::log(int32_t partition) {
   return parts_[partition];
 }
 
-std::optional<FlushPoints> StateTopic::append_with(int32_t partition, const std::string& what, ErrorCode* error,
-                                                   const std::function<storage::AppendResult(storage::Log&)>& op) {
+std::optional<FlushPoints> StateTopic::append_with(
+    int32_t partition, const std::string& what, ErrorCode* error,
+    const std::function<storage::Result<storage::Appended>(storage::Log&)>& op) {
   try {
     auto r = op(*log(partition));
-    if (!r.ok()) {
-      coordinator::log().error("{} on {}-{} failed: {}", what, config_.name, partition, escaped(r.error_message));
-      if (error) *error = to_error_code(r.error);
+    if (!r) {
+      coordinator::log().error("{} on {}-{} failed: {}", what, config_.name, partition, escaped(r.error().message));
+      if (error) *error = to_error_code(r.error());
       return std::nullopt;
     }
     FlushPoints fp;
-    fp.ends[partition] = r.last_offset.value + 1;
+    fp.ends[partition] = r->last_offset.value + 1;
     return fp;
   } catch (const std::exception& e) {
     coordinator::log().error("{} on {}-{} failed: {}", what, config_.name, partition, escaped(e.what()));

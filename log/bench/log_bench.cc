@@ -54,8 +54,8 @@ int append_bench(const std::string& dir, int64_t total_mb, size_t batch_bytes, i
       auto buf = tmpl;
       for (int64_t i = 0; i < per_writer; ++i) {
         auto r = log->append(buf);
-        if (!r.ok()) {
-          std::fprintf(stderr, "append failed: %s\n", std::string(to_string(r.error)).c_str());
+        if (!r) {
+          std::fprintf(stderr, "append failed: %s\n", std::string(to_string(r.error().code)).c_str());
           std::exit(1);
         }
       }

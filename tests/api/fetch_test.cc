@@ -26,7 +26,7 @@ std::vector<std::vector<uint8_t>> seed(test::ApiHarness& h, const std::string& t
   std::vector<std::vector<uint8_t>> out;
   for (int n : sizes) {
     auto b = storage::make_test_batch(n, value_size, wall_clock_ms(), out.size());
-    REQUIRE(log->append(b).ok());  // rewrites b's base offset in place
+    REQUIRE(log->append(b).has_value());  // rewrites b's base offset in place
     out.push_back(b);
   }
   return out;
@@ -245,7 +245,7 @@ TEST_CASE("fetch from a partition that retention emptied", "[api][fetch][retenti
   CHECK(records_of(empty).empty());
   CHECK(only(h.call<FetchResponse>(fetch("idle", 0), 12)).error_code == 1);
   auto b = storage::make_test_batch(1, 20, wall_clock_ms());
-  REQUIRE(log->append(b).ok());
+  REQUIRE(log->append(b).has_value());
   auto after = only(h.call<FetchResponse>(fetch("idle", 5), 12));
   CHECK(after.high_watermark == 6);
   CHECK(records_of(after) == b);

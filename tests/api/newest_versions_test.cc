@@ -81,7 +81,7 @@ TEST_CASE("ListOffsets v11: earliest-pending-upload, and each special timestamp 
   test::ApiHarness h;
   REQUIRE(outcome(h.logs().create_topic("t", 1)) == storage::LogErrc::kNone);
   auto b = storage::make_test_batch(3, 10, 1000);
-  REQUIRE(h.logs().get_log("t", 0)->append(b).ok());
+  REQUIRE(h.logs().get_log("t", 0)->append(b).has_value());
 
   // No tiered storage: nothing uploaded (-5) or pending upload (-6): offset -1, no error.
   for (auto [ts, v] : {std::pair<int64_t, int16_t>{-6, 11}, {-5, 9}, {-5, 11}}) {

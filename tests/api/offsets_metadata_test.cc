@@ -46,7 +46,7 @@ TEST_CASE("ListOffsets: earliest, latest, max timestamp, by timestamp", "[api][l
   auto log = h.logs().get_log("t", 0);
   for (int i = 0; i < 4; ++i) {  // batches at timestamps 1000, 2000, 3000, 4000; 3 records each
     auto b = storage::make_test_batch(3, 10, int64_t{1000} * (i + 1));
-    REQUIRE(log->append(b).ok());
+    REQUIRE(log->append(b).has_value());
   }
   REQUIRE(outcome(log->maybe_increment_log_start_offset(storage::Offset(1))) == storage::LogErrc::kNone);
   auto at = [&](int64_t ts, int16_t v) {
@@ -71,7 +71,7 @@ TEST_CASE("OffsetForLeaderEpoch: epoch 0 ends at the log end", "[api][epoch]") {
   test::ApiHarness h;
   REQUIRE(outcome(h.logs().create_topic("t", 1)) == storage::LogErrc::kNone);
   auto b = storage::make_test_batch(7, 10, 1000);
-  REQUIRE(h.logs().get_log("t", 0)->append(b).ok());
+  REQUIRE(h.logs().get_log("t", 0)->append(b).has_value());
   protocol::OffsetForLeaderEpochRequest req;
   req.replica_id = -1;
   protocol::OffsetForLeaderEpochRequest::OffsetForLeaderTopic t;

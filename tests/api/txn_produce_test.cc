@@ -308,7 +308,8 @@ TEST_CASE("a marker written while the coordinator is asked: the verification is 
   h.apis().set_txn_produce_gate(&gate);
   auto log = h.logs().get_log("t", 0);
   auto write_marker = [&] {
-    REQUIRE(log->append_marker(7, 1, true, 0, 2, 0, wall_clock_ms()).ok());  // TV2: the previous transaction's end
+    REQUIRE(
+        log->append_marker(7, 1, true, 0, 2, 0, wall_clock_ms()).has_value());  // TV2: the previous transaction's end
   };
   SECTION("once (TV2's usual case): asked again, appended") {
     gate.hold = true;

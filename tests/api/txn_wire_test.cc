@@ -93,7 +93,7 @@ void append_txn(storage::Log& log, Pid p, int32_t seq) {
   b.producer(p.id, p.epoch, seq).transactional(true);
   b.add("k", "v", wall_clock_ms()).add("k", "v", wall_clock_ms());
   auto bytes = b.build();
-  REQUIRE(log.append(bytes).ok());
+  REQUIRE(log.append(bytes).has_value());
 }
 
 std::string state_of(test::ApiHarness& h, const std::string& txn) {
@@ -280,7 +280,7 @@ TEST_CASE("__transaction_state is replayed at startup: a PrepareCommit completes
   b.add(std::string_view(reinterpret_cast<const char*>(key.data()), key.size()),
         std::string_view(reinterpret_cast<const char*>(value.data()), value.size()), wall_clock_ms());
   auto bytes = b.build();
-  REQUIRE(h.logs().get_log("__transaction_state", 0)->append(bytes).ok());
+  REQUIRE(h.logs().get_log("__transaction_state", 0)->append(bytes).has_value());
   CHECK(log0->last_stable_offset().value == 0);
 
   h.restart();

@@ -24,7 +24,7 @@ TEST_CASE("concurrent append, read, retention and flush", "[log][concurrency]") 
   std::thread writer([&] {
     for (int i = 0; i < 1500; ++i) {
       auto b = make_test_batch(1 + i % 4, 100 + (i * 37) % 2000, 1000 + i, static_cast<uint64_t>(i));
-      if (!log->append(b).ok()) ++bad;
+      if (!log->append(b).has_value()) ++bad;
     }
     done = true;
   });
@@ -79,12 +79,12 @@ TEST_CASE("concurrent append, read, retention and flush", "[log][concurrency]") 
 TEST_CASE("flush.ms and rolled segments are flushed by maybe_flush", "[log][flush]") {
   TempDir dir;
   auto log = open_log(dir.path(), config_with([](LogConfig& c) { c.segment_bytes = 4000; }));
-  for (int i = 0; i < 5; ++i) REQUIRE(append_tmp(*log, make_test_batch(1, 1500, 1000 + i)).ok());
+  for (int i = 0; i < 5; ++i) REQUIRE(append_tmp(*log, make_test_batch(1, 1500, 1000 + i)).has_value());
   CHECK(log->segment_count() >= 2);
   CHECK(log->recovery_point().value == 0);
   log->maybe_flush(wall_clock_ms());  // the roll asked for a flush of the old segment
   CHECK(log->recovery_point().value >= log->segment_base_offsets()[1]);
-  REQUIRE(append_tmp(*log, make_test_batch(1, 10, 2000)).ok());
+  REQUIRE(append_tmp(*log, make_test_batch(1, 10, 2000)).has_value());
   log->maybe_flush(wall_clock_ms());  // flush.ms = max: nothing more
   CHECK(log->recovery_point().value < log->log_end_offset().value);
   log->set_config(config_with([](LogConfig& c) {

@@ -27,7 +27,7 @@ void workload(Log& log) {
                           ++ts,
                           {}});
     }
-    REQUIRE(append_tmp(log, b.build()).ok());
+    REQUIRE(append_tmp(log, b.build()).has_value());
     if (i % 10 == 9) REQUIRE(outcome(log.roll(ts)) == LogErrc::kNone);
   }
 }
@@ -162,19 +162,19 @@ void txn_workload(Log& log) {
   for (int i = 0; i < 150; ++i) {
     const int64_t pid = 1 + static_cast<int64_t>(rng() % 3);  // 3: plain
     if (pid != 3 && open[pid] && rng() % 2 == 0) {
-      REQUIRE(log.append_marker(pid, 0, rng() % 2 == 0, 0, 1, 0, ++ts).ok());
+      REQUIRE(log.append_marker(pid, 0, rng() % 2 == 0, 0, 1, 0, ++ts).has_value());
       open[pid] = false;
     } else {
       BatchBuilder b;
       if (pid != 3) b.producer(pid, 0, seq[pid]).transactional(true);
       for (int k = 0; k < 2; ++k) b.add("k" + std::to_string(rng() % 20), std::string(40, 'a' + i % 26), ++ts);
       if (pid != 3) seq[pid] += 2, open[pid] = true;
-      REQUIRE(append_tmp(log, b.build()).ok());
+      REQUIRE(append_tmp(log, b.build()).has_value());
     }
     if (i % 5 == 4) REQUIRE(outcome(log.roll(ts)) == LogErrc::kNone);
   }
   for (auto& [pid, o] : open)
-    if (o) REQUIRE(log.append_marker(pid, 0, false, 0, 1, 0, ++ts).ok());
+    if (o) REQUIRE(log.append_marker(pid, 0, false, 0, 1, 0, ++ts).has_value());
   REQUIRE(outcome(log.roll(ts)) == LogErrc::kNone);
 }
 

@@ -16,7 +16,7 @@ void fill(Log& log) {
   for (int i = 0; i < 30; ++i) {
     BatchBuilder b;
     b.add("k" + std::to_string(i % 5), "v" + std::to_string(i), kT0 + i);
-    REQUIRE(append_tmp(log, b.build()).ok());
+    REQUIRE(append_tmp(log, b.build()).has_value());
     if (i % 10 == 9) REQUIRE(outcome(log.roll(kT0)) == LogErrc::kNone);
   }
 }

@@ -54,13 +54,13 @@ Workload txn_workload(Log& log, std::mt19937& rng, int steps, Compression codec)
       BatchBuilder b;
       records(b);
       auto r = append_tmp(log, with_codec(b.build(), codec));
-      REQUIRE(r.ok());
-      wb.base = r.base_offset.value, wb.last = r.last_offset.value;
+      REQUIRE(r.has_value());
+      wb.base = r->base_offset.value, wb.last = r->last_offset.value;
     } else if (w.open.count(pid) && rng() % 3 == 0) {
       wb.pid = pid, wb.txn = wb.control = true, wb.commit = rng() % 5 < 3;
       auto r = log.append_marker(pid, 0, wb.commit, 0, 1, 0, ++ts);
-      REQUIRE(r.ok());
-      wb.base = wb.last = r.base_offset.value;
+      REQUIRE(r.has_value());
+      wb.base = wb.last = r->base_offset.value;
       for (size_t i : open_batches[pid]) w.batches[i].aborted = !wb.commit;
       open_batches.erase(pid);
       w.open.erase(pid);
@@ -69,8 +69,8 @@ Workload txn_workload(Log& log, std::mt19937& rng, int steps, Compression codec)
       b.producer(pid, 0, seq[pid]).transactional(true);
       seq[pid] += records(b);
       auto r = append_tmp(log, with_codec(b.build(), codec));
-      REQUIRE(r.ok());
-      wb.pid = pid, wb.txn = true, wb.base = r.base_offset.value, wb.last = r.last_offset.value;
+      REQUIRE(r.has_value());
+      wb.pid = pid, wb.txn = true, wb.base = r->base_offset.value, wb.last = r->last_offset.value;
       w.open.try_emplace(pid, wb.base);
       open_batches[pid].push_back(w.batches.size());
     }

@@ -40,8 +40,8 @@ bool try_append(LogManager& m, int64_t i) {
     if (!log) return false;
     auto b = make_test_batch(3, 100, kT0 + i, static_cast<uint64_t>(i));
     auto r = log->append(b);
-    if (r.ok()) return true;
-    if (r.error != LogErrc::kUnknownTopicOrPartition) return false;
+    if (r.has_value()) return true;
+    if (outcome(r) != LogErrc::kUnknownTopicOrPartition) return false;
     std::this_thread::yield();
   }
 }

@@ -37,13 +37,13 @@ std::shared_ptr<const LogConfig> small_segments() {
       // transactions stay open, holding the LSO, as a crashed client's would.
       const int64_t pid = 1 + 4 * static_cast<int64_t>(seed) + static_cast<int64_t>(rng() % 4);
       if (rng() % 3 == 0) {
-        if (!log->append_marker(pid, 0, rng() % 2, 0, 1, 0, wall_clock_ms()).ok()) _exit(3);
+        if (!log->append_marker(pid, 0, rng() % 2, 0, 1, 0, wall_clock_ms()).has_value()) _exit(3);
         continue;
       }
       BatchBuilder b;
       b.producer(pid, 0, seq[pid]).transactional(true).add("k", "v", wall_clock_ms());
       auto bytes = b.build();
-      if (!log->append(bytes).ok()) _exit(4);
+      if (!log->append(bytes).has_value()) _exit(4);
       ++seq[pid];
     }
   } catch (...) {

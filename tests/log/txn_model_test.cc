@@ -33,14 +33,14 @@ void data(Log& log, Oracle& o, int64_t pid, bool txn) {
   if (pid >= 0) b.producer(pid, 0, o.seq[pid]).transactional(txn);
   b.add("k", "v", wall_clock_ms()).add("k", "v", wall_clock_ms());
   auto bytes = b.build();
-  REQUIRE(log.append(bytes).ok());
+  REQUIRE(log.append(bytes).has_value());
   if (pid >= 0) o.seq[pid] += 2;
   if (txn && !o.open.count(pid)) o.open[pid] = o.leo;
   o.leo += 2;
 }
 
 void end(Log& log, Oracle& o, int64_t pid, bool commit) {
-  REQUIRE(log.append_marker(pid, 0, commit, 0, 1, 0, wall_clock_ms()).ok());
+  REQUIRE(log.append_marker(pid, 0, commit, 0, 1, 0, wall_clock_ms()).has_value());
   const int64_t at = o.leo++;
   auto it = o.open.find(pid);
   if (it == o.open.end()) return;  // empty transaction
