@@ -64,7 +64,7 @@ TEST_CASE("disk full: appends fail cleanly, then succeed after freeing space", "
     auto b = make_test_batch(4, 4000, 6000 + i, 6000 + static_cast<uint64_t>(i));
     auto r = log->append(b);
     REQUIRE(r.has_value());
-    CHECK(r->base_offset.value == (ok + i) * 4);
+    CHECK(r->base_offset.value == static_cast<int64_t>(ok + i) * 4);
   }
   CHECK(read_all_batches(*log).size() == static_cast<size_t>(ok + 5));
   // And a reopen after an unclean stop finds a valid log.

@@ -84,7 +84,7 @@ TEST_CASE("recovery: tail cut mid-batch is truncated to the last whole batch", "
   auto b = make_test_batch(1, 10, 500);
   auto r = log->append(b);
   REQUIRE(r.has_value());
-  CHECK(r->base_offset.value == 29 * 3);
+  CHECK(r->base_offset.value == int64_t{29} * 3);
 }
 
 TEST_CASE("recovery: a flipped byte in the last batch drops that batch", "[log][recovery]") {
