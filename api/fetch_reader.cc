@@ -27,6 +27,13 @@ void add_aborted(const storage::Log& log, int64_t fetch_offset, storage::Offset 
   }
 }
 
+// The partition's log start, high watermark and LSO as `log` has them now.
+void set_ends(const storage::Log& log, FetchResponse::PartitionData& pd) {
+  pd.high_watermark = log.log_end_offset().value;
+  pd.last_stable_offset = log.last_stable_offset().value;
+  pd.log_start_offset = log.log_start_offset().value;
+}
+
 }  // namespace
 
 FetchReader::FetchReader(BrokerServices& services, const protocol::FetchRequest& request, const ApiRequest& who)
@@ -85,7 +92,7 @@ size_t FetchReader::available_bytes() const {
       if (p.log->log_end_offset().value <= p.fetch_offset || bound.value <= p.fetch_offset) continue;
       auto r = p.log->read(storage::Offset(p.fetch_offset),
                            std::max<size_t>(1, std::min<size_t>(p.max_bytes, min_bytes_)), bound);
-      total += r.slice.length;
+      if (r) total += r->slice.length;
       if (total >= min_bytes_) return total;
     }
   }
@@ -117,35 +124,40 @@ protocol::FetchResponse FetchReader::read() const {
         continue;
       }
       if (p.log) {
-        pd.high_watermark = p.log->log_end_offset().value;
-        pd.last_stable_offset = p.log->last_stable_offset().value;
-        pd.log_start_offset = p.log->log_start_offset().value;
+        set_ends(*p.log, pd);
       } else {
         pd.high_watermark = pd.last_stable_offset = pd.log_start_offset = -1;
       }
-      if (p.log && p.error == ErrorCode::kNone) {
-        size_t limit = std::min<size_t>(p.max_bytes, remaining);
-        const storage::Offset bound = read_bound(*p.log);
-        auto r = p.log->read(storage::Offset(p.fetch_offset), std::max<size_t>(limit, 1), bound);
-        if (r.error != storage::LogErrc::kNone) {
-          pd.error_code = code(to_error_code(r.error));
-        } else if (!r.slice.empty() && (r.slice.length <= limit || !have_data)) {
-          // Only the very first batch of the response may exceed the limits.
-          pd.records = protocol::Records::file_regions(
-              {FileRegion{r.slice.file->fd(), r.slice.position, r.slice.length, r.slice.file}});
-          remaining -= std::min(remaining, r.slice.length);
-          have_data = true;
-          if (read_committed_) add_aborted(*p.log, p.fetch_offset, bound, pd);
-        }
-        pd.high_watermark = r.log_end_offset.value;
-        pd.last_stable_offset = r.last_stable_offset.value;
-        pd.log_start_offset = r.log_start_offset.value;
-      }
+      if (p.log && p.error == ErrorCode::kNone) read_partition(p, remaining, have_data, pd);
       rt.partitions.push_back(std::move(pd));
     }
     resp.responses.push_back(std::move(rt));
   }
   return resp;
+}
+
+void FetchReader::read_partition(const Partition& p, size_t& remaining, bool& have_data,
+                                 FetchResponse::PartitionData& pd) const {
+  const size_t limit = std::min<size_t>(p.max_bytes, remaining);
+  const storage::Offset bound = read_bound(*p.log);
+  auto r = p.log->read(storage::Offset(p.fetch_offset), std::max<size_t>(limit, 1), bound);
+  if (!r) {
+    pd.error_code = code(to_error_code(r.error()));
+    set_ends(*p.log, pd);  // a failed read reports no ends: the log's, read after it
+    return;
+  }
+  const storage::FileSlice& slice = r->slice;
+  if (!slice.empty() && (slice.length <= limit || !have_data)) {
+    // Only the very first batch of the response may exceed the limits.
+    pd.records =
+        protocol::Records::file_regions({FileRegion{slice.file->fd(), slice.position, slice.length, slice.file}});
+    remaining -= std::min(remaining, slice.length);
+    have_data = true;
+    if (read_committed_) add_aborted(*p.log, p.fetch_offset, bound, pd);
+  }
+  pd.high_watermark = r->log_end_offset.value;
+  pd.last_stable_offset = r->last_stable_offset.value;
+  pd.log_start_offset = r->log_start_offset.value;
 }
 
 std::vector<std::string> FetchReader::watch_keys() const {

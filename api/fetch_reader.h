@@ -57,6 +57,11 @@ class FetchReader {
   // read_committed: the last stable offset; read_uncommitted: no bound (the
   // high watermark is the log end on a single node).
   storage::Offset read_bound(const storage::Log& log) const;
+  // One partition's batches into `pd` (its records, ends, aborted
+  // transactions, or the read's error), within what `remaining` of the
+  // response allows; `have_data` once the response holds records.
+  void read_partition(const Partition& p, size_t& remaining, bool& have_data,
+                      protocol::FetchResponse::PartitionData& pd) const;
 
   std::vector<Topic> topics_;
   size_t max_bytes_;

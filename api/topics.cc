@@ -33,11 +33,11 @@ TopicLookup find_topic(BrokerServices& services, const std::string& name, bool a
     return {ErrorCode::kUnknownTopicOrPartition, std::nullopt};
   }
   auto created = services.logs.create_topic(name, services.config.num_partitions);
-  if (created.error == storage::LogErrc::kNone) {
+  if (created) {
     api_log().info("auto-created topic {} with {} partition(s)", escaped(name), services.config.num_partitions);
-  } else if (created.error != storage::LogErrc::kTopicAlreadyExists) {  // a racing creator is fine
-    api_log().warn("auto-creating topic {} failed: {}", escaped(name), escaped(created.message));
-    return {to_error_code(created.error), std::nullopt};
+  } else if (created.error().code != storage::LogErrc::kTopicAlreadyExists) {  // a racing creator is fine
+    api_log().warn("auto-creating topic {} failed: {}", escaped(name), escaped(created.error().message));
+    return {to_error_code(created.error()), std::nullopt};
   }
   if (auto t = services.logs.topic(name)) return {ErrorCode::kNone, std::move(t)};
   return {ErrorCode::kUnknownTopicOrPartition, std::nullopt};

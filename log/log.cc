@@ -217,7 +217,7 @@ std::shared_ptr<const LogConfig> Log::config() const {
 void Log::close() {
   std::lock_guard lk(mu_);
   if (closed_.exchange(true)) return;
-  if (flush_to(log_end_offset()) != LogErrc::kNone) {
+  if (!flush_to(log_end_offset())) {
     storage_log().error("log {}: flush failed on close", dir_.string());
   }
   // A snapshot at the end: the next start reads no log data for producer state.

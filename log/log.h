@@ -36,25 +36,18 @@
 #include "log/log_config.h"
 #include "log/log_segment.h"
 #include "log/producer_state.h"
+#include "log/result.h"
 #include "log/txn_index.h"
 #include "log/types.h"
 
 namespace skiff::storage {
 
-// One refused record of a batch (Kafka's ProduceResponse.RecordError):
-// its index inside the batch that was sent, and why.
-struct RecordError {
-  int32_t batch_index = 0;
-  std::string message;
-  bool operator==(const RecordError&) const = default;
-};
-
-struct AppendResult {
-  LogErrc error = LogErrc::kNone;
-  std::string error_message;
-  // kInvalidRecord naming records (Kafka's LogValidator: a keyless record on
-  // a compacted topic); nothing of the batch was appended.
-  std::vector<RecordError> record_errors;
+// What an append wrote. Its refusals are Errors whose message is the
+// client's; a kInvalidRecord naming records (Kafka's LogValidator: a keyless
+// record on a compacted topic) lists them in Error::record_errors. Nothing
+// of a refused append was written, except after kStorageError from the
+// flush.messages fsync (written, not known durable).
+struct Appended {
   Offset base_offset{-1};        // first offset assigned
   Offset last_offset{-1};        // last offset assigned
   int64_t log_append_time = -1;  // set when message.timestamp.type=LogAppendTime
@@ -63,12 +56,12 @@ struct AppendResult {
   // An idempotent producer's retry of a batch already written: nothing was
   // appended; the offsets are the original batch's.
   bool duplicate = false;
-  bool ok() const { return error == LogErrc::kNone; }
 };
 
-struct ReadResult {
-  LogErrc error = LogErrc::kNone;  // kOffsetOutOfRange / kStorageError
-  FileSlice slice;                 // whole batches; empty at the end of the log
+// What a read returns: whole batches, and the ends of the one publish it
+// read against (so the slice never passes log_end_offset).
+struct ReadSlice {
+  FileSlice slice;  // whole batches; empty at the end of the log
   Offset log_start_offset{0};
   Offset log_end_offset{0};      // also the high watermark on a single node
   Offset last_stable_offset{0};  // LSO when the read started (<= log_end_offset)
@@ -107,8 +100,8 @@ class Log {
   // Validates, assigns offsets (rewriting baseOffset and partitionLeaderEpoch
   // in place in `records`, which may hold several batches), writes, indexes,
   // then publishes. With flush.messages reached, fsyncs before returning.
-  AppendResult append(std::span<uint8_t> records, int32_t leader_epoch = 0);
-  AppendResult append(std::span<uint8_t> records, int32_t leader_epoch, int64_t now_ms);
+  Result<Appended> append(std::span<uint8_t> records, int32_t leader_epoch = 0);
+  Result<Appended> append(std::span<uint8_t> records, int32_t leader_epoch, int64_t now_ms);
   // Produce of a transactional producer: as append, but a transactional batch
   // that would open a transaction must carry the guard begin_txn_verification
   // gave before the coordinator was asked (kNoVerification when the request
@@ -116,7 +109,7 @@ class Log {
   VerificationGuard begin_txn_verification(int64_t producer_id);
   // False once a marker for the producer has cleared `guard`.
   bool txn_verification_valid(int64_t producer_id, VerificationGuard guard);
-  AppendResult append_verified(std::span<uint8_t> records, int64_t now_ms, VerificationGuard guard);
+  Result<Appended> append_verified(std::span<uint8_t> records, int64_t now_ms, VerificationGuard guard);
   // The transaction coordinator's marker writer: appends a COMMIT or ABORT
   // control batch (control_batch.h) for the producer, after Kafka's checks
   // (ProducerStateManager::check_marker). Ends the producer's
@@ -125,18 +118,18 @@ class Log {
   // transaction) is written too, and changes neither.
   // `transaction_version`: the marker request's (WriteTxnMarkers v2+), 2
   // under KIP-890 where every transaction end bumps the epoch.
-  AppendResult append_marker(int64_t producer_id, int16_t producer_epoch, bool commit, int32_t coordinator_epoch,
-                             int16_t transaction_version, int32_t leader_epoch, int64_t now_ms);
+  Result<Appended> append_marker(int64_t producer_id, int16_t producer_epoch, bool commit, int32_t coordinator_epoch,
+                                 int16_t transaction_version, int32_t leader_epoch, int64_t now_ms);
 
   // Whole batches from the batch containing `offset`, up to max_bytes (the
   // first batch is returned whole even if larger: KIP-74), never past the
   // end the result reports (an append still being published is left out).
   // Below the log start or past the end: kOffsetOutOfRange. At the end:
-  // empty slice.
-  ReadResult read(Offset offset, size_t max_bytes) const;
+  // empty slice. A segment that cannot be read: an I/O Error (kStorageError).
+  Result<ReadSlice> read(Offset offset, size_t max_bytes) const;
   // The same, returning only batches below `max_offset` (read_committed:
   // pass last_stable_offset(); an offset at or past it reads empty).
-  ReadResult read(Offset offset, size_t max_bytes, Offset max_offset) const;
+  Result<ReadSlice> read(Offset offset, size_t max_bytes, Offset max_offset) const;
 
   // Last stable offset (Kafka's): the first offset of the oldest ongoing
   // transaction (never below the log start), else the high watermark (=
@@ -160,12 +153,14 @@ class Log {
   Offset log_end_offset() const { return Offset(leo_.load(std::memory_order_acquire)); }
   Offset recovery_point() const { return Offset(recovery_point_.load(std::memory_order_acquire)); }
   // DeleteRecords: moves the log start forward (never back); deletes
-  // segments that fall entirely below it. kOffsetOutOfRange if > end.
-  LogErrc maybe_increment_log_start_offset(Offset new_start);
+  // segments that fall entirely below it. kOffsetOutOfRange if > end,
+  // kUnknownTopicOrPartition once the log is closed or deleted.
+  Result<void> maybe_increment_log_start_offset(Offset new_start);
 
-  // Group-committed fdatasync of everything up to `offset` (exclusive).
-  LogErrc flush_to(Offset offset);
-  LogErrc flush() { return flush_to(log_end_offset()); }
+  // Group-committed fdatasync of everything up to `offset` (exclusive). An
+  // I/O Error (kStorageError, its errno) if it failed; the failure is logged.
+  Result<void> flush_to(Offset offset);
+  Result<void> flush() { return flush_to(log_end_offset()); }
 
   // Background work (scheduler thread): flush.ms and rolled-segment flushes,
   // retention. Return what they did.
@@ -175,8 +170,10 @@ class Log {
   void set_config(std::shared_ptr<const LogConfig> config);
   std::shared_ptr<const LogConfig> config() const;
 
-  // Forces a roll (tests, tools). Returns kStorageError on I/O failure.
-  LogErrc roll(int64_t now_ms);
+  // Forces a roll (tests, tools). An I/O Error (kStorageError, its errno,
+  // logged) if the new segment could not be made; kUnknownTopicOrPartition
+  // once the log is closed or deleted.
+  Result<void> roll(int64_t now_ms);
   // Clean close: flush, final index entries, trim index files.
   void close();
   // Deletes every file and the directory (topic deletion). The object must
@@ -224,13 +221,15 @@ class Log {
   std::shared_ptr<LogSegment> floor_segment(int64_t offset) const;
   std::shared_ptr<LogSegment> segment_after(int64_t base) const;
   std::vector<std::shared_ptr<LogSegment>> snapshot() const;
-  ReadResult read_once(Offset offset, size_t max_bytes, int64_t max_offset, bool* raced) const;
-  AppendResult append_impl(std::span<uint8_t> records, int32_t leader_epoch, int64_t now_ms, const TxnMarker* marker,
-                           std::optional<VerificationGuard> guard = std::nullopt);
-  std::optional<AppendResult> check_producers_locked(std::vector<ProducerBatch>& batches,
-                                                     const std::vector<size_t>& batch_index,
-                                                     const std::vector<int64_t>& deltas, int64_t leo,
-                                                     const TxnMarker* marker);
+  Result<ReadSlice> read_once(Offset offset, size_t max_bytes, int64_t max_offset, bool* raced) const;
+  Result<Appended> append_impl(std::span<uint8_t> records, int32_t leader_epoch, int64_t now_ms,
+                               const TxnMarker* marker, std::optional<VerificationGuard> guard = std::nullopt);
+  // Under mu_: the idempotent producers' checks; an answer (a duplicate's
+  // offsets, or an Error) ends the append, nullopt lets it go on.
+  std::optional<Result<Appended>> check_producers_locked(std::vector<ProducerBatch>& batches,
+                                                         const std::vector<size_t>& batch_index,
+                                                         const std::vector<int64_t>& deltas, int64_t leo,
+                                                         const TxnMarker* marker);
   // Under mu_: ends a transaction for a written marker batch (index, LSO).
   void end_txn_locked(const ProducerBatch& marker);
   void update_lso_locked();
@@ -249,7 +248,7 @@ class Log {
     uint64_t limit = 0;
   };
   Ends ends(const LogSegment* seg) const;
-  LogErrc roll_locked(int64_t now_ms);
+  Result<void> roll_locked(int64_t now_ms);
   void rebuild_producer_state();
   void delete_segments_locked(const std::vector<std::shared_ptr<LogSegment>>& victims);
   // swap_in_cleaned's steps (log_cleaning.cc); the caller holds mu_ and segments_mu_.

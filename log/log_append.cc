@@ -16,12 +16,7 @@ namespace skiff::storage {
 
 namespace {
 
-AppendResult fail(LogErrc e, std::string msg) {
-  AppendResult r;
-  r.error = e;
-  r.error_message = std::move(msg);
-  return r;
-}
+Error fail(LogErrc e, std::string msg) { return Error::of(e, std::move(msg)); }
 
 // Kafka's message.timestamp.{before,after}.max.ms checks, on the batch's
 // first and max timestamps (header fields: no record walk needed).
@@ -38,7 +33,7 @@ bool timestamp_ok(int64_t ts, int64_t now, const LogConfig& c) {
 // data batch needs a key. `tp`: the partition as Kafka prints it ("t-0").
 // Messages are Kafka 4.4's, byte for byte (its LogValidator and
 // processRecordErrors, RecordError.toString).
-std::optional<AppendResult> check_keys(const RecordBatchView& v, const std::string& tp, size_t max_bytes) {
+std::optional<Error> check_keys(const RecordBatchView& v, const std::string& tp, size_t max_bytes) {
   std::vector<uint8_t> plain = uncompressed_copy(v, max_bytes);
   if (plain.empty()) return fail(LogErrc::kCorruptMessage, "undecodable records");
   RecordBatchView pv(plain);
@@ -54,10 +49,10 @@ std::optional<AppendResult> check_keys(const RecordBatchView& v, const std::stri
   for (size_t i = 0; i < errors.size() && i < 3; ++i)
     shown += fmt::format("{}RecordError(batchIndex={}, message='{}')", i ? ", " : "", errors[i].batch_index,
                          errors[i].message);
-  AppendResult res = fail(LogErrc::kInvalidRecord,
-                          fmt::format("One or more records have been rejected due to {} record errors in total, and "
-                                      "only showing the first three errors at most: [{}]",
-                                      errors.size(), shown));
+  Error res = fail(LogErrc::kInvalidRecord,
+                   fmt::format("One or more records have been rejected due to {} record errors in total, and "
+                               "only showing the first three errors at most: [{}]",
+                               errors.size(), shown));
   res.record_errors = std::move(errors);
   return res;
 }
@@ -73,8 +68,8 @@ struct ValidatedAppend {
 
 // Step 1 for one batch: its header, CRC and record length prefixes (batches
 // are stored as sent), then what the topic's config allows.
-std::optional<AppendResult> check_batch(const RecordBatchView& v, const LogConfig& cfg, int64_t now_ms, bool is_marker,
-                                        const std::filesystem::path& dir) {
+std::optional<Error> check_batch(const RecordBatchView& v, const LogConfig& cfg, int64_t now_ms, bool is_marker,
+                                 const std::filesystem::path& dir) {
   if (static_cast<int64_t>(v.size_in_bytes()) > cfg.max_message_bytes) {
     return fail(LogErrc::kMessageTooLarge, fmt::format("batch of {} bytes exceeds max.message.bytes {}",
                                                        v.size_in_bytes(), cfg.max_message_bytes));
@@ -117,9 +112,9 @@ ProducerBatch producer_batch_of(const RecordBatchView& v, const TxnMarker* marke
 }
 
 // Step 1: every batch checked, before the log is touched (outside the lock).
-std::optional<AppendResult> validate_batches(std::span<uint8_t> records, const LogConfig& cfg, int64_t now_ms,
-                                             const TxnMarker* marker, const std::optional<VerificationGuard>& guard,
-                                             const std::filesystem::path& dir, ValidatedAppend& out) {
+std::optional<Error> validate_batches(std::span<uint8_t> records, const LogConfig& cfg, int64_t now_ms,
+                                      const TxnMarker* marker, const std::optional<VerificationGuard>& guard,
+                                      const std::filesystem::path& dir, ValidatedAppend& out) {
   BatchIterator it(records);
   RecordBatchView v;
   while (it.next(v)) {
@@ -166,11 +161,11 @@ int64_t assign_offsets(std::span<uint8_t> records, int64_t leo, int32_t leader_e
 
 }  // namespace
 
-AppendResult Log::append(std::span<uint8_t> records, int32_t leader_epoch) {
+Result<Appended> Log::append(std::span<uint8_t> records, int32_t leader_epoch) {
   return append(records, leader_epoch, wall_clock_ms());
 }
 
-AppendResult Log::append(std::span<uint8_t> records, int32_t leader_epoch, int64_t now_ms) {
+Result<Appended> Log::append(std::span<uint8_t> records, int32_t leader_epoch, int64_t now_ms) {
   return append_impl(records, leader_epoch, now_ms, nullptr);
 }
 
@@ -184,29 +179,29 @@ bool Log::txn_verification_valid(int64_t producer_id, VerificationGuard guard) {
   return producers_.verification_valid(producer_id, guard);
 }
 
-AppendResult Log::append_verified(std::span<uint8_t> records, int64_t now_ms, VerificationGuard guard) {
+Result<Appended> Log::append_verified(std::span<uint8_t> records, int64_t now_ms, VerificationGuard guard) {
   return append_impl(records, /*leader_epoch=*/0, now_ms, nullptr, guard);
 }
 
-AppendResult Log::append_marker(int64_t producer_id, int16_t producer_epoch, bool commit, int32_t coordinator_epoch,
-                                int16_t transaction_version, int32_t leader_epoch, int64_t now_ms) {
+Result<Appended> Log::append_marker(int64_t producer_id, int16_t producer_epoch, bool commit, int32_t coordinator_epoch,
+                                    int16_t transaction_version, int32_t leader_epoch, int64_t now_ms) {
   const TxnMarker marker{commit, coordinator_epoch, transaction_version};
   std::vector<uint8_t> batch = build_marker_batch(producer_id, producer_epoch, marker, now_ms);
   return append_impl(std::span<uint8_t>(batch), leader_epoch, now_ms, &marker);
 }
 
 // `marker` set: `records` is the one control batch append_marker built.
-AppendResult Log::append_impl(std::span<uint8_t> records, int32_t leader_epoch, int64_t now_ms, const TxnMarker* marker,
-                              std::optional<VerificationGuard> guard) {
+Result<Appended> Log::append_impl(std::span<uint8_t> records, int32_t leader_epoch, int64_t now_ms,
+                                  const TxnMarker* marker, std::optional<VerificationGuard> guard) {
   auto cfg = config();
   const bool log_append_time = cfg->message_timestamp_type == TimestampType::kLogAppendTime;
   // 1. Validate every batch before touching the log (outside the lock).
   ValidatedAppend a;
-  if (auto bad = validate_batches(records, *cfg, now_ms, marker, guard, dir_, a)) return std::move(*bad);
-  if (a.infos.empty()) return AppendResult{};
+  if (auto bad = validate_batches(records, *cfg, now_ms, marker, guard, dir_, a)) return unexpected(std::move(*bad));
+  if (a.infos.empty()) return Appended{};
 
   std::unique_lock lk(mu_);
-  if (closed_.load()) return fail(LogErrc::kUnknownTopicOrPartition, "log is closed or deleted");
+  if (closed_.load()) return unexpected(fail(LogErrc::kUnknownTopicOrPartition, "log is closed or deleted"));
   const int64_t leo = leo_.load(std::memory_order_relaxed);
   // 1b. Producers: duplicates, gaps, stale epochs, transaction state.
   if (!a.producer_batches.empty()) {
@@ -218,7 +213,7 @@ AppendResult Log::append_impl(std::span<uint8_t> records, int32_t leader_epoch, 
   // 2. Roll if the active segment can't take this append.
   auto seg = active();
   if (must_roll(*seg, records.size(), now_ms, *cfg, leo, a.total_records)) {
-    if (auto e = roll_locked(now_ms); e != LogErrc::kNone) return fail(e, "could not roll a new segment");
+    if (auto r = roll_locked(now_ms); !r) return unexpected(fail(r.error().code, "could not roll a new segment"));
     seg = active();
   }
   // 3. Assign offsets in place (outside the CRC), LogAppendTime if asked.
@@ -229,7 +224,7 @@ AppendResult Log::append_impl(std::span<uint8_t> records, int32_t leader_epoch, 
                              cfg->index_interval_bytes, now_ms);
   if (!written) {
     storage_log().error("log {}: append failed: {}", dir_.string(), describe(written.error()));
-    return fail(LogErrc::kStorageError, fmt::format("write failed: {}", describe(written.error())));
+    return unexpected(fail(LogErrc::kStorageError, fmt::format("write failed: {}", describe(written.error()))));
   }
   for (const auto& b : a.producer_batches) {
     if (b.control)
@@ -238,7 +233,7 @@ AppendResult Log::append_impl(std::span<uint8_t> records, int32_t leader_epoch, 
       producers_.update(b);
   }
   publish_locked(next, lso_for_locked(next), *seg, *written);
-  AppendResult res;
+  Appended res;
   res.base_offset = Offset(leo);
   res.last_offset = Offset(next - 1);
   res.log_append_time = log_append_time ? now_ms : -1;
@@ -247,20 +242,17 @@ AppendResult Log::append_impl(std::span<uint8_t> records, int32_t leader_epoch, 
   const bool need_flush = next - recovery_point_.load(std::memory_order_acquire) >= cfg->flush_messages;
   lk.unlock();
   // 5. flush.messages: durable before we answer; concurrent appends share it.
-  if (need_flush && flush_to(Offset(next)) != LogErrc::kNone) {
-    res.error = LogErrc::kStorageError;
-    res.error_message = "fsync failed";
-  }
+  if (need_flush && !flush_to(Offset(next))) return unexpected(fail(LogErrc::kStorageError, "fsync failed"));
   return res;
 }
 
 // A retry of an idempotent batch is answered with its first offsets and not
 // written again; a gap, a stale epoch or a bad marker is refused. One map
 // lookup per producer batch. Fills in the batches' offsets. nullopt: go on.
-std::optional<AppendResult> Log::check_producers_locked(std::vector<ProducerBatch>& batches,
-                                                        const std::vector<size_t>& batch_index,
-                                                        const std::vector<int64_t>& deltas, int64_t leo,
-                                                        const TxnMarker* marker) {
+std::optional<Result<Appended>> Log::check_producers_locked(std::vector<ProducerBatch>& batches,
+                                                            const std::vector<size_t>& batch_index,
+                                                            const std::vector<int64_t>& deltas, int64_t leo,
+                                                            const TxnMarker* marker) {
   std::vector<int64_t> first_offsets(deltas.size());
   for (size_t i = 0, next = 0; i < deltas.size(); ++i) {
     first_offsets[i] = leo + static_cast<int64_t>(next);
@@ -274,19 +266,19 @@ std::optional<AppendResult> Log::check_producers_locked(std::vector<ProducerBatc
     b.last_offset = first_offsets[i] + deltas[i];
     if (b.control) {
       auto c = producers_.check_marker(b.producer_id, b.epoch, b.coordinator_epoch, marker->transaction_version);
-      if (c.error != LogErrc::kNone) return fail(c.error, std::move(c.message));
+      if (c.error != LogErrc::kNone) return unexpected(fail(c.error, std::move(c.message)));
       continue;
     }
     auto check = producers_.check(b, staged);
     if (check.duplicate) {
-      AppendResult dup;
+      Appended dup;
       dup.duplicate = true;
       dup.base_offset = Offset(check.duplicate->first_offset);
       dup.last_offset = Offset(check.duplicate->last_offset);
       dup.log_start_offset = log_start_offset();
       return dup;
     }
-    if (check.error != LogErrc::kNone) return fail(check.error, std::move(check.message));
+    if (check.error != LogErrc::kNone) return unexpected(fail(check.error, std::move(check.message)));
     staged.push_back(b);
   }
   return std::nullopt;
@@ -326,22 +318,24 @@ void Log::publish_locked(int64_t leo, int64_t lso, LogSegment& active, uint64_t 
   publish_seq_.store(seq + 2, std::memory_order_release);
 }
 
-LogErrc Log::roll(int64_t now_ms) {
+Result<void> Log::roll(int64_t now_ms) {
   std::lock_guard lk(mu_);
-  if (closed_.load()) return LogErrc::kUnknownTopicOrPartition;
+  if (closed_.load()) return unexpected(Error::of(LogErrc::kUnknownTopicOrPartition));
   return roll_locked(now_ms);
 }
 
-LogErrc Log::roll_locked(int64_t now_ms) {
+Result<void> Log::roll_locked(int64_t now_ms) {
   auto old = active();
   const int64_t new_base = leo_.load(std::memory_order_relaxed);
-  if (old->size() == 0 || old->base_offset().value == new_base) return LogErrc::kNone;
+  if (old->size() == 0 || old->base_offset().value == new_base) return {};
   auto cfg = config();
   const auto index_bytes = static_cast<size_t>(cfg->segment_index_bytes);
   auto created = LogSegment::create(fd_cache_, dir_, new_base, index_bytes, now_ms);
   if (!created) {
     storage_log().error("log {}: roll to {} failed: {}", dir_.string(), new_base, describe(created.error()));
-    return LogErrc::kStorageError;
+    Error e = std::move(created.error());
+    e.code = LogErrc::kStorageError;
+    return unexpected(std::move(e));
   }
   std::shared_ptr<LogSegment> seg = std::move(*created);
   if (cfg->preallocate) seg->preallocate(static_cast<uint64_t>(cfg->segment_size()));
@@ -357,13 +351,13 @@ LogErrc Log::roll_locked(int64_t now_ms) {
   pending_roll_flush_.store(new_base, std::memory_order_release);
   if (auto r = producers_.take_snapshot(new_base); !r)
     storage_log().warn("log {}: producer snapshot at {} failed: {}", dir_.string(), new_base, describe(r.error()));
-  return LogErrc::kNone;
+  return {};
 }
 
-LogErrc Log::flush_to(Offset offset) {
+Result<void> Log::flush_to(Offset offset) {
   std::unique_lock lk(flush_mu_);
   while (true) {
-    if (recovery_point_.load(std::memory_order_acquire) >= offset.value) return LogErrc::kNone;
+    if (recovery_point_.load(std::memory_order_acquire) >= offset.value) return {};
     if (!flush_in_progress_) break;
     flush_cv_.wait(lk);
   }
@@ -398,20 +392,21 @@ LogErrc Log::flush_to(Offset offset) {
   lk.unlock();
   if (!rc) {
     storage_log().error("log {}: flush failed: {}", dir_.string(), describe(rc.error()));
-    return LogErrc::kStorageError;
+    rc.error().code = LogErrc::kStorageError;
   }
-  return LogErrc::kNone;
+  return rc;
 }
 
 void Log::maybe_flush(int64_t now_ms) {
   if (closed_.load()) return;
   auto cfg = config();
   const int64_t rolled = pending_roll_flush_.exchange(-1, std::memory_order_acq_rel);
-  if (rolled > recovery_point_.load(std::memory_order_acquire)) flush_to(Offset(rolled));
+  // A failed flush is logged by flush_to and tried again on the next round.
+  if (rolled > recovery_point_.load(std::memory_order_acquire)) (void)flush_to(Offset(rolled));
   const int64_t leo = leo_.load(std::memory_order_acquire);
   if (cfg->flush_ms != LogConfig::kMaxLong && leo > recovery_point_.load(std::memory_order_acquire) &&
       now_ms - last_flush_ms_.load(std::memory_order_relaxed) >= cfg->flush_ms) {
-    flush_to(Offset(leo));
+    (void)flush_to(Offset(leo));
   }
 }
 

@@ -45,7 +45,7 @@ bool parse_partition_dir(const std::string& name, TopicPartition& tp) {
 }  // namespace
 
 Result<void> LogManager::valid_topic_name(const std::string& name) {
-  auto bad = [](const char* m) -> Result<void> { return unexpected(Error{LogErrc::kInvalidTopic, 0, m}); };
+  auto bad = [](const char* m) -> Result<void> { return unexpected(Error::of(LogErrc::kInvalidTopic, m)); };
   if (name.empty()) return bad("Topic name is illegal, it can't be empty");
   if (name == "." || name == "..") return bad("Topic name cannot be \".\" or \"..\"");
   if (name.size() > 249) return bad("Topic name is illegal, it can't be longer than 249 characters");
@@ -361,48 +361,46 @@ Result<void> LogManager::check_partition_limit(int64_t adding) const {
     now = static_cast<int64_t>(logs_.size());
   }
   if (now + adding <= config_.max_partitions) return {};
-  return unexpected(Error{LogErrc::kPolicyViolation, 0,
-                          fmt::format("Adding {} partition(s) to the {} this broker holds would exceed its limit of {} "
-                                      "partitions (skiff.max.partitions).",
-                                      adding, now, config_.max_partitions)});
+  return unexpected(
+      Error::of(LogErrc::kPolicyViolation,
+                fmt::format("Adding {} partition(s) to the {} this broker holds would exceed its limit of {} "
+                            "partitions (skiff.max.partitions).",
+                            adding, now, config_.max_partitions)));
 }
 
-CreateTopicResult LogManager::create_topic(const std::string& name, int32_t partitions,
-                                           const std::map<std::string, std::string>& overrides, bool validate_only) {
-  CreateTopicResult r;
-  auto failed = [&r](Error e) {
-    r.error = e.code;
-    r.message = std::move(e.message);
-    return r;
-  };
+Result<CreatedTopic> LogManager::create_topic(const std::string& name, int32_t partitions,
+                                              const std::map<std::string, std::string>& overrides, bool validate_only) {
   std::lock_guard admin(admin_mu_);
-  if (auto valid = valid_topic_name(name); !valid) return failed(std::move(valid.error()));
-  if (partitions <= 0) return failed({LogErrc::kInvalidPartitions, 0, "Number of partitions must be larger than 0."});
+  if (auto valid = valid_topic_name(name); !valid) return unexpected(std::move(valid.error()));
+  if (partitions <= 0)
+    return unexpected(Error::of(LogErrc::kInvalidPartitions, "Number of partitions must be larger than 0."));
   auto c = LogConfig::with_overrides(config_.defaults, overrides);
-  if (!c) return failed(std::move(c.error()));
+  if (!c) return unexpected(std::move(c.error()));
   auto cfg = std::make_shared<const LogConfig>(std::move(*c));
   std::map<std::string, TopicInfo> next;
   {
     std::shared_lock lk(mu_);
     if (topics_.count(name))
-      return failed({LogErrc::kTopicAlreadyExists, 0, fmt::format("Topic '{}' already exists.", name)});
+      return unexpected(Error::of(LogErrc::kTopicAlreadyExists, fmt::format("Topic '{}' already exists.", name)));
     next = topics_;
   }
-  if (auto room = check_partition_limit(partitions); !room) return failed(std::move(room.error()));
+  if (auto room = check_partition_limit(partitions); !room) return unexpected(std::move(room.error()));
   TopicInfo t{name, Uuid::random(), partitions, overrides};
-  r.topic_id = t.topic_id;
-  r.config = cfg;
-  if (validate_only) return r;
+  CreatedTopic made{t.topic_id, cfg};
+  if (validate_only) return made;
   next[name] = t;
   std::vector<std::pair<TopicPartition, LogEntry>> created;
   try {
     created = open_new_partitions(name, 0, partitions, cfg, t.topic_id);
   } catch (const std::exception& e) {
-    return failed({LogErrc::kStorageError, 0, e.what()});
+    return unexpected(Error::of(LogErrc::kStorageError, e.what()));
   }
   if (auto r = persist_topics(next); !r) {
     discard_new_partitions(created);
-    return failed({LogErrc::kStorageError, r.error().sys_errno, "persisting topic metadata: " + describe(r.error())});
+    Error e = std::move(r.error());
+    e.code = LogErrc::kStorageError;
+    e.message = "persisting topic metadata: " + describe(e);
+    return unexpected(std::move(e));
   }
   std::unique_lock lk(mu_);
   generation_.fetch_add(1, std::memory_order_release);
@@ -412,7 +410,7 @@ CreateTopicResult LogManager::create_topic(const std::string& name, int32_t part
     ++partitions_per_dir_[le.dir_index];
     logs_[tp] = le;
   }
-  return r;
+  return made;
 }
 
 Result<void> LogManager::create_partitions(const std::string& name, int32_t total, bool validate_only) {
@@ -424,9 +422,10 @@ Result<void> LogManager::create_partitions(const std::string& name, int32_t tota
     auto it = topics_.find(name);
     if (it == topics_.end()) return unexpected(Error::of(LogErrc::kUnknownTopicOrPartition));
     if (total <= it->second.partitions) {
-      return unexpected(Error{LogErrc::kInvalidPartitions, 0,
-                              fmt::format("Topic currently has {} partitions, which is higher than the requested {}.",
-                                          it->second.partitions, total)});
+      return unexpected(
+          Error::of(LogErrc::kInvalidPartitions,
+                    fmt::format("Topic currently has {} partitions, which is higher than the requested {}.",
+                                it->second.partitions, total)));
     }
     next = topics_;
     cfg = topic_configs_.at(name);
@@ -438,7 +437,7 @@ Result<void> LogManager::create_partitions(const std::string& name, int32_t tota
   try {
     created = open_new_partitions(name, t.partitions, total, cfg, t.topic_id);
   } catch (const std::exception& e) {
-    return unexpected(Error{LogErrc::kStorageError, 0, e.what()});
+    return unexpected(Error::of(LogErrc::kStorageError, e.what()));
   }
   t.partitions = total;
   if (auto r = persist_topics(next); !r) {
@@ -455,17 +454,17 @@ Result<void> LogManager::create_partitions(const std::string& name, int32_t tota
   return {};
 }
 
-LogErrc LogManager::delete_topic(const std::string& name) {
+Result<void> LogManager::delete_topic(const std::string& name) {
   std::lock_guard admin(admin_mu_);
   std::map<std::string, TopicInfo> next;
   {
     std::shared_lock lk(mu_);
-    if (!topics_.count(name)) return LogErrc::kUnknownTopicOrPartition;
+    if (!topics_.count(name)) return unexpected(Error::of(LogErrc::kUnknownTopicOrPartition));
     next = topics_;
   }
   next.erase(name);
   // Metadata first: a crash after this leaves orphan dirs, removed at start.
-  if (!persist_topics(next)) return LogErrc::kStorageError;
+  if (auto r = persist_topics(next); !r) return r;  // an I/O Error (kStorageError)
   std::vector<LogEntry> victims;
   std::vector<TopicPartition> victim_tps;
   {
@@ -490,7 +489,7 @@ LogErrc LogManager::delete_topic(const std::string& name) {
   if (cleaner_)
     for (const auto& tp : victim_tps) cleaner_->resume(tp);
   for (const auto& d : config_.log_dirs) fsync_dir(d);
-  return LogErrc::kNone;
+  return {};
 }
 
 Result<void> LogManager::alter_topic_config(const std::string& name,
@@ -507,7 +506,7 @@ Result<void> LogManager::alter_topic_config(const std::string& name,
   if (validate_only) return {};
   auto cfg = std::make_shared<const LogConfig>(std::move(*c));
   next[name].overrides = overrides;
-  if (auto r = persist_topics(next); !r) return r;
+  if (auto r = persist_topics(next); !r) return r;  // an I/O Error (kStorageError)
   std::vector<std::shared_ptr<Log>> logs;
   {
     std::unique_lock lk(mu_);

@@ -62,9 +62,8 @@ struct LogManagerConfig {
   LogCleanerManagerConfig cleaner;
 };
 
-struct CreateTopicResult {
-  LogErrc error = LogErrc::kNone;
-  std::string message;
+// What create_topic made (or, validate_only, would make).
+struct CreatedTopic {
   Uuid topic_id;
   std::shared_ptr<const LogConfig> config;
 };
@@ -81,14 +80,19 @@ class LogManager {
   void stop();      // stop the scheduler only
   void shutdown();  // stop, close logs, checkpoint, write clean-shutdown markers
 
-  CreateTopicResult create_topic(const std::string& name, int32_t partitions,
-                                 const std::map<std::string, std::string>& overrides = {}, bool validate_only = false);
+  // A new topic: its id and effective config. The Error's message is the
+  // client's (kInvalidTopic, kInvalidPartitions, kTopicAlreadyExists,
+  // kInvalidConfig, kPolicyViolation, kStorageError).
+  Result<CreatedTopic> create_topic(const std::string& name, int32_t partitions,
+                                    const std::map<std::string, std::string>& overrides = {},
+                                    bool validate_only = false);
   // Grows a topic to `total_partitions`. Both creations are all or nothing
   // (a failure part way removes what it made) and refuse, with
   // kPolicyViolation, to go beyond max_partitions in all.
   Result<void> create_partitions(const std::string& name, int32_t total_partitions, bool validate_only = false);
   // Removes the topic and its data; the name is reusable at once.
-  LogErrc delete_topic(const std::string& name);
+  // kUnknownTopicOrPartition, or kStorageError if its metadata could not be written.
+  Result<void> delete_topic(const std::string& name);
   // Replaces the topic's overrides (live: appends see it from the next call).
   Result<void> alter_topic_config(const std::string& name, const std::map<std::string, std::string>& overrides,
                                   bool validate_only = false);

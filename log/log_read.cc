@@ -25,7 +25,7 @@ Result<void> cut_at(const LogSegment& seg, FileSlice& slice, int64_t max_offset,
 // when `cut`) within its first `limit` bytes into `res`; false if those
 // hold nothing from `offset` on.
 Result<bool> read_segment(const LogSegment& seg, Offset offset, size_t max_bytes, int64_t max_offset, uint64_t limit,
-                          bool cut, ReadResult& res) {
+                          bool cut, ReadSlice& res) {
   auto found = seg.find_batch(offset, limit);
   if (!found) return unexpected(found.error());
   const auto& h = *found;
@@ -42,15 +42,17 @@ Result<bool> read_segment(const LogSegment& seg, Offset offset, size_t max_bytes
 
 }  // namespace
 
-ReadResult Log::read(Offset offset, size_t max_bytes) const { return read(offset, max_bytes, Offset(INT64_MAX)); }
+Result<ReadSlice> Log::read(Offset offset, size_t max_bytes) const {
+  return read(offset, max_bytes, Offset(INT64_MAX));
+}
 
-ReadResult Log::read(Offset offset, size_t max_bytes, Offset max_offset) const {
+Result<ReadSlice> Log::read(Offset offset, size_t max_bytes, Offset max_offset) const {
   // A segment deleted by retention between picking it and opening its file
   // (its descriptor was not cached) reads as ENOENT: start over, the log
   // start has moved past it by then.
   for (int attempt = 0;; ++attempt) {
     bool raced = false;
-    ReadResult res = read_once(offset, max_bytes, max_offset.value, &raced);
+    Result<ReadSlice> res = read_once(offset, max_bytes, max_offset.value, &raced);
     if (!raced || attempt == 3) return res;
   }
 }
@@ -63,8 +65,8 @@ ReadResult Log::read(Offset offset, size_t max_bytes, Offset max_offset) const {
 // segment holding `offset` up to that segment's size of the same publish
 // as the end (ends()). A later segment (the log rolled since) is cut at
 // that end.
-ReadResult Log::read_once(Offset offset, size_t max_bytes, int64_t max_offset, bool* raced) const {
-  ReadResult res;
+Result<ReadSlice> Log::read_once(Offset offset, size_t max_bytes, int64_t max_offset, bool* raced) const {
+  ReadSlice res;
   const int64_t o = offset.value;
   auto seg = floor_segment(o);
   const Ends e = ends(seg.get());
@@ -74,23 +76,17 @@ ReadResult Log::read_once(Offset offset, size_t max_bytes, int64_t max_offset, b
   res.log_start_offset = Offset(start);
   res.log_end_offset = Offset(leo);
   res.last_stable_offset = Offset(e.lso);
-  if (o < start || o > leo) {
-    res.error = LogErrc::kOffsetOutOfRange;
-    return res;
-  }
+  if (o < start || o > leo) return unexpected(Error::of(LogErrc::kOffsetOutOfRange));
   if (o == leo || o >= max_offset) return res;
-  if (!seg) {  // retention moved the start meanwhile
-    res.error = LogErrc::kOffsetOutOfRange;
-    return res;
-  }
+  if (!seg) return unexpected(Error::of(LogErrc::kOffsetOutOfRange));  // retention moved the start meanwhile
   const int64_t bound = std::min(max_offset, leo);
   for (bool first = true; seg; first = false) {
     auto found = read_segment(*seg, offset, max_bytes, bound, first ? limit : seg->size(), !first || bound < leo, res);
     if (!found) {
       *raced = seg->deleted();
-      res.error = LogErrc::kStorageError;
-      res.slice = {};
-      return res;
+      Error e = std::move(found.error());
+      e.code = LogErrc::kStorageError;
+      return unexpected(std::move(e));
     }
     if (*found) return res;
     seg = segment_after(seg->base_offset().value);

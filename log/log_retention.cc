@@ -51,17 +51,17 @@ int Log::delete_old_segments(int64_t now_ms) {
     total -= s->size();
   }
   if (!victims.empty() && victims.size() == segs.size()) {
-    if (roll_locked(now_ms) != LogErrc::kNone) victims.pop_back();  // keep the active one; retry next round
+    if (!roll_locked(now_ms)) victims.pop_back();  // keep the active one; retry next round
   }
   delete_segments_locked(victims);
   return static_cast<int>(victims.size());
 }
 
-LogErrc Log::maybe_increment_log_start_offset(Offset new_start) {
+Result<void> Log::maybe_increment_log_start_offset(Offset new_start) {
   std::lock_guard lk(mu_);
-  if (closed_.load()) return LogErrc::kUnknownTopicOrPartition;
-  if (new_start.value > leo_.load(std::memory_order_relaxed)) return LogErrc::kOffsetOutOfRange;
-  if (new_start.value <= log_start_.load(std::memory_order_relaxed)) return LogErrc::kNone;
+  if (closed_.load()) return unexpected(Error::of(LogErrc::kUnknownTopicOrPartition));
+  if (new_start.value > leo_.load(std::memory_order_relaxed)) return unexpected(Error::of(LogErrc::kOffsetOutOfRange));
+  if (new_start.value <= log_start_.load(std::memory_order_relaxed)) return {};
   log_start_.store(new_start.value, std::memory_order_release);
   producers_.remove_before(new_start.value);
   update_lso_locked();
@@ -71,7 +71,7 @@ LogErrc Log::maybe_increment_log_start_offset(Offset new_start) {
     victims.push_back(segs[i]);
   }
   delete_segments_locked(victims);
-  return LogErrc::kNone;
+  return {};
 }
 
 }  // namespace skiff::storage

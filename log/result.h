@@ -1,30 +1,55 @@
 // The one value-or-error type of log/: Result<T> is a T or an Error. Every
 // fallible storage operation that is not startup load or recovery (which
-// throw std::system_error, see the design notes) reports through it. Error
-// says what went wrong in storage terms: an outcome (LogErrc, which api/
-// maps to a Kafka error code), the errno of an I/O failure, and a message
-// for the client or the log line. Header-only; thread rules of the value.
+// throw std::system_error, see the design notes) reports through it, the
+// public operations of Log and LogManager included. Error says what went
+// wrong in storage terms: an outcome (LogErrc, which api/ maps to a Kafka
+// error code), the errno of an I/O failure, a message for the client or the
+// log line, and for a refused append the records that made it fail.
+// Header-only; thread rules of the value.
 #pragma once
 
 #include <cerrno>
+#include <cstdint>
 #include <cstring>
 #include <string>
 #include <system_error>
 #include <utility>
+#include <vector>
 
 #include "common/expected.h"
 #include "log/types.h"
 
 namespace skiff::storage {
 
+// One refused record of a batch (Kafka's ProduceResponse.RecordError):
+// its index inside the batch that was sent, and why.
+struct RecordError {
+  int32_t batch_index = 0;
+  std::string message;
+  bool operator==(const RecordError&) const = default;
+};
+
 struct Error {
   LogErrc code = LogErrc::kStorageError;
   int sys_errno = 0;    // an I/O failure's errno, else 0
-  std::string message;  // why, in words (INVALID_CONFIG's reason); may be empty
+  std::string message;  // why, in words (INVALID_CONFIG's reason, the client's error message); may be empty
+  // kInvalidRecord of an append naming records (Kafka's LogValidator: a
+  // keyless record on a compacted topic; Produce v8+ returns them as its
+  // RecordErrors); empty for every other error.
+  std::vector<RecordError> record_errors;
 
-  static Error of(LogErrc c) { return {c, 0, {}}; }
-  static Error io(int errno_value) { return {LogErrc::kStorageError, errno_value, {}}; }
-  static Error invalid_config(std::string why) { return {LogErrc::kInvalidConfig, 0, std::move(why)}; }
+  static Error of(LogErrc c, std::string why = {}) {
+    Error e;
+    e.code = c;
+    e.message = std::move(why);
+    return e;
+  }
+  static Error io(int errno_value) {
+    Error e;
+    e.sys_errno = errno_value;
+    return e;
+  }
+  static Error invalid_config(std::string why) { return of(LogErrc::kInvalidConfig, std::move(why)); }
 };
 
 template <class T>

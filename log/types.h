@@ -20,8 +20,9 @@ struct Offset {
   constexpr Offset operator-(int64_t d) const { return Offset(value - d); }
 };
 
-// Outcomes of log operations. api/ maps them to Kafka error codes
-// (api::to_error_code in api/topics.cc; the code each becomes is in the
+// Outcomes of log operations (Error::code, result.h). The layers above map
+// them to Kafka error codes (to_error_code in
+// coordinator/runtime/storage_errors.h; the code each becomes is in the
 // comment), so log/ needs nothing of the protocol.
 enum class LogErrc : int {
   kNone = 0,
@@ -46,7 +47,7 @@ enum class LogErrc : int {
 };
 // How many outcomes there are: one more than the last. Adding an outcome
 // means raising it; then the tables indexed by LogErrc (to_string here,
-// api::to_error_code) stop compiling until they have its row.
+// to_error_code) stop compiling until they have its row.
 inline constexpr size_t kLogErrcCount = static_cast<size_t>(LogErrc::kTransactionCoordinatorFenced) + 1;
 
 // The outcome's name, for log lines and tests.

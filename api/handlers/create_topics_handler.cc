@@ -125,14 +125,13 @@ TopicResult create_one(BrokerServices& services, const protocol::CreateTopicsReq
     overrides[c.name] = *c.value;
   }
   auto created = services.logs.create_topic(t.name, partitions, overrides, validate_only);
-  if (created.error != storage::LogErrc::kNone)
-    return topic_failed(to_error_code(created.error), created.message, version);
+  if (!created) return topic_failed(to_error_code(created.error()), created.error().message, version);
   if (!validate_only)
     api_log().info("created topic {} with {} partition(s){}", escaped(t.name), partitions,
                    overrides.empty() ? "" : " and config overrides");
   TopicResult r;
   r.error_message = std::nullopt;
-  r.topic_id = created.topic_id;
+  r.topic_id = created->topic_id;
   r.num_partitions = partitions;
   r.replication_factor = replication;
   if (version >= 5) r.configs = new_topic_configs(services, overrides);

@@ -47,8 +47,8 @@ void DeleteRecordsHandler::handle(ApiRequest& request, protocol::DeleteRecordsRe
     if (!log) return delete_failed(ErrorCode::kUnknownTopicOrPartition);
     const int64_t target = p.offset == -1 ? log->log_end_offset().value : p.offset;
     if (target < 0) return delete_failed(ErrorCode::kOffsetOutOfRange);
-    auto e = log->maybe_increment_log_start_offset(storage::Offset(target));
-    if (e != storage::LogErrc::kNone) return delete_failed(to_error_code(e));
+    if (auto moved_start = log->maybe_increment_log_start_offset(storage::Offset(target)); !moved_start)
+      return delete_failed(to_error_code(moved_start.error()));
     moved = true;
     DeletedPartition r;
     r.low_watermark = log->log_start_offset().value;

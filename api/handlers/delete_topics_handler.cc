@@ -72,8 +72,8 @@ void DeleteTopicsHandler::handle(ApiRequest& request, protocol::DeleteTopicsRequ
     if (!services_.config.delete_topic_enable)
       return delete_topic_failed(r, ErrorCode::kTopicDeletionDisabled,
                                  "Topic deletion is disabled (delete.topic.enable=false).");
-    auto e = services_.logs.delete_topic(topic->name);
-    if (e != storage::LogErrc::kNone) return delete_topic_failed(r, to_error_code(e));
+    if (auto done = services_.logs.delete_topic(topic->name); !done)
+      return delete_topic_failed(r, to_error_code(done.error()));
     api_log().info("deleted topic {} ({} partition(s))", escaped(topic->name), topic->partitions);
     if (services_.groups) {  // Kafka drops the topic's committed offsets with it
       const std::string& deleted = topic->name;

@@ -252,27 +252,28 @@ ProduceResponse::PartitionProduceResponse ProduceHandler::append_partition(
   if (log.deleted()) return partition_error(data.index, ErrorCode::kUnknownTopicOrPartition);
   auto result = guard ? log.append_verified(mutable_records(data), wall_clock_ms(), *guard)
                       : log.append(mutable_records(data), /*leader_epoch=*/0, wall_clock_ms());
-  if (!result.ok()) {
+  if (!result) {
+    const storage::Error& e = result.error();
     if (services_.topic_metrics) services_.topic_metrics->produce_failed(topic);
-    if (result.error == storage::LogErrc::kStorageError)
-      api_log().error("append to {}-{} failed: {}", escaped(topic), data.index, escaped(result.error_message));
-    auto p = partition_error(data.index, to_error_code(result.error),
-                             result.error_message.empty() ? std::nullopt : std::optional(result.error_message));
-    for (const auto& e : result.record_errors)  // v8+ carries them (KIP-467); older versions drop them
-      p.record_errors.push_back({e.batch_index, e.message, {}});
+    if (e.code == storage::LogErrc::kStorageError)
+      api_log().error("append to {}-{} failed: {}", escaped(topic), data.index, escaped(e.message));
+    auto p = partition_error(data.index, to_error_code(e), e.message.empty() ? std::nullopt : std::optional(e.message));
+    for (const auto& r : e.record_errors)  // v8+ carries them (KIP-467); older versions drop them
+      p.record_errors.push_back({r.batch_index, r.message, {}});
     return p;
   }
+  const storage::Appended& done = *result;
   ProduceResponse::PartitionProduceResponse p;
   p.index = data.index;
-  p.base_offset = result.base_offset.value;
-  p.log_append_time_ms = result.log_append_time;
-  p.log_start_offset = result.log_start_offset.value;
-  if (result.duplicate)  // an idempotent producer's retry: answered with the first offsets, nothing new
+  p.base_offset = done.base_offset.value;
+  p.log_append_time_ms = done.log_append_time;
+  p.log_start_offset = done.log_start_offset.value;
+  if (done.duplicate)  // an idempotent producer's retry: answered with the first offsets, nothing new
     api_log().debug("duplicate batch for {}-{} answered with offset {}", escaped(topic), data.index, p.base_offset);
   else
     wake_partition(services_.fetch_purgatory, topic, data.index);
-  if (services_.topic_metrics && !result.duplicate)
-    services_.topic_metrics->produced(topic, static_cast<uint64_t>(result.record_count), data.records.size());
+  if (services_.topic_metrics && !done.duplicate)
+    services_.topic_metrics->produced(topic, static_cast<uint64_t>(done.record_count), data.records.size());
   return p;
 }
 

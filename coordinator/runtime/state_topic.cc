@@ -17,10 +17,9 @@ void replay_log(const storage::Log& log, const std::string& where,
   const storage::Offset end = log.log_end_offset();
   while (next.value < end.value) {
     auto rr = log.read(next, 1 << 20);
-    if (rr.error != storage::LogErrc::kNone)
-      throw std::runtime_error(where + ": read at offset " + std::to_string(next.value) + " failed");
-    if (rr.slice.empty()) break;
-    auto bytes = rr.slice.read_all();
+    if (!rr) throw std::runtime_error(where + ": read at offset " + std::to_string(next.value) + " failed");
+    if (rr->slice.empty()) break;
+    auto bytes = rr->slice.read_all();
     if (bytes.empty()) throw std::runtime_error(where + ": unreadable segment");
     storage::BatchIterator batches(bytes);
     storage::RecordBatchView batch;
@@ -100,8 +99,8 @@ void StateTopic::ensure_created_locked() {
                                                {size_key, std::to_string(config_.segment_bytes)},
                                                {"compression.type", "uncompressed"}};
   auto r = logs_.create_topic(config_.name, partitions_, overrides);
-  if (r.error != storage::LogErrc::kNone && r.error != storage::LogErrc::kTopicAlreadyExists)
-    throw std::runtime_error("cannot create " + config_.name + ": " + r.message);
+  if (!r && r.error().code != storage::LogErrc::kTopicAlreadyExists)
+    throw std::runtime_error("cannot create " + config_.name + ": " + r.error().message);
   open_locked();
   if (parts_.empty()) throw std::runtime_error(config_.name + " is missing after its creation");
   coordinator::log().info("created the internal topic {} ({} partition(s), cleanup.policy=compact)", config_.name,
@@ -134,17 +133,18 @@ std::shared_ptr<storage::Log> StateTopic::log(int32_t partition) {
   return parts_[partition];
 }
 
-std::optional<FlushPoints> StateTopic::append_with(int32_t partition, const std::string& what, ErrorCode* error,
-                                                   const std::function<storage::AppendResult(storage::Log&)>& op) {
+std::optional<FlushPoints> StateTopic::append_with(
+    int32_t partition, const std::string& what, ErrorCode* error,
+    const std::function<storage::Result<storage::Appended>(storage::Log&)>& op) {
   try {
     auto r = op(*log(partition));
-    if (!r.ok()) {
-      coordinator::log().error("{} on {}-{} failed: {}", what, config_.name, partition, escaped(r.error_message));
-      if (error) *error = to_error_code(r.error);
+    if (!r) {
+      coordinator::log().error("{} on {}-{} failed: {}", what, config_.name, partition, escaped(r.error().message));
+      if (error) *error = to_error_code(r.error());
       return std::nullopt;
     }
     FlushPoints fp;
-    fp.ends[partition] = r.last_offset.value + 1;
+    fp.ends[partition] = r->last_offset.value + 1;
     return fp;
   } catch (const std::exception& e) {
     coordinator::log().error("{} on {}-{} failed: {}", what, config_.name, partition, escaped(e.what()));
@@ -168,7 +168,7 @@ bool StateTopic::flush(const FlushPoints& points) {
       if (p < 0 || p >= static_cast<int32_t>(parts_.size())) return false;
       l = parts_[p];
     }
-    if (l->flush_to(storage::Offset(end)) != storage::LogErrc::kNone) {
+    if (!l->flush_to(storage::Offset(end))) {
       coordinator::log().error("{}-{}: fsync failed", config_.name, p);
       ok = false;
     }

@@ -75,7 +75,7 @@ class StateTopic {
   // Runs `op` (an append) on the partition's log: its flush point, or
   // nothing (logged with `what`; `error` set when given) when it failed.
   std::optional<FlushPoints> append_with(int32_t partition, const std::string& what, ErrorCode* error,
-                                         const std::function<storage::AppendResult(storage::Log&)>& op);
+                                         const std::function<storage::Result<storage::Appended>(storage::Log&)>& op);
   std::optional<FlushPoints> append(int32_t partition, std::vector<uint8_t> batch, ErrorCode* error = nullptr);
 
   // Makes everything up to `points` durable on the caller's thread. False on I/O error.

@@ -70,10 +70,10 @@ ErrorCode append_log_marker(storage::Log& log, const MarkerAppended& appended, c
                             int16_t transaction_version) {
   auto r = log.append_marker(producer_id, producer_epoch, commit, coordinator_epoch, transaction_version,
                              /*leader_epoch=*/0, wall_clock_ms());
-  if (!r.ok()) {
+  if (!r) {
     txn_log().warn("{} marker for producer {} epoch {} on {}-{} failed: {}", commit ? "COMMIT" : "ABORT", producer_id,
-                   producer_epoch, escaped(tp.topic), tp.partition, escaped(r.error_message));
-    return to_error_code(r.error);
+                   producer_epoch, escaped(tp.topic), tp.partition, escaped(r.error().message));
+    return to_error_code(r.error());
   }
   if (appended) appended(tp.topic, tp.partition);
   return ErrorCode::kNone;

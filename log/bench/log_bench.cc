@@ -54,8 +54,8 @@ int append_bench(const std::string& dir, int64_t total_mb, size_t batch_bytes, i
       auto buf = tmpl;
       for (int64_t i = 0; i < per_writer; ++i) {
         auto r = log->append(buf);
-        if (!r.ok()) {
-          std::fprintf(stderr, "append failed: %s\n", std::string(to_string(r.error)).c_str());
+        if (!r) {
+          std::fprintf(stderr, "append failed: %s\n", std::string(to_string(r.error().code)).c_str());
           std::exit(1);
         }
       }
@@ -83,10 +83,10 @@ int read_bench(const std::string& dir, size_t max_bytes) {
   int64_t reads = 0;
   while (o < log->log_end_offset().value) {
     auto r = log->read(Offset(o), max_bytes);
-    if (r.error != LogErrc::kNone || r.slice.empty()) break;
-    if (buf.size() < r.slice.length) buf.resize(r.slice.length);
+    if (!r || r->slice.empty()) break;
+    if (buf.size() < r->slice.length) buf.resize(r->slice.length);
     size_t got = 0;
-    pread_full(r.slice.file->fd(), buf.data(), r.slice.length, r.slice.position, &got);
+    pread_full(r->slice.file->fd(), buf.data(), r->slice.length, r->slice.position, &got);
     // Next offset: the last batch's next offset. Walk headers in the buffer.
     BatchIterator it(std::span<uint8_t>(buf.data(), got));
     RecordBatchView v;

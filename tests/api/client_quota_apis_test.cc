@@ -154,9 +154,9 @@ TEST_CASE("client quota APIs need DESCRIBE_CONFIGS / ALTER_CONFIGS on the cluste
 
 TEST_CASE("a fetch over its request_percentage quota is answered empty, as Kafka's", "[api][quota]") {
   test::ApiHarness h;
-  REQUIRE(h.logs().create_topic("t", 1).error == storage::LogErrc::kNone);
+  REQUIRE(outcome(h.logs().create_topic("t", 1)) == storage::LogErrc::kNone);
   auto batch = storage::make_test_batch(10, 100, wall_clock_ms());
-  REQUIRE(h.logs().get_log("t", 0)->append(batch).ok());
+  REQUIRE(h.logs().get_log("t", 0)->append(batch).has_value());
   FetchRequest req;
   req.max_bytes = 1 << 20;
   auto& t = req.topics.emplace_back();

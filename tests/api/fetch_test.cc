@@ -21,12 +21,12 @@ namespace {
 // Appends batches of `sizes[i]` records straight to the log; returns their bytes.
 std::vector<std::vector<uint8_t>> seed(test::ApiHarness& h, const std::string& topic, const std::vector<int>& sizes,
                                        size_t value_size = 20) {
-  REQUIRE(h.logs().create_topic(topic, 1).error == storage::LogErrc::kNone);
+  REQUIRE(outcome(h.logs().create_topic(topic, 1)) == storage::LogErrc::kNone);
   auto log = h.logs().get_log(topic, 0);
   std::vector<std::vector<uint8_t>> out;
   for (int n : sizes) {
     auto b = storage::make_test_batch(n, value_size, wall_clock_ms(), out.size());
-    REQUIRE(log->append(b).ok());  // rewrites b's base offset in place
+    REQUIRE(log->append(b).has_value());  // rewrites b's base offset in place
     out.push_back(b);
   }
   return out;
@@ -101,7 +101,8 @@ TEST_CASE("fetch out of range and unknown partitions", "[api][fetch]") {
   CHECK(only(h.call<FetchResponse>(fetch("t", 4), 12)).error_code == 1);
   CHECK(only(h.call<FetchResponse>(fetch("t", -1), 12)).error_code == 1);
   CHECK(only(h.call<FetchResponse>(fetch("nope", 0), 12)).error_code == 3);
-  REQUIRE(h.logs().get_log("t", 0)->maybe_increment_log_start_offset(storage::Offset(2)) == storage::LogErrc::kNone);
+  REQUIRE(outcome(h.logs().get_log("t", 0)->maybe_increment_log_start_offset(storage::Offset(2))) ==
+          storage::LogErrc::kNone);
   auto below = only(h.call<FetchResponse>(fetch("t", 1), 12));
   CHECK(below.error_code == 1);
   CHECK(below.log_start_offset == 2);
@@ -244,7 +245,7 @@ TEST_CASE("fetch from a partition that retention emptied", "[api][fetch][retenti
   CHECK(records_of(empty).empty());
   CHECK(only(h.call<FetchResponse>(fetch("idle", 0), 12)).error_code == 1);
   auto b = storage::make_test_batch(1, 20, wall_clock_ms());
-  REQUIRE(log->append(b).ok());
+  REQUIRE(log->append(b).has_value());
   auto after = only(h.call<FetchResponse>(fetch("idle", 5), 12));
   CHECK(after.high_watermark == 6);
   CHECK(records_of(after) == b);

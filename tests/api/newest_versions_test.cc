@@ -62,7 +62,7 @@ TEST_CASE("ApiVersions v5: the cluster and node a client expects (KIP-1242)", "[
 
 TEST_CASE("Metadata v13: a top-level error code, NONE in an answer", "[api][metadata][v13]") {
   test::ApiHarness h;
-  REQUIRE(h.logs().create_topic("t", 2).error == storage::LogErrc::kNone);
+  REQUIRE(outcome(h.logs().create_topic("t", 2)) == storage::LogErrc::kNone);
   MetadataRequest req;
   req.topics.emplace();
   req.topics->emplace_back().name = "t";
@@ -79,9 +79,9 @@ TEST_CASE("Metadata v13: a top-level error code, NONE in an answer", "[api][meta
 TEST_CASE("ListOffsets v11: earliest-pending-upload, and each special timestamp from its version",
           "[api][listoffsets][v11]") {
   test::ApiHarness h;
-  REQUIRE(h.logs().create_topic("t", 1).error == storage::LogErrc::kNone);
+  REQUIRE(outcome(h.logs().create_topic("t", 1)) == storage::LogErrc::kNone);
   auto b = storage::make_test_batch(3, 10, 1000);
-  REQUIRE(h.logs().get_log("t", 0)->append(b).ok());
+  REQUIRE(h.logs().get_log("t", 0)->append(b).has_value());
 
   // No tiered storage: nothing uploaded (-5) or pending upload (-6): offset -1, no error.
   for (auto [ts, v] : {std::pair<int64_t, int16_t>{-6, 11}, {-5, 9}, {-5, 11}}) {
@@ -106,7 +106,7 @@ TEST_CASE("ListOffsets v11: earliest-pending-upload, and each special timestamp 
 
 TEST_CASE("DescribeLogDirs v5: no dir is cordoned", "[api][logdirs][v5]") {
   test::ApiHarness h;
-  REQUIRE(h.logs().create_topic("t", 1).error == storage::LogErrc::kNone);
+  REQUIRE(outcome(h.logs().create_topic("t", 1)) == storage::LogErrc::kNone);
   DescribeLogDirsRequest req;  // topics null: everything
   req.topics.reset();
   auto resp = h.call<DescribeLogDirsResponse>(req, 5);

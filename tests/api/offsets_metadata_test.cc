@@ -42,13 +42,13 @@ protocol::MetadataRequest metadata_request(const std::vector<std::string>& names
 
 TEST_CASE("ListOffsets: earliest, latest, max timestamp, by timestamp", "[api][listoffsets]") {
   test::ApiHarness h;
-  REQUIRE(h.logs().create_topic("t", 1).error == storage::LogErrc::kNone);
+  REQUIRE(outcome(h.logs().create_topic("t", 1)) == storage::LogErrc::kNone);
   auto log = h.logs().get_log("t", 0);
   for (int i = 0; i < 4; ++i) {  // batches at timestamps 1000, 2000, 3000, 4000; 3 records each
     auto b = storage::make_test_batch(3, 10, int64_t{1000} * (i + 1));
-    REQUIRE(log->append(b).ok());
+    REQUIRE(log->append(b).has_value());
   }
-  REQUIRE(log->maybe_increment_log_start_offset(storage::Offset(1)) == storage::LogErrc::kNone);
+  REQUIRE(outcome(log->maybe_increment_log_start_offset(storage::Offset(1))) == storage::LogErrc::kNone);
   auto at = [&](int64_t ts, int16_t v) {
     auto r = h.call<protocol::ListOffsetsResponse>(list_offsets("t", ts), v);
     REQUIRE(r.topics.size() == 1);
@@ -69,9 +69,9 @@ TEST_CASE("ListOffsets: earliest, latest, max timestamp, by timestamp", "[api][l
 
 TEST_CASE("OffsetForLeaderEpoch: epoch 0 ends at the log end", "[api][epoch]") {
   test::ApiHarness h;
-  REQUIRE(h.logs().create_topic("t", 1).error == storage::LogErrc::kNone);
+  REQUIRE(outcome(h.logs().create_topic("t", 1)) == storage::LogErrc::kNone);
   auto b = storage::make_test_batch(7, 10, 1000);
-  REQUIRE(h.logs().get_log("t", 0)->append(b).ok());
+  REQUIRE(h.logs().get_log("t", 0)->append(b).has_value());
   protocol::OffsetForLeaderEpochRequest req;
   req.replica_id = -1;
   protocol::OffsetForLeaderEpochRequest::OffsetForLeaderTopic t;

@@ -28,7 +28,7 @@ void append(storage::Log& log, int64_t pid) {  // pid < 0: non-transactional
   if (pid >= 0) b.producer(pid, 0, 0).transactional(true);
   b.add("k", "v", wall_clock_ms()).add("k", "v", wall_clock_ms());
   auto bytes = b.build();
-  REQUIRE(log.append(bytes).ok());
+  REQUIRE(log.append(bytes).has_value());
 }
 
 FetchRequest fetch(int64_t offset, int8_t isolation) {
@@ -75,12 +75,12 @@ int64_t latest(test::ApiHarness& h, int8_t isolation) {
 
 TEST_CASE("read_committed fetch stops at the LSO and lists aborted transactions", "[api][fetch][txn]") {
   test::ApiHarness h;
-  REQUIRE(h.logs().create_topic("t", 1).error == storage::LogErrc::kNone);
+  REQUIRE(outcome(h.logs().create_topic("t", 1)) == storage::LogErrc::kNone);
   auto log = h.logs().get_log("t", 0);
-  append(*log, -1);                                                         // 0-1
-  append(*log, 7);                                                          // 2-3: producer 7 opens a transaction
-  append(*log, 8);                                                          // 4-5: producer 8 too
-  REQUIRE(log->append_marker(7, 0, false, 0, 1, 0, wall_clock_ms()).ok());  // 6: 7 aborts
+  append(*log, -1);  // 0-1
+  append(*log, 7);   // 2-3: producer 7 opens a transaction
+  append(*log, 8);   // 4-5: producer 8 too
+  REQUIRE(log->append_marker(7, 0, false, 0, 1, 0, wall_clock_ms()).has_value());  // 6: 7 aborts
 
   auto committed = h.call<FetchResponse>(fetch(0, 1), 12).responses.at(0).partitions.at(0);
   CHECK(committed.high_watermark == 7);
@@ -103,7 +103,7 @@ TEST_CASE("read_committed fetch stops at the LSO and lists aborted transactions"
 
   CHECK(latest(h, 1) == 4);
   CHECK(latest(h, 0) == 7);
-  REQUIRE(log->append_marker(8, 0, true, 0, 1, 0, wall_clock_ms()).ok());  // 7: 8 commits
+  REQUIRE(log->append_marker(8, 0, true, 0, 1, 0, wall_clock_ms()).has_value());  // 7: 8 commits
   CHECK(latest(h, 1) == 8);
   auto all = h.call<FetchResponse>(fetch(0, 1), 12).responses.at(0).partitions.at(0);
   CHECK(all.last_stable_offset == 8);
@@ -112,12 +112,12 @@ TEST_CASE("read_committed fetch stops at the LSO and lists aborted transactions"
 
 TEST_CASE("DescribeProducers shows the ongoing transaction's start offset and coordinator epoch", "[api][txn]") {
   test::ApiHarness h;
-  REQUIRE(h.logs().create_topic("t", 1).error == storage::LogErrc::kNone);
+  REQUIRE(outcome(h.logs().create_topic("t", 1)) == storage::LogErrc::kNone);
   auto log = h.logs().get_log("t", 0);
   append(*log, -1);  // 0-1
   append(*log, 7);   // 2-3: open
   append(*log, 8);   // 4-5
-  REQUIRE(log->append_marker(8, 0, true, 4, 1, 0, wall_clock_ms()).ok());
+  REQUIRE(log->append_marker(8, 0, true, 4, 1, 0, wall_clock_ms()).has_value());
   protocol::DescribeProducersRequest req;
   protocol::DescribeProducersRequest::TopicRequest t;
   t.name = "t";

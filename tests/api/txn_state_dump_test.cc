@@ -26,7 +26,7 @@ TEST_CASE("Kafka's DumpLogSegments --transaction-log-decoder reads our __transac
   if (!skiff::test::kafka_tools_available()) return;
   const std::string jars = kafka_jar_dir();
   test::ApiHarness h;
-  REQUIRE(h.logs().create_topic("t", 1).error == storage::LogErrc::kNone);
+  REQUIRE(outcome(h.logs().create_topic("t", 1)) == storage::LogErrc::kNone);
   protocol::InitProducerIdRequest init;
   init.transactional_id = "dump-tx";
   init.transaction_timeout_ms = 60000;

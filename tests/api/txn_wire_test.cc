@@ -93,7 +93,7 @@ void append_txn(storage::Log& log, Pid p, int32_t seq) {
   b.producer(p.id, p.epoch, seq).transactional(true);
   b.add("k", "v", wall_clock_ms()).add("k", "v", wall_clock_ms());
   auto bytes = b.build();
-  REQUIRE(log.append(bytes).ok());
+  REQUIRE(log.append(bytes).has_value());
 }
 
 std::string state_of(test::ApiHarness& h, const std::string& txn) {
@@ -106,7 +106,7 @@ std::string state_of(test::ApiHarness& h, const std::string& txn) {
 }
 
 void create(test::ApiHarness& h, const std::string& topic, int32_t partitions) {
-  REQUIRE(h.logs().create_topic(topic, partitions).error == storage::LogErrc::kNone);
+  REQUIRE(outcome(h.logs().create_topic(topic, partitions)) == storage::LogErrc::kNone);
 }
 
 }  // namespace
@@ -280,7 +280,7 @@ TEST_CASE("__transaction_state is replayed at startup: a PrepareCommit completes
   b.add(std::string_view(reinterpret_cast<const char*>(key.data()), key.size()),
         std::string_view(reinterpret_cast<const char*>(value.data()), value.size()), wall_clock_ms());
   auto bytes = b.build();
-  REQUIRE(h.logs().get_log("__transaction_state", 0)->append(bytes).ok());
+  REQUIRE(h.logs().get_log("__transaction_state", 0)->append(bytes).has_value());
   CHECK(log0->last_stable_offset().value == 0);
 
   h.restart();
@@ -301,7 +301,7 @@ TEST_CASE("__transaction_state is compacted by the log cleaner", "[api][txn]") {
     size_t n = 0;
     int64_t next = state->log_start_offset().value;
     while (next < state->log_end_offset().value) {
-      auto bytes = state->read(storage::Offset(next), 1 << 20).slice.read_all();
+      auto bytes = state->read(storage::Offset(next), 1 << 20)->slice.read_all();
       storage::BatchIterator it(bytes);
       storage::RecordBatchView v;
       const int64_t before = next;

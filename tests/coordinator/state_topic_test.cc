@@ -160,7 +160,7 @@ TEST_CASE("StateTopic: after an admin deleted the topic, the next write creates 
   Logs l;
   StateTopic t(*l.logs, {"__state_test", 1, 1 << 20});
   REQUIRE(t.append(0, batch_of("k", "v")));
-  REQUIRE(l.logs->delete_topic("__state_test") == storage::LogErrc::kNone);
+  REQUIRE(outcome(l.logs->delete_topic("__state_test")) == storage::LogErrc::kNone);
   CHECK_FALSE(t.exists());
   auto w = t.append(0, batch_of("k2", "v2"));
   REQUIRE(w);

@@ -25,12 +25,12 @@ TEST_CASE("A keyless record on a compacted topic fails its batch with Kafka's re
   for (auto codec : {Compression::kNone, Compression::kZstd}) {
     TempDir dir;
     auto log = open_log(dir / "orders-3", compact_config());
-    REQUIRE(append_tmp(*log, with_codec(batch_of({"a"}), codec)).ok());
+    REQUIRE(append_tmp(*log, with_codec(batch_of({"a"}), codec)).has_value());
     auto r = append_tmp(
         *log, with_codec(batch_of({"b", std::nullopt, "c", std::nullopt, std::nullopt, std::nullopt}), codec));
-    CHECK(r.error == LogErrc::kInvalidRecord);
-    CHECK(r.record_errors == std::vector<RecordError>{{1, kMsg}, {3, kMsg}, {4, kMsg}, {5, kMsg}});
-    CHECK(r.error_message ==
+    REQUIRE(outcome(r) == LogErrc::kInvalidRecord);
+    CHECK(r.error().record_errors == std::vector<RecordError>{{1, kMsg}, {3, kMsg}, {4, kMsg}, {5, kMsg}});
+    CHECK(r.error().message ==
           "One or more records have been rejected due to 4 record errors in total, and only showing the first "
           "three errors at most: [RecordError(batchIndex=1, message='" +
               kMsg +
@@ -39,10 +39,10 @@ TEST_CASE("A keyless record on a compacted topic fails its batch with Kafka's re
               kMsg + "'), RecordError(batchIndex=4, message='" + kMsg + "')]");
     CHECK(log->log_end_offset().value == 1);  // nothing of the batch
     CHECK(read_records(*log).size() == 1);
-    CHECK(append_tmp(*log, with_codec(batch_of({"d", "e"}), codec)).ok());
+    CHECK(append_tmp(*log, with_codec(batch_of({"d", "e"}), codec)).has_value());
   }
   // Not compacted: keyless records are fine.
   TempDir dir;
   auto log = open_log(dir / "orders-3", config_with());
-  CHECK(append_tmp(*log, batch_of({std::nullopt})).ok());
+  CHECK(append_tmp(*log, batch_of({std::nullopt})).has_value());
 }

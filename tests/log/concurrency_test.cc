@@ -24,7 +24,7 @@ TEST_CASE("concurrent append, read, retention and flush", "[log][concurrency]") 
   std::thread writer([&] {
     for (int i = 0; i < 1500; ++i) {
       auto b = make_test_batch(1 + i % 4, 100 + (i * 37) % 2000, 1000 + i, static_cast<uint64_t>(i));
-      if (!log->append(b).ok()) ++bad;
+      if (!log->append(b).has_value()) ++bad;
     }
     done = true;
   });
@@ -44,12 +44,12 @@ TEST_CASE("concurrent append, read, retention and flush", "[log][concurrency]") 
         if (end <= start) continue;
         int64_t o = start + static_cast<int64_t>(rng() % static_cast<uint64_t>(end - start));
         auto res = log->read(Offset(o), 1 + rng() % 20000);
-        if (res.error == LogErrc::kOffsetOutOfRange) continue;  // retention moved the start meanwhile
-        if (res.error != LogErrc::kNone || res.slice.empty()) {
+        if (outcome(res) == LogErrc::kOffsetOutOfRange) continue;  // retention moved the start meanwhile
+        if (outcome(res) != LogErrc::kNone || res->slice.empty()) {
           ++bad;
           continue;
         }
-        auto bytes = res.slice.read_all();
+        auto bytes = res->slice.read_all();
         BatchIterator it(bytes);
         RecordBatchView v;
         int64_t expect = -1;
@@ -79,12 +79,12 @@ TEST_CASE("concurrent append, read, retention and flush", "[log][concurrency]") 
 TEST_CASE("flush.ms and rolled segments are flushed by maybe_flush", "[log][flush]") {
   TempDir dir;
   auto log = open_log(dir.path(), config_with([](LogConfig& c) { c.segment_bytes = 4000; }));
-  for (int i = 0; i < 5; ++i) REQUIRE(append_tmp(*log, make_test_batch(1, 1500, 1000 + i)).ok());
+  for (int i = 0; i < 5; ++i) REQUIRE(append_tmp(*log, make_test_batch(1, 1500, 1000 + i)).has_value());
   CHECK(log->segment_count() >= 2);
   CHECK(log->recovery_point().value == 0);
   log->maybe_flush(wall_clock_ms());  // the roll asked for a flush of the old segment
   CHECK(log->recovery_point().value >= log->segment_base_offsets()[1]);
-  REQUIRE(append_tmp(*log, make_test_batch(1, 10, 2000)).ok());
+  REQUIRE(append_tmp(*log, make_test_batch(1, 10, 2000)).has_value());
   log->maybe_flush(wall_clock_ms());  // flush.ms = max: nothing more
   CHECK(log->recovery_point().value < log->log_end_offset().value);
   log->set_config(config_with([](LogConfig& c) {
@@ -95,7 +95,7 @@ TEST_CASE("flush.ms and rolled segments are flushed by maybe_flush", "[log][flus
   CHECK(log->recovery_point().value == log->log_end_offset().value);
 }
 
-// A read is bounded by the end it reports (res.log_end_offset) and by the
+// A read is bounded by the end it reports (res->log_end_offset) and by the
 // read bound it is given (read_committed passes the LSO), and finds what
 // lies below them, as Kafka bounds a fetch by the high watermark's
 // position, while appends run beside it. A read past its end hands a
@@ -118,17 +118,17 @@ TEST_CASE("a read returns what lies below the end it reports, and nothing past i
         const Offset bound = log->last_stable_offset();  // what a read_committed fetch passes
         const int64_t o = std::max<int64_t>(0, bound.value - 1 - r);
         auto res = r == 0 ? log->read(Offset(o), 1 << 20) : log->read(Offset(o), 1 << 20, bound);
-        if (res.error != LogErrc::kNone) continue;
-        if (res.slice.empty()) {  // only at or past the end reported, or the bound given
-          const int64_t below = r == 1 ? std::min(bound.value, res.log_end_offset.value) : res.log_end_offset.value;
+        if (outcome(res) != LogErrc::kNone) continue;
+        if (res->slice.empty()) {  // only at or past the end reported, or the bound given
+          const int64_t below = r == 1 ? std::min(bound.value, res->log_end_offset.value) : res->log_end_offset.value;
           if (o < below) ++missing;
           continue;
         }
-        auto bytes = res.slice.read_all();
+        auto bytes = res->slice.read_all();
         BatchIterator it(bytes);
         RecordBatchView v;
         while (it.next(v)) {
-          if (v.last_offset() >= res.log_end_offset.value) ++past_end;
+          if (v.last_offset() >= res->log_end_offset.value) ++past_end;
           if (r == 1 && v.base_offset() >= bound.value) ++past_bound;
         }
         ++reads;

@@ -35,9 +35,9 @@ std::vector<uint8_t> batch_for_seed(uint64_t seed) {
     for (uint64_t seed = first_seed;; ++seed) {
       auto b = batch_for_seed(seed);
       auto r = log->append(b, 1);
-      if (!r.ok()) _exit(3);
+      if (!r.has_value()) _exit(3);
       uint8_t msg[16];
-      store_be64(msg, static_cast<uint64_t>(r.base_offset.value));
+      store_be64(msg, static_cast<uint64_t>(r->base_offset.value));
       store_be64(msg + 8, seed);
       if (write(fd, msg, 16) != 16) _exit(4);
     }

@@ -42,8 +42,8 @@ TEST_CASE("disk full: appends fail cleanly, then succeed after freeing space", "
   for (int i = 0; i < 1000; ++i) {
     auto b = make_test_batch(4, 4000, 1000 + i, static_cast<uint64_t>(i));
     auto r = log->append(b);
-    if (!r.ok()) {
-      last = r.error;
+    if (!r.has_value()) {
+      last = outcome(r);
       break;
     }
     ++ok;
@@ -57,14 +57,14 @@ TEST_CASE("disk full: appends fail cleanly, then succeed after freeing space", "
   CHECK(fs::file_size(mnt / "t-0" / segment_file_name(0, ".log")) == log->size_in_bytes());
   // Still failing while full.
   auto again = make_test_batch(4, 4000, 5000, 5000);
-  CHECK(log->append(again).error == LogErrc::kStorageError);
+  CHECK(outcome(log->append(again)) == LogErrc::kStorageError);
   // Free space, and appends succeed again.
   fs::remove(mnt / "ballast");
   for (int i = 0; i < 5; ++i) {
     auto b = make_test_batch(4, 4000, 6000 + i, 6000 + static_cast<uint64_t>(i));
     auto r = log->append(b);
-    REQUIRE(r.ok());
-    CHECK(r.base_offset.value == (ok + i) * 4);
+    REQUIRE(r.has_value());
+    CHECK(r->base_offset.value == static_cast<int64_t>(ok + i) * 4);
   }
   CHECK(read_all_batches(*log).size() == static_cast<size_t>(ok + 5));
   // And a reopen after an unclean stop finds a valid log.

@@ -82,7 +82,7 @@ TEST_CASE("Kafka's DumpLogSegments verifies our segments and indexes", "[log][ka
     }
     if (i % 7 == 0) b.producer(1000 + i, 0, 0);
     auto bytes = b.build();
-    REQUIRE(log->append(bytes, 5).ok());
+    REQUIRE(log->append(bytes, 5).has_value());
   }
   log->close();
   auto bases = log->segment_base_offsets();
@@ -105,14 +105,14 @@ TEST_CASE("Kafka's DumpLogSegments reads our markers, .txnindex and producer .sn
     BatchBuilder b;
     b.producer(pid, 1, seq).transactional(true).add("k", "v", ts).add("k", "w", ts);
     auto bytes = b.build();
-    REQUIRE(log->append(bytes, 0, ts).ok());
+    REQUIRE(log->append(bytes, 0, ts).has_value());
   };
-  txn(7, 0);                                                   // 0-1
-  txn(8, 0);                                                   // 2-3
-  REQUIRE(log->append_marker(7, 1, false, 3, 1, 0, ts).ok());  // 4: abort {7, 0, 4, lso 2}
-  REQUIRE(log->append_marker(8, 1, true, 3, 1, 0, ts).ok());   // 5: commit
-  txn(9, 0);                                                   // 6-7: left open
-  log->close();                                                // snapshot at 8: 9's transaction open
+  txn(7, 0);                                                          // 0-1
+  txn(8, 0);                                                          // 2-3
+  REQUIRE(log->append_marker(7, 1, false, 3, 1, 0, ts).has_value());  // 4: abort {7, 0, 4, lso 2}
+  REQUIRE(log->append_marker(8, 1, true, 3, 1, 0, ts).has_value());   // 5: commit
+  txn(9, 0);                                                          // 6-7: left open
+  log->close();                                                       // snapshot at 8: 9's transaction open
   const fs::path d = dir / "txn-0";
   std::string deep = dump("--deep-iteration --print-data-log --files " + (d / segment_file_name(0, ".log")).string());
   INFO(deep.substr(0, 4000));
@@ -157,9 +157,9 @@ TEST_CASE("Kafka's DumpLogSegments reads segments rewritten by the log cleaner",
       b.producer(2000, 0, seq);
       seq += n;
     }
-    REQUIRE(append_tmp(*log, with_codec(b.build(), codecs[i % 5]), 3).ok());
+    REQUIRE(append_tmp(*log, with_codec(b.build(), codecs[i % 5]), 3).has_value());
   }
-  REQUIRE(log->roll(ts) == LogErrc::kNone);
+  REQUIRE(outcome(log->roll(ts)) == LogErrc::kNone);
   std::map<int64_t, int64_t> ts_of;  // offset -> record timestamp before cleaning
   for (const auto& rec : read_records(*log)) ts_of[rec.offset] = rec.timestamp;
   Cleaner cleaner(CleanerConfig{});
@@ -201,14 +201,14 @@ TEST_CASE("Kafka's DumpLogSegments reads a marker stamped with its delete horizo
   auto txn = [&](int32_t seq, const char* key) {
     BatchBuilder b;
     b.producer(7, 0, seq).transactional(true).add(key, "t", ts + seq);
-    REQUIRE(append_tmp(*log, b.build()).ok());
+    REQUIRE(append_tmp(*log, b.build()).has_value());
   };
-  txn(0, "k");                                                                        // 0: superseded below
-  REQUIRE(log->append_marker(7, 0, true, 0, 1, 0, ts + 10).ok());                     // 1: COMMIT
-  txn(1, "j");                                                                        // 2
-  REQUIRE(log->append_marker(7, 0, true, 0, 1, 0, ts + 20).ok());                     // 3: COMMIT
-  REQUIRE(append_tmp(*log, BatchBuilder().add("k", "plain", ts + 30).build()).ok());  // 4
-  REQUIRE(log->roll(ts + 30) == LogErrc::kNone);
+  txn(0, "k");                                                                               // 0: superseded below
+  REQUIRE(log->append_marker(7, 0, true, 0, 1, 0, ts + 10).has_value());                     // 1: COMMIT
+  txn(1, "j");                                                                               // 2
+  REQUIRE(log->append_marker(7, 0, true, 0, 1, 0, ts + 20).has_value());                     // 3: COMMIT
+  REQUIRE(append_tmp(*log, BatchBuilder().add("k", "plain", ts + 30).build()).has_value());  // 4
+  REQUIRE(outcome(log->roll(ts + 30)) == LogErrc::kNone);
   Cleaner cleaner(CleanerConfig{});
   const int64_t end = log->active_base_offset();
   REQUIRE(cleaner.clean_once(*log, 0, end, ts + 100).status.has_value());    // k=t goes

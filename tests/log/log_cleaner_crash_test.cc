@@ -27,8 +27,8 @@ void workload(Log& log) {
                           ++ts,
                           {}});
     }
-    REQUIRE(append_tmp(log, b.build()).ok());
-    if (i % 10 == 9) REQUIRE(log.roll(ts) == LogErrc::kNone);
+    REQUIRE(append_tmp(log, b.build()).has_value());
+    if (i % 10 == 9) REQUIRE(outcome(log.roll(ts)) == LogErrc::kNone);
   }
 }
 
@@ -71,8 +71,8 @@ std::vector<Rec> crash_and_reopen(int group, int step) {
   auto recs = read_records(*reopened);
   for (const auto& x : recs) {
     auto rr = reopened->read(Offset(x.offset), 1);
-    REQUIRE(rr.error == LogErrc::kNone);
-    auto bytes = rr.slice.read_all();
+    REQUIRE(outcome(rr) == LogErrc::kNone);
+    auto bytes = rr->slice.read_all();
     RecordBatchView v(bytes);
     REQUIRE(v.base_offset() <= x.offset);
     REQUIRE(v.last_offset() >= x.offset);
@@ -162,20 +162,20 @@ void txn_workload(Log& log) {
   for (int i = 0; i < 150; ++i) {
     const int64_t pid = 1 + static_cast<int64_t>(rng() % 3);  // 3: plain
     if (pid != 3 && open[pid] && rng() % 2 == 0) {
-      REQUIRE(log.append_marker(pid, 0, rng() % 2 == 0, 0, 1, 0, ++ts).ok());
+      REQUIRE(log.append_marker(pid, 0, rng() % 2 == 0, 0, 1, 0, ++ts).has_value());
       open[pid] = false;
     } else {
       BatchBuilder b;
       if (pid != 3) b.producer(pid, 0, seq[pid]).transactional(true);
       for (int k = 0; k < 2; ++k) b.add("k" + std::to_string(rng() % 20), std::string(40, 'a' + i % 26), ++ts);
       if (pid != 3) seq[pid] += 2, open[pid] = true;
-      REQUIRE(append_tmp(log, b.build()).ok());
+      REQUIRE(append_tmp(log, b.build()).has_value());
     }
-    if (i % 5 == 4) REQUIRE(log.roll(ts) == LogErrc::kNone);
+    if (i % 5 == 4) REQUIRE(outcome(log.roll(ts)) == LogErrc::kNone);
   }
   for (auto& [pid, o] : open)
-    if (o) REQUIRE(log.append_marker(pid, 0, false, 0, 1, 0, ++ts).ok());
-  REQUIRE(log.roll(ts) == LogErrc::kNone);
+    if (o) REQUIRE(log.append_marker(pid, 0, false, 0, 1, 0, ++ts).has_value());
+  REQUIRE(outcome(log.roll(ts)) == LogErrc::kNone);
 }
 
 // Every .txnindex entry sits in the segment holding its ABORT marker, and

@@ -28,8 +28,8 @@ std::vector<uint8_t> keyed_with_header(const KVs& kvs, int64_t ts, int64_t ts_st
 }
 
 void append_rolled(Log& log, const KVs& kvs, int64_t ts) {
-  REQUIRE(append_tmp(log, keyed_with_header(kvs, ts)).ok());
-  REQUIRE(log.roll(ts) == LogErrc::kNone);
+  REQUIRE(append_tmp(log, keyed_with_header(kvs, ts)).has_value());
+  REQUIRE(outcome(log.roll(ts)) == LogErrc::kNone);
 }
 
 std::vector<std::string> view(const Log& log) {
@@ -65,9 +65,9 @@ TEST_CASE("The first clean stamps a tombstone's batch with its delete horizon, t
     REQUIRE(append_tmp(
                 *log,
                 with_codec(keyed_with_header({{"a", "1"}, {"b", std::nullopt}, {"c", "1"}, {"d", "1"}}, kT0, 7), codec))
-                .ok());
-    REQUIRE(append_tmp(*log, with_codec(keyed_with_header({{"a", "2"}}, kT0 + 100), codec)).ok());  // offset 4
-    REQUIRE(log->roll(kT0 + 100) == LogErrc::kNone);
+                .has_value());
+    REQUIRE(append_tmp(*log, with_codec(keyed_with_header({{"a", "2"}}, kT0 + 100), codec)).has_value());  // offset 4
+    REQUIRE(outcome(log->roll(kT0 + 100)) == LogErrc::kNone);
     const auto before = read_records(*log);
     const int64_t now = kT0 + 5'000;
     Cleaner cleaner(small_cleaner());
@@ -150,8 +150,8 @@ TEST_CASE("A stamped batch rewritten later keeps its horizon, a tombstone past t
   auto fresh = keyed_with_header({{"x", "1"}, {"y", "1"}, {"z", "1"}, {"c", std::nullopt}}, kT0 + 20);
   filter_batch(RecordBatchView(fresh), ctx, stamped, st);
   REQUIRE(RecordBatchView(stamped).has_delete_horizon());  // all kept, c's tombstone stamped
-  REQUIRE(append_tmp(*log, stamped).ok());
-  REQUIRE(log->roll(kT0 + 20) == LogErrc::kNone);
+  REQUIRE(append_tmp(*log, stamped).has_value());
+  REQUIRE(outcome(log->roll(kT0 + 20)) == LogErrc::kNone);
   Cleaner tiny(CleanerConfig{size_t{24} * 3, 0.9, 4096, {}});  // two keys a pass
   CleanResult r = tiny.clean_once(*log, p.first_uncleanable, log->active_base_offset(), kT0);
   REQUIRE(r.status.has_value());
@@ -171,17 +171,17 @@ TEST_CASE("A marker whose transaction is gone gets its horizon, then goes at it"
   auto txn = [&](int64_t pid, int32_t seq, const std::string& k, int64_t ts) {
     BatchBuilder b;
     b.producer(pid, 0, seq).transactional(true).add(k, "t", ts);
-    REQUIRE(append_tmp(*log, b.build()).ok());
+    REQUIRE(append_tmp(*log, b.build()).has_value());
   };
-  txn(5, 0, "k", kT0);                                              // 0
-  REQUIRE(log->append_marker(5, 0, true, 0, 1, 0, kT0 + 1).ok());   // 1: COMMIT
-  txn(6, 0, "m", kT0 + 2);                                          // 2
-  REQUIRE(log->append_marker(6, 0, false, 0, 1, 0, kT0 + 3).ok());  // 3: ABORT
-  txn(5, 1, "j", kT0 + 4);                                          // 4
-  REQUIRE(log->append_marker(5, 0, true, 0, 1, 0, kT0 + 5).ok());   // 5: COMMIT, j stays
-  txn(6, 1, "n", kT0 + 6);                                          // 6
-  REQUIRE(log->append_marker(6, 0, true, 0, 1, 0, kT0 + 7).ok());   // 7: COMMIT, n stays
-  append_rolled(*log, {{"k", "plain"}}, kT0 + 8);                   // 8: supersedes k
+  txn(5, 0, "k", kT0);                                                     // 0
+  REQUIRE(log->append_marker(5, 0, true, 0, 1, 0, kT0 + 1).has_value());   // 1: COMMIT
+  txn(6, 0, "m", kT0 + 2);                                                 // 2
+  REQUIRE(log->append_marker(6, 0, false, 0, 1, 0, kT0 + 3).has_value());  // 3: ABORT
+  txn(5, 1, "j", kT0 + 4);                                                 // 4
+  REQUIRE(log->append_marker(5, 0, true, 0, 1, 0, kT0 + 5).has_value());   // 5: COMMIT, j stays
+  txn(6, 1, "n", kT0 + 6);                                                 // 6
+  REQUIRE(log->append_marker(6, 0, true, 0, 1, 0, kT0 + 7).has_value());   // 7: COMMIT, n stays
+  append_rolled(*log, {{"k", "plain"}}, kT0 + 8);                          // 8: supersedes k
   const auto before = read_records(*log);
   auto markers = [&](const Log& l) {
     std::map<int64_t, std::optional<int64_t>> out;  // marker offset -> horizon

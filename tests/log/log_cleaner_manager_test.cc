@@ -16,8 +16,8 @@ void fill(Log& log) {
   for (int i = 0; i < 30; ++i) {
     BatchBuilder b;
     b.add("k" + std::to_string(i % 5), "v" + std::to_string(i), kT0 + i);
-    REQUIRE(append_tmp(log, b.build()).ok());
-    if (i % 10 == 9) REQUIRE(log.roll(kT0) == LogErrc::kNone);
+    REQUIRE(append_tmp(log, b.build()).has_value());
+    if (i % 10 == 9) REQUIRE(outcome(log.roll(kT0)) == LogErrc::kNone);
   }
 }
 
@@ -84,8 +84,8 @@ TEST_CASE("LogManager runs the cleaner on compacted topics, and deletes a topic 
   c.cleaner.dedupe_buffer_bytes = 1 << 20;
   c.cleaner.backoff_ms = 10;
   LogManager m(c);
-  REQUIRE(m.create_topic("table", 1, {{"cleanup.policy", "compact"}}).error == LogErrc::kNone);
-  REQUIRE(m.create_topic("events", 1).error == LogErrc::kNone);
+  REQUIRE(outcome(m.create_topic("table", 1, {{"cleanup.policy", "compact"}})) == LogErrc::kNone);
+  REQUIRE(outcome(m.create_topic("events", 1)) == LogErrc::kNone);
   auto table = m.get_log("table", 0);
   auto events = m.get_log("events", 0);
   fill(*table);
@@ -101,10 +101,10 @@ TEST_CASE("LogManager runs the cleaner on compacted topics, and deletes a topic 
   CHECK(read_records(*events).size() == 30);
   // Deleting while the cleaner may be at work: files go, the name is reusable.
   for (int i = 0; i < 20; ++i) {
-    REQUIRE(m.create_topic("busy", 1, {{"cleanup.policy", "compact"}}).error == LogErrc::kNone);
+    REQUIRE(outcome(m.create_topic("busy", 1, {{"cleanup.policy", "compact"}})) == LogErrc::kNone);
     fill(*m.get_log("busy", 0));
     std::this_thread::sleep_for(std::chrono::milliseconds(i % 3));
-    REQUIRE(m.delete_topic("busy") == LogErrc::kNone);
+    REQUIRE(outcome(m.delete_topic("busy")) == LogErrc::kNone);
     CHECK_FALSE(std::filesystem::exists(d / "dir0" / "busy-0"));
   }
   m.shutdown();

@@ -54,13 +54,13 @@ Workload txn_workload(Log& log, std::mt19937& rng, int steps, Compression codec)
       BatchBuilder b;
       records(b);
       auto r = append_tmp(log, with_codec(b.build(), codec));
-      REQUIRE(r.ok());
-      wb.base = r.base_offset.value, wb.last = r.last_offset.value;
+      REQUIRE(r.has_value());
+      wb.base = r->base_offset.value, wb.last = r->last_offset.value;
     } else if (w.open.count(pid) && rng() % 3 == 0) {
       wb.pid = pid, wb.txn = wb.control = true, wb.commit = rng() % 5 < 3;
       auto r = log.append_marker(pid, 0, wb.commit, 0, 1, 0, ++ts);
-      REQUIRE(r.ok());
-      wb.base = wb.last = r.base_offset.value;
+      REQUIRE(r.has_value());
+      wb.base = wb.last = r->base_offset.value;
       for (size_t i : open_batches[pid]) w.batches[i].aborted = !wb.commit;
       open_batches.erase(pid);
       w.open.erase(pid);
@@ -69,13 +69,13 @@ Workload txn_workload(Log& log, std::mt19937& rng, int steps, Compression codec)
       b.producer(pid, 0, seq[pid]).transactional(true);
       seq[pid] += records(b);
       auto r = append_tmp(log, with_codec(b.build(), codec));
-      REQUIRE(r.ok());
-      wb.pid = pid, wb.txn = true, wb.base = r.base_offset.value, wb.last = r.last_offset.value;
+      REQUIRE(r.has_value());
+      wb.pid = pid, wb.txn = true, wb.base = r->base_offset.value, wb.last = r->last_offset.value;
       w.open.try_emplace(pid, wb.base);
       open_batches[pid].push_back(w.batches.size());
     }
     w.batches.push_back(wb);
-    if (rng() % 6 == 0) REQUIRE(log.roll(ts) == LogErrc::kNone);
+    if (rng() % 6 == 0) REQUIRE(outcome(log.roll(ts)) == LogErrc::kNone);
   }
   return w;
 }
@@ -172,7 +172,7 @@ TEST_CASE("The cleaner removes aborted records, compacts committed ones, stops a
     std::mt19937 rng(seed);
     const Compression codec = seed % 3 == 0 ? Compression::kLz4 : Compression::kNone;
     Workload w = txn_workload(*log, rng, 150, codec);
-    REQUIRE(log->roll(kT0) == LogErrc::kNone);
+    REQUIRE(outcome(log->roll(kT0)) == LogErrc::kNone);
     const int64_t lso = log->last_stable_offset().value;
     int64_t expect_lso = log->log_end_offset().value;
     for (const auto& [pid, first] : w.open) expect_lso = std::min(expect_lso, first);

@@ -33,12 +33,12 @@ TEST_CASE("log manager: create, look up, list, persist, delete, reuse a name", "
     cluster = m.cluster_id();
     CHECK(cluster.size() == 22);
     auto r = m.create_topic("orders", 4, {{"retention.ms", "1000"}});
-    REQUIRE(r.error == LogErrc::kNone);
-    id = r.topic_id;
-    CHECK(m.create_topic("orders", 1).error == LogErrc::kTopicAlreadyExists);
-    CHECK(m.create_topic("bad name", 1).error == LogErrc::kInvalidTopic);
-    CHECK(m.create_topic("x", 0).error == LogErrc::kInvalidPartitions);
-    CHECK(m.create_topic("y", 1, {{"segment.ms", "nope"}}).error == LogErrc::kInvalidConfig);
+    REQUIRE(r);
+    id = r->topic_id;
+    CHECK(outcome(m.create_topic("orders", 1)) == LogErrc::kTopicAlreadyExists);
+    CHECK(outcome(m.create_topic("bad name", 1)) == LogErrc::kInvalidTopic);
+    CHECK(outcome(m.create_topic("x", 0)) == LogErrc::kInvalidPartitions);
+    CHECK(outcome(m.create_topic("y", 1, {{"segment.ms", "nope"}})) == LogErrc::kInvalidConfig);
     // Placement: balanced over the two dirs.
     int in0 = 0;
     for (int p = 0; p < 4; ++p) {
@@ -50,7 +50,7 @@ TEST_CASE("log manager: create, look up, list, persist, delete, reuse a name", "
     CHECK(in0 == 2);
     CHECK(!m.get_log("orders", 4));
     auto b = make_test_batch(2, 10, 5);
-    REQUIRE(m.get_log("orders", 1)->append(b).ok());
+    REQUIRE(m.get_log("orders", 1)->append(b).has_value());
     CHECK(m.topic_config("orders")->retention_ms == 1000);
     m.start();
     m.shutdown();
@@ -68,15 +68,15 @@ TEST_CASE("log manager: create, look up, list, persist, delete, reuse a name", "
     CHECK(m.get_log("orders", 1)->log_end_offset().value == 2);
     CHECK(m.get_log("orders", 1)->load_stats().segments_recovered == 0);  // clean
     CHECK(!fs::exists(d / "dir0" / ".kafka_cleanshutdown"));
-    REQUIRE(m.delete_topic("orders") == LogErrc::kNone);
+    REQUIRE(outcome(m.delete_topic("orders")) == LogErrc::kNone);
     CHECK_FALSE(m.topic_by_id(id));  // the id went with the topic
-    CHECK(m.delete_topic("orders") == LogErrc::kUnknownTopicOrPartition);
+    CHECK(outcome(m.delete_topic("orders")) == LogErrc::kUnknownTopicOrPartition);
     CHECK(!fs::exists(d / "dir0" / "orders-0"));
     CHECK(!fs::exists(d / "dir1" / "orders-1"));
     auto r = m.create_topic("orders", 1);
-    REQUIRE(r.error == LogErrc::kNone);
-    CHECK(r.topic_id != id);
-    CHECK(m.topic_by_id(r.topic_id)->name == "orders");
+    REQUIRE(r);
+    CHECK(r->topic_id != id);
+    CHECK(m.topic_by_id(r->topic_id)->name == "orders");
     CHECK_FALSE(m.topic_by_id(id));
     CHECK(m.get_log("orders", 0)->log_end_offset().value == 0);
     CHECK(m.list_topics().size() == 1);
@@ -90,7 +90,7 @@ TEST_CASE("log manager: create, look up, list, persist, delete, reuse a name", "
 TEST_CASE("log manager: partitions, live config, checkpoints", "[log][manager]") {
   TempDir d;
   LogManager m(mgr_config(d, 1));
-  REQUIRE(m.create_topic("t", 1).error == LogErrc::kNone);
+  REQUIRE(outcome(m.create_topic("t", 1)) == LogErrc::kNone);
   REQUIRE(outcome(m.create_partitions("t", 3)) == LogErrc::kNone);
   CHECK(outcome(m.create_partitions("t", 2)) == LogErrc::kInvalidPartitions);
   CHECK(outcome(m.create_partitions("nope", 2)) == LogErrc::kUnknownTopicOrPartition);
@@ -101,10 +101,10 @@ TEST_CASE("log manager: partitions, live config, checkpoints", "[log][manager]")
   CHECK_THAT(bad.error().message, Catch::Contains("max.message.bytes"));
   REQUIRE(outcome(m.alter_topic_config("t", {{"max.message.bytes", "100"}})) == LogErrc::kNone);
   auto b = make_test_batch(1, 500, 1);
-  CHECK(log->append(b).error == LogErrc::kMessageTooLarge);  // live
+  CHECK(outcome(log->append(b)) == LogErrc::kMessageTooLarge);  // live
   REQUIRE(outcome(m.alter_topic_config("t", {})) == LogErrc::kNone);
-  REQUIRE(log->append(b).ok());
-  REQUIRE(log->flush() == LogErrc::kNone);
+  REQUIRE(log->append(b).has_value());
+  REQUIRE(outcome(log->flush()) == LogErrc::kNone);
   m.checkpoint_recovery_points();
   auto cp = read_offset_checkpoint(d / "dir0" / kRecoveryPointCheckpointFile);
   CHECK(cp.at(TopicPartition{"t", 0}) == 1);
@@ -134,10 +134,10 @@ TEST_CASE("log manager: unclean restart recovers, scheduler runs retention", "[l
   auto c = mgr_config(d, 1);
   {
     LogManager m(c);
-    REQUIRE(m.create_topic("r", 1, {{"internal.segment.bytes", "2000"}}).error == LogErrc::kNone);
+    REQUIRE(outcome(m.create_topic("r", 1, {{"internal.segment.bytes", "2000"}})) == LogErrc::kNone);
     for (int i = 0; i < 10; ++i) {
       auto b = make_test_batch(1, 500, 1000 + i);
-      REQUIRE(m.get_log("r", 0)->append(b).ok());
+      REQUIRE(m.get_log("r", 0)->append(b).has_value());
     }
     m.shutdown();
   }
@@ -161,7 +161,7 @@ TEST_CASE("log manager: unclean restart recovers, scheduler runs retention", "[l
 TEST_CASE("log manager: lookups on a thread see other threads' creates, deletes and changes", "[log][manager]") {
   TempDir d;
   LogManager m(mgr_config(d, 1));
-  REQUIRE(m.create_topic("t", 1).error == LogErrc::kNone);
+  REQUIRE(outcome(m.create_topic("t", 1)) == LogErrc::kNone);
   // The reader thread caches "t" and the absence of "u" first.
   std::shared_ptr<Log> first;
   std::mutex mu;
@@ -218,15 +218,15 @@ TEST_CASE("log manager: lookups on a thread see other threads' creates, deletes 
     std::unique_lock lk(mu);
     cv.wait(lk, [&] { return done >= 0; });
   }
-  REQUIRE(m.create_topic("u", 1).error == LogErrc::kNone);
+  REQUIRE(outcome(m.create_topic("u", 1)) == LogErrc::kNone);
   REQUIRE(outcome(m.create_partitions("t", 2)) == LogErrc::kNone);
   advance(1);
   {
     std::unique_lock lk(mu);
     cv.wait(lk, [&] { return done >= 1; });
   }
-  REQUIRE(m.delete_topic("t") == LogErrc::kNone);
-  REQUIRE(m.create_topic("t", 1).error == LogErrc::kNone);
+  REQUIRE(outcome(m.delete_topic("t")) == LogErrc::kNone);
+  REQUIRE(outcome(m.create_topic("t", 1)) == LogErrc::kNone);
   advance(2);
   reader.join();
   for (const auto& f : failures) FAIL_CHECK(f);

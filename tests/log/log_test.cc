@@ -49,9 +49,9 @@ TEST_CASE("random appends and reads agree with a std::map model across many segm
     std::vector<int64_t> tss;
     auto b = random_batch(rng, ts, tss);
     auto r = log->append(b, 3);
-    REQUIRE(r.ok());
+    REQUIRE(r.has_value());
     RecordBatchView v(b);
-    CHECK(r.base_offset.value == v.base_offset());
+    CHECK(r->base_offset.value == v.base_offset());
     CHECK(v.partition_leader_epoch() == 3);
     model[v.base_offset()] = {b, v.base_offset(), v.last_offset(), tss};
   }
@@ -64,8 +64,8 @@ TEST_CASE("random appends and reads agree with a std::map model across many segm
       int64_t o = static_cast<int64_t>(rng() % leo);
       size_t max_bytes = 1 + rng() % 60000;
       auto r = lg.read(Offset(o), max_bytes);
-      REQUIRE(r.error == LogErrc::kNone);
-      auto bytes = r.slice.read_all();
+      REQUIRE(outcome(r) == LogErrc::kNone);
+      auto bytes = r->slice.read_all();
       REQUIRE(!bytes.empty());
       auto it = std::prev(model.upper_bound(o));  // batch containing o
       BatchIterator bi(bytes);
@@ -123,8 +123,8 @@ TEST_CASE("random appends and reads agree with a std::map model across many segm
   // Appends continue after reopen.
   auto b = make_test_batch(2, 10, ts + 10);
   auto r = reopened->append(b);
-  REQUIRE(r.ok());
-  CHECK(r.base_offset.value == leo);
+  REQUIRE(r.has_value());
+  CHECK(r->base_offset.value == leo);
 }
 
 TEST_CASE("read edge cases: out of range, end, KIP-74, inside a batch", "[log][read]") {
@@ -132,29 +132,29 @@ TEST_CASE("read edge cases: out of range, end, KIP-74, inside a batch", "[log][r
   auto log = open_log(dir.path(), config_with());
   auto big = make_test_batch(10, 1000, 5);  // ~10 KB, offsets 0..9
   auto small = make_test_batch(1, 10, 6);   // offset 10
-  REQUIRE(log->append(big).ok());
-  REQUIRE(log->append(small).ok());
-  CHECK(log->read(Offset(12), 100).error == LogErrc::kOffsetOutOfRange);
-  CHECK(log->read(Offset(-1), 100).error == LogErrc::kOffsetOutOfRange);
+  REQUIRE(log->append(big).has_value());
+  REQUIRE(log->append(small).has_value());
+  CHECK(outcome(log->read(Offset(12), 100)) == LogErrc::kOffsetOutOfRange);
+  CHECK(outcome(log->read(Offset(-1), 100)) == LogErrc::kOffsetOutOfRange);
   auto end = log->read(Offset(11), 100);
-  CHECK(end.error == LogErrc::kNone);
-  CHECK(end.slice.empty());
-  CHECK(end.log_end_offset.value == 11);
+  REQUIRE(outcome(end) == LogErrc::kNone);
+  CHECK(end->slice.empty());
+  CHECK(end->log_end_offset.value == 11);
   auto r = log->read(Offset(4), 100);  // inside the big batch, max smaller than it
-  REQUIRE(r.error == LogErrc::kNone);
-  CHECK(r.slice.length == big.size());
-  CHECK(r.slice.position == 0);
+  REQUIRE(outcome(r) == LogErrc::kNone);
+  CHECK(r->slice.length == big.size());
+  CHECK(r->slice.position == 0);
   auto both = log->read(Offset(0), 1 << 20);
-  CHECK(both.slice.length == big.size() + small.size());
+  CHECK(both->slice.length == big.size() + small.size());
   auto one = log->read(Offset(0), big.size() + small.size() - 1);
-  CHECK(one.slice.length == big.size());
+  CHECK(one->slice.length == big.size());
 }
 
 TEST_CASE("segments roll on size, time and full index", "[log][roll]") {
   TempDir dir;
   SECTION("segment.bytes") {
     auto log = open_log(dir.path(), config_with([](LogConfig& c) { c.segment_bytes = 10000; }));
-    for (int i = 0; i < 10; ++i) REQUIRE(append_tmp(*log, make_test_batch(1, 3000, 1)).ok());
+    for (int i = 0; i < 10; ++i) REQUIRE(append_tmp(*log, make_test_batch(1, 3000, 1)).has_value());
     CHECK(log->segment_count() >= 4);
     for (auto b : log->segment_base_offsets()) {
       auto sz = std::filesystem::file_size(dir / segment_file_name(b, ".log"));
@@ -164,10 +164,10 @@ TEST_CASE("segments roll on size, time and full index", "[log][roll]") {
   SECTION("segment.ms") {
     auto log = open_log(dir.path(), config_with([](LogConfig& c) { c.segment_ms = 1000; }));
     int64_t now = wall_clock_ms();
-    REQUIRE(append_tmp(*log, make_test_batch(1, 10, now), 0, now).ok());
-    REQUIRE(append_tmp(*log, make_test_batch(1, 10, now), 0, now + 500).ok());
+    REQUIRE(append_tmp(*log, make_test_batch(1, 10, now), 0, now).has_value());
+    REQUIRE(append_tmp(*log, make_test_batch(1, 10, now), 0, now + 500).has_value());
     CHECK(log->segment_count() == 1);
-    REQUIRE(append_tmp(*log, make_test_batch(1, 10, now), 0, now + 1500).ok());
+    REQUIRE(append_tmp(*log, make_test_batch(1, 10, now), 0, now + 1500).has_value());
     CHECK(log->segment_count() == 2);
     CHECK(log->segment_base_offsets().back() == 2);
   }
@@ -176,14 +176,14 @@ TEST_CASE("segments roll on size, time and full index", "[log][roll]") {
                           c.segment_index_bytes = 8 * 4;  // 4 offset entries, 2 time entries
                           c.index_interval_bytes = 1;
                         }));
-    for (int i = 0; i < 20; ++i) REQUIRE(append_tmp(*log, make_test_batch(1, 10, 100 + i)).ok());
+    for (int i = 0; i < 20; ++i) REQUIRE(append_tmp(*log, make_test_batch(1, 10, 100 + i)).has_value());
     CHECK(log->segment_count() >= 5);
     auto all = read_all_batches(*log);
     CHECK(all.size() == 20);
   }
   SECTION("rolled index files are trimmed") {
     auto log = open_log(dir.path(), config_with([](LogConfig& c) { c.segment_bytes = 20000; }));
-    for (int i = 0; i < 8; ++i) REQUIRE(append_tmp(*log, make_test_batch(1, 5000, 100 + i)).ok());
+    for (int i = 0; i < 8; ++i) REQUIRE(append_tmp(*log, make_test_batch(1, 5000, 100 + i)).has_value());
     auto bases = log->segment_base_offsets();
     REQUIRE(bases.size() >= 2);
     CHECK(std::filesystem::file_size(dir / segment_file_name(bases[0], ".index")) % 8 == 0);
@@ -199,12 +199,12 @@ TEST_CASE("retention by time and bytes deletes whole old segments", "[log][reten
     c.retention_ms = -1;
   });
   auto log = open_log(dir.path(), cfg);
-  for (int i = 0; i < 20; ++i) REQUIRE(append_tmp(*log, make_test_batch(1, 3000, 1000 + i * 1000)).ok());
+  for (int i = 0; i < 20; ++i) REQUIRE(append_tmp(*log, make_test_batch(1, 3000, 1000 + i * 1000)).has_value());
   const size_t segs = log->segment_count();
   REQUIRE(segs >= 10);
   // A reader holding a slice of the first segment keeps its bytes.
   auto held = log->read(Offset(0), 100);
-  REQUIRE(!held.slice.empty());
+  REQUIRE(!held->slice.empty());
   CHECK(log->delete_old_segments(wall_clock_ms()) == 0);  // retention.ms = -1
   SECTION("time") {
     log->set_config(config_with([](LogConfig& c) {
@@ -215,15 +215,15 @@ TEST_CASE("retention by time and bytes deletes whole old segments", "[log][reten
     int n = log->delete_old_segments(16000);
     CHECK(n > 0);
     CHECK(log->log_start_offset().value == log->segment_base_offsets().front());
-    CHECK(log->read(Offset(0), 100).error == LogErrc::kOffsetOutOfRange);
+    CHECK(outcome(log->read(Offset(0), 100)) == LogErrc::kOffsetOutOfRange);
     auto first = log->read(log->log_start_offset(), 100);
-    REQUIRE(!first.slice.empty());
-    auto first_bytes = first.slice.read_all();
+    REQUIRE(!first->slice.empty());
+    auto first_bytes = first->slice.read_all();
     RecordBatchView v(first_bytes);
     CHECK(v.max_timestamp() >= 6000);
     CHECK(!std::filesystem::exists(dir / segment_file_name(0, ".log")));
-    auto bytes = held.slice.read_all();  // deleted file, still readable through the fd
-    CHECK(bytes.size() == held.slice.length);
+    auto bytes = held->slice.read_all();  // deleted file, still readable through the fd
+    CHECK(bytes.size() == held->slice.length);
   }
   SECTION("bytes") {
     log->set_config(config_with([](LogConfig& c) {
@@ -237,13 +237,13 @@ TEST_CASE("retention by time and bytes deletes whole old segments", "[log][reten
     CHECK(log->segment_count() < segs);
   }
   SECTION("DeleteRecords") {
-    CHECK(log->maybe_increment_log_start_offset(Offset(100)) == LogErrc::kOffsetOutOfRange);
-    REQUIRE(log->maybe_increment_log_start_offset(Offset(7)) == LogErrc::kNone);
+    CHECK(outcome(log->maybe_increment_log_start_offset(Offset(100))) == LogErrc::kOffsetOutOfRange);
+    REQUIRE(outcome(log->maybe_increment_log_start_offset(Offset(7))) == LogErrc::kNone);
     CHECK(log->log_start_offset().value == 7);
-    CHECK(log->read(Offset(6), 100).error == LogErrc::kOffsetOutOfRange);
-    CHECK(log->read(Offset(7), 100).error == LogErrc::kNone);
+    CHECK(outcome(log->read(Offset(6), 100)) == LogErrc::kOffsetOutOfRange);
+    CHECK(outcome(log->read(Offset(7), 100)) == LogErrc::kNone);
     CHECK(log->segment_base_offsets().front() <= 7);
-    CHECK(log->maybe_increment_log_start_offset(Offset(3)) == LogErrc::kNone);
+    CHECK(outcome(log->maybe_increment_log_start_offset(Offset(3))) == LogErrc::kNone);
     CHECK(log->log_start_offset().value == 7);
   }
 }
@@ -254,8 +254,8 @@ TEST_CASE("LogAppendTime stamps batches and reports the time", "[log][append]") 
       open_log(dir.path(), config_with([](LogConfig& c) { c.message_timestamp_type = TimestampType::kLogAppendTime; }));
   auto b = make_test_batch(3, 10, 5);
   auto r = log->append(b, 0, 777777);
-  REQUIRE(r.ok());
-  CHECK(r.log_append_time == 777777);
+  REQUIRE(r.has_value());
+  CHECK(r->log_append_time == 777777);
   auto stored = read_all_batches(*log);
   REQUIRE(stored.size() == 1);
   RecordBatchView v(stored[0]);
@@ -269,29 +269,29 @@ TEST_CASE("append rejects bad input without touching the log", "[log][append]") 
   TempDir dir;
   auto log = open_log(dir.path(), config_with([](LogConfig& c) { c.max_message_bytes = 2000; }));
   auto ok = make_test_batch(1, 10, 1);
-  REQUIRE(log->append(ok).ok());
+  REQUIRE(log->append(ok).has_value());
   auto big = make_test_batch(1, 3000, 1);
-  CHECK(log->append(big).error == LogErrc::kMessageTooLarge);
+  CHECK(outcome(log->append(big)) == LogErrc::kMessageTooLarge);
   auto bad = make_test_batch(1, 10, 1);
   bad.back() ^= 1;
-  CHECK(log->append(bad).error == LogErrc::kCorruptMessage);
+  CHECK(outcome(log->append(bad)) == LogErrc::kCorruptMessage);
   auto old = make_test_batch(1, 10, 1);
   old[16] = 1;
-  CHECK(log->append(old).error == LogErrc::kUnsupportedForMessageFormat);
+  CHECK(outcome(log->append(old)) == LogErrc::kUnsupportedForMessageFormat);
   auto ctrl = BatchBuilder().control(true).add(std::nullopt, std::string_view("x"), 1).build();
-  CHECK(log->append(ctrl).error == LogErrc::kInvalidRecord);
+  CHECK(outcome(log->append(ctrl)) == LogErrc::kInvalidRecord);
   // A right CRC over records consumers could not parse: refused, as Kafka does.
   auto framing = make_test_batch(2, 10, 1);
   framing[batch_layout::kHeaderSize] = 0x7E;  // the first record's length lies
   store_be32(framing.data() + batch_layout::kCrc,
              crc32c(framing.data() + batch_layout::kAttributes, framing.size() - batch_layout::kAttributes));
-  CHECK(log->append(framing).error == LogErrc::kInvalidRecord);
+  CHECK(outcome(log->append(framing)) == LogErrc::kInvalidRecord);
   std::vector<uint8_t> two = ok;
   two.insert(two.end(), bad.begin(), bad.end());
-  CHECK(log->append(two).error == LogErrc::kCorruptMessage);  // all or nothing
+  CHECK(outcome(log->append(two)) == LogErrc::kCorruptMessage);  // all or nothing
   auto future = make_test_batch(1, 10, wall_clock_ms() + 10LL * 3600 * 1000);
   log->set_config(config_with([](LogConfig& c) { c.message_timestamp_after_max_ms = 3600000; }));
-  CHECK(log->append(future).error == LogErrc::kInvalidTimestamp);
+  CHECK(outcome(log->append(future)) == LogErrc::kInvalidTimestamp);
   CHECK(log->log_end_offset().value == 1);
   CHECK(read_all_batches(*log).size() == 1);
 }
@@ -310,7 +310,7 @@ TEST_CASE("flush.messages=1 with concurrent writers: group commit, no lost offse
       for (int i = 0; i < kPer; ++i) {
         auto b = make_test_batch(2, 200, 1000 + i, static_cast<uint64_t>(t * 1000 + i));
         auto r = log->append(b);
-        if (r.ok()) got[t].push_back(r.base_offset.value);
+        if (r.has_value()) got[t].push_back(r->base_offset.value);
         // Concurrent reader on the same log.
         auto rd = log->read(Offset(0), 4096);
         (void)rd;
@@ -332,7 +332,7 @@ TEST_CASE("flush.messages=1 with concurrent writers: group commit, no lost offse
 TEST_CASE("compressed batches are stored opaquely and looked up at batch level", "[log][append]") {
   TempDir dir;
   auto log = open_log(dir.path(), config_with());
-  REQUIRE(append_tmp(*log, make_test_batch(2, 10, 100)).ok());
+  REQUIRE(append_tmp(*log, make_test_batch(2, 10, 100)).has_value());
   // Mark a batch as gzip-compressed (payload left as is: the log never
   // decompresses) and fix the CRC.
   BatchBuilder bb;
@@ -343,8 +343,8 @@ TEST_CASE("compressed batches are stored opaquely and looked up at batch level",
              crc32c(b.data() + batch_layout::kAttributes, b.size() - batch_layout::kAttributes));
   auto copy = b;
   auto r = log->append(b);
-  REQUIRE(r.ok());
-  CHECK(r.base_offset.value == 2);
+  REQUIRE(r.has_value());
+  CHECK(r->base_offset.value == 2);
   auto stored = read_all_batches(*log, 2);
   REQUIRE(stored.size() == 1);
   RecordBatchView w(copy);

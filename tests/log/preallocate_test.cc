@@ -73,7 +73,7 @@ TEST_CASE("preallocate: a new segment's blocks are held up front and given back 
   std::vector<std::vector<uint8_t>> written;
   while (log->segment_count() == 1) {
     written.push_back(make_test_batch(2, 100'000, 1000));
-    REQUIRE(append_tmp(*log, written.back()).ok());
+    REQUIRE(append_tmp(*log, written.back()).has_value());
   }
   const auto bases = log->segment_base_offsets();
   auto rolled = blocks_of(log_file(dir.path(), bases[0]));
@@ -93,7 +93,7 @@ TEST_CASE("preallocate: a new segment's blocks are held up front and given back 
 TEST_CASE("preallocate: off, a new segment holds no blocks ahead", "[log][preallocate]") {
   TempDir dir;
   auto log = open_log(dir.path(), preallocating(false));
-  REQUIRE(append_tmp(*log, make_test_batch(1, 1000, 1000)).ok());
+  REQUIRE(append_tmp(*log, make_test_batch(1, 1000, 1000)).has_value());
   CHECK(blocks_of(log_file(dir.path(), 0)).allocated < kSegmentBytes / 2);
 }
 
@@ -106,7 +106,7 @@ TEST_CASE("preallocate: after a crash, recovery sees only what was written, and 
     auto log = open_log(dir.path(), preallocating(true));
     for (int i = 0; i < 5; ++i) {
       written.push_back(make_test_batch(3, 2000, 1000 + i));
-      REQUIRE(append_tmp(*log, written.back()).ok());
+      REQUIRE(append_tmp(*log, written.back()).has_value());
     }
   }  // dropped without close(): as a kill -9 leaves it
   // Restarted with preallocate off: the crashed segment's blocks are still
@@ -116,7 +116,7 @@ TEST_CASE("preallocate: after a crash, recovery sees only what was written, and 
   CHECK(read_all_batches(*log).size() == written.size());
   const auto crashed = blocks_of(log_file(dir.path(), 0));
   CHECK(crashed.allocated >= kSegmentBytes);
-  REQUIRE(log->roll(wall_clock_ms()) == LogErrc::kNone);
+  REQUIRE(outcome(log->roll(wall_clock_ms())) == LogErrc::kNone);
   const auto after = blocks_of(log_file(dir.path(), 0));
   CHECK(after.size == crashed.size);
   CHECK(after.allocated <= after.size + int64_t{64} * 1024);

@@ -27,44 +27,44 @@ TEST_CASE("a retried batch is answered with its first offsets and stored once", 
   TempDir d;
   auto log = open_log(d.path(), config_with());
   auto first = append_tmp(*log, idem(7, 0, 0));
-  REQUIRE(first.ok());
-  REQUIRE(append_tmp(*log, idem(7, 0, 2)).ok());
+  REQUIRE(first.has_value());
+  REQUIRE(append_tmp(*log, idem(7, 0, 2)).has_value());
   auto retry = append_tmp(*log, idem(7, 0, 0));
-  CHECK(retry.ok());
-  CHECK(retry.duplicate);
-  CHECK(retry.base_offset == first.base_offset);
-  CHECK(retry.last_offset == first.last_offset);
+  CHECK(retry.has_value());
+  CHECK(retry->duplicate);
+  CHECK(retry->base_offset == first->base_offset);
+  CHECK(retry->last_offset == first->last_offset);
   CHECK(log->log_end_offset().value == 4);
 }
 
 TEST_CASE("only the last five batches are remembered", "[log][producer]") {
   TempDir d;
   auto log = open_log(d.path(), config_with());
-  for (int i = 0; i < 7; ++i) REQUIRE(append_tmp(*log, idem(1, 0, i * 2)).ok());
-  CHECK(append_tmp(*log, idem(1, 0, 4)).duplicate);  // batch 3 of 7: kept
-  auto old = append_tmp(*log, idem(1, 0, 0));        // batch 1: forgotten -> out of order
-  CHECK(old.error == LogErrc::kOutOfOrderSequence);
+  for (int i = 0; i < 7; ++i) REQUIRE(append_tmp(*log, idem(1, 0, i * 2)).has_value());
+  CHECK(append_tmp(*log, idem(1, 0, 4))->duplicate);  // batch 3 of 7: kept
+  auto old = append_tmp(*log, idem(1, 0, 0));         // batch 1: forgotten -> out of order
+  CHECK(outcome(old) == LogErrc::kOutOfOrderSequence);
 }
 
 TEST_CASE("a sequence gap and a stale epoch are refused", "[log][producer]") {
   TempDir d;
   auto log = open_log(d.path(), config_with());
-  REQUIRE(append_tmp(*log, idem(3, 1, 0)).ok());
-  CHECK(append_tmp(*log, idem(3, 1, 5)).error == LogErrc::kOutOfOrderSequence);
-  CHECK(append_tmp(*log, idem(3, 0, 2)).error == LogErrc::kInvalidProducerEpoch);
+  REQUIRE(append_tmp(*log, idem(3, 1, 0)).has_value());
+  CHECK(outcome(append_tmp(*log, idem(3, 1, 5))) == LogErrc::kOutOfOrderSequence);
+  CHECK(outcome(append_tmp(*log, idem(3, 0, 2))) == LogErrc::kInvalidProducerEpoch);
   // A bumped epoch starts again at sequence 0; anything else is out of order.
-  CHECK(append_tmp(*log, idem(3, 2, 9)).error == LogErrc::kOutOfOrderSequence);
-  CHECK(append_tmp(*log, idem(3, 2, 0)).ok());
+  CHECK(outcome(append_tmp(*log, idem(3, 2, 9))) == LogErrc::kOutOfOrderSequence);
+  CHECK(append_tmp(*log, idem(3, 2, 0)).has_value());
   CHECK(log->log_end_offset().value == 4);
   // Non-idempotent batches are not tracked at all.
-  CHECK(append_tmp(*log, make_test_batch(3, 10, wall_clock_ms())).ok());
+  CHECK(append_tmp(*log, make_test_batch(3, 10, wall_clock_ms())).has_value());
 }
 
 TEST_CASE("a new producer may start at any sequence", "[log][producer]") {
   TempDir d;
   auto log = open_log(d.path(), config_with());
-  CHECK(append_tmp(*log, idem(9, 0, 42)).ok());
-  CHECK(append_tmp(*log, idem(9, 0, 44)).ok());
+  CHECK(append_tmp(*log, idem(9, 0, 42)).has_value());
+  CHECK(append_tmp(*log, idem(9, 0, 44)).has_value());
 }
 
 TEST_CASE("producer state survives a restart: snapshot at close, replay after a crash", "[log][producer]") {
@@ -72,7 +72,7 @@ TEST_CASE("producer state survives a restart: snapshot at close, replay after a 
   auto cfg = config_with([](LogConfig& c) { c.segment_bytes = 400; });
   {
     auto log = open_log(d.path(), cfg);
-    for (int i = 0; i < 10; ++i) REQUIRE(append_tmp(*log, idem(5, 0, i * 2)).ok());
+    for (int i = 0; i < 10; ++i) REQUIRE(append_tmp(*log, idem(5, 0, i * 2)).has_value());
     REQUIRE(log->segment_count() > 1);
     CHECK(!ProducerStateManager::list_snapshots(d.path()).empty());  // one per roll
     log->close();
@@ -80,17 +80,17 @@ TEST_CASE("producer state survives a restart: snapshot at close, replay after a 
   {  // clean: the snapshot at the end covers everything
     auto log = open_log(d.path(), cfg, /*clean=*/true);
     CHECK(log->producer_batches_replayed() == 0);
-    CHECK(append_tmp(*log, idem(5, 0, 18)).duplicate);  // the last batch, kept by the snapshot
-    CHECK(append_tmp(*log, idem(5, 0, 30)).error == LogErrc::kOutOfOrderSequence);
-    CHECK(append_tmp(*log, idem(5, 0, 20)).ok());
+    CHECK(append_tmp(*log, idem(5, 0, 18))->duplicate);  // the last batch, kept by the snapshot
+    CHECK(outcome(append_tmp(*log, idem(5, 0, 30))) == LogErrc::kOutOfOrderSequence);
+    CHECK(append_tmp(*log, idem(5, 0, 20)).has_value());
     // no close: as after a crash
   }
   {
     auto log = open_log(d.path(), cfg);
     CHECK(log->producer_batches_replayed() >= 1);
     CHECK(log->producer_batches_replayed() < 11);  // from the newest snapshot, not the start
-    CHECK(append_tmp(*log, idem(5, 0, 20)).duplicate);
-    CHECK(append_tmp(*log, idem(5, 0, 22)).ok());
+    CHECK(append_tmp(*log, idem(5, 0, 20))->duplicate);
+    CHECK(append_tmp(*log, idem(5, 0, 22)).has_value());
   }
 }
 
@@ -98,7 +98,7 @@ TEST_CASE("a corrupt snapshot is ignored and the log is replayed", "[log][produc
   TempDir d;
   {
     auto log = open_log(d.path(), config_with());
-    for (int i = 0; i < 3; ++i) REQUIRE(append_tmp(*log, idem(2, 0, i * 2)).ok());
+    for (int i = 0; i < 3; ++i) REQUIRE(append_tmp(*log, idem(2, 0, i * 2)).has_value());
     log->close();
   }
   auto snaps = ProducerStateManager::list_snapshots(d.path());
@@ -112,5 +112,5 @@ TEST_CASE("a corrupt snapshot is ignored and the log is replayed", "[log][produc
   }
   auto log = open_log(d.path(), config_with(), true);
   CHECK(log->producer_batches_replayed() == 3);
-  CHECK(append_tmp(*log, idem(2, 0, 4)).duplicate);
+  CHECK(append_tmp(*log, idem(2, 0, 4))->duplicate);
 }

@@ -40,8 +40,8 @@ bool try_append(LogManager& m, int64_t i) {
     if (!log) return false;
     auto b = make_test_batch(3, 100, kT0 + i, static_cast<uint64_t>(i));
     auto r = log->append(b);
-    if (r.ok()) return true;
-    if (r.error != LogErrc::kUnknownTopicOrPartition) return false;
+    if (r.has_value()) return true;
+    if (outcome(r) != LogErrc::kUnknownTopicOrPartition) return false;
     std::this_thread::yield();
   }
 }
@@ -88,7 +88,7 @@ std::vector<std::string> entries(const fs::path& dir) {
 TEST_CASE("replica dir mover: moves a partition online, appends during the copy", "[log][move]") {
   TempDir d;
   LogManager m(two_dirs(d));
-  REQUIRE(m.create_topic(kTp.topic, 1).error == LogErrc::kNone);
+  REQUIRE(outcome(m.create_topic(kTp.topic, 1)) == LogErrc::kNone);
   for (int i = 0; i < 100; ++i) append_one(m, i);
   const size_t src = dir_of(m), dest = 1 - src;
   auto& mover = m.replica_mover();
@@ -133,7 +133,7 @@ TEST_CASE("replica dir mover: moves a partition online, appends during the copy"
 TEST_CASE("replica dir mover: requests", "[log][move]") {
   TempDir d;
   LogManager m(two_dirs(d));
-  REQUIRE(m.create_topic(kTp.topic, 1).error == LogErrc::kNone);
+  REQUIRE(outcome(m.create_topic(kTp.topic, 1)) == LogErrc::kNone);
   auto& mover = m.replica_mover();
   mover.set_manual();
   CHECK(mover.request({"nope", 0}, 0) == LogErrc::kUnknownTopicOrPartition);
@@ -146,7 +146,7 @@ TEST_CASE("replica dir mover: requests", "[log][move]") {
 TEST_CASE("replica dir mover: a move cancelled by a request back to the source", "[log][move]") {
   TempDir d;
   LogManager m(two_dirs(d));
-  REQUIRE(m.create_topic(kTp.topic, 1).error == LogErrc::kNone);
+  REQUIRE(outcome(m.create_topic(kTp.topic, 1)) == LogErrc::kNone);
   for (int i = 0; i < 50; ++i) append_one(m, i);
   const size_t src = dir_of(m);
   auto& mover = m.replica_mover();
@@ -167,7 +167,7 @@ TEST_CASE("replica dir mover: a kill after each step loses nothing and serves no
       size_t src = 0;
       {
         LogManager m(two_dirs(d));
-        REQUIRE(m.create_topic(kTp.topic, 1).error == LogErrc::kNone);
+        REQUIRE(outcome(m.create_topic(kTp.topic, 1)) == LogErrc::kNone);
         for (int i = 0; i < 80; ++i) append_one(m, i);
         src = dir_of(m);
         auto& mover = m.replica_mover();
@@ -201,7 +201,7 @@ TEST_CASE("replica dir mover: the copy keeps to its rate (replica.alter.log.dirs
           "[log][move]") {
   TempDir d;
   LogManager m(two_dirs(d));
-  REQUIRE(m.create_topic(kTp.topic, 1).error == LogErrc::kNone);
+  REQUIRE(outcome(m.create_topic(kTp.topic, 1)) == LogErrc::kNone);
   for (int i = 0; i < 300; ++i) append_one(m, i);  // ~100 KB
   auto& mover = m.replica_mover();
   mover.set_manual();

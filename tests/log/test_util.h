@@ -40,7 +40,7 @@ inline std::shared_ptr<Log> open_log(const std::filesystem::path& dir, std::shar
 }
 
 // Appends a temporary batch (tests only; the broker appends request buffers).
-inline AppendResult append_tmp(Log& log, std::vector<uint8_t> b, int32_t epoch = 0, int64_t now_ms = -1) {
+inline Result<Appended> append_tmp(Log& log, std::vector<uint8_t> b, int32_t epoch = 0, int64_t now_ms = -1) {
   return now_ms < 0 ? log.append(b, epoch) : log.append(b, epoch, now_ms);
 }
 
@@ -51,8 +51,8 @@ inline std::vector<std::vector<uint8_t>> read_all_batches(const Log& log, int64_
   int64_t o = from < 0 ? log.log_start_offset().value : from;
   while (o < log.log_end_offset().value) {
     auto r = log.read(Offset(o), max_bytes);
-    if (r.error != LogErrc::kNone || r.slice.empty()) break;
-    auto bytes = r.slice.read_all();
+    if (!r || r->slice.empty()) break;
+    auto bytes = r->slice.read_all();
     BatchIterator it(bytes);
     RecordBatchView v;
     while (it.next(v)) {
@@ -72,7 +72,8 @@ inline std::vector<uint8_t> txn_batch(int64_t pid, int16_t epoch, int32_t seq, i
 }
 
 // A COMMIT/ABORT marker appended at leader epoch 0; `tv` the transaction version.
-inline AppendResult marker(Log& log, int64_t pid, int16_t epoch, bool commit, int32_t coord_epoch = 0, int16_t tv = 1) {
+inline Result<Appended> marker(Log& log, int64_t pid, int16_t epoch, bool commit, int32_t coord_epoch = 0,
+                               int16_t tv = 1) {
   return log.append_marker(pid, epoch, commit, coord_epoch, tv, 0, wall_clock_ms());
 }
 

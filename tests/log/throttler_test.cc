@@ -41,8 +41,8 @@ TEST_CASE("The cleaner keeps to log.cleaner.io.max.bytes.per.second", "[log][cle
   for (int i = 0; i < 40; ++i) {
     BatchBuilder b;
     for (int k = 0; k < 20; ++k) b.add("k" + std::to_string(k), std::string(1000, 'a' + i % 26), ts);
-    REQUIRE(append_tmp(*log, b.build()).ok());
-    if (i % 10 == 9) REQUIRE(log->roll(ts) == LogErrc::kNone);
+    REQUIRE(append_tmp(*log, b.build()).has_value());
+    if (i % 10 == 9) REQUIRE(outcome(log->roll(ts)) == LogErrc::kNone);
   }
   // A fake clock: 0.1 ms per reading plus the sleeps, which are only added up.
   int64_t fake_ns = 0, slept_ms = 0;

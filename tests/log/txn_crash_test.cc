@@ -37,13 +37,13 @@ std::shared_ptr<const LogConfig> small_segments() {
       // transactions stay open, holding the LSO, as a crashed client's would.
       const int64_t pid = 1 + 4 * static_cast<int64_t>(seed) + static_cast<int64_t>(rng() % 4);
       if (rng() % 3 == 0) {
-        if (!log->append_marker(pid, 0, rng() % 2, 0, 1, 0, wall_clock_ms()).ok()) _exit(3);
+        if (!log->append_marker(pid, 0, rng() % 2, 0, 1, 0, wall_clock_ms()).has_value()) _exit(3);
         continue;
       }
       BatchBuilder b;
       b.producer(pid, 0, seq[pid]).transactional(true).add("k", "v", wall_clock_ms());
       auto bytes = b.build();
-      if (!log->append(bytes).ok()) _exit(4);
+      if (!log->append(bytes).has_value()) _exit(4);
       ++seq[pid];
     }
   } catch (...) {
@@ -103,7 +103,7 @@ TEST_CASE("crash test: SIGKILL mid-transactions, LSO and aborted list recovered"
     CHECK(log->last_stable_offset().value == e.lso);
     CHECK(log->collect_aborted_txns(Offset(0), Offset(log->log_end_offset().value + 1)) == e.aborted);
     auto r = log->read(Offset(0), 1 << 24, log->last_stable_offset());
-    auto bytes = r.slice.read_all();
+    auto bytes = r->slice.read_all();
     BatchIterator it(bytes);
     RecordBatchView v;
     while (it.next(v)) CHECK(v.base_offset() < e.lso);

@@ -33,14 +33,14 @@ void data(Log& log, Oracle& o, int64_t pid, bool txn) {
   if (pid >= 0) b.producer(pid, 0, o.seq[pid]).transactional(txn);
   b.add("k", "v", wall_clock_ms()).add("k", "v", wall_clock_ms());
   auto bytes = b.build();
-  REQUIRE(log.append(bytes).ok());
+  REQUIRE(log.append(bytes).has_value());
   if (pid >= 0) o.seq[pid] += 2;
   if (txn && !o.open.count(pid)) o.open[pid] = o.leo;
   o.leo += 2;
 }
 
 void end(Log& log, Oracle& o, int64_t pid, bool commit) {
-  REQUIRE(log.append_marker(pid, 0, commit, 0, 1, 0, wall_clock_ms()).ok());
+  REQUIRE(log.append_marker(pid, 0, commit, 0, 1, 0, wall_clock_ms()).has_value());
   const int64_t at = o.leo++;
   auto it = o.open.find(pid);
   if (it == o.open.end()) return;  // empty transaction
@@ -56,7 +56,7 @@ void check(const Log& log, const Oracle& o) {
   REQUIRE(log.last_stable_offset().value == o.lso());
   REQUIRE(log.collect_aborted_txns(Offset(0), Offset(o.leo + 1)) == o.aborted);
   auto r = log.read(Offset(0), 1 << 24, log.last_stable_offset());
-  auto bytes = r.slice.read_all();
+  auto bytes = r->slice.read_all();
   BatchIterator it(bytes);
   RecordBatchView v;
   int64_t next = 0;
@@ -85,13 +85,13 @@ TEST_CASE("LSO and aborted list follow the oracle through rolls and crashes", "[
     else if (op < 90)
       end(*log, o, pid, false);
     else if (op < 95)
-      REQUIRE(log->roll(wall_clock_ms()) == LogErrc::kNone);
+      REQUIRE(outcome(log->roll(wall_clock_ms())) == LogErrc::kNone);
     else {
       const bool clean = rng() % 2;
       if (clean)
         log->close();
       else
-        REQUIRE(log->flush() == LogErrc::kNone);
+        REQUIRE(outcome(log->flush()) == LogErrc::kNone);
       const int64_t leo = log->log_end_offset().value;
       log.reset();
       log = open_log(d.path(), config_with(), clean, clean ? leo : 0);

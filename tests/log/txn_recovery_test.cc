@@ -37,9 +37,9 @@ TEST_CASE("snapshot keeps ongoing transactions and coordinator epochs (Kafka's f
   TempDir d;
   {
     auto log = open_log(d.path(), config_with());
-    REQUIRE(append_tmp(*log, txn_batch(1, 0, 0)).ok());  // 0-1 P1 ends
-    REQUIRE(marker(*log, 1, 0, true, 9).ok());           // 2
-    REQUIRE(append_tmp(*log, txn_batch(2, 0, 0)).ok());  // 3-4 P2 open
+    REQUIRE(append_tmp(*log, txn_batch(1, 0, 0)).has_value());  // 0-1 P1 ends
+    REQUIRE(marker(*log, 1, 0, true, 9).has_value());           // 2
+    REQUIRE(append_tmp(*log, txn_batch(2, 0, 0)).has_value());  // 3-4 P2 open
     log->close();
   }
   const auto snap = ProducerStateManager::snapshot_path(d.path(), 5);
@@ -49,8 +49,8 @@ TEST_CASE("snapshot keeps ongoing transactions and coordinator epochs (Kafka's f
   auto log = open_log(d.path(), config_with(), /*clean=*/true, 5);
   CHECK(log->producer_batches_replayed() == 0);  // all from the snapshot
   CHECK(log->last_stable_offset().value == 3);
-  CHECK(marker(*log, 1, 0, true, 8).error == LogErrc::kTransactionCoordinatorFenced);
-  REQUIRE(marker(*log, 2, 0, false).ok());  // 5
+  CHECK(outcome(marker(*log, 1, 0, true, 8)) == LogErrc::kTransactionCoordinatorFenced);
+  REQUIRE(marker(*log, 2, 0, false).has_value());  // 5
   CHECK(log->aborted_txns_of_segment(0) == std::vector<AbortedTxn>{{2, 3, 5, 6}});
   CHECK(log->last_stable_offset().value == 6);
 }
@@ -59,13 +59,13 @@ TEST_CASE("crash with transactions open: LSO and aborted list rebuilt, nothing u
   TempDir d;
   {
     auto log = open_log(d.path(), config_with());
-    REQUIRE(append_tmp(*log, txn_batch(1, 0, 0)).ok());     // 0-1 P1 open
-    REQUIRE(log->roll(wall_clock_ms()) == LogErrc::kNone);  // snapshot at 2 holds P1's first offset
-    REQUIRE(append_tmp(*log, txn_batch(2, 0, 0)).ok());     // 2-3 P2
-    REQUIRE(append_tmp(*log, txn_batch(3, 0, 0)).ok());     // 4-5 P3
-    REQUIRE(marker(*log, 2, 0, false).ok());                // 6: {2, 2, 6, lso 0}
-    REQUIRE(marker(*log, 3, 0, true).ok());                 // 7
-    REQUIRE(log->flush() == LogErrc::kNone);
+    REQUIRE(append_tmp(*log, txn_batch(1, 0, 0)).has_value());       // 0-1 P1 open
+    REQUIRE(outcome(log->roll(wall_clock_ms())) == LogErrc::kNone);  // snapshot at 2 holds P1's first offset
+    REQUIRE(append_tmp(*log, txn_batch(2, 0, 0)).has_value());       // 2-3 P2
+    REQUIRE(append_tmp(*log, txn_batch(3, 0, 0)).has_value());       // 4-5 P3
+    REQUIRE(marker(*log, 2, 0, false).has_value());                  // 6: {2, 2, 6, lso 0}
+    REQUIRE(marker(*log, 3, 0, true).has_value());                   // 7
+    REQUIRE(outcome(log->flush()) == LogErrc::kNone);
     // no close(): no snapshot at the end, no clean-shutdown flag
   }
   std::filesystem::remove(d / "00000000000000000002.txnindex");  // the entry was lost with the page cache
@@ -74,8 +74,8 @@ TEST_CASE("crash with transactions open: LSO and aborted list rebuilt, nothing u
   CHECK(log->producer_batches_replayed() == 4);  // from the snapshot at 2
   CHECK(log->last_stable_offset().value == 0);   // P1 is still undecided
   CHECK(log->aborted_txns_of_segment(2) == std::vector<AbortedTxn>{{2, 2, 6, 0}});
-  CHECK(log->read(Offset(0), 1 << 20, log->last_stable_offset()).slice.empty());
-  REQUIRE(marker(*log, 1, 0, true).ok());  // the coordinator completes P1: 8
+  CHECK(log->read(Offset(0), 1 << 20, log->last_stable_offset())->slice.empty());
+  REQUIRE(marker(*log, 1, 0, true).has_value());  // the coordinator completes P1: 8
   CHECK(log->last_stable_offset().value == 9);
   CHECK(log->collect_aborted_txns(Offset(0), Offset(9)) == std::vector<AbortedTxn>{{2, 2, 6, 0}});
 }
@@ -84,8 +84,8 @@ TEST_CASE("recovery drops .txnindex entries the truncated log no longer backs", 
   TempDir d;
   {
     auto log = open_log(d.path(), config_with());
-    REQUIRE(append_tmp(*log, txn_batch(1, 0, 0)).ok());  // 0-1
-    REQUIRE(marker(*log, 1, 0, false).ok());             // 2
+    REQUIRE(append_tmp(*log, txn_batch(1, 0, 0)).has_value());  // 0-1
+    REQUIRE(marker(*log, 1, 0, false).has_value());             // 2
   }
   // Tear the marker batch: the log ends at 2, the index entry must go.
   const auto seg = d / "00000000000000000000.log";

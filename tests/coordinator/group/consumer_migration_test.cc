@@ -146,8 +146,8 @@ TEST_CASE("online downgrade: the last consumer member leaves and the classic mem
   Members m(f.c());
   // A real topic: a restarted coordinator resolves the subscriptions from the broker's topics.
   const auto foo = f.logs->create_topic("foo", 4);
-  REQUIRE(foo.error == storage::LogErrc::kNone);
-  m.topics.by_name["foo"] = {foo.topic_id, "foo", 4};
+  REQUIRE(foo);
+  m.topics.by_name["foo"] = {foo->topic_id, "foo", 4};
   const auto a = classic_group_of_one(f, m);
   REQUIRE(m.join("b").error == ErrorCode::kNone);
   REQUIRE(f.join(classic_join(m, a, {}, 0)).generation_id == 2);
@@ -155,7 +155,7 @@ TEST_CASE("online downgrade: the last consumer member leaves and the classic mem
   SECTION("restart first: the classic member's metadata is durable") {
     f.restart();
     Members again(f.c());
-    again.topics.by_name["foo"] = {foo.topic_id, "foo", 4};
+    again.topics.by_name["foo"] = {foo->topic_id, "foo", 4};
     auto d = f.c().describe_consumer_group("g");
     REQUIRE(d.members.size() == 2);
     CHECK(f.heartbeat("g", 2, a) == ErrorCode::kNone);  // still known as a classic member at epoch 2

@@ -140,7 +140,7 @@ TEST_CASE("FindCoordinator: this node for groups, one key or several", "[groups]
 
 TEST_CASE("a consumer's life at the oldest versions (librdkafka's probes)", "[groups][api]") {
   test::ApiHarness h({"group.min.session.timeout.ms=100"});
-  REQUIRE(h.logs().create_topic("t", 1).error == storage::LogErrc::kNone);
+  REQUIRE(outcome(h.logs().create_topic("t", 1)) == storage::LogErrc::kNone);
   auto j = h.call<JoinGroupResponse>(join(""), 0);  // no MEMBER_ID_REQUIRED before v4
   REQUIRE(j.error_code == 0);
   CHECK(j.generation_id == 1);
@@ -178,7 +178,7 @@ TEST_CASE("a consumer's life at the oldest versions (librdkafka's probes)", "[gr
 
 TEST_CASE("a consumer's life at the newest versions", "[groups][api]") {
   test::ApiHarness h;
-  REQUIRE(h.logs().create_topic("t", 1).error == storage::LogErrc::kNone);
+  REQUIRE(outcome(h.logs().create_topic("t", 1)) == storage::LogErrc::kNone);
   auto first = h.call<JoinGroupResponse>(join(""), 9);
   REQUIRE(first.error_code == 79);  // MEMBER_ID_REQUIRED
   auto j = h.call<JoinGroupResponse>(join(first.member_id), 9);

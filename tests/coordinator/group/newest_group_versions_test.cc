@@ -65,7 +65,7 @@ OffsetFetchRequest::OffsetFetchRequestTopics fetch_topic(Uuid id, std::vector<in
 
 TEST_CASE("OffsetCommit v10 names topics by id, an unknown id is UNKNOWN_TOPIC_ID", "[groups][api][v10]") {
   test::ApiHarness h;
-  REQUIRE(h.logs().create_topic("t", 2).error == storage::LogErrc::kNone);
+  REQUIRE(outcome(h.logs().create_topic("t", 2)) == storage::LogErrc::kNone);
   const Uuid id = h.logs().topic("t")->topic_id;
   auto resp = h.call<OffsetCommitResponse>(commit({commit_topic(id, "", 1, 42), commit_topic(id, "", 7, 1),
                                                    commit_topic(other_id(id), "", 0, 1), commit_topic({}, "", 0, 1)}),
@@ -95,7 +95,7 @@ TEST_CASE("OffsetCommit v10 names topics by id, an unknown id is UNKNOWN_TOPIC_I
 
 TEST_CASE("OffsetFetch v10 names topics by id, also when it lists all of them", "[groups][api][v10]") {
   test::ApiHarness h;
-  REQUIRE(h.logs().create_topic("t", 2).error == storage::LogErrc::kNone);
+  REQUIRE(outcome(h.logs().create_topic("t", 2)) == storage::LogErrc::kNone);
   const Uuid id = h.logs().topic("t")->topic_id;
   REQUIRE(h.call<OffsetCommitResponse>(commit({commit_topic(id, "", 0, 9)}), 10).topics[0].partitions[0].error_code ==
           0);
@@ -132,7 +132,7 @@ TEST_CASE("OffsetFetch v10 names topics by id, also when it lists all of them", 
 
 TEST_CASE("DescribeGroups v6: an unknown group is GROUP_ID_NOT_FOUND, still Dead", "[groups][api][v6]") {
   test::ApiHarness h;
-  REQUIRE(h.logs().create_topic("t", 1).error == storage::LogErrc::kNone);
+  REQUIRE(outcome(h.logs().create_topic("t", 1)) == storage::LogErrc::kNone);
   REQUIRE(h.call<OffsetCommitResponse>(commit({commit_topic({}, "t", 0, 1)}), 9).topics[0].partitions[0].error_code ==
           0);
   DescribeGroupsRequest req;
@@ -152,7 +152,7 @@ TEST_CASE("DescribeGroups v6: an unknown group is GROUP_ID_NOT_FOUND, still Dead
 
 TEST_CASE("DeleteGroups v3: per-group results, no message for classic groups", "[groups][api][v3]") {
   test::ApiHarness h;
-  REQUIRE(h.logs().create_topic("t", 1).error == storage::LogErrc::kNone);
+  REQUIRE(outcome(h.logs().create_topic("t", 1)) == storage::LogErrc::kNone);
   REQUIRE(h.call<OffsetCommitResponse>(commit({commit_topic({}, "t", 0, 1)}), 9).topics[0].partitions[0].error_code ==
           0);
   DeleteGroupsRequest req;

@@ -29,8 +29,8 @@ std::vector<StoredRecord> read_partition(storage::LogManager& logs, int32_t part
   auto log = logs.get_log("__consumer_offsets", partition);
   REQUIRE(log);
   auto rr = log->read(log->log_start_offset(), 16 << 20);
-  REQUIRE(rr.error == storage::LogErrc::kNone);
-  auto bytes = rr.slice.read_all();
+  REQUIRE(outcome(rr) == storage::LogErrc::kNone);
+  auto bytes = rr->slice.read_all();
   std::vector<StoredRecord> out;
   storage::BatchIterator batches(bytes);
   storage::RecordBatchView b;
