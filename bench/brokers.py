@@ -326,12 +326,11 @@ class Ceiling(Broker):
 
 
 @contextlib.contextmanager
-def running(broker, keep=False):
-    """`broker` started and listening; on the way out its last output lines
-    are logged if the body failed, and it is stopped and (unless `keep`)
-    removed."""
+def guarded(broker, keep=False):
+    """`broker` (which the body starts); on the way out its last output lines
+    are logged if the body failed or the broker died, and it is stopped and
+    (unless `keep`) removed."""
     try:
-        broker.started()
         yield broker
         if not broker.alive():
             raise RuntimeError(f"{broker.name} exited during the run")
@@ -342,6 +341,14 @@ def running(broker, keep=False):
         broker.stop()
         if not keep:
             broker.remove()
+
+
+@contextlib.contextmanager
+def running(broker, keep=False):
+    """`broker` started and listening, guarded()."""
+    with guarded(broker, keep):
+        broker.started()
+        yield broker
 
 
 def measure(broker, fn, records=None):
@@ -373,6 +380,16 @@ def measure(broker, fn, records=None):
 def scratch(prefix):
     """A scratch directory for a run's brokers (the caller removes it)."""
     return Path(tempfile.mkdtemp(prefix=prefix))
+
+
+@contextlib.contextmanager
+def work_dir(args, prefix):
+    """args.work: a scratch directory for the body's brokers, removed after."""
+    args.work = scratch(prefix)
+    try:
+        yield args.work
+    finally:
+        shutil.rmtree(args.work, ignore_errors=True)
 
 
 def _interrupted(signum, _frame):

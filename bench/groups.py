@@ -19,7 +19,6 @@ group.initial.rebalance.delay.ms is 3 s, Skiff's 0 (a dev broker's choice,
 as Kafka's own quickstart config sets it). A failed test is reported and
 the run goes on; the exit status is then 1.
 """
-import shutil
 import statistics
 import sys
 
@@ -87,11 +86,8 @@ def main():
     args.jars = args.jars or brokers.kafka_jars(args.kafka_version)
     report = Report("groups", args, environment(kafka=args.kafka_version, client=(
         f"kafka-clients {args.kafka_version} (tests/bench/GroupRebalanceBench.java), {args.rounds} round(s)")))
-    args.work = brokers.scratch("bench-groups-")
-    try:
+    with brokers.work_dir(args, "bench-groups-"):
         report.rounds(lambda name, r: run_broker(args, name, r))
-    finally:
-        shutil.rmtree(args.work, ignore_errors=True)
     report.add(summarize(report))
     report.finish()
     return 1 if any("error" in v for r in report.runs for v in r["results"].values()) else 0

@@ -39,7 +39,6 @@ what the client, loopback TCP and this machine allow a server that costs
 nothing but a wake-up per read: the bound a broker's figure is read against.
 (A broker that batches its wake-ups can pass it where wake-ups are slow.)
 """
-import shutil
 import sys
 import time
 
@@ -157,7 +156,7 @@ def run_broker(args, name, round_no):
     log(f"round {round_no}: {broker.name} on {broker.bootstrap}")
     broker.prepare()
     out = {"e2e": []}
-    try:
+    with brokers.guarded(broker):
         if ceiling:  # no topics to make, no e2e: only the raw saturation
             broker.start()
             broker.wait_ready()
@@ -173,14 +172,6 @@ def run_broker(args, name, round_no):
             for client in clients_for(args, broker):
                 for producers in (1, 8):
                     out[f"{client} x{producers}"] = saturation(args, broker, client, producers)
-        if not broker.alive():
-            raise RuntimeError(f"{broker.name} exited during the run")
-    except BaseException:
-        log(broker.log_tail())
-        raise
-    finally:
-        broker.stop()
-        broker.remove()
     return out
 
 
@@ -245,11 +236,8 @@ def main():
     args.null_responder = args.null_responder or brokers.tool(args, "skiff_null_responder")
     report = Report("request_cost", args, tool_environment(args))
     log(f"environment: {report.env}")
-    args.work = brokers.scratch("bench-request-cost-")
-    try:
+    with brokers.work_dir(args, "bench-request-cost-"):
         report.rounds(lambda name, r: run_broker(args, name, r))
-    finally:
-        shutil.rmtree(args.work, ignore_errors=True)
     for part in summarize(report):
         report.add(part)
     report.finish()

@@ -26,7 +26,6 @@ broker that fails a test is reported with its error and the run goes on with
 the other broker; the exit status is then 1.
 """
 import json
-import shutil
 import statistics
 import sys
 from concurrent.futures import ThreadPoolExecutor
@@ -158,11 +157,8 @@ def main():
     report = Report("txn", args, environment(kafka=args.kafka_version, client=(
         "franz-go (tests/integration/drivers/go txn_bench), acks=all"),
         records=f"{args.records} x {SIZE} B per test, {args.rounds} round(s)"))
-    args.work = brokers.scratch("bench-txn-")
-    try:
+    with brokers.work_dir(args, "bench-txn-"):
         report.rounds(lambda name, r: run_broker(args, name, r))
-    finally:
-        shutil.rmtree(args.work, ignore_errors=True)
     report.add(summarize(report))
     report.finish()
     failed = [(r["broker"], k) for r in report.runs for k, v in r["results"].items() if "error" in v]

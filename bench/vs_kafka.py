@@ -16,7 +16,6 @@ ProducerPerformance / ConsumerPerformance (the Java client, its defaults
 apart from acks) and skiff_rdkafka_bench (librdkafka).
 """
 import resource
-import shutil
 import socket
 import statistics
 import struct
@@ -96,7 +95,7 @@ def run_broker(args, name, round_no):
     log(f"round {round_no}: {broker.name} on {broker.bootstrap}")
     broker.prepare()
     results = {}
-    try:
+    with brokers.guarded(broker, keep=args.keep):
         results["first_produce_ms"] = round(clients.first_produce(args.first_produce, broker), 2)
         time.sleep(args.settle)
         results["idle_rss_mb"] = broker.rss_mb()
@@ -124,15 +123,6 @@ def run_broker(args, name, round_no):
             finally:
                 for s in conns:
                     s.close()
-        if not broker.alive():
-            raise RuntimeError(f"{broker.name} exited during the run")
-    except BaseException:
-        log(broker.log_tail())
-        raise
-    finally:
-        broker.stop()
-        if not args.keep:
-            broker.remove()
     return results
 
 
@@ -240,11 +230,8 @@ def main():
         resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, args.idle_connections + 1000), hard))
     report = Report("vs_kafka", args, tool_environment(args))
     log(f"environment: {report.env}")
-    args.work = brokers.scratch("bench-vs-kafka-")
-    try:
+    with brokers.work_dir(args, "bench-vs-kafka-"):
         report.rounds(lambda name, r: run_broker(args, name, r))
-    finally:
-        shutil.rmtree(args.work, ignore_errors=True)
     for part in summarize(report):
         report.add(part)
     report.finish()
