@@ -77,6 +77,7 @@ TEST_CASE("FlushQueue: concurrent writers share flushes, each completes once its
   constexpr int kThreads = 4, kEach = 25;
   std::atomic<int> completed{0}, early{0};
   std::vector<std::thread> writers;
+  writers.reserve(kThreads);
   for (int t = 0; t < kThreads; ++t)
     writers.emplace_back([&, t] {
       for (int i = 1; i <= kEach; ++i) {
