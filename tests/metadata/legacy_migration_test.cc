@@ -56,7 +56,8 @@ TEST_CASE("the legacy readers decode today's files into version-1 records", "[me
   CHECK(count(kGroupConfigs) == 2);
   CHECK(count(kDynamicBrokerConfig) == 3);
   REQUIRE(count(kProducerIds) == 1);
-  FieldReader ids(legacy_records(kProducerIds, test::fixture_bytes(kProducerIds))[0]);
+  const auto id_records = legacy_records(kProducerIds, test::fixture_bytes(kProducerIds));  // outlives the reader
+  FieldReader ids(id_records[0]);
   CHECK(ids.uint64() == 2000);
   // The records of the binary formats are the old records, unchanged.
   const auto acls = test::fixture_bytes(kAcls);
