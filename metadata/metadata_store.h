@@ -98,6 +98,19 @@ class Namespace {
   Result<void> write(const std::vector<std::string>& records);
   // An owner's finding that a record does not decode, as the store's error.
   Error corrupt(std::string_view why) const;
+  // An owner's startup load: read(), then `decode(records)`'s result. Throws
+  // Failure with the store's error, a std::runtime_error from `decode` being
+  // the file's corruption (corrupt()).
+  template <class Decode>
+  auto load(Decode&& decode) const {
+    auto contents = read();
+    if (!contents) throw Failure(contents.error());
+    try {
+      return decode(contents->records);
+    } catch (const std::runtime_error& e) {
+      throw Failure(corrupt(e.what()));
+    }
+  }
 
   // Called after each step of every write (tests; before writes start).
   void set_step_hook(std::function<void(WriteStep)> hook) { hook_ = std::move(hook); }

@@ -41,13 +41,11 @@ config::DynamicValues decode_dynamic_values(const std::vector<std::string>& reco
 std::unique_ptr<config::DynamicBrokerConfig> load_dynamic_config(const config::BrokerConfig& static_config,
                                                                  metadata::Namespace& ns) {
   auto dynamic = std::make_unique<config::DynamicBrokerConfig>(static_config);
-  auto contents = ns.read();
-  if (!contents) throw StartupError(contents.error().message);
   config::DynamicValues stored;
   try {
-    stored = decode_dynamic_values(contents->records);
-  } catch (const std::runtime_error& e) {
-    throw StartupError(ns.corrupt(e.what()).message);
+    stored = ns.load(decode_dynamic_values);
+  } catch (const metadata::Failure& e) {
+    throw StartupError(e.what());  // main's startup refusal, as for every bad config
   }
   for (const auto& w : dynamic->load(stored)) spdlog::warn("{}", w);
   auto v = dynamic->values();

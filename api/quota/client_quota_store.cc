@@ -266,13 +266,7 @@ std::optional<std::optional<std::string_view>> part_of(const QuotaEntity& entity
 
 ClientQuotaStore::ClientQuotaStore(metadata::Namespace* ns) : ns_(ns) {
   if (!ns_) return;
-  auto contents = metadata::value_or_throw(ns_->read());
-  Map loaded;
-  try {
-    loaded = decode(contents.records);
-  } catch (const std::runtime_error& e) {
-    throw metadata::Failure(ns_->corrupt(e.what()));
-  }
+  Map loaded = ns_->load(decode);
   std::unique_lock lock(mu_);
   publish(std::move(loaded));
 }

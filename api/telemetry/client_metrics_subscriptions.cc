@@ -132,14 +132,7 @@ Subscription parse_subscription(const std::string& name, const ConfigMap& config
 
 SubscriptionStore::SubscriptionStore(metadata::Namespace* ns) : ns_(ns) {
   std::map<std::string, ConfigMap> loaded;
-  if (ns_) {
-    auto contents = metadata::value_or_throw(ns_->read());
-    try {
-      loaded = decode(contents.records);
-    } catch (const std::runtime_error& e) {
-      throw metadata::Failure(ns_->corrupt(e.what()));
-    }
-  }
+  if (ns_) loaded = ns_->load(decode);
   std::lock_guard lock(mu_);
   publish(std::move(loaded));
 }

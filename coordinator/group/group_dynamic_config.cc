@@ -115,12 +115,7 @@ std::optional<std::string> validate_group_configs(const std::map<std::string, st
 
 GroupDynamicConfigs::GroupDynamicConfigs(metadata::Namespace* ns) : ns_(ns) {
   if (!ns_) return;
-  auto contents = metadata::value_or_throw(ns_->read());
-  try {
-    values_ = decode(contents.records);
-  } catch (const std::runtime_error& e) {
-    throw metadata::Failure(ns_->corrupt(e.what()));
-  }
+  values_ = ns_->load(decode);
 }
 
 GroupDynamicConfigs::Values GroupDynamicConfigs::get(const std::string& group_id) const {

@@ -8,18 +8,15 @@
 namespace skiff::txn {
 
 ProducerIdBlocks::ProducerIdBlocks(metadata::Namespace& ns) : ns_(ns) {
-  auto contents = metadata::value_or_throw(ns_.read());
-  if (contents.records.empty()) return;
-  int64_t v = -1;
-  try {
-    if (contents.records.size() != 1) throw std::runtime_error("more than one record");
-    FieldReader in(contents.records[0]);
-    v = static_cast<int64_t>(in.uint64());
+  const int64_t v = ns_.load([](const std::vector<std::string>& records) -> int64_t {
+    if (records.empty()) return 0;  // nothing stored yet: ids start at 0
+    if (records.size() != 1) throw std::runtime_error("more than one record");
+    FieldReader in(records[0]);
+    const auto start = static_cast<int64_t>(in.uint64());
     if (!in.done()) throw std::runtime_error("bytes after the next block start");
-  } catch (const std::runtime_error& e) {
-    throw metadata::Failure(ns_.corrupt(e.what()));
-  }
-  if (v < 0) throw metadata::Failure(ns_.corrupt("a negative next block start"));
+    if (start < 0) throw std::runtime_error("a negative next block start");
+    return start;
+  });
   next_ = block_end_ = v;
 }
 

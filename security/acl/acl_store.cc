@@ -36,16 +36,12 @@ Acl AclStore::decode(std::string_view record) {
 }
 
 std::vector<Acl> AclStore::load() const {
-  auto contents = metadata::value_or_throw(ns_.read());
-  std::vector<Acl> acls;
-  for (const auto& record : contents.records) {
-    try {
-      acls.push_back(decode(record));
-    } catch (const std::runtime_error& e) {
-      throw metadata::Failure(ns_.corrupt(e.what()));
-    }
-  }
-  return acls;
+  return ns_.load([](const std::vector<std::string>& records) {
+    std::vector<Acl> acls;
+    acls.reserve(records.size());
+    for (const auto& record : records) acls.push_back(decode(record));
+    return acls;
+  });
 }
 
 int AclStore::save(const std::vector<Acl>& acls) const {

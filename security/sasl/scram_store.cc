@@ -58,13 +58,7 @@ ScramCredentialStore::Map ScramCredentialStore::decode(const std::vector<std::st
 
 void ScramCredentialStore::load() {
   if (!ns_) return;
-  auto contents = metadata::value_or_throw(ns_->read());
-  Map loaded;
-  try {
-    loaded = decode(contents.records);
-  } catch (const std::runtime_error& e) {
-    throw metadata::Failure(ns_->corrupt(e.what()));
-  }
+  Map loaded = ns_->load(decode);
   std::unique_lock lock(mu_);
   credentials_ = std::move(loaded);
 }
