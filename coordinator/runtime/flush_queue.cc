@@ -5,12 +5,14 @@
 
 namespace skiff::coordinator {
 
-FlushQueue::FlushQueue(Flush flush) : flush_(std::move(flush)), thread_([this] { run(); }) {}
+FlushQueue::FlushQueue(Flush flush) : flush_(std::move(flush)) {}
 
 void FlushQueue::submit(FlushPoints points, Done done) {
   {
     std::lock_guard lock(mu_);
     if (!stopping_) {
+      if (!thread_.joinable())
+        thread_ = std::thread([this] { run(); });  // first use: a topic never flushed async has none
       queue_.push_back({std::move(points), std::move(done)});
       cv_.notify_one();
       return;
@@ -25,7 +27,7 @@ void FlushQueue::stop() {
     stopping_ = true;
     cv_.notify_one();
   }
-  if (thread_.joinable()) thread_.join();
+  if (thread_.joinable()) thread_.join();  // only stop() joins; submit() no longer starts it once stopping_
 }
 
 void FlushQueue::run() {

@@ -53,11 +53,11 @@ class FlushQueue {
   void run();
 
   Flush flush_;
-  std::mutex mu_;  // queue_, stopping_
+  std::mutex mu_;  // queue_, stopping_, starting thread_
   std::condition_variable cv_;
   std::deque<Request> queue_;
   bool stopping_ = false;
-  std::thread thread_;
+  std::thread thread_;  // started by the first submit()
 };
 
 }  // namespace skiff::coordinator
