@@ -104,6 +104,7 @@ enum class ErrorCode : int16_t {
   kUnknownSubscriptionId = 117,  // KIP-714
   kTelemetryTooLarge = 118,
   kTransactionAbortable = 120,
+  kFencedStateEpoch = 124,  // KIP-932
   kInvalidRegularExpression = 128,
   kRebootstrapRequired = 129,
 };

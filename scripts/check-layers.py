@@ -27,7 +27,7 @@ import sys
 # folder -> the folders it may include (itself always). The layers of
 # docs/architecture.md, bottom to top.
 BELOW_API = ["common", "config", "network", "protocol", "log", "metadata", "security/acl", "security/sasl",
-             "coordinator/runtime", "coordinator/group", "coordinator/txn"]
+             "coordinator/runtime", "coordinator/group", "coordinator/txn", "coordinator/share"]
 ALLOWED = {
     "common": [],
     "config": ["common"],
@@ -39,6 +39,7 @@ ALLOWED = {
     "security/sasl": ["common", "config", "protocol", "log", "metadata"],
     "coordinator/runtime": ["common", "config", "protocol", "log", "metadata"],
     "coordinator/txn": ["common", "config", "protocol", "log", "metadata", "coordinator/runtime"],
+    "coordinator/share": ["common", "config", "protocol", "log", "metadata", "coordinator/runtime"],
     "coordinator/group": ["common", "config", "protocol", "log", "metadata", "coordinator/runtime",
                           "coordinator/txn"],
     "api": BELOW_API,

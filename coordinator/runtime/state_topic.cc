@@ -95,16 +95,17 @@ void StateTopic::ensure_created_locked() {
   // segment.bytes has a 1 MiB floor as a topic config; below it (tests),
   // Kafka's internal.segment.bytes carries the size, as Kafka's own tests do.
   const char* size_key = config_.segment_bytes >= (1 << 20) ? "segment.bytes" : "internal.segment.bytes";
-  std::map<std::string, std::string> overrides{{"cleanup.policy", "compact"},
+  std::map<std::string, std::string> overrides{{"cleanup.policy", config_.cleanup_policy},
                                                {size_key, std::to_string(config_.segment_bytes)},
                                                {"compression.type", "uncompressed"}};
+  if (config_.cleanup_policy == "delete") overrides["retention.ms"] = "-1";  // only its owner removes records
   auto r = logs_.create_topic(config_.name, partitions_, overrides);
   if (!r && r.error().code != storage::LogErrc::kTopicAlreadyExists)
     throw std::runtime_error("cannot create " + config_.name + ": " + r.error().message);
   open_locked();
   if (parts_.empty()) throw std::runtime_error(config_.name + " is missing after its creation");
-  coordinator::log().info("created the internal topic {} ({} partition(s), cleanup.policy=compact)", config_.name,
-                          partitions_);
+  coordinator::log().info("created the internal topic {} ({} partition(s), cleanup.policy={})", config_.name,
+                          partitions_, config_.cleanup_policy);
 }
 
 bool StateTopic::exists() const {

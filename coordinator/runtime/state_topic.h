@@ -4,7 +4,8 @@
 // the segment files are Kafka's and Kafka's tools decode them. What it does,
 // once for every coordinator:
 //   - open: adopts the topic if it exists (its own partition count wins over
-//     the configured one, as in Kafka); create: on first use, compacted,
+//     the configured one, as in Kafka); create: on first use, compacted (or
+//     cleanup.policy=delete, retention.ms=-1, when configured),
 //     uncompressed, with the configured segment size; again after an admin
 //     deleted it (Kafka 4.4 allows DeleteTopics on internal topics);
 //   - replay: every batch of every partition from the log start, in offset
@@ -45,6 +46,10 @@ struct StateTopicConfig {
   std::string name;           // e.g. "__consumer_offsets"
   int32_t partitions = 1;     // used when the topic is created
   int32_t segment_bytes = 0;  // segment.bytes (or internal.segment.bytes below 1 MiB)
+  // "compact" (__consumer_offsets, __transaction_state), or "delete" with
+  // retention.ms=-1 (__share_group_state: its owner prunes it, see
+  // coordinator/share/share_state_machine.h).
+  std::string cleanup_policy = "compact";
 };
 
 class StateTopic {
