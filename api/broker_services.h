@@ -22,6 +22,9 @@ namespace skiff::sasl {
 class SaslMechanisms;
 class ScramCredentialStore;
 }  // namespace skiff::sasl
+namespace skiff::sharecoord {
+class ShareCoordinator;
+}
 namespace skiff::txn {
 class ProducerIds;
 class TxnHost;
@@ -56,6 +59,9 @@ struct BrokerServices {
   txn::TxnProduceGate* txn_gate = nullptr;
   txn::TxnOffsetMarkerSink* txn_offsets = nullptr;
   txn::TxnHost* txn = nullptr;  // the transaction coordinator (coordinator/txn/txn_host.h)
+  // The share coordinator (coordinator/share/share_coordinator.h): APIs 83-87
+  // (null: COORDINATOR_NOT_AVAILABLE).
+  sharecoord::ShareCoordinator* share_coordinator = nullptr;
   // The ACL checks (api/authorize.h); null: no authorizer configured.
   acl::Authorizer* authorizer = nullptr;
   // The SASL mechanisms of the SASL listeners (security/sasl/sasl_mechanisms.h).

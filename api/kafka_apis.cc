@@ -18,6 +18,7 @@
 #include "api/handlers/delete_acls_handler.h"
 #include "api/handlers/delete_groups_handler.h"
 #include "api/handlers/delete_records_handler.h"
+#include "api/handlers/delete_share_group_state_handler.h"
 #include "api/handlers/delete_topics_handler.h"
 #include "api/handlers/describe_acls_handler.h"
 #include "api/handlers/describe_client_quotas_handler.h"
@@ -38,6 +39,7 @@
 #include "api/handlers/heartbeat_handler.h"
 #include "api/handlers/incremental_alter_configs_handler.h"
 #include "api/handlers/init_producer_id_handler.h"
+#include "api/handlers/initialize_share_group_state_handler.h"
 #include "api/handlers/join_group_handler.h"
 #include "api/handlers/leave_group_handler.h"
 #include "api/handlers/list_config_resources_handler.h"
@@ -52,11 +54,14 @@
 #include "api/handlers/offset_for_leader_epoch_handler.h"
 #include "api/handlers/produce_handler.h"
 #include "api/handlers/push_telemetry_handler.h"
+#include "api/handlers/read_share_group_state_handler.h"
+#include "api/handlers/read_share_group_state_summary_handler.h"
 #include "api/handlers/sasl_authenticate_handler.h"
 #include "api/handlers/sasl_handshake_handler.h"
 #include "api/handlers/sync_group_handler.h"
 #include "api/handlers/txn_offset_commit_handler.h"
 #include "api/handlers/update_features_handler.h"
+#include "api/handlers/write_share_group_state_handler.h"
 #include "api/handlers/write_txn_markers_handler.h"
 #include "api/quota/quota_manager.h"
 #include "api/telemetry/client_metrics_manager.h"
@@ -101,6 +106,7 @@ KafkaApis::KafkaApis(BrokerServices& services) : services_(services) {
   registry_.add(std::make_unique<ListPartitionReassignmentsHandler>(services_));
   registry_.add(std::make_unique<UpdateFeaturesHandler>(services_));
   add_txn_and_acl_handlers();
+  add_share_state_handlers();
   add_sasl_handlers();
   add_scram_handlers();
   add_telemetry_handlers();
@@ -134,6 +140,17 @@ void KafkaApis::add_txn_and_acl_handlers() {
   registry_.add(std::make_unique<DescribeAclsHandler>(services_));
   registry_.add(std::make_unique<CreateAclsHandler>(services_));
   registry_.add(std::make_unique<DeleteAclsHandler>(services_));
+}
+
+// KIP-932's share-partition state (coordinator/share/share_coordinator.h),
+// inter-broker: advertised only with a share coordinator to answer them.
+void KafkaApis::add_share_state_handlers() {
+  if (!services_.share_coordinator) return;
+  registry_.add(std::make_unique<InitializeShareGroupStateHandler>(services_));
+  registry_.add(std::make_unique<ReadShareGroupStateHandler>(services_));
+  registry_.add(std::make_unique<WriteShareGroupStateHandler>(services_));
+  registry_.add(std::make_unique<DeleteShareGroupStateHandler>(services_));
+  registry_.add(std::make_unique<ReadShareGroupStateSummaryHandler>(services_));
 }
 
 void KafkaApis::add_sasl_handlers() {

@@ -181,6 +181,22 @@ struct BrokerConfig {
   int16_t transaction_state_log_replication_factor = 3;
   int32_t transaction_state_log_min_isr = 2;
 
+  // The share coordinator (coordinator/share/share_coordinator.h), Kafka's
+  // ShareCoordinatorConfig names and defaults. Replication, threads, write
+  // timeout, load buffer, linger and cached buffer are accepted, not used.
+  int32_t share_coordinator_state_topic_num_partitions = 50;
+  int32_t share_coordinator_state_topic_segment_bytes = 104857600;
+  int32_t share_coordinator_snapshot_update_records_per_snapshot = 500;
+  int32_t share_coordinator_state_topic_prune_interval_ms = 300000;
+  int32_t share_coordinator_cold_partition_snapshot_interval_ms = 300000;
+  int16_t share_coordinator_state_topic_replication_factor = 3;
+  int16_t share_coordinator_state_topic_min_isr = 2;
+  int32_t share_coordinator_threads = 1;
+  int32_t share_coordinator_write_timeout_ms = 5000;
+  int32_t share_coordinator_load_buffer_size = 5242880;
+  int32_t share_coordinator_append_linger_ms = -1;
+  int32_t share_coordinator_cached_buffer_max_bytes = 1048588;
+
   // Process.
   std::string log_level = "info";
   std::string log_file;  // empty: stdout only

@@ -108,6 +108,48 @@ ConfigKeyDef assignors_key() {
                       "a list of uniform and range"};
 }
 
+// The share coordinator (coordinator/share/share_coordinator.h): Kafka 4.4's
+// ShareCoordinatorConfig names, defaults and bounds. A single node has one
+// replica, one coordinator thread and writes uncompressed; those keys are
+// accepted for existing config files.
+void add_share_coordinator_keys(std::vector<ConfigKeyDef>& d) {
+  d.push_back(integer_key("share.coordinator.state.topic.num.partitions", 50, 1, kIntMax,
+                          "Partitions of __share_group_state (Kafka's abs(\"group:topicId:partition\".hashCode) % n "
+                          "picks a share-partition's); once the topic exists its own count is used.",
+                          &BrokerConfig::share_coordinator_state_topic_num_partitions));
+  d.push_back(integer_key("share.coordinator.state.topic.segment.bytes", 104857600, 1, kIntMax,
+                          "Segment size of __share_group_state.",
+                          &BrokerConfig::share_coordinator_state_topic_segment_bytes));
+  d.push_back(integer_key("share.coordinator.snapshot.update.records.per.snapshot", 500, 0, 500,
+                          "Update records written between two snapshot records of a share-partition.",
+                          &BrokerConfig::share_coordinator_snapshot_update_records_per_snapshot));
+  d.push_back(integer_key("share.coordinator.state.topic.prune.interval.ms", 300000, 1, kIntMax,
+                          "How often records of __share_group_state superseded by later snapshots are deleted.",
+                          &BrokerConfig::share_coordinator_state_topic_prune_interval_ms));
+  d.push_back(integer_key("share.coordinator.cold.partition.snapshot.interval.ms", 300000, 1, kIntMax,
+                          "How often share-partitions not written for this long get a fresh snapshot.",
+                          &BrokerConfig::share_coordinator_cold_partition_snapshot_interval_ms));
+  d.push_back(integer_key("share.coordinator.state.topic.replication.factor", 3, 1, 32767,
+                          "Accepted; a single node has one replica.",
+                          &BrokerConfig::share_coordinator_state_topic_replication_factor));
+  d.push_back(integer_key("share.coordinator.state.topic.min.isr", 2, 1, 32767,
+                          "Accepted; a single node has one replica.",
+                          &BrokerConfig::share_coordinator_state_topic_min_isr));
+  d.push_back(integer_key("share.coordinator.threads", 1, 1, kIntMax,
+                          "Accepted; the share coordinator runs on one strand.",
+                          &BrokerConfig::share_coordinator_threads));
+  d.push_back(integer_key("share.coordinator.write.timeout.ms", 5000, 1, kIntMax,
+                          "Accepted; a single node acknowledges a write once it is on disk.",
+                          &BrokerConfig::share_coordinator_write_timeout_ms));
+  d.push_back(integer_key("share.coordinator.load.buffer.size", 5242880, 1, kIntMax, "Accepted; not used.",
+                          &BrokerConfig::share_coordinator_load_buffer_size));
+  d.push_back(integer_key("share.coordinator.append.linger.ms", -1, -1, kIntMax,
+                          "Accepted; concurrent writes share one fsync (group commit).",
+                          &BrokerConfig::share_coordinator_append_linger_ms));
+  d.push_back(integer_key("share.coordinator.cached.buffer.max.bytes", 1048588, 524288, kIntMax, "Accepted; not used.",
+                          &BrokerConfig::share_coordinator_cached_buffer_max_bytes));
+}
+
 void add_consumer_group_keys(std::vector<ConfigKeyDef>& d) {
   d.push_back(integer_key("group.consumer.session.timeout.ms", 45000, 1, kIntMax,
                           "The timeout to detect client failures when using the consumer group protocol.",
@@ -436,6 +478,7 @@ std::vector<ConfigKeyDef> build_defs() {
   d.push_back(integer_key("transaction.state.log.min.isr", 2, 1, kIntMax, "Accepted; a single node has one replica.",
                           &BrokerConfig::transaction_state_log_min_isr));
 
+  add_share_coordinator_keys(d);
   add_ssl_keys(d);
   add_sasl_keys(d);
 

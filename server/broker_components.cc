@@ -6,6 +6,7 @@
 #include "api/quota/quota_manager.h"
 #include "api/telemetry/client_metrics_manager.h"
 #include "coordinator/group/group_coordinator.h"
+#include "coordinator/share/share_coordinator.h"
 #include "coordinator/txn/producer_ids.h"
 #include "coordinator/txn/txn_host.h"
 #include "security/acl/authorizer.h"
@@ -85,6 +86,7 @@ BrokerComponents::BrokerComponents(const config::BrokerConfig& config, const con
   client_metrics_ = std::make_unique<api::telemetry::ClientMetricsManager>(&metadata.ns(metadata::kClientMetrics));
   services_.client_metrics = client_metrics_.get();
   build_transactions(config, logs);
+  build_share_coordinator(config, logs);
   // DeleteTopics drops the topic's committed offsets right after the topic;
   // a crash in between leaves them here. OffsetCommit needs an existing
   // topic, so offsets of a missing one can only be such leftovers.
@@ -122,6 +124,20 @@ void BrokerComponents::build_transactions(const config::BrokerConfig& config, st
   services_.txn_gate = txn_.get();
 }
 
+// KIP-932's share-partition state: __share_group_state is read before the
+// first request is handled (the logs are recovered: LogManager's constructor).
+void BrokerComponents::build_share_coordinator(const config::BrokerConfig& config, storage::LogManager& logs) {
+  sharecoord::ShareCoordinatorConfig c;
+  c.num_partitions = config.share_coordinator_state_topic_num_partitions;
+  c.segment_bytes = config.share_coordinator_state_topic_segment_bytes;
+  c.prune_interval_ms = config.share_coordinator_state_topic_prune_interval_ms;
+  c.core.updates_per_snapshot = config.share_coordinator_snapshot_update_records_per_snapshot;
+  c.core.cold_snapshot_interval_ms = config.share_coordinator_cold_partition_snapshot_interval_ms;
+  share_coordinator_ = std::make_unique<sharecoord::ShareCoordinator>(c, logs);
+  share_coordinator_->start();
+  services_.share_coordinator = share_coordinator_.get();
+}
+
 BrokerComponents::~BrokerComponents() { shutdown(); }
 
 void BrokerComponents::complete_delayed() {
@@ -133,6 +149,7 @@ void BrokerComponents::shutdown() {
   if (stopped_) return;
   stopped_ = true;
   txn_->stop();
+  if (share_coordinator_) share_coordinator_->stop();
   fetch_purgatory_.shutdown();
   groups_->shutdown();
 }

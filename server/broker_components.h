@@ -9,6 +9,7 @@
 //     -> client-metrics subscriptions (KIP-714)
 //     -> fetch purgatory -> transaction coordinator (replays
 //        __transaction_state, started; its markers wake waiting fetches)
+//     -> share coordinator (replays __share_group_state, started)
 //
 // services() is the bag of non-owning references KafkaApis and its handlers
 // receive (api/broker_services.h); every part outlives KafkaApis. Stopping
@@ -49,6 +50,7 @@ class BrokerComponents {
 
   group::GroupCoordinator& groups() { return *groups_; }
   txn::TxnHost& txn_host() { return *txn_; }
+  sharecoord::ShareCoordinator& share_coordinator() { return *share_coordinator_; }
   api::telemetry::ClientMetricsManager& client_metrics() { return *client_metrics_; }
   api::quota::QuotaManager& quotas() { return *quotas_; }
   const std::shared_ptr<api::quota::ClientQuotaStore>& client_quotas() const { return services_.client_quotas; }
@@ -58,6 +60,7 @@ class BrokerComponents {
  private:
   void build_security(const config::BrokerConfig& config, metadata::MetadataStore& metadata);
   void build_transactions(const config::BrokerConfig& config, storage::LogManager& logs);
+  void build_share_coordinator(const config::BrokerConfig& config, storage::LogManager& logs);
 
   std::unique_ptr<group::GroupCoordinator> groups_;
   std::unique_ptr<txn::ProducerIds> producer_ids_;
@@ -67,6 +70,7 @@ class BrokerComponents {
   std::unique_ptr<api::telemetry::ClientMetricsManager> client_metrics_;
   api::Purgatory fetch_purgatory_;
   std::unique_ptr<txn::TxnHost> txn_;
+  std::unique_ptr<sharecoord::ShareCoordinator> share_coordinator_;
   api::BrokerServices services_;
   bool stopped_ = false;
 };
