@@ -254,6 +254,8 @@ void ShareCoordinator::prune() {
 
 void ShareCoordinator::snapshot_cold() {
   for (auto& r : machine_.snapshot_cold()) append(r, "snapshot a cold share-partition", [](ErrorCode, std::string) {});
+  for (auto& r : machine_.tombstones_for_deleted_topics())
+    append(r, "delete the state of a deleted topic", [](ErrorCode, std::string) {});
 }
 
 // Tests: the cold snapshots, then the pruning once they are durable.

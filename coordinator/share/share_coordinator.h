@@ -27,7 +27,9 @@
 // Timers (on the strand): every share.coordinator.state.topic.prune.interval.ms
 // the log start of each partition moves to its last redundant offset (never
 // past what is durable); every share.coordinator.cold.partition.snapshot.interval.ms
-// idle keys get a fresh snapshot (both as Kafka's periodic jobs).
+// idle keys get a fresh snapshot (both as Kafka's periodic jobs), and the
+// state of share-partitions whose topic was deleted is deleted (Kafka does it
+// on the metadata delta).
 //
 // Startup: start() opens and replays __share_group_state on the caller's
 // thread (a corrupt log throws), then starts the thread. stop() is

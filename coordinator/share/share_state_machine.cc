@@ -156,6 +156,18 @@ std::vector<ShareRecord> ShareStateMachine::snapshot_cold() {
   return out;
 }
 
+std::vector<ShareRecord> ShareStateMachine::tombstones_for_deleted_topics() const {
+  std::vector<ShareRecord> out;
+  if (!topics_) return out;
+  std::map<Uuid, bool> exists;
+  for (const auto& [key, e] : entries_) {
+    auto it = exists.find(key.topic_id);
+    if (it == exists.end()) it = exists.emplace(key.topic_id, topics_(key.topic_id).has_value()).first;
+    if (!it->second) out.push_back({ShareRecord::Type::kTombstone, key, {}});
+  }
+  return out;
+}
+
 void ShareStateMachine::replay_snapshot(Entry& e, const ShareState& v) {
   e.leader_epoch = std::max(e.leader_epoch.value_or(v.leader_epoch), v.leader_epoch);
   e.state_epoch = std::max(e.state_epoch.value_or(v.state_epoch), v.state_epoch);

@@ -116,6 +116,10 @@ class ShareStateMachine {
   SummaryResult read_summary(const Key& key) const;
   // Snapshots of keys whose last snapshot is older than the cold interval.
   std::vector<ShareRecord> snapshot_cold();
+  // Tombstones for the keys of topics that no longer exist (Kafka's
+  // maybeCleanupShareState on a metadata delta with deleted topic ids; here
+  // found by asking the topic lookup).
+  std::vector<ShareRecord> tombstones_for_deleted_topics() const;
 
   // Applies a record stored at `offset` of __share_group_state partition `partition`.
   void replay(int32_t partition, int64_t offset, const ShareRecord& record);

@@ -154,6 +154,18 @@ TEST_CASE("share coordinator: __share_group_state is cleanup.policy=delete and p
   CHECK(f.read(f.key(0), 0).state == before.state);
 }
 
+TEST_CASE("share coordinator: deleting a topic deletes its share-partitions' state", "[share][coordinator]") {
+  Fixture f;
+  REQUIRE(f.init(f.key(0), 0, 0).error == ErrorCode::kNone);
+  REQUIRE(f.logs->delete_topic("orders"));
+  auto done = std::make_shared<std::promise<void>>();
+  f.coordinator->run_periodic_jobs([done] { done->set_value(); });
+  REQUIRE(done->get_future().wait_for(std::chrono::seconds(60)) == std::future_status::ready);
+  f.reopen();
+  // Gone (uninitialized), not kept (which would answer UNKNOWN_TOPIC_OR_PARTITION).
+  CHECK(f.read(f.key(0), 0).error == ErrorCode::kInvalidRequest);
+}
+
 // A child acknowledges writes through a pipe and is killed by SIGKILL at a
 // point of its work; every acknowledged write must be there after a restart.
 TEST_CASE("share coordinator: acknowledged writes survive kill -9", "[share][coordinator][durability]") {

@@ -302,3 +302,23 @@ TEST_CASE("cold snapshots: idle keys get a fresh snapshot so pruning moves on", 
   CHECK(*c.m->last_redundant_offset(0) == 3);
   CHECK(*c.replayed(3)->state(key(0)) == *c.m->state(key(0)));
 }
+
+TEST_CASE("the state of a deleted topic's share-partitions is deleted", "[share][coordinator]") {
+  FakeClock clock;
+  bool exists = true;
+  ShareStateMachine m({}, clock, [&exists](const Uuid& id) -> std::optional<int32_t> {
+    if (exists && id == kTopic) return 4;
+    return std::nullopt;
+  });
+  auto init = m.initialize(key(1), 0, 0);
+  REQUIRE(init.record);
+  m.replay(0, 0, *init.record);
+  CHECK(m.tombstones_for_deleted_topics().empty());
+  exists = false;
+  auto tombstones = m.tombstones_for_deleted_topics();
+  REQUIRE(tombstones.size() == 1);
+  CHECK(tombstones[0].type == ShareRecord::Type::kTombstone);
+  CHECK(tombstones[0].key == key(1));
+  m.replay(0, 1, tombstones[0]);
+  CHECK(m.size() == 0);
+}
