@@ -44,7 +44,7 @@ void DeleteShareGroupStateHandler::handle(ApiRequest& request, protocol::DeleteS
     for (size_t i = 0; i < topic.partitions.size(); ++i) {
       const auto& p = topic.partitions[i];
       const sharecoord::Key key{body.group_id, topic.topic_id, p.partition};
-      c.remove(key, [gather, t, i](ErrorCode e, std::string m) {
+      c.remove(key, [gather, t, i](ErrorCode e, const std::string& m) {
         share_state::set_error(gather->slot(t, i), e, m);
         gather->done_one();
       });

@@ -41,7 +41,7 @@ void InitializeShareGroupStateHandler::handle(ApiRequest& request, protocol::Ini
     for (size_t i = 0; i < topic.partitions.size(); ++i) {
       const auto& p = topic.partitions[i];
       const sharecoord::Key key{body.group_id, topic.topic_id, p.partition};
-      c.initialize(key, p.state_epoch, p.start_offset, [gather, t, i](ErrorCode e, std::string m) {
+      c.initialize(key, p.state_epoch, p.start_offset, [gather, t, i](ErrorCode e, const std::string& m) {
         share_state::set_error(gather->slot(t, i), e, m);
         gather->done_one();
       });

@@ -44,7 +44,7 @@ void ReadShareGroupStateHandler::handle(ApiRequest& request, protocol::ReadShare
     for (size_t i = 0; i < topic.partitions.size(); ++i) {
       const auto& p = topic.partitions[i];
       const sharecoord::Key key{body.group_id, topic.topic_id, p.partition};
-      c.read(key, p.leader_epoch, [gather, t, i](ErrorCode e, std::string m, sharecoord::ShareState s) {
+      c.read(key, p.leader_epoch, [gather, t, i](ErrorCode e, const std::string& m, const sharecoord::ShareState& s) {
         auto& slot = gather->slot(t, i);
         share_state::set_error(slot, e, m);
         if (e == ErrorCode::kNone) {

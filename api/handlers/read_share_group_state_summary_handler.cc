@@ -45,7 +45,7 @@ void ReadShareGroupStateSummaryHandler::handle(ApiRequest& request, protocol::Re
     for (size_t i = 0; i < topic.partitions.size(); ++i) {
       const auto& p = topic.partitions[i];
       const sharecoord::Key key{body.group_id, topic.topic_id, p.partition};
-      c.read_summary(key, [gather, t, i](ErrorCode e, std::string m, sharecoord::ShareSummary s) {
+      c.read_summary(key, [gather, t, i](ErrorCode e, const std::string& m, const sharecoord::ShareSummary& s) {
         auto& slot = gather->slot(t, i);
         share_state::set_error(slot, e, m);
         if (e == ErrorCode::kNone) {

@@ -49,7 +49,7 @@ void WriteShareGroupStateHandler::handle(ApiRequest& request, protocol::WriteSha
       for (const auto& b : p.state_batches)
         batches.push_back({b.first_offset, b.last_offset, b.delivery_state, b.delivery_count});
       c.write(key, p.state_epoch, p.leader_epoch, p.start_offset, p.delivery_complete_count, std::move(batches),
-              [gather, t, i](ErrorCode e, std::string m) {
+              [gather, t, i](ErrorCode e, const std::string& m) {
                 share_state::set_error(gather->slot(t, i), e, m);
                 gather->done_one();
               });

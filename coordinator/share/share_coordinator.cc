@@ -168,7 +168,7 @@ void ShareCoordinator::after_durable(int32_t p, const std::string& what, Done do
 void ShareCoordinator::initialize(const Key& key, int32_t state_epoch, int64_t start_offset, Done done) {
   auto refuse = [done](ErrorCode e, std::string m) { done(e, std::move(m)); };
   submit(
-      [this, key, state_epoch, start_offset, done] {
+      [this, key, state_epoch, start_offset, done = std::move(done)] {
         auto r = machine_.initialize(key, state_epoch, start_offset);
         if (r.error != ErrorCode::kNone) return done(r.error, r.message);
         append(*r.record, "initialize share group state", done);
@@ -179,7 +179,7 @@ void ShareCoordinator::initialize(const Key& key, int32_t state_epoch, int64_t s
 void ShareCoordinator::read(const Key& key, int32_t leader_epoch, ReadDone done) {
   auto refuse = [done](ErrorCode e, std::string m) { done(e, std::move(m), {}); };
   submit(
-      [this, key, leader_epoch, done] {
+      [this, key, leader_epoch, done = std::move(done)] {
         auto r = machine_.read(key, leader_epoch);
         if (r.error != ErrorCode::kNone) return done(r.error, r.message, {});
         auto answer = [done, state = std::move(r.state)](ErrorCode e, std::string m) {
@@ -196,7 +196,7 @@ void ShareCoordinator::write(const Key& key, int32_t state_epoch, int32_t leader
   auto refuse = [done](ErrorCode e, std::string m) { done(e, std::move(m)); };
   WriteRequest w{state_epoch, leader_epoch, start_offset, delivery_complete_count, std::move(batches)};
   submit(
-      [this, key, w = std::move(w), done] {
+      [this, key, w = std::move(w), done = std::move(done)] {
         auto r = machine_.write(key, w);
         if (r.error != ErrorCode::kNone) return done(r.error, r.message);
         append(*r.record, "write share group state", done);
@@ -207,7 +207,7 @@ void ShareCoordinator::write(const Key& key, int32_t state_epoch, int32_t leader
 void ShareCoordinator::remove(const Key& key, Done done) {
   auto refuse = [done](ErrorCode e, std::string m) { done(e, std::move(m)); };
   submit(
-      [this, key, done] {
+      [this, key, done = std::move(done)] {
         auto r = machine_.remove(key);
         if (r.error != ErrorCode::kNone) return done(r.error, r.message);
         if (r.record) return append(*r.record, "delete share group state", done);
@@ -219,7 +219,7 @@ void ShareCoordinator::remove(const Key& key, Done done) {
 void ShareCoordinator::read_summary(const Key& key, SummaryDone done) {
   auto refuse = [done](ErrorCode e, std::string m) { done(e, std::move(m), {}); };
   submit(
-      [this, key, done] {
+      [this, key, done = std::move(done)] {
         auto r = machine_.read_summary(key);
         if (r.error != ErrorCode::kNone) return done(r.error, r.message, {});
         ShareSummary s{r.state_epoch, r.leader_epoch, r.start_offset, r.delivery_complete_count};
@@ -253,9 +253,10 @@ void ShareCoordinator::prune() {
 }
 
 void ShareCoordinator::snapshot_cold() {
-  for (auto& r : machine_.snapshot_cold()) append(r, "snapshot a cold share-partition", [](ErrorCode, std::string) {});
+  for (auto& r : machine_.snapshot_cold())
+    append(r, "snapshot a cold share-partition", [](ErrorCode, const std::string&) {});
   for (auto& r : machine_.tombstones_for_deleted_topics())
-    append(r, "delete the state of a deleted topic", [](ErrorCode, std::string) {});
+    append(r, "delete the state of a deleted topic", [](ErrorCode, const std::string&) {});
 }
 
 // Tests: the cold snapshots, then the pruning once they are durable.

@@ -30,7 +30,7 @@ Uuid create_topic(test::ApiHarness& h, const std::string& name, int32_t partitio
   return h.logs().topic(name)->topic_id;
 }
 
-InitializeShareGroupStateRequest init_request(const std::string& group, Uuid topic, std::vector<int32_t> parts,
+InitializeShareGroupStateRequest init_request(const std::string& group, Uuid topic, const std::vector<int32_t>& parts,
                                               int32_t state_epoch, int64_t start) {
   InitializeShareGroupStateRequest req;
   req.group_id = group;
@@ -47,7 +47,7 @@ InitializeShareGroupStateRequest init_request(const std::string& group, Uuid top
 
 WriteShareGroupStateRequest write_request(const std::string& group, Uuid topic, int32_t partition, int32_t state_epoch,
                                           int32_t leader_epoch, int64_t start, int32_t dcc,
-                                          std::vector<std::array<int64_t, 4>> batches) {
+                                          const std::vector<std::array<int64_t, 4>>& batches) {
   WriteShareGroupStateRequest req;
   req.group_id = group;
   auto& t = req.topics.emplace_back();

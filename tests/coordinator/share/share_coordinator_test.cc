@@ -190,7 +190,7 @@ TEST_CASE("share coordinator: acknowledged writes survive kill -9", "[share][coo
       const Key k = f.key(0);
       for (int64_t i = first;; ++i) {  // one acknowledged write per offset, unbounded
         std::promise<ErrorCode> p;
-        c.write(k, 0, 0, -1, -1, {{i, i, 2, 1}}, [&p](ErrorCode e, std::string) { p.set_value(e); });
+        c.write(k, 0, 0, -1, -1, {{i, i, 2, 1}}, [&p](ErrorCode e, const std::string&) { p.set_value(e); });
         if (p.get_future().get() != ErrorCode::kNone) _exit(1);
         if (write(fds[1], &i, sizeof i) != sizeof i) _exit(1);
       }

@@ -60,7 +60,7 @@ struct Core {
     return apply(m->initialize(k, state_epoch, start));
   }
   ReadResult read(const Key& k, int32_t leader) { return apply(m->read(k, leader)); }
-  OpResult write(const Key& k, WriteRequest w) { return apply(m->write(k, w)); }
+  OpResult write(const Key& k, const WriteRequest& w) { return apply(m->write(k, w)); }
   OpResult remove(const Key& k) { return apply(m->remove(k)); }
   // A fresh machine replaying the records at or after `from`.
   std::unique_ptr<ShareStateMachine> replayed(int64_t from = 0) {
@@ -237,6 +237,7 @@ TEST_CASE("compaction would lose updates: __share_group_state is pruned, not com
   std::map<std::pair<int, Key>, std::pair<int64_t, ShareRecord>> latest;  // compaction's view
   for (const auto& [o, r] : c.log) latest[{r.type == ShareRecord::Type::kUpdate ? 1 : 0, r.key}] = {o, r};
   std::vector<std::pair<int64_t, ShareRecord>> compacted;
+  compacted.reserve(latest.size());
   for (const auto& [k, v] : latest) compacted.push_back(v);
   std::sort(compacted.begin(), compacted.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
   ShareStateMachine after(c.config, c.clock, Core::topics());
