@@ -4,6 +4,7 @@
 #include "coordinator/share/share_coordinator.h"
 
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -104,6 +105,16 @@ struct Fixture {
   }
 };
 
+// Kills the child if the test stops before it did (a failed REQUIRE).
+struct ChildGuard {
+  pid_t pid;
+  ~ChildGuard() {
+    if (pid <= 0) return;
+    kill(pid, SIGKILL);
+    waitpid(pid, nullptr, 0);
+  }
+};
+
 }  // namespace
 
 TEST_CASE("share coordinator: initialize, write, read, summary, delete survive a reopen", "[share][coordinator]") {
@@ -183,6 +194,7 @@ TEST_CASE("share coordinator: acknowledged writes survive kill -9", "[share][coo
     pid_t child = fork();
     REQUIRE(child >= 0);
     if (child == 0) {
+      prctl(PR_SET_PDEATHSIG, SIGKILL);  // never outlives the test
       close(fds[0]);
       storage::LogManager logs(f.log_config());
       ShareCoordinator c(f.config, logs);
@@ -195,6 +207,7 @@ TEST_CASE("share coordinator: acknowledged writes survive kill -9", "[share][coo
         if (write(fds[1], &i, sizeof i) != sizeof i) _exit(1);
       }
     }
+    ChildGuard guard{child};
     close(fds[1]);
     const int64_t kill_after = 20 + round * 15;
     int64_t last = -1;
@@ -202,6 +215,7 @@ TEST_CASE("share coordinator: acknowledged writes survive kill -9", "[share][coo
     kill(child, SIGKILL);
     int status = 0;
     REQUIRE(waitpid(child, &status, 0) == child);
+    guard.pid = -1;
     CHECK(WIFSIGNALED(status));
     close(fds[0]);
     acked_total = last + 1;
