@@ -1,7 +1,12 @@
 #include "api/handlers/find_coordinator_handler.h"
 
+#include <climits>
+#include <string>
+#include <vector>
+
 #include "api/authorize.h"
 #include "coordinator/group/group_coordinator.h"
+#include "coordinator/share/share_coordinator.h"
 
 namespace skiff::api {
 namespace {
@@ -10,6 +15,36 @@ using protocol::FindCoordinatorResponse;
 
 constexpr int8_t kGroupKey = 0;
 constexpr int8_t kTransactionKey = 1;
+constexpr int8_t kShareKey = 2;
+constexpr const char* kInvalidRequestMessage =
+    "This most likely occurs because of a request being malformed by the client library or the message was sent to "
+    "an incompatible broker. See the broker logs for more details.";
+
+// Kafka's SharePartitionKey.getInstance(String): split on ':' (trailing empty
+// parts dropped, as Java's split), the last part a partition number, the one
+// before a topic id, the rest (joined) a group id that is not blank.
+bool valid_share_key(const std::string& key) {
+  std::vector<std::string> parts;
+  size_t from = 0;
+  for (size_t at; (at = key.find(':', from)) != std::string::npos; from = at + 1)
+    parts.push_back(key.substr(from, at - from));
+  parts.push_back(key.substr(from));
+  while (!parts.empty() && parts.back().empty()) parts.pop_back();
+  if (parts.size() < 3) return false;
+  const auto& partition = parts.back();
+  const auto& topic = parts[parts.size() - 2];
+  bool group_blank = true;
+  for (size_t i = 0; i + 2 < parts.size(); ++i)
+    for (char ch : parts[i]) group_blank = group_blank && static_cast<unsigned char>(ch) <= ' ';
+  if (group_blank && parts.size() == 3) return false;
+  if (!Uuid::parse(topic)) return false;
+  size_t digits = partition[0] == '-' || partition[0] == '+' ? 1 : 0;
+  if (digits == partition.size() || partition.size() - digits > 10) return false;
+  for (size_t i = digits; i < partition.size(); ++i)
+    if (partition[i] < '0' || partition[i] > '9') return false;
+  const long long n = std::stoll(partition);
+  return n >= INT32_MIN && n <= INT32_MAX;
+}
 
 FindCoordinatorResponse::Coordinator locate(BrokerServices& services, const std::string& listener,
                                             const std::string& key, int8_t key_type) {
@@ -37,7 +72,12 @@ FindCoordinatorResponse::Coordinator locate(BrokerServices& services, const std:
     c.error_message = "the transactional id must not be empty";
   } else if (key_type == kTransactionKey && !services.txn) {
     c.error_code = code(ErrorCode::kCoordinatorNotAvailable);
-  } else if (key_type == kTransactionKey) {
+  } else if (key_type == kShareKey && !valid_share_key(key)) {
+    c.error_code = code(ErrorCode::kInvalidRequest);
+    c.error_message = kInvalidRequestMessage;
+  } else if (key_type == kShareKey && !services.share_coordinator) {
+    c.error_code = code(ErrorCode::kCoordinatorNotAvailable);
+  } else if (key_type == kTransactionKey || key_type == kShareKey) {
     const auto& e = services.broker.endpoint_for(listener);
     c.node_id = services.broker.node_id;
     c.host = e.host;
@@ -54,6 +94,20 @@ FindCoordinatorResponse::Coordinator locate(BrokerServices& services, const std:
 void FindCoordinatorHandler::handle(ApiRequest& request, protocol::FindCoordinatorRequest& body, Responder& out) {
   FindCoordinatorResponse resp;
   const auto& listener = request.context().listener_name;
+  if (body.key_type == kShareKey && request.api_version() < 6) {  // KafkaApis: INVALID_REQUEST, no node
+    auto refused = error_response(body, ErrorCode::kInvalidRequest);
+    for (auto& c : refused.coordinators) c.error_message = kInvalidRequestMessage;
+    if (refused.coordinators.empty()) refused.error_message = kInvalidRequestMessage;
+    out.send(refused);
+    return;
+  }
+  // Share keys: CLUSTER_ACTION on the cluster, else the whole request fails.
+  if (body.key_type == kShareKey && !authorized_cluster(services_, request, AclOperation::kClusterAction)) {
+    auto refused = error_response(body, ErrorCode::kClusterAuthorizationFailed);
+    for (auto& c : refused.coordinators) c.error_message = "Cluster authorization failed.";
+    out.send(refused);
+    return;
+  }
   // DESCRIBE on the group or the transactional id, as KafkaApis: refused
   // keys get no node and the error's own message.
   auto answer = [&](const std::string& key) {

@@ -1,6 +1,8 @@
-// FindCoordinator (key 10), v0-6: this node coordinates every group (key_type 0)
-// and every transactional id (key_type 1; an empty id is INVALID_REQUEST).
-// From v4 several keys are asked at once (coordinator_keys).
+// FindCoordinator (key 10), v0-6: this node coordinates every group (key_type 0),
+// every transactional id (key_type 1; an empty id is INVALID_REQUEST) and,
+// from v6, every share-partition (key_type 2, KIP-932: "groupId:topicId:partition",
+// Kafka's SharePartitionKey form, else INVALID_REQUEST; CLUSTER_ACTION on the
+// cluster, as KafkaApis). From v4 several keys are asked at once (coordinator_keys).
 #pragma once
 
 #include "api/api_handler.h"

@@ -7,6 +7,8 @@
 #include "protocol/generated/create_topics_response.h"
 #include "protocol/generated/delete_share_group_state_request.h"
 #include "protocol/generated/delete_share_group_state_response.h"
+#include "protocol/generated/find_coordinator_request.h"
+#include "protocol/generated/find_coordinator_response.h"
 #include "protocol/generated/initialize_share_group_state_request.h"
 #include "protocol/generated/initialize_share_group_state_response.h"
 #include "protocol/generated/read_share_group_state_request.h"
@@ -176,4 +178,28 @@ TEST_CASE("share-group state APIs need CLUSTER_ACTION on the cluster", "[api][sh
   h.set_principal("User:broker");  // a super user (as a broker's principal is)
   auto ok = h.call<InitializeShareGroupStateResponse>(init_request("g", topic, {0}, 0, 0), 0);
   CHECK(ok.results[0].partitions.at(0).error_code == 0);
+}
+
+TEST_CASE("FindCoordinator for a share-partition key (v6, KIP-932)", "[api][share]") {
+  test::ApiHarness h;
+  const std::string topic = Uuid::random().to_string();
+  FindCoordinatorRequest req;
+  req.key_type = 2;
+  req.coordinator_keys = {"g:" + topic + ":0", "a:b:" + topic + ":7", "g:" + topic,        "  :" + topic + ":1",
+                          "g:not-a-uuid:0",    "g:" + topic + ":x",   "g:" + topic + ":0:"};
+  auto r = h.call<FindCoordinatorResponse>(req, 6);
+  REQUIRE(r.coordinators.size() == 7);
+  const std::vector<int16_t> expected{0, 0, 42, 42, 42, 42, 0};  // Java's split drops the trailing empty part
+  for (size_t i = 0; i < expected.size(); ++i) {
+    INFO(req.coordinator_keys[i]);
+    CHECK(r.coordinators[i].error_code == expected[i]);
+    CHECK(r.coordinators[i].node_id == (expected[i] == 0 ? 1 : -1));
+  }
+  auto old = h.call<FindCoordinatorResponse>(req, 5);  // share keys need v6
+  CHECK(old.coordinators.at(0).error_code == code(ErrorCode::kInvalidRequest));
+
+  test::ApiHarness secured({kAuthorizer});
+  secured.set_principal("User:mallory");
+  auto refused = secured.call<FindCoordinatorResponse>(req, 6);
+  CHECK(refused.coordinators.at(0).error_code == code(ErrorCode::kClusterAuthorizationFailed));
 }
