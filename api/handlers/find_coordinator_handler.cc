@@ -70,12 +70,10 @@ FindCoordinatorResponse::Coordinator locate(BrokerServices& services, const std:
   if (key_type == kTransactionKey && key.empty()) {
     c.error_code = code(ErrorCode::kInvalidRequest);
     c.error_message = "the transactional id must not be empty";
-  } else if (key_type == kTransactionKey && !services.txn) {
-    c.error_code = code(ErrorCode::kCoordinatorNotAvailable);
   } else if (key_type == kShareKey && !valid_share_key(key)) {
     c.error_code = code(ErrorCode::kInvalidRequest);
     c.error_message = kInvalidRequestMessage;
-  } else if (key_type == kShareKey && !services.share_coordinator) {
+  } else if ((key_type == kTransactionKey && !services.txn) || (key_type == kShareKey && !services.share_coordinator)) {
     c.error_code = code(ErrorCode::kCoordinatorNotAvailable);
   } else if (key_type == kTransactionKey || key_type == kShareKey) {
     const auto& e = services.broker.endpoint_for(listener);
