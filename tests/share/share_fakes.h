@@ -61,14 +61,17 @@ struct FakePersister : StatePersister {
   std::map<std::string, PersistedState> states;
   std::vector<PersistedState> written;
   ErrorCode write_error = ErrorCode::kNone;
+  ErrorCode read_error = ErrorCode::kNone;
+  int reads = 0;
   bool hold_reads = false;
   std::deque<std::function<void()>> held;
   static std::string key(const PartitionRef& r) {
     return r.group_id + "/" + r.topic_id.to_string() + "/" + std::to_string(r.partition);
   }
   void read(const PartitionRef& r, int32_t, std::function<void(ErrorCode, std::string, PersistedState)> done) override {
+    ++reads;
     PersistedState s = states.count(key(r)) ? states[key(r)] : PersistedState{};
-    auto run = [done = std::move(done), s] { done(ErrorCode::kNone, "", s); };
+    auto run = [done = std::move(done), s, e = read_error] { done(e, e == ErrorCode::kNone ? "" : "read failed", s); };
     if (hold_reads) {
       held.push_back(std::move(run));
     } else {
