@@ -616,20 +616,15 @@ ShareAcquiredRecords SharePartition::acquire(const std::string& member, AcquireM
                                              int32_t max_fetch_records, int64_t fetch_offset,
                                              std::span<const FetchedBatch> batches,
                                              std::span<const AbortedTransaction> aborted, bool read_committed) {
-  bool rl = mode == AcquireMode::kRecordLimit;
   if (state_ != State::kActive || max_fetch_records <= 0 || batches.empty()) return {};
   if (batches.back().last_offset < start_offset_) return {};
-  int64_t last_to_acquire = batches.back().last_offset;
-  int32_t max_records =
-      std::min<int64_t>(max_fetch_records, int64_t{settings().partition_max_record_locks} - in_flight_records());
-  if (max_records <= 0 && fetch_offset <= end_offset_) {  // fetching among the in-flight batches
-    max_records = static_cast<int32_t>(std::min<int64_t>(max_fetch_records, end_offset_ - fetch_offset + 1));
-    last_to_acquire = std::min(last_to_acquire, end_offset_);
-  }
+  AcquireArgs args{
+      member, mode == AcquireMode::kRecordLimit, batch_size, batches.front().base_offset, batches.back().last_offset,
+      batches};
+  int32_t max_records = acquire_limit(fetch_offset, max_fetch_records, args.last_to_acquire);
   if (max_records <= 0) return {};
-  const int64_t first_base = batches.front().base_offset;
-  int64_t base = first_base;
-  archive_stale(fetch_offset, base);
+  archive_stale(fetch_offset, args.first_base);
+  int64_t base = args.first_base;
   auto fl = cached_.upper_bound(base);
   if (fl == cached_.begin()) {
     if (base < start_offset_) base = start_offset_;
@@ -637,76 +632,88 @@ ShareAcquiredRecords SharePartition::acquire(const std::string& member, AcquireM
     base = std::prev(fl)->first;
   }
   std::vector<int64_t> keys;
-  for (auto it = cached_.lower_bound(std::min(first_base, base)); it != cached_.end() && it->first <= last_to_acquire;
-       ++it)
+  for (auto it = cached_.lower_bound(std::min(args.first_base, base));
+       it != cached_.end() && it->first <= args.last_to_acquire; ++it)
     keys.push_back(it->first);
-  auto finish = [&](std::vector<AcquiredRecords> result, int32_t count) {
-    ShareAcquiredRecords out{std::move(result), count};
-    if (!read_committed || aborted.empty() || out.records.empty()) return out;
-    out.records = filter_aborted(batches, std::move(out.records), aborted);
-    out.count = 0;
-    for (const AcquiredRecords& r : out.records) out.count += static_cast<int32_t>(r.last_offset - r.first_offset + 1);
-    return out;
-  };
-  if (keys.empty()) {
-    ShareAcquiredRecords r = acquire_new(member, batches, rl, base, last_to_acquire, batch_size, max_records);
-    return finish(std::move(r.records), r.count);
+  ShareAcquiredRecords out =
+      keys.empty() ? acquire_new(member, batches, args.rl, base, args.last_to_acquire, batch_size, max_records)
+                   : acquire_over(args, keys, base, max_records);
+  if (!read_committed || aborted.empty() || out.records.empty()) return out;
+  out.records = filter_aborted(batches, std::move(out.records), aborted);
+  out.count = 0;
+  for (const AcquiredRecords& r : out.records) out.count += static_cast<int32_t>(r.last_offset - r.first_offset + 1);
+  return out;
+}
+
+// Kafka's lastOffsetAndMaxRecordsToAcquire: the records the max record locks
+// still allow; at the limit, a fetch among the in-flight batches may still
+// take released ones.
+int32_t SharePartition::acquire_limit(int64_t fetch_offset, int32_t max_fetch_records, int64_t& last_to_acquire) {
+  int64_t max_records =
+      std::min<int64_t>(max_fetch_records, int64_t{settings().partition_max_record_locks} - in_flight_records());
+  if (max_records <= 0 && fetch_offset <= end_offset_) {
+    max_records = std::min<int64_t>(max_fetch_records, end_offset_ - fetch_offset + 1);
+    last_to_acquire = std::min(last_to_acquire, end_offset_);
   }
+  return static_cast<int32_t>(max_records);
+}
+
+// Acquisition over the in-flight batches `keys` (and the gaps around them).
+ShareAcquiredRecords SharePartition::acquire_over(const AcquireArgs& a, const std::vector<int64_t>& keys, int64_t base,
+                                                  int32_t max_records) {
   std::vector<AcquiredRecords> result;
   int32_t acquired = 0;
   int64_t gap_start = base;
-  const int32_t max_delivery = max_delivery_count();
+  auto take_new = [&](int64_t first, int64_t last) {
+    ShareAcquiredRecords r = acquire_new(a.member, a.batches, a.rl, first, last, a.batch_size, max_records - acquired);
+    result.insert(result.end(), r.records.begin(), r.records.end());
+    acquired += r.count;
+  };
   for (int64_t key : keys) {
     if (acquired >= max_records) break;
     if (gap_window_active()) {
-      if (gap_start < key) {
-        ShareAcquiredRecords r =
-            acquire_new(member, batches, rl, gap_start, key - 1, batch_size, max_records - acquired);
-        result.insert(result.end(), r.records.begin(), r.records.end());
-        acquired += r.count;
-      }
+      if (gap_start < key) take_new(gap_start, key - 1);
       gap_start = cached_.at(key).last_offset + 1;
       if (acquired >= max_records) break;
     }
-    InFlightBatch& b = cached_.at(key);
-    bool full = b.first_offset >= first_base && b.last_offset <= last_to_acquire;
-    int32_t remaining = max_records - acquired;
-    bool rl_subset = rl && b.last_offset - b.first_offset + 1 > remaining;
-    bool thr = throttle(b, first_base, last_to_acquire);
-    if (thr && acquired > 0) {
+    if (!acquire_batch(a, cached_.at(key), max_records, acquired, result)) {
       max_records = 0;
       break;
     }
-    if (!full || b.tracked() || rl_subset || thr) {
-      if (!b.tracked()) {
-        if (b.batch->state != RecordState::kAvailable || b.batch->rollback) continue;
-        split(b);
-      }
-      int32_t n = acquire_subset(member, rl, remaining, first_base, last_to_acquire, b, result);
-      acquired += n;
-      if (thr && n > 0) {
-        max_records = 0;
-        break;
-      }
-      continue;
-    }
-    InFlightState& s = *b.batch;
-    if (s.state != RecordState::kAvailable || s.rollback) continue;
-    if (!s.try_update(RecordState::kAcquired, 1, max_delivery, member) || s.state != RecordState::kAcquired) continue;
-    lock(s, member, b.first_offset, b.last_offset);
-    result.push_back({b.first_offset, b.last_offset, static_cast<int16_t>(s.delivery_count)});
-    acquired += static_cast<int32_t>(b.last_offset - b.first_offset + 1);
   }
   int64_t last_cached = cached_.at(keys.back()).last_offset;
-  if (acquired < max_records && last_cached < last_to_acquire) {
-    ShareAcquiredRecords r =
-        acquire_new(member, batches, rl, last_cached + 1, last_to_acquire, batch_size, max_records - acquired);
-    result.insert(result.end(), r.records.begin(), r.records.end());
-    acquired += r.count;
+  if (acquired < max_records && last_cached < a.last_to_acquire) take_new(last_cached + 1, a.last_to_acquire);
+  if (!result.empty()) maybe_update_gap_window(result.back().last_offset + 1);
+  return {std::move(result), acquired};
+}
+
+// One in-flight batch of an acquisition: whole, or offset by offset when it
+// is tracked per offset, partly requested, over a record limit or
+// throttled. False: stop the acquisition here (throttled delivery).
+bool SharePartition::acquire_batch(const AcquireArgs& a, InFlightBatch& b, int32_t max_records, int32_t& acquired,
+                                   std::vector<AcquiredRecords>& result) {
+  bool full = b.first_offset >= a.first_base && b.last_offset <= a.last_to_acquire;
+  int32_t remaining = max_records - acquired;
+  bool rl_subset = a.rl && b.last_offset - b.first_offset + 1 > remaining;
+  bool thr = throttle(b, a.first_base, a.last_to_acquire);
+  if (thr && acquired > 0) return false;
+  if (!full || b.tracked() || rl_subset || thr) {
+    if (!b.tracked()) {
+      if (b.batch->state != RecordState::kAvailable || b.batch->rollback) return true;
+      split(b);
+    }
+    int32_t n = acquire_subset(a.member, a.rl, remaining, a.first_base, a.last_to_acquire, b, result);
+    acquired += n;
+    return !(thr && n > 0);
   }
-  if (result.empty()) return {std::move(result), acquired};
-  maybe_update_gap_window(result.back().last_offset + 1);
-  return finish(std::move(result), acquired);
+  InFlightState& s = *b.batch;
+  if (s.state != RecordState::kAvailable || s.rollback) return true;
+  if (!s.try_update(RecordState::kAcquired, 1, max_delivery_count(), a.member) || s.state != RecordState::kAcquired)
+    return true;
+  lock(s, a.member, b.first_offset, b.last_offset);
+  result.push_back({b.first_offset, b.last_offset, static_cast<int16_t>(s.delivery_count)});
+  acquired += static_cast<int32_t>(b.last_offset - b.first_offset + 1);
+  return true;
 }
 
 ShareAcquiredRecords SharePartition::acquire_new(const std::string& member, std::span<const FetchedBatch> batches,
@@ -981,42 +988,46 @@ ShareResult SharePartition::ack_whole(const std::string& member, const Acknowled
 void SharePartition::release_acquired_records(const std::string& member, std::function<void(ShareResult)> done) {
   ShareResult error;
   std::vector<PendingChange> changes;
-  const int32_t max_delivery = max_delivery_count();
   for (auto& [key, b] : cached_) {
     if (!b.tracked() && b.batch->state == RecordState::kAcquired && b.batch->member_id == member &&
         start_offset_within(b.first_offset, b.last_offset))
       split(b);
-    if (b.tracked()) {
-      for (auto& [off, s] : b.offsets) {
-        if ((s.member_id != member && !s.member_id.empty()) || s.state != RecordState::kAcquired) continue;
-        RecordState next = off < start_offset_ ? RecordState::kArchived : RecordState::kAvailable;
-        if (!s.start_transition(next, 0, max_delivery, "")) {
-          error = invalid_record_state("Unable to release acquired records for the offset");
-          break;
-        }
-        changes.push_back(
-            {key, off, off, false, {off, off, static_cast<int8_t>(s.state), static_cast<int16_t>(s.delivery_count)}});
-        if (off >= start_offset_ && terminal(s.state)) ++delivery_complete_count_;
-      }
-      if (!error.ok()) break;
-      continue;
-    }
-    InFlightState& s = *b.batch;
-    if ((s.member_id != member && !s.member_id.empty()) || s.state != RecordState::kAcquired) continue;
-    RecordState next = b.last_offset < start_offset_ ? RecordState::kArchived : RecordState::kAvailable;
-    if (!s.start_transition(next, 0, max_delivery, "")) {
-      error = invalid_record_state("Unable to release acquired records for the batch");
-      break;
-    }
-    changes.push_back(
-        {key,
-         b.first_offset,
-         b.last_offset,
-         true,
-         {b.first_offset, b.last_offset, static_cast<int8_t>(s.state), static_cast<int16_t>(s.delivery_count)}});
-    if (terminal(s.state)) delivery_complete_count_ += records_from_start(b.first_offset, b.last_offset);
+    error = release_batch(member, b, changes);
+    if (!error.ok()) break;
   }
   rollback_or_write(std::move(error), std::move(changes), std::move(done));
+}
+
+// Releases member's acquired records of one batch (to AVAILABLE, or
+// ARCHIVED below the start offset or at the delivery limit).
+ShareResult SharePartition::release_batch(const std::string& member, InFlightBatch& b,
+                                          std::vector<PendingChange>& changes) {
+  const int32_t max_delivery = max_delivery_count();
+  auto mine = [&](const InFlightState& s) {
+    return (s.member_id == member || s.member_id.empty()) && s.state == RecordState::kAcquired;
+  };
+  auto record = [&](InFlightState& s, int64_t f, int64_t l, bool whole) {
+    changes.push_back(
+        {b.first_offset, f, l, whole, {f, l, static_cast<int8_t>(s.state), static_cast<int16_t>(s.delivery_count)}});
+    if (terminal(s.state)) delivery_complete_count_ += records_from_start(f, l);
+  };
+  if (b.tracked()) {
+    for (auto& [off, s] : b.offsets) {
+      if (!mine(s)) continue;
+      RecordState next = off < start_offset_ ? RecordState::kArchived : RecordState::kAvailable;
+      if (!s.start_transition(next, 0, max_delivery, ""))
+        return invalid_record_state("Unable to release acquired records for the offset");
+      record(s, off, off, false);
+    }
+    return {};
+  }
+  InFlightState& s = *b.batch;
+  if (!mine(s)) return {};
+  RecordState next = b.last_offset < start_offset_ ? RecordState::kArchived : RecordState::kAvailable;
+  if (!s.start_transition(next, 0, max_delivery, ""))
+    return invalid_record_state("Unable to release acquired records for the batch");
+  record(s, b.first_offset, b.last_offset, true);
+  return {};
 }
 
 }  // namespace skiff::share

@@ -236,6 +236,20 @@ class SharePartition {
   void lock(InFlightState& s, const std::string& member, int64_t first, int64_t last);
   void on_lock_timeout(const std::string& member, int64_t first, int64_t last, uint64_t lock_id);
 
+  struct AcquireArgs {
+    const std::string& member;
+    bool rl;
+    int32_t batch_size;
+    int64_t first_base;       // the first fetched batch's base offset
+    int64_t last_to_acquire;  // the last offset the acquisition may take
+    std::span<const FetchedBatch> batches;
+  };
+  int32_t acquire_limit(int64_t fetch_offset, int32_t max_fetch_records, int64_t& last_to_acquire);
+  ShareAcquiredRecords acquire_over(const AcquireArgs& a, const std::vector<int64_t>& keys, int64_t base,
+                                    int32_t max_records);
+  bool acquire_batch(const AcquireArgs& a, InFlightBatch& b, int32_t max_records, int32_t& acquired,
+                     std::vector<AcquiredRecords>& result);
+  ShareResult release_batch(const std::string& member, InFlightBatch& b, std::vector<PendingChange>& changes);
   ShareAcquiredRecords acquire_new(const std::string& member, std::span<const FetchedBatch> batches, bool record_limit,
                                    int64_t first, int64_t last, int32_t batch_size, int32_t max_records);
   int32_t acquire_subset(const std::string& member, bool record_limit, int64_t max_records, int64_t req_first,

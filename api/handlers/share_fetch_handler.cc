@@ -5,6 +5,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 
 #include "api/authorize.h"
 #include "api/purgatory.h"
@@ -122,8 +123,8 @@ struct ShareFetchState {
       share::ShareAcquiredRecords acquired =
           sp.acquire(member, mode, batch_size, remaining, offset, read.batches, read.aborted, read_committed);
       if (acquired.records.empty()) return;
-      for (const auto& a : acquired.records) pd.acquired_records.push_back({a.first_offset, a.last_offset,
-                                                                            a.delivery_count, {}});
+      for (const auto& a : acquired.records)
+        pd.acquired_records.push_back({a.first_offset, a.last_offset, a.delivery_count, {}});
       pd.records = share_api::records_for(read, acquired.records);
       got = acquired.count;
     });
@@ -234,34 +235,25 @@ std::string renew_errors(const ShareFetchRequest& body) {
   return msg;
 }
 
-}  // namespace
-
-void ShareFetchHandler::handle(ApiRequest& request, ShareFetchRequest& body, Responder& out) {
-  if (!body.group_id) {
-    out.send(top_error(ErrorCode::kInvalidRequest, "Invalid group id in the request."));
-    return;
-  }
-  const std::string group = *body.group_id;
-  if (!authorized_group(services_, request, AclOperation::kRead, group)) {
-    out.send(top_error(ErrorCode::kGroupAuthorizationFailed, "Group authorization failed."));
-    return;
-  }
+// Kafka's request-level checks, in its order; the error answer or nothing.
+std::optional<ShareFetchResponse> check_request(BrokerServices& services, const ApiRequest& request,
+                                                const ShareFetchRequest& body) {
+  if (!body.group_id) return top_error(ErrorCode::kInvalidRequest, "Invalid group id in the request.");
+  if (!authorized_group(services, request, AclOperation::kRead, *body.group_id))
+    return top_error(ErrorCode::kGroupAuthorizationFailed, "Group authorization failed.");
   const std::string member = body.member_id.value_or("");
-  if (member.empty() || member.size() > 36) {
-    out.send(top_error(ErrorCode::kInvalidRequest, "Invalid member id in the request."));
-    return;
-  }
-  const int16_t version = request.api_version();
-  const bool renew = version >= 2 && body.is_renew_ack;
-  if (renew) {
+  if (member.empty() || member.size() > 36)
+    return top_error(ErrorCode::kInvalidRequest, "Invalid member id in the request.");
+  if (request.api_version() >= 2 && body.is_renew_ack) {
     std::string msg = renew_errors(body);
-    if (!msg.empty()) {
-      out.send(top_error(ErrorCode::kInvalidRequest, msg));
-      return;
-    }
+    if (!msg.empty()) return top_error(ErrorCode::kInvalidRequest, msg);
   }
-  std::vector<TopicIdPartition> to_fetch, to_forget;
-  std::vector<share_api::PartitionAcks> acks;
+  return std::nullopt;
+}
+
+// The partitions to fetch and forget, and the acknowledgements carried.
+void collect(const ShareFetchRequest& body, std::vector<TopicIdPartition>& to_fetch,
+             std::vector<TopicIdPartition>& to_forget, std::vector<share_api::PartitionAcks>& acks) {
   for (const auto& t : body.topics) {
     for (const auto& p : t.partitions) {
       TopicIdPartition tp{t.topic_id, p.partition_index};
@@ -275,8 +267,85 @@ void ShareFetchHandler::handle(ApiRequest& request, ShareFetchRequest& body, Res
   }
   for (const auto& t : body.forgotten_topics_data)
     for (int32_t p : t.partitions) to_forget.push_back({t.topic_id, p});
-  auto ctx = shares_.sessions().new_context(group, member, body.share_session_epoch, to_fetch, to_forget,
-                                            !acks.empty(), std::to_string(request.context().connection_id));
+}
+
+std::shared_ptr<ShareFetchState> make_state(share::SharePartitionManager& shares, const ShareFetchRequest& body,
+                                            int16_t version, const share::ShareSessionCache::Context& ctx) {
+  auto state = std::make_shared<ShareFetchState>(shares);
+  const std::string group = *body.group_id;
+  const share::ShareGroupSettings settings = shares.config().settings(group);
+  state->group = group;
+  state->member = body.member_id.value_or("");
+  state->key = {group, state->member};
+  state->subsequent = ctx.subsequent;
+  state->final = ctx.final;
+  state->renew = version >= 2 && body.is_renew_ack;
+  state->request_epoch = body.share_session_epoch;
+  state->mode = version >= 2 && body.share_acquire_mode == 1 ? share::AcquireMode::kRecordLimit
+                                                             : share::AcquireMode::kBatchOptimized;
+  state->max_records = body.max_records;
+  state->batch_size = body.batch_size;
+  state->max_bytes = static_cast<size_t>(std::max(0, std::min(body.max_bytes, kFetchMaxBytes)));
+  state->min_bytes = std::min(static_cast<size_t>(std::max(0, body.min_bytes)), state->max_bytes);
+  state->read_committed = settings.read_committed;
+  state->lock_ms = settings.record_lock_duration_ms;
+  return state;
+}
+
+// The session's partitions: to fetch, or answered with their error.
+void resolve(BrokerServices& services, const ApiRequest& request, ShareFetchState& state,
+             const std::vector<TopicIdPartition>& partitions) {
+  if (state.final || state.renew) return;
+  for (const TopicIdPartition& tp : partitions) {
+    auto info = services.logs.topic_by_id(tp.topic_id);
+    if (!info) {
+      state.errors.push_back({tp, {ErrorCode::kUnknownTopicId, "This server does not host this topic ID."}});
+    } else if (!authorized_topic(services, request, AclOperation::kRead, info->name)) {
+      state.errors.push_back({tp, {ErrorCode::kTopicAuthorizationFailed, "Topic authorization failed."}});
+    } else if (auto log = find_log(services, info->name, tp.partition); !log) {
+      state.errors.push_back(
+          {tp, {ErrorCode::kUnknownTopicOrPartition, "This server does not host this topic-partition."}});
+    } else {
+      state.partitions.push_back({tp, std::move(log)});
+    }
+  }
+}
+
+// After the acknowledgements: answer now, or wait in the purgatory.
+void fetch_or_wait(const std::shared_ptr<ShareFetchState>& state, Purgatory* purgatory, int32_t max_wait,
+                   Responder out) {
+  if (state->partitions.empty()) {
+    state->answer(out);
+    return;
+  }
+  state->start_loads(state);
+  if (max_wait <= 0 || !purgatory || state->ready()) {
+    state->answer(out);
+    return;
+  }
+  std::vector<std::string> keys;
+  for (const auto& p : state->partitions) {
+    keys.push_back(partition_key(p.log->topic(), p.tp.partition));
+    keys.push_back(share_api::share_key(state->group, p.tp));
+  }
+  purgatory->add(std::make_shared<DelayedShareFetch>(state, std::move(out)), std::move(keys),
+                 std::chrono::milliseconds(max_wait));
+}
+
+}  // namespace
+
+void ShareFetchHandler::handle(ApiRequest& request, ShareFetchRequest& body, Responder& out) {
+  if (auto error = check_request(services_, request, body)) {
+    out.send(*error);
+    return;
+  }
+  std::vector<TopicIdPartition> to_fetch, to_forget;
+  std::vector<share_api::PartitionAcks> acks;
+  collect(body, to_fetch, to_forget, acks);
+  const std::string group = *body.group_id;
+  const std::string member = body.member_id.value_or("");
+  auto ctx = shares_.sessions().new_context(group, member, body.share_session_epoch, to_fetch, to_forget, !acks.empty(),
+                                            std::to_string(request.context().connection_id));
   if (!ctx.error.ok()) {
     auto resp = top_error(ctx.error.code, ctx.error.message);
     if (ctx.error.code == ErrorCode::kShareSessionLimitReached && body.max_wait_ms > 0 && services_.fetch_purgatory) {
@@ -287,64 +356,15 @@ void ShareFetchHandler::handle(ApiRequest& request, ShareFetchRequest& body, Res
     }
     return;
   }
-
-  auto state = std::make_shared<ShareFetchState>(shares_);
-  const share::ShareGroupSettings settings = shares_.config().settings(group);
-  state->group = group;
-  state->member = member;
-  state->key = {group, member};
-  state->subsequent = ctx.context.subsequent;
-  state->final = ctx.context.final;
-  state->renew = renew;
-  state->request_epoch = body.share_session_epoch;
-  state->mode = version >= 2 && body.share_acquire_mode == 1 ? share::AcquireMode::kRecordLimit
-                                                             : share::AcquireMode::kBatchOptimized;
-  state->max_records = body.max_records;
-  state->batch_size = body.batch_size;
-  state->max_bytes = static_cast<size_t>(std::max(0, std::min(body.max_bytes, kFetchMaxBytes)));
-  state->min_bytes = std::min(static_cast<size_t>(std::max(0, body.min_bytes)), state->max_bytes);
-  state->read_committed = settings.read_committed;
-  state->lock_ms = settings.record_lock_duration_ms;
-  if (!state->final && !renew) {
-    for (const TopicIdPartition& tp : ctx.context.partitions) {
-      auto info = services_.logs.topic_by_id(tp.topic_id);
-      if (!info) {
-        state->errors.push_back({tp, {ErrorCode::kUnknownTopicId, "This server does not host this topic ID."}});
-      } else if (!authorized_topic(services_, request, AclOperation::kRead, info->name)) {
-        state->errors.push_back({tp, {ErrorCode::kTopicAuthorizationFailed, "Topic authorization failed."}});
-      } else if (auto log = find_log(services_, info->name, tp.partition); !log) {
-        state->errors.push_back(
-            {tp, {ErrorCode::kUnknownTopicOrPartition, "This server does not host this topic-partition."}});
-      } else {
-        state->partitions.push_back({tp, std::move(log)});
-      }
-    }
-  }
-
+  const int16_t version = request.api_version();
+  auto state = make_state(shares_, body, version, ctx.context);
+  resolve(services_, request, *state, ctx.context.partitions);
   Purgatory* purgatory = services_.fetch_purgatory;
   const int32_t max_wait = body.max_wait_ms;
-  auto proceed = [state, purgatory, max_wait](Responder out) mutable {
-    if (state->partitions.empty()) {
-      state->answer(out);
-      return;
-    }
-    state->start_loads(state);
-    if (max_wait <= 0 || !purgatory || state->ready()) {
-      state->answer(out);
-      return;
-    }
-    std::vector<std::string> keys;
-    for (const auto& p : state->partitions) {
-      keys.push_back(partition_key(p.log->topic(), p.tp.partition));
-      keys.push_back(share_api::share_key(state->group, p.tp));
-    }
-    purgatory->add(std::make_shared<DelayedShareFetch>(state, std::move(out)), std::move(keys),
-                   std::chrono::milliseconds(max_wait));
-  };
-  share_api::acknowledge(services_, request, shares_, group, member, std::move(acks), version >= 2, renew,
-                         [state, proceed, out](share_api::AckResults results) mutable {
+  share_api::acknowledge(services_, request, shares_, group, member, std::move(acks), version >= 2, state->renew,
+                         [state, purgatory, max_wait, out](share_api::AckResults results) mutable {
                            state->acks = std::move(results);
-                           proceed(std::move(out));
+                           fetch_or_wait(state, purgatory, max_wait, std::move(out));
                          });
 }
 
