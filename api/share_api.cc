@@ -13,8 +13,6 @@
 namespace skiff::api::share_api {
 namespace {
 
-using share::ShareResult;
-
 storage::Offset bound(const storage::Log& log, bool read_committed) {
   return read_committed ? log.last_stable_offset() : storage::Offset(INT64_MAX);
 }
@@ -60,7 +58,7 @@ Read read(const storage::Log& log, int64_t offset, size_t max_bytes, bool read_c
   out.slice = r->slice;
   if (out.slice.empty()) return out;
   const uint64_t end = static_cast<uint64_t>(out.slice.position) + out.slice.length;
-  storage::ChunkReader chunks(out.slice.file->fd(), end, 64 * 1024);
+  storage::ChunkReader chunks(out.slice.file->fd(), end, size_t{64} * 1024);
   uint64_t pos = static_cast<uint64_t>(out.slice.position);
   while (pos < end) {
     share::FetchedBatch fb;

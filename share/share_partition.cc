@@ -639,7 +639,7 @@ ShareAcquiredRecords SharePartition::acquire(const std::string& member, AcquireM
       keys.empty() ? acquire_new(member, batches, args.rl, base, args.last_to_acquire, batch_size, max_records)
                    : acquire_over(args, keys, base, max_records);
   if (!read_committed || aborted.empty() || out.records.empty()) return out;
-  out.records = filter_aborted(batches, std::move(out.records), aborted);
+  out.records = filter_aborted(batches, out.records, aborted);
   out.count = 0;
   for (const AcquiredRecords& r : out.records) out.count += static_cast<int32_t>(r.last_offset - r.first_offset + 1);
   return out;
@@ -815,7 +815,7 @@ bool SharePartition::throttle(const InFlightBatch& b, int64_t req_first, int64_t
 }
 
 std::vector<AcquiredRecords> SharePartition::filter_aborted(std::span<const FetchedBatch> batches,
-                                                            std::vector<AcquiredRecords> acquired,
+                                                            const std::vector<AcquiredRecords>& acquired,
                                                             std::span<const AbortedTransaction> aborted) {
   std::vector<AbortedTransaction> ordered(aborted.begin(), aborted.end());
   std::stable_sort(ordered.begin(), ordered.end(), [](const AbortedTransaction& a, const AbortedTransaction& b) {

@@ -258,7 +258,7 @@ class SharePartition {
   void archive_stale(int64_t fetch_offset, int64_t base_offset);
   bool archive_range(int64_t first, int64_t end_exclusive, int64_t map_from, RecordState initial, bool count);
   std::vector<AcquiredRecords> filter_aborted(std::span<const FetchedBatch> batches,
-                                              std::vector<AcquiredRecords> acquired,
+                                              const std::vector<AcquiredRecords>& acquired,
                                               std::span<const AbortedTransaction> aborted);
 
   ShareResult sub_map_for_ack(const AcknowledgementBatch& ab, int64_t& from);

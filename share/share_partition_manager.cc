@@ -143,9 +143,10 @@ void SharePartitionManager::maybe_initialize(const std::string& group_id, const 
     }
   }
   int32_t epoch = ports_.leader_epoch ? ports_.leader_epoch(tp) : 0;
-  persister_.read(
-      {group_id, tp.topic_id, tp.partition}, epoch,
-      [this, e](ErrorCode code, std::string message, PersistedState state) { on_loaded(e, code, message, state); });
+  persister_.read({group_id, tp.topic_id, tp.partition}, epoch,
+                  [this, e](ErrorCode code, const std::string& message, const PersistedState& state) {
+                    on_loaded(e, code, message, state);
+                  });
 }
 
 void SharePartitionManager::on_loaded(const std::shared_ptr<Entry>& e, ErrorCode code, const std::string& message,
@@ -271,8 +272,9 @@ void SharePartitionManager::on_disconnect(const std::string& connection_id) {
   if (!d) return;
   if (d->member_left) {
     for (const TopicIdPartition& tp : d->partitions) {
-      with_partition(d->key.group_id, tp,
-                     [&](SharePartition& sp) { sp.release_acquired_records(d->key.member_id, [](ShareResult) {}); });
+      with_partition(d->key.group_id, tp, [&](SharePartition& sp) {
+        sp.release_acquired_records(d->key.member_id, [](const ShareResult&) {});
+      });
       if (ports_.on_acquirable) ports_.on_acquirable(d->key.group_id, tp);
     }
   }

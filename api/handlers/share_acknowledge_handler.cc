@@ -76,8 +76,8 @@ void ShareAcknowledgeHandler::handle(ApiRequest& request, protocol::ShareAcknowl
   const int32_t lock_ms = shares_.config().settings(group).record_lock_duration_ms;
   share::SharePartitionManager* shares = &shares_;
   share_api::acknowledge(services_, request, shares_, group, member, std::move(acks), version >= 2, renew,
-                         [out, shares, group, member, epoch, lock_ms](share_api::AckResults results) mutable {
-                           if (epoch == -1) shares->release_session(group, member, [](auto, auto) {});
+                         [out, shares, group, member, epoch, lock_ms](const share_api::AckResults& results) mutable {
+                           if (epoch == -1) shares->release_session(group, member, [](const auto&, const auto&) {});
                            out.send(to_response(results, lock_ms));
                          });
 }

@@ -167,7 +167,9 @@ struct ShareFetchState {
                                                e.second.error_code != 0);
       });
     }
-    for (const auto& [tp, r] : acks) {
+    for (const auto& ack : acks) {
+      const TopicIdPartition& tp = ack.first;
+      const ShareResult& r = ack.second;
       auto it = std::find_if(parts.begin(), parts.end(), [&](const auto& e) { return e.first == tp; });
       if (it == parts.end()) {
         parts.push_back({tp, empty_partition(tp.partition)});
@@ -191,7 +193,9 @@ struct ShareFetchState {
   // Sends the answer; a final fetch then closes the session.
   void answer(Responder& out) {
     out.send(build());
-    if (final) shares.release_session(group, member, [](ShareResult, share::SharePartitionManager::AckResults) {});
+    if (final) {
+      shares.release_session(group, member, [](const ShareResult&, const share::SharePartitionManager::AckResults&) {});
+    }
   }
 };
 

@@ -36,7 +36,7 @@ struct ShareApiEnv {
     config.s.auto_offset_reset = share::AutoOffsetReset::kEarliest;
     share::SharePartitionManager::Ports p;
     p.now_ms = [] { return wall_clock_ms(); };
-    p.schedule = [](int64_t, std::function<void()>) {};  // no lock expiry in these tests
+    p.schedule = [](int64_t, const std::function<void()>&) {};  // no lock expiry in these tests
     p.offset_for_timestamp = [this](const share::TopicIdPartition& tp, int64_t ts) -> int64_t {
       auto info = h.logs().topic_by_id(tp.topic_id);
       auto log = info ? h.logs().get_log(info->name, tp.partition) : nullptr;

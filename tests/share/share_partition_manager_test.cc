@@ -33,13 +33,13 @@ struct MgrEnv {
     SharePartitionManager::Ports p;
     p.now_ms = [this] { return time.now; };
     p.schedule = [this](int64_t d, std::function<void()> fn) { time.schedule(d, std::move(fn)); };
-    p.offset_for_timestamp = [](const TopicIdPartition&, int64_t ts) { return ts == -2 ? int64_t{0} : int64_t{0}; };
+    p.offset_for_timestamp = [](const TopicIdPartition&, int64_t) { return int64_t{0}; };
     p.on_acquirable = [this](const std::string& g, const TopicIdPartition& t) { wakeups.push_back({g, t}); };
     mgr = std::make_unique<SharePartitionManager>(persister, config, 10, std::move(p));
   }
   ShareResult init(const std::string& group = "g") {
     ShareResult out{ErrorCode::kUnknownServerError, "not called"};
-    mgr->maybe_initialize(group, tp, [&](ShareResult r) { out = r; });
+    mgr->maybe_initialize(group, tp, [&](const ShareResult& r) { out = r; });
     return out;
   }
   ShareAcquiredRecords acquire(const std::string& member, int64_t first, int64_t last) {
@@ -73,8 +73,8 @@ TEST_CASE("a share partition loads through the persister once; fetches wait for 
   MgrEnv env;
   env.persister.hold_reads = true;
   ShareResult a{ErrorCode::kUnknownServerError, "pending"}, b = a;
-  env.mgr->maybe_initialize("g", env.tp, [&](ShareResult r) { a = r; });
-  env.mgr->maybe_initialize("g", env.tp, [&](ShareResult r) { b = r; });
+  env.mgr->maybe_initialize("g", env.tp, [&](const ShareResult& r) { a = r; });
+  env.mgr->maybe_initialize("g", env.tp, [&](const ShareResult& r) { b = r; });
   CHECK(env.persister.reads == 1);
   CHECK(a.message == "pending");
   CHECK_FALSE(env.mgr->with_partition("g", env.tp, [](SharePartition&) {}));
@@ -151,14 +151,14 @@ TEST_CASE("closing a session releases the member's records in its partitions") {
   ShareResult top{ErrorCode::kUnknownServerError, ""};
   SharePartitionManager::AckResults parts;
   env.mgr->release_session("g", "m1", [&](ShareResult r, SharePartitionManager::AckResults p) {
-    top = r;
+    top = std::move(r);
     parts = std::move(p);
   });
   CHECK(top.ok());
   REQUIRE(parts.size() == 1);
   CHECK(parts[0].second.ok());
   CHECK(env.state(0) == RecordState::kAvailable);
-  env.mgr->release_session("g", "m1", [&](ShareResult r, SharePartitionManager::AckResults) { top = r; });
+  env.mgr->release_session("g", "m1", [&](const ShareResult& r, const SharePartitionManager::AckResults&) { top = r; });
   CHECK(top.code == ErrorCode::kShareSessionNotFound);
 }
 
@@ -190,7 +190,7 @@ TEST_CASE("wake-ups run after the partition's lock is released") {
   // The acknowledgement's answer must also come outside the lock.
   bool answered_free = false;
   env.mgr->acknowledge("g", "m1", {{env.tp, {AcknowledgementBatch{0, 9, {1}}}}},
-                       [&](SharePartitionManager::AckResults) {
+                       [&](const SharePartitionManager::AckResults&) {
                          check();
                          answered_free = free_elsewhere;
                        });

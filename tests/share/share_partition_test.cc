@@ -25,7 +25,7 @@ struct Env {
   int64_t log_end = 100;
   std::unique_ptr<SharePartition> sp;
 
-  explicit Env(PersistedState persisted = start_at(0), ShareGroupSettings s = {}) {
+  explicit Env(const PersistedState& persisted = start_at(0), const ShareGroupSettings& s = {}) {
     config.s = s;
     SharePartition::Ports ports;
     ports.now_ms = [this] { return time.now; };
@@ -53,7 +53,7 @@ struct Env {
     int64_t fetch_offset = sp->next_fetch_offset();
     return sp->acquire(member, mode, batch_size, max, fetch_offset, batches, aborted, read_committed);
   }
-  ShareResult ack(const std::string& member, std::vector<AcknowledgementBatch> batches) {
+  ShareResult ack(const std::string& member, const std::vector<AcknowledgementBatch>& batches) {
     ShareResult out{ErrorCode::kUnknownServerError, "not completed"};
     sp->acknowledge(member, batches, [&out](ShareResult r) { out = std::move(r); });
     return out;
@@ -104,7 +104,7 @@ TEST_CASE("accepting a whole batch persists it and moves the start offset after 
   env.writes.auto_complete = false;
   env.acquire("m1", batches({{0, 9}}));
   ShareResult r{ErrorCode::kUnknownServerError, "pending"};
-  env.sp->acknowledge("m1", {ack_range(0, 9, 1)}, [&](ShareResult x) { r = x; });
+  env.sp->acknowledge("m1", {ack_range(0, 9, 1)}, [&](const ShareResult& x) { r = x; });
   CHECK(r.message == "pending");  // not done before the write completes
   REQUIRE(env.writes.written.size() == 1);
   const PersistedState& w = env.writes.written[0];
@@ -332,9 +332,9 @@ TEST_CASE("a write in flight blocks a second acknowledgement; a lock expired mea
   env.writes.auto_complete = false;
   env.acquire("m1", batches({{0, 9}}));
   ShareResult first{ErrorCode::kUnknownServerError, "pending"};
-  env.sp->acknowledge("m1", {ack_range(0, 9, 1)}, [&](ShareResult x) { first = x; });
+  env.sp->acknowledge("m1", {ack_range(0, 9, 1)}, [&](const ShareResult& x) { first = x; });
   ShareResult second = {ErrorCode::kUnknownServerError, "pending"};
-  env.sp->acknowledge("m1", {ack_range(0, 9, 1)}, [&](ShareResult x) { second = x; });
+  env.sp->acknowledge("m1", {ack_range(0, 9, 1)}, [&](const ShareResult& x) { second = x; });
   CHECK(second.code == ErrorCode::kInvalidRecordState);
   CHECK(second.message == "The batch cannot be acknowledged. The batch is not in the acquired state.");
   env.time.advance(30000);  // the timer finds a transition under way: nothing
@@ -423,7 +423,7 @@ TEST_CASE("releasing a member's records leaves the others' alone") {
   env.acquire("a", batches({{0, 9}}));
   env.acquire("b", batches({{10, 19}}));
   ShareResult r{ErrorCode::kUnknownServerError, ""};
-  env.sp->release_acquired_records("a", [&](ShareResult x) { r = x; });
+  env.sp->release_acquired_records("a", [&](const ShareResult& x) { r = x; });
   CHECK(r.ok());
   CHECK(env.state(0) == RecordState::kAvailable);
   CHECK(env.state(10) == RecordState::kAcquired);
