@@ -15,6 +15,7 @@
 // partition's is taken.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -24,6 +25,7 @@
 #include <utility>
 #include <vector>
 
+#include "coordinator/runtime/timer_queue.h"
 #include "share/share_partition.h"
 #include "share/share_session.h"
 #include "share/state_persister.h"
@@ -111,5 +113,17 @@ class SharePartitionManager {
   mutable std::mutex mu_;
   std::map<Key, std::shared_ptr<Entry>> partitions_;
 };
+
+// Ports over the broker's clock and timer thread, for the integrator: the
+// lock deadlines and the timers must read the same (steady) clock.
+inline int64_t steady_now_ms() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(coordinator::TimerQueue::Clock::now().time_since_epoch())
+      .count();
+}
+inline std::function<void(int64_t, std::function<void()>)> schedule_on(coordinator::TimerQueue& timers) {
+  return [&timers](int64_t delay_ms, std::function<void()> fn) {
+    timers.schedule_after(std::chrono::milliseconds(delay_ms), std::move(fn));
+  };
+}
 
 }  // namespace skiff::share
