@@ -246,3 +246,64 @@ TEST_CASE("the final ShareFetch acknowledges, then closes the session and releas
   CHECK(got.acquired_records[0].first_offset == 5);
   CHECK(got.acquired_records[0].delivery_count == 2);
 }
+
+TEST_CASE("ShareFetch v2's record-limit mode and renewing acknowledgements") {
+  ShareApiEnv env;
+  Uuid id = env.create("q");
+  env.append("q", 10);
+  auto req = fetch_req(id, 0);
+  req.share_acquire_mode = 1;
+  req.max_records = 3;
+  auto resp = env.share_fetch(req, 2);
+  const auto& pd = only(resp);
+  REQUIRE(pd.acquired_records.size() == 1);
+  CHECK(pd.acquired_records[0].first_offset == 0);
+  CHECK(pd.acquired_records[0].last_offset == 2);
+  CHECK(pd.records.size() == env.batches[0].size());  // the whole log batch; the client takes 0-2
+  // Renew (type 4) only in a renew request of v2.
+  auto renew = ack_req(id, 1, 0, 2, 4);
+  auto r = env.share_ack(renew, 1);
+  CHECK(r.responses[0].partitions[0].error_code == code(ErrorCode::kInvalidRequest));
+  r = env.share_ack(ack_req(id, 2, 0, 2, 4), 2);
+  CHECK(r.responses[0].partitions[0].error_code == code(ErrorCode::kInvalidRequest));
+  renew = ack_req(id, 3, 0, 2, 4);
+  renew.is_renew_ack = true;
+  r = env.share_ack(renew, 2);
+  CHECK(r.error_code == 0);
+  CHECK(r.responses[0].partitions[0].error_code == 0);
+  CHECK(env.persister.written.empty());  // renewing persists nothing
+}
+
+TEST_CASE("read_committed share groups: the batch headers read, aborted transactions archived") {
+  ShareApiEnv env;
+  env.config.s.read_committed = true;
+  Uuid id = env.create("q");
+  auto log = env.h.logs().get_log("q", 0);
+  for (int64_t pid : {7, 8}) {
+    storage::BatchBuilder b;
+    b.producer(pid, 0, 0).transactional(true);
+    b.add("k", "v", wall_clock_ms()).add("k", "v", wall_clock_ms());
+    auto bytes = b.build();
+    REQUIRE(log->append(bytes).has_value());
+  }
+  REQUIRE(log->append_marker(7, 0, false, 0, 1, 0, wall_clock_ms()).has_value());  // 4: 7 aborts
+  REQUIRE(log->append_marker(8, 0, true, 0, 1, 0, wall_clock_ms()).has_value());   // 5: 8 commits
+  auto read = api::share_api::read(*log, 0, 1 << 20, true);
+  REQUIRE(read.batches.size() == 4);
+  CHECK(read.batches[0].producer_id == 7);
+  CHECK(read.batches[0].is_transactional);
+  CHECK_FALSE(read.batches[0].is_control);
+  CHECK(read.batches[1].last_offset == 3);
+  CHECK(read.batches[2].is_control);
+  CHECK(read.batches[2].is_abort_marker);
+  CHECK(read.batches[3].is_control);
+  CHECK_FALSE(read.batches[3].is_abort_marker);
+  REQUIRE(read.aborted.size() == 1);
+  CHECK(read.aborted[0].producer_id == 7);
+
+  auto resp = env.share_fetch(fetch_req(id, 0));
+  const auto& pd = only(resp);
+  REQUIRE(pd.acquired_records.size() == 1);
+  CHECK(pd.acquired_records[0].first_offset == 2);
+  CHECK(pd.acquired_records[0].last_offset == 5);
+}
