@@ -83,6 +83,7 @@ struct ShareFetchState {
   }
 
   bool ready() {
+    if (min_bytes == 0) return true;  // Kafka: minBytes 0 is met at once
     {
       std::lock_guard l(mu);
       if (!load_errors.empty()) return true;
@@ -98,7 +99,7 @@ struct ShareFetchState {
             total = n > SIZE_MAX - total ? SIZE_MAX : total + n;
           },
           true);
-      if (total > 0 && total >= min_bytes) return true;
+      if (total >= min_bytes) return true;
     }
     return false;
   }
