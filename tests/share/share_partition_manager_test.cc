@@ -69,7 +69,7 @@ struct MgrEnv {
   }
 };
 
-TEST_CASE("a share partition loads through the persister once; fetches wait for it") {
+TEST_CASE("a share partition loads through the persister once, fetches wait for it") {
   MgrEnv env;
   env.persister.hold_reads = true;
   ShareResult a{ErrorCode::kUnknownServerError, "pending"}, b = a;

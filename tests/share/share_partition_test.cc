@@ -155,7 +155,7 @@ TEST_CASE("per-offset acknowledge types in one batch: accept, release, reject, g
   CHECK(env.sp->delivery_complete_count() == 2);  // 2 and 3, at or past the start offset
 }
 
-TEST_CASE("reject archives; the start offset passes archived records") {
+TEST_CASE("reject archives, the start offset passes archived records") {
   Env env;
   env.acquire("m1", batches({{0, 4}, {5, 9}}), 500, AcquireMode::kBatchOptimized, 5);
   REQUIRE(env.ack("m1", {ack_range(0, 4, 3)}).ok());
@@ -196,7 +196,7 @@ TEST_CASE("acknowledgement validation answers Kafka's errors and changes nothing
   CHECK(r.message == "The batch cannot be acknowledged. The batch is not in the acquired state.");
 }
 
-TEST_CASE("an acknowledgement below the start offset is ignored; one before any batch is an invalid state") {
+TEST_CASE("an acknowledgement below the start offset is ignored, one before any batch is an invalid state") {
   Env env(Env::start_at(10));
   CHECK(env.ack("m1", {ack_range(0, 5, 1)}).ok());
   env.acquire("m1", batches({{10, 19}}));
@@ -327,7 +327,7 @@ TEST_CASE("a failed persister write rolls the acknowledgement back") {
   CHECK(env.sp->start_offset() == 10);
 }
 
-TEST_CASE("a write in flight blocks a second acknowledgement; a lock expired meanwhile rolls back to available") {
+TEST_CASE("a write in flight blocks a second acknowledgement, a lock expired meanwhile rolls back to available") {
   Env env;
   env.writes.auto_complete = false;
   env.acquire("m1", batches({{0, 9}}));
@@ -364,7 +364,7 @@ TEST_CASE("loading persisted state: start offset, batches, gaps, delivery counts
   CHECK(env.state(22) == RecordState::kArchived);
 }
 
-TEST_CASE("loading rejects a batch before the start offset; a persister error fails the load") {
+TEST_CASE("loading rejects a batch before the start offset, a persister error fails the load") {
   PersistedState p;
   p.start_offset = 5;
   p.batches = {{0, 9, 0, 1}};
@@ -432,7 +432,7 @@ TEST_CASE("releasing a member's records leaves the others' alone") {
   CHECK(env.sp->next_fetch_offset() == 0);
 }
 
-TEST_CASE("renew (type 4) extends the acquisition lock; refused when the group disables it") {
+TEST_CASE("renew (type 4) extends the acquisition lock, refused when the group disables it") {
   Env env;
   env.acquire("m1", batches({{0, 9}}));
   env.time.advance(20000);

@@ -14,7 +14,7 @@ Uuid topic(uint8_t b) {
 }
 TopicIdPartition tp(uint8_t t, int32_t p) { return {topic(t), p}; }
 
-TEST_CASE("epoch 0 opens a session at epoch 1; n continues it; a wrong epoch is refused") {
+TEST_CASE("epoch 0 opens a session at epoch 1, n continues it, a wrong epoch is refused") {
   ShareSessionCache cache(10);
   auto r = cache.new_context("g", "m", 0, {tp(1, 0), tp(1, 1)}, {}, false, "c1");
   REQUIRE(r.error.ok());
@@ -47,7 +47,7 @@ TEST_CASE("an unknown session and acknowledgements in an opening fetch are error
   CHECK(cache.size() == 0);
 }
 
-TEST_CASE("epoch -1 is the final fetch of an existing session; reopening replaces the session") {
+TEST_CASE("epoch -1 is the final fetch of an existing session, reopening replaces the session") {
   ShareSessionCache cache(10);
   REQUIRE(cache.new_context("g", "m", 0, {tp(1, 0)}, {}, false, "c1").error.ok());
   auto r = cache.new_context("g", "m", -1, {}, {}, true, "c1");
@@ -87,13 +87,13 @@ TEST_CASE("ShareAcknowledge's session check") {
   CHECK(cache.epoch({"g", "m"}) == 2);
 }
 
-TEST_CASE("epochs wrap from INT32_MAX to 1; the final epoch stays final") {
+TEST_CASE("epochs wrap from INT32_MAX to 1, the final epoch stays final") {
   CHECK(next_share_session_epoch(0) == 1);
   CHECK(next_share_session_epoch(2147483647) == 1);
   CHECK(next_share_session_epoch(-1) == -1);
 }
 
-TEST_CASE("a closed connection removes its session; the group empties") {
+TEST_CASE("a closed connection removes its session, the group empties") {
   ShareSessionCache cache(10);
   REQUIRE(cache.new_context("g", "a", 0, {tp(1, 0)}, {}, false, "c1").error.ok());
   REQUIRE(cache.new_context("g", "b", 0, {tp(1, 1)}, {}, false, "c2").error.ok());
