@@ -104,9 +104,13 @@ enum class ErrorCode : int16_t {
   kUnknownSubscriptionId = 117,  // KIP-714
   kTelemetryTooLarge = 118,
   kTransactionAbortable = 120,
-  kFencedStateEpoch = 124,  // KIP-932
+  kInvalidRecordState = 121,  // KIP-932 share groups
+  kShareSessionNotFound = 122,
+  kInvalidShareSessionEpoch = 123,
+  kFencedStateEpoch = 124,
   kInvalidRegularExpression = 128,
   kRebootstrapRequired = 129,
+  kShareSessionLimitReached = 133,
 };
 
 constexpr int16_t code(ErrorCode e) { return static_cast<int16_t>(e); }

@@ -27,7 +27,8 @@ import sys
 # folder -> the folders it may include (itself always). The layers of
 # docs/architecture.md, bottom to top.
 BELOW_API = ["common", "config", "network", "protocol", "log", "metadata", "security/acl", "security/sasl",
-             "coordinator/runtime", "coordinator/group", "coordinator/txn", "coordinator/share"]
+             "coordinator/runtime", "coordinator/group", "coordinator/txn", "coordinator/share",
+             "share"]
 ALLOWED = {
     "common": [],
     "config": ["common"],
@@ -42,6 +43,7 @@ ALLOWED = {
     "coordinator/share": ["common", "config", "protocol", "log", "metadata", "coordinator/runtime"],
     "coordinator/group": ["common", "config", "protocol", "log", "metadata", "coordinator/runtime",
                           "coordinator/txn"],
+    "share": ["common", "config", "protocol", "log", "metadata", "coordinator/runtime"],
     "api": BELOW_API,
     "client": ["common", "config", "network", "protocol", "log"],
     "apps/console": ["common", "config", "network", "protocol", "client", "metadata", "security/sasl",
