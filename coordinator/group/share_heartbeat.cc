@@ -43,6 +43,12 @@ std::optional<std::string> invalid_share_request(const ShareHeartbeatParams& p) 
   return std::nullopt;
 }
 
+// Kafka: the heartbeat's getOrMaybeCreateShareGroup, the leave's group().
+std::string not_found_message(const ShareHeartbeatParams& p) {
+  return p.member_epoch == kShareLeaveEpoch ? fmt::format("Group {} not found.", p.group_id)
+                                            : fmt::format("Share group {} not found.", p.group_id);
+}
+
 std::vector<std::string> sorted_names(std::vector<std::string> v) {
   std::sort(v.begin(), v.end());
   v.erase(std::unique(v.begin(), v.end()), v.end());
@@ -55,7 +61,7 @@ ShareHeartbeatResult GroupCoordinator::share_heartbeat(const ShareHeartbeatParam
   if (shutting_down_) return share_failed(ErrorCode::kNotCoordinator);
   if (auto why = invalid_share_request(p)) return share_failed(ErrorCode::kInvalidRequest, why);
   GroupPtr g = p.member_epoch == 0 ? get_or_create(p.group_id) : find(p.group_id);
-  if (!g) return share_failed(ErrorCode::kGroupIdNotFound, fmt::format("Share group {} not found.", p.group_id));
+  if (!g) return share_failed(ErrorCode::kGroupIdNotFound, not_found_message(p));
   std::optional<FlushPoints> written;
   std::vector<ShareStateStart> to_initialize;
   int32_t state_epoch = 0;
@@ -79,8 +85,7 @@ ShareHeartbeatResult GroupCoordinator::share_heartbeat_locked(GroupMetadata& g, 
   if (!g.is_share()) {
     if (!g.is_blank())
       return share_failed(ErrorCode::kGroupIdNotFound, fmt::format("Group {} is not a share group.", p.group_id));
-    if (p.member_epoch != 0)
-      return share_failed(ErrorCode::kGroupIdNotFound, fmt::format("Share group {} not found.", p.group_id));
+    if (p.member_epoch != 0) return share_failed(ErrorCode::kGroupIdNotFound, not_found_message(p));
     g.share = std::make_unique<ShareGroup>();
   }
   auto& sg = *g.share;
@@ -89,7 +94,7 @@ ShareHeartbeatResult GroupCoordinator::share_heartbeat_locked(GroupMetadata& g, 
   if (p.member_epoch == kShareLeaveEpoch) {
     if (!sg.get(p.member_id))
       return share_failed(ErrorCode::kUnknownMemberId,
-                    fmt::format("Member {} is not a member of group {}.", p.member_id, p.group_id));
+                          fmt::format("Member {} is not a member of group {}.", p.member_id, p.group_id));
     fence_share_member(g, p.member_id);
     coordinator::log().info("group {}: share member {} left (group epoch {})", escaped(p.group_id),
                             escaped(p.member_id), sg.group_epoch);
@@ -118,23 +123,25 @@ ShareHeartbeatResult GroupCoordinator::share_join_or_beat(GroupMetadata& g, cons
   const int32_t max_size = config_.share_max_size;
   if (static_cast<int64_t>(sg.members.size()) >= max_size && !sg.get(p.member_id))
     return share_failed(ErrorCode::kGroupMaxSizeReached,
-                  fmt::format("The share group has reached its maximum capacity of {} members.", max_size));
+                        fmt::format("The share group has reached its maximum capacity of {} members.", max_size));
   auto* m = sg.get(p.member_id);
   if (!m && p.member_epoch != 0)
     return share_failed(ErrorCode::kUnknownMemberId,
-                  fmt::format("Member {} is not a member of group {}.", p.member_id, p.group_id));
+                        fmt::format("Member {} is not a member of group {}.", p.member_id, p.group_id));
   if (m && p.member_epoch != 0) {  // Kafka's throwIfShareGroupMemberEpochIsInvalid
     if (p.member_epoch > m->member_epoch)
-      return share_failed(ErrorCode::kFencedMemberEpoch,
-                    fmt::format("The share group member has a greater member epoch ({}) than the one known by the "
-                                "group coordinator ({}). The member must abandon all its partitions and rejoin.",
-                                p.member_epoch, m->member_epoch));
+      return share_failed(
+          ErrorCode::kFencedMemberEpoch,
+          fmt::format("The share group member has a greater member epoch ({}) than the one known by the "
+                      "group coordinator ({}). The member must abandon all its partitions and rejoin.",
+                      p.member_epoch, m->member_epoch));
     if (p.member_epoch < m->member_epoch && p.member_epoch != m->previous_member_epoch)
-      return share_failed(ErrorCode::kFencedMemberEpoch,
-                    fmt::format("The share group member has a smaller member epoch ({}) than the one known by the "
-                                "group coordinator ({}), and it does not match the previous member epoch ({}). The "
-                                "member must abandon all its partitions and rejoin.",
-                                p.member_epoch, m->member_epoch, m->previous_member_epoch));
+      return share_failed(
+          ErrorCode::kFencedMemberEpoch,
+          fmt::format("The share group member has a smaller member epoch ({}) than the one known by the "
+                      "group coordinator ({}), and it does not match the previous member epoch ({}). The "
+                      "member must abandon all its partitions and rejoin.",
+                      p.member_epoch, m->member_epoch, m->previous_member_epoch));
   }
   if (!m) {
     m = &sg.members[p.member_id];
@@ -327,7 +334,7 @@ ShareGroupDescription GroupCoordinator::describe_share_group(const std::string& 
   if (g->is(GroupState::kDead) || !g->is_share()) {
     d.error = ErrorCode::kGroupIdNotFound;
     d.message = g->is_share() || g->is_blank() ? "Group " + group_id + " not found."
-                                                   : "Group " + group_id + " is not a share group.";
+                                               : "Group " + group_id + " is not a share group.";
     return d;
   }
   const auto& sg = *g->share;

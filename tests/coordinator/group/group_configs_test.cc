@@ -142,7 +142,8 @@ TEST_CASE("group configs: the share-group keys, validated as Kafka 4.4 (GroupCon
   CHECK(check({{"share.assignor.offload.enable", "true"}})->starts_with("Group config share.assignor.offload.enable"));
 }
 
-TEST_CASE("group configs: a share group's values in effect, for the share-partition side", "[groups][kip932][configs]") {
+TEST_CASE("group configs: a share group's values in effect, for the share-partition side",
+          "[groups][kip932][configs]") {
   GroupFixture f;
   auto& c = f.c();
   CHECK(c.share_record_lock_duration_ms("g") == 30000);

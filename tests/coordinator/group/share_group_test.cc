@@ -165,6 +165,7 @@ TEST_CASE("share heartbeat: Kafka's validation and epoch errors", "[groups][kip9
   CHECK(s.f.c().share_heartbeat(p).message == "RackId can't be empty.");
   CHECK(s.beat("m", 1, "nope").error == ErrorCode::kGroupIdNotFound);
   CHECK(s.beat("m", 1, "nope").message == "Share group nope not found.");
+  CHECK(s.beat("m", -1, "nope").message == "Group nope not found.");
   REQUIRE(s.join("m").member_epoch == 1);
   r = s.beat("m", 5);
   CHECK(r.error == ErrorCode::kFencedMemberEpoch);
@@ -175,7 +176,7 @@ TEST_CASE("share heartbeat: Kafka's validation and epoch errors", "[groups][kip9
   auto b = s.beat("m", 1);  // now epoch 2 (initialized partitions)
   REQUIRE(b.member_epoch == 2);
   CHECK(s.beat("m", 1).error == ErrorCode::kNone);  // the previous epoch is still accepted
-  CHECK(s.join("m").error == ErrorCode::kNone);  // a rejoin
+  CHECK(s.join("m").error == ErrorCode::kNone);     // a rejoin
   CHECK(s.beat("m", 0).message == "SubscribedTopicNames must be set in first request.");
 }
 
