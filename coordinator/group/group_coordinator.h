@@ -142,7 +142,8 @@ class GroupCoordinator : public txn::TxnOffsetMarkerSink {
   // The retention job (also run by its timer): returns how many offsets expired.
   int expire_offsets(int64_t now_ms);
   // Removes, durably, every group's committed offsets that `doomed` picks
-  // (a deleted topic's); returns how many.
+  // (a deleted topic's); returns how many. Share groups also drop the
+  // share-state bookkeeping of topics that no longer exist (by id).
   int delete_offsets_where(const std::function<bool(const TopicPartition&)>& doomed);
 
   // ---- transactional offsets (group_txn_offsets.cc) ----
@@ -328,6 +329,9 @@ class GroupCoordinator : public txn::TxnOffsetMarkerSink {
   // Share-partition state to delete with a deleted share group (DeleteGroups).
   std::vector<SharePartitionId> share_state_partitions(const ShareGroup& sg) const;
   int64_t partition_end_offset(const std::string& topic, int32_t partition) const;
+  // Kafka's maybeCleanupShareGroupState: every share group forgets the
+  // topics whose id the broker no longer has. Returns the groups changed.
+  int forget_deleted_share_topics();
 
   using OffsetPredicate = std::function<bool(const GroupMetadata&, const TopicPartition&, const OffsetAndMetadata&)>;
   // `with_pending`: also drops pending transactional offsets of the doomed

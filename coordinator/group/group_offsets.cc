@@ -228,10 +228,14 @@ int GroupCoordinator::expire_offsets(int64_t now) {
 
 // Kafka's onPartitionsDeleted: a deleted topic takes its committed offsets
 // with it, so a topic created again under the same name starts unconsumed.
+// Share groups forget the share state of topics that no longer exist
+// (Kafka's maybeCleanupShareGroupState, on the same event).
 int GroupCoordinator::delete_offsets_where(const std::function<bool(const TopicPartition&)>& doomed) {
-  return remove_offsets(
+  const int removed = remove_offsets(
       [&](const GroupMetadata&, const TopicPartition& tp, const OffsetAndMetadata&) { return doomed(tp); }, now_ms(),
       /*durable=*/true, /*with_pending=*/true);
+  forget_deleted_share_topics();
+  return removed;
 }
 
 // Removes from the group (memory only) the partitions `doomed_offset` picks.

@@ -52,6 +52,26 @@ std::vector<SharePartitionId> GroupCoordinator::share_state_partitions(const Sha
   return {all.begin(), all.end()};
 }
 
+int GroupCoordinator::forget_deleted_share_topics() {
+  int changed = 0;
+  FlushPoints last;
+  for (auto& g : all_groups()) {
+    std::lock_guard lock(g->mu);
+    if (!g->is_share() || g->is(GroupState::kDead) || !g->share->state_partitions) continue;
+    const auto before = g->share->image();
+    auto& meta = *g->share->state_partitions;
+    auto gone = [this](const auto& kv) { return !logs_.topic_by_id(kv.first); };
+    std::erase_if(meta.initializing, gone);
+    std::erase_if(meta.initialized, gone);
+    std::erase_if(meta.deleting, gone);
+    if (meta == *before.state_partitions) continue;
+    ++changed;
+    if (auto seq = persist_share(*g, before)) last.merge(*seq);
+  }
+  store_->flush(last);
+  return changed;
+}
+
 // ---- DescribeShareGroupOffsets ----
 
 void GroupCoordinator::describe_share_offsets(const std::string& group_id,
@@ -217,9 +237,8 @@ void GroupCoordinator::delete_share_offsets(const std::string& group_id, const s
     std::lock_guard lock(g->mu);
     if (g->is(GroupState::kDead) || !g->is_share()) {
       out.error = ErrorCode::kGroupIdNotFound;
-      out.message = g->is(GroupState::kDead) || g->is_blank()
-                        ? fmt::format("Group {} not found.", group_id)
-                        : fmt::format("Group {} is not a share group.", group_id);
+      out.message = g->is(GroupState::kDead) || g->is_blank() ? fmt::format("Group {} not found.", group_id)
+                                                              : fmt::format("Group {} is not a share group.", group_id);
       return done(std::move(out));
     }
     auto& sg = *g->share;

@@ -472,3 +472,27 @@ TEST_CASE("share groups: the ShareGroup* records round-trip", "[groups][kip932]"
   m.tombstone = true;
   CHECK(!group::encode_share_value(m));
 }
+
+TEST_CASE("share groups: a deleted topic leaves the share-state bookkeeping", "[groups][kip932]") {
+  ShareFixture s;
+  s.join("a", {"foo", "bar"});
+  s.settle("a", 1);
+  REQUIRE(s.f.logs->delete_topic("bar"));
+  s.f.c().delete_offsets_where([](const group::TopicPartition& tp) { return tp.topic == "bar"; });
+  // DescribeShareGroupOffsets of every initialized partition: foo's only.
+  group::ShareOffsetsDescription got;
+  s.f.c().describe_share_offsets("s", std::nullopt, [&](group::ShareOffsetsDescription d) { got = std::move(d); });
+  REQUIRE(got.topics.size() == 1);
+  CHECK(got.topics[0].topic == "foo");
+  // Durably: after a restart too.
+  s.restart();
+  s.f.c().describe_share_offsets("s", std::nullopt, [&](group::ShareOffsetsDescription d) { got = std::move(d); });
+  REQUIRE(got.topics.size() == 1);
+  // bar created again: a new topic to the group, initialized from -1.
+  REQUIRE(s.f.logs->create_topic("bar", 2));
+  auto r = s.beat("a", s.f.c().describe_share_group("s").members[0].member_epoch);
+  REQUIRE(r.error == ErrorCode::kNone);
+  std::lock_guard lock(s.port.mu);
+  CHECK(s.port.inits.back().partitions.size() == 2);
+  CHECK(s.port.inits.back().partitions[0].start_offset == -1);
+}
