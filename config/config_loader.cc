@@ -143,7 +143,8 @@ void check_share_group_keys(const BrokerConfig& c, const Require& require) {
     int32_t value, lo, hi;
     std::string_view name, lo_name, hi_name;
   };
-  const Bounded bounded[] = {
+  // GroupCoordinatorConfig: max >= min, value >= min, value <= max.
+  const Bounded coordinator[] = {
       {c.group_share_heartbeat_interval_ms, c.group_share_min_heartbeat_interval_ms,
        c.group_share_max_heartbeat_interval_ms, "group.share.heartbeat.interval.ms",
        "group.share.min.heartbeat.interval.ms", "group.share.max.heartbeat.interval.ms"},
@@ -152,6 +153,14 @@ void check_share_group_keys(const BrokerConfig& c, const Require& require) {
       {c.group_share_assignment_interval_ms, c.group_share_min_assignment_interval_ms,
        c.group_share_max_assignment_interval_ms, "group.share.assignment.interval.ms",
        "group.share.min.assignment.interval.ms", "group.share.max.assignment.interval.ms"},
+  };
+  for (const auto& b : coordinator) {
+    require(b.hi >= b.lo, b.hi_name, kGe, b.lo_name);
+    require(b.value >= b.lo, b.name, kGe, b.lo_name);
+    require(b.value <= b.hi, b.name, kLe, b.hi_name);
+  }
+  // ShareGroupConfig: max >= value and value >= min, in Kafka's words.
+  const Bounded share[] = {
       {c.group_share_delivery_count_limit, c.group_share_min_delivery_count_limit,
        c.group_share_max_delivery_count_limit, "group.share.delivery.count.limit",
        "group.share.min.delivery.count.limit", "group.share.max.delivery.count.limit"},
@@ -162,10 +171,9 @@ void check_share_group_keys(const BrokerConfig& c, const Require& require) {
        c.group_share_max_record_lock_duration_ms, "group.share.record.lock.duration.ms",
        "group.share.min.record.lock.duration.ms", "group.share.max.record.lock.duration.ms"},
   };
-  for (const auto& b : bounded) {
-    require(b.hi >= b.lo, b.hi_name, kGe, b.lo_name);
+  for (const auto& b : share) {
+    require(b.hi >= b.value, b.hi_name, kGe, b.name);
     require(b.value >= b.lo, b.name, kGe, b.lo_name);
-    require(b.value <= b.hi, b.name, kLe, b.hi_name);
   }
   require(c.group_share_heartbeat_interval_ms < c.group_share_session_timeout_ms, "group.share.heartbeat.interval.ms",
           "less than", "group.share.session.timeout.ms");
