@@ -15,7 +15,10 @@
 //
 // Threads: any method may be called from any thread, never with a group's
 // lock held; `done` may run on any thread, even before the call returns,
-// and must not block.
+// and must not block. Lifetime: `done` calls back into the GroupCoordinator
+// (it takes the group's lock), so the implementation must answer or drop
+// every pending call before the coordinator is destroyed (answers after its
+// shutdown() are ignored).
 #pragma once
 
 #include <cstdint>
