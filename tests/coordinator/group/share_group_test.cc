@@ -248,6 +248,14 @@ TEST_CASE("share groups share the group-id namespace with classic and consumer g
   CHECK(cr.message == "Group s is not a consumer group.");
   CHECK(s.f.join(join_params("s")).error == ErrorCode::kInconsistentGroupProtocol);
   CHECK(s.f.heartbeat("s", 1, "m") == ErrorCode::kGroupIdNotFound);
+  CHECK(s.f.start_sync("s", 1, "m").get().error == ErrorCode::kGroupIdNotFound);
+  CHECK(s.f.c().leave_group("s", {{"m", std::nullopt}}).error == ErrorCode::kGroupIdNotFound);
+  TxnOffsetCommitParams tc;
+  tc.group_id = "s";
+  tc.producer_id = 1;
+  tc.producer_epoch = 0;
+  tc.offsets.push_back({{"foo", 0}, OffsetAndMetadata{}});
+  CHECK(s.f.c().commit_txn_offsets(tc) == std::vector<ErrorCode>{ErrorCode::kGroupIdNotFound});
   auto dg = s.f.c().describe_group("s");
   CHECK(!dg.found);
   CHECK(dg.state == "Dead");
@@ -257,7 +265,9 @@ TEST_CASE("share groups share the group-id namespace with classic and consumer g
   CHECK(s.f.c().fetch_offsets("s", std::nullopt).error == ErrorCode::kGroupIdNotFound);
   OffsetCommitParams oc;
   oc.group_id = "s";
-  oc.offsets.push_back({{"foo", 0}, OffsetAndMetadata{5}});
+  OffsetAndMetadata five;
+  five.offset = 5;
+  oc.offsets.push_back({{"foo", 0}, five});
   CHECK(s.f.c().commit_offsets(oc) == std::vector<ErrorCode>{ErrorCode::kGroupIdNotFound});
   CHECK(s.f.c().delete_offsets("s", {{"foo", 0}}).error == ErrorCode::kGroupIdNotFound);
 }
