@@ -6,6 +6,10 @@
 // describe / list / delete and the share-group offsets admin paths.
 #include "coordinator/group/share_group.h"
 
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <thread>
 
 #include "coordinator/group/offsets_log.h"
@@ -505,4 +509,56 @@ TEST_CASE("share groups: a deleted topic leaves the share-state bookkeeping", "[
   std::lock_guard lock(s.port.mu);
   CHECK(s.port.inits.back().partitions.size() == 2);
   CHECK(s.port.inits.back().partitions[0].start_offset == -1);
+}
+
+// A child process answers the heartbeats (and the port's initializations),
+// then dies by SIGKILL: what the members were told, and which partitions are
+// initialized, is on disk.
+TEST_CASE("share group state acknowledged by heartbeats survives kill -9", "[groups][kip932][durability]") {
+  ShareFixture s;
+  s.f.stop();
+  pid_t child = fork();
+  REQUIRE(child >= 0);
+  if (child == 0) {
+    storage::LogManager logs(s.f.log_config());
+    GroupCoordinator c(share_config(), logs);
+    FakeShareState port;
+    c.set_share_state(&port);
+    auto beat = [&](const std::string& member, int32_t epoch, bool join) {
+      ShareHeartbeatParams p;
+      p.group_id = "s";
+      p.member_id = member;
+      p.member_epoch = epoch;
+      if (join) p.subscribed_names = std::vector<std::string>{"foo"};
+      p.resolve = [&logs](const std::string& n) -> std::optional<group::consumer::TopicMetadata> {
+        auto t = logs.topic(n);
+        if (!t) return std::nullopt;
+        return group::consumer::TopicMetadata{t->topic_id, n, t->partitions};
+      };
+      return c.share_heartbeat(p);
+    };
+    beat("a", 0, true);
+    const auto b = beat("b", 0, true);
+    const auto a = beat("a", 1, false);
+    const auto b2 = beat("b", b.member_epoch, false);  // no change: no assignment in the answer
+    if (!a.assignment || count(*a.assignment) != 2 || !b.assignment || count(*b.assignment) != 2) _exit(1);
+    if (b2.error != ErrorCode::kNone || b2.member_epoch != b.member_epoch) _exit(1);
+    kill(getpid(), SIGKILL);
+    _exit(2);
+  }
+  int status = 0;
+  REQUIRE(waitpid(child, &status, 0) == child);
+  REQUIRE(WIFSIGNALED(status));
+  CHECK(WTERMSIG(status) == SIGKILL);
+  s.f.start();
+  s.f.c().set_share_state(&s.port);
+  auto d = s.f.c().describe_share_group("s");
+  REQUIRE(d.members.size() == 2);
+  CHECK(count(d.members[0].assigned) == 2);
+  CHECK(count(d.members[1].assigned) == 2);
+  // The members go on at their epochs; the partitions are known as initialized.
+  CHECK(s.beat("a", d.members[0].member_epoch).error == ErrorCode::kNone);
+  CHECK(s.beat("b", d.members[1].member_epoch).error == ErrorCode::kNone);
+  std::lock_guard lock(s.port.mu);
+  CHECK(s.port.inits.empty());
 }
