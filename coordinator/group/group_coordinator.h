@@ -1,5 +1,8 @@
 // GroupCoordinator: Kafka's classic group protocol for every group on this
-// node (it is the coordinator of all of them): JoinGroup, SyncGroup,
+// node (it is the coordinator of all of them), KIP-848's consumer groups
+// (consumer_heartbeat.cc, KIP848.md) and KIP-932's share groups
+// (share_heartbeat.cc, share_admin.cc, KIP932.md; share-partition state
+// through the ShareStateInitializer port): JoinGroup, SyncGroup,
 // Heartbeat and LeaveGroup drive each group's state machine (GroupMetadata);
 // OffsetCommit / OffsetFetch / OffsetDelete keep committed offsets, durable in
 // the internal topic `__consumer_offsets` (OffsetsTopic, Kafka's record
