@@ -190,6 +190,9 @@ struct BrokerConfig {
   int32_t group_share_max_partition_max_record_locks = 4000;
   int32_t group_share_max_share_sessions = 2000;
   std::vector<std::string> group_share_assignors{"simple"};
+  // KIP-1191: share groups' dead-letter queues.
+  bool errors_deadletterqueue_auto_create_topics_enable = false;
+  std::string errors_deadletterqueue_topic_name_prefix = "dlq.";
 
   // Transactions (coordinator/txn/txn_host.h), Kafka's names and defaults. The state log
   // has one partition on a single node; num.partitions, replication.factor

@@ -234,6 +234,14 @@ void add_share_group_keys(std::vector<ConfigKeyDef>& d) {
                           "The maximum number of share sessions per broker.",
                           &BrokerConfig::group_share_max_share_sessions));
   d.push_back(share_assignors_key());
+  // KIP-1191's dead-letter queues of share groups (share.version 2).
+  d.push_back(bool_key("errors.deadletterqueue.auto.create.topics.enable", false,
+                       "Whether a share group's DLQ topic is created when it does not exist (KIP-1191).",
+                       &BrokerConfig::errors_deadletterqueue_auto_create_topics_enable));
+  d.push_back({"errors.deadletterqueue.topic.name.prefix", ConfigType::kString, "dlq.",
+               "The prefix DLQ topic names of share groups must have (empty: any name).",
+               [](BrokerConfig& c, const std::string& v) { c.errors_deadletterqueue_topic_name_prefix = v; },
+               "a topic name prefix"});
 }
 
 ConfigKeyDef scaled_ms_key(std::string name, int64_t def, int64_t scale, std::string doc,

@@ -122,4 +122,16 @@ bool GroupCoordinator::share_renew_acknowledge_enable(const std::string& group_i
   return it == values.end() || lowered(trimmed(it->second)) != "false";
 }
 
+std::string GroupCoordinator::share_dlq_topic(const std::string& group_id) const {
+  const auto values = group_configs_->get(group_id);
+  auto it = values.find("errors.deadletterqueue.topic.name");
+  return it == values.end() ? std::string() : trimmed(it->second);
+}
+
+bool GroupCoordinator::share_dlq_copy_record(const std::string& group_id) const {
+  const auto values = group_configs_->get(group_id);
+  auto it = values.find("errors.deadletterqueue.copy.record.enable");
+  return it != values.end() && lowered(trimmed(it->second)) == "true";
+}
+
 }  // namespace skiff::group

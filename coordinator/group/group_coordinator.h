@@ -198,6 +198,9 @@ class GroupCoordinator : public txn::TxnOffsetMarkerSink {
   std::string share_auto_offset_reset(const std::string& group_id) const;  // latest, earliest, by_duration:<ISO8601>
   bool share_read_committed(const std::string& group_id) const;            // share.isolation.level
   bool share_renew_acknowledge_enable(const std::string& group_id) const;
+  // KIP-1191: the group's DLQ topic (empty: none) and whether records are copied there.
+  std::string share_dlq_topic(const std::string& group_id) const;
+  bool share_dlq_copy_record(const std::string& group_id) const;
 
   // ---- admin (group_admin.cc) ----
   GroupDescription describe_group(const std::string& group_id);

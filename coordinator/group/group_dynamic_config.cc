@@ -29,14 +29,8 @@ std::optional<std::string> unsupported_reason(std::string_view key) {
       "streams.initial.rebalance.delay.ms", "streams.assignment.interval.ms",
       "streams.rack.aware.assignment.tags", "streams.assignor.offload.enable",
       "streams.task.offset.interval.ms",    "streams.num.warmup.replicas",
-      "streams.acceptable.recovery.lag",    "streams.assignor.name",
-      "errors.deadletterqueue.topic.name",  "errors.deadletterqueue.copy.record.enable"};
+      "streams.acceptable.recovery.lag",    "streams.assignor.name"};
   if (std::find(kafka_keys.begin(), kafka_keys.end(), key) == kafka_keys.end()) return std::nullopt;
-  if (starts("errors."))
-    return fmt::format(
-        "Group config {} is for share-group dead-letter queues (KIP-1191), which this broker does not "
-        "support.",
-        key);
   if (starts("streams."))
     return fmt::format("Group config {} is for streams groups, which this broker does not support.", key);
   return fmt::format(
@@ -179,6 +173,22 @@ const std::vector<KeyDef>& key_defs() {
          return std::pair{b.share_min_assignment_interval_ms, b.share_max_assignment_interval_ms};
        },
        {}},
+      {{"errors.deadletterqueue.topic.name", "",
+        "The name of the topic to be used as the dead-letter queue (DLQ) topic for this share group. If blank (the "
+        "default), the group does not have a DLQ topic.",
+        T::kString},
+       0,
+       nullptr,
+       nullptr,
+       ""},
+      {{"errors.deadletterqueue.copy.record.enable", "",
+        "When writing onto the dead-letter queue topic, whether to copy the original record onto the DLQ topic, or "
+        "just write a record containing the context information headers.",
+        T::kBoolean},
+       0,
+       nullptr,
+       nullptr,
+       "false"},
   };
   return defs;
 }
@@ -209,6 +219,7 @@ std::optional<std::string> parse_error(const KeyDef& d, const std::string& v) {
     case GroupConfigType::kString:
       break;
   }
+  if (name == "errors.deadletterqueue.topic.name") return std::nullopt;  // checked in validate_group_configs
   if (name == "share.isolation.level") {
     if (v != "read_committed" && v != "read_uncommitted")
       return fmt::format(
@@ -273,6 +284,8 @@ std::optional<std::string> validate_group_configs(const std::map<std::string, st
     const int32_t heartbeat = ints.count(hk) ? ints[hk] : key_def(hk)->broker_value(broker);
     if (session <= heartbeat) return fmt::format("{} must be greater than {}", sk, hk);
   }
+  if (auto dlq = values.find("errors.deadletterqueue.topic.name"); dlq != values.end() && dlq->second.starts_with("__"))
+    return "errors.deadletterqueue.topic.name: DLQ topic name must not start with '__'";
   return std::nullopt;
 }
 

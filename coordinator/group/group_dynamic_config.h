@@ -6,10 +6,11 @@
 // share.heartbeat.interval.ms, share.record.lock.duration.ms,
 // share.delivery.count.limit, share.partition.max.record.locks,
 // share.auto.offset.reset, share.isolation.level,
-// share.renew.acknowledge.enable, share.assignment.interval.ms); Kafka's
-// other group keys name features Skiff lacks (streams groups, share-group
-// dead-letter queues, the offloaded assignment) and are refused with a
-// message saying so.
+// share.renew.acknowledge.enable, share.assignment.interval.ms) with the
+// share groups' DLQ keys (KIP-1191: errors.deadletterqueue.topic.name,
+// errors.deadletterqueue.copy.record.enable); Kafka's other group keys name
+// features Skiff lacks (streams groups, the offloaded assignment) and are
+// refused with a message saying so.
 //
 // Values are validated as Kafka does (known name; the type and ConfigDef
 // bound; within the broker's group.consumer.* / group.share.* min/max; the

@@ -51,7 +51,7 @@ TEST_CASE("GROUP configs: set, described, refused as Kafka 4.4", "[api][admin][c
   test::ApiHarness h;
   auto none = test::describe_config(h, kGroup, "no-such-group");  // any group id is described, with the broker's values
   REQUIRE(none.error_code == 0);
-  REQUIRE(none.configs.size() == 11);  // consumer.* (2) and share.* (9), as Kafka 4.4's served keys
+  REQUIRE(none.configs.size() == 13);  // consumer.* (2), share.* (9), errors.deadletterqueue.* (2)
   const auto& dflt = entry(none, "consumer.session.timeout.ms");
   CHECK(dflt.value == "45000");
   CHECK(dflt.config_source == 5);  // DEFAULT_CONFIG

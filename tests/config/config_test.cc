@@ -218,6 +218,8 @@ TEST_CASE("group.share.*: Kafka 4.4's defaults, bounds and cross-key rules (KIP-
   CHECK(c.group_share_partition_max_record_locks == 2000);
   CHECK(c.group_share_max_share_sessions == 2000);
   CHECK(c.group_share_assignors == std::vector<std::string>{"simple"});
+  CHECK(!c.errors_deadletterqueue_auto_create_topics_enable);
+  CHECK(c.errors_deadletterqueue_topic_name_prefix == "dlq.");
   c = load(std::nullopt, {},
            {"group.share.assignors=org.apache.kafka.coordinator.group.assignor.SimpleAssignor",
             "group.share.delivery.count.limit=10", "group.share.max.size=7"});

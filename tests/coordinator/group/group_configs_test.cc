@@ -34,8 +34,10 @@ TEST_CASE("group configs: validated as Kafka 4.4, against the broker's bounds", 
         "Group config streams.num.standby.replicas is for streams groups, which this broker does not support.");
   CHECK(check({{"consumer.assignment.interval.ms", "10"}})
             ->starts_with("Group config consumer.assignment.interval.ms is not supported by this broker"));
-  CHECK(check({{"errors.deadletterqueue.topic.name", "dlq.x"}})
-            ->starts_with("Group config errors.deadletterqueue.topic.name is for share-group dead-letter queues"));
+  CHECK(check({{"errors.deadletterqueue.topic.name", "dlq.x"},
+               {"errors.deadletterqueue.copy.record.enable", "true"}}) == std::nullopt);
+  CHECK(check({{"errors.deadletterqueue.topic.name", "__x"}}) ==
+        "errors.deadletterqueue.topic.name: DLQ topic name must not start with '__'");
   GroupConfig wide;  // bounds that overlap: the session timeout must stay above the heartbeat interval
   wide.consumer_min_session_timeout_ms = 1000;
   wide.consumer_min_heartbeat_interval_ms = 1000;
@@ -170,6 +172,14 @@ TEST_CASE("group configs: a share group's values in effect, for the share-partit
   CHECK(c.share_read_committed("g"));
   CHECK(!c.share_renew_acknowledge_enable("g"));
   CHECK(c.share_record_lock_duration_ms("other") == 30000);
+  CHECK(c.share_dlq_topic("g").empty());
+  REQUIRE(c.alter_group_config(
+               "g",
+               {{"errors.deadletterqueue.topic.name", "dlq.g"}, {"errors.deadletterqueue.copy.record.enable", "true"}},
+               false)
+              .error == ErrorCode::kNone);
+  CHECK(c.share_dlq_topic("g") == "dlq.g");
+  CHECK(c.share_dlq_copy_record("g"));
   auto bad = c.alter_group_config("g", {{"share.delivery.count.limit", "99"}}, false);
   CHECK(bad.error == ErrorCode::kInvalidConfig);
   CHECK(bad.message == "share.delivery.count.limit must be in the range 2 to 10 inclusive.");
