@@ -167,6 +167,32 @@ struct BrokerConfig {
   int32_t group_consumer_max_size = INT32_MAX;
   std::vector<std::string> group_consumer_assignors{"uniform", "range"};  // the first is the default
   std::string group_consumer_migration_policy = "bidirectional";
+  // KIP-932's share groups (group.share.*).
+  int32_t group_share_session_timeout_ms = 45000;
+  int32_t group_share_min_session_timeout_ms = 45000;
+  int32_t group_share_max_session_timeout_ms = 60000;
+  int32_t group_share_heartbeat_interval_ms = 5000;
+  int32_t group_share_min_heartbeat_interval_ms = 5000;
+  int32_t group_share_max_heartbeat_interval_ms = 15000;
+  int32_t group_share_max_size = 200;
+  int32_t group_share_assignment_interval_ms = 1000;
+  int32_t group_share_min_assignment_interval_ms = 0;
+  int32_t group_share_max_assignment_interval_ms = 15000;
+  int32_t group_share_initialize_retry_interval_ms = 30000;
+  int32_t group_share_delivery_count_limit = 5;
+  int32_t group_share_min_delivery_count_limit = 2;
+  int32_t group_share_max_delivery_count_limit = 10;
+  int32_t group_share_record_lock_duration_ms = 30000;
+  int32_t group_share_min_record_lock_duration_ms = 15000;
+  int32_t group_share_max_record_lock_duration_ms = 60000;
+  int32_t group_share_partition_max_record_locks = 2000;
+  int32_t group_share_min_partition_max_record_locks = 100;
+  int32_t group_share_max_partition_max_record_locks = 4000;
+  int32_t group_share_max_share_sessions = 2000;
+  std::vector<std::string> group_share_assignors{"simple"};
+  // KIP-1191: share groups' dead-letter queues.
+  bool errors_deadletterqueue_auto_create_topics_enable = false;
+  std::string errors_deadletterqueue_topic_name_prefix = "dlq.";
 
   // Transactions (coordinator/txn/txn_host.h), Kafka's names and defaults. The state log
   // has one partition on a single node; num.partitions, replication.factor

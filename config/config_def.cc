@@ -182,6 +182,110 @@ void add_consumer_group_keys(std::vector<ConfigKeyDef>& d) {
 
 // Converts a coarser time unit into the *_ms member, as Kafka's
 // log.retention.hours/minutes do (the most precise key set wins, see loader).
+// group.share.assignors: Kafka 4.4 knows one share assignor, `simple`
+// (also by its class name), and wants exactly one.
+ConfigKeyDef share_assignors_key() {
+  return ConfigKeyDef{"group.share.assignors",
+                      ConfigType::kList,
+                      "simple",
+                      "The server-side assignor of share groups (KIP-932): exactly one, simple.",
+                      [](BrokerConfig& c, const std::string& v) {
+                        std::vector<std::string> names;
+                        for (auto item : split_list(v)) {
+                          if (item == "org.apache.kafka.coordinator.group.assignor.SimpleAssignor") item = "simple";
+                          if (item != "simple") throw std::invalid_argument(fmt::format("unknown assignor '{}'", item));
+                          names.push_back(item);
+                        }
+                        if (names.size() != 1)
+                          throw std::invalid_argument(fmt::format(
+                              "group.share.assignors must contain exactly one assignor, but found {}", names.size()));
+                        c.group_share_assignors = std::move(names);
+                      },
+                      "simple"};
+}
+
+// KIP-932's share groups: Kafka 4.4's GroupCoordinatorConfig and
+// ShareGroupConfig keys, defaults and bounds.
+void add_share_group_keys(std::vector<ConfigKeyDef>& d) {
+  d.push_back(integer_key("group.share.session.timeout.ms", 45000, 1, kIntMax,
+                          "The timeout to detect client failures when using the share group protocol.",
+                          &BrokerConfig::group_share_session_timeout_ms));
+  d.push_back(integer_key("group.share.min.session.timeout.ms", 45000, 1, kIntMax,
+                          "The minimum session timeout a share group (share.session.timeout.ms) may set.",
+                          &BrokerConfig::group_share_min_session_timeout_ms));
+  d.push_back(integer_key("group.share.max.session.timeout.ms", 60000, 1, kIntMax,
+                          "The maximum session timeout a share group (share.session.timeout.ms) may set.",
+                          &BrokerConfig::group_share_max_session_timeout_ms));
+  d.push_back(integer_key("group.share.heartbeat.interval.ms", 5000, 1, kIntMax,
+                          "The heartbeat interval given to the members of a share group.",
+                          &BrokerConfig::group_share_heartbeat_interval_ms));
+  d.push_back(integer_key("group.share.min.heartbeat.interval.ms", 5000, 1, kIntMax,
+                          "The minimum heartbeat interval a share group (share.heartbeat.interval.ms) may set.",
+                          &BrokerConfig::group_share_min_heartbeat_interval_ms));
+  d.push_back(integer_key("group.share.max.heartbeat.interval.ms", 15000, 1, kIntMax,
+                          "The maximum heartbeat interval a share group (share.heartbeat.interval.ms) may set.",
+                          &BrokerConfig::group_share_max_heartbeat_interval_ms));
+  d.push_back(integer_key("group.share.max.size", 200, 1, 1000,
+                          "The maximum number of members that a single share group can accommodate.",
+                          &BrokerConfig::group_share_max_size));
+  d.push_back(integer_key("group.share.assignment.interval.ms", 1000, 0, kIntMax,
+                          "The interval between assignment updates for a share group.",
+                          &BrokerConfig::group_share_assignment_interval_ms));
+  d.push_back(integer_key(
+      "group.share.min.assignment.interval.ms", 0, 0, kIntMax,
+      "The minimum interval between assignment updates a share group (share.assignment.interval.ms) may set.",
+      &BrokerConfig::group_share_min_assignment_interval_ms));
+  d.push_back(integer_key(
+      "group.share.max.assignment.interval.ms", 15000, 0, kIntMax,
+      "The maximum interval between assignment updates a share group (share.assignment.interval.ms) may set.",
+      &BrokerConfig::group_share_max_assignment_interval_ms));
+  d.push_back(integer_key("group.share.initialize.retry.interval.ms", 30000, 1, kIntMax,
+                          "Time elapsed before a share group asks again to initialize the state of partitions whose "
+                          "initialization did not finish.",
+                          &BrokerConfig::group_share_initialize_retry_interval_ms));
+  d.push_back(integer_key("group.share.delivery.count.limit", 5, 2, 10,
+                          "The maximum number of delivery attempts for a record delivered to a share group.",
+                          &BrokerConfig::group_share_delivery_count_limit));
+  d.push_back(integer_key("group.share.min.delivery.count.limit", 2, 2, 5,
+                          "The minimum delivery count limit a share group (share.delivery.count.limit) may set.",
+                          &BrokerConfig::group_share_min_delivery_count_limit));
+  d.push_back(integer_key("group.share.max.delivery.count.limit", 10, 5, 25,
+                          "The maximum delivery count limit a share group (share.delivery.count.limit) may set.",
+                          &BrokerConfig::group_share_max_delivery_count_limit));
+  d.push_back(integer_key("group.share.record.lock.duration.ms", 30000, 1000, 3600000,
+                          "The record acquisition lock duration in milliseconds for share groups.",
+                          &BrokerConfig::group_share_record_lock_duration_ms));
+  d.push_back(integer_key("group.share.min.record.lock.duration.ms", 15000, 1000, 30000,
+                          "The minimum record lock duration a share group (share.record.lock.duration.ms) may set.",
+                          &BrokerConfig::group_share_min_record_lock_duration_ms));
+  d.push_back(integer_key("group.share.max.record.lock.duration.ms", 60000, 30000, 3600000,
+                          "The maximum record lock duration a share group (share.record.lock.duration.ms) may set.",
+                          &BrokerConfig::group_share_max_record_lock_duration_ms));
+  d.push_back(integer_key("group.share.partition.max.record.locks", 2000, 100, 10000,
+                          "Share-group record lock limit per share-partition.",
+                          &BrokerConfig::group_share_partition_max_record_locks));
+  d.push_back(integer_key(
+      "group.share.min.partition.max.record.locks", 100, 100, 2000,
+      "The minimum record lock limit per share-partition a share group (share.partition.max.record.locks) may set.",
+      &BrokerConfig::group_share_min_partition_max_record_locks));
+  d.push_back(integer_key(
+      "group.share.max.partition.max.record.locks", 4000, 2000, 10000,
+      "The maximum record lock limit per share-partition a share group (share.partition.max.record.locks) may set.",
+      &BrokerConfig::group_share_max_partition_max_record_locks));
+  d.push_back(integer_key("group.share.max.share.sessions", 2000, 1, kIntMax,
+                          "The maximum number of share sessions per broker.",
+                          &BrokerConfig::group_share_max_share_sessions));
+  d.push_back(share_assignors_key());
+  // KIP-1191's dead-letter queues of share groups (share.version 2).
+  d.push_back(bool_key("errors.deadletterqueue.auto.create.topics.enable", false,
+                       "Whether a share group's DLQ topic is created when it does not exist (KIP-1191).",
+                       &BrokerConfig::errors_deadletterqueue_auto_create_topics_enable));
+  d.push_back({"errors.deadletterqueue.topic.name.prefix", ConfigType::kString, "dlq.",
+               "The prefix DLQ topic names of share groups must have (empty: any name).",
+               [](BrokerConfig& c, const std::string& v) { c.errors_deadletterqueue_topic_name_prefix = v; },
+               "a topic name prefix"});
+}
+
 ConfigKeyDef scaled_ms_key(std::string name, int64_t def, int64_t scale, std::string doc,
                            int64_t BrokerConfig::*member) {
   return ConfigKeyDef{std::move(name),
@@ -449,6 +553,7 @@ std::vector<ConfigKeyDef> build_defs() {
                           &BrokerConfig::offsets_topic_segment_bytes));
 
   add_consumer_group_keys(d);
+  add_share_group_keys(d);
 
   d.push_back(integer_key("transaction.max.timeout.ms", 900000, 1, kIntMax,
                           "Longest transaction timeout a producer may ask for (INVALID_TRANSACTION_TIMEOUT beyond).",

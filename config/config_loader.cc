@@ -134,6 +134,53 @@ void apply(BrokerConfig& cfg, const ConfigKeyDef& def, const RawValue& raw) {
 
 bool is_wildcard(const std::string& host) { return host.empty() || host == "0.0.0.0" || host == "::"; }
 
+// Kafka's GroupCoordinatorConfig and ShareGroupConfig requirements on the
+// group.share.* keys (each default within its min and max).
+template <class Require>
+void check_share_group_keys(const BrokerConfig& c, const Require& require) {
+  constexpr std::string_view kGe = "greater than or equal to", kLe = "less than or equal to";
+  struct Bounded {
+    int32_t value, lo, hi;
+    std::string_view name, lo_name, hi_name;
+  };
+  // GroupCoordinatorConfig: max >= min, value >= min, value <= max.
+  const Bounded coordinator[] = {
+      {c.group_share_heartbeat_interval_ms, c.group_share_min_heartbeat_interval_ms,
+       c.group_share_max_heartbeat_interval_ms, "group.share.heartbeat.interval.ms",
+       "group.share.min.heartbeat.interval.ms", "group.share.max.heartbeat.interval.ms"},
+      {c.group_share_session_timeout_ms, c.group_share_min_session_timeout_ms, c.group_share_max_session_timeout_ms,
+       "group.share.session.timeout.ms", "group.share.min.session.timeout.ms", "group.share.max.session.timeout.ms"},
+      {c.group_share_assignment_interval_ms, c.group_share_min_assignment_interval_ms,
+       c.group_share_max_assignment_interval_ms, "group.share.assignment.interval.ms",
+       "group.share.min.assignment.interval.ms", "group.share.max.assignment.interval.ms"},
+  };
+  for (const auto& b : coordinator) {
+    require(b.hi >= b.lo, b.hi_name, kGe, b.lo_name);
+    require(b.value >= b.lo, b.name, kGe, b.lo_name);
+    require(b.value <= b.hi, b.name, kLe, b.hi_name);
+  }
+  // ShareGroupConfig: max >= value and value >= min, in Kafka's words.
+  const Bounded share[] = {
+      {c.group_share_delivery_count_limit, c.group_share_min_delivery_count_limit,
+       c.group_share_max_delivery_count_limit, "group.share.delivery.count.limit",
+       "group.share.min.delivery.count.limit", "group.share.max.delivery.count.limit"},
+      {c.group_share_partition_max_record_locks, c.group_share_min_partition_max_record_locks,
+       c.group_share_max_partition_max_record_locks, "group.share.partition.max.record.locks",
+       "group.share.min.partition.max.record.locks", "group.share.max.partition.max.record.locks"},
+      {c.group_share_record_lock_duration_ms, c.group_share_min_record_lock_duration_ms,
+       c.group_share_max_record_lock_duration_ms, "group.share.record.lock.duration.ms",
+       "group.share.min.record.lock.duration.ms", "group.share.max.record.lock.duration.ms"},
+  };
+  for (const auto& b : share) {
+    require(b.hi >= b.value, b.hi_name, kGe, b.name);
+    require(b.value >= b.lo, b.name, kGe, b.lo_name);
+  }
+  require(c.group_share_heartbeat_interval_ms < c.group_share_session_timeout_ms, "group.share.heartbeat.interval.ms",
+          "less than", "group.share.session.timeout.ms");
+  require(c.group_share_max_share_sessions >= c.group_share_max_size, "group.share.max.share.sessions", kGe,
+          "group.share.max.size");
+}
+
 // Kafka's GroupCoordinatorConfig requirements on the group.consumer.* keys.
 void check_consumer_group_bounds(const BrokerConfig& c) {
   auto require = [](bool ok, std::string_view a, std::string_view relation, std::string_view b) {
@@ -154,6 +201,7 @@ void check_consumer_group_bounds(const BrokerConfig& c) {
   require(c.group_consumer_session_timeout_ms >= c.group_consumer_min_session_timeout_ms, kSt, kGe, kMinSt);
   require(c.group_consumer_session_timeout_ms <= c.group_consumer_max_session_timeout_ms, kSt, kLe, kMaxSt);
   require(c.group_consumer_heartbeat_interval_ms < c.group_consumer_session_timeout_ms, kHb, "less than", kSt);
+  check_share_group_keys(c, require);
 }
 
 // listener.name.<name>.<key>: each listener starts from the broker-wide

@@ -41,6 +41,26 @@ std::unique_ptr<group::GroupCoordinator> make_group_coordinator(const config::Br
   g.consumer_assignors = c.group_consumer_assignors;
   g.consumer_default_assignor = c.group_consumer_assignors.at(0);
   g.consumer_migration_policy = c.group_consumer_migration_policy;
+  g.share_session_timeout_ms = c.group_share_session_timeout_ms;
+  g.share_min_session_timeout_ms = c.group_share_min_session_timeout_ms;
+  g.share_max_session_timeout_ms = c.group_share_max_session_timeout_ms;
+  g.share_heartbeat_interval_ms = c.group_share_heartbeat_interval_ms;
+  g.share_min_heartbeat_interval_ms = c.group_share_min_heartbeat_interval_ms;
+  g.share_max_heartbeat_interval_ms = c.group_share_max_heartbeat_interval_ms;
+  g.share_max_size = c.group_share_max_size;
+  g.share_assignment_interval_ms = c.group_share_assignment_interval_ms;
+  g.share_min_assignment_interval_ms = c.group_share_min_assignment_interval_ms;
+  g.share_max_assignment_interval_ms = c.group_share_max_assignment_interval_ms;
+  g.share_initialize_retry_interval_ms = c.group_share_initialize_retry_interval_ms;
+  g.share_record_lock_duration_ms = c.group_share_record_lock_duration_ms;
+  g.share_min_record_lock_duration_ms = c.group_share_min_record_lock_duration_ms;
+  g.share_max_record_lock_duration_ms = c.group_share_max_record_lock_duration_ms;
+  g.share_delivery_count_limit = c.group_share_delivery_count_limit;
+  g.share_min_delivery_count_limit = c.group_share_min_delivery_count_limit;
+  g.share_max_delivery_count_limit = c.group_share_max_delivery_count_limit;
+  g.share_partition_max_record_locks = c.group_share_partition_max_record_locks;
+  g.share_min_partition_max_record_locks = c.group_share_min_partition_max_record_locks;
+  g.share_max_partition_max_record_locks = c.group_share_max_partition_max_record_locks;
   g.group_configs = &metadata.ns(metadata::kGroupConfigs);
   return std::make_unique<group::GroupCoordinator>(g, logs);
 }

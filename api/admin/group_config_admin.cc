@@ -17,9 +17,11 @@ std::vector<ConfigEntry> describe_group_configs(BrokerServices& services, const 
     if (keys && !keys->empty() && std::find(keys->begin(), keys->end(), name) == keys->end()) continue;
     ConfigEntry e;
     e.name = name;
-    e.type = ConfigType::kInt;
+    e.type = key.type == group::GroupConfigType::kInt       ? ConfigType::kInt
+             : key.type == group::GroupConfigType::kBoolean ? ConfigType::kBoolean
+                                                            : ConfigType::kString;
     e.documentation = std::string(key.doc);
-    const std::string broker_value = std::to_string(group::group_config_default(groups.config(), key.name));
+    const std::string broker_value = group::group_config_default(groups.config(), key.name);
     if (auto o = overrides.find(name); o != overrides.end()) {
       e.value = o->second;
       e.source = ConfigSource::kGroupConfig;
@@ -28,7 +30,8 @@ std::vector<ConfigEntry> describe_group_configs(BrokerServices& services, const 
       e.value = broker_value;
       e.source = ConfigSource::kDefaultConfig;
     }
-    e.synonyms.push_back({std::string(key.broker_synonym), broker_value, ConfigSource::kDefaultConfig});
+    if (!key.broker_synonym.empty())  // Kafka: share.auto.offset.reset & co. have no broker key
+      e.synonyms.push_back({std::string(key.broker_synonym), broker_value, ConfigSource::kDefaultConfig});
     out.push_back(std::move(e));
   }
   return out;

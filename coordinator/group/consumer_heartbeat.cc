@@ -87,6 +87,8 @@ ConsumerHeartbeatResult GroupCoordinator::consumer_heartbeat_locked(GroupMetadat
   if (g.is(GroupState::kDead)) return failed(ErrorCode::kCoordinatorNotAvailable);
   const bool joining = p.member_epoch == 0;
   ConsumerGroupImage before;  // empty: a group created or converted now writes all of itself
+  if (g.is_share())
+    return failed(ErrorCode::kGroupIdNotFound, fmt::format("Group {} is not a consumer group.", p.group_id));
   if (!g.is_consumer()) {
     if (joining && g.is(GroupState::kEmpty) && g.members().empty()) {
       g.consumer = std::make_unique<ConsumerGroup>();  // Kafka converts an empty classic group
@@ -345,7 +347,7 @@ ConsumerGroupDescription GroupCoordinator::describe_consumer_group(const std::st
   auto g = find(group_id);
   if (!g) return d.error = ErrorCode::kGroupIdNotFound, d.message = "Group " + group_id + " not found.", d;
   std::lock_guard lock(g->mu);
-  if (g->is(GroupState::kDead) || !g->is_consumer()) {
+  if (g->is(GroupState::kDead) || !g->is_consumer()) {  // a share group too
     d.error = ErrorCode::kGroupIdNotFound;
     d.message =
         g->is_consumer() ? "Group " + group_id + " not found." : "Group " + group_id + " is not a consumer group.";

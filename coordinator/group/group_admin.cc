@@ -31,7 +31,7 @@ GroupDescription GroupCoordinator::describe_group(const std::string& group_id) {
   auto g = find(group_id);
   if (!g) return d;  // Kafka: an unknown group is described as Dead, without error (before v6)
   std::lock_guard lock(g->mu);
-  if (g->is_consumer()) {  // Kafka 4.4: Dead, and GROUP_ID_NOT_FOUND from v6
+  if (g->is_consumer() || g->is_share()) {  // Kafka 4.4: Dead, and GROUP_ID_NOT_FOUND from v6
     d.error_message = "Group " + group_id + " is not a classic group.";
     return d;
   }
@@ -66,8 +66,12 @@ std::vector<GroupOverview> GroupCoordinator::list_groups(const std::vector<std::
     std::string state = g->state_text();
     std::string type = g->type_name();
     if (!matches(states_filter, state) || !matches(types_filter, type)) continue;
-    // Kafka: a consumer group's protocol type is "consumer".
-    out.push_back({g->group_id(), g->is_consumer() ? "consumer" : g->protocol_type.value_or(""), state, type});
+    // Kafka: a consumer group's protocol type is "consumer", a share group's "share".
+    out.push_back({g->group_id(),
+                   g->is_share()      ? "share"
+                   : g->is_consumer() ? "consumer"
+                                      : g->protocol_type.value_or(""),
+                   state, type});
   }
   std::sort(out.begin(), out.end(), [](auto& a, auto& b) { return a.group_id < b.group_id; });
   return out;
@@ -86,6 +90,7 @@ std::vector<GroupSnapshot> GroupCoordinator::group_snapshots() {
     if (g->is(GroupState::kDead)) continue;
     GroupSnapshot s{g->group_id(), g->type_name(), g->state_text(), g->size(), {}};
     if (g->is_consumer()) s.members = g->consumer->members.size();  // its classic part has none
+    if (g->is_share()) s.members = g->share->members.size();
     s.offsets.reserve(g->offsets.size());
     for (const auto& [tp, o] : g->offsets) s.offsets.emplace_back(tp, o.offset);
     out.push_back(std::move(s));
@@ -97,6 +102,10 @@ std::vector<GroupSnapshot> GroupCoordinator::group_snapshots() {
 std::vector<ErrorCode> GroupCoordinator::delete_groups(const std::vector<std::string>& group_ids) {
   std::vector<ErrorCode> out;
   FlushPoints last;
+  // Share groups' partition state, deleted in the share coordinator once
+  // the groups are gone (Kafka deletes it first and keeps the group when
+  // that fails; here a failure is logged: the state is orphaned, never read).
+  std::vector<std::pair<std::string, std::vector<SharePartitionId>>> share_state;
   for (const auto& id : group_ids) {
     if (shutting_down_) {
       out.push_back(ErrorCode::kNotCoordinator);
@@ -116,6 +125,10 @@ std::vector<ErrorCode> GroupCoordinator::delete_groups(const std::vector<std::st
       g->transition_to(GroupState::kDead, now_ms());
       if (g->is_consumer())
         if (auto seq = store_->write_consumer(id, consumer_group_tombstones(id))) last.merge(*seq);
+      if (g->is_share()) {
+        if (auto parts = share_state_partitions(*g->share); !parts.empty()) share_state.emplace_back(id, parts);
+        if (auto seq = store_->write_share(id, share_group_tombstones(id, *g->share))) last.merge(*seq);
+      }
       // Kafka: a tombstone for every committed offset and every partition
       // with pending offsets, then the group's, so compaction drops them all.
       std::set<TopicPartition> tps;
@@ -132,6 +145,15 @@ std::vector<ErrorCode> GroupCoordinator::delete_groups(const std::vector<std::st
     }
   }
   store_->flush(last);
+  if (auto* port = share_state_.load())
+    for (auto& [id, parts] : share_state)
+      port->remove(id, std::move(parts), [id](std::vector<ShareStateResult> results) {
+        for (const auto& r : results)
+          if (r.error != ErrorCode::kNone) {
+            coordinator::log().warn("group {}: share-partition state not deleted: {}", escaped(id), escaped(r.message));
+            break;
+          }
+      });
   return out;
 }
 

@@ -44,4 +44,94 @@ int32_t GroupCoordinator::consumer_heartbeat_interval_ms(const std::string& grou
                     std::max(config_.consumer_min_heartbeat_interval_ms, config_.consumer_max_heartbeat_interval_ms));
 }
 
+namespace {
+
+int32_t clamped(std::optional<int32_t> v, int32_t fallback, int32_t lo, int32_t hi) {
+  return v ? std::clamp(*v, lo, std::max(lo, hi)) : fallback;
+}
+
+}  // namespace
+
+int32_t GroupCoordinator::share_session_timeout_ms(const std::string& group_id) const {
+  return clamped(group_configs_->int_value(group_id, "share.session.timeout.ms"), config_.share_session_timeout_ms,
+                 config_.share_min_session_timeout_ms, config_.share_max_session_timeout_ms);
+}
+
+int32_t GroupCoordinator::share_heartbeat_interval_ms(const std::string& group_id) const {
+  return clamped(group_configs_->int_value(group_id, "share.heartbeat.interval.ms"),
+                 config_.share_heartbeat_interval_ms, config_.share_min_heartbeat_interval_ms,
+                 config_.share_max_heartbeat_interval_ms);
+}
+
+int32_t GroupCoordinator::share_assignment_interval_ms(const std::string& group_id) const {
+  return clamped(group_configs_->int_value(group_id, "share.assignment.interval.ms"),
+                 config_.share_assignment_interval_ms, config_.share_min_assignment_interval_ms,
+                 config_.share_max_assignment_interval_ms);
+}
+
+int32_t GroupCoordinator::share_record_lock_duration_ms(const std::string& group_id) const {
+  return clamped(group_configs_->int_value(group_id, "share.record.lock.duration.ms"),
+                 config_.share_record_lock_duration_ms, config_.share_min_record_lock_duration_ms,
+                 config_.share_max_record_lock_duration_ms);
+}
+
+int32_t GroupCoordinator::share_delivery_count_limit(const std::string& group_id) const {
+  return clamped(group_configs_->int_value(group_id, "share.delivery.count.limit"), config_.share_delivery_count_limit,
+                 config_.share_min_delivery_count_limit, config_.share_max_delivery_count_limit);
+}
+
+int32_t GroupCoordinator::share_partition_max_record_locks(const std::string& group_id) const {
+  return clamped(group_configs_->int_value(group_id, "share.partition.max.record.locks"),
+                 config_.share_partition_max_record_locks, config_.share_min_partition_max_record_locks,
+                 config_.share_max_partition_max_record_locks);
+}
+
+namespace {
+
+std::string lowered(std::string s) {
+  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+std::string trimmed(const std::string& s) {
+  const auto b = s.find_first_not_of(" \t\r\n");
+  if (b == std::string::npos) return {};
+  return s.substr(b, s.find_last_not_of(" \t\r\n") - b + 1);
+}
+
+}  // namespace
+
+std::string GroupCoordinator::share_auto_offset_reset(const std::string& group_id) const {
+  const auto values = group_configs_->get(group_id);
+  auto it = values.find("share.auto.offset.reset");
+  if (it == values.end()) return "latest";
+  auto v = trimmed(it->second);  // validated: earliest, latest or by_duration:<ISO8601>, any case
+  const auto colon = v.find(':');
+  return colon == std::string::npos ? lowered(v) : lowered(v.substr(0, colon)) + v.substr(colon);
+}
+
+bool GroupCoordinator::share_read_committed(const std::string& group_id) const {
+  const auto values = group_configs_->get(group_id);
+  auto it = values.find("share.isolation.level");
+  return it != values.end() && it->second == "read_committed";
+}
+
+bool GroupCoordinator::share_renew_acknowledge_enable(const std::string& group_id) const {
+  const auto values = group_configs_->get(group_id);
+  auto it = values.find("share.renew.acknowledge.enable");
+  return it == values.end() || lowered(trimmed(it->second)) != "false";
+}
+
+std::string GroupCoordinator::share_dlq_topic(const std::string& group_id) const {
+  const auto values = group_configs_->get(group_id);
+  auto it = values.find("errors.deadletterqueue.topic.name");
+  return it == values.end() ? std::string() : trimmed(it->second);
+}
+
+bool GroupCoordinator::share_dlq_copy_record(const std::string& group_id) const {
+  const auto values = group_configs_->get(group_id);
+  auto it = values.find("errors.deadletterqueue.copy.record.enable");
+  return it != values.end() && lowered(trimmed(it->second)) == "true";
+}
+
 }  // namespace skiff::group

@@ -21,7 +21,8 @@ GroupCoordinator::GroupCoordinator(const GroupConfig& config, storage::LogManage
         if (!t) return std::nullopt;
         return consumer::TopicMetadata{t->topic_id, name, t->partitions};
       }),
-      group_configs_(std::make_unique<GroupDynamicConfigs>(config.group_configs)) {
+      group_configs_(std::make_unique<GroupDynamicConfigs>(config.group_configs)),
+      logs_(logs) {
   std::random_device rd;
   id_state_[0] = (static_cast<uint64_t>(rd()) << 32) ^ rd();
   id_state_[1] = (static_cast<uint64_t>(rd()) << 32) ^ rd() ^ 0x9e3779b97f4a7c15ULL;
@@ -53,6 +54,7 @@ void GroupCoordinator::load(std::map<std::string, LoadedGroup>& loaded) {
       if (!lg.group->protocol_type.empty()) g->protocol_type = lg.group->protocol_type;
     }
     if (lg.consumer) load_consumer_group(*g, *lg.consumer);
+    if (lg.share && !lg.consumer) load_share_group(*g, *lg.share);
     g->offsets = std::move(lg.offsets);
     g->pending_offsets = std::move(lg.pending);
     offsets += g->offsets.size();

@@ -1,5 +1,8 @@
 // GroupCoordinator: Kafka's classic group protocol for every group on this
-// node (it is the coordinator of all of them): JoinGroup, SyncGroup,
+// node (it is the coordinator of all of them), KIP-848's consumer groups
+// (consumer_heartbeat.cc, KIP848.md) and KIP-932's share groups
+// (share_heartbeat.cc, share_admin.cc, KIP932.md; share-partition state
+// through the ShareStateInitializer port): JoinGroup, SyncGroup,
 // Heartbeat and LeaveGroup drive each group's state machine (GroupMetadata);
 // OffsetCommit / OffsetFetch / OffsetDelete keep committed offsets, durable in
 // the internal topic `__consumer_offsets` (OffsetsTopic, Kafka's record
@@ -44,6 +47,8 @@
 #include "coordinator/group/group_metadata.h"
 #include "coordinator/group/group_types.h"
 #include "coordinator/group/offsets_topic.h"
+#include "coordinator/group/share_group_types.h"
+#include "coordinator/group/share_state_port.h"
 #include "coordinator/runtime/timer_queue.h"
 #include "coordinator/txn/txn_gates.h"
 
@@ -80,6 +85,28 @@ struct GroupConfig {
   // most this often per group (Kafka waits at least 10 s between batches; a
   // new regex is always resolved at once). Bounds the cost of topic churn.
   int32_t consumer_regex_refresh_min_interval_ms = 1000;
+  // KIP-932's share groups (Kafka's group.share.* defaults, GroupCoordinatorConfig
+  // and ShareGroupConfig); the min/max bound what a group's config may set.
+  int32_t share_session_timeout_ms = 45000;
+  int32_t share_min_session_timeout_ms = 45000;
+  int32_t share_max_session_timeout_ms = 60000;
+  int32_t share_heartbeat_interval_ms = 5000;
+  int32_t share_min_heartbeat_interval_ms = 5000;
+  int32_t share_max_heartbeat_interval_ms = 15000;
+  int32_t share_max_size = 200;
+  int32_t share_assignment_interval_ms = 1000;
+  int32_t share_min_assignment_interval_ms = 0;
+  int32_t share_max_assignment_interval_ms = 15000;
+  int32_t share_initialize_retry_interval_ms = 30000;
+  int32_t share_record_lock_duration_ms = 30000;
+  int32_t share_min_record_lock_duration_ms = 15000;
+  int32_t share_max_record_lock_duration_ms = 60000;
+  int32_t share_delivery_count_limit = 5;
+  int32_t share_min_delivery_count_limit = 2;
+  int32_t share_max_delivery_count_limit = 10;
+  int32_t share_partition_max_record_locks = 2000;
+  int32_t share_min_partition_max_record_locks = 100;
+  int32_t share_max_partition_max_record_locks = 4000;
 };
 
 // What group.consumer.migration.policy allows.
@@ -118,7 +145,8 @@ class GroupCoordinator : public txn::TxnOffsetMarkerSink {
   // The retention job (also run by its timer): returns how many offsets expired.
   int expire_offsets(int64_t now_ms);
   // Removes, durably, every group's committed offsets that `doomed` picks
-  // (a deleted topic's); returns how many.
+  // (a deleted topic's); returns how many. Share groups also drop the
+  // share-state bookkeeping of topics that no longer exist (by id).
   int delete_offsets_where(const std::function<bool(const TopicPartition&)>& doomed);
 
   // ---- transactional offsets (group_txn_offsets.cc) ----
@@ -140,6 +168,39 @@ class GroupCoordinator : public txn::TxnOffsetMarkerSink {
   // ---- the consumer group protocol, KIP-848 (consumer_heartbeat.cc) ----
   ConsumerHeartbeatResult consumer_heartbeat(const ConsumerHeartbeatParams& params);
   ConsumerGroupDescription describe_consumer_group(const std::string& group_id);
+
+  // ---- share groups, KIP-932 (share_heartbeat.cc, share_admin.cc) ----
+  // The port to the share coordinator (composition root, before any
+  // request; not owned). Null: share partitions are never initialized, so
+  // share groups get no partitions.
+  void set_share_state(ShareStateInitializer* port) { share_state_.store(port); }
+  ShareHeartbeatResult share_heartbeat(const ShareHeartbeatParams& params);
+  ShareGroupDescription describe_share_group(const std::string& group_id);
+  // DescribeShareGroupOffsets: `topics` none: every initialized partition.
+  // `done` may run on another thread (the port's), after this returns.
+  void describe_share_offsets(const std::string& group_id,
+                              const std::optional<std::vector<ShareOffsetsTopicRequest>>& topics,
+                              ShareOffsetsDescriptionCallback done);
+  // AlterShareGroupOffsets: an empty (or new) share group only.
+  void alter_share_offsets(const std::string& group_id, const std::vector<AlterShareOffsetsTopic>& topics,
+                           AlterShareOffsetsCallback done);
+  // DeleteShareGroupOffsets: an empty share group only.
+  void delete_share_offsets(const std::string& group_id, const std::vector<std::string>& topics,
+                            DeleteShareOffsetsCallback done);
+  // The group's share configs in effect (its override, else the broker's
+  // group.share.* value), for the share-partition side.
+  int32_t share_session_timeout_ms(const std::string& group_id) const;
+  int32_t share_heartbeat_interval_ms(const std::string& group_id) const;
+  int32_t share_assignment_interval_ms(const std::string& group_id) const;
+  int32_t share_record_lock_duration_ms(const std::string& group_id) const;
+  int32_t share_delivery_count_limit(const std::string& group_id) const;
+  int32_t share_partition_max_record_locks(const std::string& group_id) const;
+  std::string share_auto_offset_reset(const std::string& group_id) const;  // latest, earliest, by_duration:<ISO8601>
+  bool share_read_committed(const std::string& group_id) const;            // share.isolation.level
+  bool share_renew_acknowledge_enable(const std::string& group_id) const;
+  // KIP-1191: the group's DLQ topic (empty: none) and whether records are copied there.
+  std::string share_dlq_topic(const std::string& group_id) const;
+  bool share_dlq_copy_record(const std::string& group_id) const;
 
   // ---- admin (group_admin.cc) ----
   GroupDescription describe_group(const std::string& group_id);
@@ -176,6 +237,8 @@ class GroupCoordinator : public txn::TxnOffsetMarkerSink {
 
   GroupPtr find(const std::string& group_id) const;
   GroupPtr get_or_create(const std::string& group_id, bool* created = nullptr);
+  // Every group in the map (a copy of the pointers, under the map lock).
+  std::vector<GroupPtr> all_groups() const;
   // Removes a Dead group from the map (caller holds g.mu; the map lock is a leaf).
   void forget(GroupMetadata& g);
   void persist(GroupMetadata& g);
@@ -250,6 +313,32 @@ class GroupCoordinator : public txn::TxnOffsetMarkerSink {
   // The classic member `member_id` of a consumer group, or null with the error.
   ConsumerGroupMember* classic_member(GroupMetadata& g, const std::string& member_id,
                                       const std::optional<std::string>& instance_id, ErrorCode& error);
+  // Share groups (share_heartbeat.cc, share_admin.cc); the caller holds g.mu.
+  ShareHeartbeatResult share_heartbeat_locked(GroupMetadata& g, const ShareHeartbeatParams& p,
+                                              std::optional<FlushPoints>& written,
+                                              std::vector<ShareStateStart>& to_initialize, int32_t& state_epoch);
+  ShareHeartbeatResult share_join_or_beat(GroupMetadata& g, const ShareHeartbeatParams& p);
+  std::optional<FlushPoints> persist_share(GroupMetadata& g, const ShareGroupImage& before);
+  void load_share_group(GroupMetadata& g, LoadedShareGroup& loaded);
+  void schedule_share_session(GroupMetadata& g, ShareGroupMember& m);
+  void on_share_session_check(const std::weak_ptr<GroupMetadata>& weak, const std::string& member_id, uint64_t round);
+  // Kafka's shareGroupFenceMember; the group epoch bumps.
+  void fence_share_member(GroupMetadata& g, const std::string& member_id);
+  // Kafka's maybeCreateInitializeShareGroupStateRequest: the subscribed
+  // partitions whose state is neither initialized nor being initialized
+  // (recently) become `initializing`; what to ask the port.
+  std::vector<ShareStateStart> share_partitions_to_initialize(ShareGroup& sg);
+  // Asks the port; the answer moves the partitions to initialized (or back).
+  void initialize_share_state(const std::string& group_id, int32_t state_epoch, std::vector<ShareStateStart> parts,
+                              std::function<void(std::vector<ShareStateResult>)> then = {});
+  void on_share_state_initialized(const std::string& group_id, const std::vector<ShareStateResult>& results);
+  // Share-partition state to delete with a deleted share group (DeleteGroups).
+  std::vector<SharePartitionId> share_state_partitions(const ShareGroup& sg) const;
+  int64_t partition_end_offset(const std::string& topic, int32_t partition) const;
+  // Kafka's maybeCleanupShareGroupState: every share group forgets the
+  // topics whose id the broker no longer has. Returns the groups changed.
+  int forget_deleted_share_topics();
+
   using OffsetPredicate = std::function<bool(const GroupMetadata&, const TopicPartition&, const OffsetAndMetadata&)>;
   // `with_pending`: also drops pending transactional offsets of the doomed
   // partitions; otherwise a partition with pending offsets is kept.
@@ -278,6 +367,8 @@ class GroupCoordinator : public txn::TxnOffsetMarkerSink {
   TopicResolver topics_;
   std::unique_ptr<GroupDynamicConfigs> group_configs_;
   std::unique_ptr<OffsetsTopic> store_;
+  storage::LogManager& logs_;
+  std::atomic<ShareStateInitializer*> share_state_{nullptr};
   mutable std::shared_mutex map_mu_;
   std::unordered_map<std::string, GroupPtr> groups_;
   std::atomic<bool> shutting_down_{false};

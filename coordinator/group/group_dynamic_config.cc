@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <regex>
 #include <stdexcept>
 
 #include "common/file_fields.h"
@@ -15,101 +16,276 @@ namespace {
 
 constexpr std::string_view kSession = "consumer.session.timeout.ms";
 constexpr std::string_view kHeartbeat = "consumer.heartbeat.interval.ms";
+constexpr std::string_view kShareSession = "share.session.timeout.ms";
+constexpr std::string_view kShareHeartbeat = "share.heartbeat.interval.ms";
 
-// Kafka 4.4's other group keys, and why Skiff refuses them.
+// Kafka 4.4's other group keys (GroupConfig.CONFIG_DEF), and why Skiff refuses them.
 std::optional<std::string> unsupported_reason(std::string_view key) {
   auto starts = [&](std::string_view p) { return key.substr(0, p.size()) == p; };
-  static const std::vector<std::string_view> kafka_keys = {"consumer.assignment.interval.ms",
-                                                           "consumer.assignor.offload.enable",
-                                                           "share.session.timeout.ms",
-                                                           "share.heartbeat.interval.ms",
-                                                           "share.record.lock.duration.ms",
-                                                           "share.delivery.count.limit",
-                                                           "share.partition.max.record.locks",
-                                                           "share.auto.offset.reset",
-                                                           "share.isolation.level",
-                                                           "share.renew.acknowledge.enable",
-                                                           "share.assignment.interval.ms",
-                                                           "share.assignor.offload.enable",
-                                                           "streams.session.timeout.ms",
-                                                           "streams.heartbeat.interval.ms",
-                                                           "streams.num.standby.replicas",
-                                                           "streams.initial.rebalance.delay.ms",
-                                                           "streams.assignment.interval.ms",
-                                                           "streams.rack.aware.assignment.tags",
-                                                           "streams.assignor.offload.enable",
-                                                           "streams.task.offset.interval.ms",
-                                                           "streams.num.warmup.replicas",
-                                                           "streams.acceptable.recovery.lag",
-                                                           "streams.assignor.name",
-                                                           "errors.deadletterqueue.topic.name",
-                                                           "errors.deadletterqueue.copy.record.enable"};
+  static const std::vector<std::string_view> kafka_keys = {
+      "consumer.assignment.interval.ms",    "consumer.assignor.offload.enable",
+      "share.assignor.offload.enable",      "streams.session.timeout.ms",
+      "streams.heartbeat.interval.ms",      "streams.num.standby.replicas",
+      "streams.initial.rebalance.delay.ms", "streams.assignment.interval.ms",
+      "streams.rack.aware.assignment.tags", "streams.assignor.offload.enable",
+      "streams.task.offset.interval.ms",    "streams.num.warmup.replicas",
+      "streams.acceptable.recovery.lag",    "streams.assignor.name"};
   if (std::find(kafka_keys.begin(), kafka_keys.end(), key) == kafka_keys.end()) return std::nullopt;
-  if (starts("share.") || starts("errors."))
-    return fmt::format("Group config {} is for share groups, which this broker does not support.", key);
   if (starts("streams."))
     return fmt::format("Group config {} is for streams groups, which this broker does not support.", key);
   return fmt::format(
-      "Group config {} is not supported by this broker: it computes a consumer group's target assignment at once, "
-      "on the heartbeat.",
+      "Group config {} is not supported by this broker: it computes a group's target assignment on the heartbeat "
+      "itself.",
       key);
 }
 
-std::optional<int32_t> parse_int(std::string_view text) {
+std::string_view trimmed(std::string_view text) {
   while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front()))) text.remove_prefix(1);
   while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) text.remove_suffix(1);
+  return text;
+}
+
+std::optional<int32_t> parse_int(std::string_view text) {
+  text = trimmed(text);
   int32_t v = 0;
   auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
   if (text.empty() || ec != std::errc() || ptr != text.data() + text.size()) return std::nullopt;
   return v;
 }
 
-std::pair<int32_t, int32_t> bounds(const GroupConfig& b, std::string_view key) {
-  if (key == kSession) return {b.consumer_min_session_timeout_ms, b.consumer_max_session_timeout_ms};
-  return {b.consumer_min_heartbeat_interval_ms, b.consumer_max_heartbeat_interval_ms};
+std::string lower(std::string_view s) {
+  std::string out(trimmed(s));
+  for (auto& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+// java.time.Duration.parse's PnDTnHnMn.nS, non-negative (Kafka's
+// by_duration: refuses a negative duration).
+bool iso8601_duration(std::string_view d) {
+  static const std::regex re(R"(^\+?[Pp](\+?\d+[Dd])?([Tt](\+?\d+[Hh])?(\+?\d+[Mm])?(\+?\d+([.,]\d{0,9})?[Ss])?)?$)");
+  std::cmatch m;
+  if (!std::regex_match(d.begin(), d.end(), m, re)) return false;
+  const bool has_time = m[2].matched && (m[3].matched || m[4].matched || m[5].matched);
+  if (m[2].matched && !has_time) return false;  // "PT" alone
+  return m[1].matched || has_time;
+}
+
+struct KeyDef {
+  GroupConfigKey key;
+  int32_t at_least = 0;  // ConfigDef's own bound (INT keys)
+  // The broker's value, and the broker's bounds a group's value must be within (INT keys).
+  int32_t (*broker_value)(const GroupConfig&) = nullptr;
+  std::pair<int32_t, int32_t> (*bounds)(const GroupConfig&) = nullptr;
+  std::string_view string_default;  // STRING / BOOLEAN keys (no broker synonym)
+};
+
+// In Kafka's definition order (ConfigDef parses, and fails, in that order).
+const std::vector<KeyDef>& key_defs() {
+  using T = GroupConfigType;
+  static const std::vector<KeyDef> defs = {
+      {{kSession, "group.consumer.session.timeout.ms",
+        "The timeout to detect client failures when using the consumer group protocol.", T::kInt},
+       1,
+       [](const GroupConfig& b) { return b.consumer_session_timeout_ms; },
+       [](const GroupConfig& b) {
+         return std::pair{b.consumer_min_session_timeout_ms, b.consumer_max_session_timeout_ms};
+       },
+       {}},
+      {{kHeartbeat, "group.consumer.heartbeat.interval.ms",
+        "The heartbeat interval given to the members of a consumer group.", T::kInt},
+       1,
+       [](const GroupConfig& b) { return b.consumer_heartbeat_interval_ms; },
+       [](const GroupConfig& b) {
+         return std::pair{b.consumer_min_heartbeat_interval_ms, b.consumer_max_heartbeat_interval_ms};
+       },
+       {}},
+      {{kShareSession, "group.share.session.timeout.ms",
+        "The timeout to detect client failures when using the share group protocol.", T::kInt},
+       1,
+       [](const GroupConfig& b) { return b.share_session_timeout_ms; },
+       [](const GroupConfig& b) {
+         return std::pair{b.share_min_session_timeout_ms, b.share_max_session_timeout_ms};
+       },
+       {}},
+      {{kShareHeartbeat, "group.share.heartbeat.interval.ms",
+        "The heartbeat interval given to the members of a share group.", T::kInt},
+       1,
+       [](const GroupConfig& b) { return b.share_heartbeat_interval_ms; },
+       [](const GroupConfig& b) {
+         return std::pair{b.share_min_heartbeat_interval_ms, b.share_max_heartbeat_interval_ms};
+       },
+       {}},
+      {{"share.record.lock.duration.ms", "group.share.record.lock.duration.ms",
+        "The record acquisition lock duration in milliseconds for share groups.", T::kInt},
+       1000,
+       [](const GroupConfig& b) { return b.share_record_lock_duration_ms; },
+       [](const GroupConfig& b) {
+         return std::pair{b.share_min_record_lock_duration_ms, b.share_max_record_lock_duration_ms};
+       },
+       {}},
+      {{"share.delivery.count.limit", "group.share.delivery.count.limit",
+        "The maximum number of delivery attempts for a record delivered to a share group.", T::kInt},
+       2,
+       [](const GroupConfig& b) { return b.share_delivery_count_limit; },
+       [](const GroupConfig& b) {
+         return std::pair{b.share_min_delivery_count_limit, b.share_max_delivery_count_limit};
+       },
+       {}},
+      {{"share.partition.max.record.locks", "group.share.partition.max.record.locks",
+        "Share-group record lock limit per share-partition.", T::kInt},
+       100,
+       [](const GroupConfig& b) { return b.share_partition_max_record_locks; },
+       [](const GroupConfig& b) {
+         return std::pair{b.share_min_partition_max_record_locks, b.share_max_partition_max_record_locks};
+       },
+       {}},
+      {{"share.auto.offset.reset", "",
+        "The strategy to initialize the share-partition start offset. earliest: automatically reset the offset to "
+        "the earliest offset; latest: automatically reset the offset to the latest offset; by_duration:<duration>: "
+        "automatically reset the offset to a configured duration from the current timestamp (ISO8601, PnDTnHnMn.nS, "
+        "not negative); anything else: throw exception to the share consumer.",
+        T::kString},
+       0,
+       nullptr,
+       nullptr,
+       "latest"},
+      {{"share.isolation.level", "",
+        "Controls how to read records written transactionally. If set to \"read_committed\", the share group will "
+        "only deliver transactional records which have been committed. If set to \"read_uncommitted\", the share "
+        "group will return all messages, even transactional messages which have been aborted. Non-transactional "
+        "records will be returned unconditionally in either mode.",
+        T::kString},
+       0,
+       nullptr,
+       nullptr,
+       "read_uncommitted"},
+      {{"share.renew.acknowledge.enable", "", "Whether the renew acknowledge type is enabled for the share group.",
+        T::kBoolean},
+       0,
+       nullptr,
+       nullptr,
+       "true"},
+      {{"share.assignment.interval.ms", "group.share.assignment.interval.ms",
+        "The interval between assignment updates for a share group.", T::kInt},
+       0,
+       [](const GroupConfig& b) { return b.share_assignment_interval_ms; },
+       [](const GroupConfig& b) {
+         return std::pair{b.share_min_assignment_interval_ms, b.share_max_assignment_interval_ms};
+       },
+       {}},
+      {{"errors.deadletterqueue.topic.name", "",
+        "The name of the topic to be used as the dead-letter queue (DLQ) topic for this share group. If blank (the "
+        "default), the group does not have a DLQ topic.",
+        T::kString},
+       0,
+       nullptr,
+       nullptr,
+       ""},
+      {{"errors.deadletterqueue.copy.record.enable", "",
+        "When writing onto the dead-letter queue topic, whether to copy the original record onto the DLQ topic, or "
+        "just write a record containing the context information headers.",
+        T::kBoolean},
+       0,
+       nullptr,
+       nullptr,
+       "false"},
+  };
+  return defs;
+}
+
+const KeyDef* key_def(std::string_view name) {
+  for (const auto& d : key_defs())
+    if (d.key.name == name) return &d;
+  return nullptr;
+}
+
+// ConfigDef.parse of one value: a message for INVALID_CONFIG, or nothing.
+std::optional<std::string> parse_error(const KeyDef& d, const std::string& v) {
+  const std::string_view name = d.key.name;
+  switch (d.key.type) {
+    case GroupConfigType::kInt: {
+      auto n = parse_int(v);
+      if (!n) return fmt::format("Invalid value {} for configuration {}: Not a number of type INT", v, name);
+      if (*n < d.at_least)
+        return fmt::format("Invalid value {} for configuration {}: Value must be at least {}", v, name, d.at_least);
+      return std::nullopt;
+    }
+    case GroupConfigType::kBoolean: {
+      auto b = lower(v);
+      if (b != "true" && b != "false")
+        return fmt::format("Invalid value {} for configuration {}: Expected value to be either true or false", v, name);
+      return std::nullopt;
+    }
+    case GroupConfigType::kString:
+      break;
+  }
+  if (name == "errors.deadletterqueue.topic.name") return std::nullopt;  // checked in validate_group_configs
+  if (name == "share.isolation.level") {
+    if (v != "read_committed" && v != "read_uncommitted")
+      return fmt::format(
+          "Invalid value {} for configuration {}: String must be one of: read_committed, read_uncommitted", v, name);
+    return std::nullopt;
+  }
+  const auto s = lower(v);  // share.auto.offset.reset (AutoOffsetResetStrategy.fromString)
+  const bool ok =
+      s == "earliest" || s == "latest" ||
+      (s.starts_with("by_duration:") && iso8601_duration(trimmed(v).substr(std::string_view("by_duration:").size())));
+  if (ok) return std::nullopt;
+  return fmt::format(
+      "Invalid value {} for configuration {}: Invalid value `{}` for configuration {}. The value must be either "
+      "'earliest', 'latest' or of the format 'by_duration:<PnDTnHnMn.nS>'.",
+      v, name, v, name);
 }
 
 }  // namespace
 
 const std::vector<GroupConfigKey>& group_config_keys() {
-  static const std::vector<GroupConfigKey> keys = {
-      {kHeartbeat, "group.consumer.heartbeat.interval.ms",
-       "The heartbeat interval given to the members of a consumer group."},
-      {kSession, "group.consumer.session.timeout.ms",
-       "The timeout to detect client failures when using the consumer group protocol."},
-  };
+  static const std::vector<GroupConfigKey> keys = [] {
+    std::vector<GroupConfigKey> out;
+    for (const auto& d : key_defs()) out.push_back(d.key);
+    std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.name < b.name; });
+    return out;
+  }();
   return keys;
 }
 
-int32_t group_config_default(const GroupConfig& broker, std::string_view key) {
-  return key == kSession ? broker.consumer_session_timeout_ms : broker.consumer_heartbeat_interval_ms;
+std::string group_config_default(const GroupConfig& broker, std::string_view key) {
+  const auto* d = key_def(key);
+  if (!d) return {};
+  if (d->broker_value) return std::to_string(d->broker_value(broker));
+  return std::string(d->string_default);
 }
 
 std::optional<std::string> validate_group_configs(const std::map<std::string, std::string>& values,
                                                   const GroupConfig& broker) {
-  auto served = [](std::string_view k) { return k == kSession || k == kHeartbeat; };
-  for (const auto& [k, v] : values) {
-    if (served(k)) continue;
+  for (const auto& [k, v] : values) {  // Kafka's validateNames
+    if (key_def(k)) continue;
     if (auto why = unsupported_reason(k)) return why;
     return "Unknown group config name: " + k;
   }
-  std::map<std::string_view, int32_t> parsed;
-  for (const auto& [k, v] : values) {
-    auto n = parse_int(v);
-    if (!n) return fmt::format("Invalid value {} for configuration {}: Not a number of type INT", v, k);
-    parsed[k == kSession ? kSession : kHeartbeat] = *n;  // every key is served by now
+  std::map<std::string_view, int32_t> ints;
+  for (const auto& d : key_defs()) {  // ConfigDef.parse, in definition order
+    auto it = values.find(std::string(d.key.name));
+    if (it == values.end()) continue;
+    if (auto why = parse_error(d, it->second)) return why;
+    if (d.key.type == GroupConfigType::kInt) ints[d.key.name] = *parse_int(it->second);
   }
-  for (std::string_view k : {kHeartbeat, kSession}) {
-    auto it = parsed.find(k);
-    if (it == parsed.end()) continue;
-    auto [lo, hi] = bounds(broker, k);
+  for (const auto& d : key_defs()) {  // validateValues: the broker's min/max
+    auto it = ints.find(d.key.name);
+    if (it == ints.end() || !d.bounds) continue;
+    auto [lo, hi] = d.bounds(broker);
     if (it->second < lo || it->second > hi)
-      return fmt::format("{} must be in the range {} to {} inclusive.", k, lo, hi);
+      return fmt::format("{} must be in the range {} to {} inclusive.", d.key.name, lo, hi);
   }
-  if (parsed.empty()) return std::nullopt;
-  const int32_t session = parsed.count(kSession) ? parsed[kSession] : broker.consumer_session_timeout_ms;
-  const int32_t heartbeat = parsed.count(kHeartbeat) ? parsed[kHeartbeat] : broker.consumer_heartbeat_interval_ms;
-  if (session <= heartbeat) return fmt::format("{} must be greater than {}", kSession, kHeartbeat);
+  // validateSessionExceedsHeartbeat, consumer then share.
+  for (auto [sk, hk] : {std::pair{kSession, kHeartbeat}, std::pair{kShareSession, kShareHeartbeat}}) {
+    if (!ints.count(sk) && !ints.count(hk)) continue;
+    const int32_t session = ints.count(sk) ? ints[sk] : key_def(sk)->broker_value(broker);
+    const int32_t heartbeat = ints.count(hk) ? ints[hk] : key_def(hk)->broker_value(broker);
+    if (session <= heartbeat) return fmt::format("{} must be greater than {}", sk, hk);
+  }
+  if (auto dlq = values.find("errors.deadletterqueue.topic.name"); dlq != values.end() && dlq->second.starts_with("__"))
+    return "errors.deadletterqueue.topic.name: DLQ topic name must not start with '__'";
   return std::nullopt;
 }
 

@@ -1,14 +1,22 @@
 // Per-group dynamic configs: KIP-848's GROUP config resource (type 32 of
 // DescribeConfigs / AlterConfigs / IncrementalAlterConfigs), as Kafka 4.4's
 // GroupConfig. Skiff serves the consumer-group keys it acts on
-// (consumer.session.timeout.ms, consumer.heartbeat.interval.ms); Kafka's
-// other group keys name features Skiff lacks (share and streams groups, the
-// deferred assignment) and are refused with a message saying so.
+// (consumer.session.timeout.ms, consumer.heartbeat.interval.ms) and the
+// share-group keys (KIP-932: share.session.timeout.ms,
+// share.heartbeat.interval.ms, share.record.lock.duration.ms,
+// share.delivery.count.limit, share.partition.max.record.locks,
+// share.auto.offset.reset, share.isolation.level,
+// share.renew.acknowledge.enable, share.assignment.interval.ms) with the
+// share groups' DLQ keys (KIP-1191: errors.deadletterqueue.topic.name,
+// errors.deadletterqueue.copy.record.enable); Kafka's other group keys name
+// features Skiff lacks (streams groups, the offloaded assignment) and are
+// refused with a message saying so.
 //
-// Values are validated as Kafka does (known name, an INT, within the broker's
-// group.consumer.min/max.* bounds, the session timeout above the heartbeat
-// interval) and read by the coordinator at each heartbeat, clamped to the
-// broker's current bounds (Kafka caps them the same way).
+// Values are validated as Kafka does (known name; the type and ConfigDef
+// bound; within the broker's group.consumer.* / group.share.* min/max; the
+// session timeout above the heartbeat interval) and read by the coordinator
+// when used, clamped to the broker's current bounds (Kafka caps them the
+// same way).
 //
 // Durable: the whole set is rewritten crash-safely in the "group-configs"
 // namespace of the metadata store (metadata/metadata_store.h) before a
@@ -33,16 +41,20 @@ namespace skiff::group {
 
 struct GroupConfig;
 
+enum class GroupConfigType { kInt, kString, kBoolean };
+
 // A group key Skiff serves.
 struct GroupConfigKey {
   std::string_view name;            // e.g. consumer.session.timeout.ms
-  std::string_view broker_synonym;  // e.g. group.consumer.session.timeout.ms
+  std::string_view broker_synonym;  // e.g. group.consumer.session.timeout.ms; empty: none (Kafka's default only)
   std::string_view doc;
+  GroupConfigType type = GroupConfigType::kInt;
 };
+// Sorted by name.
 const std::vector<GroupConfigKey>& group_config_keys();
 
-// The broker's value of a served key (its default for every group).
-int32_t group_config_default(const GroupConfig& broker, std::string_view key);
+// The broker's value of a served key (its default for every group), as text.
+std::string group_config_default(const GroupConfig& broker, std::string_view key);
 
 // Kafka's GroupConfig.validate over a group's complete new overrides: a
 // message for INVALID_CONFIG, or nothing.

@@ -52,7 +52,8 @@ std::vector<std::pair<TopicPartition, OffsetAndMetadata>> within_metadata_limit(
 // holds g.mu.
 ErrorCode GroupCoordinator::validate_commit(GroupMetadata& g, const OffsetCommitParams& p) const {
   if (g.is(GroupState::kDead)) return ErrorCode::kCoordinatorNotAvailable;
-  if (g.consumer) {  // generation_id is the member epoch
+  if (g.share) return ErrorCode::kGroupIdNotFound;  // Kafka: "Group g is not a consumer group."
+  if (g.consumer) {                                 // generation_id is the member epoch
     // A classic member of a consumer group (online migration): its generation
     // must be its member epoch, ILLEGAL_GENERATION otherwise, whatever the
     // request version (Kafka's validateMemberEpoch for classic members).
@@ -131,6 +132,10 @@ OffsetFetchResult GroupCoordinator::fetch_offsets(const std::string& group_id,
   auto g = find(group_id);
   std::unique_lock<std::mutex> lock;
   if (g) lock = std::unique_lock(g->mu);
+  if (g && g->share) {  // Kafka's ShareGroup.validateOffsetFetch
+    r.error = ErrorCode::kGroupIdNotFound;
+    return r;
+  }
   if (g && g->consumer) {  // Kafka's ConsumerGroup.validateOffsetFetch: the whole group's error
     auto c = consumer::check_fetch(*g->consumer, group_id, member_id, member_epoch);
     if (c.error != ErrorCode::kNone) {
@@ -179,7 +184,7 @@ OffsetDeleteResult GroupCoordinator::delete_offsets(const std::string& group_id,
   std::optional<FlushPoints> seq;
   {
     std::lock_guard lock(g->mu);
-    if (g->is(GroupState::kDead)) {
+    if (g->is(GroupState::kDead) || g->is_share()) {  // Kafka's ShareGroup.validateOffsetDelete
       r.error = ErrorCode::kGroupIdNotFound;
       return r;
     }
@@ -223,10 +228,14 @@ int GroupCoordinator::expire_offsets(int64_t now) {
 
 // Kafka's onPartitionsDeleted: a deleted topic takes its committed offsets
 // with it, so a topic created again under the same name starts unconsumed.
+// Share groups forget the share state of topics that no longer exist
+// (Kafka's maybeCleanupShareGroupState, on the same event).
 int GroupCoordinator::delete_offsets_where(const std::function<bool(const TopicPartition&)>& doomed) {
-  return remove_offsets(
+  const int removed = remove_offsets(
       [&](const GroupMetadata&, const TopicPartition& tp, const OffsetAndMetadata&) { return doomed(tp); }, now_ms(),
       /*durable=*/true, /*with_pending=*/true);
+  forget_deleted_share_topics();
+  return removed;
 }
 
 // Removes from the group (memory only) the partitions `doomed_offset` picks.
@@ -270,7 +279,8 @@ int GroupCoordinator::remove_offsets(const OffsetPredicate& doomed_offset, int64
     auto doomed = take_doomed(*g, doomed_offset, with_pending);
     if (!doomed.empty()) written(store_->delete_offsets(g->group_id(), doomed));
     removed += static_cast<int>(doomed.size());
-    if (g->is_empty_group() && g->offsets.empty() && g->pending_offsets.empty() && g->size() == 0 &&
+    // Kafka's ShareGroup.shouldExpire is false: an empty share group stays.
+    if (g->is_empty_group() && !g->is_share() && g->offsets.empty() && g->pending_offsets.empty() && g->size() == 0 &&
         g->pending_members.empty()) {
       g->transition_to(GroupState::kDead, now);
       if (g->is_consumer()) written(store_->write_consumer(g->group_id(), consumer_group_tombstones(g->group_id())));

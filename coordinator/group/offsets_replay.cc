@@ -22,6 +22,8 @@ void OffsetsReplay::apply(const OffsetsLogRecord& r) {
     }
   } else if (r.kind == Kind::kConsumer) {
     apply_consumer(*r.consumer);
+  } else if (r.kind == Kind::kShare) {
+    apply_share(*r.share);
   } else if (r.kind == Kind::kGroup) {
     if (r.group_value)
       groups_[r.group].group = *r.group_value;
@@ -73,6 +75,66 @@ void OffsetsReplay::apply_consumer(const ConsumerGroupRecord& r) {
       break;
     case kConsumerCurrentAssignmentType:
       if (!r.tombstone) cg->members[r.member_id].assignment = r.member.assignment;
+      break;
+    default:
+      break;
+  }
+}
+
+void OffsetsReplay::apply_share(const ShareGroupRecord& r) {
+  if (r.tombstone) {  // of a group not loaded: nothing to remove
+    auto* g = existing(r.group_id);
+    if (!g || !g->share) return;
+    if (r.type == kShareGroupMetadataType) return g->share.reset();
+  }
+  auto& sg = groups_[r.group_id].share;
+  if (!sg) sg.emplace();
+  switch (r.type) {
+    case kShareGroupMetadataType:
+      sg->epoch = r.epoch;
+      sg->metadata_hash = r.metadata_hash;
+      break;
+    case kShareTargetMetadataType:
+      if (!r.tombstone) sg->assignment_epoch = r.epoch;
+      break;
+    case kShareTargetMemberType:
+      if (r.tombstone)
+        sg->targets.erase(r.member_id);
+      else
+        sg->targets[r.member_id] = r.target;
+      break;
+    case kShareMemberMetadataType:
+      if (r.tombstone) {
+        sg->members.erase(r.member_id);
+      } else {
+        auto& m = sg->members[r.member_id];
+        m.member_id = r.member_id;
+        m.rack_id = r.member.rack_id;
+        m.client_id = r.member.client_id;
+        m.client_host = r.member.client_host;
+        m.subscribed_names = r.member.subscribed_names;
+      }
+      break;
+    case kShareCurrentAssignmentType:
+      if (r.tombstone) {
+        if (auto it = sg->members.find(r.member_id); it != sg->members.end()) {
+          it->second.member_epoch = it->second.previous_member_epoch = -1;  // Kafka's replay of the tombstone
+          it->second.assigned.clear();
+        }
+      } else {
+        auto& m = sg->members[r.member_id];
+        m.member_id = r.member_id;
+        m.member_epoch = r.member.member_epoch;
+        m.previous_member_epoch = r.member.previous_member_epoch;
+        m.state = r.member.state;
+        m.assigned = r.member.assigned;
+      }
+      break;
+    case kShareStatePartitionMetadataType:
+      if (r.tombstone)
+        sg->state_partitions.reset();
+      else
+        sg->state_partitions = r.state;
       break;
     default:
       break;

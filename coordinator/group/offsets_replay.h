@@ -20,7 +20,9 @@
 //     stale: resolved again at the first heartbeat); a member's tombstones
 //     remove it, a regex's tombstone removes it, the group's
 //     ConsumerGroupMetadata tombstone removes the consumer group (its
-//     offsets stay: they have their own tombstones).
+//     offsets stay: they have their own tombstones);
+//   - the ShareGroup* records (KIP-932) build a LoadedShareGroup the same
+//     way; the ShareGroupMetadata tombstone removes the share group.
 //
 // Threads: one thread (the coordinator's construction).
 #pragma once
@@ -45,9 +47,20 @@ struct LoadedConsumerGroup {
   std::map<std::string, ResolvedRegex> regexes;  // by regex (type 16)
 };
 
+// A share group as its ShareGroup* records left it (KIP-932).
+struct LoadedShareGroup {
+  int32_t epoch = 0;
+  int32_t assignment_epoch = 0;
+  int64_t metadata_hash = 0;
+  std::map<std::string, ShareGroupMember> members;
+  std::map<std::string, consumer::Assignment> targets;
+  std::optional<ShareStatePartitions> state_partitions;
+};
+
 struct LoadedGroup {
   std::optional<GroupRecord> group;
   std::optional<LoadedConsumerGroup> consumer;  // wins over `group` when both are there
+  std::optional<LoadedShareGroup> share;        // a share group (never with `consumer`)
   std::map<TopicPartition, OffsetAndMetadata> offsets;
   std::map<int64_t, std::map<TopicPartition, PendingOffset>> pending;  // by producer id
 };
@@ -69,6 +82,7 @@ class OffsetsReplay {
  private:
   LoadedGroup* existing(const std::string& group);
   void apply_consumer(const ConsumerGroupRecord& r);
+  void apply_share(const ShareGroupRecord& r);
   std::map<std::string, LoadedGroup>& groups_;
   std::map<int64_t, std::set<std::string>> open_;  // producer id -> groups with its pending offsets
   int64_t order_ = 0;

@@ -51,7 +51,7 @@ TEST_CASE("GROUP configs: set, described, refused as Kafka 4.4", "[api][admin][c
   test::ApiHarness h;
   auto none = test::describe_config(h, kGroup, "no-such-group");  // any group id is described, with the broker's values
   REQUIRE(none.error_code == 0);
-  REQUIRE(none.configs.size() == 2);
+  REQUIRE(none.configs.size() == 13);  // consumer.* (2), share.* (9), errors.deadletterqueue.* (2)
   const auto& dflt = entry(none, "consumer.session.timeout.ms");
   CHECK(dflt.value == "45000");
   CHECK(dflt.config_source == 5);  // DEFAULT_CONFIG
@@ -69,10 +69,18 @@ TEST_CASE("GROUP configs: set, described, refused as Kafka 4.4", "[api][admin][c
   auto low = set(h, "g", "consumer.session.timeout.ms", "1000");
   CHECK(low.error_code == 40);  // INVALID_CONFIG
   CHECK(low.error_message == "consumer.session.timeout.ms must be in the range 45000 to 60000 inclusive.");
-  auto share = set(h, "g", "share.session.timeout.ms", "50000");
-  CHECK(share.error_code == 40);
-  CHECK(share.error_message ==
-        "Group config share.session.timeout.ms is for share groups, which this broker does not support.");
+  auto streams = set(h, "g", "streams.num.standby.replicas", "1");
+  CHECK(streams.error_code == 40);
+  CHECK(streams.error_message ==
+        "Group config streams.num.standby.replicas is for streams groups, which this broker does not support.");
+  // KIP-932's share keys: Kafka's defaults (no broker synonym for share.auto.offset.reset) and bounds.
+  const auto& reset = entry(none, "share.auto.offset.reset");
+  CHECK(reset.value == "latest");
+  CHECK(reset.synonyms.empty());
+  CHECK(entry(none, "share.record.lock.duration.ms").value == "30000");
+  CHECK(entry(none, "share.record.lock.duration.ms").synonyms[0].name == "group.share.record.lock.duration.ms");
+  CHECK(set(h, "g", "share.delivery.count.limit", "99").error_message ==
+        "share.delivery.count.limit must be in the range 2 to 10 inclusive.");
   CHECK(set(h, "g", "bogus", "1").error_message == "Unknown group config name: bogus");
   // The refusals changed nothing.
   CHECK(entry(test::describe_config(h, kGroup, "g"), "consumer.session.timeout.ms").value == "50000");

@@ -205,6 +205,40 @@ TEST_CASE("log cleaner keys: Kafka's names and defaults, cleanup policy list", "
         std::string::npos);
 }
 
+TEST_CASE("group.share.*: Kafka 4.4's defaults, bounds and cross-key rules (KIP-932)", "[config]") {
+  auto c = load(std::nullopt);
+  CHECK(c.group_share_session_timeout_ms == 45000);
+  CHECK(c.group_share_heartbeat_interval_ms == 5000);
+  CHECK(c.group_share_max_size == 200);
+  CHECK(c.group_share_assignment_interval_ms == 1000);
+  CHECK(c.group_share_record_lock_duration_ms == 30000);
+  CHECK(c.group_share_min_record_lock_duration_ms == 15000);
+  CHECK(c.group_share_max_record_lock_duration_ms == 60000);
+  CHECK(c.group_share_delivery_count_limit == 5);
+  CHECK(c.group_share_partition_max_record_locks == 2000);
+  CHECK(c.group_share_max_share_sessions == 2000);
+  CHECK(c.group_share_assignors == std::vector<std::string>{"simple"});
+  CHECK(!c.errors_deadletterqueue_auto_create_topics_enable);
+  CHECK(c.errors_deadletterqueue_topic_name_prefix == "dlq.");
+  c = load(std::nullopt, {},
+           {"group.share.assignors=org.apache.kafka.coordinator.group.assignor.SimpleAssignor",
+            "group.share.delivery.count.limit=10", "group.share.max.size=7"});
+  CHECK(c.group_share_assignors == std::vector<std::string>{"simple"});
+  CHECK(c.group_share_delivery_count_limit == 10);
+  CHECK(c.group_share_max_size == 7);
+  CHECK(load_error(std::nullopt, {}, {"group.share.max.size=1001"}).find("[1, 1000]") != std::string::npos);
+  CHECK(load_error(std::nullopt, {}, {"group.share.assignors=simple,simple"}).find("exactly one assignor") !=
+        std::string::npos);
+  CHECK(load_error(std::nullopt, {}, {"group.share.record.lock.duration.ms=10000"}) ==
+        "group.share.record.lock.duration.ms must be greater than or equal to "
+        "group.share.min.record.lock.duration.ms");
+  CHECK(
+      load_error(std::nullopt, {}, {"group.share.max.delivery.count.limit=5", "group.share.delivery.count.limit=6"}) ==
+      "group.share.max.delivery.count.limit must be greater than or equal to group.share.delivery.count.limit");
+  CHECK(load_error(std::nullopt, {}, {"group.share.max.size=1000", "group.share.max.share.sessions=999"}) ==
+        "group.share.max.share.sessions must be greater than or equal to group.share.max.size");
+}
+
 TEST_CASE("group.consumer.*: Kafka's defaults, values and cross-key rules", "[config]") {
   auto c = load(std::nullopt);
   CHECK(c.group_consumer_session_timeout_ms == 45000);

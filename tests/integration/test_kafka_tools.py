@@ -234,10 +234,10 @@ def test_kafka_configs_groups(client, own_broker):
     out = run("--alter", "--add-config", "bogus.key=1", check=False)
     assert "Unknown group config name: bogus.key" in out, out
 
-    if not isinstance(own_broker, SkiffBroker):  # SKIFF_COMPAT_OWN_BROKER=kafka: Kafka has share groups
+    if not isinstance(own_broker, SkiffBroker):  # SKIFF_COMPAT_OWN_BROKER=kafka: Kafka has streams groups
         return
-    out = run("--alter", "--add-config", "share.session.timeout.ms=50000", check=False)
-    assert "is for share groups, which this broker does not support" in out, out
+    out = run("--alter", "--add-config", "streams.num.standby.replicas=1", check=False)
+    assert "is for streams groups, which this broker does not support" in out, out
     own_broker.restart()
     assert line in run("--describe")
     run("--alter", "--add-config", "consumer.session.timeout.ms=55000")

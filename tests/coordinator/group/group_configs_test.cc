@@ -30,12 +30,14 @@ TEST_CASE("group configs: validated as Kafka 4.4, against the broker's bounds", 
   CHECK(check({{"consumer.session.timeout.ms", "abc"}}) ==
         "Invalid value abc for configuration consumer.session.timeout.ms: Not a number of type INT");
   CHECK(check({{"bogus.key", "1"}}) == "Unknown group config name: bogus.key");
-  CHECK(check({{"share.session.timeout.ms", "50000"}}) ==
-        "Group config share.session.timeout.ms is for share groups, which this broker does not support.");
   CHECK(check({{"streams.num.standby.replicas", "1"}}) ==
         "Group config streams.num.standby.replicas is for streams groups, which this broker does not support.");
   CHECK(check({{"consumer.assignment.interval.ms", "10"}})
             ->starts_with("Group config consumer.assignment.interval.ms is not supported by this broker"));
+  CHECK(check({{"errors.deadletterqueue.topic.name", "dlq.x"},
+               {"errors.deadletterqueue.copy.record.enable", "true"}}) == std::nullopt);
+  CHECK(check({{"errors.deadletterqueue.topic.name", "__x"}}) ==
+        "errors.deadletterqueue.topic.name: DLQ topic name must not start with '__'");
   GroupConfig wide;  // bounds that overlap: the session timeout must stay above the heartbeat interval
   wide.consumer_min_session_timeout_ms = 1000;
   wide.consumer_min_heartbeat_interval_ms = 1000;
@@ -92,4 +94,93 @@ TEST_CASE("group configs: a group's heartbeat interval and session timeout apply
   REQUIRE(f.c().alter_group_config("g", {}, false).error == ErrorCode::kNone);
   f.restart();
   CHECK(f.c().group_config_overrides("g").empty());
+}
+
+TEST_CASE("group configs: the share-group keys, validated as Kafka 4.4 (GroupConfig)", "[groups][kip932][configs]") {
+  CHECK(check({{"share.session.timeout.ms", "50000"},
+               {"share.heartbeat.interval.ms", "6000"},
+               {"share.record.lock.duration.ms", "20000"},
+               {"share.delivery.count.limit", "3"},
+               {"share.partition.max.record.locks", "3000"},
+               {"share.auto.offset.reset", "earliest"},
+               {"share.isolation.level", "read_committed"},
+               {"share.renew.acknowledge.enable", "false"},
+               {"share.assignment.interval.ms", "0"}}) == std::nullopt);
+  CHECK(check({{"share.session.timeout.ms", "1000"}}) ==
+        "share.session.timeout.ms must be in the range 45000 to 60000 inclusive.");
+  CHECK(check({{"share.heartbeat.interval.ms", "20000"}}) ==
+        "share.heartbeat.interval.ms must be in the range 5000 to 15000 inclusive.");
+  CHECK(check({{"share.record.lock.duration.ms", "500"}}) ==
+        "Invalid value 500 for configuration share.record.lock.duration.ms: Value must be at least 1000");
+  CHECK(check({{"share.record.lock.duration.ms", "10000"}}) ==
+        "share.record.lock.duration.ms must be in the range 15000 to 60000 inclusive.");
+  CHECK(check({{"share.delivery.count.limit", "1"}}) ==
+        "Invalid value 1 for configuration share.delivery.count.limit: Value must be at least 2");
+  CHECK(check({{"share.delivery.count.limit", "11"}}) ==
+        "share.delivery.count.limit must be in the range 2 to 10 inclusive.");
+  CHECK(check({{"share.partition.max.record.locks", "5000"}}) ==
+        "share.partition.max.record.locks must be in the range 100 to 4000 inclusive.");
+  CHECK(check({{"share.assignment.interval.ms", "20000"}}) ==
+        "share.assignment.interval.ms must be in the range 0 to 15000 inclusive.");
+  CHECK(check({{"share.auto.offset.reset", "by_duration:PT1H30M"}}) == std::nullopt);
+  CHECK(check({{"share.auto.offset.reset", "LATEST"}}) == std::nullopt);
+  CHECK(check({{"share.auto.offset.reset", "none"}}) ==
+        "Invalid value none for configuration share.auto.offset.reset: Invalid value `none` for configuration "
+        "share.auto.offset.reset. The value must be either 'earliest', 'latest' or of the format "
+        "'by_duration:<PnDTnHnMn.nS>'.");
+  CHECK(check({{"share.auto.offset.reset", "by_duration:-PT1H"}}).has_value());
+  CHECK(check({{"share.auto.offset.reset", "by_duration:PT"}}).has_value());
+  CHECK(check({{"share.isolation.level", "READ_COMMITTED"}}) ==
+        "Invalid value READ_COMMITTED for configuration share.isolation.level: String must be one of: "
+        "read_committed, read_uncommitted");
+  CHECK(check({{"share.renew.acknowledge.enable", "yes"}}) ==
+        "Invalid value yes for configuration share.renew.acknowledge.enable: Expected value to be either true or "
+        "false");
+  GroupConfig wide;
+  wide.share_min_session_timeout_ms = 1000;
+  wide.share_max_heartbeat_interval_ms = 60000;
+  CHECK(check({{"share.heartbeat.interval.ms", "50000"}}, wide) ==
+        "share.session.timeout.ms must be greater than share.heartbeat.interval.ms");
+  CHECK(check({{"share.assignor.offload.enable", "true"}})->starts_with("Group config share.assignor.offload.enable"));
+}
+
+TEST_CASE("group configs: a share group's values in effect, for the share-partition side",
+          "[groups][kip932][configs]") {
+  GroupFixture f;
+  auto& c = f.c();
+  CHECK(c.share_record_lock_duration_ms("g") == 30000);
+  CHECK(c.share_delivery_count_limit("g") == 5);
+  CHECK(c.share_partition_max_record_locks("g") == 2000);
+  CHECK(c.share_auto_offset_reset("g") == "latest");
+  CHECK(!c.share_read_committed("g"));
+  CHECK(c.share_renew_acknowledge_enable("g"));
+  CHECK(c.share_session_timeout_ms("g") == 45000);
+  CHECK(c.share_heartbeat_interval_ms("g") == 5000);
+  REQUIRE(c.alter_group_config("g",
+                               {{"share.record.lock.duration.ms", "20000"},
+                                {"share.delivery.count.limit", "3"},
+                                {"share.partition.max.record.locks", "300"},
+                                {"share.auto.offset.reset", "By_Duration:PT10M"},
+                                {"share.isolation.level", "read_committed"},
+                                {"share.renew.acknowledge.enable", "FALSE"}},
+                               false)
+              .error == ErrorCode::kNone);
+  CHECK(c.share_record_lock_duration_ms("g") == 20000);
+  CHECK(c.share_delivery_count_limit("g") == 3);
+  CHECK(c.share_partition_max_record_locks("g") == 300);
+  CHECK(c.share_auto_offset_reset("g") == "by_duration:PT10M");
+  CHECK(c.share_read_committed("g"));
+  CHECK(!c.share_renew_acknowledge_enable("g"));
+  CHECK(c.share_record_lock_duration_ms("other") == 30000);
+  CHECK(c.share_dlq_topic("g").empty());
+  REQUIRE(c.alter_group_config(
+               "g",
+               {{"errors.deadletterqueue.topic.name", "dlq.g"}, {"errors.deadletterqueue.copy.record.enable", "true"}},
+               false)
+              .error == ErrorCode::kNone);
+  CHECK(c.share_dlq_topic("g") == "dlq.g");
+  CHECK(c.share_dlq_copy_record("g"));
+  auto bad = c.alter_group_config("g", {{"share.delivery.count.limit", "99"}}, false);
+  CHECK(bad.error == ErrorCode::kInvalidConfig);
+  CHECK(bad.message == "share.delivery.count.limit must be in the range 2 to 10 inclusive.");
 }

@@ -1,0 +1,72 @@
+#include "api/handlers/share_group_heartbeat_handler.h"
+
+#include "api/authorize.h"
+#include "coordinator/group/group_coordinator.h"
+
+namespace skiff::api {
+namespace {
+
+using protocol::ShareGroupHeartbeatRequest;
+using protocol::ShareGroupHeartbeatResponse;
+
+group::ShareHeartbeatParams to_params(ApiRequest& request, ShareGroupHeartbeatRequest& body, BrokerServices& services) {
+  auto& logs = services.logs;
+  group::ShareHeartbeatParams p;
+  p.group_id = std::move(body.group_id);
+  p.member_id = std::move(body.member_id);
+  p.member_epoch = body.member_epoch;
+  p.rack_id = std::move(body.rack_id);
+  p.subscribed_names = std::move(body.subscribed_topic_names);
+  p.client_id = request.header.client_id.value_or("");
+  p.client_host = "/" + request.context().peer_address;
+  p.resolve = [&logs](const std::string& name) -> std::optional<group::consumer::TopicMetadata> {
+    auto t = logs.topic(name);
+    if (!t) return std::nullopt;
+    return group::consumer::TopicMetadata{t->topic_id, name, t->partitions};
+  };
+  return p;
+}
+
+}  // namespace
+
+// READ on the group, else GROUP_AUTHORIZATION_FAILED; DESCRIBE on every
+// subscribed topic name, else TOPIC_AUTHORIZATION_FAILED (KafkaApis).
+void ShareGroupHeartbeatHandler::handle(ApiRequest& request, ShareGroupHeartbeatRequest& body, Responder& out) {
+  if (!authorized_group(services_, request, AclOperation::kRead, body.group_id)) {
+    out.send(error_response(body, ErrorCode::kGroupAuthorizationFailed));
+    return;
+  }
+  if (body.subscribed_topic_names)
+    for (const auto& topic : *body.subscribed_topic_names)
+      if (!authorized_topic(services_, request, AclOperation::kDescribe, topic)) {
+        out.send(error_response(body, ErrorCode::kTopicAuthorizationFailed));
+        return;
+      }
+  auto r = services_.groups->share_heartbeat(to_params(request, body, services_));
+  ShareGroupHeartbeatResponse resp;
+  resp.error_code = code(r.error);
+  resp.error_message = std::move(r.message);
+  if (r.error == ErrorCode::kNone) {
+    resp.member_id = std::move(r.member_id);
+    resp.member_epoch = r.member_epoch;
+    resp.heartbeat_interval_ms = r.heartbeat_interval_ms;
+  }
+  if (r.assignment) {
+    auto& a = resp.assignment.emplace();
+    for (const auto& [id, parts] : *r.assignment) {
+      auto& tp = a.topic_partitions.emplace_back();
+      tp.topic_id = id;
+      tp.partitions.assign(parts.begin(), parts.end());
+    }
+  }
+  out.send(resp);
+}
+
+ShareGroupHeartbeatResponse ShareGroupHeartbeatHandler::error_response(const ShareGroupHeartbeatRequest&,
+                                                                       ErrorCode error) {
+  ShareGroupHeartbeatResponse resp;
+  resp.error_code = code(error);
+  return resp;
+}
+
+}  // namespace skiff::api
