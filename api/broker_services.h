@@ -22,6 +22,9 @@ namespace skiff::sasl {
 class SaslMechanisms;
 class ScramCredentialStore;
 }  // namespace skiff::sasl
+namespace skiff::share {
+class SharePartitionManager;
+}
 namespace skiff::sharecoord {
 class ShareCoordinator;
 }
@@ -62,6 +65,9 @@ struct BrokerServices {
   // The share coordinator (coordinator/share/share_coordinator.h): APIs 83-87
   // (null: COORDINATOR_NOT_AVAILABLE).
   sharecoord::ShareCoordinator* share_coordinator = nullptr;
+  // The share partitions and share sessions (share/share_partition_manager.h):
+  // ShareFetch, ShareAcknowledge; null: share groups are not served.
+  share::SharePartitionManager* share_partitions = nullptr;
   // The ACL checks (api/authorize.h); null: no authorizer configured.
   acl::Authorizer* authorizer = nullptr;
   // The SASL mechanisms of the SASL listeners (security/sasl/sasl_mechanisms.h).

@@ -8,6 +8,7 @@
 #include "api/handlers/alter_configs_handler.h"
 #include "api/handlers/alter_partition_reassignments_handler.h"
 #include "api/handlers/alter_replica_log_dirs_handler.h"
+#include "api/handlers/alter_share_group_offsets_handler.h"
 #include "api/handlers/alter_user_scram_credentials_handler.h"
 #include "api/handlers/api_versions_handler.h"
 #include "api/handlers/consumer_group_describe_handler.h"
@@ -18,6 +19,7 @@
 #include "api/handlers/delete_acls_handler.h"
 #include "api/handlers/delete_groups_handler.h"
 #include "api/handlers/delete_records_handler.h"
+#include "api/handlers/delete_share_group_offsets_handler.h"
 #include "api/handlers/delete_share_group_state_handler.h"
 #include "api/handlers/delete_topics_handler.h"
 #include "api/handlers/describe_acls_handler.h"
@@ -28,6 +30,7 @@
 #include "api/handlers/describe_log_dirs_handler.h"
 #include "api/handlers/describe_producers_handler.h"
 #include "api/handlers/describe_quorum_handler.h"
+#include "api/handlers/describe_share_group_offsets_handler.h"
 #include "api/handlers/describe_topic_partitions_handler.h"
 #include "api/handlers/describe_transactions_handler.h"
 #include "api/handlers/describe_user_scram_credentials_handler.h"
@@ -58,6 +61,10 @@
 #include "api/handlers/read_share_group_state_summary_handler.h"
 #include "api/handlers/sasl_authenticate_handler.h"
 #include "api/handlers/sasl_handshake_handler.h"
+#include "api/handlers/share_acknowledge_handler.h"
+#include "api/handlers/share_fetch_handler.h"
+#include "api/handlers/share_group_describe_handler.h"
+#include "api/handlers/share_group_heartbeat_handler.h"
 #include "api/handlers/sync_group_handler.h"
 #include "api/handlers/txn_offset_commit_handler.h"
 #include "api/handlers/update_features_handler.h"
@@ -107,6 +114,7 @@ KafkaApis::KafkaApis(BrokerServices& services) : services_(services) {
   registry_.add(std::make_unique<UpdateFeaturesHandler>(services_));
   add_txn_and_acl_handlers();
   add_share_state_handlers();
+  add_share_group_handlers();
   add_sasl_handlers();
   add_scram_handlers();
   add_telemetry_handlers();
@@ -151,6 +159,21 @@ void KafkaApis::add_share_state_handlers() {
   registry_.add(std::make_unique<WriteShareGroupStateHandler>(services_));
   registry_.add(std::make_unique<DeleteShareGroupStateHandler>(services_));
   registry_.add(std::make_unique<ReadShareGroupStateSummaryHandler>(services_));
+}
+
+// KIP-932's share groups: membership and offsets admin on the group
+// coordinator, ShareFetch / ShareAcknowledge on the share partitions.
+// Advertised only when both are there (server/broker_components.cc).
+void KafkaApis::add_share_group_handlers() {
+  if (!services_.share_partitions || !services_.groups) return;
+  auto& shares = *services_.share_partitions;
+  registry_.add(std::make_unique<ShareGroupHeartbeatHandler>(services_));
+  registry_.add(std::make_unique<ShareGroupDescribeHandler>(services_));
+  registry_.add(std::make_unique<ShareFetchHandler>(services_, shares));
+  registry_.add(std::make_unique<ShareAcknowledgeHandler>(services_, shares));
+  registry_.add(std::make_unique<DescribeShareGroupOffsetsHandler>(services_));
+  registry_.add(std::make_unique<AlterShareGroupOffsetsHandler>(services_));
+  registry_.add(std::make_unique<DeleteShareGroupOffsetsHandler>(services_));
 }
 
 void KafkaApis::add_sasl_handlers() {

@@ -57,6 +57,7 @@ class KafkaApis : public network::RequestHandler {
   // Transactions and the ACL APIs.
   void add_txn_and_acl_handlers();
   void add_share_state_handlers();
+  void add_share_group_handlers();
   // SaslHandshake and SaslAuthenticate, and the SASL listeners' mechanisms.
   void add_sasl_handlers();
   // KIP-554's SCRAM credential APIs (security/sasl/scram_store.h).

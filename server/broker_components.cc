@@ -13,6 +13,8 @@
 #include "security/sasl/sasl_mechanisms.h"
 #include "security/sasl/scram_bootstrap.h"
 #include "security/sasl/scram_server.h"
+#include "server/share_persister.h"
+#include "server/share_ports.h"
 
 namespace skiff::server {
 namespace {
@@ -107,6 +109,7 @@ BrokerComponents::BrokerComponents(const config::BrokerConfig& config, const con
   services_.client_metrics = client_metrics_.get();
   build_transactions(config, logs);
   build_share_coordinator(config, logs);
+  build_share_groups(config, logs);
   // DeleteTopics drops the topic's committed offsets right after the topic;
   // a crash in between leaves them here. OffsetCommit needs an existing
   // topic, so offsets of a missing one can only be such leftovers.
@@ -158,6 +161,21 @@ void BrokerComponents::build_share_coordinator(const config::BrokerConfig& confi
   services_.share_coordinator = share_coordinator_.get();
 }
 
+// KIP-932's share groups: the group coordinator initializes, summarizes and
+// deletes share-partition state through the share coordinator; the share
+// partitions load and persist theirs through it, read their group's configs
+// from the group coordinator and wake waiting share fetches.
+void BrokerComponents::build_share_groups(const config::BrokerConfig& config, storage::LogManager& logs) {
+  share_state_ = std::make_unique<ShareStateOverCoordinator>(*share_coordinator_);
+  groups_->set_share_state(share_state_.get());
+  share_config_ = std::make_unique<GroupShareConfig>(*groups_);
+  share_persister_ = std::make_unique<CoordinatorStatePersister>(*share_coordinator_);
+  share_partitions_ = std::make_unique<share::SharePartitionManager>(
+      *share_persister_, *share_config_, config.group_share_max_share_sessions,
+      share_manager_ports(logs, share_timers_, &fetch_purgatory_));
+  services_.share_partitions = share_partitions_.get();
+}
+
 BrokerComponents::~BrokerComponents() { shutdown(); }
 
 void BrokerComponents::complete_delayed() {
@@ -169,6 +187,7 @@ void BrokerComponents::shutdown() {
   if (stopped_) return;
   stopped_ = true;
   txn_->stop();
+  share_timers_.stop();
   if (share_coordinator_) share_coordinator_->stop();
   fetch_purgatory_.shutdown();
   groups_->shutdown();

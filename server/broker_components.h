@@ -10,6 +10,9 @@
 //     -> fetch purgatory -> transaction coordinator (replays
 //        __transaction_state, started; its markers wake waiting fetches)
 //     -> share coordinator (replays __share_group_state, started)
+//     -> share groups' glue (server/share_ports.h): the group coordinator's
+//        port to the share coordinator, the SharePartitionManager with its
+//        persister, group configs, timers and purgatory wake-ups
 //
 // services() is the bag of non-owning references KafkaApis and its handlers
 // receive (api/broker_services.h); every part outlives KafkaApis. Stopping
@@ -29,8 +32,12 @@
 #include "config/broker_config.h"
 #include "config/broker_info.h"
 #include "config/dynamic_broker_config.h"
+#include "coordinator/group/share_state_port.h"
+#include "coordinator/runtime/timer_queue.h"
 #include "log/log_manager.h"
 #include "metadata/metadata_store.h"
+#include "share/share_partition_manager.h"
+#include "share/state_persister.h"
 
 namespace skiff::server {
 
@@ -61,6 +68,7 @@ class BrokerComponents {
   void build_security(const config::BrokerConfig& config, metadata::MetadataStore& metadata);
   void build_transactions(const config::BrokerConfig& config, storage::LogManager& logs);
   void build_share_coordinator(const config::BrokerConfig& config, storage::LogManager& logs);
+  void build_share_groups(const config::BrokerConfig& config, storage::LogManager& logs);
 
   std::unique_ptr<group::GroupCoordinator> groups_;
   std::unique_ptr<txn::ProducerIds> producer_ids_;
@@ -71,6 +79,11 @@ class BrokerComponents {
   api::Purgatory fetch_purgatory_;
   std::unique_ptr<txn::TxnHost> txn_;
   std::unique_ptr<sharecoord::ShareCoordinator> share_coordinator_;
+  std::unique_ptr<group::ShareStateInitializer> share_state_;
+  std::unique_ptr<share::ShareGroupConfigPort> share_config_;
+  std::unique_ptr<share::StatePersister> share_persister_;
+  std::unique_ptr<share::SharePartitionManager> share_partitions_;
+  coordinator::TimerQueue share_timers_;  // lock timeouts; destroyed first, stopped by shutdown()
   api::BrokerServices services_;
   bool stopped_ = false;
 };

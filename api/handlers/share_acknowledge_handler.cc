@@ -10,7 +10,7 @@ namespace {
 
 using protocol::ShareAcknowledgeResponse;
 
-ShareAcknowledgeResponse top_error(ErrorCode e, std::string message) {
+ShareAcknowledgeResponse ack_error_response(ErrorCode e, std::string message) {
   ShareAcknowledgeResponse r;
   r.error_code = code(e);
   r.error_message = std::move(message);
@@ -43,23 +43,23 @@ ShareAcknowledgeResponse to_response(const share_api::AckResults& results, int32
 
 void ShareAcknowledgeHandler::handle(ApiRequest& request, protocol::ShareAcknowledgeRequest& body, Responder& out) {
   if (!body.group_id) {
-    out.send(top_error(ErrorCode::kInvalidRequest, "Invalid group id in the request."));
+    out.send(ack_error_response(ErrorCode::kInvalidRequest, "Invalid group id in the request."));
     return;
   }
   const std::string group = *body.group_id;
   if (!authorized_group(services_, request, AclOperation::kRead, group)) {
-    out.send(top_error(ErrorCode::kGroupAuthorizationFailed, "Group authorization failed."));
+    out.send(ack_error_response(ErrorCode::kGroupAuthorizationFailed, "Group authorization failed."));
     return;
   }
   const std::string member = body.member_id.value_or("");
   if (member.empty() || member.size() > 36) {
-    out.send(top_error(ErrorCode::kInvalidRequest, "Invalid member id in the request."));
+    out.send(ack_error_response(ErrorCode::kInvalidRequest, "Invalid member id in the request."));
     return;
   }
   const int32_t epoch = body.share_session_epoch;
   share::ShareResult session = shares_.sessions().acknowledge_session_update(group, member, epoch);
   if (!session.ok()) {
-    out.send(top_error(session.code, session.message));
+    out.send(ack_error_response(session.code, session.message));
     return;
   }
   std::vector<share_api::PartitionAcks> acks;

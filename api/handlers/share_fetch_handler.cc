@@ -23,7 +23,7 @@ using share::TopicIdPartition;
 // Kafka's fetch.max.bytes default: the most one fetch answers.
 constexpr int32_t kFetchMaxBytes = 57671680;
 
-ShareFetchResponse top_error(ErrorCode e, std::string message) {
+ShareFetchResponse fetch_error_response(ErrorCode e, std::string message) {
   ShareFetchResponse r;
   r.error_code = code(e);
   r.error_message = std::move(message);
@@ -136,7 +136,7 @@ struct ShareFetchState {
     ShareFetchResponse resp;
     resp.acquisition_lock_timeout_ms = lock_ms;
     if (subsequent && shares.sessions().epoch(key) != share::next_share_session_epoch(request_epoch))
-      return top_error(ErrorCode::kInvalidShareSessionEpoch, share::kInvalidShareSessionEpoch);
+      return fetch_error_response(ErrorCode::kInvalidShareSessionEpoch, share::kInvalidShareSessionEpoch);
     std::vector<std::pair<TopicIdPartition, ShareFetchResponse::PartitionData>> parts;
     std::map<TopicIdPartition, ShareResult> failed;
     {
@@ -243,15 +243,15 @@ std::string renew_errors(const ShareFetchRequest& body) {
 // Kafka's request-level checks, in its order; the error answer or nothing.
 std::optional<ShareFetchResponse> check_request(BrokerServices& services, const ApiRequest& request,
                                                 const ShareFetchRequest& body) {
-  if (!body.group_id) return top_error(ErrorCode::kInvalidRequest, "Invalid group id in the request.");
+  if (!body.group_id) return fetch_error_response(ErrorCode::kInvalidRequest, "Invalid group id in the request.");
   if (!authorized_group(services, request, AclOperation::kRead, *body.group_id))
-    return top_error(ErrorCode::kGroupAuthorizationFailed, "Group authorization failed.");
+    return fetch_error_response(ErrorCode::kGroupAuthorizationFailed, "Group authorization failed.");
   const std::string member = body.member_id.value_or("");
   if (member.empty() || member.size() > 36)
-    return top_error(ErrorCode::kInvalidRequest, "Invalid member id in the request.");
+    return fetch_error_response(ErrorCode::kInvalidRequest, "Invalid member id in the request.");
   if (request.api_version() >= 2 && body.is_renew_ack) {
     std::string msg = renew_errors(body);
-    if (!msg.empty()) return top_error(ErrorCode::kInvalidRequest, msg);
+    if (!msg.empty()) return fetch_error_response(ErrorCode::kInvalidRequest, msg);
   }
   return std::nullopt;
 }
@@ -352,7 +352,7 @@ void ShareFetchHandler::handle(ApiRequest& request, ShareFetchRequest& body, Res
   auto ctx = shares_.sessions().new_context(group, member, body.share_session_epoch, to_fetch, to_forget, !acks.empty(),
                                             std::to_string(request.context().connection_id));
   if (!ctx.error.ok()) {
-    auto resp = top_error(ctx.error.code, ctx.error.message);
+    auto resp = fetch_error_response(ctx.error.code, ctx.error.message);
     if (ctx.error.code == ErrorCode::kShareSessionLimitReached && body.max_wait_ms > 0 && services_.fetch_purgatory) {
       services_.fetch_purgatory->add(std::make_shared<DelayedError>(std::move(resp), std::move(out)), {},
                                      std::chrono::milliseconds(body.max_wait_ms));

@@ -119,7 +119,7 @@ TEST_CASE("share heartbeat: join, initialization through the port, then the part
   CHECK(s.port.inits.size() == 1);
 }
 
-TEST_CASE("share heartbeat: members share partitions; a subscription change bumps the epoch", "[groups][kip932]") {
+TEST_CASE("share heartbeat: members share partitions, a subscription change bumps the epoch", "[groups][kip932]") {
   ShareFixture s;
   s.join("a", {"bar"});
   s.settle("a", 1);
