@@ -226,6 +226,7 @@ void Processor::begin_drain() {
 void Processor::remove(uint64_t connection_id) {
   connections_.erase(connection_id);
   connection_count_.store(connections_.size());
+  if (auto* listener = channel_.connection_listener()) listener->on_connection_closed(connection_id);
 }
 
 void Processor::wait_for_memory(const std::shared_ptr<Connection>& c) {

@@ -199,4 +199,14 @@ class RequestHandler {
   virtual void handle(Request request, ResponseSender& sender) = 0;
 };
 
+// Told when a connection has closed, for whatever reason (Kafka's
+// ConnectionDisconnectListener: the share sessions opened on it end and their
+// acquired records are released). Called on the Processor's thread after the
+// connection left it; must be thread-safe and must not block for long.
+class ConnectionListener {
+ public:
+  virtual ~ConnectionListener() = default;
+  virtual void on_connection_closed(uint64_t connection_id) = 0;
+};
+
 }  // namespace skiff::network

@@ -97,6 +97,9 @@ class RequestChannel : public ResponseSender {
   // once before requests flow; read by the Processors and response writers.
   void set_observer(RequestObserver* observer) { observer_.store(observer, std::memory_order_release); }
   RequestObserver* observer() const { return observer_.load(std::memory_order_acquire); }
+  // Who is told of each closed connection; null: nobody. Set like the observer.
+  void set_connection_listener(ConnectionListener* l) { connection_listener_.store(l, std::memory_order_release); }
+  ConnectionListener* connection_listener() const { return connection_listener_.load(std::memory_order_acquire); }
 
  private:
   // Whether a handler thread should wake another for what is queued (mu_ held).
@@ -105,6 +108,7 @@ class RequestChannel : public ResponseSender {
   const size_t capacity_;
   const size_t awake_target_;
   std::atomic<RequestObserver*> observer_{nullptr};
+  std::atomic<ConnectionListener*> connection_listener_{nullptr};
   mutable std::mutex mu_;
   std::condition_variable not_empty_;
   std::deque<Request> queue_;

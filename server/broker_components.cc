@@ -174,6 +174,7 @@ void BrokerComponents::build_share_groups(const config::BrokerConfig& config, st
       *share_persister_, *share_config_, config.group_share_max_share_sessions,
       share_manager_ports(logs, share_timers_, &fetch_purgatory_));
   services_.share_partitions = share_partitions_.get();
+  share_disconnects_ = std::make_unique<ShareSessionsOnDisconnect>(*share_partitions_);
 }
 
 BrokerComponents::~BrokerComponents() { shutdown(); }

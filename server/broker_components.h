@@ -36,6 +36,7 @@
 #include "coordinator/runtime/timer_queue.h"
 #include "log/log_manager.h"
 #include "metadata/metadata_store.h"
+#include "network/request.h"
 #include "share/share_partition_manager.h"
 #include "share/state_persister.h"
 
@@ -61,6 +62,8 @@ class BrokerComponents {
   api::telemetry::ClientMetricsManager& client_metrics() { return *client_metrics_; }
   api::quota::QuotaManager& quotas() { return *quotas_; }
   const std::shared_ptr<api::quota::ClientQuotaStore>& client_quotas() const { return services_.client_quotas; }
+  // Told of closed connections (their share sessions end); set on the RequestChannel.
+  network::ConnectionListener* connection_listener() { return share_disconnects_.get(); }
   // The SASL listeners' mechanisms (the web console logs users in through them).
   const sasl::SaslMechanisms& sasl_mechanisms() const { return *sasl_; }
 
@@ -83,6 +86,7 @@ class BrokerComponents {
   std::unique_ptr<share::ShareGroupConfigPort> share_config_;
   std::unique_ptr<share::StatePersister> share_persister_;
   std::unique_ptr<share::SharePartitionManager> share_partitions_;
+  std::unique_ptr<network::ConnectionListener> share_disconnects_;
   coordinator::TimerQueue share_timers_;  // lock timeouts; destroyed first, stopped by shutdown()
   api::BrokerServices services_;
   bool stopped_ = false;

@@ -189,6 +189,7 @@ void KafkaServer::startup() {
   auto& software = metrics_->client_software(socket_server_->quotas());
   apis_->set_client_software(&software);
   channel_->set_observer(metrics_->requests());
+  channel_->set_connection_listener(components_->connection_listener());
   apis_->set_error_observer(metrics_->requests());
   // Only now that the coordinator exists; shutdown withdraws the metrics before apis_ goes.
   metrics_->registry().add_collector([&groups = components_->groups(), &logs = *logs_,
@@ -237,9 +238,10 @@ void KafkaServer::start_console() {
 
 void KafkaServer::shutdown() {
   readiness_.set(Readiness::State::kShuttingDown);
-  published_metrics_.withdraw();                  // before the logs close; waits out a scrape in progress
-  console_host_.withdraw();                       // before KafkaApis goes; waits out a console call
-  if (channel_) channel_->set_observer(nullptr);  // the Processors may outlive metrics_
+  published_metrics_.withdraw();                             // before the logs close; waits out a scrape in progress
+  console_host_.withdraw();                                  // before KafkaApis goes; waits out a console call
+  if (channel_) channel_->set_observer(nullptr);             // the Processors may outlive metrics_
+  if (channel_) channel_->set_connection_listener(nullptr);  // ... and components_
   if (!started_) {
     http_.reset();  // a failed startup may have started it
     return;

@@ -9,7 +9,10 @@
 //       partition reads of its group's configs) over the group coordinator's
 //       getters (the group's override, else the broker's, clamped);
 //   share_manager_ports()      the SharePartitionManager's clock, timers,
-//       offset lookups and purgatory wake-ups.
+//       offset lookups and purgatory wake-ups;
+//   ShareSessionsOnDisconnect  network::ConnectionListener: a closed
+//       connection ends the share sessions opened on it, releasing their
+//       records at once (Kafka's ConnectionDisconnectListener).
 // CoordinatorStatePersister (server/share_persister.h) is the fourth.
 //
 // Threads: any thread; callbacks run on the share coordinator's thread or
@@ -27,6 +30,7 @@
 #include "coordinator/runtime/timer_queue.h"
 #include "coordinator/share/share_coordinator.h"
 #include "log/log_manager.h"
+#include "network/request.h"
 #include "share/share_partition_manager.h"
 
 namespace skiff::server {
@@ -53,6 +57,15 @@ class GroupShareConfig final : public share::ShareGroupConfigPort {
 
  private:
   const group::GroupCoordinator& groups_;
+};
+
+class ShareSessionsOnDisconnect final : public network::ConnectionListener {
+ public:
+  explicit ShareSessionsOnDisconnect(share::SharePartitionManager& shares) : shares_(shares) {}
+  void on_connection_closed(uint64_t connection_id) override { shares_.on_disconnect(std::to_string(connection_id)); }
+
+ private:
+  share::SharePartitionManager& shares_;
 };
 
 // java.time.Duration.parse's PnDTnHnMn.nS in milliseconds (what
