@@ -1,0 +1,422 @@
+"""Share groups (KIP-932, issue 50) with real clients: Kafka 4.4's Java
+KafkaShareConsumer, confluent-kafka 2.16's ShareConsumer and franz-go 1.22's
+share consumer, plus Kafka 4.4's share-group tools. Same scenarios against
+Skiff and against Apache Kafka 4.4 (harness/share.py has the drivers and the
+broker). Against Skiff they SKIP while its ApiVersions lacks
+ShareGroupHeartbeat (76), and run by themselves once it serves share groups.
+
+    # against Apache Kafka 4.4 (starts a private single-node Kafka):
+    SKIFF_SHARE_BROKER=kafka tests/integration/run.sh java,confluent_kafka,franz_go test_share_groups.py
+    # against build/skiff:
+    tests/integration/run.sh java,confluent_kafka,franz_go test_share_groups.py
+
+OBSERVED ON APACHE KAFKA 4.4.0 (single node, SHARE_OVERRIDES; the
+integrator compares Skiff with these):
+(filled in from the runs below)
+"""
+from __future__ import annotations
+
+import time
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from harness.broker import external_from_env
+from harness.share import (CONSOLE_SHARE, SHARE_CLIENTS, SHARE_GROUPS, SHARE_PERF, VERIFIABLE_SHARE, Consumer,
+                           gid, java_op, parse_lines, produce, quiet_for, require_share_groups, set_group_configs,
+                           setup_topic, start_broker, table, tool)
+
+
+@pytest.fixture(scope="module")
+def sbroker(tmp_path_factory):
+    """The broker the scenarios share (the restart scenario starts its own)."""
+    ext = external_from_env()
+    if ext:
+        require_share_groups(ext.bootstrap, f"the external broker {ext.bootstrap}")
+        yield ext
+        return
+    b = start_broker(tmp_path_factory.mktemp("share-broker"))
+    yield b
+    b.stop()
+
+
+@pytest.fixture
+def share_client(client):
+    if client.name not in SHARE_CLIENTS:
+        pytest.skip(f"{client.name} has no share consumer (share scenarios: {', '.join(SHARE_CLIENTS)})")
+    return client.name
+
+
+def only_java(client_name: str):
+    if client_name != "java":
+        pytest.skip("runs once, in the java run (Kafka's own tools)")
+
+
+def tname(prefix: str, client: str) -> str:
+    return f"{prefix}-{client.replace('_', '-')}-{gid('t')[2:]}"
+
+
+def keyed(recs: list[dict]) -> list[tuple[int, int]]:
+    return [(r["p"], r["o"]) for r in recs]
+
+
+# ------------------------------------------------- several consumers, exactly once
+@pytest.mark.parametrize("partitions", [1, 6])
+def test_share_consumers_split_records(share_client, sbroker, tmp_path, partitions):
+    """Three members of one share group on 1 partition and on 6: every
+    record delivered to exactly one of them, once (delivery count 1), all
+    consumed; implicit acknowledgement."""
+    b, t, g, n = sbroker.bootstrap, tname("split", share_client), gid(), 600
+    setup_topic(b, t, partitions, g)
+    stop = tmp_path / "stop"
+    cs = [Consumer(share_client, b, g, t, tmp_path / f"c{i}.jsonl", name=f"c{i}", stop_file=stop)
+          for i in range(3)]
+    try:
+        for c in cs:
+            c.wait_for(lambda evs: any(e["ev"] == "ready" for e in evs), 60, "subscribed")
+        for k in range(6):  # in rounds, so each member has a chance to fetch
+            produce(b, t, n // 6, partitions=partitions, first=k * (n // 6))
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and len({x for c in cs for x in keyed(c.recs())}) < n:
+            time.sleep(0.2)
+        quiet_for(cs, 2)
+        stop.touch()
+        for c in cs:
+            c.wait_exit(40)
+        per = [c.recs() for c in cs]
+        got = Counter(x for rs in per for x in keyed(rs))
+        assert len(got) == n, f"{len(got)} of {n} records consumed\n" + "\n".join(c.tail(5) for c in cs)
+        dup = {k: v for k, v in got.items() if v > 1}
+        assert not dup, f"records delivered more than once: {sorted(dup)[:20]}"
+        assert all(r["dc"] == 1 for rs in per for r in rs), "a record with delivery count > 1"
+        print(f"\n{share_client}, {partitions} partition(s): records per member {[len(rs) for rs in per]}")
+    finally:
+        for c in cs:
+            c.kill9()
+
+
+# ------------------------------------------------------------ acknowledgements
+def test_release_redelivers_with_count_2(share_client, sbroker, tmp_path):
+    """Explicit acknowledgement: RELEASE at delivery 1, ACCEPT at 2. Each
+    record comes back once, to the same member, with delivery count 2;
+    then never again."""
+    b, t, g = sbroker.bootstrap, tname("release", share_client), gid()
+    setup_topic(b, t, 1, g)
+    produce(b, t, 10)
+    with Consumer(share_client, b, g, t, tmp_path / "a.jsonl", ack="release_until:2", max_records=20) as c:
+        c.wait_exit(60)
+        recs = c.recs()
+        assert sorted((r["o"], r["dc"], r["ack"]) for r in recs) == sorted(
+            [(o, 1, "release") for o in range(10)] + [(o, 2, "accept") for o in range(10)]), c.tail()
+        assert all(e["error"] is None for e in c.of("ack_result")), c.tail()
+    with Consumer(share_client, b, g, t, tmp_path / "b.jsonl", timeout=8) as c2:
+        c2.wait_exit(40)
+        assert c2.recs() == [], f"accepted records redelivered: {c2.recs()}"
+
+
+def test_reject_never_redelivered(share_client, sbroker, tmp_path):
+    """REJECT (even offsets) and ACCEPT (odd): nothing comes back, neither
+    to the member nor to a new one."""
+    b, t, g = sbroker.bootstrap, tname("reject", share_client), gid()
+    setup_topic(b, t, 1, g)
+    produce(b, t, 10)
+    with Consumer(share_client, b, g, t, tmp_path / "a.jsonl", ack="reject_even", timeout=10) as c:
+        c.wait_exit(40)
+        recs = c.recs()
+        assert sorted((r["o"], r["dc"], r["ack"]) for r in recs) == [
+            (o, 1, "reject" if o % 2 == 0 else "accept") for o in range(10)], c.tail()
+    with Consumer(share_client, b, g, t, tmp_path / "b.jsonl", timeout=8) as c2:
+        c2.wait_exit(40)
+        assert c2.recs() == [], f"rejected/accepted records redelivered: {c2.recs()}"
+
+
+def test_delivery_limit_archives(share_client, sbroker, tmp_path):
+    """share.delivery.count.limit=3 and RELEASE every time: delivered with
+    counts 1, 2, 3, then archived (never a 4th delivery, nothing for a new
+    member)."""
+    b, t, g = sbroker.bootstrap, tname("limit", share_client), gid()
+    setup_topic(b, t, 1, g, **{"share.delivery.count.limit": "3"})
+    produce(b, t, 5)
+    with Consumer(share_client, b, g, t, tmp_path / "a.jsonl", ack="release", timeout=12) as c:
+        c.wait_exit(40)
+        got = sorted((r["o"], r["dc"]) for r in c.recs())
+        assert got == [(o, d) for o in range(5) for d in (1, 2, 3)], c.tail()
+    with Consumer(share_client, b, g, t, tmp_path / "b.jsonl", timeout=8) as c2:
+        c2.wait_exit(40)
+        assert c2.recs() == [], f"archived records redelivered: {c2.recs()}"
+
+
+def test_lock_expiry_redelivers(share_client, sbroker, tmp_path):
+    """share.record.lock.duration.ms=2000: member A acquires and holds
+    without acknowledging; member B gets the same records with delivery
+    count 2 once the lock runs out; A's late ACCEPT fails."""
+    b, t, g = sbroker.bootstrap, tname("lock", share_client), gid()
+    setup_topic(b, t, 1, g, **{"share.record.lock.duration.ms": "2000"})
+    produce(b, t, 5)
+    stop = tmp_path / "stop"
+    with Consumer(share_client, b, g, t, tmp_path / "a.jsonl", ack="none", hold_ms=60000, late_ack="accept",
+                  stop_file=stop) as a:
+        a.wait_for(lambda evs: any(e["ev"] == "holding" for e in evs), 60, "A holds its records")
+        held = sorted(r["o"] for r in a.recs())
+        assert held == list(range(5)) and all(r["dc"] == 1 for r in a.recs()), a.tail()
+        with Consumer(share_client, b, g, t, tmp_path / "b.jsonl", ack="accept", max_records=5, timeout=40) as bb:
+            bb.wait_exit(60)
+            assert sorted((r["o"], r["dc"]) for r in bb.recs()) == [(o, 2) for o in range(5)], bb.tail()
+        stop.touch()
+        a.wait_exit(40)
+        late = a.of("late_commit") + [e for e in a.of("ack_result")]
+        print(f"\n{share_client} late accept after lock expiry: {late}")
+        assert late and any(
+            e.get("error") or any(v for v in (e.get("partitions") or {}).values()) for e in late), \
+            f"A's late ACCEPT of expired records did not fail\n{a.tail()}"
+
+
+def test_close_with_unacknowledged_records(share_client, sbroker, tmp_path):
+    """Explicit mode: a member polls, acknowledges nothing and closes. The
+    records go to the next member (delivery count observed and recorded)."""
+    b, t, g = sbroker.bootstrap, tname("close", share_client), gid()
+    setup_topic(b, t, 1, g)
+    produce(b, t, 5)
+    with Consumer(share_client, b, g, t, tmp_path / "a.jsonl", ack="none", hold_ms=0) as a:
+        a.wait_exit(60)
+        assert sorted(r["o"] for r in a.recs()) == list(range(5)), a.tail()
+    start = time.monotonic()
+    with Consumer(share_client, b, g, t, tmp_path / "b.jsonl", ack="accept", max_records=5, timeout=45) as c:
+        c.wait_exit(60)
+        got = sorted((r["o"], r["dc"]) for r in c.recs())
+        print(f"\n{share_client} after close with unacked: {got} in {time.monotonic() - start:.1f}s")
+        assert [o for o, _ in got] == list(range(5)), c.tail()
+        assert all(d == 2 for _, d in got), f"expected delivery count 2: {got}"
+
+
+def test_record_limit_acquire_mode(share_client, sbroker, tmp_path):
+    """Java only (share.acquire.mode=record_limit with max.poll.records=3):
+    no poll returns more than 3 records; all 20 consumed once."""
+    if share_client != "java":
+        pytest.skip("share.acquire.mode is the Java client's (KIP-1206)")
+    b, t, g = sbroker.bootstrap, tname("reclimit", share_client), gid()
+    setup_topic(b, t, 1, g)
+    produce(b, t, 20)
+    with Consumer(share_client, b, g, t, tmp_path / "a.jsonl", ack="accept", acquire="record_limit",
+                  max_poll_records=3, max_records=20, poll_sizes=1) as c:
+        c.wait_exit(60)
+        sizes = [e["n"] for e in c.of("poll")]
+        assert sorted(r["o"] for r in c.recs()) == list(range(20)), c.tail()
+        assert sizes and max(sizes) <= 3, f"poll sizes {sizes}"
+
+
+# ------------------------------------------------------------- transactions
+def test_read_committed_skips_aborted(share_client, sbroker, tmp_path):
+    """share.isolation.level=read_committed: of commit 5, abort 5, commit 5
+    only the 10 committed records; a read_uncommitted group gets all 15."""
+    b, t = sbroker.bootstrap, tname("txn", share_client)
+    g, g2 = gid(), gid()
+    setup_topic(b, t, 1, g, **{"share.isolation.level": "read_committed"})
+    set_group_configs(b, g2, **{"share.auto.offset.reset": "earliest"})
+    steps = java_op("txn", bootstrap=b, topic=t, plan="commit:5,abort:5,commit:5")["steps"]
+    committed = steps[0]["offsets"] + steps[2]["offsets"]
+    with Consumer(share_client, b, g, t, tmp_path / "rc.jsonl", timeout=10) as c:
+        c.wait_exit(40)
+        got = sorted(r["o"] for r in c.recs())
+        assert got == sorted(committed), f"read_committed got {got}, committed {committed}\n{c.tail()}"
+        assert all(r["v"].startswith("c") for r in c.recs())
+    with Consumer(share_client, b, g2, t, tmp_path / "ru.jsonl", timeout=10) as c:
+        c.wait_exit(40)
+        got = sorted(r["o"] for r in c.recs())
+        assert got == sorted(steps[0]["offsets"] + steps[1]["offsets"] + steps[2]["offsets"]), c.tail()
+
+
+# ------------------------------------------------------------------- kill -9
+def test_consumer_killed_records_redelivered(share_client, sbroker, tmp_path):
+    """Member A acquires records and is SIGKILLed; member B gets them with
+    delivery count 2 (after the 3 s lock), and every record is consumed."""
+    b, t, g = sbroker.bootstrap, tname("kill", share_client), gid()
+    setup_topic(b, t, 1, g, **{"share.record.lock.duration.ms": "3000"})
+    produce(b, t, 10)
+    with Consumer(share_client, b, g, t, tmp_path / "a.jsonl", ack="none", hold_ms=120000) as a:
+        a.wait_for(lambda evs: any(e["ev"] == "holding" for e in evs), 60, "A holds its records")
+        held = sorted(r["o"] for r in a.recs())
+        a.kill9()
+    start = time.monotonic()
+    with Consumer(share_client, b, g, t, tmp_path / "b.jsonl", ack="accept", max_records=10, timeout=60) as c:
+        c.wait_exit(80)
+        got = {r["o"]: r["dc"] for r in c.recs()}
+        print(f"\n{share_client}: killed member's {len(held)} records back in {time.monotonic() - start:.1f}s")
+        assert sorted(got) == list(range(10)), c.tail()
+        assert all(got[o] == 2 for o in held), f"held {held}, redelivered {got}"
+
+
+def test_broker_kill9_accepted_stay_inflight_return(share_client, tmp_path):
+    """Offsets 0-9 accepted; 10-19 acquired (in flight) when the broker is
+    SIGKILLed. After the restart a new member gets exactly 10-19 (the
+    delivery count observed is recorded), never 0-9."""
+    if external_from_env():
+        pytest.skip("needs a broker the test starts itself (SKIFF_COMPAT_EXTERNAL_BROKER is set)")
+    br = start_broker(tmp_path / "broker")
+    try:
+        b, t, g = br.bootstrap, tname("crash", share_client), gid()
+        setup_topic(b, t, 1, g)
+        produce(b, t, 10)
+        with Consumer(share_client, b, g, t, tmp_path / "a.jsonl", ack="accept", max_records=10) as a:
+            a.wait_exit(60)
+            assert sorted(r["o"] for r in a.recs()) == list(range(10)), a.tail()
+        produce(b, t, 10, first=10)
+        holder = Consumer(share_client, b, g, t, tmp_path / "h.jsonl", ack="none", hold_ms=120000)
+        holder.wait_for(lambda evs: any(e["ev"] == "holding" for e in evs), 60, "records in flight")
+        assert sorted(r["o"] for r in holder.recs()) == list(range(10, 20)), holder.tail()
+        br.kill9()
+        holder.kill9()
+        b = br.start()
+        with Consumer(share_client, b, g, t, tmp_path / "c.jsonl", ack="accept", max_records=10, timeout=60) as c:
+            c.wait_exit(90)
+            got = sorted((r["o"], r["dc"]) for r in c.recs())
+            print(f"\n{share_client} after broker kill -9: {got}")
+            assert [o for o, _ in got] == list(range(10, 20)), c.tail()
+        with Consumer(share_client, b, g, t, tmp_path / "d.jsonl", timeout=8) as d:
+            d.wait_exit(40)
+            assert d.recs() == [], f"redelivered after all were accepted: {d.recs()}"
+    finally:
+        br.stop()
+
+
+# ---------------------------------------------------------- Kafka's tools
+def test_kafka_share_groups_tool(share_client, sbroker, tmp_path):
+    """kafka-share-groups: list, describe (offsets, --members, --state),
+    reset-offsets (--to-earliest, --to-latest, --from-file; refused while
+    members are active), delete-offsets, delete."""
+    only_java(share_client)
+    b, t, g = sbroker.bootstrap, tname("tool", share_client), gid("tool")
+    setup_topic(b, t, 2, g)
+    produce(b, t, 20, partitions=2)
+    stop = tmp_path / "stop"
+    cs = [Consumer("java", b, g, t, tmp_path / f"m{i}.jsonl", name=f"m{i}", stop_file=stop) for i in range(2)]
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and len({x for c in cs for x in keyed(c.recs())}) < 20:
+            time.sleep(0.2)
+        time.sleep(3)  # both members in and the acknowledgements done
+        S = SHARE_GROUPS
+        _, out, _ = tool(S, "--bootstrap-server", b, "--list")
+        assert g in out.split(), out
+        _, state, _ = tool(S, "--bootstrap-server", b, "--describe", "--group", g, "--state")
+        st = table(state)
+        assert st and st[0]["STATE"] == "Stable" and st[0]["#MEMBERS"] == "2", state
+        _, members, _ = tool(S, "--bootstrap-server", b, "--describe", "--group", g, "--members")
+        print(f"\n--describe --state:\n{state}\n--describe --members:\n{members}")
+        mrows = table(members)
+        assert len(mrows) == 2 and {r["CLIENT-ID"] for r in mrows} == {"m0", "m1"}, members
+        _, offs, _ = tool(S, "--bootstrap-server", b, "--describe", "--group", g)
+        print(f"--describe:\n{offs}")
+        rows = table(offs)
+        assert sorted((r["TOPIC"], r["PARTITION"], r["START-OFFSET"], r["LAG"]) for r in rows) == [
+            (t, "0", "10", "0"), (t, "1", "10", "0")], offs
+        rc, busy, err = tool(S, "--bootstrap-server", b, "--reset-offsets", "--group", g, "--topic", t,
+                             "--to-earliest", "--execute", check=False)
+        print(f"reset while active (exit {rc}):\n{busy}\n{err[-600:]}")
+        assert rc != 0 or "not empty" in (busy + err).lower() or "inactive" in (busy + err).lower(), busy
+        stop.touch()
+        for c in cs:
+            c.wait_exit(40)
+        time.sleep(1)
+        _, state, _ = tool(S, "--bootstrap-server", b, "--describe", "--group", g, "--state")
+        assert table(state)[0]["STATE"] == "Empty", state
+        _, out, _ = tool(S, "--bootstrap-server", b, "--reset-offsets", "--group", g, "--topic", t,
+                         "--to-earliest", "--execute")
+        print(f"--reset-offsets --to-earliest --execute:\n{out}")
+        _, offs, _ = tool(S, "--bootstrap-server", b, "--describe", "--group", g)
+        assert sorted((r["PARTITION"], r["START-OFFSET"], r["LAG"]) for r in table(offs)) == [
+            ("0", "0", "10"), ("1", "0", "10")], offs
+        _, out, _ = tool(S, "--bootstrap-server", b, "--reset-offsets", "--group", g, "--topic", t,
+                         "--to-latest", "--execute")
+        _, offs, _ = tool(S, "--bootstrap-server", b, "--describe", "--group", g)
+        assert sorted((r["PARTITION"], r["START-OFFSET"], r["LAG"]) for r in table(offs)) == [
+            ("0", "10", "0"), ("1", "10", "0")], offs
+        csv = tmp_path / "offsets.csv"
+        csv.write_text(f"{t},0,3\n{t},1,7\n")
+        _, out, _ = tool(S, "--bootstrap-server", b, "--reset-offsets", "--group", g, "--from-file", str(csv),
+                         "--execute")
+        _, offs, _ = tool(S, "--bootstrap-server", b, "--describe", "--group", g)
+        print(f"after --from-file:\n{offs}")
+        assert sorted((r["PARTITION"], r["START-OFFSET"], r["LAG"]) for r in table(offs)) == [
+            ("0", "3", "7"), ("1", "7", "3")], offs
+        _, dry, _ = tool(S, "--bootstrap-server", b, "--reset-offsets", "--group", g, "--topic", t,
+                         "--to-earliest", "--dry-run", "--export")
+        print(f"--dry-run --export:\n{dry}")
+        # a member now gets exactly the records from the reset start offsets
+        with Consumer("java", b, g, t, tmp_path / "after.jsonl", timeout=10) as c:
+            c.wait_exit(40)
+            assert sorted(keyed(c.recs())) == [(0, o) for o in range(3, 10)] + [(1, o) for o in range(7, 10)], \
+                c.tail()
+        _, out, _ = tool(S, "--bootstrap-server", b, "--delete-offsets", "--group", g, "--topic", t)
+        print(f"--delete-offsets:\n{out}")
+        _, offs, _ = tool(S, "--bootstrap-server", b, "--describe", "--group", g)
+        print(f"--describe after --delete-offsets:\n{offs}")
+        _, out, _ = tool(S, "--bootstrap-server", b, "--delete", "--group", g)
+        print(f"--delete:\n{out}")
+        assert "deleted" in out.lower() or "success" in out.lower(), out
+        _, out, _ = tool(S, "--bootstrap-server", b, "--list")
+        assert g not in out.split(), out
+        rc, out, err = tool(S, "--bootstrap-server", b, "--describe", "--group", g, check=False)
+        print(f"--describe of the deleted group (exit {rc}):\n{out}\n{err[-500:]}")
+    finally:
+        for c in cs:
+            c.kill9()
+
+
+def test_console_share_consumer(share_client, sbroker, tmp_path):
+    """kafka-console-share-consumer prints the values; --reject then leaves
+    nothing for the group."""
+    only_java(share_client)
+    b, t, g = sbroker.bootstrap, tname("console", share_client), gid("console")
+    setup_topic(b, t, 1, g)
+    produce(b, t, 5, prefix="hello-")
+    _, out, err = tool(CONSOLE_SHARE, "--bootstrap-server", b, "--topic", t, "--group", g, "--max-messages", "5",
+                       "--timeout-ms", "20000", timeout=60)
+    assert out.split() == [f"hello-{i}" for i in range(5)], f"{out}\n{err[-1000:]}"
+    assert "Processed a total of 5 messages" in err, err[-1000:]
+    g2 = gid("console-rej")
+    set_group_configs(b, g2, **{"share.auto.offset.reset": "earliest"})
+    _, out, err = tool(CONSOLE_SHARE, "--bootstrap-server", b, "--topic", t, "--group", g2, "--max-messages", "5",
+                       "--timeout-ms", "20000", "--reject", timeout=60)
+    assert len(out.split()) == 5, out
+    rc, out, err = tool(CONSOLE_SHARE, "--bootstrap-server", b, "--topic", t, "--group", g2, "--timeout-ms", "5000",
+                        timeout=60, check=False)
+    assert out.split() == [] and "Processed a total of 0 messages" in err, f"{out}\n{err[-1000:]}"
+
+
+def test_verifiable_share_consumer(share_client, sbroker, tmp_path):
+    """kafka-verifiable-share-consumer --acknowledgement-mode sync: its JSON
+    events (startup_complete, offset_reset_strategy_set, records_consumed,
+    offsets_acknowledged, shutdown_complete) for 20 records."""
+    only_java(share_client)
+    b, t, g = sbroker.bootstrap, tname("verifiable", share_client), gid("verif")
+    setup_topic(b, t, 1)
+    produce(b, t, 20)
+    rc, out, err = tool(VERIFIABLE_SHARE, "--bootstrap-server", b, "--topic", t, "--group-id", g,
+                        "--max-messages", "20", "--acknowledgement-mode", "sync",
+                        "--offset-reset-strategy", "earliest", timeout=90, check=False)
+    evs = parse_lines(out)
+    names = [e.get("name") for e in evs]
+    print(f"\nverifiable-share-consumer (exit {rc}) events: {Counter(names)}\nfirst: {evs[:3]}\nlast: {evs[-3:]}")
+    assert "startup_complete" in names and "shutdown_complete" in names, f"{out[-2000:]}\n{err[-2000:]}"
+    consumed = sum(e.get("count", 0) for e in evs if e.get("name") == "records_consumed")
+    acked = sum(e.get("count", 0) for e in evs if e.get("name") == "offsets_acknowledged")
+    assert consumed == 20 and acked == 20, f"consumed {consumed}, acknowledged {acked}: {evs[-5:]}"
+
+
+def test_share_consumer_perf_test(share_client, sbroker, tmp_path):
+    """kafka-share-consumer-perf-test reads 2000 records and prints its CSV
+    line (start.time, end.time, data.consumed.in.MB, MB.sec, ...)."""
+    only_java(share_client)
+    b, t, g = sbroker.bootstrap, tname("perf", share_client), gid("perf")
+    setup_topic(b, t, 1, g)
+    produce(b, t, 2000)
+    _, out, err = tool(SHARE_PERF, "--bootstrap-server", b, "--topic", t, "--group", g, "--num-records", "2000",
+                       "--timeout", "60000", timeout=120)
+    print(f"\nshare-consumer-perf-test:\n{out}")
+    lines = [ln for ln in out.splitlines() if ln.strip()]
+    head = [h.strip() for h in lines[0].split(",")]
+    row = [c.strip() for c in lines[1].split(",")]
+    assert "nMsg.sec" in head and "data.consumed.in.nMsg" in head, out
+    assert int(row[head.index("data.consumed.in.nMsg")]) == 2000, out
