@@ -182,6 +182,34 @@ def test_lock_expiry_redelivers(share_client, sbroker, tmp_path):
         assert c.recs() == [], f"redelivered after B accepted them: {c.recs()}"
 
 
+def test_late_ack_by_previous_owner_fails(share_client, sbroker, tmp_path):
+    """Lock 3 s: A's records expire and B acquires them (delivery count 2)
+    and holds them; A's late ACCEPT now fails (Kafka: INVALID_RECORD_STATE
+    "Member is not the owner of batch record" on the broker's side; the
+    clients show error 121 with its default message)."""
+    b, t, g = sbroker.bootstrap, tname("owner", share_client), gid()
+    setup_topic(b, t, 1, g, **{"share.record.lock.duration.ms": "3000"})
+    produce(b, t, 5)
+    stop_a, stop_b = tmp_path / "stop-a", tmp_path / "stop-b"
+    with Consumer(share_client, b, g, t, tmp_path / "a.jsonl", ack="none", hold_ms=60000, late_ack="accept",
+                  stop_file=stop_a) as a:
+        a.wait_for(lambda evs: any(e["ev"] == "holding" for e in evs), 60, "A holds its records")
+        with Consumer(share_client, b, g, t, tmp_path / "b.jsonl", ack="none", hold_ms=60000,
+                      stop_file=stop_b) as bb:
+            bb.wait_for(lambda evs: any(e["ev"] == "holding" for e in evs), 30, "B holds the expired records")
+            stop_a.touch()
+            a.wait_exit(40)
+            stop_b.touch()
+            late = a.of("late_commit") + a.of("ack_result")
+            print(f"\n{share_client} late ACCEPT of records B holds: {late}; B got "
+                  f"{sorted((r['o'], r['dc']) for r in bb.recs())}")
+            assert sorted(r["o"] for r in bb.recs()) == list(range(5)), bb.tail()
+            # franz-go's A re-acquires in the background (count 2) first: B 3
+            assert all(r["dc"] == (3 if share_client == "franz_go" else 2) for r in bb.recs()), bb.tail()
+            errors = [e.get("error") for e in late] + [v for e in late for v in (e.get("partitions") or {}).values()]
+            assert any(errors), f"A's late ACCEPT of records B holds did not fail\n{a.tail()}"
+
+
 def test_close_with_unacknowledged_records(share_client, sbroker, tmp_path):
     """Explicit mode: a member polls, acknowledges nothing and closes. The
     records go to the next member (delivery count observed and recorded)."""
