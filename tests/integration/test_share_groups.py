@@ -197,6 +197,25 @@ def test_share_consumers_split_records(share_client, sbroker, tmp_path, partitio
             c.kill9()
 
 
+def test_auto_offset_reset_latest_by_default(share_client, sbroker, tmp_path):
+    """No share.auto.offset.reset on the group (Kafka's default: latest):
+    the 5 records produced before the first member joined are never
+    delivered, the 5 produced after it are."""
+    b, t, g = sbroker.bootstrap, tname("latest", share_client), gid()
+    setup_topic(b, t, 1)
+    produce(b, t, 5, prefix="before-")
+    stop = tmp_path / "stop"
+    with Consumer(share_client, b, g, t, tmp_path / "a.jsonl", stop_file=stop) as c:
+        c.wait_for(lambda evs: any(e["ev"] == "ready" for e in evs), 60, "subscribed")
+        time.sleep(5)  # joined, assigned and the share-partition initialized at the end
+        produce(b, t, 5, first=5, prefix="after-")
+        c.wait_for(lambda evs: len([e for e in evs if e["ev"] == "rec"]) >= 5, 30, "the 5 later records")
+        quiet_for([c], 2)
+        stop.touch()
+        c.wait_exit(40)
+        assert sorted((r["o"], r["v"]) for r in c.recs()) == [(o, f"after-{o}") for o in range(5, 10)], c.tail()
+
+
 # ------------------------------------------------------------ acknowledgements
 def test_release_redelivers_with_count_2(share_client, sbroker, tmp_path):
     """Explicit acknowledgement: RELEASE at delivery 1, ACCEPT at 2. Each
@@ -246,6 +265,56 @@ def test_delivery_limit_archives(share_client, sbroker, tmp_path):
     with Consumer(share_client, b, g, t, tmp_path / "b.jsonl", timeout=8) as c2:
         c2.wait_exit(40)
         assert c2.recs() == [], f"archived records redelivered: {c2.recs()}"
+
+
+def test_dead_letter_queue(share_client, sbroker, tmp_path):
+    """share.version 2's DLQ (KIP-1191): the group's
+    errors.deadletterqueue.topic.name names a topic created with
+    errors.deadletterqueue.group.enable=true. REJECTed records (with
+    errors.deadletterqueue.copy.record.enable=true) land there with key,
+    value and __dlq.errors.* headers; records archived at the delivery limit
+    (copy off) as header-only records. A DLQ topic without the enable flag
+    gets nothing (the records are archived anyway)."""
+    b, t, g = sbroker.bootstrap, tname("dlqsrc", share_client), gid()
+    dlq, dlq2, plain = f"dlq.{t}", f"dlq.{t}-limit", f"dlq.{t}-plain"
+    setup_topic(b, t, 1, g, **{"errors.deadletterqueue.topic.name": dlq,
+                               "errors.deadletterqueue.copy.record.enable": "true"})
+    for name in (dlq, dlq2):
+        java_op("create-topic", bootstrap=b, topic=name, partitions=1,
+                configs="errors.deadletterqueue.group.enable=true")
+    java_op("create-topic", bootstrap=b, topic=plain, partitions=1)
+    produce(b, t, 6)
+    with Consumer(share_client, b, g, t, tmp_path / "a.jsonl", ack="reject_even", max_records=6) as c:
+        c.wait_exit(60)
+    got = java_op("read", bootstrap=b, topic=dlq, count=3, timeout=20)["records"]
+    assert [(r["k"], r["v"]) for r in got] == [("0", "v0"), ("2", "v2"), ("4", "v4")], got
+    assert got[0]["h"] == {"__dlq.errors.topic": t, "__dlq.errors.partition": "0", "__dlq.errors.offset": "0",
+                           "__dlq.errors.group": g, "__dlq.errors.delivery.count": "1",
+                           "__dlq.errors.message": "Offset rejected by client."}, got[0]
+    g2 = gid()
+    set_group_configs(b, g2, **{"share.auto.offset.reset": "earliest", "share.delivery.count.limit": "2",
+                                "errors.deadletterqueue.topic.name": dlq2})
+    with Consumer(share_client, b, g2, t, tmp_path / "b.jsonl", ack="release", max_records=12) as c:
+        c.wait_exit(60)
+        assert sorted((r["o"], r["dc"]) for r in c.recs()) == [(o, d) for o in range(6) for d in (1, 2)], c.tail()
+    got = java_op("read", bootstrap=b, topic=dlq2, count=6, timeout=20)["records"]
+    assert sorted(int(r["h"]["__dlq.errors.offset"]) for r in got) == list(range(6)), got
+    assert all(r["k"] is None and r["v"] is None and r["h"]["__dlq.errors.delivery.count"] == "2"
+               and r["h"]["__dlq.errors.message"] == "Offset delivery count exceeded the threshold." for r in got), got
+    g3 = gid()
+    set_group_configs(b, g3, **{"share.auto.offset.reset": "earliest", "errors.deadletterqueue.topic.name": plain})
+    with Consumer(share_client, b, g3, t, tmp_path / "c.jsonl", ack="reject", max_records=6) as c:
+        c.wait_exit(60)
+    assert java_op("read", bootstrap=b, topic=plain, count=1, timeout=6)["records"] == []
+    with Consumer(share_client, b, g3, t, tmp_path / "d.jsonl", timeout=6) as c:
+        c.wait_exit(40)
+        assert c.recs() == [], "rejected records redelivered"
+    bad = set_group_configs_raw(b, gid(), "errors.deadletterqueue.topic.name=__dlq")
+    assert not bad["ok"] and "DLQ topic name must not start with '__'" in bad["error"], bad
+
+
+def set_group_configs_raw(bootstrap: str, group: str, kv: str) -> dict:
+    return java_op("group-config", bootstrap=bootstrap, group=group, set=kv)
 
 
 def test_lock_expiry_redelivers(share_client, sbroker, tmp_path):

@@ -197,8 +197,13 @@ public class ShareDriver {
 
   void createTopic() throws Exception {
     try (Admin ad = Admin.create(common())) {
-      ad.createTopics(List.of(new NewTopic(arg("topic"), num("partitions", 1), (short) 1)))
-          .all().get(left(), TimeUnit.MILLISECONDS);
+      NewTopic nt = new NewTopic(arg("topic"), num("partitions", 1), (short) 1);
+      if (a.containsKey("configs")) {  // configs=k=v;k=v
+        Map<String, String> cfg = new HashMap<>();
+        for (String kv : a.get("configs").split(";")) cfg.put(kv.substring(0, kv.indexOf('=')), kv.substring(kv.indexOf('=') + 1));
+        nt.configs(cfg);
+      }
+      ad.createTopics(List.of(nt)).all().get(left(), TimeUnit.MILLISECONDS);
       emit(ev("created").put("topic", arg("topic")));
     }
   }
@@ -255,9 +260,37 @@ public class ShareDriver {
     emit(o);
   }
 
+  /** Reads topic from offset 0 of every partition (a plain consumer, no
+   *  group) until `count` records or timeout_ms: records with headers. */
+  void read() throws Exception {
+    Properties p = common();
+    p.put("key.deserializer", StringDeserializer.class.getName());
+    p.put("value.deserializer", StringDeserializer.class.getName());
+    p.put("enable.auto.commit", "false");
+    int want = num("count", 1);
+    ObjectNode o = ev("read");
+    ArrayNode recs = o.putArray("records");
+    try (KafkaConsumer<String, String> c = new KafkaConsumer<>(p)) {
+      List<org.apache.kafka.common.TopicPartition> tps = new ArrayList<>();
+      for (var pi : c.partitionsFor(arg("topic"), Duration.ofMillis(left())))
+        tps.add(new org.apache.kafka.common.TopicPartition(pi.topic(), pi.partition()));
+      c.assign(tps);
+      c.seekToBeginning(tps);
+      while (recs.size() < want && left() > 0) {
+        for (ConsumerRecord<String, String> r : c.poll(Duration.ofMillis(Math.min(500, Math.max(1, left()))))) {
+          ObjectNode h = M.createObjectNode();
+          for (var hd : r.headers()) h.put(hd.key(), hd.value() == null ? null : new String(hd.value()));
+          recs.add(M.createObjectNode().put("p", r.partition()).put("o", r.offset()).put("k", r.key())
+                       .put("v", r.value()).set("h", h));
+        }
+      }
+    }
+    emit(o);
+  }
+
   public static void main(String[] args) throws Exception {
     if (args.length < 1) {
-      System.err.println("usage: ShareDriver consume|group-config|create-topic|produce|txn key=value...");
+      System.err.println("usage: ShareDriver consume|group-config|create-topic|produce|txn|read key=value...");
       System.exit(2);
     }
     int rc = 0;
@@ -269,6 +302,7 @@ public class ShareDriver {
         case "create-topic" -> d.createTopic();
         case "produce" -> d.produce();
         case "txn" -> d.txn();
+        case "read" -> d.read();
         default -> throw new IllegalArgumentException("unknown op " + args[0]);
       }
     } catch (Exception e) {
