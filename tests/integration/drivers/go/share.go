@@ -51,6 +51,14 @@ func shareDecide(rule string, off int64, dc int32) (string, error) {
 			return "reject", nil
 		}
 		return "accept", nil
+	case rule == "mixed": // offset % 3: 0 reject, 1 release at delivery 1 then accept, 2 accept
+		switch {
+		case off%3 == 0:
+			return "reject", nil
+		case off%3 == 1 && dc == 1:
+			return "release", nil
+		}
+		return "accept", nil
 	case rule == "release_even":
 		if off%2 == 0 && dc == 1 {
 			return "release", nil
@@ -146,6 +154,9 @@ func shareMain(argv []string) int {
 			}
 			emit("rec", map[string]any{"t": r.Topic, "p": r.Partition, "o": r.Offset, "dc": r.DeliveryCount(),
 				"k": string(r.Key), "v": string(r.Value), "ack": what})
+			if ms, err := strconv.Atoi(a["sleep_ms"]); err == nil && ms > 0 { // processing time
+				time.Sleep(time.Duration(ms) * time.Millisecond)
+			}
 		}
 		if len(recs) > 0 && ack != "implicit" && ack != "none" {
 			fctx, fcancel := context.WithTimeout(ctx, 20*time.Second)

@@ -86,6 +86,9 @@ public class ShareDriver {
     if (rule.startsWith("release_until:"))  // release while the delivery count is below N
       return dc < Integer.parseInt(rule.substring(14)) ? AcknowledgeType.RELEASE : AcknowledgeType.ACCEPT;
     if (rule.equals("reject_even")) return r.offset() % 2 == 0 ? AcknowledgeType.REJECT : AcknowledgeType.ACCEPT;
+    if (rule.equals("mixed"))  // offset % 3: 0 reject, 1 release at delivery 1 then accept, 2 accept
+      return r.offset() % 3 == 0 ? AcknowledgeType.REJECT
+          : r.offset() % 3 == 1 && dc == 1 ? AcknowledgeType.RELEASE : AcknowledgeType.ACCEPT;
     if (rule.equals("release_even"))
       return r.offset() % 2 == 0 && dc == 1 ? AcknowledgeType.RELEASE : AcknowledgeType.ACCEPT;
     throw new IllegalArgumentException("unknown ack rule " + rule);
@@ -140,6 +143,7 @@ public class ShareDriver {
                    .put("dc", r.deliveryCount().map(Short::intValue).orElse(-1)).put("k", r.key())
                    .put("v", r.value()).put("ack", what));
           if (explicit && !ack.equals("none")) c.acknowledge(r, decide(ack, r));
+          if (a.containsKey("sleep_ms")) Thread.sleep(Long.parseLong(a.get("sleep_ms")));  // processing time
         }
         if (recs.count() > 0 && explicit && !ack.equals("none")) emit(commitResults("commit", c.commitSync()));
         if (recs.count() > 0 && !explicit && a.getOrDefault("commit", "").equals("sync"))

@@ -7,7 +7,9 @@ Keys: bootstrap, group, topics (comma-separated), ack (implicit | accept |
 release | reject | none | release_until:N | reject_even | release_even),
 max_records (close after that many), hold_ms and late_ack (ack=none: hold the
 first poll's records without polling, then optionally acknowledge them late),
-stop_file (close once it exists), name, timeout_ms."""
+stop_file (close once it exists), sleep_ms (after each record: processing
+time), name, timeout_ms. `mixed`: offset % 3 == 0 reject, 1 release at
+delivery 1 then accept, 2 accept."""
 from __future__ import annotations
 
 import json
@@ -32,6 +34,8 @@ def decide(rule: str, off: int, dc: int) -> str:
         return "release" if dc < int(rule.split(":", 1)[1]) else "accept"
     if rule == "reject_even":
         return "reject" if off % 2 == 0 else "accept"
+    if rule == "mixed":  # offset % 3: 0 reject, 1 release at delivery 1 then accept, 2 accept
+        return "reject" if off % 3 == 0 else "release" if off % 3 == 1 and dc == 1 else "accept"
     if rule == "release_even":
         return "release" if off % 2 == 0 and dc == 1 else "accept"
     raise ValueError(f"unknown ack rule {rule}")
@@ -80,6 +84,8 @@ def main(argv: list[str]) -> int:
                      ack=what)
                 if explicit and ack != "none":
                     c.acknowledge(m, TYPES[what])
+                if "sleep_ms" in a:  # processing time
+                    time.sleep(int(a["sleep_ms"]) / 1000)
             if got and explicit and ack != "none":
                 res = c.commit_sync(20)
                 emit("commit", partitions={f"{tp.topic}-{tp.partition}": None if e is None else str(e)
