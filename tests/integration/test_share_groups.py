@@ -24,6 +24,11 @@ Group configs (IncrementalAlterConfigs, resource type GROUP)
   must be at least 1000" (the ConfigDef floor; a value under the broker's
   group.share.min.record.lock.duration.ms, 15000 by default, is refused too,
   which is why SHARE_OVERRIDES lowers that floor to 1000).
+- A value inside the ConfigDef range but outside the broker's bounds is
+  refused by GroupConfig.validateIntRange with "<key> must be in the range
+  <min> to <max> inclusive." (not exercised here; from the 4.4 classes).
+- errors.deadletterqueue.topic.name=__dlq is refused: "errors.deadletterqueue.
+  topic.name: DLQ topic name must not start with '__'".
 - share.auto.offset.reset defaults to latest: a fresh group sees nothing
   produced before it first joined (kafka-console-share-consumer on such a
   group: "Processed a total of 0 messages" after --timeout-ms, with an ERROR
@@ -71,6 +76,27 @@ Delivery (same for the Java, confluent-kafka and franz-go clients unless noted)
   restart: a new member gets exactly 10-19, with delivery count 1 (Kafka
   persists acknowledgements, not acquisitions, so the count is not raised;
   issue 50 asks for a raised count, the test accepts 1 or 2); 0-9 never.
+
+- Broker kill -9 loop (1 partition, 300 records, member REJECTs 0 mod 3,
+  RELEASEs 1 mod 3 at delivery 1, ACCEPTs the rest, 3 kills): Java and
+  confluent-kafka commit after each poll, so a kill before the commit makes
+  the whole poll come back with delivery count 1 (rounds: 300, 300, 400,
+  100 records); no finish the client saw confirmed is ever redelivered,
+  and a final member gets nothing. franz-go acknowledges in the background
+  as well; its FlushAcks returns nil while its ack callback reports
+  INVALID_SHARE_SESSION_EPOCH / "unable to dial" / EOF around a kill.
+- Dead-letter queue (share.version 2): REJECTed records with
+  errors.deadletterqueue.copy.record.enable=true are written to the DLQ
+  topic (created with errors.deadletterqueue.group.enable=true) with their
+  key and value and the headers __dlq.errors.topic, __dlq.errors.partition,
+  __dlq.errors.offset, __dlq.errors.group, __dlq.errors.delivery.count ("1")
+  and __dlq.errors.message "Offset rejected by client."; at the delivery
+  limit (2, copy off) a record with null key and value, delivery.count "2",
+  message "Offset delivery count exceeded the threshold.". A DLQ topic
+  without errors.deadletterqueue.group.enable gets nothing; the broker logs
+  "Failed to write to DLQ, proceeding to ARCHIVED regardless." with
+  ConfigException "DLQ is not enabled on configured DLQ topic for share
+  group: G, topic: T." and the records are archived.
 
 kafka-share-groups (ShareGroupCommand), stdout
 - --list: one group id per line. --list --state: "GROUP  STATE" table.
