@@ -12,8 +12,8 @@ ShareGroupHeartbeat (76), and run by themselves once it serves share groups.
 
 Every wait is bounded (consumers carry timeout_ms, the harness kills
 what overruns; pytest-timeout 240 s per test). The full file against Kafka
-4.4: 38 passed, 10 skipped (Java-only scenarios in the other two runs) in
-about 11 minutes.
+4.4 (all three clients): 47 passed, 10 skipped (the Java-only scenarios in
+the other two runs) in about 16 minutes.
 
 OBSERVED ON APACHE KAFKA 4.4.0 (single node, harness/share.py's
 SHARE_OVERRIDES; the integrator compares Skiff with these):
@@ -496,11 +496,11 @@ def test_broker_kill9_accepted_stay_inflight_return(share_client, tmp_path):
             a.wait_exit(60)
             assert sorted(r["o"] for r in a.recs()) == list(range(10)), a.tail()
         produce(b, t, 10, first=10)
-        holder = Consumer(share_client, b, g, t, tmp_path / "h.jsonl", ack="none", hold_ms=120000)
-        holder.wait_for(lambda evs: any(e["ev"] == "holding" for e in evs), 60, "records in flight")
-        assert sorted(r["o"] for r in holder.recs()) == list(range(10, 20)), holder.tail()
-        br.kill9()
-        holder.kill9()
+        with Consumer(share_client, b, g, t, tmp_path / "h.jsonl", ack="none", hold_ms=120000) as holder:
+            holder.wait_for(lambda evs: any(e["ev"] == "holding" for e in evs), 60, "records in flight")
+            assert sorted(r["o"] for r in holder.recs()) == list(range(10, 20)), holder.tail()
+            br.kill9()
+            holder.kill9()
         b = br.start()
         with Consumer(share_client, b, g, t, tmp_path / "c.jsonl", ack="accept", max_records=10, timeout=60) as c:
             c.wait_exit(90)
