@@ -151,8 +151,8 @@ import pytest
 
 from harness.broker import external_from_env
 from harness.share import (CONSOLE_SHARE, SHARE_CLIENTS, SHARE_GROUPS, SHARE_PERF, VERIFIABLE_SHARE, Consumer,
-                           gid, java_op, parse_lines, produce, quiet_for, require_share_groups, set_group_configs,
-                           setup_topic, start_broker, table, tool)
+                           finalized_feature, gid, java_op, parse_lines, produce, quiet_for, require_share_groups,
+                           set_group_configs, setup_topic, start_broker, table, tool)
 
 
 @pytest.fixture(scope="module")
@@ -302,6 +302,8 @@ def test_dead_letter_queue(share_client, sbroker, tmp_path):
     (copy off) as header-only records. A DLQ topic without the enable flag
     gets nothing (the records are archived anyway)."""
     b, t, g = sbroker.bootstrap, tname("dlqsrc", share_client), gid()
+    if finalized_feature(b, "share.version") < 2:
+        pytest.skip("the broker finalizes share.version below 2: no dead-letter queue (KIP-1191)")
     dlq, dlq2, plain = f"dlq.{t}", f"dlq.{t}-limit", f"dlq.{t}-plain"
     setup_topic(b, t, 1, g, **{"errors.deadletterqueue.topic.name": dlq,
                                "errors.deadletterqueue.copy.record.enable": "true"})

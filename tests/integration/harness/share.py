@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -265,6 +266,14 @@ def tool(cls: str, *args: str, timeout: float = 90, check: bool = True) -> tuple
         raise AssertionError(f"{cls} {' '.join(args)} exited {p.returncode}\nstdout: {out[-2000:]}\n"
                              f"stderr: {p.stderr[-2000:]}")
     return p.returncode, out, p.stderr
+
+
+def finalized_feature(bootstrap: str, name: str) -> int:
+    """The broker's finalized level of feature `name` (kafka-features
+    describe); 0 when it is not finalized."""
+    _, out, _ = tool("org.apache.kafka.tools.FeatureCommand", "--bootstrap-server", bootstrap, "describe")
+    m = re.search(rf"Feature:\s*{re.escape(name)}\s.*?FinalizedVersionLevel:\s*(\d+)", out)
+    return int(m.group(1)) if m else 0
 
 
 def table(out: str, first: str = "GROUP") -> list[dict[str, str]]:
