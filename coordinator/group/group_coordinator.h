@@ -261,6 +261,9 @@ class GroupCoordinator : public txn::TxnOffsetMarkerSink {
                             const std::optional<std::string>& instance_id) const;
   // SyncGroup from the leader: its assignment stored, everyone answered.
   void complete_sync(GroupMetadata& g, std::vector<std::pair<std::string, Bytes>>& assignments);
+  // LeaveGroup of one member of a classic group (caller holds g.mu): its
+  // error, the member removed (the group rebalances) when it was there.
+  ErrorCode leave_classic_member(GroupMetadata& g, const MemberIdentity& who);
 
   // Timers; each re-checks under the group's mutex.
   void schedule_session_expiry(GroupMetadata& g, MemberMetadata& m);
