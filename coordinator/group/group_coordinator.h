@@ -321,6 +321,11 @@ class GroupCoordinator : public txn::TxnOffsetMarkerSink {
                                               std::optional<FlushPoints>& written,
                                               std::vector<ShareStateStart>& to_initialize, int32_t& state_epoch);
   ShareHeartbeatResult share_join_or_beat(GroupMetadata& g, const ShareHeartbeatParams& p);
+  // Bumps the group epoch on a change (`bump`: the member's subscription;
+  // the subscribed topics' metadata; initialized partitions not assigned
+  // yet) and recomputes the target while its epoch is behind, at most every
+  // share.assignment.interval.ms.
+  void refresh_share_target(ShareGroup& sg, const ShareHeartbeatParams& p, bool bump);
   std::optional<FlushPoints> persist_share(GroupMetadata& g, const ShareGroupImage& before);
   void load_share_group(GroupMetadata& g, LoadedShareGroup& loaded);
   void schedule_share_session(GroupMetadata& g, ShareGroupMember& m);
