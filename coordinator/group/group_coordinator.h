@@ -347,6 +347,20 @@ class GroupCoordinator : public txn::TxnOffsetMarkerSink {
   // topics whose id the broker no longer has. Returns the groups changed.
   int forget_deleted_share_topics();
 
+  // The share-group offsets admin APIs (share_admin.cc); no group lock held
+  // on entry (complete_share_offsets_delete takes the group's).
+  // The error of an admin API refused as a whole (shutting down, no port), else NONE.
+  ErrorCode share_admin_error(const ShareStateInitializer* port) const;
+  // The port's summaries as DescribeShareGroupOffsets topics, with each
+  // partition's lag from its end offset.
+  std::vector<ShareTopicOffsets> share_topic_offsets(const std::vector<ShareStateSummary>& results,
+                                                     const std::map<Uuid, std::string>& names) const;
+  SharePartitionOffset share_partition_offset(const ShareStateSummary& s, const std::string& topic) const;
+  // Kafka's completeDeleteShareGroupOffsets: the topics the port deleted
+  // (not `failed`) are no longer `deleting`, durably.
+  void complete_share_offsets_delete(const std::string& group_id, const std::map<Uuid, std::string>& deleting,
+                                     const std::map<Uuid, const ShareStateResult*>& failed);
+
   using OffsetPredicate = std::function<bool(const GroupMetadata&, const TopicPartition&, const OffsetAndMetadata&)>;
   // `with_pending`: also drops pending transactional offsets of the doomed
   // partitions; otherwise a partition with pending offsets is kept.
