@@ -154,6 +154,7 @@ std::vector<ShareTopicOffsets> GroupCoordinator::share_topic_offsets(const std::
     t.partitions.push_back(share_partition_offset(s, t.topic));
   }
   std::vector<ShareTopicOffsets> found;
+  found.reserve(by_topic.size());
   for (auto& [id, t] : by_topic) found.push_back(std::move(t));
   return found;
 }
@@ -177,7 +178,7 @@ void GroupCoordinator::describe_share_offsets(const std::string& group_id,
   if (ask.partitions.empty()) return done(std::move(out));
   port->read_summary(group_id, std::move(ask.partitions),
                      [this, out = std::move(out), names = std::move(ask.names),
-                      done = std::move(done)](std::vector<ShareStateSummary> results) mutable {
+                      done = std::move(done)](const std::vector<ShareStateSummary>& results) mutable {
                        auto found = share_topic_offsets(results, names);
                        found.insert(found.end(), out.topics.begin(), out.topics.end());  // Kafka: unknown ones last
                        out.topics = std::move(found);
@@ -273,11 +274,12 @@ void GroupCoordinator::alter_share_offsets(const std::string& group_id,
     return done(std::move(out));
   }
   if (starts.empty()) return done(std::move(out));
-  initialize_share_state(group_id, epoch, std::move(starts),
-                         [out = std::move(out), done = std::move(done)](std::vector<ShareStateResult> results) mutable {
-                           apply_share_init_errors(results, out.topics);
-                           done(std::move(out));
-                         });
+  initialize_share_state(
+      group_id, epoch, std::move(starts),
+      [out = std::move(out), done = std::move(done)](const std::vector<ShareStateResult>& results) mutable {
+        apply_share_init_errors(results, out.topics);
+        done(std::move(out));
+      });
 }
 
 // ---- DeleteShareGroupOffsets ----
@@ -404,7 +406,7 @@ void GroupCoordinator::delete_share_offsets(const std::string& group_id, const s
   if (del.doomed.empty()) return done(std::move(out));
   port->remove(group_id, std::move(del.doomed),
                [this, group_id, deleting = std::move(del.deleting), out = std::move(out),
-                done = std::move(done)](std::vector<ShareStateResult> results) mutable {
+                done = std::move(done)](const std::vector<ShareStateResult>& results) mutable {
                  const auto failed = failed_share_topics(results);
                  complete_share_offsets_delete(group_id, deleting, failed);  // Kafka's completeDeleteShareGroupOffsets
                  add_deleted_share_topics(deleting, failed, out);
