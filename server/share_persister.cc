@@ -12,7 +12,7 @@ sharecoord::Key key_of(const share::PartitionRef& ref) { return {ref.group_id, r
 void CoordinatorStatePersister::read(const share::PartitionRef& ref, int32_t leader_epoch,
                                      std::function<void(ErrorCode, std::string, share::PersistedState)> done) {
   coordinator_.read(key_of(ref), leader_epoch,
-                    [done = std::move(done)](ErrorCode code, std::string message, sharecoord::ShareState s) {
+                    [done = std::move(done)](ErrorCode code, std::string message, const sharecoord::ShareState& s) {
                       share::PersistedState out;
                       out.state_epoch = s.state_epoch;
                       out.leader_epoch = s.leader_epoch;

@@ -47,8 +47,8 @@ DescribeShareTopic unauthorized_share_topic(const std::string& name, const std::
   return t;
 }
 
-DescribeShareGroup share_offsets_to_wire(const std::string& group_id, group::ShareOffsetsDescription d, const std::set<std::string>& allowed,
-              bool all) {
+DescribeShareGroup share_offsets_to_wire(const std::string& group_id, group::ShareOffsetsDescription d,
+                                         const std::set<std::string>& allowed, bool all) {
   DescribeShareGroup g;
   g.group_id = group_id;
   g.error_code = code(d.error);

@@ -9,8 +9,9 @@ namespace {
 
 using protocol::ShareGroupDescribeResponse;
 
-ShareGroupDescribeResponse::Assignment share_assignment_to_wire(BrokerServices& services, const group::consumer::Assignment& a,
-                                               const std::map<Uuid, std::string>& names) {
+ShareGroupDescribeResponse::Assignment share_assignment_to_wire(BrokerServices& services,
+                                                                const group::consumer::Assignment& a,
+                                                                const std::map<Uuid, std::string>& names) {
   ShareGroupDescribeResponse::Assignment out;
   for (const auto& [id, parts] : a) {
     auto& tp = out.topic_partitions.emplace_back();
@@ -26,7 +27,7 @@ ShareGroupDescribeResponse::Assignment share_assignment_to_wire(BrokerServices& 
 }
 
 bool may_describe_share_topics(BrokerServices& services, const ApiRequest& request,
-                         const ShareGroupDescribeResponse::DescribedGroup& g) {
+                               const ShareGroupDescribeResponse::DescribedGroup& g) {
   for (const auto& m : g.members)
     for (const auto& tp : m.assignment.topic_partitions)
       if (!authorized_topic(services, request, AclOperation::kDescribe, tp.topic_name)) return false;

@@ -261,6 +261,9 @@ class GroupCoordinator : public txn::TxnOffsetMarkerSink {
                             const std::optional<std::string>& instance_id) const;
   // SyncGroup from the leader: its assignment stored, everyone answered.
   void complete_sync(GroupMetadata& g, std::vector<std::pair<std::string, Bytes>>& assignments);
+  // LeaveGroup of one member of a classic group (caller holds g.mu): its
+  // error, the member removed (the group rebalances) when it was there.
+  ErrorCode leave_classic_member(GroupMetadata& g, const MemberIdentity& who);
 
   // Timers; each re-checks under the group's mutex.
   void schedule_session_expiry(GroupMetadata& g, MemberMetadata& m);
@@ -318,6 +321,11 @@ class GroupCoordinator : public txn::TxnOffsetMarkerSink {
                                               std::optional<FlushPoints>& written,
                                               std::vector<ShareStateStart>& to_initialize, int32_t& state_epoch);
   ShareHeartbeatResult share_join_or_beat(GroupMetadata& g, const ShareHeartbeatParams& p);
+  // Bumps the group epoch on a change (`bump`: the member's subscription;
+  // the subscribed topics' metadata; initialized partitions not assigned
+  // yet) and recomputes the target while its epoch is behind, at most every
+  // share.assignment.interval.ms.
+  void refresh_share_target(ShareGroup& sg, const ShareHeartbeatParams& p, bool bump);
   std::optional<FlushPoints> persist_share(GroupMetadata& g, const ShareGroupImage& before);
   void load_share_group(GroupMetadata& g, LoadedShareGroup& loaded);
   void schedule_share_session(GroupMetadata& g, ShareGroupMember& m);
@@ -338,6 +346,20 @@ class GroupCoordinator : public txn::TxnOffsetMarkerSink {
   // Kafka's maybeCleanupShareGroupState: every share group forgets the
   // topics whose id the broker no longer has. Returns the groups changed.
   int forget_deleted_share_topics();
+
+  // The share-group offsets admin APIs (share_admin.cc); no group lock held
+  // on entry (complete_share_offsets_delete takes the group's).
+  // The error of an admin API refused as a whole (shutting down, no port), else NONE.
+  ErrorCode share_admin_error(const ShareStateInitializer* port) const;
+  // The port's summaries as DescribeShareGroupOffsets topics, with each
+  // partition's lag from its end offset.
+  std::vector<ShareTopicOffsets> share_topic_offsets(const std::vector<ShareStateSummary>& results,
+                                                     const std::map<Uuid, std::string>& names) const;
+  SharePartitionOffset share_partition_offset(const ShareStateSummary& s, const std::string& topic) const;
+  // Kafka's completeDeleteShareGroupOffsets: the topics the port deleted
+  // (not `failed`) are no longer `deleting`, durably.
+  void complete_share_offsets_delete(const std::string& group_id, const std::map<Uuid, std::string>& deleting,
+                                     const std::map<Uuid, const ShareStateResult*>& failed);
 
   using OffsetPredicate = std::function<bool(const GroupMetadata&, const TopicPartition&, const OffsetAndMetadata&)>;
   // `with_pending`: also drops pending transactional offsets of the doomed

@@ -256,37 +256,72 @@ std::string group_config_default(const GroupConfig& broker, std::string_view key
   return std::string(d->string_default);
 }
 
-std::optional<std::string> validate_group_configs(const std::map<std::string, std::string>& values,
-                                                  const GroupConfig& broker) {
-  for (const auto& [k, v] : values) {  // Kafka's validateNames
+namespace {
+
+using IntValues = std::map<std::string_view, int32_t>;
+
+// Kafka's validateNames: every key is a group config this broker knows.
+std::optional<std::string> validate_names(const std::map<std::string, std::string>& values) {
+  for (const auto& [k, v] : values) {
     if (key_def(k)) continue;
     if (auto why = unsupported_reason(k)) return why;
     return "Unknown group config name: " + k;
   }
-  std::map<std::string_view, int32_t> ints;
-  for (const auto& d : key_defs()) {  // ConfigDef.parse, in definition order
+  return std::nullopt;
+}
+
+// ConfigDef.parse, in definition order: each value parses as its type; the
+// INT values land in `ints`.
+std::optional<std::string> parse_values(const std::map<std::string, std::string>& values, IntValues& ints) {
+  for (const auto& d : key_defs()) {
     auto it = values.find(std::string(d.key.name));
     if (it == values.end()) continue;
     if (auto why = parse_error(d, it->second)) return why;
     if (d.key.type == GroupConfigType::kInt) ints[d.key.name] = *parse_int(it->second);
   }
-  for (const auto& d : key_defs()) {  // validateValues: the broker's min/max
+  return std::nullopt;
+}
+
+// validateValues: each INT value within the broker's min/max.
+std::optional<std::string> validate_broker_bounds(const IntValues& ints, const GroupConfig& broker) {
+  for (const auto& d : key_defs()) {
     auto it = ints.find(d.key.name);
     if (it == ints.end() || !d.bounds) continue;
     auto [lo, hi] = d.bounds(broker);
     if (it->second < lo || it->second > hi)
       return fmt::format("{} must be in the range {} to {} inclusive.", d.key.name, lo, hi);
   }
-  // validateSessionExceedsHeartbeat, consumer then share.
+  return std::nullopt;
+}
+
+// validateSessionExceedsHeartbeat, consumer then share: a key not set takes
+// the broker's value.
+std::optional<std::string> validate_session_exceeds_heartbeat(IntValues& ints, const GroupConfig& broker) {
   for (auto [sk, hk] : {std::pair{kSession, kHeartbeat}, std::pair{kShareSession, kShareHeartbeat}}) {
     if (!ints.count(sk) && !ints.count(hk)) continue;
     const int32_t session = ints.count(sk) ? ints[sk] : key_def(sk)->broker_value(broker);
     const int32_t heartbeat = ints.count(hk) ? ints[hk] : key_def(hk)->broker_value(broker);
     if (session <= heartbeat) return fmt::format("{} must be greater than {}", sk, hk);
   }
+  return std::nullopt;
+}
+
+std::optional<std::string> validate_dlq_topic_name(const std::map<std::string, std::string>& values) {
   if (auto dlq = values.find("errors.deadletterqueue.topic.name"); dlq != values.end() && dlq->second.starts_with("__"))
     return "errors.deadletterqueue.topic.name: DLQ topic name must not start with '__'";
   return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<std::string> validate_group_configs(const std::map<std::string, std::string>& values,
+                                                  const GroupConfig& broker) {
+  if (auto why = validate_names(values)) return why;
+  IntValues ints;
+  if (auto why = parse_values(values, ints)) return why;
+  if (auto why = validate_broker_bounds(ints, broker)) return why;
+  if (auto why = validate_session_exceeds_heartbeat(ints, broker)) return why;
+  return validate_dlq_topic_name(values);
 }
 
 GroupDynamicConfigs::GroupDynamicConfigs(metadata::Namespace* ns) : ns_(ns) {

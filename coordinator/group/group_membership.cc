@@ -14,6 +14,29 @@ bool protocol_matches(const GroupMetadata& g, const SyncGroupParams& p) {
          (!p.protocol_name || g.protocol_name == *p.protocol_name);
 }
 
+// A LeaveGroup refused as a whole: `error` for the group and every member.
+LeaveGroupResult leave_failed(ErrorCode error, size_t members) {
+  LeaveGroupResult r;
+  r.error = error;
+  r.members.assign(members, error);
+  return r;
+}
+
+// The member a LeaveGroup names: by member id, or by instance id alone (an
+// admin's removal, KIP-345); a static member's id must be its instance's.
+ErrorCode leaving_member_id(const GroupMetadata& g, const MemberIdentity& who, std::string& id) {
+  id = who.member_id;
+  if (!who.group_instance_id) return ErrorCode::kNone;
+  auto current = g.static_member_id(*who.group_instance_id);
+  if (id.empty()) {  // admin removal by instance id (KIP-345)
+    if (!current) return ErrorCode::kUnknownMemberId;
+    id = *current;
+  } else if (current && *current != id) {
+    return ErrorCode::kFencedInstanceId;
+  }
+  return ErrorCode::kNone;
+}
+
 }  // namespace
 
 void GroupCoordinator::sync_group(SyncGroupParams p, SyncCallback cb) {
@@ -93,66 +116,41 @@ ErrorCode GroupCoordinator::heartbeat(const HeartbeatParams& p) {
 
 LeaveGroupResult GroupCoordinator::leave_group(const std::string& group_id,
                                                const std::vector<MemberIdentity>& members) {
-  LeaveGroupResult r;
-  if (shutting_down_) {
-    r.error = ErrorCode::kNotCoordinator;
-    r.members.assign(members.size(), ErrorCode::kNotCoordinator);
-    return r;
-  }
+  if (shutting_down_) return leave_failed(ErrorCode::kNotCoordinator, members.size());
   auto g = find(group_id);
   if (!g) {
+    LeaveGroupResult r;
     r.members.assign(members.size(), ErrorCode::kUnknownMemberId);
     return r;
   }
   std::unique_lock lock(g->mu);
-  if (g->is(GroupState::kDead)) {
-    r.error = ErrorCode::kCoordinatorNotAvailable;
-    r.members.assign(members.size(), ErrorCode::kCoordinatorNotAvailable);
-    return r;
-  }
-  if (g->is_share()) {  // Kafka: "Group g is not a classic group."
-    r.error = ErrorCode::kGroupIdNotFound;
-    r.members.assign(members.size(), ErrorCode::kGroupIdNotFound);
-    return r;
-  }
+  if (g->is(GroupState::kDead)) return leave_failed(ErrorCode::kCoordinatorNotAvailable, members.size());
+  // Kafka: "Group g is not a classic group."
+  if (g->is_share()) return leave_failed(ErrorCode::kGroupIdNotFound, members.size());
   if (g->is_consumer()) {  // classic members of a consumer group (online migration)
     std::optional<FlushPoints> written;
-    r = classic_leave_consumer_group(*g, members, written);
+    LeaveGroupResult r = classic_leave_consumer_group(*g, members, written);
     lock.unlock();
-    if (!written || !store_->flush(*written)) {
-      r.error = ErrorCode::kCoordinatorNotAvailable;
-      r.members.assign(members.size(), ErrorCode::kCoordinatorNotAvailable);
-    }
+    if (!written || !store_->flush(*written)) return leave_failed(ErrorCode::kCoordinatorNotAvailable, members.size());
     return r;
   }
-  for (const auto& who : members) {
-    std::string id = who.member_id;
-    if (who.group_instance_id) {
-      auto current = g->static_member_id(*who.group_instance_id);
-      if (id.empty()) {  // admin removal by instance id (KIP-345)
-        if (!current) {
-          r.members.push_back(ErrorCode::kUnknownMemberId);
-          continue;
-        }
-        id = *current;
-      } else if (current && *current != id) {
-        r.members.push_back(ErrorCode::kFencedInstanceId);
-        continue;
-      }
-    }
-    if (g->is_pending(id)) {
-      g->pending_members.erase(id);
-      if (g->is(GroupState::kPreparingRebalance)) try_complete_join(*g);
-      r.members.push_back(ErrorCode::kNone);
-    } else if (!g->has(id)) {
-      r.members.push_back(ErrorCode::kUnknownMemberId);
-    } else {
-      coordinator::log().info("group {}: member {} left", escaped(group_id), escaped(id));
-      remove_member_and_update_group(*g, id, "the member's LeaveGroup");
-      r.members.push_back(ErrorCode::kNone);
-    }
-  }
+  LeaveGroupResult r;
+  for (const auto& who : members) r.members.push_back(leave_classic_member(*g, who));
   return r;
+}
+
+ErrorCode GroupCoordinator::leave_classic_member(GroupMetadata& g, const MemberIdentity& who) {
+  std::string id;
+  if (auto err = leaving_member_id(g, who, id); err != ErrorCode::kNone) return err;
+  if (g.is_pending(id)) {
+    g.pending_members.erase(id);
+    if (g.is(GroupState::kPreparingRebalance)) try_complete_join(g);
+    return ErrorCode::kNone;
+  }
+  if (!g.has(id)) return ErrorCode::kUnknownMemberId;
+  coordinator::log().info("group {}: member {} left", escaped(g.group_id()), escaped(id));
+  remove_member_and_update_group(g, id, "the member's LeaveGroup");
+  return ErrorCode::kNone;
 }
 
 }  // namespace skiff::group

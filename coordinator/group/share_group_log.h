@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "coordinator/group/share_group.h"
+#include "protocol/byte_reader.h"
 #include "protocol/types.h"
 
 namespace skiff::group {

@@ -55,6 +55,55 @@ std::vector<std::string> sorted_names(std::vector<std::string> v) {
   return v;
 }
 
+// Kafka's throwIfShareGroupMemberEpochIsInvalid: a known member's epoch is
+// its current one or, a response lost, its previous one.
+std::optional<ShareHeartbeatResult> fenced_share_epoch(const ShareGroupMember& m, int32_t epoch) {
+  if (epoch > m.member_epoch)
+    return share_failed(ErrorCode::kFencedMemberEpoch,
+                        fmt::format("The share group member has a greater member epoch ({}) than the one known by the "
+                                    "group coordinator ({}). The member must abandon all its partitions and rejoin.",
+                                    epoch, m.member_epoch));
+  if (epoch < m.member_epoch && epoch != m.previous_member_epoch)
+    return share_failed(ErrorCode::kFencedMemberEpoch,
+                        fmt::format("The share group member has a smaller member epoch ({}) than the one known by the "
+                                    "group coordinator ({}), and it does not match the previous member epoch ({}). The "
+                                    "member must abandon all its partitions and rejoin.",
+                                    epoch, m.member_epoch, m.previous_member_epoch));
+  return std::nullopt;
+}
+
+// Why a join or heartbeat is refused: a new member when the group is full,
+// an unknown member past its first heartbeat, a known one at a stale epoch.
+// `m`: the member, null when the group does not know it.
+std::optional<ShareHeartbeatResult> refused_share_member(size_t members, const ShareGroupMember* m, int32_t max_size,
+                                                         const ShareHeartbeatParams& p) {
+  if (static_cast<int64_t>(members) >= max_size && !m)
+    return share_failed(ErrorCode::kGroupMaxSizeReached,
+                        fmt::format("The share group has reached its maximum capacity of {} members.", max_size));
+  if (!m && p.member_epoch != 0)
+    return share_failed(ErrorCode::kUnknownMemberId,
+                        fmt::format("Member {} is not a member of group {}.", p.member_id, p.group_id));
+  if (m && p.member_epoch != 0) return fenced_share_epoch(*m, p.member_epoch);
+  return std::nullopt;
+}
+
+// The member's rack, subscription and client as the request sends them;
+// true when its subscription changed.
+bool update_share_member(ShareGroupMember& m, const ShareHeartbeatParams& p) {
+  bool subscription_changed = false;
+  if (p.rack_id) m.rack_id = p.rack_id;
+  if (p.subscribed_names) {
+    auto names = sorted_names(*p.subscribed_names);
+    if (names != m.subscribed_names) {
+      m.subscribed_names = std::move(names);
+      subscription_changed = true;
+    }
+  }
+  m.client_id = p.client_id;
+  m.client_host = p.client_host;
+  return subscription_changed;
+}
+
 }  // namespace
 
 ShareHeartbeatResult GroupCoordinator::share_heartbeat(const ShareHeartbeatParams& p) {
@@ -120,54 +169,15 @@ std::optional<FlushPoints> GroupCoordinator::persist_share(GroupMetadata& g, con
 
 ShareHeartbeatResult GroupCoordinator::share_join_or_beat(GroupMetadata& g, const ShareHeartbeatParams& p) {
   auto& sg = *g.share;
-  const int32_t max_size = config_.share_max_size;
-  if (static_cast<int64_t>(sg.members.size()) >= max_size && !sg.get(p.member_id))
-    return share_failed(ErrorCode::kGroupMaxSizeReached,
-                        fmt::format("The share group has reached its maximum capacity of {} members.", max_size));
   auto* m = sg.get(p.member_id);
-  if (!m && p.member_epoch != 0)
-    return share_failed(ErrorCode::kUnknownMemberId,
-                        fmt::format("Member {} is not a member of group {}.", p.member_id, p.group_id));
-  if (m && p.member_epoch != 0) {  // Kafka's throwIfShareGroupMemberEpochIsInvalid
-    if (p.member_epoch > m->member_epoch)
-      return share_failed(
-          ErrorCode::kFencedMemberEpoch,
-          fmt::format("The share group member has a greater member epoch ({}) than the one known by the "
-                      "group coordinator ({}). The member must abandon all its partitions and rejoin.",
-                      p.member_epoch, m->member_epoch));
-    if (p.member_epoch < m->member_epoch && p.member_epoch != m->previous_member_epoch)
-      return share_failed(
-          ErrorCode::kFencedMemberEpoch,
-          fmt::format("The share group member has a smaller member epoch ({}) than the one known by the "
-                      "group coordinator ({}), and it does not match the previous member epoch ({}). The "
-                      "member must abandon all its partitions and rejoin.",
-                      p.member_epoch, m->member_epoch, m->previous_member_epoch));
-  }
+  if (auto refused = refused_share_member(sg.members.size(), m, config_.share_max_size, p)) return *refused;
   if (!m) {
     m = &sg.members[p.member_id];
     m->member_id = p.member_id;
     coordinator::log().info("group {}: member {} joins the share group", escaped(p.group_id), escaped(p.member_id));
   }
   const auto old = *m;
-  bool bump = false;
-  if (p.rack_id) m->rack_id = p.rack_id;
-  if (p.subscribed_names) {
-    auto names = sorted_names(*p.subscribed_names);
-    if (names != m->subscribed_names) {
-      m->subscribed_names = std::move(names);
-      bump = true;
-    }
-  }
-  m->client_id = p.client_id;
-  m->client_host = p.client_host;
-  if (sg.assignment_epoch >= sg.group_epoch) bump |= sg.initialized_assignment_pending();
-  bump |= sg.refresh_subscribed_topics(p.resolve);
-  if (bump) ++sg.group_epoch;
-  if (sg.assignment_epoch < sg.group_epoch) {
-    const auto interval = std::chrono::milliseconds(share_assignment_interval_ms(p.group_id));
-    if (!sg.assigned_at || interval.count() == 0 || std::chrono::steady_clock::now() >= *sg.assigned_at + interval)
-      sg.compute_target();
-  }
+  refresh_share_target(sg, p, update_share_member(*m, p));
   sg.reconcile(*m);
   schedule_share_session(g, *m);
 
@@ -177,6 +187,17 @@ ShareHeartbeatResult GroupCoordinator::share_join_or_beat(GroupMetadata& g, cons
   r.heartbeat_interval_ms = share_heartbeat_interval_ms(p.group_id);
   if (p.member_epoch == 0 || p.subscribed_names || old.assigned != m->assigned) r.assignment = m->assigned;
   return r;
+}
+
+void GroupCoordinator::refresh_share_target(ShareGroup& sg, const ShareHeartbeatParams& p, bool bump) {
+  if (sg.assignment_epoch >= sg.group_epoch) bump |= sg.initialized_assignment_pending();
+  bump |= sg.refresh_subscribed_topics(p.resolve);
+  if (bump) ++sg.group_epoch;
+  if (sg.assignment_epoch < sg.group_epoch) {
+    const auto interval = std::chrono::milliseconds(share_assignment_interval_ms(p.group_id));
+    if (!sg.assigned_at || interval.count() == 0 || std::chrono::steady_clock::now() >= *sg.assigned_at + interval)
+      sg.compute_target();
+  }
 }
 
 void GroupCoordinator::fence_share_member(GroupMetadata& g, const std::string& member_id) {
