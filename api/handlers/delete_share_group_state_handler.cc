@@ -10,46 +10,13 @@ namespace skiff::api {
 // ShareCoordinatorService.deleteState's checks.
 void DeleteShareGroupStateHandler::handle(ApiRequest& request, protocol::DeleteShareGroupStateRequest& body,
                                           Responder& out) {
-  if (!authorized_cluster(services_, request, AclOperation::kClusterAction)) {
-    out.send(share_state::global_error<protocol::DeleteShareGroupStateResponse>(
-        body, ErrorCode::kClusterAuthorizationFailed, share_state::kClusterAuthorizationFailed));
-    return;
-  }
-  if (!services_.share_coordinator) {
-    out.send(share_state::global_error<protocol::DeleteShareGroupStateResponse>(
-        body, ErrorCode::kCoordinatorNotAvailable, share_state::kNotAvailable));
-    return;
-  }
-  if (body.group_id.empty()) {  // Kafka: an empty answer
-    out.send(protocol::DeleteShareGroupStateResponse{});
-    return;
-  }
-  if (body.topics.empty()) {
-    out.send(protocol::DeleteShareGroupStateResponse{});
-    return;
-  }
-  if (share_state::any_topic_without_partitions(body)) {
-    out.send(protocol::DeleteShareGroupStateResponse{});
-    return;
-  }
-  auto gather = std::make_shared<share_state::Gather<protocol::DeleteShareGroupStateResponse>>(
-      share_state::skeleton<protocol::DeleteShareGroupStateResponse>(body), share_state::partition_count(body), out);
-  if (share_state::partition_count(body) == 0) {
-    out.send(share_state::skeleton<protocol::DeleteShareGroupStateResponse>(body));
-    return;
-  }
-  auto& c = *services_.share_coordinator;
-  for (size_t t = 0; t < body.topics.size(); ++t) {
-    const auto& topic = body.topics[t];
-    for (size_t i = 0; i < topic.partitions.size(); ++i) {
-      const auto& p = topic.partitions[i];
-      const sharecoord::Key key{body.group_id, topic.topic_id, p.partition};
-      c.remove(key, [gather, t, i](ErrorCode e, const std::string& m) {
-        share_state::set_error(gather->slot(t, i), e, m);
-        gather->done_one();
+  share_state::serve<protocol::DeleteShareGroupStateResponse>(
+      services_, request, body, out, {.coordinator_first = true},
+      [](sharecoord::ShareCoordinator& c, const sharecoord::Key& key, const auto& /*p*/, auto slot_done) {
+        c.remove(key, [slot_done](ErrorCode e, const std::string& m) {
+          slot_done([&](auto& slot) { share_state::set_error(slot, e, m); });
+        });
       });
-    }
-  }
 }
 
 protocol::DeleteShareGroupStateResponse DeleteShareGroupStateHandler::error_response(

@@ -16,7 +16,11 @@
 #include <string>
 #include <string_view>
 
+#include "api/api_request.h"
+#include "api/authorize.h"
+#include "api/broker_services.h"
 #include "api/responder.h"
+#include "coordinator/share/share_coordinator.h"
 #include "coordinator/share/share_types.h"
 #include "protocol/error_codes.h"
 
@@ -95,6 +99,66 @@ template <typename Slot>
 void set_error(Slot& slot, ErrorCode e, const std::string& message) {
   slot.error_code = code(e);
   if (e != ErrorCode::kNone) slot.error_message = message;
+}
+
+// The order of the request checks before any work, which Kafka's
+// ShareCoordinatorService varies per API (the answer differs only when two
+// checks fail at once).
+struct Checks {
+  bool coordinator_first = true;             // coordinator presence before the request's shape
+  bool empty_if_partitionless_topic = true;  // a topic with no partitions: an empty answer
+};
+
+// CLUSTER_ACTION, then `checks`; answers and returns true when the request
+// ends there.
+template <typename Resp, typename Req>
+bool answered_by_checks(const BrokerServices& services, ApiRequest& request, const Req& body, Responder& out,
+                        Checks checks) {
+  if (!authorized_cluster(services, request, AclOperation::kClusterAction)) {
+    out.send(global_error<Resp>(body, ErrorCode::kClusterAuthorizationFailed, kClusterAuthorizationFailed));
+    return true;
+  }
+  const bool no_coordinator = services.share_coordinator == nullptr;
+  if (checks.coordinator_first && no_coordinator) {
+    out.send(global_error<Resp>(body, ErrorCode::kCoordinatorNotAvailable, kNotAvailable));
+    return true;
+  }
+  if (body.group_id.empty() || body.topics.empty() ||  // Kafka: an empty answer
+      (checks.empty_if_partitionless_topic && any_topic_without_partitions(body))) {
+    out.send(Resp{});
+    return true;
+  }
+  if (no_coordinator) {
+    out.send(global_error<Resp>(body, ErrorCode::kCoordinatorNotAvailable, kNotAvailable));
+    return true;
+  }
+  if (partition_count(body) == 0) {
+    out.send(skeleton<Resp>(body));
+    return true;
+  }
+  return false;
+}
+
+// The checks, then `op(coordinator, key, request partition, slot_done)` for
+// every partition, where `slot_done(fill)` runs `fill(slot)` on the
+// partition's result (on the coordinator's thread) and sends the answer after
+// the last one.
+template <typename Resp, typename Req, typename Op>
+void serve(const BrokerServices& services, ApiRequest& request, const Req& body, Responder& out, Checks checks, Op op) {
+  if (answered_by_checks<Resp>(services, request, body, out, checks)) return;
+  auto gather = std::make_shared<Gather<Resp>>(skeleton<Resp>(body), partition_count(body), out);
+  auto& coordinator = *services.share_coordinator;
+  for (size_t t = 0; t < body.topics.size(); ++t) {
+    const auto& topic = body.topics[t];
+    for (size_t i = 0; i < topic.partitions.size(); ++i) {
+      const auto& p = topic.partitions[i];
+      auto slot_done = [gather, t, i](const auto& fill) {
+        fill(gather->slot(t, i));
+        gather->done_one();
+      };
+      op(coordinator, sharecoord::Key{body.group_id, topic.topic_id, p.partition}, p, slot_done);
+    }
+  }
 }
 
 }  // namespace skiff::api::share_state
