@@ -1,6 +1,7 @@
 #include "api/handlers/consumer_group_heartbeat_handler.h"
 
 #include "api/authorize.h"
+#include "api/handlers/group_heartbeat_support.h"
 #include "coordinator/group/group_coordinator.h"
 
 namespace skiff::api {
@@ -51,34 +52,12 @@ group::ConsumerHeartbeatParams to_params(ApiRequest& request, ConsumerGroupHeart
 // READ on the group, else GROUP_AUTHORIZATION_FAILED; DESCRIBE on every
 // subscribed topic name, else TOPIC_AUTHORIZATION_FAILED (KafkaApis).
 void ConsumerGroupHeartbeatHandler::handle(ApiRequest& request, ConsumerGroupHeartbeatRequest& body, Responder& out) {
-  if (!authorized_group(services_, request, AclOperation::kRead, body.group_id)) {
-    out.send(error_response(body, ErrorCode::kGroupAuthorizationFailed));
+  if (auto refused = heartbeat::refusal(services_, request, body)) {
+    out.send(error_response(body, *refused));
     return;
   }
-  if (body.subscribed_topic_names)
-    for (const auto& topic : *body.subscribed_topic_names)
-      if (!authorized_topic(services_, request, AclOperation::kDescribe, topic)) {
-        out.send(error_response(body, ErrorCode::kTopicAuthorizationFailed));
-        return;
-      }
-  auto r = services_.groups->consumer_heartbeat(to_params(request, body, services_));
-  ConsumerGroupHeartbeatResponse resp;
-  resp.error_code = code(r.error);
-  resp.error_message = std::move(r.message);
-  if (r.error == ErrorCode::kNone) {
-    resp.member_id = std::move(r.member_id);
-    resp.member_epoch = r.member_epoch;
-    resp.heartbeat_interval_ms = r.heartbeat_interval_ms;
-  }
-  if (r.assignment) {
-    auto& a = resp.assignment.emplace();
-    for (const auto& [id, parts] : *r.assignment) {
-      auto& tp = a.topic_partitions.emplace_back();
-      tp.topic_id = id;
-      tp.partitions.assign(parts.begin(), parts.end());
-    }
-  }
-  out.send(resp);
+  out.send(heartbeat::response<ConsumerGroupHeartbeatResponse>(
+      services_.groups->consumer_heartbeat(to_params(request, body, services_))));
 }
 
 ConsumerGroupHeartbeatResponse ConsumerGroupHeartbeatHandler::error_response(const ConsumerGroupHeartbeatRequest&,
