@@ -1,6 +1,7 @@
 #include "api/handlers/consumer_group_describe_handler.h"
 
 #include "api/authorize.h"
+#include "api/handlers/modern_group_support.h"
 #include "api/topics.h"
 #include "coordinator/group/group_coordinator.h"
 
@@ -10,22 +11,6 @@ namespace {
 using protocol::ConsumerGroupDescribeResponse;
 constexpr int8_t kClassicMemberType = 0;  // Kafka's MemberType: 0 classic, 1 consumer
 constexpr int8_t kConsumerMemberType = 1;
-
-ConsumerGroupDescribeResponse::Assignment to_wire(BrokerServices& services, const group::consumer::Assignment& a,
-                                                  const std::map<Uuid, std::string>& names) {
-  ConsumerGroupDescribeResponse::Assignment out;
-  for (const auto& [id, parts] : a) {
-    auto& tp = out.topic_partitions.emplace_back();
-    tp.topic_id = id;
-    if (auto n = names.find(id); n != names.end()) {
-      tp.topic_name = n->second;
-    } else if (auto found = find_topic_by_name_or_id(services, "", id, true); found.topic) {
-      tp.topic_name = found.topic->name;
-    }
-    tp.partitions.assign(parts.begin(), parts.end());
-  }
-  return out;
-}
 
 // Kafka hides a group whose members' assignments name a topic the principal
 // may not DESCRIBE.
@@ -75,8 +60,10 @@ void ConsumerGroupDescribeHandler::handle(ApiRequest& request, protocol::Consume
       dm.client_host = m.client_host;
       dm.subscribed_topic_names = m.subscribed_names;
       dm.subscribed_topic_regex = m.subscribed_regex;
-      dm.assignment = to_wire(services_, m.assigned, d.topic_names);
-      dm.target_assignment = to_wire(services_, m.target, d.topic_names);
+      dm.assignment = modern_group::assignment_to_wire<ConsumerGroupDescribeResponse::Assignment>(services_, m.assigned,
+                                                                                                  d.topic_names);
+      dm.target_assignment = modern_group::assignment_to_wire<ConsumerGroupDescribeResponse::Assignment>(
+          services_, m.target, d.topic_names);
       dm.member_type = m.classic ? kClassicMemberType : kConsumerMemberType;
     }
     if (services_.authorizer && !may_describe_topics(services_, request, g)) {

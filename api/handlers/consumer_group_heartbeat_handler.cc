@@ -1,7 +1,7 @@
 #include "api/handlers/consumer_group_heartbeat_handler.h"
 
 #include "api/authorize.h"
-#include "api/handlers/group_heartbeat_support.h"
+#include "api/handlers/modern_group_support.h"
 #include "coordinator/group/group_coordinator.h"
 
 namespace skiff::api {
@@ -52,11 +52,11 @@ group::ConsumerHeartbeatParams to_params(ApiRequest& request, ConsumerGroupHeart
 // READ on the group, else GROUP_AUTHORIZATION_FAILED; DESCRIBE on every
 // subscribed topic name, else TOPIC_AUTHORIZATION_FAILED (KafkaApis).
 void ConsumerGroupHeartbeatHandler::handle(ApiRequest& request, ConsumerGroupHeartbeatRequest& body, Responder& out) {
-  if (auto refused = heartbeat::refusal(services_, request, body)) {
+  if (auto refused = modern_group::refusal(services_, request, body)) {
     out.send(error_response(body, *refused));
     return;
   }
-  out.send(heartbeat::response<ConsumerGroupHeartbeatResponse>(
+  out.send(modern_group::response<ConsumerGroupHeartbeatResponse>(
       services_.groups->consumer_heartbeat(to_params(request, body, services_))));
 }
 

@@ -1,6 +1,7 @@
 #include "api/handlers/share_group_describe_handler.h"
 
 #include "api/authorize.h"
+#include "api/handlers/modern_group_support.h"
 #include "api/topics.h"
 #include "coordinator/group/group_coordinator.h"
 
@@ -8,23 +9,6 @@ namespace skiff::api {
 namespace {
 
 using protocol::ShareGroupDescribeResponse;
-
-ShareGroupDescribeResponse::Assignment share_assignment_to_wire(BrokerServices& services,
-                                                                const group::consumer::Assignment& a,
-                                                                const std::map<Uuid, std::string>& names) {
-  ShareGroupDescribeResponse::Assignment out;
-  for (const auto& [id, parts] : a) {
-    auto& tp = out.topic_partitions.emplace_back();
-    tp.topic_id = id;
-    if (auto n = names.find(id); n != names.end()) {
-      tp.topic_name = n->second;
-    } else if (auto found = find_topic_by_name_or_id(services, "", id, true); found.topic) {
-      tp.topic_name = found.topic->name;
-    }
-    tp.partitions.assign(parts.begin(), parts.end());
-  }
-  return out;
-}
 
 bool may_describe_share_topics(BrokerServices& services, const ApiRequest& request,
                                const ShareGroupDescribeResponse::DescribedGroup& g) {
@@ -65,7 +49,8 @@ void ShareGroupDescribeHandler::handle(ApiRequest& request, protocol::ShareGroup
       dm.client_id = m.client_id;
       dm.client_host = m.client_host;
       dm.subscribed_topic_names = m.subscribed_names;
-      dm.assignment = share_assignment_to_wire(services_, m.assigned, d.topic_names);
+      dm.assignment = modern_group::assignment_to_wire<ShareGroupDescribeResponse::Assignment>(services_, m.assigned,
+                                                                                               d.topic_names);
     }
     if (services_.authorizer && !may_describe_share_topics(services_, request, g)) {
       g = {};

@@ -1,7 +1,7 @@
 #include "api/handlers/share_group_heartbeat_handler.h"
 
 #include "api/authorize.h"
-#include "api/handlers/group_heartbeat_support.h"
+#include "api/handlers/modern_group_support.h"
 #include "coordinator/group/group_coordinator.h"
 
 namespace skiff::api {
@@ -33,11 +33,11 @@ group::ShareHeartbeatParams to_params(ApiRequest& request, ShareGroupHeartbeatRe
 // READ on the group, else GROUP_AUTHORIZATION_FAILED; DESCRIBE on every
 // subscribed topic name, else TOPIC_AUTHORIZATION_FAILED (KafkaApis).
 void ShareGroupHeartbeatHandler::handle(ApiRequest& request, ShareGroupHeartbeatRequest& body, Responder& out) {
-  if (auto refused = heartbeat::refusal(services_, request, body)) {
+  if (auto refused = modern_group::refusal(services_, request, body)) {
     out.send(error_response(body, *refused));
     return;
   }
-  out.send(heartbeat::response<ShareGroupHeartbeatResponse>(
+  out.send(modern_group::response<ShareGroupHeartbeatResponse>(
       services_.groups->share_heartbeat(to_params(request, body, services_))));
 }
 

@@ -1,20 +1,25 @@
-// What the two heartbeats of the modern group protocols share
-// (ConsumerGroupHeartbeat, KIP-848; ShareGroupHeartbeat, KIP-932): KafkaApis'
-// authorization (READ on the group, DESCRIBE on every subscribed topic name)
-// and the answer built from the coordinator's result (member id, epoch,
-// heartbeat interval; the assignment as topic ids and partitions).
+// What the handlers of the modern group protocols share (KIP-848's consumer
+// groups, KIP-932's share groups): the heartbeats' authorization (READ on the
+// group, DESCRIBE on every subscribed topic name) and their answer built from
+// the coordinator's result (member id, epoch, heartbeat interval; the
+// assignment as topic ids and partitions); the describes' assignments on the
+// wire, with topic names.
 //
 // Threads: the handler's thread.
 #pragma once
 
+#include <map>
 #include <optional>
+#include <string>
 #include <utility>
 
 #include "api/authorize.h"
 #include "api/broker_services.h"
+#include "api/topics.h"
+#include "common/uuid.h"
 #include "protocol/error_codes.h"
 
-namespace skiff::api::heartbeat {
+namespace skiff::api::modern_group {
 
 // GROUP_AUTHORIZATION_FAILED / TOPIC_AUTHORIZATION_FAILED, or nullopt.
 template <typename Req>
@@ -49,4 +54,22 @@ Resp response(Result&& r) {
   return resp;
 }
 
-}  // namespace skiff::api::heartbeat
+// A member's assignment (topic id -> partitions) as a describe answer's
+// TopicPartitions, named from `names` or else the topic store.
+template <typename Out, typename Assignment>
+Out assignment_to_wire(BrokerServices& services, const Assignment& a, const std::map<Uuid, std::string>& names) {
+  Out out;
+  for (const auto& [id, parts] : a) {
+    auto& tp = out.topic_partitions.emplace_back();
+    tp.topic_id = id;
+    if (auto n = names.find(id); n != names.end()) {
+      tp.topic_name = n->second;
+    } else if (auto found = find_topic_by_name_or_id(services, "", id, true); found.topic) {
+      tp.topic_name = found.topic->name;
+    }
+    tp.partitions.assign(parts.begin(), parts.end());
+  }
+  return out;
+}
+
+}  // namespace skiff::api::modern_group
