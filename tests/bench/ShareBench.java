@@ -43,8 +43,8 @@ public class ShareBench {
       admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1))).all().get(left(), TimeUnit.MILLISECONDS);
       Map<ConfigResource, Collection<AlterConfigOp>> cfg = new HashMap<>();
       for (String g : groups.split(","))
-        cfg.put(new ConfigResource(ConfigResource.Type.GROUP, g),
-            List.of(new AlterConfigOp(new ConfigEntry("share.auto.offset.reset", "earliest"), AlterConfigOp.OpType.SET)));
+        cfg.put(new ConfigResource(ConfigResource.Type.GROUP, g), List.of(new AlterConfigOp(
+            new ConfigEntry("share.auto.offset.reset", "earliest"), AlterConfigOp.OpType.SET)));
       admin.incrementalAlterConfigs(cfg).all().get(left(), TimeUnit.MILLISECONDS);
     }
     Properties p = new Properties();
