@@ -51,8 +51,10 @@ def test_kafka_features(client, broker):
         assert ("Could not upgrade metadata.version to 33. The update failed for all features since the following "
                 "feature had an error: Invalid update version 33 for feature metadata.version. Local controller 1 "
                 "only supports versions 25") in out, out
-        out = tool(FEATURES, "--bootstrap-server", b, "upgrade", "--feature", "share.version=1", check=False)
-        assert "Could not upgrade share.version to 1." in out and "does not support this feature" in out, out
+        out = tool(FEATURES, "--bootstrap-server", b, "upgrade", "--feature", "eligible.leader.replicas.version=1",
+                   check=False)
+        assert ("Could not upgrade eligible.leader.replicas.version to 1." in out
+                and "does not support this feature" in out), out
         assert "FinalizedVersionLevel: 4.0-IV3" in tool(FEATURES, "--bootstrap-server", b, "describe")
 
 
