@@ -319,6 +319,61 @@ def test_console_topic_messages_and_group_lag(client, tmp_path, browser, artifac
         b.stop()
 
 
+def test_console_share_group(client, tmp_path, browser, artifacts):
+    """A share group (KIP-932) in the groups view: confluent-kafka's
+    ShareConsumer holds the records it got without acknowledging them; the
+    page lists the group as a share group with its lag, and its view shows
+    the member, its assignment, the share partition's start offset, the
+    records in flight and the lag."""
+    only_for(client, "confluent_kafka")
+    from playwright.sync_api import expect
+    from harness.share import SHARE_OVERRIDES, Consumer
+    b = start_broker(tmp_path, "share", **SHARE_OVERRIDES)
+    port = b.http_port()
+    topic = f"console-share-{uuid.uuid4().hex[:8]}"
+    group = f"console-sg-{uuid.uuid4().hex[:8]}"
+    n = 10
+    try:
+        assert api(port, "POST", "/api/topics/create", {"name": topic, "partitions": 1})[0] == 201
+        with Consumer("confluent_kafka", b.bootstrap, group, topic, tmp_path / "share.jsonl", ack="none",
+                      hold_ms=60_000, timeout=90) as c:
+            # Kafka's default share.auto.offset.reset is latest: produce once
+            # the member's share partition is initialized (start offset 0).
+            deadline = time.monotonic() + 30
+            while True:
+                status, g = api(port, "GET", f"/api/group?id={group}")
+                if status == 200 and g.get("offsets"):
+                    break
+                assert time.monotonic() < deadline, f"no share-partition state within 30 s: {status} {g}\n{c.tail()}"
+                time.sleep(0.2)
+            produce_bulk(b.bootstrap, topic, n)
+            # It holds what it got: the broker's acquisition covers the batch, all n in flight.
+            c.wait_for(lambda evs: any(e.get("ev") == "holding" for e in evs), 30, "records held")
+
+            page, errors = open_page(browser, port)
+            page.goto(f"http://127.0.0.1:{port}/#/groups")
+            row = page.locator(f'[data-testid=group-row][data-group="{group}"]')
+            expect(row).to_have_count(1)
+            expect(row).to_contain_text("share")
+            expect(row.get_by_test_id("group-lag")).to_have_text(str(n), timeout=10_000)
+            page.screenshot(path=artifacts / "01-groups-share.png", full_page=True)
+
+            page.goto(f"http://127.0.0.1:{port}/#/group/{group}")
+            expect(page.get_by_test_id("group-state")).to_have_text("Stable")
+            expect(page.get_by_test_id("member-row")).to_have_count(1)
+            expect(page.get_by_test_id("member-row")).to_contain_text(f"{topic}-0")
+            srow = page.locator(f'[data-testid=share-offset-row][data-topic="{topic}"][data-partition="0"]')
+            expect(srow.get_by_test_id("share-start-offset")).to_have_text("0")
+            expect(srow.get_by_test_id("share-in-flight")).to_have_text(str(n), timeout=10_000)
+            expect(srow.get_by_test_id("share-lag")).to_have_text(str(n))
+            expect(page.get_by_test_id("group-total-lag")).to_have_text(str(n))
+            expect(page.get_by_test_id("reset-hint")).to_contain_text("share group")
+            page.screenshot(path=artifacts / "02-share-group.png", full_page=True)
+            assert errors == [], errors
+    finally:
+        b.stop()
+
+
 def test_console_read_only(client, tmp_path, browser, artifacts):
     only_for(client, "confluent_kafka")
     from confluent_kafka.admin import AdminClient, NewTopic
