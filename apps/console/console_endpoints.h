@@ -148,7 +148,7 @@ std::map<std::pair<std::string, int32_t>, int64_t> list_offsets(
 
 // Share groups (console_share_groups.cc): members per group
 // (ShareGroupDescribe), each partition's start offset and lag
-// (DescribeShareGroupOffsets v1; lag -1 when unknown), and a group's
+// (DescribeShareGroupOffsets v1; -1 when unknown), and a group's
 // members, assignments and offsets as /api/group writes them.
 struct ShareOffset {
   std::string topic;

@@ -44,8 +44,7 @@ std::vector<ShareOffset> share_offsets(client::InProcessClient& kafka, const std
     client::throw_if_kafka_error(rg.error_code, rg.error_message.value_or("group " + group));
     for (const auto& t : rg.topics)
       for (const auto& p : t.partitions)
-        if (p.error_code == 0 && p.start_offset >= 0)
-          out.push_back({t.topic_name, p.partition_index, p.start_offset, p.lag});
+        if (p.error_code == 0) out.push_back({t.topic_name, p.partition_index, p.start_offset, p.lag});
   }
   std::sort(out.begin(), out.end(), [](const ShareOffset& a, const ShareOffset& b) {
     return std::tie(a.topic, a.partition) < std::tie(b.topic, b.partition);
@@ -72,7 +71,11 @@ void write_share_group(JsonWriter& w, ConsoleCall& call, const std::string& grou
   const auto in_flight = call.broker.share_in_flight ? call.broker.share_in_flight(group) : ShareInFlight{};
   w.key("offsets").begin_array();
   for (const auto& o : share_offsets(call.kafka, group)) {
-    w.begin_object().field("topic", o.topic).field("partition", o.partition).field("start_offset", o.start_offset);
+    w.begin_object().field("topic", o.topic).field("partition", o.partition);
+    if (o.start_offset >= 0)
+      w.field("start_offset", o.start_offset);
+    else
+      w.key("start_offset").null();  // initialized, not yet started (latest: set by the first fetch)
     if (o.lag >= 0)
       w.field("lag", o.lag);
     else
