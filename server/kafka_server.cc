@@ -198,8 +198,9 @@ void KafkaServer::startup() {
     collect_groups(out, groups, logs, per_partition);
   });
   metrics_->registry().add_collector([&shares = components_->share_partitions(), &logs = *logs_,
-                                      per_partition = config_.metrics_partition_series](metrics::Exposition& out) {
-    collect_share(out, shares, logs, per_partition);
+                                      per_partition = config_.metrics_partition_series,
+                                      traffic = config_.metrics_requests](metrics::Exposition& out) {
+    collect_share(out, shares, logs, per_partition, traffic);
   });
   metrics_->registry().add_collector(  // KIP-714's pushed client metrics
       [&telemetry = components_->client_metrics()](metrics::Exposition& out) { telemetry.collect(out); });

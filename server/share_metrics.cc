@@ -43,13 +43,14 @@ void share_counter(Exposition& out, const std::string& name, const char* help, c
   out.sample(name, {}, {}, static_cast<double>(c.value()));
 }
 
-void write_share_counters(Exposition& out, const share::ShareMetrics& m) {
+void write_share_counters(Exposition& out, const share::ShareMetrics& m, bool topic_traffic) {
   const std::string acks = "kafka_server_sharegroupmetrics_recordacknowledgements_total";
   out.family(acks, "counter", "Records acknowledged, by acknowledgement type.");
   for (int8_t t = share::ShareMetrics::kFirstAckType; t <= share::ShareMetrics::kLastAckType; ++t)
     out.sample(acks, {"ack_type"}, {share::ShareMetrics::ack_type_name(t)}, static_cast<double>(m.acknowledged(t)));
   share_counter(out, "kafka_server_sharegroupmetrics_acquisitionlocktimeout_total",
                 "Records whose acquisition lock expired, all share partitions.", m.acquisition_lock_timeouts());
+  if (!topic_traffic) return;  // skiff.metrics.requests.enable=false: no BrokerTopicMetrics
   const std::string topics = "kafka_server_brokertopicmetrics_";
   share_counter(out, topics + "totalsharefetchrequests_total", "Share fetches, one per topic fetched.",
                 m.share_fetch_requests());
@@ -69,7 +70,7 @@ int64_t share_lag(int64_t end_offset, int64_t start_offset, int32_t delivery_com
 
 void write_share(Exposition& out, const std::vector<share::SharePartitionStats>& partitions,
                  const share::ShareMetrics& counters, size_t sessions, int64_t session_partitions,
-                 const ShareTopicFn& topic_of, bool per_partition_series) {
+                 const ShareTopicFn& topic_of, bool per_partition_series, bool topic_traffic) {
   if (per_partition_series) {
     std::vector<ShareRow> rows;
     for (const auto& p : partitions) {
@@ -82,7 +83,7 @@ void write_share(Exposition& out, const std::vector<share::SharePartitionStats>&
     std::sort(rows.begin(), rows.end(), [](const ShareRow& a, const ShareRow& b) { return a.labels < b.labels; });
     write_share_partitions(out, rows);
   }
-  write_share_counters(out, counters);
+  write_share_counters(out, counters, topic_traffic);
   const std::string cache = "kafka_server_sharesessioncache_";
   out.family(cache + "sharesessionscount", "gauge", "Share sessions open.");
   out.sample(cache + "sharesessionscount", {}, {}, static_cast<double>(sessions));
@@ -93,7 +94,7 @@ void write_share(Exposition& out, const std::vector<share::SharePartitionStats>&
 }
 
 void collect_share(Exposition& out, share::SharePartitionManager& shares, const storage::LogManager& logs,
-                   bool per_partition_series) {
+                   bool per_partition_series, bool topic_traffic) {
   auto topic_of = [&logs](const share::TopicIdPartition& tp) -> std::optional<ShareTopicView> {
     auto topic = logs.topic_by_id(tp.topic_id);
     auto log = topic ? logs.get_log(topic->name, tp.partition) : nullptr;
@@ -102,7 +103,7 @@ void collect_share(Exposition& out, share::SharePartitionManager& shares, const 
   };
   auto partitions = per_partition_series ? shares.partition_stats() : std::vector<share::SharePartitionStats>{};
   write_share(out, partitions, shares.metrics(), shares.sessions().size(), shares.sessions().total_partitions(),
-              topic_of, per_partition_series);
+              topic_of, per_partition_series, topic_traffic);
 }
 
 }  // namespace skiff::server

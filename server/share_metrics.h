@@ -18,6 +18,8 @@
 //   kafka_server_sharegroupmetrics_acquisitionlocktimeout_total  (all partitions)
 // The per-partition families follow metrics.partition.series like the
 // consumer-group ones; a partition of an unknown topic (deleted) has none.
+// topic_traffic false (skiff.metrics.requests.enable=false): no
+// brokertopicmetrics families, as for the other topic traffic.
 // Thread rules: collect_share from any thread (the HTTP thread, under the
 // registry's lock); it takes each share partition's lock in turn, briefly.
 #pragma once
@@ -47,10 +49,10 @@ int64_t share_lag(int64_t end_offset, int64_t start_offset, int32_t delivery_com
 // The families above from the manager's partitions and counters.
 void write_share(metrics::Exposition& out, const std::vector<share::SharePartitionStats>& partitions,
                  const share::ShareMetrics& counters, size_t sessions, int64_t session_partitions,
-                 const ShareTopicFn& topic_of, bool per_partition_series);
+                 const ShareTopicFn& topic_of, bool per_partition_series, bool topic_traffic = true);
 
 // write_share over the broker's manager and logs.
 void collect_share(metrics::Exposition& out, share::SharePartitionManager& shares, const storage::LogManager& logs,
-                   bool per_partition_series);
+                   bool per_partition_series, bool topic_traffic);
 
 }  // namespace skiff::server

@@ -24,7 +24,7 @@ std::optional<server::ShareTopicView> share_topic_of(const share::TopicIdPartiti
   return std::nullopt;
 }
 
-std::string share_exposition(bool per_partition_series) {
+std::string share_exposition(bool per_partition_series, bool topic_traffic = true) {
   std::vector<share::SharePartitionStats> parts{
       {"q \"1\"", {topic_uuid(1), 0}, 15, 2, 40, 10, 3},
       {"q2", {topic_uuid(2), 0}, 1, 1, 0, 0, 0},
@@ -38,7 +38,7 @@ std::string share_exposition(bool per_partition_series) {
   m.session_evictions().add(1);
   m.acquisition_lock_timeouts().add(3);
   metrics::Exposition out;
-  server::write_share(out, parts, m, 2, 5, share_topic_of, per_partition_series);
+  server::write_share(out, parts, m, 2, 5, share_topic_of, per_partition_series, topic_traffic);
   return out.text();
 }
 
@@ -77,4 +77,10 @@ TEST_CASE("share metrics: broker-wide counters and the session cache", "[share_m
     CHECK_THAT(text, Contains("kafka_server_sharesessioncache_sharesessionevictions_total 1\n"));
     CHECK(Contains("kafka_server_sharepartitionmetrics_inflightmessagecount").match(text) == per_partition);
   }
+}
+
+TEST_CASE("share metrics: no share BrokerTopicMetrics when request metrics are off", "[share_metrics]") {
+  const auto text = share_exposition(true, false);
+  CHECK_THAT(text, !Contains("kafka_server_brokertopicmetrics_"));
+  CHECK_THAT(text, Contains("kafka_server_sharegroupmetrics_recordacknowledgements_total{ack_type=\"Accept\"} 7\n"));
 }
