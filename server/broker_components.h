@@ -59,6 +59,7 @@ class BrokerComponents {
   group::GroupCoordinator& groups() { return *groups_; }
   txn::TxnHost& txn_host() { return *txn_; }
   sharecoord::ShareCoordinator& share_coordinator() { return *share_coordinator_; }
+  share::SharePartitionManager& share_partitions() { return *share_partitions_; }
   api::telemetry::ClientMetricsManager& client_metrics() { return *client_metrics_; }
   api::quota::QuotaManager& quotas() { return *quotas_; }
   const std::shared_ptr<api::quota::ClientQuotaStore>& client_quotas() const { return services_.client_quotas; }

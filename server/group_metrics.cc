@@ -77,10 +77,12 @@ void write_counts(Exposition& out, const std::vector<GroupSnapshot>& groups) {
   static constexpr std::array kClassicStates{GroupState::kEmpty, GroupState::kPreparingRebalance,
                                              GroupState::kCompletingRebalance, GroupState::kStable, GroupState::kDead};
   static constexpr std::array kConsumerStates{"Empty", "Assigning", "Reconciling", "Stable", "Dead"};
+  static constexpr std::array kShareStates{"Empty", "Stable", "Dead"};
   const std::string group_count = "kafka_server_group_coordinator_metrics_group_count";
-  out.family(group_count, "gauge", "Groups using the protocol (classic or consumer).");
+  out.family(group_count, "gauge", "Groups using the protocol (classic, consumer or share).");
   out.sample(group_count, {"protocol"}, {"classic"}, count(groups, "classic"));
   out.sample(group_count, {"protocol"}, {"consumer"}, count(groups, "consumer"));
+  out.sample(group_count, {"protocol"}, {"share"}, count(groups, "share"));
   const std::string classic = "kafka_server_group_coordinator_metrics_classic_group_count";
   out.family(classic, "gauge", "Classic groups in the state.");
   for (auto s : kClassicStates)
@@ -88,6 +90,9 @@ void write_counts(Exposition& out, const std::vector<GroupSnapshot>& groups) {
   const std::string consumer = "kafka_server_group_coordinator_metrics_consumer_group_count";
   out.family(consumer, "gauge", "Consumer groups (KIP-848's protocol) in the state.");
   for (const char* s : kConsumerStates) out.sample(consumer, {"state"}, {s}, count(groups, "consumer", s));
+  const std::string share = "kafka_server_group_coordinator_metrics_share_group_count";
+  out.family(share, "gauge", "Share groups (KIP-932) in the state.");
+  for (const char* s : kShareStates) out.sample(share, {"state"}, {s}, count(groups, "share", s));
   double offsets = 0;
   for (const auto& g : groups) offsets += static_cast<double>(g.offsets.size());
   out.family("kafka_server_group_coordinator_metrics_offset_count", "gauge", "Committed offsets retained.");

@@ -14,6 +14,7 @@
 //   kafka_server_group_coordinator_metrics_group_count           {protocol}
 //   kafka_server_group_coordinator_metrics_classic_group_count   {state}
 //   kafka_server_group_coordinator_metrics_consumer_group_count  {state}
+//   kafka_server_group_coordinator_metrics_share_group_count     {state}
 //   kafka_server_group_coordinator_metrics_offset_count
 // A committed offset of a partition this broker does not have (its topic
 // deleted or never created) has no lag sample; nor has a negative one (no

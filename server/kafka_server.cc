@@ -21,6 +21,7 @@
 #include "server/fd_budget.h"
 #include "server/group_metrics.h"
 #include "server/http_routes.h"
+#include "server/share_metrics.h"
 #include "server/storage_config.h"
 #include "server/version.h"
 
@@ -196,6 +197,11 @@ void KafkaServer::startup() {
                                       per_partition = config_.metrics_partition_series](metrics::Exposition& out) {
     collect_groups(out, groups, logs, per_partition);
   });
+  metrics_->registry().add_collector([&shares = components_->share_partitions(), &logs = *logs_,
+                                      per_partition = config_.metrics_partition_series,
+                                      traffic = config_.metrics_requests](metrics::Exposition& out) {
+    collect_share(out, shares, logs, per_partition, traffic);
+  });
   metrics_->registry().add_collector(  // KIP-714's pushed client metrics
       [&telemetry = components_->client_metrics()](metrics::Exposition& out) { telemetry.collect(out); });
   metrics_->registry().add_collector(
@@ -229,6 +235,14 @@ void KafkaServer::start_console() {
     for (auto& c : m->instances())
       out.push_back({c.id.to_string(), c.client.client_id, c.client.software_name, c.client.software_version,
                      c.client.source_address, c.last_push_ms, std::move(c.metrics)});
+    return out;
+  };
+  broker.share_in_flight = [&shares = components_->share_partitions(), &logs = *logs_](const std::string& group) {
+    console::ShareInFlight out;
+    for (const auto& p : shares.partition_stats()) {
+      if (p.group_id != group) continue;
+      if (auto topic = logs.topic_by_id(p.tp.topic_id)) out[{topic->name, p.tp.partition}] = p.in_flight_records;
+    }
     return out;
   };
   console_ =

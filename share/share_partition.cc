@@ -308,12 +308,14 @@ void SharePartition::on_lock_timeout(const std::string& member, int64_t first, i
   if (it == cached_.begin()) return;
   --it;
   std::vector<PersistedBatch> writes;
+  uint64_t timed_out = 0;
   int32_t max_delivery = max_delivery_count();
   auto release = [&](InFlightState& s, int64_t f, int64_t l) {
     if (s.state != RecordState::kAcquired || s.lock_id != lock_id) return;
     RecordState next = l < start_offset_ ? RecordState::kArchived : RecordState::kAvailable;
     if (!s.try_update(next, 0, max_delivery, "")) return;
     s.lock_id = 0;
+    timed_out += static_cast<uint64_t>(l - f + 1);
     writes.push_back({f, l, static_cast<int8_t>(s.state), static_cast<int16_t>(s.delivery_count)});
     if (s.state != RecordState::kArchived) find_next_fetch_offset_ = true;
     if (terminal(s.state)) delivery_complete_count_ += records_from_start(f, l);
@@ -330,6 +332,8 @@ void SharePartition::on_lock_timeout(const std::string& member, int64_t first, i
       release(o->second, o->first, o->first);
   }
   (void)member;
+  lock_timeouts_ += timed_out;
+  if (timed_out > 0 && ports_.on_lock_timeout) ports_.on_lock_timeout(timed_out);
   if (writes.empty()) return;
   write_changes(std::move(writes), [this](ErrorCode code, const std::string& message) {
     if (code != ErrorCode::kNone)

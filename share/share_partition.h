@@ -121,6 +121,8 @@ class SharePartition {
     std::function<void(const PersistedState& update, std::function<void(ErrorCode, std::string)> done)> write;
     // Records may have become acquirable (wake the waiting share fetches).
     std::function<void()> on_acquirable;
+    // `records` acquisition locks expired (metrics; may be empty).
+    std::function<void(uint64_t records)> on_lock_timeout;
   };
 
   // offset_for_timestamp: ListOffsets' meaning: -1 latest (the high
@@ -176,6 +178,11 @@ class SharePartition {
   };
   std::optional<OffsetView> offset_state(int64_t offset) const;
   size_t cached_batches() const { return cached_.size(); }
+  // Kafka's SharePartitionMetrics gauges: InFlightMessageCount (end - start
+  // + 1 while anything is cached) and InFlightBatchCount (cached batches).
+  int32_t in_flight_record_count() const { return in_flight_records(); }
+  // Records whose acquisition lock expired, since the partition was loaded.
+  uint64_t lock_timeouts() const { return lock_timeouts_; }
   // Whether the batch starting at first_offset is tracked per offset.
   bool per_offset(int64_t first_offset) const;
 
@@ -293,6 +300,7 @@ class SharePartition {
   bool find_next_fetch_offset_ = false;
   std::optional<GapWindow> gap_window_;
   uint64_t next_lock_id_ = 1;
+  uint64_t lock_timeouts_ = 0;
 };
 
 }  // namespace skiff::share

@@ -2,6 +2,7 @@
 #include "share/share_partition_manager.h"
 
 #include <memory>
+#include <set>
 #include <vector>
 
 namespace skiff::share {
@@ -95,6 +96,7 @@ std::shared_ptr<SharePartitionManager::Entry> SharePartitionManager::get_or_crea
       done(code, std::move(message));
     });
   };
+  p.on_lock_timeout = [this](uint64_t records) { metrics_.acquisition_lock_timeouts().add(records); };
   p.on_acquirable = [this, group_id, tp] {
     defer([this, group_id, tp] {
       if (ports_.on_acquirable) ports_.on_acquirable(group_id, tp);
@@ -204,6 +206,9 @@ void SharePartitionManager::acknowledge(
     done({});
     return;
   }
+  std::set<Uuid> topics;
+  for (const auto& [tp, batches] : acks) topics.insert(tp.topic_id);
+  metrics_.share_acknowledgement_requests().add(topics.size());
   auto g = std::make_shared<Gather>();
   g->remaining = acks.size();
   g->done = std::move(done);
@@ -216,7 +221,8 @@ void SharePartitionManager::acknowledge(
       PartitionLock l(e->mu);
       if (e->sp && e->sp->state() == SharePartition::State::kActive) {
         applied = true;
-        e->sp->acknowledge(member_id, batches, [this, g, i, e](ShareResult r) {
+        e->sp->acknowledge(member_id, batches, [this, g, i, e, acked = batches](ShareResult r) {
+          count_acknowledged(r, acked);
           if (fences(r.code)) {
             e->sp->mark_fenced();
             remove(e);
@@ -225,7 +231,10 @@ void SharePartitionManager::acknowledge(
         });
       }
     }
-    if (!applied) g->put(i, {ErrorCode::kUnknownTopicOrPartition, kUnknownTopicOrPartition});
+    if (!applied) {
+      metrics_.failed_share_acknowledgement_requests().add();
+      g->put(i, {ErrorCode::kUnknownTopicOrPartition, kUnknownTopicOrPartition});
+    }
     if (ports_.on_acquirable) ports_.on_acquirable(group_id, tp);
   }
 }
@@ -270,6 +279,8 @@ void SharePartitionManager::release_session(const std::string& group_id, const s
 void SharePartitionManager::on_disconnect(const std::string& connection_id) {
   auto d = sessions_.on_disconnect(connection_id);
   if (!d) return;
+  // Kafka's ShareSessionEvictionsPerSec: a live session's connection closed.
+  if (d->member_left) metrics_.session_evictions().add();
   if (d->member_left) {
     for (const TopicIdPartition& tp : d->partitions) {
       with_partition(d->key.group_id, tp, [&](SharePartition& sp) {
@@ -302,6 +313,42 @@ void SharePartitionManager::on_log_start_offset(const TopicIdPartition& tp, int6
 size_t SharePartitionManager::partition_count() const {
   std::lock_guard lock(mu_);
   return partitions_.size();
+}
+
+// Kafka's ShareGroupMetrics.recordAcknowledgement: a batch of one type
+// counts its records, a batch of per-record types one per record.
+void SharePartitionManager::count_acknowledged(const ShareResult& r, const std::vector<AcknowledgementBatch>& batches) {
+  if (!r.ok()) {
+    metrics_.failed_share_acknowledgement_requests().add();
+    return;
+  }
+  for (const auto& b : batches) {
+    if (b.acknowledge_types.size() == 1) {
+      metrics_.record_acknowledgement(b.acknowledge_types[0],
+                                      static_cast<uint64_t>(b.last_offset - b.first_offset + 1));
+    } else {
+      for (int8_t type : b.acknowledge_types) metrics_.record_acknowledgement(type);
+    }
+  }
+}
+
+std::vector<SharePartitionStats> SharePartitionManager::partition_stats() const {
+  std::vector<std::shared_ptr<Entry>> all;
+  {
+    std::lock_guard lock(mu_);
+    all.reserve(partitions_.size());
+    for (const auto& [key, e] : partitions_) all.push_back(e);
+  }
+  std::vector<SharePartitionStats> out;
+  out.reserve(all.size());
+  for (const auto& e : all) {
+    PartitionLock l(e->mu);
+    if (!e->sp || e->sp->state() != SharePartition::State::kActive) continue;
+    const SharePartition& sp = *e->sp;
+    out.push_back({e->group_id, e->tp, sp.in_flight_record_count(), static_cast<int64_t>(sp.cached_batches()),
+                   sp.start_offset(), sp.delivery_complete_count(), sp.lock_timeouts()});
+  }
+  return out;
 }
 
 }  // namespace skiff::share

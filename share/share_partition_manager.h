@@ -26,11 +26,23 @@
 #include <vector>
 
 #include "coordinator/runtime/timer_queue.h"
+#include "share/share_metrics.h"
 #include "share/share_partition.h"
 #include "share/share_session.h"
 #include "share/state_persister.h"
 
 namespace skiff::share {
+
+// One loaded share partition as /metrics reports it (read under its lock).
+struct SharePartitionStats {
+  std::string group_id;
+  TopicIdPartition tp;
+  int32_t in_flight_records = 0;  // Kafka's InFlightMessageCount
+  int64_t in_flight_batches = 0;  // Kafka's InFlightBatchCount
+  int64_t start_offset = 0;
+  int32_t delivery_complete_count = 0;
+  uint64_t lock_timeouts = 0;  // records whose acquisition lock expired (AcquisitionLockTimeoutPerSec)
+};
 
 class SharePartitionManager {
  public:
@@ -89,6 +101,13 @@ class SharePartitionManager {
 
   size_t partition_count() const;
 
+  // The broker-wide share counters (share/share_metrics.h); any thread.
+  ShareMetrics& metrics() { return metrics_; }
+  const ShareMetrics& metrics() const { return metrics_; }
+  // The loaded (ACTIVE) partitions, in (group, topic id, partition) order;
+  // takes each partition's lock in turn, briefly. Any thread.
+  std::vector<SharePartitionStats> partition_stats() const;
+
  private:
   struct Entry {
     std::recursive_mutex mu;
@@ -105,11 +124,13 @@ class SharePartitionManager {
   void on_loaded(const std::shared_ptr<Entry>& e, ErrorCode code, const std::string& message,
                  const PersistedState& state);
   static bool fences(ErrorCode code);
+  void count_acknowledged(const ShareResult& r, const std::vector<AcknowledgementBatch>& batches);
 
   StatePersister& persister_;
   const ShareGroupConfigPort& config_;
   Ports ports_;
   ShareSessionCache sessions_;
+  ShareMetrics metrics_;
   mutable std::mutex mu_;
   std::map<Key, std::shared_ptr<Entry>> partitions_;
 };

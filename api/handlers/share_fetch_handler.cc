@@ -6,6 +6,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <set>
 
 #include "api/authorize.h"
 #include "api/purgatory.h"
@@ -162,6 +163,8 @@ struct ShareFetchState {
       pd.error_message = r.message;
       parts.push_back({tp, std::move(pd)});
     }
+    for (const auto& [tp, pd] : parts)  // Kafka's FailedShareFetchRequestsPerSec: per failed partition
+      if (pd.error_code != 0) shares.metrics().failed_share_fetch_requests().add();
     if (subsequent) {  // incremental: what changed only
       std::erase_if(parts, [&](const auto& e) {
         return !shares.sessions().must_respond(key, e.first, !e.second.acquired_records.empty(),
@@ -361,6 +364,9 @@ void ShareFetchHandler::handle(ApiRequest& request, ShareFetchRequest& body, Res
     }
     return;
   }
+  std::set<Uuid> topics;  // Kafka's TotalShareFetchRequestsPerSec: once per topic fetched
+  for (const auto& tp : ctx.context.partitions) topics.insert(tp.topic_id);
+  shares_.metrics().share_fetch_requests().add(topics.size());
   const int16_t version = request.api_version();
   auto state = make_state(shares_, body, version, ctx.context);
   resolve(services_, request, *state, ctx.context.partitions);

@@ -39,6 +39,9 @@ struct TelemetryClient {
   std::vector<std::pair<std::string, double>> metrics;  // name{attributes}, value
 };
 
+// In-flight records of a share group by (topic, partition).
+using ShareInFlight = std::map<std::pair<std::string, int32_t>, int64_t>;
+
 // What endpoints read besides the Kafka client; all outlive the service.
 struct ConsoleBroker {
   const config::BrokerInfo* info = nullptr;
@@ -50,6 +53,10 @@ struct ConsoleBroker {
   // The clients that push metrics (KIP-714): no Kafka API lists them, so
   // server/ hands the console this view (empty: none). Any thread.
   std::function<std::vector<TelemetryClient>()> telemetry_clients;
+  // A share group's in-flight records per (topic, partition) that the broker
+  // has loaded (Kafka's InFlightMessageCount): no Kafka API reports them, so
+  // server/ hands the console this view (empty: none). Any thread.
+  std::function<ShareInFlight(const std::string& group)> share_in_flight;
 
   std::string security_protocol(const std::string& listener) const {
     auto it = security_protocols.find(listener);
@@ -138,5 +145,19 @@ std::map<std::string, int32_t> topic_partitions(client::InProcessClient& kafka,
 std::map<std::pair<std::string, int32_t>, int64_t> list_offsets(
     client::InProcessClient& kafka, const std::map<std::string, std::vector<int32_t>>& partitions, int64_t timestamp,
     bool read_committed = false);
+
+// Share groups (console_share_groups.cc): members per group
+// (ShareGroupDescribe), each partition's start offset and lag
+// (DescribeShareGroupOffsets v1; -1 when unknown), and a group's
+// members, assignments and offsets as /api/group writes them.
+struct ShareOffset {
+  std::string topic;
+  int32_t partition = 0;
+  int64_t start_offset = -1;
+  int64_t lag = -1;
+};
+std::map<std::string, int64_t> share_member_counts(client::InProcessClient& kafka, const std::vector<std::string>& ids);
+std::vector<ShareOffset> share_offsets(client::InProcessClient& kafka, const std::string& group);
+void write_share_group(JsonWriter& w, ConsoleCall& call, const std::string& group);
 
 }  // namespace skiff::console

@@ -1,8 +1,10 @@
-// The consumer group endpoints: list, describe, reset offsets, delete
+// The group endpoints: list, describe, reset offsets, delete
 // (docs/console-api.md). Classic groups are described with DescribeGroups,
 // KIP-848 consumer groups with ConsumerGroupDescribe; offsets and lag come
 // from OffsetFetch and ListOffsets, a reset is an OffsetCommit as
-// kafka-consumer-groups --reset-offsets sends it (generation -1).
+// kafka-consumer-groups --reset-offsets sends it (generation -1). Share
+// groups (KIP-932) are described in console_share_groups.cc; they have no
+// reset here (400).
 #include "apps/console/console_endpoints.h"
 #include "protocol/consumer_protocol.h"
 #include "protocol/generated/consumer_group_describe_request.h"
@@ -66,12 +68,19 @@ std::vector<GroupSummary> all_groups(client::InProcessClient& kafka) {
 }
 
 // Members per group: one DescribeGroups for the classic groups, one
-// ConsumerGroupDescribe for the KIP-848 ones.
+// ConsumerGroupDescribe for the KIP-848 ones, one ShareGroupDescribe for
+// the share groups.
 std::map<std::string, int64_t> member_counts(client::InProcessClient& kafka, const std::vector<GroupSummary>& groups) {
   protocol::DescribeGroupsRequest classic;
   protocol::ConsumerGroupDescribeRequest consumer;
-  for (const auto& g : groups) (g.group_type == "consumer" ? consumer.group_ids : classic.groups).push_back(g.id);
-  std::map<std::string, int64_t> out;
+  std::vector<std::string> share;
+  for (const auto& g : groups) {
+    if (g.group_type == "share")
+      share.push_back(g.id);
+    else
+      (g.group_type == "consumer" ? consumer.group_ids : classic.groups).push_back(g.id);
+  }
+  std::map<std::string, int64_t> out = share_member_counts(kafka, share);
   if (!classic.groups.empty())
     for (const auto& d : kafka.call<protocol::DescribeGroupsResponse>(classic, 5).groups)
       if (d.error_code == 0) out[d.group_id] = static_cast<int64_t>(d.members.size());
@@ -170,6 +179,28 @@ std::map<TopicPartition, int64_t> reset_targets(ConsoleCall& call,
   return targets;
 }
 
+// A share group in the list: its lag is the sum of DescribeShareGroupOffsets'.
+void write_share_summary(JsonWriter& w, client::InProcessClient& kafka, const GroupSummary& g,
+                         const std::map<std::string, int64_t>& members) {
+  const auto offsets = share_offsets(kafka, g.id);
+  int64_t lag = 0;
+  bool any = false;
+  for (const auto& o : offsets) {
+    if (o.lag < 0) continue;
+    lag += o.lag;
+    any = true;
+  }
+  w.begin_object().field("group_id", g.id).field("state", g.state).field("protocol_type", g.protocol_type);
+  w.field("group_type", g.group_type);
+  const auto m = members.find(g.id);
+  w.field("members", m == members.end() ? int64_t{0} : m->second);
+  if (any)
+    w.field("lag", lag);
+  else
+    w.key("lag").null();
+  w.end_object();
+}
+
 }  // namespace
 
 std::string list_groups(ConsoleCall& call) {
@@ -178,6 +209,10 @@ std::string list_groups(ConsoleCall& call) {
   const auto groups = all_groups(call.kafka);
   const auto members = member_counts(call.kafka, groups);
   for (const auto& g : groups) {
+    if (g.group_type == "share") {
+      write_share_summary(w, call.kafka, g, members);
+      continue;
+    }
     const auto committed = committed_offsets(call.kafka, g.id);
     const auto ends = end_offsets(call.kafka, committed);
     int64_t lag = 0;
@@ -201,6 +236,10 @@ std::string describe_group(ConsoleCall& call) {
   JsonWriter w;
   w.begin_object().field("group_id", g.id).field("state", g.state).field("protocol_type", g.protocol_type);
   w.field("group_type", g.group_type.empty() ? "classic" : g.group_type);
+  if (g.group_type == "share") {
+    write_share_group(w, call, g.id);
+    return w.end_object().take();
+  }
   write_members(w, call.kafka, g);
   const auto committed = committed_offsets(call.kafka, g.id);
   const auto ends = end_offsets(call.kafka, committed);
@@ -217,6 +256,8 @@ std::string describe_group(ConsoleCall& call) {
 
 std::string reset_group_offsets(ConsoleCall& call) {
   const auto g = find_group(call.kafka, call.required_string("id"));
+  if (g.group_type == "share")
+    bad_request("group " + g.id + " is a share group: reset its offsets with kafka-share-groups --reset-offsets");
   if (g.state != "Empty")
     throw client::ClientError(409, "NON_EMPTY_GROUP", 68,
                               "group " + g.id + " is " + g.state + ": stop its consumers first");

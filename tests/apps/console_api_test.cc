@@ -9,7 +9,10 @@
 #include "common/json.h"
 #include "protocol/generated/offset_commit_request.h"
 #include "protocol/generated/offset_commit_response.h"
+#include "protocol/generated/share_group_heartbeat_request.h"
+#include "protocol/generated/share_group_heartbeat_response.h"
 #include "tests/api/api_harness.h"
+#include "tests/coordinator/group/share_group_support.h"
 
 namespace skiff::console {
 namespace {
@@ -24,6 +27,9 @@ class Console {
     ConsoleBroker broker;
     broker.info = &info_;
     broker.version = "test";
+    broker.share_in_flight = [this](const std::string& group) {
+      return share_in_flight ? share_in_flight(group) : ShareInFlight{};
+    };
     service_ = std::make_unique<ConsoleService>(harness_.apis(), harness_.components().sasl_mechanisms(), config_,
                                                 std::move(broker));
   }
@@ -43,6 +49,7 @@ class Console {
     return *v;
   }
   std::string authorization;
+  std::function<ShareInFlight(const std::string&)> share_in_flight;  // the broker's view of a share group
   test::ApiHarness& harness() { return harness_; }
 
  private:
@@ -184,6 +191,68 @@ TEST_CASE("console: group lag, a reset of an empty group, and its deletion", "[c
   CHECK(c.post("/api/group/reset", R"({"id":"nope","to":"latest"})").status == 404);
   c.ok(c.post("/api/group/delete", R"({"id":"g"})"));
   CHECK(c.ok(c.get("/api/groups")).find("groups")->array.empty());
+}
+
+// A share group's member, over the ShareStateInitializer `port` answering at once.
+struct ShareRig {
+  Console c{{"group.share.assignment.interval.ms=0"}};
+  test::FakeShareState port;
+  group::GroupCoordinator& groups = *c.harness().components().services().groups;
+  ShareRig() { groups.set_share_state(&port); }
+  ~ShareRig() { groups.set_share_state(nullptr); }
+  protocol::ShareGroupHeartbeatResponse beat(int32_t epoch, std::optional<std::vector<std::string>> topics = {}) {
+    protocol::ShareGroupHeartbeatRequest req;
+    req.group_id = "sg";
+    req.member_id = "m-1";
+    req.member_epoch = epoch;
+    req.subscribed_topic_names = std::move(topics);
+    return c.harness().call<protocol::ShareGroupHeartbeatResponse>(req, 1);
+  }
+};
+
+TEST_CASE("console: a share group's members, assignment, start offset, in-flight records and lag", "[console]") {
+  ShareRig rig;
+  Console& c = rig.c;
+  c.ok(c.post("/api/topics/create", R"({"name":"t","partitions":1})"), 201);
+  for (int i = 0; i < 4; ++i) produce(c, "k", "v", 0);
+  REQUIRE(rig.beat(0, std::vector<std::string>{"t"}).error_code == 0);
+  REQUIRE(rig.beat(1).error_code == 0);  // assigned t-0; its state initialized at offset 0
+  c.share_in_flight = [](const std::string& group) {
+    return group == "sg" ? ShareInFlight{{{"t", 0}, 2}} : ShareInFlight{};
+  };
+
+  auto groups = c.ok(c.get("/api/groups"));
+  REQUIRE(groups.find("groups")->array.size() == 1);
+  const auto& g = groups.find("groups")->array[0];
+  CHECK(g.find("group_id")->string == "sg");
+  CHECK(g.find("group_type")->string == "share");
+  CHECK(g.find("protocol_type")->string == "share");
+  CHECK(g.find("members")->number == 1);
+  CHECK(g.find("lag")->number == 4);  // end 4 - start 0 - delivery complete 0
+
+  auto group = c.ok(c.get("/api/group", {{"id", "sg"}}));
+  CHECK(group.find("state")->string == "Stable");
+  CHECK(group.find("protocol")->string == "simple");
+  const auto& members = group.find("members")->array;
+  REQUIRE(members.size() == 1);
+  CHECK(members[0].find("member_id")->string == "m-1");
+  REQUIRE(members[0].find("assignments")->array.size() == 1);
+  CHECK(members[0].find("assignments")->array[0].find("topic")->string == "t");
+  CHECK(members[0].find("assignments")->array[0].find("partition")->number == 0);
+  const auto& offsets = group.find("offsets")->array;
+  REQUIRE(offsets.size() == 1);
+  CHECK(offsets[0].find("topic")->string == "t");
+  CHECK(offsets[0].find("partition")->number == 0);
+  CHECK(offsets[0].find("start_offset")->number == 0);
+  CHECK(offsets[0].find("lag")->number == 4);
+  CHECK(offsets[0].find("in_flight")->number == 2);
+
+  // Not loaded on the broker: no in-flight count.
+  c.share_in_flight = nullptr;
+  auto unloaded = c.ok(c.get("/api/group", {{"id", "sg"}}));
+  CHECK(unloaded.find("offsets")->array[0].find("in_flight")->kind == JsonValue::Kind::kNull);
+  // A share group has no OffsetCommit reset.
+  CHECK(c.post("/api/group/reset", R"({"id":"sg","to":"earliest"})").status == 400);
 }
 
 TEST_CASE("console: read-only refuses every change, a POST must be JSON", "[console]") {

@@ -4,7 +4,9 @@ download never used). In the page: create a topic, produce a message, find it
 by key; a real consumer group (confluent-kafka) commits offsets behind the
 end and its lag, as the page shows it, falls while it runs; once it stopped,
 the page resets its offsets to earliest and shows the lag back at the topic's
-message count. A read-only console (http.console.write.enabled=false) shows
+message count. A share group's view shows its member, assignment, start
+offset, records in flight and lag while a ShareConsumer holds records. A
+read-only console (http.console.write.enabled=false) shows
 no write control, and a POST gets 403.
 
 Every wait is bounded. Screenshots of each step go to $SKIFF_TEST_ARTIFACTS
@@ -315,6 +317,76 @@ def test_console_topic_messages_and_group_lag(client, tmp_path, browser, artifac
         expect(page.get_by_test_id("chart-bytes-now")).to_contain_text("/s", timeout=10_000)
         page.screenshot(path=artifacts / "06-overview-live.png", full_page=False)
         assert errors == [], errors
+    finally:
+        b.stop()
+
+
+def test_console_share_group(client, tmp_path, browser, artifacts):
+    """A share group (KIP-932) in the groups view: one confluent-kafka
+    ShareConsumer ACCEPTs 5 records and leaves, a second holds the next 10
+    without acknowledging them; the page lists the group as a share group
+    with its lag, and its view shows the member, its assignment, the share
+    partition's start offset, the records in flight and the lag, as the API
+    reports them (checked for consistency first)."""
+    only_for(client, "confluent_kafka")
+    from playwright.sync_api import expect
+    from harness.share import SHARE_OVERRIDES, Consumer
+    b = start_broker(tmp_path, "share", **SHARE_OVERRIDES)
+    port = b.http_port()
+    topic = f"console-share-{uuid.uuid4().hex[:8]}"
+    group = f"console-sg-{uuid.uuid4().hex[:8]}"
+    n = 10
+    try:
+        assert api(port, "POST", "/api/topics/create", {"name": topic, "partitions": 1})[0] == 201
+        # Kafka's default share.auto.offset.reset is latest: a first member
+        # loads the share partition (start offset 0, in_flight known), then
+        # ACCEPTs 5 records, which moves the start offset, and leaves.
+        with Consumer("confluent_kafka", b.bootstrap, group, topic, tmp_path / "a.jsonl", ack="accept",
+                      max_records=5, timeout=60) as a:
+            deadline = time.monotonic() + 30
+            while True:
+                status, g = api(port, "GET", f"/api/group?id={group}")
+                if status == 200 and any(o.get("in_flight") is not None for o in g.get("offsets", [])):
+                    break
+                assert time.monotonic() < deadline, f"share partition not loaded within 30 s: {status} {g}\n{a.tail()}"
+                time.sleep(0.2)
+            produce_bulk(b.bootstrap, topic, 5)
+            assert a.wait_exit(60) == 0, a.tail()
+        produce_bulk(b.bootstrap, topic, n)
+        # A second member holds what it gets without acknowledging: the
+        # broker's acquisition covers the batch, all n in flight.
+        with Consumer("confluent_kafka", b.bootstrap, group, topic, tmp_path / "b.jsonl", ack="none",
+                      hold_ms=60_000, timeout=90) as c:
+            c.wait_for(lambda evs: any(e.get("ev") == "holding" for e in evs), 30, "records held")
+            # The API's view while B holds (what A's close committed is the
+            # client's business): a start offset, B's n records in flight and
+            # in the lag at least.
+            status, g = api(port, "GET", f"/api/group?id={group}")
+            assert status == 200 and len(g["offsets"]) == 1, g
+            o = g["offsets"][0]
+            assert o["start_offset"] is not None and 0 <= o["start_offset"] <= 5, g
+            assert o["in_flight"] is not None and o["in_flight"] >= n, g
+            assert o["lag"] is not None and n <= o["lag"] <= 5 + n - o["start_offset"], g
+            page, errors = open_page(browser, port)
+            page.goto(f"http://127.0.0.1:{port}/#/groups")
+            row = page.locator(f'[data-testid=group-row][data-group="{group}"]')
+            expect(row).to_have_count(1)
+            expect(row).to_contain_text("share")
+            expect(row.get_by_test_id("group-lag")).to_have_text(str(o["lag"]), timeout=10_000)
+            page.screenshot(path=artifacts / "01-groups-share.png", full_page=True)
+
+            page.goto(f"http://127.0.0.1:{port}/#/group/{group}")
+            expect(page.get_by_test_id("group-state")).to_have_text("Stable")
+            expect(page.get_by_test_id("member-row")).to_have_count(1)
+            expect(page.get_by_test_id("member-row")).to_contain_text(f"{topic}-0")
+            srow = page.locator(f'[data-testid=share-offset-row][data-topic="{topic}"][data-partition="0"]')
+            expect(srow.get_by_test_id("share-start-offset")).to_have_text(str(o["start_offset"]))
+            expect(srow.get_by_test_id("share-in-flight")).to_have_text(str(o["in_flight"]))
+            expect(srow.get_by_test_id("share-lag")).to_have_text(str(o["lag"]))
+            expect(page.get_by_test_id("group-total-lag")).to_have_text(str(o["lag"]))
+            expect(page.get_by_test_id("reset-hint")).to_contain_text("share group")
+            page.screenshot(path=artifacts / "02-share-group.png", full_page=True)
+            assert errors == [], errors
     finally:
         b.stop()
 

@@ -277,6 +277,48 @@ def test_reject_never_redelivered(share_client, sbroker, tmp_path):
         assert c2.recs() == [], f"rejected/accepted records redelivered: {c2.recs()}"
 
 
+def test_share_metrics_on_skiff(share_client, sbroker, tmp_path):
+    """Skiff's /metrics after a member ACCEPTs the odd offsets and REJECTs
+    the even ones: Kafka's RecordAcknowledgementsPerSec by ackType (as a
+    total), the share-fetch and acknowledgement totals, the share-group
+    count, and the share partition's gauges with lag 0 once all is done."""
+    if not hasattr(sbroker, "http_port") or sbroker.http_port() is None:
+        pytest.skip("not a Skiff broker with an HTTP listener")
+    from test_metrics import scrape, value
+    b, t, g = sbroker.bootstrap, tname("metrics", share_client), gid()
+    setup_topic(b, t, 1, g)
+    produce(b, t, 10)
+    before, _ = scrape(sbroker)
+    acc0 = value(before, "kafka_server_sharegroupmetrics_recordacknowledgements_total", ack_type="Accept")
+    rej0 = value(before, "kafka_server_sharegroupmetrics_recordacknowledgements_total", ack_type="Reject")
+    labels = {"group": g, "topic": t, "partition": "0"}
+
+    def settled(fams) -> bool:  # every acknowledgement applied, the member still in its session
+        try:
+            return (value(fams, "kafka_server_sharegroupmetrics_recordacknowledgements_total", ack_type="Reject")
+                    - rej0 == 5 and value(fams, "skiff_sharegroup_start_offset", **labels) == 10)
+        except AssertionError:
+            return False
+
+    # The share partition lives while a member has a session: scrape then.
+    with Consumer(share_client, b, g, t, tmp_path / "a.jsonl", ack="reject_even", timeout=20) as c:
+        c.wait_for(lambda evs: len([e for e in evs if e.get("ev") == "rec"]) == 10, 40, "10 records")
+        deadline = time.monotonic() + 15
+        fams, _ = scrape(sbroker)
+        while not settled(fams) and time.monotonic() < deadline:
+            time.sleep(0.2)
+            fams, _ = scrape(sbroker)
+    assert value(fams, "kafka_server_sharegroupmetrics_recordacknowledgements_total", ack_type="Accept") - acc0 == 5
+    assert value(fams, "kafka_server_sharegroupmetrics_recordacknowledgements_total", ack_type="Reject") - rej0 == 5
+    assert value(fams, "kafka_server_brokertopicmetrics_totalsharefetchrequests_total") >= 1
+    assert value(fams, "kafka_server_brokertopicmetrics_totalshareacknowledgementrequests_total") >= 1
+    assert value(fams, "kafka_server_group_coordinator_metrics_group_count", protocol="share") >= 1
+    assert value(fams, "kafka_server_sharesessioncache_sharesessionscount") >= 1
+    assert value(fams, "kafka_server_sharepartitionmetrics_inflightmessagecount", **labels) == 0
+    assert value(fams, "skiff_sharegroup_start_offset", **labels) == 10
+    assert value(fams, "skiff_sharegroup_lag", **labels) == 0
+
+
 def test_delivery_limit_archives(share_client, sbroker, tmp_path):
     """share.delivery.count.limit=3 and RELEASE every time: delivered with
     counts 1, 2, 3, then archived (never a 4th delivery, nothing for a new

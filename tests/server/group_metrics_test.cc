@@ -27,6 +27,7 @@ std::vector<GroupSnapshot> groups() {
       {"billing \"eu\" \\ 1", "classic", "Stable", 2, {{{"gone", 0}, 7}, {{"orders", 0}, 60}, {{"orders", 1}, 9}}},
       {"audit", "consumer", "Reconciling", 1, {{{"orders", 0}, -1}}},
       {"idle", "classic", "Empty", 0, {}},
+      {"jobs", "share", "Stable", 3, {}},
   };
 }
 
@@ -87,6 +88,10 @@ TEST_CASE("group metrics: members, state and the coordinator's counts", "[group_
     CHECK_THAT(text, Contains(m + line));
   CHECK_THAT(text, Contains(m + "consumer_group_count{state=\"Reconciling\"} 1\n"));
   CHECK_THAT(text, Contains(m + "consumer_group_count{state=\"Stable\"} 0\n"));
+  CHECK_THAT(text, Contains(m + "group_count{protocol=\"share\"} 1\n"));
+  CHECK_THAT(text, Contains(m + "share_group_count{state=\"Empty\"} 0\n"));
+  CHECK_THAT(text, Contains(m + "share_group_count{state=\"Stable\"} 1\n"));
+  CHECK_THAT(text, Contains(m + "share_group_count{state=\"Dead\"} 0\n"));
   CHECK_THAT(text, Contains(m + "offset_count 4\n"));
 }
 

@@ -207,5 +207,91 @@ TEST_CASE("the log start offset moving reaches every group's share partition") {
   env.mgr->with_partition("g", env.tp, [](SharePartition& sp) { CHECK(sp.start_offset() == 5); });
 }
 
+// ---- metrics (share/share_metrics.h, SharePartitionManager::partition_stats)
+
+TEST_CASE("share metrics: acknowledgement types are named as Kafka tags them; GAP and unknown are not counted") {
+  ShareMetrics m;
+  CHECK(std::string(ShareMetrics::ack_type_name(1)) == "Accept");
+  CHECK(std::string(ShareMetrics::ack_type_name(2)) == "Release");
+  CHECK(std::string(ShareMetrics::ack_type_name(3)) == "Reject");
+  CHECK(std::string(ShareMetrics::ack_type_name(4)) == "Renew");
+  CHECK(ShareMetrics::ack_type_name(0) == nullptr);
+  m.record_acknowledgement(0, 5);
+  m.record_acknowledgement(9, 5);
+  m.record_acknowledgement(3, 2);
+  CHECK(m.acknowledged(3) == 2);
+  CHECK(m.acknowledged(0) == 0);
+  CHECK(m.acknowledged(1) == 0);
+}
+
+TEST_CASE("share metrics: acknowledgements count per topic, per type and per failed partition") {
+  MgrEnv env;
+  REQUIRE(env.init().ok());
+  env.acquire("m1", 0, 9);
+  env.ack("m1", 0, 3, 1);  // one type: the batch's records
+  const auto& m = env.mgr->metrics();
+  CHECK(m.acknowledged(1) == 4);
+  CHECK(m.share_acknowledgement_requests().value() == 1);
+  // Per-record types: one each.
+  SharePartitionManager::AckResults r;
+  env.mgr->acknowledge("g", "m1", {{env.tp, {AcknowledgementBatch{4, 6, {2, 3, 3}}}}},
+                       [&](SharePartitionManager::AckResults x) { r = std::move(x); });
+  REQUIRE(r.size() == 1);
+  CHECK(r[0].second.ok());
+  CHECK(m.acknowledged(2) == 1);
+  CHECK(m.acknowledged(3) == 2);
+  CHECK(m.failed_share_acknowledgement_requests().value() == 0);
+  // Two partitions of one topic: one request; the unloaded one fails.
+  env.mgr->acknowledge(
+      "g", "m1", {{env.tp, {AcknowledgementBatch{7, 9, {1}}}}, {{topic_id(), 5}, {AcknowledgementBatch{0, 1, {1}}}}},
+      [&](SharePartitionManager::AckResults x) { r = std::move(x); });
+  CHECK(m.share_acknowledgement_requests().value() == 3);
+  CHECK(m.failed_share_acknowledgement_requests().value() == 1);
+  CHECK(m.acknowledged(1) == 7);
+  // A failed write (nothing changed) counts no records.
+  env.acquire("m1", 10, 19);
+  env.persister.write_error = ErrorCode::kCoordinatorNotAvailable;
+  env.ack("m1", 10, 19, 1);
+  CHECK(m.acknowledged(1) == 7);
+  CHECK(m.failed_share_acknowledgement_requests().value() == 2);
+}
+
+TEST_CASE("share metrics: in-flight records and batches, lock timeouts per partition and in all") {
+  MgrEnv env;
+  REQUIRE(env.init().ok());
+  CHECK(env.mgr->partition_stats().size() == 1);
+  CHECK(env.mgr->partition_stats()[0].in_flight_records == 0);
+  env.acquire("m1", 0, 9);
+  env.acquire("m1", 10, 14);
+  auto stats = env.mgr->partition_stats();
+  REQUIRE(stats.size() == 1);
+  CHECK(stats[0].group_id == "g");
+  CHECK(stats[0].tp == env.tp);
+  CHECK(stats[0].in_flight_records == 15);
+  CHECK(stats[0].in_flight_batches == 2);
+  CHECK(stats[0].lock_timeouts == 0);
+  env.ack("m1", 0, 9, 1);   // the start offset moves past the acknowledged batch
+  env.time.advance(30000);  // 10..14's lock expires
+  stats = env.mgr->partition_stats();
+  REQUIRE(stats.size() == 1);
+  CHECK(stats[0].lock_timeouts == 5);
+  CHECK(stats[0].start_offset == 10);
+  CHECK(stats[0].in_flight_records == 5);
+  CHECK(env.mgr->metrics().acquisition_lock_timeouts().value() == 5);
+}
+
+TEST_CASE("share metrics: a session whose connection closed is an eviction; a closed one is not") {
+  MgrEnv env;
+  REQUIRE(env.init().ok());
+  REQUIRE(env.mgr->sessions().new_context("g", "m1", 0, {env.tp}, {}, false, "c1").error.ok());
+  REQUIRE(env.mgr->sessions().new_context("g", "m2", 0, {env.tp}, {}, false, "c2").error.ok());
+  env.mgr->release_session("g", "m2", [](const ShareResult&, const SharePartitionManager::AckResults&) {});
+  CHECK(env.mgr->metrics().session_evictions().value() == 0);
+  env.mgr->on_disconnect("c2");  // already closed: nothing removed
+  CHECK(env.mgr->metrics().session_evictions().value() == 0);
+  env.mgr->on_disconnect("c1");
+  CHECK(env.mgr->metrics().session_evictions().value() == 1);
+}
+
 }  // namespace
 }  // namespace skiff::share

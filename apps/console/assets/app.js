@@ -597,8 +597,10 @@
         topicSel.replaceChildren(h('option', { value: '' }, 'every topic'), topics.map((x) => h('option', { value: x }, x)));
         topicSel.value = topics.includes(keep) ? keep : '';
       }
-      resetBtn.disabled = groupState !== 'Empty';
-      hint.textContent = groupState === 'Empty' ? '' : 'only when the group is Empty (stop its consumers first)';
+      const share = g.group_type === 'share';
+      resetBtn.disabled = share || groupState !== 'Empty';
+      hint.textContent = share ? 'a share group: kafka-share-groups --reset-offsets'
+        : groupState === 'Empty' ? '' : 'only when the group is Empty (stop its consumers first)';
       info.replaceChildren(
         h('dl', { class: 'kv' },
           h('dt', {}, 'State'), h('dd', { testid: 'group-state' }, g.state),
@@ -608,13 +610,27 @@
         table('members-table', ['Member', 'Client id', 'Host', 'Assignments'],
           g.members.map((m) => h('tr', { testid: 'member-row' }, h('td', {}, m.member_id), h('td', {}, m.client_id),
             h('td', {}, m.host), h('td', {}, (m.assignments || []).map((a) => `${a.topic}-${a.partition}`).join(', '))))),
-        h('h2', {}, 'Committed offsets'),
+        ...(share ? shareOffsets(g.offsets) : committedOffsets(g.offsets)));
+    }
+    // A share group (KIP-932): each share partition's start offset, the
+    // records in flight (acquired or awaiting redelivery) and the lag.
+    function shareOffsets(offsets) {
+      return [h('h2', {}, 'Share-partition offsets'),
+        table('share-offsets-table', ['Topic', 'Partition', 'Start offset', 'In flight', 'Lag'],
+          offsets.map((o) => h('tr', { testid: 'share-offset-row', dataset: { topic: o.topic, partition: o.partition } },
+            h('td', {}, o.topic), h('td', { class: 'num' }, o.partition),
+            h('td', { class: 'num', testid: 'share-start-offset' }, num(o.start_offset)),
+            h('td', { class: 'num', testid: 'share-in-flight' }, num(o.in_flight)),
+            h('td', { class: 'num', testid: 'share-lag' }, num(o.lag)))))];
+    }
+    function committedOffsets(offsets) {
+      return [h('h2', {}, 'Committed offsets'),
         table('offsets-table', ['Topic', 'Partition', 'Committed', 'High watermark', 'Lag', 'Metadata'],
-          g.offsets.map((o) => h('tr', { testid: 'offset-row', dataset: { topic: o.topic, partition: o.partition } },
+          offsets.map((o) => h('tr', { testid: 'offset-row', dataset: { topic: o.topic, partition: o.partition } },
             h('td', {}, o.topic), h('td', { class: 'num' }, o.partition),
             h('td', { class: 'num', testid: 'offset-committed' }, num(o.committed)),
             h('td', { class: 'num' }, num(o.high_watermark)),
-            h('td', { class: 'num', testid: 'offset-lag' }, num(o.lag)), h('td', {}, o.metadata || '')))));
+            h('td', { class: 'num', testid: 'offset-lag' }, num(o.lag)), h('td', {}, o.metadata || ''))))];
     }
     const delBtn = writable(h('button', { class: 'danger', testid: 'delete-group', onclick: () =>
       confirmStep(confirmArea, 'delete-group-confirm', `Delete group "${id}" and its committed offsets?`,
