@@ -112,6 +112,13 @@ failed=0
 # the formatting pass: seconds.
 if ((DO_FORMAT)); then
   python3 scripts/check-layers.py || failed=1
+  # ctest names a Catch2 test by its TEST_CASE name and splits it at ';':
+  # such a test would run nothing of what it names and fail.
+  if semi="$(grep -n 'TEST_CASE("[^"]*;' -r tests --include='*.cc')"; then
+    echo "${semi}"
+    echo "check-style: a TEST_CASE name holds ';' (ctest splits names there): use ',' or 'and'"
+    failed=1
+  fi
 fi
 
 if ((DO_FORMAT)); then

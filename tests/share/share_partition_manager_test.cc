@@ -209,7 +209,7 @@ TEST_CASE("the log start offset moving reaches every group's share partition") {
 
 // ---- metrics (share/share_metrics.h, SharePartitionManager::partition_stats)
 
-TEST_CASE("share metrics: acknowledgement types are named as Kafka tags them; GAP and unknown are not counted") {
+TEST_CASE("share metrics: acknowledgement types are named as Kafka tags them, GAP and unknown are not counted") {
   ShareMetrics m;
   CHECK(std::string(ShareMetrics::ack_type_name(1)) == "Accept");
   CHECK(std::string(ShareMetrics::ack_type_name(2)) == "Release");
@@ -280,7 +280,7 @@ TEST_CASE("share metrics: in-flight records and batches, lock timeouts per parti
   CHECK(env.mgr->metrics().acquisition_lock_timeouts().value() == 5);
 }
 
-TEST_CASE("share metrics: a session whose connection closed is an eviction; a closed one is not") {
+TEST_CASE("share metrics: a session whose connection closed is an eviction, a closed one is not") {
   MgrEnv env;
   REQUIRE(env.init().ok());
   REQUIRE(env.mgr->sessions().new_context("g", "m1", 0, {env.tp}, {}, false, "c1").error.ok());
