@@ -35,8 +35,10 @@ def test_kafka_features(client, broker):
     if is_skiff(broker):
         assert m.groups()[:3] == ("4.0-IV3", "4.0-IV3", "4.0-IV3"), out
         assert int(m.group(4)) > 0, out
-        # nothing Skiff does not implement: group.version, metadata.version and transaction.version
-        assert len(re.findall(r"^Feature: ", out, re.M)) == 3, out
+        # nothing Skiff does not implement: group.version, metadata.version, share.version, transaction.version
+        assert len(re.findall(r"^Feature: ", out, re.M)) == 4, out
+        assert re.search(r"Feature: share\.version\s+SupportedMinVersion: 0\s+SupportedMaxVersion: 2\s+"
+                         r"FinalizedVersionLevel: 2", out), out
         assert re.search(r"Feature: group\.version\s+SupportedMinVersion: 0\s+SupportedMaxVersion: 1\s+"
                          r"FinalizedVersionLevel: 1", out), out
         assert re.search(r"Feature: transaction\.version\s+SupportedMinVersion: 0\s+SupportedMaxVersion: 2\s+"
@@ -48,8 +50,8 @@ def test_kafka_features(client, broker):
         assert ("Could not upgrade metadata.version to 33. The update failed for all features since the following "
                 "feature had an error: Invalid update version 33 for feature metadata.version. Local controller 1 "
                 "only supports versions 25") in out, out
-        out = tool(FEATURES, "--bootstrap-server", b, "upgrade", "--feature", "share.version=1", check=False)
-        assert "Could not upgrade share.version to 1." in out and "does not support this feature" in out, out
+        out = tool(FEATURES, "--bootstrap-server", b, "upgrade", "--feature", "share.version=3", check=False)
+        assert "Could not upgrade share.version to 3." in out and "only supports versions 0-2" in out, out
         assert "FinalizedVersionLevel: 4.0-IV3" in tool(FEATURES, "--bootstrap-server", b, "describe")
 
 
