@@ -153,7 +153,7 @@ TEST_CASE("auto-create makes the DLQ topic with the enable flag and CreateTime")
   CHECK(env.read("dlq.auto", 1).size() == 1);
 }
 
-TEST_CASE("enqueue writes on the worker and calls done, in order; at share.version 1 the DLQ is off") {
+TEST_CASE("enqueue writes on the worker and calls done, in order, and at share.version 1 the DLQ is off") {
   Env env;
   REQUIRE(env.logs->create_topic("dlq.q", 1, {{"errors.deadletterqueue.group.enable", "true"}}));
   env.topics["g"] = "dlq.q";
