@@ -172,13 +172,15 @@ void LogDeadLetterQueue::run() {
   }
 }
 
-std::optional<std::string> LogDeadLetterQueue::write(const share::DeadLetterRecords& r) {
-  const std::string& g = r.group_id;
+// Kafka's validateDlqTopic, then the creation of a missing topic; the DLQ
+// topic, or why not.
+std::optional<std::string> LogDeadLetterQueue::dlq_topic(const std::string& g,
+                                                         std::optional<storage::TopicInfo>& topic) {
   const std::string name = settings_.group_topic ? settings_.group_topic(g) : std::string();
   if (name.empty()) return "Configured DLQ topic name in share group: " + g + " is empty.";
   if (name.starts_with("__"))
     return "Configured DLQ topic name in share group: " + g + " cannot start with __, topic: " + name + ".";
-  auto topic = logs_.topic(name);
+  topic = logs_.topic(name);
   if (topic) {
     if (!dlq_enabled_on(*topic))
       return "DLQ is not enabled on configured DLQ topic for share group: " + g + ", topic: " + name + ".";
@@ -199,6 +201,14 @@ std::optional<std::string> LogDeadLetterQueue::write(const share::DeadLetterReco
     topic = logs_.topic(name);
     if (!topic || topic->partitions <= 0) return "DLQ topic " + name + " could not be found.";
   }
+  return std::nullopt;
+}
+
+std::optional<std::string> LogDeadLetterQueue::write(const share::DeadLetterRecords& r) {
+  const std::string& g = r.group_id;
+  std::optional<storage::TopicInfo> topic;
+  if (auto refused = dlq_topic(g, topic)) return refused;
+  const std::string& name = topic->name;
   const int32_t dest = r.partition % topic->partitions;
   auto log = logs_.get_log(name, dest);
   if (!log) return "DLQ topic " + name + " partition " + std::to_string(dest) + " could not be found.";

@@ -76,6 +76,7 @@ class LogDeadLetterQueue final : public share::DeadLetterQueue {
 
  private:
   void run();
+  std::optional<std::string> dlq_topic(const std::string& group_id, std::optional<storage::TopicInfo>& topic);
 
   storage::LogManager& logs_;
   DeadLetterSettings settings_;
