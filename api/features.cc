@@ -17,14 +17,16 @@ namespace {
 // group.version 1 (KIP-848): the consumer group protocol is served
 // (ConsumerGroupHeartbeat, ConsumerGroupDescribe); a Java 4.x consumer with
 // group.protocol=consumer checks it before using them. Kafka 4.4 supports 0-1.
-// share.version 1 (KIP-932): share groups are served (ShareGroupHeartbeat,
-// ShareFetch, ShareAcknowledge, the share-group admin APIs). Kafka 4.4
-// finalizes 2, which adds the dead-letter queue of KIP-1191; Skiff supports
-// 0-1 until its share partitions write to a DLQ.
+// share.version 2 (KIP-932 + KIP-1191), as Kafka 4.4 finalizes it: share
+// groups are served (ShareGroupHeartbeat, ShareFetch, ShareAcknowledge, the
+// share-group admin APIs; level 1) and their dead-letter queue (level 2:
+// rejected and exhausted records copied to the group's
+// errors.deadletterqueue.topic.name, server/share_dead_letters.h). The
+// broker reads the level at start (server/broker_components.cc).
 constexpr Feature kFeatures[] = {
     {"group.version", 0, 1, 1},
     {"metadata.version", 25, 25, 25},
-    {"share.version", 0, 1, 1},
+    {"share.version", 0, 2, 2},
     {"transaction.version", 0, 2, 2},
 };
 

@@ -53,7 +53,9 @@ std::vector<TopicConfigDef> build() {
       at_least("delete.retention.ms", T::kLong, "86400000", 0, "log.cleaner.delete.retention.ms", false,
                "How long tombstones are kept on compacted topics."),
       plain("errors.deadletterqueue.group.enable", T::kBoolean, "false", "",
-            "Whether share groups may create dead-letter queue records for this topic."),
+            "Enable this topic to be used as a dead-letter queue for share groups. When set to <code>true</code>, "
+            "share groups can write undeliverable records to this topic. When set to <code>false</code> (the "
+            "default), attempts to use this topic as a DLQ will be rejected."),
       at_least("file.delete.delay.ms", T::kLong, "60000", 0, "log.segment.delete.delay.ms", false,
                "Delay before a deleted segment's files are removed. Skiff removes them at once."),
       at_least("flush.messages", T::kLong, "9223372036854775807", 1, "log.flush.interval.messages", true,

@@ -5,6 +5,7 @@
 #include "api/quota/client_quota_store.h"
 #include "api/quota/quota_manager.h"
 #include "api/telemetry/client_metrics_manager.h"
+#include "common/wall_clock.h"
 #include "coordinator/group/group_coordinator.h"
 #include "coordinator/share/share_coordinator.h"
 #include "coordinator/txn/producer_ids.h"
@@ -161,6 +162,23 @@ void BrokerComponents::build_share_coordinator(const config::BrokerConfig& confi
   services_.share_coordinator = share_coordinator_.get();
 }
 
+// KIP-1191's dead-letter queue of share groups: on at share.version 2+, with
+// the broker's errors.deadletterqueue.* keys and the group's DLQ configs.
+namespace {
+DeadLetterSettings dead_letter_settings(const config::BrokerConfig& config, const group::GroupCoordinator& groups) {
+  DeadLetterSettings s;
+  const api::Feature* sv = api::find_feature("share.version");
+  s.share_version_has_dlq = sv && sv->finalized >= 2;
+  s.auto_create_topics = config.errors_deadletterqueue_auto_create_topics_enable;
+  s.topic_name_prefix = config.errors_deadletterqueue_topic_name_prefix;
+  s.num_partitions = config.num_partitions;
+  s.group_topic = [&groups](const std::string& g) { return groups.share_dlq_topic(g); };
+  s.group_copy_record = [&groups](const std::string& g) { return groups.share_dlq_copy_record(g); };
+  s.wall_clock_ms = [] { return wall_clock_ms(); };
+  return s;
+}
+}  // namespace
+
 // KIP-932's share groups: the group coordinator initializes, summarizes and
 // deletes share-partition state through the share coordinator; the share
 // partitions load and persist theirs through it, read their group's configs
@@ -170,9 +188,14 @@ void BrokerComponents::build_share_groups(const config::BrokerConfig& config, st
   groups_->set_share_state(share_state_.get());
   share_config_ = std::make_unique<GroupShareConfig>(*groups_);
   share_persister_ = std::make_unique<CoordinatorStatePersister>(*share_coordinator_);
+  DeadLetterSettings dlq = dead_letter_settings(config, *groups_);
+  dlq.on_appended = api::fetch_waker(&fetch_purgatory_);
+  share_dead_letters_ = std::make_unique<LogDeadLetterQueue>(logs, std::move(dlq));
+  share_dead_letters_->start();
+  auto ports = share_manager_ports(logs, share_timers_, &fetch_purgatory_);
+  ports.dead_letters = share_dead_letters_.get();
   share_partitions_ = std::make_unique<share::SharePartitionManager>(
-      *share_persister_, *share_config_, config.group_share_max_share_sessions,
-      share_manager_ports(logs, share_timers_, &fetch_purgatory_));
+      *share_persister_, *share_config_, config.group_share_max_share_sessions, std::move(ports));
   services_.share_partitions = share_partitions_.get();
   share_disconnects_ = std::make_unique<ShareSessionsOnDisconnect>(*share_partitions_);
 }
@@ -188,6 +211,7 @@ void BrokerComponents::shutdown() {
   if (stopped_) return;
   stopped_ = true;
   txn_->stop();
+  if (share_dead_letters_) share_dead_letters_->stop();
   share_timers_.stop();
   if (share_coordinator_) share_coordinator_->stop();
   fetch_purgatory_.shutdown();

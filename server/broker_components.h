@@ -37,6 +37,7 @@
 #include "log/log_manager.h"
 #include "metadata/metadata_store.h"
 #include "network/request.h"
+#include "server/share_dead_letters.h"
 #include "share/share_partition_manager.h"
 #include "share/state_persister.h"
 
@@ -88,7 +89,8 @@ class BrokerComponents {
   std::unique_ptr<share::StatePersister> share_persister_;
   std::unique_ptr<share::SharePartitionManager> share_partitions_;
   std::unique_ptr<network::ConnectionListener> share_disconnects_;
-  coordinator::TimerQueue share_timers_;  // lock timeouts; destroyed first, stopped by shutdown()
+  std::unique_ptr<LogDeadLetterQueue> share_dead_letters_;  // stopped first: its callbacks reach the above
+  coordinator::TimerQueue share_timers_;                    // lock timeouts; destroyed first, stopped by shutdown()
   api::BrokerServices services_;
   bool stopped_ = false;
 };

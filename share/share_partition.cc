@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <utility>
 
+#include "common/log_escape.h"
 #include "coordinator/runtime/coordinator_log.h"
 
 namespace skiff::share {
@@ -70,21 +71,22 @@ ShareResult map_persister_error(ErrorCode code, const std::string& message) {
 // ---- InFlightState: Kafka's InFlightState transitions ----
 
 bool SharePartition::InFlightState::try_update(RecordState next, int delta, int32_t max_delivery,
-                                               const std::string& member) {
+                                               const std::string& member, bool dlq) {
   if (rollback) return false;  // an ongoing transition
-  if (next == RecordState::kAvailable && delta >= 0 && delivery_count >= max_delivery) next = RecordState::kArchived;
-  if (state == next || terminal(state)) return false;
+  if (next == RecordState::kAvailable && delta >= 0 && delivery_count >= max_delivery)
+    next = dlq ? RecordState::kArchiving : RecordState::kArchived;
+  if (state == next || terminal(state) || state == RecordState::kArchiving) return false;
   if (state == RecordState::kAvailable && next != RecordState::kAcquired) return false;
   state = next;
-  if (next != RecordState::kArchived) delivery_count += delta;
+  if (next != RecordState::kArchived && next != RecordState::kArchiving) delivery_count += delta;
   member_id = member;
   return true;
 }
 
 bool SharePartition::InFlightState::start_transition(RecordState next, int delta, int32_t max_delivery,
-                                                     const std::string& member) {
+                                                     const std::string& member, bool dlq) {
   Rollback saved{state, delivery_count, member_id, lock_id, lock_deadline_ms, max_delivery};
-  if (!try_update(next, delta, max_delivery, member)) return false;
+  if (!try_update(next, delta, max_delivery, member, dlq)) return false;
   rollback = std::move(saved);
   return true;
 }
@@ -186,7 +188,20 @@ ShareResult SharePartition::complete_initialize(ErrorCode code, const std::strin
     end_offset_ = start_offset_;
   }
   state_ = State::kActive;
+  resume_dead_letters();
   return {};
+}
+
+// Kafka's maybeResumeDlqArchiving: ARCHIVING records persisted before a
+// restart go to the DLQ port again.
+void SharePartition::resume_dead_letters() {
+  std::vector<PersistedBatch> archiving;
+  for (const auto& [key, b] : cached_)
+    if (!b.tracked() && b.batch->state == RecordState::kArchiving)
+      archiving.push_back({b.first_offset, b.last_offset, 0, static_cast<int16_t>(b.batch->delivery_count)});
+  for (const PersistedBatch& a : archiving)
+    dead_letter(a.first_offset, a.last_offset, a.delivery_count,
+                a.delivery_count >= max_delivery_count() ? kDlqDeliveryCountExceeded : kDlqClientReject);
 }
 
 // ---- offsets ----
@@ -303,6 +318,15 @@ void SharePartition::split_record_limit(InFlightBatch& b, int64_t last_acquired,
   b.batch.reset();
 }
 
+namespace {
+std::vector<PersistedBatch> archiving_of(const std::vector<PersistedBatch>& writes) {
+  std::vector<PersistedBatch> out;
+  for (const PersistedBatch& w : writes)
+    if (w.delivery_state == static_cast<int8_t>(RecordState::kArchiving)) out.push_back(w);
+  return out;
+}
+}  // namespace
+
 void SharePartition::on_lock_timeout(const std::string& member, int64_t first, int64_t last, uint64_t lock_id) {
   auto it = cached_.upper_bound(first);
   if (it == cached_.begin()) return;
@@ -310,10 +334,11 @@ void SharePartition::on_lock_timeout(const std::string& member, int64_t first, i
   std::vector<PersistedBatch> writes;
   uint64_t timed_out = 0;
   int32_t max_delivery = max_delivery_count();
+  const bool dlq = dlq_enabled();
   auto release = [&](InFlightState& s, int64_t f, int64_t l) {
     if (s.state != RecordState::kAcquired || s.lock_id != lock_id) return;
     RecordState next = l < start_offset_ ? RecordState::kArchived : RecordState::kAvailable;
-    if (!s.try_update(next, 0, max_delivery, "")) return;
+    if (!s.try_update(next, 0, max_delivery, "", dlq)) return;
     s.lock_id = 0;
     timed_out += static_cast<uint64_t>(l - f + 1);
     writes.push_back({f, l, static_cast<int8_t>(s.state), static_cast<int16_t>(s.delivery_count)});
@@ -335,10 +360,14 @@ void SharePartition::on_lock_timeout(const std::string& member, int64_t first, i
   lock_timeouts_ += timed_out;
   if (timed_out > 0 && ports_.on_lock_timeout) ports_.on_lock_timeout(timed_out);
   if (writes.empty()) return;
-  write_changes(std::move(writes), [this](ErrorCode code, const std::string& message) {
+  std::vector<PersistedBatch> archiving = archiving_of(writes);
+  write_changes(std::move(writes), [this, archiving](ErrorCode code, const std::string& message) {
     if (code != ErrorCode::kNone)
       coordinator::log().debug("share partition {}: lock-timeout write failed: {}", group_id_, message);
     maybe_update_cached_state_and_offsets();
+    // Not rolled back on a failed write (Kafka's timeout path): ARCHIVING either way.
+    for (const PersistedBatch& a : archiving)
+      dead_letter(a.first_offset, a.last_offset, a.delivery_count, kDlqDeliveryCountExceeded);
   });
   notify(true);
 }
@@ -417,6 +446,53 @@ void SharePartition::rollback_or_write(ShareResult error, std::vector<PendingCha
     bool moved = maybe_update_cached_state_and_offsets();
     done({});
     notify(moved);
+    for (const PendingChange& c : changes)
+      if (c.dlq_cause)
+        dead_letter(c.persisted.first_offset, c.persisted.last_offset, c.persisted.delivery_count, c.dlq_cause);
+  });
+}
+
+// ---- the dead-letter queue (KIP-1191) ----
+
+void SharePartition::dead_letter(int64_t first, int64_t last, int16_t delivery_count, const char* cause) {
+  if (!ports_.dead_letter) {
+    archive_after_dead_letter(first, last, delivery_count);
+    return;
+  }
+  DeadLetterRecords r{group_id_, topic_id_, partition_, first, last, delivery_count, cause};
+  ports_.dead_letter(std::move(r),
+                     [this, first, last, delivery_count] { archive_after_dead_letter(first, last, delivery_count); });
+}
+
+// The port is done (written or not, as Kafka: "proceeding to ARCHIVED
+// regardless"): ARCHIVING -> ARCHIVED, persisted.
+void SharePartition::archive_after_dead_letter(int64_t first, int64_t last, int16_t delivery_count) {
+  auto it = cached_.upper_bound(first);
+  if (it != cached_.begin()) --it;
+  bool any = false;
+  auto archive = [&](InFlightState& s, int64_t f, int64_t l) {
+    if (s.state != RecordState::kArchiving) return;
+    s.archive();
+    delivery_complete_count_ += records_from_start(f, l);
+    any = true;
+  };
+  for (; it != cached_.end() && it->first <= last; ++it) {
+    InFlightBatch& b = it->second;
+    if (b.last_offset < first) continue;
+    if (!b.tracked()) {
+      archive(*b.batch, b.first_offset, b.last_offset);
+      continue;
+    }
+    for (auto o = b.offsets.lower_bound(first); o != b.offsets.end() && o->first <= last; ++o)
+      archive(o->second, o->first, o->first);
+  }
+  if (!any) return;  // gone meanwhile (the start offset moved past them)
+  PersistedBatch archived{first, last, static_cast<int8_t>(RecordState::kArchived), delivery_count};
+  write_changes({archived}, [this](ErrorCode code, const std::string& message) {
+    if (code != ErrorCode::kNone)
+      coordinator::log().error("share partition {}: could not persist ARCHIVED state: {}", escaped(group_id_),
+                               escaped(message));
+    notify(maybe_update_cached_state_and_offsets());
   });
 }
 
@@ -921,15 +997,25 @@ ShareResult SharePartition::ack_batch(const std::string& member, const Acknowled
 }
 
 namespace {
-RecordState state_for_ack(int8_t type) {
+// Kafka's recordStateWithDlq: a REJECT goes through ARCHIVING with a DLQ.
+RecordState state_for_ack(int8_t type, bool dlq) {
   switch (type) {
     case 1:
       return RecordState::kAcknowledged;
     case 2:
       return RecordState::kAvailable;
+    case 3:
+      return dlq ? RecordState::kArchiving : RecordState::kArchived;
     default:
-      return RecordState::kArchived;  // 0 gap, 3 reject
+      return RecordState::kArchived;  // 0 gap
   }
+}
+
+// Why an acknowledgement left a record ARCHIVING: the client rejected it,
+// or released it at the delivery limit.
+const char* dlq_cause(RecordState requested, RecordState now) {
+  if (now != RecordState::kArchiving) return nullptr;
+  return requested == RecordState::kArchiving ? kDlqClientReject : kDlqDeliveryCountExceeded;
 }
 }  // namespace
 
@@ -953,13 +1039,16 @@ ShareResult SharePartition::ack_per_offset(const std::string& member, const Ackn
       lock(s, member, off, off);
       continue;
     }
-    if (!s.start_transition(state_for_ack(type), 0, max_delivery, ""))
+    const bool dlq = dlq_enabled();
+    const RecordState requested = state_for_ack(type, dlq);
+    if (!s.start_transition(requested, 0, max_delivery, "", dlq))
       return invalid_record_state("Unable to acknowledge records for the batch");
     changes.push_back({b.first_offset,
                        off,
                        off,
                        false,
-                       {off, off, static_cast<int8_t>(s.state), static_cast<int16_t>(s.delivery_count)}});
+                       {off, off, static_cast<int8_t>(s.state), static_cast<int16_t>(s.delivery_count)},
+                       dlq_cause(requested, s.state)});
     if (terminal(s.state)) ++delivery_complete_count_;
   }
   return {};
@@ -977,14 +1066,17 @@ ShareResult SharePartition::ack_whole(const std::string& member, const Acknowled
     lock(s, member, b.first_offset, b.last_offset);
     return {};
   }
-  if (!s.start_transition(state_for_ack(type), 0, max_delivery_count(), ""))
+  const bool dlq = dlq_enabled();
+  const RecordState requested = state_for_ack(type, dlq);
+  if (!s.start_transition(requested, 0, max_delivery_count(), "", dlq))
     return invalid_record_state("Unable to acknowledge records for the batch");
   changes.push_back(
       {b.first_offset,
        b.first_offset,
        b.last_offset,
        true,
-       {b.first_offset, b.last_offset, static_cast<int8_t>(s.state), static_cast<int16_t>(s.delivery_count)}});
+       {b.first_offset, b.last_offset, static_cast<int8_t>(s.state), static_cast<int16_t>(s.delivery_count)},
+       dlq_cause(requested, s.state)});
   if (terminal(s.state)) delivery_complete_count_ += static_cast<int32_t>(b.last_offset - b.first_offset + 1);
   return {};
 }
@@ -1007,19 +1099,24 @@ void SharePartition::release_acquired_records(const std::string& member, std::fu
 ShareResult SharePartition::release_batch(const std::string& member, InFlightBatch& b,
                                           std::vector<PendingChange>& changes) {
   const int32_t max_delivery = max_delivery_count();
+  const bool dlq = dlq_enabled();
   auto mine = [&](const InFlightState& s) {
     return (s.member_id == member || s.member_id.empty()) && s.state == RecordState::kAcquired;
   };
   auto record = [&](InFlightState& s, int64_t f, int64_t l, bool whole) {
-    changes.push_back(
-        {b.first_offset, f, l, whole, {f, l, static_cast<int8_t>(s.state), static_cast<int16_t>(s.delivery_count)}});
+    changes.push_back({b.first_offset,
+                       f,
+                       l,
+                       whole,
+                       {f, l, static_cast<int8_t>(s.state), static_cast<int16_t>(s.delivery_count)},
+                       s.state == RecordState::kArchiving ? kDlqDeliveryCountExceeded : nullptr});
     if (terminal(s.state)) delivery_complete_count_ += records_from_start(f, l);
   };
   if (b.tracked()) {
     for (auto& [off, s] : b.offsets) {
       if (!mine(s)) continue;
       RecordState next = off < start_offset_ ? RecordState::kArchived : RecordState::kAvailable;
-      if (!s.start_transition(next, 0, max_delivery, ""))
+      if (!s.start_transition(next, 0, max_delivery, "", dlq))
         return invalid_record_state("Unable to release acquired records for the offset");
       record(s, off, off, false);
     }
@@ -1028,7 +1125,7 @@ ShareResult SharePartition::release_batch(const std::string& member, InFlightBat
   InFlightState& s = *b.batch;
   if (!mine(s)) return {};
   RecordState next = b.last_offset < start_offset_ ? RecordState::kArchived : RecordState::kAvailable;
-  if (!s.start_transition(next, 0, max_delivery, ""))
+  if (!s.start_transition(next, 0, max_delivery, "", dlq))
     return invalid_record_state("Unable to release acquired records for the batch");
   record(s, b.first_offset, b.last_offset, true);
   return {};

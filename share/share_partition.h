@@ -7,7 +7,11 @@
 // state per offset. A state is AVAILABLE, ACQUIRED (by a member, under an
 // acquisition lock that expires back to AVAILABLE), ACKNOWLEDGED or ARCHIVED,
 // with a delivery count; a record released with delivery count >= the limit
-// is ARCHIVED instead.
+// is ARCHIVED instead. With a dead-letter queue (KIP-1191, Ports.dead_letter
+// and dlq_enabled), a REJECTed record or one at the delivery limit is first
+// ARCHIVING (persisted as such): the port copies it to the DLQ, then it is
+// ARCHIVED and persisted again. A partition loaded with ARCHIVING records
+// sends them to the port again (Kafka's maybeResumeDlqArchiving).
 //
 // Pure logic: the clock, the timers, the persister writes and the wake-up of
 // waiting share fetches are ports (Ports below), so tests drive it with fakes.
@@ -30,6 +34,7 @@
 
 #include "common/uuid.h"
 #include "protocol/error_codes.h"
+#include "share/dead_letter_queue.h"
 #include "share/state_persister.h"
 
 namespace skiff::share {
@@ -123,6 +128,10 @@ class SharePartition {
     std::function<void()> on_acquirable;
     // `records` acquisition locks expired (metrics; may be empty).
     std::function<void(uint64_t records)> on_lock_timeout;
+    // KIP-1191's DLQ: whether the group has one now, and the copy of
+    // archived records to it; `done` serialized like write's. Unset: none.
+    std::function<bool()> dlq_enabled;
+    std::function<void(DeadLetterRecords, std::function<void()> done)> dead_letter;
   };
 
   // offset_for_timestamp: ListOffsets' meaning: -1 latest (the high
@@ -203,8 +212,9 @@ class SharePartition {
     int64_t lock_deadline_ms = 0;
     std::optional<Rollback> rollback;
     bool terminal_forced = false;  // archived outright: a rollback keeps it so
-    bool try_update(RecordState next, int delta, int32_t max_delivery, const std::string& member);
-    bool start_transition(RecordState next, int delta, int32_t max_delivery, const std::string& member);
+    bool try_update(RecordState next, int delta, int32_t max_delivery, const std::string& member, bool dlq = false);
+    bool start_transition(RecordState next, int delta, int32_t max_delivery, const std::string& member,
+                          bool dlq = false);
     void complete_transition(bool commit, int64_t now_ms);
     void archive();
   };
@@ -222,6 +232,7 @@ class SharePartition {
     int64_t last_offset;
     bool whole_batch;
     PersistedBatch persisted;
+    const char* dlq_cause = nullptr;  // set when persisted is ARCHIVING
   };
   struct GapWindow {
     int64_t end_offset;
@@ -278,6 +289,12 @@ class SharePartition {
   void for_each_changed(const PendingChange& c, const std::function<void(InFlightState&)>& fn);
   void rollback_or_write(ShareResult error, std::vector<PendingChange> changes, std::function<void(ShareResult)> done);
   void write_changes(std::vector<PersistedBatch> batches, std::function<void(ErrorCode, std::string)> done);
+
+  bool dlq_enabled() const { return ports_.dlq_enabled && ports_.dlq_enabled(); }
+  // ARCHIVING -> the DLQ port -> ARCHIVED (persisted), Kafka's initiateDLQAndArchive.
+  void dead_letter(int64_t first, int64_t last, int16_t delivery_count, const char* cause);
+  void archive_after_dead_letter(int64_t first, int64_t last, int16_t delivery_count);
+  void resume_dead_letters();
 
   bool can_move_start_offset() const;
   bool maybe_update_cached_state_and_offsets();

@@ -102,6 +102,19 @@ std::shared_ptr<SharePartitionManager::Entry> SharePartitionManager::get_or_crea
       if (ports_.on_acquirable) ports_.on_acquirable(group_id, tp);
     });
   };
+  if (ports_.dead_letters) {
+    DeadLetterQueue* dlq = ports_.dead_letters;
+    p.dlq_enabled = [dlq, group_id] { return dlq->enabled(group_id); };
+    // Like a write, a DLQ copy keeps its partition alive until it is done.
+    p.dead_letter = [dlq, weak](DeadLetterRecords records, std::function<void()> done) {
+      auto entry = weak.lock();
+      if (!entry) return;
+      dlq->enqueue(std::move(records), [entry, done = std::move(done)] {
+        PartitionLock l(entry->mu);
+        if (entry->sp) done();
+      });
+    };
+  }
   int32_t epoch = ports_.leader_epoch ? ports_.leader_epoch(tp) : 0;
   e->sp = std::make_unique<SharePartition>(group_id, tp.topic_id, tp.partition, epoch, &config_, std::move(p));
   slot = e;

@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "coordinator/runtime/timer_queue.h"
+#include "share/dead_letter_queue.h"
 #include "share/share_metrics.h"
 #include "share/share_partition.h"
 #include "share/share_session.h"
@@ -59,6 +60,8 @@ class SharePartitionManager {
     std::function<void(const std::string& group_id, const TopicIdPartition&)> on_acquirable;
     // The partition's leader epoch (Skiff is one node: 0 when unset).
     std::function<int32_t(const TopicIdPartition&)> leader_epoch;
+    // KIP-1191's dead-letter queue; null: none (records archived at once).
+    DeadLetterQueue* dead_letters = nullptr;
   };
 
   SharePartitionManager(StatePersister& persister, const ShareGroupConfigPort& config, int32_t max_share_sessions,

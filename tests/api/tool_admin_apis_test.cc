@@ -237,7 +237,7 @@ TEST_CASE("ApiVersions v3+ lists the features Skiff implements, finalized", "[ap
   CHECK(gv->finalized == 1);  // KIP-848's consumer group protocol, as Kafka 4.x
   const auto* sv = api::find_feature("share.version");
   REQUIRE(sv != nullptr);
-  CHECK(sv->finalized == 1);  // KIP-932's share groups (the DLQ of level 2 is not served)
+  CHECK(sv->finalized == 2);  // KIP-932's share groups with KIP-1191's DLQ, as Kafka 4.4
   // Below v3 the fields do not exist: the answer still encodes.
   CHECK(h.call<ApiVersionsResponse>(req, 2).supported_features.empty());
 }
@@ -301,9 +301,9 @@ TEST_CASE("UpdateFeatures: the finalized level is a no-op, anything else refused
     CHECK(update_error(h, update(v, "group.version", 1, 1), v) == std::nullopt);
     CHECK(update_error(h, update(v, "group.version", 2, 1), v) ==
           "Invalid update version 2 for feature group.version. Local controller 1 only supports versions 0-1");
-    CHECK(update_error(h, update(v, "share.version", 1, 1), v) == std::nullopt);
-    CHECK(update_error(h, update(v, "share.version", 2, 1), v) ==
-          "Invalid update version 2 for feature share.version. Local controller 1 only supports versions 0-1");
+    CHECK(update_error(h, update(v, "share.version", 2, 1), v) == std::nullopt);
+    CHECK(update_error(h, update(v, "share.version", 3, 1), v) ==
+          "Invalid update version 3 for feature share.version. Local controller 1 only supports versions 0-2");
     CHECK(update_error(h, update(v, "bogus.feature", 0, 2), v) ==
           "Invalid update version 0 for feature bogus.feature. Feature bogus.feature not found.");
     CHECK(update_error(h, update(v, "metadata.version", -1, 2), v) ==
@@ -324,7 +324,7 @@ TEST_CASE("UpdateFeatures: the finalized level is a no-op, anything else refused
   CHECK(av.finalized_features[0].max_version_level == 1);
   CHECK(av.finalized_features[1].max_version_level == 25);
   CHECK(av.finalized_features[2].name == "share.version");
-  CHECK(av.finalized_features[2].max_version_level == 1);
+  CHECK(av.finalized_features[2].max_version_level == 2);
   CHECK(av.finalized_features[3].max_version_level == 2);
 }
 

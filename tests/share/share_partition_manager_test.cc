@@ -29,8 +29,9 @@ struct MgrEnv {
   std::unique_ptr<SharePartitionManager> mgr;
   TopicIdPartition tp{topic_id(), 0};
 
-  MgrEnv() {
+  explicit MgrEnv(DeadLetterQueue* dlq = nullptr) {
     SharePartitionManager::Ports p;
+    p.dead_letters = dlq;
     p.now_ms = [this] { return time.now; };
     p.schedule = [this](int64_t d, std::function<void()> fn) { time.schedule(d, std::move(fn)); };
     p.offset_for_timestamp = [](const TopicIdPartition&, int64_t) { return int64_t{0}; };
@@ -291,6 +292,38 @@ TEST_CASE("share metrics: a session whose connection closed is an eviction, a cl
   CHECK(env.mgr->metrics().session_evictions().value() == 0);
   env.mgr->on_disconnect("c1");
   CHECK(env.mgr->metrics().session_evictions().value() == 1);
+}
+
+// A DLQ port enabled for group "g" only, whose done() runs when the test says.
+struct FakeDeadLetters : DeadLetterQueue {
+  std::vector<DeadLetterRecords> sent;
+  std::vector<std::function<void()>> pending;
+  bool enabled(const std::string& group_id) const override { return group_id == "g"; }
+  void enqueue(DeadLetterRecords r, std::function<void()> done) override {
+    sent.push_back(std::move(r));
+    pending.push_back(std::move(done));
+  }
+};
+
+TEST_CASE("the manager hands its partitions the DLQ port: REJECT -> ARCHIVING -> done -> ARCHIVED persisted") {
+  FakeDeadLetters dlq;
+  MgrEnv env(&dlq);
+  REQUIRE(env.init().ok());
+  env.acquire("m1", 0, 2);
+  auto r = env.ack("m1", 0, 2, 3);
+  REQUIRE(r.size() == 1);
+  CHECK(r[0].second.ok());
+  REQUIRE(dlq.sent.size() == 1);
+  CHECK(dlq.sent[0].group_id == "g");
+  CHECK(dlq.sent[0].topic_id == env.tp.topic_id);
+  CHECK(dlq.sent[0].cause == kDlqClientReject);
+  CHECK(env.state(0) == RecordState::kArchiving);
+  CHECK(env.persister.written.back().batches[0].delivery_state == 3);
+  dlq.pending[0]();  // from another thread in the broker: takes the partition's lock
+  CHECK(env.persister.written.back().batches[0].delivery_state == 4);
+  int64_t start = -1;
+  env.mgr->with_partition("g", env.tp, [&](SharePartition& sp) { start = sp.start_offset(); });
+  CHECK(start == 3);  // ARCHIVED: the start offset moved past
 }
 
 }  // namespace
