@@ -359,7 +359,12 @@ void SharePartition::on_lock_timeout(const std::string& member, int64_t first, i
   (void)member;
   lock_timeouts_ += timed_out;
   if (timed_out > 0 && ports_.on_lock_timeout) ports_.on_lock_timeout(timed_out);
-  if (writes.empty()) return;
+  if (!writes.empty()) persist_lock_timeouts(std::move(writes));
+}
+
+// Persists what expired locks changed; records at the delivery limit go to
+// the DLQ once ARCHIVING is written (or its write failed).
+void SharePartition::persist_lock_timeouts(std::vector<PersistedBatch> writes) {
   std::vector<PersistedBatch> archiving = archiving_of(writes);
   write_changes(std::move(writes), [this, archiving](ErrorCode code, const std::string& message) {
     if (code != ErrorCode::kNone)

@@ -253,6 +253,7 @@ class SharePartition {
   void split_record_limit(InFlightBatch& b, int64_t last_acquired, int32_t lock_ms);
   void lock(InFlightState& s, const std::string& member, int64_t first, int64_t last);
   void on_lock_timeout(const std::string& member, int64_t first, int64_t last, uint64_t lock_id);
+  void persist_lock_timeouts(std::vector<PersistedBatch> writes);
 
   struct AcquireArgs {
     const std::string& member;
