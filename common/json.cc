@@ -102,6 +102,7 @@ class JsonReader {
       if (digits() == 0) return false;
     }
     out.kind = JsonValue::Kind::kNumber;
+    out.number_text.assign(text_.data() + start, pos_ - start);
     auto r = std::from_chars(text_.data() + start, text_.data() + pos_, out.number);
     return r.ec == std::errc() || r.ec == std::errc::result_out_of_range;
   }

@@ -87,6 +87,12 @@ JsonWriter& JsonWriter::null() {
   return *this;
 }
 
+JsonWriter& JsonWriter::raw(std::string_view json) {
+  separate();
+  out_ += json;
+  return *this;
+}
+
 template <class N>
 void JsonWriter::append_number(N n) {
   char buf[32];

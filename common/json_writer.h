@@ -32,6 +32,9 @@ class JsonWriter {
   JsonWriter& value(uint64_t n);
   JsonWriter& value(double d);
   JsonWriter& null();
+  // `json`, already a valid JSON value (a number's lexeme, a document
+  // written elsewhere), appended as the next value unchanged.
+  JsonWriter& raw(std::string_view json);
 
   // key(name) then value(v).
   template <class T>

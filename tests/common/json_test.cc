@@ -45,3 +45,13 @@ TEST_CASE("json: nesting deeper than the bound is refused", "[json]") {
   CHECK_FALSE(parse_json(std::string(33, '[') + std::string(33, ']')));
   CHECK_FALSE(parse_json(std::string(100000, '[')));  // no stack exhausted
 }
+
+TEST_CASE("json: a number keeps its lexeme beside its double", "[json]") {
+  auto v = parse_json(R"([1.0, 12345678901234567890, -2e+3, 0])");
+  REQUIRE(v);
+  CHECK(v->array.at(0).number_text == "1.0");
+  CHECK(v->array.at(1).number_text == "12345678901234567890");
+  CHECK(v->array.at(2).number_text == "-2e+3");
+  CHECK(v->array.at(2).number == -2000);
+  CHECK(v->array.at(3).number_text == "0");
+}

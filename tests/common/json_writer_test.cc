@@ -36,3 +36,10 @@ TEST_CASE("json writer: numbers round-trip, non-finite ones are null", "[json]")
   CHECK(w.text() == "[-9223372036854775808,18446744073709551615,0.1,null,null]");
   CHECK(skiff::parse_json(w.text()));
 }
+
+TEST_CASE("json writer: raw values are appended unchanged, separated like any value", "[json]") {
+  JsonWriter w;
+  w.begin_object().key("a").raw("1.0").key("b").raw(R"({"x":[1,2]})").end_object();
+  CHECK(w.text() == R"({"a":1.0,"b":{"x":[1,2]}})");
+  CHECK(skiff::parse_json(w.text()));
+}
