@@ -1,0 +1,111 @@
+// The interface every schema format of the Schema Registry implements
+// (schema/avro/, schema/json/, schema/protobuf/), as Confluent's
+// io.confluent.kafka.schemaregistry.ParsedSchema and SchemaProvider shape it.
+//
+// A format parses the text a client registers (with the texts of the
+// schemas it references, already resolved by the registry) into a
+// ParsedSchema. The registry stores and serves the canonical text, looks a
+// schema up by it (or by the normalized text when the client asks for
+// `normalize`), and asks a new schema whether it can read data written with
+// an older one. The compatibility levels (BACKWARD, FORWARD, FULL and their
+// transitive forms) and Confluent's verbose messages around each difference
+// ({oldSchemaVersion: ..., oldSchema: ..., compatibility: ...}) are the
+// registry's (apps/schema_registry/), built from the one check here.
+//
+// Threads: a ParsedSchema is immutable after parse and may be read from any
+// thread. Parsing is pure (no I/O, no globals), bounded by the input: hostile
+// text costs linear time and bounded stack (nesting past a bound is an error).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/expected.h"
+
+namespace skiff::schema {
+
+// Confluent's schemaType names: "AVRO" (the default when a request omits
+// it), "PROTOBUF", "JSON".
+enum class SchemaType { kAvro, kProtobuf, kJson };
+std::string_view type_name(SchemaType t);
+std::optional<SchemaType> parse_type_name(std::string_view name);
+
+// A reference as a registration names it: `name` is how the referring
+// schema names the other (an Avro full name, a .proto import path, a JSON
+// Schema $ref URL), `subject` and `version` where the registry keeps it.
+struct SchemaReference {
+  std::string name;
+  std::string subject;
+  int32_t version = 0;
+};
+
+// A referenced schema's text, resolved by the registry, with its own
+// references' texts before it: a reference's dependencies come first in the
+// list handed to parse().
+struct ResolvedReference {
+  std::string name;  // as SchemaReference::name
+  std::string text;  // that schema's registered (canonical) text
+};
+
+// The input of parse(): what the client registered.
+struct SchemaSource {
+  SchemaType type = SchemaType::kAvro;
+  std::string text;
+  std::vector<SchemaReference> references;       // stored with the schema as given
+  std::vector<ResolvedReference> resolved;       // their texts, dependencies first
+};
+
+// A parse failure: Confluent answers 42201 "Invalid schema" with this
+// message (Confluent's: "Invalid schema {...} with refs [] of type AVRO,
+// details: <message>"; the registry adds the prefix, the format says why).
+struct ParseError {
+  std::string message;
+};
+
+class ParsedSchema {
+ public:
+  virtual ~ParsedSchema() = default;
+  virtual SchemaType type() const = 0;
+
+  // Confluent's canonicalString(): the text the registry stores and serves
+  // (GET /schemas/ids/{id}) and compares on lookup. Avro: Apache Avro
+  // Java's Schema.toString() of the parsed schema; JSON: the document
+  // re-written compactly, members in their order; Protobuf: the .proto
+  // printed in Confluent's layout.
+  virtual std::string canonical() const = 0;
+
+  // Confluent's normalize() then canonicalString(): the text registered and
+  // looked up with normalize=true (Avro: aliases/defaults kept, properties
+  // ordered as Confluent orders them; Protobuf: options and imports sorted,
+  // fully qualified types; JSON: as Confluent's JsonSchema.normalize()).
+  virtual std::string normalized() const = 0;
+
+  // The names of the schemas this one refers to that must be registered
+  // first (an Avro named type not defined here, a .proto import that is not
+  // a well-known type, a JSON $ref outside the document).
+  virtual std::vector<std::string> unresolved_names() const { return {}; }
+
+  // Whether this schema, as the reader (the new schema), can read data
+  // written with `writer` (the older schema); Confluent's
+  // isBackwardCompatible(previous). Empty when it can; otherwise one line
+  // per difference in Confluent's format for the type, e.g. Avro's
+  //   "{errorType:'READER_FIELD_MISSING_DEFAULT_VALUE', description:'The field 'f' at path
+  //    '/fields/1' in the new schema has no default value and is missing in the old schema',
+  //    additionalInfo:'f'}"
+  // A writer of another type is never compatible ("Incompatible because of
+  // different schema type").
+  virtual std::vector<std::string> incompatibilities(const ParsedSchema& writer) const = 0;
+};
+
+using ParseResult = Expected<std::unique_ptr<ParsedSchema>, ParseError>;
+
+// Each format's entry point has this shape (schema/avro/avro_schema.h's
+// parse_avro, schema/json/json_schema.h's parse_json_schema,
+// schema/protobuf/protobuf_schema.h's parse_protobuf); schema/schema_parse.h
+// picks one by the source's type.
+
+}  // namespace skiff::schema

@@ -1,0 +1,10 @@
+// Protobuf schemas for the Schema Registry (in progress).
+#pragma once
+
+#include "schema/format/schema_format.h"
+
+namespace skiff::schema {
+
+ParseResult parse_protobuf(const SchemaSource& source);
+
+}  // namespace skiff::schema
