@@ -21,7 +21,7 @@ struct JsonValue {
   bool boolean = false;
   double number = 0;
   std::string number_text;  // kNumber: its lexeme as written ("1.0", "12345678901234567890"), for exact re-emission
-  std::string string;  // kString, decoded to UTF-8
+  std::string string;       // kString, decoded to UTF-8
   std::vector<JsonValue> array;
   std::vector<JsonMember> members;  // kObject, in document order
 
