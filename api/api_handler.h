@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string_view>
 
 #include "api/api_request.h"
@@ -32,6 +33,16 @@ class ApiHandler {
   const ApiVersionRange& range() const { return range_; }
   int16_t min_served() const { return min_served_; }
 
+  // The finalized feature level the API needs (share.version 1 for the share
+  // APIs, as Kafka's isShareGroupProtocolEnabled): below it KafkaApis
+  // answers UNSUPPORTED_VERSION (api/feature_levels.h). Set at registration.
+  struct FeatureGate {
+    std::string_view feature;
+    int16_t min_level = 1;
+  };
+  void set_feature_gate(FeatureGate gate) { gate_ = gate; }
+  const std::optional<FeatureGate>& feature_gate() const { return gate_; }
+
   // Decodes the body and answers through `out`, now or later. Throws
   // protocol::DecodeError for a malformed body.
   virtual void handle(ApiRequest& request, Responder& out) = 0;
@@ -41,6 +52,7 @@ class ApiHandler {
  private:
   ApiVersionRange range_;
   int16_t min_served_;
+  std::optional<FeatureGate> gate_;
 };
 
 // The usual shape: decode into Req, handle it; errors built from the request.

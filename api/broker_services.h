@@ -38,6 +38,7 @@ class TxnOffsetMarkerSink;
 namespace skiff::api {
 
 class Purgatory;
+class FeatureLevels;
 namespace quota {
 class ClientQuotaStore;
 class QuotaManager;
@@ -85,6 +86,10 @@ struct BrokerServices {
   // KIP-714: the client-metrics subscriptions and the telemetry clients push
   // (api/telemetry/client_metrics_manager.h).
   telemetry::ClientMetricsManager* client_metrics = nullptr;
+  // The finalized feature levels (api/feature_levels.h): ApiVersions,
+  // UpdateFeatures and the feature gates read them. Null: KafkaApis keeps the
+  // defaults in memory.
+  FeatureLevels* features = nullptr;
 };
 
 }  // namespace skiff::api

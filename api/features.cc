@@ -21,8 +21,10 @@ namespace {
 // groups are served (ShareGroupHeartbeat, ShareFetch, ShareAcknowledge, the
 // share-group admin APIs; level 1) and their dead-letter queue (level 2:
 // rejected and exhausted records copied to the group's
-// errors.deadletterqueue.topic.name, server/share_dead_letters.h). The
-// broker reads the level at start (server/broker_components.cc).
+// errors.deadletterqueue.topic.name, server/share_dead_letters.h).
+// Each of group.version, share.version and transaction.version may be set
+// to any level of its range with UpdateFeatures; what reads the level reads
+// it live (api/feature_levels.h says where).
 constexpr Feature kFeatures[] = {
     {"group.version", 0, 1, 1},
     {"metadata.version", 25, 25, 25},
@@ -47,7 +49,7 @@ const Feature* find_feature(std::string_view name, std::span<const Feature> tabl
 }
 
 std::optional<std::string> feature_update_refusal(std::span<const Feature> table, const std::string& name,
-                                                  int16_t level, int8_t type, int32_t node_id) {
+                                                  int16_t level, int8_t type, int32_t node_id, int16_t current) {
   constexpr int8_t kUpgrade = 1, kUnsafeDowngrade = 3;
   auto invalid = [&](const std::string& why) {
     return "Invalid update version " + std::to_string(level) + " for feature " + name + ". " + why;
@@ -61,14 +63,11 @@ std::optional<std::string> feature_update_refusal(std::span<const Feature> table
   if (!f) return invalid(controller + " does not support this feature.");
   if (level < f->min_supported || level > f->max_supported)
     return invalid(controller + " only supports versions " + range_text(*f));
-  if (level < f->finalized && type == kUpgrade)
+  if (level < current && type == kUpgrade)
     return invalid(
         "Can't downgrade the version of this feature without setting the upgrade type to either safe or "
         "unsafe downgrade.");
-  if (level > f->finalized && type != kUpgrade) return invalid("Can't downgrade to a newer version.");
-  if (level != f->finalized)
-    return invalid("Skiff's feature levels are fixed by its build: " + name + " stays at " +
-                   std::to_string(f->finalized) + ".");
+  if (level > current && type != kUpgrade) return invalid("Can't downgrade to a newer version.");
   return std::nullopt;
 }
 

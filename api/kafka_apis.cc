@@ -1,6 +1,7 @@
 #include "api/kafka_apis.h"
 
 #include "api/api_log.h"
+#include "api/feature_levels.h"
 #include "api/features.h"
 #include "api/handlers/add_offsets_to_txn_handler.h"
 #include "api/handlers/add_partitions_to_txn_handler.h"
@@ -79,7 +80,11 @@
 namespace skiff::api {
 
 KafkaApis::KafkaApis(BrokerServices& services) : services_(services) {
-  auto api_versions = std::make_unique<ApiVersionsHandler>(registry_, services_.broker);
+  if (!services_.features) {  // tests: the default levels, in memory
+    own_features_ = std::make_unique<FeatureLevels>(nullptr);
+    services_.features = own_features_.get();
+  }
+  auto api_versions = std::make_unique<ApiVersionsHandler>(registry_, services_.broker, *services_.features);
   api_versions_ = api_versions.get();
   registry_.add(std::move(api_versions));
   registry_.add(std::make_unique<ProduceHandler>(services_));
@@ -133,8 +138,20 @@ void KafkaApis::add_group_handlers() {
   registry_.add(std::make_unique<ListConfigResourcesHandler>(services_));
   registry_.add(std::make_unique<DeleteGroupsHandler>(services_));
   // KIP-848's consumer group protocol (coordinator/group/consumer_heartbeat.cc).
-  registry_.add(std::make_unique<ConsumerGroupHeartbeatHandler>(services_));
-  registry_.add(std::make_unique<ConsumerGroupDescribeHandler>(services_));
+  // Served at group.version 1+ (Kafka's isConsumerGroupProtocolEnabled).
+  const ApiHandler::FeatureGate gv1{"group.version", 1};
+  add_gated(std::make_unique<ConsumerGroupHeartbeatHandler>(services_), gv1);
+  add_gated(std::make_unique<ConsumerGroupDescribeHandler>(services_), gv1);
+}
+
+void KafkaApis::add_gated(std::unique_ptr<ApiHandler> handler, ApiHandler::FeatureGate gate) {
+  handler->set_feature_gate(gate);
+  registry_.add(std::move(handler));
+}
+
+bool KafkaApis::gated_off(const ApiHandler& handler) const {
+  const auto& gate = handler.feature_gate();
+  return gate && services_.features->level(gate->feature) < gate->min_level;
 }
 
 void KafkaApis::add_txn_and_acl_handlers() {
@@ -167,13 +184,15 @@ void KafkaApis::add_share_state_handlers() {
 void KafkaApis::add_share_group_handlers() {
   if (!services_.share_partitions || !services_.groups) return;
   auto& shares = *services_.share_partitions;
-  registry_.add(std::make_unique<ShareGroupHeartbeatHandler>(services_));
-  registry_.add(std::make_unique<ShareGroupDescribeHandler>(services_));
-  registry_.add(std::make_unique<ShareFetchHandler>(services_, shares));
-  registry_.add(std::make_unique<ShareAcknowledgeHandler>(services_, shares));
-  registry_.add(std::make_unique<DescribeShareGroupOffsetsHandler>(services_));
-  registry_.add(std::make_unique<AlterShareGroupOffsetsHandler>(services_));
-  registry_.add(std::make_unique<DeleteShareGroupOffsetsHandler>(services_));
+  // Served at share.version 1+ (Kafka's isShareGroupProtocolEnabled).
+  const ApiHandler::FeatureGate sv1{"share.version", 1};
+  add_gated(std::make_unique<ShareGroupHeartbeatHandler>(services_), sv1);
+  add_gated(std::make_unique<ShareGroupDescribeHandler>(services_), sv1);
+  add_gated(std::make_unique<ShareFetchHandler>(services_, shares), sv1);
+  add_gated(std::make_unique<ShareAcknowledgeHandler>(services_, shares), sv1);
+  add_gated(std::make_unique<DescribeShareGroupOffsetsHandler>(services_), sv1);
+  add_gated(std::make_unique<AlterShareGroupOffsetsHandler>(services_), sv1);
+  add_gated(std::make_unique<DeleteShareGroupOffsetsHandler>(services_), sv1);
 }
 
 void KafkaApis::add_sasl_handlers() {
@@ -275,7 +294,7 @@ void KafkaApis::handle(network::Request raw, network::ResponseSender& sender) {
   api_log().trace("request api={} v{} corr={} client={} from {}", key, version, request.correlation_id(), client,
                   request.context().peer_address);
   try {
-    if (version < handler->min_served())
+    if (version < handler->min_served() || gated_off(*handler))
       handler->send_error(request, out, ErrorCode::kUnsupportedVersion);
     else
       handler->handle(request, out);

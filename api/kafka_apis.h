@@ -24,6 +24,7 @@
 namespace skiff::api {
 
 class ApiVersionsHandler;
+class FeatureLevels;
 class ClientSoftware;
 class ErrorObserver;
 class SaslAuthenticateHandler;
@@ -62,13 +63,19 @@ class KafkaApis : public network::RequestHandler {
   void add_sasl_handlers();
   // KIP-554's SCRAM credential APIs (security/sasl/scram_store.h).
   void add_scram_handlers();
+  // Registers `handler` behind a feature gate.
+  void add_gated(std::unique_ptr<ApiHandler> handler, ApiHandler::FeatureGate gate);
   // KIP-714's GetTelemetrySubscriptions and PushTelemetry (api/telemetry/).
   void add_telemetry_handlers();
   ApiHandler* route(ApiRequest& request, Responder& out, const Escaped& client);
   // A request_percentage quota's client, when one may apply (api/quota/).
   void attach_request_quota(const ApiRequest& request, Responder& out);
 
+  // The handler's feature gate is closed (api/api_handler.h).
+  bool gated_off(const ApiHandler& handler) const;
+
   BrokerServices& services_;
+  std::unique_ptr<FeatureLevels> own_features_;  // when services_ brings none
   HandlerRegistry registry_;
   ApiVersionsHandler* api_versions_ = nullptr;
   SaslAuthenticateHandler* sasl_authenticate_ = nullptr;  // also takes SaslHandshake v0's bare tokens

@@ -1,6 +1,6 @@
 // MetadataStore: the one durable store of Skiff's small cluster state (ACLs,
 // SCRAM credentials, client quotas, client-metrics subscriptions, group and
-// dynamic broker configs, producer-id blocks), as Kafka keeps it in its
+// dynamic broker configs, producer-id blocks, feature levels), as Kafka keeps it in its
 // metadata log. One directory in the first log dir, one file per namespace
 // (metadata/namespaces.h lists them, with the layout of the directory). An
 // owner keeps its state in memory and its record encoding; it hands the

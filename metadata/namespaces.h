@@ -49,8 +49,11 @@ inline constexpr NamespaceDef kGroupConfigs{"group-configs", 1, "skiff-group-con
 inline constexpr NamespaceDef kDynamicBrokerConfig{"dynamic-broker-config", 1, "skiff-dynamic-broker-config", false};
 // coordinator/txn/producer_id_blocks.h
 inline constexpr NamespaceDef kProducerIds{"producer-ids", 1, "skiff-producer-ids", false};
+// api/feature_levels.h (born in the store: no legacy file)
+inline constexpr NamespaceDef kFeatureLevels{"feature-levels", 1, "", false};
 
-inline constexpr std::array<NamespaceDef, 7> kNamespaces = {
-    kAcls, kScramCredentials, kClientQuotas, kClientMetrics, kGroupConfigs, kDynamicBrokerConfig, kProducerIds};
+inline constexpr std::array<NamespaceDef, 8> kNamespaces = {kAcls,          kScramCredentials, kClientQuotas,
+                                                            kClientMetrics, kGroupConfigs,     kDynamicBrokerConfig,
+                                                            kProducerIds,   kFeatureLevels};
 
 }  // namespace skiff::metadata

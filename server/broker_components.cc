@@ -1,7 +1,7 @@
 #include "server/broker_components.h"
 
 #include "api/api_log.h"
-#include "api/features.h"
+#include "api/feature_levels.h"
 #include "api/quota/client_quota_store.h"
 #include "api/quota/quota_manager.h"
 #include "api/telemetry/client_metrics_manager.h"
@@ -68,7 +68,8 @@ std::unique_ptr<group::GroupCoordinator> make_group_coordinator(const config::Br
   return std::make_unique<group::GroupCoordinator>(g, logs);
 }
 
-txn::TxnHostConfig txn_host_config(const config::BrokerConfig& c, int32_t offsets_partitions) {
+txn::TxnHostConfig txn_host_config(const config::BrokerConfig& c, int32_t offsets_partitions,
+                                   const api::FeatureLevels& features) {
   txn::TxnHostConfig t;
   t.coordinator.max_timeout_ms = c.transaction_max_timeout_ms;
   t.coordinator.abort_timed_out_interval_ms = c.transaction_abort_timed_out_interval_ms;
@@ -79,8 +80,7 @@ txn::TxnHostConfig txn_host_config(const config::BrokerConfig& c, int32_t offset
   t.coordinator.offsets_topic_partitions = offsets_partitions;  // same partition as the groups pick
   // The coordinator's own rules (fence/timeout aborts, the state record
   // version) follow the finalized transaction.version, as in Kafka.
-  const api::Feature* tv = api::find_feature("transaction.version");
-  t.coordinator.server_transaction_version = tv ? tv->finalized : 0;
+  t.coordinator.transaction_version = [&features] { return features.level("transaction.version"); };
   return t;
 }
 
@@ -100,10 +100,12 @@ std::unique_ptr<acl::Authorizer> make_authorizer(const config::BrokerConfig& c, 
 BrokerComponents::BrokerComponents(const config::BrokerConfig& config, const config::BrokerInfo& broker,
                                    storage::LogManager& logs, metadata::MetadataStore& metadata,
                                    config::DynamicBrokerConfig* dynamic)
-    : groups_(make_group_coordinator(config, logs, metadata)),
+    : features_(std::make_unique<api::FeatureLevels>(&metadata.ns(metadata::kFeatureLevels))),
+      groups_(make_group_coordinator(config, logs, metadata)),
       producer_ids_(std::make_unique<txn::ProducerIds>(metadata.ns(metadata::kProducerIds))),
       authorizer_(make_authorizer(config, metadata)),
       services_{config, broker, logs, &fetch_purgatory_, groups_.get(), producer_ids_.get(), dynamic} {
+  services_.features = features_.get();
   build_security(config, metadata);
   // KIP-714: subscriptions in the metadata store (client-metrics), pushed metrics for /metrics.
   client_metrics_ = std::make_unique<api::telemetry::ClientMetricsManager>(&metadata.ns(metadata::kClientMetrics));
@@ -141,8 +143,8 @@ void BrokerComponents::build_security(const config::BrokerConfig& config, metada
 // request is handled (the handler threads start after KafkaApis exists).
 void BrokerComponents::build_transactions(const config::BrokerConfig& config, storage::LogManager& logs) {
   services_.txn_offsets = groups_.get();  // markers on __consumer_offsets partitions (KIP-447)
-  txn_ = std::make_unique<txn::TxnHost>(txn_host_config(config, groups_->offsets_partitions()), logs, *producer_ids_,
-                                        api::fetch_waker(&fetch_purgatory_), services_.txn_offsets);
+  txn_ = std::make_unique<txn::TxnHost>(txn_host_config(config, groups_->offsets_partitions(), *features_), logs,
+                                        *producer_ids_, api::fetch_waker(&fetch_purgatory_), services_.txn_offsets);
   txn_->start();
   services_.txn = txn_.get();
   services_.txn_gate = txn_.get();
@@ -165,10 +167,10 @@ void BrokerComponents::build_share_coordinator(const config::BrokerConfig& confi
 // KIP-1191's dead-letter queue of share groups: on at share.version 2+, with
 // the broker's errors.deadletterqueue.* keys and the group's DLQ configs.
 namespace {
-DeadLetterSettings dead_letter_settings(const config::BrokerConfig& config, const group::GroupCoordinator& groups) {
+DeadLetterSettings dead_letter_settings(const config::BrokerConfig& config, const group::GroupCoordinator& groups,
+                                        const api::FeatureLevels& features) {
   DeadLetterSettings s;
-  const api::Feature* sv = api::find_feature("share.version");
-  s.share_version_has_dlq = sv && sv->finalized >= 2;
+  s.share_version_has_dlq = [&features] { return features.level("share.version") >= 2; };
   s.auto_create_topics = config.errors_deadletterqueue_auto_create_topics_enable;
   s.topic_name_prefix = config.errors_deadletterqueue_topic_name_prefix;
   s.num_partitions = config.num_partitions;
@@ -188,7 +190,7 @@ void BrokerComponents::build_share_groups(const config::BrokerConfig& config, st
   groups_->set_share_state(share_state_.get());
   share_config_ = std::make_unique<GroupShareConfig>(*groups_);
   share_persister_ = std::make_unique<CoordinatorStatePersister>(*share_coordinator_);
-  DeadLetterSettings dlq = dead_letter_settings(config, *groups_);
+  DeadLetterSettings dlq = dead_letter_settings(config, *groups_, *features_);
   dlq.on_appended = api::fetch_waker(&fetch_purgatory_);
   share_dead_letters_ = std::make_unique<LogDeadLetterQueue>(logs, std::move(dlq));
   share_dead_letters_->start();
@@ -198,6 +200,10 @@ void BrokerComponents::build_share_groups(const config::BrokerConfig& config, st
       *share_persister_, *share_config_, config.group_share_max_share_sessions, std::move(ports));
   services_.share_partitions = share_partitions_.get();
   share_disconnects_ = std::make_unique<ShareSessionsOnDisconnect>(*share_partitions_);
+  // share.version below 1 turns share groups off (Kafka's onShareVersionToggle).
+  features_->on_change([sp = share_partitions_.get()](std::string_view feature, int16_t level) {
+    if (feature == "share.version" && level < 1) sp->on_share_groups_disabled();
+  });
 }
 
 BrokerComponents::~BrokerComponents() { shutdown(); }

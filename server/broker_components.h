@@ -28,6 +28,7 @@
 #include <memory>
 
 #include "api/broker_services.h"
+#include "api/feature_levels.h"
 #include "api/purgatory.h"
 #include "config/broker_config.h"
 #include "config/broker_info.h"
@@ -75,6 +76,7 @@ class BrokerComponents {
   void build_share_coordinator(const config::BrokerConfig& config, storage::LogManager& logs);
   void build_share_groups(const config::BrokerConfig& config, storage::LogManager& logs);
 
+  std::unique_ptr<api::FeatureLevels> features_;  // first: the others read it
   std::unique_ptr<group::GroupCoordinator> groups_;
   std::unique_ptr<txn::ProducerIds> producer_ids_;
   std::unique_ptr<acl::Authorizer> authorizer_;  // null: authorizer.class.name unset

@@ -140,7 +140,8 @@ void LogDeadLetterQueue::stop() {
 }
 
 bool LogDeadLetterQueue::enabled(const std::string& group_id) const {
-  return settings_.share_version_has_dlq && settings_.group_topic && !settings_.group_topic(group_id).empty();
+  return settings_.share_version_has_dlq && settings_.share_version_has_dlq() && settings_.group_topic &&
+         !settings_.group_topic(group_id).empty();
 }
 
 void LogDeadLetterQueue::enqueue(share::DeadLetterRecords records, std::function<void()> done) {

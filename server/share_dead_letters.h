@@ -45,7 +45,9 @@
 namespace skiff::server {
 
 struct DeadLetterSettings {
-  bool share_version_has_dlq = false;      // the finalized share.version is 2+
+  // The finalized share.version is 2+ (read at each use: UpdateFeatures may
+  // change it); unset: off.
+  std::function<bool()> share_version_has_dlq;
   bool auto_create_topics = false;         // errors.deadletterqueue.auto.create.topics.enable
   std::string topic_name_prefix = "dlq.";  // errors.deadletterqueue.topic.name.prefix
   int32_t num_partitions = 1;              // num.partitions, for an auto-created DLQ topic

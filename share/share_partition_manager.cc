@@ -323,6 +323,12 @@ void SharePartitionManager::on_log_start_offset(const TopicIdPartition& tp, int6
   }
 }
 
+void SharePartitionManager::on_share_groups_disabled() {
+  sessions_.remove_all();
+  std::lock_guard lock(mu_);
+  partitions_.clear();
+}
+
 size_t SharePartitionManager::partition_count() const {
   std::lock_guard lock(mu_);
   return partitions_.size();

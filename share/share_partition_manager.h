@@ -101,6 +101,11 @@ class SharePartitionManager {
 
   // The partition's log start offset moved (retention, DeleteRecords).
   void on_log_start_offset(const TopicIdPartition& tp, int64_t log_start_offset);
+  // share.version went below 1 (Kafka's onShareVersionToggle): every share
+  // session and every cached share partition is dropped; their durable
+  // state stays with the share coordinator and is read again when share
+  // groups come back.
+  void on_share_groups_disabled();
 
   size_t partition_count() const;
 

@@ -137,6 +137,14 @@ std::optional<std::vector<TopicIdPartition>> ShareSessionCache::remove(const Sha
   return remove_locked(key);
 }
 
+void ShareSessionCache::remove_all() {
+  std::lock_guard lock(mu_);
+  sessions_.clear();
+  members_per_group_.clear();
+  by_connection_.clear();
+  num_partitions_ = 0;
+}
+
 std::optional<ShareSessionCache::Disconnected> ShareSessionCache::on_disconnect(const std::string& connection_id) {
   std::lock_guard lock(mu_);
   auto c = by_connection_.find(connection_id);

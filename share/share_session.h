@@ -98,6 +98,10 @@ class ShareSessionCache {
   };
   std::optional<Disconnected> on_disconnect(const std::string& connection_id);
 
+  // Removes every session (Kafka's removeAllSessions: share groups were
+  // turned off by share.version 0).
+  void remove_all();
+
   size_t size() const;
   int64_t total_partitions() const;
   int32_t num_members(const std::string& group_id) const;

@@ -1,7 +1,6 @@
 #include "api/handlers/api_versions_handler.h"
 
 #include "api/features.h"
-#include "common/wall_clock.h"
 
 namespace skiff::api {
 namespace {
@@ -16,17 +15,21 @@ bool valid_software_token(const std::string& s) {
   return true;
 }
 
-void add_features(protocol::ApiVersionsResponse& resp, int64_t epoch) {
-  for (const auto& f : features()) {
+// A feature at level 0 is not finalized: Kafka leaves it out.
+void add_features(protocol::ApiVersionsResponse& resp, const FeatureLevels& levels) {
+  const int64_t epoch = levels.epoch();  // before the levels: a change after it shows a newer epoch next time
+  for (const auto& f : levels.table()) {
     protocol::ApiVersionsResponse::SupportedFeatureKey s;
     s.name = f.name;
     s.min_version = f.min_supported;
     s.max_version = f.max_supported;
     resp.supported_features.push_back(s);
+    const int16_t level = levels.level(f.name);
+    if (level == 0) continue;
     protocol::ApiVersionsResponse::FinalizedFeatureKey fin;
     fin.name = f.name;
-    fin.min_version_level = f.finalized;
-    fin.max_version_level = f.finalized;
+    fin.min_version_level = level;
+    fin.max_version_level = level;
     resp.finalized_features.push_back(fin);
   }
   resp.finalized_features_epoch = epoch;
@@ -45,11 +48,12 @@ ErrorCode check_cluster_and_node(const protocol::ApiVersionsRequest& body, int16
 
 }  // namespace
 
-ApiVersionsHandler::ApiVersionsHandler(const HandlerRegistry& registry, const BrokerInfo& broker)
+ApiVersionsHandler::ApiVersionsHandler(const HandlerRegistry& registry, const BrokerInfo& broker,
+                                       const FeatureLevels& features)
     : TypedApiHandler(protocol::ApiVersionsRequest::kApiKey, 0, 5),
       registry_(registry),
       broker_(broker),
-      features_epoch_(wall_clock_ms()) {}
+      features_(features) {}
 
 void ApiVersionsHandler::handle(ApiRequest& request, protocol::ApiVersionsRequest& body, Responder& out) {
   const auto version = request.api_version();
@@ -71,7 +75,7 @@ void ApiVersionsHandler::handle(ApiRequest& request, protocol::ApiVersionsReques
     v.max_version = r.max_version;
     resp.api_keys.push_back(v);
   }
-  add_features(resp, features_epoch_);  // tagged fields: dropped below v3
+  add_features(resp, features_);  // tagged fields: dropped below v3
   out.send(resp);
 }
 

@@ -14,6 +14,7 @@
 #include "api/api_handler.h"
 #include "api/broker_info.h"
 #include "api/client_software.h"
+#include "api/feature_levels.h"
 #include "api/handler_registry.h"
 #include "protocol/generated/api_versions_request.h"
 #include "protocol/generated/api_versions_response.h"
@@ -22,7 +23,7 @@ namespace skiff::api {
 
 class ApiVersionsHandler : public TypedApiHandler<protocol::ApiVersionsRequest, protocol::ApiVersionsResponse> {
  public:
-  ApiVersionsHandler(const HandlerRegistry& registry, const BrokerInfo& broker);
+  ApiVersionsHandler(const HandlerRegistry& registry, const BrokerInfo& broker, const FeatureLevels& features);
 
   // For a request at a version above max: answered in version 0.
   void answer_unsupported_version(const ApiRequest& request, Responder& out) const;
@@ -37,7 +38,7 @@ class ApiVersionsHandler : public TypedApiHandler<protocol::ApiVersionsRequest, 
  private:
   const HandlerRegistry& registry_;
   const BrokerInfo& broker_;
-  const int64_t features_epoch_;
+  const FeatureLevels& features_;
   ClientSoftware* software_ = nullptr;
 };
 

@@ -1,14 +1,13 @@
-// UpdateFeatures (key 57), v0-2: Skiff's feature levels are fixed by its
-// build (api/features.h), so an update is checked as Kafka's controller checks
-// it and then succeeds only when it asks for the level already finalized (a
-// no-op). Refusals are INVALID_UPDATE_VERSION with Kafka's messages: a level
-// outside the supported range ("Local controller N only supports versions
-// A-B", so an upgrade to a level Skiff lacks names the levels it has), an
-// unknown feature, a downgrade without a downgrade type, an upgrade with one.
-// A change that passes those checks (possible once a feature supports more
-// than one level) is refused with a message saying the levels are fixed.
-// v0-1 answer per feature; v2 has only the top-level error, which names the
-// first failing feature as Kafka does. ValidateOnly changes nothing either way.
+// UpdateFeatures (key 57), v0-2: changes the finalized feature levels
+// (api/feature_levels.h) as Kafka's controller does. Every update of the
+// request is checked against Kafka's rules and messages ("Invalid update
+// version L for feature F. ...": a level outside the supported range, an
+// unknown feature, a downgrade without a downgrade type, an upgrade with
+// one); one refused refuses them all, answered as Kafka 4.4 answers it: the
+// top-level INVALID_UPDATE_VERSION with "The update failed for all features
+// since the following feature had an error: ...", no per-feature results.
+// On success v0-1 carry a NONE result per feature. ValidateOnly checks and
+// changes nothing. Needs ALTER on the cluster.
 #pragma once
 
 #include "api/api_handler.h"

@@ -65,7 +65,7 @@ void TxnCoordinator::write(TxnMetadata& m, const TxnTransit& t, std::function<vo
   const std::string id = m.transactional_id();
   std::optional<std::vector<uint8_t>> value;
   if (t.state != TxnState::kDead) {
-    value = encode_txn_log_value(t, txn_log_value_version(config_.server_transaction_version));
+    value = encode_txn_log_value(t, txn_log_value_version(config_.transaction_version()));
   }
   log_.append(id, encode_txn_log_key(id), std::move(value), [this, id, t, then = std::move(then)](ErrorCode e) {
     e = map_append_error(e);
@@ -109,7 +109,7 @@ void TxnCoordinator::init_producer_id(const std::string& id, int32_t timeout_ms,
         loggable_id(id), t->producer_id, m->producer_epoch(), t->producer_epoch);
     // The new producer retries on CONCURRENT_TRANSACTIONS and gets the next epoch once the abort completes.
     return end_internal(id, t->producer_id, t->producer_epoch, /*commit=*/false, /*from_client=*/false,
-                        config_.server_transaction_version, [done = std::move(done)](TxnResult r) {
+                        config_.transaction_version(), [done = std::move(done)](TxnResult r) {
                           done({.error = r.error == ErrorCode::kNone ? ErrorCode::kConcurrentTransactions : r.error});
                         });
   }

@@ -75,7 +75,7 @@ size_t TxnCoordinator::abort_timed_out_transactions() {
         "aborting it at epoch {}",
         loggable_id(id), fence.producer_id, old_epoch, fence.txn_timeout_ms, fence.producer_epoch);
     end_internal(id, fence.producer_id, fence.producer_epoch, /*commit=*/false, /*from_client=*/false,
-                 config_.server_transaction_version, [id](TxnResult r) {
+                 config_.transaction_version(), [id](TxnResult r) {
                    if (r.error != ErrorCode::kNone) {
                      txn_log().warn("transactional id {}: abort after timeout failed: error {}", loggable_id(id),
                                     static_cast<int>(r.error));

@@ -60,8 +60,10 @@ struct TxnConfig {
   int64_t transactional_id_expiration_ms = 604800000;  // transactional.id.expiration.ms
   int64_t remove_expired_interval_ms = 3600000;        // transaction.remove.expired.transaction.cleanup.interval.ms
   int32_t offsets_topic_partitions = 50;               // offsets.topic.num.partitions (AddOffsetsToTxn)
-  int16_t server_transaction_version = 2;              // finalized transaction.version (fence/timeout aborts)
-  int64_t busy_wait_ms = 100;                          // add.partitions.to.txn.retry.backoff.max.ms
+  // The finalized transaction.version, read at each use (UpdateFeatures may
+  // change it): fence/timeout aborts, the state record version. Any thread.
+  std::function<int16_t()> transaction_version = [] { return int16_t{2}; };
+  int64_t busy_wait_ms = 100;  // add.partitions.to.txn.retry.backoff.max.ms
 };
 
 }  // namespace skiff::txn

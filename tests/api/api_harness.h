@@ -12,6 +12,7 @@
 #include <map>
 #include <mutex>
 
+#include "api/feature_levels.h"
 #include "api/kafka_apis.h"
 #include "config/config_loader.h"
 #include "metadata/legacy_migration.h"
@@ -104,6 +105,8 @@ class ApiHarness {
     logs_.reset();
     std::filesystem::remove_all(dir_);
   }
+
+  api::FeatureLevels& features() { return *components_->services().features; }
 
   // Sends one raw frame body (no size prefix); returns what came back.
   network::Response raw(const std::vector<uint8_t>& body, bool expect_response = true) {

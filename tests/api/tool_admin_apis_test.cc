@@ -222,22 +222,22 @@ TEST_CASE("ApiVersions v3+ lists the features Skiff implements, finalized", "[ap
       CHECK(r.supported_features[i].min_version == f.min_supported);
       CHECK(r.supported_features[i].max_version == f.max_supported);
       CHECK(r.finalized_features[i].name == f.name);
-      CHECK(r.finalized_features[i].max_version_level == f.finalized);
-      CHECK(r.finalized_features[i].min_version_level == f.finalized);
+      CHECK(r.finalized_features[i].max_version_level == f.default_level);
+      CHECK(r.finalized_features[i].min_version_level == f.default_level);
     }
   }
   const auto* mv = api::find_feature("metadata.version");
   REQUIRE(mv != nullptr);
-  CHECK(mv->finalized == 25);  // 4.0-IV3
+  CHECK(mv->default_level == 25);  // 4.0-IV3
   const auto* tv = api::find_feature("transaction.version");
   REQUIRE(tv != nullptr);
-  CHECK(tv->finalized == 2);  // KIP-890, as Kafka 4.x finalizes it
+  CHECK(tv->default_level == 2);  // KIP-890, as Kafka 4.x finalizes it
   const auto* gv = api::find_feature("group.version");
   REQUIRE(gv != nullptr);
-  CHECK(gv->finalized == 1);  // KIP-848's consumer group protocol, as Kafka 4.x
+  CHECK(gv->default_level == 1);  // KIP-848's consumer group protocol, as Kafka 4.x
   const auto* sv = api::find_feature("share.version");
   REQUIRE(sv != nullptr);
-  CHECK(sv->finalized == 2);  // KIP-932's share groups with KIP-1191's DLQ, as Kafka 4.4
+  CHECK(sv->default_level == 2);  // KIP-932's share groups with KIP-1191's DLQ, as Kafka 4.4
   // Below v3 the fields do not exist: the answer still encodes.
   CHECK(h.call<ApiVersionsResponse>(req, 2).supported_features.empty());
 }
@@ -265,26 +265,25 @@ UpdateFeaturesRequest update(int16_t version, const std::string& feature, int16_
 // The top-level message (v2) or the feature's (v0-1); nullopt when accepted.
 std::optional<std::string> update_error(test::ApiHarness& h, const UpdateFeaturesRequest& req, int16_t v) {
   auto r = h.call<UpdateFeaturesResponse>(req, v);
-  if (v >= 2) {
-    CHECK(r.results.empty());
-    if (r.error_code == 0) return std::nullopt;
-    CHECK(r.error_code == kInvalidUpdateVersion);
-    const std::string prefix = "The update failed for all features since the following feature had an error: ";
-    REQUIRE(r.error_message.has_value());
-    CHECK(r.error_message->rfind(prefix, 0) == 0);
-    return r.error_message->substr(prefix.size());
+  if (v >= 2) CHECK(r.results.empty());
+  if (r.error_code == 0 && v >= 2) return std::nullopt;
+  if (r.error_code == 0) {  // v0-1: a NONE result per feature
+    REQUIRE(r.results.size() == 1);
+    CHECK(r.results[0].feature == req.feature_updates[0].feature);
+    CHECK(r.results[0].error_code == 0);
+    return std::nullopt;
   }
-  CHECK(r.error_code == 0);
-  REQUIRE(r.results.size() == 1);
-  CHECK(r.results[0].feature == req.feature_updates[0].feature);
-  if (r.results[0].error_code == 0) return std::nullopt;
-  CHECK(r.results[0].error_code == kInvalidUpdateVersion);
-  return r.results[0].error_message;
+  CHECK(r.results.empty());
+  CHECK(r.error_code == kInvalidUpdateVersion);
+  const std::string prefix = "The update failed for all features since the following feature had an error: ";
+  REQUIRE(r.error_message.has_value());
+  CHECK(r.error_message->rfind(prefix, 0) == 0);
+  return r.error_message->substr(prefix.size());
 }
 
 }  // namespace
 
-TEST_CASE("UpdateFeatures: the finalized level is a no-op, anything else refused with Kafka's message",
+TEST_CASE("UpdateFeatures: the finalized level is a no-op, a level out of range refused with Kafka's message",
           "[api][tools]") {
   test::ApiHarness h;
   for (int16_t v = 0; v <= 2; ++v) {
@@ -328,19 +327,19 @@ TEST_CASE("UpdateFeatures: the finalized level is a no-op, anything else refused
   CHECK(av.finalized_features[3].max_version_level == 2);
 }
 
-TEST_CASE("UpdateFeatures v2: the first failing feature fails all", "[api][tools]") {
+TEST_CASE("UpdateFeatures: the first failing feature fails all, and none is applied", "[api][tools]") {
   test::ApiHarness h;
-  auto req = update(2, "metadata.version", 25, 1);
-  req.feature_updates.push_back(update(2, "bogus.feature", 3, 1).feature_updates[0]);
-  auto r = h.call<UpdateFeaturesResponse>(req, 2);
-  CHECK(r.error_code == kInvalidUpdateVersion);
-  CHECK(r.error_message ==
-        "The update failed for all features since the following feature had an error: Invalid update version 3 for "
-        "feature bogus.feature. Local controller 1 does not support this feature.");
-  auto r1 = h.call<UpdateFeaturesResponse>(req, 1);
-  REQUIRE(r1.results.size() == 2);
-  CHECK(r1.results[0].error_code == 0);
-  CHECK(r1.results[1].error_code == kInvalidUpdateVersion);
+  for (int16_t v = 1; v <= 2; ++v) {
+    auto req = update(v, "share.version", 1, 2);
+    req.feature_updates.push_back(update(v, "bogus.feature", 3, 1).feature_updates[0]);
+    auto r = h.call<UpdateFeaturesResponse>(req, v);
+    CHECK(r.error_code == kInvalidUpdateVersion);
+    CHECK(r.error_message ==
+          "The update failed for all features since the following feature had an error: Invalid update version 3 "
+          "for feature bogus.feature. Local controller 1 does not support this feature.");
+    CHECK(r.results.empty());
+    CHECK(h.features().level("share.version") == 2);
+  }
 }
 
 TEST_CASE("DescribeCluster v2: this broker, not fenced", "[api][tools]") {
@@ -356,42 +355,20 @@ TEST_CASE("DescribeCluster v2: this broker, not fenced", "[api][tools]") {
 }
 
 TEST_CASE("feature update checks with a feature of several levels (Kafka's order and messages)", "[api][tools]") {
-  // As group.version would be: levels 0-2 supported, 1 finalized.
   const api::Feature table[] = {{"group.version", 0, 2, 1}};
   auto check = [&](int16_t level, int8_t type) {
-    return api::feature_update_refusal(table, "group.version", level, type, 4);
+    return api::feature_update_refusal(table, "group.version", level, type, 4, /*current=*/1);
   };
   const std::string prefix = "Invalid update version ";
   CHECK(check(1, 1) == std::nullopt);
   CHECK(check(1, 2) == std::nullopt);
+  CHECK(check(2, 1) == std::nullopt);
+  CHECK(check(0, 2) == std::nullopt);
+  CHECK(check(0, 3) == std::nullopt);
   CHECK(check(0, 1) == prefix +
                            "0 for feature group.version. Can't downgrade the version of this feature without "
                            "setting the upgrade type to either safe or unsafe downgrade.");
   CHECK(check(2, 2) == prefix + "2 for feature group.version. Can't downgrade to a newer version.");
   CHECK(check(3, 1) == prefix + "3 for feature group.version. Local controller 4 only supports versions 0-2");
-  CHECK(check(2, 1) ==
-        prefix +
-            "2 for feature group.version. Skiff's feature levels are fixed by its build: group.version stays at 1.");
-  CHECK(check(0, 3) ==
-        prefix +
-            "0 for feature group.version. Skiff's feature levels are fixed by its build: group.version stays at 1.");
   CHECK(check(1, 0) == prefix + "1 for feature group.version. The controller does not support the given upgrade type.");
-}
-
-TEST_CASE("DescribeCluster: controllers are asked of a broker endpoint, an unknown type is refused", "[api][tools]") {
-  test::ApiHarness h;
-  for (int16_t v = 1; v <= 2; ++v) {
-    DescribeClusterRequest req;
-    req.endpoint_type = 2;  // what the admin client sends with bootstrap.controllers
-    auto r = h.call<DescribeClusterResponse>(req, v);
-    CHECK(r.error_code == 114);  // MISMATCHED_ENDPOINT_TYPE
-    CHECK(r.error_message ==
-          "The request was sent to an endpoint of type BROKER, but we wanted an endpoint of type "
-          "CONTROLLER");
-    CHECK(r.brokers.empty());
-    req.endpoint_type = 9;
-    auto u = h.call<DescribeClusterResponse>(req, v);
-    CHECK(u.error_code == 115);  // UNSUPPORTED_ENDPOINT_TYPE
-    CHECK(u.error_message == "Unsupported endpoint type 9");
-  }
 }

@@ -55,6 +55,21 @@ def test_kafka_features(client, broker):
         assert ("Could not upgrade eligible.leader.replicas.version to 1." in out
                 and "does not support this feature" in out), out
         assert "FinalizedVersionLevel: 4.0-IV3" in tool(FEATURES, "--bootstrap-server", b, "describe")
+        # share.version changes as in Kafka: down to 1 (no DLQ), disabled (share groups off), back to 2.
+        out = tool(FEATURES, "--bootstrap-server", b, "downgrade", "--feature", "share.version=1")
+        assert "share.version was downgraded to 1." in out, out
+        assert re.search(r"Feature: share\.version\s+SupportedMinVersion: 0\s+SupportedMaxVersion: 2\s+"
+                         r"FinalizedVersionLevel: 1", tool(FEATURES, "--bootstrap-server", b, "describe"))
+        out = tool(FEATURES, "--bootstrap-server", b, "downgrade", "--feature", "share.version=2", check=False)
+        assert ("Could not downgrade share.version to 2. The update failed for all features since the following "
+                "feature had an error: Invalid update version 2 for feature share.version. Can't downgrade to a "
+                "newer version.") in out, out
+        out = tool(FEATURES, "--bootstrap-server", b, "disable", "--feature", "share.version")
+        assert "share.version was disabled." in out, out
+        assert re.search(r"Feature: share\.version\s+SupportedMinVersion: 0\s+SupportedMaxVersion: 2\s+"
+                         r"FinalizedVersionLevel: 0", tool(FEATURES, "--bootstrap-server", b, "describe"))
+        out = tool(FEATURES, "--bootstrap-server", b, "upgrade", "--feature", "share.version=2")
+        assert "share.version was upgraded to 2." in out, out
 
 
 def test_kafka_metadata_quorum(client, broker):

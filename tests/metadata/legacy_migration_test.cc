@@ -38,6 +38,7 @@ void check_migrated(const fs::path& dir) {
   auto store = open_metadata_store(dir);
   REQUIRE(store);
   for (const auto& def : kNamespaces) {
+    if (def.legacy_file.empty()) continue;  // born in the store
     INFO(def.name);
     CHECK_FALSE(fs::exists(dir / std::string(def.legacy_file)));
     CHECK(records_of(**store, def) == legacy_records(def, test::fixture_bytes(def)));
@@ -148,8 +149,9 @@ TEST_CASE("a migration killed at any point ends with exactly the legacy state", 
     test::copy_fixtures(d.path());
     if (migrate_and_kill(d.path(), std::chrono::microseconds(delay(rng)))) ++cut;
     int left = 0;
-    for (const auto& def : kNamespaces) left += fs::exists(d / std::string(def.legacy_file)) ? 1 : 0;
-    if (left > 0 && left < static_cast<int>(kNamespaces.size())) ++partial;
+    for (const auto& def : kNamespaces)
+      left += !def.legacy_file.empty() && fs::exists(d / std::string(def.legacy_file));
+    if (left > 0 && left < 7) ++partial;  // 7 legacy files
     check_migrated(d.path());
   }
   INFO("full migration " << full.count() << " us; " << cut << " kills, " << partial << " mid-way");

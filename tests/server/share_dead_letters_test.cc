@@ -33,7 +33,7 @@ struct Env {
     storage::LogManagerConfig c;
     c.log_dirs = {dir.path() / "logs"};
     logs = std::make_unique<storage::LogManager>(c);
-    settings.share_version_has_dlq = true;
+    settings.share_version_has_dlq = [] { return true; };
     settings.group_topic = [this](const std::string& g) { return topics.count(g) ? topics[g] : std::string(); };
     settings.group_copy_record = [this](const std::string&) { return copy; };
     settings.wall_clock_ms = [] { return int64_t{1234}; };
@@ -171,7 +171,7 @@ TEST_CASE("enqueue writes on the worker and calls done, in order, and at share.v
   bool done = false;
   q.enqueue(env.range(1, 1), [&done] { done = true; });  // stopped: done at once
   CHECK(done);
-  env.settings.share_version_has_dlq = false;
+  env.settings.share_version_has_dlq = [] { return false; };
   LogDeadLetterQueue off(*env.logs, env.settings);
   CHECK_FALSE(off.enabled("g"));
 }

@@ -81,10 +81,11 @@ TEST_CASE("InitProducerId answers CONCURRENT_TRANSACTIONS while a transition or 
 
 TEST_CASE("InitProducerId fences a zombie: its ongoing transaction is aborted first", "[txn][init][fence]") {
   TxnConfig cfg;
-  cfg.server_transaction_version = GENERATE(0, 2);
+  const int16_t tv = GENERATE(int16_t{0}, int16_t{2});
+  cfg.transaction_version = [tv] { return tv; };
   TxnHarness h(cfg);
   const TxnResult zombie = h.init("app");
-  CHECK(h.log.durable.back().value->at(1) == (cfg.server_transaction_version == 2 ? 1 : 0));
+  CHECK(h.log.durable.back().value->at(1) == (tv == 2 ? 1 : 0));
   REQUIRE(h.add("app", zombie, kTwo) == ErrorCode::kNone);
   h.markers.hold = true;
   CHECK(h.init("app").error == ErrorCode::kConcurrentTransactions);
@@ -92,7 +93,7 @@ TEST_CASE("InitProducerId fences a zombie: its ongoing transaction is aborted fi
   CHECK_FALSE(h.markers.calls[0].commit);
   CHECK(h.markers.calls[0].partitions == kTwo);
   // The fence bumps the epoch; with transaction version 2 the abort bumps it again.
-  const int16_t abort_epoch = cfg.server_transaction_version == 2 ? 2 : 1;
+  const int16_t abort_epoch = tv == 2 ? 2 : 1;
   CHECK(h.markers.calls[0].epoch == abort_epoch);
   CHECK(h.state("app") == TxnState::kPrepareAbort);
   CHECK(h.init("app").error == ErrorCode::kConcurrentTransactions);  // still writing markers
