@@ -16,31 +16,18 @@
 #include "coordinator/group/generated/consumer_group_target_assignment_member_value.h"
 #include "coordinator/group/generated/consumer_group_target_assignment_metadata_key.h"
 #include "coordinator/group/generated/consumer_group_target_assignment_metadata_value.h"
+#include "coordinator/group/modern_group_log.h"
 #include "protocol/coordinator_record.h"
 
 namespace skiff::group {
 namespace {
 
 using namespace skiff::protocol;
+using modern_log::decode_group_key;
+using modern_log::decode_member_key;
+using modern_log::from_parts;
+using modern_log::to_parts;
 constexpr std::string_view kLog = "__consumer_offsets";
-
-template <class Parts>
-Parts to_parts(const consumer::Assignment& a) {
-  Parts out;
-  for (const auto& [id, ps] : a) {
-    auto& tp = out.emplace_back();
-    tp.topic_id = id;
-    tp.partitions.assign(ps.begin(), ps.end());
-  }
-  return out;
-}
-
-template <class Parts>
-consumer::Assignment from_parts(const Parts& parts) {
-  consumer::Assignment a;
-  for (const auto& tp : parts) a[tp.topic_id].insert(tp.partitions.begin(), tp.partitions.end());
-  return a;
-}
 
 std::vector<uint8_t> member_value(const ConsumerGroupMember& m) {
   ConsumerGroupMemberMetadataValue v;
@@ -131,21 +118,6 @@ void decode_current(ConsumerGroupRecord& r, ByteReader& vr) {
   s.pending_revocation = from_parts(v.partitions_pending_revocation);
   read_epochs(v.assigned_partitions, s);
   read_epochs(v.partitions_pending_revocation, s);
-}
-
-template <class Key>
-void decode_member_key(ConsumerGroupRecord& r, ByteReader& kr) {
-  Key k;
-  k.decode(kr, 0);
-  r.group_id = std::move(k.group_id);
-  r.member_id = std::move(k.member_id);
-}
-
-template <class Key>
-void decode_group_key(ConsumerGroupRecord& r, ByteReader& kr) {
-  Key k;
-  k.decode(kr, 0);
-  r.group_id = std::move(k.group_id);
 }
 
 void decode_regex(ConsumerGroupRecord& r, ByteReader& kr, std::optional<ByteReader>& vr) {

@@ -13,31 +13,18 @@
 #include "coordinator/group/generated/share_group_target_assignment_member_value.h"
 #include "coordinator/group/generated/share_group_target_assignment_metadata_key.h"
 #include "coordinator/group/generated/share_group_target_assignment_metadata_value.h"
+#include "coordinator/group/modern_group_log.h"
 #include "protocol/coordinator_record.h"
 
 namespace skiff::group {
 namespace {
 
 using namespace skiff::protocol;
+using modern_log::decode_group_key;
+using modern_log::decode_member_key;
+using modern_log::from_parts;
+using modern_log::to_parts;
 constexpr std::string_view kLog = "__consumer_offsets";
-
-template <class Parts>
-Parts to_parts(const consumer::Assignment& a) {
-  Parts out;
-  for (const auto& [id, ps] : a) {
-    auto& tp = out.emplace_back();
-    tp.topic_id = id;
-    tp.partitions.assign(ps.begin(), ps.end());
-  }
-  return out;
-}
-
-template <class Parts>
-consumer::Assignment from_parts(const Parts& parts) {
-  consumer::Assignment a;
-  for (const auto& tp : parts) a[tp.topic_id].insert(tp.partitions.begin(), tp.partitions.end());
-  return a;
-}
 
 template <class Infos>
 Infos to_infos(const std::map<Uuid, ShareInitTopic>& topics) {
@@ -79,21 +66,6 @@ void decode_state(ShareGroupRecord& r, ByteReader& vr) {
   r.state.initializing = from_infos(v.initializing_topics);
   r.state.initialized = from_infos(v.initialized_topics);
   for (const auto& d : v.deleting_topics) r.state.deleting[d.topic_id] = d.topic_name;
-}
-
-template <class Key>
-void member_key(ShareGroupRecord& r, ByteReader& kr) {
-  Key k;
-  k.decode(kr, 0);
-  r.group_id = std::move(k.group_id);
-  r.member_id = std::move(k.member_id);
-}
-
-template <class Key>
-void group_key(ShareGroupRecord& r, ByteReader& kr) {
-  Key k;
-  k.decode(kr, 0);
-  r.group_id = std::move(k.group_id);
 }
 
 ShareGroupRecord record(int16_t type, const std::string& group, const std::string& member = {}) {
@@ -185,7 +157,7 @@ ShareGroupRecord decode_share_record(int16_t type, ByteReader& kr, std::optional
   if (value) vr.emplace(*value);
   switch (type) {
     case kShareMemberMetadataType:
-      member_key<ShareGroupMemberMetadataKey>(r, kr);
+      decode_member_key<ShareGroupMemberMetadataKey>(r, kr);
       if (vr) {
         auto v = decode_versioned<ShareGroupMemberMetadataValue>(*vr, kLog);
         r.member.rack_id = std::move(v.rack_id);
@@ -195,7 +167,7 @@ ShareGroupRecord decode_share_record(int16_t type, ByteReader& kr, std::optional
       }
       break;
     case kShareTargetMetadataType:
-      group_key<ShareGroupTargetAssignmentMetadataKey>(r, kr);
+      decode_group_key<ShareGroupTargetAssignmentMetadataKey>(r, kr);
       if (vr) {
         auto v = decode_versioned<ShareGroupTargetAssignmentMetadataValue>(*vr, kLog);
         r.epoch = v.assignment_epoch;
@@ -203,12 +175,12 @@ ShareGroupRecord decode_share_record(int16_t type, ByteReader& kr, std::optional
       }
       break;
     case kShareTargetMemberType:
-      member_key<ShareGroupTargetAssignmentMemberKey>(r, kr);
+      decode_member_key<ShareGroupTargetAssignmentMemberKey>(r, kr);
       if (vr)
         r.target = from_parts(decode_versioned<ShareGroupTargetAssignmentMemberValue>(*vr, kLog).topic_partitions);
       break;
     case kShareCurrentAssignmentType:
-      member_key<ShareGroupCurrentMemberAssignmentKey>(r, kr);
+      decode_member_key<ShareGroupCurrentMemberAssignmentKey>(r, kr);
       if (vr) {
         auto v = decode_versioned<ShareGroupCurrentMemberAssignmentValue>(*vr, kLog);
         r.member.member_epoch = v.member_epoch;
@@ -218,11 +190,11 @@ ShareGroupRecord decode_share_record(int16_t type, ByteReader& kr, std::optional
       }
       break;
     case kShareStatePartitionMetadataType:
-      group_key<ShareGroupStatePartitionMetadataKey>(r, kr);
+      decode_group_key<ShareGroupStatePartitionMetadataKey>(r, kr);
       if (vr) decode_state(r, *vr);
       break;
     default:
-      group_key<ShareGroupMetadataKey>(r, kr);
+      decode_group_key<ShareGroupMetadataKey>(r, kr);
       if (vr) {
         auto v = decode_versioned<ShareGroupMetadataValue>(*vr, kLog);
         r.epoch = v.epoch;
