@@ -57,8 +57,10 @@ std::vector<std::string> validate(Strategy strategy, const schema::ParsedSchema&
                                   const PreviousSchema& existing) {
   if (candidate.type() != existing.schema->type()) return {std::string(kDifferentType)};
   switch (strategy) {
-    case Strategy::kCanRead: return one_way(candidate, existing, true, true);
-    case Strategy::kCanBeRead: return one_way(candidate, existing, false, true);
+    case Strategy::kCanRead:
+      return one_way(candidate, existing, true, true);
+    case Strategy::kCanBeRead:
+      return one_way(candidate, existing, false, true);
     case Strategy::kMutual: {
       auto lines = one_way(candidate, existing, false, false);
       auto more = one_way(candidate, existing, true, true);

@@ -47,15 +47,15 @@ RegistryError operation_not_permitted(std::string message);                     
 RegistryError reference_exists(std::string_view subject, int32_t version);           // 42206
 RegistryError id_does_not_match(std::string message = "");                           // 42207
 RegistryError invalid_subject(std::string_view subject);                             // 42208
-RegistryError schema_too_large(std::string message);                                // 42209
+RegistryError schema_too_large(std::string message);                                 // 42209
 RegistryError invalid_ruleset(std::string message);                                  // 42210
 RegistryError context_not_empty(std::string_view context);                           // 42211
 RegistryError invalid_association(std::string_view property, std::string_view why);  // 42212
 // 500
-RegistryError store_error(std::string message);          // 50001
-RegistryError operation_timeout(std::string message);    // 50002
-RegistryError forwarding_failed(std::string message);    // 50003
-RegistryError unknown_leader(std::string message);       // 50004
+RegistryError store_error(std::string message);        // 50001
+RegistryError operation_timeout(std::string message);  // 50002
+RegistryError forwarding_failed(std::string message);  // 50003
+RegistryError unknown_leader(std::string message);     // 50004
 
 // Confluent's SchemaKey.toString(), as 42206's message names the schema:
 // "{magic=1,keytype=SCHEMA,subject=s,version=1}".

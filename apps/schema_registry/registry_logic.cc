@@ -18,10 +18,10 @@ std::string java_refs(const std::vector<schema::SchemaReference>& refs) {
 RegistryError invalid(std::string_view subject, std::string_view type, std::string_view text,
                       const std::vector<schema::SchemaReference>& refs, std::string_view details) {
   const auto r = java_refs(refs);
-  return errors::invalid_schema("Invalid schema {subject=" + std::string(subject) + ",version=0,id=-1,schemaType=" +
-                                std::string(type) + ",references=" + r + ",metadata=null,ruleSet=null,schema=" +
-                                std::string(text) + "} with refs " + r + " of type " + std::string(type) +
-                                ", details: " + std::string(details));
+  return errors::invalid_schema("Invalid schema {subject=" + std::string(subject) +
+                                ",version=0,id=-1,schemaType=" + std::string(type) + ",references=" + r +
+                                ",metadata=null,ruleSet=null,schema=" + std::string(text) + "} with refs " + r +
+                                " of type " + std::string(type) + ", details: " + std::string(details));
 }
 
 bool same_refs(const std::vector<schema::SchemaReference>& a, const std::vector<schema::SchemaReference>& b) {
@@ -180,15 +180,15 @@ Mode mode_in_scope(const RegistryState& state, const std::optional<std::string>&
   return Mode::kReadWrite;
 }
 
-std::optional<RegistryError> refuse_if_read_only(const RegistryState& state, const std::optional<std::string>& subject) {
+std::optional<RegistryError> refuse_if_read_only(const RegistryState& state,
+                                                 const std::optional<std::string>& subject) {
   const auto mode = mode_in_scope(state, subject);
   if (mode != Mode::kReadOnly && mode != Mode::kReadOnlyOverride) return std::nullopt;
   return errors::operation_not_permitted("Subject " + subject.value_or("null") + " in context " +
                                          context_of(subject.value_or("")) + " is in read-only mode");
 }
 
-std::optional<RegistryError> check_register_mode(const RegistryState& state, const std::string& subject,
-                                                 bool has_id) {
+std::optional<RegistryError> check_register_mode(const RegistryState& state, const std::string& subject, bool has_id) {
   if (auto e = refuse_if_read_only(state, subject)) return e;
   const auto mode = mode_in_scope(state, subject);
   const auto where = "Subject " + subject + " in context " + context_of(subject);

@@ -55,8 +55,7 @@ Mode mode_in_scope(const RegistryState& state, const std::optional<std::string>&
 // 42205 when the subject's mode refuses writes (READONLY, READONLY_OVERRIDE).
 std::optional<RegistryError> refuse_if_read_only(const RegistryState& state, const std::optional<std::string>& subject);
 // The mode checks of a registration (Confluent's checkRegisterMode).
-std::optional<RegistryError> check_register_mode(const RegistryState& state, const std::string& subject,
-                                                 bool has_id);
+std::optional<RegistryError> check_register_mode(const RegistryState& state, const std::string& subject, bool has_id);
 
 // Confluent's isValidSubject: not empty, no control characters.
 bool valid_subject(std::string_view subject);
@@ -79,7 +78,8 @@ std::function<void(std::optional<RegistryError>)> answer(Reply<T> reply, T value
 // A write's finish that refuses (no record was appended).
 template <class T>
 std::function<void(std::optional<RegistryError>)> refuse(Reply<T> reply, RegistryError error) {
-  return [reply = std::move(reply), error = std::move(error)](std::optional<RegistryError>) { reply(unexpected(error)); };
+  return
+      [reply = std::move(reply), error = std::move(error)](std::optional<RegistryError>) { reply(unexpected(error)); };
 }
 
 // Java's List.toString: "[a, b]".

@@ -166,8 +166,8 @@ Expected<std::vector<int32_t>, RegistryError> RegistryService::list_versions(std
   return out;
 }
 
-Expected<SubjectSchema, RegistryError> RegistryService::get_version(std::string_view subject,
-                                                                    std::string_view version, bool deleted) const {
+Expected<SubjectSchema, RegistryError> RegistryService::get_version(std::string_view subject, std::string_view version,
+                                                                    bool deleted) const {
   const auto v = parse_version(version);
   if (!v) return unexpected(v.error());
   const auto s = normalize_subject(subject);

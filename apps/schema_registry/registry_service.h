@@ -97,7 +97,8 @@ class RegistryService {
   // the subject's context (the default context without one).
   Expected<SubjectSchema, RegistryError> schema_by_id(int32_t id, const std::optional<std::string>& subject) const;
   // GET /schemas/ids/{id}/subjects and /versions.
-  Expected<std::vector<std::string>, RegistryError> subjects_of_id(int32_t id, const std::optional<std::string>& subject,
+  Expected<std::vector<std::string>, RegistryError> subjects_of_id(int32_t id,
+                                                                   const std::optional<std::string>& subject,
                                                                    bool deleted) const;
   Expected<std::vector<SubjectVersion>, RegistryError> versions_of_id(int32_t id,
                                                                       const std::optional<std::string>& subject,

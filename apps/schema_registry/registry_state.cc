@@ -81,8 +81,10 @@ void RegistryState::apply(const Record& record) {
         remove_schema(*key.subject, key.version);
       }
       return;
-    case KeyType::kConfig: return apply_config(key, record.value);
-    case KeyType::kMode: return apply_mode(key, record.value);
+    case KeyType::kConfig:
+      return apply_config(key, record.value);
+    case KeyType::kMode:
+      return apply_mode(key, record.value);
     case KeyType::kDeleteSubject:
       if (const auto* d = std::get_if<DeleteSubjectRecord>(&record.value)) delete_subject(*d);
       return;
@@ -94,7 +96,8 @@ void RegistryState::apply(const Record& record) {
         declared_contexts_.insert(key.context);
       }
       return;
-    default: return;
+    default:
+      return;
   }
 }
 
@@ -242,8 +245,7 @@ int32_t RegistryState::max_id(std::string_view context) const {
   return ctx == ids_.end() ? 0 : ctx->second.max_id;
 }
 
-std::optional<int32_t> RegistryState::find_id(std::string_view context, schema::SchemaType type,
-                                              std::string_view text,
+std::optional<int32_t> RegistryState::find_id(std::string_view context, schema::SchemaType type, std::string_view text,
                                               const std::vector<schema::SchemaReference>& refs) const {
   const auto ctx = ids_.find(context);
   if (ctx == ids_.end()) return std::nullopt;

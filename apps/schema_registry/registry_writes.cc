@@ -68,12 +68,55 @@ void tombstone_same_id(const RegistryState& s, const SchemaRecord& rec, std::vec
   }
 }
 
+// A registration of a schema the subject has: answered with the existing
+// version unless IMPORT asks for another id or version.
+bool answers_existing(const SchemaRecord& existing, const SchemaInput& input) {
+  const bool same_id = !input.id || *input.id < 0 || *input.id == existing.id;
+  const bool same_version = !input.version || *input.version <= 0 || *input.version == existing.version;
+  return same_id && same_version;
+}
+
+// The next version of the subject, or the one IMPORT gives.
+Expected<int32_t, RegistryError> choose_version(const RegistryState& s, const std::string& subject,
+                                                const SchemaInput& input, bool importing) {
+  const auto next = next_version(s, subject);
+  if (!input.version || *input.version <= 0) return next;
+  if (*input.version != next && !importing) {
+    return unexpected(errors::invalid_schema("Version is not one more than previous version"));
+  }
+  return *input.version;
+}
+
+// The version a delete names (the latest live one for "latest"; for a hard
+// delete the latest at all when none is live).
+Expected<const SchemaRecord*, RegistryError> version_to_delete(const RegistryState& s, const std::string& subject,
+                                                               const std::string& version, bool permanent) {
+  const auto v = parse_version(version);
+  if (!v) return unexpected(v.error());
+  if (!s.has_subject(subject, true)) return unexpected(errors::subject_not_found(subject));
+  const auto* rec = *v == 0 ? s.latest(subject, false) : s.version(subject, *v);
+  if (!rec && *v == 0 && permanent) rec = s.latest(subject, true);
+  if (!rec) return unexpected(errors::version_not_found(*v == 0 ? -1 : *v));
+  if (!permanent && rec->deleted) return unexpected(errors::version_soft_deleted(subject, rec->version));
+  return rec;
+}
+
+// Whether a version is referenced: by a live version, or by any for a hard delete.
+bool referenced(const RegistryState& s, const std::string& subject, int32_t version, bool permanent,
+                bool other_subjects_only) {
+  for (const auto& [by_subject, by_version] : s.referrers(subject, version)) {
+    const auto* by = s.version(by_subject, by_version);
+    if (by && (permanent || !by->deleted) && !(other_subjects_only && by_subject == subject)) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 void RegistryService::register_schema(std::string subject, SchemaInput input, bool normalize,
                                       Reply<SubjectSchema> reply) {
-  submit([this, subject = std::move(subject), input = std::move(input), normalize,
-          reply = std::move(reply)](const RegistryState& s) { return plan_register(s, subject, input, normalize, reply); });
+  submit([this, subject = std::move(subject), input = std::move(input), normalize, reply = std::move(reply)](
+             const RegistryState& s) { return plan_register(s, subject, input, normalize, reply); });
 }
 
 RegistryService::Plan RegistryService::plan_register(const RegistryState& s, const std::string& raw_subject,
@@ -85,31 +128,24 @@ RegistryService::Plan RegistryService::plan_register(const RegistryState& s, con
   auto parsed = logic::parse_input(parser_, s, subject, input);
   if (!parsed) return {{}, refuse(reply, parsed.error())};
   const auto* existing = logic::find_under_subject(parser_, s, subject, **parsed, input.references, normalize, false);
-  if (existing && (!input.id || *input.id < 0 || *input.id == existing->id) &&
-      (!input.version || *input.version <= 0 || *input.version == existing->version)) {
-    return {{}, answer(reply, *existing)};
-  }
-  const bool has_id = input.id && *input.id >= 0;
-  if (auto e = logic::check_register_mode(s, subject, has_id)) return {{}, refuse(reply, *e)};
+  if (existing && answers_existing(*existing, input)) return {{}, answer(reply, *existing)};
+  if (auto e = logic::check_register_mode(s, subject, input.id && *input.id >= 0)) return {{}, refuse(reply, *e)};
   const auto mode = logic::mode_in_scope(s, subject);
   const bool importing = mode == Mode::kImport || mode == Mode::kForward;
-  SchemaRecord rec;
-  rec.subject = subject;
-  rec.version = next_version(s, subject);
-  if (input.version && *input.version > 0) {
-    if (*input.version != rec.version && !importing) {
-      return {{}, refuse(reply, errors::invalid_schema("Version is not one more than previous version"))};
-    }
-    rec.version = *input.version;
-  }
+  const auto version = choose_version(s, subject, input, importing);
+  if (!version) return {{}, refuse(reply, version.error())};
   if (!importing) {
     if (auto e = check_against_previous(parser_, s, subject, **parsed)) return {{}, refuse(reply, *e)};
   }
-  rec.type = (*parsed)->type();
-  rec.schema = logic::stored_text(**parsed, normalize);
-  rec.references = input.references;
-  rec.metadata = input.metadata;
-  rec.rule_set = input.rule_set;
+  SchemaRecord rec{subject,
+                   *version,
+                   -1,
+                   (*parsed)->type(),
+                   input.references,
+                   input.metadata,
+                   input.rule_set,
+                   logic::stored_text(**parsed, normalize),
+                   false};
   const auto id = choose_id(s, Candidate{subject, rec.type, rec.schema, &input});
   if (!id) return {{}, refuse(reply, id.error())};
   rec.id = *id;
@@ -136,12 +172,7 @@ RegistryService::Plan RegistryService::plan_delete_subject(const RegistryState& 
   std::vector<int32_t> versions;
   for (const auto& [v, rec] : *s.versions(subject)) {
     if (!permanent && rec.deleted) continue;
-    for (const auto& [by_subject, by_version] : s.referrers(subject, v)) {
-      const auto* by = s.version(by_subject, by_version);
-      if (by_subject != subject && by && (permanent || !by->deleted)) {
-        return {{}, refuse(reply, errors::reference_exists(subject, v))};
-      }
-    }
+    if (referenced(s, subject, v, permanent, true)) return {{}, refuse(reply, errors::reference_exists(subject, v))};
     versions.push_back(v);
   }
   Plan plan;
@@ -158,8 +189,7 @@ RegistryService::Plan RegistryService::plan_delete_subject(const RegistryState& 
   return plan;
 }
 
-void RegistryService::delete_version(std::string subject, std::string version, bool permanent,
-                                     Reply<int32_t> reply) {
+void RegistryService::delete_version(std::string subject, std::string version, bool permanent, Reply<int32_t> reply) {
   submit([this, subject = normalize_subject(subject), version = std::move(version), permanent,
           reply = std::move(reply)](const RegistryState& s) {
     return plan_delete_version(s, subject, version, permanent, reply);
@@ -169,34 +199,27 @@ void RegistryService::delete_version(std::string subject, std::string version, b
 RegistryService::Plan RegistryService::plan_delete_version(const RegistryState& s, const std::string& subject,
                                                            const std::string& version, bool permanent,
                                                            Reply<int32_t> reply) const {
-  const auto v = parse_version(version);
-  if (!v) return {{}, refuse(reply, v.error())};
-  if (!s.has_subject(subject, true)) return {{}, refuse(reply, errors::subject_not_found(subject))};
-  const auto* rec = *v == 0 ? s.latest(subject, false) : s.version(subject, *v);
-  if (!rec && *v == 0 && permanent) rec = s.latest(subject, true);
-  if (!rec) return {{}, refuse(reply, errors::version_not_found(*v == 0 ? -1 : *v))};
-  if (!permanent && rec->deleted) return {{}, refuse(reply, errors::version_soft_deleted(subject, rec->version))};
+  const auto found = version_to_delete(s, subject, version, permanent);
+  if (!found) return {{}, refuse(reply, found.error())};
+  const SchemaRecord& rec = **found;
   if (auto e = logic::refuse_if_read_only(s, subject)) return {{}, refuse(reply, *e)};
-  for (const auto& [by_subject, by_version] : s.referrers(subject, rec->version)) {
-    const auto* by = s.version(by_subject, by_version);
-    if (by && (permanent || !by->deleted)) return {{}, refuse(reply, errors::reference_exists(subject, rec->version))};
+  if (referenced(s, subject, rec.version, permanent, false)) {
+    return {{}, refuse(reply, errors::reference_exists(subject, rec.version))};
   }
-  if (permanent && !rec->deleted) {
-    return {{}, refuse(reply, errors::version_not_soft_deleted(subject, rec->version))};
-  }
+  if (permanent && !rec.deleted) return {{}, refuse(reply, errors::version_not_soft_deleted(subject, rec.version))};
   Plan plan;
   if (!permanent) {
-    SchemaRecord deleted = *rec;
+    SchemaRecord deleted = rec;
     deleted.deleted = true;
-    plan.records.push_back({schema_key(subject, rec->version), deleted});
+    plan.records.push_back({schema_key(subject, rec.version), deleted});
   } else {
-    plan.records.push_back({schema_key(subject, rec->version), Tombstone{}});
+    plan.records.push_back({schema_key(subject, rec.version), Tombstone{}});
     if (s.versions(subject)->size() == 1) {
       if (s.mode(subject)) plan.records.push_back({mode_key(subject), Tombstone{}});
       if (s.config(subject)) plan.records.push_back({config_key(subject), Tombstone{}});
     }
   }
-  plan.finish = answer(reply, rec->version);
+  plan.finish = answer(reply, rec.version);
   return plan;
 }
 

@@ -15,13 +15,27 @@ void append_string(std::string& out, std::string_view s) {
   for (const char ch : s) {
     const auto c = static_cast<unsigned char>(ch);
     switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\b': out += "\\b"; break;
-      case '\f': out += "\\f"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\b':
+        out += "\\b";
+        break;
+      case '\f':
+        out += "\\f";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
       default:
         if (c < 0x20) {
           out += "\\u00";
@@ -94,10 +108,18 @@ void append_members(std::string& out, const JsonValue& v) {
 
 void append_json(std::string& out, const JsonValue& v) {
   switch (v.kind) {
-    case JsonValue::Kind::kNull: out += "null"; return;
-    case JsonValue::Kind::kBool: out += v.boolean ? "true" : "false"; return;
-    case JsonValue::Kind::kNumber: out += v.number_text; return;
-    case JsonValue::Kind::kString: append_string(out, v.string); return;
+    case JsonValue::Kind::kNull:
+      out += "null";
+      return;
+    case JsonValue::Kind::kBool:
+      out += v.boolean ? "true" : "false";
+      return;
+    case JsonValue::Kind::kNumber:
+      out += v.number_text;
+      return;
+    case JsonValue::Kind::kString:
+      append_string(out, v.string);
+      return;
     case JsonValue::Kind::kArray:
       out += '[';
       for (size_t i = 0; i < v.array.size(); ++i) {
@@ -106,7 +128,9 @@ void append_json(std::string& out, const JsonValue& v) {
       }
       out += ']';
       return;
-    case JsonValue::Kind::kObject: append_members(out, v); return;
+    case JsonValue::Kind::kObject:
+      append_members(out, v);
+      return;
   }
 }
 
@@ -173,11 +197,14 @@ std::optional<RawJson> as_raw(const JsonValue* v) {
 }
 
 std::optional<KeyType> key_type_of(std::string_view name) {
-  static constexpr std::pair<std::string_view, KeyType> kTypes[] = {
-      {"SCHEMA", KeyType::kSchema},           {"CONFIG", KeyType::kConfig},
-      {"MODE", KeyType::kMode},               {"NOOP", KeyType::kNoop},
-      {"DELETE_SUBJECT", KeyType::kDeleteSubject}, {"CLEAR_SUBJECT", KeyType::kClearSubject},
-      {"CONTEXT", KeyType::kContext},         {"ASSOC", KeyType::kOther}};
+  static constexpr std::pair<std::string_view, KeyType> kTypes[] = {{"SCHEMA", KeyType::kSchema},
+                                                                    {"CONFIG", KeyType::kConfig},
+                                                                    {"MODE", KeyType::kMode},
+                                                                    {"NOOP", KeyType::kNoop},
+                                                                    {"DELETE_SUBJECT", KeyType::kDeleteSubject},
+                                                                    {"CLEAR_SUBJECT", KeyType::kClearSubject},
+                                                                    {"CONTEXT", KeyType::kContext},
+                                                                    {"ASSOC", KeyType::kOther}};
   for (const auto& [n, t] : kTypes) {
     if (n == name) return t;
   }
@@ -242,8 +269,10 @@ ConfigRecord decode_config_value(const JsonValue& v) {
 
 Expected<RecordValue, DecodeError> decode_object_value(const RecordKey& key, const JsonValue& v) {
   switch (key.type) {
-    case KeyType::kSchema: return decode_schema_value(key, v);
-    case KeyType::kConfig: return RecordValue{decode_config_value(v)};
+    case KeyType::kSchema:
+      return decode_schema_value(key, v);
+    case KeyType::kConfig:
+      return RecordValue{decode_config_value(v)};
     case KeyType::kMode: {
       auto mode = as_string(v.find("mode"));
       if (!mode) return fail("a MODE value lacks its mode");
@@ -252,13 +281,15 @@ Expected<RecordValue, DecodeError> decode_object_value(const RecordKey& key, con
     case KeyType::kDeleteSubject: {
       const auto version = as_int32(v.find("version"));
       if (!version) return fail("a DELETE_SUBJECT value lacks its version");
-      return RecordValue{DeleteSubjectRecord{as_string(v.find("subject")).value_or(key.subject.value_or("")), *version}};
+      return RecordValue{
+          DeleteSubjectRecord{as_string(v.find("subject")).value_or(key.subject.value_or("")), *version}};
     }
     case KeyType::kClearSubject: {
       auto subject = as_string(v.find("subject"));
       return RecordValue{ClearSubjectRecord{subject ? subject : key.subject}};
     }
-    default: return RecordValue{OpaqueValue{}};
+    default:
+      return RecordValue{OpaqueValue{}};
   }
 }
 
@@ -266,14 +297,22 @@ Expected<RecordValue, DecodeError> decode_object_value(const RecordKey& key, con
 
 std::string_view key_type_name(KeyType t) {
   switch (t) {
-    case KeyType::kSchema: return "SCHEMA";
-    case KeyType::kConfig: return "CONFIG";
-    case KeyType::kMode: return "MODE";
-    case KeyType::kNoop: return "NOOP";
-    case KeyType::kDeleteSubject: return "DELETE_SUBJECT";
-    case KeyType::kClearSubject: return "CLEAR_SUBJECT";
-    case KeyType::kContext: return "CONTEXT";
-    case KeyType::kOther: return "ASSOC";
+    case KeyType::kSchema:
+      return "SCHEMA";
+    case KeyType::kConfig:
+      return "CONFIG";
+    case KeyType::kMode:
+      return "MODE";
+    case KeyType::kNoop:
+      return "NOOP";
+    case KeyType::kDeleteSubject:
+      return "DELETE_SUBJECT";
+    case KeyType::kClearSubject:
+      return "CLEAR_SUBJECT";
+    case KeyType::kContext:
+      return "CONTEXT";
+    case KeyType::kOther:
+      return "ASSOC";
   }
   return "NOOP";
 }
