@@ -62,7 +62,7 @@ class Resolver {
   std::set<SubjectVersionKey> visiting_;
 };
 
-Expected<ParsedPtr, RegistryError> parse_source(const Parser& parser, const RegistryState& state,
+Expected<ParsedPtr, RegistryError> parse_source(ParseCache& parser, const RegistryState& state,
                                                 std::string_view subject, schema::SchemaSource source) {
   const auto type = schema::type_name(source.type);
   if (source.text.find_first_not_of(" \t\r\n") == std::string::npos) {
@@ -75,9 +75,9 @@ Expected<ParsedPtr, RegistryError> parse_source(const Parser& parser, const Regi
     }
   }
   source.resolved = resolver.take();
-  auto parsed = parser(source);
+  auto parsed = parser.parse(source);
   if (!parsed) return unexpected(invalid(subject, type, source.text, source.references, parsed.error().message));
-  return std::move(*parsed);
+  return *parsed;
 }
 
 }  // namespace
@@ -97,14 +97,14 @@ Expected<std::vector<schema::ResolvedReference>, RegistryError> resolve_referenc
   return resolver.take();
 }
 
-Expected<ParsedPtr, RegistryError> parse_input(const Parser& parser, const RegistryState& state,
-                                               std::string_view subject, const SchemaInput& input) {
+Expected<ParsedPtr, RegistryError> parse_input(ParseCache& parser, const RegistryState& state, std::string_view subject,
+                                               const SchemaInput& input) {
   const auto type = input.schema_type ? schema::parse_type_name(*input.schema_type) : schema::SchemaType::kAvro;
   if (!type) return unexpected(errors::invalid_schema("Invalid schema type " + *input.schema_type));
   return parse_source(parser, state, subject, schema::SchemaSource{*type, input.schema, input.references, {}});
 }
 
-Expected<ParsedPtr, RegistryError> parse_stored(const Parser& parser, const RegistryState& state,
+Expected<ParsedPtr, RegistryError> parse_stored(ParseCache& parser, const RegistryState& state,
                                                 const SchemaRecord& stored) {
   return parse_source(parser, state, stored.subject,
                       schema::SchemaSource{stored.type, stored.schema, stored.references, {}});
@@ -114,7 +114,7 @@ std::string stored_text(const schema::ParsedSchema& parsed, bool normalize) {
   return normalize ? parsed.normalized() : parsed.canonical();
 }
 
-const SchemaRecord* find_under_subject(const Parser& parser, const RegistryState& state, std::string_view subject,
+const SchemaRecord* find_under_subject(ParseCache& parser, const RegistryState& state, std::string_view subject,
                                        const schema::ParsedSchema& candidate,
                                        const std::vector<schema::SchemaReference>& refs, bool normalize,
                                        bool include_deleted) {

@@ -22,18 +22,16 @@ namespace skiff::schemareg::logic {
 // References nest at most this deep (a cycle is refused as well).
 inline constexpr int kMaxReferenceDepth = 32;
 
-using ParsedPtr = std::unique_ptr<schema::ParsedSchema>;
-
 // The texts of `refs` (and theirs, dependencies first), read in the
 // referrer's context; a missing one or a cycle is 42201.
 Expected<std::vector<schema::ResolvedReference>, RegistryError> resolve_references(
     const RegistryState& state, std::string_view referrer, const std::vector<schema::SchemaReference>& refs);
 
 // A request's schema, parsed; 42201 with Confluent's wording when it is not one.
-Expected<ParsedPtr, RegistryError> parse_input(const Parser& parser, const RegistryState& state,
-                                               std::string_view subject, const SchemaInput& input);
+Expected<ParsedPtr, RegistryError> parse_input(ParseCache& parser, const RegistryState& state, std::string_view subject,
+                                               const SchemaInput& input);
 // A stored version, parsed (for compatibility checks and normalized lookups).
-Expected<ParsedPtr, RegistryError> parse_stored(const Parser& parser, const RegistryState& state,
+Expected<ParsedPtr, RegistryError> parse_stored(ParseCache& parser, const RegistryState& state,
                                                 const SchemaRecord& stored);
 
 // The text the registry stores for a parsed schema: canonical, or normalized.
@@ -42,7 +40,7 @@ std::string stored_text(const schema::ParsedSchema& parsed, bool normalize);
 // The version of `subject` holding this schema (deleted ones with
 // include_deleted), newest first; with `normalize` stored versions are
 // compared by their normalized form too. Null when none.
-const SchemaRecord* find_under_subject(const Parser& parser, const RegistryState& state, std::string_view subject,
+const SchemaRecord* find_under_subject(ParseCache& parser, const RegistryState& state, std::string_view subject,
                                        const schema::ParsedSchema& candidate,
                                        const std::vector<schema::SchemaReference>& refs, bool normalize,
                                        bool include_deleted);

@@ -94,6 +94,11 @@ Expected<SubjectSchema, RegistryError> RegistryService::schema_by_id(int32_t id,
   return *rec;
 }
 
+int32_t RegistryService::max_id(const std::optional<std::string>& subject) const {
+  std::shared_lock lock(state_mu_);
+  return state_.max_id(id_context(subject));
+}
+
 Expected<std::vector<std::string>, RegistryError> RegistryService::subjects_of_id(
     int32_t id, const std::optional<std::string>& subject, bool deleted) const {
   auto versions = versions_of_id(id, subject, deleted);
@@ -227,7 +232,7 @@ Expected<CompatibilityResult, RegistryError> RegistryService::check_compatibilit
     if (!verbose) return unexpected(candidate.error());
     return CompatibilityResult{false, {candidate.error().message}};
   }
-  std::vector<logic::ParsedPtr> parsed;
+  std::vector<ParsedPtr> parsed;
   std::vector<PreviousSchema> previous;
   for (const auto* rec : against) {
     auto p = logic::parse_stored(parser_, state_, *rec);

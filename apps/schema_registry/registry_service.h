@@ -3,7 +3,8 @@
 // RegistryError (Confluent's codes and wording), so the HTTP layer is a thin
 // mapping of routes onto it (the table in the header of this folder's
 // CMakeLists.txt). No sockets, no files: the `_schemas` topic is the
-// RecordLog port, schema parsing the injected Parser.
+// RecordLog port, schema parsing the injected Parser (schema::parse by
+// default) behind a ParseCache.
 //
 // Writes (register, deletes, config, mode) are asynchronous: the service
 // decides the records from the current state, appends them through the
@@ -32,6 +33,7 @@
 #include <vector>
 
 #include "apps/schema_registry/compatibility.h"
+#include "apps/schema_registry/parse_cache.h"
 #include "apps/schema_registry/registry_errors.h"
 #include "apps/schema_registry/registry_state.h"
 #include "apps/schema_registry/schemas_records.h"
@@ -49,8 +51,6 @@ class RecordLog {
   virtual ~RecordLog() = default;
   virtual void append(std::vector<Record> records, std::function<void(std::optional<RegistryError>)> durable) = 0;
 };
-
-using Parser = std::function<schema::ParseResult(const schema::SchemaSource&)>;
 
 // The body of a register, lookup or compatibility request
 // (Confluent's RegisterSchemaRequest).
@@ -96,6 +96,8 @@ class RegistryService {
   // GET /schemas/ids/{id}[?subject=] (and /schema): the schema of an id in
   // the subject's context (the default context without one).
   Expected<SubjectSchema, RegistryError> schema_by_id(int32_t id, const std::optional<std::string>& subject) const;
+  // GET /schemas/ids/{id}?fetchMaxId=true: the highest id of the context.
+  int32_t max_id(const std::optional<std::string>& subject) const;
   // GET /schemas/ids/{id}/subjects and /versions.
   Expected<std::vector<std::string>, RegistryError> subjects_of_id(int32_t id,
                                                                    const std::optional<std::string>& subject,
@@ -171,7 +173,7 @@ class RegistryService {
                      bool force, Reply<Mode> reply) const;
 
   RecordLog& log_;
-  Parser parser_;
+  mutable ParseCache parser_;
   mutable std::shared_mutex state_mu_;
   RegistryState state_;
   std::mutex queue_mu_;

@@ -82,6 +82,8 @@ class RegistryState {
 
   // "." first, then every context that has a subject or a CONTEXT record, sorted.
   std::vector<std::string> contexts() const;
+  // Whether a CONTEXT record named the context.
+  bool context_declared(std::string_view context) const { return declared_contexts_.count(context) > 0; }
 
  private:
   struct ContextIds {

@@ -25,9 +25,9 @@ struct Candidate {
 };
 
 // Confluent's isCompatibleWithPrevious against the live versions; the 409 when not.
-std::optional<RegistryError> check_against_previous(const Parser& parser, const RegistryState& s,
+std::optional<RegistryError> check_against_previous(ParseCache& parser, const RegistryState& s,
                                                     const std::string& subject, const schema::ParsedSchema& parsed) {
-  std::vector<logic::ParsedPtr> kept;
+  std::vector<ParsedPtr> kept;
   std::vector<PreviousSchema> previous;
   for (const auto* rec : logic::live_versions(s, subject)) {
     auto p = logic::parse_stored(parser, s, *rec);
@@ -150,6 +150,9 @@ RegistryService::Plan RegistryService::plan_register(const RegistryState& s, con
   if (!id) return {{}, refuse(reply, id.error())};
   rec.id = *id;
   Plan plan;
+  const auto ctx = context_of(subject);
+  if (ctx != kDefaultContext && !s.context_declared(ctx))
+    plan.records.push_back({context_key(ctx), ContextRecord{ctx}});
   if (s.versions(subject)) tombstone_same_id(s, rec, plan.records);
   plan.records.push_back({schema_key(subject, rec.version), rec});
   plan.finish = answer(reply, rec);

@@ -288,6 +288,8 @@ Expected<RecordValue, DecodeError> decode_object_value(const RecordKey& key, con
       auto subject = as_string(v.find("subject"));
       return RecordValue{ClearSubjectRecord{subject ? subject : key.subject}};
     }
+    case KeyType::kContext:
+      return RecordValue{ContextRecord{as_string(v.find("context")).value_or(key.context)}};
     default:
       return RecordValue{OpaqueValue{}};
   }
@@ -333,6 +335,10 @@ std::optional<std::string> encode_value(const RecordValue& value) {
   struct Visitor {
     std::optional<std::string> operator()(const Tombstone&) const { return std::nullopt; }
     std::optional<std::string> operator()(const OpaqueValue&) const { return std::string("{}"); }
+    std::optional<std::string> operator()(const ContextRecord& c) const {
+      ObjectText o;
+      return o.str("tenant", "default").str("context", c.context).take();
+    }
     std::optional<std::string> operator()(const SchemaRecord& s) const { return schema_value_text(s); }
     std::optional<std::string> operator()(const ConfigRecord& c) const { return config_value_text(c); }
     std::optional<std::string> operator()(const ModeRecord& m) const {
@@ -369,6 +375,9 @@ RecordKey clear_subject_key(std::optional<std::string> subject) {
   return RecordKey{KeyType::kClearSubject, std::move(subject), 0, 0, {}, {}};
 }
 RecordKey noop_key() { return RecordKey{KeyType::kNoop, std::nullopt, 0, 0, {}, {}}; }
+RecordKey context_key(std::string context) {
+  return RecordKey{KeyType::kContext, std::nullopt, 0, 0, std::move(context), {}};
+}
 
 Expected<RecordKey, DecodeError> decode_key(std::string_view bytes) {
   const auto doc = parse_json(bytes);

@@ -13,6 +13,7 @@
 //     {"keytype":"DELETE_SUBJECT","subject":"s","magic":0}
 //     {"keytype":"CLEAR_SUBJECT","subject":"s","magic":0}
 //     {"keytype":"NOOP","magic":0}
+//     {"keytype":"CONTEXT","tenant":"default","context":".ctx","magic":0}
 //   (a null subject is left out, as Jackson's NON_EMPTY does since
 //   Confluent 6.2; Karapace writes "subject":null, which is read the same.)
 //   values (null members and empty lists left out):
@@ -24,11 +25,12 @@
 //              "defaultMetadata","overrideMetadata","defaultRuleSet","overrideRuleSet"}
 //     MODE    {"subject","mode"}
 //     DELETE_SUBJECT {"subject","version"}   CLEAR_SUBJECT {"subject"}
+//     CONTEXT {"tenant","context"}   (written the first time a context gets a subject)
 //   a null value (tombstone): a hard-deleted version, a deleted config or mode.
 // Decoding accepts any member order (Karapace's older keys are
 // {"subject","version","magic","keytype"}), missing optional members, unknown
-// members (ignored, as Jackson's ignoreUnknown), and CONTEXT and ASSOC keys
-// (kept as KeyType::kContext / kOther, which the state ignores but for contexts).
+// members (ignored, as Jackson's ignoreUnknown), and ASSOC keys (Confluent's
+// associations: kept as KeyType::kOther, which the state ignores).
 // Pure functions; any thread.
 #pragma once
 
@@ -107,11 +109,16 @@ struct ClearSubjectRecord {
   std::optional<std::string> subject;
 };
 
+// Confluent's ContextValue; the tenant is always "default" here.
+struct ContextRecord {
+  std::string context;  // ".ctx"
+};
+
 struct Tombstone {};
-struct OpaqueValue {};  // CONTEXT / ASSOC values: not interpreted
+struct OpaqueValue {};  // ASSOC values: not interpreted
 
 using RecordValue = std::variant<Tombstone, SchemaRecord, ConfigRecord, ModeRecord, DeleteSubjectRecord,
-                                 ClearSubjectRecord, OpaqueValue>;
+                                 ClearSubjectRecord, ContextRecord, OpaqueValue>;
 
 struct Record {
   RecordKey key;
@@ -140,6 +147,7 @@ RecordKey mode_key(std::optional<std::string> subject);
 RecordKey delete_subject_key(std::string subject);
 RecordKey clear_subject_key(std::optional<std::string> subject);
 RecordKey noop_key();
+RecordKey context_key(std::string context);
 
 Expected<RecordKey, DecodeError> decode_key(std::string_view bytes);
 // `value` nullopt (or empty) is a tombstone. The key says which value it is.

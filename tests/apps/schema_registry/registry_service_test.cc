@@ -219,11 +219,39 @@ TEST_CASE("contexts: ids per context, qualified subjects, the subject parameter"
   auto q = r.reg(":.ctx:a", "q:int");
   REQUIRE(q);
   CHECK(q->id == 1);
+  const auto n = r.log.written.size();
+  CHECK(encode(r.log.written[n - 2]).key == R"({"keytype":"CONTEXT","tenant":"default","context":".ctx","magic":0})");
   CHECK(r.reg(":.ctx:b", "r:int")->id == 2);
+  CHECK(r.log.written.size() == n + 1);  // the context is saved once
+  CHECK(r.svc.max_id(std::string(":.ctx:b")) == 2);
+  CHECK(r.svc.max_id(std::nullopt) == 1);
   CHECK(r.reg("b", "r:int")->id == 2);  // the default context's next id
   CHECK(r.svc.schema_by_id(1, std::nullopt)->schema == "x:int");
   CHECK(r.svc.schema_by_id(1, std::string(":.ctx:anything"))->schema == "q:int");
   CHECK(r.svc.contexts() == std::vector<std::string>{".", ".ctx"});
   CHECK(r.reg(":.:c", "x:int")->subject == "c");  // the default context written out
   CHECK(r.svc.get_version(":.ctx:a", "1", false)->schema == "q:int");
+}
+
+TEST_CASE("a stored version is parsed once for many checks", "[schemareg][service]") {
+  Registry r;
+  REQUIRE(r.reg("a", "x:int"));
+  const auto before = fake_parse_count();
+  for (int i = 0; i < 5; ++i) {
+    CHECK(r.svc.check_compatibility("a", std::string("1"), in("x:int y:int=0"), false, false)->is_compatible);
+  }
+  CHECK(fake_parse_count() - before <= 2);  // the candidate and version 1, once each
+}
+
+TEST_CASE("ParseCache: parse errors are not kept, the bound starts over", "[schemareg][service]") {
+  ParseCache cache(parse_fake, 2);
+  CHECK_FALSE(cache.parse({skiff::schema::SchemaType::kAvro, "bad", {}, {}}));
+  CHECK(cache.size() == 0);
+  const auto a = cache.parse({skiff::schema::SchemaType::kAvro, "a:int", {}, {}});
+  REQUIRE(a);
+  CHECK(cache.parse({skiff::schema::SchemaType::kAvro, "a:int", {}, {}})->get() == a->get());
+  CHECK(cache.parse({skiff::schema::SchemaType::kJson, "a:int", {}, {}})->get() != a->get());
+  CHECK(cache.size() == 2);
+  REQUIRE(cache.parse({skiff::schema::SchemaType::kAvro, "b:int", {}, {}}));
+  CHECK(cache.size() == 1);
 }

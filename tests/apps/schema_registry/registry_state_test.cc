@@ -84,7 +84,8 @@ TEST_CASE("contexts: ids per context, references read in the referrer's context"
   CHECK(s.next_id(".") == 2);
   CHECK(s.referrers(":.ctx:b", 1) == std::vector<SubjectVersionKey>{{":.ctx:c", 1}});
   CHECK(s.referrers("b", 1).empty());
-  s.apply({RecordKey{KeyType::kContext, std::nullopt, 0, 0, ".empty", "CONTEXT"}, OpaqueValue{}});
+  s.apply({context_key(".empty"), ContextRecord{".empty"}});
+  CHECK(s.context_declared(".empty"));
   CHECK(s.contexts() == std::vector<std::string>{".", ".ctx", ".empty"});
   s.apply(tombstone(":.ctx:c", 1));
   CHECK(s.referrers(":.ctx:b", 1).empty());

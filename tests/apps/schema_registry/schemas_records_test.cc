@@ -17,6 +17,7 @@ TEST_CASE("keys are written byte for byte as Confluent's", "[schemareg][records]
   CHECK(encode_key(delete_subject_key("s")) == R"({"keytype":"DELETE_SUBJECT","subject":"s","magic":0})");
   CHECK(encode_key(clear_subject_key("s")) == R"({"keytype":"CLEAR_SUBJECT","subject":"s","magic":0})");
   CHECK(encode_key(noop_key()) == R"({"keytype":"NOOP","magic":0})");
+  CHECK(encode_key(context_key(".ctx")) == R"({"keytype":"CONTEXT","tenant":"default","context":".ctx","magic":0})");
   CHECK(encode_key(schema_key(":.ctx:a\"b", 7)) ==
         R"({"keytype":"SCHEMA","subject":":.ctx:a\"b","version":7,"magic":1})");
 }
@@ -67,6 +68,7 @@ TEST_CASE("config, mode, delete and clear values are written as Confluent's", "[
   CHECK(*encode_value(ModeRecord{std::nullopt, "IMPORT"}) == R"({"mode":"IMPORT"})");
   CHECK(*encode_value(DeleteSubjectRecord{"s", 3}) == R"({"subject":"s","version":3})");
   CHECK(*encode_value(ClearSubjectRecord{"s"}) == R"({"subject":"s"})");
+  CHECK(*encode_value(ContextRecord{".ctx"}) == R"({"tenant":"default","context":".ctx"})");
   CHECK_FALSE(encode_value(Tombstone{}).has_value());
 }
 
@@ -132,6 +134,7 @@ TEST_CASE("a null value is a tombstone, Confluent's other key types are kept", "
   REQUIRE(ctx);
   CHECK(ctx->key.type == KeyType::kContext);
   CHECK(ctx->key.context == ".ctx");
+  CHECK(std::get<ContextRecord>(ctx->value).context == ".ctx");
   auto assoc = decode(R"({"keytype":"ASSOC","tenant":"default","subject":"s","magic":0})", std::string_view("{}"));
   REQUIRE(assoc);
   CHECK(assoc->key.type == KeyType::kOther);
