@@ -53,6 +53,8 @@ ALLOWED = {
     "client": ["common", "config", "network", "protocol", "log"],
     "apps/console": ["common", "config", "network", "protocol", "client", "metadata", "security/sasl",
                      "coordinator/runtime"],
+    "apps/schema_registry": ["common", "config", "network", "protocol", "client", "metadata", "security/sasl",
+                             "coordinator/runtime", "schema", "schema/format"],
     "server": BELOW_API + ["api", "client", "apps/console"],
 }
 # Include roots that are not folders of ours: protoc's output (api/telemetry).

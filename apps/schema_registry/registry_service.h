@@ -1,0 +1,184 @@
+// RegistryService: every operation of Confluent Schema Registry's REST API
+// as a method over decoded parameters, answering plain structs or a
+// RegistryError (Confluent's codes and wording), so the HTTP layer is a thin
+// mapping of routes onto it (the table in the header of this folder's
+// CMakeLists.txt). No sockets, no files: the `_schemas` topic is the
+// RecordLog port, schema parsing the injected Parser (schema::parse by
+// default) behind a ParseCache.
+//
+// Writes (register, deletes, config, mode) are asynchronous: the service
+// decides the records from the current state, appends them through the
+// RecordLog and applies them to its state only once the log says they are
+// durable, then answers. Writes are serialized: one in flight, the others
+// queued in arrival order, each planned on the state its predecessors left,
+// so ids and versions never collide. A write that needs no record (a schema
+// already registered) or fails validation is answered at its turn without
+// an append.
+//
+// Threads: any thread may call any method. The state is guarded by a
+// shared_mutex: reads take it shared (concurrent with each other and with a
+// write in flight, which has not changed the state yet), applying durable
+// records takes it exclusive. Callbacks run on the thread that calls the
+// RecordLog's `durable` (or the caller's, when no append is needed), with no
+// lock held; a callback may call the service again.
+#pragma once
+
+#include <deque>
+#include <functional>
+#include <mutex>
+#include <optional>
+#include <shared_mutex>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "apps/schema_registry/compatibility.h"
+#include "apps/schema_registry/parse_cache.h"
+#include "apps/schema_registry/registry_errors.h"
+#include "apps/schema_registry/registry_state.h"
+#include "apps/schema_registry/schemas_records.h"
+#include "common/expected.h"
+#include "schema/format/schema_format.h"
+
+namespace skiff::schemareg {
+
+// The `_schemas` topic as the service writes it. append() writes the records
+// in order (one batch) and calls `durable` once: nullopt when they are
+// durable, or the error to answer (50001 store error, 50002 timeout).
+// `durable` may be called on any thread, also before append() returns.
+class RecordLog {
+ public:
+  virtual ~RecordLog() = default;
+  virtual void append(std::vector<Record> records, std::function<void(std::optional<RegistryError>)> durable) = 0;
+};
+
+// The body of a register, lookup or compatibility request
+// (Confluent's RegisterSchemaRequest).
+struct SchemaInput {
+  std::string schema;
+  std::optional<std::string> schema_type;  // absent: AVRO
+  std::vector<schema::SchemaReference> references;
+  std::optional<int32_t> id;       // IMPORT mode: the id to keep
+  std::optional<int32_t> version;  // IMPORT mode: the version to keep
+  std::optional<RawJson> metadata;
+  std::optional<RawJson> rule_set;
+};
+
+// A schema under a subject (GET /subjects/{s}/versions/{v}, the answer of
+// a register or lookup, GET /schemas/ids/{id} without subject/version).
+using SubjectSchema = SchemaRecord;
+
+struct SubjectVersion {
+  std::string subject;
+  int32_t version = 0;
+};
+
+struct CompatibilityResult {
+  bool is_compatible = true;
+  std::vector<std::string> messages;  // only when verbose
+};
+
+template <class T>
+using Reply = std::function<void(Expected<T, RegistryError>)>;
+
+// A path's {version}: "latest" or -1 is the latest (0 here), 1..2^31-1 itself;
+// anything else 42202.
+Expected<int32_t, RegistryError> parse_version(std::string_view text);
+
+class RegistryService {
+ public:
+  explicit RegistryService(RecordLog& log, Parser parser = {});
+
+  // Replay of `_schemas` at start (and any record read from it later).
+  void apply(const Record& record);
+
+  // --- reads ---
+  // GET /schemas/ids/{id}[?subject=] (and /schema): the schema of an id in
+  // the subject's context (the default context without one).
+  Expected<SubjectSchema, RegistryError> schema_by_id(int32_t id, const std::optional<std::string>& subject) const;
+  // GET /schemas/ids/{id}?fetchMaxId=true: the highest id of the context.
+  int32_t max_id(const std::optional<std::string>& subject) const;
+  // GET /schemas/ids/{id}/subjects and /versions.
+  Expected<std::vector<std::string>, RegistryError> subjects_of_id(int32_t id,
+                                                                   const std::optional<std::string>& subject,
+                                                                   bool deleted) const;
+  Expected<std::vector<SubjectVersion>, RegistryError> versions_of_id(int32_t id,
+                                                                      const std::optional<std::string>& subject,
+                                                                      bool deleted) const;
+  // GET /schemas?subjectPrefix=&deleted=&latestOnly=
+  std::vector<SubjectSchema> list_schemas(std::string_view subject_prefix, bool deleted, bool latest_only) const;
+  // GET /schemas/types
+  static std::vector<std::string> schema_types();
+  // GET /subjects?subjectPrefix=&deleted=&deletedOnly=
+  std::vector<std::string> list_subjects(std::string_view subject_prefix, bool deleted, bool deleted_only) const;
+  // GET /subjects/{s}/versions?deleted=&deletedOnly=
+  Expected<std::vector<int32_t>, RegistryError> list_versions(std::string_view subject, bool deleted,
+                                                              bool deleted_only) const;
+  // GET /subjects/{s}/versions/{v}[/schema]?deleted=
+  Expected<SubjectSchema, RegistryError> get_version(std::string_view subject, std::string_view version,
+                                                     bool deleted) const;
+  // GET /subjects/{s}/versions/{v}/referencedby: the ids of the referrers.
+  Expected<std::vector<int32_t>, RegistryError> referenced_by(std::string_view subject, std::string_view version,
+                                                              bool deleted) const;
+  // POST /subjects/{s}?normalize=&deleted=
+  Expected<SubjectSchema, RegistryError> lookup(std::string_view subject, const SchemaInput& input, bool normalize,
+                                                bool deleted) const;
+  // POST /compatibility/subjects/{s}/versions/{v} (version set) or
+  // /compatibility/subjects/{s}/versions (every live version).
+  Expected<CompatibilityResult, RegistryError> check_compatibility(std::string_view subject,
+                                                                   const std::optional<std::string>& version,
+                                                                   const SchemaInput& input, bool normalize,
+                                                                   bool verbose) const;
+  // GET /config[/{s}]?defaultToGlobal=: compatibilityLevel always set.
+  Expected<ConfigRecord, RegistryError> get_config(const std::optional<std::string>& subject,
+                                                   bool default_to_global) const;
+  // GET /mode[/{s}]?defaultToGlobal=
+  Expected<Mode, RegistryError> get_mode(const std::optional<std::string>& subject, bool default_to_global) const;
+  // GET /contexts
+  std::vector<std::string> contexts() const;
+
+  // --- writes (answered once durable) ---
+  // POST /subjects/{s}/versions?normalize=
+  void register_schema(std::string subject, SchemaInput input, bool normalize, Reply<SubjectSchema> reply);
+  // DELETE /subjects/{s}?permanent=: the versions deleted.
+  void delete_subject(std::string subject, bool permanent, Reply<std::vector<int32_t>> reply);
+  // DELETE /subjects/{s}/versions/{v}?permanent=: the version deleted.
+  void delete_version(std::string subject, std::string version, bool permanent, Reply<int32_t> reply);
+  // PUT /config[/{s}]: absent members keep their value; answers the request's members.
+  void put_config(std::optional<std::string> subject, ConfigRecord update, Reply<ConfigRecord> reply);
+  // DELETE /config[/{s}]: the config removed.
+  void delete_config(std::optional<std::string> subject, Reply<ConfigRecord> reply);
+  // PUT /mode[/{s}]?force=
+  void put_mode(std::optional<std::string> subject, std::string mode, bool force, Reply<Mode> reply);
+  // DELETE /mode[/{s}]: the mode removed.
+  void delete_mode(std::optional<std::string> subject, Reply<Mode> reply);
+
+ private:
+  struct Plan {
+    std::vector<Record> records;
+    std::function<void(std::optional<RegistryError>)> finish;  // after durable, or at once without records
+  };
+  using Planner = std::function<Plan(const RegistryState&)>;
+
+  void submit(Planner planner);
+  void pump();
+
+  Plan plan_register(const RegistryState& s, const std::string& subject, const SchemaInput& input, bool normalize,
+                     Reply<SubjectSchema> reply) const;
+  Plan plan_delete_subject(const RegistryState& s, const std::string& subject, bool permanent,
+                           Reply<std::vector<int32_t>> reply) const;
+  Plan plan_delete_version(const RegistryState& s, const std::string& subject, const std::string& version,
+                           bool permanent, Reply<int32_t> reply) const;
+  Plan plan_put_mode(const RegistryState& s, const std::optional<std::string>& subject, const std::string& mode,
+                     bool force, Reply<Mode> reply) const;
+
+  RecordLog& log_;
+  mutable ParseCache parser_;
+  mutable std::shared_mutex state_mu_;
+  RegistryState state_;
+  std::mutex queue_mu_;
+  std::deque<Planner> queue_;
+  bool writing_ = false;
+};
+
+}  // namespace skiff::schemareg
