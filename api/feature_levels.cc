@@ -40,8 +40,8 @@ FeatureLevels::FeatureLevels(metadata::Namespace* store, std::span<const Feature
   if (!store_) return;
   for (const auto& s : store_->load(decode_levels)) {
     const int i = index_of(s.name);
-    const bool supported = i >= 0 && (s.level == 0 || (s.level >= table_[i].min_supported &&
-                                                         s.level <= table_[i].max_supported));
+    const bool supported =
+        i >= 0 && (s.level == 0 || (s.level >= table_[i].min_supported && s.level <= table_[i].max_supported));
     if (!supported)
       throw metadata::Failure(store_->corrupt("the finalized level " + std::to_string(s.level) + " of feature " +
                                               s.name + " is not supported by this broker"));

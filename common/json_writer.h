@@ -14,6 +14,8 @@
 
 namespace skiff {
 
+struct JsonValue;
+
 class JsonWriter {
  public:
   JsonWriter& begin_object();
@@ -35,6 +37,9 @@ class JsonWriter {
   // `json`, already a valid JSON value (a number's lexeme, a document
   // written elsewhere), appended as the next value unchanged.
   JsonWriter& raw(std::string_view json);
+  // A parsed document, re-written compactly: members in their order,
+  // numbers as their lexeme (common/json.h).
+  JsonWriter& value(const JsonValue& v);
 
   // key(name) then value(v).
   template <class T>

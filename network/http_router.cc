@@ -85,7 +85,9 @@ HttpResponse HttpRouter::dispatch(HttpRequest request) const {
   request.query = std::move(target->query);
   auto it = routes_.find({request.path, request.method});
   if (it == routes_.end() && request.method == "HEAD") it = routes_.find({request.path, "GET"});
-  if (it == routes_.end()) {
+  const HttpHandler* handler = it == routes_.end() ? nullptr : &it->second;
+  if (!handler && fallback_) handler = &fallback_;
+  if (!handler) {
     auto allow = allowed_methods(request.path);
     if (allow.empty()) return plain(404, "not found\n");
     auto r = plain(405, "method not allowed\n");
@@ -93,7 +95,7 @@ HttpResponse HttpRouter::dispatch(HttpRequest request) const {
     return r;
   }
   try {
-    return it->second(request);
+    return (*handler)(request);
   } catch (const std::exception& e) {
     net_log().error("HTTP {} {}: handler failed: {}", escaped(request.method), escaped(request.target),
                     escaped(e.what()));

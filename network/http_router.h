@@ -33,12 +33,17 @@ std::optional<std::string> percent_decode(std::string_view text, bool plus_is_sp
 class HttpRouter {
  public:
   void add(std::string method, std::string path, HttpHandler handler);
+  // What answers a request no route matches (an app that routes by its own
+  // path patterns, e.g. the Schema Registry's /subjects/{s}/versions/{v});
+  // unset: 404 or 405 as above.
+  void set_fallback(HttpHandler handler) { fallback_ = std::move(handler); }
   // `request.path` and `request.query` are filled in here from its target.
   HttpResponse dispatch(HttpRequest request) const;
 
  private:
   std::string allowed_methods(const std::string& path) const;          // "GET, HEAD"; "" for an unknown path
   std::map<std::pair<std::string, std::string>, HttpHandler> routes_;  // (path, method)
+  HttpHandler fallback_;
 };
 
 }  // namespace skiff::network

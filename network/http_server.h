@@ -48,6 +48,8 @@ class HttpServer {
 
   // Exact path match; a GET route also answers HEAD. Before start().
   void route(std::string method, std::string path, HttpHandler handler);
+  // Answers what no route matches (network/http_router.h). Before start().
+  void set_fallback(HttpHandler handler) { router_.set_fallback(std::move(handler)); }
   // Listens on every address `host` stands for (network/listen_socket.h);
   // port 0: a free port. Throws BindError saying which and why. Before start().
   void bind(const std::string& host, uint16_t port);

@@ -2,7 +2,6 @@
 
 #include <spdlog/spdlog.h>
 
-#include "common/base64.h"
 #include "common/log_escape.h"
 #include "security/sasl/password_login.h"
 
@@ -25,18 +24,6 @@ network::HttpResponse error_response(const client::ClientError& e) {
   auto r = json_response(e.status, w.take());
   if (e.status == 401) r.headers.emplace_back("WWW-Authenticate", "Basic realm=\"skiff\", charset=\"UTF-8\"");
   return r;
-}
-
-// The first SASL listener offering a password mechanism, or "".
-std::string password_listener(const config::BrokerConfig& config, const sasl::SaslMechanisms& sasl) {
-  for (const auto& l : config.listeners) {
-    if (!config.uses_sasl(l.name)) continue;
-    for (const char* m : sasl::kPasswordMechanisms) {
-      const auto& enabled = sasl.enabled(l.name);
-      if (std::find(enabled.begin(), enabled.end(), m) != enabled.end()) return l.name;
-    }
-  }
-  return "";
 }
 
 struct Endpoints {
@@ -71,7 +58,7 @@ const std::vector<Endpoints>& endpoint_table() {
 ConsoleService::ConsoleService(network::RequestHandler& handler, const sasl::SaslMechanisms& sasl,
                                const config::BrokerConfig& config, ConsoleBroker broker)
     : handler_(handler), sasl_(sasl), broker_(std::move(broker)), write_enabled_(config.http_console_write_enabled) {
-  listener_ = password_listener(config, sasl_);
+  listener_ = sasl::password_listener(config, sasl_);
   if (!listener_.empty()) {
     auth_ = "basic";
   } else if (!config.listeners.empty()) {
@@ -82,15 +69,13 @@ ConsoleService::ConsoleService(network::RequestHandler& handler, const sasl::Sas
 client::ClientIdentity ConsoleService::identify(const network::HttpRequest& request) const {
   if (auth_ == "none") return {listener_, "User:ANONYMOUS"};
   auto unauthenticated = [](const char* why) { return client::ClientError(401, "UNAUTHENTICATED", -1, why); };
-  const std::string_view header = request.authorization;
-  if (!header.starts_with("Basic ")) throw unauthenticated("this broker wants a user name and password");
-  const auto decoded = base64_decode(header.substr(6));
-  const size_t colon = decoded ? decoded->find(':') : std::string::npos;
-  if (colon == std::string::npos) throw unauthenticated("malformed Basic credentials");
-  const std::string user = decoded->substr(0, colon);
-  auto name = sasl::password_login(sasl_, listener_, user, decoded->substr(colon + 1));
+  if (!std::string_view(request.authorization).starts_with("Basic "))
+    throw unauthenticated("this broker wants a user name and password");
+  const auto credentials = sasl::basic_credentials(request.authorization);
+  if (!credentials) throw unauthenticated("malformed Basic credentials");
+  auto name = sasl::password_login(sasl_, listener_, credentials->user, credentials->password);
   if (!name) {
-    spdlog::info("console: failed login for user {}", escaped(user));
+    spdlog::info("console: failed login for user {}", escaped(credentials->user));
     throw unauthenticated("wrong user name or password");
   }
   return {listener_, "User:" + *name};

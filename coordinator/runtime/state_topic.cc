@@ -6,6 +6,7 @@
 #include "common/wall_clock.h"
 #include "coordinator/runtime/coordinator_log.h"
 #include "coordinator/runtime/storage_errors.h"
+#include "log/batch_builder.h"
 
 namespace skiff::coordinator {
 namespace {
@@ -158,6 +159,22 @@ std::optional<FlushPoints> StateTopic::append(int32_t partition, std::vector<uin
   return append_with(partition, "append", error, [&batch](storage::Log& l) {
     return l.append(std::span<uint8_t>(batch), /*leader_epoch=*/0, wall_clock_ms());
   });
+}
+
+std::optional<FlushPoints> StateTopic::append_records(int32_t partition, const std::vector<StateRecord>& records,
+                                                      ErrorCode* error) {
+  storage::BatchBuilder b;
+  const int64_t now = wall_clock_ms();
+  for (const auto& r : records)
+    b.add(std::string_view(r.key), r.value ? std::optional<std::string_view>(*r.value) : std::nullopt, now);
+  return append(partition, b.build(), error);
+}
+
+std::optional<std::string> StateTopic::config_override(const std::string& key) const {
+  auto info = logs_.topic(config_.name);
+  if (!info) return std::nullopt;
+  auto it = info->overrides.find(key);
+  return it == info->overrides.end() ? std::nullopt : std::optional(it->second);
 }
 
 bool StateTopic::flush(const FlushPoints& points) {

@@ -42,6 +42,12 @@
 
 namespace skiff::coordinator {
 
+// One record of a state topic: key and value bytes (value nullopt: a tombstone).
+struct StateRecord {
+  std::string key;
+  std::optional<std::string> value;
+};
+
 struct StateTopicConfig {
   std::string name;           // e.g. "__consumer_offsets"
   int32_t partitions = 1;     // used when the topic is created
@@ -82,6 +88,13 @@ class StateTopic {
   std::optional<FlushPoints> append_with(int32_t partition, const std::string& what, ErrorCode* error,
                                          const std::function<storage::Result<storage::Appended>(storage::Log&)>& op);
   std::optional<FlushPoints> append(int32_t partition, std::vector<uint8_t> batch, ErrorCode* error = nullptr);
+  // `records` as one uncompressed batch, stamped now (for an owner that
+  // keeps no batch code of its own).
+  std::optional<FlushPoints> append_records(int32_t partition, const std::vector<StateRecord>& records,
+                                            ErrorCode* error = nullptr);
+  // The topic's own value of a topic config (cleanup.policy, ...): nullopt
+  // when the topic does not exist or leaves it to the broker default.
+  std::optional<std::string> config_override(const std::string& key) const;
 
   // Makes everything up to `points` durable on the caller's thread. False on I/O error.
   bool flush(const FlushPoints& points);

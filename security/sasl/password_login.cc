@@ -75,4 +75,22 @@ std::optional<std::string> password_login(const SaslMechanisms& mechanisms, cons
   return std::nullopt;
 }
 
+std::string password_listener(const config::BrokerConfig& config, const SaslMechanisms& mechanisms) {
+  for (const auto& l : config.listeners) {
+    if (!config.uses_sasl(l.name)) continue;
+    const auto& enabled = mechanisms.enabled(l.name);
+    for (const char* m : kPasswordMechanisms)
+      if (std::find(enabled.begin(), enabled.end(), m) != enabled.end()) return l.name;
+  }
+  return "";
+}
+
+std::optional<BasicCredentials> basic_credentials(std::string_view authorization) {
+  if (!authorization.starts_with("Basic ")) return std::nullopt;
+  const auto decoded = base64_decode(authorization.substr(6));
+  const size_t colon = decoded ? decoded->find(':') : std::string::npos;
+  if (colon == std::string::npos) return std::nullopt;
+  return BasicCredentials{decoded->substr(0, colon), decoded->substr(colon + 1)};
+}
+
 }  // namespace skiff::sasl

@@ -8,7 +8,9 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 
+#include "config/broker_config.h"
 #include "security/sasl/sasl_mechanisms.h"
 
 namespace skiff::sasl {
@@ -20,5 +22,17 @@ inline constexpr const char* kPasswordMechanisms[] = {"SCRAM-SHA-512", "SCRAM-SH
 // (user, password) with, or nullopt when none does.
 std::optional<std::string> password_login(const SaslMechanisms& mechanisms, const std::string& listener,
                                           const std::string& user, const std::string& password);
+
+// The first SASL listener offering a password mechanism, or "": the one an
+// HTTP app (the console, the Schema Registry) checks Basic credentials with.
+std::string password_listener(const config::BrokerConfig& config, const SaslMechanisms& mechanisms);
+
+struct BasicCredentials {
+  std::string user;
+  std::string password;
+};
+// An Authorization header's HTTP Basic credentials (RFC 7617), or nullopt
+// when it is not "Basic <base64 of user:password>".
+std::optional<BasicCredentials> basic_credentials(std::string_view authorization);
 
 }  // namespace skiff::sasl

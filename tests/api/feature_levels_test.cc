@@ -85,7 +85,8 @@ TEST_CASE("feature levels: Kafka's update rules, and one refused update refuses 
   // Both or neither.
   auto r = f.apply({{"share.version", 2, 1}, {"group.version", 2, 1}}, false, 1);
   REQUIRE(r);
-  CHECK(r->message == "Invalid update version 2 for feature group.version. Local controller 1 only supports versions 0-1");
+  CHECK(r->message ==
+        "Invalid update version 2 for feature group.version. Local controller 1 only supports versions 0-1");
   CHECK(f.level("share.version") == 0);
 }
 

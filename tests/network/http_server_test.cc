@@ -69,6 +69,26 @@ TEST_CASE("HttpServer: routes, 404, 405 with Allow", "[http]") {
   CHECK(r->status == 200);
 }
 
+TEST_CASE("HttpServer: a fallback answers what no route matches, routes still win", "[http]") {
+  network::HttpServer server;
+  server.route("GET", "/exact", [](const network::HttpRequest&) {
+    return network::HttpResponse{200, "text/plain", "route", {}};
+  });
+  server.set_fallback([](const network::HttpRequest& req) {
+    return network::HttpResponse{418, "text/plain", req.method + " " + req.path, {}};
+  });
+  server.bind("127.0.0.1", 0);
+  server.start();
+  HttpClient c(server.endpoints().at(0).port());
+  auto r = c.get("/exact");
+  REQUIRE(r);
+  CHECK(r->body == "route");
+  r = c.get("/subjects/a%2Fb/versions?x=1", "DELETE");
+  REQUIRE(r);
+  CHECK(r->status == 418);
+  CHECK(r->body == "DELETE /subjects/a%2Fb/versions");
+}
+
 TEST_CASE("HttpServer: HEAD answers like GET without the body", "[http]") {
   Fixture f;
   HttpClient c(f.port);
