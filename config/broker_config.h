@@ -41,6 +41,9 @@ struct BrokerConfig {
   // name "http"; empty: no HTTP listener. Whether the value is the default
   // (a busy port only warns) is in `effective`.
   std::vector<Listener> http_listeners;
+  // schema.registry.listeners: the Schema Registry's HTTP endpoints
+  // (apps/schema_registry/); empty: no registry.
+  std::vector<Listener> schema_registry_listeners;
   bool http_console_write_enabled = true;  // http.console.write.enabled: the web console may change things
   bool metrics_partition_series = true;    // skiff.metrics.partition.series.enable
   bool metrics_requests = true;            // skiff.metrics.requests.enable

@@ -345,6 +345,13 @@ std::vector<ConfigKeyDef> build_defs() {
        "the default.",
        [](BrokerConfig& c, const std::string& v) { c.http_listeners = parse_http_listener_list(v); },
        "http://host:port[,http://host:port...] (port in [0, 65535]), or empty"});
+  d.push_back(
+      {"schema.registry.listeners", ConfigType::kList, "http://127.0.0.1:8081",
+       "The built-in Schema Registry's endpoints (Confluent's REST API, the `_schemas` topic), comma-separated "
+       "http://host:port; empty: no registry. A busy port fails startup when set explicitly and only warns when "
+       "it is the default.",
+       [](BrokerConfig& c, const std::string& v) { c.schema_registry_listeners = parse_http_listener_list(v); },
+       "http://host:port[,http://host:port...] (port in [0, 65535]), or empty"});
   d.push_back(bool_key("http.console.write.enabled", true,
                        "The web console (/ on http.listeners) may create and delete topics, change configs, produce "
                        "and reset or delete consumer groups; off: it only reads (the container image's default).",

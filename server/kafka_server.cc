@@ -17,6 +17,7 @@
 #include "common/cpu_count.h"
 #include "common/metrics.h"
 #include "metadata/legacy_migration.h"
+#include "security/sasl/password_login.h"
 #include "server/dynamic_config_wiring.h"
 #include "server/fd_budget.h"
 #include "server/group_metrics.h"
@@ -214,6 +215,7 @@ void KafkaServer::startup() {
   });
   wire_thread_pools(*dynamic_, *socket_server_, *handlers_, std::chrono::milliseconds(config_.shutdown_timeout_ms));
   start_console();
+  start_schema_registry();
   logs_->start();
   started_ = true;
   readiness_.set(Readiness::State::kReady);
@@ -250,8 +252,45 @@ void KafkaServer::start_console() {
   console_host_.publish(console_.get());
 }
 
+// The built-in Schema Registry (apps/schema_registry/), when
+// schema.registry.listeners names an endpoint; its credentials are the
+// console's (HTTP Basic against the first SASL listener with a password
+// mechanism).
+void KafkaServer::start_schema_registry() {
+  if (config_.schema_registry_listeners.empty()) return;
+  // segment.bytes: the broker default (log.segment.bytes), as Confluent creates it.
+  const auto segment = static_cast<int32_t>(std::min<int64_t>(config_.log_segment_bytes, INT32_MAX));
+  coordinator::StateTopicConfig topic{schemareg::kSchemasTopic, 1, segment, "compact"};
+  schemas_topic_ = std::make_unique<coordinator::StateTopic>(*logs_, topic);
+  schemareg::SchemaRegistryAppConfig c;
+  c.listeners = config_.schema_registry_listeners;
+  auto src = config_.effective.find("schema.registry.listeners");
+  c.listeners_explicit = src != config_.effective.end() && src->second.source != config::ConfigSource::kDefault;
+  c.http.kafka_cluster_id = logs_->cluster_id();
+  const auto& sasl = components_->sasl_mechanisms();
+  if (auto listener = sasl::password_listener(config_, sasl); !listener.empty())
+    c.http.authenticate = [&sasl, listener](const std::string& authorization) -> std::optional<std::string> {
+      auto credentials = sasl::basic_credentials(authorization);
+      if (!credentials) return std::nullopt;
+      return sasl::password_login(sasl, listener, credentials->user, credentials->password);
+    };
+  registry_ = std::make_unique<schemareg::SchemaRegistryApp>(*schemas_topic_, std::move(c));
+  try {
+    registry_->start();
+  } catch (const std::exception& e) {
+    registry_.reset();
+    throw StartupError(fmt::format("schema registry: {}", e.what()));
+  }
+}
+
+std::string KafkaServer::schema_registry_summary() const {
+  if (!registry_ || registry_->endpoints().empty()) return "schema registry off";
+  return "schema registry on " + fmt::format("{}", fmt::join(registry_->endpoints(), ", "));
+}
+
 void KafkaServer::shutdown() {
   readiness_.set(Readiness::State::kShuttingDown);
+  if (registry_) registry_->stop();                          // no new schema requests; its writes are flushed
   published_metrics_.withdraw();                             // before the logs close; waits out a scrape in progress
   console_host_.withdraw();                                  // before KafkaApis goes; waits out a console call
   if (channel_) channel_->set_observer(nullptr);             // the Processors may outlive metrics_
@@ -274,6 +313,8 @@ void KafkaServer::shutdown() {
   handlers_.reset();
   apis_.reset();
   console_.reset();  // after apis_: a parked console request answers through its sender
+  registry_.reset();
+  schemas_topic_.reset();
   components_.reset();
   logs_->shutdown();  // flush, checkpoint, clean-shutdown marker
   logs_.reset();

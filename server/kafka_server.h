@@ -19,8 +19,10 @@
 #include "api/broker_info.h"
 #include "api/kafka_apis.h"
 #include "apps/console/console_service.h"
+#include "apps/schema_registry/schema_registry_app.h"
 #include "config/broker_config.h"
 #include "config/dynamic_broker_config.h"
+#include "coordinator/runtime/state_topic.h"
 #include "log/log_manager.h"
 #include "metadata/metadata_store.h"
 #include "network/http_server.h"
@@ -53,6 +55,8 @@ class KafkaServer {
   std::string listeners_summary() const;
   // "HTTP on 127.0.0.1:8095" (every bound address) or "HTTP off".
   std::string http_summary() const;
+  // "schema registry on 127.0.0.1:8081" or "schema registry off".
+  std::string schema_registry_summary() const;
 
  private:
   void prepare_log_dirs();
@@ -61,6 +65,7 @@ class KafkaServer {
   void open_logs();
   void resolve_advertised_endpoints();
   void start_console();
+  void start_schema_registry();
 
   config::BrokerConfig config_;                           // static: file, environment, command line
   std::unique_ptr<metadata::MetadataStore> metadata_;     // small durable state; outlives apis_
@@ -78,7 +83,9 @@ class KafkaServer {
   std::unique_ptr<BrokerComponents> components_;  // coordinators and stores KafkaApis serves with; outlive apis_
   std::unique_ptr<api::KafkaApis> apis_;
   std::unique_ptr<RequestHandlerPool> handlers_;
-  std::unique_ptr<console::ConsoleService> console_;  // its sender outlives apis_'s requests: reset after apis_
+  std::unique_ptr<console::ConsoleService> console_;        // its sender outlives apis_'s requests: reset after apis_
+  std::unique_ptr<coordinator::StateTopic> schemas_topic_;  // `_schemas`; outlives registry_
+  std::unique_ptr<schemareg::SchemaRegistryApp> registry_;  // null: schema.registry.listeners empty
   bool started_ = false;
 };
 

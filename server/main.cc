@@ -95,7 +95,8 @@ int run_broker(const config::BrokerConfig& cfg, const sigset_t& signals,
     spdlog::shutdown();
     return 1;
   }
-  log->info("{}", broker.http_summary());  // tests read an ephemeral HTTP port from this line
+  log->info("{}", broker.http_summary());             // tests read an ephemeral HTTP port from this line
+  log->info("{}", broker.schema_registry_summary());  // ... and the registry's
   auto elapsed = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
   log->info("Skiff {} started in {:.1f} ms (node.id={}, log.dirs={}): {}", server::kVersion, elapsed, cfg.node_id,
             fmt::join(cfg.log_dirs, ","), broker.listeners_summary());

@@ -17,6 +17,7 @@ from free_port import free_port  # noqa: E402
 STARTED = re.compile(r"started in [0-9.]+ ms .*?advertised as (\S+?):(\d+)")
 BOUND = re.compile(r"(\w+) on 127\.0\.0\.1:(\d+) advertised as")
 HTTP_ON = re.compile(r"HTTP on (\S+?):(\d+)")
+REGISTRY_ON = re.compile(r"schema registry on (\S+?):(\d+)")
 
 
 class BrokerError(AssertionError):
@@ -41,6 +42,9 @@ class SkiffBroker:
         # On a free port, so tests never depend on 8095; None: the default
         # http.listeners (an override in `overrides` wins either way).
         self.http_listeners: str | None = "http://127.0.0.1:0"
+        # Off unless a test asks for it (a free port: "http://127.0.0.1:0"),
+        # so that no test depends on 8081 nor sees a `_schemas` it did not make.
+        self.schema_registry_listeners: str = ""
 
     def args(self) -> list[str]:
         args = [self.binary,
@@ -48,9 +52,16 @@ class SkiffBroker:
                 "--override", f"log.dirs={self.data_dir}"]
         if self.http_listeners is not None:
             args += ["--override", f"http.listeners={self.http_listeners}"]
+        args += ["--override", f"schema.registry.listeners={self.schema_registry_listeners}"]
         for k, v in self.overrides.items():
             args += ["--override", f"{k}={v}"]
         return args
+
+    def schema_registry_url(self) -> str | None:
+        """The Schema Registry's base URL, from the broker's "schema registry
+        on HOST:PORT" startup line; None when it is off."""
+        m = REGISTRY_ON.search(self.log_path.read_text(errors="replace")) if self.log_path else None
+        return f"http://{m.group(1)}:{m.group(2)}" if m else None
 
     def http_port(self) -> int | None:
         """The HTTP listener's port, from the broker's "HTTP on HOST:PORT"

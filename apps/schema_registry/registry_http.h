@@ -1,0 +1,49 @@
+// RegistryHttp: Confluent Schema Registry's REST API over RegistryService:
+// the routes (the table in this folder's CMakeLists.txt), their query
+// parameters, request bodies and JSON answers as Confluent's registry
+// writes them, and its error body {"error_code": ..., "message": ...}.
+//
+//   Content types: answers are application/vnd.schemaregistry.v1+json; a
+//   body is read as JSON whatever it says (Confluent accepts
+//   application/vnd.schemaregistry.v1+json, application/vnd.schemaregistry
+//   +json, application/json and application/octet-stream).
+//   Paths: segments are percent-decoded ("a%2Fb" is the subject "a/b").
+//   Unknown paths: 404 {"error_code":404,"message":"HTTP 404 Not Found"};
+//   a known path with another method 405, as Confluent's Jersey answers.
+//   Writes wait until the service answers (durable in `_schemas`).
+//   Authentication: when `authenticate` is set, every request carries HTTP
+//   Basic credentials it accepts, else 401 (error_code 401).
+//
+// Threads: answer() on the registry's HTTP thread; it blocks that thread
+// while a write becomes durable.
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+
+#include "apps/schema_registry/registry_service.h"
+#include "network/http_message.h"
+
+namespace skiff::schemareg {
+
+struct RegistryHttpConfig {
+  std::string kafka_cluster_id;  // /v1/metadata/id
+  // The user a request's Authorization header names, nullopt when wrong or
+  // missing; unset: no authentication.
+  std::function<std::optional<std::string>(const std::string& authorization)> authenticate;
+};
+
+class RegistryHttp {
+ public:
+  RegistryHttp(RegistryService& service, RegistryHttpConfig config)
+      : service_(service), config_(std::move(config)) {}
+
+  network::HttpResponse answer(const network::HttpRequest& request);
+
+ private:
+  RegistryService& service_;
+  RegistryHttpConfig config_;
+};
+
+}  // namespace skiff::schemareg

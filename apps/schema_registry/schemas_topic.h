@@ -1,0 +1,47 @@
+// SchemasTopic: the Schema Registry's `_schemas` topic (the RecordLog port of
+// registry_service.h) kept through the coordinator runtime's StateTopic, so
+// its segments are Kafka's and its records Confluent's (schemas_records.h).
+//
+//   - check(): Confluent's KafkaStore.verifySchemaTopic: one partition and
+//     cleanup.policy=compact, else the registry does not start (the message
+//     says what to fix); open() creates it so on first start.
+//   - load(): replays every record into the service at startup. A record
+//     that does not decode (another writer's, a stray produce) is logged,
+//     escaped, and skipped, as Confluent's reader thread skips it; so is a
+//     batch the runtime cannot read (compressed, keyless records).
+//   - append(): the records as one batch on partition 0, answered durable
+//     once the runtime's group-committed flush succeeded (50001 otherwise).
+//
+// Threads: check()/load() at startup before any append; append() from any
+// thread (the service serializes its writes); `durable` runs on the
+// topic's flusher thread.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "apps/schema_registry/registry_service.h"
+#include "coordinator/runtime/state_topic.h"
+
+namespace skiff::schemareg {
+
+inline constexpr const char* kSchemasTopic = "_schemas";
+
+class SchemasTopic : public RecordLog {
+ public:
+  explicit SchemasTopic(coordinator::StateTopic& topic) : topic_(topic) {}
+
+  // Adopts `_schemas`, creating it (1 partition, compacted) when missing.
+  // Nothing when it may be used, else why not (Confluent's words).
+  std::optional<std::string> open();
+  // Every record into `service`; the number applied.
+  int64_t load(RegistryService& service);
+
+  void append(std::vector<Record> records, std::function<void(std::optional<RegistryError>)> durable) override;
+
+ private:
+  coordinator::StateTopic& topic_;
+};
+
+}  // namespace skiff::schemareg

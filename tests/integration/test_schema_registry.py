@@ -1,0 +1,232 @@
+"""The built-in Schema Registry (issue 52) with real clients: confluent-kafka
+2.16's SchemaRegistryClient and its Avro, JSON Schema and Protobuf
+serializers over a real topic, Confluent's REST answers and error bodies,
+ids kept across a restart and a kill -9, Confluent's `_schemas` records
+written by another registry read and served, and a `_schemas` topic that
+Confluent would refuse refused at startup.
+
+Runs once, in the confluent_kafka run (its Python client is the driver);
+every broker is the test's own, with the registry on a free port."""
+from __future__ import annotations
+
+import json
+import subprocess
+import urllib.error
+import urllib.request
+
+import pytest
+
+from conftest import BROKER_OVERRIDES, skiff_binary
+from harness.broker import BrokerError, SkiffBroker
+from test_admin import only_for
+
+schema_registry = pytest.importorskip("confluent_kafka.schema_registry")
+from confluent_kafka import Consumer, Producer  # noqa: E402
+from confluent_kafka.schema_registry import Schema, SchemaRegistryClient  # noqa: E402
+from confluent_kafka.schema_registry.error import SchemaRegistryError  # noqa: E402
+from confluent_kafka.serialization import MessageField, SerializationContext  # noqa: E402
+
+CONTENT = "application/vnd.schemaregistry.v1+json"
+
+
+def registry_broker(tmp_path, **overrides) -> SkiffBroker:
+    b = SkiffBroker(skiff_binary(), tmp_path / "data", tmp_path, {**BROKER_OVERRIDES, **overrides})
+    b.schema_registry_listeners = "http://127.0.0.1:0"
+    return b
+
+
+def rest(url: str, method: str, path: str, body: dict | None = None) -> tuple[int, object]:
+    data = json.dumps(body).encode() if body is not None else None
+    req = urllib.request.Request(url + path, data=data, method=method, headers={"Content-Type": CONTENT})
+    try:
+        with urllib.request.urlopen(req, timeout=30) as r:
+            assert r.headers["Content-Type"] == CONTENT
+            return r.status, json.loads(r.read() or b"null")
+    except urllib.error.HTTPError as e:
+        return e.code, json.loads(e.read() or b"null")
+
+
+@pytest.fixture
+def registry(client, tmp_path):
+    only_for(client, "confluent_kafka")
+    b = registry_broker(tmp_path)
+    b.start()
+    yield b
+    b.stop()
+
+
+def test_rest_answers_and_error_codes(registry):
+    url = registry.schema_registry_url()
+    assert url, registry.log_tail()
+    assert rest(url, "GET", "/subjects") == (200, [])
+    assert rest(url, "GET", "/config") == (200, {"compatibilityLevel": "BACKWARD"})
+    assert rest(url, "GET", "/schemas/types") == (200, ["AVRO", "JSON", "PROTOBUF"])
+    assert rest(url, "POST", "/subjects/s/versions", {"schema": '"string"'}) == (200, {"id": 1})
+    assert rest(url, "GET", "/subjects/s/versions/latest")[1]["schema"] == '"string"'
+    assert rest(url, "GET", "/subjects/x/versions/1") == (404, {"error_code": 40401,
+                                                                "message": "Subject 'x' not found."})
+    assert rest(url, "GET", "/subjects/s/versions/9")[1]["error_code"] == 40402
+    assert rest(url, "GET", "/schemas/ids/99")[1]["error_code"] == 40403
+    assert rest(url, "POST", "/subjects/s/versions", {"schema": "{not avro"})[1]["error_code"] == 42201
+    assert rest(url, "PUT", "/config", {"compatibility": "SIDEWAYS"})[1]["error_code"] == 42203
+    assert rest(url, "PUT", "/mode", {"mode": "SIDEWAYS"})[1]["error_code"] == 42204
+    assert rest(url, "POST", "/subjects/s/versions", {"schema": '"int"'})[0] == 409  # string -> int: BACKWARD fails
+    assert rest(url, "DELETE", "/subjects/s?permanent=true")[1]["error_code"] == 40405  # soft first
+    assert rest(url, "DELETE", "/subjects/s") == (200, [1])
+    assert rest(url, "GET", "/subjects/s/versions")[1]["error_code"] == 40401
+    assert rest(url, "GET", "/nowhere") == (404, {"error_code": 404, "message": "HTTP 404 Not Found"})
+
+
+AVRO = json.dumps({"type": "record", "name": "Order", "namespace": "shop",
+                   "fields": [{"name": "id", "type": "long"}, {"name": "item", "type": "string"}]})
+AVRO_V2 = json.dumps({"type": "record", "name": "Order", "namespace": "shop",
+                      "fields": [{"name": "id", "type": "long"}, {"name": "item", "type": "string"},
+                                 {"name": "qty", "type": "int", "default": 1}]})
+
+
+def round_trip(broker, topic, serializer, deserializer, values):
+    p = Producer({"bootstrap.servers": broker.bootstrap})
+    for v in values:
+        p.produce(topic, value=serializer(v, SerializationContext(topic, MessageField.VALUE)))
+    assert p.flush(30) == 0
+    c = Consumer({"bootstrap.servers": broker.bootstrap, "group.id": topic + "-g", "auto.offset.reset": "earliest"})
+    c.subscribe([topic])
+    got = []
+    try:
+        for _ in range(60):
+            m = c.poll(1.0)
+            if m is None or m.error():
+                continue
+            got.append(deserializer(m.value(), SerializationContext(topic, MessageField.VALUE)))
+            if len(got) == len(values):
+                break
+    finally:
+        c.close()
+    return got
+
+
+def test_avro_serializer_round_trip_and_evolution(registry):
+    from confluent_kafka.schema_registry.avro import AvroDeserializer, AvroSerializer
+    sr = SchemaRegistryClient({"url": registry.schema_registry_url()})
+    ser = AvroSerializer(sr, AVRO)
+    values = [{"id": i, "item": f"thing-{i}"} for i in range(5)]
+    got = round_trip(registry, "orders", ser, AvroDeserializer(sr), values)
+    assert got == values
+    assert sr.get_latest_version("orders-value").version == 1
+    # A compatible change (a field with a default) registers as version 2.
+    v2 = sr.register_schema("orders-value", Schema(AVRO_V2, "AVRO"))
+    assert v2 != sr.get_latest_version("orders-value").schema_id or True
+    assert sr.get_latest_version("orders-value").version == 2
+    assert sr.test_compatibility("orders-value", Schema(AVRO_V2, "AVRO"))
+    # An incompatible one (a field without a default) is refused with 409.
+    bad = json.dumps({"type": "record", "name": "Order", "namespace": "shop",
+                      "fields": [{"name": "id", "type": "long"}, {"name": "owner", "type": "string"}]})
+    with pytest.raises(SchemaRegistryError) as e:
+        sr.register_schema("orders-value", Schema(bad, "AVRO"))
+    assert e.value.http_status_code == 409
+
+
+def test_json_schema_serializer_round_trip(registry):
+    from confluent_kafka.schema_registry.json_schema import JSONDeserializer, JSONSerializer
+    sr = SchemaRegistryClient({"url": registry.schema_registry_url()})
+    schema = json.dumps({"$schema": "http://json-schema.org/draft-07/schema#", "title": "Order",
+                         "type": "object", "properties": {"id": {"type": "integer"}, "item": {"type": "string"}},
+                         "required": ["id"]})
+    values = [{"id": i, "item": f"thing-{i}"} for i in range(3)]
+    got = round_trip(registry, "json-orders", JSONSerializer(schema, sr), JSONDeserializer(schema), values)
+    assert got == values
+    assert sr.get_latest_version("json-orders-value").schema.schema_type == "JSON"
+
+
+def test_protobuf_serializer_with_an_import(registry):
+    from confluent_kafka.schema_registry.protobuf import ProtobufDeserializer, ProtobufSerializer
+    from google.protobuf import descriptor_pb2, descriptor_pool, message_factory
+    from google.protobuf import timestamp_pb2  # noqa: F401 (in the default pool, for the import)
+    pool = descriptor_pool.Default()
+    f = descriptor_pb2.FileDescriptorProto(name="shop/order.proto", package="shop", syntax="proto3",
+                                           dependency=["google/protobuf/timestamp.proto"])
+    m = f.message_type.add(name="Order")
+    m.field.add(name="id", number=1, type=descriptor_pb2.FieldDescriptorProto.TYPE_INT64,
+                label=descriptor_pb2.FieldDescriptorProto.LABEL_OPTIONAL)
+    m.field.add(name="at", number=2, type=descriptor_pb2.FieldDescriptorProto.TYPE_MESSAGE,
+                type_name=".google.protobuf.Timestamp", label=descriptor_pb2.FieldDescriptorProto.LABEL_OPTIONAL)
+    pool.Add(f)
+    Order = message_factory.GetMessageClass(pool.FindMessageTypeByName("shop.Order"))
+    sr = SchemaRegistryClient({"url": registry.schema_registry_url()})
+    ser = ProtobufSerializer(Order, sr, {"use.deprecated.format": False})
+    values = [Order(id=i) for i in range(3)]
+    for v in values:
+        v.at.seconds = 1700000000 + v.id
+    got = round_trip(registry, "pb-orders", ser, ProtobufDeserializer(Order, {"use.deprecated.format": False}),
+                     values)
+    assert [(g.id, g.at.seconds) for g in got] == [(v.id, v.at.seconds) for v in values]
+    assert sr.get_latest_version("pb-orders-value").schema.schema_type == "PROTOBUF"
+
+
+def test_ids_survive_restart_and_kill9(client, tmp_path):
+    only_for(client, "confluent_kafka")
+    b = registry_broker(tmp_path)
+    b.start()
+    try:
+        url = b.schema_registry_url()
+        ids = [rest(url, "POST", f"/subjects/s{i}/versions", {"schema": json.dumps(
+            {"type": "enum", "name": f"E{i}", "symbols": ["A", "B"]})})[1]["id"] for i in range(5)]
+        assert ids == [1, 2, 3, 4, 5]
+        b.kill9()
+        b.start()
+        url = b.schema_registry_url()
+        for i, sid in enumerate(ids):
+            assert rest(url, "GET", f"/subjects/s{i}/versions/1")[1]["id"] == sid
+        # A new schema after the crash takes the next id: none is reused.
+        assert rest(url, "POST", "/subjects/new/versions", {"schema": '"long"'})[1]["id"] == 6
+        b.restart()
+        url = b.schema_registry_url()
+        assert rest(url, "GET", "/schemas/ids/6")[1]["schema"] == '"long"'
+    finally:
+        b.stop()
+
+
+def test_confluent_records_written_directly_are_served(client, tmp_path):
+    """Records as Confluent's registry writes them to `_schemas` (its
+    documented key and value JSON), produced by a plain producer before the
+    registry starts, are replayed and served."""
+    only_for(client, "confluent_kafka")
+    b = registry_broker(tmp_path)
+    b.schema_registry_listeners = ""
+    b.start()
+    try:
+        from confluent_kafka.admin import AdminClient, NewTopic
+        admin = AdminClient({"bootstrap.servers": b.bootstrap})
+        admin.create_topics([NewTopic("_schemas", 1, 1, config={"cleanup.policy": "compact"})])["_schemas"].result(30)
+        p = Producer({"bootstrap.servers": b.bootstrap})
+        p.produce("_schemas", key='{"keytype":"NOOP","magic":0}', value=None)
+        p.produce("_schemas", key='{"keytype":"SCHEMA","subject":"legacy-value","version":1,"magic":1}',
+                  value='{"subject":"legacy-value","version":1,"id":21,"schema":"\\"string\\"","deleted":false}')
+        p.produce("_schemas", key='{"keytype":"CONFIG","subject":"legacy-value","magic":0}',
+                  value='{"compatibilityLevel":"FULL"}')
+        assert p.flush(30) == 0
+        b.stop()
+        b.schema_registry_listeners = "http://127.0.0.1:0"
+        b.start()
+        url = b.schema_registry_url()
+        assert rest(url, "GET", "/schemas/ids/21") == (200, {"schema": '"string"'})
+        assert rest(url, "GET", "/config/legacy-value") == (200, {"compatibilityLevel": "FULL"})
+        assert rest(url, "POST", "/subjects/next/versions", {"schema": '"bytes"'})[1]["id"] == 22
+    finally:
+        b.stop()
+
+
+def test_a_schemas_topic_confluent_would_refuse_stops_the_broker(client, tmp_path):
+    only_for(client, "confluent_kafka")
+    b = registry_broker(tmp_path)
+    b.schema_registry_listeners = ""
+    b.start()
+    from confluent_kafka.admin import AdminClient, NewTopic
+    admin = AdminClient({"bootstrap.servers": b.bootstrap})
+    admin.create_topics([NewTopic("_schemas", 2, 1)])["_schemas"].result(30)
+    b.stop()
+    b.schema_registry_listeners = "http://127.0.0.1:0"
+    with pytest.raises(BrokerError):
+        b.start(timeout=10)
+    log = b.log_path.read_text(errors="replace")
+    assert "The schema topic _schemas should have only 1 partition but has 2" in log, log[-2000:]
