@@ -1,6 +1,7 @@
 #include "schema/avro/avro_compat.h"
 
 #include <map>
+#include <memory>
 #include <set>
 
 #include "schema/avro/avro_parser.h"
@@ -11,9 +12,11 @@ namespace {
 
 enum class State { kCompatible, kIncompatible, kInProgress };
 
+// The incompatibilities are shared, as Java shares them between the
+// results it merges (copies would cost the cube of the nesting depth).
 struct Result {
   State state = State::kCompatible;
-  std::vector<Incompatibility> list;
+  std::vector<std::shared_ptr<const Incompatibility>> list;
 
   // SchemaCompatibilityResult.mergedWith.
   void merge(const Result& other) {
@@ -28,7 +31,8 @@ struct Result {
 Result incompatible(std::string type, std::string message, const std::vector<std::string>& location) {
   Result r;
   r.state = State::kIncompatible;
-  r.list.push_back({std::move(type), std::move(message), location});
+  r.list.push_back(
+      std::make_shared<const Incompatibility>(Incompatibility{std::move(type), std::move(message), location}));
   return r;
 }
 
@@ -270,7 +274,7 @@ CompatibilityResult check_compatibility(const Node* reader, const Node* writer) 
     return out;
   }
   out.compatible = r.state != State::kIncompatible;
-  out.incompatibilities = std::move(r.list);
+  for (const auto& in : r.list) out.incompatibilities.push_back(*in);
   return out;
 }
 
