@@ -26,9 +26,9 @@ bool valid_record(const Node* s, const AvroJson& v, int depth) {
   return true;
 }
 
-bool valid(const Node* s, const AvroJson& v, int depth) {
-  if (depth <= 0) return false;
-  switch (s->type) {
+// A primitive, enum or fixed type's check.
+bool valid_scalar(Type t, const AvroJson& v) {
+  switch (t) {
     case Type::kString:
     case Type::kBytes:
     case Type::kEnum:
@@ -45,6 +45,14 @@ bool valid(const Node* s, const AvroJson& v, int depth) {
       return v.kind == Kind::kBool;
     case Type::kNull:
       return v.kind == Kind::kNull;
+    default:
+      return false;
+  }
+}
+
+bool valid(const Node* s, const AvroJson& v, int depth) {
+  if (depth <= 0) return false;
+  switch (s->type) {
     case Type::kArray:
       if (v.kind != Kind::kArray) return false;
       for (const AvroJson& item : v.items)
@@ -61,8 +69,9 @@ bool valid(const Node* s, const AvroJson& v, int depth) {
       return false;
     case Type::kRecord:
       return valid_record(s, v, depth - 1);
+    default:
+      return valid_scalar(s->type, v);
   }
-  return false;
 }
 
 }  // namespace

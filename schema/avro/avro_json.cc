@@ -243,6 +243,30 @@ std::string to_json(const AvroJson& v) {
 std::string java_double(double d) { return java_floating(d); }
 std::string java_float(float f) { return java_floating(f); }
 
+namespace {
+
+// Digits with an optional fraction, then an optional exponent: what Java's
+// FloatingDecimal reads after the sign (a hexadecimal form aside).
+bool java_decimal_syntax(std::string_view s) {
+  size_t i = 0, digits = 0;
+  auto scan_digits = [&] {
+    size_t n = 0;
+    while (i < s.size() && s[i] >= '0' && s[i] <= '9') ++i, ++n;
+    return n;
+  };
+  digits += scan_digits();
+  if (i < s.size() && s[i] == '.') ++i, digits += scan_digits();
+  if (digits == 0) return false;
+  if (i < s.size() && (s[i] == 'e' || s[i] == 'E')) {
+    ++i;
+    if (i < s.size() && (s[i] == '+' || s[i] == '-')) ++i;
+    if (scan_digits() == 0) return false;
+  }
+  return i == s.size();
+}
+
+}  // namespace
+
 bool java_parse_double(std::string_view s, double& out) {
   while (!s.empty() && is_java_space(s.front())) s.remove_prefix(1);
   while (!s.empty() && is_java_space(s.back())) s.remove_suffix(1);
@@ -257,19 +281,7 @@ bool java_parse_double(std::string_view s, double& out) {
     return true;
   }
   if (!s.empty() && std::string_view("fFdD").find(s.back()) != std::string_view::npos) s.remove_suffix(1);
-  size_t i = 0, digits = 0;
-  while (i < s.size() && s[i] >= '0' && s[i] <= '9') ++i, ++digits;
-  if (i < s.size() && s[i] == '.')
-    for (++i; i < s.size() && s[i] >= '0' && s[i] <= '9'; ++i) ++digits;
-  if (digits == 0) return false;
-  if (i < s.size() && (s[i] == 'e' || s[i] == 'E')) {
-    ++i;
-    if (i < s.size() && (s[i] == '+' || s[i] == '-')) ++i;
-    const size_t exp_start = i;
-    while (i < s.size() && s[i] >= '0' && s[i] <= '9') ++i;
-    if (i == exp_start) return false;
-  }
-  if (i != s.size()) return false;
+  if (!java_decimal_syntax(s)) return false;
   const std::string text(s);
   out = std::strtod(text.c_str(), nullptr);
   if (negative) out = -out;

@@ -73,7 +73,7 @@ TEST_CASE("avro compat: names match by simple name or the reader's aliases", "[a
             .empty());
 }
 
-TEST_CASE("avro compat: recursive types terminate; a shared named type reports where first met", "[avro]") {
+TEST_CASE("avro compat: recursive types terminate, and a shared named type reports where first met", "[avro]") {
   const std::string list_int =
       record(R"({"name":"v","type":"int"},{"name":"next","type":["null","R"],"default":null})");
   const std::string list_long =
