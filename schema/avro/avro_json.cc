@@ -65,6 +65,26 @@ std::string java_decimal(bool negative, const std::string& digits, int exp) {
   return out + "E" + std::to_string(exp);
 }
 
+// Java writes at least two significant digits: where the shortest has one,
+// the two-digit decimal nearest the exact value, when it reads back the same
+// (Double.MIN_VALUE is 4.9E-324, not 5.0E-324).
+template <class F>
+void two_digits(F d, std::string& digits, int& exp) {
+  char buf[64];
+  auto r = std::to_chars(buf, buf + sizeof(buf), d, std::chars_format::scientific, 1);
+  std::string_view s(buf, r.ptr - buf);
+  if (s.front() == '-') s.remove_prefix(1);
+  F back = 0;
+  std::from_chars(buf, r.ptr, back);
+  if (back != d || s.size() < 4 || s[2] == '0') return;
+  int e = 0;
+  std::string_view es = s.substr(s.find('e') + 1);
+  if (es.front() == '+') es.remove_prefix(1);
+  std::from_chars(es.data(), es.data() + es.size(), e);
+  digits = {s[0], s[2]};
+  exp = e;
+}
+
 template <class F>
 std::string java_floating(F d) {
   if (std::isnan(d)) return "NaN";
@@ -84,6 +104,7 @@ std::string java_floating(F d) {
   if (!es.empty() && es.front() == '+') es.remove_prefix(1);
   std::from_chars(es.data(), es.data() + es.size(), exp);
   while (digits.size() > 1 && digits.back() == '0') digits.pop_back();
+  if (digits.size() == 1) two_digits(d, digits, exp);
   return java_decimal(negative, digits, exp);
 }
 

@@ -21,6 +21,8 @@ TEST_CASE("avro canonical: Java's Double.toString and Float.toString", "[avro]")
   CHECK(java_double(123456789.5) == "1.234567895E8");
   CHECK(java_double(0.1) == "0.1");
   CHECK(java_double(1.7976931348623157e308) == "1.7976931348623157E308");
+  CHECK(java_double(4.9e-324) == "4.9E-324");
+  CHECK(java_double(1e23) == "1.0E23");
   CHECK(java_float(16777216.0f) == "1.6777216E7");
   CHECK(java_float(1.1f) == "1.1");
 }

@@ -8,10 +8,12 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "schema/avro/avro_schema.h"
 
+using skiff::schema::AvroParseOptions;
 using skiff::schema::parse_avro;
 using skiff::schema::ParsedSchema;
 using skiff::schema::SchemaSource;
@@ -20,6 +22,12 @@ namespace {
 
 struct Vectors {
   std::map<int, std::string> text, canonical, refusal;
+  std::map<int, std::string> stored, stored_refusal;  // read back from storage (no validation while parsing)
+  struct Referencing {
+    std::vector<std::string> refs;
+    std::string text, canonical, refusal;
+  };
+  std::vector<Referencing> referencing;
   struct Check {
     int reader = 0, writer = 0;
     std::string verdict;
@@ -51,13 +59,25 @@ Vectors load() {
   std::ifstream in(SKIFF_AVRO_ORACLE_VECTORS);
   REQUIRE(in);
   std::string line;
-  std::vector<std::string> f;
+  std::vector<std::string> f, refs;
   while (std::getline(in, line)) {
     if (line.size() < 2 || line[0] == '#') continue;
     const char tag = line[0];
-    if ((tag == 'S' || tag == 'C' || tag == 'X') && split(line, 1, f)) {
-      auto& target = tag == 'S' ? v.text : tag == 'C' ? v.canonical : v.refusal;
+    if (std::string_view("SCXLZ").find(tag) != std::string_view::npos && split(line, 1, f)) {
+      auto& target = tag == 'S'   ? v.text
+                     : tag == 'C' ? v.canonical
+                     : tag == 'X' ? v.refusal
+                     : tag == 'L' ? v.stored
+                                  : v.stored_refusal;
       target[std::stoi(f[0])] = f.size() > 1 ? f[1] : "";
+    } else if (tag == 'R') {
+      refs.push_back(line.substr(2));
+    } else if (tag == 'Q' && split(line, 1, f)) {
+      v.referencing.push_back({std::move(refs), f[1], "", ""});
+      refs.clear();
+    } else if ((tag == 'K' || tag == 'Y') && split(line, 1, f)) {
+      REQUIRE(!v.referencing.empty());
+      (tag == 'K' ? v.referencing.back().canonical : v.referencing.back().refusal) = f[1];
     } else if (tag == 'P' && split(line, 2, f)) {
       v.checks.push_back({std::stoi(f[0]), std::stoi(f[1]), f[2], {}});
     } else if (tag == 'D' && split(line, 2, f)) {
@@ -104,4 +124,37 @@ TEST_CASE("avro oracle: canonical text, refusals and compatibility as Avro Java 
   WARN("oracle: " << canonical_ok << "/" << v.canonical.size() << " canonical, " << refusal_ok << "/"
                   << v.refusal.size() << " refusals, " << verdict_ok << "/" << v.checks.size() << " verdicts, "
                   << differences_ok << " with identical differences");
+}
+
+TEST_CASE("avro oracle: stored schemas and schemas with references read as Confluent reads them", "[avro][oracle]") {
+  const Vectors v = load();
+  REQUIRE(v.stored.size() + v.stored_refusal.size() == v.text.size());
+  for (const auto& [id, text] : v.text) {
+    SchemaSource source;
+    source.text = text;
+    auto r = parse_avro(source, AvroParseOptions{false});
+    INFO("stored schema " << id << ": " << text);
+    if (auto c = v.stored.find(id); c != v.stored.end()) {
+      REQUIRE(r);
+      CHECK((*r)->canonical() == c->second);
+    } else {
+      REQUIRE_FALSE(r);
+      CHECK(r.error().message == v.stored_refusal.at(id));
+    }
+  }
+  REQUIRE(v.referencing.size() >= 5);
+  for (const auto& q : v.referencing) {
+    SchemaSource source;
+    source.text = q.text;
+    for (const auto& ref : q.refs) source.resolved.push_back({"ref", ref});
+    auto r = parse_avro(source);
+    INFO("schema " << q.text);
+    if (!q.canonical.empty()) {
+      REQUIRE(r);
+      CHECK((*r)->canonical() == q.canonical);
+    } else {
+      REQUIRE_FALSE(r);
+      CHECK(r.error().message == q.refusal);
+    }
+  }
 }

@@ -415,6 +415,46 @@ public final class AvroOracle {
     "[{\"type\":\"fixed\",\"name\":\"F\",\"size\":1},{\"type\":\"fixed\",\"name\":\"F\",\"size\":1}]",
   };
 
+  // Schemas checked alone: how Java writes what it read.
+  static final String[] SINGLES = {
+    // (No 7.0E22: Java 17 writes 7.0000000000000004E22, Java 19+ and Skiff the shortest, 7.0E22.)
+    "{\"type\":\"int\",\"p\":[0.5,1e-3,1e-4,9999999,9999999.0,10000000.0,1.5e-7,123456789012,-2147483649,2147483647,"
+        + "3.4028235E38,4.9E-324,-0.0,0.0,1E+2,12e-1,100,1.25E5,-1.0E-10,123456.789e3]}",
+    "{\"type\":\"string\",\"p\":\"\\u0000\\u0008\\u000b\\u000c\\u001f\\\\ \\\" \\u2028 \\u00ff \\ud83d\\ude00\",\"q\":{}}",
+    "{\"type\":\"record\",\"name\":\"D\",\"fields\":[{\"name\":\"d\",\"type\":\"double\",\"default\":\"  -1.5e3d \"},"
+        + "{\"name\":\"e\",\"type\":\"double\",\"default\":\"Infinity\"},{\"name\":\"f\",\"type\":\"float\",\"default\":\".5\"},"
+        + "{\"name\":\"g\",\"type\":[\"double\",\"null\"],\"default\":1},{\"name\":\"h\",\"type\":\"long\",\"default\":9007199254740993}]}",
+    "{\"type\":\"record\",\"name\":\"Deep\",\"namespace\":\"a.b\",\"fields\":[{\"name\":\"x\",\"type\":{\"type\":\"record\","
+        + "\"name\":\"c.X\",\"fields\":[{\"name\":\"y\",\"type\":{\"type\":\"enum\",\"name\":\"Y\",\"symbols\":[\"A\"]}},"
+        + "{\"name\":\"z\",\"type\":{\"type\":\"map\",\"values\":\"a.b.Deep\"}},{\"name\":\"w\",\"type\":\"a.b.Deep\"}]}},"
+        + "{\"name\":\"v\",\"type\":\"c.Y\"},{\"name\":\"u\",\"type\":{\"type\":\"fixed\",\"name\":\"U\",\"namespace\":\"\",\"size\":0}},"
+        + "{\"name\":\"t\",\"type\":[\"null\",\"U\",\"c.X\"]}]}",
+    "{\"type\":\"array\",\"items\":{\"type\":\"map\",\"values\":[\"null\",{\"type\":\"fixed\",\"name\":\"uuid16\",\"size\":16,"
+        + "\"logicalType\":\"uuid\"},{\"type\":\"fixed\",\"name\":\"dur\",\"size\":12,\"logicalType\":\"duration\"}]},\"x\":null}",
+  };
+
+  // Schemas with referenced schemas (their texts first, dependencies
+  // first): the main text last in each row.
+  static final String[][] REFERENCED = {
+    {"{\"type\":\"record\",\"name\":\"Address\",\"namespace\":\"com.acme\",\"fields\":[{\"name\":\"street\",\"type\":\"string\"},"
+        + "{\"name\":\"geo\",\"type\":{\"type\":\"record\",\"name\":\"Geo\",\"fields\":[{\"name\":\"lat\",\"type\":\"double\"}]}}]}",
+     "{\"type\":\"record\",\"name\":\"User\",\"namespace\":\"com.acme\",\"fields\":[{\"name\":\"home\",\"type\":\"Address\"},"
+        + "{\"name\":\"work\",\"type\":[\"null\",\"com.acme.Address\"],\"default\":null},{\"name\":\"spot\",\"type\":\"Geo\"}]}"},
+    {"{\"type\":\"enum\",\"name\":\"Color\",\"symbols\":[\"RED\",\"GREEN\"]}",
+     "{\"type\":\"fixed\",\"name\":\"x.Id\",\"size\":4}",
+     "[\"null\",\"Color\",\"x.Id\",{\"type\":\"record\",\"name\":\"x.Holder\",\"fields\":[{\"name\":\"c\",\"type\":\"Color\"},"
+        + "{\"name\":\"i\",\"type\":\"Id\"}]}]"},
+    {"{\"type\":\"record\",\"name\":\"A\",\"namespace\":\"n\",\"fields\":[]}",
+     "{\"type\":\"record\",\"name\":\"B\",\"namespace\":\"n\",\"fields\":[{\"name\":\"a\",\"type\":\"A\"}]}",
+     "{\"type\":\"record\",\"name\":\"C\",\"namespace\":\"m\",\"fields\":[{\"name\":\"b\",\"type\":\"n.B\"},{\"name\":\"a\",\"type\":\"n.A\"}]}"},
+    {"{\"type\":\"record\",\"name\":\"A\",\"namespace\":\"n\",\"fields\":[]}",
+     "{\"type\":\"record\",\"name\":\"C\",\"fields\":[{\"name\":\"a\",\"type\":\"A\"}]}"},
+    {"{\"type\":\"record\",\"name\":\"A\",\"fields\":[]}",
+     "{\"type\":\"record\",\"name\":\"A\",\"fields\":[{\"name\":\"f\",\"type\":\"int\"}]}"},
+    {"{\"type\":\"record\",\"name\":\"A\",\"fields\":[]}",
+     "{\"type\":\"record\",\"name\":\"W\",\"fields\":[{\"name\":\"a\",\"type\":{\"type\":\"record\",\"name\":\"A\",\"fields\":[]}}]}"},
+  };
+
   void build() {
     for (String[] p : EXTRA_PAIRS) {
       int a = add(p[0]);
@@ -436,6 +476,70 @@ public final class AvroOracle {
       }
     }
     for (String s : INVALID) add(s);
+    for (String s : SINGLES) add(s);
+  }
+
+  // Confluent's AvroSchema with references: one parser reads the
+  // references, then the main text, printed with the references' names known.
+  static String referenced(String[] texts) {
+    try {
+      Schema.Parser parser = new Schema.Parser(NameValidator.STRICT_VALIDATOR);
+      parser.setValidateDefaults(true);
+      List<Schema> refs = new ArrayList<>();
+      for (int i = 0; i + 1 < texts.length; i++) refs.add(parser.parse(texts[i]));
+      Schema main = parser.parse(texts[texts.length - 1]);
+      return "K " + main.toString(refs, false);
+    } catch (Exception e) {
+      return "Y " + String.valueOf(e.getMessage()).replace("\n", "\\n");
+    }
+  }
+
+  // Confluent's reading of a stored schema: no validation while parsing,
+  // then the simple names of the main schema checked (AvroSchemaUtils.validateNames).
+  static String lenient(String text) {
+    try {
+      Schema.Parser parser = new Schema.Parser(NameValidator.NO_VALIDATION);
+      parser.setValidateDefaults(false);
+      Schema s = parser.parse(text);
+      String bad = badName(s, new java.util.IdentityHashMap<>());
+      return bad != null ? "Z " + bad : "L " + s.toString();
+    } catch (Exception e) {
+      return "Z " + String.valueOf(e.getMessage()).replace("\n", "\\n");
+    }
+  }
+
+  static String check(String name) {
+    NameValidator.Result r = NameValidator.UTF_VALIDATOR.validate(name);
+    return r.isOK() ? null : r.getErrors();
+  }
+
+  static String badName(Schema s, java.util.IdentityHashMap<Schema, Boolean> seen) {
+    if (seen.put(s, true) != null) return null;
+    String bad = null;
+    switch (s.getType()) {
+      case RECORD:
+        bad = check(s.getName());
+        for (Schema.Field f : s.getFields()) {
+          if (bad == null) bad = check(f.name());
+          if (bad == null) bad = badName(f.schema(), seen);
+        }
+        return bad;
+      case ENUM:
+        bad = check(s.getName());
+        for (String sym : s.getEnumSymbols()) if (bad == null) bad = check(sym);
+        return bad;
+      case FIXED:
+        return check(s.getName());
+      case ARRAY:
+        return badName(s.getElementType(), seen);
+      case MAP:
+        return badName(s.getValueType(), seen);
+      case UNION:
+        for (Schema b : s.getTypes()) if (bad == null) bad = badName(b, seen);
+        return bad;
+      default:
+        return null;
+    }
   }
 
   // Confluent's AvroSchema Difference wording of one incompatibility.
@@ -499,11 +603,26 @@ public final class AvroOracle {
       out.println("#                           COMPATIBLE or INCOMPATIBLE; every pair is listed in both directions");
       out.println("#   D <r> <w> <difference>  one incompatibility of that check, in order, worded as Confluent's");
       out.println("#                           AvroSchema.isBackwardCompatible words it (\"%s\" left for new/old)");
-      out.println("# Counts: " + o.texts.size() + " schemas, " + o.pairs.size() + " pairs.");
+      out.println("#   L <id> <canonical>      schema <id> read as Confluent reads a stored schema (no validation");
+      out.println("#                           while parsing, then the main schema's simple names checked)");
+      out.println("#   Z <id> <message>        ... or its refusal in that mode");
+      out.println("#   R <text>                a referenced schema's text, for the next Q (dependencies first)");
+      out.println("#   Q <n> <text>            a schema read after the R lines above it (since the last Q)");
+      out.println("#   K <n> <canonical>       its Schema.toString(references, false), Confluent's canonical string");
+      out.println("#   Y <n> <message>         ... or the refusal");
+      out.println("# Counts: " + o.texts.size() + " schemas, " + o.pairs.size() + " pairs, " + REFERENCED.length
+          + " schemas with references.");
       for (int i = 0; i < o.texts.size(); i++) {
         out.println("S " + i + " " + o.texts.get(i));
         if (o.parsed.get(i) != null) out.println("C " + i + " " + o.parsed.get(i).toString());
         else out.println("X " + i + " " + o.errors.get(i));
+        out.println(lenient(o.texts.get(i)).replaceFirst(" ", " " + i + " "));
+      }
+      for (int q = 0; q < REFERENCED.length; q++) {
+        String[] texts = REFERENCED[q];
+        for (int i = 0; i + 1 < texts.length; i++) out.println("R " + texts[i]);
+        out.println("Q " + q + " " + texts[texts.length - 1]);
+        out.println(referenced(texts).replaceFirst(" ", " " + q + " "));
       }
       for (int[] p : o.pairs) {
         o.check(out, p[0], p[1]);
