@@ -3,6 +3,8 @@
 #include <map>
 #include <memory>
 #include <set>
+#include <string_view>
+#include <unordered_map>
 
 #include "schema/avro/avro_parser.h"
 #include "schema/avro/avro_printer.h"
@@ -184,10 +186,17 @@ class Checker {
 
   // SchemaCompatibility.lookupWriterField: by name and by the reader's aliases.
   const Field* writer_field(const Node* writer, const Field& rf) {
+    auto& index = field_index_[writer];
+    if (index.empty())
+      for (const Field& f : writer->fields) index.emplace(f.name, &f);
+    auto lookup = [&](const std::string& name) {
+      auto it = index.find(name);
+      return it == index.end() ? nullptr : it->second;
+    };
     std::vector<const Field*> found;
-    if (const Field* direct = writer->field(rf.name)) found.push_back(direct);
+    if (const Field* direct = lookup(rf.name)) found.push_back(direct);
     for (const auto& alias : rf.aliases)
-      if (const Field* f = writer->field(alias)) found.push_back(f);
+      if (const Field* f = lookup(alias)) found.push_back(f);
     if (found.size() > 1) {
       exception_ = "Reader record field " + rf.name + " type:" + std::string(type_upper(rf.type->type)) +
                    " pos:" + std::to_string(rf.pos) + " matches multiple fields in writer record schema " +
@@ -219,6 +228,7 @@ class Checker {
   }
 
   std::map<std::pair<const Node*, const Node*>, Result> memo_;
+  std::unordered_map<const Node*, std::unordered_map<std::string_view, const Field*>> field_index_;
   std::optional<std::string> exception_;
   int depth_ = 0;
 };

@@ -1,5 +1,8 @@
 #include "schema/avro/avro_defaults.h"
 
+#include <string_view>
+#include <unordered_map>
+
 namespace skiff::schema::avro {
 namespace {
 
@@ -18,8 +21,11 @@ bool valid_value(const Node* s, const AvroJson* v, int depth) {
 
 bool valid_record(const Node* s, const AvroJson& v, int depth) {
   if (v.kind != Kind::kObject) return false;
+  std::unordered_map<std::string_view, const AvroJson*> members;  // hashed: both sides may be long
+  for (const auto& m : v.members) members.emplace(m.first, &m.second);
   for (const Field& f : s->fields) {
-    const AvroJson* member = v.get(f.name);
+    auto it = members.find(f.name);
+    const AvroJson* member = it == members.end() ? nullptr : it->second;
     const AvroJson* value = member ? member : (f.default_value ? &*f.default_value : nullptr);
     if (!valid_value(f.type, value, depth)) return false;
   }

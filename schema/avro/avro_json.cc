@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <limits>
+#include <unordered_map>
 
 namespace skiff::schema::avro {
 namespace {
@@ -40,9 +41,11 @@ bool doubles_equal(double a, double b) {
 
 bool objects_equal(const AvroJson& a, const AvroJson& b) {
   if (a.members.size() != b.members.size()) return false;
+  std::unordered_map<std::string_view, const AvroJson*> index;
+  for (const auto& [name, value] : b.members) index.emplace(name, &value);
   for (const auto& [name, value] : a.members) {
-    const AvroJson* other = b.get(name);
-    if (other == nullptr || !(value == *other)) return false;
+    auto it = index.find(name);
+    if (it == index.end() || !(value == *it->second)) return false;
   }
   return true;
 }
@@ -173,16 +176,18 @@ AvroJson from_json_value(const JsonValue& v) {
       out.kind = Kind::kArray;
       for (const auto& item : v.array) out.items.push_back(from_json_value(item));
       return out;
-    case JsonValue::Kind::kObject:
+    case JsonValue::Kind::kObject: {
       out.kind = Kind::kObject;
+      std::unordered_map<std::string_view, size_t> index;  // hashed: a hostile object has many members
       for (const auto& m : v.members) {
-        AvroJson value = from_json_value(m.value);
-        bool replaced = false;
-        for (auto& existing : out.members)
-          if (existing.first == m.name) existing.second = value, replaced = true;
-        if (!replaced) out.members.emplace_back(m.name, std::move(value));
+        auto [it, inserted] = index.emplace(m.name, out.members.size());
+        if (inserted)
+          out.members.emplace_back(m.name, from_json_value(m.value));
+        else
+          out.members[it->second].second = from_json_value(m.value);
       }
       return out;
+    }
   }
   return out;
 }

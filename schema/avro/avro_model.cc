@@ -3,6 +3,7 @@
 #include <array>
 #include <cmath>
 #include <set>
+#include <unordered_map>
 
 namespace skiff::schema::avro {
 namespace {
@@ -20,9 +21,11 @@ const AvroJson* prop(const Props& props, std::string_view name) {
 
 bool props_equal(const Props& a, const Props& b) {
   if (a.size() != b.size()) return false;
+  std::unordered_map<std::string_view, const AvroJson*> index;
+  for (const auto& [name, value] : b) index.emplace(name, &value);
   for (const auto& [name, value] : a) {
-    const AvroJson* other = prop(b, name);
-    if (other == nullptr || !(value == *other)) return false;
+    auto it = index.find(name);
+    if (it == index.end() || !(value == *it->second)) return false;
   }
   return true;
 }

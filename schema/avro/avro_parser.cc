@@ -187,11 +187,10 @@ bool AvroParser::parse_aliases(const AvroJson& j, std::vector<std::string>& out)
   const AvroJson* aliases = j.get("aliases");
   if (aliases == nullptr) return true;
   if (aliases->kind != AvroJson::Kind::kArray) return fail("aliases not an array: " + to_json(j)), false;
+  std::unordered_set<std::string_view> seen;
   for (const AvroJson& a : aliases->items) {
     if (a.kind != AvroJson::Kind::kString) return fail("alias not a string: " + to_json(a)), false;
-    bool seen = false;
-    for (const auto& existing : out) seen |= existing == a.text;
-    if (!seen) out.push_back(a.text);
+    if (seen.insert(a.text).second) out.push_back(a.text);
   }
   return true;
 }
@@ -199,12 +198,11 @@ bool AvroParser::parse_aliases(const AvroJson& j, std::vector<std::string>& out)
 bool AvroParser::parse_type_aliases(const AvroJson& j, Node& n) {
   std::vector<std::string> aliases;
   if (!parse_aliases(j, aliases)) return false;
+  std::unordered_set<std::string> seen;
   for (const auto& a : aliases) {
     Name alias = Name::make(a, n.name.space);
     if (!validate_name(&alias.name)) return false;
-    bool seen = false;
-    for (const auto& existing : n.aliases) seen |= existing.full == alias.full;
-    if (!seen) n.aliases.push_back(std::move(alias));
+    if (seen.insert(alias.full).second) n.aliases.push_back(std::move(alias));
   }
   return true;
 }

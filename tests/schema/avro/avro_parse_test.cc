@@ -130,5 +130,20 @@ TEST_CASE("avro parse: hostile input is refused in bounded time and stack", "[av
       wide += (i ? "," : "") + std::string(R"({"name":"f)") + std::to_string(i) + R"(","type":"int"})";
     wide += "]}";
     CHECK(parse(wide));
+    // Checked against itself: every field looked up in the other record.
+    auto w = parse(wide);
+    REQUIRE(w);
+    CHECK((*w)->incompatibilities(**w).empty());
+  }
+  SECTION("linear in the members of an object, aliases and properties") {
+    std::string props = R"({"type":"fixed","name":"F","size":1)";
+    for (int i = 0; i < 100000; ++i) props += R"(,"p)" + std::to_string(i) + R"(":{"a":1})";
+    props += "}";
+    std::string aliases = R"({"type":"enum","name":"E","symbols":["A"],"aliases":[)";
+    for (int i = 0; i < 100000; ++i) aliases += (i ? ",\"a" : "\"a") + std::to_string(i % 50000) + "\"";
+    aliases += "]}";
+    CHECK(parse(aliases));
+    // The same fixed twice: Avro compares the two definitions.
+    CHECK(parse("[" + props + ",{\"type\":\"array\",\"items\":" + props + "}]"));
   }
 }
