@@ -54,6 +54,38 @@ std::string with_replacements(std::string_view s) {
   return out;
 }
 
+// Java's JsonEncoder (Jackson writing UTF-8 bytes) escapes a character
+// beyond the BMP as its surrogate pair, "\uD83D\uDE00"; the rest as
+// write_json_string does. `s` is valid UTF-8.
+void write_encoder_string(std::string_view s, std::string& out) {
+  static constexpr char kHex[] = "0123456789ABCDEF";
+  std::string bmp;
+  auto unit = [&](uint32_t u) {
+    bmp += "\\u";
+    for (int shift = 12; shift >= 0; shift -= 4) bmp.push_back(kHex[(u >> shift) & 0xf]);
+  };
+  out.push_back('"');
+  for (size_t i = 0; i < s.size();) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    if (c < 0xf0) {
+      const size_t len = c < 0x80 ? 1 : c < 0xe0 ? 2 : 3;
+      std::string piece;
+      write_json_string(s.substr(i, len), piece);
+      out.append(piece, 1, piece.size() - 2);
+      i += len;
+      continue;
+    }
+    uint32_t cp = c & 0x07;
+    for (size_t k = 1; k < 4; ++k) cp = (cp << 6) | (static_cast<unsigned char>(s[i + k]) & 0x3f);
+    bmp.clear();
+    unit(0xd800 + ((cp - 0x10000) >> 10));
+    unit(0xdc00 + ((cp - 0x10000) & 0x3ff));
+    out += bmp;
+    i += 4;
+  }
+  out.push_back('"');
+}
+
 class Decoder {
  public:
   Decoder(std::string_view data, const AvroDecodeLimits& limits) : data_(data), limits_(limits) {}
@@ -176,7 +208,7 @@ class Decoder {
 
   void latin_or_utf8(std::string_view bytes, bool is_string) {
     if (is_string) {
-      write_json_string(with_replacements(bytes), out_);
+      write_encoder_string(with_replacements(bytes), out_);
       return;
     }
     std::string text;

@@ -3,8 +3,10 @@
 // after its magic byte and 4-byte schema id) decoded into Avro's JSON
 // encoding: records as objects, bytes and fixed as strings of the code
 // points U+0000..U+00FF, enums as their symbol, a union's value as null or
-// {"<branch type's name>": value}. Strings that are not UTF-8 have their
-// bad bytes written as U+FFFD, so the output is always valid JSON.
+// {"<branch type's name>": value}, as Avro Java's JsonEncoder writes them
+// (characters beyond the BMP as "\uD83D\uDE00" surrogate escapes, numbers
+// as Java prints them, NaN and Infinity quoted). Strings that are not UTF-8
+// have their bad bytes written as U+FFFD, so the output is always valid JSON.
 //
 // Binary layout (Avro specification 1.12): int and long as zig-zag varints
 // (at most 5 and 10 bytes), float and double little-endian IEEE 754, bytes

@@ -11,9 +11,11 @@
 #include <string_view>
 #include <vector>
 
+#include "schema/avro/avro_decode.h"
 #include "schema/avro/avro_schema.h"
 
 using skiff::schema::AvroParseOptions;
+using skiff::schema::AvroSchema;
 using skiff::schema::parse_avro;
 using skiff::schema::ParsedSchema;
 using skiff::schema::SchemaSource;
@@ -28,6 +30,11 @@ struct Vectors {
     std::string text, canonical, refusal;
   };
   std::vector<Referencing> referencing;
+  struct Value {
+    int schema = 0;
+    std::string bytes, json;
+  };
+  std::vector<Value> values;
   struct Check {
     int reader = 0, writer = 0;
     std::string verdict;
@@ -70,6 +77,14 @@ Vectors load() {
                      : tag == 'L' ? v.stored
                                   : v.stored_refusal;
       target[std::stoi(f[0])] = f.size() > 1 ? f[1] : "";
+    } else if (tag == 'E' && split(line, 1, f)) {
+      std::string bytes;
+      for (size_t i = 0; i + 1 < f[1].size(); i += 2)
+        bytes.push_back(static_cast<char>(std::stoi(f[1].substr(i, 2), nullptr, 16)));
+      v.values.push_back({std::stoi(f[0]), bytes, ""});
+    } else if (tag == 'J' && split(line, 1, f)) {
+      REQUIRE(!v.values.empty());
+      v.values.back().json = f[1];
     } else if (tag == 'R') {
       refs.push_back(line.substr(2));
     } else if (tag == 'Q' && split(line, 1, f)) {
@@ -156,5 +171,21 @@ TEST_CASE("avro oracle: stored schemas and schemas with references read as Confl
       REQUIRE_FALSE(r);
       CHECK(r.error().message == q.refusal);
     }
+  }
+}
+
+TEST_CASE("avro oracle: values decoded into Avro's JSON encoding as Java's JsonEncoder writes them", "[avro][oracle]") {
+  const Vectors v = load();
+  REQUIRE(v.values.size() >= 500);
+  for (const auto& value : v.values) {
+    SchemaSource source;
+    source.text = v.text.at(value.schema);
+    auto r = parse_avro(source);
+    REQUIRE(r);
+    INFO("schema " << value.schema << ": " << source.text);
+    auto decoded = skiff::schema::avro::avro_to_json(dynamic_cast<const AvroSchema&>(**r).root(), value.bytes);
+    REQUIRE(decoded);
+    CHECK(decoded->json == value.json);
+    CHECK(decoded->consumed == value.bytes.size());
   }
 }

@@ -27,6 +27,11 @@ import org.apache.avro.Schema;
 import org.apache.avro.SchemaCompatibility;
 import org.apache.avro.SchemaCompatibility.Incompatibility;
 import org.apache.avro.SchemaCompatibility.SchemaCompatibilityType;
+import org.apache.avro.generic.GenericData;
+import org.apache.avro.generic.GenericDatumWriter;
+import org.apache.avro.io.BinaryEncoder;
+import org.apache.avro.io.EncoderFactory;
+import org.apache.avro.io.JsonEncoder;
 
 public final class AvroOracle {
   static final ObjectMapper M = new ObjectMapper();
@@ -588,6 +593,97 @@ public final class AvroOracle {
     for (String l : lines) out.println("D " + r + " " + w + " " + l);
   }
 
+  // ---- values: binary and Avro's JSON encoding of random data ------------
+
+  static Object datum(Schema s, Random r, int depth) {
+    switch (s.getType()) {
+      case NULL: return null;
+      case BOOLEAN: return r.nextBoolean();
+      case INT: return r.nextInt(3) == 0 ? r.nextInt() : r.nextInt(200) - 100;
+      case LONG: return r.nextInt(3) == 0 ? r.nextLong() : (long) (r.nextInt(20000) - 10000);
+      case FLOAT: return r.nextInt(4) == 0 ? Float.NaN : (float) (r.nextInt(2000) - 1000) / 8;
+      case DOUBLE: return r.nextInt(4) == 0 ? r.nextDouble() * 1e10 : (double) (r.nextInt(2000) - 1000) / 16;
+      case STRING: {
+        String[] pool = {"", "a", "héllo", "\u0001\"\\", "\ud83d\ude00 x", "line\nbreak"};
+        return pool[r.nextInt(pool.length)];
+      }
+      case BYTES: {
+        byte[] b = new byte[r.nextInt(6)];
+        r.nextBytes(b);
+        return java.nio.ByteBuffer.wrap(b);
+      }
+      case FIXED: {
+        byte[] b = new byte[s.getFixedSize()];
+        r.nextBytes(b);
+        return new GenericData.Fixed(s, b);
+      }
+      case ENUM: return new GenericData.EnumSymbol(s, s.getEnumSymbols().get(r.nextInt(s.getEnumSymbols().size())));
+      case ARRAY: {
+        List<Object> l = new ArrayList<>();
+        int n = depth > 3 ? 0 : r.nextInt(4);
+        for (int i = 0; i < n; i++) l.add(datum(s.getElementType(), r, depth + 1));
+        return l;
+      }
+      case MAP: {
+        Map<String, Object> m = new LinkedHashMap<>();
+        int n = depth > 3 ? 0 : r.nextInt(4);
+        for (int i = 0; i < n; i++) m.put("k" + i, datum(s.getValueType(), r, depth + 1));
+        return m;
+      }
+      case UNION: {
+        List<Schema> types = s.getTypes();
+        Schema pick = types.get(r.nextInt(types.size()));
+        if (depth > 3)
+          for (Schema t : types) if (t.getType() == Schema.Type.NULL) pick = t;
+        return datum(pick, r, depth + 1);
+      }
+      case RECORD: {
+        GenericData.Record rec = new GenericData.Record(s);
+        for (Schema.Field f : s.getFields()) rec.put(f.pos(), datum(f.schema(), r, depth + 1));
+        return rec;
+      }
+      default: throw new IllegalStateException();
+    }
+  }
+
+  static String hex(byte[] b) {
+    StringBuilder sb = new StringBuilder();
+    for (byte x : b) sb.append(String.format("%02x", x & 0xff));
+    return sb.toString();
+  }
+
+  // "E <id> <hex>" then "J <id> <json>" for a few values of each valid schema.
+  void values(PrintWriter out) throws Exception {
+    Random r = new Random(7);
+    for (int i = 0; i < texts.size(); i += 7) {
+      Schema s = parsed.get(i);
+      if (s == null) continue;
+      for (int k = 0; k < 3; k++) {
+        Object d;
+        try {
+          d = datum(s, r, 0);
+        } catch (RuntimeException e) {
+          continue;
+        }
+        GenericDatumWriter<Object> w = new GenericDatumWriter<>(s);
+        java.io.ByteArrayOutputStream bin = new java.io.ByteArrayOutputStream();
+        BinaryEncoder be = EncoderFactory.get().binaryEncoder(bin, null);
+        java.io.ByteArrayOutputStream json = new java.io.ByteArrayOutputStream();
+        JsonEncoder je = EncoderFactory.get().jsonEncoder(s, json);
+        try {
+          w.write(d, be);
+          be.flush();
+          w.write(d, je);
+          je.flush();
+        } catch (Exception e) {
+          continue;
+        }
+        out.println("E " + i + " " + hex(bin.toByteArray()));
+        out.println("J " + i + " " + json.toString("UTF-8"));
+      }
+    }
+  }
+
   public static void main(String[] args) throws Exception {
     AvroOracle o = new AvroOracle();
     o.build();
@@ -610,6 +706,8 @@ public final class AvroOracle {
       out.println("#   Q <n> <text>            a schema read after the R lines above it (since the last Q)");
       out.println("#   K <n> <canonical>       its Schema.toString(references, false), Confluent's canonical string");
       out.println("#   Y <n> <message>         ... or the refusal");
+      out.println("#   E <id> <hex>            a value written with schema <id> (Avro binary, in hex)");
+      out.println("#   J <id> <json>           ... and the same value in Avro's JSON encoding (JsonEncoder)");
       out.println("# Counts: " + o.texts.size() + " schemas, " + o.pairs.size() + " pairs, " + REFERENCED.length
           + " schemas with references.");
       for (int i = 0; i < o.texts.size(); i++) {
@@ -628,6 +726,7 @@ public final class AvroOracle {
         o.check(out, p[0], p[1]);
         o.check(out, p[1], p[0]);
       }
+      o.values(out);
     }
   }
 }
