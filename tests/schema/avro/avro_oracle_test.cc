@@ -23,7 +23,7 @@ using skiff::schema::SchemaSource;
 namespace {
 
 struct Vectors {
-  std::map<int, std::string> text, canonical, refusal;
+  std::map<int, std::string> text, canonical, refusal, normalized;
   std::map<int, std::string> stored, stored_refusal;  // read back from storage (no validation while parsing)
   struct Referencing {
     std::vector<std::string> refs;
@@ -70,11 +70,12 @@ Vectors load() {
   while (std::getline(in, line)) {
     if (line.size() < 2 || line[0] == '#') continue;
     const char tag = line[0];
-    if (std::string_view("SCXLZ").find(tag) != std::string_view::npos && split(line, 1, f)) {
+    if (std::string_view("SCXLZN").find(tag) != std::string_view::npos && split(line, 1, f)) {
       auto& target = tag == 'S'   ? v.text
                      : tag == 'C' ? v.canonical
                      : tag == 'X' ? v.refusal
                      : tag == 'L' ? v.stored
+                     : tag == 'N' ? v.normalized
                                   : v.stored_refusal;
       target[std::stoi(f[0])] = f.size() > 1 ? f[1] : "";
     } else if (tag == 'E' && split(line, 1, f)) {
@@ -187,5 +188,18 @@ TEST_CASE("avro oracle: values decoded into Avro's JSON encoding as Java's JsonE
     REQUIRE(decoded);
     CHECK(decoded->json == value.json);
     CHECK(decoded->consumed == value.bytes.size());
+  }
+}
+
+TEST_CASE("avro oracle: normalized as Confluent's normalize() then canonical string", "[avro][oracle]") {
+  const Vectors v = load();
+  REQUIRE(v.normalized.size() >= 1000);
+  for (const auto& [id, expected] : v.normalized) {
+    SchemaSource source;
+    source.text = v.text.at(id);
+    auto r = parse_avro(source);
+    REQUIRE(r);
+    INFO("schema " << id << ": " << source.text);
+    CHECK((*r)->normalized() == expected);
   }
 }

@@ -12,7 +12,14 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.util.TokenBuffer;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import org.apache.avro.JsonProperties;
+import org.apache.avro.LogicalType;
+import org.apache.avro.LogicalTypes;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -436,6 +443,10 @@ public final class AvroOracle {
         + "{\"name\":\"t\",\"type\":[\"null\",\"U\",\"c.X\"]}]}",
     "{\"type\":\"array\",\"items\":{\"type\":\"map\",\"values\":[\"null\",{\"type\":\"fixed\",\"name\":\"uuid16\",\"size\":16,"
         + "\"logicalType\":\"uuid\"},{\"type\":\"fixed\",\"name\":\"dur\",\"size\":12,\"logicalType\":\"duration\"}]},\"x\":null}",
+    "{\"type\":\"record\",\"name\":\"R\",\"namespace\":\"n\",\"doc\":\"\",\"aliases\":[\"z\",\"a\",\".q\"],\"zz\":1,\"aa\":{\"b\":1,\"a\":2},\"fields\":[{\"name\":\"f\",\"type\":\"double\",\"default\":1,\"b\":2,\"a\":1,\"aliases\":[\"y\",\"x\"],\"doc\":\"\"},{\"name\":\"g\",\"type\":{\"type\":\"bytes\",\"x\":1,\"scale\":0,\"precision\":4,\"logicalType\":\"decimal\"}},{\"name\":\"h\",\"type\":{\"type\":\"fixed\",\"name\":\"H\",\"size\":4,\"logicalType\":\"decimal\",\"precision\":9,\"scale\":2,\"w\":[3,{\"d\":1,\"c\":2}]}}]}",
+    "{\"type\":\"record\",\"name\":\"R2\",\"fields\":[{\"name\":\"f\",\"type\":\"float\",\"default\":1.1},{\"name\":\"b\",\"type\":\"bytes\",\"default\":\"\\u00ff\\u0100\"},{\"name\":\"u\",\"type\":[\"null\",\"long\"],\"default\":null},{\"name\":\"m\",\"type\":{\"type\":\"map\",\"values\":\"double\"},\"default\":{\"y\":2,\"x\":1}},{\"name\":\"r\",\"type\":{\"type\":\"record\",\"name\":\"In\",\"fields\":[{\"name\":\"q\",\"type\":\"float\"},{\"name\":\"p\",\"type\":\"int\"}]},\"default\":{\"q\":3,\"p\":4}},{\"name\":\"l\",\"type\":{\"type\":\"array\",\"items\":\"float\"},\"default\":[1,2.5]},{\"name\":\"x\",\"type\":[\"string\",\"int\"],\"default\":5}]}",
+    "{\"type\":\"error\",\"name\":\"E\",\"fields\":[{\"name\":\"n\",\"type\":\"long\",\"order\":\"ignore\"},{\"name\":\"s\",\"type\":{\"type\":\"enum\",\"name\":\"x.S\",\"symbols\":[\"A\",\"B\"],\"default\":\"B\",\"doc\":\"d\",\"p\":true}},{\"name\":\"t\",\"type\":\"x.S\"},{\"name\":\"ts\",\"type\":{\"type\":\"long\",\"logicalType\":\"timestamp-micros\",\"z\":1,\"a\":\"b\"}},{\"name\":\"bad\",\"type\":{\"type\":\"int\",\"logicalType\":\"decimal\",\"precision\":2}}]}",
+    "{\"type\":\"array\",\"items\":{\"type\":\"map\",\"values\":{\"type\":\"enum\",\"name\":\"Q\",\"symbols\":[\"A\"],\"aliases\":[\"b.Z\",\"Y\"]},\"b\":1,\"a\":2},\"logicalType\":\"nope\"}",
   };
 
   // Schemas with referenced schemas (their texts first, dependencies
@@ -593,6 +604,171 @@ public final class AvroOracle {
     for (String l : lines) out.println("D " + r + " " + w + " " + l);
   }
 
+  // ---- Confluent's normalize(), as its AvroSchemaUtils describes it -------
+  // (Confluent's jars are not on Maven Central: this follows the behaviour
+  // of AvroSchema.normalize() — AvroSchemaUtils.toNormalizedString, then the
+  // text parsed again and printed — written against the same Avro and
+  // Jackson APIs, so Java's own conversions and printing decide the text.)
+
+  static final class SortingFactory extends JsonNodeFactory {
+    SortingFactory() {
+      super(false);
+    }
+
+    @Override
+    public ObjectNode objectNode() {
+      return new ObjectNode(this, new TreeMap<>());
+    }
+  }
+
+  static final ObjectMapper SORTED = JsonMapper.builder().nodeFactory(new SortingFactory()).build();
+
+  @SuppressWarnings("unchecked")
+  static void javaJson(Object d, com.fasterxml.jackson.core.JsonGenerator g) throws java.io.IOException {
+    if (d == JsonProperties.NULL_VALUE) g.writeNull();
+    else if (d instanceof Map) {
+      g.writeStartObject();
+      for (Map.Entry<Object, Object> e : ((Map<Object, Object>) d).entrySet()) {
+        g.writeFieldName(e.getKey().toString());
+        javaJson(e.getValue(), g);
+      }
+      g.writeEndObject();
+    } else if (d instanceof java.util.Collection) {
+      g.writeStartArray();
+      for (Object x : (java.util.Collection<?>) d) javaJson(x, g);
+      g.writeEndArray();
+    } else if (d instanceof byte[]) g.writeString(new String((byte[]) d, StandardCharsets.ISO_8859_1));
+    else if (d instanceof CharSequence || d instanceof Enum<?>) g.writeString(d.toString());
+    else if (d instanceof Double) g.writeNumber((Double) d);
+    else if (d instanceof Float) g.writeNumber((Float) d);
+    else if (d instanceof Long) g.writeNumber((Long) d);
+    else if (d instanceof Integer) g.writeNumber((Integer) d);
+    else if (d instanceof Boolean) g.writeBoolean((Boolean) d);
+    else if (d instanceof java.math.BigInteger) g.writeNumber((java.math.BigInteger) d);
+    else if (d instanceof java.math.BigDecimal) g.writeNumber((java.math.BigDecimal) d);
+    else throw new IllegalStateException("Unknown datum class: " + d.getClass());
+  }
+
+  static String sortedJson(Object d) throws java.io.IOException {
+    if (d == null) throw new NullPointerException("null datum");
+    TokenBuffer g = new TokenBuffer(SORTED, false);
+    javaJson(d, g);
+    return SORTED.readTree(g.asParser()).toString();
+  }
+
+  static void logicalProps(StringBuilder o, LogicalType lt) {
+    o.append(",\"logicalType\":\"").append(lt.getName()).append("\"");
+    if (lt.getName().equals("decimal")) {
+      LogicalTypes.Decimal d = (LogicalTypes.Decimal) lt;
+      o.append(",\"precision\":").append(d.getPrecision());
+      if (d.getScale() != 0) o.append(",\"scale\":").append(d.getScale());
+    }
+  }
+
+  static void simpleProps(StringBuilder o, Map<String, Object> props) throws java.io.IOException {
+    for (Map.Entry<String, Object> e : new TreeMap<>(props).entrySet())
+      o.append(",\"").append(e.getKey()).append("\":").append(sortedJson(e.getValue()));
+  }
+
+  static void normalize(Map<String, String> env, Schema s, StringBuilder o) throws java.io.IOException {
+    LogicalType lt = s.getLogicalType();
+    switch (s.getType()) {
+      case UNION: {
+        o.append('[');
+        boolean first = true;
+        for (Schema b : s.getTypes()) {
+          if (!first) o.append(',');
+          first = false;
+          normalize(env, b, o);
+        }
+        o.append(']');
+        return;
+      }
+      case ARRAY:
+      case MAP:
+        o.append("{\"type\":\"").append(s.getType().getName()).append("\"");
+        if (s.getType() == Schema.Type.ARRAY) normalize(env, s.getElementType(), o.append(",\"items\":"));
+        else normalize(env, s.getValueType(), o.append(",\"values\":"));
+        if (lt != null) logicalProps(o, lt);
+        simpleProps(o, s.getObjectProps());
+        o.append('}');
+        return;
+      case ENUM:
+      case FIXED:
+      case RECORD: {
+        String name = s.getFullName();
+        if (env.get(name) != null) {
+          o.append(env.get(name));
+          return;
+        }
+        String q = "\"" + name + "\"";
+        env.put(name, q);
+        o.append("{\"name\":").append(q).append(",\"type\":\"").append(s.getType().getName()).append("\"");
+        if (s.getType() == Schema.Type.ENUM) {
+          o.append(",\"symbols\":[");
+          boolean first = true;
+          for (String sym : s.getEnumSymbols()) {
+            if (!first) o.append(',');
+            first = false;
+            o.append('"').append(sym).append('"');
+          }
+          o.append(']');
+        } else if (s.getType() == Schema.Type.FIXED) {
+          o.append(",\"size\":").append(s.getFixedSize());
+        } else {
+          o.append(",\"fields\":[");
+          boolean first = true;
+          for (Schema.Field f : s.getFields()) {
+            if (!first) o.append(',');
+            first = false;
+            o.append("{\"name\":\"").append(f.name()).append("\"");
+            normalize(env, f.schema(), o.append(",\"type\":"));
+            o.append(",\"order\":\"").append(f.order().toString()).append("\"");
+            if (f.doc() != null) o.append(",\"doc\":").append(sortedJson(f.doc()));
+            if (!f.aliases().isEmpty()) o.append(",\"aliases\":").append(sortedJson(new TreeSet<>(f.aliases())));
+            if (f.defaultVal() != null) o.append(",\"default\":").append(sortedJson(f.defaultVal()));
+            simpleProps(o, f.getObjectProps());
+            o.append('}');
+          }
+          o.append(']');
+        }
+        if (lt != null) logicalProps(o, lt);
+        if (s.getDoc() != null && !s.getDoc().isEmpty()) o.append(",\"doc\":").append(sortedJson(s.getDoc()));
+        if (!s.getAliases().isEmpty()) o.append(",\"aliases\":").append(sortedJson(new TreeSet<>(s.getAliases())));
+        if (s.getType() == Schema.Type.ENUM && s.getEnumDefault() != null)
+          o.append(",\"default\":").append(sortedJson(s.getEnumDefault()));
+        simpleProps(o, s.getObjectProps());
+        o.append('}');
+        return;
+      }
+      default:
+        if (lt != null) {
+          o.append("{\"type\":\"").append(s.getType().getName()).append("\"");
+          logicalProps(o, lt);
+          simpleProps(o, s.getObjectProps());
+          o.append('}');
+        } else if (s.hasProps()) {
+          o.append("{\"type\":\"").append(s.getType().getName()).append('"');
+          simpleProps(o, s.getObjectProps());
+          o.append('}');
+        } else {
+          o.append('"').append(s.getType().getName()).append('"');
+        }
+    }
+  }
+
+  static String normalized(Schema s) {
+    try {
+      StringBuilder o = new StringBuilder();
+      normalize(new java.util.HashMap<>(), s, o);
+      Schema.Parser parser = new Schema.Parser(NameValidator.STRICT_VALIDATOR);
+      parser.setValidateDefaults(true);
+      return parser.parse(o.toString()).toString();
+    } catch (Exception e) {
+      return null;
+    }
+  }
+
   // ---- values: binary and Avro's JSON encoding of random data ------------
 
   static Object datum(Schema s, Random r, int depth) {
@@ -706,6 +882,8 @@ public final class AvroOracle {
       out.println("#   Q <n> <text>            a schema read after the R lines above it (since the last Q)");
       out.println("#   K <n> <canonical>       its Schema.toString(references, false), Confluent's canonical string");
       out.println("#   Y <n> <message>         ... or the refusal");
+      out.println("#   N <id> <canonical>      the canonical text of Confluent's normalize() of schema <id>");
+      out.println("#                           (none where it throws)");
       out.println("#   E <id> <hex>            a value written with schema <id> (Avro binary, in hex)");
       out.println("#   J <id> <json>           ... and the same value in Avro's JSON encoding (JsonEncoder)");
       out.println("# Counts: " + o.texts.size() + " schemas, " + o.pairs.size() + " pairs, " + REFERENCED.length
@@ -713,6 +891,8 @@ public final class AvroOracle {
       for (int i = 0; i < o.texts.size(); i++) {
         out.println("S " + i + " " + o.texts.get(i));
         if (o.parsed.get(i) != null) out.println("C " + i + " " + o.parsed.get(i).toString());
+        String n = o.parsed.get(i) == null ? null : normalized(o.parsed.get(i));
+        if (n != null) out.println("N " + i + " " + n);
         else out.println("X " + i + " " + o.errors.get(i));
         out.println(lenient(o.texts.get(i)).replaceFirst(" ", " " + i + " "));
       }
