@@ -129,6 +129,7 @@ class NodeArena {
   }
   size_t size() const { return nodes_.size(); }
   Node& at(size_t i) { return nodes_[i]; }
+  const Node& at(size_t i) const { return nodes_[i]; }
 
  private:
   std::deque<Node> nodes_;

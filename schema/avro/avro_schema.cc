@@ -1,5 +1,7 @@
 #include "schema/avro/avro_schema.h"
 
+#include <unordered_set>
+
 #include "schema/avro/avro_compat.h"
 #include "schema/avro/avro_normalize.h"
 #include "schema/avro/avro_parser.h"
@@ -18,17 +20,19 @@ ParseResult parse_avro(const SchemaSource& source, const AvroParseOptions& optio
     if (r == nullptr) return unexpected(ParseError{parser.error()});
     if (avro::is_named(r->type)) referenced.insert(r->name.full);
   }
+  const size_t main_first = arena->size();
   const avro::Node* root = parser.parse_text(source.text);
   if (root == nullptr) return unexpected(ParseError{parser.error()});
   return std::unique_ptr<ParsedSchema>(
-      std::make_unique<AvroSchema>(source, options, std::move(arena), root, std::move(referenced)));
+      std::make_unique<AvroSchema>(source, options, std::move(arena), main_first, root, std::move(referenced)));
 }
 
 AvroSchema::AvroSchema(SchemaSource source, AvroParseOptions options, std::unique_ptr<avro::NodeArena> arena,
-                       const avro::Node* root, std::set<std::string, std::less<>> referenced)
+                       size_t main_first, const avro::Node* root, std::set<std::string, std::less<>> referenced)
     : source_(std::move(source)),
       options_(options),
       arena_(std::move(arena)),
+      main_first_(main_first),
       root_(root),
       referenced_(std::move(referenced)) {
   auto known = referenced_;
@@ -49,6 +53,26 @@ std::vector<std::string> AvroSchema::incompatibilities(const ParsedSchema& write
   const auto* w = dynamic_cast<const AvroSchema*>(&writer);
   if (w == nullptr) return {"Incompatible because of different schema type"};
   return avro::confluent_differences(avro::check_compatibility(root_, w->root_));
+}
+
+std::vector<std::string> AvroSchema::unresolved_names() const {
+  std::unordered_set<const avro::Node*> from_refs, seen;
+  for (size_t i = 0; i < main_first_; ++i) from_refs.insert(&arena_->at(i));
+  std::set<std::string> names;
+  std::vector<const avro::Node*> stack = {root_};
+  while (!stack.empty()) {
+    const avro::Node* n = stack.back();
+    stack.pop_back();
+    if (!seen.insert(n).second) continue;
+    if (from_refs.count(n)) {
+      names.insert(std::string(n->full_name()));
+      continue;
+    }
+    if (n->items) stack.push_back(n->items);
+    for (const avro::Node* b : n->branches) stack.push_back(b);
+    for (const auto& f : n->fields) stack.push_back(f.type);
+  }
+  return {names.begin(), names.end()};
 }
 
 std::string AvroSchema::name() const { return root_->type == avro::Type::kRecord ? root_->name.full : std::string(); }

@@ -32,13 +32,18 @@ ParseResult parse_avro(const SchemaSource& source, const AvroParseOptions& optio
 
 class AvroSchema final : public ParsedSchema {
  public:
-  AvroSchema(SchemaSource source, AvroParseOptions options, std::unique_ptr<avro::NodeArena> arena,
+  // `arena` holds the references' nodes first, the main text's from `main_first`.
+  AvroSchema(SchemaSource source, AvroParseOptions options, std::unique_ptr<avro::NodeArena> arena, size_t main_first,
              const avro::Node* root, std::set<std::string, std::less<>> referenced);
 
   SchemaType type() const override { return SchemaType::kAvro; }
   std::string canonical() const override { return canonical_; }
   std::string normalized() const override;
   std::vector<std::string> incompatibilities(const ParsedSchema& writer) const override;
+  // The full names of the named types this schema uses that its references
+  // define (those it cannot be read without), sorted. A name defined
+  // nowhere is a parse error ("Undefined schema: <name>").
+  std::vector<std::string> unresolved_names() const override;
 
   // The parsed schema, for readers of Avro data (avro_decode.h).
   const avro::Node* root() const { return root_; }
@@ -49,6 +54,7 @@ class AvroSchema final : public ParsedSchema {
   SchemaSource source_;
   AvroParseOptions options_;
   std::unique_ptr<avro::NodeArena> arena_;
+  size_t main_first_;
   const avro::Node* root_;
   std::set<std::string, std::less<>> referenced_;  // the referenced schemas' full names
   std::string canonical_;

@@ -4,6 +4,7 @@
 // time and stack.
 #include <catch2/catch.hpp>
 #include <string>
+#include <vector>
 
 #include "avro_test_util.h"
 
@@ -79,6 +80,9 @@ TEST_CASE("avro parse: references are read first and written by name", "[avro]")
         R"({"name":"work","type":["null","Address"],"default":null},)"
         R"({"name":"spot","type":{"type":"record","name":"Geo","fields":[{"name":"lat","type":"double"}]}}]})");
   CHECK(refusal(user) == "Undefined schema: com.acme.Address");
+  auto parsed = parse(user, {address});
+  REQUIRE(parsed);
+  CHECK((*parsed)->unresolved_names() == std::vector<std::string>{"com.acme.Address", "com.acme.Geo"});
   // A reference's dependencies come before it.
   const std::string holder = R"({"type":"record","name":"Holder","fields":[{"name":"u","type":"com.acme.User"}]})";
   CHECK(canonical(holder, {address, user}) ==
