@@ -56,10 +56,13 @@ std::string java_decimal(bool negative, const std::string& digits, int exp) {
   std::string out = negative ? "-" : "";
   if (exp >= -3 && exp < 7) {
     if (exp >= 0) {
-      std::string int_part = digits.substr(0, std::min<size_t>(digits.size(), exp + 1));
-      while (int_part.size() < static_cast<size_t>(exp + 1)) int_part.push_back('0');
-      std::string frac = digits.size() > static_cast<size_t>(exp + 1) ? digits.substr(exp + 1) : "0";
-      return out + int_part + "." + frac;
+      const size_t int_digits = static_cast<size_t>(exp) + 1;
+      std::string int_part = digits.substr(0, std::min(digits.size(), int_digits));
+      while (int_part.size() < int_digits) int_part.push_back('0');
+      std::string frac = digits.size() > int_digits ? digits.substr(int_digits) : "0";
+      out += int_part;
+      out += ".";
+      return out + frac;
     }
     return out + "0." + std::string(-exp - 1, '0') + digits;
   }
@@ -182,7 +185,7 @@ AvroJson from_json_value(const JsonValue& v) {
       for (const auto& m : v.members) {
         auto [it, inserted] = index.emplace(m.name, out.members.size());
         if (inserted)
-          out.members.emplace_back(m.name, from_json_value(m.value));
+          out.members.push_back({m.name, from_json_value(m.value)});
         else
           out.members[it->second].second = from_json_value(m.value);
       }

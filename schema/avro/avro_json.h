@@ -20,6 +20,8 @@
 
 namespace skiff::schema::avro {
 
+struct AvroMember;
+
 struct AvroJson {
   enum class Kind { kNull, kBool, kInt, kLong, kBigInt, kDouble, kString, kArray, kObject };
   Kind kind = Kind::kNull;
@@ -28,7 +30,7 @@ struct AvroJson {
   double number = 0;    // kDouble
   std::string text;     // kString (UTF-8); kBigInt: its decimal digits
   std::vector<AvroJson> items;
-  std::vector<std::pair<std::string, AvroJson>> members;
+  std::vector<AvroMember> members;  // in order; names unique
 
   bool is_integral() const { return kind == Kind::kInt || kind == Kind::kLong || kind == Kind::kBigInt; }
   bool is_number() const { return is_integral() || kind == Kind::kDouble; }
@@ -36,9 +38,13 @@ struct AvroJson {
   // Jackson's JsonNode.textValue(): the string, or null for any other kind.
   const std::string* text_value() const { return kind == Kind::kString ? &text : nullptr; }
 
-  static AvroJson null() { return {}; }
   static AvroJson string(std::string s);
   static AvroJson from_double(double d);
+};
+
+struct AvroMember {
+  std::string first;  // the name
+  AvroJson second;    // the value
 };
 
 // Jackson's JsonNode.equals: kinds and values equal; objects regardless of

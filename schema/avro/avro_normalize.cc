@@ -129,7 +129,6 @@ class ObjectWriter {
         out_ += v.boolean ? "true" : "false";
         return true;
       case Kind::kInt:
-        return schema ? integral(v, t) : (out_ += std::to_string(v.integer), true);
       case Kind::kLong:
         return schema ? integral(v, t) : (out_ += std::to_string(v.integer), true);
       case Kind::kDouble:
@@ -290,7 +289,10 @@ class Normalizer {
       std::string text;
       bool is_null = false;
       if (!ObjectWriter(text).write(*value, nullptr, is_null)) return false;
-      o += ",\"" + name + "\":" + text;
+      o += ",\"";
+      o += name;
+      o += "\":";
+      o += text;
     }
     return true;
   }

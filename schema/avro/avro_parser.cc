@@ -65,8 +65,9 @@ const Node* AvroParser::fail(std::string message) {
 bool AvroParser::validate_name(const std::string* name) {
   if (!strict_) return true;
   std::string e = name_error(name, true);
-  if (!e.empty()) fail(std::move(e));
-  return e.empty() && !failed();
+  if (e.empty()) return true;
+  fail(std::move(e));
+  return false;
 }
 
 // ParseContext.requireValidFullName: each namespace part of a full name.
@@ -79,7 +80,7 @@ bool AvroParser::validate_namespace(const Name& n) {
     parts.emplace_back(full.substr(start, dot - start));
   for (const auto& part : parts) {
     std::string e = name_error(&part, true);
-    if (!e.empty()) return fail("Namespace part \"" + part + "\" is invalid: " + e), false;
+    if (!e.empty()) return fail("Namespace part \"" + part + "\" is invalid: " + std::move(e)), false;
   }
   return true;
 }

@@ -103,9 +103,11 @@ TEST_CASE("avro compat: what Confluent reports instead of a verdict", "[avro]") 
 TEST_CASE("avro compat: two recursive types whose pairs nest past the bound end with an exception", "[avro]") {
   auto cycle = [](const std::string& prefix, int n) {
     std::string s = "[";
-    for (int i = 0; i < n; ++i)
-      s += (i ? "," : "") + std::string(R"({"type":"record","name":")") + prefix + std::to_string(i) +
-           R"(","fields":[{"name":"next","type":")" + prefix + std::to_string((i + 1) % n) + R"("}]})";
+    for (int i = 0; i < n; ++i) {
+      s += i ? "," : "";
+      s += R"({"type":"record","name":")" + prefix + std::to_string(i);
+      s += R"(","fields":[{"name":"next","type":")" + prefix + std::to_string((i + 1) % n) + R"("}]})";
+    }
     return s + "]";
   };
   const Lines lines = differences(cycle("A", 37), cycle("B", 31));
