@@ -199,12 +199,18 @@ std::optional<RegistryError> check_register_mode(const RegistryState& state, con
   return std::nullopt;
 }
 
-bool valid_subject(std::string_view subject) {
-  if (subject.empty()) return false;
-  for (const char c : subject) {
-    if (static_cast<unsigned char>(c) < 0x20) return false;
+bool valid_subject(std::string_view subject, bool config_or_mode) {
+  for (size_t i = 0; i < subject.size(); ++i) {
+    const auto c = static_cast<unsigned char>(subject[i]);
+    const bool c1 = c == 0xc2 && i + 1 < subject.size() && static_cast<unsigned char>(subject[i + 1]) <= 0x9f &&
+                    static_cast<unsigned char>(subject[i + 1]) >= 0x80;  // U+0080..U+009F
+    if (c < 0x20 || c == 0x7f || c1) return false;
   }
-  return true;
+  const auto prefix = context_prefix(context_of(subject));
+  const auto name = subject.substr(subject.substr(0, 3) == ":.:" ? 3 : prefix.size());
+  if (name == "__GLOBAL" || name == "__EMPTY") return false;
+  if (config_or_mode) return true;
+  return !name.empty() && name != "*" && context_of(subject) != ".__GLOBAL";
 }
 
 std::vector<const SchemaRecord*> live_versions(const RegistryState& state, std::string_view subject) {

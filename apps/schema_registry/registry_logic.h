@@ -55,8 +55,10 @@ std::optional<RegistryError> refuse_if_read_only(const RegistryState& state, con
 // The mode checks of a registration (Confluent's checkRegisterMode).
 std::optional<RegistryError> check_register_mode(const RegistryState& state, const std::string& subject, bool has_id);
 
-// Confluent's isValidSubject: not empty, no control characters.
-bool valid_subject(std::string_view subject);
+// Confluent's QualifiedSubject.isValidSubject: no ISO control characters,
+// not "__GLOBAL" or "__EMPTY"; for a registration also not empty, not "*",
+// not in the ".__GLOBAL" context (which only configs and modes name).
+bool valid_subject(std::string_view subject, bool config_or_mode = false);
 
 // The live versions of a subject, oldest first.
 std::vector<const SchemaRecord*> live_versions(const RegistryState& state, std::string_view subject);

@@ -52,7 +52,7 @@ std::string upper(std::string s) {
 }  // namespace
 
 void RegistryService::put_config(std::optional<std::string> subject, ConfigRecord update, Reply<ConfigRecord> reply) {
-  if (subject && !logic::valid_subject(*subject)) return reply(unexpected(errors::invalid_subject(*subject)));
+  if (subject && !logic::valid_subject(*subject, true)) return reply(unexpected(errors::invalid_subject(*subject)));
   if (update.compatibility_level) {
     const auto level = parse_level(*update.compatibility_level);
     if (!level) return reply(unexpected(errors::invalid_compatibility_level()));
@@ -81,7 +81,7 @@ void RegistryService::delete_config(std::optional<std::string> subject, Reply<Co
 }
 
 void RegistryService::put_mode(std::optional<std::string> subject, std::string mode, bool force, Reply<Mode> reply) {
-  if (subject && !logic::valid_subject(*subject)) return reply(unexpected(errors::invalid_subject(*subject)));
+  if (subject && !logic::valid_subject(*subject, true)) return reply(unexpected(errors::invalid_subject(*subject)));
   submit([this, subject = scope_subject(subject), mode = upper(std::move(mode)), force,
           reply = std::move(reply)](const RegistryState& s) { return plan_put_mode(s, subject, mode, force, reply); });
 }

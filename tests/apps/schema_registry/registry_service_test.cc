@@ -69,7 +69,13 @@ TEST_CASE("register: invalid schemas and subjects", "[schemareg][service]") {
   REQUIRE_FALSE(subject);
   CHECK(subject.error().error_code == 42208);
   CHECK(subject.error().message == "The specified subject '' is not a valid.");
+  for (const std::string bad_subject :
+       {"__GLOBAL", "*", "a\x01", "a\xc2\x85", ":.ctx:", ":.__GLOBAL:a", ":.x:__EMPTY"}) {
+    CHECK(r.reg(bad_subject, "x:int").error().error_code == 42208);
+  }
+  CHECK(r.put_level(std::string("__GLOBAL"), "NONE").error().error_code == 42208);
   CHECK(r.log.appends == 0);
+  CHECK(r.reg("a\xc3\xa9", "x:int"));  // not a control character
 }
 
 TEST_CASE("get a version: latest, -1, numbers, 40401, 40402, 42202", "[schemareg][service]") {
