@@ -8,6 +8,7 @@ namespace {
 // Confluent's client SchemaReference.toString().
 std::string java_refs(const std::vector<schema::SchemaReference>& refs) {
   std::vector<std::string> items;
+  items.reserve(refs.size());
   for (const auto& r : refs) {
     items.push_back("{name='" + r.name + "', subject='" + r.subject + "', version=" + std::to_string(r.version) + "}");
   }

@@ -141,17 +141,17 @@ class RegistryService {
   // POST /subjects/{s}/versions?normalize=
   void register_schema(std::string subject, SchemaInput input, bool normalize, Reply<SubjectSchema> reply);
   // DELETE /subjects/{s}?permanent=: the versions deleted.
-  void delete_subject(std::string subject, bool permanent, Reply<std::vector<int32_t>> reply);
+  void delete_subject(const std::string& subject, bool permanent, Reply<std::vector<int32_t>> reply);
   // DELETE /subjects/{s}/versions/{v}?permanent=: the version deleted.
-  void delete_version(std::string subject, std::string version, bool permanent, Reply<int32_t> reply);
+  void delete_version(const std::string& subject, std::string version, bool permanent, Reply<int32_t> reply);
   // PUT /config[/{s}]: absent members keep their value; answers the request's members.
   void put_config(std::optional<std::string> subject, ConfigRecord update, Reply<ConfigRecord> reply);
   // DELETE /config[/{s}]: the config removed.
-  void delete_config(std::optional<std::string> subject, Reply<ConfigRecord> reply);
+  void delete_config(const std::optional<std::string>& subject, Reply<ConfigRecord> reply);
   // PUT /mode[/{s}]?force=
   void put_mode(std::optional<std::string> subject, std::string mode, bool force, Reply<Mode> reply);
   // DELETE /mode[/{s}]: the mode removed.
-  void delete_mode(std::optional<std::string> subject, Reply<Mode> reply);
+  void delete_mode(const std::optional<std::string>& subject, Reply<Mode> reply);
 
  private:
   struct Plan {
@@ -164,13 +164,13 @@ class RegistryService {
   void pump();
 
   Plan plan_register(const RegistryState& s, const std::string& subject, const SchemaInput& input, bool normalize,
-                     Reply<SubjectSchema> reply) const;
+                     const Reply<SubjectSchema>& reply) const;
   Plan plan_delete_subject(const RegistryState& s, const std::string& subject, bool permanent,
-                           Reply<std::vector<int32_t>> reply) const;
+                           const Reply<std::vector<int32_t>>& reply) const;
   Plan plan_delete_version(const RegistryState& s, const std::string& subject, const std::string& version,
-                           bool permanent, Reply<int32_t> reply) const;
+                           bool permanent, const Reply<int32_t>& reply) const;
   Plan plan_put_mode(const RegistryState& s, const std::optional<std::string>& subject, const std::string& mode,
-                     bool force, Reply<Mode> reply) const;
+                     bool force, const Reply<Mode>& reply) const;
 
   RecordLog& log_;
   mutable ParseCache parser_;

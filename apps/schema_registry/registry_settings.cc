@@ -69,7 +69,7 @@ void RegistryService::put_config(std::optional<std::string> subject, ConfigRecor
   });
 }
 
-void RegistryService::delete_config(std::optional<std::string> subject, Reply<ConfigRecord> reply) {
+void RegistryService::delete_config(const std::optional<std::string>& subject, Reply<ConfigRecord> reply) {
   submit([subject = scope_subject(subject), reply = std::move(reply)](const RegistryState& s) -> Plan {
     const auto* old = s.config(subject);
     if (subject && !old) return {{}, refuse(reply, errors::subject_not_found(*subject))};
@@ -89,7 +89,8 @@ void RegistryService::put_mode(std::optional<std::string> subject, std::string m
 // IMPORT needs no live subject in scope (unless forced): what is soft-deleted
 // is hard-deleted, then a CLEAR_SUBJECT, as Confluent's setMode does.
 RegistryService::Plan RegistryService::plan_put_mode(const RegistryState& s, const std::optional<std::string>& subject,
-                                                     const std::string& name, bool force, Reply<Mode> reply) const {
+                                                     const std::string& name, bool force,
+                                                     const Reply<Mode>& reply) const {
   const auto mode = parse_mode(name);
   if (!mode) return {{}, refuse(reply, errors::invalid_mode())};
   if (*mode == Mode::kForward && subject) {
@@ -118,7 +119,7 @@ RegistryService::Plan RegistryService::plan_put_mode(const RegistryState& s, con
   return plan;
 }
 
-void RegistryService::delete_mode(std::optional<std::string> subject, Reply<Mode> reply) {
+void RegistryService::delete_mode(const std::optional<std::string>& subject, Reply<Mode> reply) {
   submit([subject = scope_subject(subject), reply = std::move(reply)](const RegistryState& s) -> Plan {
     const auto old = s.mode(subject);
     if (subject && !old) return {{}, refuse(reply, errors::subject_not_found(*subject))};

@@ -121,7 +121,7 @@ void RegistryService::register_schema(std::string subject, SchemaInput input, bo
 
 RegistryService::Plan RegistryService::plan_register(const RegistryState& s, const std::string& raw_subject,
                                                      const SchemaInput& input, bool normalize,
-                                                     Reply<SubjectSchema> reply) const {
+                                                     const Reply<SubjectSchema>& reply) const {
   if (!logic::valid_subject(raw_subject)) return {{}, refuse(reply, errors::invalid_subject(raw_subject))};
   const auto subject = normalize_subject(raw_subject);
   normalize = normalize || logic::config_in_scope(s, subject).normalize.value_or(false);
@@ -159,14 +159,15 @@ RegistryService::Plan RegistryService::plan_register(const RegistryState& s, con
   return plan;
 }
 
-void RegistryService::delete_subject(std::string subject, bool permanent, Reply<std::vector<int32_t>> reply) {
+void RegistryService::delete_subject(const std::string& subject, bool permanent, Reply<std::vector<int32_t>> reply) {
   submit([this, subject = normalize_subject(subject), permanent, reply = std::move(reply)](const RegistryState& s) {
     return plan_delete_subject(s, subject, permanent, reply);
   });
 }
 
 RegistryService::Plan RegistryService::plan_delete_subject(const RegistryState& s, const std::string& subject,
-                                                           bool permanent, Reply<std::vector<int32_t>> reply) const {
+                                                           bool permanent,
+                                                           const Reply<std::vector<int32_t>>& reply) const {
   if (auto e = logic::refuse_if_read_only(s, subject)) return {{}, refuse(reply, *e)};
   if (!s.has_subject(subject, true)) return {{}, refuse(reply, errors::subject_not_found(subject))};
   const bool live = s.has_subject(subject, false);
@@ -192,7 +193,8 @@ RegistryService::Plan RegistryService::plan_delete_subject(const RegistryState& 
   return plan;
 }
 
-void RegistryService::delete_version(std::string subject, std::string version, bool permanent, Reply<int32_t> reply) {
+void RegistryService::delete_version(const std::string& subject, std::string version, bool permanent,
+                                     Reply<int32_t> reply) {
   submit([this, subject = normalize_subject(subject), version = std::move(version), permanent,
           reply = std::move(reply)](const RegistryState& s) {
     return plan_delete_version(s, subject, version, permanent, reply);
@@ -201,7 +203,7 @@ void RegistryService::delete_version(std::string subject, std::string version, b
 
 RegistryService::Plan RegistryService::plan_delete_version(const RegistryState& s, const std::string& subject,
                                                            const std::string& version, bool permanent,
-                                                           Reply<int32_t> reply) const {
+                                                           const Reply<int32_t>& reply) const {
   const auto found = version_to_delete(s, subject, version, permanent);
   if (!found) return {{}, refuse(reply, found.error())};
   const SchemaRecord& rec = **found;
