@@ -24,6 +24,7 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -89,7 +90,9 @@ class RegistryState {
   struct ContextIds {
     int32_t max_id = 0;
     std::map<int32_t, std::set<SubjectVersionKey>> users;
-    std::map<std::string, int32_t> by_content;
+    // hash of content_key() -> the ids with that hash, first registered first
+    // (the text is kept once, in the versions; a hit is compared in full).
+    std::unordered_map<size_t, std::vector<int32_t>> by_content;
   };
   void put_schema(const RecordKey& key, const SchemaRecord& value);
   void remove_schema(const std::string& subject, int32_t version);
@@ -112,5 +115,8 @@ class RegistryState {
 // The dedup key of a schema in its context: type, text, references.
 std::string content_key(schema::SchemaType type, std::string_view text,
                         const std::vector<schema::SchemaReference>& refs);
+// Whether a stored schema has this type, text and references.
+bool same_content(const SchemaRecord& stored, schema::SchemaType type, std::string_view text,
+                  const std::vector<schema::SchemaReference>& refs);
 
 }  // namespace skiff::schemareg

@@ -49,7 +49,7 @@ Expected<int32_t, RegistryError> choose_id(const RegistryState& s, const Candida
   const auto& refs = c.input->references;
   if (c.input->id && *c.input->id >= 0) {
     const auto* holder = s.by_id(ctx, *c.input->id);
-    if (holder && content_key(holder->type, holder->schema, holder->references) != content_key(c.type, c.text, refs)) {
+    if (holder && !same_content(*holder, c.type, c.text, refs)) {
       return unexpected(errors::operation_not_permitted("Overwrite new schema with id " + std::to_string(*c.input->id) +
                                                         " in context " + ctx + " is not permitted."));
     }
