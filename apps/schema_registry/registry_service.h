@@ -18,9 +18,13 @@
 // Threads: any thread may call any method. The state is guarded by a
 // shared_mutex: reads take it shared (concurrent with each other and with a
 // write in flight, which has not changed the state yet), applying durable
-// records takes it exclusive. Callbacks run on the thread that calls the
-// RecordLog's `durable` (or the caller's, when no append is needed), with no
-// lock held; a callback may call the service again.
+// records takes it exclusive. A write's callback runs with no lock held, on
+// the thread that calls the RecordLog's `durable` for it or for the write
+// before it (the queue moves on from there), or on the caller's thread when
+// the queue was idle and nothing needs appending (a validation error, a
+// schema already registered); a callback may call the service again.
+// Errors found before queuing (an invalid subject, level) are answered at
+// once on the caller's thread.
 #pragma once
 
 #include <deque>
