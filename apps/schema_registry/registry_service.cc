@@ -78,8 +78,32 @@ void RegistryService::pump() {
 
 namespace {
 
-std::string id_context(const std::optional<std::string>& subject) {
-  return subject ? context_of(normalize_subject(*subject)) : std::string(kDefaultContext);
+// Confluent's getSchemaKeyUsingContexts: the version of `subject` holding
+// the id; for an unqualified subject, else the same name in another context
+// holding it; else any version holding the id in the subject's context.
+std::optional<SubjectVersionKey> key_for_id(const RegistryState& state, int32_t id,
+                                            const std::optional<std::string>& subject) {
+  const auto s = subject ? normalize_subject(*subject) : std::string();
+  const auto ctx = context_of(s);
+  const auto in_ctx = state.versions_of_id(ctx, id);
+  for (const auto& k : in_ctx) {
+    if (k.first == s) return k;
+  }
+  if (!s.empty() && ctx == kDefaultContext) {
+    for (const auto& other : state.contexts()) {
+      const auto qualified = context_prefix(other) + s;
+      for (const auto& k : state.versions_of_id(other, id)) {
+        if (k.first == qualified) return k;
+      }
+    }
+  }
+  if (in_ctx.empty()) return std::nullopt;
+  return in_ctx.front();
+}
+
+std::string id_context(const RegistryState& state, int32_t id, const std::optional<std::string>& subject) {
+  const auto key = key_for_id(state, id, subject);
+  return key ? context_of(key->first) : context_of(subject ? normalize_subject(*subject) : std::string());
 }
 
 bool starts_with(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
@@ -89,14 +113,15 @@ bool starts_with(std::string_view s, std::string_view prefix) { return s.substr(
 Expected<SubjectSchema, RegistryError> RegistryService::schema_by_id(int32_t id,
                                                                      const std::optional<std::string>& subject) const {
   std::shared_lock lock(state_mu_);
-  const auto* rec = state_.by_id(id_context(subject), id);
+  const auto key = key_for_id(state_, id, subject);
+  const auto* rec = key ? state_.version(key->first, key->second) : nullptr;
   if (!rec) return unexpected(errors::schema_id_not_found(id));
   return *rec;
 }
 
 int32_t RegistryService::max_id(const std::optional<std::string>& subject) const {
   std::shared_lock lock(state_mu_);
-  return state_.max_id(id_context(subject));
+  return state_.max_id(context_of(subject ? normalize_subject(*subject) : std::string()));
 }
 
 Expected<std::vector<std::string>, RegistryError> RegistryService::subjects_of_id(
@@ -113,7 +138,7 @@ Expected<std::vector<std::string>, RegistryError> RegistryService::subjects_of_i
 Expected<std::vector<SubjectVersion>, RegistryError> RegistryService::versions_of_id(
     int32_t id, const std::optional<std::string>& subject, bool deleted) const {
   std::shared_lock lock(state_mu_);
-  const auto users = state_.versions_of_id(id_context(subject), id);
+  const auto users = state_.versions_of_id(id_context(state_, id, subject), id);
   if (users.empty()) return unexpected(errors::schema_not_found());
   std::vector<SubjectVersion> out;
   for (const auto& [s, v] : users) {

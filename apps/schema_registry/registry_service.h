@@ -97,12 +97,14 @@ class RegistryService {
   void apply(const Record& record);
 
   // --- reads ---
-  // GET /schemas/ids/{id}[?subject=] (and /schema): the schema of an id in
-  // the subject's context (the default context without one).
+  // GET /schemas/ids/{id}[?subject=] (and /schema): the schema of an id, as
+  // Confluent finds it: the subject's own version holding the id, else (an
+  // unqualified subject) the same name in another context holding it, else
+  // any version holding it in the subject's context (the default without one).
   Expected<SubjectSchema, RegistryError> schema_by_id(int32_t id, const std::optional<std::string>& subject) const;
   // GET /schemas/ids/{id}?fetchMaxId=true: the highest id of the context.
   int32_t max_id(const std::optional<std::string>& subject) const;
-  // GET /schemas/ids/{id}/subjects and /versions.
+  // GET /schemas/ids/{id}/subjects and /versions, in the context found as above.
   Expected<std::vector<std::string>, RegistryError> subjects_of_id(int32_t id,
                                                                    const std::optional<std::string>& subject,
                                                                    bool deleted) const;

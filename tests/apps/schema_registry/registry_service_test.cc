@@ -235,6 +235,14 @@ TEST_CASE("contexts: ids per context, qualified subjects, the subject parameter"
   CHECK(r.svc.schema_by_id(1, std::nullopt)->schema == "x:int");
   CHECK(r.svc.schema_by_id(1, std::string(":.ctx:anything"))->schema == "q:int");
   CHECK(r.svc.contexts() == std::vector<std::string>{".", ".ctx"});
+  // An unqualified subject finds the id under the same name in another context.
+  CHECK(r.svc.schema_by_id(2, std::string("b"))->subject == "b");
+  CHECK(r.svc.schema_by_id(1, std::string("a"))->schema == "x:int");
+  CHECK(r.svc.schema_by_id(1, std::string("a"))->subject == "a");
+  REQUIRE(r.reg(":.ctx:only", "o:int"));
+  CHECK(r.svc.schema_by_id(3, std::string("only"))->subject == ":.ctx:only");
+  CHECK(*r.svc.subjects_of_id(3, std::string("only"), false) == std::vector<std::string>{":.ctx:only"});
+  CHECK(r.svc.schema_by_id(3, std::nullopt).error().error_code == 40403);
   CHECK(r.reg(":.:c", "x:int")->subject == "c");  // the default context written out
   CHECK(r.svc.get_version(":.ctx:a", "1", false)->schema == "q:int");
 }
