@@ -297,6 +297,12 @@ Expected<RecordValue, DecodeError> decode_object_value(const RecordKey& key, con
 
 }  // namespace
 
+RawJson to_raw_json(const JsonValue& value) {
+  RawJson raw;
+  append_json(raw.text, value);
+  return raw;
+}
+
 std::string_view key_type_name(KeyType t) {
   switch (t) {
     case KeyType::kSchema:

@@ -44,6 +44,10 @@
 #include "common/expected.h"
 #include "schema/format/schema_format.h"
 
+namespace skiff {
+struct JsonValue;
+}
+
 namespace skiff::schemareg {
 
 enum class KeyType { kSchema, kConfig, kMode, kNoop, kDeleteSubject, kClearSubject, kContext, kOther };
@@ -63,6 +67,8 @@ struct RecordKey {
 struct RawJson {
   std::string text;
 };
+// A parsed JSON value as compact text (Jackson's escaping, numbers as written).
+RawJson to_raw_json(const JsonValue& value);
 
 struct SchemaRecord {
   std::string subject;
