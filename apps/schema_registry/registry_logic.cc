@@ -155,7 +155,8 @@ std::vector<std::optional<std::string>> scope_chain(const std::optional<std::str
 
 }  // namespace
 
-ConfigRecord config_in_scope(const RegistryState& state, const std::optional<std::string>& subject) {
+ConfigRecord config_in_scope(const RegistryState& state, const RegistryOptions& options,
+                             const std::optional<std::string>& subject) {
   std::optional<ConfigRecord> found;
   for (const auto& s : scope_chain(subject)) {
     const auto* c = state.config(s);
@@ -165,13 +166,17 @@ ConfigRecord config_in_scope(const RegistryState& state, const std::optional<std
   }
   ConfigRecord out = found.value_or(ConfigRecord{});
   if (!out.compatibility_level || !parse_level(*out.compatibility_level)) {
-    out.compatibility_level = std::string(level_name(kDefaultCompatibility));
+    out.compatibility_level = std::string(level_name(options.default_compatibility));
   }
   return out;
 }
 
-CompatibilityLevel level_in_scope(const RegistryState& state, const std::optional<std::string>& subject) {
-  return parse_level(*config_in_scope(state, subject).compatibility_level).value_or(kDefaultCompatibility);
+std::vector<std::string> compatibility_lines(const RegistryState& state, const RegistryOptions& options,
+                                             const std::string& subject, const schema::ParsedSchema& candidate,
+                                             const std::vector<PreviousSchema>& previous) {
+  const auto config = config_in_scope(state, options, subject);
+  const auto level = parse_level(*config.compatibility_level).value_or(options.default_compatibility);
+  return registry_compatibility(level, config.validate_fields.value_or(options.validate_fields), candidate, previous);
 }
 
 Mode mode_in_scope(const RegistryState& state, const std::optional<std::string>& subject) {

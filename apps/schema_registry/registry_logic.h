@@ -46,9 +46,16 @@ const SchemaRecord* find_under_subject(ParseCache& parser, const RegistryState& 
                                        bool include_deleted);
 
 // The config / mode that applies to a subject (nullopt: global).
-ConfigRecord config_in_scope(const RegistryState& state, const std::optional<std::string>& subject);
-CompatibilityLevel level_in_scope(const RegistryState& state, const std::optional<std::string>& subject);
+// The config's compatibilityLevel is always set (the options' default).
+ConfigRecord config_in_scope(const RegistryState& state, const RegistryOptions& options,
+                             const std::optional<std::string>& subject);
 Mode mode_in_scope(const RegistryState& state, const std::optional<std::string>& subject);
+
+// The registry's check of `candidate` against `previous` (oldest first) at
+// the subject's level, with its trailer (registry_compatibility).
+std::vector<std::string> compatibility_lines(const RegistryState& state, const RegistryOptions& options,
+                                             const std::string& subject, const schema::ParsedSchema& candidate,
+                                             const std::vector<PreviousSchema>& previous);
 
 // 42205 when the subject's mode refuses writes (READONLY, READONLY_OVERRIDE).
 std::optional<RegistryError> refuse_if_read_only(const RegistryState& state, const std::optional<std::string>& subject);

@@ -20,8 +20,8 @@ Expected<int32_t, RegistryError> parse_version(std::string_view text) {
   return v;
 }
 
-RegistryService::RegistryService(RecordLog& log, Parser parser)
-    : log_(log), parser_(parser ? std::move(parser) : Parser(schema::parse)) {}
+RegistryService::RegistryService(RecordLog& log, Parser parser, RegistryOptions options)
+    : log_(log), parser_(parser ? std::move(parser) : Parser(schema::parse)), options_(options) {}
 
 void RegistryService::apply(const Record& record) {
   std::unique_lock lock(state_mu_);
@@ -227,7 +227,7 @@ Expected<SubjectSchema, RegistryError> RegistryService::lookup(std::string_view 
   const auto s = normalize_subject(subject);
   std::shared_lock lock(state_mu_);
   if (!state_.has_subject(s, deleted)) return unexpected(errors::subject_not_found(s));
-  normalize = normalize || logic::config_in_scope(state_, s).normalize.value_or(false);
+  normalize = normalize || logic::config_in_scope(state_, options_, s).normalize.value_or(false);
   auto parsed = logic::parse_input(parser_, state_, s, input);
   if (!parsed) return unexpected(parsed.error());
   const auto* rec = logic::find_under_subject(parser_, state_, s, **parsed, input.references, normalize, deleted);
@@ -265,9 +265,7 @@ Expected<CompatibilityResult, RegistryError> RegistryService::check_compatibilit
     parsed.push_back(std::move(*p));
     previous.push_back({parsed.back().get(), rec->version});
   }
-  const auto config = logic::config_in_scope(state_, s);
-  auto lines = registry_compatibility(logic::level_in_scope(state_, s), config.validate_fields.value_or(false),
-                                      **candidate, previous);
+  auto lines = logic::compatibility_lines(state_, options_, s, **candidate, previous);
   CompatibilityResult result{lines.empty(), {}};
   if (verbose) result.messages = std::move(lines);
   return result;
@@ -276,11 +274,11 @@ Expected<CompatibilityResult, RegistryError> RegistryService::check_compatibilit
 Expected<ConfigRecord, RegistryError> RegistryService::get_config(const std::optional<std::string>& subject,
                                                                   bool default_to_global) const {
   std::shared_lock lock(state_mu_);
-  if (!subject) return logic::config_in_scope(state_, std::nullopt);
+  if (!subject) return logic::config_in_scope(state_, options_, std::nullopt);
   const auto s = normalize_subject(*subject);
   if (const auto* c = state_.config(s)) return *c;
   if (!default_to_global) return unexpected(errors::subject_compatibility_not_configured(s));
-  return logic::config_in_scope(state_, s);
+  return logic::config_in_scope(state_, options_, s);
 }
 
 Expected<Mode, RegistryError> RegistryService::get_mode(const std::optional<std::string>& subject,

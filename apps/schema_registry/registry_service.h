@@ -56,6 +56,15 @@ class RecordLog {
   virtual void append(std::vector<Record> records, std::function<void(std::optional<RegistryError>)> durable) = 0;
 };
 
+// The registry's own settings (Confluent's schema.compatibility.level,
+// schema.validate.fields, mode.mutability): what applies where `_schemas`
+// sets nothing.
+struct RegistryOptions {
+  CompatibilityLevel default_compatibility = kDefaultCompatibility;
+  bool validate_fields = false;
+  bool mode_mutability = true;  // false: PUT and DELETE /mode are 42205 "Mode changes are not allowed"
+};
+
 // The body of a register, lookup or compatibility request
 // (Confluent's RegisterSchemaRequest).
 struct SchemaInput {
@@ -91,7 +100,7 @@ Expected<int32_t, RegistryError> parse_version(std::string_view text);
 
 class RegistryService {
  public:
-  explicit RegistryService(RecordLog& log, Parser parser = {});
+  explicit RegistryService(RecordLog& log, Parser parser = {}, RegistryOptions options = {});
 
   // Replay of `_schemas` at start (and any record read from it later).
   void apply(const Record& record);
@@ -180,6 +189,7 @@ class RegistryService {
 
   RecordLog& log_;
   mutable ParseCache parser_;
+  RegistryOptions options_;
   mutable std::shared_mutex state_mu_;
   RegistryState state_;
   std::mutex queue_mu_;

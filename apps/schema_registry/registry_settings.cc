@@ -44,6 +44,8 @@ ConfigRecord merge(const ConfigRecord* old, const ConfigRecord& update) {
   return c;
 }
 
+RegistryError mode_changes_not_allowed() { return errors::operation_not_permitted("Mode changes are not allowed"); }
+
 std::string upper(std::string s) {
   std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::toupper(c); });
   return s;
@@ -70,11 +72,11 @@ void RegistryService::put_config(std::optional<std::string> subject, ConfigRecor
 }
 
 void RegistryService::delete_config(const std::optional<std::string>& subject, Reply<ConfigRecord> reply) {
-  submit([subject = scope_subject(subject), reply = std::move(reply)](const RegistryState& s) -> Plan {
+  submit([this, subject = scope_subject(subject), reply = std::move(reply)](const RegistryState& s) -> Plan {
     const auto* old = s.config(subject);
     if (subject && !old) return {{}, refuse(reply, errors::subject_not_found(*subject))};
     if (auto e = logic::refuse_if_read_only(s, subject)) return {{}, refuse(reply, *e)};
-    ConfigRecord answered = old ? *old : logic::config_in_scope(s, std::nullopt);
+    ConfigRecord answered = old ? *old : logic::config_in_scope(s, options_, std::nullopt);
     answered.subject.reset();
     return {{Record{config_key(subject), Tombstone{}}}, answer(reply, answered)};
   });
@@ -82,6 +84,7 @@ void RegistryService::delete_config(const std::optional<std::string>& subject, R
 
 void RegistryService::put_mode(std::optional<std::string> subject, std::string mode, bool force, Reply<Mode> reply) {
   if (subject && !logic::valid_subject(*subject, true)) return reply(unexpected(errors::invalid_subject(*subject)));
+  if (!options_.mode_mutability) return reply(unexpected(mode_changes_not_allowed()));
   submit([this, subject = scope_subject(subject), mode = upper(std::move(mode)), force,
           reply = std::move(reply)](const RegistryState& s) { return plan_put_mode(s, subject, mode, force, reply); });
 }
@@ -120,6 +123,7 @@ RegistryService::Plan RegistryService::plan_put_mode(const RegistryState& s, con
 }
 
 void RegistryService::delete_mode(const std::optional<std::string>& subject, Reply<Mode> reply) {
+  if (!options_.mode_mutability) return reply(unexpected(mode_changes_not_allowed()));
   submit([subject = scope_subject(subject), reply = std::move(reply)](const RegistryState& s) -> Plan {
     const auto old = s.mode(subject);
     if (subject && !old) return {{}, refuse(reply, errors::subject_not_found(*subject))};

@@ -26,7 +26,8 @@ struct Candidate {
 
 // Confluent's isCompatibleWithPrevious against the live versions; the 409 when not.
 std::optional<RegistryError> check_against_previous(ParseCache& parser, const RegistryState& s,
-                                                    const std::string& subject, const schema::ParsedSchema& parsed) {
+                                                    const RegistryOptions& options, const std::string& subject,
+                                                    const schema::ParsedSchema& parsed) {
   std::vector<ParsedPtr> kept;
   std::vector<PreviousSchema> previous;
   for (const auto* rec : logic::live_versions(s, subject)) {
@@ -35,9 +36,7 @@ std::optional<RegistryError> check_against_previous(ParseCache& parser, const Re
     kept.push_back(std::move(*p));
     previous.push_back({kept.back().get(), rec->version});
   }
-  const auto config = logic::config_in_scope(s, subject);
-  const auto lines = registry_compatibility(logic::level_in_scope(s, subject), config.validate_fields.value_or(false),
-                                            parsed, previous);
+  const auto lines = logic::compatibility_lines(s, options, subject, parsed, previous);
   if (lines.empty()) return std::nullopt;
   return errors::incompatible_schema(subject, logic::java_list(lines));
 }
@@ -124,7 +123,7 @@ RegistryService::Plan RegistryService::plan_register(const RegistryState& s, con
                                                      const Reply<SubjectSchema>& reply) const {
   if (!logic::valid_subject(raw_subject)) return {{}, refuse(reply, errors::invalid_subject(raw_subject))};
   const auto subject = normalize_subject(raw_subject);
-  normalize = normalize || logic::config_in_scope(s, subject).normalize.value_or(false);
+  normalize = normalize || logic::config_in_scope(s, options_, subject).normalize.value_or(false);
   auto parsed = logic::parse_input(parser_, s, subject, input);
   if (!parsed) return {{}, refuse(reply, parsed.error())};
   const auto* existing = logic::find_under_subject(parser_, s, subject, **parsed, input.references, normalize, false);
@@ -135,7 +134,7 @@ RegistryService::Plan RegistryService::plan_register(const RegistryState& s, con
   const auto version = choose_version(s, subject, input, importing);
   if (!version) return {{}, refuse(reply, version.error())};
   if (!importing) {
-    if (auto e = check_against_previous(parser_, s, subject, **parsed)) return {{}, refuse(reply, *e)};
+    if (auto e = check_against_previous(parser_, s, options_, subject, **parsed)) return {{}, refuse(reply, *e)};
   }
   SchemaRecord rec{subject,
                    *version,

@@ -277,3 +277,31 @@ TEST_CASE("records written by Confluent and Karapace are served", "[schemareg][s
   CHECK(*r.svc.get_config(std::nullopt, false)->compatibility_level == "NONE");
   CHECK(r.reg("c", "z:int")->id == 9);  // NONE: no check; after the highest id read
 }
+
+TEST_CASE("options: the default level, validateFields and mode mutability", "[schemareg][service][config]") {
+  FakeLog log;
+  RegistryOptions options;
+  options.default_compatibility = CompatibilityLevel::kNone;
+  options.validate_fields = true;
+  options.mode_mutability = false;
+  RegistryService svc(log, parse_fake, options);
+  CHECK(*svc.get_config(std::nullopt, false)->compatibility_level == "NONE");
+  Got<SubjectSchema> one, two;
+  svc.register_schema("a", in("x:int"), false, one.reply());
+  svc.register_schema("a", in("y:int"), false, two.reply());  // NONE: no check
+  REQUIRE(*two.value);
+  CHECK((*two.value)->version == 2);
+  Got<ConfigRecord> level;
+  svc.put_config(std::string("a"),
+                 ConfigRecord{std::nullopt, std::nullopt, std::nullopt, std::nullopt, std::nullopt, std::nullopt,
+                              std::nullopt, std::string("BACKWARD")},
+                 level.reply());
+  REQUIRE(*level.value);
+  const auto check = svc.check_compatibility("a", std::nullopt, in("z:int"), false, true);
+  REQUIRE(check);
+  CHECK(check->messages.back() == "{validateFields: 'true', compatibility: 'BACKWARD'}");
+  Got<Mode> mode;
+  svc.put_mode(std::nullopt, "READONLY", false, mode.reply());
+  CHECK(mode.value->error().message == "Mode changes are not allowed");
+  CHECK(mode.value->error().error_code == 42205);
+}
