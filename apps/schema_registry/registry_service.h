@@ -144,7 +144,9 @@ class RegistryService {
                                                                    const std::optional<std::string>& version,
                                                                    const SchemaInput& input, bool normalize,
                                                                    bool verbose) const;
-  // GET /config[/{s}]?defaultToGlobal=: compatibilityLevel always set.
+  // GET /config[/{s}]?defaultToGlobal=: a subject's own config as stored;
+  // otherwise (global, or defaultToGlobal) the one in scope, its
+  // compatibilityLevel set (the options' default when nothing sets it).
   Expected<ConfigRecord, RegistryError> get_config(const std::optional<std::string>& subject,
                                                    bool default_to_global) const;
   // GET /mode[/{s}]?defaultToGlobal=
@@ -159,7 +161,8 @@ class RegistryService {
   void delete_subject(const std::string& subject, bool permanent, Reply<std::vector<int32_t>> reply);
   // DELETE /subjects/{s}/versions/{v}?permanent=: the version deleted.
   void delete_version(const std::string& subject, std::string version, bool permanent, Reply<int32_t> reply);
-  // PUT /config[/{s}]: absent members keep their value; answers the request's members.
+  // PUT /config[/{s}]: members absent from `update` keep their value
+  // (Confluent's ConfigValue.update); answers the config as written.
   void put_config(std::optional<std::string> subject, ConfigRecord update, Reply<ConfigRecord> reply);
   // DELETE /config[/{s}]: the config removed.
   void delete_config(const std::optional<std::string>& subject, Reply<ConfigRecord> reply);
