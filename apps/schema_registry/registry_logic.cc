@@ -83,6 +83,15 @@ Expected<ParsedPtr, RegistryError> parse_source(ParseCache& parser, const Regist
 
 }  // namespace
 
+void push_tombstone(const RegistryState& state, const RecordKey& key, std::vector<Record>& out) {
+  out.push_back({key, Tombstone{}});
+  for (auto& raw : state.legacy_keys(key)) {
+    RecordKey form = key;
+    form.raw = std::move(raw);
+    out.push_back({std::move(form), Tombstone{}});
+  }
+}
+
 std::string java_list(const std::vector<std::string>& items) {
   std::string out = "[";
   for (size_t i = 0; i < items.size(); ++i) out += (i ? ", " : "") + items[i];

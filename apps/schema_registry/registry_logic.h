@@ -89,6 +89,10 @@ std::function<void(std::optional<RegistryError>)> refuse(Reply<T> reply, Registr
       [reply = std::move(reply), error = std::move(error)](std::optional<RegistryError>) { reply(unexpected(error)); };
 }
 
+// A delete of `key`'s entity: its tombstone, and one for each other byte
+// form the entity was read under (RegistryState::legacy_keys).
+void push_tombstone(const RegistryState& state, const RecordKey& key, std::vector<Record>& out);
+
 // Java's List.toString: "[a, b]".
 std::string java_list(const std::vector<std::string>& items);
 

@@ -78,7 +78,9 @@ void RegistryService::delete_config(const std::optional<std::string>& subject, R
     if (auto e = logic::refuse_if_read_only(s, subject)) return {{}, refuse(reply, *e)};
     ConfigRecord answered = old ? *old : logic::config_in_scope(s, options_, std::nullopt);
     answered.subject.reset();
-    return {{Record{config_key(subject), Tombstone{}}}, answer(reply, answered)};
+    Plan plan{{}, answer(reply, answered)};
+    logic::push_tombstone(s, config_key(subject), plan.records);
+    return plan;
   });
 }
 
@@ -112,7 +114,7 @@ RegistryService::Plan RegistryService::plan_put_mode(const RegistryState& s, con
       }
       for (const auto& [v, rec] : *s.versions(sub)) {
         if (!s.referrers(sub, v).empty()) return {{}, refuse(reply, errors::reference_exists(sub, v))};
-        plan.records.push_back({schema_key(sub, v), Tombstone{}});
+        logic::push_tombstone(s, schema_key(sub, v), plan.records);
       }
     }
     if (!in_scope.empty()) plan.records.push_back({clear_subject_key(subject), ClearSubjectRecord{subject}});
@@ -127,7 +129,9 @@ void RegistryService::delete_mode(const std::optional<std::string>& subject, Rep
   submit([subject = scope_subject(subject), reply = std::move(reply)](const RegistryState& s) -> Plan {
     const auto old = s.mode(subject);
     if (subject && !old) return {{}, refuse(reply, errors::subject_not_found(*subject))};
-    return {{Record{mode_key(subject), Tombstone{}}}, answer(reply, old.value_or(Mode::kReadWrite))};
+    Plan plan{{}, answer(reply, old.value_or(Mode::kReadWrite))};
+    logic::push_tombstone(s, mode_key(subject), plan.records);
+    return plan;
   });
 }
 

@@ -83,6 +83,7 @@ bool same_content(const SchemaRecord& stored, schema::SchemaType type, std::stri
 
 void RegistryState::apply(const Record& record) {
   const auto& key = record.key;
+  if (!key.raw.empty()) note_raw_key(key, std::holds_alternative<Tombstone>(record.value));
   switch (key.type) {
     case KeyType::kSchema:
       if (const auto* s = std::get_if<SchemaRecord>(&record.value)) {
@@ -293,6 +294,28 @@ std::optional<Mode> RegistryState::mode(const std::optional<std::string>& subjec
   if (!subject) return global_mode_;
   const auto it = modes_.find(*subject);
   return it == modes_.end() ? std::nullopt : std::optional<Mode>(it->second);
+}
+
+void RegistryState::note_raw_key(const RecordKey& key, bool deleted) {
+  RecordKey canonical = key;
+  canonical.raw.clear();
+  const auto id = encode_key(canonical);
+  if (!deleted) {
+    legacy_keys_[id].insert(key.raw);
+    return;
+  }
+  const auto it = legacy_keys_.find(id);
+  if (it == legacy_keys_.end()) return;
+  it->second.erase(key.raw);
+  if (it->second.empty()) legacy_keys_.erase(it);
+}
+
+std::vector<std::string> RegistryState::legacy_keys(const RecordKey& key) const {
+  RecordKey canonical = key;
+  canonical.raw.clear();
+  const auto it = legacy_keys_.find(encode_key(canonical));
+  if (it == legacy_keys_.end()) return {};
+  return {it->second.begin(), it->second.end()};
 }
 
 std::vector<std::string> RegistryState::contexts() const {

@@ -83,6 +83,10 @@ class RegistryState {
 
   // "." first, then every context that has a subject or a CONTEXT record, sorted.
   std::vector<std::string> contexts() const;
+  // The other byte forms (RecordKey::raw) under which records of this key's
+  // entity were read and not yet deleted: a delete tombstones each of them.
+  std::vector<std::string> legacy_keys(const RecordKey& key) const;
+
   // Whether a CONTEXT record named the context.
   bool context_declared(std::string_view context) const { return declared_contexts_.count(context) > 0; }
 
@@ -101,6 +105,7 @@ class RegistryState {
   void clear_subject(const std::optional<std::string>& subject);
   void apply_config(const RecordKey& key, const RecordValue& value);
   void apply_mode(const RecordKey& key, const RecordValue& value);
+  void note_raw_key(const RecordKey& key, bool deleted);
 
   std::map<std::string, std::map<int32_t, SchemaRecord>, std::less<>> subjects_;
   std::map<std::string, ContextIds, std::less<>> ids_;
@@ -110,6 +115,7 @@ class RegistryState {
   std::optional<Mode> global_mode_;
   std::map<std::string, Mode, std::less<>> modes_;
   std::set<std::string, std::less<>> declared_contexts_;
+  std::map<std::string, std::set<std::string>> legacy_keys_;  // canonical key bytes -> raw forms
 };
 
 // The dedup key of a schema in its context: type, text, references.

@@ -62,7 +62,7 @@ Expected<int32_t, RegistryError> choose_id(const RegistryState& s, const Candida
 void tombstone_same_id(const RegistryState& s, const SchemaRecord& rec, std::vector<Record>& out) {
   for (const auto& [v, old] : *s.versions(rec.subject)) {
     if (old.deleted && old.id == rec.id && v < rec.version && s.referrers(rec.subject, v).empty()) {
-      out.push_back({schema_key(rec.subject, v), Tombstone{}});
+      logic::push_tombstone(s, schema_key(rec.subject, v), out);
     }
   }
 }
@@ -183,10 +183,10 @@ RegistryService::Plan RegistryService::plan_delete_subject(const RegistryState& 
     plan.records.push_back({delete_subject_key(subject), DeleteSubjectRecord{subject, versions.back()}});
   } else {
     for (auto it = versions.rbegin(); it != versions.rend(); ++it) {
-      plan.records.push_back({schema_key(subject, *it), Tombstone{}});
+      logic::push_tombstone(s, schema_key(subject, *it), plan.records);
     }
-    if (s.mode(subject)) plan.records.push_back({mode_key(subject), Tombstone{}});
-    if (s.config(subject)) plan.records.push_back({config_key(subject), Tombstone{}});
+    if (s.mode(subject)) logic::push_tombstone(s, mode_key(subject), plan.records);
+    if (s.config(subject)) logic::push_tombstone(s, config_key(subject), plan.records);
   }
   plan.finish = answer(reply, versions);
   return plan;
@@ -217,10 +217,10 @@ RegistryService::Plan RegistryService::plan_delete_version(const RegistryState& 
     deleted.deleted = true;
     plan.records.push_back({schema_key(subject, rec.version), deleted});
   } else {
-    plan.records.push_back({schema_key(subject, rec.version), Tombstone{}});
+    logic::push_tombstone(s, schema_key(subject, rec.version), plan.records);
     if (s.versions(subject)->size() == 1) {
-      if (s.mode(subject)) plan.records.push_back({mode_key(subject), Tombstone{}});
-      if (s.config(subject)) plan.records.push_back({config_key(subject), Tombstone{}});
+      if (s.mode(subject)) logic::push_tombstone(s, mode_key(subject), plan.records);
+      if (s.config(subject)) logic::push_tombstone(s, config_key(subject), plan.records);
     }
   }
   plan.finish = answer(reply, rec.version);

@@ -326,6 +326,7 @@ std::string_view key_type_name(KeyType t) {
 }
 
 std::string encode_key(const RecordKey& key) {
+  if (!key.raw.empty()) return key.raw;
   ObjectText o;
   o.str("keytype", key.type == KeyType::kOther ? std::string_view(key.type_name) : key_type_name(key.type));
   if (key.type == KeyType::kContext) {
@@ -406,6 +407,7 @@ Expected<RecordKey, DecodeError> decode_key(std::string_view bytes) {
     }
     key.version = *version;
   }
+  if (encode_key(key) != bytes) key.raw = std::string(bytes);
   return key;
 }
 

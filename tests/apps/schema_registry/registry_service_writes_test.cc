@@ -305,3 +305,29 @@ TEST_CASE("options: the default level, validateFields and mode mutability", "[sc
   CHECK(mode.value->error().message == "Mode changes are not allowed");
   CHECK(mode.value->error().error_code == 42205);
 }
+
+TEST_CASE("a delete tombstones every key form a record was read under", "[schemareg][service][replay]") {
+  Registry r;
+  const std::vector<std::pair<std::string, std::string>> karapace = {
+      {R"({"subject":"k","version":1,"magic":1,"keytype":"SCHEMA"})",
+       R"({"subject":"k","version":1,"id":1,"schema":"x:int","deleted":true})"},
+      {R"({"subject":"k","magic":0,"keytype":"CONFIG"})", R"({"compatibilityLevel":"NONE"})"},
+      {R"({"subject":null,"magic":0,"keytype":"CONFIG"})", R"({"compatibilityLevel":"FULL"})"}};
+  for (const auto& [key, value] : karapace) r.svc.apply(*decode(key, std::string_view(value)));
+  REQUIRE(r.del_subject("k", true));
+  std::vector<std::string> keys;
+  for (const auto& rec : r.log.written) {
+    CHECK(std::holds_alternative<Tombstone>(rec.value));
+    keys.push_back(encode(rec).key);
+  }
+  CHECK(keys == std::vector<std::string>{R"({"keytype":"SCHEMA","subject":"k","version":1,"magic":1})",
+                                         R"({"subject":"k","version":1,"magic":1,"keytype":"SCHEMA"})",
+                                         R"({"keytype":"CONFIG","subject":"k","magic":0})",
+                                         R"({"subject":"k","magic":0,"keytype":"CONFIG"})"});
+  REQUIRE(r.del_config(std::nullopt));
+  CHECK(encode(r.log.written.back()).key == R"({"subject":null,"magic":0,"keytype":"CONFIG"})");
+  CHECK(*r.svc.get_config(std::nullopt, false)->compatibility_level == "BACKWARD");
+  r.log.written.clear();
+  REQUIRE(r.del_config(std::nullopt));  // the legacy form is gone: one tombstone now
+  CHECK(r.log.written.size() == 1);
+}
