@@ -150,15 +150,16 @@ const SchemaRecord* find_under_subject(ParseCache& parser, const RegistryState& 
 
 namespace {
 
-// subject, its context's config subject (":.ctx:"), then global (nullopt).
+// Confluent's lookup order (InMemoryCache.config / mode): the subject, then
+// its context's top level (":.ctx:", the default context's is the global
+// one), then the ".__GLOBAL" context's.
 std::vector<std::optional<std::string>> scope_chain(const std::optional<std::string>& subject) {
-  std::vector<std::optional<std::string>> chain;
+  std::vector<std::optional<std::string>> chain{subject};
   if (subject) {
-    chain.push_back(*subject);
-    const auto ctx_subject = context_prefix(context_of(*subject));
-    if (!ctx_subject.empty() && ctx_subject != *subject) chain.push_back(ctx_subject);
+    const auto ctx = context_of(*subject);
+    chain.push_back(ctx == kDefaultContext ? std::nullopt : std::optional<std::string>(context_prefix(ctx)));
   }
-  chain.push_back(std::nullopt);
+  chain.emplace_back(context_prefix(kGlobalContext));
   return chain;
 }
 
@@ -166,18 +167,21 @@ std::vector<std::optional<std::string>> scope_chain(const std::optional<std::str
 
 ConfigRecord config_in_scope(const RegistryState& state, const RegistryOptions& options,
                              const std::optional<std::string>& subject) {
-  std::optional<ConfigRecord> found;
+  ConfigRecord out;
   for (const auto& s : scope_chain(subject)) {
-    const auto* c = state.config(s);
-    if (!c) continue;
-    if (!found) found = *c;
-    if (!found->compatibility_level && c->compatibility_level) found->compatibility_level = c->compatibility_level;
+    if (const auto* c = state.config(s)) {
+      out = *c;
+      break;
+    }
   }
-  ConfigRecord out = found.value_or(ConfigRecord{});
-  if (!out.compatibility_level || !parse_level(*out.compatibility_level)) {
-    out.compatibility_level = std::string(level_name(options.default_compatibility));
+  return with_level(std::move(out), options);
+}
+
+ConfigRecord with_level(ConfigRecord config, const RegistryOptions& options) {
+  if (!config.compatibility_level || !parse_level(*config.compatibility_level)) {
+    config.compatibility_level = std::string(level_name(options.default_compatibility));
   }
-  return out;
+  return config;
 }
 
 std::vector<std::string> compatibility_lines(const RegistryState& state, const RegistryOptions& options,

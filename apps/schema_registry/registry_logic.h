@@ -45,10 +45,16 @@ const SchemaRecord* find_under_subject(ParseCache& parser, const RegistryState& 
                                        const std::vector<schema::SchemaReference>& refs, bool normalize,
                                        bool include_deleted);
 
-// The config / mode that applies to a subject (nullopt: global).
-// The config's compatibilityLevel is always set (the options' default).
+// The config that applies to a subject (nullopt: global), looked up as
+// Confluent does: the subject's, its context's top level (the global one for
+// the default context), the ".__GLOBAL" context's. Its compatibilityLevel is
+// always set: the options' default where the config found has none.
 ConfigRecord config_in_scope(const RegistryState& state, const RegistryOptions& options,
                              const std::optional<std::string>& subject);
+// A config with its compatibilityLevel set (Confluent's populateCompatibilityLevel).
+ConfigRecord with_level(ConfigRecord config, const RegistryOptions& options);
+// The mode that applies to a subject, looked up as the config is; READWRITE
+// where none is set.
 Mode mode_in_scope(const RegistryState& state, const std::optional<std::string>& subject);
 
 // The registry's check of `candidate` against `previous` (oldest first) at

@@ -276,7 +276,7 @@ Expected<ConfigRecord, RegistryError> RegistryService::get_config(const std::opt
   std::shared_lock lock(state_mu_);
   if (!subject) return logic::config_in_scope(state_, options_, std::nullopt);
   const auto s = normalize_subject(*subject);
-  if (const auto* c = state_.config(s)) return *c;
+  if (const auto* c = state_.config(s)) return logic::with_level(*c, options_);
   if (!default_to_global) return unexpected(errors::subject_compatibility_not_configured(s));
   return logic::config_in_scope(state_, options_, s);
 }

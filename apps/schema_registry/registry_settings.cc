@@ -98,7 +98,7 @@ RegistryService::Plan RegistryService::plan_put_mode(const RegistryState& s, con
                                                      const Reply<Mode>& reply) const {
   const auto mode = parse_mode(name);
   if (!mode) return {{}, refuse(reply, errors::invalid_mode())};
-  if (*mode == Mode::kForward && subject) {
+  if (*mode == Mode::kForward && subject && *subject != context_prefix(kGlobalContext)) {
     return {{}, refuse(reply, errors::invalid_mode("Forward mode only supported on global level"))};
   }
   Plan plan;

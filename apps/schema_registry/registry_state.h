@@ -37,6 +37,9 @@ std::string_view mode_name(Mode m);
 std::optional<Mode> parse_mode(std::string_view name);  // upper case, as Confluent's Mode enum
 
 inline constexpr std::string_view kDefaultContext = ".";
+// Confluent's global context: its top-level config and mode apply to every
+// context that sets none (":.__GLOBAL:").
+inline constexpr std::string_view kGlobalContext = ".__GLOBAL";
 
 // ".ctx" for ":.ctx:name" (and for the context-level subject ":.ctx:"), "." otherwise.
 std::string context_of(std::string_view subject);

@@ -153,6 +153,7 @@ TEST_CASE("READONLY refuses writes with 42205, modes get, put and delete", "[sch
   CHECK(invalid.error().error_code == 42204);
   CHECK(invalid.error().message == "Invalid mode. Valid values are READWRITE, READONLY, IMPORT and FORWARD.");
   CHECK(r.put_mode("a", "FORWARD").error().message == "Forward mode only supported on global level");
+  CHECK(*r.put_mode(":.__GLOBAL:", "FORWARD") == Mode::kForward);
 }
 
 TEST_CASE("IMPORT keeps the given ids and versions, and guards them", "[schemareg][service][mode]") {
@@ -330,4 +331,29 @@ TEST_CASE("a delete tombstones every key form a record was read under", "[schema
   r.log.written.clear();
   REQUIRE(r.del_config(std::nullopt));  // the legacy form is gone: one tombstone now
   CHECK(r.log.written.size() == 1);
+}
+
+TEST_CASE("scopes: a context's top level, then the .__GLOBAL context's", "[schemareg][service][config]") {
+  Registry r;
+  REQUIRE(r.put_level(":.__GLOBAL:", "FULL"));
+  CHECK(*r.svc.get_config(std::string(":.other:s"), true)->compatibility_level == "FULL");
+  CHECK(*r.svc.get_config(std::string("s"), true)->compatibility_level == "FULL");
+  REQUIRE(r.put_level(std::nullopt, "NONE"));
+  CHECK(*r.svc.get_config(std::string("s"), true)->compatibility_level == "NONE");
+  CHECK(*r.svc.get_config(std::string(":.other:s"), true)->compatibility_level == "FULL");
+  ConfigRecord only_normalize;
+  only_normalize.normalize = true;
+  Got<ConfigRecord> got;
+  r.svc.put_config(std::string("n"), only_normalize, got.reply());
+  REQUIRE(*got.value);
+  // Without a level of its own a config shows the default one (Confluent's populateCompatibilityLevel).
+  CHECK(*r.svc.get_config(std::string("n"), false)->compatibility_level == "BACKWARD");
+
+  REQUIRE(r.put_mode(std::nullopt, "READONLY"));  // the default context's top level only
+  CHECK(r.reg("a", "x:int").error().error_code == 42205);
+  CHECK(r.reg(":.ctx:a", "x:int"));
+  REQUIRE(r.put_mode(":.__GLOBAL:", "READONLY"));
+  CHECK(r.reg(":.ctx:b", "y:int").error().error_code == 42205);
+  REQUIRE(r.put_mode(":.ctx:", "READWRITE"));  // the context's own top level comes first
+  CHECK(r.reg(":.ctx:b", "y:int"));
 }
