@@ -15,7 +15,7 @@ constexpr std::pair<std::string_view, CompatibilityLevel> kLevels[] = {
     {"FULL", CompatibilityLevel::kFull},
     {"FULL_TRANSITIVE", CompatibilityLevel::kFullTransitive}};
 
-constexpr size_t kMaxSchemaForMessage = 10 * 1024;  // SchemaValidatorBuilder.MAX_SCHEMA_SIZE_FOR_LOGGING
+constexpr size_t kMaxSchemaForMessage = size_t{10} * 1024;  // SchemaValidatorBuilder.MAX_SCHEMA_SIZE_FOR_LOGGING
 constexpr std::string_view kDifferentType = "Incompatible because of different schema type";
 
 enum class Strategy { kCanRead, kCanBeRead, kMutual };

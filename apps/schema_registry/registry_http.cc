@@ -38,7 +38,7 @@ std::optional<std::vector<std::string>> segments(std::string_view path) {
 }  // namespace
 
 network::HttpResponse error_response(const RegistryError& e) {
-  auto r = respond(e.http_status, json::error(e));
+  auto r = respond(e.http_status, error_json(e));
   if (e.http_status == 401) r.headers.emplace_back("WWW-Authenticate", "Basic realm=\"skiff\", charset=\"UTF-8\"");
   return r;
 }

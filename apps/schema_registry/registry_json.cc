@@ -1,206 +1,248 @@
 #include "apps/schema_registry/registry_json.h"
 
-#include <cmath>
+#include <charconv>
+#include <limits>
 
+#include "common/json.h"
 #include "common/json_writer.h"
 
-namespace skiff::schemareg::json {
+namespace skiff::schemareg {
 namespace {
 
-RegistryError unprocessable(std::string message) { return RegistryError{422, 422, std::move(message)}; }
-
-std::optional<int32_t> as_int(const JsonValue* v) {
-  if (!v || v->kind != JsonValue::Kind::kNumber || std::floor(v->number) != v->number) return std::nullopt;
-  if (v->number < -2147483648.0 || v->number > 2147483647.0) return std::nullopt;
-  return static_cast<int32_t>(v->number);
+RegistryError not_json() { return {400, 400, "Unrecognized request body: not a JSON object"}; }
+RegistryError wrong_type(std::string_view member) {
+  return {422, 422, "Invalid value for member '" + std::string(member) + "'"};
 }
 
-Expected<std::vector<schema::SchemaReference>, RegistryError> references(const JsonValue* v) {
-  std::vector<schema::SchemaReference> out;
-  if (!v || v->kind == JsonValue::Kind::kNull) return out;
-  if (v->kind != JsonValue::Kind::kArray) return unexpected(unprocessable("references must be an array"));
+// A member that must be a string, or absent (or null).
+bool read_string(const JsonValue& doc, std::string_view name, std::optional<std::string>& out) {
+  const auto* v = doc.find(name);
+  if (!v || v->kind == JsonValue::Kind::kNull) return true;
+  if (v->kind != JsonValue::Kind::kString) return false;
+  out = v->string;
+  return true;
+}
+
+bool read_int32(const JsonValue& doc, std::string_view name, std::optional<int32_t>& out) {
+  const auto* v = doc.find(name);
+  if (!v || v->kind == JsonValue::Kind::kNull) return true;
+  if (v->kind != JsonValue::Kind::kNumber) return false;
+  int64_t n = 0;
+  const auto& t = v->number_text;
+  const auto [p, ec] = std::from_chars(t.data(), t.data() + t.size(), n);
+  if (ec != std::errc() || p != t.data() + t.size()) return false;
+  if (n < std::numeric_limits<int32_t>::min() || n > std::numeric_limits<int32_t>::max()) return false;
+  out = static_cast<int32_t>(n);
+  return true;
+}
+
+bool read_bool(const JsonValue& doc, std::string_view name, std::optional<bool>& out) {
+  const auto* v = doc.find(name);
+  if (!v || v->kind == JsonValue::Kind::kNull) return true;
+  if (v->kind != JsonValue::Kind::kBool) return false;
+  out = v->boolean;
+  return true;
+}
+
+void read_raw(const JsonValue& doc, std::string_view name, std::optional<RawJson>& out) {
+  const auto* v = doc.find(name);
+  if (v && v->kind != JsonValue::Kind::kNull) out = to_raw_json(*v);
+}
+
+bool read_references(const JsonValue& doc, std::vector<schema::SchemaReference>& out) {
+  const auto* v = doc.find("references");
+  if (!v || v->kind == JsonValue::Kind::kNull) return true;
+  if (v->kind != JsonValue::Kind::kArray) return false;
   for (const auto& r : v->array) {
-    const JsonValue* name = r.find("name");
-    const JsonValue* subject = r.find("subject");
-    const auto version = as_int(r.find("version"));
-    if (r.kind != JsonValue::Kind::kObject || !name || name->kind != JsonValue::Kind::kString || !subject ||
-        subject->kind != JsonValue::Kind::kString || !version)
-      return unexpected(unprocessable("a reference needs a name, a subject and a version"));
-    out.push_back({name->string, subject->string, *version});
+    if (r.kind != JsonValue::Kind::kObject) return false;
+    std::optional<std::string> name, subject;
+    std::optional<int32_t> version;
+    if (!read_string(r, "name", name) || !read_string(r, "subject", subject) || !read_int32(r, "version", version)) {
+      return false;
+    }
+    out.push_back({name.value_or(""), subject.value_or(""), version.value_or(-1)});
   }
-  return out;
-}
-
-std::optional<RawJson> raw(const JsonValue* v) {
-  if (!v || v->kind == JsonValue::Kind::kNull) return std::nullopt;
-  JsonWriter w;
-  w.value(*v);
-  return RawJson{w.take()};
+  return true;
 }
 
 void write_references(JsonWriter& w, const std::vector<schema::SchemaReference>& refs) {
   if (refs.empty()) return;
   w.key("references").begin_array();
-  for (const auto& r : refs)
+  for (const auto& r : refs) {
     w.begin_object().field("name", r.name).field("subject", r.subject).field("version", r.version).end_object();
+  }
   w.end_array();
 }
 
-void write_schema_body(JsonWriter& w, const SubjectSchema& s) {
+void write_raw(JsonWriter& w, std::string_view name, const std::optional<RawJson>& raw) {
+  if (raw) w.key(name).raw(raw->text);
+}
+
+void write_schema_members(JsonWriter& w, const SubjectSchema& s) {
   if (s.type != schema::SchemaType::kAvro) w.field("schemaType", schema::type_name(s.type));
   write_references(w, s.references);
-  if (s.metadata) w.key("metadata").raw(s.metadata->text);
-  if (s.rule_set) w.key("ruleSet").raw(s.rule_set->text);
+  write_raw(w, "metadata", s.metadata);
+  write_raw(w, "ruleSet", s.rule_set);
   w.field("schema", s.schema);
 }
 
-void write_subject_schema(JsonWriter& w, const SubjectSchema& s) {
+void write_schema(JsonWriter& w, const SubjectSchema& s) {
   w.begin_object().field("subject", s.subject).field("version", s.version).field("id", s.id);
-  write_schema_body(w, s);
+  write_schema_members(w, s);
   w.end_object();
 }
 
-template <class T>
-void opt(JsonWriter& w, std::string_view name, const std::optional<T>& v) {
-  if (v) w.field(name, *v);
-}
-
-void opt_raw(JsonWriter& w, std::string_view name, const std::optional<RawJson>& v) {
-  if (v) w.key(name).raw(v->text);
+void write_config(JsonWriter& w, const ConfigRecord& c, std::string_view level_name) {
+  w.begin_object();
+  if (c.alias) w.field("alias", *c.alias);
+  if (c.alias_for_deks) w.field("aliasForDeks", *c.alias_for_deks);
+  if (c.normalize) w.field("normalize", *c.normalize);
+  if (c.validate_fields) w.field("validateFields", *c.validate_fields);
+  if (c.validate_new_schemas) w.field("validateNewSchemas", *c.validate_new_schemas);
+  if (c.validate_rules) w.field("validateRules", *c.validate_rules);
+  if (c.compatibility_level) w.field(level_name, *c.compatibility_level);
+  if (c.compatibility_policy) w.field("compatibilityPolicy", *c.compatibility_policy);
+  if (c.compatibility_group) w.field("compatibilityGroup", *c.compatibility_group);
+  write_raw(w, "defaultMetadata", c.default_metadata);
+  write_raw(w, "overrideMetadata", c.override_metadata);
+  write_raw(w, "defaultRuleSet", c.default_rule_set);
+  write_raw(w, "overrideRuleSet", c.override_rule_set);
+  w.end_object();
 }
 
 }  // namespace
 
-Expected<SchemaInput, RegistryError> schema_input(const JsonValue& body) {
-  if (body.kind != JsonValue::Kind::kObject) return unexpected(unprocessable("the body must be a JSON object"));
+Expected<SchemaInput, RegistryError> decode_schema_request(std::string_view body) {
+  const auto doc = parse_json(body, 64);
+  if (!doc || doc->kind != JsonValue::Kind::kObject) return unexpected(not_json());
   SchemaInput in;
-  const JsonValue* schema = body.find("schema");
-  if (!schema || schema->kind != JsonValue::Kind::kString || schema->string.empty())
-    return unexpected(errors::invalid_schema("Empty schema"));
-  in.schema = schema->string;
-  if (const JsonValue* t = body.find("schemaType"); t && t->kind == JsonValue::Kind::kString) in.schema_type = t->string;
-  auto refs = references(body.find("references"));
-  if (!refs) return unexpected(refs.error());
-  in.references = std::move(*refs);
-  in.id = as_int(body.find("id"));
-  in.version = as_int(body.find("version"));
-  in.metadata = raw(body.find("metadata"));
-  in.rule_set = raw(body.find("ruleSet"));
+  std::optional<std::string> text;
+  if (!read_string(*doc, "schema", text)) return unexpected(wrong_type("schema"));
+  in.schema = text.value_or("");
+  if (!read_string(*doc, "schemaType", in.schema_type)) return unexpected(wrong_type("schemaType"));
+  if (!read_references(*doc, in.references)) return unexpected(wrong_type("references"));
+  if (!read_int32(*doc, "version", in.version)) return unexpected(wrong_type("version"));
+  if (!read_int32(*doc, "id", in.id)) return unexpected(wrong_type("id"));
+  read_raw(*doc, "metadata", in.metadata);
+  read_raw(*doc, "ruleSet", in.rule_set);
   return in;
 }
 
-Expected<ConfigRecord, RegistryError> config_update(const JsonValue& body) {
-  if (body.kind != JsonValue::Kind::kObject) return unexpected(unprocessable("the body must be a JSON object"));
+Expected<ConfigRecord, RegistryError> decode_config_request(std::string_view body) {
+  const auto doc = parse_json(body, 64);
+  if (!doc || doc->kind != JsonValue::Kind::kObject) return unexpected(not_json());
   ConfigRecord c;
-  auto str = [&](std::string_view name) -> std::optional<std::string> {
-    const JsonValue* v = body.find(name);
-    return v && v->kind == JsonValue::Kind::kString ? std::optional(v->string) : std::nullopt;
-  };
-  auto boolean = [&](std::string_view name) -> std::optional<bool> {
-    const JsonValue* v = body.find(name);
-    return v && v->kind == JsonValue::Kind::kBool ? std::optional(v->boolean) : std::nullopt;
-  };
-  c.compatibility_level = str("compatibility");
-  if (!c.compatibility_level) c.compatibility_level = str("compatibilityLevel");
-  c.alias = str("alias");
-  c.normalize = boolean("normalize");
-  c.validate_fields = boolean("validateFields");
-  c.validate_rules = boolean("validateRules");
-  c.compatibility_group = str("compatibilityGroup");
-  c.default_metadata = raw(body.find("defaultMetadata"));
-  c.override_metadata = raw(body.find("overrideMetadata"));
-  c.default_rule_set = raw(body.find("defaultRuleSet"));
-  c.override_rule_set = raw(body.find("overrideRuleSet"));
+  bool ok = read_string(*doc, "compatibility", c.compatibility_level);
+  if (ok && !c.compatibility_level) ok = read_string(*doc, "compatibilityLevel", c.compatibility_level);
+  ok = ok && read_string(*doc, "alias", c.alias) && read_string(*doc, "aliasForDeks", c.alias_for_deks);
+  ok = ok && read_bool(*doc, "normalize", c.normalize) && read_bool(*doc, "validateFields", c.validate_fields);
+  ok = ok && read_bool(*doc, "validateNewSchemas", c.validate_new_schemas);
+  ok = ok && read_bool(*doc, "validateRules", c.validate_rules);
+  ok = ok && read_string(*doc, "compatibilityPolicy", c.compatibility_policy);
+  ok = ok && read_string(*doc, "compatibilityGroup", c.compatibility_group);
+  if (!ok) return unexpected(wrong_type("config"));
+  read_raw(*doc, "defaultMetadata", c.default_metadata);
+  read_raw(*doc, "overrideMetadata", c.override_metadata);
+  read_raw(*doc, "defaultRuleSet", c.default_rule_set);
+  read_raw(*doc, "overrideRuleSet", c.override_rule_set);
   return c;
 }
 
-Expected<std::string, RegistryError> mode_update(const JsonValue& body) {
-  const JsonValue* m = body.kind == JsonValue::Kind::kObject ? body.find("mode") : nullptr;
-  if (!m || m->kind != JsonValue::Kind::kString) return unexpected(errors::invalid_mode());
-  return m->string;
+Expected<std::string, RegistryError> decode_mode_request(std::string_view body) {
+  const auto doc = parse_json(body, 8);
+  if (!doc || doc->kind != JsonValue::Kind::kObject) return unexpected(not_json());
+  std::optional<std::string> mode;
+  if (!read_string(*doc, "mode", mode)) return unexpected(wrong_type("mode"));
+  return mode.value_or("");
 }
 
-std::string subject_schema(const SubjectSchema& s) {
+std::string error_json(const RegistryError& error) {
   JsonWriter w;
-  write_subject_schema(w, s);
+  w.begin_object().field("error_code", error.error_code).field("message", error.message).end_object();
   return w.take();
 }
 
-std::string subject_schemas(const std::vector<SubjectSchema>& list) {
+std::string schema_json(const SubjectSchema& schema) {
+  JsonWriter w;
+  write_schema(w, schema);
+  return w.take();
+}
+
+std::string schemas_json(const std::vector<SubjectSchema>& schemas) {
   JsonWriter w;
   w.begin_array();
-  for (const auto& s : list) write_subject_schema(w, s);
+  for (const auto& s : schemas) write_schema(w, s);
   w.end_array();
   return w.take();
 }
 
-std::string schema_string(const SubjectSchema& s, std::optional<int32_t> max_id) {
+std::string schema_string_json(const SubjectSchema& schema, std::optional<int32_t> max_id) {
   JsonWriter w;
   w.begin_object();
-  write_schema_body(w, s);
-  opt(w, "maxId", max_id);
+  write_schema_members(w, schema);
+  if (max_id) w.field("maxId", *max_id);
   w.end_object();
   return w.take();
 }
 
-std::string config(const ConfigRecord& c, bool as_update) {
+std::string register_json(const SubjectSchema& registered) {
   JsonWriter w;
-  w.begin_object();
-  opt(w, "alias", c.alias);
-  opt(w, "normalize", c.normalize);
-  opt(w, "validateFields", c.validate_fields);
-  opt(w, "validateRules", c.validate_rules);
-  opt(w, as_update ? "compatibility" : "compatibilityLevel", c.compatibility_level);
-  opt(w, "compatibilityPolicy", c.compatibility_policy);
-  opt(w, "compatibilityGroup", c.compatibility_group);
-  opt_raw(w, "defaultMetadata", c.default_metadata);
-  opt_raw(w, "overrideMetadata", c.override_metadata);
-  opt_raw(w, "defaultRuleSet", c.default_rule_set);
-  opt_raw(w, "overrideRuleSet", c.override_rule_set);
-  w.end_object();
+  w.begin_object().field("id", registered.id).end_object();
   return w.take();
 }
 
-std::string compatibility(const CompatibilityResult& r, bool verbose) {
+std::string config_json(const ConfigRecord& config) {
   JsonWriter w;
-  w.begin_object().field("is_compatible", r.is_compatible);
+  write_config(w, config, "compatibilityLevel");
+  return w.take();
+}
+
+std::string config_update_json(const ConfigRecord& config) {
+  JsonWriter w;
+  write_config(w, config, "compatibility");
+  return w.take();
+}
+
+std::string mode_json(Mode mode) {
+  JsonWriter w;
+  w.begin_object().field("mode", mode_name(mode)).end_object();
+  return w.take();
+}
+
+std::string compatibility_json(const CompatibilityResult& result, bool verbose) {
+  JsonWriter w;
+  w.begin_object().field("is_compatible", result.is_compatible);
   if (verbose) {
     w.key("messages").begin_array();
-    for (const auto& m : r.messages) w.value(m);
+    for (const auto& m : result.messages) w.value(m);
     w.end_array();
   }
   w.end_object();
   return w.take();
 }
 
-std::string error(const RegistryError& e) {
-  JsonWriter w;
-  w.begin_object().field("error_code", e.error_code).field("message", e.message).end_object();
-  return w.take();
-}
-
-std::string strings(const std::vector<std::string>& list) {
+std::string subject_versions_json(const std::vector<SubjectVersion>& versions) {
   JsonWriter w;
   w.begin_array();
-  for (const auto& s : list) w.value(s);
+  for (const auto& v : versions) w.begin_object().field("subject", v.subject).field("version", v.version).end_object();
   w.end_array();
   return w.take();
 }
 
-std::string ints(const std::vector<int32_t>& list) {
+std::string strings_json(const std::vector<std::string>& items) {
   JsonWriter w;
   w.begin_array();
-  for (int32_t v : list) w.value(v);
+  for (const auto& s : items) w.value(s);
   w.end_array();
   return w.take();
 }
 
-std::string subject_versions(const std::vector<SubjectVersion>& list) {
+std::string ints_json(const std::vector<int32_t>& items) {
   JsonWriter w;
   w.begin_array();
-  for (const auto& sv : list) w.begin_object().field("subject", sv.subject).field("version", sv.version).end_object();
+  for (const auto n : items) w.value(n);
   w.end_array();
   return w.take();
 }
 
-}  // namespace skiff::schemareg::json
+}  // namespace skiff::schemareg

@@ -1,39 +1,49 @@
-// The JSON of Confluent Schema Registry's REST bodies (apps/schema_registry/
-// registry_http.h): the request bodies it reads (RegisterSchemaRequest,
-// ConfigUpdateRequest, ModeUpdateRequest) and the answers it writes (Schema,
-// SchemaString, Config, CompatibilityCheckResponse, ErrorMessage), members in
-// Confluent's order, null members and empty lists left out as its Jackson
-// settings do. Pure functions; any thread.
+// The JSON of Confluent Schema Registry's REST API around RegistryService:
+// request bodies decoded into its parameters, its answers encoded as
+// Confluent's entities, so the HTTP layer only maps routes and query
+// parameters. Shapes (members absent when empty; schemaType absent for AVRO,
+// as the REST examples show and clients default it):
+//   Schema (GET /subjects/{s}/versions/{v}, POST /subjects/{s}, GET /schemas):
+//     {"subject","version","id","schemaType","references","metadata","ruleSet","schema"}
+//   SchemaString (GET /schemas/ids/{id}): {"schemaType","schema","references","metadata","ruleSet","maxId"}
+//   RegisterSchemaResponse: {"id"}
+//   Config (GET, DELETE /config): {"alias",...,"compatibilityLevel",...}
+//   ConfigUpdateRequest (PUT /config answer): the same with "compatibility"
+//   Mode: {"mode"}   CompatibilityCheckResponse: {"is_compatible","messages"}
+//   SubjectVersion list: [{"subject","version"}]   error: {"error_code","message"}
+// Request bodies: RegisterSchemaRequest {"schema","schemaType","references",
+// "version","id","metadata","ruleSet"} (unknown members ignored, as Jackson's
+// ignoreUnknown), ConfigUpdateRequest {"compatibility", ...} ("compatibilityLevel"
+// read too), ModeUpdateRequest {"mode"}. A body that is not JSON is 400
+// (error_code 400), a member of the wrong type 422 (error_code 422), as
+// rest-utils' Jackson exception mappers answer.
+// Pure functions; any thread.
 #pragma once
 
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "apps/schema_registry/registry_service.h"
-#include "common/json.h"
 
-namespace skiff::schemareg::json {
+namespace skiff::schemareg {
 
-// {"schema", "schemaType", "references", "id", "version", "metadata", "ruleSet"};
-// 42201-shaped errors for a body that is not such an object (Confluent
-// answers 422 for a body Jackson cannot map; 400 for one that is not JSON).
-Expected<SchemaInput, RegistryError> schema_input(const JsonValue& body);
-// ConfigUpdateRequest: "compatibility" (or "compatibilityLevel") and the rest.
-Expected<ConfigRecord, RegistryError> config_update(const JsonValue& body);
-// ModeUpdateRequest: "mode".
-Expected<std::string, RegistryError> mode_update(const JsonValue& body);
+Expected<SchemaInput, RegistryError> decode_schema_request(std::string_view body);
+Expected<ConfigRecord, RegistryError> decode_config_request(std::string_view body);
+Expected<std::string, RegistryError> decode_mode_request(std::string_view body);
 
-// GET /subjects/{s}/versions/{v}, lookup, /schemas entries.
-std::string subject_schema(const SubjectSchema& s);
-std::string subject_schemas(const std::vector<SubjectSchema>& list);
-// GET /schemas/ids/{id}: no subject or version; maxId when asked.
-std::string schema_string(const SubjectSchema& s, std::optional<int32_t> max_id);
-// GET /config (compatibilityLevel) or the PUT answer (compatibility).
-std::string config(const ConfigRecord& c, bool as_update);
-std::string compatibility(const CompatibilityResult& r, bool verbose);
-std::string error(const RegistryError& e);
-std::string strings(const std::vector<std::string>& list);
-std::string ints(const std::vector<int32_t>& list);
-std::string subject_versions(const std::vector<SubjectVersion>& list);
+std::string error_json(const RegistryError& error);
+std::string schema_json(const SubjectSchema& schema);
+std::string schemas_json(const std::vector<SubjectSchema>& schemas);
+std::string schema_string_json(const SubjectSchema& schema, std::optional<int32_t> max_id = std::nullopt);
+std::string register_json(const SubjectSchema& registered);
+std::string config_json(const ConfigRecord& config);         // Config: "compatibilityLevel"
+std::string config_update_json(const ConfigRecord& config);  // ConfigUpdateRequest: "compatibility"
+std::string mode_json(Mode mode);
+std::string compatibility_json(const CompatibilityResult& result, bool verbose);
+std::string subject_versions_json(const std::vector<SubjectVersion>& versions);
+std::string strings_json(const std::vector<std::string>& items);
+std::string ints_json(const std::vector<int32_t>& items);
 
-}  // namespace skiff::schemareg::json
+}  // namespace skiff::schemareg

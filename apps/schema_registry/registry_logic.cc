@@ -8,6 +8,7 @@ namespace {
 // Confluent's client SchemaReference.toString().
 std::string java_refs(const std::vector<schema::SchemaReference>& refs) {
   std::vector<std::string> items;
+  items.reserve(refs.size());
   for (const auto& r : refs) {
     items.push_back("{name='" + r.name + "', subject='" + r.subject + "', version=" + std::to_string(r.version) + "}");
   }
@@ -82,6 +83,15 @@ Expected<ParsedPtr, RegistryError> parse_source(ParseCache& parser, const Regist
 
 }  // namespace
 
+void push_tombstone(const RegistryState& state, const RecordKey& key, std::vector<Record>& out) {
+  out.push_back({key, Tombstone{}});
+  for (auto& raw : state.legacy_keys(key)) {
+    RecordKey form = key;
+    form.raw = std::move(raw);
+    out.push_back({std::move(form), Tombstone{}});
+  }
+}
+
 std::string java_list(const std::vector<std::string>& items) {
   std::string out = "[";
   for (size_t i = 0; i < items.size(); ++i) out += (i ? ", " : "") + items[i];
@@ -140,37 +150,46 @@ const SchemaRecord* find_under_subject(ParseCache& parser, const RegistryState& 
 
 namespace {
 
-// subject, its context's config subject (":.ctx:"), then global (nullopt).
+// Confluent's lookup order (InMemoryCache.config / mode): the subject, then
+// its context's top level (":.ctx:", the default context's is the global
+// one), then the ".__GLOBAL" context's.
 std::vector<std::optional<std::string>> scope_chain(const std::optional<std::string>& subject) {
-  std::vector<std::optional<std::string>> chain;
+  std::vector<std::optional<std::string>> chain{subject};
   if (subject) {
-    chain.push_back(*subject);
-    const auto ctx_subject = context_prefix(context_of(*subject));
-    if (!ctx_subject.empty() && ctx_subject != *subject) chain.push_back(ctx_subject);
+    const auto ctx = context_of(*subject);
+    chain.push_back(ctx == kDefaultContext ? std::nullopt : std::optional<std::string>(context_prefix(ctx)));
   }
-  chain.push_back(std::nullopt);
+  chain.emplace_back(context_prefix(kGlobalContext));
   return chain;
 }
 
 }  // namespace
 
-ConfigRecord config_in_scope(const RegistryState& state, const std::optional<std::string>& subject) {
-  std::optional<ConfigRecord> found;
+ConfigRecord config_in_scope(const RegistryState& state, const RegistryOptions& options,
+                             const std::optional<std::string>& subject) {
+  ConfigRecord out;
   for (const auto& s : scope_chain(subject)) {
-    const auto* c = state.config(s);
-    if (!c) continue;
-    if (!found) found = *c;
-    if (!found->compatibility_level && c->compatibility_level) found->compatibility_level = c->compatibility_level;
+    if (const auto* c = state.config(s)) {
+      out = *c;
+      break;
+    }
   }
-  ConfigRecord out = found.value_or(ConfigRecord{});
-  if (!out.compatibility_level || !parse_level(*out.compatibility_level)) {
-    out.compatibility_level = std::string(level_name(kDefaultCompatibility));
-  }
-  return out;
+  return with_level(std::move(out), options);
 }
 
-CompatibilityLevel level_in_scope(const RegistryState& state, const std::optional<std::string>& subject) {
-  return parse_level(*config_in_scope(state, subject).compatibility_level).value_or(kDefaultCompatibility);
+ConfigRecord with_level(ConfigRecord config, const RegistryOptions& options) {
+  if (!config.compatibility_level || !parse_level(*config.compatibility_level)) {
+    config.compatibility_level = std::string(level_name(options.default_compatibility));
+  }
+  return config;
+}
+
+std::vector<std::string> compatibility_lines(const RegistryState& state, const RegistryOptions& options,
+                                             const std::string& subject, const schema::ParsedSchema& candidate,
+                                             const std::vector<PreviousSchema>& previous) {
+  const auto config = config_in_scope(state, options, subject);
+  const auto level = parse_level(*config.compatibility_level).value_or(options.default_compatibility);
+  return registry_compatibility(level, config.validate_fields.value_or(options.validate_fields), candidate, previous);
 }
 
 Mode mode_in_scope(const RegistryState& state, const std::optional<std::string>& subject) {
@@ -199,12 +218,18 @@ std::optional<RegistryError> check_register_mode(const RegistryState& state, con
   return std::nullopt;
 }
 
-bool valid_subject(std::string_view subject) {
-  if (subject.empty()) return false;
-  for (const char c : subject) {
-    if (static_cast<unsigned char>(c) < 0x20) return false;
+bool valid_subject(std::string_view subject, bool config_or_mode) {
+  for (size_t i = 0; i < subject.size(); ++i) {
+    const auto c = static_cast<unsigned char>(subject[i]);
+    const bool c1 = c == 0xc2 && i + 1 < subject.size() && static_cast<unsigned char>(subject[i + 1]) <= 0x9f &&
+                    static_cast<unsigned char>(subject[i + 1]) >= 0x80;  // U+0080..U+009F
+    if (c < 0x20 || c == 0x7f || c1) return false;
   }
-  return true;
+  const auto prefix = context_prefix(context_of(subject));
+  const auto name = subject.substr(subject.substr(0, 3) == ":.:" ? 3 : prefix.size());
+  if (name == "__GLOBAL" || name == "__EMPTY") return false;
+  if (config_or_mode) return true;
+  return !name.empty() && name != "*" && context_of(subject) != ".__GLOBAL";
 }
 
 std::vector<const SchemaRecord*> live_versions(const RegistryState& state, std::string_view subject) {

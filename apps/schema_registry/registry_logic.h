@@ -45,18 +45,33 @@ const SchemaRecord* find_under_subject(ParseCache& parser, const RegistryState& 
                                        const std::vector<schema::SchemaReference>& refs, bool normalize,
                                        bool include_deleted);
 
-// The config / mode that applies to a subject (nullopt: global).
-ConfigRecord config_in_scope(const RegistryState& state, const std::optional<std::string>& subject);
-CompatibilityLevel level_in_scope(const RegistryState& state, const std::optional<std::string>& subject);
+// The config that applies to a subject (nullopt: global), looked up as
+// Confluent does: the subject's, its context's top level (the global one for
+// the default context), the ".__GLOBAL" context's. Its compatibilityLevel is
+// always set: the options' default where the config found has none.
+ConfigRecord config_in_scope(const RegistryState& state, const RegistryOptions& options,
+                             const std::optional<std::string>& subject);
+// A config with its compatibilityLevel set (Confluent's populateCompatibilityLevel).
+ConfigRecord with_level(ConfigRecord config, const RegistryOptions& options);
+// The mode that applies to a subject, looked up as the config is; READWRITE
+// where none is set.
 Mode mode_in_scope(const RegistryState& state, const std::optional<std::string>& subject);
+
+// The registry's check of `candidate` against `previous` (oldest first) at
+// the subject's level, with its trailer (registry_compatibility).
+std::vector<std::string> compatibility_lines(const RegistryState& state, const RegistryOptions& options,
+                                             const std::string& subject, const schema::ParsedSchema& candidate,
+                                             const std::vector<PreviousSchema>& previous);
 
 // 42205 when the subject's mode refuses writes (READONLY, READONLY_OVERRIDE).
 std::optional<RegistryError> refuse_if_read_only(const RegistryState& state, const std::optional<std::string>& subject);
 // The mode checks of a registration (Confluent's checkRegisterMode).
 std::optional<RegistryError> check_register_mode(const RegistryState& state, const std::string& subject, bool has_id);
 
-// Confluent's isValidSubject: not empty, no control characters.
-bool valid_subject(std::string_view subject);
+// Confluent's QualifiedSubject.isValidSubject: no ISO control characters,
+// not "__GLOBAL" or "__EMPTY"; for a registration also not empty, not "*",
+// not in the ".__GLOBAL" context (which only configs and modes name).
+bool valid_subject(std::string_view subject, bool config_or_mode = false);
 
 // The live versions of a subject, oldest first.
 std::vector<const SchemaRecord*> live_versions(const RegistryState& state, std::string_view subject);
@@ -79,6 +94,10 @@ std::function<void(std::optional<RegistryError>)> refuse(Reply<T> reply, Registr
   return
       [reply = std::move(reply), error = std::move(error)](std::optional<RegistryError>) { reply(unexpected(error)); };
 }
+
+// A delete of `key`'s entity: its tombstone, and one for each other byte
+// form the entity was read under (RegistryState::legacy_keys).
+void push_tombstone(const RegistryState& state, const RecordKey& key, std::vector<Record>& out);
 
 // Java's List.toString: "[a, b]".
 std::string java_list(const std::vector<std::string>& items);

@@ -52,12 +52,6 @@ Expected<T, RegistryError> wait_for(Start start) {
   return future.get();
 }
 
-Expected<JsonValue, RegistryError> body_of(const RouteCall& c) {
-  auto v = parse_json(c.request.body, 64);
-  if (!v) return unexpected(RegistryError{400, 400, "The request body is not JSON"});
-  return *v;
-}
-
 Expected<int32_t, RegistryError> id_of(const std::string& text) {
   int32_t id = 0;
   auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), id);
@@ -77,7 +71,7 @@ network::HttpResponse get_schema_by_id(RouteCall& c, const std::vector<std::stri
   if (!id) return error_response(id.error());
   const auto subject = opt_param(c, "subject");
   const std::optional<int32_t> max = flag(c, "fetchMaxId") ? std::optional(c.service.max_id(subject)) : std::nullopt;
-  return reply(c.service.schema_by_id(*id, subject), [&](const SubjectSchema& s) { return json::schema_string(s, max); });
+  return reply(c.service.schema_by_id(*id, subject), [&](const SubjectSchema& s) { return schema_string_json(s, max); });
 }
 
 network::HttpResponse get_schema_text_by_id(RouteCall& c, const std::vector<std::string>& a) {
@@ -89,62 +83,58 @@ network::HttpResponse get_schema_text_by_id(RouteCall& c, const std::vector<std:
 network::HttpResponse get_subjects_of_id(RouteCall& c, const std::vector<std::string>& a) {
   auto id = id_of(a[0]);
   if (!id) return error_response(id.error());
-  return reply(c.service.subjects_of_id(*id, opt_param(c, "subject"), flag(c, "deleted")), json::strings);
+  return reply(c.service.subjects_of_id(*id, opt_param(c, "subject"), flag(c, "deleted")), strings_json);
 }
 
 network::HttpResponse get_versions_of_id(RouteCall& c, const std::vector<std::string>& a) {
   auto id = id_of(a[0]);
   if (!id) return error_response(id.error());
-  return reply(c.service.versions_of_id(*id, opt_param(c, "subject"), flag(c, "deleted")), json::subject_versions);
+  return reply(c.service.versions_of_id(*id, opt_param(c, "subject"), flag(c, "deleted")), subject_versions_json);
 }
 
 network::HttpResponse get_schemas(RouteCall& c, const std::vector<std::string>&) {
   return ok_response(
-      json::subject_schemas(c.service.list_schemas(param(c, "subjectPrefix"), flag(c, "deleted"), flag(c, "latestOnly"))));
+      schemas_json(c.service.list_schemas(param(c, "subjectPrefix"), flag(c, "deleted"), flag(c, "latestOnly"))));
 }
 
 network::HttpResponse get_schema_types(RouteCall&, const std::vector<std::string>&) {
-  return ok_response(json::strings(RegistryService::schema_types()));
+  return ok_response(strings_json(RegistryService::schema_types()));
 }
 
 // --- /subjects --------------------------------------------------------------
 
 network::HttpResponse get_subjects(RouteCall& c, const std::vector<std::string>&) {
   return ok_response(
-      json::strings(c.service.list_subjects(param(c, "subjectPrefix"), flag(c, "deleted"), flag(c, "deletedOnly"))));
+      strings_json(c.service.list_subjects(param(c, "subjectPrefix"), flag(c, "deleted"), flag(c, "deletedOnly"))));
 }
 
 network::HttpResponse post_lookup(RouteCall& c, const std::vector<std::string>& a) {
-  auto body = body_of(c);
-  if (!body) return error_response(body.error());
-  auto in = json::schema_input(*body);
+  auto in = decode_schema_request(c.request.body);
   if (!in) return error_response(in.error());
-  return reply(c.service.lookup(a[0], *in, flag(c, "normalize"), flag(c, "deleted")), json::subject_schema);
+  return reply(c.service.lookup(a[0], *in, flag(c, "normalize"), flag(c, "deleted")), schema_json);
 }
 
 network::HttpResponse delete_subject(RouteCall& c, const std::vector<std::string>& a) {
   const bool permanent = flag(c, "permanent");
   auto r = wait_for<std::vector<int32_t>>([&](auto done) { c.service.delete_subject(a[0], permanent, done); });
-  return reply(r, json::ints);
+  return reply(r, ints_json);
 }
 
 network::HttpResponse get_versions(RouteCall& c, const std::vector<std::string>& a) {
-  return reply(c.service.list_versions(a[0], flag(c, "deleted"), flag(c, "deletedOnly")), json::ints);
+  return reply(c.service.list_versions(a[0], flag(c, "deleted"), flag(c, "deletedOnly")), ints_json);
 }
 
 network::HttpResponse post_register(RouteCall& c, const std::vector<std::string>& a) {
-  auto body = body_of(c);
-  if (!body) return error_response(body.error());
-  auto in = json::schema_input(*body);
+  auto in = decode_schema_request(c.request.body);
   if (!in) return error_response(in.error());
   const bool normalize = flag(c, "normalize");
   auto r = wait_for<SubjectSchema>(
       [&](auto done) { c.service.register_schema(a[0], std::move(*in), normalize, done); });
-  return reply(r, [](const SubjectSchema& s) { return "{\"id\":" + std::to_string(s.id) + "}"; });
+  return reply(r, register_json);
 }
 
 network::HttpResponse get_version(RouteCall& c, const std::vector<std::string>& a) {
-  return reply(c.service.get_version(a[0], a[1], flag(c, "deleted")), json::subject_schema);
+  return reply(c.service.get_version(a[0], a[1], flag(c, "deleted")), schema_json);
 }
 
 network::HttpResponse get_version_schema(RouteCall& c, const std::vector<std::string>& a) {
@@ -158,65 +148,57 @@ network::HttpResponse delete_version(RouteCall& c, const std::vector<std::string
 }
 
 network::HttpResponse get_referenced_by(RouteCall& c, const std::vector<std::string>& a) {
-  return reply(c.service.referenced_by(a[0], a[1], flag(c, "deleted")), json::ints);
+  return reply(c.service.referenced_by(a[0], a[1], flag(c, "deleted")), ints_json);
 }
 
 network::HttpResponse post_compatibility(RouteCall& c, const std::vector<std::string>& a) {
-  auto body = body_of(c);
-  if (!body) return error_response(body.error());
-  auto in = json::schema_input(*body);
+  auto in = decode_schema_request(c.request.body);
   if (!in) return error_response(in.error());
   const bool verbose = flag(c, "verbose");
   const auto version = a.size() > 1 ? std::optional(a[1]) : std::nullopt;
   return reply(c.service.check_compatibility(a[0], version, *in, flag(c, "normalize"), verbose),
-               [&](const CompatibilityResult& r) { return json::compatibility(r, verbose); });
+               [&](const CompatibilityResult& r) { return compatibility_json(r, verbose); });
 }
 
 // --- /config, /mode, /contexts, / -------------------------------------------
 
 network::HttpResponse get_config(RouteCall& c, const std::vector<std::string>& a) {
   return reply(c.service.get_config(subject_scope(a), flag(c, "defaultToGlobal")),
-               [](const ConfigRecord& r) { return json::config(r, false); });
+               [](const ConfigRecord& r) { return config_json(r); });
 }
 
 network::HttpResponse put_config(RouteCall& c, const std::vector<std::string>& a) {
-  auto body = body_of(c);
-  if (!body) return error_response(body.error());
-  auto update = json::config_update(*body);
+  auto update = decode_config_request(c.request.body);
   if (!update) return error_response(update.error());
   auto r = wait_for<ConfigRecord>(
       [&](auto done) { c.service.put_config(subject_scope(a), std::move(*update), done); });
-  return reply(r, [](const ConfigRecord& rec) { return json::config(rec, true); });
+  return reply(r, [](const ConfigRecord& rec) { return config_update_json(rec); });
 }
 
 network::HttpResponse delete_config(RouteCall& c, const std::vector<std::string>& a) {
   auto r = wait_for<ConfigRecord>([&](auto done) { c.service.delete_config(subject_scope(a), done); });
-  return reply(r, [](const ConfigRecord& rec) { return json::config(rec, false); });
+  return reply(r, [](const ConfigRecord& rec) { return config_json(rec); });
 }
 
-std::string mode_json(Mode m) { return "{\"mode\":\"" + std::string(mode_name(m)) + "\"}"; }
-
 network::HttpResponse get_mode(RouteCall& c, const std::vector<std::string>& a) {
-  return reply(c.service.get_mode(subject_scope(a), flag(c, "defaultToGlobal")), mode_json);
+  return reply(c.service.get_mode(subject_scope(a), flag(c, "defaultToGlobal")), [](Mode m) { return mode_json(m); });
 }
 
 network::HttpResponse put_mode(RouteCall& c, const std::vector<std::string>& a) {
-  auto body = body_of(c);
-  if (!body) return error_response(body.error());
-  auto mode = json::mode_update(*body);
+  auto mode = decode_mode_request(c.request.body);
   if (!mode) return error_response(mode.error());
   const bool force = flag(c, "force");
   auto r = wait_for<Mode>([&](auto done) { c.service.put_mode(subject_scope(a), *mode, force, done); });
-  return reply(r, mode_json);
+  return reply(r, [](Mode m) { return mode_json(m); });
 }
 
 network::HttpResponse delete_mode(RouteCall& c, const std::vector<std::string>& a) {
   auto r = wait_for<Mode>([&](auto done) { c.service.delete_mode(subject_scope(a), done); });
-  return reply(r, mode_json);
+  return reply(r, [](Mode m) { return mode_json(m); });
 }
 
 network::HttpResponse get_contexts(RouteCall& c, const std::vector<std::string>&) {
-  return ok_response(json::strings(c.service.contexts()));
+  return ok_response(strings_json(c.service.contexts()));
 }
 
 network::HttpResponse get_root(RouteCall&, const std::vector<std::string>&) { return ok_response("{}"); }

@@ -20,8 +20,8 @@ Expected<int32_t, RegistryError> parse_version(std::string_view text) {
   return v;
 }
 
-RegistryService::RegistryService(RecordLog& log, Parser parser)
-    : log_(log), parser_(parser ? std::move(parser) : Parser(schema::parse)) {}
+RegistryService::RegistryService(RecordLog& log, Parser parser, RegistryOptions options)
+    : log_(log), parser_(parser ? std::move(parser) : Parser(schema::parse)), options_(options) {}
 
 void RegistryService::apply(const Record& record) {
   std::unique_lock lock(state_mu_);
@@ -78,8 +78,32 @@ void RegistryService::pump() {
 
 namespace {
 
-std::string id_context(const std::optional<std::string>& subject) {
-  return subject ? context_of(normalize_subject(*subject)) : std::string(kDefaultContext);
+// Confluent's getSchemaKeyUsingContexts: the version of `subject` holding
+// the id; for an unqualified subject, else the same name in another context
+// holding it; else any version holding the id in the subject's context.
+std::optional<SubjectVersionKey> key_for_id(const RegistryState& state, int32_t id,
+                                            const std::optional<std::string>& subject) {
+  const auto s = subject ? normalize_subject(*subject) : std::string();
+  const auto ctx = context_of(s);
+  const auto in_ctx = state.versions_of_id(ctx, id);
+  for (const auto& k : in_ctx) {
+    if (k.first == s) return k;
+  }
+  if (!s.empty() && ctx == kDefaultContext) {
+    for (const auto& other : state.contexts()) {
+      const auto qualified = context_prefix(other) + s;
+      for (const auto& k : state.versions_of_id(other, id)) {
+        if (k.first == qualified) return k;
+      }
+    }
+  }
+  if (in_ctx.empty()) return std::nullopt;
+  return in_ctx.front();
+}
+
+std::string id_context(const RegistryState& state, int32_t id, const std::optional<std::string>& subject) {
+  const auto key = key_for_id(state, id, subject);
+  return key ? context_of(key->first) : context_of(subject ? normalize_subject(*subject) : std::string());
 }
 
 bool starts_with(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
@@ -89,14 +113,15 @@ bool starts_with(std::string_view s, std::string_view prefix) { return s.substr(
 Expected<SubjectSchema, RegistryError> RegistryService::schema_by_id(int32_t id,
                                                                      const std::optional<std::string>& subject) const {
   std::shared_lock lock(state_mu_);
-  const auto* rec = state_.by_id(id_context(subject), id);
+  const auto key = key_for_id(state_, id, subject);
+  const auto* rec = key ? state_.version(key->first, key->second) : nullptr;
   if (!rec) return unexpected(errors::schema_id_not_found(id));
   return *rec;
 }
 
 int32_t RegistryService::max_id(const std::optional<std::string>& subject) const {
   std::shared_lock lock(state_mu_);
-  return state_.max_id(id_context(subject));
+  return state_.max_id(context_of(subject ? normalize_subject(*subject) : std::string()));
 }
 
 Expected<std::vector<std::string>, RegistryError> RegistryService::subjects_of_id(
@@ -113,7 +138,7 @@ Expected<std::vector<std::string>, RegistryError> RegistryService::subjects_of_i
 Expected<std::vector<SubjectVersion>, RegistryError> RegistryService::versions_of_id(
     int32_t id, const std::optional<std::string>& subject, bool deleted) const {
   std::shared_lock lock(state_mu_);
-  const auto users = state_.versions_of_id(id_context(subject), id);
+  const auto users = state_.versions_of_id(id_context(state_, id, subject), id);
   if (users.empty()) return unexpected(errors::schema_not_found());
   std::vector<SubjectVersion> out;
   for (const auto& [s, v] : users) {
@@ -202,7 +227,7 @@ Expected<SubjectSchema, RegistryError> RegistryService::lookup(std::string_view 
   const auto s = normalize_subject(subject);
   std::shared_lock lock(state_mu_);
   if (!state_.has_subject(s, deleted)) return unexpected(errors::subject_not_found(s));
-  normalize = normalize || logic::config_in_scope(state_, s).normalize.value_or(false);
+  normalize = normalize || logic::config_in_scope(state_, options_, s).normalize.value_or(false);
   auto parsed = logic::parse_input(parser_, state_, s, input);
   if (!parsed) return unexpected(parsed.error());
   const auto* rec = logic::find_under_subject(parser_, state_, s, **parsed, input.references, normalize, deleted);
@@ -240,9 +265,7 @@ Expected<CompatibilityResult, RegistryError> RegistryService::check_compatibilit
     parsed.push_back(std::move(*p));
     previous.push_back({parsed.back().get(), rec->version});
   }
-  const auto config = logic::config_in_scope(state_, s);
-  auto lines = registry_compatibility(logic::level_in_scope(state_, s), config.validate_fields.value_or(false),
-                                      **candidate, previous);
+  auto lines = logic::compatibility_lines(state_, options_, s, **candidate, previous);
   CompatibilityResult result{lines.empty(), {}};
   if (verbose) result.messages = std::move(lines);
   return result;
@@ -251,11 +274,11 @@ Expected<CompatibilityResult, RegistryError> RegistryService::check_compatibilit
 Expected<ConfigRecord, RegistryError> RegistryService::get_config(const std::optional<std::string>& subject,
                                                                   bool default_to_global) const {
   std::shared_lock lock(state_mu_);
-  if (!subject) return logic::config_in_scope(state_, std::nullopt);
+  if (!subject) return logic::config_in_scope(state_, options_, std::nullopt);
   const auto s = normalize_subject(*subject);
-  if (const auto* c = state_.config(s)) return *c;
+  if (const auto* c = state_.config(s)) return logic::with_level(*c, options_);
   if (!default_to_global) return unexpected(errors::subject_compatibility_not_configured(s));
-  return logic::config_in_scope(state_, s);
+  return logic::config_in_scope(state_, options_, s);
 }
 
 Expected<Mode, RegistryError> RegistryService::get_mode(const std::optional<std::string>& subject,

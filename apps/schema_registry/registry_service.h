@@ -18,9 +18,13 @@
 // Threads: any thread may call any method. The state is guarded by a
 // shared_mutex: reads take it shared (concurrent with each other and with a
 // write in flight, which has not changed the state yet), applying durable
-// records takes it exclusive. Callbacks run on the thread that calls the
-// RecordLog's `durable` (or the caller's, when no append is needed), with no
-// lock held; a callback may call the service again.
+// records takes it exclusive. A write's callback runs with no lock held, on
+// the thread that calls the RecordLog's `durable` for it or for the write
+// before it (the queue moves on from there), or on the caller's thread when
+// the queue was idle and nothing needs appending (a validation error, a
+// schema already registered); a callback may call the service again.
+// Errors found before queuing (an invalid subject, level) are answered at
+// once on the caller's thread.
 #pragma once
 
 #include <deque>
@@ -50,6 +54,15 @@ class RecordLog {
  public:
   virtual ~RecordLog() = default;
   virtual void append(std::vector<Record> records, std::function<void(std::optional<RegistryError>)> durable) = 0;
+};
+
+// The registry's own settings (Confluent's schema.compatibility.level,
+// schema.validate.fields, mode.mutability): what applies where `_schemas`
+// sets nothing.
+struct RegistryOptions {
+  CompatibilityLevel default_compatibility = kDefaultCompatibility;
+  bool validate_fields = false;
+  bool mode_mutability = true;  // false: PUT and DELETE /mode are 42205 "Mode changes are not allowed"
 };
 
 // The body of a register, lookup or compatibility request
@@ -87,18 +100,20 @@ Expected<int32_t, RegistryError> parse_version(std::string_view text);
 
 class RegistryService {
  public:
-  explicit RegistryService(RecordLog& log, Parser parser = {});
+  explicit RegistryService(RecordLog& log, Parser parser = {}, RegistryOptions options = {});
 
   // Replay of `_schemas` at start (and any record read from it later).
   void apply(const Record& record);
 
   // --- reads ---
-  // GET /schemas/ids/{id}[?subject=] (and /schema): the schema of an id in
-  // the subject's context (the default context without one).
+  // GET /schemas/ids/{id}[?subject=] (and /schema): the schema of an id, as
+  // Confluent finds it: the subject's own version holding the id, else (an
+  // unqualified subject) the same name in another context holding it, else
+  // any version holding it in the subject's context (the default without one).
   Expected<SubjectSchema, RegistryError> schema_by_id(int32_t id, const std::optional<std::string>& subject) const;
   // GET /schemas/ids/{id}?fetchMaxId=true: the highest id of the context.
   int32_t max_id(const std::optional<std::string>& subject) const;
-  // GET /schemas/ids/{id}/subjects and /versions.
+  // GET /schemas/ids/{id}/subjects and /versions, in the context found as above.
   Expected<std::vector<std::string>, RegistryError> subjects_of_id(int32_t id,
                                                                    const std::optional<std::string>& subject,
                                                                    bool deleted) const;
@@ -129,7 +144,9 @@ class RegistryService {
                                                                    const std::optional<std::string>& version,
                                                                    const SchemaInput& input, bool normalize,
                                                                    bool verbose) const;
-  // GET /config[/{s}]?defaultToGlobal=: compatibilityLevel always set.
+  // GET /config[/{s}]?defaultToGlobal=: a subject's own config as stored;
+  // otherwise (global, or defaultToGlobal) the one in scope, its
+  // compatibilityLevel set (the options' default when nothing sets it).
   Expected<ConfigRecord, RegistryError> get_config(const std::optional<std::string>& subject,
                                                    bool default_to_global) const;
   // GET /mode[/{s}]?defaultToGlobal=
@@ -141,17 +158,18 @@ class RegistryService {
   // POST /subjects/{s}/versions?normalize=
   void register_schema(std::string subject, SchemaInput input, bool normalize, Reply<SubjectSchema> reply);
   // DELETE /subjects/{s}?permanent=: the versions deleted.
-  void delete_subject(std::string subject, bool permanent, Reply<std::vector<int32_t>> reply);
+  void delete_subject(const std::string& subject, bool permanent, Reply<std::vector<int32_t>> reply);
   // DELETE /subjects/{s}/versions/{v}?permanent=: the version deleted.
-  void delete_version(std::string subject, std::string version, bool permanent, Reply<int32_t> reply);
-  // PUT /config[/{s}]: absent members keep their value; answers the request's members.
+  void delete_version(const std::string& subject, std::string version, bool permanent, Reply<int32_t> reply);
+  // PUT /config[/{s}]: members absent from `update` keep their value
+  // (Confluent's ConfigValue.update); answers the config as written.
   void put_config(std::optional<std::string> subject, ConfigRecord update, Reply<ConfigRecord> reply);
   // DELETE /config[/{s}]: the config removed.
-  void delete_config(std::optional<std::string> subject, Reply<ConfigRecord> reply);
+  void delete_config(const std::optional<std::string>& subject, Reply<ConfigRecord> reply);
   // PUT /mode[/{s}]?force=
   void put_mode(std::optional<std::string> subject, std::string mode, bool force, Reply<Mode> reply);
   // DELETE /mode[/{s}]: the mode removed.
-  void delete_mode(std::optional<std::string> subject, Reply<Mode> reply);
+  void delete_mode(const std::optional<std::string>& subject, Reply<Mode> reply);
 
  private:
   struct Plan {
@@ -164,16 +182,17 @@ class RegistryService {
   void pump();
 
   Plan plan_register(const RegistryState& s, const std::string& subject, const SchemaInput& input, bool normalize,
-                     Reply<SubjectSchema> reply) const;
+                     const Reply<SubjectSchema>& reply) const;
   Plan plan_delete_subject(const RegistryState& s, const std::string& subject, bool permanent,
-                           Reply<std::vector<int32_t>> reply) const;
+                           const Reply<std::vector<int32_t>>& reply) const;
   Plan plan_delete_version(const RegistryState& s, const std::string& subject, const std::string& version,
-                           bool permanent, Reply<int32_t> reply) const;
+                           bool permanent, const Reply<int32_t>& reply) const;
   Plan plan_put_mode(const RegistryState& s, const std::optional<std::string>& subject, const std::string& mode,
-                     bool force, Reply<Mode> reply) const;
+                     bool force, const Reply<Mode>& reply) const;
 
   RecordLog& log_;
   mutable ParseCache parser_;
+  RegistryOptions options_;
   mutable std::shared_mutex state_mu_;
   RegistryState state_;
   std::mutex queue_mu_;

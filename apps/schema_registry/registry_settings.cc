@@ -44,6 +44,8 @@ ConfigRecord merge(const ConfigRecord* old, const ConfigRecord& update) {
   return c;
 }
 
+RegistryError mode_changes_not_allowed() { return errors::operation_not_permitted("Mode changes are not allowed"); }
+
 std::string upper(std::string s) {
   std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::toupper(c); });
   return s;
@@ -52,7 +54,7 @@ std::string upper(std::string s) {
 }  // namespace
 
 void RegistryService::put_config(std::optional<std::string> subject, ConfigRecord update, Reply<ConfigRecord> reply) {
-  if (subject && !logic::valid_subject(*subject)) return reply(unexpected(errors::invalid_subject(*subject)));
+  if (subject && !logic::valid_subject(*subject, true)) return reply(unexpected(errors::invalid_subject(*subject)));
   if (update.compatibility_level) {
     const auto level = parse_level(*update.compatibility_level);
     if (!level) return reply(unexpected(errors::invalid_compatibility_level()));
@@ -69,19 +71,22 @@ void RegistryService::put_config(std::optional<std::string> subject, ConfigRecor
   });
 }
 
-void RegistryService::delete_config(std::optional<std::string> subject, Reply<ConfigRecord> reply) {
-  submit([subject = scope_subject(subject), reply = std::move(reply)](const RegistryState& s) -> Plan {
+void RegistryService::delete_config(const std::optional<std::string>& subject, Reply<ConfigRecord> reply) {
+  submit([this, subject = scope_subject(subject), reply = std::move(reply)](const RegistryState& s) -> Plan {
     const auto* old = s.config(subject);
     if (subject && !old) return {{}, refuse(reply, errors::subject_not_found(*subject))};
     if (auto e = logic::refuse_if_read_only(s, subject)) return {{}, refuse(reply, *e)};
-    ConfigRecord answered = old ? *old : logic::config_in_scope(s, std::nullopt);
+    ConfigRecord answered = old ? *old : logic::config_in_scope(s, options_, std::nullopt);
     answered.subject.reset();
-    return {{Record{config_key(subject), Tombstone{}}}, answer(reply, answered)};
+    Plan plan{{}, answer(reply, answered)};
+    logic::push_tombstone(s, config_key(subject), plan.records);
+    return plan;
   });
 }
 
 void RegistryService::put_mode(std::optional<std::string> subject, std::string mode, bool force, Reply<Mode> reply) {
-  if (subject && !logic::valid_subject(*subject)) return reply(unexpected(errors::invalid_subject(*subject)));
+  if (subject && !logic::valid_subject(*subject, true)) return reply(unexpected(errors::invalid_subject(*subject)));
+  if (!options_.mode_mutability) return reply(unexpected(mode_changes_not_allowed()));
   submit([this, subject = scope_subject(subject), mode = upper(std::move(mode)), force,
           reply = std::move(reply)](const RegistryState& s) { return plan_put_mode(s, subject, mode, force, reply); });
 }
@@ -89,10 +94,11 @@ void RegistryService::put_mode(std::optional<std::string> subject, std::string m
 // IMPORT needs no live subject in scope (unless forced): what is soft-deleted
 // is hard-deleted, then a CLEAR_SUBJECT, as Confluent's setMode does.
 RegistryService::Plan RegistryService::plan_put_mode(const RegistryState& s, const std::optional<std::string>& subject,
-                                                     const std::string& name, bool force, Reply<Mode> reply) const {
+                                                     const std::string& name, bool force,
+                                                     const Reply<Mode>& reply) const {
   const auto mode = parse_mode(name);
   if (!mode) return {{}, refuse(reply, errors::invalid_mode())};
-  if (*mode == Mode::kForward && subject) {
+  if (*mode == Mode::kForward && subject && *subject != context_prefix(kGlobalContext)) {
     return {{}, refuse(reply, errors::invalid_mode("Forward mode only supported on global level"))};
   }
   Plan plan;
@@ -108,7 +114,7 @@ RegistryService::Plan RegistryService::plan_put_mode(const RegistryState& s, con
       }
       for (const auto& [v, rec] : *s.versions(sub)) {
         if (!s.referrers(sub, v).empty()) return {{}, refuse(reply, errors::reference_exists(sub, v))};
-        plan.records.push_back({schema_key(sub, v), Tombstone{}});
+        logic::push_tombstone(s, schema_key(sub, v), plan.records);
       }
     }
     if (!in_scope.empty()) plan.records.push_back({clear_subject_key(subject), ClearSubjectRecord{subject}});
@@ -118,11 +124,14 @@ RegistryService::Plan RegistryService::plan_put_mode(const RegistryState& s, con
   return plan;
 }
 
-void RegistryService::delete_mode(std::optional<std::string> subject, Reply<Mode> reply) {
+void RegistryService::delete_mode(const std::optional<std::string>& subject, Reply<Mode> reply) {
+  if (!options_.mode_mutability) return reply(unexpected(mode_changes_not_allowed()));
   submit([subject = scope_subject(subject), reply = std::move(reply)](const RegistryState& s) -> Plan {
     const auto old = s.mode(subject);
     if (subject && !old) return {{}, refuse(reply, errors::subject_not_found(*subject))};
-    return {{Record{mode_key(subject), Tombstone{}}}, answer(reply, old.value_or(Mode::kReadWrite))};
+    Plan plan{{}, answer(reply, old.value_or(Mode::kReadWrite))};
+    logic::push_tombstone(s, mode_key(subject), plan.records);
+    return plan;
   });
 }
 

@@ -71,8 +71,19 @@ std::string content_key(schema::SchemaType type, std::string_view text,
   return key;
 }
 
+bool same_content(const SchemaRecord& stored, schema::SchemaType type, std::string_view text,
+                  const std::vector<schema::SchemaReference>& refs) {
+  if (stored.type != type || stored.schema != text || stored.references.size() != refs.size()) return false;
+  for (size_t i = 0; i < refs.size(); ++i) {
+    const auto& a = stored.references[i];
+    if (a.name != refs[i].name || a.subject != refs[i].subject || a.version != refs[i].version) return false;
+  }
+  return true;
+}
+
 void RegistryState::apply(const Record& record) {
   const auto& key = record.key;
+  if (!key.raw.empty()) note_raw_key(key, std::holds_alternative<Tombstone>(record.value));
   switch (key.type) {
     case KeyType::kSchema:
       if (const auto* s = std::get_if<SchemaRecord>(&record.value)) {
@@ -123,20 +134,19 @@ void RegistryState::remove_schema(const std::string& subject, int32_t version) {
 void RegistryState::index(const SchemaRecord& value, bool add) {
   auto& ctx = ids_[context_of(value.subject)];
   const SubjectVersionKey self{value.subject, value.version};
-  const auto content = content_key(value.type, value.schema, value.references);
+  const auto hash = std::hash<std::string>{}(content_key(value.type, value.schema, value.references));
   if (add) {
     ctx.max_id = std::max(ctx.max_id, value.id);
     ctx.users[value.id].insert(self);
-    ctx.by_content.emplace(content, value.id);
-  } else {
-    auto users = ctx.users.find(value.id);
-    if (users != ctx.users.end()) {
-      users->second.erase(self);
-      if (users->second.empty()) {
-        ctx.users.erase(users);
-        const auto c = ctx.by_content.find(content);
-        if (c != ctx.by_content.end() && c->second == value.id) ctx.by_content.erase(c);
-      }
+    auto& ids = ctx.by_content[hash];
+    if (std::find(ids.begin(), ids.end(), value.id) == ids.end()) ids.push_back(value.id);
+  } else if (auto users = ctx.users.find(value.id); users != ctx.users.end()) {
+    users->second.erase(self);
+    if (users->second.empty()) {
+      ctx.users.erase(users);
+      auto& ids = ctx.by_content[hash];
+      ids.erase(std::remove(ids.begin(), ids.end(), value.id), ids.end());
+      if (ids.empty()) ctx.by_content.erase(hash);
     }
   }
   for (const auto& ref : value.references) {
@@ -249,9 +259,13 @@ std::optional<int32_t> RegistryState::find_id(std::string_view context, schema::
                                               const std::vector<schema::SchemaReference>& refs) const {
   const auto ctx = ids_.find(context);
   if (ctx == ids_.end()) return std::nullopt;
-  const auto it = ctx->second.by_content.find(content_key(type, text, refs));
+  const auto it = ctx->second.by_content.find(std::hash<std::string>{}(content_key(type, text, refs)));
   if (it == ctx->second.by_content.end()) return std::nullopt;
-  return it->second;
+  for (const auto id : it->second) {
+    const auto* stored = by_id(context, id);
+    if (stored && same_content(*stored, type, text, refs)) return id;
+  }
+  return std::nullopt;
 }
 
 std::vector<const SchemaRecord*> RegistryState::schemas_in(std::string_view context) const {
@@ -280,6 +294,28 @@ std::optional<Mode> RegistryState::mode(const std::optional<std::string>& subjec
   if (!subject) return global_mode_;
   const auto it = modes_.find(*subject);
   return it == modes_.end() ? std::nullopt : std::optional<Mode>(it->second);
+}
+
+void RegistryState::note_raw_key(const RecordKey& key, bool deleted) {
+  RecordKey canonical = key;
+  canonical.raw.clear();
+  const auto id = encode_key(canonical);
+  if (!deleted) {
+    legacy_keys_[id].insert(key.raw);
+    return;
+  }
+  const auto it = legacy_keys_.find(id);
+  if (it == legacy_keys_.end()) return;
+  it->second.erase(key.raw);
+  if (it->second.empty()) legacy_keys_.erase(it);
+}
+
+std::vector<std::string> RegistryState::legacy_keys(const RecordKey& key) const {
+  RecordKey canonical = key;
+  canonical.raw.clear();
+  const auto it = legacy_keys_.find(encode_key(canonical));
+  if (it == legacy_keys_.end()) return {};
+  return {it->second.begin(), it->second.end()};
 }
 
 std::vector<std::string> RegistryState::contexts() const {

@@ -24,6 +24,7 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -36,6 +37,9 @@ std::string_view mode_name(Mode m);
 std::optional<Mode> parse_mode(std::string_view name);  // upper case, as Confluent's Mode enum
 
 inline constexpr std::string_view kDefaultContext = ".";
+// Confluent's global context: its top-level config and mode apply to every
+// context that sets none (":.__GLOBAL:").
+inline constexpr std::string_view kGlobalContext = ".__GLOBAL";
 
 // ".ctx" for ":.ctx:name" (and for the context-level subject ":.ctx:"), "." otherwise.
 std::string context_of(std::string_view subject);
@@ -82,6 +86,10 @@ class RegistryState {
 
   // "." first, then every context that has a subject or a CONTEXT record, sorted.
   std::vector<std::string> contexts() const;
+  // The other byte forms (RecordKey::raw) under which records of this key's
+  // entity were read and not yet deleted: a delete tombstones each of them.
+  std::vector<std::string> legacy_keys(const RecordKey& key) const;
+
   // Whether a CONTEXT record named the context.
   bool context_declared(std::string_view context) const { return declared_contexts_.count(context) > 0; }
 
@@ -89,7 +97,9 @@ class RegistryState {
   struct ContextIds {
     int32_t max_id = 0;
     std::map<int32_t, std::set<SubjectVersionKey>> users;
-    std::map<std::string, int32_t> by_content;
+    // hash of content_key() -> the ids with that hash, first registered first
+    // (the text is kept once, in the versions; a hit is compared in full).
+    std::unordered_map<size_t, std::vector<int32_t>> by_content;
   };
   void put_schema(const RecordKey& key, const SchemaRecord& value);
   void remove_schema(const std::string& subject, int32_t version);
@@ -98,6 +108,7 @@ class RegistryState {
   void clear_subject(const std::optional<std::string>& subject);
   void apply_config(const RecordKey& key, const RecordValue& value);
   void apply_mode(const RecordKey& key, const RecordValue& value);
+  void note_raw_key(const RecordKey& key, bool deleted);
 
   std::map<std::string, std::map<int32_t, SchemaRecord>, std::less<>> subjects_;
   std::map<std::string, ContextIds, std::less<>> ids_;
@@ -107,10 +118,14 @@ class RegistryState {
   std::optional<Mode> global_mode_;
   std::map<std::string, Mode, std::less<>> modes_;
   std::set<std::string, std::less<>> declared_contexts_;
+  std::map<std::string, std::set<std::string>> legacy_keys_;  // canonical key bytes -> raw forms
 };
 
 // The dedup key of a schema in its context: type, text, references.
 std::string content_key(schema::SchemaType type, std::string_view text,
                         const std::vector<schema::SchemaReference>& refs);
+// Whether a stored schema has this type, text and references.
+bool same_content(const SchemaRecord& stored, schema::SchemaType type, std::string_view text,
+                  const std::vector<schema::SchemaReference>& refs);
 
 }  // namespace skiff::schemareg

@@ -26,7 +26,8 @@ struct Candidate {
 
 // Confluent's isCompatibleWithPrevious against the live versions; the 409 when not.
 std::optional<RegistryError> check_against_previous(ParseCache& parser, const RegistryState& s,
-                                                    const std::string& subject, const schema::ParsedSchema& parsed) {
+                                                    const RegistryOptions& options, const std::string& subject,
+                                                    const schema::ParsedSchema& parsed) {
   std::vector<ParsedPtr> kept;
   std::vector<PreviousSchema> previous;
   for (const auto* rec : logic::live_versions(s, subject)) {
@@ -35,9 +36,7 @@ std::optional<RegistryError> check_against_previous(ParseCache& parser, const Re
     kept.push_back(std::move(*p));
     previous.push_back({kept.back().get(), rec->version});
   }
-  const auto config = logic::config_in_scope(s, subject);
-  const auto lines = registry_compatibility(logic::level_in_scope(s, subject), config.validate_fields.value_or(false),
-                                            parsed, previous);
+  const auto lines = logic::compatibility_lines(s, options, subject, parsed, previous);
   if (lines.empty()) return std::nullopt;
   return errors::incompatible_schema(subject, logic::java_list(lines));
 }
@@ -49,7 +48,7 @@ Expected<int32_t, RegistryError> choose_id(const RegistryState& s, const Candida
   const auto& refs = c.input->references;
   if (c.input->id && *c.input->id >= 0) {
     const auto* holder = s.by_id(ctx, *c.input->id);
-    if (holder && content_key(holder->type, holder->schema, holder->references) != content_key(c.type, c.text, refs)) {
+    if (holder && !same_content(*holder, c.type, c.text, refs)) {
       return unexpected(errors::operation_not_permitted("Overwrite new schema with id " + std::to_string(*c.input->id) +
                                                         " in context " + ctx + " is not permitted."));
     }
@@ -63,7 +62,7 @@ Expected<int32_t, RegistryError> choose_id(const RegistryState& s, const Candida
 void tombstone_same_id(const RegistryState& s, const SchemaRecord& rec, std::vector<Record>& out) {
   for (const auto& [v, old] : *s.versions(rec.subject)) {
     if (old.deleted && old.id == rec.id && v < rec.version && s.referrers(rec.subject, v).empty()) {
-      out.push_back({schema_key(rec.subject, v), Tombstone{}});
+      logic::push_tombstone(s, schema_key(rec.subject, v), out);
     }
   }
 }
@@ -121,10 +120,10 @@ void RegistryService::register_schema(std::string subject, SchemaInput input, bo
 
 RegistryService::Plan RegistryService::plan_register(const RegistryState& s, const std::string& raw_subject,
                                                      const SchemaInput& input, bool normalize,
-                                                     Reply<SubjectSchema> reply) const {
+                                                     const Reply<SubjectSchema>& reply) const {
   if (!logic::valid_subject(raw_subject)) return {{}, refuse(reply, errors::invalid_subject(raw_subject))};
   const auto subject = normalize_subject(raw_subject);
-  normalize = normalize || logic::config_in_scope(s, subject).normalize.value_or(false);
+  normalize = normalize || logic::config_in_scope(s, options_, subject).normalize.value_or(false);
   auto parsed = logic::parse_input(parser_, s, subject, input);
   if (!parsed) return {{}, refuse(reply, parsed.error())};
   const auto* existing = logic::find_under_subject(parser_, s, subject, **parsed, input.references, normalize, false);
@@ -135,7 +134,7 @@ RegistryService::Plan RegistryService::plan_register(const RegistryState& s, con
   const auto version = choose_version(s, subject, input, importing);
   if (!version) return {{}, refuse(reply, version.error())};
   if (!importing) {
-    if (auto e = check_against_previous(parser_, s, subject, **parsed)) return {{}, refuse(reply, *e)};
+    if (auto e = check_against_previous(parser_, s, options_, subject, **parsed)) return {{}, refuse(reply, *e)};
   }
   SchemaRecord rec{subject,
                    *version,
@@ -159,14 +158,15 @@ RegistryService::Plan RegistryService::plan_register(const RegistryState& s, con
   return plan;
 }
 
-void RegistryService::delete_subject(std::string subject, bool permanent, Reply<std::vector<int32_t>> reply) {
+void RegistryService::delete_subject(const std::string& subject, bool permanent, Reply<std::vector<int32_t>> reply) {
   submit([this, subject = normalize_subject(subject), permanent, reply = std::move(reply)](const RegistryState& s) {
     return plan_delete_subject(s, subject, permanent, reply);
   });
 }
 
 RegistryService::Plan RegistryService::plan_delete_subject(const RegistryState& s, const std::string& subject,
-                                                           bool permanent, Reply<std::vector<int32_t>> reply) const {
+                                                           bool permanent,
+                                                           const Reply<std::vector<int32_t>>& reply) const {
   if (auto e = logic::refuse_if_read_only(s, subject)) return {{}, refuse(reply, *e)};
   if (!s.has_subject(subject, true)) return {{}, refuse(reply, errors::subject_not_found(subject))};
   const bool live = s.has_subject(subject, false);
@@ -183,16 +183,17 @@ RegistryService::Plan RegistryService::plan_delete_subject(const RegistryState& 
     plan.records.push_back({delete_subject_key(subject), DeleteSubjectRecord{subject, versions.back()}});
   } else {
     for (auto it = versions.rbegin(); it != versions.rend(); ++it) {
-      plan.records.push_back({schema_key(subject, *it), Tombstone{}});
+      logic::push_tombstone(s, schema_key(subject, *it), plan.records);
     }
-    if (s.mode(subject)) plan.records.push_back({mode_key(subject), Tombstone{}});
-    if (s.config(subject)) plan.records.push_back({config_key(subject), Tombstone{}});
+    if (s.mode(subject)) logic::push_tombstone(s, mode_key(subject), plan.records);
+    if (s.config(subject)) logic::push_tombstone(s, config_key(subject), plan.records);
   }
   plan.finish = answer(reply, versions);
   return plan;
 }
 
-void RegistryService::delete_version(std::string subject, std::string version, bool permanent, Reply<int32_t> reply) {
+void RegistryService::delete_version(const std::string& subject, std::string version, bool permanent,
+                                     Reply<int32_t> reply) {
   submit([this, subject = normalize_subject(subject), version = std::move(version), permanent,
           reply = std::move(reply)](const RegistryState& s) {
     return plan_delete_version(s, subject, version, permanent, reply);
@@ -201,7 +202,7 @@ void RegistryService::delete_version(std::string subject, std::string version, b
 
 RegistryService::Plan RegistryService::plan_delete_version(const RegistryState& s, const std::string& subject,
                                                            const std::string& version, bool permanent,
-                                                           Reply<int32_t> reply) const {
+                                                           const Reply<int32_t>& reply) const {
   const auto found = version_to_delete(s, subject, version, permanent);
   if (!found) return {{}, refuse(reply, found.error())};
   const SchemaRecord& rec = **found;
@@ -216,10 +217,10 @@ RegistryService::Plan RegistryService::plan_delete_version(const RegistryState& 
     deleted.deleted = true;
     plan.records.push_back({schema_key(subject, rec.version), deleted});
   } else {
-    plan.records.push_back({schema_key(subject, rec.version), Tombstone{}});
+    logic::push_tombstone(s, schema_key(subject, rec.version), plan.records);
     if (s.versions(subject)->size() == 1) {
-      if (s.mode(subject)) plan.records.push_back({mode_key(subject), Tombstone{}});
-      if (s.config(subject)) plan.records.push_back({config_key(subject), Tombstone{}});
+      if (s.mode(subject)) logic::push_tombstone(s, mode_key(subject), plan.records);
+      if (s.config(subject)) logic::push_tombstone(s, config_key(subject), plan.records);
     }
   }
   plan.finish = answer(reply, rec.version);

@@ -297,6 +297,12 @@ Expected<RecordValue, DecodeError> decode_object_value(const RecordKey& key, con
 
 }  // namespace
 
+RawJson to_raw_json(const JsonValue& value) {
+  RawJson raw;
+  append_json(raw.text, value);
+  return raw;
+}
+
 std::string_view key_type_name(KeyType t) {
   switch (t) {
     case KeyType::kSchema:
@@ -320,6 +326,7 @@ std::string_view key_type_name(KeyType t) {
 }
 
 std::string encode_key(const RecordKey& key) {
+  if (!key.raw.empty()) return key.raw;
   ObjectText o;
   o.str("keytype", key.type == KeyType::kOther ? std::string_view(key.type_name) : key_type_name(key.type));
   if (key.type == KeyType::kContext) {
@@ -400,6 +407,7 @@ Expected<RecordKey, DecodeError> decode_key(std::string_view bytes) {
     }
     key.version = *version;
   }
+  if (encode_key(key) != bytes) key.raw = std::string(bytes);
   return key;
 }
 

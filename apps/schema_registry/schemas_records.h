@@ -44,6 +44,10 @@
 #include "common/expected.h"
 #include "schema/format/schema_format.h"
 
+namespace skiff {
+struct JsonValue;
+}
+
 namespace skiff::schemareg {
 
 enum class KeyType { kSchema, kConfig, kMode, kNoop, kDeleteSubject, kClearSubject, kContext, kOther };
@@ -56,6 +60,11 @@ struct RecordKey {
   int32_t magic = 0;                   // 1 for SCHEMA, 0 for the others
   std::string context;                 // CONTEXT keys: the context (".ctx")
   std::string type_name;               // kOther: the keytype as written
+  // The bytes as read when they differ from what encode_key writes
+  // (Karapace's member order, "subject":null of Confluent before 6.2,
+  // spacing); encode_key then writes these bytes, so a tombstone compacts
+  // the record it deletes.
+  std::string raw;
 };
 
 // A JSON value kept as its compact text (metadata, ruleSet: the registry
@@ -63,6 +72,8 @@ struct RecordKey {
 struct RawJson {
   std::string text;
 };
+// A parsed JSON value as compact text (Jackson's escaping, numbers as written).
+RawJson to_raw_json(const JsonValue& value);
 
 struct SchemaRecord {
   std::string subject;
@@ -135,7 +146,8 @@ struct DecodeError {
   std::string message;
 };
 
-// Keys and values of the kinds above, as Confluent writes them.
+// Keys and values of the kinds above, as Confluent writes them (a key's
+// `raw` bytes when set).
 std::string encode_key(const RecordKey& key);
 std::optional<std::string> encode_value(const RecordValue& value);
 EncodedRecord encode(const Record& record);

@@ -69,7 +69,13 @@ TEST_CASE("register: invalid schemas and subjects", "[schemareg][service]") {
   REQUIRE_FALSE(subject);
   CHECK(subject.error().error_code == 42208);
   CHECK(subject.error().message == "The specified subject '' is not a valid.");
+  for (const std::string bad_subject :
+       {"__GLOBAL", "*", "a\x01", "a\xc2\x85", ":.ctx:", ":.__GLOBAL:a", ":.x:__EMPTY"}) {
+    CHECK(r.reg(bad_subject, "x:int").error().error_code == 42208);
+  }
+  CHECK(r.put_level(std::string("__GLOBAL"), "NONE").error().error_code == 42208);
   CHECK(r.log.appends == 0);
+  CHECK(r.reg("a\xc3\xa9", "x:int"));  // not a control character
 }
 
 TEST_CASE("get a version: latest, -1, numbers, 40401, 40402, 42202", "[schemareg][service]") {
@@ -229,6 +235,14 @@ TEST_CASE("contexts: ids per context, qualified subjects, the subject parameter"
   CHECK(r.svc.schema_by_id(1, std::nullopt)->schema == "x:int");
   CHECK(r.svc.schema_by_id(1, std::string(":.ctx:anything"))->schema == "q:int");
   CHECK(r.svc.contexts() == std::vector<std::string>{".", ".ctx"});
+  // An unqualified subject finds the id under the same name in another context.
+  CHECK(r.svc.schema_by_id(2, std::string("b"))->subject == "b");
+  CHECK(r.svc.schema_by_id(1, std::string("a"))->schema == "x:int");
+  CHECK(r.svc.schema_by_id(1, std::string("a"))->subject == "a");
+  REQUIRE(r.reg(":.ctx:only", "o:int"));
+  CHECK(r.svc.schema_by_id(3, std::string("only"))->subject == ":.ctx:only");
+  CHECK(*r.svc.subjects_of_id(3, std::string("only"), false) == std::vector<std::string>{":.ctx:only"});
+  CHECK(r.svc.schema_by_id(3, std::nullopt).error().error_code == 40403);
   CHECK(r.reg(":.:c", "x:int")->subject == "c");  // the default context written out
   CHECK(r.svc.get_version(":.ctx:a", "1", false)->schema == "q:int");
 }

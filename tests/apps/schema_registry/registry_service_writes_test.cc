@@ -153,6 +153,7 @@ TEST_CASE("READONLY refuses writes with 42205, modes get, put and delete", "[sch
   CHECK(invalid.error().error_code == 42204);
   CHECK(invalid.error().message == "Invalid mode. Valid values are READWRITE, READONLY, IMPORT and FORWARD.");
   CHECK(r.put_mode("a", "FORWARD").error().message == "Forward mode only supported on global level");
+  CHECK(*r.put_mode(":.__GLOBAL:", "FORWARD") == Mode::kForward);
 }
 
 TEST_CASE("IMPORT keeps the given ids and versions, and guards them", "[schemareg][service][mode]") {
@@ -276,4 +277,83 @@ TEST_CASE("records written by Confluent and Karapace are served", "[schemareg][s
   CHECK(r.svc.get_version("k", "1", true)->id == 8);
   CHECK(*r.svc.get_config(std::nullopt, false)->compatibility_level == "NONE");
   CHECK(r.reg("c", "z:int")->id == 9);  // NONE: no check; after the highest id read
+}
+
+TEST_CASE("options: the default level, validateFields and mode mutability", "[schemareg][service][config]") {
+  FakeLog log;
+  RegistryOptions options;
+  options.default_compatibility = CompatibilityLevel::kNone;
+  options.validate_fields = true;
+  options.mode_mutability = false;
+  RegistryService svc(log, parse_fake, options);
+  CHECK(*svc.get_config(std::nullopt, false)->compatibility_level == "NONE");
+  Got<SubjectSchema> one, two;
+  svc.register_schema("a", in("x:int"), false, one.reply());
+  svc.register_schema("a", in("y:int"), false, two.reply());  // NONE: no check
+  REQUIRE(*two.value);
+  CHECK((*two.value)->version == 2);
+  Got<ConfigRecord> level;
+  svc.put_config(std::string("a"),
+                 ConfigRecord{std::nullopt, std::nullopt, std::nullopt, std::nullopt, std::nullopt, std::nullopt,
+                              std::nullopt, std::string("BACKWARD")},
+                 level.reply());
+  REQUIRE(*level.value);
+  const auto check = svc.check_compatibility("a", std::nullopt, in("z:int"), false, true);
+  REQUIRE(check);
+  CHECK(check->messages.back() == "{validateFields: 'true', compatibility: 'BACKWARD'}");
+  Got<Mode> mode;
+  svc.put_mode(std::nullopt, "READONLY", false, mode.reply());
+  CHECK(mode.value->error().message == "Mode changes are not allowed");
+  CHECK(mode.value->error().error_code == 42205);
+}
+
+TEST_CASE("a delete tombstones every key form a record was read under", "[schemareg][service][replay]") {
+  Registry r;
+  const std::vector<std::pair<std::string, std::string>> karapace = {
+      {R"({"subject":"k","version":1,"magic":1,"keytype":"SCHEMA"})",
+       R"({"subject":"k","version":1,"id":1,"schema":"x:int","deleted":true})"},
+      {R"({"subject":"k","magic":0,"keytype":"CONFIG"})", R"({"compatibilityLevel":"NONE"})"},
+      {R"({"subject":null,"magic":0,"keytype":"CONFIG"})", R"({"compatibilityLevel":"FULL"})"}};
+  for (const auto& [key, value] : karapace) r.svc.apply(*decode(key, std::string_view(value)));
+  REQUIRE(r.del_subject("k", true));
+  std::vector<std::string> keys;
+  for (const auto& rec : r.log.written) {
+    CHECK(std::holds_alternative<Tombstone>(rec.value));
+    keys.push_back(encode(rec).key);
+  }
+  CHECK(keys == std::vector<std::string>{R"({"keytype":"SCHEMA","subject":"k","version":1,"magic":1})",
+                                         R"({"subject":"k","version":1,"magic":1,"keytype":"SCHEMA"})",
+                                         R"({"keytype":"CONFIG","subject":"k","magic":0})",
+                                         R"({"subject":"k","magic":0,"keytype":"CONFIG"})"});
+  REQUIRE(r.del_config(std::nullopt));
+  CHECK(encode(r.log.written.back()).key == R"({"subject":null,"magic":0,"keytype":"CONFIG"})");
+  CHECK(*r.svc.get_config(std::nullopt, false)->compatibility_level == "BACKWARD");
+  r.log.written.clear();
+  REQUIRE(r.del_config(std::nullopt));  // the legacy form is gone: one tombstone now
+  CHECK(r.log.written.size() == 1);
+}
+
+TEST_CASE("scopes: a context's top level, then the .__GLOBAL context's", "[schemareg][service][config]") {
+  Registry r;
+  REQUIRE(r.put_level(":.__GLOBAL:", "FULL"));
+  CHECK(*r.svc.get_config(std::string(":.other:s"), true)->compatibility_level == "FULL");
+  CHECK(*r.svc.get_config(std::string("s"), true)->compatibility_level == "FULL");
+  REQUIRE(r.put_level(std::nullopt, "NONE"));
+  CHECK(*r.svc.get_config(std::string("s"), true)->compatibility_level == "NONE");
+  CHECK(*r.svc.get_config(std::string(":.other:s"), true)->compatibility_level == "FULL");
+  ConfigRecord only_normalize;
+  only_normalize.normalize = true;
+  Got<ConfigRecord> got;
+  r.svc.put_config(std::string("n"), only_normalize, got.reply());
+  REQUIRE(*got.value);
+  // Without a level of its own a config shows the default one (Confluent's populateCompatibilityLevel).
+  CHECK(*r.svc.get_config(std::string("n"), false)->compatibility_level == "BACKWARD");
+
+  REQUIRE(r.put_mode(std::nullopt, "READONLY"));  // the default context's top level only
+  CHECK(r.reg("a", "x:int").error().error_code == 42205);
+  CHECK(r.reg(":.ctx:a", "x:int"));
+  REQUIRE(r.put_mode(":.__GLOBAL:", "READONLY"));
+  CHECK(r.reg(":.ctx:b", "y:int").error().error_code == 42205);
+  REQUIRE(r.put_mode(":.ctx:", "READWRITE"));  // the context's own top level comes first
+  CHECK(r.reg(":.ctx:b", "y:int"));
 }

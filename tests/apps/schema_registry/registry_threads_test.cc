@@ -59,8 +59,8 @@ class ThreadedLog : public RecordLog {
 }  // namespace
 
 TEST_CASE("concurrent registrations get distinct ids while readers read", "[schemareg][threads]") {
-  constexpr int kWriters = 4;
-  constexpr int kEach = 25;
+  constexpr size_t kWriters = 4;
+  constexpr size_t kEach = 25;
   ThreadedLog log;
   RegistryService svc(log, testing::parse_fake);
   std::atomic<bool> done{false};
@@ -77,10 +77,11 @@ TEST_CASE("concurrent registrations get distinct ids while readers read", "[sche
     }
   });
   std::vector<std::future<std::vector<int32_t>>> writers;
-  for (int w = 0; w < kWriters; ++w) {
+  for (size_t w = 0; w < kWriters; ++w) {
     writers.push_back(std::async(std::launch::async, [&svc, &failed_writes, w] {
       std::vector<int32_t> ids;
-      for (int i = 0; i < kEach; ++i) {
+      ids.reserve(kEach);
+      for (size_t i = 0; i < kEach; ++i) {
         std::promise<Expected<SubjectSchema, RegistryError>> done_one;
         auto answer = done_one.get_future();
         SchemaInput input;
@@ -107,6 +108,6 @@ TEST_CASE("concurrent registrations get distinct ids while readers read", "[sche
   CHECK(failed_writes == 0);
   CHECK(ids.size() == kWriters * kEach);
   CHECK(*ids.begin() == 1);
-  CHECK(*ids.rbegin() == kWriters * kEach);
+  CHECK(static_cast<size_t>(*ids.rbegin()) == kWriters * kEach);
   CHECK(svc.list_subjects("", false, false).size() == kWriters * kEach);
 }
