@@ -20,27 +20,40 @@ struct Decimal {
   int64_t scale = 0;
 };
 
+size_t take_digits(std::string_view s, size_t i, std::string& digits) {
+  for (; i < s.size() && s[i] >= '0' && s[i] <= '9'; ++i) digits += s[i];
+  return i;
+}
+
+// The exponent part at s[i] ("e-3"), when there is one.
+std::optional<int64_t> exponent(std::string_view s, size_t& i) {
+  int64_t exp = 0;
+  if (i >= s.size() || (s[i] != 'e' && s[i] != 'E')) return exp;
+  ++i;
+  if (i < s.size() && s[i] == '+') ++i;
+  const auto r = std::from_chars(s.data() + i, s.data() + s.size(), exp);
+  if (r.ec != std::errc() || exp > INT32_MAX || exp < INT32_MIN) return std::nullopt;
+  i = static_cast<size_t>(r.ptr - s.data());
+  return exp;
+}
+
 std::optional<Decimal> split_decimal(std::string_view s) {
   Decimal d;
   size_t i = 0;
   if (i < s.size() && s[i] == '-') d.negative = true, ++i;
   std::string digits;
+  i = take_digits(s, i, digits);
   int64_t frac = 0;
-  for (; i < s.size() && s[i] >= '0' && s[i] <= '9'; ++i) digits += s[i];
-  if (i < s.size() && s[i] == '.')
-    for (++i; i < s.size() && s[i] >= '0' && s[i] <= '9'; ++i) digits += s[i], ++frac;
-  int64_t exp = 0;
-  if (i < s.size() && (s[i] == 'e' || s[i] == 'E')) {
-    ++i;
-    if (i < s.size() && s[i] == '+') ++i;
-    const auto r = std::from_chars(s.data() + i, s.data() + s.size(), exp);
-    if (r.ec != std::errc() || exp > INT32_MAX || exp < INT32_MIN) return std::nullopt;
-    i = static_cast<size_t>(r.ptr - s.data());
+  if (i < s.size() && s[i] == '.') {
+    const size_t before = digits.size();
+    i = take_digits(s, i + 1, digits);
+    frac = static_cast<int64_t>(digits.size() - before);
   }
-  if (i != s.size() || digits.empty()) return std::nullopt;
+  const auto exp = exponent(s, i);
+  if (!exp || i != s.size() || digits.empty()) return std::nullopt;
   const size_t nz = digits.find_first_not_of('0');
   d.digits = nz == std::string::npos ? "0" : digits.substr(nz);
-  d.scale = frac - exp;
+  d.scale = frac - *exp;
   if (d.scale > INT32_MAX || d.scale < INT32_MIN) return std::nullopt;
   if (d.digits == "0") d.negative = false;
   return d;
