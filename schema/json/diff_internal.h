@@ -25,6 +25,7 @@ struct DiffShared {
   std::map<NodePair, std::vector<Difference>> seed;  // pairs known incompatible from an earlier pass
   bool optimism_used = false;
   int depth = 0;
+  size_t compared = 0;  // pairs compared in this pass, against kMaxDiffPairs
 };
 
 class DiffContext {

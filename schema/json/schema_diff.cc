@@ -143,11 +143,13 @@ void compare_nodes(DiffContext& ctx, const Node* original, const Node* update) {
   const Node* o = unwrap(original);
   const Node* u = unwrap(update);
   auto& shared = ctx.shared();
+  if (shared.compared >= kMaxDiffPairs) return ctx.add(DiffType::TYPE_CHANGED);  // an over-large check
   if (shared.depth >= kMaxDiffDepth) {  // bounded stack: deeper, only identical JSON is compatible
     if (!o->source || !u->source || !json_equal(*o->source, *u->source)) ctx.add(DiffType::TYPE_CHANGED);
     return;
   }
   ++shared.depth;
+  ++shared.compared;
   auto diffs = ctx.memoized(o, u, [&](DiffContext& sub) { compare_types(sub, o, u); });
   --shared.depth;
   ctx.add_rebased(diffs);

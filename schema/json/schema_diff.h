@@ -5,8 +5,11 @@
 // Recursive schemas are compared once per pair of nodes (a pair met again
 // while being compared counts as compatible, then the comparison is re-run
 // until the incompatible pairs no longer change, as Confluent does).
-// Bounded: past kMaxDiffDepth nested comparisons, nodes compare as equal
-// only if their JSON is.
+// Bounded: past kMaxDiffDepth nested comparisons nodes compare as equal
+// only if their JSON is, else as TYPE_CHANGED; once kMaxDiffPairs pairs
+// have been compared in a pass (unions of thousands of members cost their
+// product), every further pair is TYPE_CHANGED: an over-large check errs on
+// the side of incompatible.
 // Threads: pure functions over immutable nodes.
 #pragma once
 
@@ -18,6 +21,7 @@
 namespace skiff::schema::json {
 
 inline constexpr int kMaxDiffDepth = 256;
+inline constexpr size_t kMaxDiffPairs = 200'000;
 
 std::vector<Difference> compare_schemas(const Node* original, const Node* update, CompatibilityPolicy policy);
 

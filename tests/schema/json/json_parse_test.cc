@@ -144,3 +144,16 @@ TEST_CASE("json parse: hostile input is bounded", "[schema][json]") {
   auto chain = must_parse(defs);
   CHECK(chain->incompatibilities(*chain).empty());
 }
+
+TEST_CASE("json compat: an over-large comparison is bounded and errs on incompatible", "[schema][json]") {
+  auto union_of = [](int n, int from) {
+    std::string s = "{\"anyOf\":[";
+    for (int i = 0; i < n; ++i) s += (i ? "," : "") + std::string("{\"const\":") + std::to_string(from + i) + "}";
+    return s + "]}";
+  };
+  // 300 x 300 pairs are compared exactly.
+  CHECK(must_parse(union_of(300, 0))->incompatibilities(*must_parse(union_of(300, 0))).empty());
+  CHECK_FALSE(must_parse(union_of(300, 1))->incompatibilities(*must_parse(union_of(300, 0))).empty());
+  // 1000 x 1000 are past the bound: incompatible, quickly.
+  CHECK_FALSE(must_parse(union_of(1000, 5000))->incompatibilities(*must_parse(union_of(1000, 0))).empty());
+}
