@@ -171,7 +171,7 @@ void Loader::load_dependencies(ObjectFacet& f, const JsonValue& o, const Where& 
       put_schema(m.name, load(m.value, where.child(m.name), depth + 1));
     } else {
       expected(where.child(m.name), m.value,
-               arrays && schemas ? "is one of JsonArray or JsonObject"
+               arrays && schemas ? "is one of Boolean or JsonArray or JsonObject"
                : arrays          ? "JsonArray"
                                  : "is one of Boolean or JsonObject");
     }
@@ -241,7 +241,7 @@ void Loader::load_items(ArrayFacet& f, const JsonValue& o, const Where& at, int 
       (prefix ? f.additional_schema : f.all_items) = s;
     }
   } else {
-    expected(where, *items, "is one of JsonArray or JsonObject");
+    expected(where, *items, "is one of Boolean or JsonArray or JsonObject");
   }
 }
 

@@ -70,7 +70,7 @@ class Loader {
   size_t document_for(const std::string& uri, const Where& at, const std::string& ref);
   const JsonValue& document_root(size_t doc, const Where& at);
   const JsonValue* find_by_id(size_t doc, const std::string& id);
-  const JsonValue* evaluate_pointer(size_t doc, const std::string& fragment);
+  const JsonValue* evaluate_pointer(size_t doc, const std::string& fragment, std::string& missing);
   std::string base_of(size_t doc);
 
   struct Pending {

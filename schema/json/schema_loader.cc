@@ -128,7 +128,7 @@ void Loader::fail(const Where& at, const std::string& why) {
 std::string Loader::java_type(const JsonValue& v) {
   switch (v.kind) {
     case Kind::kNull:
-      return "null";
+      return "Null";
     case Kind::kBool:
       return "Boolean";
     case Kind::kString:
@@ -221,8 +221,10 @@ Loader::Target Loader::resolve(const std::string& ref, const Where& at) {
   }
   const JsonValue& root = document_root(doc, at);
   const JsonValue* value = &root;
+  std::string missing;
   if (!fragment.empty() && fragment[0] == '/') {
-    value = evaluate_pointer(doc, fragment);
+    value = evaluate_pointer(doc, fragment, missing);
+    if (!value) fail(Where{doc, doc == 0 ? "" : out_.documents[doc].name}, missing);
   } else if (!fragment.empty()) {
     value = find_by_id(doc, "#" + fragment);
   }
@@ -270,25 +272,26 @@ const JsonValue* Loader::find_by_id(size_t doc, const std::string& id) {
   return found == it->second.end() ? nullptr : found->second;
 }
 
-const JsonValue* Loader::evaluate_pointer(size_t doc, const std::string& fragment) {
+const JsonValue* Loader::evaluate_pointer(size_t doc, const std::string& fragment, std::string& missing) {
   const JsonValue* v = out_.documents[doc].root.get();
+  std::string at = "#";
   size_t start = 1;
-  bool first = true;
   while (v && start <= fragment.size()) {
     const size_t slash = std::min(fragment.find('/', start), fragment.size());
     std::string token = unescape_token(std::string_view(fragment).substr(start, slash - start));
-    start = slash + 1;
     const JsonValue* next = nullptr;
     if (v->kind == Kind::kObject) {
       next = v->find(token);
-      if (!next && first && token == "$defs") next = v->find("definitions");  // Confluent's bridge
+      if (!next && start == 1 && token == "$defs") next = v->find("definitions");  // Confluent's bridge
     } else if (v->kind == Kind::kArray) {
       size_t i = 0;
       const auto r = std::from_chars(token.data(), token.data() + token.size(), i);
       if (r.ec == std::errc() && r.ptr == token.data() + token.size() && i < v->array.size()) next = &v->array[i];
     }
+    if (!next) missing = at + ": key [" + token + "] not found";  // everit's words
+    at += "/" + escape_token(token);
+    start = slash + 1;
     v = next;
-    first = false;
   }
   return v;
 }

@@ -54,7 +54,7 @@ TEST_CASE("json parse: keyword values of the wrong type", "[schema][json]") {
   CHECK(parse_error(R"({"uniqueItems":1})") == "Invalid JSON: #/uniqueItems: expected type: Boolean, found: Integer");
   CHECK(parse_error(R"({"$schema":4})") == "Invalid JSON: #/$schema: expected type: String, found: Integer");
   CHECK(parse_error(R"({"dependencies":{"a":1}})") ==
-        "Invalid JSON: #/dependencies/a: expected type is one of JsonArray or JsonObject, found: Integer");
+        "Invalid JSON: #/dependencies/a: expected type is one of Boolean or JsonArray or JsonObject, found: Integer");
 }
 
 TEST_CASE("json parse: the draft comes from $schema, draft-07 by default", "[schema][json]") {
@@ -90,7 +90,11 @@ TEST_CASE("json parse: local $refs to definitions, $defs, pointers and ids", "[s
                  "properties":{"x":{"$ref":"item.json"}}})");
   must_parse(R"({"definitions":{"a":{"$id":"#thing","type":"string"}},"properties":{"x":{"$ref":"#thing"}}})");
   CHECK(parse_error(R"({"properties":{"x":{"$ref":"#/definitions/missing"}}})") ==
-        "Invalid JSON: #/properties/x/$ref: could not resolve $ref '#/definitions/missing': no such location");
+        "Invalid JSON: #: key [definitions] not found");
+  CHECK(parse_error(R"({"definitions":{},"properties":{"x":{"$ref":"#/definitions/missing"}}})") ==
+        "Invalid JSON: #/definitions: key [missing] not found");
+  CHECK(parse_error(R"({"properties":{"x":{"$ref":"#nowhere"}}})") ==
+        "Invalid JSON: #/properties/x/$ref: could not resolve $ref '#nowhere': no such location");
   CHECK_THAT(parse_error(R"({"$ref":"http://elsewhere.test/s.json"})"),
              Contains("no schema reference is named 'http://elsewhere.test/s.json'"));
 }
