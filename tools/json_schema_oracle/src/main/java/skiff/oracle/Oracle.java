@@ -7,6 +7,8 @@
 //        2020-12 are loaded by json-sKema in Confluent, not checked here)
 //   order <the property names of the loaded ObjectSchema, in the order its
 //        HashMap iterates them>
+//   shape <the loaded schema's structure (everit's classes and the facets
+//        Confluent's diff reads), in the grammar of describe() below>
 // Usage: see gen.sh.
 package skiff.oracle;
 
@@ -22,8 +24,25 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.TreeMap;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Map;
+import org.everit.json.schema.ArraySchema;
+import org.everit.json.schema.BooleanSchema;
+import org.everit.json.schema.CombinedSchema;
+import org.everit.json.schema.ConditionalSchema;
+import org.everit.json.schema.ConstSchema;
+import org.everit.json.schema.EmptySchema;
+import org.everit.json.schema.EnumSchema;
+import org.everit.json.schema.FalseSchema;
+import org.everit.json.schema.NotSchema;
+import org.everit.json.schema.NullSchema;
+import org.everit.json.schema.NumberSchema;
 import org.everit.json.schema.ObjectSchema;
+import org.everit.json.schema.ReferenceSchema;
 import org.everit.json.schema.Schema;
+import org.everit.json.schema.StringSchema;
+import org.everit.json.schema.TrueSchema;
 import org.everit.json.schema.loader.SchemaLoader;
 import org.json.JSONObject;
 
@@ -53,6 +72,120 @@ public final class Oracle {
     return s == null ? "" : s.replace('\n', ' ').replace('\r', ' ');
   }
 
+  static String flags(String... pairs) {
+    List<String> on = new ArrayList<>();
+    for (int i = 0; i < pairs.length; i += 2) {
+      if (pairs[i + 1] != null) {
+        on.add(pairs[i] + pairs[i + 1]);
+      }
+    }
+    return on.isEmpty() ? "" : "(" + String.join(",", on) + ")";
+  }
+
+  static String str(Object o) {
+    return o == null ? null : "=" + o;
+  }
+
+  static String present(Object o) {
+    return o == null ? null : "";
+  }
+
+  static String bool(boolean b) {
+    return b ? "" : null;
+  }
+
+  static String describe(Schema s, int depth) {
+    if (depth > 12) {
+      return "...";
+    }
+    if (s == null) {
+      return "-";
+    }
+    if (s instanceof ReferenceSchema) {
+      return "ref";
+    }
+    if (s instanceof TrueSchema) {
+      return "true";
+    }
+    if (s instanceof EmptySchema) {
+      return "empty";
+    }
+    if (s instanceof FalseSchema) {
+      return "false";
+    }
+    if (s instanceof BooleanSchema) {
+      return "boolean";
+    }
+    if (s instanceof NullSchema) {
+      return "null";
+    }
+    if (s instanceof ConditionalSchema) {
+      return "if";
+    }
+    if (s instanceof ConstSchema) {
+      return "const";
+    }
+    if (s instanceof EnumSchema) {
+      return "enum" + ((EnumSchema) s).getPossibleValues().size();
+    }
+    if (s instanceof NotSchema) {
+      return "not(" + describe(((NotSchema) s).getMustNotMatch(), depth + 1) + ")";
+    }
+    if (s instanceof StringSchema) {
+      StringSchema t = (StringSchema) s;
+      return "string" + flags("min", str(t.getMinLength()), "max", str(t.getMaxLength()),
+          "pattern", present(t.getPattern()));
+    }
+    if (s instanceof NumberSchema) {
+      NumberSchema n = (NumberSchema) s;
+      return "number" + flags("int", bool(n.requiresInteger()), "min", present(n.getMinimum()),
+          "max", present(n.getMaximum()), "xmin", present(n.getExclusiveMinimumLimit()),
+          "xmax", present(n.getExclusiveMaximumLimit()), "mult", present(n.getMultipleOf()));
+    }
+    if (s instanceof CombinedSchema) {
+      CombinedSchema c = (CombinedSchema) s;
+      List<String> parts = new ArrayList<>();
+      for (Schema sub : c.getSubschemas()) {
+        parts.add(describe(sub, depth + 1));
+      }
+      if (c.getCriterion() == CombinedSchema.ALL_CRITERION) {
+        Collections.sort(parts);  // everit collects a synthetic allOf's parts in a HashSet: no order
+      }
+      return c.getCriterion() + "[" + String.join(",", parts) + "]";
+    }
+    if (s instanceof ArraySchema) {
+      ArraySchema a = (ArraySchema) s;
+      List<String> tuple = new ArrayList<>();
+      if (a.getItemSchemas() != null) {
+        for (Schema sub : a.getItemSchemas()) {
+          tuple.add(describe(sub, depth + 1));
+        }
+      }
+      return "array{items:" + describe(a.getAllItemSchema(), depth + 1) + ",tuple:[" + String.join(",", tuple)
+          + "],additional:" + (a.permitsAdditionalItems() ? describe(a.getSchemaOfAdditionalItems(), depth + 1) : "no")
+          + flags("min", str(a.getMinItems()), "max", str(a.getMaxItems()), "unique", bool(a.needsUniqueItems())) + "}";
+    }
+    if (s instanceof ObjectSchema) {
+      ObjectSchema o = (ObjectSchema) s;
+      List<String> props = new ArrayList<>();
+      List<String> names = new ArrayList<>(o.getPropertySchemas().keySet());
+      Collections.sort(names);
+      for (String name : names) {
+        props.add(name + ":" + describe(o.getPropertySchemas().get(name), depth + 1));
+      }
+      List<String> required = new ArrayList<>(o.getRequiredProperties());
+      List<String> deps = new ArrayList<>(o.getPropertyDependencies().keySet());
+      deps.addAll(o.getSchemaDependencies().keySet());
+      Collections.sort(deps);
+      return "object{" + String.join(",", props) + ",additional:"
+          + (o.permitsAdditionalProperties() ? describe(o.getSchemaOfAdditionalProperties(), depth + 1) : "no")
+          + ",required:" + String.join("|", required) + ",patterns:" + o.getPatternProperties().size()
+          + ",deps:" + String.join("|", deps)
+          + flags("min", str(o.getMinProperties()), "max", str(o.getMaxProperties())) + "}";
+    }
+    return "?" + s.getClass().getSimpleName();
+  }
+
   static boolean modern(JsonNode node) {
     JsonNode s = node.get("$schema");
     return s != null && s.isTextual() && s.asText().contains("/draft/20");
@@ -71,6 +204,7 @@ public final class Oracle {
       Schema schema = SchemaLoader.builder().useDefaults(true).draftV7Support()
           .schemaJson(new JSONObject(canonical)).build().load().build();
       out.println("load ok");
+      out.println("shape " + describe(schema, 0));
       if (schema instanceof ObjectSchema) {
         out.println("order " + String.join(",", ((ObjectSchema) schema).getPropertySchemas().keySet()));
       }
