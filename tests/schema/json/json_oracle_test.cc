@@ -2,8 +2,8 @@
 // with the libraries Confluent's registry uses: Jackson's canonical and
 // sorted text, everit-json-schema's verdict (and message) on loading, and
 // the order a loaded schema's properties HashMap iterates in.
-#include <catch2/catch.hpp>
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <fstream>
 #include <optional>
 
@@ -81,7 +81,8 @@ std::string describe(const Node* n, int depth);
 
 std::string describe_object(const ObjectFacet& o, int depth) {
   std::vector<std::pair<std::string, const Node*>> props = o.properties;
-  std::sort(props.begin(), props.end(), [](const auto& a, const auto& b) { return java_string_less(a.first, b.first); });
+  std::sort(props.begin(), props.end(),
+            [](const auto& a, const auto& b) { return java_string_less(a.first, b.first); });
   std::vector<std::string> parts, deps;
   for (const auto& [name, schema] : props) parts.push_back(name + ":" + describe(schema, depth + 1));
   for (const auto& d : o.property_dependencies) deps.push_back(d.first);
@@ -107,16 +108,26 @@ std::string describe(const Node* n, int depth) {
   if (depth > 12) return "...";
   if (!n) return "-";
   switch (n->kind) {
-    case NodeKind::kReference: return "ref";
-    case NodeKind::kTrue: return "true";
-    case NodeKind::kEmpty: return "empty";
-    case NodeKind::kFalse: return "false";
-    case NodeKind::kBoolean: return "boolean";
-    case NodeKind::kNull: return "null";
-    case NodeKind::kConditional: return "if";
-    case NodeKind::kConst: return "const";
-    case NodeKind::kEnum: return "enum" + std::to_string(n->enum_values.size());
-    case NodeKind::kNot: return "not(" + describe(n->not_schema, depth + 1) + ")";
+    case NodeKind::kReference:
+      return "ref";
+    case NodeKind::kTrue:
+      return "true";
+    case NodeKind::kEmpty:
+      return "empty";
+    case NodeKind::kFalse:
+      return "false";
+    case NodeKind::kBoolean:
+      return "boolean";
+    case NodeKind::kNull:
+      return "null";
+    case NodeKind::kConditional:
+      return "if";
+    case NodeKind::kConst:
+      return "const";
+    case NodeKind::kEnum:
+      return "enum" + std::to_string(n->enum_values.size());
+    case NodeKind::kNot:
+      return "not(" + describe(n->not_schema, depth + 1) + ")";
     case NodeKind::kString:
       return "string" + flags({{"min", eq(n->string.min_length)},
                                {"max", eq(n->string.max_length)},
@@ -136,8 +147,10 @@ std::string describe(const Node* n, int depth) {
       if (n->criterion == Criterion::kAllOf) std::sort(parts.begin(), parts.end());
       return std::string(criterion_name(n->criterion)) + "[" + joined(parts) + "]";
     }
-    case NodeKind::kObject: return describe_object(n->object, depth);
-    case NodeKind::kArray: return describe_array(n->array, depth);
+    case NodeKind::kObject:
+      return describe_object(n->object, depth);
+    case NodeKind::kArray:
+      return describe_array(n->array, depth);
   }
   return "?";
 }
