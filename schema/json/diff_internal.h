@@ -6,6 +6,8 @@
 
 #include <functional>
 #include <map>
+#include <memory>
+#include <regex>
 #include <set>
 #include <string>
 #include <utility>
@@ -26,6 +28,7 @@ struct DiffShared {
   bool optimism_used = false;
   int depth = 0;
   size_t compared = 0;  // pairs compared in this pass, against kMaxDiffPairs
+  std::map<std::string, std::shared_ptr<const std::regex>> patterns;  // compiled once (null: not compilable)
 };
 
 class DiffContext {

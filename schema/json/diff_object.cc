@@ -39,15 +39,23 @@ std::vector<std::string> set_union_order(const std::vector<std::string>& a, cons
 }
 
 // A partially open model's pattern: Java's Matcher.find, approximated with
-// ECMAScript regular expressions; an expression std::regex cannot take (or
-// a name too long to search safely) matches nothing.
-bool pattern_finds(const std::string& pattern, const std::string& name) {
-  if (pattern.size() > 1000 || name.size() > 1000) return false;
-  try {
-    return std::regex_search(name, std::regex(pattern, std::regex::ECMAScript));
-  } catch (const std::exception&) {
-    return false;
+// ECMAScript expressions run in polynomial time (libstdc++'s __polynomial:
+// no backtracking blow-up), each compiled once per check. An expression
+// std::regex cannot take, or a name or pattern too long to search within
+// the bounds, matches nothing.
+bool pattern_finds(DiffShared& shared, const std::string& pattern, const std::string& name) {
+  if (pattern.size() > 1000 || name.size() > 256) return false;
+  ++shared.compared;  // a search is work against the check's bound
+  auto [it, fresh] = shared.patterns.try_emplace(pattern);
+  if (fresh) {
+    try {
+      it->second =
+          std::make_shared<const std::regex>(pattern, std::regex::ECMAScript | std::regex_constants::__polynomial);
+    } catch (const std::exception&) {
+      it->second = nullptr;
+    }
   }
+  return it->second && std::regex_search(name, *it->second);
 }
 
 bool is_open(const ObjectFacet& f) {
@@ -55,9 +63,9 @@ bool is_open(const ObjectFacet& f) {
   return !f.unevaluated || is_empty_schema(f.unevaluated);
 }
 
-const Node* partially_open_schema(const ObjectFacet& f, const std::string& name) {
+const Node* partially_open_schema(DiffShared& shared, const ObjectFacet& f, const std::string& name) {
   for (const auto& [pattern, schema] : f.pattern_properties)
-    if (pattern_finds(pattern, name)) return schema;
+    if (pattern_finds(shared, pattern, name)) return schema;
   if (f.additional_schema) return f.additional_schema;
   if (f.additional_properties && f.unevaluated && f.unevaluated->kind != NodeKind::kFalse &&
       !is_empty_schema(f.unevaluated))
@@ -89,7 +97,7 @@ void compare_with_partial(DiffContext& ctx, const Node* original, const Node* up
 
 void property_removed(DiffContext& ctx, const std::string& name, const Node* was, const ObjectFacet& u) {
   if (is_open(u)) return ctx.add(T::PROPERTY_REMOVED_FROM_OPEN_CONTENT_MODEL);
-  if (const Node* partial = partially_open_schema(u, name))
+  if (const Node* partial = partially_open_schema(ctx.shared(), u, name))
     return compare_with_partial(ctx, was, partial, T::PROPERTY_REMOVED_IS_COVERED_BY_PARTIALLY_OPEN_CONTENT_MODEL,
                                 T::PROPERTY_REMOVED_NOT_COVERED_BY_PARTIALLY_OPEN_CONTENT_MODEL);
   ctx.add(was->kind == NodeKind::kFalse ? T::PROPERTY_WITH_FALSE_REMOVED_FROM_CLOSED_CONTENT_MODEL
@@ -105,7 +113,7 @@ void property_added(DiffContext& ctx, const std::string& name, const Node* is, c
     return ctx.add(is->default_value ? T::REQUIRED_PROPERTY_WITH_DEFAULT_ADDED_TO_OPEN_CONTENT_MODEL
                                      : T::REQUIRED_PROPERTY_ADDED_TO_OPEN_CONTENT_MODEL);
   }
-  if (const Node* partial = partially_open_schema(o, name))
+  if (const Node* partial = partially_open_schema(ctx.shared(), o, name))
     compare_with_partial(ctx, partial, is, T::PROPERTY_ADDED_IS_COVERED_BY_PARTIALLY_OPEN_CONTENT_MODEL,
                          T::PROPERTY_ADDED_NOT_COVERED_BY_PARTIALLY_OPEN_CONTENT_MODEL);
   if (!required) return ctx.add(T::OPTIONAL_PROPERTY_ADDED_TO_UNOPEN_CONTENT_MODEL);

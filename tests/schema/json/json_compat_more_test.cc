@@ -232,3 +232,56 @@ TEST_CASE("json compat: 2019-09 and 2020-12 keywords", "[schema][json]") {
                  s(R"("type":"array","contains":{"type":"string"},"minContains":3,"maxContains":2)")) ==
         Names{"MAX_CONTAINS_DECREASED", "MIN_CONTAINS_INCREASED"});
 }
+
+TEST_CASE("json compat: unevaluatedItems and contains bounds", "[schema][json]") {
+  const std::string v = R"("$schema":"https://json-schema.org/draft/2020-12/schema",)";
+  auto s = [&](const std::string& body) { return "{" + v + body + "}"; };
+  const std::string tuple = R"("type":"array","prefixItems":[{"type":"string"}])";
+  CHECK(breaking(s(tuple), s(tuple + R"(,"unevaluatedItems":false)")) == Names{"UNEVALUATED_ITEMS_REMOVED"});
+  CHECK(all_changes(s(tuple + R"(,"unevaluatedItems":false)"), s(tuple)) ==
+        Names{"UNEVALUATED_ITEMS_ADDED@#/unevaluatedItems"});
+  CHECK(breaking(s(tuple), s(tuple + R"(,"unevaluatedItems":{"type":"integer"})")) ==
+        Names{"UNEVALUATED_ITEMS_NARROWED"});
+  CHECK(all_changes(s(tuple + R"(,"unevaluatedItems":{"type":"integer"})"), s(tuple)) ==
+        Names{"UNEVALUATED_ITEMS_EXTENDED@#/unevaluatedItems"});
+  // unevaluatedItems as the partially open model of a tuple.
+  const std::string ints = R"(,"unevaluatedItems":{"type":"integer"})";
+  CHECK(breaking(s(tuple + ints), s(R"("type":"array","prefixItems":[{"type":"string"},{"type":"integer"}])" + ints))
+            .empty());
+  CHECK(breaking(s(tuple + ints), s(R"("type":"array","prefixItems":[{"type":"string"},{"type":"string"}])" + ints)) ==
+        Names{"TYPE_CHANGED", "ITEM_ADDED_NOT_COVERED_BY_PARTIALLY_OPEN_CONTENT_MODEL"});
+  // contains removed takes its bounds with it.
+  CHECK(all_changes(s(R"("type":"array","contains":{"type":"string"},"maxContains":2)"), s(R"("type":"array")")) ==
+        Names{"MAX_CONTAINS_REMOVED@#/maxContains", "MIN_CONTAINS_REMOVED@#/minContains"});
+  CHECK(breaking(s(R"("type":"array","contains":{"type":"string"})"),
+                 s(R"("type":"array","contains":{"type":"string"},"maxContains":2)")) == Names{"MAX_CONTAINS_ADDED"});
+}
+
+TEST_CASE("json compat: unevaluatedProperties as a partially open model", "[schema][json]") {
+  const std::string v = R"({"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object",)";
+  const std::string strings = R"("unevaluatedProperties":{"type":"string"}})";
+  CHECK(all_changes(v + R"("properties":{"a":{"type":"string"}},)" + strings,
+                    v + R"("properties":{"a":{"type":"string"},"b":{"type":"string"}},)" + strings) ==
+        Names{"PROPERTY_ADDED_IS_COVERED_BY_PARTIALLY_OPEN_CONTENT_MODEL@#/properties/b",
+              "OPTIONAL_PROPERTY_ADDED_TO_UNOPEN_CONTENT_MODEL@#/properties/b"});
+  CHECK(breaking(v + R"("properties":{"a":{"type":"string"},"b":{"type":"boolean"}},)" + strings,
+                 v + R"("properties":{"a":{"type":"string"}},)" + strings) ==
+        Names{"TYPE_CHANGED", "PROPERTY_REMOVED_NOT_COVERED_BY_PARTIALLY_OPEN_CONTENT_MODEL"});
+  CHECK(all_changes(v + R"("unevaluatedProperties":false})", v + R"("unevaluatedProperties":true})") ==
+        Names{"UNEVALUATED_PROPERTIES_ADDED@#/unevaluatedProperties"});
+  CHECK(all_changes(v + R"("unevaluatedProperties":{"type":"string"}})", v + R"("unevaluatedProperties":true})") ==
+        Names{"UNEVALUATED_PROPERTIES_EXTENDED@#/unevaluatedProperties"});
+}
+
+TEST_CASE("json compat: schemas at every level report their own path", "[schema][json]") {
+  const std::string w = R"({"type":"object","properties":{"order":{"type":"object","properties":{
+      "lines":{"type":"array","items":{"type":"object","properties":{"qty":{"type":"integer","minimum":1}}}}}}}})";
+  const std::string r = R"({"type":"object","properties":{"order":{"type":"object","properties":{
+      "lines":{"type":"array","items":{"type":"object","properties":{"qty":{"type":"integer","minimum":2}}}}}}}})";
+  CHECK(all_changes(w, r) ==
+        Names{"MINIMUM_INCREASED@#/properties/order/properties/lines/items/properties/qty/minimum"});
+  CHECK(must_parse(r)->incompatibilities(*must_parse(w)) ==
+        Names{"{errorType:\"MINIMUM_INCREASED\", description:\"The value at path "
+              "'#/properties/order/properties/lines/items/properties/qty/minimum' in the %s schema is more than its "
+              "value in the %s schema'}"});
+}

@@ -108,3 +108,19 @@ TEST_CASE("json hostile: deep and wide documents", "[schema][json]") {
   auto r = must_parse(refs);
   CHECK(r->incompatibilities(*r).empty());
 }
+
+TEST_CASE("json hostile: a catastrophic pattern costs polynomial time", "[schema][json]") {
+  const std::string name(200, 'a');
+  const std::string w =
+      R"({"type":"object","patternProperties":{"^(a*)*(a|b)*c$":{"type":"string"},"^a":{"type":"integer"}},)"
+      R"("additionalProperties":false})";
+  const std::string r =
+      R"({"type":"object","properties":{")" + name +
+      R"(":{"type":"integer"}},"patternProperties":{"^(a*)*(a|b)*c$":{"type":"string"},"^a":{"type":"integer"}},)"
+      R"("additionalProperties":false})";
+  // The first pattern never matches (no c); the second takes the new property's type.
+  CHECK(breaking(w, r).empty());
+  CHECK(breaking(w,
+                 R"({"type":"object","properties":{"[":{}},"patternProperties":{"[":{}},"additionalProperties":false})")
+            .empty());
+}
