@@ -218,3 +218,25 @@ TEST_CASE("json compat: differences come in Confluent's (Java HashSet) order", "
                  object(R"("x":{"type":"integer"})", R"("required":["x"],"additionalProperties":false)")) ==
         Names{"REQUIRED_ATTRIBUTE_ADDED", "TYPE_CHANGED", "ADDITIONAL_PROPERTIES_REMOVED"});
 }
+
+TEST_CASE("json compat: schemas Confluent's Java serializer and Connect generate", "[schema][json]") {
+  // KafkaJsonSchemaSerializer (mbknor-jackson-jsonSchema): closed objects, optional fields as oneOf null.
+  const std::string v1 = R"({"$schema":"http://json-schema.org/draft-07/schema#","title":"User","type":"object",
+    "additionalProperties":false,"properties":{"name":{"type":"string"},
+    "age":{"oneOf":[{"type":"null","title":"Not included"},{"type":"integer"}]}},"required":["name"]})";
+  const std::string v2 = R"({"$schema":"http://json-schema.org/draft-07/schema#","title":"User","type":"object",
+    "additionalProperties":false,"properties":{"name":{"type":"string"},
+    "age":{"oneOf":[{"type":"null","title":"Not included"},{"type":"integer"}]},
+    "email":{"oneOf":[{"type":"null","title":"Not included"},{"type":"string"}]}},"required":["name"]})";
+  CHECK(breaking(v1, v2).empty());  // an optional field added to a closed model
+  CHECK(breaking(v2, v1) == Names{"PROPERTY_REMOVED_FROM_CLOSED_CONTENT_MODEL"});
+  // JsonSchemaConverter: connect.* annotations, optional fields as oneOf null.
+  const std::string c1 = R"({"type":"object","title":"Value","properties":{
+    "id":{"type":"integer","connect.index":0,"connect.type":"int64"},
+    "note":{"connect.index":1,"oneOf":[{"type":"null"},{"type":"string"}]}}})";
+  const std::string c2 = R"({"type":"object","title":"Value","properties":{
+    "id":{"type":"integer","connect.index":0,"connect.type":"int64"},
+    "note":{"connect.index":1,"oneOf":[{"type":"null"},{"type":"string"},{"type":"integer"}]}}})";
+  CHECK(breaking(c1, c2).empty());
+  CHECK(breaking(c2, c1) == Names{"SUM_TYPE_NARROWED"});
+}
