@@ -105,15 +105,17 @@ const char* draft_name(Draft d) {
 }
 
 std::optional<Draft> draft_from_url(std::string_view url) {
-  if (!url.empty() && url.back() == '#') url.remove_suffix(1);
+  std::string_view exact = url;  // Confluent's own lookup, for the drafts json-sKema loads
+  if (!exact.empty() && exact.back() == '#') exact.remove_suffix(1);
   for (std::string_view scheme : {"http://", "https://"}) {
     if (url.substr(0, scheme.size()) != scheme) continue;
-    const std::string_view rest = url.substr(scheme.size());
-    if (rest == "json-schema.org/draft-04/schema" || rest == "json-schema.org/schema") return Draft::k4;
-    if (rest == "json-schema.org/draft-06/schema") return Draft::k6;
-    if (rest == "json-schema.org/draft-07/schema") return Draft::k7;
-    if (rest == "json-schema.org/draft/2019-09/schema") return Draft::k2019_09;
-    if (rest == "json-schema.org/draft/2020-12/schema") return Draft::k2020_12;
+    if (exact.substr(scheme.size()) == "json-schema.org/draft/2019-09/schema") return Draft::k2019_09;
+    if (exact.substr(scheme.size()) == "json-schema.org/draft/2020-12/schema") return Draft::k2020_12;
+    const std::string_view rest = url.substr(scheme.size());  // everit's: a prefix of the URL
+    if (rest.rfind("json-schema.org/draft-04/schema", 0) == 0 || rest.rfind("json-schema.org/schema", 0) == 0)
+      return Draft::k4;
+    if (rest.rfind("json-schema.org/draft-06/schema", 0) == 0) return Draft::k6;
+    if (rest.rfind("json-schema.org/draft-07/schema", 0) == 0) return Draft::k7;
   }
   return std::nullopt;
 }

@@ -28,7 +28,11 @@ namespace skiff::schema::json {
 enum class Draft { k4, k6, k7, k2019_09, k2020_12 };
 const char* draft_name(Draft d);
 
-// Confluent's SpecificationVersion.getFromUrl (a trailing '#' ignored).
+// The draft a `$schema` URL loads as: 2019-09 and 2020-12 as Confluent's
+// SpecificationVersion.getFromUrl finds them (http or https, a trailing '#'
+// ignored); drafts 4, 6 and 7 as everit finds them (the URL starts with the
+// draft's meta-schema URL; json-schema.org/schema is draft 4). Anything
+// else: nullopt (loaded as draft 7).
 std::optional<Draft> draft_from_url(std::string_view url);
 
 inline constexpr int kMaxDepth = 128;

@@ -65,6 +65,11 @@ TEST_CASE("json parse: the draft comes from $schema, draft-07 by default", "[sch
   CHECK(loaded_draft(*must_parse(R"({"$schema":"https://json-schema.org/draft/2019-09/schema"})")) == "draft 2019-09");
   CHECK(loaded_draft(*must_parse(R"({"$schema":"https://json-schema.org/draft/2020-12/schema"})")) == "draft 2020-12");
   CHECK(loaded_draft(*must_parse(R"({"$schema":"http://example.com/custom"})")) == "draft-07");
+  // everit reads drafts 4-7 by prefix (json-schema.org/schema is draft 4's).
+  CHECK(loaded_draft(*must_parse(R"({"$schema":"http://json-schema.org/draft-04/schema#foo"})")) == "draft-04");
+  CHECK(loaded_draft(*must_parse(R"({"$schema":"http://json-schema.org/schema#"})")) == "draft-04");
+  CHECK(loaded_draft(*must_parse(R"({"$schema":"https://json-schema.org/draft/2020-12/schema#"})")) == "draft 2020-12");
+  CHECK(loaded_draft(*must_parse(R"({"$schema":"https://json-schema.org/draft/2020-12/schema#x"})")) == "draft-07");
 }
 
 TEST_CASE("json parse: keywords read per draft", "[schema][json]") {
