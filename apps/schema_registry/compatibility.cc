@@ -20,14 +20,7 @@ constexpr std::string_view kDifferentType = "Incompatible because of different s
 
 enum class Strategy { kCanRead, kCanBeRead, kMutual };
 
-bool is_word_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
 
-// The word starting at i is followed by " schema" or " and ".
-bool role_word_at(std::string_view s, size_t i) {
-  if (i > 0 && is_word_char(s[i - 1])) return false;
-  const auto rest = s.substr(i + 3);
-  return rest.substr(0, 7) == " schema" || rest.substr(0, 5) == " and ";
-}
 
 void append_old_schema(std::vector<std::string>& out, const PreviousSchema& existing) {
   out.push_back("{oldSchemaVersion: " + std::to_string(existing.version) + "}");
@@ -39,15 +32,18 @@ void append_old_schema(std::vector<std::string>& out, const PreviousSchema& exis
   }
 }
 
-// reader_is_new: the lines come from candidate.incompatibilities(existing);
-// otherwise from existing.incompatibilities(candidate), roles swapped.
+// reader_is_new: the lines come from candidate.incompatibilities(existing)
+// with the roles ("new", "old"); otherwise from
+// existing.incompatibilities(candidate) with ("old", "new"), as Confluent's
+// SchemaValidatorBuilder formats them.
 std::vector<std::string> one_way(const schema::ParsedSchema& candidate, const PreviousSchema& existing,
                                  bool reader_is_new, bool append_schema) {
   std::vector<std::string> lines;
   if (reader_is_new) {
-    lines = candidate.incompatibilities(*existing.schema);
+    for (const auto& l : candidate.incompatibilities(*existing.schema)) lines.push_back(schema::fill_roles(l, "new", "old"));
   } else {
-    for (const auto& l : existing.schema->incompatibilities(candidate)) lines.push_back(swap_roles(l));
+    for (const auto& l : existing.schema->incompatibilities(candidate))
+      lines.push_back(schema::fill_roles(l, "old", "new"));
   }
   if (!lines.empty() && append_schema) append_old_schema(lines, existing);
   return lines;
@@ -87,21 +83,6 @@ std::optional<CompatibilityLevel> parse_level(std::string_view name) {
     if (n == upper) return l;
   }
   return std::nullopt;
-}
-
-std::string swap_roles(std::string_view line) {
-  std::string out;
-  out.reserve(line.size());
-  for (size_t i = 0; i < line.size();) {
-    const auto word = line.substr(i, 3);
-    if ((word == "new" || word == "old") && role_word_at(line, i)) {
-      out += word == "new" ? "old" : "new";
-      i += 3;
-    } else {
-      out += line[i++];
-    }
-  }
-  return out;
 }
 
 std::vector<std::string> check_compatibility(CompatibilityLevel level, const schema::ParsedSchema& candidate,

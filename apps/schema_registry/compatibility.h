@@ -10,9 +10,10 @@
 //   different type is the one line "Incompatible because of different schema
 //   type"; when anything failed the registry appends
 //   "{validateFields: 'false', compatibility: 'BACKWARD'}".
-// A format writes its lines with the reader as "the new schema" and the
-// writer as "the old schema" (schema_format.h); when the old schema is the
-// reader (FORWARD) the words are swapped here, as Confluent's "%s" do.
+// A format's lines hold Confluent's two "%s" for the reader's and the
+// writer's role (schema_format.h); they are filled here as Confluent's
+// SchemaValidatorBuilder fills them: ("new", "old") when the new schema
+// reads, ("old", "new") when the old schema reads (FORWARD).
 // Pure functions; any thread (ParsedSchemas are immutable).
 #pragma once
 
@@ -57,8 +58,5 @@ std::vector<std::string> registry_compatibility(CompatibilityLevel level, bool v
                                                 const schema::ParsedSchema& candidate,
                                                 const std::vector<PreviousSchema>& previous);
 
-// "new schema" <-> "old schema" (and "new and old" <-> "old and new") in a
-// format's line, for a check whose reader is the old schema.
-std::string swap_roles(std::string_view line);
 
 }  // namespace skiff::schemareg

@@ -92,9 +92,13 @@ class ParsedSchema {
   // Whether this schema, as the reader (the new schema), can read data
   // written with `writer` (the older schema); Confluent's
   // isBackwardCompatible(previous). Empty when it can; otherwise one line
-  // per difference in Confluent's format for the type, e.g. Avro's
+  // per difference in Confluent's format for the type, still holding
+  // Confluent's two "%s" for the reader's and the writer's role, which the
+  // registry fills as SchemaValidatorBuilder does (fill_roles below):
+  // ("new", "old") when the new schema reads, ("old", "new") when it is read.
+  // Avro's, for example:
   //   "{errorType:'READER_FIELD_MISSING_DEFAULT_VALUE', description:'The field 'f' at path
-  //    '/fields/1' in the new schema has no default value and is missing in the old schema',
+  //    '/fields/1' in the %s schema has no default value and is missing in the %s schema',
   //    additionalInfo:'f'}"
   // A writer of another type is never compatible ("Incompatible because of
   // different schema type").
@@ -102,6 +106,10 @@ class ParsedSchema {
 };
 
 using ParseResult = Expected<std::unique_ptr<ParsedSchema>, ParseError>;
+
+// Java's String.format(line, reader, writer) over an incompatibility line:
+// the first "%s" becomes `reader`, the second `writer`, "%%" a '%'.
+std::string fill_roles(std::string_view line, std::string_view reader, std::string_view writer);
 
 // Each format's entry point has this shape (schema/avro/avro_schema.h's
 // parse_avro, schema/json/json_schema.h's parse_json_schema,

@@ -92,20 +92,6 @@ std::string loaded_draft(const ParsedSchema& schema) {
   return s ? draft_name(s->loaded().draft) : std::string();
 }
 
-std::string fill_roles(std::string_view message, std::string_view reader, std::string_view writer) {
-  std::string out;
-  int filled = 0;
-  for (size_t i = 0; i < message.size(); ++i) {
-    if (message[i] == '%' && i + 1 < message.size() && message[i + 1] == 's' && filled < 2) {
-      out += filled++ == 0 ? reader : writer;
-      ++i;
-    } else {
-      out += message[i];
-    }
-  }
-  return out;
-}
-
 std::vector<std::string> incompatibilities(const ParsedSchema& reader, const ParsedSchema& writer,
                                            CompatibilityPolicy policy) {
   const auto* r = dynamic_cast<const JsonSchema*>(&reader);

@@ -26,12 +26,6 @@ namespace json {
 // a schema of another type.
 std::string loaded_draft(const ParsedSchema& schema);
 
-// A compatibility message with its two %s filled as Confluent's
-// SchemaValidatorBuilder fills them (String.format(message, reader,
-// writer)): ("new", "old") when the new schema reads the old one's data
-// (BACKWARD), ("old", "new") when the old schema reads the new one's
-// (FORWARD). Other text is left as it is.
-std::string fill_roles(std::string_view message, std::string_view reader, std::string_view writer);
 
 // incompatibilities() under an explicit policy (Confluent's
 // CompatibilityPolicy: STRICT by default, LENIENT on request).

@@ -97,8 +97,7 @@ TEST_CASE("a long old schema is truncated in the message", "[schemareg][compat]"
   CHECK(lines[2].size() == 10 * 1024 + 30);
 }
 
-TEST_CASE("swap_roles swaps only the schema roles", "[schemareg][compat]") {
-  CHECK(swap_roles("in the new schema and the old schema") == "in the old schema and the new schema");
-  CHECK(swap_roles("the new and old schema") == "the old and new schema");
-  CHECK(swap_roles("field 'renewed' new field old") == "field 'renewed' new field old");
+TEST_CASE("fill_roles fills Confluent's two %s as String.format does", "[schemareg][compat]") {
+  CHECK(schema::fill_roles("in the %s schema and the %s schema", "old", "new") == "in the old schema and the new schema");
+  CHECK(schema::fill_roles("100%% of the %s schema, %s, %s", "new", "old") == "100% of the new schema, old, %s");
 }

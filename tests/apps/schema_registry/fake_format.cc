@@ -38,11 +38,11 @@ class FakeSchema : public schema::ParsedSchema {
       if (it == w.fields_.end() && !f.has_default) {
         out.push_back("{errorType:'READER_FIELD_MISSING_DEFAULT_VALUE', description:'The field '" + f.name +
                       "' at path '" + path +
-                      "' in the new schema has no default value and is missing in the old schema', additionalInfo:'" +
+                      "' in the %s schema has no default value and is missing in the %s schema', additionalInfo:'" +
                       f.name + "'}");
       } else if (it != w.fields_.end() && it->type != f.type) {
         out.push_back("{errorType:'TYPE_MISMATCH', description:'The type (path '" + path +
-                      "/type') of a field in the new schema does not match with the old schema', additionalInfo:'" +
+                      "/type') of a field in the %s schema does not match with the %s schema', additionalInfo:'" +
                       f.type + "'}");
       }
     }

@@ -6,7 +6,7 @@
 // the writer unless a field of its own without default is missing in the
 // writer (Avro's READER_FIELD_MISSING_DEFAULT_VALUE) or a shared field's
 // type differs (TYPE_MISMATCH), with Avro-like lines naming the reader "the
-// new schema". A token without ':' is a parse error. Any thread.
+// new schema" (Confluent's "%s" for the roles). A token without ':' is a parse error. Any thread.
 #pragma once
 
 #include "apps/schema_registry/registry_service.h"

@@ -44,11 +44,11 @@ TEST_CASE("json compat: the message is Confluent's, placeholders for the registr
 TEST_CASE("json compat: the registry fills the roles as Confluent does", "[schema][json]") {
   const std::string m =
       "{errorType:\"X\", description:\"The %s schema has a property at path '#/a' missing in the %s schema'}";
-  CHECK(fill_roles(m, "new", "old") ==
+  CHECK(skiff::schema::fill_roles(m, "new", "old") ==
         "{errorType:\"X\", description:\"The new schema has a property at path '#/a' missing in the old schema'}");
-  CHECK(fill_roles(m, "old", "new") ==
+  CHECK(skiff::schema::fill_roles(m, "old", "new") ==
         "{errorType:\"X\", description:\"The old schema has a property at path '#/a' missing in the new schema'}");
-  CHECK(fill_roles("{errorType:\"SCHEMA_ADDED\", description:\"'}", "new", "old") ==
+  CHECK(skiff::schema::fill_roles("{errorType:\"SCHEMA_ADDED\", description:\"'}", "new", "old") ==
         "{errorType:\"SCHEMA_ADDED\", description:\"'}");
 }
 
