@@ -267,6 +267,7 @@ void KafkaServer::start_schema_registry() {
   auto src = config_.effective.find("schema.registry.listeners");
   c.listeners_explicit = src != config_.effective.end() && src->second.source != config::ConfigSource::kDefault;
   c.http.kafka_cluster_id = logs_->cluster_id();
+  c.http.metrics = config_.metrics_requests ? &metrics_->registry() : nullptr;
   const auto& sasl = components_->sasl_mechanisms();
   if (auto listener = sasl::password_listener(config_, sasl); !listener.empty())
     c.http.authenticate = [&sasl, listener](const std::string& authorization) -> std::optional<std::string> {
@@ -281,6 +282,15 @@ void KafkaServer::start_schema_registry() {
     registry_.reset();
     throw StartupError(fmt::format("schema registry: {}", e.what()));
   }
+  metrics_->registry().add_collector([&service = registry_->service()](metrics::Exposition& out) {
+    const auto n = service.counts();
+    out.family("skiff_schema_registry_subjects", "gauge", "Schema Registry subjects with a live version.");
+    out.sample("skiff_schema_registry_subjects", {}, {}, static_cast<double>(n.subjects));
+    out.family("skiff_schema_registry_versions", "gauge", "Schema Registry live subject versions.");
+    out.sample("skiff_schema_registry_versions", {}, {}, static_cast<double>(n.versions));
+    out.family("skiff_schema_registry_schemas", "gauge", "Schema Registry schema ids in use, over every context.");
+    out.sample("skiff_schema_registry_schemas", {}, {}, static_cast<double>(n.schemas));
+  });
 }
 
 std::string KafkaServer::schema_registry_summary() const {

@@ -23,12 +23,15 @@
 #include <string>
 
 #include "apps/schema_registry/registry_service.h"
+#include "common/metrics.h"
 #include "network/http_message.h"
 
 namespace skiff::schemareg {
 
 struct RegistryHttpConfig {
   std::string kafka_cluster_id;  // /v1/metadata/id
+  // Requests by endpoint and status, latency by endpoint (null: not counted).
+  metrics::Registry* metrics = nullptr;
   // The user a request's Authorization header names, nullopt when wrong or
   // missing; unset: no authentication.
   std::function<std::optional<std::string>(const std::string& authorization)> authenticate;
@@ -36,14 +39,17 @@ struct RegistryHttpConfig {
 
 class RegistryHttp {
  public:
-  RegistryHttp(RegistryService& service, RegistryHttpConfig config)
-      : service_(service), config_(std::move(config)) {}
+  RegistryHttp(RegistryService& service, RegistryHttpConfig config);
 
   network::HttpResponse answer(const network::HttpRequest& request);
 
  private:
+  network::HttpResponse route(const network::HttpRequest& request, std::string& endpoint);
+
   RegistryService& service_;
   RegistryHttpConfig config_;
+  metrics::Family<metrics::Counter>* requests_ = nullptr;
+  metrics::Family<metrics::Histogram>* latency_ = nullptr;
 };
 
 }  // namespace skiff::schemareg

@@ -261,16 +261,27 @@ std::optional<std::vector<std::string>> match(const std::vector<std::string>& pa
   return args;
 }
 
+std::string endpoint_of(const Route& r) {
+  std::string out = r.method;
+  out += ' ';
+  for (const auto& p : r.pattern) out += "/" + (p == "*" ? std::string("{}") : p);
+  if (r.pattern.empty()) out += "/";
+  return out;
+}
+
 }  // namespace
 
-network::HttpResponse dispatch(RouteCall& call) {
+network::HttpResponse dispatch(RouteCall& call, std::string& endpoint) {
   const std::string method = call.request.method == "HEAD" ? "GET" : call.request.method;
   bool path_known = false;
+  endpoint = "unknown";
   for (const auto& r : routes()) {
     auto args = match(r.pattern, call.path);
     if (!args) continue;
     path_known = true;
-    if (method == r.method) return r.handler(call, *args);
+    if (method != r.method) continue;
+    endpoint = endpoint_of(r);
+    return r.handler(call, *args);
   }
   if (path_known) return error_response(RegistryError{405, 405, "HTTP 405 Method Not Allowed"});
   return error_response(RegistryError{404, 404, "HTTP 404 Not Found"});

@@ -19,7 +19,9 @@ struct RouteCall {
   const RegistryHttpConfig& config;
 };
 
-network::HttpResponse dispatch(RouteCall& call);
+// The answer, and in `endpoint` the route that took the request
+// ("GET /subjects/{}/versions"; "unknown" when none did), a bounded label.
+network::HttpResponse dispatch(RouteCall& call, std::string& endpoint);
 
 // The answers every route writes (registry_http.cc).
 network::HttpResponse error_response(const RegistryError& e);

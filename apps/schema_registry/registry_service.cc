@@ -296,4 +296,9 @@ std::vector<std::string> RegistryService::contexts() const {
   return state_.contexts();
 }
 
+RegistryState::Counts RegistryService::counts() const {
+  std::shared_lock lock(state_mu_);
+  return state_.counts();
+}
+
 }  // namespace skiff::schemareg

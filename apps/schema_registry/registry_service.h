@@ -153,6 +153,8 @@ class RegistryService {
   Expected<Mode, RegistryError> get_mode(const std::optional<std::string>& subject, bool default_to_global) const;
   // GET /contexts
   std::vector<std::string> contexts() const;
+  // Subjects, versions and schemas (/metrics).
+  RegistryState::Counts counts() const;
 
   // --- writes (answered once durable) ---
   // POST /subjects/{s}/versions?normalize=

@@ -327,4 +327,16 @@ std::vector<std::string> RegistryState::contexts() const {
   return out;
 }
 
+RegistryState::Counts RegistryState::counts() const {
+  Counts c;
+  for (const auto& [subject, versions] : subjects_) {
+    size_t live = 0;
+    for (const auto& [v, rec] : versions) live += rec.deleted ? 0 : 1;
+    c.versions += live;
+    c.subjects += live > 0 ? 1 : 0;
+  }
+  for (const auto& [context, ids] : ids_) c.schemas += ids.users.size();
+  return c;
+}
+
 }  // namespace skiff::schemareg

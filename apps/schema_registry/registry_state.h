@@ -90,6 +90,15 @@ class RegistryState {
   // entity were read and not yet deleted: a delete tombstones each of them.
   std::vector<std::string> legacy_keys(const RecordKey& key) const;
 
+  // What /metrics shows: live subjects, their live versions, and the ids
+  // in use over every context (O(subjects + ids)).
+  struct Counts {
+    size_t subjects = 0;
+    size_t versions = 0;
+    size_t schemas = 0;
+  };
+  Counts counts() const;
+
   // Whether a CONTEXT record named the context.
   bool context_declared(std::string_view context) const { return declared_contexts_.count(context) > 0; }
 

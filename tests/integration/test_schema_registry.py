@@ -75,6 +75,12 @@ def test_rest_answers_and_error_codes(registry):
     assert rest(url, "DELETE", "/subjects/s") == (200, [1])
     assert rest(url, "GET", "/subjects/s/versions")[1]["error_code"] == 40401
     assert rest(url, "GET", "/nowhere") == (404, {"error_code": 404, "message": "HTTP 404 Not Found"})
+    assert rest(url, "POST", "/subjects/t/versions", {"schema": '"bytes"'}) == (200, {"id": 2})
+    with urllib.request.urlopen(f"http://127.0.0.1:{registry.http_port()}/metrics", timeout=30) as r:
+        metrics = r.read().decode()
+    assert "skiff_schema_registry_subjects 1\n" in metrics, metrics
+    assert "skiff_schema_registry_schemas 2\n" in metrics, metrics
+    assert 'skiff_schema_registry_requests_total{endpoint="GET /subjects/{}/versions/{}",status="404"} 2' in metrics
 
 
 AVRO = json.dumps({"type": "record", "name": "Order", "namespace": "shop",

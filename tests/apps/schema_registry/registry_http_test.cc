@@ -18,7 +18,8 @@ namespace {
 struct Rest {
   testing::FakeLog log;
   RegistryService service{log, testing::parse_fake};
-  RegistryHttp http{service, RegistryHttpConfig{"cluster-1", {}}};
+  metrics::Registry metrics;
+  RegistryHttp http{service, RegistryHttpConfig{"cluster-1", &metrics, {}}};
 
   network::HttpResponse call(const std::string& method, const std::string& target, const std::string& body = "") {
     network::HttpRequest r;
@@ -99,6 +100,10 @@ TEST_CASE("REST: compatibility checks, config and mode", "[schemareg][rest]") {
   CHECK(r.call("GET", "/mode").body == R"({"mode":"READWRITE"})");
   CHECK(r.call("PUT", "/mode", R"({"mode":"READONLY"})").body == R"({"mode":"READONLY"})");
   CHECK(r.call("POST", "/subjects/s/versions", schema_body("c:int")).status == 422);
+  const std::string scrape = r.metrics.scrape();
+  CHECK(scrape.find(R"(skiff_schema_registry_requests_total{endpoint="POST /subjects/{}/versions",status="409"} 1)") !=
+        std::string::npos);
+  CHECK(scrape.find(R"(skiff_schema_registry_request_seconds_count{endpoint="GET /mode"} 1)") != std::string::npos);
   CHECK(r.call("GET", "/v1/metadata/id").body ==
         R"({"scope":{"path":[],"clusters":{"kafka-cluster":"cluster-1","schema-registry-cluster":"schema-registry"}}})");
 }
@@ -118,9 +123,10 @@ TEST_CASE("REST: deletes, soft then hard, and percent-encoded subjects", "[schem
 TEST_CASE("REST: a request without the credentials the broker wants is 401", "[schemareg][rest]") {
   testing::FakeLog log;
   RegistryService service{log, testing::parse_fake};
-  RegistryHttpConfig config{"c", [](const std::string& a) -> std::optional<std::string> {
-                              return a == "Basic dTpw" ? std::optional<std::string>("u") : std::nullopt;
-                            }};
+  RegistryHttpConfig config;
+  config.authenticate = [](const std::string& a) -> std::optional<std::string> {
+    return a == "Basic dTpw" ? std::optional<std::string>("u") : std::nullopt;
+  };
   RegistryHttp http{service, config};
   network::HttpRequest req;
   req.method = "GET";
