@@ -21,6 +21,7 @@ struct HttpRequest {
   std::string body;                          // at most the server's body limit (1 MiB)
   std::string content_type;                  // the Content-Type field as sent ("" if none)
   std::string authorization;                 // the Authorization field as sent ("" if none)
+  std::string peer_address;                  // the client's IP address, as text ("" if unknown)
 };
 
 struct HttpResponse {

@@ -63,6 +63,9 @@ void HttpSession::answer(Request request) {
   r.target = std::string(request.target());
   r.content_type = std::string(request[http::field::content_type]);
   r.authorization = std::string(request[http::field::authorization]);
+  boost::system::error_code ec;
+  const auto peer = stream_.socket().remote_endpoint(ec);
+  if (!ec) r.peer_address = peer.address().to_string();
   r.body = std::move(request.body());
   send(router_.dispatch(std::move(r)), version, head, keep_alive);
 }

@@ -17,6 +17,7 @@
 #include "common/cpu_count.h"
 #include "common/metrics.h"
 #include "metadata/legacy_migration.h"
+#include "security/acl/authorizer.h"
 #include "security/sasl/password_login.h"
 #include "server/dynamic_config_wiring.h"
 #include "server/fd_budget.h"
@@ -274,6 +275,12 @@ void KafkaServer::start_schema_registry() {
       auto credentials = sasl::basic_credentials(authorization);
       if (!credentials) return std::nullopt;
       return sasl::password_login(sasl, listener, credentials->user, credentials->password);
+    };
+  if (const auto* authorizer = components_->services().authorizer)
+    c.http.may_write = [authorizer](const std::string& user, const std::string& host) {
+      const std::string principal = "User:" + user;
+      return authorizer->authorize({principal, host}, acl::AclOperation::kAlter, acl::ResourceType::kCluster,
+                                   acl::kClusterResourceName);
     };
   registry_ = std::make_unique<schemareg::SchemaRegistryApp>(*schemas_topic_, std::move(c));
   try {

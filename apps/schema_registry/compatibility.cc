@@ -20,8 +20,6 @@ constexpr std::string_view kDifferentType = "Incompatible because of different s
 
 enum class Strategy { kCanRead, kCanBeRead, kMutual };
 
-
-
 void append_old_schema(std::vector<std::string>& out, const PreviousSchema& existing) {
   out.push_back("{oldSchemaVersion: " + std::to_string(existing.version) + "}");
   const auto text = existing.schema->canonical();
@@ -40,7 +38,8 @@ std::vector<std::string> one_way(const schema::ParsedSchema& candidate, const Pr
                                  bool reader_is_new, bool append_schema) {
   std::vector<std::string> lines;
   if (reader_is_new) {
-    for (const auto& l : candidate.incompatibilities(*existing.schema)) lines.push_back(schema::fill_roles(l, "new", "old"));
+    for (const auto& l : candidate.incompatibilities(*existing.schema))
+      lines.push_back(schema::fill_roles(l, "new", "old"));
   } else {
     for (const auto& l : existing.schema->incompatibilities(candidate))
       lines.push_back(schema::fill_roles(l, "old", "new"));

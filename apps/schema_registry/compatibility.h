@@ -58,5 +58,4 @@ std::vector<std::string> registry_compatibility(CompatibilityLevel level, bool v
                                                 const schema::ParsedSchema& candidate,
                                                 const std::vector<PreviousSchema>& previous);
 
-
 }  // namespace skiff::schemareg

@@ -48,21 +48,22 @@ network::HttpResponse ok_response(std::string body) { return respond(200, std::m
 RegistryHttp::RegistryHttp(RegistryService& service, RegistryHttpConfig config)
     : service_(service), config_(std::move(config)) {
   if (!config_.metrics) return;
-  requests_ = &config_.metrics->counter("skiff_schema_registry_requests_total",
-                                        "Schema Registry requests by endpoint and HTTP status.",
-                                        {"endpoint", "status"});
+  requests_ =
+      &config_.metrics->counter("skiff_schema_registry_requests_total",
+                                "Schema Registry requests by endpoint and HTTP status.", {"endpoint", "status"});
   latency_ = &config_.metrics->histogram(
-      "skiff_schema_registry_request_seconds", "Schema Registry request latency by endpoint, in seconds.",
-      {"endpoint"}, {0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5});
+      "skiff_schema_registry_request_seconds", "Schema Registry request latency by endpoint, in seconds.", {"endpoint"},
+      {0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5});
 }
 
 network::HttpResponse RegistryHttp::route(const network::HttpRequest& request, std::string& endpoint) {
   endpoint = "unknown";
-  if (config_.authenticate && !config_.authenticate(request.authorization))
+  std::optional<std::string> user;
+  if (config_.authenticate && !(user = config_.authenticate(request.authorization)))
     return error_response(RegistryError{401, 401, "Unauthorized"});
   auto parts = segments(request.path);
   if (!parts) return error_response(RegistryError{400, 400, "HTTP 400 Bad Request"});
-  RouteCall call{service_, request, *parts, config_};
+  RouteCall call{service_, request, *parts, config_, user.value_or("ANONYMOUS")};
   return dispatch(call, endpoint);
 }
 
@@ -72,8 +73,7 @@ network::HttpResponse RegistryHttp::answer(const network::HttpRequest& request) 
   auto response = route(request, endpoint);
   if (requests_) {
     requests_->with({endpoint, std::to_string(response.status)}).add();
-    latency_->with({endpoint}).observe(
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    latency_->with({endpoint}).observe(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
   }
   return response;
 }

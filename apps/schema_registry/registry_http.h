@@ -12,7 +12,8 @@
 //   a known path with another method 405, as Confluent's Jersey answers.
 //   Writes wait until the service answers (durable in `_schemas`).
 //   Authentication: when `authenticate` is set, every request carries HTTP
-//   Basic credentials it accepts, else 401 (error_code 401).
+//   Basic credentials it accepts, else 401 (error_code 401). Authorization:
+//   a write `may_write` refuses is 403 (error_code 40301).
 //
 // Threads: answer() on the registry's HTTP thread; it blocks that thread
 // while a write becomes durable.
@@ -35,6 +36,11 @@ struct RegistryHttpConfig {
   // The user a request's Authorization header names, nullopt when wrong or
   // missing; unset: no authentication.
   std::function<std::optional<std::string>(const std::string& authorization)> authenticate;
+  // Whether the user (the authenticated name, "ANONYMOUS" without
+  // authentication) from this address may write: register, delete, PUT and
+  // DELETE config and mode need ALTER on the cluster or a super user, as the
+  // broker's authorizer decides; unset: everyone may (no authorizer).
+  std::function<bool(const std::string& user, const std::string& host)> may_write;
 };
 
 class RegistryHttp {

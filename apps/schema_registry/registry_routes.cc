@@ -15,6 +15,7 @@ struct Route {
   const char* method;
   std::vector<std::string> pattern;  // "*": a parameter
   Handler handler;
+  bool writes = false;  // changes the registry: needs may_write
 };
 
 bool flag(const RouteCall& c, const std::string& name) {
@@ -71,7 +72,8 @@ network::HttpResponse get_schema_by_id(RouteCall& c, const std::vector<std::stri
   if (!id) return error_response(id.error());
   const auto subject = opt_param(c, "subject");
   const std::optional<int32_t> max = flag(c, "fetchMaxId") ? std::optional(c.service.max_id(subject)) : std::nullopt;
-  return reply(c.service.schema_by_id(*id, subject), [&](const SubjectSchema& s) { return schema_string_json(s, max); });
+  return reply(c.service.schema_by_id(*id, subject),
+               [&](const SubjectSchema& s) { return schema_string_json(s, max); });
 }
 
 network::HttpResponse get_schema_text_by_id(RouteCall& c, const std::vector<std::string>& a) {
@@ -128,8 +130,8 @@ network::HttpResponse post_register(RouteCall& c, const std::vector<std::string>
   auto in = decode_schema_request(c.request.body);
   if (!in) return error_response(in.error());
   const bool normalize = flag(c, "normalize");
-  auto r = wait_for<SubjectSchema>(
-      [&](auto done) { c.service.register_schema(a[0], std::move(*in), normalize, done); });
+  auto r =
+      wait_for<SubjectSchema>([&](auto done) { c.service.register_schema(a[0], std::move(*in), normalize, done); });
   return reply(r, register_json);
 }
 
@@ -170,8 +172,7 @@ network::HttpResponse get_config(RouteCall& c, const std::vector<std::string>& a
 network::HttpResponse put_config(RouteCall& c, const std::vector<std::string>& a) {
   auto update = decode_config_request(c.request.body);
   if (!update) return error_response(update.error());
-  auto r = wait_for<ConfigRecord>(
-      [&](auto done) { c.service.put_config(subject_scope(a), std::move(*update), done); });
+  auto r = wait_for<ConfigRecord>([&](auto done) { c.service.put_config(subject_scope(a), std::move(*update), done); });
   return reply(r, [](const ConfigRecord& rec) { return config_update_json(rec); });
 }
 
@@ -220,27 +221,27 @@ const std::vector<Route>& routes() {
       {"GET", {"schemas", "ids", "*", "versions"}, get_versions_of_id},
       {"GET", {"subjects"}, get_subjects},
       {"POST", {"subjects", "*"}, post_lookup},
-      {"DELETE", {"subjects", "*"}, delete_subject},
+      {"DELETE", {"subjects", "*"}, delete_subject, true},
       {"GET", {"subjects", "*", "versions"}, get_versions},
-      {"POST", {"subjects", "*", "versions"}, post_register},
+      {"POST", {"subjects", "*", "versions"}, post_register, true},
       {"GET", {"subjects", "*", "versions", "*"}, get_version},
-      {"DELETE", {"subjects", "*", "versions", "*"}, delete_version},
+      {"DELETE", {"subjects", "*", "versions", "*"}, delete_version, true},
       {"GET", {"subjects", "*", "versions", "*", "schema"}, get_version_schema},
       {"GET", {"subjects", "*", "versions", "*", "referencedby"}, get_referenced_by},
       {"POST", {"compatibility", "subjects", "*", "versions"}, post_compatibility},
       {"POST", {"compatibility", "subjects", "*", "versions", "*"}, post_compatibility},
       {"GET", {"config"}, get_config},
-      {"PUT", {"config"}, put_config},
-      {"DELETE", {"config"}, delete_config},
+      {"PUT", {"config"}, put_config, true},
+      {"DELETE", {"config"}, delete_config, true},
       {"GET", {"config", "*"}, get_config},
-      {"PUT", {"config", "*"}, put_config},
-      {"DELETE", {"config", "*"}, delete_config},
+      {"PUT", {"config", "*"}, put_config, true},
+      {"DELETE", {"config", "*"}, delete_config, true},
       {"GET", {"mode"}, get_mode},
-      {"PUT", {"mode"}, put_mode},
-      {"DELETE", {"mode"}, delete_mode},
+      {"PUT", {"mode"}, put_mode, true},
+      {"DELETE", {"mode"}, delete_mode, true},
       {"GET", {"mode", "*"}, get_mode},
-      {"PUT", {"mode", "*"}, put_mode},
-      {"DELETE", {"mode", "*"}, delete_mode},
+      {"PUT", {"mode", "*"}, put_mode, true},
+      {"DELETE", {"mode", "*"}, delete_mode, true},
       {"GET", {"contexts"}, get_contexts},
       {"GET", {"v1", "metadata", "id"}, get_metadata_id},
   };
@@ -281,6 +282,11 @@ network::HttpResponse dispatch(RouteCall& call, std::string& endpoint) {
     path_known = true;
     if (method != r.method) continue;
     endpoint = endpoint_of(r);
+    if (r.writes && call.config.may_write && !call.config.may_write(call.user, call.request.peer_address))
+      return error_response(RegistryError{403, 40301,
+                                          "User " + call.user +
+                                              " is not authorized to change the Schema Registry (it needs ALTER on "
+                                              "the cluster, or to be a super user)"});
     return r.handler(call, *args);
   }
   if (path_known) return error_response(RegistryError{405, 405, "HTTP 405 Method Not Allowed"});

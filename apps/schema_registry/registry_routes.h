@@ -17,6 +17,7 @@ struct RouteCall {
   const network::HttpRequest& request;
   const std::vector<std::string>& path;  // percent-decoded segments
   const RegistryHttpConfig& config;
+  std::string user = "ANONYMOUS";  // who asks (authenticated name)
 };
 
 // The answer, and in `endpoint` the route that took the request

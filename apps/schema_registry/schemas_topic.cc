@@ -36,8 +36,8 @@ int64_t SchemasTopic::load(RegistryService& service) {
                     coordinator::for_each_record(batch, topic_.name(), [&](auto key, auto value) {
                       auto r = decode(as_text(key), value ? std::optional(as_text(*value)) : std::nullopt);
                       if (!r) {
-                        registry_log().warn("{}: skipping a record that does not decode ({}): key {}",
-                                            topic_.name(), escaped(r.error().message), escaped(as_text(key)));
+                        registry_log().warn("{}: skipping a record that does not decode ({}): key {}", topic_.name(),
+                                            escaped(r.error().message), escaped(as_text(key)));
                         ++skipped;
                         return;
                       }

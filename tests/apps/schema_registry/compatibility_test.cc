@@ -98,6 +98,7 @@ TEST_CASE("a long old schema is truncated in the message", "[schemareg][compat]"
 }
 
 TEST_CASE("fill_roles fills Confluent's two %s as String.format does", "[schemareg][compat]") {
-  CHECK(skiff::schema::fill_roles("in the %s schema and the %s schema", "old", "new") == "in the old schema and the new schema");
+  CHECK(skiff::schema::fill_roles("in the %s schema and the %s schema", "old", "new") ==
+        "in the old schema and the new schema");
   CHECK(skiff::schema::fill_roles("100%% of the %s schema, %s, %s", "new", "old") == "100% of the new schema, old, %s");
 }

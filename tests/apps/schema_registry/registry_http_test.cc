@@ -80,8 +80,9 @@ TEST_CASE("REST: Confluent's error bodies and codes", "[schemareg][rest]") {
   auto bad = r.call("POST", "/subjects/s/versions", schema_body("nocolon"));
   CHECK(bad.status == 422);
   CHECK(bad.body.find(R"("error_code":42201)") != std::string::npos);
-  CHECK(r.call("PUT", "/config", R"({"compatibility":"SIDEWAYS"})").body ==
-        R"({"error_code":42203,"message":"Invalid compatibility level. Valid values are none, backward, forward, full, backward_transitive, forward_transitive, and full_transitive"})");
+  CHECK(
+      r.call("PUT", "/config", R"({"compatibility":"SIDEWAYS"})").body ==
+      R"({"error_code":42203,"message":"Invalid compatibility level. Valid values are none, backward, forward, full, backward_transitive, forward_transitive, and full_transitive"})");
   CHECK(r.call("GET", "/subjects/s/versions/zero").status == 422);
 }
 
@@ -104,8 +105,9 @@ TEST_CASE("REST: compatibility checks, config and mode", "[schemareg][rest]") {
   CHECK(scrape.find(R"(skiff_schema_registry_requests_total{endpoint="POST /subjects/{}/versions",status="409"} 1)") !=
         std::string::npos);
   CHECK(scrape.find(R"(skiff_schema_registry_request_seconds_count{endpoint="GET /mode"} 1)") != std::string::npos);
-  CHECK(r.call("GET", "/v1/metadata/id").body ==
-        R"({"scope":{"path":[],"clusters":{"kafka-cluster":"cluster-1","schema-registry-cluster":"schema-registry"}}})");
+  CHECK(
+      r.call("GET", "/v1/metadata/id").body ==
+      R"({"scope":{"path":[],"clusters":{"kafka-cluster":"cluster-1","schema-registry-cluster":"schema-registry"}}})");
 }
 
 TEST_CASE("REST: deletes, soft then hard, and percent-encoded subjects", "[schemareg][rest]") {
@@ -136,4 +138,31 @@ TEST_CASE("REST: a request without the credentials the broker wants is 401", "[s
   CHECK(denied.body == R"({"error_code":401,"message":"Unauthorized"})");
   req.authorization = "Basic dTpw";
   CHECK(http.answer(req).status == 200);
+}
+
+TEST_CASE("REST: writes need may_write (ALTER on the cluster), reads do not", "[schemareg][rest]") {
+  testing::FakeLog log;
+  RegistryService service{log, testing::parse_fake};
+  RegistryHttpConfig config;
+  config.may_write = [](const std::string& user, const std::string& host) {
+    return user == "admin" && host == "10.0.0.1";
+  };
+  config.authenticate = [](const std::string& a) -> std::optional<std::string> { return a.empty() ? "bob" : a; };
+  RegistryHttp http{service, config};
+  auto req = [](std::string method, std::string path, std::string auth, std::string body = "") {
+    network::HttpRequest r;
+    r.method = std::move(method);
+    r.target = r.path = std::move(path);
+    r.authorization = std::move(auth);
+    r.peer_address = "10.0.0.1";
+    r.body = std::move(body);
+    return r;
+  };
+  auto denied = http.answer(req("POST", "/subjects/s/versions", "", R"({"schema":"a:int"})"));
+  CHECK(denied.status == 403);
+  CHECK(denied.body.find(R"("error_code":40301)") != std::string::npos);
+  CHECK(http.answer(req("PUT", "/mode", "", R"({"mode":"READONLY"})")).status == 403);
+  CHECK(http.answer(req("POST", "/subjects/s/versions", "admin", R"({"schema":"a:int"})")).status == 200);
+  CHECK(http.answer(req("GET", "/subjects/s/versions/1", "")).status == 200);
+  CHECK(http.answer(req("POST", "/subjects/s", "", R"({"schema":"a:int"})")).status == 200);  // a lookup reads
 }
