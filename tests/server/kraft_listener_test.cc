@@ -51,7 +51,9 @@ bool metadata_answered(RawClient& c) {
 }  // namespace
 
 TEST_CASE("a KRaft controller listener answers a client as Kafka's does", "[lifecycle][kraft]") {
-  BrokerProcess broker(kraft_args("PLAINTEXT://127.0.0.1:0,CONTROLLER://127.0.0.1:0"));
+  // The controller's first, as Testcontainers' random order may give them
+  // (BrokerProcess reads the port of the last listener of its startup line).
+  BrokerProcess broker(kraft_args("CONTROLLER://127.0.0.1:0,PLAINTEXT://127.0.0.1:0"));
   const auto out = broker.output();
   CHECK_THAT(out, Catch::Contains("[BrokerLifecycleManager id=1] The broker is serving. Transitioning from RECOVERY "
                                   "to RUNNING.") &&
