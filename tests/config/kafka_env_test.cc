@@ -224,3 +224,21 @@ TEST_CASE("Kafka's server.properties is read as a config file, the environment a
   env.erase("KAFKA_PROCESS_ROLES");
   CHECK_THAT(env_error(env, path), Catch::Contains("process.roles=broker"));
 }
+
+TEST_CASE("a listener's own keys come from KAFKA_LISTENER_NAME_*, '_' in the name written '__'",
+          "[config][kafka-env]") {
+  const std::string jaas =
+      "org.apache.kafka.common.security.plain.PlainLoginModule required user_admin=\"admin-secret\";";
+  auto c = load_env({{"KAFKA_LISTENERS", "SASL_PLAINTEXT://127.0.0.1:9092"},
+                     {"KAFKA_LISTENER_SECURITY_PROTOCOL_MAP", "SASL_PLAINTEXT:SASL_PLAINTEXT"},
+                     {"KAFKA_SASL_ENABLED_MECHANISMS", "PLAIN"},
+                     {"KAFKA_LISTENER_NAME_SASL__PLAINTEXT_PLAIN_SASL_JAAS_CONFIG", jaas}});
+  CHECK(c.sasl_for("SASL_PLAINTEXT").jaas_config.at("PLAIN") == jaas);
+  CHECK(c.effective.at("listener.name.sasl_plaintext.plain.sasl.jaas.config").source == ConfigSource::kEnvironment);
+  // With single underscores it names no key (a warning), so PLAIN has no users: refused, naming the key.
+  auto e = env_error({{"KAFKA_LISTENERS", "SASL_PLAINTEXT://127.0.0.1:9092"},
+                      {"KAFKA_LISTENER_SECURITY_PROTOCOL_MAP", "SASL_PLAINTEXT:SASL_PLAINTEXT"},
+                      {"KAFKA_SASL_ENABLED_MECHANISMS", "PLAIN"},
+                      {"KAFKA_LISTENER_NAME_SASL_PLAINTEXT_PLAIN_SASL_JAAS_CONFIG", jaas}});
+  CHECK_THAT(e, Catch::Contains("listener.name.sasl_plaintext.plain.sasl.jaas.config is not set"));
+}
