@@ -21,10 +21,13 @@
 #      KafkaContainer with asCompatibleSubstituteFor("apache/kafka"): admin,
 #      produce/consume and a transaction through the mapped port
 #      (tests/image/testcontainers-java); Python 4.15's Kafka module with the
-#      image name as its one change (tests/image/testcontainers_python_check.py).
-# Step 4 fetches Testcontainers from Maven Central and PyPI (cached under
-# SKIFF_CACHE_DIR, ~/.cache/skiff); where that or the socket cannot work it
-# prints SKIP with the reason, never a pass.
+#      image name as its one change (tests/image/testcontainers_python_check.py);
+#      Go 0.40's Kafka module with the image tagged
+#      confluentinc/confluent-local:7.6.0 (tests/image/testcontainers-go).
+# Step 4 fetches Testcontainers from Maven Central, PyPI (both cached under
+# SKIFF_CACHE_DIR, ~/.cache/skiff) and the Go module proxy (Go's module
+# cache); where that or the socket cannot work it prints SKIP with the
+# reason, never a pass.
 #   scripts/test-image-compat.sh IMAGE
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -254,12 +257,35 @@ testcontainers_python() {
     "$IMAGE" >&2
 }
 
+# Go's module accepts only confluentinc/confluent-local (7.4.0 or later): the
+# image gets that name locally, as docs/operations/container.md says to.
+testcontainers_go() {
+  local dir=tests/image/testcontainers-go alias=docker.io/confluentinc/confluent-local:7.6.0
+  command -v go >/dev/null || { SKIPPED+=("Testcontainers Go: no go"); return 0; }
+  if ! (cd "$dir" && timeout 900 go build -o "$WORK/tc-go" . >"$WORK/go.log" 2>&1); then
+    tail -20 "$WORK/go.log"
+    SKIPPED+=("Testcontainers Go: the module proxy or the build failed (log above)")
+    return 0
+  fi
+  if podman image exists "$alias"; then
+    SKIPPED+=("Testcontainers Go: $alias is already an image here; not replaced")
+    return 0
+  fi
+  podman tag "$IMAGE" "$alias"
+  log "Testcontainers Go 0.40: kafka.Run(\"confluentinc/confluent-local:7.6.0\"), the image tagged so"
+  local rc=0
+  timeout 300 "$WORK/tc-go" confluentinc/confluent-local:7.6.0 >&2 || rc=$?
+  podman untag "$IMAGE" "$alias" >/dev/null 2>&1 || true  # that name only (without it: every name)
+  return "$rc"
+}
+
 compose_example
 entry_point
 tls_from_secrets
 if command -v curl >/dev/null && start_socket; then
   testcontainers_java
   testcontainers_python
+  testcontainers_go
 else
   SKIPPED+=("Testcontainers: podman system service did not answer on its socket (log above)")
 fi
