@@ -9,37 +9,24 @@
 // any thread.
 #pragma once
 
+#include <algorithm>
+#include <array>
 #include <cstdint>
 
 namespace skiff::api {
 
+// SaslHandshake, ApiVersions, CreateTopics, DeleteTopics, DescribeAcls,
+// CreateAcls, DeleteAcls, DescribeConfigs, AlterConfigs, SaslAuthenticate,
+// CreatePartitions, ElectLeaders, IncrementalAlterConfigs,
+// AlterPartitionReassignments, ListPartitionReassignments,
+// AlterClientQuotas, DescribeUserScramCredentials, AlterUserScramCredentials,
+// DescribeQuorum, UpdateFeatures, DescribeCluster.
+inline constexpr std::array<int16_t, 21> kControllerListenerApis = {17, 18, 19, 20, 29, 30, 31, 32, 33, 36, 37,
+                                                                    43, 44, 45, 46, 49, 50, 51, 55, 57, 60};
+
 inline bool served_on_controller_listener(int16_t api_key) {
-  switch (api_key) {
-    case 17:  // SaslHandshake
-    case 18:  // ApiVersions
-    case 19:  // CreateTopics
-    case 20:  // DeleteTopics
-    case 29:  // DescribeAcls
-    case 30:  // CreateAcls
-    case 31:  // DeleteAcls
-    case 32:  // DescribeConfigs
-    case 33:  // AlterConfigs
-    case 36:  // SaslAuthenticate
-    case 37:  // CreatePartitions
-    case 43:  // ElectLeaders
-    case 44:  // IncrementalAlterConfigs
-    case 45:  // AlterPartitionReassignments
-    case 46:  // ListPartitionReassignments
-    case 49:  // AlterClientQuotas
-    case 50:  // DescribeUserScramCredentials
-    case 51:  // AlterUserScramCredentials
-    case 55:  // DescribeQuorum
-    case 57:  // UpdateFeatures
-    case 60:  // DescribeCluster
-      return true;
-    default:
-      return false;
-  }
+  return std::find(kControllerListenerApis.begin(), kControllerListenerApis.end(), api_key) !=
+         kControllerListenerApis.end();
 }
 
 }  // namespace skiff::api
