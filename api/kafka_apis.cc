@@ -1,6 +1,7 @@
 #include "api/kafka_apis.h"
 
 #include "api/api_log.h"
+#include "api/controller_listener.h"
 #include "api/feature_levels.h"
 #include "api/features.h"
 #include "api/handlers/add_offsets_to_txn_handler.h"
@@ -226,12 +227,20 @@ void KafkaApis::set_client_software(ClientSoftware* software) {
 }
 
 // The request's handler, or null when it was answered here: an unknown API
-// key or a version outside the advertised range closes the connection;
+// key, an API a controller listener does not serve (on such a listener) or a
+// version outside the advertised range closes the connection;
 // ApiVersions above its range gets Kafka's version-fallback answer.
 ApiHandler* KafkaApis::route(ApiRequest& request, Responder& out, const Escaped& client) {
   const auto key = request.api_key();
   const auto version = request.api_version();
   ApiHandler* handler = registry_.find(key);
+  if (handler && services_.broker.is_controller_listener(request.context().listener_name) &&
+      !served_on_controller_listener(key)) {
+    api_log().warn("closing connection from {} (client {}): API key {} is not served on controller listener {}",
+                   request.context().peer_address, client, key, request.context().listener_name);
+    out.close("");
+    return nullptr;
+  }
   if (!handler) {
     api_log().warn("closing connection from {} (client {}): unsupported API key {}", request.context().peer_address,
                    client, key);

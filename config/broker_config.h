@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "config/kraft_settings.h"
 #include "config/listener.h"
 #include "config/sasl_settings.h"
 #include "config/ssl_settings.h"
@@ -225,6 +226,9 @@ struct BrokerConfig {
   int32_t share_coordinator_load_buffer_size = 5242880;
   int32_t share_coordinator_append_linger_ms = -1;
   int32_t share_coordinator_cached_buffer_max_bytes = 1048588;
+
+  // The KRaft keys of a single combined node (config/kraft_keys.cc).
+  KraftSettings kraft;
 
   // Process.
   std::string log_level = "info";

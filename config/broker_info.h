@@ -20,6 +20,15 @@ struct BrokerInfo {
   int32_t node_id = 1;
   std::string cluster_id;
   std::vector<AdvertisedEndpoint> endpoints;
+  // controller.listener.names: listeners that answer as Kafka's controller
+  // listener (api/controller_listener.h), not as a broker's.
+  std::vector<std::string> controller_listeners;
+
+  bool is_controller_listener(const std::string& listener_name) const {
+    for (const auto& c : controller_listeners)
+      if (c == listener_name) return true;
+    return false;
+  }
 
   // The endpoint for requests that came in on `listener_name` (the first one
   // when no listener of that name exists).

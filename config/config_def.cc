@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "common/cpu_count.h"
+#include "config/kraft_keys.h"
 #include "config/string_util.h"
 
 namespace skiff::config {
@@ -608,6 +609,7 @@ std::vector<ConfigKeyDef> build_defs() {
                           &BrokerConfig::log_fd_cache_size));
   add_authorizer_keys(d);
   add_scram_keys(d);
+  add_kraft_keys(d);
   return d;
 }
 

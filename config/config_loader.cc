@@ -5,9 +5,14 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <fstream>
 #include <set>
+#include <sstream>
 
 #include "config/config_def.h"
+#include "config/kafka_env.h"
+#include "config/kraft_keys.h"
+#include "config/properties_file.h"
 #include "config/string_util.h"
 
 extern char** environ;
@@ -69,7 +74,7 @@ std::string yaml_scalar_text(const std::string& key, const YAML::Node& node) {
                   key));
 }
 
-void read_file(const std::string& path, std::map<std::string, RawValue>& raw) {
+void read_yaml_file(const std::string& path, std::map<std::string, RawValue>& raw) {
   YAML::Node root;
   try {
     root = YAML::LoadFile(path);
@@ -85,6 +90,54 @@ void read_file(const std::string& path, std::map<std::string, RawValue>& raw) {
     if (!is_known_key(key)) throw ConfigError(fmt::format("Unknown configuration '{}' in config file '{}'", key, path));
     raw[key] = {yaml_scalar_text(key, kv.second), ConfigSource::kFile};
   }
+}
+
+// Kafka's server.properties (the apache/kafka image's /mnt/shared/config):
+// keys Skiff does not know are warned about, as Kafka logs supplied configs
+// it does not use; a known key's bad value is still an error.
+void read_properties_file(const std::string& path, std::map<std::string, RawValue>& raw,
+                          std::vector<std::string>& warnings) {
+  std::ifstream in(path);
+  if (!in) throw ConfigError(fmt::format("Cannot read config file '{}'", path));
+  std::stringstream text;
+  text << in.rdbuf();
+  for (auto& [key, value] : parse_properties(text.str())) {
+    if (is_known_key(key))
+      raw[key] = {std::move(value), ConfigSource::kFile};
+    else
+      warnings.push_back(fmt::format("config file '{}': '{}' is not a configuration Skiff knows; ignored", path, key));
+  }
+}
+
+void read_file(const std::string& path, std::map<std::string, RawValue>& raw, std::vector<std::string>& warnings) {
+  if (path.ends_with(".properties"))
+    read_properties_file(path, raw, warnings);
+  else
+    read_yaml_file(path, raw);
+}
+
+// KAFKA_* by the apache/kafka image's rules (config/kafka_env.h), below
+// SKIFF_* when both name a key. Unknown keys are warned about, as Kafka logs
+// supplied configs it does not use.
+void read_kafka_variables(const ConfigSources& sources, std::map<std::string, RawValue>& raw,
+                          std::vector<std::string>& warnings, std::string& cluster_id) {
+  KafkaEnvironment kafka;
+  try {
+    kafka = read_kafka_environment(sources.environment, sources.kafka_secrets_dir);
+  } catch (const std::invalid_argument& e) {
+    throw ConfigError(e.what());
+  }
+  for (auto& [key, value] : kafka.keys) {
+    if (is_known_key(key))
+      raw[key] = {std::move(value), ConfigSource::kEnvironment};
+    else
+      warnings.push_back(
+          fmt::format("environment variable '{}' names '{}', which is not a configuration Skiff knows; "
+                      "ignored",
+                      kafka_env_var_name(key), key));
+  }
+  for (auto& w : kafka.warnings) warnings.push_back(std::move(w));
+  cluster_id = kafka.cluster_id;
 }
 
 // Unknown SKIFF_* variables are warned about, not fatal: the prefix is shared
@@ -324,6 +377,7 @@ void check_sasl_listeners(BrokerConfig& cfg) {
 
 void check_cross_key_rules(BrokerConfig& cfg) {
   check_consumer_group_bounds(cfg);
+  check_single_node_kraft(cfg);
   check_ssl_listeners(cfg);
   check_sasl_listeners(cfg);
   for (const auto& l : cfg.listeners) {
@@ -352,12 +406,15 @@ void check_cross_key_rules(BrokerConfig& cfg) {
 BrokerConfig load_config(const ConfigSources& sources) {
   std::map<std::string, RawValue> raw;
   std::vector<std::string> warnings;
-  if (sources.file) read_file(*sources.file, raw);
+  std::string cluster_id;
+  if (sources.file) read_file(*sources.file, raw, warnings);
+  read_kafka_variables(sources, raw, warnings, cluster_id);
   read_environment(sources.environment, raw, warnings);
   read_overrides(sources.overrides, raw);
 
   BrokerConfig cfg;
   cfg.warnings = std::move(warnings);
+  cfg.kraft.cluster_id = cluster_id;
   for (const auto& def : config_defs()) apply(cfg, def, {def.default_value, ConfigSource::kDefault});
 
   std::vector<const ConfigKeyDef*> order;

@@ -116,13 +116,15 @@ if [[ -z "${SKIFF_TEST_QUICK:-}" ]]; then
   fi
 fi
 
-# The container image, built and tested with podman (scripts/test-image.sh),
+# The container image, built and tested with podman (scripts/test-image.sh,
+# then scripts/test-image-compat.sh: KAFKA_* variables, the entry point,
+# Testcontainers Java, Python and Go through podman's socket),
 # where podman is installed or installable (Debian, root or sudo).
 # SKIFF_TEST_IMAGE=0 skips it.
 if [[ -z "${SKIFF_TEST_QUICK:-}" && "${SKIFF_TEST_IMAGE:-1}" != 0 ]]; then
   can_install() { { [[ $(id -u) -eq 0 ]] || sudo -n true 2>/dev/null; } && apt-cache show podman >/dev/null 2>&1; }
   if command -v podman >/dev/null 2>&1 || can_install; then
-    step "container image: build, run, produce/consume, restart, stop"
+    step "container image: build, run, produce/consume, restart, stop; apache/kafka drop-in and Testcontainers"
     scripts/test-image.sh
   else
     step "container image: skipped (podman cannot be installed here)"

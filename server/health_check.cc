@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
 #include <stdexcept>
 #include <vector>
@@ -140,8 +141,12 @@ HealthTarget parse_health_target(const std::string& address) {
 }
 
 HealthTarget health_target_for(const config::BrokerConfig& config) {
-  if (config.listeners.empty()) throw std::invalid_argument("no listener is configured");
-  const auto& l = config.listeners.front();
+  // The first listener that is not a controller's (KRaft's
+  // controller.listener.names): a client's listener.
+  auto broker = std::find_if(config.listeners.begin(), config.listeners.end(),
+                             [&](const config::Listener& l) { return !config.kraft.is_controller_listener(l.name); });
+  if (broker == config.listeners.end()) throw std::invalid_argument("no listener is configured");
+  const auto& l = *broker;
   if (l.port == 0)
     throw std::invalid_argument(
         fmt::format("listener {} asks for any free port (0); give --healthcheck HOST:PORT", l.to_string()));

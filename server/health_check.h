@@ -35,9 +35,9 @@ struct HealthResult {
 HealthTarget parse_health_target(const std::string& text);
 
 // Where to probe a broker running with this configuration: its first
-// listener, with a wildcard host replaced by loopback, and its security
-// protocol from listener.security.protocol.map. Throws
-// std::invalid_argument when that listener's port is 0 (not knowable).
+// listener that is not a controller listener (controller.listener.names), with a wildcard host replaced by loopback,
+// and its security protocol from listener.security.protocol.map. Throws std::invalid_argument when that listener's port
+// is 0 (not knowable).
 HealthTarget health_target_for(const config::BrokerConfig& config);
 
 // One ApiVersions round trip, bounded by `timeout` in total.

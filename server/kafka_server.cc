@@ -133,6 +133,8 @@ void KafkaServer::open_logs() {
 
 void KafkaServer::resolve_advertised_endpoints() {
   broker_info_.node_id = config_.node_id;
+  for (const auto& l : config_.listeners)
+    if (config_.kraft.is_controller_listener(l.name)) broker_info_.controller_listeners.push_back(l.name);
   for (const auto& bound : socket_server_->bound_listeners()) {
     api::AdvertisedEndpoint e{bound.requested.name, bound.requested.host, bound.port};
     auto adv = std::find_if(config_.advertised_listeners.begin(), config_.advertised_listeners.end(),
@@ -142,15 +144,17 @@ void KafkaServer::resolve_advertised_endpoints() {
       e.port = adv->port == 0 ? bound.port : adv->port;
     } else if (is_wildcard(e.host)) {
       // As Kafka does: advertise this machine's name. In a container that name
-      // is rarely what clients can reach, hence the warning.
+      // is rarely what clients can reach, hence the warning; not for a KRaft
+      // controller listener, which Kafka does not advertise to clients either.
       e.host = local_host_name();
-      spdlog::warn(
-          "listener {} binds every interface and advertised.listeners is not set: clients will be told to connect "
-          "to {}:{} (this host's name; in a container, the container's). A client that cannot resolve and reach "
-          "that name bootstraps, then fails. Set advertised.listeners (SKIFF_ADVERTISED_LISTENERS in a container) "
-          "to the address clients use, e.g. {}://localhost:{} for clients on the host with -p {}:{}, or "
-          "{}://<service-name>:{} for clients in other containers on the same network",
-          e.listener_name, e.host, e.port, e.listener_name, e.port, e.port, e.port, e.listener_name, e.port);
+      if (!config_.kraft.is_controller_listener(e.listener_name))
+        spdlog::warn(
+            "listener {} binds every interface and advertised.listeners is not set: clients will be told to connect "
+            "to {}:{} (this host's name; in a container, the container's). A client that cannot resolve and reach "
+            "that name bootstraps, then fails. Set advertised.listeners (KAFKA_ADVERTISED_LISTENERS in a container) "
+            "to the address clients use, e.g. {}://localhost:{} for clients on the host with -p {}:{}, or "
+            "{}://<service-name>:{} for clients in other containers on the same network",
+            e.listener_name, e.host, e.port, e.listener_name, e.port, e.port, e.port, e.listener_name, e.port);
     }
     broker_info_.endpoints.push_back(e);
   }

@@ -70,6 +70,17 @@ std::optional<int> answer_without_broker(const server::CommandLine& cl) {
   return std::nullopt;
 }
 
+// The lines test suites wait for before they use a Kafka container, printed
+// once the listeners accept and the handlers serve (startup() has returned):
+// Kafka's own, which Testcontainers matches. Java's KafkaContainer (for
+// apache/kafka) waits for "Transitioning from RECOVERY to RUNNING",
+// Python's KafkaContainer for "[KafkaServer id=N] started" or, in KRaft
+// mode, "Kafka Server started" (docs/operations/container.md).
+void announce_ready(spdlog::logger& log, int32_t node_id) {
+  log.info("[BrokerLifecycleManager id={}] The broker is serving. Transitioning from RECOVERY to RUNNING.", node_id);
+  log.info("[KafkaServer id={}] started (Kafka Server started)", node_id);
+}
+
 // Logging, startup, the wait for SIGTERM/SIGINT and a graceful shutdown (a
 // second signal exits at once). Returns the exit code.
 int run_broker(const config::BrokerConfig& cfg, const sigset_t& signals,
@@ -100,6 +111,7 @@ int run_broker(const config::BrokerConfig& cfg, const sigset_t& signals,
   auto elapsed = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
   log->info("Skiff {} started in {:.1f} ms (node.id={}, log.dirs={}): {}", server::kVersion, elapsed, cfg.node_id,
             fmt::join(cfg.log_dirs, ","), broker.listeners_summary());
+  announce_ready(*log, cfg.node_id);
   log->flush();
 
   int sig = wait_for_signal(signals);

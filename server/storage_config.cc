@@ -9,6 +9,7 @@ storage::LogManagerConfig make_log_manager_config(const config::BrokerConfig& co
   storage::LogManagerConfig lc;
   for (const auto& d : config.log_dirs) lc.log_dirs.emplace_back(d);
   lc.node_id = config.node_id;
+  lc.cluster_id = config.kraft.cluster_id;  // CLUSTER_ID (the apache/kafka image's); empty: generated
   lc.retention_check_interval_ms = config.log_retention_check_interval_ms;
   lc.max_partitions = config.max_partitions;
   lc.cleaner_enable = config.log_cleaner_enable && config.log_cleaner_threads > 0;

@@ -1,5 +1,6 @@
 #include "api/handlers/api_versions_handler.h"
 
+#include "api/controller_listener.h"
 #include "api/features.h"
 
 namespace skiff::api {
@@ -68,7 +69,9 @@ void ApiVersionsHandler::handle(ApiRequest& request, protocol::ApiVersionsReques
     software_->seen(request.context().connection_id,
                     {body.client_software_name, body.client_software_version, request.context().listener_name});
   protocol::ApiVersionsResponse resp;
+  const bool controller = broker_.is_controller_listener(request.context().listener_name);
   for (const auto& r : registry_.advertised()) {
+    if (controller && !served_on_controller_listener(r.api_key)) continue;
     protocol::ApiVersionsResponse::ApiVersion v;
     v.api_key = r.api_key;
     v.min_version = r.min_version;

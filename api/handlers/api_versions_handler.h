@@ -1,5 +1,6 @@
-// ApiVersions (key 18), v0-5: the APIs and version ranges this broker serves,
-// read from the HandlerRegistry so the answer always matches dispatch, and
+// ApiVersions (key 18), v0-5: the APIs and version ranges this broker serves
+// (on a KRaft controller listener, those a controller serves:
+// api/controller_listener.h), read from the HandlerRegistry so the answer always matches dispatch, and
 // (v3+) the features of api/features.h. Their epoch is the time this handler
 // was built: levels change only with a new binary, hence across a restart,
 // and a client (the Java client keeps the highest epoch it has seen) then
