@@ -55,8 +55,8 @@ struct ResolvedReference {
 struct SchemaSource {
   SchemaType type = SchemaType::kAvro;
   std::string text;
-  std::vector<SchemaReference> references;       // stored with the schema as given
-  std::vector<ResolvedReference> resolved;       // their texts, dependencies first
+  std::vector<SchemaReference> references;  // stored with the schema as given
+  std::vector<ResolvedReference> resolved;  // their texts, dependencies first
 };
 
 // A parse failure: Confluent answers 42201 "Invalid schema" with this

@@ -26,7 +26,6 @@ namespace json {
 // a schema of another type.
 std::string loaded_draft(const ParsedSchema& schema);
 
-
 // incompatibilities() under an explicit policy (Confluent's
 // CompatibilityPolicy: STRICT by default, LENIENT on request).
 std::vector<std::string> incompatibilities(const ParsedSchema& reader, const ParsedSchema& writer,
