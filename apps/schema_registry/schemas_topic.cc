@@ -16,7 +16,7 @@ std::string_view as_text(std::span<const uint8_t> bytes) {
 
 std::optional<std::string> SchemasTopic::open() {
   topic_.open();
-  if (!topic_.exists()) topic_.ensure_created();
+  if (!topic_.exists()) return std::nullopt;  // the first write creates it
   if (topic_.partitions() != 1)
     return "The schema topic " + topic_.name() + " should have only 1 partition but has " +
            std::to_string(topic_.partitions());

@@ -2,9 +2,12 @@
 // registry_service.h) kept through the coordinator runtime's StateTopic, so
 // its segments are Kafka's and its records Confluent's (schemas_records.h).
 //
-//   - check(): Confluent's KafkaStore.verifySchemaTopic: one partition and
-//     cleanup.policy=compact, else the registry does not start (the message
-//     says what to fix); open() creates it so on first start.
+//   - open(): Confluent's KafkaStore.verifySchemaTopic on an existing
+//     `_schemas`: one partition and cleanup.policy=compact, else the
+//     registry does not start (the message says what to fix). The topic is
+//     created (so) by the first write, not at start: a broker whose
+//     registry is never used (the container image in a test suite) shows no
+//     topic a Kafka broker would not have.
 //   - load(): replays every record into the service at startup. A record
 //     that does not decode (another writer's, a stray produce) is logged,
 //     escaped, and skipped, as Confluent's reader thread skips it; so is a
@@ -32,8 +35,8 @@ class SchemasTopic : public RecordLog {
  public:
   explicit SchemasTopic(coordinator::StateTopic& topic) : topic_(topic) {}
 
-  // Adopts `_schemas`, creating it (1 partition, compacted) when missing.
-  // Nothing when it may be used, else why not (Confluent's words).
+  // Adopts `_schemas` when it exists. Nothing when it may be used (or does
+  // not exist yet), else why not (Confluent's words).
   std::optional<std::string> open();
   // Every record into `service`; the number applied.
   int64_t load(RegistryService& service);
