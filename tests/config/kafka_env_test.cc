@@ -94,7 +94,7 @@ TEST_CASE("KAFKA_* sets keys from the environment, below SKIFF_*", "[config][kaf
   CHECK_FALSE(has_warning(c, "HEAP"));
 }
 
-TEST_CASE("an unknown KAFKA_* key is warned about; a bad value of a known one is an error", "[config][kafka-env]") {
+TEST_CASE("an unknown KAFKA_* key is warned about, and a bad value of a known one is an error", "[config][kafka-env]") {
   auto c = load_env({{"KAFKA_JMX_PORT", "9101"}, {"KAFKA_CONFLUENT_SUPPORT_METRICS_ENABLE", "false"}});
   CHECK(has_warning(c, "KAFKA_CONFLUENT_SUPPORT_METRICS_ENABLE"));
   CHECK_FALSE(has_warning(c, "JMX"));
