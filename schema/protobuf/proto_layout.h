@@ -1,0 +1,73 @@
+// The printer behind proto_printer.h (internal to schema/protobuf/): one
+// Printer per print, walking the unbuilt file; with a built file it
+// normalizes. Split over proto_printer.cc (file, messages, enums,
+// services) and proto_printer_fields.cc (fields, oneofs, ranges, extends).
+//
+// Threads: a Printer is used by one thread for one print.
+#pragma once
+
+#include <google/protobuf/descriptor.h>
+#include <google/protobuf/descriptor.pb.h>
+
+#include <string>
+#include <vector>
+
+#include "schema/protobuf/proto_options.h"
+
+namespace skiff::schema::protobuf {
+
+class Printer {
+ public:
+  using FileProto = google::protobuf::FileDescriptorProto;
+  using MessageProto = google::protobuf::DescriptorProto;
+  using FieldProto = google::protobuf::FieldDescriptorProto;
+  using EnumProto = google::protobuf::EnumDescriptorProto;
+
+  Printer(const FileProto& raw, const google::protobuf::FileDescriptor* built) : raw_(raw), built_(built) {}
+
+  std::string file();
+
+ private:
+  bool normalize() const { return built_ != nullptr; }
+  std::string scoped(const std::string& scope, const std::string& name) const {
+    return scope.empty() ? name : scope + "." + name;
+  }
+
+  // proto_printer.cc
+  void file_header(std::string& out);
+  void types(std::string& out, const google::protobuf::RepeatedPtrField<MessageProto>& messages,
+             const google::protobuf::RepeatedPtrField<EnumProto>& enums, const std::string& scope, bool nested);
+  std::string message(const MessageProto& m, const std::string& full_name);
+  std::string enumeration(const EnumProto& e, const std::string& scope);
+  std::string service(const google::protobuf::ServiceDescriptorProto& s);
+  std::string rpc(const google::protobuf::MethodDescriptorProto& m, const std::string& service_name);
+  std::vector<OptionItem> options(const google::protobuf::Message& options, const std::string& scope) const;
+  std::vector<OptionItem> finish_options(std::vector<OptionItem> items, const std::string& scope) const;
+  std::string option_lines(const google::protobuf::Message& options, const std::string& scope) const;
+  std::string resolve_type(const std::string& name, const std::string& scope) const;
+
+  // proto_printer_fields.cc
+  void fields_section(std::string& out, const MessageProto& m, const std::string& full_name);
+  void oneofs_section(std::string& out, const MessageProto& m, const std::string& full_name);
+  void groups_section(std::string& out, const MessageProto& m, const std::string& full_name);
+  std::string field(const FieldProto& f, const MessageProto* owner, const std::string& scope, bool with_label);
+  std::string field_type(const FieldProto& f, const MessageProto* owner, const std::string& scope) const;
+  std::string field_options(const FieldProto& f, const std::string& scope) const;
+  std::string group(const FieldProto& f, const MessageProto& owner, const std::string& full_name, bool in_oneof);
+  std::string reserved(const MessageProto& m) const;
+  std::string enum_reserved(const EnumProto& e) const;
+  std::string extension_ranges(const MessageProto& m) const;
+  std::string extends(const google::protobuf::RepeatedPtrField<FieldProto>& fields, const std::string& scope);
+
+  const FileProto& raw_;
+  const google::protobuf::FileDescriptor* built_;
+};
+
+// What the printer asks of a raw message (shared with the tests' helpers).
+bool is_map_entry(const google::protobuf::DescriptorProto& m);
+const google::protobuf::DescriptorProto* nested_named(const google::protobuf::DescriptorProto& m,
+                                                      const std::string& type_name);
+bool in_real_oneof(const google::protobuf::FieldDescriptorProto& f);
+std::string scalar_type_name(google::protobuf::FieldDescriptorProto::Type type);
+
+}  // namespace skiff::schema::protobuf

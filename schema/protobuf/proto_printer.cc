@@ -1,0 +1,233 @@
+#include "schema/protobuf/proto_printer.h"
+
+#include <algorithm>
+
+#include "schema/protobuf/proto_layout.h"
+
+namespace skiff::schema::protobuf {
+
+namespace gp = google::protobuf;
+
+namespace {
+
+// The scopes a relative name is looked up in, innermost first, ending with "".
+std::vector<std::string> enclosing_scopes(const std::string& scope) {
+  std::vector<std::string> scopes;
+  std::string s = scope;
+  while (!s.empty()) {
+    scopes.push_back(s);
+    size_t dot = s.rfind('.');
+    s = dot == std::string::npos ? "" : s.substr(0, dot);
+  }
+  scopes.emplace_back();
+  return scopes;
+}
+
+std::vector<std::string> sorted_distinct(std::vector<std::string> names) {
+  std::sort(names.begin(), names.end());
+  names.erase(std::unique(names.begin(), names.end()), names.end());
+  return names;
+}
+
+}  // namespace
+
+bool is_map_entry(const gp::DescriptorProto& m) { return m.options().map_entry(); }
+
+const gp::DescriptorProto* nested_named(const gp::DescriptorProto& m, const std::string& type_name) {
+  size_t dot = type_name.rfind('.');
+  std::string last = dot == std::string::npos ? type_name : type_name.substr(dot + 1);
+  for (const auto& nested : m.nested_type()) {
+    if (nested.name() == last) return &nested;
+  }
+  return nullptr;
+}
+
+bool in_real_oneof(const gp::FieldDescriptorProto& f) { return f.has_oneof_index() && !f.proto3_optional(); }
+
+std::string Printer::file() {
+  std::string out;
+  file_header(out);
+  types(out, raw_.message_type(), raw_.enum_type(), raw_.package(), false);
+  std::string extend_text = extends(raw_.extension(), raw_.package());
+  if (!extend_text.empty()) out += "\n" + extend_text;
+  if (raw_.service_size() > 0) {
+    out += '\n';
+    for (const auto& s : raw_.service()) out += service(s);
+  }
+  return out;
+}
+
+void Printer::file_header(std::string& out) {
+  if (!raw_.syntax().empty() && (!normalize() || raw_.syntax() == "proto3")) {
+    out += "syntax = \"" + raw_.syntax() + "\";\n";
+  }
+  if (!raw_.package().empty()) out += "package " + raw_.package() + ";\n";
+  std::vector<std::string> imports;
+  std::vector<std::string> public_imports;
+  for (int i = 0; i < raw_.dependency_size(); ++i) {
+    bool is_public = std::find(raw_.public_dependency().begin(), raw_.public_dependency().end(), i) !=
+                     raw_.public_dependency().end();
+    (is_public ? public_imports : imports).push_back(raw_.dependency(i));
+  }
+  if (normalize()) {
+    imports = sorted_distinct(std::move(imports));
+    public_imports = sorted_distinct(std::move(public_imports));
+  }
+  if (!imports.empty() || !public_imports.empty()) out += '\n';
+  for (const auto& name : imports) out += "import \"" + name + "\";\n";
+  for (const auto& name : public_imports) out += "import public \"" + name + "\";\n";
+  std::string file_options = option_lines(raw_.options(), raw_.package());
+  if (!file_options.empty()) out += "\n" + file_options;
+}
+
+void Printer::types(std::string& out, const gp::RepeatedPtrField<MessageProto>& messages,
+                    const gp::RepeatedPtrField<EnumProto>& enums, const std::string& scope, bool nested) {
+  std::string text;
+  for (const auto& m : messages) text += message(m, scoped(scope, m.name()));
+  for (const auto& e : enums) text += enumeration(e, scope);
+  if (text.empty()) return;
+  out += '\n';
+  if (nested) {
+    append_indented(out, text);
+  } else {
+    out += text;
+  }
+}
+
+std::string Printer::message(const MessageProto& m, const std::string& full_name) {
+  std::string out = "message " + m.name() + " {";
+  out += reserved(m);
+  std::string message_options = option_lines(m.options(), full_name);
+  if (!message_options.empty()) {
+    out += '\n';
+    append_indented(out, message_options);
+  }
+  fields_section(out, m, full_name);
+  oneofs_section(out, m, full_name);
+  groups_section(out, m, full_name);
+  out += extension_ranges(m);
+  std::string extend_text = extends(m.extension(), full_name);
+  if (!extend_text.empty()) {
+    out += '\n';
+    append_indented(out, extend_text);
+  }
+  gp::RepeatedPtrField<MessageProto> nested;
+  for (const auto& n : m.nested_type()) {
+    bool is_group = std::any_of(m.field().begin(), m.field().end(), [&](const FieldProto& f) {
+      return f.type() == FieldProto::TYPE_GROUP && nested_named(m, f.type_name()) == &n;
+    });
+    if (!is_map_entry(n) && !is_group) *nested.Add() = n;
+  }
+  types(out, nested, m.enum_type(), full_name, true);
+  return out + "}\n";
+}
+
+std::string Printer::enumeration(const EnumProto& e, const std::string& scope) {
+  std::string out = "enum " + e.name() + " {";
+  std::string reserved_text = enum_reserved(e);
+  out += reserved_text;
+  std::string scope_name = scoped(scope, e.name());
+  std::string enum_options = option_lines(e.options(), scope_name);
+  if (reserved_text.empty() && (!enum_options.empty() || e.value_size() > 0)) out += '\n';
+  if (!enum_options.empty()) append_indented(out, enum_options);
+  std::vector<const gp::EnumValueDescriptorProto*> values;
+  for (const auto& v : e.value()) values.push_back(&v);
+  if (normalize()) {
+    std::stable_sort(values.begin(), values.end(), [](auto* a, auto* b) {
+      return a->number() != b->number() ? a->number() < b->number() : a->name() < b->name();
+    });
+  }
+  for (const auto* v : values) {
+    std::string line = v->name() + " = " + std::to_string(v->number());
+    std::vector<OptionItem> value_options = options(v->options(), scope_name);
+    if (!value_options.empty()) {
+      line += " ";
+      if (value_options.size() == 1) {
+        line += "[" + format_option(value_options[0], normalize()) + "]";
+      } else {
+        line += "[\n";
+        for (size_t i = 0; i < value_options.size(); ++i) {
+          append_indented(line,
+                          format_option(value_options[i], normalize()) + (i + 1 < value_options.size() ? "," : ""));
+        }
+        line += "]";
+      }
+    }
+    append_indented(out, line + ";\n");
+  }
+  return out + "}\n";
+}
+
+std::string Printer::service(const gp::ServiceDescriptorProto& s) {
+  std::string out = "service " + s.name() + " {";
+  std::string scope = scoped(raw_.package(), s.name());
+  std::string service_options = option_lines(s.options(), scope);
+  if (!service_options.empty()) {
+    out += '\n';
+    append_indented(out, service_options);
+  }
+  if (s.method_size() > 0) {
+    out += '\n';
+    for (const auto& m : s.method()) append_indented(out, rpc(m, scope));
+  }
+  return out + "}\n";
+}
+
+std::string Printer::rpc(const gp::MethodDescriptorProto& m, const std::string& scope) {
+  std::string out = "rpc " + m.name() + " (";
+  if (m.client_streaming()) out += "stream ";
+  out += normalize() ? resolve_type(m.input_type(), scope) : m.input_type();
+  out += ") returns (";
+  if (m.server_streaming()) out += "stream ";
+  out += normalize() ? resolve_type(m.output_type(), scope) : m.output_type();
+  out += ")";
+  std::string method_options = option_lines(m.options(), scope);
+  if (!method_options.empty()) {
+    out += " {\n";
+    append_indented(out, method_options);
+    out += "}";
+  }
+  return out + ";\n";
+}
+
+std::vector<OptionItem> Printer::options(const gp::Message& message, const std::string& scope) const {
+  return finish_options(collect_options(message), scope);
+}
+
+std::vector<OptionItem> Printer::finish_options(std::vector<OptionItem> items, const std::string& scope) const {
+  if (!normalize() || items.empty()) return items;
+  const gp::DescriptorPool* pool = built_->pool();
+  return normalize_options(std::move(items), [pool, scope](const std::string& name) -> const gp::FieldDescriptor* {
+    if (!name.empty() && name[0] == '.') return pool->FindExtensionByName(name.substr(1));
+    for (const std::string& s : enclosing_scopes(scope)) {
+      if (const auto* ext = pool->FindExtensionByName(s.empty() ? name : s + "." + name)) return ext;
+    }
+    return nullptr;
+  });
+}
+
+std::string Printer::option_lines(const gp::Message& message, const std::string& scope) const {
+  std::string out;
+  for (const OptionItem& item : options(message, scope)) out += "option " + format_option(item, normalize()) + ";\n";
+  return out;
+}
+
+std::string Printer::resolve_type(const std::string& name, const std::string& scope) const {
+  if (name.empty() || name[0] == '.') return name;
+  const gp::DescriptorPool* pool = built_->pool();
+  for (const std::string& s : enclosing_scopes(scope)) {
+    std::string candidate = s.empty() ? name : s + "." + name;
+    if (pool->FindMessageTypeByName(candidate) != nullptr || pool->FindEnumTypeByName(candidate) != nullptr) {
+      return "." + candidate;
+    }
+  }
+  return name;
+}
+
+std::string print_canonical(const gp::FileDescriptorProto& raw) { return Printer(raw, nullptr).file(); }
+
+std::string print_normalized(const gp::FileDescriptorProto& raw, const gp::FileDescriptor& built) {
+  return Printer(raw, &built).file();
+}
+
+}  // namespace skiff::schema::protobuf

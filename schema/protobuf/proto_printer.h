@@ -1,0 +1,33 @@
+// Prints a Protobuf schema as Confluent's ProtobufSchema.canonicalString()
+// does: Square Wire's ProtoFileElement layout as Confluent's
+// ProtobufSchemaUtils.toString lays it out (syntax, package, imports,
+// options; messages then enums; extends; services; each message with its
+// reserved names, options, fields, oneofs, groups, extension ranges,
+// extends and nested types, in that order, two spaces per level), from the
+// unbuilt FileDescriptorProto of proto_text.h (names as written, options in
+// their order, maps as map<K, V>).
+//
+// print_normalized is Confluent's normalize(): proto2's syntax line left
+// out, imports sorted, types and custom option names fully qualified,
+// fields, enum constants, reserved and extension ranges sorted by number,
+// options sorted and merged; it needs the built file to resolve names.
+//
+// What a FileDescriptorProto no longer knows is printed one way: numbers in
+// options as libprotoc read them, all reserved ranges of a message in one
+// statement and all reserved names in another, all extension ranges in one.
+//
+// Threads: pure functions.
+#pragma once
+
+#include <google/protobuf/descriptor.h>
+#include <google/protobuf/descriptor.pb.h>
+
+#include <string>
+
+namespace skiff::schema::protobuf {
+
+std::string print_canonical(const google::protobuf::FileDescriptorProto& raw);
+std::string print_normalized(const google::protobuf::FileDescriptorProto& raw,
+                             const google::protobuf::FileDescriptor& built);
+
+}  // namespace skiff::schema::protobuf
