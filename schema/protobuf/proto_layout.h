@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "schema/protobuf/proto_options.h"
+#include "schema/protobuf/proto_spans.h"
 
 namespace skiff::schema::protobuf {
 
@@ -23,7 +24,8 @@ class Printer {
   using FieldProto = google::protobuf::FieldDescriptorProto;
   using EnumProto = google::protobuf::EnumDescriptorProto;
 
-  Printer(const FileProto& raw, const google::protobuf::FileDescriptor* built) : raw_(raw), built_(built) {}
+  Printer(const FileProto& raw, const google::protobuf::FileDescriptor* built)
+      : raw_(raw), built_(built), spans_(raw.source_code_info()) {}
 
   std::string file();
 
@@ -35,10 +37,12 @@ class Printer {
 
   // proto_printer.cc
   void file_header(std::string& out);
-  void types(std::string& out, const google::protobuf::RepeatedPtrField<MessageProto>& messages,
-             const google::protobuf::RepeatedPtrField<EnumProto>& enums, const std::string& scope, bool nested);
-  std::string message(const MessageProto& m, const std::string& full_name);
-  std::string enumeration(const EnumProto& e, const std::string& scope);
+  template <class T>
+  using Located = std::vector<std::pair<const T*, ProtoPath>>;
+  void types(std::string& out, const Located<MessageProto>& messages, const Located<EnumProto>& enums,
+             const std::string& scope, bool nested);
+  std::string message(const MessageProto& m, const std::string& full_name, const ProtoPath& path);
+  std::string enumeration(const EnumProto& e, const std::string& scope, const ProtoPath& path);
   std::string service(const google::protobuf::ServiceDescriptorProto& s);
   std::string rpc(const google::protobuf::MethodDescriptorProto& m, const std::string& service_name);
   std::vector<OptionItem> options(const google::protobuf::Message& options, const std::string& scope) const;
@@ -54,13 +58,22 @@ class Printer {
   std::string field_type(const FieldProto& f, const MessageProto* owner, const std::string& scope) const;
   std::string field_options(const FieldProto& f, const std::string& scope) const;
   std::string group(const FieldProto& f, const MessageProto& owner, const std::string& full_name, bool in_oneof);
-  std::string reserved(const MessageProto& m) const;
-  std::string enum_reserved(const EnumProto& e) const;
-  std::string extension_ranges(const MessageProto& m) const;
+  // Reserved or extension ranges ([start, last]) and names, by statement.
+  struct Ranges {
+    std::vector<std::pair<int64_t, int64_t>> ranges;
+    std::vector<std::string> names;
+    int range_field = 0;
+    int name_field = 0;
+  };
+  std::string range_section(const std::string& keyword, const ProtoPath& path, const Ranges& list) const;
+  std::string reserved(const MessageProto& m, const ProtoPath& path) const;
+  std::string enum_reserved(const EnumProto& e, const ProtoPath& path) const;
+  std::string extension_ranges(const MessageProto& m, const ProtoPath& path) const;
   std::string extends(const google::protobuf::RepeatedPtrField<FieldProto>& fields, const std::string& scope);
 
   const FileProto& raw_;
   const google::protobuf::FileDescriptor* built_;
+  SourceSpans spans_;
 };
 
 // What the printer asks of a raw message (shared with the tests' helpers).

@@ -47,7 +47,11 @@ bool in_real_oneof(const gp::FieldDescriptorProto& f) { return f.has_oneof_index
 std::string Printer::file() {
   std::string out;
   file_header(out);
-  types(out, raw_.message_type(), raw_.enum_type(), raw_.package(), false);
+  Located<MessageProto> messages;
+  Located<EnumProto> enums;
+  for (int i = 0; i < raw_.message_type_size(); ++i) messages.emplace_back(&raw_.message_type(i), ProtoPath{4, i});
+  for (int i = 0; i < raw_.enum_type_size(); ++i) enums.emplace_back(&raw_.enum_type(i), ProtoPath{5, i});
+  types(out, messages, enums, raw_.package(), false);
   std::string extend_text = extends(raw_.extension(), raw_.package());
   if (!extend_text.empty()) out += "\n" + extend_text;
   if (raw_.service_size() > 0) {
@@ -80,11 +84,11 @@ void Printer::file_header(std::string& out) {
   if (!file_options.empty()) out += "\n" + file_options;
 }
 
-void Printer::types(std::string& out, const gp::RepeatedPtrField<MessageProto>& messages,
-                    const gp::RepeatedPtrField<EnumProto>& enums, const std::string& scope, bool nested) {
+void Printer::types(std::string& out, const Located<MessageProto>& messages, const Located<EnumProto>& enums,
+                    const std::string& scope, bool nested) {
   std::string text;
-  for (const auto& m : messages) text += message(m, scoped(scope, m.name()));
-  for (const auto& e : enums) text += enumeration(e, scope);
+  for (const auto& [m, path] : messages) text += message(*m, scoped(scope, m->name()), path);
+  for (const auto& [e, path] : enums) text += enumeration(*e, scope, path);
   if (text.empty()) return;
   out += '\n';
   if (nested) {
@@ -94,9 +98,9 @@ void Printer::types(std::string& out, const gp::RepeatedPtrField<MessageProto>& 
   }
 }
 
-std::string Printer::message(const MessageProto& m, const std::string& full_name) {
+std::string Printer::message(const MessageProto& m, const std::string& full_name, const ProtoPath& path) {
   std::string out = "message " + m.name() + " {";
-  out += reserved(m);
+  out += reserved(m, path);
   std::string message_options = option_lines(m.options(), full_name);
   if (!message_options.empty()) {
     out += '\n';
@@ -105,26 +109,34 @@ std::string Printer::message(const MessageProto& m, const std::string& full_name
   fields_section(out, m, full_name);
   oneofs_section(out, m, full_name);
   groups_section(out, m, full_name);
-  out += extension_ranges(m);
+  out += extension_ranges(m, path);
   std::string extend_text = extends(m.extension(), full_name);
   if (!extend_text.empty()) {
     out += '\n';
     append_indented(out, extend_text);
   }
-  gp::RepeatedPtrField<MessageProto> nested;
-  for (const auto& n : m.nested_type()) {
+  Located<MessageProto> nested;
+  Located<EnumProto> enums;
+  for (int i = 0; i < m.nested_type_size(); ++i) {
+    const MessageProto& n = m.nested_type(i);
     bool is_group = std::any_of(m.field().begin(), m.field().end(), [&](const FieldProto& f) {
       return f.type() == FieldProto::TYPE_GROUP && nested_named(m, f.type_name()) == &n;
     });
-    if (!is_map_entry(n) && !is_group) *nested.Add() = n;
+    if (is_map_entry(n) || is_group) continue;
+    nested.emplace_back(&n, path);
+    nested.back().second.insert(nested.back().second.end(), {3, i});
   }
-  types(out, nested, m.enum_type(), full_name, true);
+  for (int i = 0; i < m.enum_type_size(); ++i) {
+    enums.emplace_back(&m.enum_type(i), path);
+    enums.back().second.insert(enums.back().second.end(), {4, i});
+  }
+  types(out, nested, enums, full_name, true);
   return out + "}\n";
 }
 
-std::string Printer::enumeration(const EnumProto& e, const std::string& scope) {
+std::string Printer::enumeration(const EnumProto& e, const std::string& scope, const ProtoPath& path) {
   std::string out = "enum " + e.name() + " {";
-  std::string reserved_text = enum_reserved(e);
+  std::string reserved_text = enum_reserved(e, path);
   out += reserved_text;
   std::string scope_name = scoped(scope, e.name());
   std::string enum_options = option_lines(e.options(), scope_name);

@@ -24,27 +24,27 @@ struct RangeItem {
   bool is_name = false;
 };
 
-// Confluent prints all items of a statement in one line; normalized, one
+// Confluent prints each statement's items in one line; normalized, one
 // statement per item, numbers by start, then names.
-std::string range_statements(const std::string& keyword, std::vector<RangeItem> items, bool normalize) {
-  if (items.empty()) return "";
+std::string range_statements(const std::string& keyword, std::vector<std::vector<RangeItem>> statements,
+                             bool normalize) {
   std::string body;
   if (normalize) {
+    std::vector<RangeItem> items;
+    for (auto& s : statements) items.insert(items.end(), s.begin(), s.end());
     std::stable_sort(items.begin(), items.end(), [](const RangeItem& a, const RangeItem& b) {
       if (a.is_name != b.is_name) return b.is_name;
       return a.is_name ? a.text < b.text : a.start < b.start;
     });
     for (const RangeItem& item : items) body += keyword + " " + item.text + ";\n";
   } else {
-    std::string numbers;
-    std::string names;
-    for (const RangeItem& item : items) {
-      std::string& line = item.is_name ? names : numbers;
-      line += (line.empty() ? "" : ", ") + item.text;
+    for (const auto& items : statements) {
+      std::string line;
+      for (const RangeItem& item : items) line += (line.empty() ? "" : ", ") + item.text;
+      if (!line.empty()) body += keyword + " " + line + ";\n";
     }
-    if (!numbers.empty()) body += keyword + " " + numbers + ";\n";
-    if (!names.empty()) body += keyword + " " + names + ";\n";
   }
+  if (body.empty()) return "";
   std::string out = "\n";
   append_indented(out, body);
   return out;
@@ -234,24 +234,53 @@ std::string Printer::field_options(const FieldProto& f, const std::string& scope
   return bracketed_options(finish_options(std::move(items), scope), normalize());
 }
 
-std::string Printer::reserved(const MessageProto& m) const {
-  std::vector<RangeItem> items;
-  for (const auto& r : m.reserved_range()) items.push_back({r.start(), range_text(r.start(), int64_t{r.end()} - 1)});
-  for (const auto& name : m.reserved_name()) items.push_back({0, "\"" + name + "\"", true});
-  return range_statements("reserved", std::move(items), normalize());
+std::string Printer::range_section(const std::string& keyword, const ProtoPath& path, const Ranges& list) const {
+  std::vector<std::pair<SourceSpan, std::vector<RangeItem>>> statements;
+  ProtoPath element = path;
+  element.insert(element.end(), {list.range_field, 0});
+  for (const auto& s : spans_.statements(path, list.range_field, static_cast<int>(list.ranges.size()))) {
+    auto& items = statements.emplace_back(s.start, std::vector<RangeItem>{}).second;
+    for (int i : s.elements) {
+      auto [start, last] = list.ranges[i];
+      element.back() = i;
+      std::optional<SourceSpan> span = spans_.span(element);
+      bool written_as_range = span && span->end_line == span->line &&
+                              span->end_column - span->column > static_cast<int>(std::to_string(start).size());
+      items.push_back({start, written_as_range && !normalize() && start == last
+                                  ? std::to_string(start) + " to " + std::to_string(last)
+                                  : range_text(start, last)});
+    }
+  }
+  for (const auto& s : spans_.statements(path, list.name_field, static_cast<int>(list.names.size()))) {
+    auto& items = statements.emplace_back(s.start, std::vector<RangeItem>{}).second;
+    for (int i : s.elements) items.push_back({0, "\"" + list.names[i] + "\"", true});
+  }
+  std::stable_sort(statements.begin(), statements.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::vector<std::vector<RangeItem>> lines;
+  for (auto& [start, items] : statements) lines.push_back(std::move(items));
+  return range_statements(keyword, std::move(lines), normalize());
 }
 
-std::string Printer::enum_reserved(const EnumProto& e) const {
-  std::vector<RangeItem> items;
-  for (const auto& r : e.reserved_range()) items.push_back({r.start(), range_text(r.start(), r.end())});
-  for (const auto& name : e.reserved_name()) items.push_back({0, "\"" + name + "\"", true});
-  return range_statements("reserved", std::move(items), normalize());
+std::string Printer::reserved(const MessageProto& m, const ProtoPath& path) const {
+  Ranges list{{}, {}, gp::DescriptorProto::kReservedRangeFieldNumber, gp::DescriptorProto::kReservedNameFieldNumber};
+  for (const auto& r : m.reserved_range()) list.ranges.emplace_back(r.start(), int64_t{r.end()} - 1);
+  list.names.assign(m.reserved_name().begin(), m.reserved_name().end());
+  return range_section("reserved", path, list);
 }
 
-std::string Printer::extension_ranges(const MessageProto& m) const {
-  std::vector<RangeItem> items;
-  for (const auto& r : m.extension_range()) items.push_back({r.start(), range_text(r.start(), int64_t{r.end()} - 1)});
-  return range_statements("extensions", std::move(items), normalize());
+std::string Printer::enum_reserved(const EnumProto& e, const ProtoPath& path) const {
+  Ranges list{
+      {}, {}, gp::EnumDescriptorProto::kReservedRangeFieldNumber, gp::EnumDescriptorProto::kReservedNameFieldNumber};
+  for (const auto& r : e.reserved_range()) list.ranges.emplace_back(r.start(), r.end());
+  list.names.assign(e.reserved_name().begin(), e.reserved_name().end());
+  return range_section("reserved", path, list);
+}
+
+std::string Printer::extension_ranges(const MessageProto& m, const ProtoPath& path) const {
+  Ranges list{{}, {}, gp::DescriptorProto::kExtensionRangeFieldNumber, 0};
+  for (const auto& r : m.extension_range()) list.ranges.emplace_back(r.start(), int64_t{r.end()} - 1);
+  return range_section("extensions", path, list);
 }
 
 std::string Printer::extends(const gp::RepeatedPtrField<FieldProto>& fields, const std::string& scope) {
