@@ -222,7 +222,7 @@ service Svc {
 )");
 }
 
-TEST_CASE("protobuf: normalize orders fields, constants, oneofs and imports; drops proto2's syntax line",
+TEST_CASE("protobuf: normalize orders fields, constants, oneofs and imports, drops proto2's syntax line",
           "[protobuf]") {
   auto s = parse_ok(R"(syntax = "proto2";
 package p;
