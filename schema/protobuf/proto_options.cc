@@ -8,6 +8,7 @@
 #include <charconv>
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
 
 #include "schema/protobuf/proto_numbers.h"
 
@@ -63,9 +64,15 @@ class LiteralReader {
   }
 
   OptionValue read_value() {
-    if (looking_at("{")) return (next(), read_map("}"));
-    if (looking_at("<")) return (next(), read_map(">"));
-    if (looking_at("[")) return (next(), read_list());
+    if (looking_at("{") || looking_at("<") || looking_at("[")) {
+      // Deeper than libprotoc lets an option be: not read further.
+      if (depth_ >= kMaxLiteralDepth) return OptionValue{Kind::kEnum, next(), {}, {}};
+      std::string open = next();
+      ++depth_;
+      OptionValue value = open == "[" ? read_list() : read_map(open == "{" ? "}" : ">");
+      --depth_;
+      return value;
+    }
     if (tokenizer_.current().type == gp::io::Tokenizer::TYPE_STRING) return read_string();
     if (looking_at("-")) {
       next();
@@ -112,6 +119,8 @@ class LiteralReader {
     map.map.emplace_back(std::move(key), std::move(value));
   }
 
+  static constexpr int kMaxLiteralDepth = 128;
+  int depth_ = 0;
   NoErrors errors_;
   gp::io::ArrayInputStream input_;
   gp::io::Tokenizer tokenizer_;

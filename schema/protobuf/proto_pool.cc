@@ -52,12 +52,12 @@ Expected<const gp::FileDescriptor*, std::string> build_file(gp::DescriptorPool& 
                                                             const gp::FileDescriptorProto& file,
                                                             const std::string& what) {
   if (!imports_available(pool, file)) {
-    return unexpected(what + " imports " + missing_imports(pool, file) +
+    return unexpected("Invalid Protobuf schema - " + what + " imports " + missing_imports(pool, file) +
                       ", which is neither a reference nor a well-known type");
   }
   PoolErrors errors;
   const gp::FileDescriptor* built = pool.BuildFileCollectingErrors(file, &errors);
-  if (built == nullptr) return unexpected(what + ": " + errors.text());
+  if (built == nullptr) return unexpected("Invalid Protobuf schema - " + what + ": " + errors.text());
   return built;
 }
 
