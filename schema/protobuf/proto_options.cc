@@ -106,8 +106,9 @@ class LiteralReader {
 
   // Wire: a key written again adds its value(s) to a list.
   static void add_entry(OptionValue& map, std::string key, OptionValue value) {
-    for (auto& [existing_key, existing] : map.map) {
-      if (existing_key != key) continue;
+    for (OptionEntry& entry : map.map) {
+      if (entry.key != key) continue;
+      OptionValue& existing = entry.value;
       if (existing.kind != Kind::kList) existing = OptionValue{Kind::kList, {}, {}, {existing}};
       if (value.kind == Kind::kList) {
         for (auto& item : value.list) existing.list.push_back(std::move(item));
@@ -116,7 +117,7 @@ class LiteralReader {
       }
       return;
     }
-    map.map.emplace_back(std::move(key), std::move(value));
+    map.map.push_back(OptionEntry{std::move(key), std::move(value)});
   }
 
   static constexpr int kMaxLiteralDepth = 128;
@@ -185,17 +186,17 @@ std::optional<OptionValue> scalar_field(const gp::Message& message, const gp::Fi
 // --- printing ----------------------------------------------------------------
 
 std::string format_map(const OptionValue& map, bool normalize) {
-  std::vector<const std::pair<std::string, OptionValue>*> entries;
+  std::vector<const OptionEntry*> entries;
   for (const auto& entry : map.map) {
-    if (normalize && entry.second.kind == Kind::kList && entry.second.list.empty()) continue;
-    if (normalize && std::any_of(entries.begin(), entries.end(), [&](auto* e) { return e->first == entry.first; }))
+    if (normalize && entry.value.kind == Kind::kList && entry.value.list.empty()) continue;
+    if (normalize && std::any_of(entries.begin(), entries.end(), [&](auto* e) { return e->key == entry.key; }))
       continue;
     entries.push_back(&entry);
   }
-  if (normalize) std::stable_sort(entries.begin(), entries.end(), [](auto* a, auto* b) { return a->first < b->first; });
+  if (normalize) std::stable_sort(entries.begin(), entries.end(), [](auto* a, auto* b) { return a->key < b->key; });
   std::string out;
   for (size_t i = 0; i < entries.size(); ++i) {
-    std::string line = entries[i]->first + ": " + format_value(entries[i]->second, normalize);
+    std::string line = entries[i]->key + ": " + format_value(entries[i]->value, normalize);
     if (i + 1 < entries.size()) line += ",";
     append_indented(out, line);
   }

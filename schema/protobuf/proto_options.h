@@ -23,12 +23,19 @@
 
 namespace skiff::schema::protobuf {
 
+struct OptionEntry;
+
 struct OptionValue {
   enum class Kind { kString, kNumber, kBoolean, kEnum, kMap, kList };
   Kind kind = Kind::kEnum;
-  std::string text;                                      // scalars; a string unescaped
-  std::vector<std::pair<std::string, OptionValue>> map;  // kMap, in order
-  std::vector<OptionValue> list;                         // kList
+  std::string text;               // scalars; a string unescaped
+  std::vector<OptionEntry> map;   // kMap, in order
+  std::vector<OptionValue> list;  // kList
+};
+
+struct OptionEntry {
+  std::string key;
+  OptionValue value;
 };
 
 struct OptionItem {

@@ -17,7 +17,7 @@ bool same_value(const OptionValue& a, const OptionValue& b) {
     return false;
   }
   for (size_t i = 0; i < a.map.size(); ++i) {
-    if (a.map[i].first != b.map[i].first || !same_value(a.map[i].second, b.map[i].second)) return false;
+    if (a.map[i].key != b.map[i].key || !same_value(a.map[i].value, b.map[i].value)) return false;
   }
   for (size_t i = 0; i < a.list.size(); ++i) {
     if (!same_value(a.list[i], b.list[i])) return false;
@@ -31,7 +31,7 @@ void transform(OptionItem& option) {
     std::string key = *it;
     if (key.size() > 2 && key.front() == '(') key = key.substr(1, key.size() - 2);
     OptionValue map{Kind::kMap, {}, {}, {}};
-    map.map.emplace_back(key, std::move(option.value));
+    map.map.push_back(OptionEntry{key, std::move(option.value)});
     option.value = std::move(map);
   }
   option.path.clear();
@@ -66,12 +66,13 @@ OptionValue merge_values(const gp::FieldDescriptor* field, OptionValue v1, const
 }
 
 OptionValue merge_maps(const gp::Descriptor* type, OptionValue existing, const OptionValue& replacement) {
-  for (const auto& [key, value] : replacement.map) {
-    auto it = std::find_if(existing.map.begin(), existing.map.end(), [&](const auto& e) { return e.first == key; });
+  for (const OptionEntry& entry : replacement.map) {
+    auto it = std::find_if(existing.map.begin(), existing.map.end(),
+                           [&entry](const OptionEntry& e) { return e.key == entry.key; });
     if (it == existing.map.end()) {
-      existing.map.emplace_back(key, value);
+      existing.map.push_back(entry);
     } else {
-      it->second = merge_values(field_named(type, key), std::move(it->second), value);
+      it->value = merge_values(field_named(type, entry.key), std::move(it->value), entry.value);
     }
   }
   return existing;

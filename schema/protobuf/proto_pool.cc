@@ -103,7 +103,7 @@ std::string main_file_name(const SchemaSource& source) {
   for (bool taken = true; taken;) {
     taken = false;
     for (const ResolvedReference& ref : source.resolved) taken = taken || ref.name == name;
-    if (taken) name = "_" + name;
+    if (taken) name.insert(0, "_");
   }
   return name;
 }

@@ -23,6 +23,14 @@ std::vector<std::string> enclosing_scopes(const std::string& scope) {
   return scopes;
 }
 
+std::string join_name(const std::string& scope, const std::string& name) {
+  if (scope.empty()) return name;
+  std::string out;
+  out.reserve(scope.size() + 1 + name.size());
+  out.append(scope).append(1, '.').append(name);
+  return out;
+}
+
 std::vector<std::string> sorted_distinct(std::vector<std::string> names) {
   std::sort(names.begin(), names.end());
   names.erase(std::unique(names.begin(), names.end()), names.end());
@@ -212,7 +220,7 @@ std::vector<OptionItem> Printer::finish_options(std::vector<OptionItem> items, c
   return normalize_options(std::move(items), [pool, scope](const std::string& name) -> const gp::FieldDescriptor* {
     if (!name.empty() && name[0] == '.') return pool->FindExtensionByName(name.substr(1));
     for (const std::string& s : enclosing_scopes(scope)) {
-      if (const auto* ext = pool->FindExtensionByName(s.empty() ? name : s + "." + name)) return ext;
+      if (const auto* ext = pool->FindExtensionByName(join_name(s, name))) return ext;
     }
     return nullptr;
   });
@@ -228,7 +236,7 @@ std::string Printer::resolve_type(const std::string& name, const std::string& sc
   if (name.empty() || name[0] == '.') return name;
   const gp::DescriptorPool* pool = built_->pool();
   for (const std::string& s : enclosing_scopes(scope)) {
-    std::string candidate = s.empty() ? name : s + "." + name;
+    std::string candidate = join_name(s, name);
     if (pool->FindMessageTypeByName(candidate) != nullptr || pool->FindEnumTypeByName(candidate) != nullptr) {
       return "." + candidate;
     }

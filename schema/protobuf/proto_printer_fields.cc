@@ -41,7 +41,7 @@ std::string range_statements(const std::string& keyword, std::vector<std::vector
     for (const auto& items : statements) {
       std::string line;
       for (const RangeItem& item : items) line += (line.empty() ? "" : ", ") + item.text;
-      if (!line.empty()) body += keyword + " " + line + ";\n";
+      if (!line.empty()) body.append(keyword).append(" ").append(line).append(";\n");
     }
   }
   if (body.empty()) return "";
@@ -258,6 +258,7 @@ std::string Printer::range_section(const std::string& keyword, const ProtoPath& 
   std::stable_sort(statements.begin(), statements.end(),
                    [](const auto& a, const auto& b) { return a.first < b.first; });
   std::vector<std::vector<RangeItem>> lines;
+  lines.reserve(statements.size());
   for (auto& [start, items] : statements) lines.push_back(std::move(items));
   return range_statements(keyword, std::move(lines), normalize());
 }
