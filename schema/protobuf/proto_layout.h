@@ -24,8 +24,8 @@ class Printer {
   using FieldProto = google::protobuf::FieldDescriptorProto;
   using EnumProto = google::protobuf::EnumDescriptorProto;
 
-  Printer(const FileProto& raw, const google::protobuf::FileDescriptor* built)
-      : raw_(raw), built_(built), spans_(raw.source_code_info()) {}
+  Printer(const FileProto& raw, const google::protobuf::FileDescriptor* built, bool serialized)
+      : raw_(raw), built_(built), serialized_(serialized), spans_(raw.source_code_info()) {}
 
   std::string file();
 
@@ -49,6 +49,13 @@ class Printer {
   std::vector<OptionItem> finish_options(std::vector<OptionItem> items, const std::string& scope) const;
   std::string option_lines(const google::protobuf::Message& options, const std::string& scope) const;
   std::string resolve_type(const std::string& name, const std::string& scope) const;
+  // The map entry a field's type is, when it prints as map<K, V>: a map
+  // written so (not in a serialized file); normalized, any map entry.
+  const google::protobuf::Descriptor* map_entry_of(const FieldProto& f, const MessageProto* owner,
+                                                   const std::string& scope) const;
+  // Whether a nested message is left out: a map written as map<K, V>;
+  // normalized, any map entry.
+  bool hidden_nested(const MessageProto& n, const std::string& full_name) const;
 
   // proto_printer_fields.cc
   void fields_section(std::string& out, const MessageProto& m, const std::string& full_name);
@@ -73,6 +80,7 @@ class Printer {
 
   const FileProto& raw_;
   const google::protobuf::FileDescriptor* built_;
+  bool serialized_;
   SourceSpans spans_;
 };
 

@@ -183,6 +183,25 @@ std::optional<OptionValue> scalar_field(const gp::Message& message, const gp::Fi
   }
 }
 
+std::vector<std::string_view> confluent_option_order(const std::string& options_type) {
+  if (options_type == "google.protobuf.FileOptions") {
+    return {"java_package",           "java_outer_classname",   "java_multiple_files", "java_generate_equals_and_hash",
+            "java_string_check_utf8", "optimize_for",           "go_package",          "cc_generic_services",
+            "java_generic_services",  "py_generic_services",    "deprecated",          "cc_enable_arenas",
+            "objc_class_prefix",      "csharp_namespace",       "swift_prefix",        "php_class_prefix",
+            "php_namespace",          "php_metadata_namespace", "ruby_package"};
+  }
+  if (options_type == "google.protobuf.MessageOptions")
+    return {"no_standard_descriptor_accessor", "deprecated", "map_entry"};
+  if (options_type == "google.protobuf.FieldOptions")
+    return {"ctype", "packed", "jstype", "deprecated", "debug_redact", "retention"};
+  if (options_type == "google.protobuf.EnumOptions") return {"allow_alias", "deprecated"};
+  if (options_type == "google.protobuf.EnumValueOptions") return {"deprecated", "debug_redact"};
+  if (options_type == "google.protobuf.ServiceOptions") return {"deprecated"};
+  if (options_type == "google.protobuf.MethodOptions") return {"deprecated", "idempotency_level"};
+  return {};
+}
+
 // --- printing ----------------------------------------------------------------
 
 std::string format_map(const OptionValue& map, bool normalize) {
@@ -217,17 +236,14 @@ std::string format_list(const std::vector<OptionValue>& list, bool normalize, bo
 std::vector<OptionItem> collect_options(const gp::Message& options) {
   std::vector<OptionItem> items;
   const gp::Reflection& r = *options.GetReflection();
-  std::vector<const gp::FieldDescriptor*> fields;
-  r.ListFields(options, &fields);
-  const gp::FieldDescriptor* uninterpreted = nullptr;
-  for (const gp::FieldDescriptor* field : fields) {
-    if (field->name() == "uninterpreted_option") {
-      uninterpreted = field;
-      continue;
-    }
-    if (field->is_repeated() || field->is_extension() || field->name() == "map_entry") continue;
+  // The standard options a serialized file has set, those Confluent's
+  // ProtobufSchema.toProtoFile knows, in its order.
+  for (std::string_view name : confluent_option_order(options.GetDescriptor()->full_name())) {
+    const gp::FieldDescriptor* field = options.GetDescriptor()->FindFieldByName(std::string(name));
+    if (field == nullptr || field->is_repeated() || !r.HasField(options, field)) continue;
     if (auto value = scalar_field(options, *field)) items.push_back(OptionItem{field->name(), false, {}, *value});
   }
+  const gp::FieldDescriptor* uninterpreted = options.GetDescriptor()->FindFieldByName("uninterpreted_option");
   if (uninterpreted == nullptr) return items;
   for (int i = 0; i < r.FieldSize(options, uninterpreted); ++i) {
     const auto* option = dynamic_cast<const gp::UninterpretedOption*>(&r.GetRepeatedMessage(options, uninterpreted, i));

@@ -112,7 +112,7 @@ std::string main_file_name(const SchemaSource& source) {
 
 Expected<BuiltSchema, std::string> build_schema(const SchemaSource& source) {
   BuiltSchema schema;
-  auto raw = parse_proto_text(source.text, main_file_name(source));
+  auto raw = parse_proto_text(source.text, main_file_name(source), &schema.serialized);
   if (!raw) return unexpected(raw.error());
   schema.raw = std::move(*raw);
   auto references = parse_references(source);

@@ -23,6 +23,7 @@ struct BuiltSchema {
   std::unique_ptr<google::protobuf::DescriptorPool> pool;
   google::protobuf::FileDescriptorProto raw;               // the schema as written (proto_text.h)
   const google::protobuf::FileDescriptor* file = nullptr;  // raw, built in pool
+  bool serialized = false;                                 // raw came as a base64 FileDescriptorProto
   // The schema's direct references by name (= the imported file's name).
   std::map<std::string, SchemaReference> references;
 };

@@ -130,7 +130,7 @@ std::string Printer::message(const MessageProto& m, const std::string& full_name
     bool is_group = std::any_of(m.field().begin(), m.field().end(), [&](const FieldProto& f) {
       return f.type() == FieldProto::TYPE_GROUP && nested_named(m, f.type_name()) == &n;
     });
-    if (is_map_entry(n) || is_group) continue;
+    if (hidden_nested(n, scoped(full_name, n.name())) || is_group) continue;
     nested.emplace_back(&n, path);
     nested.back().second.insert(nested.back().second.end(), {3, i});
   }
@@ -244,10 +244,29 @@ std::string Printer::resolve_type(const std::string& name, const std::string& sc
   return name;
 }
 
-std::string print_canonical(const gp::FileDescriptorProto& raw) { return Printer(raw, nullptr).file(); }
+const gp::Descriptor* Printer::map_entry_of(const FieldProto& f, const MessageProto* owner,
+                                            const std::string& scope) const {
+  if (!normalize() || owner == nullptr || f.label() != FieldProto::LABEL_REPEATED || !f.has_type_name()) {
+    return nullptr;
+  }
+  std::string name = resolve_type(f.type_name(), scope);
+  if (!name.empty() && name[0] == '.') name.erase(0, 1);
+  const gp::Descriptor* d = built_->pool()->FindMessageTypeByName(name);
+  return d != nullptr && d->options().map_entry() ? d : nullptr;
+}
 
-std::string print_normalized(const gp::FileDescriptorProto& raw, const gp::FileDescriptor& built) {
-  return Printer(raw, &built).file();
+bool Printer::hidden_nested(const MessageProto& n, const std::string& full_name) const {
+  if (!normalize()) return !serialized_ && is_map_entry(n);
+  const gp::Descriptor* d = built_->pool()->FindMessageTypeByName(full_name);
+  return d != nullptr && d->options().map_entry();
+}
+
+std::string print_canonical(const gp::FileDescriptorProto& raw, bool serialized) {
+  return Printer(raw, nullptr, serialized).file();
+}
+
+std::string print_normalized(const gp::FileDescriptorProto& raw, const gp::FileDescriptor& built, bool serialized) {
+  return Printer(raw, &built, serialized).file();
 }
 
 }  // namespace skiff::schema::protobuf

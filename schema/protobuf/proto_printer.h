@@ -12,9 +12,10 @@
 // fields, enum constants, reserved and extension ranges sorted by number,
 // options sorted and merged; it needs the built file to resolve names.
 //
-// What a FileDescriptorProto no longer knows is printed one way: numbers in
-// options as libprotoc read them, all reserved ranges of a message in one
-// statement and all reserved names in another, all extension ranges in one.
+// What a FileDescriptorProto no longer knows is read from libprotoc's
+// source info (proto_spans.h: the statement of each reserved or extension
+// range) or printed one way (numbers in options as libprotoc read them,
+// consecutive extend blocks of one extendee as one).
 //
 // Threads: pure functions.
 #pragma once
@@ -26,8 +27,13 @@
 
 namespace skiff::schema::protobuf {
 
-std::string print_canonical(const google::protobuf::FileDescriptorProto& raw);
+// `serialized`: raw came as a serialized FileDescriptorProto, which
+// Confluent prints as its ProtobufSchema.toProtoFile converts it: map
+// entries as the nested messages they are (with `option map_entry = true;`),
+// each reserved or extension range in a statement of its own, the options
+// it knows in its order, the fields of one extendee in one block.
+std::string print_canonical(const google::protobuf::FileDescriptorProto& raw, bool serialized = false);
 std::string print_normalized(const google::protobuf::FileDescriptorProto& raw,
-                             const google::protobuf::FileDescriptor& built);
+                             const google::protobuf::FileDescriptor& built, bool serialized = false);
 
 }  // namespace skiff::schema::protobuf

@@ -208,15 +208,22 @@ std::string Printer::field(const FieldProto& f, const MessageProto* owner, const
 }
 
 std::string Printer::field_type(const FieldProto& f, const MessageProto* owner, const std::string& scope) const {
-  const MessageProto* entry = nullptr;
-  if (owner != nullptr && f.label() == FieldProto::LABEL_REPEATED && f.has_type_name()) {
-    entry = nested_named(*owner, f.type_name());
-    if (entry != nullptr && !is_map_entry(*entry)) entry = nullptr;
+  if (const gp::Descriptor* entry = map_entry_of(f, owner, scope)) {
+    auto text = [](const gp::FieldDescriptor* e) {
+      if (e->message_type() != nullptr) return "." + e->message_type()->full_name();
+      if (e->enum_type() != nullptr) return "." + e->enum_type()->full_name();
+      return std::string(e->type_name());
+    };
+    return "map<" + text(entry->map_key()) + ", " + text(entry->map_value()) + ">";
   }
-  if (entry != nullptr) {
+  if (owner != nullptr && !normalize() && !serialized_ && f.label() == FieldProto::LABEL_REPEATED &&
+      f.has_type_name()) {
+    const MessageProto* raw_entry = nested_named(*owner, f.type_name());
     const FieldProto* key = nullptr;
     const FieldProto* value = nullptr;
-    for (const auto& e : entry->field()) (e.number() == 1 ? key : value) = &e;
+    if (raw_entry != nullptr && is_map_entry(*raw_entry)) {
+      for (const auto& e : raw_entry->field()) (e.number() == 1 ? key : value) = &e;
+    }
     if (key != nullptr && value != nullptr) {
       return "map<" + field_type(*key, nullptr, scope) + ", " + field_type(*value, nullptr, scope) + ">";
     }
@@ -291,7 +298,7 @@ std::string Printer::extends(const gp::RepeatedPtrField<FieldProto>& fields, con
   for (const FieldProto& f : fields) {
     std::string extendee = normalize() ? resolve_type(f.extendee(), scope) : f.extendee();
     std::pair<std::string, std::vector<const FieldProto*>>* block = nullptr;
-    if (normalize()) {
+    if (normalize() || serialized_) {  // Confluent groups by extendee then
       for (auto& b : blocks) block = b.first == extendee ? &b : block;
     } else if (!blocks.empty() && blocks.back().first == extendee) {
       block = &blocks.back();

@@ -29,15 +29,18 @@ std::vector<SourceSpans::Statement> SourceSpans::statements(const ProtoPath& pre
     for (const SourceSpan& start : it->second) out.push_back(Statement{start, {}});
     std::sort(out.begin(), out.end(), [](const Statement& a, const Statement& b) { return a.start < b.start; });
   }
+  if (out.empty()) {  // no source info (a serialized file): a statement each, as Confluent converts it
+    for (int i = 0; i < count; ++i) out.push_back(Statement{{}, {i}});
+    return out;
+  }
   path.push_back(0);
   for (int i = 0; i < count; ++i) {
     path.back() = i;
     std::optional<SourceSpan> element = span(path);
-    Statement* owner = out.empty() ? nullptr : &out.front();
+    Statement* owner = &out.front();
     for (Statement& s : out) {
       if (element && !(*element < s.start)) owner = &s;
     }
-    if (owner == nullptr) owner = &out.emplace_back();
     owner->elements.push_back(i);
   }
   std::erase_if(out, [](const Statement& s) { return s.elements.empty(); });

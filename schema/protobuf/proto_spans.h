@@ -2,8 +2,8 @@
 // SourceCodeInfo it records in the FileDescriptorProto), for what the
 // descriptor itself forgets: which `reserved` or `extensions` statement
 // wrote each range, and whether "5 to 5" was written as a range. A
-// serialized FileDescriptorProto has no source info: each list is then one
-// statement.
+// serialized FileDescriptorProto has no source info: each element is then
+// a statement of its own (as Confluent converts a descriptor).
 //
 // Threads: immutable after construction.
 #pragma once

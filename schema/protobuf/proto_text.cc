@@ -89,7 +89,9 @@ int brace_depth(std::string_view text) {
   return deepest;
 }
 
-Expected<gp::FileDescriptorProto, std::string> parse_proto_text(std::string_view text, const std::string& file_name) {
+Expected<gp::FileDescriptorProto, std::string> parse_proto_text(std::string_view text, const std::string& file_name,
+                                                                bool* serialized) {
+  if (serialized != nullptr) *serialized = false;
   const std::string prefix = "Could not parse Protobuf - ";
   if (text.size() > kMaxSchemaBytes) {
     return unexpected(prefix + "the schema is larger than " + std::to_string(kMaxSchemaBytes) + " bytes");
@@ -109,9 +111,10 @@ Expected<gp::FileDescriptorProto, std::string> parse_proto_text(std::string_view
     file.set_name(file_name);
     return file;
   }
-  if (std::optional<gp::FileDescriptorProto> serialized = parse_serialized(text)) {
-    serialized->set_name(file_name);
-    return std::move(*serialized);
+  if (std::optional<gp::FileDescriptorProto> decoded = parse_serialized(text)) {
+    decoded->set_name(file_name);
+    if (serialized != nullptr) *serialized = true;
+    return std::move(*decoded);
   }
   return unexpected(prefix + (errors.empty() ? std::string("invalid schema") : errors.text()));
 }

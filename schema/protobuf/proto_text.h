@@ -30,8 +30,11 @@ inline constexpr int kMaxNesting = 64;
 // Parses `text` as a .proto file named `file_name`. The error is Confluent's
 // wording, "Could not parse Protobuf - <why>", where <why> lists libprotoc's
 // errors as "line:column: message" (one-based), at most ten of them.
+// `serialized`, when given, is set to whether the text was a base64
+// FileDescriptorProto.
 Expected<google::protobuf::FileDescriptorProto, std::string> parse_proto_text(std::string_view text,
-                                                                              const std::string& file_name);
+                                                                              const std::string& file_name,
+                                                                              bool* serialized = nullptr);
 
 // The deepest brace nesting of `text`, outside strings and comments.
 int brace_depth(std::string_view text);

@@ -107,6 +107,70 @@ TEST_CASE("protobuf: a base64 serialized FileDescriptorProto is a schema too", "
   CHECK(s->canonical() == "syntax = \"proto3\";\npackage p;\n\nmessage M {\n  string s = 1;\n}\n");
 }
 
+TEST_CASE("protobuf: a serialized descriptor prints as Confluent converts one", "[protobuf]") {
+  // As a Python client registers it: protoc's descriptor, base64-encoded.
+  std::string text = R"(syntax = "proto3";
+package shop;
+import "google/protobuf/timestamp.proto";
+option go_package = "example/shop";
+option java_package = "com.shop";
+message Order {
+  reserved 7, 9 to 11;
+  reserved "old";
+  string id = 1 [deprecated = true];
+  map<string, int32> counts = 2;
+  repeated Line lines = 3;
+  google.protobuf.Timestamp at = 4;
+  optional int32 maybe = 5;
+  oneof pay { string card = 6; int64 cash = 8; }
+  message Line { string sku = 1; int64 qty = 2; }
+})";
+  auto from_text = parse_ok(text);
+  google::protobuf::FileDescriptorProto fdp;
+  as_proto(*from_text).file().CopyTo(&fdp);
+  auto serialized = parse_ok(skiff::base64_encode(fdp.SerializeAsString()));
+  CHECK(serialized->canonical() == R"(syntax = "proto3";
+package shop;
+
+import "google/protobuf/timestamp.proto";
+
+option java_package = "com.shop";
+option go_package = "example/shop";
+
+message Order {
+  reserved 7;
+  reserved 9 to 11;
+  reserved "old";
+
+  string id = 1 [deprecated = true];
+  repeated .shop.Order.CountsEntry counts = 2;
+  repeated .shop.Order.Line lines = 3;
+  .google.protobuf.Timestamp at = 4;
+  optional int32 maybe = 5;
+
+  oneof pay {
+    string card = 6;
+    int64 cash = 8;
+  }
+
+  message CountsEntry {
+    option map_entry = true;
+  
+    string key = 1;
+    int32 value = 2;
+  }
+  message Line {
+    string sku = 1;
+    int64 qty = 2;
+  }
+}
+)");
+  // Normalized, the two forms are one text, so a lookup with normalize finds either.
+  CHECK(serialized->normalized() == from_text->normalized());
+  // Confluent's canonical text of it parses again (an explicit map entry is accepted).
+  CHECK(parse_ok(serialized->canonical())->normalized() == from_text->normalized());
+}
+
 TEST_CASE("protobuf: hostile text is an error, not a crash", "[protobuf]") {
   std::string deep = "syntax = \"proto3\";";
   for (int i = 0; i < 5000; ++i) deep += "message M" + std::to_string(i) + " {";
