@@ -24,13 +24,14 @@ class Printer {
   using FieldProto = google::protobuf::FieldDescriptorProto;
   using EnumProto = google::protobuf::EnumDescriptorProto;
 
-  Printer(const FileProto& raw, const google::protobuf::FileDescriptor* built, bool serialized)
-      : raw_(raw), built_(built), serialized_(serialized), spans_(raw.source_code_info()) {}
+  // `pool` holds the built file; `normalize` prints Confluent's normalized form.
+  Printer(const FileProto& raw, const google::protobuf::DescriptorPool& pool, bool normalize, bool serialized)
+      : raw_(raw), pool_(pool), normalize_(normalize), serialized_(serialized), spans_(raw.source_code_info()) {}
 
   std::string file();
 
  private:
-  bool normalize() const { return built_ != nullptr; }
+  bool normalize() const { return normalize_; }
   std::string scoped(const std::string& scope, const std::string& name) const {
     return scope.empty() ? name : scope + "." + name;
   }
@@ -46,6 +47,8 @@ class Printer {
   std::string service(const google::protobuf::ServiceDescriptorProto& s);
   std::string rpc(const google::protobuf::MethodDescriptorProto& m, const std::string& service_name);
   std::vector<OptionItem> options(const google::protobuf::Message& options, const std::string& scope) const;
+  // The options as the source has them (a serialized file's custom ones too).
+  std::vector<OptionItem> written_options(const google::protobuf::Message& options) const;
   std::vector<OptionItem> finish_options(std::vector<OptionItem> items, const std::string& scope) const;
   std::string option_lines(const google::protobuf::Message& options, const std::string& scope) const;
   std::string resolve_type(const std::string& name, const std::string& scope) const;
@@ -79,7 +82,8 @@ class Printer {
   std::string extends(const google::protobuf::RepeatedPtrField<FieldProto>& fields, const std::string& scope);
 
   const FileProto& raw_;
-  const google::protobuf::FileDescriptor* built_;
+  const google::protobuf::DescriptorPool& pool_;
+  bool normalize_;
   bool serialized_;
   SourceSpans spans_;
 };

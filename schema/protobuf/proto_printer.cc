@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "schema/protobuf/proto_custom_options.h"
 #include "schema/protobuf/proto_layout.h"
 
 namespace skiff::schema::protobuf {
@@ -211,12 +212,20 @@ std::string Printer::rpc(const gp::MethodDescriptorProto& m, const std::string& 
 }
 
 std::vector<OptionItem> Printer::options(const gp::Message& message, const std::string& scope) const {
-  return finish_options(collect_options(message), scope);
+  return finish_options(written_options(message), scope);
+}
+
+std::vector<OptionItem> Printer::written_options(const gp::Message& message) const {
+  std::vector<OptionItem> items = collect_options(message);
+  if (!serialized_) return items;
+  std::vector<OptionItem> custom = custom_options(message, pool_);
+  items.insert(items.end(), custom.begin(), custom.end());
+  return items;
 }
 
 std::vector<OptionItem> Printer::finish_options(std::vector<OptionItem> items, const std::string& scope) const {
   if (!normalize() || items.empty()) return items;
-  const gp::DescriptorPool* pool = built_->pool();
+  const gp::DescriptorPool* pool = &pool_;
   return normalize_options(std::move(items), [pool, scope](const std::string& name) -> const gp::FieldDescriptor* {
     if (!name.empty() && name[0] == '.') return pool->FindExtensionByName(name.substr(1));
     for (const std::string& s : enclosing_scopes(scope)) {
@@ -234,7 +243,7 @@ std::string Printer::option_lines(const gp::Message& message, const std::string&
 
 std::string Printer::resolve_type(const std::string& name, const std::string& scope) const {
   if (name.empty() || name[0] == '.') return name;
-  const gp::DescriptorPool* pool = built_->pool();
+  const gp::DescriptorPool* pool = &pool_;
   for (const std::string& s : enclosing_scopes(scope)) {
     std::string candidate = join_name(s, name);
     if (pool->FindMessageTypeByName(candidate) != nullptr || pool->FindEnumTypeByName(candidate) != nullptr) {
@@ -251,22 +260,22 @@ const gp::Descriptor* Printer::map_entry_of(const FieldProto& f, const MessagePr
   }
   std::string name = resolve_type(f.type_name(), scope);
   if (!name.empty() && name[0] == '.') name.erase(0, 1);
-  const gp::Descriptor* d = built_->pool()->FindMessageTypeByName(name);
+  const gp::Descriptor* d = pool_.FindMessageTypeByName(name);
   return d != nullptr && d->options().map_entry() ? d : nullptr;
 }
 
 bool Printer::hidden_nested(const MessageProto& n, const std::string& full_name) const {
   if (!normalize()) return !serialized_ && is_map_entry(n);
-  const gp::Descriptor* d = built_->pool()->FindMessageTypeByName(full_name);
+  const gp::Descriptor* d = pool_.FindMessageTypeByName(full_name);
   return d != nullptr && d->options().map_entry();
 }
 
-std::string print_canonical(const gp::FileDescriptorProto& raw, bool serialized) {
-  return Printer(raw, nullptr, serialized).file();
+std::string print_canonical(const BuiltSchema& schema) {
+  return Printer(schema.raw, *schema.pool, false, schema.serialized).file();
 }
 
-std::string print_normalized(const gp::FileDescriptorProto& raw, const gp::FileDescriptor& built, bool serialized) {
-  return Printer(raw, &built, serialized).file();
+std::string print_normalized(const BuiltSchema& schema) {
+  return Printer(schema.raw, *schema.pool, true, schema.serialized).file();
 }
 
 }  // namespace skiff::schema::protobuf

@@ -20,20 +20,19 @@
 // Threads: pure functions.
 #pragma once
 
-#include <google/protobuf/descriptor.h>
-#include <google/protobuf/descriptor.pb.h>
-
 #include <string>
+
+#include "schema/protobuf/proto_pool.h"
 
 namespace skiff::schema::protobuf {
 
-// `serialized`: raw came as a serialized FileDescriptorProto, which
-// Confluent prints as its ProtobufSchema.toProtoFile converts it: map
-// entries as the nested messages they are (with `option map_entry = true;`),
-// each reserved or extension range in a statement of its own, the options
-// it knows in its order, the fields of one extendee in one block.
-std::string print_canonical(const google::protobuf::FileDescriptorProto& raw, bool serialized = false);
-std::string print_normalized(const google::protobuf::FileDescriptorProto& raw,
-                             const google::protobuf::FileDescriptor& built, bool serialized = false);
+// A schema that came as a serialized FileDescriptorProto prints as
+// Confluent's ProtobufSchema.toProtoFile converts one: map entries as the
+// nested messages they are (with `option map_entry = true;`), each reserved
+// or extension range in a statement of its own, the options it knows in its
+// order then its custom ones (proto_custom_options.h), the fields of one
+// extendee in one block.
+std::string print_canonical(const BuiltSchema& schema);
+std::string print_normalized(const BuiltSchema& schema);
 
 }  // namespace skiff::schema::protobuf

@@ -233,7 +233,7 @@ std::string Printer::field_type(const FieldProto& f, const MessageProto* owner, 
 }
 
 std::string Printer::field_options(const FieldProto& f, const std::string& scope) const {
-  std::vector<OptionItem> items = collect_options(f.options());
+  std::vector<OptionItem> items = written_options(f.options());
   if (f.has_default_value()) items.push_back(OptionItem{"default", false, {}, default_value(f)});
   if (f.has_json_name()) {
     items.push_back(OptionItem{"json_name", false, {}, OptionValue{OptionValue::Kind::kString, f.json_name(), {}, {}}});

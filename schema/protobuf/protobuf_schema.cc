@@ -8,8 +8,8 @@ namespace skiff::schema {
 
 ProtobufSchema::ProtobufSchema(protobuf::BuiltSchema built)
     : built_(std::move(built)),
-      canonical_(protobuf::print_canonical(built_.raw, built_.serialized)),
-      normalized_(protobuf::print_normalized(built_.raw, *built_.file, built_.serialized)) {}
+      canonical_(protobuf::print_canonical(built_)),
+      normalized_(protobuf::print_normalized(built_)) {}
 
 std::vector<std::string> ProtobufSchema::unresolved_names() const {
   std::vector<std::string> names;

@@ -171,6 +171,48 @@ message Order {
   CHECK(parse_ok(serialized->canonical())->normalized() == from_text->normalized());
 }
 
+TEST_CASE("protobuf: a serialized descriptor's custom options print as Confluent reads them", "[protobuf]") {
+  auto from_text = parse_ok(R"(syntax = "proto2";
+package p;
+import "google/protobuf/descriptor.proto";
+import "confluent/meta.proto";
+extend google.protobuf.FieldOptions { optional Range length = 22301; repeated string labels = 22302; }
+message Range { optional double min = 1; optional double max = 2; optional Kind kind = 3; enum Kind { A = 0; B = 1; } }
+message M {
+  optional string s = 1 [(length) = { min: 1 max: 10 kind: B }, (labels) = "x", (labels) = "y", default = "d",
+                         (confluent.field_meta) = { doc: "f" tags: "PII" params: [{key: "scale" value: "2"}] }];
+})");
+  google::protobuf::FileDescriptorProto fdp;
+  as_proto(*from_text).file().CopyTo(&fdp);
+  auto serialized = parse_ok(skiff::base64_encode(fdp.SerializeAsString()));
+  CHECK(serialized->canonical().find(R"(message M {
+  optional string s = 1 [
+    (confluent.field_meta) = {
+      doc: "f",
+      params: [
+        {
+          value: "2",
+          key: "scale"
+        }
+      ],
+      tags: [
+        "PII"
+      ]
+    },
+    (p.length) = {
+      min: 1.0,
+      max: 10.0,
+      kind: B
+    },
+    (p.labels) = "x",
+    (p.labels) = "y",
+    default = "d"
+  ];
+}
+)") != std::string::npos);
+  CHECK(parse_ok(serialized->canonical())->canonical() == serialized->canonical());
+}
+
 TEST_CASE("protobuf: hostile text is an error, not a crash", "[protobuf]") {
   std::string deep = "syntax = \"proto3\";";
   for (int i = 0; i < 5000; ++i) deep += "message M" + std::to_string(i) + " {";
