@@ -25,8 +25,9 @@ class Printer {
   using EnumProto = google::protobuf::EnumDescriptorProto;
 
   // `pool` holds the built file; `normalize` prints Confluent's normalized form.
-  Printer(const FileProto& raw, const google::protobuf::DescriptorPool& pool, bool normalize, bool serialized)
-      : raw_(raw), pool_(pool), normalize_(normalize), serialized_(serialized), spans_(raw.source_code_info()) {}
+  Printer(const FileProto& raw, const SourceSpans& spans, const google::protobuf::DescriptorPool& pool, bool normalize,
+          bool serialized)
+      : raw_(raw), pool_(pool), normalize_(normalize), serialized_(serialized), spans_(spans) {}
 
   std::string file();
 
@@ -85,7 +86,7 @@ class Printer {
   const google::protobuf::DescriptorPool& pool_;
   bool normalize_;
   bool serialized_;
-  SourceSpans spans_;
+  const SourceSpans& spans_;
 };
 
 // What the printer asks of a raw message (shared with the tests' helpers).

@@ -93,6 +93,7 @@ Expected<std::vector<gp::FileDescriptorProto>, std::string> parse_references(con
     seen[ref.name] = true;
     auto file = parse_proto_text(ref.text, ref.name);
     if (!file) return unexpected("reference \"" + ref.name + "\": " + file.error());
+    file->clear_source_code_info();
     files.push_back(std::move(*file));
   }
   return files;
@@ -115,6 +116,8 @@ Expected<BuiltSchema, std::string> build_schema(const SchemaSource& source) {
   auto raw = parse_proto_text(source.text, main_file_name(source), &schema.serialized);
   if (!raw) return unexpected(raw.error());
   schema.raw = std::move(*raw);
+  schema.spans = SourceSpans(schema.raw.source_code_info());
+  schema.raw.clear_source_code_info();  // the pool need not carry it
   auto references = parse_references(source);
   if (!references) return unexpected(references.error());
   gp::LogSilencer silence;

@@ -16,6 +16,7 @@
 
 #include "common/expected.h"
 #include "schema/format/schema_format.h"
+#include "schema/protobuf/proto_spans.h"
 
 namespace skiff::schema::protobuf {
 
@@ -24,6 +25,9 @@ struct BuiltSchema {
   google::protobuf::FileDescriptorProto raw;               // the schema as written (proto_text.h)
   const google::protobuf::FileDescriptor* file = nullptr;  // raw, built in pool
   bool serialized = false;                                 // raw came as a base64 FileDescriptorProto
+  // Where raw's reserved and extension ranges were written (raw itself
+  // keeps no source info).
+  SourceSpans spans;
   // The schema's direct references by name (= the imported file's name).
   std::map<std::string, SchemaReference> references;
 };

@@ -271,11 +271,11 @@ bool Printer::hidden_nested(const MessageProto& n, const std::string& full_name)
 }
 
 std::string print_canonical(const BuiltSchema& schema) {
-  return Printer(schema.raw, *schema.pool, false, schema.serialized).file();
+  return Printer(schema.raw, schema.spans, *schema.pool, false, schema.serialized).file();
 }
 
 std::string print_normalized(const BuiltSchema& schema) {
-  return Printer(schema.raw, *schema.pool, true, schema.serialized).file();
+  return Printer(schema.raw, schema.spans, *schema.pool, true, schema.serialized).file();
 }
 
 }  // namespace skiff::schema::protobuf

@@ -4,8 +4,41 @@
 
 namespace skiff::schema::protobuf {
 
+namespace {
+
+// Whether a location is a reserved or extension range statement of a
+// message or enum, or one range of it: the path descends through message
+// and enum declarations, then names the range field (and an index).
+bool range_location(const google::protobuf::RepeatedField<int>& path) {
+  enum class Kind { kFile, kMessage, kEnum } kind = Kind::kFile;
+  int i = 0;
+  const int size = path.size();
+  while (i + 1 < size) {
+    int field = path[i];
+    Kind next;
+    if ((kind == Kind::kFile && field == 4) || (kind == Kind::kMessage && field == 3)) {
+      next = Kind::kMessage;
+    } else if ((kind == Kind::kFile && field == 5) || (kind == Kind::kMessage && field == 4)) {
+      next = Kind::kEnum;
+    } else {
+      break;
+    }
+    if (i + 2 == size) return false;  // the declaration itself
+    kind = next;
+    i += 2;
+  }
+  int rest = size - i;
+  if (rest != 1 && rest != 2) return false;
+  int field = path[i];
+  if (kind == Kind::kMessage) return field == 9 || field == 10 || field == 5;  // reserved range, name; extension range
+  return kind == Kind::kEnum && (field == 4 || field == 5);                    // reserved range, name
+}
+
+}  // namespace
+
 SourceSpans::SourceSpans(const google::protobuf::SourceCodeInfo& info) {
   for (const auto& location : info.location()) {
+    if (!range_location(location.path())) continue;
     const auto& s = location.span();
     if (s.size() != 3 && s.size() != 4) continue;
     SourceSpan span{s[0], s[1], s.size() == 4 ? s[2] : s[0], s.size() == 4 ? s[3] : s[2]};

@@ -28,6 +28,8 @@ struct SourceSpan {
 
 class SourceSpans {
  public:
+  SourceSpans() = default;
+  // Keeps the locations of reserved and extension ranges only.
   explicit SourceSpans(const google::protobuf::SourceCodeInfo& info);
 
   // The statements that wrote the elements of repeated field `field` under

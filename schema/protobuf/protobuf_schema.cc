@@ -7,9 +7,12 @@
 namespace skiff::schema {
 
 ProtobufSchema::ProtobufSchema(protobuf::BuiltSchema built)
-    : built_(std::move(built)),
-      canonical_(protobuf::print_canonical(built_)),
-      normalized_(protobuf::print_normalized(built_)) {}
+    : built_(std::move(built)), canonical_(protobuf::print_canonical(built_)) {}
+
+std::string ProtobufSchema::normalized() const {
+  std::call_once(normalized_once_, [this] { normalized_ = protobuf::print_normalized(built_); });
+  return normalized_;
+}
 
 std::vector<std::string> ProtobufSchema::unresolved_names() const {
   std::vector<std::string> names;

@@ -6,12 +6,17 @@
 // canonical and normalized text in Confluent's layout (proto_printer.h);
 // compatibility as Confluent's protobuf diff decides it (proto_diff.h).
 //
-// Threads: parse_protobuf is pure; a ProtobufSchema is immutable and may be
-// read from any thread.
+// Threads: parse_protobuf is pure; a ProtobufSchema is immutable (its
+// normalized text is printed once, on first use, under std::call_once) and
+// may be read from any thread.
 #pragma once
 
 #include <google/protobuf/descriptor.h>
 #include <google/protobuf/descriptor.pb.h>
+
+#include <mutex>
+#include <string>
+#include <vector>
 
 #include "schema/format/schema_format.h"
 #include "schema/protobuf/proto_pool.h"
@@ -28,7 +33,7 @@ class ProtobufSchema final : public ParsedSchema {
 
   SchemaType type() const override { return SchemaType::kProtobuf; }
   std::string canonical() const override { return canonical_; }
-  std::string normalized() const override { return normalized_; }
+  std::string normalized() const override;  // printed on first use
   // The imports that are not well-known types: each must be a reference.
   std::vector<std::string> unresolved_names() const override;
   std::vector<std::string> incompatibilities(const ParsedSchema& writer) const override;
@@ -42,7 +47,8 @@ class ProtobufSchema final : public ParsedSchema {
  private:
   protobuf::BuiltSchema built_;
   std::string canonical_;
-  std::string normalized_;
+  mutable std::once_flag normalized_once_;
+  mutable std::string normalized_;
 };
 
 }  // namespace skiff::schema

@@ -109,7 +109,9 @@ void add_google_files(gp::DescriptorPool& pool) {
 void add_declared_files(gp::DescriptorPool& pool) {
   for (const auto& [name, text] : kDeclaredFiles) {
     auto proto = parse_proto_text(text, std::string(name));
-    if (proto) pool.BuildFile(*proto);
+    if (!proto) continue;
+    proto->clear_source_code_info();
+    pool.BuildFile(*proto);
   }
 }
 
