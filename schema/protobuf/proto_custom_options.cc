@@ -27,6 +27,28 @@ std::string java_double(double value) {
 
 OptionValue message_map(const gp::Message& message);
 
+// A number field's value (element `index` of a repeated one).
+OptionValue number_value(const gp::Message& m, const gp::FieldDescriptor& f, int index) {
+  const gp::Reflection& r = *m.GetReflection();
+  bool rep = f.is_repeated();
+  switch (f.cpp_type()) {
+    case gp::FieldDescriptor::CPPTYPE_INT32:
+      return scalar(Kind::kNumber, std::to_string(rep ? r.GetRepeatedInt32(m, &f, index) : r.GetInt32(m, &f)));
+    case gp::FieldDescriptor::CPPTYPE_INT64:
+      return scalar(Kind::kNumber, std::to_string(rep ? r.GetRepeatedInt64(m, &f, index) : r.GetInt64(m, &f)));
+    case gp::FieldDescriptor::CPPTYPE_UINT32:
+      return scalar(Kind::kNumber, std::to_string(rep ? r.GetRepeatedUInt32(m, &f, index) : r.GetUInt32(m, &f)));
+    case gp::FieldDescriptor::CPPTYPE_UINT64:
+      return scalar(Kind::kNumber, std::to_string(rep ? r.GetRepeatedUInt64(m, &f, index) : r.GetUInt64(m, &f)));
+    case gp::FieldDescriptor::CPPTYPE_DOUBLE:
+      return scalar(Kind::kNumber, java_double(rep ? r.GetRepeatedDouble(m, &f, index) : r.GetDouble(m, &f)));
+    case gp::FieldDescriptor::CPPTYPE_FLOAT:
+      return scalar(Kind::kNumber, java_double(rep ? r.GetRepeatedFloat(m, &f, index) : r.GetFloat(m, &f)));
+    default:
+      return scalar(Kind::kEnum, "");
+  }
+}
+
 // One value of a field (element `index` of a repeated one), as
 // ProtobufSchema.toOptionValue converts it.
 OptionValue field_value(const gp::Message& m, const gp::FieldDescriptor& f, int index) {
@@ -41,20 +63,9 @@ OptionValue field_value(const gp::Message& m, const gp::FieldDescriptor& f, int 
       return scalar(Kind::kBoolean, (rep ? r.GetRepeatedBool(m, &f, index) : r.GetBool(m, &f)) ? "true" : "false");
     case gp::FieldDescriptor::CPPTYPE_ENUM:
       return scalar(Kind::kEnum, (rep ? r.GetRepeatedEnum(m, &f, index) : r.GetEnum(m, &f))->name());
-    case gp::FieldDescriptor::CPPTYPE_INT32:
-      return scalar(Kind::kNumber, std::to_string(rep ? r.GetRepeatedInt32(m, &f, index) : r.GetInt32(m, &f)));
-    case gp::FieldDescriptor::CPPTYPE_INT64:
-      return scalar(Kind::kNumber, std::to_string(rep ? r.GetRepeatedInt64(m, &f, index) : r.GetInt64(m, &f)));
-    case gp::FieldDescriptor::CPPTYPE_UINT32:
-      return scalar(Kind::kNumber, std::to_string(rep ? r.GetRepeatedUInt32(m, &f, index) : r.GetUInt32(m, &f)));
-    case gp::FieldDescriptor::CPPTYPE_UINT64:
-      return scalar(Kind::kNumber, std::to_string(rep ? r.GetRepeatedUInt64(m, &f, index) : r.GetUInt64(m, &f)));
-    case gp::FieldDescriptor::CPPTYPE_DOUBLE:
-      return scalar(Kind::kNumber, java_double(rep ? r.GetRepeatedDouble(m, &f, index) : r.GetDouble(m, &f)));
-    case gp::FieldDescriptor::CPPTYPE_FLOAT:
-      return scalar(Kind::kNumber, java_double(rep ? r.GetRepeatedFloat(m, &f, index) : r.GetFloat(m, &f)));
+    default:
+      return number_value(m, f, index);
   }
-  return scalar(Kind::kEnum, "");
 }
 
 OptionValue field_values(const gp::Message& m, const gp::FieldDescriptor& f) {
