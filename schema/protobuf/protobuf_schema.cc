@@ -1,5 +1,6 @@
 #include "schema/protobuf/protobuf_schema.h"
 
+#include "common/base64.h"
 #include "schema/protobuf/proto_diff.h"
 #include "schema/protobuf/proto_printer.h"
 #include "schema/protobuf/well_known.h"
@@ -12,6 +13,12 @@ ProtobufSchema::ProtobufSchema(protobuf::BuiltSchema built)
 std::string ProtobufSchema::normalized() const {
   std::call_once(normalized_once_, [this] { normalized_ = protobuf::print_normalized(built_); });
   return normalized_;
+}
+
+std::string ProtobufSchema::serialized() const {
+  google::protobuf::FileDescriptorProto proto;
+  built_.file->CopyTo(&proto);
+  return base64_encode(proto.SerializeAsString());
 }
 
 std::vector<std::string> ProtobufSchema::unresolved_names() const {

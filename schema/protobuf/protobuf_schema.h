@@ -38,6 +38,12 @@ class ProtobufSchema final : public ParsedSchema {
   std::vector<std::string> unresolved_names() const override;
   std::vector<std::string> incompatibilities(const ParsedSchema& writer) const override;
 
+  // Confluent's formattedString("serialized"), what GET
+  // /schemas/ids/{id}?format=serialized answers and Confluent's Python
+  // deserializer asks for: the built FileDescriptorProto (type names fully
+  // qualified), serialized and base64-encoded.
+  std::string serialized() const;
+
   // The schema built (its pool holds the referenced files too).
   const google::protobuf::FileDescriptor& file() const { return *built_.file; }
   // The schema as written (proto_text.h).

@@ -171,6 +171,19 @@ message Order {
   CHECK(parse_ok(serialized->canonical())->normalized() == from_text->normalized());
 }
 
+TEST_CASE("protobuf: the serialized form is the built descriptor, base64-encoded", "[protobuf]") {
+  auto s = parse_ok("syntax = \"proto3\"; package p; message M { map<string, N> m = 1; } message N { int32 x = 1; }");
+  auto bytes = skiff::base64_decode(as_proto(*s).serialized());
+  REQUIRE(bytes);
+  google::protobuf::FileDescriptorProto fdp;
+  REQUIRE(fdp.ParseFromString(*bytes));
+  CHECK(fdp.package() == "p");
+  REQUIRE(fdp.message_type_size() == 2);
+  CHECK(fdp.message_type(0).field(0).type_name() == ".p.M.MEntry");
+  // Registered in that form, it is the same schema.
+  CHECK(parse_ok(as_proto(*s).serialized())->normalized() == s->normalized());
+}
+
 TEST_CASE("protobuf: a serialized descriptor's custom options print as Confluent reads them", "[protobuf]") {
   auto from_text = parse_ok(R"(syntax = "proto2";
 package p;
