@@ -43,11 +43,13 @@ Types file_types(const gp::FileDescriptor& file) {
   return types;
 }
 
-Types nested_types(const gp::Descriptor& d) {
+// A schema registered as a serialized descriptor has its map entries as
+// messages of its own (Confluent's toProtoFile keeps them).
+Types nested_types(const gp::Descriptor& d, bool map_entries) {
   Types types;
   for (int i = 0; i < d.nested_type_count(); ++i) {
     const gp::Descriptor* n = d.nested_type(i);
-    if (!n->options().map_entry() && !is_group_type(*n)) types.messages.push_back(n);
+    if ((map_entries || !n->options().map_entry()) && !is_group_type(*n)) types.messages.push_back(n);
   }
   for (int i = 0; i < d.enum_type_count(); ++i) types.enums.push_back(d.enum_type(i));
   return types;
@@ -192,9 +194,9 @@ void Differ::compare_types(const Types& original, const Types& update) {
     auto o = original_by_name.find(name);
     auto u = update_by_name.find(name);
     if (u == update_by_name.end()) {
-      add(DiffType::kMessageRemoved);
+      if (!o->second.first->options().map_entry()) add(DiffType::kMessageRemoved);
     } else if (o == original_by_name.end()) {
-      add(DiffType::kMessageAdded);
+      if (!u->second.first->options().map_entry()) add(DiffType::kMessageAdded);
     } else {
       compare_message(*o->second.first, *u->second.first);
       if (o->second.second != u->second.second) add(DiffType::kMessageMoved);
@@ -273,7 +275,7 @@ void Differ::compare_message(const gp::Descriptor& original, const gp::Descripto
   for (const auto& [tag, f] : o.by_tag) tags.insert(tag);
   for (const auto& [tag, f] : u.by_tag) tags.insert(tag);
   for (int tag : tags) compare_tag(tag, o, u, deleted_oneofs);
-  compare_types(nested_types(original), nested_types(update));
+  compare_types(nested_types(original, original_.serialized), nested_types(update, update_.serialized));
   comparing_.pop_back();
 }
 

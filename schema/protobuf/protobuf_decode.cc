@@ -31,12 +31,15 @@ Expected<std::vector<int32_t>, std::string> read_indexes(const uint8_t*& p, cons
   return indexes;
 }
 
-// The index-th message Wire lists in a scope (no map entries, no groups).
-const gp::Descriptor* nth_message(const gp::Descriptor* parent, const gp::FileDescriptor& file, int32_t index) {
+// The index-th message Confluent's schema lists in a scope
+// (ProtobufSchema.toMessageName): no groups, and no map entries but in a
+// schema registered as a serialized descriptor, whose messages they are.
+const gp::Descriptor* nth_message(const gp::Descriptor* parent, const gp::FileDescriptor& file, int32_t index,
+                                  bool map_entries) {
   int count = parent != nullptr ? parent->nested_type_count() : file.message_type_count();
   for (int i = 0, seen = 0; i < count; ++i) {
     const gp::Descriptor* d = parent != nullptr ? parent->nested_type(i) : file.message_type(i);
-    if (d->options().map_entry()) continue;
+    if (d->options().map_entry() && !map_entries) continue;
     bool group = false;
     for (int f = 0; parent != nullptr && f < parent->field_count(); ++f) {
       group = group ||
@@ -59,7 +62,7 @@ Expected<DecodedMessage, std::string> decode_protobuf(const ProtobufSchema& sche
   if (!indexes) return unexpected(indexes.error());
   const gp::Descriptor* type = nullptr;
   for (int32_t index : *indexes) {
-    type = nth_message(type, schema.file(), index);
+    type = nth_message(type, schema.file(), index, schema.built().serialized);
     if (type == nullptr) return unexpected(std::string("Invalid message indexes: no message at that index"));
   }
   gp::DynamicMessageFactory factory(schema.file().pool());

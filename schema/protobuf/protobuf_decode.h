@@ -4,8 +4,10 @@
 // Byte layout of the payload (what follows the 5-byte header: magic 0 and
 // the schema id, big-endian int32): the message indexes, zig-zag varints as
 // Kafka's ByteUtils writes them (a count, then one index per nesting level
-// of the message in the file; a count of 0 alone means [0], the first
-// message), then the serialized message.
+// of the message in the file, counted as Confluent's schema lists messages:
+// a map's entry message counts only in a schema registered as a serialized
+// descriptor; a count of 0 alone means [0], the first message), then the
+// serialized message.
 //
 // Bounded: at most kMaxDecodeInput bytes are parsed, nesting as libprotobuf
 // bounds it (100), and the JSON is refused past `max_json_bytes`.

@@ -1,6 +1,7 @@
 // incompatibilities() of Protobuf schemas: Confluent's protobuf diff
 // (SchemaDiff, MessageSchemaDiff, FieldSchemaDiff), one compatible and one
 // incompatible case per kind of difference, its messages word for word.
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <string>
 #include <vector>
@@ -176,6 +177,24 @@ TEST_CASE("protobuf compat: oneofs", "[protobuf][compat]") {
                 "in the %s schema is outside an existing oneof in the %s schema\"}"});
   // A member's type change is seen through a renamed oneof.
   CHECK(check(p3("message M { oneof o { int32 a = 1; } }"), p3("message M { oneof p { string a = 1; } }")).size() == 1);
+}
+
+TEST_CASE("protobuf compat: a serialized schema's map entries are messages too, as Confluent compares them",
+          "[protobuf][compat]") {
+  auto serialized = [](const std::string& text) { return as_proto(*parse_ok(text)).serialized(); };
+  std::string w = p3("message M { map<string, int32> m = 1; }");
+  std::string r = p3("message M { map<string, string> m = 1; }");
+  std::string kind_changed =
+      "{errorType:\"FIELD_SCALAR_KIND_CHANGED\", description:\"The kind of a SCALAR field at path '#/M/1' in the %s "
+      "schema does not match its kind in the %s schema\"}";
+  CHECK(check(w, r) == Strings{kind_changed});
+  Strings both = check(serialized(w), serialized(r));
+  CHECK(both.size() == 2);
+  CHECK(std::count(both.begin(), both.end(), kind_changed) == 1);
+  CHECK(std::any_of(both.begin(), both.end(),
+                    [](const std::string& m) { return m.find("'#/M/MEntry/2'") != std::string::npos; }));
+  // A map entry appearing on one side only is no message added or removed.
+  CHECK(check(serialized(p3("message M { }")), serialized(w)).empty());
 }
 
 TEST_CASE("protobuf compat: enums change compatibly", "[protobuf][compat]") {

@@ -67,6 +67,18 @@ TEST_CASE("protobuf decode: a nested message and a later one by their indexes", 
   CHECK(customer->json == R"({"name":"Ann"})");
 }
 
+TEST_CASE("protobuf decode: a schema registered serialized counts its map entries, as Confluent's does", "[protobuf]") {
+  auto text = parse_ok(kSchema);
+  auto s = parse_ok(as_proto(*text).serialized());
+  const auto& schema = as_proto(*s);
+  // Order's nested messages are now CountsEntry (0) and Line (1).
+  std::string line = std::string("\x04\x00\x02", 3) + serialize(schema, "shop.Order.Line", "sku", "B");
+  auto decoded = protobuf::decode_protobuf(schema, line);
+  REQUIRE(decoded);
+  CHECK(decoded->message_name == "shop.Order.Line");
+  CHECK(decoded->json == R"({"sku":"B"})");
+}
+
 TEST_CASE("protobuf decode: bad framing and bad bytes are errors", "[protobuf]") {
   auto s = parse_ok(kSchema);
   const auto& schema = as_proto(*s);
