@@ -22,6 +22,9 @@ BUILD_PACKAGES=(
   # (api/telemetry/otlp_metrics.h); protoc compiles the vendored
   # opentelemetry protos at build time, libprotobuf decodes them
   libprotobuf-dev protobuf-compiler
+  # libprotoc: the Schema Registry parses registered .proto schemas with
+  # protoc's own parser (schema/protobuf/proto_text.h)
+  libprotoc-dev
 )
 PACKAGES=(
   "${BUILD_PACKAGES[@]}"

@@ -1,10 +1,60 @@
-// Protobuf schemas for the Schema Registry (in progress).
+// Protobuf schemas of the Schema Registry, as Confluent's ProtobufSchema
+// (protobuf-provider) serves them: `.proto` text (proto2, proto3) or a
+// base64-encoded serialized FileDescriptorProto, parsed and validated with
+// libprotobuf/libprotoc; imports resolved as references (import path =
+// reference name) or as built-in well-known types (well_known.h);
+// canonical and normalized text in Confluent's layout (proto_printer.h);
+// compatibility as Confluent's protobuf diff decides it (proto_diff.h).
+//
+// Threads: parse_protobuf is pure; a ProtobufSchema is immutable (its
+// normalized text is printed once, on first use, under std::call_once) and
+// may be read from any thread.
 #pragma once
 
+#include <google/protobuf/descriptor.h>
+#include <google/protobuf/descriptor.pb.h>
+
+#include <mutex>
+#include <string>
+#include <vector>
+
 #include "schema/format/schema_format.h"
+#include "schema/protobuf/proto_pool.h"
 
 namespace skiff::schema {
 
+// A ParseError says why, in Confluent's words where it has them
+// ("Could not parse Protobuf - 3:7: Expected \";\".").
 ParseResult parse_protobuf(const SchemaSource& source);
+
+class ProtobufSchema final : public ParsedSchema {
+ public:
+  explicit ProtobufSchema(protobuf::BuiltSchema built);
+
+  SchemaType type() const override { return SchemaType::kProtobuf; }
+  std::string canonical() const override { return canonical_; }
+  std::string normalized() const override;  // printed on first use
+  // The imports that are not well-known types: each must be a reference.
+  std::vector<std::string> unresolved_names() const override;
+  std::vector<std::string> incompatibilities(const ParsedSchema& writer) const override;
+
+  // Confluent's formattedString("serialized"), what GET
+  // /schemas/ids/{id}?format=serialized answers and Confluent's Python
+  // deserializer asks for: the built FileDescriptorProto (type names fully
+  // qualified), serialized and base64-encoded.
+  std::string serialized() const;
+
+  // The schema built (its pool holds the referenced files too).
+  const google::protobuf::FileDescriptor& file() const { return *built_.file; }
+  // The schema as written (proto_text.h).
+  const google::protobuf::FileDescriptorProto& raw() const { return built_.raw; }
+  const protobuf::BuiltSchema& built() const { return built_; }
+
+ private:
+  protobuf::BuiltSchema built_;
+  std::string canonical_;
+  mutable std::once_flag normalized_once_;
+  mutable std::string normalized_;
+};
 
 }  // namespace skiff::schema
