@@ -67,19 +67,30 @@ std::optional<std::string> subject_scope(const std::vector<std::string>& args) {
 
 // --- /schemas ---------------------------------------------------------------
 
+// The schema with its text in the request's ?format= (Confluent's formattedString).
+Expected<SubjectSchema, RegistryError> in_format(const RouteCall& c, Expected<SubjectSchema, RegistryError> s) {
+  const std::string format = param(c, "format");
+  if (!s || format.empty()) return s;
+  auto text = c.service.formatted(*s, format);
+  if (!text) return unexpected(text.error());
+  s->schema = std::move(*text);
+  return s;
+}
+
 network::HttpResponse get_schema_by_id(RouteCall& c, const std::vector<std::string>& a) {
   auto id = id_of(a[0]);
   if (!id) return error_response(id.error());
   const auto subject = opt_param(c, "subject");
   const std::optional<int32_t> max = flag(c, "fetchMaxId") ? std::optional(c.service.max_id(subject)) : std::nullopt;
-  return reply(c.service.schema_by_id(*id, subject),
+  return reply(in_format(c, c.service.schema_by_id(*id, subject)),
                [&](const SubjectSchema& s) { return schema_string_json(s, max); });
 }
 
 network::HttpResponse get_schema_text_by_id(RouteCall& c, const std::vector<std::string>& a) {
   auto id = id_of(a[0]);
   if (!id) return error_response(id.error());
-  return reply(c.service.schema_by_id(*id, opt_param(c, "subject")), [](const SubjectSchema& s) { return s.schema; });
+  return reply(in_format(c, c.service.schema_by_id(*id, opt_param(c, "subject"))),
+               [](const SubjectSchema& s) { return s.schema; });
 }
 
 network::HttpResponse get_subjects_of_id(RouteCall& c, const std::vector<std::string>& a) {
@@ -136,11 +147,12 @@ network::HttpResponse post_register(RouteCall& c, const std::vector<std::string>
 }
 
 network::HttpResponse get_version(RouteCall& c, const std::vector<std::string>& a) {
-  return reply(c.service.get_version(a[0], a[1], flag(c, "deleted")), schema_json);
+  return reply(in_format(c, c.service.get_version(a[0], a[1], flag(c, "deleted"))), schema_json);
 }
 
 network::HttpResponse get_version_schema(RouteCall& c, const std::vector<std::string>& a) {
-  return reply(c.service.get_version(a[0], a[1], flag(c, "deleted")), [](const SubjectSchema& s) { return s.schema; });
+  return reply(in_format(c, c.service.get_version(a[0], a[1], flag(c, "deleted"))),
+               [](const SubjectSchema& s) { return s.schema; });
 }
 
 network::HttpResponse delete_version(RouteCall& c, const std::vector<std::string>& a) {

@@ -119,6 +119,15 @@ Expected<SubjectSchema, RegistryError> RegistryService::schema_by_id(int32_t id,
   return *rec;
 }
 
+Expected<std::string, RegistryError> RegistryService::formatted(const SubjectSchema& schema,
+                                                                std::string_view format) const {
+  if (format.empty()) return schema.schema;
+  std::shared_lock lock(state_mu_);
+  auto parsed = logic::parse_stored(parser_, state_, schema);
+  if (!parsed) return unexpected(parsed.error());
+  return (*parsed)->formatted(format);
+}
+
 int32_t RegistryService::max_id(const std::optional<std::string>& subject) const {
   std::shared_lock lock(state_mu_);
   return state_.max_id(context_of(subject ? normalize_subject(*subject) : std::string()));

@@ -111,6 +111,9 @@ class RegistryService {
   // unqualified subject) the same name in another context holding it, else
   // any version holding it in the subject's context (the default without one).
   Expected<SubjectSchema, RegistryError> schema_by_id(int32_t id, const std::optional<std::string>& subject) const;
+  // `schema` in Confluent's ?format= (formattedString): the stored text for
+  // "" (no parse), else the parsed schema's formatted(format).
+  Expected<std::string, RegistryError> formatted(const SubjectSchema& schema, std::string_view format) const;
   // GET /schemas/ids/{id}?fetchMaxId=true: the highest id of the context.
   int32_t max_id(const std::optional<std::string>& subject) const;
   // GET /schemas/ids/{id}/subjects and /versions, in the context found as above.

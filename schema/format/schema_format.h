@@ -84,6 +84,13 @@ class ParsedSchema {
   // fully qualified types; JSON: as Confluent's JsonSchema.normalize()).
   virtual std::string normalized() const = 0;
 
+  // Confluent's formattedString(format): the text in a named output format
+  // (`?format=` on the schema reads). Protobuf serves "serialized" (the
+  // base64 FileDescriptorProto Confluent's deserializers ask for); an
+  // unknown format is the canonical text, as Confluent answers it (for
+  // forward compatibility of formats).
+  virtual std::string formatted(std::string_view /*format*/) const { return canonical(); }
+
   // The names of the schemas this one refers to that must be registered
   // first (an Avro named type not defined here, a .proto import that is not
   // a well-known type, a JSON $ref outside the document).

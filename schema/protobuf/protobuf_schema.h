@@ -43,6 +43,10 @@ class ProtobufSchema final : public ParsedSchema {
   // deserializer asks for: the built FileDescriptorProto (type names fully
   // qualified), serialized and base64-encoded.
   std::string serialized() const;
+  // "serialized": serialized(); any other format the canonical text.
+  std::string formatted(std::string_view format) const override {
+    return format == "serialized" ? serialized() : canonical();
+  }
 
   // The schema built (its pool holds the referenced files too).
   const google::protobuf::FileDescriptor& file() const { return *built_.file; }

@@ -166,7 +166,14 @@ def test_protobuf_serializer_with_an_import(registry):
     got = round_trip(registry, "pb-orders", ser, ProtobufDeserializer(Order, {"use.deprecated.format": False}),
                      values)
     assert sorted((g.id, g.at.seconds) for g in got) == [(v.id, v.at.seconds) for v in values]
-    assert sr.get_latest_version("pb-orders-value").schema.schema_type == "PROTOBUF"
+    latest = sr.get_latest_version("pb-orders-value")
+    assert latest.schema.schema_type == "PROTOBUF"
+    # Confluent's ?format=serialized: the FileDescriptorProto, base64.
+    import base64
+    status, body = rest(registry.schema_registry_url(), "GET", f"/schemas/ids/{latest.schema_id}?format=serialized")
+    assert status == 200, body
+    fd = descriptor_pb2.FileDescriptorProto.FromString(base64.b64decode(body["schema"]))
+    assert [m.name for m in fd.message_type] == ["Order"] and "google/protobuf/timestamp.proto" in fd.dependency
 
 
 def test_ids_survive_restart_and_kill9(client, tmp_path):
