@@ -1,5 +1,7 @@
 #include "apps/schema_registry/registry_routes.h"
 
+#include <cctype>
+#include <charconv>
 #include <chrono>
 #include <future>
 #include <memory>
