@@ -88,6 +88,29 @@ JsonWriter& JsonWriter::null() {
   return *this;
 }
 
+void append_jackson_string(std::string& out, std::string_view s) {
+  static constexpr char kHex[] = "0123456789ABCDEF";
+  static constexpr std::string_view kNamed = "\b\t\n\f\r", kLetters = "btnfr";
+  out.push_back('"');
+  for (const char ch : s) {
+    const auto c = static_cast<unsigned char>(ch);
+    if (ch == '"' || ch == '\\') {
+      out.push_back('\\');
+      out.push_back(ch);
+    } else if (c >= 0x20) {
+      out.push_back(ch);
+    } else if (const auto named = kNamed.find(ch); named != std::string_view::npos) {
+      out.push_back('\\');
+      out.push_back(kLetters[named]);
+    } else {
+      out += "\\u00";
+      out.push_back(kHex[c >> 4]);
+      out.push_back(kHex[c & 0xF]);
+    }
+  }
+  out.push_back('"');
+}
+
 JsonWriter& JsonWriter::value(const JsonValue& v) {
   switch (v.kind) {
     case JsonValue::Kind::kNull:

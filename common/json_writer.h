@@ -16,6 +16,12 @@ namespace skiff {
 
 struct JsonValue;
 
+// `s` as a JSON string the way Jackson's JsonGenerator writes it by default
+// (what Java registries and libraries store and print): quotes, backslash,
+// \b \t \n \f \r escaped by name, other control characters as \u00XX
+// (upper-case hex), everything else, non-ASCII included, as is.
+void append_jackson_string(std::string& out, std::string_view s);
+
 class JsonWriter {
  public:
   JsonWriter& begin_object();

@@ -4,57 +4,17 @@
 #include <limits>
 
 #include "common/json.h"
+#include "common/json_writer.h"
 
 namespace skiff::schemareg {
 namespace {
-
-// Jackson's string escaping (JsonGenerator defaults).
-void append_string(std::string& out, std::string_view s) {
-  static constexpr char kHex[] = "0123456789ABCDEF";
-  out += '"';
-  for (const char ch : s) {
-    const auto c = static_cast<unsigned char>(ch);
-    switch (c) {
-      case '"':
-        out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\b':
-        out += "\\b";
-        break;
-      case '\f':
-        out += "\\f";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\r':
-        out += "\\r";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      default:
-        if (c < 0x20) {
-          out += "\\u00";
-          out += kHex[c >> 4];
-          out += kHex[c & 0xf];
-        } else {
-          out += ch;
-        }
-    }
-  }
-  out += '"';
-}
 
 // A compact JSON object, members appended in the order written.
 class ObjectText {
  public:
   ObjectText& str(std::string_view name, std::string_view v) {
     key(name);
-    append_string(out_, v);
+    append_jackson_string(out_, v);
     return *this;
   }
   ObjectText& opt_str(std::string_view name, const std::optional<std::string>& v) {
@@ -86,7 +46,7 @@ class ObjectText {
   void key(std::string_view name) {
     out_ += first_ ? "" : ",";
     first_ = false;
-    append_string(out_, name);
+    append_jackson_string(out_, name);
     out_ += ':';
   }
   std::string out_ = "{";
@@ -99,7 +59,7 @@ void append_members(std::string& out, const JsonValue& v) {
   out += '{';
   for (size_t i = 0; i < v.members.size(); ++i) {
     if (i) out += ',';
-    append_string(out, v.members[i].name);
+    append_jackson_string(out, v.members[i].name);
     out += ':';
     append_json(out, v.members[i].value);
   }
@@ -118,7 +78,7 @@ void append_json(std::string& out, const JsonValue& v) {
       out += v.number_text;
       return;
     case JsonValue::Kind::kString:
-      append_string(out, v.string);
+      append_jackson_string(out, v.string);
       return;
     case JsonValue::Kind::kArray:
       out += '[';

@@ -6,6 +6,8 @@
 #include <limits>
 #include <unordered_map>
 
+#include "common/json_writer.h"
+
 namespace skiff::schema::avro {
 namespace {
 
@@ -195,28 +197,7 @@ AvroJson from_json_value(const JsonValue& v) {
   return out;
 }
 
-void write_json_string(std::string_view s, std::string& out) {
-  static constexpr char kHex[] = "0123456789ABCDEF";
-  out.push_back('"');
-  for (char c : s) {
-    const auto u = static_cast<unsigned char>(c);
-    if (c == '"' || c == '\\') {
-      out.push_back('\\');
-      out.push_back(c);
-    } else if (u >= 0x20) {
-      out.push_back(c);
-    } else if (c == '\b' || c == '\t' || c == '\f' || c == '\n' || c == '\r') {
-      static constexpr std::string_view kFrom = "\b\t\f\n\r", kTo = "btfnr";
-      out.push_back('\\');
-      out.push_back(kTo[kFrom.find(c)]);
-    } else {
-      out += "\\u00";
-      out.push_back(kHex[u >> 4]);
-      out.push_back(kHex[u & 0xf]);
-    }
-  }
-  out.push_back('"');
-}
+void write_json_string(std::string_view s, std::string& out) { append_jackson_string(out, s); }
 
 void write_json(const AvroJson& v, std::string& out) {
   switch (v.kind) {

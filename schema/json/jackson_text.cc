@@ -6,6 +6,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "common/json_writer.h"
 #include "common/utf8.h"
 
 namespace skiff::schema::json {
@@ -126,43 +127,9 @@ std::u16string to_utf16(std::string_view s) {
 }
 
 std::string jackson_string(std::string_view s) {
-  static constexpr char kHex[] = "0123456789ABCDEF";
-  std::string out = "\"";
-  for (const char ch : s) {
-    const auto c = static_cast<unsigned char>(ch);
-    switch (c) {
-      case '"':
-        out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\b':
-        out += "\\b";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\f':
-        out += "\\f";
-        break;
-      case '\r':
-        out += "\\r";
-        break;
-      default:
-        if (c < 0x20) {
-          out += "\\u00";
-          out += kHex[c >> 4];
-          out += kHex[c & 0xF];
-        } else {
-          out += ch;
-        }
-    }
-  }
-  return out + "\"";
+  std::string out;
+  append_jackson_string(out, s);
+  return out;
 }
 
 // An object's members as Jackson's ObjectNode holds them.
