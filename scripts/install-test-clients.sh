@@ -88,13 +88,14 @@ install_chromium() {
 
 install_kafkajs() {
   local src="$IT/drivers/node"
-  local want; want=$(hash_of "$src/package.json" "$src/package-lock.json" "$src/driver.js" <(node --version))
+  local want; want=$(hash_of "$src/package.json" "$src/package-lock.json" "$src/driver.js" "$src/schema_registry.js" \
+    <(node --version))
   local dst="$COMPAT/node"
   if [[ -f "$dst/.stamp" && "$(cat "$dst/.stamp")" == "$want" ]]; then return; fi
   command -v npm >/dev/null || { log "npm not found"; exit 2; }
   log "kafkajs (npm) -> $dst"
   rm -rf "$dst"; mkdir -p "$dst"
-  cp "$src/package.json" "$src/package-lock.json" "$src/driver.js" "$dst/"
+  cp "$src/package.json" "$src/package-lock.json" "$src/driver.js" "$src/schema_registry.js" "$dst/"
   (cd "$dst" && retry npm ci --no-audit --no-fund --loglevel=error --ignore-scripts >&2)
   echo "$want" >"$dst/.stamp"
 }

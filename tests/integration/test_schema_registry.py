@@ -5,8 +5,9 @@ ids kept across a restart and a kill -9, Confluent's `_schemas` records
 written by another registry read and served, and a `_schemas` topic that
 Confluent would refuse refused at startup.
 
-Runs once, in the confluent_kafka run (its Python client is the driver);
-every broker is the test's own, with the registry on a free port."""
+Runs in the confluent_kafka run (its Python client is the driver), and the
+@kafkajs/confluent-schema-registry scenario in the kafkajs run; every
+broker is the test's own, with the registry on a free port."""
 from __future__ import annotations
 
 import json
@@ -18,6 +19,7 @@ import pytest
 
 from conftest import BROKER_OVERRIDES, skiff_binary
 from harness.broker import BrokerError, SkiffBroker
+from harness.clients import CACHE
 from test_admin import only_for
 
 schema_registry = pytest.importorskip("confluent_kafka.schema_registry")
@@ -243,3 +245,24 @@ def test_a_schemas_topic_confluent_would_refuse_stops_the_broker(client, tmp_pat
         b.start(timeout=10)
     log = b.log_path.read_text(errors="replace")
     assert "The schema topic _schemas should have only 1 partition but has 2" in log, log[-2000:]
+
+
+def test_kafkajs_confluent_schema_registry(client, tmp_path):
+    """@kafkajs/confluent-schema-registry 4.1 with kafkajs: register, encode,
+    produce, consume, decode, and a 409 for an incompatible change."""
+    only_for(client, "kafkajs")
+    script = CACHE / "node" / "schema_registry.js"
+    if not script.exists():
+        pytest.skip(f"{script} missing (scripts/install-test-clients.sh kafkajs)")
+    b = registry_broker(tmp_path)
+    b.start()
+    try:
+        r = subprocess.run(["node", "--single-threaded", str(script), b.bootstrap, b.schema_registry_url()],
+                           capture_output=True, text=True, timeout=120)
+        assert r.returncode == 0, r.stderr[-3000:]
+        out = json.loads(r.stdout.strip().splitlines()[-1])
+        assert out["id"] == out["latestId"] == 1, out
+        assert out["got"] == [{"id": i, "item": f"thing-{i}"} for i in (1, 2, 3)], out
+        assert out["incompatible"] and "409" in out["incompatible"], out
+    finally:
+        b.stop()
