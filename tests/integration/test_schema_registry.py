@@ -5,9 +5,10 @@ ids kept across a restart and a kill -9, Confluent's `_schemas` records
 written by another registry read and served, and a `_schemas` topic that
 Confluent would refuse refused at startup.
 
-Runs in the confluent_kafka run (its Python client is the driver), and the
-@kafkajs/confluent-schema-registry scenario in the kafkajs run; every
-broker is the test's own, with the registry on a free port."""
+Runs in the confluent_kafka run (its Python client is the driver), the
+@kafkajs/confluent-schema-registry scenario in the kafkajs run and franz-go's
+pkg/sr one in the franz_go run; every broker is the test's own, with the
+registry on a free port."""
 from __future__ import annotations
 
 import json
@@ -264,5 +265,27 @@ def test_kafkajs_confluent_schema_registry(client, tmp_path):
         assert out["id"] == out["latestId"] == 1, out
         assert out["got"] == [{"id": i, "item": f"thing-{i}"} for i in (1, 2, 3)], out
         assert out["incompatible"] and "409" in out["incompatible"], out
+    finally:
+        b.stop()
+
+
+def test_franz_go_sr(client, tmp_path):
+    """franz-go's pkg/sr: a JSON Schema registered, values through its Serde
+    over a real topic, a compatibility check, a 409 for an incompatible
+    change (a closed model adding a required property)."""
+    only_for(client, "franz_go")
+    driver = CACHE / "go" / "franz-go-driver"
+    if not driver.exists():
+        pytest.skip(f"{driver} missing (scripts/install-test-clients.sh franz_go)")
+    b = registry_broker(tmp_path)
+    b.start()
+    try:
+        r = subprocess.run([str(driver), "sr", b.bootstrap, b.schema_registry_url()],
+                           capture_output=True, text=True, timeout=120)
+        assert r.returncode == 0, r.stderr[-3000:]
+        out = json.loads(r.stdout.strip().splitlines()[-1])
+        assert (out["id"], out["version"], out["byID"]) == (1, 1, "JSON"), out
+        assert out["got"] == [{"id": i, "item": f"thing-{i}"} for i in (1, 2, 3)], out
+        assert out["compatible"] is True and out["incompatibleStatus"] == 409, out
     finally:
         b.stop()

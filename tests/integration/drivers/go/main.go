@@ -445,6 +445,9 @@ func main() {
 	if len(os.Args) >= 2 && os.Args[1] == "share" { // share.go: key=value arguments, JSON lines
 		os.Exit(shareMain(os.Args[2:]))
 	}
+	if len(os.Args) >= 2 && os.Args[1] == "sr" { // sr.go: the Schema Registry with pkg/sr
+		os.Exit(srMain(os.Args[2:]))
+	}
 	if len(os.Args) != 2 {
 		fmt.Fprintln(os.Stderr, "usage: franz-go-driver REQUEST.json")
 		os.Exit(2)
