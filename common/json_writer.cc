@@ -3,7 +3,6 @@
 #include <charconv>
 #include <cmath>
 
-#include "common/json.h"
 #include "common/utf8.h"
 
 namespace skiff {
@@ -109,28 +108,6 @@ void append_jackson_string(std::string& out, std::string_view s) {
     }
   }
   out.push_back('"');
-}
-
-JsonWriter& JsonWriter::value(const JsonValue& v) {
-  switch (v.kind) {
-    case JsonValue::Kind::kNull:
-      return null();
-    case JsonValue::Kind::kBool:
-      return value(v.boolean);
-    case JsonValue::Kind::kNumber:
-      return v.number_text.empty() ? value(v.number) : raw(v.number_text);
-    case JsonValue::Kind::kString:
-      return value(std::string_view(v.string));
-    case JsonValue::Kind::kArray:
-      begin_array();
-      for (const auto& e : v.array) value(e);
-      return end_array();
-    case JsonValue::Kind::kObject:
-      begin_object();
-      for (const auto& m : v.members) key(m.name).value(m.value);
-      return end_object();
-  }
-  return null();
 }
 
 JsonWriter& JsonWriter::raw(std::string_view json) {

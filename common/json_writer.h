@@ -14,8 +14,6 @@
 
 namespace skiff {
 
-struct JsonValue;
-
 // `s` as a JSON string the way Jackson's JsonGenerator writes it by default
 // (what Java registries and libraries store and print): quotes, backslash,
 // \b \t \n \f \r escaped by name, other control characters as \u00XX
@@ -43,9 +41,6 @@ class JsonWriter {
   // `json`, already a valid JSON value (a number's lexeme, a document
   // written elsewhere), appended as the next value unchanged.
   JsonWriter& raw(std::string_view json);
-  // A parsed document, re-written compactly: members in their order,
-  // numbers as their lexeme (common/json.h).
-  JsonWriter& value(const JsonValue& v);
 
   // key(name) then value(v).
   template <class T>

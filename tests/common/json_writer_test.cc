@@ -43,11 +43,3 @@ TEST_CASE("json writer: raw values are appended unchanged, separated like any va
   CHECK(w.text() == R"({"a":1.0,"b":{"x":[1,2]}})");
   CHECK(skiff::parse_json(w.text()));
 }
-
-TEST_CASE("json writer: a parsed document is re-written compactly, numbers as written", "[json]") {
-  auto v = skiff::parse_json(R"( {"b": [1.0, -2e3, true, null], "a": {"x": "q\""} } )");
-  REQUIRE(v);
-  JsonWriter w;
-  w.value(*v);
-  CHECK(w.text() == R"({"b":[1.0,-2e3,true,null],"a":{"x":"q\""}})");
-}
