@@ -242,6 +242,11 @@ struct BrokerConfig {
     ConfigSource source;
   };
   std::map<std::string, Entry> effective;
+  // Whether `key` was set (file, environment, command line), not left at its default.
+  bool set_explicitly(const std::string& key) const {
+    auto it = effective.find(key);
+    return it != effective.end() && it->second.source != ConfigSource::kDefault;
+  }
   // Things worth saying that are not errors (logged at startup).
   std::vector<std::string> warnings;
 };

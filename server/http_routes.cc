@@ -16,11 +16,6 @@ network::HttpResponse text(int status, std::string body) {
   return r;
 }
 
-bool explicitly_set(const config::BrokerConfig& config) {
-  auto it = config.effective.find("http.listeners");
-  return it != config.effective.end() && it->second.source != config::ConfigSource::kDefault;
-}
-
 }  // namespace
 
 void register_http_routes(network::HttpServer& http, const HttpRouteContext& context) {
@@ -61,7 +56,7 @@ std::unique_ptr<network::HttpServer> start_http_server(const config::BrokerConfi
   try {
     for (const auto& l : config.http_listeners) http->bind(l.host, l.port);
   } catch (const network::BindError& e) {
-    if (explicitly_set(config)) throw;
+    if (config.set_explicitly("http.listeners")) throw;
     spdlog::warn(
         "HTTP is off: {} (http.listeners is the default; set it to a free port, e.g. "
         "--override http.listeners=http://127.0.0.1:0, or empty to run without HTTP)",

@@ -269,8 +269,7 @@ void KafkaServer::start_schema_registry() {
   schemas_topic_ = std::make_unique<coordinator::StateTopic>(*logs_, topic);
   schemareg::SchemaRegistryAppConfig c;
   c.listeners = config_.schema_registry_listeners;
-  auto src = config_.effective.find("schema.registry.listeners");
-  c.listeners_explicit = src != config_.effective.end() && src->second.source != config::ConfigSource::kDefault;
+  c.listeners_explicit = config_.set_explicitly("schema.registry.listeners");
   c.http.kafka_cluster_id = logs_->cluster_id();
   c.http.metrics = config_.metrics_requests ? &metrics_->registry() : nullptr;
   const auto& sasl = components_->sasl_mechanisms();
