@@ -219,8 +219,8 @@ void KafkaServer::startup() {
     collect_network(out, *channel_, *socket_server_, *handlers_, software);
   });
   wire_thread_pools(*dynamic_, *socket_server_, *handlers_, std::chrono::milliseconds(config_.shutdown_timeout_ms));
-  start_console();
   start_schema_registry();
+  start_console();  // after the registry: the console reads its schemas
   logs_->start();
   started_ = true;
   readiness_.set(Readiness::State::kReady);
@@ -252,6 +252,10 @@ void KafkaServer::start_console() {
     }
     return out;
   };
+  if (registry_) {
+    schema_catalog_ = std::make_unique<RegistryCatalog>(registry_->service());
+    broker.schemas = schema_catalog_.get();
+  }
   console_ =
       std::make_unique<console::ConsoleService>(*apis_, components_->sasl_mechanisms(), config_, std::move(broker));
   console_host_.publish(console_.get());
@@ -333,6 +337,7 @@ void KafkaServer::shutdown() {
   handlers_.reset();
   apis_.reset();
   console_.reset();  // after apis_: a parked console request answers through its sender
+  schema_catalog_.reset();
   registry_.reset();
   schemas_topic_.reset();
   components_.reset();

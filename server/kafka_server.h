@@ -30,6 +30,7 @@
 #include "network/socket_server.h"
 #include "server/broker_components.h"
 #include "server/broker_metrics.h"
+#include "server/console_schema_catalog.h"
 #include "server/readiness.h"
 #include "server/request_handler_pool.h"
 #include "server/tls_listeners.h"
@@ -86,6 +87,7 @@ class KafkaServer {
   std::unique_ptr<console::ConsoleService> console_;        // its sender outlives apis_'s requests: reset after apis_
   std::unique_ptr<coordinator::StateTopic> schemas_topic_;  // `_schemas`; outlives registry_
   std::unique_ptr<schemareg::SchemaRegistryApp> registry_;  // null: schema.registry.listeners empty
+  std::unique_ptr<RegistryCatalog> schema_catalog_;         // the console's view of registry_; reset before it
   bool started_ = false;
 };
 

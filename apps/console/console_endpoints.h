@@ -1,6 +1,7 @@
 // The web console's JSON endpoints (docs/console-api.md), one function per
 // endpoint, grouped by file: console_overview.cc (overview, stats,
-// clients), console_topics.cc, console_messages.cc, console_groups.cc.
+// clients), console_topics.cc, console_messages.cc, console_groups.cc,
+// console_schemas.cc.
 // Each reads its arguments from the ConsoleCall, talks to the broker through
 // call.kafka (Kafka requests, in-process) and returns the JSON body; a
 // failure is thrown as client::ClientError (client/in_process_client.h).
@@ -27,6 +28,8 @@ class Registry;
 }
 
 namespace skiff::console {
+
+class SchemaCatalog;  // console_schemas.h
 
 // A client that pushes its metrics (KIP-714), as the console lists it.
 struct TelemetryClient {
@@ -57,6 +60,8 @@ struct ConsoleBroker {
   // has loaded (Kafka's InFlightMessageCount): no Kafka API reports them, so
   // server/ hands the console this view (empty: none). Any thread.
   std::function<ShareInFlight(const std::string& group)> share_in_flight;
+  // The built-in Schema Registry (console_schemas.h); null when it is off.
+  const SchemaCatalog* schemas = nullptr;
 
   std::string security_protocol(const std::string& listener) const {
     auto it = security_protocols.find(listener);
@@ -100,6 +105,10 @@ std::string alter_topic_configs(ConsoleCall& call);
 
 std::string browse_messages(ConsoleCall& call);
 std::string produce_message(ConsoleCall& call);
+
+// console_schemas.cc: 404 when the registry is off.
+std::string list_schema_subjects(ConsoleCall& call);
+std::string describe_schema_subject(ConsoleCall& call);
 
 std::string list_groups(ConsoleCall& call);
 std::string describe_group(ConsoleCall& call);

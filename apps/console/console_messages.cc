@@ -6,6 +6,7 @@
 #include <set>
 
 #include "apps/console/console_endpoints.h"
+#include "apps/console/console_schemas.h"
 #include "client/records.h"
 #include "common/base64.h"
 #include "common/kafka_hash.h"
@@ -113,7 +114,25 @@ void write_bytes(JsonWriter& w, const char* name, const std::optional<std::strin
     w.null();
 }
 
-std::string write_messages(std::vector<Message>& all, const Browse& b) {
+// A key or value framed with a Schema Registry id, decoded (console_schemas.h):
+// `name` {"id", "type", "type_name"?, "json" | "error"}; nothing when the
+// bytes are not framed with a known id.
+void write_decoded(JsonWriter& w, const char* name, const SchemaCatalog* catalog,
+                   const std::optional<std::string>& bytes) {
+  if (catalog == nullptr || !bytes) return;
+  const auto decoded = catalog->decode(*bytes);
+  if (!decoded) return;
+  w.key(name).begin_object().field("id", decoded->id).field("type", decoded->type);
+  if (!decoded->type_name.empty()) w.field("type_name", decoded->type_name);
+  if (decoded->json) {
+    w.key("json").raw(*decoded->json);
+  } else {
+    w.field("error", decoded->error);
+  }
+  w.end_object();
+}
+
+std::string write_messages(std::vector<Message>& all, const Browse& b, const SchemaCatalog* catalog) {
   std::stable_sort(all.begin(), all.end(), [&](const Message& x, const Message& y) {
     if (x.timestamp != y.timestamp) return b.newest ? x.timestamp > y.timestamp : x.timestamp < y.timestamp;
     return b.newest ? x.offset > y.offset : x.offset < y.offset;
@@ -126,6 +145,8 @@ std::string write_messages(std::vector<Message>& all, const Browse& b) {
     w.field("timestamp_type", m.log_append_time ? "LogAppendTime" : "CreateTime");
     write_bytes(w, "key_b64", m.key);
     write_bytes(w, "value_b64", m.value);
+    write_decoded(w, "key_schema", catalog, m.key);
+    write_decoded(w, "value_schema", catalog, m.value);
     w.key("headers").begin_array();
     for (const auto& [k, v] : m.headers) {
       w.begin_object().field("key", k);
@@ -179,7 +200,7 @@ std::string browse_messages(ConsoleCall& call) {
     }
     std::move(got.begin(), got.end(), std::back_inserter(all));
   }
-  return write_messages(all, b);
+  return write_messages(all, b, call.broker.schemas);
 }
 
 std::string produce_message(ConsoleCall& call) {

@@ -45,6 +45,8 @@ const std::vector<Endpoints>& endpoint_table() {
       {"POST", "/api/topic/configs", alter_topic_configs, true},
       {"GET", "/api/messages", browse_messages, false},
       {"POST", "/api/messages/produce", produce_message, true},
+      {"GET", "/api/schemas", list_schema_subjects, false},
+      {"GET", "/api/schema", describe_schema_subject, false},
       {"GET", "/api/groups", list_groups, false},
       {"GET", "/api/group", describe_group, false},
       {"POST", "/api/group/reset", reset_group_offsets, true},

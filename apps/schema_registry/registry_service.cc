@@ -122,10 +122,14 @@ Expected<SubjectSchema, RegistryError> RegistryService::schema_by_id(int32_t id,
 Expected<std::string, RegistryError> RegistryService::formatted(const SubjectSchema& schema,
                                                                 std::string_view format) const {
   if (format.empty()) return schema.schema;
+  auto done = parsed(schema);
+  if (!done) return unexpected(done.error());
+  return (*done)->formatted(format);
+}
+
+Expected<ParsedPtr, RegistryError> RegistryService::parsed(const SubjectSchema& schema) const {
   std::shared_lock lock(state_mu_);
-  auto parsed = logic::parse_stored(parser_, state_, schema);
-  if (!parsed) return unexpected(parsed.error());
-  return (*parsed)->formatted(format);
+  return logic::parse_stored(parser_, state_, schema);
 }
 
 int32_t RegistryService::max_id(const std::optional<std::string>& subject) const {

@@ -114,6 +114,9 @@ class RegistryService {
   // `schema` in Confluent's ?format= (formattedString): the stored text for
   // "" (no parse), else the parsed schema's formatted(format).
   Expected<std::string, RegistryError> formatted(const SubjectSchema& schema, std::string_view format) const;
+  // A stored schema parsed, its references resolved: for readers of data
+  // written with it (the web console's message browser, through server/).
+  Expected<ParsedPtr, RegistryError> parsed(const SubjectSchema& schema) const;
   // GET /schemas/ids/{id}?fetchMaxId=true: the highest id of the context.
   int32_t max_id(const std::optional<std::string>& subject) const;
   // GET /schemas/ids/{id}/subjects and /versions, in the context found as above.

@@ -3,6 +3,7 @@
 #include <unordered_set>
 
 #include "schema/avro/avro_compat.h"
+#include "schema/avro/avro_decode.h"
 #include "schema/avro/avro_normalize.h"
 #include "schema/avro/avro_parser.h"
 #include "schema/avro/avro_printer.h"
@@ -76,5 +77,14 @@ std::vector<std::string> AvroSchema::unresolved_names() const {
 }
 
 std::string AvroSchema::name() const { return root_->type == avro::Type::kRecord ? root_->name.full : std::string(); }
+
+Expected<DecodedValue, std::string> AvroSchema::decode(std::string_view payload) const {
+  auto decoded = avro::avro_to_json(root_, payload);
+  if (!decoded) return unexpected(std::move(decoded.error()));
+  if (decoded->consumed != payload.size())
+    return unexpected(std::to_string(payload.size() - decoded->consumed) + " bytes follow the value, at byte offset " +
+                      std::to_string(decoded->consumed));
+  return DecodedValue{std::move(decoded->json), name()};
+}
 
 }  // namespace skiff::schema

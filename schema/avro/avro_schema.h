@@ -40,6 +40,7 @@ class AvroSchema final : public ParsedSchema {
   std::string canonical() const override { return canonical_; }
   std::string normalized() const override;
   std::vector<std::string> incompatibilities(const ParsedSchema& writer) const override;
+  Expected<DecodedValue, std::string> decode(std::string_view payload) const override;
   // The full names of the named types this schema uses that its references
   // define (those it cannot be read without), sorted. A name defined
   // nowhere is a parse error ("Undefined schema: <name>").

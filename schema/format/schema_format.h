@@ -66,6 +66,12 @@ struct ParseError {
   std::string message;
 };
 
+// What ParsedSchema::decode() makes of a framed record value.
+struct DecodedValue {
+  std::string json;       // the value as JSON text
+  std::string type_name;  // the record or message type written; empty when the format names none
+};
+
 class ParsedSchema {
  public:
   virtual ~ParsedSchema() = default;
@@ -90,6 +96,16 @@ class ParsedSchema {
   // unknown format is the canonical text, as Confluent answers it (for
   // forward compatibility of formats).
   virtual std::string formatted(std::string_view /*format*/) const { return canonical(); }
+
+  // A record key or value written with this schema, for the web console's
+  // message browser: the payload after Confluent's 5-byte header (magic 0,
+  // the schema id) as JSON text, with the name of the type it was written
+  // as where the format names one (an Avro record's or a Protobuf message's
+  // full name). The error says what was wrong, and where. Avro: Avro's JSON
+  // encoding (schema/avro/avro_decode.h); Protobuf: the message indexes,
+  // then the message (schema/protobuf/protobuf_decode.h); JSON: the payload
+  // itself, checked to be JSON. Bounded by the formats' decode limits.
+  virtual Expected<DecodedValue, std::string> decode(std::string_view payload) const = 0;
 
   // The names of the schemas this one refers to that must be registered
   // first (an Avro named type not defined here, a .proto import that is not

@@ -1,5 +1,6 @@
 #include "schema/json/json_schema.h"
 
+#include "common/json.h"
 #include "common/utf8.h"
 #include "schema/json/jackson_text.h"
 #include "schema/json/schema_diff.h"
@@ -10,6 +11,10 @@ namespace skiff::schema {
 namespace {
 
 using json::LoadedSchema;
+
+constexpr size_t kMaxDecodedValue = 4 << 20;
+
+bool valid_utf8(std::string_view s);
 
 class JsonSchema final : public ParsedSchema {
  public:
@@ -26,6 +31,15 @@ class JsonSchema final : public ParsedSchema {
 
   std::vector<std::string> incompatibilities(const ParsedSchema& writer) const override {
     return json::incompatibilities(*this, writer, json::CompatibilityPolicy::kStrict);
+  }
+
+  // The payload is the value's JSON text itself (Confluent's
+  // KafkaJsonSchemaSerializer writes it as is): shown once it parses.
+  Expected<DecodedValue, std::string> decode(std::string_view payload) const override {
+    if (payload.size() > kMaxDecodedValue) return unexpected(std::string("the value is too large to decode"));
+    if (!valid_utf8(payload)) return unexpected(std::string("the value is not valid UTF-8"));
+    if (!parse_json(payload, json::kMaxDepth)) return unexpected(std::string("the value is not a JSON document"));
+    return DecodedValue{std::string(payload), {}};
   }
 
   const LoadedSchema& loaded() const { return *loaded_; }

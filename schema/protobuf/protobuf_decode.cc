@@ -82,3 +82,13 @@ Expected<DecodedMessage, std::string> decode_protobuf(const ProtobufSchema& sche
 }
 
 }  // namespace skiff::schema::protobuf
+
+namespace skiff::schema {
+
+Expected<DecodedValue, std::string> ProtobufSchema::decode(std::string_view payload) const {
+  auto decoded = protobuf::decode_protobuf(*this, payload);
+  if (!decoded) return unexpected(std::move(decoded.error()));
+  return DecodedValue{std::move(decoded->json), std::move(decoded->message_name)};
+}
+
+}  // namespace skiff::schema

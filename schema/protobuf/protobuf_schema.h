@@ -37,6 +37,8 @@ class ProtobufSchema final : public ParsedSchema {
   // The imports that are not well-known types: each must be a reference.
   std::vector<std::string> unresolved_names() const override;
   std::vector<std::string> incompatibilities(const ParsedSchema& writer) const override;
+  // protobuf_decode.h's decode_protobuf.
+  Expected<DecodedValue, std::string> decode(std::string_view payload) const override;
 
   // Confluent's formattedString("serialized"), what GET
   // /schemas/ids/{id}?format=serialized answers and Confluent's Python

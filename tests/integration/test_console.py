@@ -5,8 +5,10 @@ by key; a real consumer group (confluent-kafka) commits offsets behind the
 end and its lag, as the page shows it, falls while it runs; once it stopped,
 the page resets its offsets to earliest and shows the lag back at the topic's
 message count. A share group's view shows its member, assignment, start
-offset, records in flight and lag while a ShareConsumer holds records. A
-read-only console (http.console.write.enabled=false) shows
+offset, records in flight and lag while a ShareConsumer holds records. With
+the Schema Registry on, the Schemas page lists subjects, shows a subject's
+versions and their diff, and the message browser decodes Avro, Protobuf
+and JSON Schema values. A read-only console (http.console.write.enabled=false) shows
 no write control, and a POST gets 403.
 
 Every wait is bounded. Screenshots of each step go to $SKIFF_TEST_ARTIFACTS
@@ -391,6 +393,126 @@ def test_console_share_group(client, tmp_path, browser, artifacts):
         b.stop()
 
 
+def produce_framed(bootstrap: str, topic: str, values: list[bytes]) -> None:
+    from confluent_kafka import Producer
+    p = Producer({"bootstrap.servers": bootstrap})
+    for v in values:
+        p.produce(topic, value=v)
+    assert p.flush(30) == 0, f"records to {topic} not delivered within 30 s"
+
+
+READING_V1 = {"type": "record", "name": "Reading", "namespace": "console",
+              "fields": [{"name": "id", "type": "long"}, {"name": "place", "type": "string"}]}
+READING_V2 = {**READING_V1, "fields": READING_V1["fields"] + [{"name": "unit", "type": "string", "default": "C"}]}
+
+
+def protobuf_classes():
+    """Two messages of one file: confluent-kafka frames the second with the
+    message indexes [1]."""
+    from google.protobuf import descriptor_pb2, descriptor_pool, message_factory
+    pool = descriptor_pool.DescriptorPool()
+    f = descriptor_pb2.FileDescriptorProto(name="console/meter.proto", package="console", syntax="proto3")
+    for name in ("Header", "Meter"):
+        m = f.message_type.add(name=name)
+        m.field.add(name="serial", number=1, type=descriptor_pb2.FieldDescriptorProto.TYPE_STRING,
+                    label=descriptor_pb2.FieldDescriptorProto.LABEL_OPTIONAL)
+        m.field.add(name="watts", number=2, type=descriptor_pb2.FieldDescriptorProto.TYPE_INT64,
+                    label=descriptor_pb2.FieldDescriptorProto.LABEL_OPTIONAL)
+    pool.Add(f)
+    return message_factory.GetMessageClass(pool.FindMessageTypeByName("console.Meter"))
+
+
+def test_console_schemas(client, tmp_path, browser, artifacts):
+    """The Schemas page and the message browser's decoding, with the
+    built-in Schema Registry on: confluent-kafka's Avro (two versions of a
+    subject), Protobuf (the second message of a file) and JSON Schema
+    serializers write framed values; the API lists the subjects with their
+    types, versions and compatibility level and decodes each value into the
+    JSON the client wrote; the page shows the subjects, a subject's schema
+    and the diff between its versions (the added field), and the decoded
+    values with their schema id. A value framed with an id the registry does
+    not know is left as bytes."""
+    only_for(client, "confluent_kafka")
+    from confluent_kafka.schema_registry import Schema, SchemaRegistryClient
+    from confluent_kafka.schema_registry.avro import AvroSerializer
+    from confluent_kafka.schema_registry.json_schema import JSONSerializer
+    from confluent_kafka.schema_registry.protobuf import ProtobufSerializer
+    from confluent_kafka.serialization import MessageField, SerializationContext
+    from playwright.sync_api import expect
+    b = SkiffBroker(skiff_binary(), tmp_path / "sr" / "data", tmp_path / "sr", dict(BROKER_OVERRIDES))
+    b.schema_registry_listeners = "http://127.0.0.1:0"
+    b.start()
+    port = b.http_port()
+    try:
+        sr = SchemaRegistryClient({"url": b.schema_registry_url()})
+        ctx = lambda t: SerializationContext(t, MessageField.VALUE)  # noqa: E731
+        avro1 = AvroSerializer(sr, json.dumps(READING_V1))
+        readings = [{"id": 1, "place": "attic"}, {"id": 2, "place": "cellar"}]
+        produce_framed(b.bootstrap, "readings", [avro1(v, ctx("readings")) for v in readings])
+        avro2 = AvroSerializer(sr, json.dumps(READING_V2))
+        produce_framed(b.bootstrap, "readings", [avro2({"id": 3, "place": "roof", "unit": "F"}, ctx("readings"))])
+        Meter = protobuf_classes()
+        pb = ProtobufSerializer(Meter, sr, {"use.deprecated.format": False})
+        produce_framed(b.bootstrap, "meters", [pb(Meter(serial="m-1", watts=1500), ctx("meters"))])
+        order_schema = json.dumps({"type": "object", "properties": {"n": {"type": "integer"}}})
+        js = JSONSerializer(order_schema, sr)
+        produce_framed(b.bootstrap, "orders", [js({"n": 42}, ctx("orders"))])
+        produce_framed(b.bootstrap, "orders", [b"\x00\x00\x00\x03\xe7not framed by us"])
+
+        status, r = api(port, "GET", "/api/schemas")
+        assert status == 200, r
+        by = {s["subject"]: s for s in r["subjects"]}
+        assert r["total"] == 3 and set(by) == {"readings-value", "meters-value", "orders-value"}, r
+        assert (by["readings-value"]["type"], by["readings-value"]["versions"]) == ("AVRO", 2), r
+        assert by["meters-value"]["type"] == "PROTOBUF" and by["orders-value"]["type"] == "JSON", r
+        assert all(s["compatibility"] == "BACKWARD" for s in r["subjects"]), r
+        status, s = api(port, "GET", "/api/schema?subject=readings-value")
+        assert status == 200 and [v["version"] for v in s["versions"]] == [1, 2], s
+        assert json.loads(s["versions"][1]["schema"])["fields"][2]["name"] == "unit", s
+        assert api(port, "GET", "/api/schema?subject=nope")[0] == 404
+
+        def decoded(topic):
+            status, m = api(port, "GET", f"/api/messages?topic={topic}&order=oldest")
+            assert status == 200, m
+            return [x.get("value_schema") for x in m["messages"]]
+        got = sorted(decoded("readings"), key=lambda g: g["json"]["id"])  # null keys: any partition
+        assert [g["json"] for g in got] == readings + [{"id": 3, "place": "roof", "unit": "F"}], got
+        assert got[0]["type"] == "AVRO" and got[0]["type_name"] == "console.Reading", got
+        assert got[2]["id"] == by["readings-value"]["latest_id"] != got[0]["id"], got
+        got = decoded("meters")
+        assert got[0]["json"] == {"serial": "m-1", "watts": "1500"} and got[0]["type_name"] == "console.Meter", got
+        got = decoded("orders")
+        assert got[0]["json"] == {"n": 42} and got[0]["type"] == "JSON" and got[1] is None, got
+
+        page, errors = open_page(browser, port)
+        page.goto(f"http://127.0.0.1:{port}/#/schemas")
+        expect(page.get_by_test_id("schema-row")).to_have_count(3)
+        row = page.locator('[data-testid=schema-row][data-subject="meters-value"]')
+        expect(row.get_by_test_id("schema-type")).to_have_text("PROTOBUF")
+        page.screenshot(path=artifacts / "01-schemas.png", full_page=True)
+        page.locator('[data-testid=schema-row][data-subject="readings-value"]').get_by_test_id("schema-link").click()
+        expect(page.get_by_test_id("subject-compatibility")).to_contain_text("BACKWARD")
+        expect(page.get_by_test_id("subject-versions")).to_have_text("2")
+        expect(page.get_by_test_id("schema-text")).to_contain_text('"unit"')
+        expect(page.get_by_test_id("diff-add")).not_to_have_count(0)
+        expect(page.get_by_test_id("schema-diff")).to_contain_text("+       \"name\": \"unit\"")
+        page.get_by_test_id("schema-version").select_option("1")
+        expect(page.get_by_test_id("schema-text")).not_to_contain_text('"unit"')
+        page.screenshot(path=artifacts / "02-subject.png", full_page=True)
+        page.goto(f"http://127.0.0.1:{port}/#/messages/readings")
+        expect(page.get_by_test_id("msg-row")).to_have_count(3)
+        expect(page.get_by_test_id("msg-decoded")).to_have_count(3)
+        expect(page.get_by_test_id("msg-value-cell").first).to_contain_text('"place":"roof"')
+        expect(page.get_by_test_id("msg-schema").first).to_contain_text("AVRO · id")
+        page.screenshot(path=artifacts / "03-decoded.png", full_page=True)
+        page.goto(f"http://127.0.0.1:{port}/#/messages/orders")
+        expect(page.get_by_test_id("msg-row")).to_have_count(2)
+        expect(page.get_by_test_id("msg-decoded")).to_have_count(1)
+        assert errors == [], errors
+    finally:
+        b.stop()
+
+
 def test_console_read_only(client, tmp_path, browser, artifacts):
     only_for(client, "confluent_kafka")
     from confluent_kafka.admin import AdminClient, NewTopic
@@ -434,5 +556,7 @@ def test_console_read_only(client, tmp_path, browser, artifacts):
         assert status == 403 and body["error"] == "CONSOLE_READ_ONLY", (status, body)
         status, overview = api(port, "GET", "/api/overview")
         assert status == 200 and overview["write_enabled"] is False, overview
+        status, body = api(port, "GET", "/api/schemas")  # the registry is off
+        assert status == 404 and "schema registry is off" in body["message"], (status, body)
     finally:
         b.stop()

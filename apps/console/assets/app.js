@@ -10,7 +10,8 @@
 //
 // It talks only to the broker's JSON API (docs/console-api.md). Views are
 // chosen by the URL's hash: #/overview, #/topics, #/topic/NAME,
-// #/messages/NAME, #/groups, #/group/ID, #/clients. Every element a test
+// #/messages/NAME, #/groups, #/group/ID, #/schemas, #/schema/SUBJECT,
+// #/clients. Every element a test
 // needs has a data-testid, so tests do not depend on the layout.
 'use strict';
 
@@ -173,6 +174,18 @@
       try { return h('pre', {}, JSON.stringify(JSON.parse(text), null, 2)); } catch (e) { /* not JSON: as text */ }
     }
     return h('pre', {}, text);
+  }
+
+  // A key or value framed with a Schema Registry id: the broker's decoding
+  // (`schema`: {id, type, type_name?, json | error}) unless hex is asked for.
+  function renderCell(b64, schema, format) {
+    if (!schema || format === 'hex') return render(b64, format);
+    const badge = h('div', { class: 'schema-badge', testid: 'msg-schema' },
+      `${schema.type} · id ${schema.id}`, schema.type_name ? ' · ' + schema.type_name : '');
+    if (schema.error !== undefined) {
+      return h('div', {}, badge, h('div', { class: 'error-inline', testid: 'msg-decode-error' }, schema.error), render(b64, 'hex'));
+    }
+    return h('div', {}, badge, h('pre', { testid: 'msg-decoded' }, JSON.stringify(schema.json, null, format === 'json' ? 2 : 0)));
   }
 
   // ---- overview + live charts ---------------------------------------------
@@ -490,8 +503,8 @@
           r.messages.map((m) => h('tr', { testid: 'msg-row', dataset: { partition: m.partition, offset: m.offset } },
             h('td', { class: 'num' }, m.partition), h('td', { class: 'num', testid: 'msg-offset' }, m.offset),
             h('td', { title: m.timestamp_type }, time(m.timestamp)),
-            h('td', { testid: 'msg-key-cell' }, render(m.key_b64, format)),
-            h('td', { testid: 'msg-value-cell' }, render(m.value_b64, format)),
+            h('td', { testid: 'msg-key-cell' }, renderCell(m.key_b64, m.key_schema, format)),
+            h('td', { testid: 'msg-value-cell' }, renderCell(m.value_b64, m.value_schema, format)),
             h('td', { testid: 'msg-headers-cell' }, (m.headers || []).map((x) =>
               h('div', { class: 'header' }, h('code', {}, x.key), ': ', render(x.value_b64, format))))))));
     }
@@ -640,6 +653,100 @@
     await every(2000, refresh);
   }
 
+  // ---- schemas (the built-in Schema Registry) ----------------------------------
+
+  // A schema's text laid out for reading and diffing: Avro and JSON Schema
+  // are stored as one line of JSON, so they are indented; .proto text as is.
+  function schemaText(v) {
+    if (v.type === 'PROTOBUF') return v.schema;
+    try { return JSON.stringify(JSON.parse(v.schema), null, 2); } catch (e) { return v.schema; }
+  }
+
+  // Line diff of a and b (longest common subsequence): [{op: ' '|'-'|'+', line}].
+  function lineDiff(a, b) {
+    const x = a.split('\n');
+    const y = b.split('\n');
+    if (x.length * y.length > 4e6) return [{ op: '!', line: 'too large to compare line by line' }];
+    const n = x.length;
+    const m = y.length;
+    const lcs = Array.from({ length: n + 1 }, () => new Uint32Array(m + 1));
+    for (let i = n - 1; i >= 0; i--)
+      for (let j = m - 1; j >= 0; j--)
+        lcs[i][j] = x[i] === y[j] ? lcs[i + 1][j + 1] + 1 : Math.max(lcs[i + 1][j], lcs[i][j + 1]);
+    const out = [];
+    let i = 0;
+    let j = 0;
+    while (i < n || j < m) {
+      if (i < n && j < m && x[i] === y[j]) { out.push({ op: ' ', line: x[i] }); i++; j++; }
+      else if (j < m && (i === n || lcs[i][j + 1] >= lcs[i + 1][j])) out.push({ op: '+', line: y[j++] });
+      else out.push({ op: '-', line: x[i++] });
+    }
+    return out;
+  }
+
+  async function viewSchemas() {
+    const area = h('div', {});
+    main().replaceChildren(h('div', {}, h('h1', {}, 'Schemas'), area));
+    await every(5000, async () => {
+      const r = await get('/api/schemas');
+      area.replaceChildren(
+        h('p', { class: 'muted', testid: 'schemas-summary' }, `${num(r.total)} subjects`,
+          r.total > r.subjects.length ? ` (the first ${num(r.subjects.length)} shown)` : ''),
+        table('schemas-table', ['Subject', 'Type', 'Versions', 'Latest version', 'Latest id', 'Compatibility'],
+          r.subjects.map((s) => h('tr', { testid: 'schema-row', dataset: { subject: s.subject } },
+            h('td', {}, h('a', { href: '#/schema/' + enc(s.subject), testid: 'schema-link' }, s.subject)),
+            h('td', { testid: 'schema-type' }, s.type), h('td', { class: 'num' }, s.versions),
+            h('td', { class: 'num' }, s.latest_version), h('td', { class: 'num' }, s.latest_id),
+            h('td', { testid: 'schema-compatibility' }, s.compatibility)))));
+    });
+  }
+
+  async function viewSchema(subject) {
+    const view = state.view;
+    const s = await get('/api/schema?subject=' + enc(subject));
+    if (view !== state.view) return;
+    const versions = s.versions;
+    const latest = versions[versions.length - 1];
+    const options = (selected) => versions.map((v) =>
+      h('option', { value: String(v.version), selected: v.version === selected }, `version ${v.version} (id ${v.id})`));
+    const shown = h('select', { testid: 'schema-version' }, options(latest.version));
+    const text = h('div', { testid: 'schema-text-area' });
+    const drawText = () => {
+      const v = versions.find((x) => String(x.version) === shown.value);
+      text.replaceChildren(h('div', {},
+        h('p', { class: 'muted' }, `${v.type}, id ${v.id}`),
+        v.references.length ? h('p', { testid: 'schema-references' }, 'References: ', v.references.map((r, i) =>
+          [i ? ', ' : '', h('a', { href: '#/schema/' + enc(r.subject) }, `${r.name} → ${r.subject} v${r.version}`)])) : null,
+        h('pre', { class: 'schema', testid: 'schema-text' }, schemaText(v))));
+    };
+    shown.addEventListener('change', drawText);
+    drawText();
+
+    const older = h('select', { testid: 'diff-from' }, options(versions.length > 1 ? versions[versions.length - 2].version : latest.version));
+    const newer = h('select', { testid: 'diff-to' }, options(latest.version));
+    const diff = h('pre', { class: 'diff', testid: 'schema-diff' });
+    const drawDiff = () => {
+      const a = versions.find((x) => String(x.version) === older.value);
+      const b = versions.find((x) => String(x.version) === newer.value);
+      diff.replaceChildren(...lineDiff(schemaText(a), schemaText(b)).map((d) =>
+        h('span', { class: d.op === '+' ? 'add' : d.op === '-' ? 'del' : null, testid: d.op === '+' ? 'diff-add' : d.op === '-' ? 'diff-del' : null },
+          d.op + ' ' + d.line + '\n')));
+    };
+    older.addEventListener('change', drawDiff);
+    newer.addEventListener('change', drawDiff);
+    drawDiff();
+
+    main().replaceChildren(h('div', {},
+      h('h1', {}, 'Schema subject ', h('code', {}, subject)),
+      h('dl', { class: 'kv' },
+        h('dt', {}, 'Compatibility'), h('dd', { testid: 'subject-compatibility' }, s.compatibility,
+          s.compatibility_own ? '' : h('span', { class: 'muted' }, ' (inherited)')),
+        h('dt', {}, 'Versions'), h('dd', { testid: 'subject-versions' }, String(versions.length))),
+      h('h2', {}, 'Schema'), h('form', { onsubmit: (ev) => ev.preventDefault() }, h('label', {}, 'Version', shown)), text,
+      h('h2', {}, 'Diff between versions'),
+      h('form', { onsubmit: (ev) => ev.preventDefault() }, h('label', {}, 'From', older), h('label', {}, 'To', newer)), diff));
+  }
+
   // ---- clients (KIP-714) -------------------------------------------------------
 
   async function viewClients() {
@@ -666,6 +773,8 @@
     [/^#\/messages\/(.+)$/, viewMessages, 'topics'],
     [/^#\/groups$/, viewGroups, 'groups'],
     [/^#\/group\/(.+)$/, viewGroup, 'groups'],
+    [/^#\/schemas$/, viewSchemas, 'schemas'],
+    [/^#\/schema\/(.+)$/, viewSchema, 'schemas'],
     [/^#\/clients$/, viewClients, 'clients'],
   ];
 

@@ -49,6 +49,12 @@ class FakeSchema : public schema::ParsedSchema {
     return out;
   }
 
+  // The payload as a JSON string, for the console's port tests.
+  Expected<schema::DecodedValue, std::string> decode(std::string_view payload) const override {
+    if (payload.empty()) return unexpected(std::string("empty"));
+    return schema::DecodedValue{"\"" + std::string(payload) + "\"", "Fake"};
+  }
+
  private:
   static std::string join(const std::vector<std::string>& t) {
     std::string out;

@@ -22,6 +22,9 @@ class OtherSchema final : public skiff::schema::ParsedSchema {
   std::string canonical() const override { return "{}"; }
   std::string normalized() const override { return "{}"; }
   std::vector<std::string> incompatibilities(const ParsedSchema&) const override { return {}; }
+  skiff::Expected<skiff::schema::DecodedValue, std::string> decode(std::string_view) const override {
+    return skiff::schema::DecodedValue{};
+  }
 };
 
 }  // namespace

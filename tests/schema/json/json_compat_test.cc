@@ -58,6 +58,9 @@ TEST_CASE("json compat: a writer of another schema type", "[schema][json]") {
     std::string canonical() const override { return "\"string\""; }
     std::string normalized() const override { return "\"string\""; }
     std::vector<std::string> incompatibilities(const ParsedSchema&) const override { return {}; }
+    skiff::Expected<skiff::schema::DecodedValue, std::string> decode(std::string_view) const override {
+      return skiff::schema::DecodedValue{};
+    }
   } avro;
   CHECK(must_parse("{}")->incompatibilities(avro) == Names{"Incompatible because of different schema type"});
 }

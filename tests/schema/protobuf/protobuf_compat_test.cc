@@ -221,6 +221,7 @@ TEST_CASE("protobuf compat: a writer of another type", "[protobuf][compat]") {
     std::string canonical() const override { return "\"int\""; }
     std::string normalized() const override { return "\"int\""; }
     Strings incompatibilities(const ParsedSchema&) const override { return {}; }
+    skiff::Expected<DecodedValue, std::string> decode(std::string_view) const override { return DecodedValue{}; }
   };
   CHECK(parse_ok(p3("message M {}"))->incompatibilities(Other{}) ==
         Strings{"Incompatible because of different schema type"});
