@@ -274,6 +274,7 @@ void KafkaServer::start_schema_registry() {
   schemareg::SchemaRegistryAppConfig c;
   c.listeners = config_.schema_registry_listeners;
   c.listeners_explicit = config_.set_explicitly("schema.registry.listeners");
+  c.max_message_bytes = config_.message_max_bytes;
   c.http.kafka_cluster_id = logs_->cluster_id();
   c.http.metrics = config_.metrics_requests ? &metrics_->registry() : nullptr;
   const auto& sasl = components_->sasl_mechanisms();

@@ -1,8 +1,9 @@
 // GET /api/schemas and GET /api/schema (docs/console-api.md): the Schema
 // Registry's subjects and one subject's versions, read through the
 // SchemaCatalog port (console_schemas.h).
-#include "apps/console/console_endpoints.h"
 #include "apps/console/console_schemas.h"
+
+#include "apps/console/console_endpoints.h"
 
 namespace skiff::console {
 namespace {

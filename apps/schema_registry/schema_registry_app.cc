@@ -1,5 +1,6 @@
 #include "apps/schema_registry/schema_registry_app.h"
 
+#include <algorithm>
 #include <chrono>
 #include <stdexcept>
 
@@ -9,7 +10,11 @@
 namespace skiff::schemareg {
 
 SchemaRegistryApp::SchemaRegistryApp(coordinator::StateTopic& topic, SchemaRegistryAppConfig config)
-    : state_topic_(topic), topic_(topic), service_(topic_), http_(service_, config.http), config_(std::move(config)) {}
+    : state_topic_(topic),
+      topic_(topic, config.max_message_bytes),
+      service_(topic_),
+      http_(service_, config.http),
+      config_(std::move(config)) {}
 
 SchemaRegistryApp::~SchemaRegistryApp() { stop(); }
 
@@ -19,7 +24,10 @@ void SchemaRegistryApp::start() {
   const int64_t records = topic_.load(service_);
   const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   registry_log().info("schema registry: replayed {} record(s) of {} in {:.1f} ms", records, kSchemasTopic, ms);
-  auto server = std::make_unique<network::HttpServer>();
+  network::HttpServerConfig http;
+  http.limits.max_body_bytes = std::clamp<size_t>(2 * static_cast<size_t>(config_.max_message_bytes) + 65536,
+                                                  http.limits.max_body_bytes, size_t{64} << 20);
+  auto server = std::make_unique<network::HttpServer>(http);
   server->set_fallback([this](const network::HttpRequest& r) { return http_.answer(r); });
   try {
     for (const auto& l : config_.listeners) server->bind(l.host, l.port);

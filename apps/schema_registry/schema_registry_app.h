@@ -31,6 +31,10 @@ struct SchemaRegistryAppConfig {
   std::vector<config::Listener> listeners;
   bool listeners_explicit = false;  // a busy port fails start() (else: warn, registry off)
   RegistryHttpConfig http;
+  // The broker's message.max.bytes: a write past it is 42209 (schemas_topic.h);
+  // request bodies may be twice as large, so such a schema gets that answer
+  // rather than the HTTP layer's 413.
+  int32_t max_message_bytes = 1048588;
 };
 
 class SchemaRegistryApp {

@@ -1,5 +1,6 @@
 #include "apps/schema_registry/schemas_topic.h"
 
+#include <charconv>
 #include <stdexcept>
 
 #include "apps/schema_registry/registry_log.h"
@@ -10,6 +11,20 @@ namespace {
 
 std::string_view as_text(std::span<const uint8_t> bytes) {
   return {reinterpret_cast<const char*>(bytes.data()), bytes.size()};
+}
+
+// A record batch's size at most: the v2 header, and per record its fixed
+// fields (length, attributes, deltas, key and value lengths, header count as
+// varints) besides the key and value.
+constexpr int64_t kBatchHeaderBytes = 61;
+constexpr int64_t kRecordOverheadBytes = 32;
+
+int64_t batch_bytes(const std::vector<coordinator::StateRecord>& records) {
+  int64_t n = kBatchHeaderBytes;
+  for (const auto& r : records)
+    n +=
+        kRecordOverheadBytes + static_cast<int64_t>(r.key.size()) + static_cast<int64_t>(r.value ? r.value->size() : 0);
+  return n;
 }
 
 }  // namespace
@@ -53,12 +68,23 @@ int64_t SchemasTopic::load(RegistryService& service) {
   return applied;
 }
 
+int64_t SchemasTopic::max_batch_bytes() const {
+  const auto own = topic_.config_override("max.message.bytes");
+  int64_t value = 0;
+  if (own && std::from_chars(own->data(), own->data() + own->size(), value).ec == std::errc()) return value;
+  return max_message_bytes_;
+}
+
 void SchemasTopic::append(std::vector<Record> records, std::function<void(std::optional<RegistryError>)> durable) {
   std::vector<coordinator::StateRecord> out;
   out.reserve(records.size());
   for (const auto& r : records) {
     auto e = encode(r);
     out.push_back({std::move(e.key), std::move(e.value)});
+  }
+  if (batch_bytes(out) > max_batch_bytes()) {
+    durable(errors::schema_too_large("Register operation failed because schema is too large"));
+    return;
   }
   auto points = topic_.append_records(0, out);
   if (!points) {

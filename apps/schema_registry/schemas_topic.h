@@ -14,6 +14,10 @@
 //     batch the runtime cannot read (compressed, keyless records).
 //   - append(): the records as one batch on partition 0, answered durable
 //     once the runtime's group-committed flush succeeded (50001 otherwise).
+//     A batch larger than the topic's max.message.bytes (its own value,
+//     else the broker's message.max.bytes) is refused before it is written
+//     with Confluent's 42209 "Register operation failed because schema is
+//     too large", as Confluent's producer refuses the record.
 //
 // Threads: check()/load() at startup before any append; append() from any
 // thread (the service serializes its writes); `durable` runs on the
@@ -33,7 +37,9 @@ inline constexpr const char* kSchemasTopic = "_schemas";
 
 class SchemasTopic : public RecordLog {
  public:
-  explicit SchemasTopic(coordinator::StateTopic& topic) : topic_(topic) {}
+  // `max_message_bytes`: the broker's message.max.bytes.
+  SchemasTopic(coordinator::StateTopic& topic, int32_t max_message_bytes)
+      : topic_(topic), max_message_bytes_(max_message_bytes) {}
 
   // Adopts `_schemas` when it exists. Nothing when it may be used (or does
   // not exist yet), else why not (Confluent's words).
@@ -44,7 +50,10 @@ class SchemasTopic : public RecordLog {
   void append(std::vector<Record> records, std::function<void(std::optional<RegistryError>)> durable) override;
 
  private:
+  int64_t max_batch_bytes() const;
+
   coordinator::StateTopic& topic_;
+  int32_t max_message_bytes_;
 };
 
 }  // namespace skiff::schemareg

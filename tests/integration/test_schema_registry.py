@@ -84,6 +84,13 @@ def test_rest_answers_and_error_codes(registry):
     assert "skiff_schema_registry_subjects 1\n" in metrics, metrics
     assert "skiff_schema_registry_schemas 2\n" in metrics, metrics
     assert 'skiff_schema_registry_requests_total{endpoint="GET /subjects/{}/versions/{}",status="404"} 2' in metrics
+    # A schema whose `_schemas` record would pass message.max.bytes (3 MiB here):
+    # Confluent's 42209, nothing written; the next registration still works.
+    huge = json.dumps({"type": "record", "name": "Big", "doc": "x" * 3_300_000, "fields": []})
+    assert rest(url, "POST", "/subjects/big/versions", {"schema": huge}) == (
+        422, {"error_code": 42209, "message": "Register operation failed because schema is too large"})
+    assert rest(url, "GET", "/subjects/big/versions")[1]["error_code"] == 40401
+    assert rest(url, "POST", "/subjects/small/versions", {"schema": '"long"'})[0] == 200
 
 
 AVRO = json.dumps({"type": "record", "name": "Order", "namespace": "shop",

@@ -91,8 +91,10 @@ TEST_CASE("console schema catalog: decodes Avro, Protobuf and JSON values", "[co
   REQUIRE(d->json);
   CHECK(*d->json == R"({"id":7,"place":"attic"})");
 
-  const int32_t proto = f.reg("p-value", "syntax = \"proto3\";\npackage t;\nmessage A { int32 x = 1; }\n"
-                                         "message B { string name = 1; }\n", "PROTOBUF");
+  const int32_t proto = f.reg("p-value",
+                              "syntax = \"proto3\";\npackage t;\nmessage A { int32 x = 1; }\n"
+                              "message B { string name = 1; }\n",
+                              "PROTOBUF");
   // message indexes [1] (count 1 = 0x02, index 1 = 0x02), then name = "hi"
   d = f.catalog.decode(framed(proto, std::string("\x02\x02\x0a\x02hi", 6)));
   REQUIRE(d);
@@ -114,7 +116,7 @@ TEST_CASE("console schema catalog: what it leaves alone and what it explains", "
   const int32_t avro = f.reg("readings-value", kReadingV1);
   CHECK_FALSE(f.catalog.decode("plain text value"));
   CHECK_FALSE(f.catalog.decode(std::string("\0\0\0", 3)));
-  CHECK_FALSE(f.catalog.decode(framed(avro + 100, "x")));  // an id the registry does not know
+  CHECK_FALSE(f.catalog.decode(framed(avro + 100, "x")));                       // an id the registry does not know
   auto d = f.catalog.decode(framed(avro, std::string("\x0e\x0a", 2) + "att"));  // cut short
   REQUIRE(d);
   CHECK_FALSE(d->json);
