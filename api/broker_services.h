@@ -21,6 +21,7 @@ class Authorizer;
 namespace skiff::sasl {
 class SaslMechanisms;
 class ScramCredentialStore;
+class DelegationTokenStore;
 }  // namespace skiff::sasl
 namespace skiff::share {
 class SharePartitionManager;
@@ -77,6 +78,9 @@ struct BrokerServices {
   // them, the SASL exchange reads them. Shared: a connection's SCRAM exchange
   // may hold it.
   std::shared_ptr<sasl::ScramCredentialStore> scram{};
+  // Delegation tokens (security/sasl/delegation_tokens.h): the token APIs
+  // change them, a "tokenauth" SCRAM login reads them. Shared as `scram`.
+  std::shared_ptr<sasl::DelegationTokenStore> delegation_tokens{};
   // Messages and bytes in and out per topic (api/topic_metrics.h); null: not counted.
   TopicMetrics* topic_metrics = nullptr;
   // Client quotas (api/quota/): the durable quota configs, which KIP-546's

@@ -18,6 +18,7 @@
 #include "api/handlers/create_acls_handler.h"
 #include "api/handlers/create_partitions_handler.h"
 #include "api/handlers/create_topics_handler.h"
+#include "api/handlers/delegation_token_handlers.h"
 #include "api/handlers/delete_acls_handler.h"
 #include "api/handlers/delete_groups_handler.h"
 #include "api/handlers/delete_records_handler.h"
@@ -207,6 +208,11 @@ void KafkaApis::add_scram_handlers() {
   // KIP-554: SCRAM credentials, in the metadata store (scram-credentials).
   registry_.add(std::make_unique<DescribeUserScramCredentialsHandler>(services_));
   registry_.add(std::make_unique<AlterUserScramCredentialsHandler>(services_));
+  // KIP-48/KIP-373: delegation tokens, in the metadata store (delegation-tokens).
+  registry_.add(std::make_unique<CreateDelegationTokenHandler>(services_));
+  registry_.add(std::make_unique<RenewDelegationTokenHandler>(services_));
+  registry_.add(std::make_unique<ExpireDelegationTokenHandler>(services_));
+  registry_.add(std::make_unique<DescribeDelegationTokenHandler>(services_));
   // KIP-546: client quota configs, in the metadata store (client-quotas)
   // (kafka-configs --describe --entity-type users asks them first).
   registry_.add(std::make_unique<DescribeClientQuotasHandler>(services_));

@@ -84,6 +84,12 @@ struct BrokerConfig {
   bool allow_everyone_if_no_acl_found = false;
   // SCRAM credentials created at startup if missing (scram.bootstrap.users).
   std::vector<ScramBootstrapUser> scram_bootstrap_users;
+  // Delegation tokens (KIP-48, security/sasl/delegation_tokens.h): the
+  // delegation.token.* keys; an empty secret key disables them.
+  std::string delegation_token_secret_key;
+  int64_t delegation_token_max_lifetime_ms = 604'800'000;
+  int64_t delegation_token_expiry_time_ms = 86'400'000;
+  int64_t delegation_token_expiry_check_interval_ms = 3'600'000;
 
   // Threads and queues.
   int32_t num_network_threads = 3;  // config_def.cc's default follows the CPUs

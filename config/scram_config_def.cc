@@ -98,6 +98,29 @@ void add_scram_keys(std::vector<ConfigKeyDef>& d) {
                "SCRAM-SHA-256=[name=alice,password=x,iterations=8192]. Iterations default to 4096.",
                [](BrokerConfig& c, const std::string& v) { c.scram_bootstrap_users = parse_scram_bootstrap_users(v); },
                "empty or MECHANISM=[name=N,password=P[,iterations=I]][;...]"});
+  // Delegation tokens (KIP-48): clients log in with them over SCRAM.
+  d.push_back({"delegation.token.secret.key", ConfigType::kPassword, "",
+               "Secret key to generate and verify delegation tokens (HMAC-SHA512 of the token id). If the key is not "
+               "set or set to empty string, delegation token support is disabled.",
+               [](BrokerConfig& c, const std::string& v) { c.delegation_token_secret_key = v; }, "any text"});
+  d.push_back({"delegation.token.max.lifetime.ms", ConfigType::kLong, "604800000",
+               "The token has a maximum lifetime beyond which it cannot be renewed anymore. Default value 7 days.",
+               [](BrokerConfig& c, const std::string& v) {
+                 c.delegation_token_max_lifetime_ms = parse_integer(v, 1, kLongMax);
+               },
+               "an integer in [1, 9223372036854775807]"});
+  d.push_back(
+      {"delegation.token.expiry.time.ms", ConfigType::kLong, "86400000",
+       "The token validity time in milliseconds before the token needs to be renewed. Default value 1 day.",
+       [](BrokerConfig& c, const std::string& v) { c.delegation_token_expiry_time_ms = parse_integer(v, 1, kLongMax); },
+       "an integer in [1, 9223372036854775807]"});
+  d.push_back({"delegation.token.expiry.check.interval.ms", ConfigType::kLong, "3600000",
+               "Scan interval to remove expired delegation tokens (at the next token request after it; an expired "
+               "token is never accepted meanwhile).",
+               [](BrokerConfig& c, const std::string& v) {
+                 c.delegation_token_expiry_check_interval_ms = parse_integer(v, 1, kLongMax);
+               },
+               "an integer in [1, 9223372036854775807]"});
 }
 
 }  // namespace skiff::config

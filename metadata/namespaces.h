@@ -51,9 +51,11 @@ inline constexpr NamespaceDef kDynamicBrokerConfig{"dynamic-broker-config", 1, "
 inline constexpr NamespaceDef kProducerIds{"producer-ids", 1, "skiff-producer-ids", false};
 // api/feature_levels.h (born in the store: no legacy file)
 inline constexpr NamespaceDef kFeatureLevels{"feature-levels", 1, "", false};
+// security/sasl/delegation_tokens.h (born in the store: no legacy file)
+inline constexpr NamespaceDef kDelegationTokens{"delegation-tokens", 1, "", true};
 
-inline constexpr std::array<NamespaceDef, 8> kNamespaces = {kAcls,          kScramCredentials, kClientQuotas,
+inline constexpr std::array<NamespaceDef, 9> kNamespaces = {kAcls,          kScramCredentials, kClientQuotas,
                                                             kClientMetrics, kGroupConfigs,     kDynamicBrokerConfig,
-                                                            kProducerIds,   kFeatureLevels};
+                                                            kProducerIds,   kFeatureLevels,    kDelegationTokens};
 
 }  // namespace skiff::metadata

@@ -27,7 +27,10 @@ constexpr int16_t kSaslAuthenticate = 36;
 void Connection::refresh_sasl() {
   const auto previous = sasl_gate_.generation;
   sasl_gate_ = context_.sasl->gate();
-  if (sasl_gate_.generation != previous) context_.principal = context_.sasl->principal();
+  if (sasl_gate_.generation != previous) {
+    context_.principal = context_.sasl->principal();
+    context_.token_authenticated = context_.sasl->token_authenticated();
+  }
 }
 
 // Before authentication a frame may be no larger than sasl.server.max.receive.size.

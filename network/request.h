@@ -98,6 +98,9 @@ struct RequestContext {
   // client. Set by the network layer on the connection's own context before
   // the request that relies on it is read; copied into each request.
   std::string principal = "User:ANONYMOUS";
+  // The principal authenticated with a delegation token (SCRAM "tokenauth"),
+  // which may not create, renew or expire tokens (Kafka's rule).
+  bool token_authenticated = false;
   // The connection's gate (response_gate.h): lets the thread that makes the
   // response write it to the socket itself. Null: through the Processor.
   std::shared_ptr<ResponseGate> gate;

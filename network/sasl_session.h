@@ -33,8 +33,9 @@ class SaslSession {
 
   struct State {
     Stage stage = Stage::kHandshake;
-    std::string mechanism;  // chosen by SaslHandshake
-    std::string principal;  // "User:<name>" once authenticated (kept while re-authenticating)
+    std::string mechanism;             // chosen by SaslHandshake
+    std::string principal;             // "User:<name>" once authenticated (kept while re-authenticating)
+    bool token_authenticated = false;  // with a delegation token (Kafka's KafkaPrincipal.tokenAuthenticated)
     Clock::time_point expires_at = Clock::time_point::max();  // re-authenticate by then
     std::shared_ptr<void> exchange;                           // the mechanism's exchange in progress
   };
@@ -61,10 +62,15 @@ class SaslSession {
     std::lock_guard lock(mu_);
     return state_.principal;
   }
-  void set_authenticated(std::string principal, Clock::time_point expires_at) {
+  bool token_authenticated() const {
+    std::lock_guard lock(mu_);
+    return state_.token_authenticated;
+  }
+  void set_authenticated(std::string principal, Clock::time_point expires_at, bool token_authenticated = false) {
     std::lock_guard lock(mu_);
     state_.stage = Stage::kAuthenticated;
     state_.principal = std::move(principal);
+    state_.token_authenticated = token_authenticated;
     state_.expires_at = expires_at;
     state_.exchange.reset();
     ++generation_;

@@ -11,6 +11,7 @@
 #include "coordinator/txn/producer_ids.h"
 #include "coordinator/txn/txn_host.h"
 #include "security/acl/authorizer.h"
+#include "security/sasl/delegation_tokens.h"
 #include "security/sasl/sasl_mechanisms.h"
 #include "security/sasl/scram_bootstrap.h"
 #include "security/sasl/scram_server.h"
@@ -127,10 +128,19 @@ void BrokerComponents::build_security(const config::BrokerConfig& config, metada
   services_.authorizer = authorizer_.get();
   // Throws (the broker does not start) on a corrupt file or unstored bootstrap users.
   services_.scram = sasl::open_scram_store(config, metadata.ns(metadata::kScramCredentials));
-  // A SCRAM exchange reads the credentials the KIP-554 APIs change.
-  auto scram = [store = services_.scram](const std::string& name) -> std::unique_ptr<sasl::SaslServer> {
+  // Delegation tokens (KIP-48): durable, loaded before any login.
+  sasl::DelegationTokenOptions tokens{config.delegation_token_secret_key, config.delegation_token_max_lifetime_ms,
+                                      config.delegation_token_expiry_time_ms,
+                                      config.delegation_token_expiry_check_interval_ms};
+  services_.delegation_tokens =
+      std::make_shared<sasl::DelegationTokenStore>(&metadata.ns(metadata::kDelegationTokens), tokens);
+  services_.delegation_tokens->load();
+  // A SCRAM exchange reads the credentials the KIP-554 APIs change, and the
+  // tokens for a "tokenauth" login.
+  auto scram = [store = services_.scram,
+                tokens = services_.delegation_tokens](const std::string& name) -> std::unique_ptr<sasl::SaslServer> {
     auto mechanism = sasl::mechanism_from_name(name);
-    return mechanism && store ? sasl::make_scram_server(*mechanism, *store) : nullptr;
+    return mechanism && store ? sasl::make_scram_server(*mechanism, *store, tokens.get()) : nullptr;
   };
   sasl_ = std::make_unique<sasl::SaslMechanisms>(config, scram);
   services_.sasl = sasl_.get();

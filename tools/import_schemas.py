@@ -28,7 +28,7 @@ def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("names", nargs="+", help="schema names, e.g. ListConfigResourcesRequest")
     p.add_argument("--jar", type=Path, default=Path.home() / ".cache/skiff/kafka-4.4.0/kafka-clients-4.4.0.jar")
-    p.add_argument("--out", type=Path, default=ROOT / "api" / "schemas")
+    p.add_argument("--out", type=Path, default=ROOT / "protocol" / "schemas")
     args = p.parse_args()
     with zipfile.ZipFile(args.jar) as z:
         for name in args.names:

@@ -91,7 +91,7 @@ sasl::SaslStep SaslAuthenticateHandler::advance(const network::RequestContext& c
                                      : network::SaslSession::Clock::time_point::max();
       api_log().debug("{} authenticated {} from {} on listener {}", state.mechanism, escaped(principal),
                       ctx.peer_address, ctx.listener_name);
-      ctx.sasl->set_authenticated(std::move(principal), expires);
+      ctx.sasl->set_authenticated(std::move(principal), expires, step.token_authenticated);
       return step;
     }
   }

@@ -19,11 +19,12 @@ namespace skiff::sasl {
 struct SaslStep {
   enum class Outcome { kChallenge, kComplete, kFailed };
   Outcome outcome = Outcome::kFailed;
-  std::string token;          // bytes for the client: a challenge or the final server message; may be empty
-  std::string user;           // kComplete: the authenticated user name (the principal is "User:" + user)
-  std::string error;          // kFailed: the message the client gets with SASL_AUTHENTICATION_FAILED
-  std::string log_detail;     // kFailed: what the broker logs besides (never a password)
-  int64_t expires_at_ms = 0;  // kComplete: when the credential expires (wall clock); 0: never
+  std::string token;                 // bytes for the client: a challenge or the final server message; may be empty
+  std::string user;                  // kComplete: the authenticated user name (the principal is "User:" + user)
+  std::string error;                 // kFailed: the message the client gets with SASL_AUTHENTICATION_FAILED
+  std::string log_detail;            // kFailed: what the broker logs besides (never a password)
+  int64_t expires_at_ms = 0;         // kComplete: when the credential expires (wall clock); 0: never
+  bool token_authenticated = false;  // kComplete: a delegation token's login (KafkaPrincipal.tokenAuthenticated)
 
   static SaslStep challenge(std::string token) { return {Outcome::kChallenge, std::move(token), "", "", ""}; }
   static SaslStep complete(std::string user, std::string token = "") {

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <chrono>
 #include <vector>
 
 namespace skiff::sasl {
@@ -133,8 +134,9 @@ ScramCredential fake_credential(ScramMechanism m, std::string_view user) {
 
 class ScramServer : public SaslServer {
  public:
-  ScramServer(ScramMechanism m, const ScramCredentialStore& store, std::string server_nonce)
-      : mechanism_(m), store_(store), server_nonce_(std::move(server_nonce)) {}
+  ScramServer(ScramMechanism m, const ScramCredentialStore& store, const DelegationTokenStore* tokens,
+              std::string server_nonce)
+      : mechanism_(m), store_(store), tokens_(tokens), server_nonce_(std::move(server_nonce)) {}
 
   SaslStep step(std::string_view token) override {
     auto state = state_;
@@ -160,10 +162,19 @@ class ScramServer : public SaslServer {
   SaslStep on_client_first(std::string_view token) {
     auto first = parse_client_first(token);
     if (!first) return fail("malformed SCRAM client-first message");
-    if (first->token_auth) return fail("delegation-token authentication (tokenauth) is not supported");
     if (first->authzid && *first->authzid != first->user)
       return SaslStep::failed(std::string(kAuthzidMismatch), "authorization id differs from the user name");
-    auto credential = store_.lookup(first->user, mechanism_);
+    std::optional<ScramCredential> credential;
+    if (first->token_auth) {
+      // As Kafka's ScramSaslServer: an unknown token fails at once.
+      token_ = tokens_ ? tokens_->credential(first->user, mechanism_, now_ms()) : std::nullopt;
+      if (!token_)
+        return fail(fmt::format(
+            "Token Authentication failed: Invalid tokenId : {} (unknown, expired or tokens disabled)", first->user));
+      credential = token_->credential;
+    } else {
+      credential = store_.lookup(first->user, mechanism_);
+    }
     known_user_ = credential.has_value();
     credential_ = known_user_ ? std::move(*credential) : fake_credential(mechanism_, first->user);
     nonce_ = first->nonce + server_nonce_;
@@ -187,11 +198,22 @@ class ScramServer : public SaslServer {
     if (!known_user_) return fail(fmt::format("unknown user '{}'", client_first_.user));
     if (!proven) return fail(fmt::format("invalid proof (wrong password) for user '{}'", client_first_.user));
     auto signature = scram_hmac(mechanism_, credential_.server_key, auth_message);
-    return SaslStep::complete(client_first_.user, "v=" + base64_encode(signature));
+    if (!token_) return SaslStep::complete(client_first_.user, "v=" + base64_encode(signature));
+    auto done = SaslStep::complete(token_->owner_name, "v=" + base64_encode(signature));
+    done.token_authenticated = true;
+    done.expires_at_ms = token_->expiry_ms;
+    return done;
+  }
+
+  static int64_t now_ms() {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+        .count();
   }
 
   ScramMechanism mechanism_;
   const ScramCredentialStore& store_;
+  const DelegationTokenStore* tokens_;
+  std::optional<TokenCredential> token_;  // a "tokenauth" login's token
   std::string server_nonce_;
   State state_ = State::kClientFirst;
   ScramClientFirst client_first_;
@@ -205,13 +227,14 @@ class ScramServer : public SaslServer {
 
 std::string scram_failure_message(ScramMechanism m) { return invalid_credentials_message(mechanism_name(m)); }
 
-std::unique_ptr<SaslServer> make_scram_server(ScramMechanism m, const ScramCredentialStore& store) {
-  return make_scram_server(m, store, base64_encode(random_bytes(kServerNonceBytes)));
+std::unique_ptr<SaslServer> make_scram_server(ScramMechanism m, const ScramCredentialStore& store,
+                                              const DelegationTokenStore* tokens) {
+  return make_scram_server(m, store, tokens, base64_encode(random_bytes(kServerNonceBytes)));
 }
 
 std::unique_ptr<SaslServer> make_scram_server(ScramMechanism m, const ScramCredentialStore& store,
-                                              std::string server_nonce) {
-  return std::make_unique<ScramServer>(m, store, std::move(server_nonce));
+                                              const DelegationTokenStore* tokens, std::string server_nonce) {
+  return std::make_unique<ScramServer>(m, store, tokens, std::move(server_nonce));
 }
 
 }  // namespace skiff::sasl

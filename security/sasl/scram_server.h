@@ -2,9 +2,12 @@
 // with Kafka's rules (ScramSaslServer):
 //   client-first  "n,," or "n,a=<authzid>," then "n=<saslname>,r=<nonce>[,ext...]";
 //                 channel binding ("p=", "y") is refused; an authzid must name
-//                 the user itself; the "tokenauth" extension (delegation
-//                 tokens, which Skiff does not issue) fails the exchange;
-//                 other extensions are ignored;
+//                 the user itself; with the "tokenauth" extension the user
+//                 name is a delegation token's id and the credential the
+//                 token's (delegation_tokens.h): the session's user is the
+//                 token's owner, token-authenticated, until the token's
+//                 expiry; an unknown or expired token fails the first
+//                 message, as Kafka's; other extensions are ignored;
 //   server-first  "r=<client nonce + server nonce>,s=<base64 salt>,i=<iterations>";
 //   client-final  "c=biws" (base64 of the gs2 header), the whole nonce, "p=<proof>";
 //   server-final  "v=<base64 server signature>".
@@ -22,6 +25,7 @@
 #include <string>
 #include <string_view>
 
+#include "security/sasl/delegation_tokens.h"
 #include "security/sasl/sasl_server.h"
 #include "security/sasl/scram.h"
 #include "security/sasl/scram_store.h"
@@ -33,10 +37,11 @@ namespace skiff::sasl {
 std::string scram_failure_message(ScramMechanism m);
 
 // The server for "SCRAM-SHA-256" or "SCRAM-SHA-512" (mechanism_from_name).
-// The store must outlive the server.
-std::unique_ptr<SaslServer> make_scram_server(ScramMechanism m, const ScramCredentialStore& store);
+// The stores must outlive the server; `tokens` null: token logins fail.
+std::unique_ptr<SaslServer> make_scram_server(ScramMechanism m, const ScramCredentialStore& store,
+                                              const DelegationTokenStore* tokens = nullptr);
 // For tests: the server's part of the nonce, instead of a random one.
 std::unique_ptr<SaslServer> make_scram_server(ScramMechanism m, const ScramCredentialStore& store,
-                                              std::string server_nonce);
+                                              const DelegationTokenStore* tokens, std::string server_nonce);
 
 }  // namespace skiff::sasl

@@ -87,7 +87,7 @@ TEST_CASE("mechanism names", "[sasl][scram]") {
 TEST_CASE("RFC 7677's SCRAM-SHA-256 example, byte for byte", "[sasl][scram]") {
   auto owned = rfc_store();
   auto& store = *owned;
-  auto server = make_scram_server(ScramMechanism::kSha256, store, std::string(kServerNonce));
+  auto server = make_scram_server(ScramMechanism::kSha256, store, nullptr, std::string(kServerNonce));
   auto first = server->step(kClientFirst);
   REQUIRE(first.outcome == Outcome::kChallenge);
   CHECK(first.token == kServerFirst);
@@ -187,7 +187,7 @@ TEST_CASE("SCRAM: malformed client-final messages fail cleanly", "[sasl][scram]"
         fmt::format("r={},c=biws,p={}", nonce, proof), fmt::format("c=biws,r={},p={}", nonce, proof.substr(4)),
         fmt::format("c=biws,r={},p={},x=1", nonce, proof)}) {
     INFO(bad);
-    auto server = make_scram_server(ScramMechanism::kSha256, store, std::string(kServerNonce));
+    auto server = make_scram_server(ScramMechanism::kSha256, store, nullptr, std::string(kServerNonce));
     REQUIRE(server->step(kClientFirst).outcome == Outcome::kChallenge);
     auto step = server->step(bad);
     CHECK(step.outcome == Outcome::kFailed);
@@ -203,7 +203,7 @@ TEST_CASE("SCRAM: random bytes never crash the server", "[sasl][scram]") {
   for (int i = 0; i < 2000; ++i) {
     std::string junk(rng() % 64, '\0');
     for (auto& c : junk) c = alphabet[rng() % alphabet.size()];
-    auto server = make_scram_server(ScramMechanism::kSha256, store, std::string(kServerNonce));
+    auto server = make_scram_server(ScramMechanism::kSha256, store, nullptr, std::string(kServerNonce));
     bool first_ok = server->step(i % 2 ? junk : std::string(kClientFirst)).outcome == Outcome::kChallenge;
     if (first_ok) CHECK(server->step(junk).outcome == Outcome::kFailed);
   }

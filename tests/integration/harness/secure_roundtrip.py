@@ -66,9 +66,11 @@ JAVA_LOGIN = {"PLAIN": 'org.apache.kafka.common.security.plain.PlainLoginModule 
 
 def java_properties(sec: dict) -> str:
     """The Java client's settings for `sec` (test_sasl.py's security dict;
-    "java_claims" adds options to the OAUTHBEARER login module)."""
+    "java_claims" adds options to the OAUTHBEARER login module, "token_auth"
+    makes a SCRAM login a delegation token's)."""
     login = JAVA_LOGIN.get(sec["mechanism"], 'org.apache.kafka.common.security.scram.ScramLoginModule required '
-                                             'username="{user}" password="{password}";')
+                                             'username="{user}" password="{password}"'
+                                             + (' tokenauth="true"' if sec.get("token_auth") else "") + ";")
     lines = [f"security.protocol={sec['protocol']}", f"sasl.mechanism={sec['mechanism']}",
              "sasl.jaas.config=" + login.format(claims=sec.get("java_claims", ""), **sec)]
     if sec["protocol"] == "SASL_SSL":

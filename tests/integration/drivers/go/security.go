@@ -24,10 +24,11 @@ type security struct {
 	Mechanism string  `json:"mechanism"` // PLAIN, SCRAM-SHA-256, SCRAM-SHA-512, OAUTHBEARER
 	User      string  `json:"user"`
 	Password  string  `json:"password"`
-	Token     string  `json:"token"` // OAUTHBEARER: the bearer token
-	CA        string  `json:"ca"`    // PEM file of the CA the broker's certificate chains to
-	Cert      *string `json:"cert"`  // client certificate (PEM) for mutual TLS, or null
-	Key       *string `json:"key"`   // its key (PEM), or null
+	Token     string  `json:"token"`      // OAUTHBEARER: the bearer token
+	TokenAuth bool    `json:"token_auth"` // SCRAM with a delegation token: User is its id, Password its HMAC
+	CA        string  `json:"ca"`         // PEM file of the CA the broker's certificate chains to
+	Cert      *string `json:"cert"`       // client certificate (PEM) for mutual TLS, or null
+	Key       *string `json:"key"`        // its key (PEM), or null
 }
 
 func securityOpts(s *security) ([]kgo.Opt, error) {
@@ -72,9 +73,9 @@ func securityOpts(s *security) ([]kgo.Opt, error) {
 	case "PLAIN":
 		m = plain.Auth{User: s.User, Pass: s.Password}.AsMechanism()
 	case "SCRAM-SHA-256":
-		m = scram.Auth{User: s.User, Pass: s.Password}.AsSha256Mechanism()
+		m = scram.Auth{User: s.User, Pass: s.Password, IsToken: s.TokenAuth}.AsSha256Mechanism()
 	case "SCRAM-SHA-512":
-		m = scram.Auth{User: s.User, Pass: s.Password}.AsSha512Mechanism()
+		m = scram.Auth{User: s.User, Pass: s.Password, IsToken: s.TokenAuth}.AsSha512Mechanism()
 	case "OAUTHBEARER":
 		m = oauth.Auth{Token: s.Token}.AsMechanism()
 	default:
