@@ -47,7 +47,7 @@ void HttpServer::route(std::string method, std::string path, HttpHandler handler
   router_.add(std::move(method), std::move(path), std::move(handler));
 }
 
-void HttpServer::bind(const std::string& host, uint16_t port, std::shared_ptr<TlsListenerContext> tls) {
+void HttpServer::bind(const std::string& host, uint16_t port, const std::shared_ptr<TlsListenerContext>& tls) {
   // As the Kafka listeners (listen_socket.h), ::1 of localhost optional.
   const char* scheme = tls ? "https" : "http";
   for (auto& a :

@@ -64,7 +64,7 @@ class HttpServer {
   // Listens on every address `host` stands for (network/listen_socket.h);
   // port 0: a free port; `tls`: serve HTTPS there with its current context.
   // Throws BindError saying which and why. Before start().
-  void bind(const std::string& host, uint16_t port, std::shared_ptr<TlsListenerContext> tls = nullptr);
+  void bind(const std::string& host, uint16_t port, const std::shared_ptr<TlsListenerContext>& tls = nullptr);
   void start();
   void stop();  // idempotent
 
