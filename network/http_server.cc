@@ -5,6 +5,9 @@
 
 #include <algorithm>
 #include <boost/asio/steady_timer.hpp>
+#include <exception>
+#include <string>
+#include <vector>
 
 #include "common/log_escape.h"
 #include "network/net_log.h"
@@ -94,13 +97,23 @@ void HttpServer::on_accepted(Listening& l, const boost::system::error_code& ec, 
   if (live_ >= config_.max_connections) {
     refuse(std::move(socket));
   } else if (l.tls) {
-    auto slot = std::make_shared<Slot>(live_);
-    std::make_shared<HttpSession<TlsHttpStream>>(std::move(socket), l.tls->current(), env_, std::move(slot))->start();
+    start_tls_session(l, std::move(socket));
   } else {
     auto slot = std::make_shared<Slot>(live_);
     std::make_shared<HttpSession<PlainHttpStream>>(std::move(socket), nullptr, env_, std::move(slot))->start();
   }
   accept_next(l);
+}
+
+// OpenSSL out of memory for a new SSL object: that connection is closed,
+// the server goes on.
+void HttpServer::start_tls_session(Listening& l, tcp::socket socket) {
+  auto slot = std::make_shared<Slot>(live_);
+  try {
+    std::make_shared<HttpSession<TlsHttpStream>>(std::move(socket), l.tls->current(), env_, std::move(slot))->start();
+  } catch (const std::exception& e) {
+    net_log().error("HTTPS: cannot start a TLS connection: {}", e.what());
+  }
 }
 
 // Out of descriptors, most likely: wait a little rather than spin.

@@ -84,6 +84,7 @@ class HttpServer {
   void on_accepted(Listening& l, const boost::system::error_code& ec, boost::asio::ip::tcp::socket socket);
   void retry_accept(Listening& l, const boost::system::error_code& ec);
   void refuse(boost::asio::ip::tcp::socket socket);
+  void start_tls_session(Listening& l, boost::asio::ip::tcp::socket socket);
   void on_handshake_failed(const std::string& listener, const std::string& peer, const std::string& why);
   void schedule_tls_reload();
 

@@ -66,16 +66,15 @@ class HttpsConnection {
       ctx_.use_certificate_chain_file(tls.cert->crt.string());
       ctx_.use_private_key_file(tls.cert->key.string(), asio::ssl::context::pem);
     }
-    stream_ = std::make_unique<beast::ssl_stream<beast::tcp_stream>>(io_, ctx_);  // after the settings: SSL_new copies them
+    stream_ =
+        std::make_unique<beast::ssl_stream<beast::tcp_stream>>(io_, ctx_);  // after the settings: SSL_new copies them
     beast::get_lowest_layer(*stream_).expires_after(std::chrono::seconds(5));
-    beast::get_lowest_layer(*stream_).async_connect({asio::ip::make_address("127.0.0.1"), port},
-                                                    [this](const beast::error_code& ec) {
-                                                      if (!ec)
-                                                        stream_->async_handshake(asio::ssl::stream_base::client,
-                                                                                 [this](const beast::error_code& e) {
-                                                                                   handshaken_ = !e;
-                                                                                 });
-                                                    });
+    beast::get_lowest_layer(*stream_).async_connect(
+        {asio::ip::make_address("127.0.0.1"), port}, [this](const beast::error_code& ec) {
+          if (!ec)
+            stream_->async_handshake(asio::ssl::stream_base::client,
+                                     [this](const beast::error_code& e) { handshaken_ = !e; });
+        });
     io_.run();
   }
   bool handshaken() const { return handshaken_; }
@@ -178,13 +177,12 @@ TEST_CASE("HttpServer over TLS: plaintext and bad handshakes close only their ow
   TempDir other("skiff-https-other");
   auto stranger = test::make_self_signed_cert(other.path(), "stranger");
   CHECK_FALSE(https_get(f.port, {stranger.crt}));  // the client refuses the server's certificate
-  auto r = https_get(f.port, {f.cert.crt});  // the server goes on
+  auto r = https_get(f.port, {f.cert.crt});        // the server goes on
   REQUIRE(r);
   CHECK(r->status == 200);
 }
 
-TEST_CASE("HttpServer over TLS: a client silent in the handshake is closed after the idle timeout",
-          "[http][https]") {
+TEST_CASE("HttpServer over TLS: a client silent in the handshake is closed after the idle timeout", "[http][https]") {
   network::HttpServerConfig config;
   config.limits.idle_timeout = std::chrono::milliseconds(1000);
   HttpsFixture f({}, config);

@@ -26,8 +26,8 @@ inline TestCert make_self_signed_cert(const std::filesystem::path& dir, const st
                                       const std::string& subject = "/CN=localhost") {
   TestCert c{dir / (name + ".key"), dir / (name + ".crt"), dir / (name + ".pem")};
   const std::string command =
-      "openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 2 -keyout '" +
-      c.key.string() + "' -out '" + c.crt.string() + "' -subj '" + subject +
+      "openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 2 -keyout '" + c.key.string() +
+      "' -out '" + c.crt.string() + "' -subj '" + subject +
       "' -addext 'subjectAltName=DNS:localhost,IP:127.0.0.1' >/dev/null 2>&1";
   if (std::system(command.c_str()) != 0) throw std::runtime_error("openssl could not make " + c.crt.string());
   std::ifstream k(c.key), crt(c.crt);
