@@ -224,6 +224,12 @@ def test_https_endpoint_serves_confluents_client_and_refuses_plain_http(client, 
         b.start()
     assert "no key material: set ssl.keystore.location" in str(e.value)
     assert "listener.name.schema_registry.ssl" in str(e.value)
+    # A keystore that does not load is one too, found before the logs load.
+    b = registry_broker(tmp_path / "badkey", **{"ssl.keystore.location": str(certs / "missing.pem")})
+    b.schema_registry_listeners = "https://127.0.0.1:0"
+    with pytest.raises(BrokerError, match="exited with 2") as e:
+        b.start()
+    assert "schema.registry.listeners: listener schema_registry: ssl.keystore.location" in str(e.value)
 
 
 def test_ids_survive_restart_and_kill9(client, tmp_path):
