@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "config/kraft_settings.h"
@@ -16,6 +17,10 @@
 #include "config/ssl_settings.h"
 
 namespace skiff::config {
+
+// The listener names of the HTTPS endpoints' listener.name.<name>.ssl.* keys.
+inline constexpr std::string_view kHttpTlsName = "http";                       // http.listeners
+inline constexpr std::string_view kSchemaRegistryTlsName = "schema_registry";  // schema.registry.listeners
 
 // kDynamic*: set at runtime (config/dynamic_broker_config.h), never by the loader.
 enum class ConfigSource { kDefault, kFile, kEnvironment, kCommandLine, kDynamicDefault, kDynamicBroker };
@@ -56,6 +61,13 @@ struct BrokerConfig {
     auto it = listener_ssl.find(listener);
     return it == listener_ssl.end() ? ssl : it->second;
   }
+  // The TLS of the https:// endpoints: the ssl.* keys with, key by key,
+  // listener.name.http.ssl.* (http.listeners) or
+  // listener.name.schema_registry.ssl.* (schema.registry.listeners) over
+  // them; kHttpTlsName and kSchemaRegistryTlsName are those pseudo-listener
+  // names, matched ignoring case as listener names are.
+  SslSettings http_ssl;
+  SslSettings schema_registry_ssl;
   // SASL: the sasl.* keys, and per listener likewise (sasl_for() picks).
   SaslSettings sasl;
   std::map<std::string, SaslSettings> listener_sasl;

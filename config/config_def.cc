@@ -340,19 +340,19 @@ std::vector<ConfigKeyDef> build_defs() {
   d.push_back(
       {"http.listeners", ConfigType::kList, "http://127.0.0.1:8095",
        "HTTP endpoints for health, readiness, metrics and the web console (GET /healthz, /readyz, /metrics, /), "
-       "comma-separated "
-       "http://host:port; "
-       "empty: no HTTP listener. A busy port fails startup when set explicitly and only warns when it is "
-       "the default.",
+       "comma-separated http://host:port or https://host:port; empty: no HTTP listener. An https:// endpoint "
+       "serves TLS with the ssl.* keys, overridden key by key by listener.name.http.ssl.*. A busy port fails "
+       "startup when set explicitly and only warns when it is the default.",
        [](BrokerConfig& c, const std::string& v) { c.http_listeners = parse_http_listener_list(v); },
-       "http://host:port[,http://host:port...] (port in [0, 65535]), or empty"});
+       "http[s]://host:port[,http[s]://host:port...] (port in [0, 65535]), or empty"});
   d.push_back(
       {"schema.registry.listeners", ConfigType::kList, "http://127.0.0.1:8081",
        "The built-in Schema Registry's endpoints (Confluent's REST API, the `_schemas` topic), comma-separated "
-       "http://host:port; empty: no registry. A busy port fails startup when set explicitly and only warns when "
-       "it is the default.",
+       "http://host:port or https://host:port; empty: no registry. An https:// endpoint serves TLS with the ssl.* "
+       "keys, overridden key by key by listener.name.schema_registry.ssl.*. A busy port fails startup when set "
+       "explicitly and only warns when it is the default.",
        [](BrokerConfig& c, const std::string& v) { c.schema_registry_listeners = parse_http_listener_list(v); },
-       "http://host:port[,http://host:port...] (port in [0, 65535]), or empty"});
+       "http[s]://host:port[,http[s]://host:port...] (port in [0, 65535]), or empty"});
   d.push_back(bool_key("http.console.write.enabled", true,
                        "The web console (/ on http.listeners) may create and delete topics, change configs, produce "
                        "and reset or delete consumer groups; off: it only reads (the container image's default).",

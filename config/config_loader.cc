@@ -8,6 +8,7 @@
 #include <fstream>
 #include <set>
 #include <sstream>
+#include <string_view>
 
 #include "config/config_def.h"
 #include "config/kafka_env.h"
@@ -257,68 +258,118 @@ void check_consumer_group_bounds(const BrokerConfig& c) {
   check_share_group_keys(c, require);
 }
 
+// One listener.name.<name>.<key> onto the settings it overrides.
+void apply_listener_key(BrokerConfig& cfg, const ConfigKeyDef& def, const std::string& key, const RawValue& value,
+                        SslSettings& ssl, SaslSettings& sasl) {
+  BrokerConfig scratch;
+  scratch.ssl = ssl;
+  scratch.sasl = sasl;
+  try {
+    def.apply(scratch, value.value);
+  } catch (const std::invalid_argument& e) {
+    throw ConfigError(fmt::format("Invalid value '{}' for configuration '{}' (from {}): {}; allowed: {}",
+                                  def.type == ConfigType::kPassword ? "[hidden]" : value.value, key,
+                                  to_string(value.source), e.what(), def.allowed));
+  }
+  for (auto& w : scratch.warnings) cfg.warnings.push_back(fmt::format("{}: {}", key, w));
+  ssl = scratch.ssl;
+  sasl = scratch.sasl;
+}
+
+// The HTTPS endpoints' settings an ssl.* key of pseudo-listener `name`
+// overrides (kHttpTlsName, kSchemaRegistryTlsName); null for any other.
+SslSettings* https_ssl(BrokerConfig& cfg, const ConfigKeyDef& def, const std::string& name) {
+  if (!def.name.starts_with("ssl.")) return nullptr;
+  const auto lower = to_lower(name);
+  if (lower == kHttpTlsName) return &cfg.http_ssl;
+  if (lower == kSchemaRegistryTlsName) return &cfg.schema_registry_ssl;
+  return nullptr;
+}
+
 // listener.name.<name>.<key>: each listener starts from the broker-wide
 // ssl.* and SASL values and takes its own keys over them, key by key (Kafka's
-// valuesWithPrefixOverride). Names match the listeners' case-insensitively.
+// valuesWithPrefixOverride). Names match the listeners' case-insensitively;
+// the ssl.* keys also take the HTTPS endpoints' names (https_ssl).
 void apply_listener_keys(BrokerConfig& cfg, const std::map<std::string, RawValue>& raw) {
   for (const auto& l : cfg.listeners) {
     cfg.listener_ssl[l.name] = cfg.ssl;
     cfg.listener_sasl[l.name] = cfg.sasl;
   }
+  cfg.http_ssl = cfg.schema_registry_ssl = cfg.ssl;
   for (const auto& [key, value] : raw) {
     std::string listener;
     const auto* def = find_listener_config_def(key, &listener);
     if (!def) continue;
     auto match = std::find_if(cfg.listeners.begin(), cfg.listeners.end(),
                               [&](const Listener& l) { return to_lower(l.name) == to_lower(listener); });
-    if (match == cfg.listeners.end())
-      throw ConfigError(fmt::format("Configuration '{}' (from {}) names listener '{}', which is not in 'listeners'",
-                                    key, to_string(value.source), listener));
-    BrokerConfig scratch;
-    scratch.ssl = cfg.listener_ssl[match->name];
-    scratch.sasl = cfg.listener_sasl[match->name];
-    try {
-      def->apply(scratch, value.value);
-    } catch (const std::invalid_argument& e) {
-      throw ConfigError(fmt::format("Invalid value '{}' for configuration '{}' (from {}): {}; allowed: {}",
-                                    def->type == ConfigType::kPassword ? "[hidden]" : value.value, key,
-                                    to_string(value.source), e.what(), def->allowed));
+    SslSettings* https = https_ssl(cfg, *def, listener);
+    if (match == cfg.listeners.end() && !https)
+      throw ConfigError(fmt::format(
+          "Configuration '{}' (from {}) names listener '{}', which is not in 'listeners' (ssl.* keys may also name "
+          "'{}' for http.listeners and '{}' for schema.registry.listeners)",
+          key, to_string(value.source), listener, kHttpTlsName, kSchemaRegistryTlsName));
+    if (match != cfg.listeners.end())
+      apply_listener_key(cfg, *def, key, value, cfg.listener_ssl[match->name], cfg.listener_sasl[match->name]);
+    if (https) {
+      SaslSettings unused = cfg.sasl;
+      apply_listener_key(cfg, *def, key, value, *https, unused);
     }
-    for (auto& w : scratch.warnings) cfg.warnings.push_back(fmt::format("{}: {}", key, w));
-    cfg.listener_ssl[match->name] = scratch.ssl;
-    cfg.listener_sasl[match->name] = scratch.sasl;
     cfg.effective[key] = {value.value, value.source};
   }
 }
 
-// What an SSL listener needs before any file is opened (the files
-// themselves are read when the listener's TLS context is built).
+// What TLS settings need before any file is opened (the files themselves
+// are read when the TLS context is built); `fail` throws saying what.
+template <class Fail>
+void check_ssl_settings(const SslSettings& s, const Fail& fail) {
+  bool inline_key = !s.keystore_key.empty() || !s.keystore_certificate_chain.empty();
+  if (s.keystore_location.empty() && !inline_key)
+    fail(
+        "no key material: set ssl.keystore.location (a PEM file with the private key and certificate chain) or "
+        "ssl.keystore.key and ssl.keystore.certificate.chain");
+  if (!s.keystore_location.empty() && inline_key)
+    fail("set either ssl.keystore.location or ssl.keystore.key/ssl.keystore.certificate.chain, not both");
+  if (inline_key && (s.keystore_key.empty() || s.keystore_certificate_chain.empty()))
+    fail("ssl.keystore.key and ssl.keystore.certificate.chain go together");
+  if (!s.keystore_password.empty())
+    fail("SSL key store password cannot be specified with PEM format, only key password may be specified");
+  if (!s.truststore_password.empty()) fail("SSL trust store password cannot be specified with PEM format");
+  if (!s.truststore_location.empty() && !s.truststore_certificates.empty())
+    fail("set either ssl.truststore.location or ssl.truststore.certificates, not both");
+  if (s.client_auth != "none" && s.truststore_location.empty() && s.truststore_certificates.empty())
+    fail(
+        fmt::format("ssl.client.auth={} needs the CAs to check client certificates against: set "
+                    "ssl.truststore.location or ssl.truststore.certificates",
+                    s.client_auth));
+}
+
 void check_ssl_listeners(const BrokerConfig& cfg) {
   for (const auto& l : cfg.listeners) {
     if (!cfg.uses_tls(l.name)) continue;
-    const auto& s = cfg.ssl_for(l.name);
-    auto fail = [&](std::string_view what) {
+    check_ssl_settings(cfg.ssl_for(l.name), [&](std::string_view what) {
       throw ConfigError(fmt::format("listener {} ({}): {}", l.name, cfg.security_protocol(l.name), what));
-    };
-    bool inline_key = !s.keystore_key.empty() || !s.keystore_certificate_chain.empty();
-    if (s.keystore_location.empty() && !inline_key)
-      fail(
-          "no key material: set ssl.keystore.location (a PEM file with the private key and certificate chain) or "
-          "ssl.keystore.key and ssl.keystore.certificate.chain");
-    if (!s.keystore_location.empty() && inline_key)
-      fail("set either ssl.keystore.location or ssl.keystore.key/ssl.keystore.certificate.chain, not both");
-    if (inline_key && (s.keystore_key.empty() || s.keystore_certificate_chain.empty()))
-      fail("ssl.keystore.key and ssl.keystore.certificate.chain go together");
-    if (!s.keystore_password.empty())
-      fail("SSL key store password cannot be specified with PEM format, only key password may be specified");
-    if (!s.truststore_password.empty()) fail("SSL trust store password cannot be specified with PEM format");
-    if (!s.truststore_location.empty() && !s.truststore_certificates.empty())
-      fail("set either ssl.truststore.location or ssl.truststore.certificates, not both");
-    if (s.client_auth != "none" && s.truststore_location.empty() && s.truststore_certificates.empty())
-      fail(
-          fmt::format("ssl.client.auth={} needs the CAs to check client certificates against: set "
-                      "ssl.truststore.location or ssl.truststore.certificates",
-                      s.client_auth));
+    });
+  }
+}
+
+// An https:// endpoint needs what an SSL listener needs, from the ssl.* keys
+// or their listener.name.<http|schema_registry>.ssl.* form.
+void check_https_endpoints(const BrokerConfig& cfg) {
+  struct Kind {
+    const std::vector<Listener>& endpoints;
+    const SslSettings& ssl;
+    std::string_view key, name;
+  };
+  const Kind kinds[] = {
+      {cfg.http_listeners, cfg.http_ssl, "http.listeners", kHttpTlsName},
+      {cfg.schema_registry_listeners, cfg.schema_registry_ssl, "schema.registry.listeners", kSchemaRegistryTlsName}};
+  for (const auto& k : kinds) {
+    auto https = std::find_if(k.endpoints.begin(), k.endpoints.end(), is_https);
+    if (https == k.endpoints.end()) continue;
+    check_ssl_settings(k.ssl, [&](std::string_view what) {
+      throw ConfigError(fmt::format("{} {}: {} (for these endpoints alone: listener.name.{}.ssl.*)", k.key,
+                                    https->to_string(), what, k.name));
+    });
   }
 }
 
@@ -379,6 +430,7 @@ void check_cross_key_rules(BrokerConfig& cfg) {
   check_consumer_group_bounds(cfg);
   check_single_node_kraft(cfg);
   check_ssl_listeners(cfg);
+  check_https_endpoints(cfg);
   check_sasl_listeners(cfg);
   for (const auto& l : cfg.listeners) {
     if (!cfg.listener_security_protocol_map.count(l.name))

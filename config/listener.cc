@@ -65,12 +65,13 @@ std::vector<Listener> parse_http_listener_list(std::string_view text) {
   std::vector<Listener> out;
   for (auto& item : split_list(text)) {
     auto sep = item.find("://");
-    if (sep == std::string::npos) throw std::invalid_argument(fmt::format("'{}' is not http://host:port", item));
-    if (to_lower(item.substr(0, sep)) != "http")
+    if (sep == std::string::npos)
+      throw std::invalid_argument(fmt::format("'{}' is not http://host:port or https://host:port", item));
+    auto scheme = to_lower(item.substr(0, sep));
+    if (scheme != "http" && scheme != "https")
       throw std::invalid_argument(
-          fmt::format("scheme '{}' is not served: only http:// (no TLS on the HTTP listener)", item.substr(0, sep)));
-    Listener l = parse_listener("http" + item.substr(sep));
-    out.push_back(std::move(l));
+          fmt::format("scheme '{}' is not served: only http:// and https://", item.substr(0, sep)));
+    out.push_back(parse_listener(scheme + item.substr(sep)));
   }
   return out;
 }

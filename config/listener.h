@@ -25,8 +25,14 @@ Listener parse_listener(std::string_view text);
 // Parses a comma-separated list; listener names must be unique.
 std::vector<Listener> parse_listener_list(std::string_view text);
 
-// http.listeners: comma-separated http://host:port (the scheme in any case,
-// stored as name "http"); empty: none. Throws std::invalid_argument.
+// http.listeners and schema.registry.listeners: comma-separated
+// http://host:port or https://host:port (the scheme in any case, stored
+// lower-cased as the name: "http" or "https"); empty: none. Throws
+// std::invalid_argument.
 std::vector<Listener> parse_http_listener_list(std::string_view text);
+
+// Whether an endpoint of parse_http_listener_list() is https:// (served
+// with TLS).
+inline bool is_https(const Listener& endpoint) { return endpoint.name == "https"; }
 
 }  // namespace skiff::config

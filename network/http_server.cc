@@ -3,8 +3,13 @@
 #include <fmt/format.h>
 #include <pthread.h>
 
+#include <algorithm>
 #include <boost/asio/steady_timer.hpp>
+#include <exception>
+#include <string>
+#include <vector>
 
+#include "common/log_escape.h"
 #include "network/net_log.h"
 
 namespace skiff::network {
@@ -15,6 +20,7 @@ namespace {
 
 constexpr auto kAcceptRetry = std::chrono::milliseconds(100);
 constexpr auto kAcceptFailureReportInterval = std::chrono::seconds(10);
+constexpr auto kHttpTlsReloadPeriod = std::chrono::seconds(3);  // as the Kafka listeners' (acceptor.cc)
 
 std::string host_port(const std::string& host, uint16_t port) {
   return host.find(':') == std::string::npos ? fmt::format("{}:{}", host, port) : fmt::format("[{}]:{}", host, port);
@@ -30,7 +36,13 @@ struct HttpServer::Slot {
   int& live;
 };
 
-HttpServer::HttpServer(HttpServerConfig config) : config_(config), io_(std::make_unique<asio::io_context>(1)) {}
+HttpServer::HttpServer(HttpServerConfig config)
+    : config_(config),
+      env_{router_, config_.limits,
+           [this](const std::string& listener, const std::string& peer, const std::string& why) {
+             on_handshake_failed(listener, peer, why);
+           }},
+      io_(std::make_unique<asio::io_context>(1)) {}
 
 HttpServer::~HttpServer() { stop(); }
 
@@ -38,16 +50,27 @@ void HttpServer::route(std::string method, std::string path, HttpHandler handler
   router_.add(std::move(method), std::move(path), std::move(handler));
 }
 
-void HttpServer::bind(const std::string& host, uint16_t port) {
+void HttpServer::bind(const std::string& host, uint16_t port, const std::shared_ptr<TlsListenerContext>& tls) {
   // As the Kafka listeners (listen_socket.h), ::1 of localhost optional.
-  for (auto& a : listen_all(*io_, host, port, "http.listeners", fmt::format("http://{}", host_port(host, port)))) {
+  const char* scheme = tls ? "https" : "http";
+  for (auto& a :
+       listen_all(*io_, host, port, "http.listeners", fmt::format("{}://{}", scheme, host_port(host, port)))) {
     endpoints_.push_back(a.local_endpoint());
-    acceptors_.push_back(std::make_unique<tcp::acceptor>(std::move(a)));
+    endpoint_tls_.push_back(tls != nullptr);
+    listening_.push_back(std::make_unique<Listening>(Listening{std::move(a), tls}));
   }
 }
 
+std::vector<std::string> HttpServer::endpoint_texts() const {
+  std::vector<std::string> out;
+  for (size_t i = 0; i < endpoints_.size(); ++i)
+    out.push_back((endpoint_tls_[i] ? "https://" : "") + endpoint_text(endpoints_[i]));
+  return out;
+}
+
 void HttpServer::start() {
-  for (auto& a : acceptors_) accept_next(*a);
+  for (auto& l : listening_) accept_next(*l);
+  schedule_tls_reload();
   thread_ = std::thread([this] {
     pthread_setname_np(pthread_self(), "skiff-http");
     io_->run();
@@ -58,30 +81,43 @@ void HttpServer::stop() {
   if (!io_) return;
   io_->stop();
   if (thread_.joinable()) thread_.join();
-  acceptors_.clear();
+  listening_.clear();
+  tls_reload_timer_.reset();
   io_.reset();  // destroys the pending operations, and with them the sessions
 }
 
-void HttpServer::accept_next(tcp::acceptor& acceptor) {
-  acceptor.async_accept([this, &acceptor](const boost::system::error_code& ec, tcp::socket socket) {
-    on_accepted(acceptor, ec, std::move(socket));
-  });
+void HttpServer::accept_next(Listening& l) {
+  l.acceptor.async_accept(
+      [this, &l](const boost::system::error_code& ec, tcp::socket socket) { on_accepted(l, ec, std::move(socket)); });
 }
 
-void HttpServer::on_accepted(tcp::acceptor& acceptor, const boost::system::error_code& ec, tcp::socket socket) {
+void HttpServer::on_accepted(Listening& l, const boost::system::error_code& ec, tcp::socket socket) {
   if (ec == asio::error::operation_aborted) return;
-  if (ec) return retry_accept(acceptor, ec);
+  if (ec) return retry_accept(l, ec);
   if (live_ >= config_.max_connections) {
     refuse(std::move(socket));
+  } else if (l.tls) {
+    start_tls_session(l, std::move(socket));
   } else {
     auto slot = std::make_shared<Slot>(live_);
-    std::make_shared<HttpSession>(std::move(socket), router_, config_.limits, std::move(slot))->start();
+    std::make_shared<HttpSession<PlainHttpStream>>(std::move(socket), nullptr, env_, std::move(slot))->start();
   }
-  accept_next(acceptor);
+  accept_next(l);
+}
+
+// OpenSSL out of memory for a new SSL object: that connection is closed,
+// the server goes on.
+void HttpServer::start_tls_session(Listening& l, tcp::socket socket) {
+  auto slot = std::make_shared<Slot>(live_);
+  try {
+    std::make_shared<HttpSession<TlsHttpStream>>(std::move(socket), l.tls->current(), env_, std::move(slot))->start();
+  } catch (const std::exception& e) {
+    net_log().error("HTTPS: cannot start a TLS connection: {}", e.what());
+  }
 }
 
 // Out of descriptors, most likely: wait a little rather than spin.
-void HttpServer::retry_accept(tcp::acceptor& acceptor, const boost::system::error_code& ec) {
+void HttpServer::retry_accept(Listening& l, const boost::system::error_code& ec) {
   auto now = std::chrono::steady_clock::now();
   ++unreported_;
   if (now - last_report_ >= kAcceptFailureReportInterval) {
@@ -90,8 +126,8 @@ void HttpServer::retry_accept(tcp::acceptor& acceptor, const boost::system::erro
     unreported_ = 0;
   }
   auto timer = std::make_shared<asio::steady_timer>(*io_, kAcceptRetry);
-  timer->async_wait([this, &acceptor, timer](const boost::system::error_code& wait_ec) {
-    if (!wait_ec) accept_next(acceptor);
+  timer->async_wait([this, &l, timer](const boost::system::error_code& wait_ec) {
+    if (!wait_ec) accept_next(l);
   });
 }
 
@@ -105,6 +141,34 @@ void HttpServer::refuse(tcp::socket socket) {
     last_report_ = now;
     unreported_ = 0;
   }
+}
+
+// A plaintext client on a TLS port, a scanner, a client without the
+// certificate ssl.client.auth=required asks for: one line per interval.
+void HttpServer::on_handshake_failed(const std::string& listener, const std::string& peer, const std::string& why) {
+  auto now = std::chrono::steady_clock::now();
+  ++unreported_handshakes_;
+  if (now - last_handshake_report_ < kAcceptFailureReportInterval) return;
+  net_log().info("HTTPS listener {}: {} TLS handshake(s) failed, their connections closed; the latest from {}: {}",
+                 listener, unreported_handshakes_, escaped(peer), escaped(why));
+  last_handshake_report_ = now;
+  unreported_handshakes_ = 0;
+}
+
+void HttpServer::schedule_tls_reload() {
+  if (std::none_of(listening_.begin(), listening_.end(), [](auto& l) { return l->tls != nullptr; })) return;
+  if (!tls_reload_timer_) tls_reload_timer_ = std::make_unique<asio::steady_timer>(*io_);
+  tls_reload_timer_->expires_after(kHttpTlsReloadPeriod);
+  tls_reload_timer_->async_wait([this](const boost::system::error_code& ec) {
+    if (ec) return;
+    std::vector<TlsListenerContext*> done;  // one context serves several addresses
+    for (auto& l : listening_) {
+      if (!l->tls || std::find(done.begin(), done.end(), l->tls.get()) != done.end()) continue;
+      l->tls->reload_if_changed();
+      done.push_back(l->tls.get());
+    }
+    schedule_tls_reload();
+  });
 }
 
 }  // namespace skiff::network

@@ -1,10 +1,17 @@
 #include "network/http_session.h"
 
+#include <openssl/err.h>
+#include <openssl/ssl.h>
+
 #include <boost/asio/buffer.hpp>
+#include <boost/asio/ssl/context.hpp>
+#include <boost/asio/ssl/error.hpp>
 #include <boost/beast/http/error.hpp>
 #include <boost/beast/http/read.hpp>
 #include <boost/beast/http/write.hpp>
+#include <string>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 
 namespace skiff::network {
@@ -28,24 +35,80 @@ HttpResponse plain(int status, const char* text) {
   return r;
 }
 
-}  // namespace
-
-HttpSession::HttpSession(boost::asio::ip::tcp::socket socket, const HttpRouter& router, const HttpLimits& limits,
-                         std::shared_ptr<void> slot)
-    : stream_(std::move(socket)), router_(router), limits_(limits), slot_(std::move(slot)) {}
-
-void HttpSession::start() { read_next(); }
-
-void HttpSession::read_next() {
-  parser_.emplace();
-  parser_->header_limit(static_cast<uint32_t>(limits_.max_header_bytes));
-  parser_->body_limit(limits_.max_body_bytes);
-  stream_.expires_after(limits_.idle_timeout);
-  http::async_read(stream_, buffer_, *parser_,
-                   [self = shared_from_this()](const beast::error_code& ec, size_t) { self->on_read(ec); });
+std::string peer_of(const boost::asio::ip::tcp::socket& socket) {
+  boost::system::error_code ec;
+  const auto endpoint = socket.remote_endpoint(ec);
+  return ec ? std::string() : endpoint.address().to_string();
 }
 
-void HttpSession::on_read(const beast::error_code& ec) {
+std::string handshake_error(const beast::error_code& ec) {
+  if (ec == beast::error::timeout) return "no handshake within the idle timeout";
+  const auto code = static_cast<unsigned long>(static_cast<unsigned int>(ec.value()));
+  if (ec.category() == boost::asio::error::get_ssl_category() && ERR_GET_REASON(code) == SSL_R_HTTP_REQUEST)
+    return "a plain HTTP request on the https:// port";
+  return ec.message();
+}
+
+template <class Stream>
+constexpr bool kTls = std::is_same_v<Stream, TlsHttpStream>;
+
+// asio's ssl::context owns the SSL_CTX it wraps (frees it, and the password
+// and verify callbacks asio itself stored there, when destroyed), and the
+// stream reads it only while it is built (SSL_new takes a reference of its
+// own). So the wrapper is lent a reference of its own and lives only that
+// long. TlsContext::build stores neither callback asio would free.
+template <class Stream>
+Stream make_stream(boost::asio::ip::tcp::socket socket, const std::shared_ptr<const TlsContext>& tls) {
+  if constexpr (kTls<Stream>) {
+    SSL_CTX_up_ref(tls->native());
+    boost::asio::ssl::context borrowed(tls->native());
+    return Stream(beast::tcp_stream(std::move(socket)), borrowed);
+  } else {
+    return Stream(std::move(socket));
+  }
+}
+
+}  // namespace
+
+template <class Stream>
+HttpSession<Stream>::HttpSession(boost::asio::ip::tcp::socket socket, const std::shared_ptr<const TlsContext>& tls,
+                                 const HttpSessionEnv& env, std::shared_ptr<void> slot)
+    : peer_(peer_of(socket)),
+      tls_(tls),
+      stream_(make_stream<Stream>(std::move(socket), tls)),
+      env_(env),
+      slot_(std::move(slot)) {}
+
+template <class Stream>
+void HttpSession<Stream>::start() {
+  if constexpr (kTls<Stream>) {
+    beast::get_lowest_layer(stream_).expires_after(env_.limits.idle_timeout);
+    stream_.async_handshake(boost::asio::ssl::stream_base::server,
+                            [self = this->shared_from_this()](const beast::error_code& ec) { self->on_handshake(ec); });
+  } else {
+    read_next();
+  }
+}
+
+// A failed handshake ends the session: returning drops the last reference.
+template <class Stream>
+void HttpSession<Stream>::on_handshake(const beast::error_code& ec) {
+  if (!ec) return read_next();
+  if (env_.handshake_failed) env_.handshake_failed(tls_->listener(), peer_, handshake_error(ec));
+}
+
+template <class Stream>
+void HttpSession<Stream>::read_next() {
+  parser_.emplace();
+  parser_->header_limit(static_cast<uint32_t>(env_.limits.max_header_bytes));
+  parser_->body_limit(env_.limits.max_body_bytes);
+  beast::get_lowest_layer(stream_).expires_after(env_.limits.idle_timeout);
+  http::async_read(stream_, buffer_, *parser_,
+                   [self = this->shared_from_this()](const beast::error_code& ec, size_t) { self->on_read(ec); });
+}
+
+template <class Stream>
+void HttpSession<Stream>::on_read(const beast::error_code& ec) {
   if (!ec) return answer(parser_->release());
   if (ec == http::error::header_limit) return refuse(431, "request header fields too large\n");
   if (ec == http::error::body_limit) return refuse(413, "request body too large\n");
@@ -54,7 +117,8 @@ void HttpSession::on_read(const beast::error_code& ec) {
   // returning drops the last reference and closes the socket.
 }
 
-void HttpSession::answer(Request request) {
+template <class Stream>
+void HttpSession<Stream>::answer(Request request) {
   const bool head = request.method() == http::verb::head;
   const bool keep_alive = request.keep_alive();
   const unsigned version = request.version();
@@ -63,16 +127,18 @@ void HttpSession::answer(Request request) {
   r.target = std::string(request.target());
   r.content_type = std::string(request[http::field::content_type]);
   r.authorization = std::string(request[http::field::authorization]);
-  boost::system::error_code ec;
-  const auto peer = stream_.socket().remote_endpoint(ec);
-  if (!ec) r.peer_address = peer.address().to_string();
+  r.peer_address = peer_;
   r.body = std::move(request.body());
-  send(router_.dispatch(std::move(r)), version, head, keep_alive);
+  send(env_.router.dispatch(std::move(r)), version, head, keep_alive);
 }
 
-void HttpSession::refuse(int status, const char* text) { send(plain(status, text), 11, false, false); }
+template <class Stream>
+void HttpSession<Stream>::refuse(int status, const char* text) {
+  send(plain(status, text), 11, false, false);
+}
 
-void HttpSession::send(HttpResponse r, unsigned version, bool head, bool keep_alive) {
+template <class Stream>
+void HttpSession<Stream>::send(HttpResponse r, unsigned version, bool head, bool keep_alive) {
   if (r.status < 100 || r.status > 599) r = plain(500, "internal error: bad status\n");
   response_ = {};
   response_.version(version);
@@ -84,13 +150,15 @@ void HttpSession::send(HttpResponse r, unsigned version, bool head, bool keep_al
   response_.content_length(r.body.size());  // a HEAD answer says how long the GET one is
   if (!head) response_.body() = std::move(r.body);
   response_.keep_alive(keep_alive);
-  stream_.expires_after(limits_.idle_timeout);
-  http::async_write(stream_, response_, [self = shared_from_this(), keep_alive](const beast::error_code& ec, size_t) {
-    self->on_written(ec, keep_alive);
-  });
+  beast::get_lowest_layer(stream_).expires_after(env_.limits.idle_timeout);
+  http::async_write(stream_, response_,
+                    [self = this->shared_from_this(), keep_alive](const beast::error_code& ec, size_t) {
+                      self->on_written(ec, keep_alive);
+                    });
 }
 
-void HttpSession::on_written(const beast::error_code& ec, bool keep_alive) {
+template <class Stream>
+void HttpSession<Stream>::on_written(const beast::error_code& ec, bool keep_alive) {
   if (ec) return;
   if (keep_alive)
     read_next();
@@ -98,18 +166,34 @@ void HttpSession::on_written(const beast::error_code& ec, bool keep_alive) {
     linger();
 }
 
-void HttpSession::linger() {
+// Within `linger` in all: TLS first says close_notify (and waits for the
+// client's, or for the client to send something else or close), then both
+// kinds half-close TCP and drop what still arrives.
+template <class Stream>
+void HttpSession<Stream>::linger() {
+  beast::get_lowest_layer(stream_).expires_after(env_.limits.linger);
+  if constexpr (kTls<Stream>)
+    stream_.async_shutdown([self = this->shared_from_this()](const beast::error_code&) { self->close_send(); });
+  else
+    close_send();
+}
+
+template <class Stream>
+void HttpSession<Stream>::close_send() {
   beast::error_code ignored;
-  stream_.socket().shutdown(boost::asio::ip::tcp::socket::shutdown_send, ignored);
-  stream_.expires_after(limits_.linger);
+  beast::get_lowest_layer(stream_).socket().shutdown(boost::asio::ip::tcp::socket::shutdown_send, ignored);
   drain();
 }
 
-void HttpSession::drain() {
-  stream_.async_read_some(boost::asio::buffer(scratch_),
-                          [self = shared_from_this()](const beast::error_code& ec, size_t) {
-                            if (!ec) self->drain();
-                          });
+template <class Stream>
+void HttpSession<Stream>::drain() {
+  beast::get_lowest_layer(stream_).async_read_some(
+      boost::asio::buffer(scratch_), [self = this->shared_from_this()](const beast::error_code& ec, size_t) {
+        if (!ec) self->drain();
+      });
 }
+
+template class HttpSession<PlainHttpStream>;
+template class HttpSession<TlsHttpStream>;
 
 }  // namespace skiff::network

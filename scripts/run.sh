@@ -53,8 +53,10 @@ where() {  # where LISTENERS_SUMMARY HTTP_HOST_PORT LOG_DIRS
   printf '\nSkiff is up (data in %s; Ctrl-C stops it):\n' "$3"
   printf '  broker (Kafka):  %s   (%s)\n' "${bootstrap%%;*}" "$1"
   if [[ -n "$2" ]]; then
-    printf '  web console:     http://%s/\n' "$2"
-    printf '  metrics:         http://%s/metrics\n\n' "$2"
+    local base=$2  # "HOST:PORT", or "https://HOST:PORT" for an https:// listener
+    [[ $base == https://* ]] || base="http://$base"
+    printf '  web console:     %s/\n' "$base"
+    printf '  metrics:         %s/metrics\n\n' "$base"
   else
     printf '  web console and /metrics: off (no HTTP listener: see http.listeners)\n\n'
   fi

@@ -49,12 +49,13 @@ void register_http_routes(network::HttpServer& http, const HttpRouteContext& con
 }
 
 std::unique_ptr<network::HttpServer> start_http_server(const config::BrokerConfig& config,
-                                                       const HttpRouteContext& context) {
+                                                       const HttpRouteContext& context,
+                                                       const std::shared_ptr<network::TlsListenerContext>& tls) {
   if (config.http_listeners.empty()) return nullptr;
   auto http = std::make_unique<network::HttpServer>();
   register_http_routes(*http, context);
   try {
-    for (const auto& l : config.http_listeners) http->bind(l.host, l.port);
+    for (const auto& l : config.http_listeners) http->bind(l.host, l.port, config::is_https(l) ? tls : nullptr);
   } catch (const network::BindError& e) {
     if (config.set_explicitly("http.listeners")) throw;
     spdlog::warn(
@@ -70,9 +71,7 @@ std::unique_ptr<network::HttpServer> start_http_server(const config::BrokerConfi
 std::string http_summary(const network::HttpServer* http) {
   if (!http) return "HTTP off";
   std::string out;
-  for (const auto& ep : http->endpoints()) {
-    out += (out.empty() ? "HTTP on " : ", ") + network::endpoint_text(ep);
-  }
+  for (const auto& ep : http->endpoint_texts()) out += (out.empty() ? "HTTP on " : ", ") + ep;
   return out;
 }
 

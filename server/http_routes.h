@@ -38,14 +38,17 @@ struct HttpRouteContext {
 void register_http_routes(network::HttpServer& http, const HttpRouteContext& context);
 
 // The HTTP server of `config.http_listeners`, bound and started with the
-// routes above; null when http.listeners is empty, or when it is the
+// routes above, its https:// endpoints with `tls` (server/tls_listeners.h:
+// HttpsContexts::http); null when http.listeners is empty, or when it is the
 // default and cannot be bound (logged as a warning: HTTP is off, the broker
 // runs). Throws network::BindError when an explicitly configured listener
 // cannot be bound.
-std::unique_ptr<network::HttpServer> start_http_server(const config::BrokerConfig& config,
-                                                       const HttpRouteContext& context);
+std::unique_ptr<network::HttpServer> start_http_server(
+    const config::BrokerConfig& config, const HttpRouteContext& context,
+    const std::shared_ptr<network::TlsListenerContext>& tls = nullptr);
 
-// "HTTP on 127.0.0.1:8095" (every bound address), or "HTTP off".
+// "HTTP on 127.0.0.1:8095" (every bound address, an https:// one written
+// "https://127.0.0.1:8443"), or "HTTP off".
 std::string http_summary(const network::HttpServer* http);
 
 }  // namespace skiff::server

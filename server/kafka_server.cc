@@ -163,7 +163,7 @@ void KafkaServer::resolve_advertised_endpoints() {
 // Before the logs load, so that /readyz answers 503 while they do.
 void KafkaServer::start_http() {
   try {
-    http_ = start_http_server(config_, {readiness_, published_metrics_, console_host_});
+    http_ = start_http_server(config_, {readiness_, published_metrics_, console_host_}, https_.http);
   } catch (const network::BindError& e) {
     throw StartupError(fmt::format("http.listeners {} (set http.listeners empty to run without HTTP)", e.what()));
   }
@@ -171,6 +171,7 @@ void KafkaServer::start_http() {
 
 void KafkaServer::startup() {
   tls_ = build_tls_listeners(config_);  // first: bad key material stops the broker before anything else
+  https_ = build_https_contexts(config_);
   prepare_log_dirs();
   start_http();
   readiness_.set(Readiness::State::kLoadingLogs);
@@ -275,6 +276,7 @@ void KafkaServer::start_schema_registry() {
   c.listeners = config_.schema_registry_listeners;
   c.listeners_explicit = config_.set_explicitly("schema.registry.listeners");
   c.max_message_bytes = config_.message_max_bytes;
+  c.tls = https_.schema_registry;
   c.http.kafka_cluster_id = logs_->cluster_id();
   c.http.metrics = config_.metrics_requests ? &metrics_->registry() : nullptr;
   const auto& sasl = components_->sasl_mechanisms();

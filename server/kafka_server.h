@@ -77,6 +77,7 @@ class KafkaServer {
   console::ConsoleHost console_host_;                                        // read by the HTTP thread
   std::unique_ptr<network::HttpServer> http_;                                // null: HTTP off
   std::map<std::string, std::shared_ptr<network::TlsListenerContext>> tls_;  // SSL listeners
+  HttpsContexts https_;  // TLS of the https:// endpoints (http.listeners, schema.registry.listeners)
   std::unique_ptr<network::RequestChannel> channel_;
   std::unique_ptr<network::SocketServer> socket_server_;
   std::unique_ptr<storage::LogManager> logs_;

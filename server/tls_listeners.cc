@@ -1,6 +1,8 @@
 #include "server/tls_listeners.h"
 
 #include <algorithm>
+#include <string_view>
+#include <vector>
 
 #include "config/ssl_principal_mapper.h"
 
@@ -42,6 +44,29 @@ std::map<std::string, std::shared_ptr<network::TlsListenerContext>> build_tls_li
     }
   }
   return out;
+}
+
+namespace {
+
+// `key`: the listeners' config key, named in the error ("http.listeners:
+// listener http: ssl.keystore.location '...' cannot be read").
+std::shared_ptr<network::TlsListenerContext> https_context(const std::vector<config::Listener>& endpoints,
+                                                           std::string_view key, std::string_view name,
+                                                           const config::SslSettings& ssl) {
+  if (std::none_of(endpoints.begin(), endpoints.end(), config::is_https)) return nullptr;
+  try {
+    return std::make_shared<network::TlsListenerContext>(std::string(name), tls_settings(ssl));
+  } catch (const std::exception& e) {
+    throw TlsStartupError(std::string(key) + ": " + e.what());
+  }
+}
+
+}  // namespace
+
+HttpsContexts build_https_contexts(const config::BrokerConfig& config) {
+  return {https_context(config.http_listeners, "http.listeners", config::kHttpTlsName, config.http_ssl),
+          https_context(config.schema_registry_listeners, "schema.registry.listeners", config::kSchemaRegistryTlsName,
+                        config.schema_registry_ssl)};
 }
 
 }  // namespace skiff::server

@@ -30,7 +30,7 @@ void SchemaRegistryApp::start() {
   auto server = std::make_unique<network::HttpServer>(http);
   server->set_fallback([this](const network::HttpRequest& r) { return http_.answer(r); });
   try {
-    for (const auto& l : config_.listeners) server->bind(l.host, l.port);
+    for (const auto& l : config_.listeners) server->bind(l.host, l.port, config::is_https(l) ? config_.tls : nullptr);
   } catch (const network::BindError& e) {
     if (config_.listeners_explicit) throw std::runtime_error(std::string("schema.registry.listeners ") + e.what());
     registry_log().warn(
@@ -50,10 +50,7 @@ void SchemaRegistryApp::stop() {
 }
 
 std::vector<std::string> SchemaRegistryApp::endpoints() const {
-  std::vector<std::string> out;
-  if (server_)
-    for (const auto& ep : server_->endpoints()) out.push_back(network::endpoint_text(ep));
-  return out;
+  return server_ ? server_->endpoint_texts() : std::vector<std::string>{};
 }
 
 }  // namespace skiff::schemareg

@@ -3,7 +3,8 @@
 // (registry_service.h), Confluent's REST API (registry_http.h) on its own
 // HTTP listener (schema.registry.listeners), apart from the broker's
 // http.listeners so that a client configured for Confluent's port 8081
-// finds it there.
+// finds it there; its https:// endpoints serve TLS (`tls`), HTTP Basic
+// stays the authentication.
 //
 // Lifecycle: start() once the logs are loaded: opens (or creates) `_schemas`
 // and checks it, replays it, binds and starts the listener; it throws
@@ -24,12 +25,16 @@
 #include "apps/schema_registry/schemas_topic.h"
 #include "config/listener.h"
 #include "network/http_server.h"
+#include "network/tls_context.h"
 
 namespace skiff::schemareg {
 
 struct SchemaRegistryAppConfig {
-  std::vector<config::Listener> listeners;
-  bool listeners_explicit = false;  // a busy port fails start() (else: warn, registry off)
+  std::vector<config::Listener> listeners;  // http:// or https:// (config::is_https)
+  bool listeners_explicit = false;          // a busy port fails start() (else: warn, registry off)
+  // The TLS of the https:// endpoints (the ssl.* keys with
+  // listener.name.schema_registry.ssl.* over them); null when none is.
+  std::shared_ptr<network::TlsListenerContext> tls;
   RegistryHttpConfig http;
   // The broker's message.max.bytes: a write past it is 42209 (schemas_topic.h);
   // request bodies may be twice as large, so such a schema gets that answer
@@ -45,7 +50,8 @@ class SchemaRegistryApp {
   void start();
   void stop();
 
-  // The addresses the listener bound (empty when it is off).
+  // The addresses the listener bound (empty when it is off), an https://
+  // one with its scheme (network::HttpServer::endpoint_texts).
   std::vector<std::string> endpoints() const;
   RegistryService& service() { return service_; }
 

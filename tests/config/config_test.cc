@@ -305,10 +305,12 @@ TEST_CASE("http.listeners: default, several, empty, and where the value came fro
 }
 
 TEST_CASE("http.listeners: a bad value says what is allowed", "[config]") {
-  CHECK_THAT(load_error(std::nullopt, {}, {"http.listeners=https://127.0.0.1:8443"}),
-             Catch::Contains("'http.listeners'") && Catch::Contains("only http://"));
+  CHECK_THAT(load_error(std::nullopt, {}, {"http.listeners=ftp://127.0.0.1:8443"}),
+             Catch::Contains("'http.listeners'") && Catch::Contains("only http:// and https://"));
+  CHECK_THAT(load_error(std::nullopt, {}, {"schema.registry.listeners=tls://127.0.0.1:8081"}),
+             Catch::Contains("'schema.registry.listeners'") && Catch::Contains("scheme 'tls' is not served"));
   CHECK_THAT(load_error(std::nullopt, {}, {"http.listeners=http://127.0.0.1:65536"}), Catch::Contains("[0, 65535]"));
   CHECK_THAT(load_error(std::nullopt, {}, {"http.listeners=127.0.0.1:8095"}),
-             Catch::Contains("is not http://host:port"));
+             Catch::Contains("is not http://host:port or https://host:port"));
   CHECK_THAT(load_error(std::nullopt, {}, {"http.listeners=http://127.0.0.1"}), Catch::Contains("missing ':port'"));
 }

@@ -1,6 +1,8 @@
 // The ssl.* keys, their per-listener form listener.name.<name>.ssl.*, the
-// checks an SSL listener needs before any file is read, and Kafka's
-// ssl.principal.mapping.rules (SslPrincipalMapper).
+// checks an SSL listener needs before any file is read, the https://
+// endpoints of http.listeners and schema.registry.listeners with their
+// pseudo-listener names, and Kafka's ssl.principal.mapping.rules
+// (SslPrincipalMapper).
 #include <catch2/catch.hpp>
 
 #include "config/config_def.h"
@@ -101,6 +103,64 @@ TEST_CASE("listener keys: bad values, unknown listeners, and the environment for
   CHECK(c.ssl.keystore_key.empty());
   auto l = load_with(kSslListener, {{"SKIFF_LISTENER_NAME_SSL_SSL_KEYSTORE_LOCATION", "/env.pem"}});
   CHECK(l.ssl_for("SSL").keystore_location == "/env.pem");
+}
+
+TEST_CASE("https endpoints take ssl.* with listener.name.http and listener.name.schema_registry over it",
+          "[config][ssl][https]") {
+  auto c = load_with({"http.listeners=https://127.0.0.1:8443,http://127.0.0.1:8095",
+                      "schema.registry.listeners=HTTPS://[::1]:8081", "ssl.keystore.location=/broker.pem",
+                      "ssl.truststore.location=/ca.pem", "listener.name.HTTP.ssl.client.auth=required",
+                      "listener.name.schema_registry.ssl.keystore.location=/registry.pem"});
+  REQUIRE(c.http_listeners.size() == 2);
+  CHECK(c.http_listeners[0] == Listener{"https", "127.0.0.1", 8443});
+  CHECK(is_https(c.http_listeners[0]));
+  CHECK_FALSE(is_https(c.http_listeners[1]));
+  CHECK(c.schema_registry_listeners.at(0) == Listener{"https", "::1", 8081});
+  CHECK(c.http_ssl.client_auth == "required");
+  CHECK(c.http_ssl.keystore_location == "/broker.pem");  // not overridden: the broker-wide value
+  CHECK(c.schema_registry_ssl.keystore_location == "/registry.pem");
+  CHECK(c.schema_registry_ssl.client_auth == "none");
+  CHECK(c.schema_registry_ssl.truststore_location == "/ca.pem");
+  CHECK(c.ssl.client_auth == "none");  // the broker-wide value is untouched
+  CHECK(c.ssl_for("PLAINTEXT").keystore_location == "/broker.pem");
+  CHECK(c.effective.at("listener.name.schema_registry.ssl.keystore.location").value == "/registry.pem");
+  auto e = load_with({"schema.registry.listeners=https://127.0.0.1:0"},
+                     {{"SKIFF_LISTENER_NAME_SCHEMA_REGISTRY_SSL_KEYSTORE_LOCATION", "/env.pem"}});
+  CHECK(e.schema_registry_ssl.keystore_location == "/env.pem");
+  CHECK(e.http_ssl.keystore_location.empty());
+}
+
+TEST_CASE("an https endpoint without key material stops startup naming the key to set", "[config][ssl][https]") {
+  CHECK_THAT(error_of({"schema.registry.listeners=https://127.0.0.1:8081"}),
+             Catch::Contains("schema.registry.listeners https://127.0.0.1:8081: no key material: set "
+                             "ssl.keystore.location") &&
+                 Catch::Contains("listener.name.schema_registry.ssl.*"));
+  CHECK_THAT(error_of({"http.listeners=https://127.0.0.1:8443",
+                       "listener.name.schema_registry.ssl.keystore.location=/registry.pem"}),
+             Catch::Contains("http.listeners https://127.0.0.1:8443: no key material"));
+  CHECK_THAT(error_of({"http.listeners=https://127.0.0.1:8443", "ssl.keystore.location=/k.pem",
+                       "listener.name.http.ssl.client.auth=required"}),
+             Catch::Contains("http.listeners https://127.0.0.1:8443: ssl.client.auth=required needs the CAs"));
+  CHECK(error_of({"http.listeners=http://127.0.0.1:8095", "schema.registry.listeners=http://127.0.0.1:8081"}).empty());
+  CHECK(error_of({"http.listeners=https://127.0.0.1:8443", "listener.name.http.ssl.keystore.key=K",
+                  "listener.name.http.ssl.keystore.certificate.chain=C"})
+            .empty());
+}
+
+TEST_CASE("the https pseudo-listener names take ssl.* keys only, other unknown names still fail",
+          "[config][ssl][https]") {
+  CHECK(error_of({"listener.name.Schema_Registry.ssl.client.auth=requested"}).empty());  // no https endpoint: unused
+  CHECK_THAT(error_of({"listener.name.http.sasl.enabled.mechanisms=PLAIN"}), Catch::Contains("names listener 'http'"));
+  CHECK_THAT(error_of({"listener.name.https.ssl.client.auth=required"}), Catch::Contains("names listener 'https'"));
+  CHECK_THAT(error_of({"listener.name.registry.ssl.client.auth=required"}),
+             Catch::Contains("names listener 'registry'") && Catch::Contains("'schema_registry'"));
+  CHECK_THAT(error_of({"listener.name.http.ssl.client.auth=maybe"}),
+             Catch::Contains("listener.name.http.ssl.client.auth"));
+  // A Kafka listener of the same name takes the keys as well.
+  auto c = load_with({"listeners=HTTP://localhost:9092", "listener.security.protocol.map=HTTP:SSL",
+                      "ssl.keystore.location=/k.pem", "listener.name.http.ssl.key.password=pw"});
+  CHECK(c.ssl_for("HTTP").key_password == "pw");
+  CHECK(c.http_ssl.key_password == "pw");
 }
 
 TEST_CASE("passwords and private keys are never printed", "[config][ssl]") {

@@ -2,7 +2,9 @@
 /healthz and /readyz over HTTP, a garbage request answered 400 while Kafka
 clients keep being served, `http.listeners=` (empty) turning it off, an
 explicitly configured busy port failing startup, a busy default port only
-warning, and a bad value refused as a configuration error.
+warning, a bad value refused as a configuration error, and an https://
+endpoint (TLS with listener.name.http.ssl.*; test certificates made with the
+openssl command line).
 
 The HTTP listener does not depend on the Kafka client: everything runs once,
 in the kcat run, and is skipped with that reason in the others."""
@@ -11,12 +13,14 @@ from __future__ import annotations
 import http.client
 import os
 import socket
+import ssl
 import subprocess
 
 import pytest
 
 from conftest import BROKER_OVERRIDES, skiff_binary
 from harness.broker import BrokerError, SkiffBroker
+from harness.certs import SERVER_EXT, make_ca, make_cert
 from harness.wire import api_versions
 from test_admin import only_for
 
@@ -125,7 +129,7 @@ def test_default_busy_port_only_warns(client, tmp_path):
             holder.close()
 
 
-@pytest.mark.parametrize("value,why", [("https://127.0.0.1:8443", "only http://"),
+@pytest.mark.parametrize("value,why", [("ftp://127.0.0.1:8443", "only http:// and https://"),
                                        ("http://127.0.0.1:70000", "[0, 65535]"),
                                        ("127.0.0.1:8095", "is not http://host:port")])
 def test_bad_http_listeners_is_a_config_error(client, tmp_path, value, why):
@@ -135,3 +139,36 @@ def test_bad_http_listeners_is_a_config_error(client, tmp_path, value, why):
                        capture_output=True, text=True, timeout=30, env=env, stdin=subprocess.DEVNULL)
     assert p.returncode == 2, p
     assert "'http.listeners'" in p.stderr and why in p.stderr, p.stderr
+
+
+def test_https_listener_serves_tls_and_only_tls(client, tmp_path):
+    only_for(client, "kcat")
+    certs = tmp_path / "certs"
+    certs.mkdir()
+    make_ca(certs, "ca")
+    make_cert(certs, "ca", "server", "/CN=localhost", SERVER_EXT)
+    b = own(tmp_path, **{"listener.name.http.ssl.keystore.location": str(certs / "server.pem")})
+    b.http_listeners = "https://127.0.0.1:0"
+    b.start()
+    try:
+        b.log_wait(r"HTTP on https://127\.0\.0\.1:\d+")
+        port = b.http_port()
+        tls = ssl.create_default_context(cafile=str(certs / "ca.pem"))
+        conn = http.client.HTTPSConnection("localhost", port, timeout=10, context=tls)
+        try:
+            conn.request("GET", "/readyz")
+            r = conn.getresponse()
+            assert (r.status, r.read()) == (200, b"ready\n")
+        finally:
+            conn.close()
+        with pytest.raises((OSError, http.client.HTTPException)):
+            get(port, "/healthz")  # plain HTTP on the TLS port: closed unanswered
+        b.log_wait(r"HTTPS listener http: 1 TLS handshake\(s\) failed.*a plain HTTP request on the https:// port")
+    finally:
+        b.stop()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("SKIFF_")}
+    p = subprocess.run([skiff_binary(), "--override", f"log.dirs={tmp_path}", "--override",
+                        "http.listeners=https://127.0.0.1:0"],
+                       capture_output=True, text=True, timeout=30, env=env, stdin=subprocess.DEVNULL)
+    assert p.returncode == 2, p
+    assert "http.listeners https://127.0.0.1:0: no key material: set ssl.keystore.location" in p.stderr, p.stderr

@@ -2,8 +2,9 @@
 2.16's SchemaRegistryClient and its Avro, JSON Schema and Protobuf
 serializers over a real topic, Confluent's REST answers and error bodies,
 ids kept across a restart and a kill -9, Confluent's `_schemas` records
-written by another registry read and served, and a `_schemas` topic that
-Confluent would refuse refused at startup.
+written by another registry read and served, a `_schemas` topic that
+Confluent would refuse refused at startup, and the registry on an https://
+endpoint (test certificates made with the openssl command line).
 
 Runs in the confluent_kafka run (its Python client is the driver), the
 @kafkajs/confluent-schema-registry scenario in the kafkajs run and franz-go's
@@ -11,6 +12,7 @@ pkg/sr one in the franz_go run; every broker is the test's own, with the
 registry on a free port."""
 from __future__ import annotations
 
+import http.client
 import json
 import subprocess
 import urllib.error
@@ -20,6 +22,7 @@ import pytest
 
 from conftest import BROKER_OVERRIDES, skiff_binary
 from harness.broker import BrokerError, SkiffBroker
+from harness.certs import SERVER_EXT, make_ca, make_cert
 from harness.clients import CACHE
 from test_admin import only_for
 
@@ -184,6 +187,49 @@ def test_protobuf_serializer_with_an_import(registry):
     assert status == 200, body
     fd = descriptor_pb2.FileDescriptorProto.FromString(base64.b64decode(body["schema"]))
     assert [m.name for m in fd.message_type] == ["Order"] and "google/protobuf/timestamp.proto" in fd.dependency
+
+
+def test_https_endpoint_serves_confluents_client_and_refuses_plain_http(client, tmp_path):
+    """schema.registry.listeners=https://...: its key material from
+    listener.name.schema_registry.ssl.* over the ssl.* keys; confluent-kafka's
+    SchemaRegistryClient trusts the test CA and registers and reads a schema;
+    a plain http:// request to that port gets no answer and costs only its
+    own connection."""
+    only_for(client, "confluent_kafka")
+    certs = tmp_path / "certs"
+    certs.mkdir()
+    make_ca(certs, "ca")
+    make_cert(certs, "ca", "server", "/CN=localhost", SERVER_EXT)
+    b = registry_broker(tmp_path, **{"listener.name.schema_registry.ssl.keystore.location": str(certs / "server.pem")})
+    b.schema_registry_listeners = "https://127.0.0.1:0"
+    b.start()
+    try:
+        url = b.schema_registry_url()
+        assert url and url.startswith("https://127.0.0.1:"), b.log_tail()
+        sr = SchemaRegistryClient({"url": url, "ssl.ca.location": str(certs / "ca.pem")})
+        sid = sr.register_schema("secure-value", Schema(AVRO, "AVRO"))
+        assert json.loads(sr.get_schema(sid).schema_str)["name"] == "Order"
+        assert sr.get_latest_version("secure-value").schema_id == sid
+        with pytest.raises((OSError, http.client.HTTPException)):
+            urllib.request.urlopen(url.replace("https://", "http://") + "/subjects", timeout=10).read()
+        b.log_wait(r"HTTPS listener schema_registry: 1 TLS handshake\(s\) failed, their connections closed; the latest from 127\.0\.0\.1")
+        assert SchemaRegistryClient({"url": url, "ssl.ca.location": str(certs / "ca.pem")}).get_subjects() == [
+            "secure-value"]
+    finally:
+        b.stop()
+    # Without key material an https:// endpoint is a configuration error (exit code 2) naming the key.
+    b = registry_broker(tmp_path / "nokey")
+    b.schema_registry_listeners = "https://127.0.0.1:0"
+    with pytest.raises(BrokerError, match="exited with 2") as e:
+        b.start()
+    assert "no key material: set ssl.keystore.location" in str(e.value)
+    assert "listener.name.schema_registry.ssl" in str(e.value)
+    # A keystore that does not load is one too, found before the logs load.
+    b = registry_broker(tmp_path / "badkey", **{"ssl.keystore.location": str(certs / "missing.pem")})
+    b.schema_registry_listeners = "https://127.0.0.1:0"
+    with pytest.raises(BrokerError, match="exited with 2") as e:
+        b.start()
+    assert "schema.registry.listeners: listener schema_registry: ssl.keystore.location" in str(e.value)
 
 
 def test_ids_survive_restart_and_kill9(client, tmp_path):

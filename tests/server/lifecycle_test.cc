@@ -4,13 +4,13 @@
 #include <signal.h>
 
 #include <catch2/catch.hpp>
-#include <cstdlib>
 #include <fstream>
 #include <string>
 #include <vector>
 
 #include "tests/support/broker_process.h"
 #include "tests/support/raw_client.h"
+#include "tests/support/test_certs.h"
 
 using namespace skiff::test;
 
@@ -108,17 +108,9 @@ TEST_CASE("the healthcheck flag exits 0 against a ready broker and 1 when nothin
 
 namespace {
 
-// A self-signed server key + certificate in one PEM file, made with the
-// openssl command line at test time (nothing secret is committed). The probe
-// does not verify the broker's certificate, so no CA is needed here.
+// The probe does not verify the broker's certificate: a self-signed one does.
 std::filesystem::path make_server_pem(const std::filesystem::path& dir) {
-  auto key = dir / "server.key", crt = dir / "server.crt", pem = dir / "server.pem";
-  auto command = "openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 2 -keyout " +
-                 key.string() + " -out " + crt.string() + " -subj /CN=localhost >/dev/null 2>&1";
-  REQUIRE(std::system(command.c_str()) == 0);
-  std::ifstream k(key), c(crt);
-  std::ofstream(pem) << k.rdbuf() << c.rdbuf();
-  return pem;
+  return make_self_signed_cert(dir, "server").pem;
 }
 
 // The overrides of a broker whose only listener is `protocol` on `port`

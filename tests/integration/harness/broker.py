@@ -17,7 +17,7 @@ from free_port import free_port  # noqa: E402
 STARTED = re.compile(r"started in [0-9.]+ ms .*?advertised as (\S+?):(\d+)")
 BOUND = re.compile(r"(\w+) on 127\.0\.0\.1:(\d+) advertised as")
 HTTP_ON = re.compile(r"HTTP on (\S+?):(\d+)")
-REGISTRY_ON = re.compile(r"schema registry on (\S+?):(\d+)")
+REGISTRY_ON = re.compile(r"schema registry on (https://)?(\S+?):(\d+)")
 
 
 class BrokerError(AssertionError):
@@ -59,9 +59,10 @@ class SkiffBroker:
 
     def schema_registry_url(self) -> str | None:
         """The Schema Registry's base URL, from the broker's "schema registry
-        on HOST:PORT" startup line; None when it is off."""
+        on HOST:PORT" startup line ("on https://HOST:PORT" for an https://
+        endpoint: the URL is https:// then); None when it is off."""
         m = REGISTRY_ON.search(self.log_path.read_text(errors="replace")) if self.log_path else None
-        return f"http://{m.group(1)}:{m.group(2)}" if m else None
+        return f"{m.group(1) or 'http://'}{m.group(2)}:{m.group(3)}" if m else None
 
     def http_port(self) -> int | None:
         """The HTTP listener's port, from the broker's "HTTP on HOST:PORT"
