@@ -222,17 +222,23 @@ func txnEpochProbe(ctx context.Context, req *request) (any, error) {
 	}); err != nil {
 		return nil, err
 	}
-	// A retry of the abort (the epoch one below) and an end at an older epoch still.
-	if _, err := p.endTxn("abort_retry", e, false); err != nil {
+	// A retry of the abort (the epoch one below) and an end at an older
+	// epoch still; CONCURRENT_TRANSACTIONS while the abort's markers are
+	// written, on Kafka as here.
+	end := func(step string, epoch int16, commit bool) error {
+		return p.retryConcurrent(func() error {
+			_, err := p.endTxn(step, epoch, commit)
+			return err
+		})
+	}
+	if err := end("abort_retry", e, false); err != nil {
 		return nil, err
 	}
-	if _, err := p.endTxn("commit_old_epoch", e, true); err != nil {
+	if err := end("commit_old_epoch", e, true); err != nil {
 		return nil, err
 	}
-	if e > 0 {
-		if _, err := p.endTxn("abort_older_epoch", e-1, false); err != nil {
-			return nil, err
-		}
+	if err := end("abort_older_epoch", e-1, false); err != nil {
+		return nil, err
 	}
 	// The next transaction at e+1 goes on.
 	if err := p.retryConcurrent(func() error { return p.produce("produce_new_epoch", t, 0, e1, 0) }); err != nil {
