@@ -8,24 +8,34 @@
 #include "common/wall_clock.h"
 #include "coordinator/group/group_coordinator.h"
 #include "coordinator/txn/txn_gates.h"
+#include "protocol/error_codes.h"
 
 namespace skiff::api {
 namespace {
 
 using protocol::TxnOffsetCommitResponse;
 
-// What the group side answers for a failed transaction check (Kafka 4.4:
-// AddPartitionsToTxnManager's mapping, then the group coordinator's).
+// What TxnOffsetCommit answers for a failed transaction check, as Kafka 4.4:
+// AddPartitionsToTxnManager turns PRODUCER_FENCED into INVALID_PRODUCER_EPOCH
+// (an epoch a TV2 end has bumped past is INVALID_PRODUCER_EPOCH here, as on
+// Produce) and, below v4, TRANSACTION_ABORTABLE into INVALID_TXN_STATE; then
+// CoordinatorOperationExceptionHelper.handleOperationException maps what is
+// left (NOT_ENOUGH_REPLICAS to COORDINATOR_NOT_AVAILABLE, ...), and passes
+// CONCURRENT_TRANSACTIONS and the coordinator errors through as they are.
 ErrorCode gate_error(ErrorCode e, int16_t version) {
+  if (code(e) == 13) return ErrorCode::kCoordinatorLoadInProgress;  // NETWORK_EXCEPTION
   switch (e) {
-    case ErrorCode::kConcurrentTransactions:
-    case ErrorCode::kCoordinatorLoadInProgress:
-    case ErrorCode::kNotCoordinator:
-    case ErrorCode::kCoordinatorNotAvailable:
-    case ErrorCode::kNotEnoughReplicas:
-      return ErrorCode::kCoordinatorNotAvailable;
+    case ErrorCode::kProducerFenced:
+      return ErrorCode::kInvalidProducerEpoch;
     case ErrorCode::kTransactionAbortable:
       return version >= 4 ? e : ErrorCode::kInvalidTxnState;
+    case ErrorCode::kUnknownTopicOrPartition:
+    case ErrorCode::kNotEnoughReplicas:
+    case ErrorCode::kRequestTimedOut:
+      return ErrorCode::kCoordinatorNotAvailable;
+    case ErrorCode::kNotLeaderOrFollower:
+    case ErrorCode::kKafkaStorageError:
+      return ErrorCode::kNotCoordinator;
     default:
       return e;
   }

@@ -160,9 +160,12 @@ std::optional<TxnTransit> TxnCoordinator::prepare_end_v2(TxnMetadata& m, int64_t
   const TxnTransit& c = m.current();
   const bool fence = m.pending() == TxnState::kPrepareEpochFence;
   const EpochCheckV2 e = check_epoch_v2(c, fence, producer_id, epoch, from_client);
+  // Kafka 4.4's order (unlike TV1's): a transition in flight first, so a
+  // client whose epoch that transition may move retries instead of being
+  // told it is fenced.
+  if (m.has_pending() && !fence) return fail(early, ErrorCode::kConcurrentTransactions);
   if (c.producer_id != producer_id && !e.retry_on_overflow) return fail(early, ErrorCode::kInvalidProducerIdMapping);
   if (!e.valid) return fail(early, ErrorCode::kProducerFenced);
-  if (m.has_pending() && !fence) return fail(early, ErrorCode::kConcurrentTransactions);
   const EndStepV2 step = decide_end_v2(c.state, commit, e.retry);
   switch (step.kind) {
     case EndStepV2::kPrepare:

@@ -149,17 +149,29 @@ TEST_CASE("TxnOffsetCommit v0-6: pending until the marker, require_stable sees U
 
 TEST_CASE("TxnOffsetCommit: the transaction check's errors, as Kafka maps them", "[groups][txn][api]") {
   HandlerRig rig;
-  rig.gate.answer = ErrorCode::kConcurrentTransactions;
-  auto r = rig.call<TxnOffsetCommitResponse>(rig.txn, txn_commit(4, 1), 4);
-  CHECK(r.topics[0].partitions[0].error_code == code(ErrorCode::kCoordinatorNotAvailable));
-  rig.gate.answer = ErrorCode::kTransactionAbortable;
-  r = rig.call<TxnOffsetCommitResponse>(rig.txn, txn_commit(4, 1), 4);
-  CHECK(r.topics[0].partitions[0].error_code == code(ErrorCode::kTransactionAbortable));
-  r = rig.call<TxnOffsetCommitResponse>(rig.txn, txn_commit(3, 1), 3);
-  CHECK(r.topics[0].partitions[0].error_code == code(ErrorCode::kInvalidTxnState));
-  rig.gate.answer = ErrorCode::kProducerFenced;
-  r = rig.call<TxnOffsetCommitResponse>(rig.txn, txn_commit(4, 1), 4);
-  CHECK(r.topics[0].partitions[0].error_code == code(ErrorCode::kProducerFenced));
+  auto answer = [&](ErrorCode gate, int16_t version) {
+    rig.gate.answer = gate;
+    return rig.call<TxnOffsetCommitResponse>(rig.txn, txn_commit(version, 1), version)
+        .topics[0]
+        .partitions[0]
+        .error_code;
+  };
+  // Kafka 4.4's AddPartitionsToTxnManager: an epoch the coordinator has
+  // moved past (a TV2 end bumped it) is INVALID_PRODUCER_EPOCH, as on
+  // Produce, never PRODUCER_FENCED; TRANSACTION_ABORTABLE is
+  // INVALID_TXN_STATE below v4.
+  CHECK(answer(ErrorCode::kProducerFenced, 5) == code(ErrorCode::kInvalidProducerEpoch));
+  CHECK(answer(ErrorCode::kProducerFenced, 3) == code(ErrorCode::kInvalidProducerEpoch));
+  CHECK(answer(ErrorCode::kTransactionAbortable, 4) == code(ErrorCode::kTransactionAbortable));
+  CHECK(answer(ErrorCode::kTransactionAbortable, 3) == code(ErrorCode::kInvalidTxnState));
+  // Then the group coordinator's handleOperationException: storage-side
+  // errors become coordinator errors, CONCURRENT_TRANSACTIONS and the
+  // coordinator errors go through as they are.
+  CHECK(answer(ErrorCode::kConcurrentTransactions, 5) == code(ErrorCode::kConcurrentTransactions));
+  CHECK(answer(ErrorCode::kNotCoordinator, 5) == code(ErrorCode::kNotCoordinator));
+  CHECK(answer(ErrorCode::kCoordinatorLoadInProgress, 5) == code(ErrorCode::kCoordinatorLoadInProgress));
+  CHECK(answer(ErrorCode::kNotEnoughReplicas, 5) == code(ErrorCode::kCoordinatorNotAvailable));
+  CHECK(answer(ErrorCode::kInvalidProducerIdMapping, 5) == code(ErrorCode::kInvalidProducerIdMapping));
   // Nothing became pending.
   CHECK(fetch(rig, 8).groups[0].topics[0].partitions[0].error_code == 0);
   // v6 with an unknown topic id.

@@ -107,6 +107,30 @@ TEST_CASE("EndTxn v5 (transaction version 2) bumps the epoch on every end", "[tx
   CHECK(h.state("app") == TxnState::kCompleteAbort);
 }
 
+TEST_CASE("EndTxn v5 answers CONCURRENT_TRANSACTIONS during a write before it checks the epoch", "[txn][end][tv2]") {
+  // Kafka 4.4's endTransaction (TV2) checks a transition in flight before
+  // the producer id and epoch; endTransactionWithTV1 checks them after. A
+  // client whose epoch a concurrent end has moved past retries, then learns
+  // it is fenced once the write is done.
+  TxnHarness h;
+  h.init("app");
+  const TxnResult p = h.init("app");  // epoch 1: epoch 0 is an older one
+  REQUIRE(p.epoch == 1);
+  h.log.hold = true;
+  auto added = std::make_shared<std::optional<ErrorCode>>();
+  h.coord.add_partitions("app", p.producer_id, p.epoch, kTwo, 2, [added](ErrorCode e) { *added = e; });
+  REQUIRE(h.log.held.size() == 1);  // the addition is being written
+  CHECK(h.end("app", p.producer_id, 0, false, 2)->error == ErrorCode::kConcurrentTransactions);
+  CHECK(h.end("app", p.producer_id + 1, p.epoch, false, 2)->error == ErrorCode::kConcurrentTransactions);
+  CHECK(h.end("app", p.producer_id, 0, false, 0)->error == ErrorCode::kProducerFenced);
+  h.log.release_one();
+  REQUIRE(*added == ErrorCode::kNone);
+  h.log.hold = false;
+  CHECK(h.end("app", p.producer_id, 0, false, 2)->error == ErrorCode::kProducerFenced);
+  CHECK(h.end("app", p.producer_id + 1, p.epoch, false, 2)->error == ErrorCode::kInvalidProducerIdMapping);
+  CHECK(h.end("app", p.producer_id, p.epoch, false, 2)->error == ErrorCode::kNone);
+}
+
 TEST_CASE("EndTxn v5 at an exhausted epoch hands over to a new producer id", "[txn][end][tv2]") {
   TxnHarness h;
   TxnTransit t;

@@ -3,7 +3,8 @@
 //	txn_member  one consume-transform-produce member of a group through
 //	            kgo.GroupTransactSession, run until SIGTERM or timeout_ms;
 //	            prints one {"ev": ...} JSON line per transaction on stdout
-//	            (the suite SIGKILLs members mid-run).
+//	            (the suite SIGKILLs members mid-run); "protocol":
+//	            "consumer" joins with KIP-848's ConsumerGroupHeartbeat.
 //	txn_bench   transactional produce (per_txn records per transaction, the
 //	            EndTxn latency of each) or idempotent produce, for
 //	            bench/txn.py.
@@ -47,8 +48,9 @@ type txnRequest struct {
 }
 
 var extraOps = map[string]func(ctx context.Context, req *request) (any, error){
-	"txn_member": txnMember,
-	"txn_bench":  txnBench,
+	"txn_member":      txnMember,
+	"txn_bench":       txnBench,
+	"txn_epoch_probe": txnEpochProbe, // txn_probe.go
 }
 
 func readTxnRequest() (*txnRequest, error) {
@@ -84,13 +86,14 @@ func event(ev map[string]any) {
 
 // txnMember: poll at most Batch input records, produce "out:"+value for each
 // into OutTopic in one transaction (with the input offsets), pause DelayMs,
-// commit; until SIGTERM (graceful close) or the request's timeout.
+// commit; until SIGTERM or the request's timeout. SIGTERM is a graceful
+// leave: the transaction under way ends first, then the member leaves.
 func txnMember(ctx context.Context, req *request) (any, error) {
 	t, err := readTxnRequest()
 	if err != nil {
 		return nil, err
 	}
-	ctx, stop := signal.NotifyContext(ctx, syscall.SIGTERM)
+	term, stop := signal.NotifyContext(ctx, syscall.SIGTERM)
 	defer stop()
 	opts := append(txnOpts(req, t),
 		kgo.ConsumerGroup(t.Group),
@@ -101,64 +104,82 @@ func txnMember(ctx context.Context, req *request) (any, error) {
 		kgo.SessionTimeout(6*time.Second),
 		kgo.HeartbeatInterval(500*time.Millisecond),
 		kgo.FetchMaxWait(200*time.Millisecond))
+	if req.Protocol == "consumer" {
+		// KIP-848: the broker assigns, partitions move between members by
+		// revocation while their transactions run.
+		opts = append(opts, kgo.ServerSideBalancer(), kgo.Balancers(kgo.CooperativeStickyBalancer()))
+	}
 	s, err := kgo.NewGroupTransactSession(opts...)
 	if err != nil {
 		return nil, err
 	}
 	defer s.Close()
 	committed, aborted, records := 0, 0, 0
-	for ctx.Err() == nil {
-		pctx, pcancel := context.WithTimeout(ctx, 300*time.Millisecond)
+	for term.Err() == nil {
+		pctx, pcancel := context.WithTimeout(term, 300*time.Millisecond)
 		fs := s.PollRecords(pctx, t.Batch)
 		pcancel()
-		if fs.IsClientClosed() || ctx.Err() != nil {
+		if fs.IsClientClosed() || term.Err() != nil {
 			break
 		}
 		in := fs.Records()
 		if len(in) == 0 {
 			continue
 		}
-		if err := s.Begin(); err != nil {
-			return nil, fmt.Errorf("begin: %w", err)
-		}
-		var perr atomic.Value
-		for _, r := range in {
-			out := &kgo.Record{Topic: t.OutTopic, Key: r.Key, Value: append([]byte("out:"), r.Value...)}
-			s.Produce(ctx, out, func(_ *kgo.Record, err error) {
-				if err != nil {
-					perr.Store(err)
-				}
-			})
-		}
-		// "produced" once the records are in the broker's log (still
-		// uncommitted), so that a member killed after it always leaves an
-		// open transaction behind for the test to check.
-		if err := s.Client().Flush(ctx); err != nil && ctx.Err() == nil {
-			return nil, fmt.Errorf("flush: %w", err)
-		}
-		event(map[string]any{"ev": "produced", "n": len(in)})
-		time.Sleep(time.Duration(t.DelayMs) * time.Millisecond)
-		commit := kgo.TryCommit
-		if perr.Load() != nil {
-			commit = kgo.TryAbort
-		}
-		ok, err := s.End(ctx, commit)
+		ok, err := txnMemberOne(ctx, s, t, in)
 		if err != nil {
 			if ctx.Err() != nil {
 				break
 			}
-			return nil, fmt.Errorf("end transaction: %w", err)
+			return nil, err
 		}
 		if ok {
 			committed++
 			records += len(in)
-			event(map[string]any{"ev": "committed", "n": len(in)})
 		} else {
 			aborted++
-			event(map[string]any{"ev": "aborted", "n": len(in), "produce_error": fmt.Sprint(perr.Load())})
 		}
 	}
 	return map[string]any{"committed": committed, "aborted": aborted, "records": records}, nil
+}
+
+// txnMemberOne: one transaction of txnMember over the polled records `in`;
+// whether it committed.
+func txnMemberOne(ctx context.Context, s *kgo.GroupTransactSession, t *txnRequest, in []*kgo.Record) (bool, error) {
+	if err := s.Begin(); err != nil {
+		return false, fmt.Errorf("begin: %w", err)
+	}
+	var perr atomic.Value
+	for _, r := range in {
+		out := &kgo.Record{Topic: t.OutTopic, Key: r.Key, Value: append([]byte("out:"), r.Value...)}
+		s.Produce(ctx, out, func(_ *kgo.Record, err error) {
+			if err != nil {
+				perr.Store(err)
+			}
+		})
+	}
+	// "produced" once the records are in the broker's log (still
+	// uncommitted), so that a member killed after it always leaves an
+	// open transaction behind for the test to check.
+	if err := s.Client().Flush(ctx); err != nil {
+		return false, fmt.Errorf("flush: %w", err)
+	}
+	event(map[string]any{"ev": "produced", "n": len(in)})
+	time.Sleep(time.Duration(t.DelayMs) * time.Millisecond)
+	commit := kgo.TryCommit
+	if perr.Load() != nil {
+		commit = kgo.TryAbort
+	}
+	ok, err := s.End(ctx, commit)
+	if err != nil {
+		return false, fmt.Errorf("end transaction: %w (produce error: %v)", err, perr.Load())
+	}
+	if ok {
+		event(map[string]any{"ev": "committed", "n": len(in)})
+	} else {
+		event(map[string]any{"ev": "aborted", "n": len(in), "produce_error": fmt.Sprint(perr.Load())})
+	}
+	return ok, nil
 }
 
 // txnBench: Records records of Size bytes. "txn": PerTxn per transaction,

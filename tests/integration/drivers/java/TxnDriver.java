@@ -162,6 +162,7 @@ public class TxnDriver {
       case "lso": TxnScenarios.lso(this); break;
       case "offsets": TxnScenarios.offsets(this); break;
       case "hang": TxnScenarios.hang(this); break;
+      case "member": TxnScenarios.member(this); break;
       case "read": {
         String topic = req.get("topic").asText();
         out.set("read", read(tps(topic, req.get("partitions").asInt()), req.path("isolation").asText("read_committed"),

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.time.Duration;
 import java.util.*;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.*;
 import org.apache.kafka.clients.producer.*;
@@ -214,5 +215,91 @@ final class TxnScenarios {
     System.out.flush();
     Thread.sleep(Math.max(1, d.left()));
     Runtime.getRuntime().halt(3);  // not killed in time: exit without ending the transaction
+  }
+  static void event(String ev, int n, String error) throws Exception {
+    ObjectNode o = CompatDriver.M.createObjectNode().put("ev", ev).put("n", n);
+    if (error != null) o.put("produce_error", error);
+    System.out.println(CompatDriver.M.writeValueAsString(o));
+    System.out.flush();
+  }
+
+  /** Back to the group's committed offsets after an abort (the start where none). */
+  static void rewind(KafkaConsumer<byte[], byte[]> c, TxnDriver d) {
+    Set<TopicPartition> mine = c.assignment();
+    Map<TopicPartition, OffsetAndMetadata> committed = c.committed(mine, d.upTo(10000));
+    for (TopicPartition tp : mine) {
+      OffsetAndMetadata om = committed.get(tp);
+      if (om == null) c.seekToBeginning(List.of(tp));
+      else c.seek(tp, om);
+    }
+  }
+
+  /** One consume-transform-produce member of `group` (issue 55): a
+   *  read_committed consumer (`protocol` "consumer": KIP-848, else classic)
+   *  and a transactional producer copying each input value as "out:"+value,
+   *  one transaction per poll with sendOffsetsToTransaction, until SIGTERM
+   *  (the transaction under way ends, then the member leaves the group) or
+   *  timeout_ms. Prints {"ev": "committed"|"aborted", "n"} per transaction; a
+   *  transaction that fails is aborted and the member rewinds to the
+   *  committed offsets; an error the abort cannot recover from (a fenced
+   *  producer) ends the op with {"error": ...}. */
+  static void member(TxnDriver d) throws Exception {
+    String in = d.req.get("topic").asText(), out = d.req.get("out_topic").asText();
+    String group = d.req.get("group").asText();
+    int delayMs = d.req.path("delay_ms").asInt(100), maxPoll = d.req.path("batch").asInt(10);
+    AtomicBoolean stop = new AtomicBoolean();
+    Thread main = Thread.currentThread();
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      stop.set(true);
+      try {
+        main.join(20000);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }));
+    Properties cp = d.base.common();
+    cp.put("key.deserializer", org.apache.kafka.common.serialization.ByteArrayDeserializer.class.getName());
+    cp.put("value.deserializer", org.apache.kafka.common.serialization.ByteArrayDeserializer.class.getName());
+    cp.put("enable.auto.commit", "false");
+    cp.put("auto.offset.reset", "earliest");
+    cp.put("isolation.level", "read_committed");
+    cp.put("fetch.max.wait.ms", "200");
+    cp.put("max.poll.records", String.valueOf(maxPoll));
+    cp.put("group.id", group);
+    if ("consumer".equals(d.req.path("protocol").asText())) {
+      cp.put("group.protocol", "consumer");
+    } else {
+      cp.put("session.timeout.ms", "6000");
+      cp.put("heartbeat.interval.ms", "500");
+    }
+    int committed = 0, aborted = 0, records = 0;
+    try (KafkaProducer<byte[], byte[]> p = d.producer(d.req.get("txn_id").asText());
+         KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(cp)) {
+      p.initTransactions();
+      c.subscribe(List.of(in));
+      while (!stop.get() && d.left() > 0) {
+        List<ConsumerRecord<byte[], byte[]>> batch = new ArrayList<>();
+        for (ConsumerRecord<byte[], byte[]> r : c.poll(d.upTo(300))) batch.add(r);
+        if (batch.isEmpty()) continue;
+        p.beginTransaction();
+        try {
+          for (ConsumerRecord<byte[], byte[]> r : batch) {
+            p.send(new ProducerRecord<>(out, r.key(), ("out:" + new String(r.value())).getBytes()));
+          }
+          p.sendOffsetsToTransaction(next(batch), c.groupMetadata());
+          Thread.sleep(delayMs);
+          p.commitTransaction();
+          committed++;
+          records += batch.size();
+          event("committed", batch.size(), null);
+        } catch (org.apache.kafka.common.KafkaException e) {
+          p.abortTransaction();  // throws what no abort recovers from
+          rewind(c, d);
+          aborted++;
+          event("aborted", batch.size(), TxnDriver.chain(e));
+        }
+      }
+    }
+    d.out.put("committed", committed).put("aborted", aborted).put("records", records);
   }
 }
