@@ -325,7 +325,10 @@ def members_churn(client, broker, topic, protocol):
     print(f"{protocol}: {aborted} aborted transactions, {churned_at} of {n} records committed during the churn")
 
 
-@pytest.mark.parametrize("protocol", ["consumer", "classic"])
+# KIP-848 members (issue 55's scenario). The classic protocol runs the same
+# churn too (protocol="classic"); it is left out of the suite for CI time, as
+# the classic group's transactional paths are covered by the tests above.
+@pytest.mark.parametrize("protocol", ["consumer"])
 def test_franz_go_group_transact_members_churn(client, broker, topic, protocol):
     only_for(client, "franz_go")
     members_churn(client, broker, topic, protocol)
