@@ -66,7 +66,8 @@ void CreateDelegationTokenHandler::handle(ApiRequest& request, protocol::CreateD
   }
   auto* tokens = store(services_);
   if (!tokens) return refuse(ErrorCode::kDelegationTokenAuthDisabled);
-  auto made = tokens->create(owner.text(), requester.text(), std::move(renewers), body.max_lifetime_ms, wall_clock_ms());
+  auto made =
+      tokens->create(owner.text(), requester.text(), std::move(renewers), body.max_lifetime_ms, wall_clock_ms());
   if (!made) {
     resp.error_code = code(made.error());
     out.send(resp);
@@ -123,8 +124,8 @@ void ExpireDelegationTokenHandler::handle(ApiRequest& request, protocol::ExpireD
   auto* tokens = store(services_);
   Expected<int64_t, ErrorCode> expired = unexpected(ErrorCode::kDelegationTokenAuthDisabled);
   if (tokens)
-    expired = tokens->expire(bytes_text(body.hmac), request.context().principal, body.expiry_time_period_ms,
-                             wall_clock_ms());
+    expired =
+        tokens->expire(bytes_text(body.hmac), request.context().principal, body.expiry_time_period_ms, wall_clock_ms());
   if (expired) {
     resp.expiry_timestamp_ms = *expired;
   } else {
@@ -184,7 +185,8 @@ void DescribeDelegationTokenHandler::handle(ApiRequest& request, protocol::Descr
   for (const auto& t : tokens->tokens()) {
     if (body.owners) {
       bool named = false;
-      for (const auto& o : *body.owners) named = named || t.info.owner_or_renewer(o.principal_type + ":" + o.principal_name);
+      for (const auto& o : *body.owners)
+        named = named || t.info.owner_or_renewer(o.principal_type + ":" + o.principal_name);
       if (!named) continue;
     }
     const bool eligible =

@@ -30,7 +30,8 @@ TokenInfo read_token_record(std::string_view record) {
   t.owner = in.string();
   t.requester = in.string();
   const uint32_t renewers = in.uint32();
-  if (renewers > kMaxRenewers) throw std::runtime_error(fmt::format("token '{}' has {} renewers", t.token_id, renewers));
+  if (renewers > kMaxRenewers)
+    throw std::runtime_error(fmt::format("token '{}' has {} renewers", t.token_id, renewers));
   for (uint32_t i = 0; i < renewers; ++i) t.renewers.push_back(in.string());
   t.issue_ms = static_cast<int64_t>(in.uint64());
   t.max_ms = static_cast<int64_t>(in.uint64());
@@ -126,7 +127,8 @@ Expected<DelegationToken, ErrorCode> DelegationTokenStore::create(const std::str
   if (!enabled()) return unexpected(ErrorCode::kDelegationTokenAuthDisabled);
   const int64_t lifetime =
       max_lifetime_ms > 0 ? std::min(options_.max_lifetime_ms, max_lifetime_ms) : options_.max_lifetime_ms;
-  TokenInfo info{Uuid::random().to_string(), owner, requester, std::move(renewers), now_ms, saturating_plus(now_ms, lifetime), 0};
+  TokenInfo info{Uuid::random().to_string(),        owner, requester, std::move(renewers), now_ms,
+                 saturating_plus(now_ms, lifetime), 0};
   info.expiry_ms = std::min(info.max_ms, saturating_plus(now_ms, options_.expiry_time_ms));
   std::lock_guard write(write_mu_);
   Map next;

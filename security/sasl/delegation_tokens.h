@@ -62,7 +62,7 @@ struct DelegationTokenOptions {
 
 struct TokenInfo {
   std::string token_id;
-  std::string owner;      // principals as "Type:name"
+  std::string owner;  // principals as "Type:name"
   std::string requester;
   std::vector<std::string> renewers;
   int64_t issue_ms = 0;

@@ -13,8 +13,8 @@
 #include <chrono>
 #include <thread>
 
-#include "security/sasl/scram_server.h"
 #include "common/wall_clock.h"
+#include "security/sasl/scram_server.h"
 #include "tests/support/metadata_store.h"
 #include "tests/support/temp_dir.h"
 
@@ -37,7 +37,7 @@ TEST_CASE("delegation tokens: create as Kafka's controller computes it", "[sasl]
   CHECK(t->info.issue_ms == kNow);
   CHECK(t->info.max_ms == kNow + 7 * kDay);
   CHECK(t->info.expiry_ms == kNow + kDay);
-  CHECK(t->info.token_id.size() == 22);  // a Kafka Uuid in base64
+  CHECK(t->info.token_id.size() == 22);                                               // a Kafka Uuid in base64
   CHECK(t->hmac == scram_hmac(ScramMechanism::kSha512, "s3cret", t->info.token_id));  // HmacSHA512(secret, id)
   auto short_lived = store.create("User:alice", "User:alice", {}, 1000, kNow);
   REQUIRE(short_lived);
