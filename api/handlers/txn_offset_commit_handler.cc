@@ -7,6 +7,7 @@
 #include "api/handlers/committed_offsets.h"
 #include "common/wall_clock.h"
 #include "coordinator/group/group_coordinator.h"
+#include "coordinator/runtime/storage_errors.h"
 #include "coordinator/txn/txn_gates.h"
 #include "protocol/error_codes.h"
 
@@ -24,21 +25,9 @@ using protocol::TxnOffsetCommitResponse;
 // CONCURRENT_TRANSACTIONS and the coordinator errors through as they are.
 ErrorCode gate_error(ErrorCode e, int16_t version) {
   if (code(e) == 13) return ErrorCode::kCoordinatorLoadInProgress;  // NETWORK_EXCEPTION
-  switch (e) {
-    case ErrorCode::kProducerFenced:
-      return ErrorCode::kInvalidProducerEpoch;
-    case ErrorCode::kTransactionAbortable:
-      return version >= 4 ? e : ErrorCode::kInvalidTxnState;
-    case ErrorCode::kUnknownTopicOrPartition:
-    case ErrorCode::kNotEnoughReplicas:
-    case ErrorCode::kRequestTimedOut:
-      return ErrorCode::kCoordinatorNotAvailable;
-    case ErrorCode::kNotLeaderOrFollower:
-    case ErrorCode::kKafkaStorageError:
-      return ErrorCode::kNotCoordinator;
-    default:
-      return e;
-  }
+  if (e == ErrorCode::kProducerFenced) return ErrorCode::kInvalidProducerEpoch;
+  if (e == ErrorCode::kTransactionAbortable) return version >= 4 ? e : ErrorCode::kInvalidTxnState;
+  return coordinator_append_error(e).value_or(e);
 }
 
 // The request's offsets, resolved (names, or ids from v6), and the response

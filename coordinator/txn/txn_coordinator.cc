@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <memory>
 
+#include "coordinator/runtime/storage_errors.h"
 #include "coordinator/txn/txn_log.h"
 
 namespace skiff::txn {
@@ -14,21 +15,8 @@ namespace {
 
 // Kafka's TransactionStateManager.appendTransactionToLog error mapping.
 ErrorCode map_append_error(ErrorCode e) {
-  switch (e) {
-    case ErrorCode::kNone:
-    case ErrorCode::kCoordinatorNotAvailable:
-    case ErrorCode::kNotCoordinator:
-      return e;
-    case ErrorCode::kUnknownTopicOrPartition:
-    case ErrorCode::kNotEnoughReplicas:
-    case ErrorCode::kRequestTimedOut:
-      return ErrorCode::kCoordinatorNotAvailable;
-    case ErrorCode::kNotLeaderOrFollower:
-    case ErrorCode::kKafkaStorageError:
-      return ErrorCode::kNotCoordinator;
-    default:
-      return ErrorCode::kUnknownServerError;
-  }
+  if (e == ErrorCode::kNone || e == ErrorCode::kCoordinatorNotAvailable || e == ErrorCode::kNotCoordinator) return e;
+  return coordinator_append_error(e).value_or(ErrorCode::kUnknownServerError);
 }
 
 bool is_valid_producer_id(const TxnTransit& c, const ProducerIdAndEpoch& e) {
