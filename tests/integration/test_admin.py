@@ -173,6 +173,47 @@ def test_confluent_admin(client, broker):
         f.result(30)
 
 
+def test_confluent_admin_kerberos_broker_config(client, own_broker):
+    """librdkafka's AlterConfigs and IncrementalAlterConfigs on the BROKER
+    resource with sasl.kerberos.min.time.before.relogin, a GSSAPI key Skiff
+    stores without effect: Kafka 4.4 accepts it per broker and describes it
+    back (DYNAMIC_BROKER_CONFIG); at the cluster default it answers
+    INVALID_REQUEST "Cannot update these configs at default cluster level,
+    broker id must be specified: [sasl.kerberos.min.time.before.relogin]", and
+    for "abc" "Invalid value abc for configuration
+    sasl.kerberos.min.time.before.relogin: Not a number of type LONG"."""
+    only_for(client, "confluent_kafka")
+    from confluent_kafka import KafkaException
+    from confluent_kafka.admin import AdminClient, AlterConfigOpType, ConfigEntry, ConfigResource, ConfigSource
+    key = "sasl.kerberos.min.time.before.relogin"
+    a = AdminClient({"bootstrap.servers": own_broker.bootstrap})
+    node = ConfigResource(ConfigResource.Type.BROKER, "1")
+
+    def described() -> ConfigEntry:
+        return a.describe_configs([node])[node].result(30)[key]
+
+    assert described().value == "60000"
+    res = ConfigResource(ConfigResource.Type.BROKER, "1", set_config={key: "70000"})
+    a.alter_configs([res])[res].result(30)  # deprecated AlterConfigs: replaces the broker's values
+    got = described()
+    assert got.value == "70000" and got.source == ConfigSource.DYNAMIC_BROKER_CONFIG.value, got
+    res = ConfigResource(ConfigResource.Type.BROKER, "1", incremental_configs=[
+        ConfigEntry(key, "80000", incremental_operation=AlterConfigOpType.SET)])
+    a.incremental_alter_configs([res])[res].result(30)
+    assert described().value == "80000"
+    for resource_name, value, message in (
+            ("", "90000", f"Cannot update these configs at default cluster level, broker id must be specified: [{key}]"),
+            ("1", "abc", f"Invalid value abc for configuration {key}: Not a number of type LONG")):
+        res = ConfigResource(ConfigResource.Type.BROKER, resource_name, incremental_configs=[
+            ConfigEntry(key, value, incremental_operation=AlterConfigOpType.SET)])
+        with pytest.raises(KafkaException) as e:
+            a.incremental_alter_configs([res])[res].result(30)
+        assert message in str(e.value), e.value
+    assert described().value == "80000"
+    a = AdminClient({"bootstrap.servers": own_broker.restart()})
+    assert described().value == "80000"  # stored durably
+
+
 def test_confluent_idempotent_producer(client, broker):
     only_for(client, "confluent_kafka")
     from confluent_kafka import Producer
