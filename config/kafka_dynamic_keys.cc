@@ -130,7 +130,10 @@ void add_kafka_log_keys(std::vector<ConfigKeyDef>& d) {
   d.push_back(kafka_long_key("log.remote.copy.lag.ms", "0", -1, "Tiered storage: copy lag time."));
   d.push_back(kafka_stored(
       "log.roll.jitter.ms", ConfigType::kLong, "", "Broker default of segment.jitter.ms.",
-      [](const std::string& v) { kafka_integer(v, "LONG", INT64_MIN, INT64_MAX, INT64_MIN, INT64_MAX); }, "a LONG"));
+      [](const std::string& v) {
+        if (!trim(v).empty()) kafka_integer(v, "LONG", INT64_MIN, INT64_MAX, INT64_MIN, INT64_MAX);  // Kafka: null
+      },
+      "a LONG"));
   d.push_back(kafka_long_key("log.segment.delete.delay.ms", "60000", 0, "Broker default of file.delete.delay.ms."));
   d.push_back(kafka_int_key("min.insync.replicas", "1", 1, kIntMax, "Broker default of min.insync.replicas (one replica)."));
   d.push_back(kafka_bool_key("unclean.leader.election.enable", "false", "Broker default (one replica: never needed)."));
