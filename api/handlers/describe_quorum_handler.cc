@@ -66,7 +66,10 @@ void DescribeQuorumHandler::handle(ApiRequest& request, DescribeQuorumRequest& b
   resp.error_message = std::nullopt;
   DescribeQuorumResponse::TopicData td;
   td.topic_name = std::string(kMetadataTopic);
-  td.partitions.push_back(leader_partition(broker.node_id, Uuid::parse(broker.metadata_directory_id).value_or(Uuid{})));
+  // ReplicaDirectoryId is v2+ and not ignorable: zero below.
+  const Uuid directory_id =
+      request.api_version() >= 2 ? Uuid::parse(broker.metadata_directory_id).value_or(Uuid{}) : Uuid{};
+  td.partitions.push_back(leader_partition(broker.node_id, directory_id));
   resp.topics.push_back(std::move(td));
   if (request.api_version() >= 2) {  // Nodes is not ignorable
     DescribeQuorumResponse::Node node;

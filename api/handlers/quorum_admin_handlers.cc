@@ -26,9 +26,7 @@ constexpr std::string_view kQuorumClusterAuthMessage = "Cluster authorization fa
 
 // This node's voter key: its id and the directory.id of its first log dir
 // (Kafka's metadata.log.dir defaults to it).
-Uuid own_directory_id(const BrokerInfo& broker) {
-  return Uuid::parse(broker.metadata_directory_id).value_or(Uuid{});
-}
+Uuid own_directory_id(const BrokerInfo& broker) { return Uuid::parse(broker.metadata_directory_id).value_or(Uuid{}); }
 
 std::string voter_set_text(const BrokerInfo& broker) {
   return "[" + replica_key_text(broker.node_id, own_directory_id(broker)) + "]";
@@ -67,9 +65,9 @@ uint32_t java_map_capacity(size_t n) {
 }
 
 template <typename Body>
-void fill_error(Body& resp, ErrorCode error, std::optional<std::string> message) {
+void fill_error(Body& resp, ErrorCode error, const std::optional<std::string>& message) {
   resp.error_code = code(error);
-  resp.error_message = std::move(message);
+  resp.error_message = message;
 }
 
 }  // namespace
@@ -111,32 +109,35 @@ void AddRaftVoterHandler::handle(ApiRequest& request, AddRaftVoterRequest& body,
   AddRaftVoterResponse resp;
   const std::string listener = default_controller_listener(broker);
   bool has_listener = false;
-  for (const auto& l : body.listeners) has_listener = has_listener || listener_upper(l.name) == listener_upper(listener);
+  for (const auto& l : body.listeners)
+    has_listener = has_listener || listener_upper(l.name) == listener_upper(listener);
   if (auto why = cluster_id_error(body.cluster_id, broker)) {
     fill_error(resp, ErrorCode::kInconsistentClusterId, *why);
   } else if (body.voter_id < 0 || body.voter_directory_id.is_zero()) {
     fill_error(resp, ErrorCode::kInvalidRequest, "Add voter request didn't include a valid voter");
   } else if (!has_listener) {
-    fill_error(resp, ErrorCode::kInvalidRequest,
-         fmt::format("Add voter request didn't include the endpoint ({}) for the default listener ListenerName({})",
-                     add_voter_endpoints_text(body), listener_upper(listener)));
+    fill_error(
+        resp, ErrorCode::kInvalidRequest,
+        fmt::format("Add voter request didn't include the endpoint ({}) for the default listener ListenerName({})",
+                    add_voter_endpoints_text(body), listener_upper(listener)));
   } else if (body.voter_id == broker.node_id) {
     fill_error(resp, ErrorCode::kDuplicateVoter,
-         fmt::format("The voter id for {} is already part of the set of voters {}.",
-                     replica_key_text(body.voter_id, body.voter_directory_id), voter_set_text(broker)));
+               fmt::format("The voter id for {} is already part of the set of voters {}.",
+                           replica_key_text(body.voter_id, body.voter_directory_id), voter_set_text(broker)));
   } else {
     // Kafka's leader asks the new voter's endpoint for ApiVersions first; no
     // Kafka controller can follow Skiff, so it is answered as when none answers.
     fill_error(resp, ErrorCode::kRequestTimedOut,
-         "Aborted add voter operation for since API_VERSIONS returned an error BROKER_NOT_AVAILABLE");
+               "Aborted add voter operation for since API_VERSIONS returned an error BROKER_NOT_AVAILABLE");
   }
   out.send(resp);
 }
 
 AddRaftVoterResponse AddRaftVoterHandler::error_response(const AddRaftVoterRequest&, ErrorCode error) {
   AddRaftVoterResponse resp;  // AddRaftVoterRequest.getErrorResponse: the error's own message
-  fill_error(resp, error, error == ErrorCode::kClusterAuthorizationFailed ? std::optional<std::string>(kQuorumClusterAuthMessage)
-                                                                    : std::nullopt);
+  fill_error(resp, error,
+             error == ErrorCode::kClusterAuthorizationFailed ? std::optional<std::string>(kQuorumClusterAuthMessage)
+                                                             : std::nullopt);
   return resp;
 }
 
@@ -155,16 +156,17 @@ void RemoveRaftVoterHandler::handle(ApiRequest& request, RemoveRaftVoterRequest&
     fill_error(resp, ErrorCode::kInvalidRequest, "Remove voter request didn't include a valid voter");
   } else {
     fill_error(resp, ErrorCode::kVoterNotFound,
-         fmt::format("Cannot remove voter {} from the set of voters {}",
-                     replica_key_text(body.voter_id, body.voter_directory_id), voter_set_text(broker)));
+               fmt::format("Cannot remove voter {} from the set of voters {}",
+                           replica_key_text(body.voter_id, body.voter_directory_id), voter_set_text(broker)));
   }
   out.send(resp);
 }
 
 RemoveRaftVoterResponse RemoveRaftVoterHandler::error_response(const RemoveRaftVoterRequest&, ErrorCode error) {
   RemoveRaftVoterResponse resp;
-  fill_error(resp, error, error == ErrorCode::kClusterAuthorizationFailed ? std::optional<std::string>(kQuorumClusterAuthMessage)
-                                                                    : std::nullopt);
+  fill_error(resp, error,
+             error == ErrorCode::kClusterAuthorizationFailed ? std::optional<std::string>(kQuorumClusterAuthMessage)
+                                                             : std::nullopt);
   return resp;
 }
 
@@ -180,14 +182,15 @@ void UnregisterBrokerHandler::handle(ApiRequest& request, UnregisterBrokerReques
     fill_error(resp, ErrorCode::kNone, std::nullopt);
   else
     fill_error(resp, ErrorCode::kBrokerIdNotRegistered,
-         fmt::format("Broker ID {} is not currently registered", body.broker_id));
+               fmt::format("Broker ID {} is not currently registered", body.broker_id));
   out.send(resp);
 }
 
 UnregisterBrokerResponse UnregisterBrokerHandler::error_response(const UnregisterBrokerRequest&, ErrorCode error) {
   UnregisterBrokerResponse resp;
-  fill_error(resp, error, error == ErrorCode::kClusterAuthorizationFailed ? std::optional<std::string>(kQuorumClusterAuthMessage)
-                                                                    : std::nullopt);
+  fill_error(resp, error,
+             error == ErrorCode::kClusterAuthorizationFailed ? std::optional<std::string>(kQuorumClusterAuthMessage)
+                                                             : std::nullopt);
   return resp;
 }
 
@@ -203,15 +206,16 @@ void UnregisterControllerHandler::handle(ApiRequest& request, UnregisterControll
     fill_error(resp, ErrorCode::kInvalidRequest, "Controller cannot unregister itself while it is active.");
   else
     fill_error(resp, ErrorCode::kControllerIdNotRegistered,
-         fmt::format("Controller ID {} is not currently registered.", body.controller_id));
+               fmt::format("Controller ID {} is not currently registered.", body.controller_id));
   out.send(resp);
 }
 
 UnregisterControllerResponse UnregisterControllerHandler::error_response(const UnregisterControllerRequest&,
                                                                          ErrorCode error) {
   UnregisterControllerResponse resp;
-  fill_error(resp, error, error == ErrorCode::kClusterAuthorizationFailed ? std::optional<std::string>(kQuorumClusterAuthMessage)
-                                                                    : std::nullopt);
+  fill_error(resp, error,
+             error == ErrorCode::kClusterAuthorizationFailed ? std::optional<std::string>(kQuorumClusterAuthMessage)
+                                                             : std::nullopt);
   return resp;
 }
 
