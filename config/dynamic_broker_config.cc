@@ -90,7 +90,7 @@ std::optional<DynamicError> check_dynamic_keys(const std::map<std::string, std::
   }
   if (auto e = refuse_keys("Cannot update these configs dynamically", refused)) return e;
   return refuse_keys("These security configs can be dynamically updated only per-listener using the listener prefix",
-                unprefixed);
+                     unprefixed);
 }
 
 std::optional<DynamicError> check_scope(const std::map<std::string, std::string>& values, DynamicScope scope) {

@@ -25,7 +25,8 @@
 namespace skiff::config {
 namespace {
 
-constexpr std::string_view kNoEffectDoc = " Skiff accepts, stores and describes it as a dynamic broker config; it has no effect.";
+constexpr std::string_view kNoEffectDoc =
+    " Skiff accepts, stores and describes it as a dynamic broker config; it has no effect.";
 
 // Kafka's ConfigDef.parseType of a LONG/INT/SHORT, then Range.ensureValid.
 int64_t kafka_integer(const std::string& value, const char* type, int64_t type_lo, int64_t type_hi, int64_t lo,
@@ -52,9 +53,13 @@ double kafka_double(const std::string& value, double lo, double hi) {
 }
 
 ConfigKeyDef kafka_stored(std::string name, ConfigType type, std::string def, std::string doc,
-                    std::function<void(const std::string&)> check, std::string allowed) {
-  ConfigKeyDef d{std::move(name), type, std::move(def), std::move(doc) + std::string(kNoEffectDoc),
-                 [check = std::move(check)](BrokerConfig&, const std::string& v) { check(v); }, std::move(allowed)};
+                          std::function<void(const std::string&)> check, std::string allowed) {
+  ConfigKeyDef d{std::move(name),
+                 type,
+                 std::move(def),
+                 std::move(doc) + std::string(kNoEffectDoc),
+                 [check = std::move(check)](BrokerConfig&, const std::string& v) { check(v); },
+                 std::move(allowed)};
   d.dynamic = true;
   d.no_effect = true;
   return d;
@@ -98,7 +103,8 @@ ConfigKeyDef kafka_bool_key(std::string name, std::string def, std::string doc) 
 
 // STRING, LIST, CLASS (Skiff loads no Java class: any name) and PASSWORD.
 ConfigKeyDef kafka_text_key(std::string name, ConfigType type, std::string def, std::string doc) {
-  return kafka_stored(std::move(name), type, std::move(def), std::move(doc), [](const std::string&) {}, "any");
+  return kafka_stored(
+      std::move(name), type, std::move(def), std::move(doc), [](const std::string&) {}, "any");
 }
 
 void add_kafka_log_keys(std::vector<ConfigKeyDef>& d) {
@@ -119,13 +125,14 @@ void add_kafka_log_keys(std::vector<ConfigKeyDef>& d) {
       "[1,...,9] or -1"));
   d.push_back(kafka_int_key("compression.lz4.level", "9", 1, 17, "Broker default of compression.lz4.level."));
   d.push_back(kafka_int_key("compression.zstd.level", "3", -131072, 22, "Broker default of compression.zstd.level."));
-  d.push_back(kafka_double_key("log.cleaner.min.cleanable.ratio", "0.5", 0, 1, "Broker default of min.cleanable.dirty.ratio."));
+  d.push_back(
+      kafka_double_key("log.cleaner.min.cleanable.ratio", "0.5", 0, 1, "Broker default of min.cleanable.dirty.ratio."));
   d.push_back(kafka_long_key("log.local.retention.bytes", "-2", -2, "Tiered storage: local retention bytes."));
   d.push_back(kafka_long_key("log.local.retention.ms", "-2", -2, "Tiered storage: local retention time."));
   d.push_back(kafka_long_key("log.message.timestamp.after.max.ms", "3600000", 0,
-                       "Broker default of message.timestamp.after.max.ms."));
+                             "Broker default of message.timestamp.after.max.ms."));
   d.push_back(kafka_long_key("log.message.timestamp.before.max.ms", std::to_string(kLongMax), 0,
-                       "Broker default of message.timestamp.before.max.ms."));
+                             "Broker default of message.timestamp.before.max.ms."));
   d.push_back(kafka_long_key("log.remote.copy.lag.bytes", "-1", -1, "Tiered storage: copy lag bytes."));
   d.push_back(kafka_long_key("log.remote.copy.lag.ms", "0", -1, "Tiered storage: copy lag time."));
   d.push_back(kafka_stored(
@@ -135,10 +142,11 @@ void add_kafka_log_keys(std::vector<ConfigKeyDef>& d) {
       },
       "a LONG"));
   d.push_back(kafka_long_key("log.segment.delete.delay.ms", "60000", 0, "Broker default of file.delete.delay.ms."));
-  d.push_back(kafka_int_key("min.insync.replicas", "1", 1, kIntMax, "Broker default of min.insync.replicas (one replica)."));
+  d.push_back(
+      kafka_int_key("min.insync.replicas", "1", 1, kIntMax, "Broker default of min.insync.replicas (one replica)."));
   d.push_back(kafka_bool_key("unclean.leader.election.enable", "false", "Broker default (one replica: never needed)."));
   d.push_back(kafka_int_key("max.decompressed.message.bytes", "2147483639", 1, 2147483639,
-                      "Largest decompressed record batch Kafka validates."));
+                            "Largest decompressed record batch Kafka validates."));
   d.push_back(kafka_text_key("cordoned.log.dirs", ConfigType::kList, "", "Log dirs where no new partition is placed."));
 }
 
@@ -148,29 +156,35 @@ void add_kafka_thread_keys(std::vector<ConfigKeyDef>& d) {
   d.push_back(kafka_int_key("num.replica.fetchers", "1", 1, kIntMax, "Replica fetcher threads (one node: none)."));
   d.push_back(kafka_bool_key("follower.fetch.last.tiered.offset.enable", "false", "Tiered storage followers."));
   d.push_back(kafka_int_key("remote.fetch.max.wait.ms", "500", 1, kIntMax, "Tiered storage fetch wait."));
-  d.push_back(kafka_long_key("remote.list.offsets.request.timeout.ms", "30000", 1, "Tiered storage ListOffsets timeout."));
-  d.push_back(kafka_long_key("remote.log.index.file.cache.total.size.bytes", "1073741824", 1, "Tiered storage index cache."));
+  d.push_back(
+      kafka_long_key("remote.list.offsets.request.timeout.ms", "30000", 1, "Tiered storage ListOffsets timeout."));
+  d.push_back(
+      kafka_long_key("remote.log.index.file.cache.total.size.bytes", "1073741824", 1, "Tiered storage index cache."));
   d.push_back(kafka_int_key("remote.log.manager.copier.thread.pool.size", "10", 1, kIntMax, "Tiered storage copiers."));
   d.push_back(kafka_long_key("remote.log.manager.copy.max.bytes.per.second", std::to_string(kLongMax), 1,
-                       "Tiered storage copy quota."));
-  d.push_back(kafka_int_key("remote.log.manager.expiration.thread.pool.size", "10", 1, kIntMax, "Tiered storage expiry."));
+                             "Tiered storage copy quota."));
+  d.push_back(
+      kafka_int_key("remote.log.manager.expiration.thread.pool.size", "10", 1, kIntMax, "Tiered storage expiry."));
   d.push_back(kafka_long_key("remote.log.manager.fetch.max.bytes.per.second", std::to_string(kLongMax), 1,
-                       "Tiered storage fetch quota."));
-  d.push_back(kafka_int_key("remote.log.manager.follower.thread.pool.size", "2", 1, kIntMax, "Tiered storage followers."));
+                             "Tiered storage fetch quota."));
+  d.push_back(
+      kafka_int_key("remote.log.manager.follower.thread.pool.size", "2", 1, kIntMax, "Tiered storage followers."));
   d.push_back(kafka_int_key("remote.log.reader.threads", "10", 1, kIntMax, "Tiered storage readers."));
   d.push_back(kafka_int_key("max.connection.creation.rate", std::to_string(kIntMax), 0, kIntMax,
-                      "Connections accepted per second (broker-wide or per listener)."));
+                            "Connections accepted per second (broker-wide or per listener)."));
   d.push_back(kafka_int_key("producer.id.expiration.ms", "86400000", 1, kIntMax, "Idle producer id expiry."));
   d.push_back(kafka_bool_key("transaction.partition.verification.enable", "true", "KIP-890 partition verification."));
-  d.push_back(kafka_int_key("group.consumer.assignment.interval.ms", "1000", 0, kIntMax, "KIP-848 assignment batching."));
+  d.push_back(
+      kafka_int_key("group.consumer.assignment.interval.ms", "1000", 0, kIntMax, "KIP-848 assignment batching."));
   d.push_back(kafka_bool_key("group.consumer.assignor.offload.enable", "true", "KIP-848 assignor offload."));
   d.push_back(kafka_int_key("group.coordinator.cached.buffer.max.bytes", "1048588", 524288, kIntMax,
-                      "Group coordinator write buffer cache."));
+                            "Group coordinator write buffer cache."));
   d.push_back(kafka_bool_key("group.share.assignor.offload.enable", "true", "Share group assignor offload."));
-  d.push_back(kafka_int_key("group.streams.assignment.interval.ms", "1000", 0, kIntMax, "Streams groups (not served)."));
+  d.push_back(
+      kafka_int_key("group.streams.assignment.interval.ms", "1000", 0, kIntMax, "Streams groups (not served)."));
   d.push_back(kafka_bool_key("group.streams.assignor.offload.enable", "true", "Streams groups (not served)."));
   d.push_back(kafka_text_key("metric.reporters", ConfigType::kList, "org.apache.kafka.common.metrics.JmxReporter",
-                       "Kafka's Java metric reporter classes (Skiff's metrics: /metrics)."));
+                             "Kafka's Java metric reporter classes (Skiff's metrics: /metrics)."));
   d.push_back(kafka_text_key("config.providers", ConfigType::kList, "", "Kafka's Java config provider classes."));
 }
 
@@ -178,66 +192,71 @@ void add_kafka_thread_keys(std::vector<ConfigKeyDef>& d) {
 // login refresh of Java's login modules, and Java security classes.
 void add_kafka_listener_keys(std::vector<ConfigKeyDef>& d) {
   d.push_back(kafka_text_key("sasl.jaas.config", ConfigType::kPassword, "",
-                       "A JAAS login context without a mechanism prefix (Skiff reads "
-                       "listener.name.<l>.<mechanism>.sasl.jaas.config)."));
+                             "A JAAS login context without a mechanism prefix (Skiff reads "
+                             "listener.name.<l>.<mechanism>.sasl.jaas.config)."));
   d.push_back(kafka_text_key("sasl.kerberos.kinit.cmd", ConfigType::kString, "/usr/bin/kinit", "GSSAPI: kinit path."));
   d.push_back(kafka_long_key("sasl.kerberos.min.time.before.relogin", "60000", INT64_MIN,
-                       "GSSAPI: login thread sleep time between refresh attempts."));
+                             "GSSAPI: login thread sleep time between refresh attempts."));
   d.push_back(kafka_text_key("sasl.kerberos.principal.to.local.rules", ConfigType::kList, "DEFAULT",
-                       "GSSAPI: principal name mapping rules."));
+                             "GSSAPI: principal name mapping rules."));
   d.push_back(kafka_text_key("sasl.kerberos.service.name", ConfigType::kString, "", "GSSAPI: Kerberos service name."));
-  d.push_back(kafka_double_key("sasl.kerberos.ticket.renew.jitter", "0.05", -HUGE_VAL, HUGE_VAL, "GSSAPI: renew jitter."));
+  d.push_back(
+      kafka_double_key("sasl.kerberos.ticket.renew.jitter", "0.05", -HUGE_VAL, HUGE_VAL, "GSSAPI: renew jitter."));
   d.push_back(kafka_double_key("sasl.kerberos.ticket.renew.window.factor", "0.8", -HUGE_VAL, HUGE_VAL,
-                         "GSSAPI: renew window factor."));
+                               "GSSAPI: renew window factor."));
   d.push_back(kafka_short_key("sasl.login.refresh.buffer.seconds", "300", "Java login refresh buffer."));
   d.push_back(kafka_short_key("sasl.login.refresh.min.period.seconds", "60", "Java login refresh minimum period."));
-  d.push_back(kafka_double_key("sasl.login.refresh.window.factor", "0.8", -HUGE_VAL, HUGE_VAL, "Java login refresh window."));
-  d.push_back(kafka_double_key("sasl.login.refresh.window.jitter", "0.05", -HUGE_VAL, HUGE_VAL, "Java login refresh jitter."));
+  d.push_back(
+      kafka_double_key("sasl.login.refresh.window.factor", "0.8", -HUGE_VAL, HUGE_VAL, "Java login refresh window."));
+  d.push_back(
+      kafka_double_key("sasl.login.refresh.window.jitter", "0.05", -HUGE_VAL, HUGE_VAL, "Java login refresh jitter."));
   d.push_back(kafka_text_key("principal.builder.class", ConfigType::kString,
-                       "org.apache.kafka.common.security.authenticator.DefaultKafkaPrincipalBuilder",
-                       "Kafka's Java principal builder class."));
+                             "org.apache.kafka.common.security.authenticator.DefaultKafkaPrincipalBuilder",
+                             "Kafka's Java principal builder class."));
   d.push_back(kafka_text_key("ssl.engine.factory.class", ConfigType::kString, "", "Kafka's Java SSL engine factory."));
-  d.push_back(kafka_text_key("ssl.keymanager.algorithm", ConfigType::kString, "SunX509", "Java key manager algorithm."));
+  d.push_back(
+      kafka_text_key("ssl.keymanager.algorithm", ConfigType::kString, "SunX509", "Java key manager algorithm."));
   d.push_back(kafka_text_key("ssl.provider", ConfigType::kString, "", "Java security provider."));
   d.push_back(kafka_text_key("ssl.secure.random.implementation", ConfigType::kString, "", "Java SecureRandom."));
-  d.push_back(kafka_text_key("ssl.trustmanager.algorithm", ConfigType::kString, "PKIX", "Java trust manager algorithm."));
+  d.push_back(
+      kafka_text_key("ssl.trustmanager.algorithm", ConfigType::kString, "PKIX", "Java trust manager algorithm."));
 }
 
 // Kafka dynamic keys Skiff defines (and validates with its own parser) but
 // applies only at startup, or not at all: dynamic, with no effect.
 constexpr std::string_view kKafkaStoredOnly[] = {"listeners",
-                                            "listener.security.protocol.map",
-                                            "sasl.enabled.mechanisms",
-                                            "sasl.mechanism.inter.broker.protocol",
-                                            "ssl.cipher.suites",
-                                            "ssl.client.auth",
-                                            "ssl.enabled.protocols",
-                                            "ssl.endpoint.identification.algorithm",
-                                            "ssl.key.password",
-                                            "ssl.keystore.certificate.chain",
-                                            "ssl.keystore.key",
-                                            "ssl.keystore.location",
-                                            "ssl.keystore.password",
-                                            "ssl.keystore.type",
-                                            "ssl.protocol",
-                                            "ssl.truststore.certificates",
-                                            "ssl.truststore.location",
-                                            "ssl.truststore.password",
-                                            "ssl.truststore.type",
-                                            "log.cleaner.backoff.ms",
-                                            "log.cleaner.dedupe.buffer.size",
-                                            "log.cleaner.delete.retention.ms",
-                                            "log.cleaner.io.buffer.load.factor",
-                                            "log.cleaner.io.buffer.size",
-                                            "log.cleaner.io.max.bytes.per.second",
-                                            "log.cleaner.max.compaction.lag.ms",
-                                            "log.cleaner.min.compaction.lag.ms",
-                                            "log.cleaner.threads",
-                                            "log.cleanup.policy",
-                                            "errors.deadletterqueue.auto.create.topics.enable",
-                                            "errors.deadletterqueue.topic.name.prefix",
-                                            "group.share.assignment.interval.ms",
-                                            "share.coordinator.cached.buffer.max.bytes"};
+                                                 "listener.security.protocol.map",
+                                                 "sasl.enabled.mechanisms",
+                                                 "sasl.mechanism.inter.broker.protocol",
+                                                 "ssl.cipher.suites",
+                                                 "ssl.client.auth",
+                                                 "ssl.enabled.protocols",
+                                                 "ssl.endpoint.identification.algorithm",
+                                                 "ssl.key.password",
+                                                 "ssl.keystore.certificate.chain",
+                                                 "ssl.keystore.key",
+                                                 "ssl.keystore.location",
+                                                 "ssl.keystore.password",
+                                                 "ssl.keystore.type",
+                                                 "ssl.protocol",
+                                                 "ssl.truststore.certificates",
+                                                 "ssl.truststore.location",
+                                                 "ssl.truststore.password",
+                                                 "ssl.truststore.type",
+                                                 "log.cleaner.backoff.ms",
+                                                 "log.cleaner.dedupe.buffer.size",
+                                                 "log.cleaner.delete.retention.ms",
+                                                 "log.cleaner.io.buffer.load.factor",
+                                                 "log.cleaner.io.buffer.size",
+                                                 "log.cleaner.io.max.bytes.per.second",
+                                                 "log.cleaner.max.compaction.lag.ms",
+                                                 "log.cleaner.min.compaction.lag.ms",
+                                                 "log.cleaner.threads",
+                                                 "log.cleanup.policy",
+                                                 "errors.deadletterqueue.auto.create.topics.enable",
+                                                 "errors.deadletterqueue.topic.name.prefix",
+                                                 "group.share.assignment.interval.ms",
+                                                 "share.coordinator.cached.buffer.max.bytes"};
 
 }  // namespace
 
@@ -265,13 +284,23 @@ bool per_broker_only(std::string_view key) {
     const auto dot = key.find('.', kPrefix.size());
     return dot == std::string_view::npos || !cluster_level.count(key.substr(dot + 1));
   }
-  static const std::set<std::string, std::less<>> per_broker = {
-      "cordoned.log.dirs", "listeners", "listener.security.protocol.map", "principal.builder.class",
-      "sasl.mechanism.inter.broker.protocol", "sasl.jaas.config", "sasl.enabled.mechanisms",
-      "sasl.kerberos.service.name", "sasl.kerberos.kinit.cmd", "sasl.kerberos.ticket.renew.window.factor",
-      "sasl.kerberos.ticket.renew.jitter", "sasl.kerberos.min.time.before.relogin",
-      "sasl.kerberos.principal.to.local.rules", "sasl.login.refresh.window.factor", "sasl.login.refresh.window.jitter",
-      "sasl.login.refresh.min.period.seconds", "sasl.login.refresh.buffer.seconds"};
+  static const std::set<std::string, std::less<>> per_broker = {"cordoned.log.dirs",
+                                                                "listeners",
+                                                                "listener.security.protocol.map",
+                                                                "principal.builder.class",
+                                                                "sasl.mechanism.inter.broker.protocol",
+                                                                "sasl.jaas.config",
+                                                                "sasl.enabled.mechanisms",
+                                                                "sasl.kerberos.service.name",
+                                                                "sasl.kerberos.kinit.cmd",
+                                                                "sasl.kerberos.ticket.renew.window.factor",
+                                                                "sasl.kerberos.ticket.renew.jitter",
+                                                                "sasl.kerberos.min.time.before.relogin",
+                                                                "sasl.kerberos.principal.to.local.rules",
+                                                                "sasl.login.refresh.window.factor",
+                                                                "sasl.login.refresh.window.jitter",
+                                                                "sasl.login.refresh.min.period.seconds",
+                                                                "sasl.login.refresh.buffer.seconds"};
   return per_broker.count(key) > 0 || key.substr(0, 4) == "ssl.";
 }
 
@@ -279,8 +308,8 @@ bool per_broker_only(std::string_view key) {
 // as listener.name.<l>.<key>.
 bool listener_prefix_only(std::string_view key) {
   static const std::set<std::string, std::less<>> keys = {
-      "ssl.keystore.type",   "ssl.keystore.location",   "ssl.keystore.password",       "ssl.key.password",
-      "ssl.keystore.key",    "ssl.keystore.certificate.chain", "ssl.truststore.type", "ssl.truststore.location",
+      "ssl.keystore.type",       "ssl.keystore.location",          "ssl.keystore.password", "ssl.key.password",
+      "ssl.keystore.key",        "ssl.keystore.certificate.chain", "ssl.truststore.type",   "ssl.truststore.location",
       "ssl.truststore.password", "ssl.truststore.certificates"};
   return keys.count(key) > 0;
 }

@@ -249,8 +249,8 @@ TEST_CASE("Kafka 4.4's dynamic keys Skiff lacks: accepted per broker, described 
     auto* l = test::find_config(b.configs, per_listener);
     REQUIRE(l);
     CHECK(l->value == "1234");
-    CHECK(synonyms(*l) == std::vector<std::string>{"2:" + per_listener + "=1234", "2:" + key + "=70000",
-                                                   "5:" + key + "=60000"});
+    CHECK(synonyms(*l) ==
+          std::vector<std::string>{"2:" + per_listener + "=1234", "2:" + key + "=70000", "5:" + key + "=60000"});
   };
   check();
   h.restart();

@@ -24,7 +24,8 @@ constexpr int16_t kInvalidRequest = 42, kClusterAuthorizationFailed = 31, kReque
 
 const Uuid kOtherDir = *Uuid::parse("Ca7nk3kzQ9WGxCDvNDIJ5g");
 
-AddRaftVoterRequest add_voter_request(int32_t id, Uuid dir, std::vector<std::tuple<std::string, std::string, uint16_t>> ls) {
+AddRaftVoterRequest add_voter_request(int32_t id, Uuid dir,
+                                      std::vector<std::tuple<std::string, std::string, uint16_t>> ls) {
   AddRaftVoterRequest req;
   req.cluster_id = std::nullopt;
   req.timeout_ms = 30000;
@@ -62,17 +63,20 @@ TEST_CASE("AddRaftVoter: Kafka 4.4's one-voter answers, in its order", "[api][qu
     INFO("version " << v);
     auto dup = h.call<AddRaftVoterResponse>(add_voter_request(1, kOtherDir, controller), v);
     CHECK(dup.error_code == kDuplicateVoter);
-    CHECK(dup.error_message == "The voter id for ReplicaKey(id=1, directoryId=Ca7nk3kzQ9WGxCDvNDIJ5g) is already part "
-                               "of the set of voters " +
-                                   own_voter_set(h) + ".");
+    CHECK(dup.error_message ==
+          "The voter id for ReplicaKey(id=1, directoryId=Ca7nk3kzQ9WGxCDvNDIJ5g) is already part "
+          "of the set of voters " +
+              own_voter_set(h) + ".");
     auto fresh = h.call<AddRaftVoterResponse>(add_voter_request(2, kOtherDir, controller), v);
     CHECK(fresh.error_code == kRequestTimedOut);
-    CHECK(fresh.error_message == "Aborted add voter operation for since API_VERSIONS returned an error BROKER_NOT_AVAILABLE");
+    CHECK(fresh.error_message ==
+          "Aborted add voter operation for since API_VERSIONS returned an error BROKER_NOT_AVAILABLE");
   }
   auto zero = h.call<AddRaftVoterResponse>(add_voter_request(2, Uuid{}, controller), 1);
   CHECK(zero.error_code == kInvalidRequest);
   CHECK(zero.error_message == "Add voter request didn't include a valid voter");
-  auto no_listener = h.call<AddRaftVoterResponse>(add_voter_request(2, kOtherDir, {{"PLAINTEXT", "localhost", 9999}}), 1);
+  auto no_listener =
+      h.call<AddRaftVoterResponse>(add_voter_request(2, kOtherDir, {{"PLAINTEXT", "localhost", 9999}}), 1);
   CHECK(no_listener.error_code == kInvalidRequest);
   CHECK(no_listener.error_message ==
         "Add voter request didn't include the endpoint (Endpoints(endpoints={ListenerName(PLAINTEXT)=localhost/"
@@ -88,8 +92,9 @@ TEST_CASE("AddRaftVoter: Kafka 4.4's one-voter answers, in its order", "[api][qu
 TEST_CASE("AddRaftVoter: the endpoints in the order of Kafka's HashMap", "[api][quorum]") {
   // Kafka 4.4: {ListenerName(SSL)=h/<unresolved>:1, ListenerName(PLAINTEXT)=localhost/<unresolved>:9999}
   auto req = add_voter_request(2, kOtherDir, {{"PLAINTEXT", "localhost", 9999}, {"SSL", "h", 1}});
-  CHECK(api::add_voter_endpoints_text(req) ==
-        "Endpoints(endpoints={ListenerName(SSL)=h/<unresolved>:1, ListenerName(PLAINTEXT)=localhost/<unresolved>:9999})");
+  CHECK(
+      api::add_voter_endpoints_text(req) ==
+      "Endpoints(endpoints={ListenerName(SSL)=h/<unresolved>:1, ListenerName(PLAINTEXT)=localhost/<unresolved>:9999})");
   CHECK(api::replica_key_text(3, Uuid{}) == "ReplicaKey(id=3, directoryId=<undefined>)");
 }
 
@@ -134,13 +139,14 @@ TEST_CASE("UnregisterBroker and UnregisterController: Kafka 4.4's answers", "[ap
 }
 
 TEST_CASE("the quorum admin APIs need ALTER on the cluster", "[api][quorum][acl]") {
-  test::ApiHarness h({"authorizer.class.name=org.apache.kafka.metadata.authorizer.StandardAuthorizer",
-                      "super.users=User:admin"});
+  test::ApiHarness h(
+      {"authorizer.class.name=org.apache.kafka.metadata.authorizer.StandardAuthorizer", "super.users=User:admin"});
   h.set_principal("User:a");
   auto add = h.call<AddRaftVoterResponse>(add_voter_request(1, kOtherDir, {{"CONTROLLER", "h", 1}}), 1);
   CHECK(add.error_code == kClusterAuthorizationFailed);
   CHECK(add.error_message == "Cluster authorization failed.");
-  CHECK(h.call<RemoveRaftVoterResponse>(remove_voter_request(1, kOtherDir), 0).error_code == kClusterAuthorizationFailed);
+  CHECK(h.call<RemoveRaftVoterResponse>(remove_voter_request(1, kOtherDir), 0).error_code ==
+        kClusterAuthorizationFailed);
   UnregisterBrokerRequest ub;
   ub.broker_id = 1;
   CHECK(h.call<UnregisterBrokerResponse>(ub, 0).error_code == kClusterAuthorizationFailed);
