@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <algorithm>
+#include <iterator>
 #include <stdexcept>
 
 #include "config/config_def.h"
@@ -29,8 +31,12 @@ std::optional<DynamicError> apply_layer(BrokerConfig& cfg, const std::map<std::s
                                         ConfigSource source) {
   for (const auto& [key, value] : layer) {
     const auto* def = dynamic_key_def(key);
-    if (!def)
+    if (!def && !custom_dynamic_key(key))
       return DynamicError{DynamicError::kInvalidRequest, "Cannot update these configs dynamically: [" + key + "]"};
+    if (!def) {  // a key Kafka does not define: stored as given, as Kafka does
+      cfg.effective[key] = {value, source};
+      continue;
+    }
     try {
       if (def->no_effect || !dynamic_listener_base(key).empty()) {
         BrokerConfig scratch;  // validated, stored and described, not applied
@@ -79,10 +85,18 @@ const ConfigKeyDef* dynamic_key_def(std::string_view key) {
   return def && def->dynamic ? def : nullptr;
 }
 
+bool custom_dynamic_key(std::string_view key) {
+  static constexpr std::string_view kKafkaNonDynamic[] = {
+#include "config/kafka_non_dynamic_keys.inc"
+  };
+  if (find_config_def(key) || find_listener_config_def(key, nullptr)) return false;  // Skiff's own rule
+  return std::find(std::begin(kKafkaNonDynamic), std::end(kKafkaNonDynamic), key) == std::end(kKafkaNonDynamic);
+}
+
 std::optional<DynamicError> check_dynamic_keys(const std::map<std::string, std::string>& values) {
   std::vector<std::string> refused, unprefixed;
   for (const auto& [key, value] : values) {
-    if (!dynamic_key_def(key)) refused.push_back(key);
+    if (!dynamic_key_def(key) && !custom_dynamic_key(key)) refused.push_back(key);
     if (listener_prefix_only(key)) unprefixed.push_back(key);
     if (value.find('\n') != std::string::npos)
       return DynamicError{DynamicError::kInvalidRequest,

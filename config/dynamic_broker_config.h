@@ -83,6 +83,12 @@ class DynamicBrokerConfig {
 // listener.name.<l>.<key> the base key's. Null when the key is not dynamic.
 const ConfigKeyDef* dynamic_key_def(std::string_view key);
 
+// A key Kafka 4.4 does not define (a plugin's, or listener.name.<l>.<key>
+// with no per-listener or dynamic row): Kafka stores it dynamically as given,
+// so does Skiff (no effect). Kafka's other keys, and Skiff's own static ones,
+// are refused (config/kafka_non_dynamic_keys.inc, recorded from Kafka).
+bool custom_dynamic_key(std::string_view key);
+
 // Kafka's refusal of a key that cannot change at runtime, then of a security
 // key without its listener prefix (checked first). Dynamic keys: the rows
 // marked dynamic, and listener.name.<l>.<key> for a key Skiff takes per

@@ -182,8 +182,10 @@ std::vector<ConfigEntry> describe_new_topic(BrokerServices& services,
 
 namespace {
 
-// The dynamic listener.name.<l>.<key> values (stored, not applied), with the
-// synonyms Kafka lists: the key itself, then its base key's levels.
+// The dynamic values config_defs() has no row for: listener.name.<l>.<key>
+// (stored, not applied), with the synonyms Kafka lists (the key itself, then
+// its base key's levels), and keys Kafka does not define, which Kafka
+// describes as sensitive (their type unknown).
 void add_listener_entries(BrokerServices& services, const std::optional<std::vector<std::string>>& keys,
                           bool per_broker, std::vector<ConfigEntry>& out) {
   if (!services.dynamic) return;
@@ -191,27 +193,28 @@ void add_listener_entries(BrokerServices& services, const std::optional<std::vec
   std::map<std::string, std::string> names = v.cluster;
   if (per_broker) names.insert(v.broker.begin(), v.broker.end());
   for (const auto& [name, value] : names) {
+    if (config::find_config_def(name) || !wanted(keys, name)) continue;
     const std::string prefix = "listener.name.";
     const auto dot = name.find('.', prefix.size());
-    if (name.rfind(prefix, 0) != 0 || dot == std::string::npos || !wanted(keys, name)) continue;
-    const std::string base = name.substr(dot + 1);
-    const auto* def = config::find_config_def(base);
+    const bool per_listener = name.rfind(prefix, 0) == 0 && dot != std::string::npos;
+    const std::string base = per_listener ? name.substr(dot + 1) : std::string();
+    const auto* def = per_listener ? config::find_config_def(base) : nullptr;
     ConfigEntry e;
     e.name = name;
     e.read_only = false;
-    e.type = def ? to_type(def->type) : ConfigType::kString;
+    e.type = def ? to_type(def->type) : ConfigType::kPassword;
     e.documentation = def ? def->doc : std::string();
     if (auto it = v.broker.find(name); per_broker && it != v.broker.end())
       e.synonyms.push_back({name, it->second, ConfigSource::kDynamicBrokerConfig});
     if (auto it = v.cluster.find(name); it != v.cluster.end())
       e.synonyms.push_back({name, it->second, ConfigSource::kDynamicDefaultBrokerConfig});
-    if (per_broker)
-      for (auto& s : broker_synonyms(services, base)) e.synonyms.push_back(std::move(s));
-    else
+    if (!per_broker)
       e.synonyms.resize(1);
+    else if (def)
+      for (auto& s : broker_synonyms(services, base)) e.synonyms.push_back(std::move(s));
     e.value = e.synonyms.front().value;
     e.source = e.synonyms.front().source;
-    if (def && def->type == config::ConfigType::kPassword) {
+    if (!def || def->type == config::ConfigType::kPassword) {
       e.sensitive = true;
       e.value.reset();
       for (auto& s : e.synonyms) s.value.reset();

@@ -42,7 +42,8 @@ TEST_CASE("dynamic values layer over static ones as Kafka: broker > default > st
 
 TEST_CASE("a key that is not dynamic is refused with Kafka's error naming it, changing nothing") {
   DynamicBrokerConfig d(static_with({}));
-  for (const char* key : {"node.id", "num.partitions", "log.dirs", "no.such.key", "log.retention.check.interval.ms"}) {
+  for (const char* key : {"node.id", "num.partitions", "log.dirs", "replica.lag.time.max.ms", "skiff.log.level",
+                          "log.retention.check.interval.ms"}) {
     auto e = d.alter(DynamicScope::kDefault, {{key, "3"}, {"message.max.bytes", "2000"}}, false);
     REQUIRE(e);
     CHECK(e->kind == DynamicError::kInvalidRequest);
@@ -249,4 +250,17 @@ TEST_CASE("Kafka's dynamic keys Skiff lacks are validated as Kafka, stored and c
   // A no-effect key leaves the running value alone.
   REQUIRE_FALSE(d.alter(DynamicScope::kBroker, {{"listeners", "PLAINTEXT://:1"}}, false));
   CHECK(d.current()->listeners == static_with({}).listeners);
+}
+
+TEST_CASE("a key Kafka does not define is stored as given, as Kafka stores a plugin's") {
+  DynamicBrokerConfig d(static_with({}));
+  REQUIRE_FALSE(d.alter(DynamicScope::kBroker, {{"foo.bar.baz", "1"}, {"listener.name.plaintext.foo", "x"}}, false));
+  CHECK(d.values().broker.at("foo.bar.baz") == "1");
+  CHECK(d.current()->effective.at("foo.bar.baz").source == ConfigSource::kDynamicBroker);
+  CHECK(custom_dynamic_key("my.reporter.endpoint"));
+  CHECK_FALSE(custom_dynamic_key("replica.lag.time.max.ms"));  // Kafka's, not dynamic
+  CHECK_FALSE(custom_dynamic_key("num.partitions"));           // Skiff's, not dynamic
+  // Kafka 4.4: "Cannot update these configs at default cluster level, ..." for any listener key.
+  CHECK(d.alter(DynamicScope::kDefault, {{"listener.name.plaintext.foo", "x"}}, false));
+  REQUIRE_FALSE(d.alter(DynamicScope::kDefault, {{"foo.bar.baz", "2"}}, false));
 }
