@@ -268,4 +268,14 @@ TEST_CASE("Kafka 4.4's dynamic keys Skiff lacks: accepted per broker, described 
   auto* mc = test::find_config(d.configs, "listener.name.plaintext.max.connections");
   REQUIRE(mc);
   CHECK(synonyms(*mc) == std::vector<std::string>{"3:listener.name.plaintext.max.connections=100"});
+  // Kafka 4.4: foo.bar.baz=null sensitive=true synonyms={DYNAMIC_BROKER_CONFIG:foo.bar.baz=null}
+  REQUIRE(alter(h, "1", {{"foo.bar.baz", 0, "1"}}).error_code == 0);
+  auto b = test::describe_config(h, 4, "1");
+  auto* custom = test::find_config(b.configs, "foo.bar.baz");
+  REQUIRE(custom);
+  CHECK(custom->is_sensitive);
+  CHECK(!custom->value);
+  CHECK(synonyms(*custom) == std::vector<std::string>{"2:foo.bar.baz=null"});
+  CHECK(alter(h, "1", {{"replica.lag.time.max.ms", 0, "1"}}).error_message ==
+        "Cannot update these configs dynamically: [replica.lag.time.max.ms]");
 }

@@ -297,6 +297,10 @@ def test_kafka_cli_dynamic_broker_configs(client, own_broker):
             "synonyms={DYNAMIC_BROKER_CONFIG:listener.name.plaintext.sasl.kerberos.min.time.before.relogin=1234, "
             "DEFAULT_CONFIG:sasl.kerberos.min.time.before.relogin=60000}") in describe("--entity-name", "1")
     alter("--entity-name", "1", "--delete-config", "listener.name.plaintext.sasl.kerberos.min.time.before.relogin")
+    alter("--entity-name", "1", "--add-config", "foo.bar.baz=1")  # a key Kafka does not define: a plugin's
+    assert ("foo.bar.baz=null sensitive=true synonyms={DYNAMIC_BROKER_CONFIG:foo.bar.baz=null}"
+            in describe("--entity-name", "1"))
+    alter("--entity-name", "1", "--delete-config", "foo.bar.baz")
 
     t = name("dyn")
     tool("org.apache.kafka.tools.TopicCommand", "--bootstrap-server", own_broker.bootstrap, "--create", "--topic", t,
