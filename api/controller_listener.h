@@ -20,9 +20,10 @@ namespace skiff::api {
 // CreatePartitions, ElectLeaders, IncrementalAlterConfigs,
 // AlterPartitionReassignments, ListPartitionReassignments,
 // AlterClientQuotas, DescribeUserScramCredentials, AlterUserScramCredentials,
-// DescribeQuorum, UpdateFeatures, DescribeCluster.
-inline constexpr std::array<int16_t, 21> kControllerListenerApis = {17, 18, 19, 20, 29, 30, 31, 32, 33, 36, 37,
-                                                                    43, 44, 45, 46, 49, 50, 51, 55, 57, 60};
+// DescribeQuorum, UpdateFeatures, DescribeCluster, UnregisterBroker,
+// AddRaftVoter, RemoveRaftVoter, UnregisterController.
+inline constexpr std::array<int16_t, 25> kControllerListenerApis = {17, 18, 19, 20, 29, 30, 31, 32, 33, 36, 37, 43, 44,
+                                                                    45, 46, 49, 50, 51, 55, 57, 60, 64, 80, 81, 94};
 
 inline bool served_on_controller_listener(int16_t api_key) {
   return std::find(kControllerListenerApis.begin(), kControllerListenerApis.end(), api_key) !=

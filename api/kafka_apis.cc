@@ -60,6 +60,7 @@
 #include "api/handlers/offset_for_leader_epoch_handler.h"
 #include "api/handlers/produce_handler.h"
 #include "api/handlers/push_telemetry_handler.h"
+#include "api/handlers/quorum_admin_handlers.h"
 #include "api/handlers/read_share_group_state_handler.h"
 #include "api/handlers/read_share_group_state_summary_handler.h"
 #include "api/handlers/sasl_authenticate_handler.h"
@@ -115,6 +116,10 @@ KafkaApis::KafkaApis(BrokerServices& services) : services_(services) {
   registry_.add(std::make_unique<DescribeTopicPartitionsHandler>(services_));
   // What Kafka's tools ask of a one-node cluster's controller.
   registry_.add(std::make_unique<DescribeQuorumHandler>(services_));
+  registry_.add(std::make_unique<AddRaftVoterHandler>(services_));
+  registry_.add(std::make_unique<RemoveRaftVoterHandler>(services_));
+  registry_.add(std::make_unique<UnregisterBrokerHandler>(services_));
+  registry_.add(std::make_unique<UnregisterControllerHandler>(services_));
   registry_.add(std::make_unique<ElectLeadersHandler>(services_));
   registry_.add(std::make_unique<AlterPartitionReassignmentsHandler>(services_));
   registry_.add(std::make_unique<ListPartitionReassignmentsHandler>(services_));

@@ -23,6 +23,9 @@ struct BrokerInfo {
   // controller.listener.names: listeners that answer as Kafka's controller
   // listener (api/controller_listener.h), not as a broker's.
   std::vector<std::string> controller_listeners;
+  // meta.properties' directory.id of the first log dir, base64 (empty when
+  // none): the directory id of this node as its quorum's one voter.
+  std::string metadata_directory_id;
 
   bool is_controller_listener(const std::string& listener_name) const {
     for (const auto& c : controller_listeners)

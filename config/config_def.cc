@@ -610,6 +610,7 @@ std::vector<ConfigKeyDef> build_defs() {
   add_authorizer_keys(d);
   add_scram_keys(d);
   add_kraft_keys(d);
+  add_kafka_dynamic_keys(d);  // last: marks rows above
   return d;
 }
 

@@ -33,6 +33,10 @@ struct ConfigKeyDef {
   // Changeable at runtime through AlterConfigs (config/dynamic_broker_config.h),
   // as Kafka marks it and as Skiff applies it live.
   bool dynamic = false;
+  // A dynamic key Kafka 4.4 accepts whose feature Skiff lacks (or applies only
+  // at startup): validated, stored and described, but not applied
+  // (config/kafka_dynamic_keys.cc).
+  bool no_effect = false;
 };
 
 const std::vector<ConfigKeyDef>& config_defs();
@@ -67,6 +71,16 @@ void add_sasl_keys(std::vector<ConfigKeyDef>& defs);
 // Keys that exist only per listener, "listener.name.<name>.<key>": Kafka's
 // <mechanism>.sasl.jaas.config (config/sasl_config_def.cc).
 const std::vector<ConfigKeyDef>& listener_only_config_defs();
+
+// Kafka 4.4's dynamic broker keys (config/kafka_dynamic_keys.cc): marks the
+// ones Skiff defines but does not apply live dynamic + no_effect, and adds
+// rows for the ones Skiff lacks.
+void add_kafka_dynamic_keys(std::vector<ConfigKeyDef>& defs);
+// Kafka's per-broker-only dynamic keys (DynamicBrokerConfig.PER_BROKER_CONFIGS
+// and listener.name.* but for three): refused at the cluster default.
+bool per_broker_only(std::string_view key);
+// Kafka's DYNAMIC_SECURITY_CONFIGS: dynamic only as listener.name.<l>.<key>.
+bool listener_prefix_only(std::string_view key);
 
 // "advertised.listeners" -> "SKIFF_ADVERTISED_LISTENERS"
 std::string env_var_name(std::string_view key);

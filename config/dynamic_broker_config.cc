@@ -1,7 +1,10 @@
 #include "config/dynamic_broker_config.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
+#include <algorithm>
+#include <iterator>
 #include <stdexcept>
 
 #include "config/config_def.h"
@@ -9,17 +12,42 @@
 namespace skiff::config {
 namespace {
 
+constexpr std::string_view kDynamicListenerPrefix = "listener.name.";
+
+// "listener.name.<l>.<key>" -> "<key>"; empty for any other key.
+std::string_view dynamic_listener_base(std::string_view key) {
+  if (key.substr(0, kDynamicListenerPrefix.size()) != kDynamicListenerPrefix) return {};
+  const auto dot = key.find('.', kDynamicListenerPrefix.size());
+  return dot == std::string_view::npos ? std::string_view() : key.substr(dot + 1);
+}
+
+// A refusal naming the keys, as Kafka's DynamicBrokerConfig.checkInvalidProps.
+std::optional<DynamicError> refuse_keys(const std::string& what, const std::vector<std::string>& keys) {
+  if (keys.empty()) return std::nullopt;
+  return DynamicError{DynamicError::kInvalidRequest, fmt::format("{}: [{}]", what, fmt::join(keys, ", "))};
+}
+
 std::optional<DynamicError> apply_layer(BrokerConfig& cfg, const std::map<std::string, std::string>& layer,
                                         ConfigSource source) {
   for (const auto& [key, value] : layer) {
-    const auto* def = find_config_def(key);
-    if (!def || !def->dynamic)
+    const auto* def = dynamic_key_def(key);
+    if (!def && !custom_dynamic_key(key))
       return DynamicError{DynamicError::kInvalidRequest, "Cannot update these configs dynamically: [" + key + "]"};
+    if (!def) {  // a key Kafka does not define: stored as given, as Kafka does
+      cfg.effective[key] = {value, source};
+      continue;
+    }
     try {
-      def->apply(cfg, value);
+      if (def->no_effect || !dynamic_listener_base(key).empty()) {
+        BrokerConfig scratch;  // validated, stored and described, not applied
+        def->apply(scratch, value);
+      } else {
+        def->apply(cfg, value);
+      }
     } catch (const std::invalid_argument& e) {
+      const auto named = dynamic_listener_base(key).empty() ? std::string_view(key) : dynamic_listener_base(key);
       return DynamicError{DynamicError::kInvalidRequest,
-                          fmt::format("Invalid value {} for configuration {}: {}", value, key, e.what())};
+                          fmt::format("Invalid value {} for configuration {}: {}", value, named, e.what())};
     }
     cfg.effective[key] = {value, source};
   }
@@ -44,17 +72,47 @@ void apply_time_precedence(BrokerConfig& cfg) {
 
 }  // namespace
 
+// The row a dynamic key is validated with: its own, or for
+// listener.name.<l>.<key> the base key's (a dynamic key or one Skiff takes per
+// listener, as Kafka validates the base key's type). Null: not dynamic.
+const ConfigKeyDef* dynamic_key_def(std::string_view key) {
+  if (auto base = dynamic_listener_base(key); !base.empty()) {
+    if (const auto* def = find_listener_config_def(key, nullptr)) return def;
+    const auto* def = find_config_def(base);
+    return def && def->dynamic ? def : nullptr;
+  }
+  const auto* def = find_config_def(key);
+  return def && def->dynamic ? def : nullptr;
+}
+
+bool custom_dynamic_key(std::string_view key) {
+  static constexpr std::string_view kKafkaNonDynamic[] = {
+#include "config/kafka_non_dynamic_keys.inc"
+  };
+  if (find_config_def(key) || find_listener_config_def(key, nullptr)) return false;  // Skiff's own rule
+  return std::find(std::begin(kKafkaNonDynamic), std::end(kKafkaNonDynamic), key) == std::end(kKafkaNonDynamic);
+}
+
 std::optional<DynamicError> check_dynamic_keys(const std::map<std::string, std::string>& values) {
-  std::string refused;
+  std::vector<std::string> refused, unprefixed;
   for (const auto& [key, value] : values) {
-    const auto* def = find_config_def(key);
-    if (!def || !def->dynamic) refused += (refused.empty() ? "" : ", ") + key;
+    if (!dynamic_key_def(key) && !custom_dynamic_key(key)) refused.push_back(key);
+    if (listener_prefix_only(key)) unprefixed.push_back(key);
     if (value.find('\n') != std::string::npos)
       return DynamicError{DynamicError::kInvalidRequest,
                           fmt::format("Invalid value for configuration {}: it contains a line break", key)};
   }
-  if (refused.empty()) return std::nullopt;
-  return DynamicError{DynamicError::kInvalidRequest, "Cannot update these configs dynamically: [" + refused + "]"};
+  if (auto e = refuse_keys("Cannot update these configs dynamically", refused)) return e;
+  return refuse_keys("These security configs can be dynamically updated only per-listener using the listener prefix",
+                     unprefixed);
+}
+
+std::optional<DynamicError> check_scope(const std::map<std::string, std::string>& values, DynamicScope scope) {
+  if (scope == DynamicScope::kBroker) return std::nullopt;
+  std::vector<std::string> per_broker;
+  for (const auto& [key, value] : values)
+    if (per_broker_only(key)) per_broker.push_back(key);
+  return refuse_keys("Cannot update these configs at default cluster level, broker id must be specified", per_broker);
 }
 
 DynamicBrokerConfig::DynamicBrokerConfig(BrokerConfig static_config)
@@ -109,6 +167,7 @@ std::optional<DynamicError> DynamicBrokerConfig::alter(DynamicScope scope,
   (scope == DynamicScope::kBroker ? next_values.broker : next_values.cluster) = values;
   BrokerConfig next;
   if (auto e = build(next_values, next)) return e;
+  if (auto e = check_scope(values, scope)) return e;
   std::vector<Listener> listeners;
   Persist persist;
   {

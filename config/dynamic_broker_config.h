@@ -1,8 +1,10 @@
 // DynamicBrokerConfig: broker configs changed at runtime (Kafka's KIP-226),
 // layered over the static configuration as Kafka does:
 //   per-broker dynamic > cluster-default dynamic > static (file/env/--override) > default.
-// Only keys whose row in config_def.cc is marked `dynamic` may be set; each
-// value is validated by that row's own parser, as at startup.
+// Only keys whose row in config_def.cc is marked `dynamic` may be set (and
+// their listener.name.<l>. forms); each value is validated by that row's own
+// parser, as at startup. Rows marked no_effect (and listener-prefixed keys)
+// are validated, stored and described but leave the broker as it is.
 //
 // A change is: validated (parse, then every listener's check), persisted
 // through the `persist` callback (the server stores the values crash-safely
@@ -20,9 +22,11 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "config/broker_config.h"
+#include "config/config_def.h"
 
 namespace skiff::config {
 
@@ -75,7 +79,23 @@ class DynamicBrokerConfig {
   Persist persist_;
 };
 
-// Kafka's refusal of a key that cannot change at runtime (checked first).
+// The row a dynamic key is validated with: its own, or for
+// listener.name.<l>.<key> the base key's. Null when the key is not dynamic.
+const ConfigKeyDef* dynamic_key_def(std::string_view key);
+
+// A key Kafka 4.4 does not define (a plugin's, or listener.name.<l>.<key>
+// with no per-listener or dynamic row): Kafka stores it dynamically as given,
+// so does Skiff (no effect). Kafka's other keys, and Skiff's own static ones,
+// are refused (config/kafka_non_dynamic_keys.inc, recorded from Kafka).
+bool custom_dynamic_key(std::string_view key);
+
+// Kafka's refusal of a key that cannot change at runtime, then of a security
+// key without its listener prefix (checked first). Dynamic keys: the rows
+// marked dynamic, and listener.name.<l>.<key> for a key Skiff takes per
+// listener or a dynamic one (stored and described, not applied).
 std::optional<DynamicError> check_dynamic_keys(const std::map<std::string, std::string>& values);
+// Kafka's refusal of a per-broker-only key at the cluster default
+// (config::per_broker_only), checked after the values are validated.
+std::optional<DynamicError> check_scope(const std::map<std::string, std::string>& values, DynamicScope scope);
 
 }  // namespace skiff::config

@@ -101,6 +101,8 @@ enum class ErrorCode : int16_t {
   kDuplicateResource = 92,
   kUnacceptableCredential = 93,
   kTransactionalIdNotFound = 105,
+  kBrokerIdNotRegistered = 102,  // the quorum admin APIs (api/handlers/quorum_admin_handlers.h)
+  kInconsistentClusterId = 104,
   kInvalidRegistration = 109,
   kFencedMemberEpoch = 110,
   kUnreleasedInstanceId = 111,
@@ -116,8 +118,11 @@ enum class ErrorCode : int16_t {
   kInvalidShareSessionEpoch = 123,
   kFencedStateEpoch = 124,
   kInvalidRegularExpression = 128,
+  kDuplicateVoter = 126,
+  kVoterNotFound = 127,
   kRebootstrapRequired = 129,
   kShareSessionLimitReached = 133,
+  kControllerIdNotRegistered = 136,
 };
 
 constexpr int16_t code(ErrorCode e) { return static_cast<int16_t>(e); }

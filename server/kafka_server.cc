@@ -16,6 +16,7 @@
 #include "api/telemetry/client_metrics_manager.h"
 #include "common/cpu_count.h"
 #include "common/metrics.h"
+#include "log/meta_properties.h"
 #include "metadata/legacy_migration.h"
 #include "security/acl/authorizer.h"
 #include "security/sasl/password_login.h"
@@ -129,6 +130,8 @@ void KafkaServer::open_logs() {
   spdlog::info("loaded {} topic(s) from {} in {:.1f} ms (cluster id {})", logs_->list_topics().size(),
                fmt::join(config_.log_dirs, ","), ms, logs_->cluster_id());
   broker_info_.cluster_id = logs_->cluster_id();
+  if (auto meta = storage::read_meta_properties(config_.log_dirs.front()))
+    broker_info_.metadata_directory_id = meta->directory_id;
 }
 
 void KafkaServer::resolve_advertised_endpoints() {

@@ -27,7 +27,7 @@ int run_list_apis() {
   try {
     auto cfg = config::load_config({std::nullopt, {}, {"log.dirs=" + dir}});
     storage::LogManager logs(make_log_manager_config(cfg));
-    api::BrokerInfo broker{cfg.node_id, logs.cluster_id(), {{"PLAINTEXT", "localhost", 9092}}, {}};
+    api::BrokerInfo broker{cfg.node_id, logs.cluster_id(), {{"PLAINTEXT", "localhost", 9092}}, {}, {}};
     auto metadata = metadata::value_or_throw(metadata::MetadataStore::open(dir));
     BrokerComponents components(cfg, broker, logs, *metadata);
     api::KafkaApis apis(components.services());

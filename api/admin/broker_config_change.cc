@@ -25,8 +25,8 @@ ErrorCode to_error(const config::DynamicError& e) {
 // APPEND / SUBTRACT on a list key, over its value in effect.
 std::optional<ChangeResult> edit_list(const config::BrokerConfig& current, std::map<std::string, std::string>& next,
                                       const ConfigChange& c) {
-  const auto* def = config::find_config_def(c.name);
-  if (def->type != config::ConfigType::kList)
+  const auto* def = config::dynamic_key_def(c.name);  // checked dynamic before
+  if (!def || def->type != config::ConfigType::kList)
     return change_error(ErrorCode::kInvalidRequest, std::string("Config value ") +
                                                         (c.op == AlterOp::kAppend ? "append" : "subtract") +
                                                         " is not allowed for config key: " + c.name);

@@ -1,6 +1,7 @@
 #include "api/admin/config_describer.h"
 
 #include <algorithm>
+#include <map>
 
 #include "config/config_def.h"
 #include "log/log_config.h"
@@ -61,7 +62,7 @@ ConfigType to_type(storage::TopicConfigType t) {
 // broker key, else Kafka's default for the topic key.
 std::optional<std::string> broker_default(const std::string& synonym, const storage::TopicConfigDef& k) {
   for (const auto& def : config::config_defs())
-    if (def.name == synonym) return def.default_value;
+    if (def.name == synonym && !def.no_effect) return def.default_value;
   if (k.kafka_default) return std::string(*k.kafka_default);
   return std::nullopt;
 }
@@ -92,8 +93,10 @@ std::vector<ConfigEntry> topic_entries(BrokerServices& services, const storage::
     e.documentation = topic_doc(k);
     auto d = defaults.find(name);
     std::optional<std::string> broker_value = d != defaults.end() ? std::optional(d->second) : std::nullopt;
-    const ConfigSource bsrc =
-        k.acted_on && !synonym.empty() ? broker_source(services, synonym) : ConfigSource::kDefaultConfig;
+    // A broker key Skiff stores without effect (config/kafka_dynamic_keys.cc) is not where the value comes from.
+    const auto* broker_def = synonym.empty() ? nullptr : config::find_config_def(synonym);
+    const bool live_synonym = k.acted_on && !synonym.empty() && !(broker_def && broker_def->no_effect);
+    const ConfigSource bsrc = live_synonym ? broker_source(services, synonym) : ConfigSource::kDefaultConfig;
     if (override_it != overrides.end()) {
       e.source = ConfigSource::kTopicConfig;
       e.value = override_it->second;
@@ -177,6 +180,51 @@ std::vector<ConfigEntry> describe_new_topic(BrokerServices& services,
   return topic_entries(services, c ? *c : services.logs.defaults(), overrides, std::nullopt);
 }
 
+namespace {
+
+// The dynamic values config_defs() has no row for: listener.name.<l>.<key>
+// (stored, not applied), with the synonyms Kafka lists (the key itself, then
+// its base key's levels), and keys Kafka does not define, which Kafka
+// describes as sensitive (their type unknown).
+void add_listener_entries(BrokerServices& services, const std::optional<std::vector<std::string>>& keys,
+                          bool per_broker, std::vector<ConfigEntry>& out) {
+  if (!services.dynamic) return;
+  const auto v = services.dynamic->values();
+  std::map<std::string, std::string> names = v.cluster;
+  if (per_broker) names.insert(v.broker.begin(), v.broker.end());
+  for (const auto& [name, value] : names) {
+    if (config::find_config_def(name) || !wanted(keys, name)) continue;
+    const std::string prefix = "listener.name.";
+    const auto dot = name.find('.', prefix.size());
+    const bool per_listener = name.rfind(prefix, 0) == 0 && dot != std::string::npos;
+    const std::string base = per_listener ? name.substr(dot + 1) : std::string();
+    const auto* def = per_listener ? config::find_config_def(base) : nullptr;
+    ConfigEntry e;
+    e.name = name;
+    e.read_only = false;
+    e.type = def ? to_type(def->type) : ConfigType::kPassword;
+    e.documentation = def ? def->doc : std::string();
+    if (auto it = v.broker.find(name); per_broker && it != v.broker.end())
+      e.synonyms.push_back({name, it->second, ConfigSource::kDynamicBrokerConfig});
+    if (auto it = v.cluster.find(name); it != v.cluster.end())
+      e.synonyms.push_back({name, it->second, ConfigSource::kDynamicDefaultBrokerConfig});
+    if (!per_broker)
+      e.synonyms.resize(1);
+    else if (def)
+      for (auto& s : broker_synonyms(services, base)) e.synonyms.push_back(std::move(s));
+    e.value = e.synonyms.front().value;
+    e.source = e.synonyms.front().source;
+    if (!def || def->type == config::ConfigType::kPassword) {
+      e.sensitive = true;
+      e.value.reset();
+      for (auto& s : e.synonyms) s.value.reset();
+    }
+    out.push_back(std::move(e));
+  }
+}
+
+}  // namespace
+
 std::vector<ConfigEntry> describe_broker(BrokerServices& services, const std::optional<std::vector<std::string>>& keys,
                                          bool per_broker) {
   std::vector<ConfigEntry> out;
@@ -214,6 +262,7 @@ std::vector<ConfigEntry> describe_broker(BrokerServices& services, const std::op
     }
     out.push_back(std::move(e));
   }
+  add_listener_entries(services, keys, per_broker, out);
   return out;
 }
 

@@ -34,7 +34,7 @@ DescribeQuorumResponse partition_errors(const DescribeQuorumRequest& body, Error
   return resp;
 }
 
-DescribeQuorumResponse::PartitionData leader_partition(int32_t node_id) {
+DescribeQuorumResponse::PartitionData leader_partition(int32_t node_id, const Uuid& directory_id) {
   DescribeQuorumResponse::PartitionData pd;
   pd.partition_index = 0;
   pd.error_message = std::nullopt;
@@ -43,6 +43,7 @@ DescribeQuorumResponse::PartitionData leader_partition(int32_t node_id) {
   pd.high_watermark = 0;
   DescribeQuorumResponse::ReplicaState self;
   self.replica_id = node_id;
+  self.replica_directory_id = directory_id;  // v2+
   self.log_end_offset = 0;
   self.last_fetch_timestamp = self.last_caught_up_timestamp = wall_clock_ms();
   pd.current_voters.push_back(self);
@@ -65,7 +66,10 @@ void DescribeQuorumHandler::handle(ApiRequest& request, DescribeQuorumRequest& b
   resp.error_message = std::nullopt;
   DescribeQuorumResponse::TopicData td;
   td.topic_name = std::string(kMetadataTopic);
-  td.partitions.push_back(leader_partition(broker.node_id));
+  // ReplicaDirectoryId is v2+ and not ignorable: zero below.
+  const Uuid directory_id =
+      request.api_version() >= 2 ? Uuid::parse(broker.metadata_directory_id).value_or(Uuid{}) : Uuid{};
+  td.partitions.push_back(leader_partition(broker.node_id, directory_id));
   resp.topics.push_back(std::move(td));
   if (request.api_version() >= 2) {  // Nodes is not ignorable
     DescribeQuorumResponse::Node node;

@@ -4,7 +4,9 @@
 // `kafka-metadata-quorum describe --status / --replication` and monitors that
 // probe the quorum are satisfied. Skiff keeps no metadata log: the high
 // watermark and end offset are 0, the leader epoch is 1 (the first election),
-// the voter's directory id is zero (none), and its fetch and caught-up times
+// the voter's directory id is the directory.id of the first log dir (as
+// Kafka's metadata.log.dir defaults to it; zero when its meta.properties has
+// none, api/handlers/quorum_admin_handlers.h), and its fetch and caught-up times
 // are now (Kafka reports the leader so). v2's Nodes lists this node's
 // advertised listeners, where the voter is reachable.
 // As Kafka's raft client, any request other than for __cluster_metadata-0

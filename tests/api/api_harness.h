@@ -15,6 +15,7 @@
 #include "api/feature_levels.h"
 #include "api/kafka_apis.h"
 #include "config/config_loader.h"
+#include "log/meta_properties.h"
 #include "metadata/legacy_migration.h"
 #include "network/connection_quotas.h"
 #include "protocol/frame.h"
@@ -95,6 +96,7 @@ class ApiHarness {
     open();
     broker_.node_id = config_.node_id;
     broker_.cluster_id = logs_->cluster_id();
+    if (auto meta = storage::read_meta_properties(dir_)) broker_.metadata_directory_id = meta->directory_id;
     broker_.endpoints.push_back({"PLAINTEXT", "broker.test", 9092});
     components_ = std::make_unique<server::BrokerComponents>(config_, broker_, *logs_, *metadata_, dynamic_.get());
     apis_ = std::make_unique<api::KafkaApis>(components_->services());
@@ -179,6 +181,7 @@ class ApiHarness {
 
   // The principal the next requests come from (as TLS or SASL would name it).
   void set_principal(std::string principal) { principal_ = std::move(principal); }
+  const config::BrokerInfo& broker() const { return broker_; }
 
   storage::LogManager& logs() { return *logs_; }
   network::ConnectionQuotas& quotas() { return *quotas_; }

@@ -227,3 +227,55 @@ TEST_CASE("dynamic broker configs: the stored records round-trip, a bad one is r
   CHECK_THROWS_WITH(server::decode_dynamic_values(records), Catch::Contains("unknown scope 7"));
   CHECK_THROWS(server::decode_dynamic_values({records[1] + "x"}));
 }
+
+TEST_CASE("Kafka 4.4's dynamic keys Skiff lacks: accepted per broker, described as Kafka, kept", "[api][dynamic]") {
+  // Kafka 4.4 (kafka-configs --entity-name 1 --add-config, then --describe):
+  //   sasl.kerberos.min.time.before.relogin=70000 synonyms={DYNAMIC_BROKER_CONFIG:...=70000,
+  //     DEFAULT_CONFIG:sasl.kerberos.min.time.before.relogin=60000}
+  //   listener.name.plaintext.sasl.kerberos.min.time.before.relogin=1234 synonyms={DYNAMIC_BROKER_CONFIG:
+  //     listener.name.plaintext...=1234, DYNAMIC_BROKER_CONFIG:sasl.kerberos...=70000, DEFAULT_CONFIG:...=60000}
+  test::ApiHarness h;
+  const std::string key = "sasl.kerberos.min.time.before.relogin";
+  const std::string per_listener = "listener.name.plaintext." + key;
+  REQUIRE(alter(h, "1", {{key, 0, "70000"}, {per_listener, 0, "1234"}}).error_code == 0);
+  auto check = [&] {
+    auto b = test::describe_config(h, 4, "1");
+    auto* k = test::find_config(b.configs, key);
+    REQUIRE(k);
+    CHECK(k->value == "70000");
+    CHECK(k->config_source == 2);
+    CHECK_FALSE(k->read_only);
+    CHECK(synonyms(*k) == std::vector<std::string>{"2:" + key + "=70000", "5:" + key + "=60000"});
+    auto* l = test::find_config(b.configs, per_listener);
+    REQUIRE(l);
+    CHECK(l->value == "1234");
+    CHECK(synonyms(*l) ==
+          std::vector<std::string>{"2:" + per_listener + "=1234", "2:" + key + "=70000", "5:" + key + "=60000"});
+  };
+  check();
+  h.restart();
+  check();
+  auto r = alter(h, "", {{key, 0, "70000"}});
+  CHECK(r.error_code == 42);
+  CHECK(r.error_message ==
+        "Cannot update these configs at default cluster level, broker id must be specified: [" + key + "]");
+  r = alter(h, "1", {{"ssl.keystore.location", 0, "/x"}});
+  CHECK(r.error_message ==
+        "These security configs can be dynamically updated only per-listener using the listener prefix: "
+        "[ssl.keystore.location]");
+  REQUIRE(alter(h, "", {{"listener.name.plaintext.max.connections", 0, "100"}}).error_code == 0);
+  auto d = test::describe_config(h, 4, "");
+  auto* mc = test::find_config(d.configs, "listener.name.plaintext.max.connections");
+  REQUIRE(mc);
+  CHECK(synonyms(*mc) == std::vector<std::string>{"3:listener.name.plaintext.max.connections=100"});
+  // Kafka 4.4: foo.bar.baz=null sensitive=true synonyms={DYNAMIC_BROKER_CONFIG:foo.bar.baz=null}
+  REQUIRE(alter(h, "1", {{"foo.bar.baz", 0, "1"}}).error_code == 0);
+  auto b = test::describe_config(h, 4, "1");
+  auto* custom = test::find_config(b.configs, "foo.bar.baz");
+  REQUIRE(custom);
+  CHECK(custom->is_sensitive);
+  CHECK(!custom->value);
+  CHECK(synonyms(*custom) == std::vector<std::string>{"2:foo.bar.baz=null"});
+  CHECK(alter(h, "1", {{"replica.lag.time.max.ms", 0, "1"}}).error_message ==
+        "Cannot update these configs dynamically: [replica.lag.time.max.ms]");
+}

@@ -3,6 +3,10 @@
 #include "config/dynamic_broker_config.h"
 
 #include <catch2/catch.hpp>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
 
 #include "config/config_def.h"
 #include "config/config_loader.h"
@@ -38,7 +42,8 @@ TEST_CASE("dynamic values layer over static ones as Kafka: broker > default > st
 
 TEST_CASE("a key that is not dynamic is refused with Kafka's error naming it, changing nothing") {
   DynamicBrokerConfig d(static_with({}));
-  for (const char* key : {"node.id", "num.partitions", "log.dirs", "no.such.key", "log.retention.check.interval.ms"}) {
+  for (const char* key : {"node.id", "num.partitions", "log.dirs", "replica.lag.time.max.ms", "skiff.log.level",
+                          "log.retention.check.interval.ms"}) {
     auto e = d.alter(DynamicScope::kDefault, {{key, "3"}, {"message.max.bytes", "2000"}}, false);
     REQUIRE(e);
     CHECK(e->kind == DynamicError::kInvalidRequest);
@@ -62,10 +67,10 @@ TEST_CASE("values are checked by the static table's own rules") {
   CHECK(d.current()->log_message_timestamp_type == "LogAppendTime");
 }
 
-TEST_CASE("every dynamic row is one Skiff applies live") {
+TEST_CASE("every dynamic row not marked no_effect is one Skiff applies live") {
   std::vector<std::string> dynamic;
   for (const auto& def : config_defs())
-    if (def.dynamic) dynamic.push_back(def.name);
+    if (def.dynamic && !def.no_effect) dynamic.push_back(def.name);
   CHECK(dynamic ==
         std::vector<std::string>{"num.network.threads",  // server/dynamic_config_wiring.cc: wire_thread_pools
                                  "num.io.threads", "max.connections", "max.connections.per.ip",
@@ -158,4 +163,104 @@ TEST_CASE("retention and roll time keys: the finest unit set at any level wins, 
   REQUIRE_FALSE(s.alter(DynamicScope::kBroker, {{"log.retention.hours", "9"}, {"log.roll.ms", "777"}}, false));
   CHECK(s.current()->log_retention_ms == 5000);
   CHECK(s.current()->log_roll_ms == 777);
+}
+
+namespace {
+
+struct KafkaDynamicKey {
+  std::string type, scope, prefix;
+};
+
+// tests/config/kafka-4.4-dynamic-broker-configs.tsv, recorded from Kafka's
+// jars by tools/record_kafka_dynamic_broker_configs.sh.
+std::map<std::string, KafkaDynamicKey> kafka_dynamic_keys() {
+  std::ifstream in(SKIFF_KAFKA_DYNAMIC_CONFIGS);
+  REQUIRE(in.good());
+  std::map<std::string, KafkaDynamicKey> out;
+  for (std::string line; std::getline(in, line);) {
+    if (line.empty() || line[0] == '#') continue;
+    std::istringstream fields(line);
+    std::string key;
+    KafkaDynamicKey k;
+    std::getline(fields, key, '\t');
+    std::getline(fields, k.type, '\t');
+    std::getline(fields, k.scope, '\t');
+    std::getline(fields, k.prefix, '\t');
+    out[key] = k;
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("the dynamic broker keys are Kafka 4.4's, at Kafka's scopes") {
+  const auto kafka = kafka_dynamic_keys();
+  CHECK(kafka.size() == 110);
+  std::set<std::string> ours;
+  for (const auto& def : config_defs())
+    if (def.dynamic) ours.insert(def.name);
+  for (const auto& [key, k] : kafka) {
+    INFO(key);
+    CHECK(ours.count(key) == 1);
+    CHECK(per_broker_only(key) == (k.scope == "per-broker"));
+    CHECK(listener_prefix_only(key) == (k.prefix == "listener-only"));
+  }
+  // Skiff's extras: the coarser units of log.retention.ms and log.roll.ms.
+  const std::set<std::string> extras = {"log.retention.hours", "log.retention.minutes", "log.roll.hours"};
+  for (const auto& key : ours) {
+    INFO(key);
+    CHECK((kafka.count(key) == 1 || extras.count(key) == 1));
+  }
+}
+
+TEST_CASE("Kafka's dynamic keys Skiff lacks are validated as Kafka, stored and change nothing") {
+  DynamicBrokerConfig d(static_with({}));
+  REQUIRE_FALSE(d.alter(DynamicScope::kBroker, {{"sasl.kerberos.min.time.before.relogin", "70000"}}, false));
+  CHECK(d.values().broker.at("sasl.kerberos.min.time.before.relogin") == "70000");
+  CHECK(d.current()->effective.at("sasl.kerberos.min.time.before.relogin").source == ConfigSource::kDynamicBroker);
+  // Kafka 4.4's answers (kafka-configs --entity-type brokers --alter).
+  auto bad = d.alter(DynamicScope::kBroker, {{"sasl.kerberos.min.time.before.relogin", "abc"}}, false);
+  REQUIRE(bad);
+  CHECK(bad->message ==
+        "Invalid value abc for configuration sasl.kerberos.min.time.before.relogin: Not a number of type LONG");
+  auto cluster = d.alter(DynamicScope::kDefault, {{"sasl.kerberos.min.time.before.relogin", "70000"}}, false);
+  REQUIRE(cluster);
+  CHECK(cluster->message ==
+        "Cannot update these configs at default cluster level, broker id must be specified: "
+        "[sasl.kerberos.min.time.before.relogin]");
+  auto unprefixed = d.alter(DynamicScope::kBroker, {{"ssl.keystore.location", "/x"}}, false);
+  REQUIRE(unprefixed);
+  CHECK(unprefixed->message ==
+        "These security configs can be dynamically updated only per-listener using the listener prefix: "
+        "[ssl.keystore.location]");
+  CHECK(d.alter(DynamicScope::kBroker, {{"min.insync.replicas", "0"}}, false)->message ==
+        "Invalid value 0 for configuration min.insync.replicas: Value must be at least 1");
+  // Per listener: validated as the base key; at the cluster default only the three Kafka allows there.
+  REQUIRE_FALSE(d.alter(DynamicScope::kBroker,
+                        {{"listener.name.plaintext.sasl.kerberos.min.time.before.relogin", "1234"},
+                         {"listener.name.ssl.ssl.keystore.location", "/x.pem"}},
+                        false));
+  CHECK(d.alter(DynamicScope::kBroker, {{"listener.name.plaintext.sasl.kerberos.min.time.before.relogin", "x"}}, false)
+            ->message ==
+        "Invalid value x for configuration sasl.kerberos.min.time.before.relogin: Not a number of "
+        "type LONG");
+  REQUIRE_FALSE(d.alter(DynamicScope::kDefault, {{"listener.name.plaintext.max.connections", "100"}}, false));
+  CHECK(d.current()->max_connections == static_with({}).max_connections);  // stored, not applied
+  CHECK(d.alter(DynamicScope::kDefault, {{"listener.name.plaintext.sasl.kerberos.service.name", "kafka"}}, false));
+  // A no-effect key leaves the running value alone.
+  REQUIRE_FALSE(d.alter(DynamicScope::kBroker, {{"listeners", "PLAINTEXT://:1"}}, false));
+  CHECK(d.current()->listeners == static_with({}).listeners);
+}
+
+TEST_CASE("a key Kafka does not define is stored as given, as Kafka stores a plugin's") {
+  DynamicBrokerConfig d(static_with({}));
+  REQUIRE_FALSE(d.alter(DynamicScope::kBroker, {{"foo.bar.baz", "1"}, {"listener.name.plaintext.foo", "x"}}, false));
+  CHECK(d.values().broker.at("foo.bar.baz") == "1");
+  CHECK(d.current()->effective.at("foo.bar.baz").source == ConfigSource::kDynamicBroker);
+  CHECK(custom_dynamic_key("my.reporter.endpoint"));
+  CHECK_FALSE(custom_dynamic_key("replica.lag.time.max.ms"));  // Kafka's, not dynamic
+  CHECK_FALSE(custom_dynamic_key("num.partitions"));           // Skiff's, not dynamic
+  // Kafka 4.4: "Cannot update these configs at default cluster level, ..." for any listener key.
+  CHECK(d.alter(DynamicScope::kDefault, {{"listener.name.plaintext.foo", "x"}}, false));
+  REQUIRE_FALSE(d.alter(DynamicScope::kDefault, {{"foo.bar.baz", "2"}}, false));
 }

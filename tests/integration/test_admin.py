@@ -173,6 +173,51 @@ def test_confluent_admin(client, broker):
         f.result(30)
 
 
+def test_confluent_admin_kerberos_broker_config(client, own_broker):
+    """librdkafka's AlterConfigs and IncrementalAlterConfigs on the BROKER
+    resource with sasl.kerberos.min.time.before.relogin, a GSSAPI key Skiff
+    stores without effect: Kafka 4.4 accepts it per broker and describes it
+    back (DYNAMIC_BROKER_CONFIG); for "abc" it answers INVALID_REQUEST
+    "Invalid value abc for configuration
+    sasl.kerberos.min.time.before.relogin: Not a number of type LONG". Passes
+    against Kafka 4.4 too (SKIFF_COMPAT_OWN_BROKER=kafka), which applies the
+    change once its metadata log has it: hence the polling."""
+    only_for(client, "confluent_kafka")
+    from confluent_kafka import KafkaException
+    from confluent_kafka.admin import AdminClient, AlterConfigOpType, ConfigEntry, ConfigResource, ConfigSource
+    key = "sasl.kerberos.min.time.before.relogin"
+    a = AdminClient({"bootstrap.servers": own_broker.bootstrap})
+    node = ConfigResource(ConfigResource.Type.BROKER, "1")
+
+    def described(expect: str | None = None) -> ConfigEntry:
+        deadline = time.monotonic() + 15  # Kafka applies a change once its metadata log has it
+        while True:
+            entry = a.describe_configs([node])[node].result(30)[key]
+            if expect is None or entry.value == expect or time.monotonic() > deadline:
+                return entry
+            time.sleep(0.2)
+
+    assert described().value == "60000"
+    res = ConfigResource(ConfigResource.Type.BROKER, "1", set_config={key: "70000"})
+    a.alter_configs([res])[res].result(30)  # deprecated AlterConfigs: replaces the broker's values
+    got = described("70000")
+    assert got.value == "70000" and got.source == ConfigSource.DYNAMIC_BROKER_CONFIG.value, got
+    res = ConfigResource(ConfigResource.Type.BROKER, "1", incremental_configs=[
+        ConfigEntry(key, "80000", incremental_operation=AlterConfigOpType.SET)])
+    a.incremental_alter_configs([res])[res].result(30)
+    assert described("80000").value == "80000"
+    # (confluent_kafka refuses the cluster default "" itself: the api tests cover it.)
+    res = ConfigResource(ConfigResource.Type.BROKER, "1", incremental_configs=[
+        ConfigEntry(key, "abc", incremental_operation=AlterConfigOpType.SET)])
+    with pytest.raises(KafkaException) as e:
+        a.incremental_alter_configs([res])[res].result(30)
+    assert f"Invalid value abc for configuration {key}: Not a number of type LONG" in str(e.value), e.value
+    assert described().value == "80000"
+    own_broker.stop()
+    a = AdminClient({"bootstrap.servers": own_broker.start()})
+    assert described("80000").value == "80000"  # stored durably
+
+
 def test_confluent_idempotent_producer(client, broker):
     only_for(client, "confluent_kafka")
     from confluent_kafka import Producer
@@ -248,6 +293,22 @@ def test_kafka_cli_dynamic_broker_configs(client, own_broker):
     assert "InvalidRequestException: Cannot update these configs dynamically: [node.id]" in out, out
     out = alter("--entity-default", "--add-config", "log.segment.bytes=5", check=False)
     assert "InvalidRequestException: Invalid value 5 for configuration log.segment.bytes" in out, out
+    # Kafka 4.4's scope rules for the keys it allows dynamically (Kafka printed these).
+    out = alter("--entity-default", "--add-config", "sasl.kerberos.min.time.before.relogin=70000", check=False)
+    assert ("InvalidRequestException: Cannot update these configs at default cluster level, broker id must be "
+            "specified: [sasl.kerberos.min.time.before.relogin]") in out, out
+    out = alter("--entity-name", "1", "--add-config", "ssl.keystore.location=/x", check=False)
+    assert ("InvalidRequestException: These security configs can be dynamically updated only per-listener using "
+            "the listener prefix: [ssl.keystore.location]") in out, out
+    alter("--entity-name", "1", "--add-config", "listener.name.plaintext.sasl.kerberos.min.time.before.relogin=1234")
+    assert ("listener.name.plaintext.sasl.kerberos.min.time.before.relogin=1234 sensitive=false "
+            "synonyms={DYNAMIC_BROKER_CONFIG:listener.name.plaintext.sasl.kerberos.min.time.before.relogin=1234, "
+            "DEFAULT_CONFIG:sasl.kerberos.min.time.before.relogin=60000}") in describe("--entity-name", "1")
+    alter("--entity-name", "1", "--delete-config", "listener.name.plaintext.sasl.kerberos.min.time.before.relogin")
+    alter("--entity-name", "1", "--add-config", "foo.bar.baz=1")  # a key Kafka does not define: a plugin's
+    assert ("foo.bar.baz=null sensitive=true synonyms={DYNAMIC_BROKER_CONFIG:foo.bar.baz=null}"
+            in describe("--entity-name", "1"))
+    alter("--entity-name", "1", "--delete-config", "foo.bar.baz")
 
     t = name("dyn")
     tool("org.apache.kafka.tools.TopicCommand", "--bootstrap-server", own_broker.bootstrap, "--create", "--topic", t,

@@ -12,12 +12,15 @@ import json
 import re
 
 from harness.broker import SkiffBroker
-from test_admin import name, only_for, tool
+import subprocess
+
+from test_admin import kafka_jars, name, only_for, tool
 
 FEATURES = "org.apache.kafka.tools.FeatureCommand"
 QUORUM = "org.apache.kafka.tools.MetadataQuorumCommand"
 ELECTION = "org.apache.kafka.tools.LeaderElectionCommand"
 REASSIGN = "org.apache.kafka.tools.reassign.ReassignPartitionsCommand"
+CLUSTER = "org.apache.kafka.tools.ClusterTool"
 TOPICS = "org.apache.kafka.tools.TopicCommand"
 
 
@@ -88,6 +91,82 @@ def test_kafka_metadata_quorum(client, broker):
     out = tool(QUORUM, "--bootstrap-server", b, "describe", "--replication")
     rows = [line.split() for line in out.splitlines() if line.split()[:1] == ["1"]]
     assert len(rows) == 1 and rows[0][-1] == "Leader", out
+
+
+def tool_exit(cls: str, *args: str) -> tuple[int, str]:
+    """Runs a Kafka tool as tool() does; its exit code and output."""
+    p = subprocess.run(["java", "-Xshare:auto", "-XX:TieredStopAtLevel=1", "-cp", f"{kafka_jars()}/*",
+                        "-Dlog4j2.level=warn", cls, *args], capture_output=True, text=True, timeout=90)
+    return p.returncode, p.stdout + p.stderr
+
+
+def test_kafka_quorum_admin_tools(client, broker, tmp_path):
+    """kafka-metadata-quorum add-controller / remove-controller and kafka-cluster
+    unregister (AddRaftVoter, RemoveRaftVoter, UnregisterBroker). Against a
+    one-node Kafka 4.4 (scripts/kafka-broker.sh, formatted --standalone; its
+    voter directory id nMe2owBbS1i5LzhjxHl5gA, cluster id _0AoQRG3QIyAnGafabl4og)
+    the tools printed, each exiting 1 but where said:
+      add-controller, controller.properties of node 1 (its own log dir):
+        org.apache.kafka.common.errors.DuplicateVoterException: The voter id for
+        ReplicaKey(id=1, directoryId=nMe2owBbS1i5LzhjxHl5gA) is already part of the
+        set of voters [ReplicaKey(id=1, directoryId=nMe2owBbS1i5LzhjxHl5gA)].
+      add-controller, node 2 (directory Ca7nk3kzQ9WGxCDvNDIJ5g, nothing listening):
+        org.apache.kafka.common.errors.TimeoutException: Aborted add voter operation
+        for since API_VERSIONS returned an error BROKER_NOT_AVAILABLE
+      add-controller --dry-run (exit 0):
+        DRY RUN of adding controller 1 with directory id nMe2owBbS1i5LzhjxHl5gA and
+        endpoints: CONTROLLER://127.0.0.1:35055
+      remove-controller -i 1 -d nMe2owBbS1i5LzhjxHl5gA (the only voter), and -i 2:
+        org.apache.kafka.common.errors.VoterNotFoundException: Cannot remove voter
+        ReplicaKey(id=1, directoryId=nMe2owBbS1i5LzhjxHl5gA) from the set of voters
+        [ReplicaKey(id=1, directoryId=nMe2owBbS1i5LzhjxHl5gA)]
+      kafka-cluster unregister --id 5:
+        org.apache.kafka.common.errors.BrokerIdNotRegisteredException: Broker ID 5 is
+        not currently registered
+      kafka-cluster unregister --id 1 (exit 0; Kafka then has no broker until it
+        restarts, Skiff stays registered): Broker 1 is no longer registered.
+    """
+    only_for(client, "java")
+    b = broker.bootstrap
+    status = tool(QUORUM, "--bootstrap-server", b, "describe", "--status")
+    voters = json.loads(dict(re.findall(r"^(\w+):\s+(.*)$", status, re.M))["CurrentVoters"])
+    own_dir = voters[0]["directoryId"]
+    own = f"ReplicaKey(id=1, directoryId={own_dir})"
+
+    def controller_props(node: int, directory: str):
+        data = tmp_path / f"node{node}"
+        data.mkdir()
+        (data / "meta.properties").write_text(
+            f"node.id={node}\ndirectory.id={directory}\nversion=1\ncluster.id=AAAAAAAAAAAAAAAAAAAAAA\n")
+        props = tmp_path / f"controller{node}.properties"
+        props.write_text(f"node.id={node}\nprocess.roles=controller\ncontroller.listener.names=CONTROLLER\n"
+                         f"listeners=CONTROLLER://127.0.0.1:19399\nadvertised.listeners=CONTROLLER://127.0.0.1:19399\n"
+                         f"log.dirs={data}\n")
+        return str(props)
+
+    def add(props: str, *more: str) -> str:
+        rc, out = tool_exit(QUORUM, "--bootstrap-server", b, "--command-config", props, "add-controller", *more)
+        assert rc == (0 if more else 1), out
+        return out
+    node1 = controller_props(1, own_dir)
+    out = add(node1)
+    assert (f"DuplicateVoterException: The voter id for {own} is already part of the set of voters "
+            f"[{own}].") in out, out
+    out = add(node1, "--dry-run")
+    assert f"DRY RUN of adding controller 1 with directory id {own_dir} and endpoints: CONTROLLER://127.0.0.1:19399" \
+        in out, out
+    out = add(controller_props(2, "Ca7nk3kzQ9WGxCDvNDIJ5g"))
+    assert ("TimeoutException: Aborted add voter operation for since API_VERSIONS returned an error "
+            "BROKER_NOT_AVAILABLE") in out, out
+    for node, directory in ((1, own_dir), (2, "Ca7nk3kzQ9WGxCDvNDIJ5g")):
+        rc, out = tool_exit(QUORUM, "--bootstrap-server", b, "remove-controller", "-i", str(node), "-d", directory)
+        assert rc == 1 and (f"VoterNotFoundException: Cannot remove voter ReplicaKey(id={node}, directoryId={directory}) "
+                f"from the set of voters [{own}]") in out, out
+    rc, out = tool_exit(CLUSTER, "unregister", "--bootstrap-server", b, "--id", "5")
+    assert rc == 1 and "BrokerIdNotRegisteredException: Broker ID 5 is not currently registered" in out, out
+    if is_skiff(broker):  # Kafka is left without a broker
+        assert "Broker 1 is no longer registered." in tool(CLUSTER, "unregister", "--bootstrap-server", b, "--id", "1")
+        assert "LeaderId:" in tool(QUORUM, "--bootstrap-server", b, "describe", "--status")
 
 
 def test_kafka_leader_election(client, broker):

@@ -67,6 +67,7 @@ TEST_CASE("a KRaft controller listener answers a client as Kafka's does", "[life
   CHECK(keys.count(18));       // ApiVersions
   CHECK(keys.count(19));       // CreateTopics
   CHECK(keys.count(60));       // DescribeCluster
+  CHECK(keys.count(80));       // AddRaftVoter, as the quorum admin APIs on Kafka's controller listener
   CHECK_FALSE(keys.count(0));  // Produce
   CHECK_FALSE(keys.count(1));  // Fetch
   CHECK_FALSE(keys.count(3));  // Metadata
