@@ -19,9 +19,11 @@ class CheckResult:
     stderr_tail: str
 
 
-def run_java_check(check: Path, *args: str, timeout: float) -> CheckResult:
+def run_java_check(check: Path, *args: str, timeout: float, jvm_args: tuple[str, ...] = ()) -> CheckResult:
+    """`jvm_args`: options for the JVM itself (system properties, -D...)."""
     cp = java_classpath()
-    cmd = ["java", "-Xmx512m", "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn", "-cp", cp, str(check), *args]
+    cmd = ["java", "-Xmx512m", "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn", *jvm_args, "-cp", cp, str(check),
+           *args]
     p = subprocess.run(cmd, capture_output=True, timeout=timeout, stdin=subprocess.DEVNULL)
     out = p.stdout.decode(errors="replace").strip().splitlines()
     err = p.stderr.decode(errors="replace")[-4000:]
