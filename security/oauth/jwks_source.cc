@@ -38,7 +38,7 @@ std::string file_path(const std::string& url) {
 
 }  // namespace
 
-JwksFile::JwksFile(std::string url) : path_(file_path(url)) {
+JwksFile::JwksFile(const std::string& url) : path_(file_path(url)) {
   struct stat st {};
   if (::stat(path_.c_str(), &st) != 0)
     throw std::runtime_error(fmt::format(

@@ -31,7 +31,7 @@ namespace skiff::oauth {
 class JwksFile : public VerificationKeys {
  public:
   // Throws std::runtime_error when the file cannot be read or is no JWKS.
-  explicit JwksFile(std::string url);
+  explicit JwksFile(const std::string& url);
   std::shared_ptr<const JwkSet> current() override;
   void missing_key(const std::string&) override {}
   std::string location() const override { return path_; }

@@ -76,50 +76,50 @@ std::string text(const JsonValue& v) { return v.kind == Kind::kString ? v.string
 std::string check_registered_claims(const JsonValue& c, const config::OAuthBearerJwtOptions& o, int64_t now_s) {
   if (!o.expected_audience.empty()) {
     const auto* aud = c.find("aud");
-    if (!aud) return "No Audience (aud) claim present.";
+    if (!aud) return "[7] No Audience (aud) claim present.";
     std::vector<std::string> auds;
     if (aud->kind == Kind::kString) auds.push_back(aud->string);
     for (const auto& a : aud->kind == Kind::kArray ? aud->array : std::vector<JsonValue>{}) {
-      if (a.kind != Kind::kString) return "The value of the 'aud' claim is not the expected type";
+      if (a.kind != Kind::kString) return "[18] The value of the 'aud' claim is not the expected type";
       auds.push_back(a.string);
     }
     if (aud->kind != Kind::kString && aud->kind != Kind::kArray)
-      return "The value of the 'aud' claim is not the expected type";
+      return "[18] The value of the 'aud' claim is not the expected type";
     const auto& want = o.expected_audience;
     if (std::none_of(auds.begin(), auds.end(), [&](auto& a) { return std::count(want.begin(), want.end(), a); }))
       return fmt::format(
-          "Audience (aud) claim [{}] doesn't contain an acceptable identifier. Expected one of [{}] as an aud "
+          "[8] Audience (aud) claim [{}] doesn't contain an acceptable identifier. Expected {} as an aud "
           "value.",
-          fmt::join(auds, ", "), fmt::join(want, ", "));
+          fmt::join(auds, ", "), want.size() == 1 ? want[0] : fmt::format("one of [{}]", fmt::join(want, ", ")));
   }
   if (!o.expected_issuer.empty()) {
     const auto* iss = c.find("iss");
-    if (!iss) return fmt::format("No Issuer (iss) claim present but was expecting {}", o.expected_issuer);
+    if (!iss) return "[11] No Issuer (iss) claim present.";
     if (iss->kind != Kind::kString || iss->string != o.expected_issuer)
-      return fmt::format("Issuer (iss) claim value ({}) doesn't match expected value of {}", text(*iss),
+      return fmt::format("[12] Issuer (iss) claim value ({}) doesn't match expected value of {}", text(*iss),
                          o.expected_issuer);
   }
   std::optional<int64_t> exp, iat, nbf;
   std::string why;
   if (!numeric_date(c, "exp", exp, why) || !numeric_date(c, "iat", iat, why) || !numeric_date(c, "nbf", nbf, why))
-    return why;
-  if (!exp) return "No Expiration Time (exp) claim present.";
-  if (!iat) return "No Issued At (iat) claim present.";
+    return "[18] " + why;
+  if (!exp) return "[2] No Expiration Time (exp) claim present.";
+  if (!iat) return "[3] No Issued At (iat) claim present.";
   const auto skew =
       fmt::format(" (even when providing {} seconds of leeway to account for clock skew).", o.clock_skew_s);
   const bool leeway = o.clock_skew_s > 0;
   if (now_s - o.clock_skew_s >= *exp)
     return fmt::format(
-        "The JWT is no longer valid - the evaluation time {} is on or after the Expiration Time "
+        "[1] The JWT is no longer valid - the evaluation time {} is on or after the Expiration Time "
         "(exp={}) claim value{}",
         now_s, *exp, leeway ? skew : "");
   if (nbf && now_s + o.clock_skew_s < *nbf)
     return fmt::format(
-        "The JWT is not yet valid as the evaluation time {} is before the Not Before (nbf={}) claim "
+        "[6] The JWT is not yet valid as the evaluation time {} is before the Not Before (nbf={}) claim "
         "time{}",
         now_s, *nbf, leeway ? skew : "");
   if (const auto* sub = c.find("sub"); sub && sub->kind != Kind::kString)
-    return "The value of the 'sub' claim is not the expected type";
+    return "[18] The value of the 'sub' claim is not the expected type";
   return "";
 }
 
@@ -197,8 +197,8 @@ ValidatedToken JwtValidator::validate(std::string_view raw_token, int64_t now_ms
   if (!key) {
     if (kid) keys_->missing_key(*kid);
     return invalid(
-        fmt::format("Unable to find a suitable verification key for JWS w/ header {} from JWKs {} obtained "
-                    "from {}",
+        fmt::format("JWT processing failed. Additional details: [[17] Unable to process JOSE object (cause: "
+                    "Unable to find a suitable verification key for JWS w/ header {} from JWKs {} obtained from {})]",
                     header_text, keys ? keys->describe() : "[]", keys_->location()));
   }
   auto signature = base64url_decode(sections->signature);
@@ -206,14 +206,15 @@ ValidatedToken JwtValidator::validate(std::string_view raw_token, int64_t now_ms
   std::string why;
   const bool verified = signature && verify_jws_signature(alg, signing_input, *signature, *key, why);
   ERR_clear_error();  // OpenSSL's queue of this thread: a refusal is no error of ours
-  if (!verified) return invalid(signature ? why : "JWS signature is invalid");
+  if (!verified)
+    return invalid(fmt::format("JWT rejected due to invalid signature. Additional details: [[9] {}]",
+                               signature ? why : "JWS signature is invalid"));
   auto claims = json_object(sections->payload);
   if (!claims) return invalid("Unable to parse JWT claims: the payload is not Base64url-encoded JSON object");
   if (auto bad = check_registered_claims(*claims, options_, now_ms / 1000); !bad.empty())
-    return invalid(
-        fmt::format("JWT rejected due to invalid claims or other invalid content. Additional details: "
-                    "[{}]",
-                    bad));
+    return invalid(fmt::format(
+        "JWT (claims->{}) rejected due to invalid claims or other invalid content. Additional details: [{}]",
+        base64url_decode(sections->payload).value_or(""), bad));
   return kafka_claims(*claims, options_);
 }
 
