@@ -243,7 +243,8 @@ def test_java_login_callback_handler(client, broker, idp, certs, tmp_path):
     before = idp.token_requests
     r = run_java_check(JAVA_CHECK, f"127.0.0.1:{broker.port}", "java-oidc-" + uuid.uuid4().hex[:8], str(props),
                        "5", "30000", "0", timeout=120,
-                       jvm_args=(f"-Dorg.apache.kafka.sasl.oauthbearer.allowed.urls={idp.token_url}",))
+                       jvm_args=(f"-Dorg.apache.kafka.sasl.oauthbearer.allowed.urls={idp.token_url}",),
+                       jars=("jose4j",))  # the client's OAuth login needs it (an optional dependency)
     assert r.returncode == 0, f"{r.result} {r.stderr_tail}"
     assert r.result.get("consumed") == 5
     assert idp.token_requests > before
