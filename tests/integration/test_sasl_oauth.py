@@ -98,18 +98,20 @@ def authenticate(port: int, token: str) -> tuple[int, str | None]:
         err, msg, _ = sasl_authenticate(s, b"\x01")
         assert_closed(s)
         return err, msg
+    n = int.from_bytes(r[6:8], "big", signed=True)
+    msg = None if n < 0 else r[8:8 + n].decode()  # Kafka 4.4 answers "" (not null) on success
     if err == 0:
         assert metadata_ok(s)
     s.close()
-    return err, None
+    return err, msg
 
 
 def test_signed_tokens_authenticate(client, broker, idp):
     once(client)
     for key in idp.keys:
-        assert authenticate(broker.port, key.sign(claims())) == (0, None), key.alg
+        assert authenticate(broker.port, key.sign(claims())) == (0, ""), key.alg
     # A list audience, another subject claim value, a scope list.
-    assert authenticate(broker.port, idp.keys[1].sign(claims(aud=["other", AUDIENCE], scope=["a", "b"]))) == (0, None)
+    assert authenticate(broker.port, idp.keys[1].sign(claims(aud=["other", AUDIENCE], scope=["a", "b"]))) == (0, "")
 
 
 @pytest.mark.parametrize("case", ["expired", "not-yet-valid", "wrong-audience", "no-audience", "wrong-issuer",
@@ -142,7 +144,7 @@ def test_key_rotation(client, broker, idp):
     idp.keys = [new] + idp.keys[1:]  # rsa-2 appears, rsa-1 leaves
     try:
         deadline = time.monotonic() + 15
-        while authenticate(broker.port, new.sign(claims())) != (0, None):
+        while authenticate(broker.port, new.sign(claims())) != (0, ""):
             assert time.monotonic() < deadline, "the new key id never fetched"
             time.sleep(0.2)
         assert idp.jwks_fetches > before
@@ -167,7 +169,7 @@ def test_jwks_file_and_mechanism_prefixed_keys(client, certs, idp, tmp_path):
     b.start()
     try:
         port = b.listener_ports()["SASL_PLAINTEXT"]
-        assert authenticate(port, key.sign(claims(aud="file-audience"))) == (0, None)
+        assert authenticate(port, key.sign(claims(aud="file-audience"))) == (0, "")
         assert authenticate(port, key.sign(claims())) == (58, INVALID)  # aud "kafka" is not this listener's
         # The file changes: the next token reads it again.
         rotated = SigningKey("file-2", "RS256")
@@ -175,7 +177,7 @@ def test_jwks_file_and_mechanism_prefixed_keys(client, certs, idp, tmp_path):
         time.sleep(0.05)
         import os
         os.utime(jwks, (time.time() + 1, time.time() + 1))
-        assert authenticate(port, rotated.sign(claims(aud="file-audience"))) == (0, None)
+        assert authenticate(port, rotated.sign(claims(aud="file-audience"))) == (0, "")
         assert authenticate(port, key.sign(claims(aud="file-audience"))) == (58, INVALID)
     finally:
         b.stop()
