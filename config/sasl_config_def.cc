@@ -56,9 +56,9 @@ bool parse_bool(const std::string& v) {
   return s == "true";
 }
 
-// The broker keys of Kafka's OAuthBearerValidatorCallbackHandler (its
-// BrokerJwtValidator and JWKS resolvers), Kafka's defaults.
-void add_oauthbearer_jwt_keys(std::vector<ConfigKeyDef>& d) {
+// The JWKS keys of Kafka's OAuthBearerValidatorCallbackHandler (its
+// VerificationKeyResolverFactory), Kafka's defaults.
+void add_oauthbearer_jwks_keys(std::vector<ConfigKeyDef>& d) {
   constexpr auto kString = ConfigType::kString;
   constexpr auto kLong = ConfigType::kLong;
   d.push_back(jwt_key("sasl.oauthbearer.jwks.endpoint.url", kString, "",
@@ -79,6 +79,11 @@ void add_oauthbearer_jwt_keys(std::vector<ConfigKeyDef>& d) {
   long_key("sasl.oauthbearer.jwks.endpoint.retry.backoff.max.ms", "10000",
            "How long a failed JWKS refresh is retried (the keys fetched before are kept).",
            &OAuthBearerJwtOptions::jwks_retry_backoff_max_ms);
+}
+
+// The claims keys of BrokerJwtValidator.
+void add_oauthbearer_claims_keys(std::vector<ConfigKeyDef>& d) {
+  constexpr auto kString = ConfigType::kString;
   d.push_back(jwt_key("sasl.oauthbearer.expected.audience", ConfigType::kList, "",
                       "Audiences a token's \"aud\" claim must name one of; required with a JWKS URL unless "
                       "sasl.oauthbearer.allow.unverified.audience=true.",
@@ -119,6 +124,12 @@ void add_oauthbearer_jwt_keys(std::vector<ConfigKeyDef>& d) {
       "The JWKS URLs sasl.oauthbearer.jwks.endpoint.url may name, exactly as written (Kafka's JVM system property "
       "org.apache.kafka.sasl.oauthbearer.allowed.urls, which Skiff also reads from KAFKA_OPTS' -D form); empty: none.",
       [](BrokerConfig& c, const std::string& v) { c.oauthbearer_allowed_urls = split_list(v); }, "a list of URLs"});
+}
+
+// Kafka's OAuthBearerValidatorCallbackHandler keys, and the allowed URLs.
+void add_oauthbearer_jwt_keys(std::vector<ConfigKeyDef>& d) {
+  add_oauthbearer_jwks_keys(d);
+  add_oauthbearer_claims_keys(d);
 }
 
 }  // namespace

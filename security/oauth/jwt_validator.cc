@@ -71,53 +71,63 @@ bool numeric_date(const JsonValue& claims, const char* name, std::optional<int64
 
 std::string text(const JsonValue& v) { return v.kind == Kind::kString ? v.string : "(not a string)"; }
 
-// jose4j's AudValidator, IssValidator and NumericDateValidator as Kafka's
-// BrokerJwtValidator builds them.
-std::string check_registered_claims(const JsonValue& c, const config::OAuthBearerJwtOptions& o, int64_t now_s) {
-  if (!o.expected_audience.empty()) {
-    const auto* aud = c.find("aud");
-    if (!aud) return "[7] No Audience (aud) claim present.";
-    std::vector<std::string> auds;
-    if (aud->kind == Kind::kString) auds.push_back(aud->string);
-    for (const auto& a : aud->kind == Kind::kArray ? aud->array : std::vector<JsonValue>{}) {
-      if (a.kind != Kind::kString) return "[18] The value of the 'aud' claim is not the expected type";
-      auds.push_back(a.string);
-    }
-    if (aud->kind != Kind::kString && aud->kind != Kind::kArray)
-      return "[18] The value of the 'aud' claim is not the expected type";
-    const auto& want = o.expected_audience;
-    if (std::none_of(auds.begin(), auds.end(), [&](auto& a) { return std::count(want.begin(), want.end(), a); }))
-      return fmt::format(
-          "[8] Audience (aud) claim [{}] doesn't contain an acceptable identifier. Expected {} as an aud "
-          "value.",
-          fmt::join(auds, ", "), want.size() == 1 ? want[0] : fmt::format("one of [{}]", fmt::join(want, ", ")));
+// jose4j's AudValidator with Kafka's expected audiences ("": accepted).
+std::string check_audience(const JsonValue& c, const std::vector<std::string>& want) {
+  if (want.empty()) return "";
+  const auto* aud = c.find("aud");
+  if (!aud) return "[7] No Audience (aud) claim present.";
+  const char* kMalformed = "[18] The value of the 'aud' claim is not the expected type";
+  if (aud->kind != Kind::kString && aud->kind != Kind::kArray) return kMalformed;
+  std::vector<std::string> auds;
+  if (aud->kind == Kind::kString) auds.push_back(aud->string);
+  for (const auto& a : aud->array) {
+    if (a.kind != Kind::kString) return kMalformed;
+    auds.push_back(a.string);
   }
-  if (!o.expected_issuer.empty()) {
-    const auto* iss = c.find("iss");
-    if (!iss) return "[11] No Issuer (iss) claim present.";
-    if (iss->kind != Kind::kString || iss->string != o.expected_issuer)
-      return fmt::format("[12] Issuer (iss) claim value ({}) doesn't match expected value of {}", text(*iss),
-                         o.expected_issuer);
-  }
+  if (std::any_of(auds.begin(), auds.end(), [&](auto& a) { return std::count(want.begin(), want.end(), a) > 0; }))
+    return "";
+  return fmt::format(
+      "[8] Audience (aud) claim [{}] doesn't contain an acceptable identifier. Expected {} as an aud value.",
+      fmt::join(auds, ", "), want.size() == 1 ? want[0] : fmt::format("one of [{}]", fmt::join(want, ", ")));
+}
+
+// jose4j's IssValidator ("": accepted).
+std::string check_issuer(const JsonValue& c, const std::string& want) {
+  if (want.empty()) return "";
+  const auto* iss = c.find("iss");
+  if (!iss) return "[11] No Issuer (iss) claim present.";
+  if (iss->kind != Kind::kString || iss->string != want)
+    return fmt::format("[12] Issuer (iss) claim value ({}) doesn't match expected value of {}", text(*iss), want);
+  return "";
+}
+
+// jose4j's NumericDateValidator with exp and iat required ("": accepted).
+std::string check_dates(const JsonValue& c, int32_t skew_s, int64_t now_s) {
   std::optional<int64_t> exp, iat, nbf;
   std::string why;
   if (!numeric_date(c, "exp", exp, why) || !numeric_date(c, "iat", iat, why) || !numeric_date(c, "nbf", nbf, why))
     return "[18] " + why;
   if (!exp) return "[2] No Expiration Time (exp) claim present.";
   if (!iat) return "[3] No Issued At (iat) claim present.";
-  const auto skew =
-      fmt::format(" (even when providing {} seconds of leeway to account for clock skew).", o.clock_skew_s);
-  const bool leeway = o.clock_skew_s > 0;
-  if (now_s - o.clock_skew_s >= *exp)
+  const auto leeway =
+      skew_s > 0 ? fmt::format(" (even when providing {} seconds of leeway to account for clock skew).", skew_s) : "";
+  if (now_s - skew_s >= *exp)
     return fmt::format(
-        "[1] The JWT is no longer valid - the evaluation time {} is on or after the Expiration Time "
-        "(exp={}) claim value{}",
-        now_s, *exp, leeway ? skew : "");
-  if (nbf && now_s + o.clock_skew_s < *nbf)
+        "[1] The JWT is no longer valid - the evaluation time {} is on or after the Expiration Time (exp={}) claim "
+        "value{}",
+        now_s, *exp, leeway);
+  if (nbf && now_s + skew_s < *nbf)
     return fmt::format(
-        "[6] The JWT is not yet valid as the evaluation time {} is before the Not Before (nbf={}) claim "
-        "time{}",
-        now_s, *nbf, leeway ? skew : "");
+        "[6] The JWT is not yet valid as the evaluation time {} is before the Not Before (nbf={}) claim time{}", now_s,
+        *nbf, leeway);
+  return "";
+}
+
+// The validators of jose4j's JwtConsumer as Kafka's BrokerJwtValidator builds it.
+std::string check_registered_claims(const JsonValue& c, const config::OAuthBearerJwtOptions& o, int64_t now_s) {
+  for (auto bad : {check_audience(c, o.expected_audience), check_issuer(c, o.expected_issuer),
+                   check_dates(c, o.clock_skew_s, now_s)})
+    if (!bad.empty()) return bad;
   if (const auto* sub = c.find("sub"); sub && sub->kind != Kind::kString)
     return "[18] The value of the 'sub' claim is not the expected type";
   return "";
