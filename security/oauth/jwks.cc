@@ -70,10 +70,7 @@ struct Curve {
   const char* group;
   size_t bytes;
 };
-constexpr Curve kCurves[] = {{"P-256", "prime256v1", 32},
-                             {"P-384", "secp384r1", 48},
-                             {"P-521", "secp521r1", 66},
-                             {"secp256k1", "secp256k1", 32}};
+constexpr Curve kCurves[] = {{"P-256", "prime256v1", 32}, {"P-384", "secp384r1", 48}, {"P-521", "secp521r1", 66}};
 
 std::shared_ptr<EVP_PKEY> ec_key(const JsonValue& v, const std::string& crv, std::string& why) {
   const auto* curve = std::find_if(std::begin(kCurves), std::end(kCurves), [&](auto& c) { return crv == c.jwk_name; });
@@ -182,7 +179,7 @@ bool known_jws_algorithm(std::string_view alg) { return !key_type_for(alg).empty
 
 std::string key_type_for(std::string_view alg) {
   static const std::vector<std::string_view> kRsa{"RS256", "RS384", "RS512", "PS256", "PS384", "PS512"};
-  static const std::vector<std::string_view> kEc{"ES256", "ES384", "ES512", "ES256K"};
+  static const std::vector<std::string_view> kEc{"ES256", "ES384", "ES512"};
   static const std::vector<std::string_view> kHmac{"HS256", "HS384", "HS512"};
   auto in = [&](const auto& list) { return std::find(list.begin(), list.end(), alg) != list.end(); };
   if (in(kRsa)) return "RSA";
@@ -198,7 +195,6 @@ const char* curve_for(std::string_view alg) {
   if (alg == "ES256") return "P-256";
   if (alg == "ES384") return "P-384";
   if (alg == "ES512") return "P-521";
-  if (alg == "ES256K") return "secp256k1";
   return "";
 }
 

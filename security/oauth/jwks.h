@@ -1,7 +1,7 @@
 // A JSON Web Key Set (RFC 7517) read into OpenSSL keys, and the choice of
 // the key that verifies a JWS, as jose4j's JsonWebKeySet and
 // VerificationJwkSelector (which Kafka's validator uses): RSA (n, e), EC
-// (crv P-256/P-384/P-521/secp256k1, x, y), OKP (Ed25519/Ed448, x) and oct
+// (crv P-256/P-384/P-521, x, y), OKP (Ed25519/Ed448, x) and oct
 // (k) keys; a key that cannot be read is skipped, as jose4j skips it.
 // Immutable once parsed: shared between threads through shared_ptr<const>.
 #pragma once
@@ -32,7 +32,8 @@ struct JwkSet {
 // "keys" array). Keys that cannot be read are skipped and named in `skipped`.
 std::optional<JwkSet> parse_jwks(std::string_view json, std::string& why, std::vector<std::string>* skipped = nullptr);
 
-// The JWS algorithms verified, jose4j's: RS/PS/ES 256/384/512, ES256K, EdDSA, HS 256/384/512.
+// The JWS algorithms verified, jose4j's on Kafka 4.4's Java (17+, whose SunEC
+// has no secp256k1: no ES256K): RS/PS/ES 256/384/512, EdDSA, HS 256/384/512.
 bool known_jws_algorithm(std::string_view alg);
 // The key type ("RSA", "EC", "OKP", "oct") an algorithm needs.
 std::string key_type_for(std::string_view alg);

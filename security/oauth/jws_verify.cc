@@ -14,7 +14,7 @@ namespace skiff::oauth {
 namespace {
 
 const EVP_MD* digest_for(std::string_view alg) {
-  if (alg.ends_with("256") || alg == "ES256K") return EVP_sha256();
+  if (alg.ends_with("256")) return EVP_sha256();
   if (alg.ends_with("384")) return EVP_sha384();
   if (alg.ends_with("512")) return EVP_sha512();
   return nullptr;
@@ -60,10 +60,7 @@ bool check_key(std::string_view alg, const Jwk& key, size_t& ec_half, std::strin
   }
   if (alg.starts_with("ES")) {
     const std::string group = ec_group(key.key.get());
-    const std::string want = alg == "ES256"   ? "prime256v1"
-                             : alg == "ES384" ? "secp384r1"
-                             : alg == "ES512" ? "secp521r1"
-                                              : "secp256k1";
+    const std::string want = alg == "ES256" ? "prime256v1" : alg == "ES384" ? "secp384r1" : "secp521r1";
     if (group != want) {
       why = std::string("EC key curve ") + group + " does not match " + std::string(alg);
       return false;
