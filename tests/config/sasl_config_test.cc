@@ -196,4 +196,7 @@ TEST_CASE("OAUTHBEARER's allowed URLs also come from KAFKA_OPTS' system property
                      {{"KAFKA_OPTS", "-Xmx1g -Dorg.apache.kafka.sasl.oauthbearer.allowed.urls=https://idp/jwks,x"}});
   CHECK(c.oauthbearer_allowed_urls == std::vector<std::string>{"https://idp/jwks", "x"});
   CHECK_THAT(error_of(overrides), Catch::Contains("restrictions"));
+  // Skiff's own key, from its environment variable.
+  CHECK(load_with(overrides, {{"SKIFF_SKIFF_SASL_OAUTHBEARER_ALLOWED_URLS", "https://idp/jwks"}})
+            .oauthbearer_allowed_urls == std::vector<std::string>{"https://idp/jwks"});
 }
