@@ -5,7 +5,8 @@ fetches and a client-credentials token endpoint; tokens are signed with PyJWT.
 On the wire (once, in the kcat run): RS256, PS256 and ES256 tokens
 authenticate; expired, not-yet-valid, wrong-audience, wrong-issuer,
 unknown-key, tampered and unsecured tokens get Kafka's
-{"status":"invalid_token"} exchange; a rotated JWKS (a new key id appears, the
+{"status":"invalid_token"} exchange; a failing JWKS endpoint leaves the
+keys fetched before in use; a rotated JWKS (a new key id appears, the
 old one leaves) is picked up on the first token naming the new key; a
 file: JWKS given through the listener's mechanism-prefixed keys; the
 configuration Kafka refuses. With real clients: librdkafka's
@@ -151,8 +152,24 @@ def test_key_rotation(client, broker, idp):
         assert idp.jwks_fetches > before
         assert authenticate(broker.port, old.sign(claims())) == (58, INVALID)
         broker.log_wait(r"OAuth JWKS refresh of \S+ complete")
-    finally:
+    finally:  # the broker keeps rsa-2 until its next refresh: later tests use the other keys
         idp.keys = [old] + idp.keys[1:]
+
+
+def test_failed_refresh_keeps_the_keys(client, broker, idp):
+    once(client)
+    idp.jwks_down = True
+    try:
+        before = idp.jwks_fetches
+        # A new key id asks for a refresh, which fails (retried for
+        # retry.backoff.max.ms, 10 s); the keys fetched before still verify.
+        assert authenticate(broker.port, SigningKey("rsa-new", "RS256").sign(claims())) == (58, INVALID)
+        assert authenticate(broker.port, idp.keys[1].sign(claims())) == (0, "")
+        broker.log_wait(r"OAuth JWKS refresh of \S+ encountered an error; not updating local JWKS cache", timeout=20)
+        assert idp.jwks_fetches > before + 1  # retried
+        assert authenticate(broker.port, idp.keys[2].sign(claims())) == (0, "")
+    finally:
+        idp.jwks_down = False
 
 
 def test_jwks_file_and_mechanism_prefixed_keys(client, certs, idp, tmp_path):

@@ -53,6 +53,7 @@ class IdentityProvider:
         self.signer: SigningKey | None = None
         self.clients = {"kafka-client": "client-secret"}
         self.jwks_fetches = 0
+        self.jwks_down = False  # /jwks answers 503 (a failing identity provider)
         self.token_requests = 0
         self.lock = threading.Lock()
         idp = self
@@ -75,7 +76,8 @@ class IdentityProvider:
                 with idp.lock:
                     idp.jwks_fetches += 1
                     body = {"keys": [k.jwk for k in idp.keys]}
-                self.reply(200, body)
+                    down = idp.jwks_down
+                self.reply(503, {"error": "unavailable"}) if down else self.reply(200, body)
 
             def do_POST(self):
                 length = int(self.headers.get("Content-Length") or 0)
