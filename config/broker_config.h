@@ -71,6 +71,9 @@ struct BrokerConfig {
   // SASL: the sasl.* keys, and per listener likewise (sasl_for() picks).
   SaslSettings sasl;
   std::map<std::string, SaslSettings> listener_sasl;
+  // The JWKS URLs OAUTHBEARER's JWT validator may fetch (Kafka's JVM system
+  // property org.apache.kafka.sasl.oauthbearer.allowed.urls; empty: none).
+  std::vector<std::string> oauthbearer_allowed_urls;
   const SaslSettings& sasl_for(const std::string& listener) const {
     auto it = listener_sasl.find(listener);
     return it == listener_sasl.end() ? sasl : it->second;

@@ -11,6 +11,7 @@
 #include <string_view>
 
 #include "config/config_def.h"
+#include "config/jaas.h"
 #include "config/kafka_env.h"
 #include "config/kraft_keys.h"
 #include "config/properties_file.h"
@@ -373,19 +374,137 @@ void check_https_endpoints(const BrokerConfig& cfg) {
   }
 }
 
+// The -D form of Kafka's JVM system property in KAFKA_OPTS, as Kafka's
+// launch scripts pass it: the JWKS URLs OAUTHBEARER may fetch.
+void read_kafka_opts(const ConfigSources& sources, std::map<std::string, RawValue>& raw) {
+  constexpr std::string_view kProperty = "-Dorg.apache.kafka.sasl.oauthbearer.allowed.urls=";
+  auto it = sources.environment.find("KAFKA_OPTS");
+  if (it == sources.environment.end() || raw.count("skiff.sasl.oauthbearer.allowed.urls")) return;
+  std::istringstream words(it->second);
+  for (std::string w; words >> w;) {
+    if (!w.starts_with(kProperty)) continue;
+    auto value = w.substr(kProperty.size());
+    if (value.size() >= 2 && (value.front() == '"' || value.front() == '\'') && value.back() == value.front())
+      value = value.substr(1, value.size() - 2);
+    raw["skiff.sasl.oauthbearer.allowed.urls"] = {value, ConfigSource::kEnvironment};
+  }
+}
+
+// The JAAS options Kafka's JaasOptionsUtils gives the JWKS fetch's TLS.
+void jwks_tls_from_jaas(const std::string& jaas, OAuthBearerJwtOptions& o) {
+  const auto options = parse_jaas_config(jaas).options;
+  auto option = [&](const char* name) {
+    auto it = options.find(name);
+    return it == options.end() ? std::string() : std::string(trim(it->second));
+  };
+  o.truststore_location = option("ssl.truststore.location");
+  o.truststore_certificates = option("ssl.truststore.certificates");
+  if (options.count("ssl.endpoint.identification.algorithm"))
+    o.verify_hostname = !option("ssl.endpoint.identification.algorithm").empty();
+  if (auto type = to_lower(option("ssl.truststore.type")); !type.empty() && type != "pem")
+    throw std::invalid_argument("ssl.truststore.type " + type + ": Skiff reads PEM trust stores only");
+}
+
+// Kafka's checks when OAuthBearerValidatorCallbackHandler is configured
+// (BrokerJwtValidator, VerificationKeyResolverFactory, ConfigurationUtils).
+void check_jwt_validator(const BrokerConfig& cfg, const std::string& listener, const OAuthBearerJwtOptions& o) {
+  auto fail = [&](const std::string& what) { throw ConfigError(fmt::format("listener {}: {}", listener, what)); };
+  const std::string kDefault = "org.apache.kafka.common.security.oauthbearer.DefaultJwtValidator";
+  const std::string kBroker = "org.apache.kafka.common.security.oauthbearer.BrokerJwtValidator";
+  if (o.jwt_validator_class != kDefault && o.jwt_validator_class != kBroker)
+    fail(fmt::format("sasl.oauthbearer.jwt.validator.class {}: Skiff implements {} and {} only", o.jwt_validator_class,
+                     kDefault, kBroker));
+  constexpr auto kUrl = "sasl.oauthbearer.jwks.endpoint.url";
+  if (o.jwks_endpoint_url.empty() && o.jwt_validator_class == kDefault)
+    fail(
+        fmt::format("The OAuth validator for the broker requires \"{0}\" to be configured so that JWT signatures "
+                    "can be verified, but it was not set. Set \"{0}\" to the OAuth/OIDC provider's JWKS endpoint "
+                    "URL for this listener, or configure a signature-verifying \"{1}\".",
+                    kUrl, "sasl.oauthbearer.jwt.validator.class"));
+  if (o.expected_audience.empty() && !o.allow_unverified_audience)
+    fail(
+        fmt::format("The OAuth validator for the broker requires \"{0}\" to be configured so that the token's "
+                    "audience (\"aud\") claim can be verified, but it was not set. Set \"{0}\" to the audience(s) "
+                    "that identify this cluster, or set \"{1}\" to true to accept tokens regardless of their "
+                    "audience.",
+                    "sasl.oauthbearer.expected.audience", "sasl.oauthbearer.allow.unverified.audience"));
+  if (o.expected_issuer.empty() && !o.allow_unverified_issuer)
+    fail(
+        fmt::format("The OAuth validator for the broker requires \"{0}\" to be configured so that the token's "
+                    "issuer (\"iss\") claim can be verified, but it was not set. Set \"{0}\" to the issuer URL of "
+                    "the OAuth/OIDC provider that signs the tokens, or set \"{1}\" to true to accept tokens "
+                    "regardless of their issuer.",
+                    "sasl.oauthbearer.expected.issuer", "sasl.oauthbearer.allow.unverified.issuer"));
+  if (o.jwks_endpoint_url.empty()) fail(fmt::format("The OAuth configuration option {} value is required", kUrl));
+  const auto& url = o.jwks_endpoint_url;
+  const auto colon = url.find(':');
+  const auto scheme = colon == std::string::npos ? std::string() : to_lower(url.substr(0, colon));
+  if (scheme != "http" && scheme != "https" && scheme != "file")
+    fail(
+        fmt::format("The OAuth configuration option {} contains a URL ({}) that contains an invalid protocol ({}); "
+                    "only \"http\", \"https\", and \"file\" protocol are supported",
+                    kUrl, url, scheme));
+  const auto& allowed = cfg.oauthbearer_allowed_urls;
+  if (std::find(allowed.begin(), allowed.end(), url) == allowed.end())
+    fail(
+        fmt::format("Invalid value {} for configuration {}: The URL cannot be accessed due to restrictions. Update "
+                    "the system property 'org.apache.kafka.sasl.oauthbearer.allowed.urls' to allow the URL to be "
+                    "accessed (in Skiff: skiff.sasl.oauthbearer.allowed.urls, or that property in KAFKA_OPTS)",
+                    url, kUrl));
+  if (scheme != "file") {
+    if (o.jwks_refresh_ms <= 0)
+      fail("JWKS validation key refresh configuration value retryWaitMs value must be positive");
+    if (o.jwks_retry_backoff_ms < 0 || o.jwks_retry_backoff_max_ms < o.jwks_retry_backoff_ms)
+      fail(
+          fmt::format("sasl.oauthbearer.jwks.endpoint.retry.backoff.ms ({}) must be non-negative and at most "
+                      "sasl.oauthbearer.jwks.endpoint.retry.backoff.max.ms ({})",
+                      o.jwks_retry_backoff_ms, o.jwks_retry_backoff_max_ms));
+  }
+}
+
+// Each listener's mechanism-prefixed sasl.oauthbearer.* keys over its others.
+void apply_oauthbearer_prefixed(SaslSettings& s) {
+  for (const auto& [name, value] : s.oauthbearer_prefixed) {
+    const auto* def = find_config_def(name);
+    if (!def) continue;
+    BrokerConfig scratch;
+    scratch.sasl = s;
+    def->apply(scratch, value);
+    s.oauthbearer_jwt = scratch.sasl.oauthbearer_jwt;
+  }
+}
+
 void check_oauthbearer(BrokerConfig& cfg, const std::string& listener, SaslSettings& s) {
   const auto& m = s.enabled_mechanisms;
   if (std::find(m.begin(), m.end(), "OAUTHBEARER") == m.end()) return;
+  apply_oauthbearer_prefixed(s);
+  const auto& handler = s.oauthbearer_callback_handler;
+  auto jaas = s.jaas_config.find("OAUTHBEARER");
+  const auto where = fmt::format("listener.name.{}.oauthbearer.sasl.jaas.config", to_lower(listener));
+  if (handler == kOAuthBearerValidatorCallbackHandler) {
+    try {
+      if (jaas != s.jaas_config.end()) jwks_tls_from_jaas(jaas->second, s.oauthbearer_jwt);
+    } catch (const std::invalid_argument& e) {
+      throw ConfigError(fmt::format("{}: {}", where, e.what()));
+    }
+    check_jwt_validator(cfg, listener, s.oauthbearer_jwt);
+    return;
+  }
+  if (!handler.empty() && handler != kOAuthBearerUnsecuredValidatorCallbackHandler)
+    throw ConfigError(fmt::format(
+        "listener.name.{}.oauthbearer.sasl.server.callback.handler.class {}: Skiff implements {} and {} only",
+        to_lower(listener), handler, kOAuthBearerValidatorCallbackHandler,
+        kOAuthBearerUnsecuredValidatorCallbackHandler));
   cfg.warnings.push_back(fmt::format(
       "listener {}: OAUTHBEARER takes unsecured tokens (\"alg\":\"none\"): any client can claim any principal; "
-      "for development only",
-      listener));
-  auto jaas = s.jaas_config.find("OAUTHBEARER");
+      "for development only (set listener.name.{}.oauthbearer.sasl.server.callback.handler.class={} to verify "
+      "signed tokens)",
+      listener, to_lower(listener), kOAuthBearerValidatorCallbackHandler));
   if (jaas == s.jaas_config.end()) return;
   try {
     s.oauthbearer = oauthbearer_options_from_jaas(jaas->second);
   } catch (const std::invalid_argument& e) {
-    throw ConfigError(fmt::format("listener.name.{}.oauthbearer.sasl.jaas.config: {}", to_lower(listener), e.what()));
+    throw ConfigError(fmt::format("{}: {}", where, e.what()));
   }
 }
 
@@ -461,6 +580,7 @@ BrokerConfig load_config(const ConfigSources& sources) {
   std::string cluster_id;
   if (sources.file) read_file(*sources.file, raw, warnings);
   read_kafka_variables(sources, raw, warnings, cluster_id);
+  read_kafka_opts(sources, raw);
   read_environment(sources.environment, raw, warnings);
   read_overrides(sources.overrides, raw);
 

@@ -1,6 +1,7 @@
 // Kafka's per-listener keys, "listener.name.<name>.<key>": the ssl.* keys,
-// sasl.enabled.mechanisms, connections.max.reauth.ms and the keys that exist
-// only per listener (<mechanism>.sasl.jaas.config). One list of them serves
+// sasl.enabled.mechanisms, connections.max.reauth.ms, the sasl.oauthbearer.*
+// keys and the keys that exist only per listener (<mechanism>.sasl.jaas.config,
+// oauthbearer.sasl.server.callback.handler.class, oauthbearer.sasl.oauthbearer.*). One list of them serves
 // the lookup of a written key and of its SKIFF_LISTENER_NAME_* variable.
 #include <algorithm>
 
@@ -11,7 +12,8 @@ namespace skiff::config {
 namespace {
 
 bool per_listener(std::string_view key) {
-  return key.starts_with("ssl.") || key == "sasl.enabled.mechanisms" || key == "connections.max.reauth.ms";
+  return key.starts_with("ssl.") || key.starts_with("sasl.oauthbearer.") || key == "sasl.enabled.mechanisms" ||
+         key == "connections.max.reauth.ms";
 }
 
 }  // namespace

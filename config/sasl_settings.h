@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace skiff::config {
@@ -28,6 +29,36 @@ struct OAuthBearerOptions {
   bool operator==(const OAuthBearerOptions&) const = default;
 };
 
+// OAUTHBEARER with signed JWTs, Kafka's OAuthBearerValidatorCallbackHandler
+// (BrokerJwtValidator): the sasl.oauthbearer.* keys with Kafka's defaults,
+// and the TLS options of the JWKS fetch (the ssl.* options of the listener's
+// OAUTHBEARER JAAS entry, as Kafka's JaasOptionsUtils reads them).
+struct OAuthBearerJwtOptions {
+  std::string jwks_endpoint_url;  // https://, http:// or file:
+  int64_t jwks_refresh_ms = 3600000;
+  int64_t jwks_retry_backoff_ms = 100;
+  int64_t jwks_retry_backoff_max_ms = 10000;
+  std::vector<std::string> expected_audience;
+  std::string expected_issuer;
+  bool allow_unverified_audience = false;
+  bool allow_unverified_issuer = false;
+  std::string sub_claim = "sub";
+  std::string scope_claim = "scope";
+  int32_t clock_skew_s = 30;
+  std::string jwt_validator_class = "org.apache.kafka.common.security.oauthbearer.DefaultJwtValidator";
+  std::string truststore_location;      // JAAS ssl.truststore.location (PEM)
+  std::string truststore_certificates;  // JAAS ssl.truststore.certificates (PEM text)
+  bool verify_hostname = true;          // JAAS ssl.endpoint.identification.algorithm ("https"; empty: off)
+
+  bool operator==(const OAuthBearerJwtOptions&) const = default;
+};
+
+// listener.name.<l>.oauthbearer.sasl.server.callback.handler.class values.
+inline constexpr std::string_view kOAuthBearerValidatorCallbackHandler =
+    "org.apache.kafka.common.security.oauthbearer.OAuthBearerValidatorCallbackHandler";
+inline constexpr std::string_view kOAuthBearerUnsecuredValidatorCallbackHandler =
+    "org.apache.kafka.common.security.oauthbearer.internals.unsecured.OAuthBearerUnsecuredValidatorCallbackHandler";
+
 // The options of an OAUTHBEARER JAAS entry (throws std::invalid_argument
 // naming the option that is wrong).
 OAuthBearerOptions oauthbearer_options_from_jaas(const std::string& jaas_config);
@@ -39,6 +70,14 @@ struct SaslSettings {
   std::map<std::string, std::string> jaas_config;
   int64_t connections_max_reauth_ms = 0;  // 0: sessions never expire (KIP-368)
   OAuthBearerOptions oauthbearer;         // from jaas_config["OAUTHBEARER"], when OAUTHBEARER is enabled
+  // OAUTHBEARER's server callback handler (per listener only; empty: Kafka's
+  // default, the unsecured validator) and, when it is the JWT validator, its options.
+  std::string oauthbearer_callback_handler;
+  OAuthBearerJwtOptions oauthbearer_jwt;
+  // listener.name.<l>.oauthbearer.sasl.oauthbearer.<key> values by
+  // sasl.oauthbearer.<key>: applied over the others once all are read, as
+  // Kafka's ConfigurationUtils prefers the mechanism-prefixed key.
+  std::map<std::string, std::string> oauthbearer_prefixed;
 
   bool operator==(const SaslSettings&) const = default;
 };

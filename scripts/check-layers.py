@@ -26,7 +26,8 @@ import sys
 
 # folder -> the folders it may include (itself always). The layers of
 # docs/architecture.md, bottom to top.
-BELOW_API = ["common", "config", "network", "protocol", "log", "metadata", "security/acl", "security/sasl",
+BELOW_API = ["common", "config", "network", "protocol", "log", "metadata", "security/acl", "security/oauth",
+             "security/sasl",
              "coordinator/runtime", "coordinator/group", "coordinator/txn", "coordinator/share",
              "share"]
 ALLOWED = {
@@ -42,7 +43,8 @@ ALLOWED = {
     "log": ["common", "config"],
     "metadata": ["common", "config", "log"],
     "security/acl": ["common", "config", "protocol", "log", "metadata"],
-    "security/sasl": ["common", "config", "protocol", "log", "metadata"],
+    "security/oauth": ["common", "config"],
+    "security/sasl": ["common", "config", "protocol", "log", "metadata", "security/oauth"],
     "coordinator/runtime": ["common", "config", "protocol", "log", "metadata"],
     "coordinator/txn": ["common", "config", "protocol", "log", "metadata", "coordinator/runtime"],
     "coordinator/share": ["common", "config", "protocol", "log", "metadata", "coordinator/runtime"],

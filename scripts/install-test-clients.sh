@@ -109,9 +109,10 @@ install_java() {
   if [[ -f "$dst/.stamp" && "$(cat "$dst/.stamp")" == "$want" ]]; then return; fi
   log "java driver (kafka-clients $KAFKA_CLIENTS_VERSION) -> $dst"
   rm -rf "$dst"; mkdir -p "$dst/classes"
-  # Only what the client needs at run time: faster JVM start than all of Kafka.
+  # Only what the client needs at run time: faster JVM start than all of Kafka
+  # (jose4j: the client's OAUTHBEARER login, OAuthBearerLoginCallbackHandler).
   local cp=""
-  for j in kafka-clients-"$KAFKA_CLIENTS_VERSION" lz4-java snappy-java zstd-jni slf4j-api slf4j-simple jackson-databind jackson-core jackson-annotations; do
+  for j in kafka-clients-"$KAFKA_CLIENTS_VERSION" lz4-java snappy-java zstd-jni slf4j-api slf4j-simple jackson-databind jackson-core jackson-annotations jose4j; do
     for f in "$jars"/"$j"*.jar; do cp+="${cp:+:}$f"; done
   done
   javac -nowarn -d "$dst/classes" -cp "$cp" "${src[@]}" >&2

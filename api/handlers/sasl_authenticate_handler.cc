@@ -48,7 +48,9 @@ void SaslAuthenticateHandler::handle(ApiRequest& request, protocol::SaslAuthenti
     out.send_then_close(resp, failure_delay());
     return;
   }
-  resp.error_message = std::nullopt;  // as Kafka: null on success
+  // As Kafka 4.4 on the wire: its SaslAuthenticateResponseData keeps the
+  // default "" (not null) for a challenge and for success.
+  resp.error_message = std::string();
   resp.session_lifetime_ms = lifetime_ms;
   out.send(resp);
 }

@@ -254,8 +254,7 @@ namespace {
 
 class OAuthBearerServer : public SaslServer {
  public:
-  OAuthBearerServer(std::shared_ptr<const config::OAuthBearerOptions> options, ClockMs now_ms)
-      : options_(std::move(options)), now_ms_(std::move(now_ms)) {}
+  OAuthBearerServer(TokenCheck check, ClockMs now_ms) : check_(std::move(check)), now_ms_(std::move(now_ms)) {}
 
   SaslStep step(std::string_view message) override {
     if (!error_json_.empty() && message == std::string_view(&kSeparator, 1))
@@ -264,7 +263,7 @@ class OAuthBearerServer : public SaslServer {
     std::string why;
     auto first = parse_client_first(message, why);
     if (!first) return SaslStep::failed(invalid_credentials_message(kMechanism), why);
-    auto check = check_unsecured_jws(first->token, *options_, now_ms_());
+    auto check = check_(first->token, now_ms_());
     if (!check.ok) {
       error_json_ = check.missing_scope.empty()
                         ? R"({"status":"invalid_token"})"
@@ -283,7 +282,7 @@ class OAuthBearerServer : public SaslServer {
   }
 
  private:
-  std::shared_ptr<const config::OAuthBearerOptions> options_;
+  TokenCheck check_;
   ClockMs now_ms_;
   std::string error_json_;  // set while the client is to answer our error with "\x01"
   std::string error_detail_;
@@ -293,7 +292,14 @@ class OAuthBearerServer : public SaslServer {
 
 std::unique_ptr<SaslServer> make_oauthbearer_server(std::shared_ptr<const config::OAuthBearerOptions> options,
                                                     ClockMs now_ms) {
-  return std::make_unique<OAuthBearerServer>(std::move(options), std::move(now_ms));
+  auto check = [options = std::move(options)](std::string_view token, int64_t now) {
+    return check_unsecured_jws(token, *options, now);
+  };
+  return std::make_unique<OAuthBearerServer>(std::move(check), std::move(now_ms));
+}
+
+std::unique_ptr<SaslServer> make_oauthbearer_server(TokenCheck check, ClockMs now_ms) {
+  return std::make_unique<OAuthBearerServer>(std::move(check), std::move(now_ms));
 }
 
 }  // namespace skiff::sasl

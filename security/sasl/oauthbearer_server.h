@@ -1,8 +1,9 @@
-// OAUTHBEARER (RFC 7628) with unsecured JWS tokens (RFC 7515/7519, "alg":
-// "none"): what Kafka's broker does when a listener enables OAUTHBEARER
-// without a server callback handler (OAuthBearerUnsecuredValidatorCallback-
-// Handler). Any client can claim any principal: for local development only,
-// and offered only where sasl.enabled.mechanisms lists it.
+// OAUTHBEARER (RFC 7628). By default with unsecured JWS tokens (RFC
+// 7515/7519, "alg":"none"): what Kafka's broker does when a listener enables
+// OAUTHBEARER without a server callback handler (OAuthBearerUnsecuredValidator-
+// CallbackHandler); any client can claim any principal: for local development
+// only. With a TokenCheck, as Kafka's OAuthBearerValidatorCallbackHandler:
+// signed JWTs checked by security/oauth's JwtValidator.
 //
 // The exchange:
 //   client-first  "n,[a=<authzid>],\x01auth=Bearer <jws>\x01[<key>=<value>\x01]*\x01"
@@ -39,8 +40,14 @@ struct JwsCheck {
 JwsCheck check_unsecured_jws(std::string_view jws, const config::OAuthBearerOptions& options, int64_t now_ms);
 
 using ClockMs = std::function<int64_t()>;
+// Validates one token at a time in ms (must be thread-safe: exchanges run on
+// every handler thread).
+using TokenCheck = std::function<JwsCheck(std::string_view token, int64_t now_ms)>;
 
+// With the unsecured validator and its options.
 std::unique_ptr<SaslServer> make_oauthbearer_server(std::shared_ptr<const config::OAuthBearerOptions> options,
                                                     ClockMs now_ms);
+// With another validator (the JWT validator of security/oauth).
+std::unique_ptr<SaslServer> make_oauthbearer_server(TokenCheck check, ClockMs now_ms);
 
 }  // namespace skiff::sasl

@@ -1,7 +1,9 @@
 // SaslMechanisms: which SASL mechanisms each SASL listener offers, and a new
 // server-side exchange for one of them. Built once from the configuration
 // (sasl.enabled.mechanisms, the JAAS entries and OAUTHBEARER's validator
-// options per listener), then
+// options per listener; for a listener whose OAUTHBEARER validates signed
+// JWTs, the JWKS is read or fetched here, at startup, and the constructor
+// throws std::runtime_error when it cannot be), then
 // immutable: safe to use from every handler thread. SCRAM exchanges come
 // from `scram`, which reads the credentials (null: SCRAM is not offered).
 #pragma once
@@ -13,6 +15,7 @@
 #include <vector>
 
 #include "config/broker_config.h"
+#include "security/oauth/jwt_validator.h"
 #include "security/sasl/oauthbearer_server.h"
 #include "security/sasl/plain_server.h"
 #include "security/sasl/sasl_server.h"
@@ -38,6 +41,7 @@ class SaslMechanisms {
     std::vector<std::string> mechanisms;
     std::shared_ptr<const PlainUsers> plain_users;
     std::shared_ptr<const config::OAuthBearerOptions> oauthbearer;
+    std::shared_ptr<const oauth::JwtValidator> jwt;  // set: OAuthBearerValidatorCallbackHandler
     int64_t max_reauth_ms = 0;
   };
   std::map<std::string, Listener> listeners_;

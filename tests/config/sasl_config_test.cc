@@ -114,3 +114,89 @@ TEST_CASE("OAUTHBEARER is off unless listed, warned about, and reads Kafka's val
                                      "unsecuredValidatorAllowableClockSkewMs=\"-1\";"})),
              Catch::Contains("unsecuredValidatorAllowableClockSkewMs must be an integer"));
 }
+
+namespace {
+
+const std::string kValidator = "org.apache.kafka.common.security.oauthbearer.OAuthBearerValidatorCallbackHandler";
+
+std::vector<std::string> jwt_listener(std::vector<std::string> more) {
+  std::vector<std::string> all = sasl_listener({
+      "sasl.enabled.mechanisms=OAUTHBEARER",
+      "listener.name.sasl_plaintext.oauthbearer.sasl.server.callback.handler.class=" + kValidator,
+      "sasl.oauthbearer.jwks.endpoint.url=https://idp/jwks",
+      "skiff.sasl.oauthbearer.allowed.urls=https://idp/jwks,file:/etc/jwks.json",
+  });
+  all.insert(all.end(), more.begin(), more.end());
+  return all;
+}
+
+}  // namespace
+
+TEST_CASE("OAUTHBEARER's JWT validator: Kafka's keys, defaults and per-listener forms", "[config][sasl]") {
+  auto c = load_with(jwt_listener(
+      {"sasl.oauthbearer.expected.audience=kafka, other", "sasl.oauthbearer.expected.issuer=https://idp"}));
+  const auto& s = c.sasl_for("SASL_PLAINTEXT");
+  CHECK(s.oauthbearer_callback_handler == kValidator);
+  const auto& o = s.oauthbearer_jwt;
+  CHECK(o.jwks_endpoint_url == "https://idp/jwks");
+  CHECK(o.expected_audience == std::vector<std::string>{"kafka", "other"});
+  CHECK(o.jwks_refresh_ms == 3600000);
+  CHECK(o.jwks_retry_backoff_ms == 100);
+  CHECK(o.jwks_retry_backoff_max_ms == 10000);
+  CHECK(o.clock_skew_s == 30);
+  CHECK(o.sub_claim == "sub");
+  CHECK(o.scope_claim == "scope");
+  for (const auto& w : c.warnings) CHECK_THAT(w, !Catch::Contains("unsecured tokens"));
+  // listener.name.<l>.sasl.oauthbearer.* over the broker-wide key, and the
+  // mechanism-prefixed form over both, whatever their order.
+  auto p = load_with(jwt_listener({"sasl.oauthbearer.expected.audience=a", "sasl.oauthbearer.expected.issuer=i",
+                                   "listener.name.sasl_plaintext.sasl.oauthbearer.expected.audience=b",
+                                   "listener.name.sasl_plaintext.oauthbearer.sasl.oauthbearer.expected.audience=c",
+                                   "listener.name.sasl_plaintext.sasl.oauthbearer.clock.skew.seconds=5"}));
+  CHECK(p.sasl_for("SASL_PLAINTEXT").oauthbearer_jwt.expected_audience == std::vector<std::string>{"c"});
+  CHECK(p.sasl_for("SASL_PLAINTEXT").oauthbearer_jwt.clock_skew_s == 5);
+  // The JWKS fetch's trust store, from the JAAS entry as Kafka reads it.
+  auto t = load_with(
+      jwt_listener({"sasl.oauthbearer.allow.unverified.audience=true", "sasl.oauthbearer.allow.unverified.issuer=true",
+                    "listener.name.sasl_plaintext.oauthbearer.sasl.jaas.config="
+                    "org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule required "
+                    "ssl.truststore.location=\"/ca.pem\" ssl.endpoint.identification.algorithm=\"\";"}));
+  CHECK(t.sasl_for("SASL_PLAINTEXT").oauthbearer_jwt.truststore_location == "/ca.pem");
+  CHECK_FALSE(t.sasl_for("SASL_PLAINTEXT").oauthbearer_jwt.verify_hostname);
+}
+
+TEST_CASE("OAUTHBEARER's JWT validator: what Kafka refuses to start with", "[config][sasl]") {
+  const std::string aud = "sasl.oauthbearer.expected.audience=kafka", iss = "sasl.oauthbearer.expected.issuer=i";
+  CHECK_THAT(error_of(jwt_listener({iss})), Catch::Contains("requires \"sasl.oauthbearer.expected.audience\""));
+  CHECK_THAT(error_of(jwt_listener({aud})), Catch::Contains("requires \"sasl.oauthbearer.expected.issuer\""));
+  CHECK_THAT(error_of(jwt_listener({aud, iss, "sasl.oauthbearer.jwks.endpoint.url="})),
+             Catch::Contains("requires \"sasl.oauthbearer.jwks.endpoint.url\""));
+  CHECK_THAT(error_of(jwt_listener({aud, iss, "sasl.oauthbearer.jwks.endpoint.url=https://other/jwks"})),
+             Catch::Contains("The URL cannot be accessed due to restrictions"));
+  CHECK_THAT(error_of(jwt_listener({aud, iss, "sasl.oauthbearer.jwks.endpoint.url=ftp://idp/jwks",
+                                    "skiff.sasl.oauthbearer.allowed.urls=ftp://idp/jwks"})),
+             Catch::Contains("invalid protocol (ftp)"));
+  CHECK_THAT(error_of(jwt_listener({aud, iss, "sasl.oauthbearer.jwks.endpoint.refresh.ms=0"})),
+             Catch::Contains("must be positive"));
+  CHECK_THAT(error_of(sasl_listener({"sasl.enabled.mechanisms=OAUTHBEARER",
+                                     "listener.name.sasl_plaintext.oauthbearer.sasl.server.callback.handler.class="
+                                     "com.example.Mine"})),
+             Catch::Contains("Skiff implements"));
+  CHECK_THAT(error_of(jwt_listener({aud, iss, "sasl.oauthbearer.jwt.validator.class=com.example.V"})),
+             Catch::Contains("Skiff implements"));
+}
+
+TEST_CASE("OAUTHBEARER's allowed URLs also come from KAFKA_OPTS' system property", "[config][sasl]") {
+  auto overrides =
+      sasl_listener({"sasl.enabled.mechanisms=OAUTHBEARER",
+                     "listener.name.sasl_plaintext.oauthbearer.sasl.server.callback.handler.class=" + kValidator,
+                     "sasl.oauthbearer.jwks.endpoint.url=https://idp/jwks", "sasl.oauthbearer.expected.audience=kafka",
+                     "sasl.oauthbearer.expected.issuer=i"});
+  auto c = load_with(overrides,
+                     {{"KAFKA_OPTS", "-Xmx1g -Dorg.apache.kafka.sasl.oauthbearer.allowed.urls=https://idp/jwks,x"}});
+  CHECK(c.oauthbearer_allowed_urls == std::vector<std::string>{"https://idp/jwks", "x"});
+  CHECK_THAT(error_of(overrides), Catch::Contains("restrictions"));
+  // Skiff's own key, from its environment variable.
+  CHECK(load_with(overrides, {{"SKIFF_SKIFF_SASL_OAUTHBEARER_ALLOWED_URLS", "https://idp/jwks"}})
+            .oauthbearer_allowed_urls == std::vector<std::string>{"https://idp/jwks"});
+}

@@ -223,7 +223,7 @@ def test_session_expiry_and_reauthentication(client, certs, tmp_path):
         port = b.ports["SASL_PLAINTEXT"]
         s = connect(port)
         assert sasl_handshake(s, "PLAIN")[0] == 0
-        assert sasl_authenticate(s, b"\0alice\0alice-secret") == (0, None, 1500)
+        assert sasl_authenticate(s, b"\0alice\0alice-secret") == (0, "", 1500)
         assert metadata_ok(s)
         time.sleep(2)
         s.sendall(frame(3, 1, struct.pack(">i", -1)))

@@ -19,9 +19,17 @@ class CheckResult:
     stderr_tail: str
 
 
-def run_java_check(check: Path, *args: str, timeout: float) -> CheckResult:
+def run_java_check(check: Path, *args: str, timeout: float, jvm_args: tuple[str, ...] = (),
+                   jars: tuple[str, ...] = ()) -> CheckResult:
+    """`jvm_args`: options for the JVM itself (system properties, -D...);
+    `jars`: more of the client's run-time jars (named as in its directory)."""
     cp = java_classpath()
-    cmd = ["java", "-Xmx512m", "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn", "-cp", cp, str(check), *args]
+    for name in jars:
+        if f"/{name}" not in cp:
+            kafka_clients = next(Path(p) for p in cp.split(":") if "kafka-clients" in p)
+            cp += "".join(f":{j}" for j in sorted(kafka_clients.parent.glob(f"{name}*.jar")))
+    cmd = ["java", "-Xmx512m", "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn", *jvm_args, "-cp", cp, str(check),
+           *args]
     p = subprocess.run(cmd, capture_output=True, timeout=timeout, stdin=subprocess.DEVNULL)
     out = p.stdout.decode(errors="replace").strip().splitlines()
     err = p.stderr.decode(errors="replace")[-4000:]
