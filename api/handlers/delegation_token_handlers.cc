@@ -7,18 +7,8 @@
 namespace skiff::api {
 namespace {
 
-struct Principal {
-  std::string type;
-  std::string name;
-  std::string text() const { return type + ":" + name; }
-};
-
-// "User:alice" as Kafka's KafkaPrincipal: type before the first ':'.
-Principal split(const std::string& principal) {
-  const auto colon = principal.find(':');
-  if (colon == std::string::npos) return {"User", principal};
-  return {principal.substr(0, colon), principal.substr(colon + 1)};
-}
+using Principal = sasl::PrincipalParts;
+using sasl::split_principal;
 
 // Kafka's KafkaApis.allowTokenRequests.
 bool allow_token_requests(const BrokerServices& s, const ApiRequest& request) {
@@ -37,11 +27,24 @@ sasl::DelegationTokenStore* store(const BrokerServices& s) {
 
 std::string bytes_text(const std::vector<uint8_t>& b) { return {b.begin(), b.end()}; }
 
+// Renew's and Expire's answer: the new expiry, or the store's error (the
+// controller's shape: expiry 0).
+template <class Resp>
+Resp expiry_response(const Expected<int64_t, ErrorCode>& result) {
+  Resp resp;
+  if (result) {
+    resp.expiry_timestamp_ms = *result;
+  } else {
+    resp.error_code = code(result.error());
+  }
+  return resp;
+}
+
 }  // namespace
 
 void CreateDelegationTokenHandler::handle(ApiRequest& request, protocol::CreateDelegationTokenRequest& body,
                                           Responder& out) {
-  const Principal requester = split(request.context().principal);
+  const Principal requester = split_principal(request.context().principal);
   Principal owner = requester;
   if (body.owner_principal_name && !body.owner_principal_name->empty())
     owner = {body.owner_principal_type.value_or(""), *body.owner_principal_name};
@@ -95,17 +98,10 @@ void RenewDelegationTokenHandler::handle(ApiRequest& request, protocol::RenewDel
                                          Responder& out) {
   if (!allow_token_requests(services_, request))
     return out.send(error_response(body, ErrorCode::kDelegationTokenRequestNotAllowed));
-  protocol::RenewDelegationTokenResponse resp;
   auto* tokens = store(services_);
-  Expected<int64_t, ErrorCode> renewed = unexpected(ErrorCode::kDelegationTokenAuthDisabled);
-  if (tokens)
-    renewed = tokens->renew(bytes_text(body.hmac), request.context().principal, body.renew_period_ms, wall_clock_ms());
-  if (renewed) {
-    resp.expiry_timestamp_ms = *renewed;
-  } else {
-    resp.error_code = code(renewed.error());
-  }
-  out.send(resp);
+  out.send(expiry_response<protocol::RenewDelegationTokenResponse>(
+      tokens ? tokens->renew(bytes_text(body.hmac), request.context().principal, body.renew_period_ms, wall_clock_ms())
+             : unexpected(ErrorCode::kDelegationTokenAuthDisabled)));
 }
 
 protocol::RenewDelegationTokenResponse RenewDelegationTokenHandler::error_response(
@@ -120,18 +116,11 @@ void ExpireDelegationTokenHandler::handle(ApiRequest& request, protocol::ExpireD
                                           Responder& out) {
   if (!allow_token_requests(services_, request))
     return out.send(error_response(body, ErrorCode::kDelegationTokenRequestNotAllowed));
-  protocol::ExpireDelegationTokenResponse resp;
   auto* tokens = store(services_);
-  Expected<int64_t, ErrorCode> expired = unexpected(ErrorCode::kDelegationTokenAuthDisabled);
-  if (tokens)
-    expired =
-        tokens->expire(bytes_text(body.hmac), request.context().principal, body.expiry_time_period_ms, wall_clock_ms());
-  if (expired) {
-    resp.expiry_timestamp_ms = *expired;
-  } else {
-    resp.error_code = code(expired.error());
-  }
-  out.send(resp);
+  out.send(expiry_response<protocol::ExpireDelegationTokenResponse>(
+      tokens ? tokens->expire(bytes_text(body.hmac), request.context().principal, body.expiry_time_period_ms,
+                              wall_clock_ms())
+             : unexpected(ErrorCode::kDelegationTokenAuthDisabled)));
 }
 
 protocol::ExpireDelegationTokenResponse ExpireDelegationTokenHandler::error_response(
@@ -148,11 +137,11 @@ using Described = protocol::DescribeDelegationTokenResponse::DescribedDelegation
 
 Described described(const sasl::DelegationToken& t, int16_t version) {
   Described d;
-  const Principal owner = split(t.info.owner);
+  const Principal owner = split_principal(t.info.owner);
   d.principal_type = owner.type;
   d.principal_name = owner.name;
   if (version > 2) {
-    const Principal requester = split(t.info.requester);
+    const Principal requester = split_principal(t.info.requester);
     d.token_requester_principal_type = requester.type;
     d.token_requester_principal_name = requester.name;
   }
@@ -162,7 +151,7 @@ Described described(const sasl::DelegationToken& t, int16_t version) {
   d.token_id = t.info.token_id;
   d.hmac.assign(t.hmac.begin(), t.hmac.end());
   for (const auto& r : t.info.renewers) {
-    const Principal p = split(r);
+    const Principal p = split_principal(r);
     auto& out = d.renewers.emplace_back();
     out.principal_type = p.type;
     out.principal_name = p.name;

@@ -43,6 +43,12 @@ TokenInfo read_token_record(std::string_view record) {
 
 }  // namespace
 
+PrincipalParts split_principal(const std::string& principal) {
+  const auto colon = principal.find(':');
+  if (colon == std::string::npos) return {"User", principal};
+  return {principal.substr(0, colon), principal.substr(colon + 1)};
+}
+
 bool TokenInfo::owner_or_renewer(const std::string& principal) const {
   return owner == principal || requester == principal ||
          std::find(renewers.begin(), renewers.end(), principal) != renewers.end();
@@ -248,8 +254,7 @@ std::optional<TokenCredential> DelegationTokenStore::credential(const std::strin
   auto it = tokens_.find(token_id);
   if (it == tokens_.end() || it->second.info.expired(now_ms)) return std::nullopt;
   const auto& info = it->second.info;
-  const auto colon = info.owner.find(':');
-  return TokenCredential{colon == std::string::npos ? info.owner : info.owner.substr(colon + 1), info.expiry_ms,
+  return TokenCredential{split_principal(info.owner).name, info.expiry_ms,
                          m == ScramMechanism::kSha256 ? it->second.sha256 : it->second.sha512};
 }
 

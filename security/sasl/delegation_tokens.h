@@ -60,6 +60,15 @@ struct DelegationTokenOptions {
   int64_t check_interval_ms = 3'600'000;  // delegation.token.expiry.check.interval.ms
 };
 
+// A principal "Type:name" as Kafka's KafkaPrincipal splits it: the type
+// before the first ':' ("User" when there is none).
+struct PrincipalParts {
+  std::string type;
+  std::string name;
+  std::string text() const { return type + ":" + name; }
+};
+PrincipalParts split_principal(const std::string& principal);
+
 struct TokenInfo {
   std::string token_id;
   std::string owner;  // principals as "Type:name"
