@@ -60,6 +60,7 @@ class InProcessSender : public network::ResponseSender {
 struct ClientIdentity {
   std::string listener;   // the listener the requests are said to arrive on
   std::string principal;  // "User:<name>"
+  std::string client_id = "skiff-console";  // the requests' client.id (quotas, logs, metrics)
 };
 
 class InProcessClient {
@@ -72,7 +73,7 @@ class InProcessClient {
     const int32_t correlation = next_correlation();
     protocol::RequestHeader header;
     header.correlation_id = correlation;
-    header.client_id = "skiff-console";
+    header.client_id = identity_.client_id;
     return protocol::decode_response_frame<Resp>(
         exchange(protocol::encode_request_frame(header, version, body), correlation), version);
   }

@@ -57,7 +57,9 @@ ALLOWED = {
                      "coordinator/runtime"],
     "apps/schema_registry": ["common", "config", "network", "protocol", "client", "metadata", "security/sasl",
                              "coordinator/runtime", "schema", "schema/format"],
-    "server": BELOW_API + ["api", "client", "apps/console", "apps/schema_registry", "schema", "schema/format"],
+    "apps/rest_proxy": ["common", "config", "network", "protocol", "client", "security/sasl", "schema/format"],
+    "server": BELOW_API + ["api", "client", "apps/console", "apps/schema_registry", "apps/rest_proxy", "schema",
+                           "schema/format"],
 }
 # Include roots that are not folders of ours: protoc's output (api/telemetry).
 EXTERNAL = {"opentelemetry"}

@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "common/expected.h"
+#include "common/json.h"
 
 namespace skiff::schema {
 
@@ -106,6 +107,20 @@ class ParsedSchema {
   // then the message (schema/protobuf/protobuf_decode.h); JSON: the payload
   // itself, checked to be JSON. Bounded by the formats' decode limits.
   virtual Expected<DecodedValue, std::string> decode(std::string_view payload) const = 0;
+
+  // The inverse of decode(), for the REST proxy's embedded formats: `json`
+  // (a value as a client posts it) as the payload that follows Confluent's
+  // 5-byte header. Avro: `json` in Avro's JSON encoding (unions as
+  // {"type": value}), written in Avro's binary encoding; Protobuf: the
+  // message indexes of `message_name` (empty: the first message), then the
+  // message from protobuf's JSON mapping; JSON Schema: `json` validated
+  // against the schema, then its compact text. The error says what did not
+  // match, and where (the proxy answers 42201 with it).
+  virtual Expected<std::string, std::string> encode(const skiff::JsonValue& json, std::string_view message_name = {}) const {
+    (void)json;
+    (void)message_name;
+    return unexpected(std::string("encoding is not supported for this schema type"));
+  }
 
   // The names of the schemas this one refers to that must be registered
   // first (an Avro named type not defined here, a .proto import that is not
