@@ -58,8 +58,8 @@ class InProcessSender : public network::ResponseSender {
 };
 
 struct ClientIdentity {
-  std::string listener;   // the listener the requests are said to arrive on
-  std::string principal;  // "User:<name>"
+  std::string listener;                     // the listener the requests are said to arrive on
+  std::string principal;                    // "User:<name>"
   std::string client_id = "skiff-console";  // the requests' client.id (quotas, logs, metrics)
 };
 

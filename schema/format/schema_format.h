@@ -116,7 +116,8 @@ class ParsedSchema {
   // message from protobuf's JSON mapping; JSON Schema: `json` validated
   // against the schema, then its compact text. The error says what did not
   // match, and where (the proxy answers 42201 with it).
-  virtual Expected<std::string, std::string> encode(const skiff::JsonValue& json, std::string_view message_name = {}) const {
+  virtual Expected<std::string, std::string> encode(const skiff::JsonValue& json,
+                                                    std::string_view message_name = {}) const {
     (void)json;
     (void)message_name;
     return unexpected(std::string("encoding is not supported for this schema type"));
