@@ -39,6 +39,9 @@ class ProtobufSchema final : public ParsedSchema {
   std::vector<std::string> incompatibilities(const ParsedSchema& writer) const override;
   // protobuf_decode.h's decode_protobuf.
   Expected<DecodedValue, std::string> decode(std::string_view payload) const override;
+  // protobuf_encode.h's encode_protobuf.
+  Expected<std::string, std::string> encode(const skiff::JsonValue& json,
+                                            std::string_view message_name = {}) const override;
 
   // Confluent's formattedString("serialized"), what GET
   // /schemas/ids/{id}?format=serialized answers and Confluent's Python
