@@ -48,7 +48,7 @@ class JsonSchema final : public ParsedSchema {
   Expected<std::string, std::string> encode(const JsonValue& json, std::string_view /*message_name*/) const override {
     if (!json::jackson_numbers_valid(json))
       return unexpected(std::string("the value has a number Jackson cannot read"));
-    std::string failures = json::validate_value(*loaded_, json);
+    std::string failures = json::validate_value(*loaded_, json, patterns_);
     if (!failures.empty()) return unexpected("the value does not match the schema: " + failures);
     return json::jackson_compact(json, false);
   }
@@ -57,6 +57,7 @@ class JsonSchema final : public ParsedSchema {
 
  private:
   std::unique_ptr<LoadedSchema> loaded_;
+  mutable json::PatternCache patterns_;  // compiled once, used by every encode
   std::string canonical_, normalized_;
 };
 

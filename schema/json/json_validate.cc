@@ -76,7 +76,7 @@ std::string pointer_token(const std::string& s) {
 
 class Validator {
  public:
-  explicit Validator(const ValidateLimits& limits) : limits_(limits) {}
+  Validator(const ValidateLimits& limits, PatternCache& patterns) : limits_(limits), patterns_(patterns) {}
 
   // Whether v is valid against n; failures are recorded under `at`.
   bool check(const Node* n, const JsonValue& v, const std::string& at, int depth) {
@@ -184,7 +184,8 @@ class Validator {
   size_t steps_ = 0;
   int mute_ = 0;
   bool aborted_ = false;
-  std::map<std::string, std::unique_ptr<RE2>> regexes_;
+  PatternCache& patterns_;
+  std::map<std::string, std::unique_ptr<RE2>> local_;  // patterns compiled past the cache's bound
 };
 
 bool Validator::number(const Node* n, const JsonValue& v, const std::string& at) {
@@ -215,14 +216,11 @@ bool Validator::limits(const NumberFacet& f, double x, const std::string& at) {
 }
 
 const RE2* Validator::regex(const std::string& pattern) {
-  auto& slot = regexes_[pattern];
-  if (!slot) {
-    RE2::Options options;
-    options.set_log_errors(false);
-    options.set_max_mem(8 << 20);
-    slot = std::make_unique<RE2>(pattern, options);
-  }
-  return slot->ok() ? slot.get() : nullptr;
+  if (auto it = local_.find(pattern); it != local_.end()) return it->second->ok() ? it->second.get() : nullptr;
+  std::unique_ptr<RE2> scratch;
+  const RE2* re = patterns_.get(pattern, scratch);
+  if (scratch) local_.emplace(pattern, std::move(scratch));
+  return re;
 }
 
 bool Validator::string(const Node* n, const JsonValue& v, const std::string& at) {
@@ -387,10 +385,34 @@ bool Validator::conditional(const Node* n, const JsonValue& v, const std::string
   return next == nullptr || check(next, v, at, depth + 1);
 }
 
+std::unique_ptr<RE2> compile(const std::string& pattern) {
+  RE2::Options options;
+  options.set_log_errors(false);
+  options.set_max_mem(8 << 20);
+  return std::make_unique<RE2>(pattern, options);
+}
+
 }  // namespace
 
-std::string validate_value(const LoadedSchema& schema, const JsonValue& value, const ValidateLimits& limits) {
-  Validator v(limits);
+PatternCache::PatternCache() = default;
+PatternCache::~PatternCache() = default;
+
+const RE2* PatternCache::get(const std::string& pattern, std::unique_ptr<RE2>& scratch) {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = compiled_.find(pattern);
+  if (it == compiled_.end()) {
+    if (compiled_.size() >= kMaxPatterns) {
+      scratch = compile(pattern);
+      return scratch->ok() ? scratch.get() : nullptr;
+    }
+    it = compiled_.emplace(pattern, compile(pattern)).first;
+  }
+  return it->second->ok() ? it->second.get() : nullptr;
+}
+
+std::string validate_value(const LoadedSchema& schema, const JsonValue& value, PatternCache& patterns,
+                           const ValidateLimits& limits) {
+  Validator v(limits, patterns);
   if (schema.root == nullptr || v.check(schema.root, value, "", 0)) return {};
   return v.message();
 }

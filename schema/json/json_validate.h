@@ -16,16 +16,41 @@
 //
 // Bounded: schema nodes visited per value (a `$ref` cycle or nested oneOf
 // cannot run away) and recursion depth; past either the value is refused.
-// Threads: pure; the schema is only read.
+// Threads: the schema is only read; a PatternCache may be shared by
+// threads (it locks).
 #pragma once
 
 #include <cstddef>
+#include <memory>
+#include <mutex>
 #include <string>
+#include <unordered_map>
 
 #include "common/json.h"
 #include "schema/json/schema_loader.h"
 
+namespace re2 {
+class RE2;
+}
+
 namespace skiff::schema::json {
+
+// The compiled `pattern`s of one schema, kept across validations (RE2
+// matching is thread-safe; the map is guarded). At most kMaxPatterns are
+// kept; past that a pattern is compiled for the one validation.
+class PatternCache {
+ public:
+  static constexpr size_t kMaxPatterns = 1024;
+  PatternCache();
+  ~PatternCache();
+  // The compiled pattern, or null when RE2 cannot compile it; `scratch`
+  // holds it when the cache is full.
+  const re2::RE2* get(const std::string& pattern, std::unique_ptr<re2::RE2>& scratch);
+
+ private:
+  std::mutex mu_;
+  std::unordered_map<std::string, std::unique_ptr<re2::RE2>> compiled_;
+};
 
 struct ValidateLimits {
   int max_depth = 256;           // nested schema visits
@@ -34,6 +59,7 @@ struct ValidateLimits {
 
 // Empty when `value` is valid; else the first failures, each as
 // "#/json/pointer: why" (at most a few, '; '-separated).
-std::string validate_value(const LoadedSchema& schema, const JsonValue& value, const ValidateLimits& limits = {});
+std::string validate_value(const LoadedSchema& schema, const JsonValue& value, PatternCache& patterns,
+                           const ValidateLimits& limits = {});
 
 }  // namespace skiff::schema::json

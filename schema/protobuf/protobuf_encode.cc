@@ -167,8 +167,7 @@ Expected<std::string, std::string> encode_protobuf(const ProtobufSchema& schema,
     return unexpected("expected a JSON object for message " + type->full_name());
   if (std::string e = check_shapes(*type, json, "", 0); !e.empty())
     return unexpected("invalid " + type->full_name() + ": " + e);
-  gp::DynamicMessageFactory factory(schema.file().pool());
-  std::unique_ptr<gp::Message> message(factory.GetPrototype(type)->New());
+  std::unique_ptr<gp::Message> message = schema.new_message(*type);
   gp::util::JsonParseOptions options;
   options.ignore_unknown_fields = false;
   const auto status = gp::util::JsonStringToMessage(json_text(json), message.get(), options);
@@ -189,6 +188,16 @@ Expected<std::string, std::string> encode_protobuf(const ProtobufSchema& schema,
 }  // namespace skiff::schema::protobuf
 
 namespace skiff::schema {
+
+std::unique_ptr<google::protobuf::Message> ProtobufSchema::new_message(const google::protobuf::Descriptor& type) const {
+  make_factory();
+  return std::unique_ptr<google::protobuf::Message>(factory_->GetPrototype(&type)->New());
+}
+
+void ProtobufSchema::make_factory() const {
+  std::call_once(factory_once_,
+                 [this] { factory_ = std::make_unique<google::protobuf::DynamicMessageFactory>(built_.file->pool()); });
+}
 
 Expected<std::string, std::string> ProtobufSchema::encode(const skiff::JsonValue& json,
                                                           std::string_view message_name) const {

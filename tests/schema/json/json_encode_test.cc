@@ -3,6 +3,8 @@
 // everit-json-schema and Jackson gave (tools/encode_oracle/gen.sh,
 // encode_vectors.txt), decode(encode(x)) == x, errors naming the place, and
 // hostile values and schemas refused within the limits.
+#include <re2/re2.h>
+
 #include <catch2/catch.hpp>
 #include <fstream>
 #include <string>
@@ -125,6 +127,22 @@ TEST_CASE("json encode: formats, where they differ from everit's", "[json]") {
   CHECK(js_encode(*schema, R"({"h":"x.local"})") == R"({"h":"x.local"})");
   CHECK(js_encode(*schema, R"({"e":"a@example.invalidtld"})") == R"({"e":"a@example.invalidtld"})");
   CHECK(js_encode(*schema, R"({"h":"a_b.com"})").rfind("error", 0) == 0);
+}
+
+TEST_CASE("json encode: patterns compiled once, and no more than the cache holds", "[json]") {
+  skiff::schema::json::PatternCache cache;
+  std::unique_ptr<re2::RE2> scratch;
+  const auto* first = cache.get("^a+$", scratch);
+  REQUIRE(first != nullptr);
+  CHECK(cache.get("^a+$", scratch) == first);
+  CHECK(scratch == nullptr);
+  CHECK(cache.get("(?=x)", scratch) == nullptr);  // kept too: 2 patterns so far
+  for (size_t i = 2; i < skiff::schema::json::PatternCache::kMaxPatterns; ++i)
+    (void)cache.get("p" + std::to_string(i), scratch);
+  CHECK(scratch == nullptr);
+  const auto* extra = cache.get("^b$", scratch);
+  CHECK(extra != nullptr);
+  CHECK(extra == scratch.get());
 }
 
 TEST_CASE("json encode: hostile schemas and values are bounded", "[json]") {
