@@ -141,6 +141,24 @@ TEST_CASE("protobuf encode: message names and indexes", "[protobuf]") {
   CHECK(pb_hex(skiff::schema::protobuf::write_message_indexes({1, 70})) == "04028c01");
 }
 
+TEST_CASE("protobuf encode: map entries count in a schema registered serialized", "[protobuf]") {
+  const std::string text =
+      R"(syntax = "proto3"; package s; message X { map<string, string> m = 1; message Y { int32 v = 1; } })";
+  auto as_text = parse_ok(text);
+  auto as_serialized = parse_ok(as_proto(*as_text).serialized());
+  // Y is X's first listed message in the text, its second nested type in
+  // the descriptor (after the entry of m).
+  CHECK(pb_encode(*as_text, R"({"v":1})", "s.X.Y") == "0400000801");
+  CHECK(pb_encode(*as_serialized, R"({"v":1})", "s.X.Y") == "0400020801");
+  for (const auto* schema : {as_text.get(), as_serialized.get()}) {
+    auto bytes = schema->encode(*parse_json(R"({"v":1})"), "s.X.Y");
+    REQUIRE(bytes);
+    auto back = schema->decode(*bytes);
+    REQUIRE(back);
+    CHECK(back->type_name == "s.X.Y");
+  }
+}
+
 TEST_CASE("protobuf encode: hostile values are refused", "[protobuf]") {
   auto schema = parse_ok(R"(syntax = "proto3"; package p; message M { M c = 1; repeated int32 n = 2; })");
   std::string deep = "{}";
