@@ -186,6 +186,9 @@ ConfiguredTopology configure(const Topology& topology, const PartitionCountOf& b
 
 ConfigureResult configure_topics(const Topology& topology, const PartitionCountOf& broker_topics) {
   try {
+    // Kafka resolves the copartition groups first: a bad index fails even
+    // when source topics are missing.
+    for (const auto& [id, sub] : topology.subtopologies) copartition_groups(sub);
     return ConfigureResult{configure(topology, broker_topics), std::nullopt};
   } catch (const InvalidTopologyError& e) {
     return ConfigureResult{{}, TopologyError{ErrorCode::kStreamsInvalidTopology, e.what()}};

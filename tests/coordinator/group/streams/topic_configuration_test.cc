@@ -249,6 +249,8 @@ TEST_CASE("streams topics: an invalid topology is STREAMS_INVALID_TOPOLOGY", "[k
   r = configure_topics(bad, broker({{"source1", 3}}));
   REQUIRE(r.error);
   CHECK(r.error->code == ErrorCode::kStreamsInvalidTopology);
+  CHECK(r.error->message == "Copartition group of subtopology 2 refers to topic index 7, which does not exist.");
+  CHECK(configure_topics(bad, broker({})).error);  // before the missing source topics
 }
 
 TEST_CASE("streams topics: topic lists are summarized as Kafka's", "[kip1071][topics]") {
