@@ -33,9 +33,14 @@ public class StreamsGroupRecordVectors {
         .setTopicConfigs(List.of(new StreamsGroupTopologyValue.TopicConfig().setKey(k).setValue(v)));
   }
 
+  // Standby and warm-up tasks carry no epochs: left at the default, as
+  // Kafka's StreamsCoordinatorRecordHelpers writes them.
+  static StreamsGroupCurrentMemberAssignmentValue.TaskIds tasks(String sub, List<Integer> parts) {
+    return new StreamsGroupCurrentMemberAssignmentValue.TaskIds().setSubtopologyId(sub).setPartitions(parts);
+  }
+
   static StreamsGroupCurrentMemberAssignmentValue.TaskIds tasks(String sub, List<Integer> parts, List<Integer> epochs) {
-    return new StreamsGroupCurrentMemberAssignmentValue.TaskIds().setSubtopologyId(sub).setPartitions(parts)
-        .setAssignmentEpochs(epochs);
+    return tasks(sub, parts).setAssignmentEpochs(epochs);
   }
 
   public static void main(String[] args) {
@@ -74,7 +79,7 @@ public class StreamsGroupRecordVectors {
         new StreamsGroupCurrentMemberAssignmentKey().setGroupId("app").setMemberId("m1"),
         new StreamsGroupCurrentMemberAssignmentValue().setMemberEpoch(5).setPreviousMemberEpoch(4).setState((byte) 1)
             .setActiveTasks(List.of(tasks("0", List.of(0, 1), List.of(5, 3))))
-            .setStandbyTasks(List.of(tasks("1", List.of(2), null)))
+            .setStandbyTasks(List.of(tasks("1", List.of(2))))
             .setWarmupTasks(List.of())
             .setActiveTasksPendingRevocation(List.of(tasks("0", List.of(2), List.of(4))))
             .setStandbyTasksPendingRevocation(List.of()).setWarmupTasksPendingRevocation(List.of()));

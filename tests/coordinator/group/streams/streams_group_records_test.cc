@@ -3,7 +3,9 @@
 // generated classes (vectors/streams_group_records.txt, made by
 // tools/group_record_vectors/StreamsGroupRecordVectors.java) decode to the
 // fields Kafka wrote, tagged ones included, and re-encode byte for byte; the
-// topology record converts to the coordinator's Topology and back.
+// topology, current assignment and target assignment records convert to the
+// coordinator's values and back to the same bytes; a heartbeat's topology and
+// owned tasks convert to them too.
 #include <catch2/catch.hpp>
 #include <fstream>
 #include <map>
@@ -21,6 +23,7 @@
 #include "coordinator/group/streams/generated/streams_group_target_assignment_metadata_value.h"
 #include "coordinator/group/streams/generated/streams_group_topology_key.h"
 #include "coordinator/group/streams/generated/streams_group_topology_value.h"
+#include "coordinator/group/streams/streams_conversions.h"
 #include "coordinator/group/streams/streams_topology.h"
 #include "protocol/coordinator_record.h"
 
@@ -146,6 +149,75 @@ TEST_CASE("streams group records: Kafka 4.4's topology record, and the coordinat
         std::set<std::string>{"app-KSTREAM-repartition", "app-counts-changelog", "words"});
   // Back to the record: Kafka's bytes again (subtopologies are kept sorted by id).
   CHECK(encode_prefixed(0, group::streams::to_record(t), 0) == streams_vectors().at("StreamsGroupTopology").second);
+}
+
+TEST_CASE("streams group records: a member's assignment and target to values and back, byte for byte",
+          "[kip1071][records]") {
+  using namespace group::streams;
+  auto [k, v] = streams_round_trip<StreamsGroupCurrentMemberAssignmentKey, StreamsGroupCurrentMemberAssignmentValue>(
+      "StreamsGroupCurrentMemberAssignment");
+  const auto m = member_from_record(v, "p1");
+  CHECK(m.process_id == "p1");
+  CHECK(m.state == MemberState::kUnrevokedTasks);
+  CHECK(m.member_epoch == 5);
+  CHECK(m.previous_member_epoch == 4);
+  CHECK(m.assigned.active == TaskEpochs{{"0", {{0, 5}, {1, 3}}}});
+  CHECK(m.assigned.standby == TaskSet{{"1", {2}}});
+  CHECK(m.pending_revocation.active == TaskEpochs{{"0", {{2, 4}}}});
+  CHECK(encode_prefixed(0, member_to_record(m), 0) ==
+        streams_vectors().at("StreamsGroupCurrentMemberAssignment").second);
+
+  // Epochs missing or not matching the partitions: the member's epoch.
+  StreamsGroupCurrentMemberAssignmentValue odd;
+  odd.member_epoch = 9;
+  odd.active_tasks.resize(1);
+  odd.active_tasks[0].subtopology_id = "0";
+  odd.active_tasks[0].partitions = {1, 2};
+  odd.active_tasks[0].assignment_epochs = std::vector<int32_t>{3};
+  CHECK(member_from_record(odd, "p").assigned.active == TaskEpochs{{"0", {{1, 9}, {2, 9}}}});
+
+  auto [tk, tv] = streams_round_trip<StreamsGroupTargetAssignmentMemberKey, StreamsGroupTargetAssignmentMemberValue>(
+      "StreamsGroupTargetAssignmentMember");
+  const auto target = target_from_record(tv);
+  CHECK(target == TasksTuple{{{"0", {0, 1}}}, {}, {}});
+  CHECK(encode_prefixed(0, target_to_record(target), 0) ==
+        streams_vectors().at("StreamsGroupTargetAssignmentMember").second);
+}
+
+TEST_CASE("streams group records: a heartbeat's topology and owned tasks", "[kip1071][records]") {
+  using namespace group::streams;
+  StreamsGroupHeartbeatRequest r;
+  CHECK_FALSE(owned_from_heartbeat(r));  // nothing reported: nothing proven
+  r.active_tasks.emplace(1);
+  (*r.active_tasks)[0].subtopology_id = "0";
+  (*r.active_tasks)[0].partitions = {3, 1};
+  const auto owned = owned_from_heartbeat(r);
+  REQUIRE(owned);
+  CHECK(owned->active == TaskSet{{"0", {1, 3}}});
+  CHECK(owned->standby.empty());
+
+  StreamsGroupHeartbeatRequest::Topology t;
+  t.epoch = 4;
+  t.subtopologies.resize(1);
+  auto& s = t.subtopologies[0];
+  s.subtopology_id = "1";
+  s.repartition_source_topics.resize(1);
+  s.repartition_source_topics[0].name = "app-rep";
+  s.repartition_source_topics[0].partitions = 6;
+  s.repartition_source_topics[0].topic_configs.resize(1);
+  s.repartition_source_topics[0].topic_configs[0].key = "cleanup.policy";
+  s.repartition_source_topics[0].topic_configs[0].value = "delete";
+  s.copartition_groups.resize(1);
+  s.copartition_groups[0].repartition_source_topics = {0};
+  const auto topology = topology_from_heartbeat(t);
+  CHECK(topology.epoch == 4);
+  const auto& sub = topology.subtopologies.at("1");
+  REQUIRE(sub.repartition_source_topics.size() == 1);
+  CHECK(sub.repartition_source_topics[0] == TopicInfo{"app-rep", 6, 0, {{"cleanup.policy", "delete"}}});
+  CHECK(sub.copartition_groups[0].repartition_source_topics == std::vector<int16_t>{0});
+  CHECK_FALSE(has_source_topic_regex(t));
+  s.source_topic_regex = {"in-.*"};
+  CHECK(has_source_topic_regex(t));
 }
 
 }  // namespace
