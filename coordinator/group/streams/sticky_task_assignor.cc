@@ -272,6 +272,13 @@ std::vector<Task> tasks_of(const TopologyTasks& topology, bool stateful_only) {
 
 }  // namespace
 
+TopologyTasks topology_tasks(const std::map<std::string, ConfiguredSubtopology>& subtopologies) {
+  TopologyTasks out;
+  for (const auto& [id, sub] : subtopologies)
+    out[id] = SubtopologyTasks{sub.number_of_tasks, !sub.state_changelog_topics.empty()};
+  return out;
+}
+
 GroupAssignment sticky_assign(const AssignorGroup& group, const TopologyTasks& topology) {
   LocalState s = initialize(group, topology);
   assign_active(s, tasks_of(topology, false));

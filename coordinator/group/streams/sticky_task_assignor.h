@@ -34,6 +34,7 @@
 #include <string>
 
 #include "coordinator/group/streams/streams_tasks.h"
+#include "coordinator/group/streams/topic_configuration.h"
 
 namespace skiff::group::streams {
 
@@ -61,6 +62,10 @@ struct SubtopologyTasks {
   bool stateful = false;
 };
 using TopologyTasks = std::map<std::string, SubtopologyTasks>;
+
+// Kafka's TopologyMetadata over a configured topology: a subtopology's tasks
+// are its number_of_tasks; it is stateful when it has changelog topics.
+TopologyTasks topology_tasks(const std::map<std::string, ConfiguredSubtopology>& subtopologies);
 
 // member id -> its new target assignment (active and standby; every member
 // of the group appears, possibly empty).

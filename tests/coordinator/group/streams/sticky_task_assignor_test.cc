@@ -283,5 +283,17 @@ TEST_CASE("sticky assignor: random groups keep the invariants and the quota", "[
   }
 }
 
+TEST_CASE("sticky assignor: a configured topology's tasks, stateful where it has changelogs", "[kip1071][assignor]") {
+  std::map<std::string, ConfiguredSubtopology> subs;
+  subs["0"].number_of_tasks = 4;
+  subs["1"].number_of_tasks = 2;
+  subs["1"].state_changelog_topics["app-store-changelog"] = ConfiguredInternalTopic{"app-store-changelog", 2, {}, {}};
+  const auto t = topology_tasks(subs);
+  CHECK(t.at("0").tasks == 4);
+  CHECK_FALSE(t.at("0").stateful);
+  CHECK(t.at("1").tasks == 2);
+  CHECK(t.at("1").stateful);
+}
+
 }  // namespace
 }  // namespace skiff::test
