@@ -121,7 +121,11 @@ enum class ErrorCode : int16_t {
   kDuplicateVoter = 126,
   kVoterNotFound = 127,
   kRebootstrapRequired = 129,
+  kStreamsInvalidTopology = 130,  // KIP-1071 streams groups
+  kStreamsInvalidTopologyEpoch = 131,
+  kStreamsTopologyFenced = 132,
   kShareSessionLimitReached = 133,
+  kStreamsTopologyDescriptionUpdateFailed = 135,  // KIP-1331
   kControllerIdNotRegistered = 136,
 };
 

@@ -28,7 +28,8 @@ import sys
 # docs/architecture.md, bottom to top.
 BELOW_API = ["common", "config", "network", "protocol", "log", "metadata", "security/acl", "security/oauth",
              "security/sasl",
-             "coordinator/runtime", "coordinator/group", "coordinator/txn", "coordinator/share",
+             "coordinator/runtime", "coordinator/group", "coordinator/group/streams", "coordinator/txn",
+             "coordinator/share",
              "share"]
 ALLOWED = {
     "common": [],
@@ -49,7 +50,8 @@ ALLOWED = {
     "coordinator/txn": ["common", "config", "protocol", "log", "metadata", "coordinator/runtime"],
     "coordinator/share": ["common", "config", "protocol", "log", "metadata", "coordinator/runtime"],
     "coordinator/group": ["common", "config", "protocol", "log", "metadata", "coordinator/runtime",
-                          "coordinator/txn"],
+                          "coordinator/txn", "coordinator/group/streams"],
+    "coordinator/group/streams": ["common", "config", "protocol", "log", "metadata", "coordinator/runtime"],
     "share": ["common", "config", "protocol", "log", "metadata", "coordinator/runtime"],
     "api": BELOW_API,
     "client": ["common", "config", "network", "protocol", "log"],
@@ -72,6 +74,9 @@ def folder_of(path):
     parts = pathlib.PurePosixPath(path).parts
     if not parts:
         return None
+    three = "/".join(parts[:3])
+    if three in ALLOWED:
+        return three
     two = "/".join(parts[:2])
     if two in ALLOWED:
         return two

@@ -70,12 +70,14 @@ TEST_CASE("the comparison sees each kind of difference", "[api][apiversions][gap
         std::vector<std::string>{"OffsetForLeaderEpoch (key 23): advertised 0–4, outside Kafka 4.4.0's 2–4"});
   CHECK(api::advertising_errors(std::vector<api::ApiVersionRange>{{0, 0, 14}}).size() == 2);  // Kafka and codec
   // (Every API the codec has now has Kafka 4.4's range, so a version the
-  // codec lacks is one below both minimums, or an API without a schema.)
+  // codec lacks is one below both minimums, or an API without a schema:
+  // since the streams groups' 88, 89 and 93, every API Kafka 4.4 serves has
+  // one, so only an API Kafka does not serve lacks it.)
   CHECK(api::advertising_errors(std::vector<api::ApiVersionRange>{{1, 0, 18}}) ==
         std::vector<std::string>{"Fetch (key 1): advertised 0–18, outside Kafka 4.4.0's 4–18",
                                  "Fetch (key 1): advertised 0–18, outside the codec's 4–18"});
-  CHECK(api::advertising_errors(std::vector<api::ApiVersionRange>{{88, 0, 1}}) ==
-        std::vector<std::string>{"key 88: advertised 0–1, but the codec has no schema for it"});
+  CHECK(api::advertising_errors(std::vector<api::ApiVersionRange>{{88, 0, 1}}).empty());
+  CHECK(api::advertising_errors(std::vector<api::ApiVersionRange>{{88, 0, 2}}).size() == 2);
   CHECK(api::advertising_errors(std::vector<api::ApiVersionRange>{{1000, 0, 0}}).size() == 2);
 }
 

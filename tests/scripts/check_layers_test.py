@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""scripts/check-layers.py: a forbidden include, an undeclared link and a
-Layout table out of step with the folders each fail it, a clean tree passes, and the repository itself is clean."""
+"""scripts/check-layers.py: a forbidden include (also from a nested layer),
+an undeclared link and a Layout table out of step with the folders each fail it, a clean tree passes, and the repository itself is clean."""
 import pathlib
 import subprocess
 import sys
@@ -35,12 +35,17 @@ def main():
     undeclared = tree({**libs, "log/a.cc": '#include "common/x.h"\n'})
     r = run(undeclared)
     assert r.returncode == 1 and "no library of log/ links" in r.stdout, r.stdout
+    # A folder of three parts is a layer of its own: coordinator/group/streams/
+    # may not include the coordinator/group/ that uses it.
+    nested = tree({**libs, "coordinator/group/streams/a.cc": '#include "coordinator/group/group_types.h"\n'})
+    r = run(nested)
+    assert r.returncode == 1 and "coordinator/group/streams/ may not use coordinator/group/" in r.stdout, r.stdout
     readme = tree({**libs, "README.md": "## Layout\n\n| `common/` | x |\n| `gone/` | y |\n"})
     r = run(readme)
     assert r.returncode == 1 and "misses log/" in r.stdout and "names gone/" in r.stdout, r.stdout
     r = run(ROOT)
     assert r.returncode == 0, r.stdout
-    print("check_layers_test: 5 passed, 0 failed")
+    print("check_layers_test: 6 passed, 0 failed")
 
 
 if __name__ == "__main__":
