@@ -97,7 +97,7 @@ def test_clusters_brokers_and_topic_crud_match_kafkas_tools(proxy):
     assert r["topics"]["related"] == f"{base}/v3/clusters/{cid}/topics"
     brokers = c.get(f"/v3/clusters/{cid}/brokers").json()
     assert brokers["kind"] == "KafkaBrokerList" and [x["broker_id"] for x in brokers["data"]] == [1]
-    assert c.get(f"/v3/clusters/{cid}/brokers/1/configs/num.io.threads").json()["value"] == "8"
+    assert c.get(f"/v3/clusters/{cid}/brokers/1/configs/num.partitions").json()["value"] == "3"
     assert c.get("/v3/clusters/not-this-one/topics").status_code == 404
 
     t = name("crud")
@@ -335,6 +335,6 @@ def test_https_endpoint_and_a_busy_explicit_port(client, tmp_path):
         port = busy.getsockname()[1]
         b = proxy_broker(tmp_path / "busy")
         b.rest_proxy_listeners = f"http://127.0.0.1:{port}"
-        with pytest.raises(BrokerError, match="exited with 2") as e:
+        with pytest.raises(BrokerError, match="exited with 1") as e:  # as a busy schema.registry.listeners
             b.start()
-        assert "rest.proxy.listeners" in str(e.value)
+        assert f"rest.proxy.listeners http://127.0.0.1:{port}: port {port} on 127.0.0.1 is already in use" in str(e.value)
