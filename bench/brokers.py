@@ -251,7 +251,8 @@ class Skiff(Broker):
                               *(f"{n}://127.0.0.1:{p}" for n, p in self.listeners.items())])
         props = {"listeners": listeners, "log.dirs": str(self.dir / "data"),
                  "http.listeners": f"http://127.0.0.1:{self.http_port}",
-                 "schema.registry.listeners": ""}  # a benchmark that wants it sets it
+                 "schema.registry.listeners": "",  # a benchmark that wants it sets it
+                 "rest.proxy.listeners": ""}  # likewise
         if self.listeners:
             props["listener.security.protocol.map"] = ",".join(f"{n}:{n}" for n in ("PLAINTEXT", *self.listeners))
         props.update(self.props)

@@ -38,14 +38,16 @@ struct HttpServer::Slot {
 
 HttpServer::HttpServer(HttpServerConfig config)
     : config_(config),
-      env_{router_, config_.limits,
+      env_{router_,
+           config_.limits,
            [this](const std::string& listener, const std::string& peer, const std::string& why) {
              on_handshake_failed(listener, peer, why);
-           }},
+           },
+           nullptr,  // poster: once io_ exists
+           config_.exchange_queue_bytes,
+           config_.refusal},
       io_(std::make_unique<asio::io_context>(1)) {
   env_.poster = std::make_shared<HttpPoster>(*io_);
-  env_.exchange_queue_bytes = config_.exchange_queue_bytes;
-  env_.refusal = config_.refusal;
 }
 
 HttpServer::~HttpServer() { stop(); }

@@ -29,6 +29,21 @@ std::string base_uri(const network::HttpRequest& r) {
   return std::string(r.secure ? "https://" : "http://") + (r.host.empty() ? "localhost" : r.host);
 }
 
+// 406 for an Accept without the answer's type, 415 for a body in a type
+// not Confluent's (v3: application/json only); `type`: v2's answer type.
+void negotiate(const network::HttpRequest& request, bool v3, std::string& type) {
+  if (v3 && !accepts_json(request.accept)) throw RestError(406, 406, "HTTP 406 Not Acceptable");
+  if (!v3) {
+    auto negotiated = negotiate_v2(request.accept);
+    if (!negotiated) throw RestError(406, 406, "HTTP 406 Not Acceptable");
+    type = *negotiated;
+  }
+  if (has_body(request) && !request.content_type.empty()) {
+    auto media = parse_media_type(request.content_type);
+    if (!media || (v3 && media->name != kJson)) throw RestError(415, 415, "HTTP 415 Unsupported Media Type");
+  }
+}
+
 }  // namespace
 
 std::optional<std::vector<std::string>> path_segments(std::string_view path) {
@@ -153,23 +168,17 @@ std::optional<network::HttpResponse> RestProxyApp::route(const network::HttpRequ
     r.headers.emplace_back("WWW-Authenticate", "Basic realm=\"skiff\", charset=\"UTF-8\"");
     return r;
   }
-  if (v3 && !accepts_json(request.accept)) throw RestError(406, 406, "HTTP 406 Not Acceptable");
-  if (!v3) {
-    auto negotiated = negotiate_v2(request.accept);
-    if (!negotiated) throw RestError(406, 406, "HTTP 406 Not Acceptable");
-    type = *negotiated;
-  }
-  if (has_body(request) && !request.content_type.empty()) {
-    auto media = parse_media_type(request.content_type);
-    if (!media || (v3 && media->name != kJson)) throw RestError(415, 415, "HTTP 415 Unsupported Media Type");
-  }
   auto segments = path_segments(request.path);
   if (!segments) throw RestError(400, 400, "HTTP 400 Bad Request: a malformed %-escape in the path");
+  const std::string first = segments->empty() ? "" : segments->front();
+  if (v3)
+    endpoint = v3_->endpoint(request.method, *segments);
+  else
+    endpoint = first == "topics" || first == "consumers" || first == "brokers" ? "v2." + first : "v2.other";
+  negotiate(request, v3, type);
   RestCall call{request,           *segments,         user ? "User:" + *user : "User:ANONYMOUS",
                 user.value_or(""), base_uri(request), config_.limits};
   if (v3) return v3_->route(call, exchange, endpoint);
-  const std::string first = segments->empty() ? "" : segments->front();
-  endpoint = first == "topics" || first == "consumers" || first == "brokers" ? "v2." + first : "v2.other";
   std::optional<network::HttpResponse> answer;
   if (config_.v2) answer = config_.v2(call);
   if (!answer) throw RestError(404, 404, "HTTP 404 Not Found");

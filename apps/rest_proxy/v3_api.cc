@@ -29,6 +29,13 @@ V3Api::V3Api(const RestKafka& kafka, std::string cluster_id, std::shared_ptr<Emb
   add_record_routes(routes_);
 }
 
+std::string V3Api::endpoint(const std::string& method, const std::vector<std::string>& path) const {
+  std::vector<std::string> params;
+  for (const auto& r : routes_)
+    if (r.method == (method == "HEAD" ? "GET" : method) && match(r.pattern, path, params)) return r.name;
+  return "v3.unknown";
+}
+
 std::optional<network::HttpResponse> V3Api::route(const RestCall& call, network::HttpExchange& exchange,
                                                   std::string& endpoint) {
   std::vector<std::string> params;

@@ -60,6 +60,9 @@ class V3Api {
   std::optional<network::HttpResponse> route(const RestCall& call, network::HttpExchange& exchange,
                                              std::string& endpoint);
 
+  // The route's name for `method` and `path` (metrics), "v3.unknown" for none.
+  std::string endpoint(const std::string& method, const std::vector<std::string>& path) const;
+
   using Handler = std::function<std::optional<network::HttpResponse>(V3Call&)>;
   struct Route {
     std::string method;

@@ -60,30 +60,39 @@ std::string framed(int32_t id, const std::string& payload) {
 
 const char* const kSchemaTypes[] = {"AVRO", "PROTOBUF", "JSONSCHEMA"};
 
+// By schema_id, else an inline schema registered under `subject`, else
+// `subject`'s given (schema_version) or latest version.
+SchemaHandle find_schema(const JsonValue& field, const std::string& type, const std::string& subject,
+                         EmbeddedFormats& formats) {
+  const JsonValue* id = field.find("schema_id");
+  const JsonValue* schema = field.find("schema");
+  const JsonValue* version = field.find("schema_version");
+  if (id && id->kind == JsonValue::Kind::kNumber) return formats.by_id(static_cast<int32_t>(id->number));
+  if (schema && schema->kind == JsonValue::Kind::kString) {
+    const auto st = type == "PROTOBUF"     ? schema::SchemaType::kProtobuf
+                    : type == "JSONSCHEMA" ? schema::SchemaType::kJson
+                                           : schema::SchemaType::kAvro;
+    return formats.register_schema(subject, st, schema->string);
+  }
+  return formats.by_subject(
+      subject, version && version->kind == JsonValue::Kind::kNumber ? static_cast<int>(version->number) : -1);
+}
+
 Data schema_data(const JsonValue& field, const std::string& type, const JsonValue* data, const std::string& topic,
                  bool is_key, EmbeddedFormats* formats) {
-  if (!formats) throw RestError(400, 400, "Schema Registry is not configured: " + type + " needs it");
+  if (!formats)
+    throw RestError(400, 400, "Schema Registry is not configured: " + (type.empty() ? "a schema" : type) + " needs it");
   Data d{true, std::nullopt, type, -1, ""};
   const JsonValue* subject = field.find("subject");
   d.subject =
       subject && subject->kind == JsonValue::Kind::kString ? subject->string : topic + (is_key ? "-key" : "-value");
-  const JsonValue* id = field.find("schema_id");
-  const JsonValue* schema = field.find("schema");
-  const JsonValue* version = field.find("schema_version");
-  SchemaHandle h;
-  if (id && id->kind == JsonValue::Kind::kNumber) {
-    h = formats->by_id(static_cast<int32_t>(id->number));
-  } else if (schema && schema->kind == JsonValue::Kind::kString) {
-    const auto st = type == "AVRO"       ? schema::SchemaType::kAvro
-                    : type == "PROTOBUF" ? schema::SchemaType::kProtobuf
-                                         : schema::SchemaType::kJson;
-    h = formats->register_schema(d.subject, st, schema->string);
-  } else {
-    h = formats->by_subject(
-        d.subject, version && version->kind == JsonValue::Kind::kNumber ? static_cast<int>(version->number) : -1);
-  }
+  SchemaHandle h = find_schema(field, type, d.subject, *formats);
   if (!h.schema) throw RestError(404, 40403, "Schema not found for " + d.subject);
   d.schema_id = h.id;
+  if (d.type.empty()) {  // no type given: the registered schema's
+    const auto t = h.schema->type();
+    d.type = t == schema::SchemaType::kAvro ? "AVRO" : t == schema::SchemaType::kProtobuf ? "PROTOBUF" : "JSONSCHEMA";
+  }
   if (!data || data->kind == JsonValue::Kind::kNull) return d;
   auto encoded = h.schema->encode(*data);
   if (!encoded) throw RestError(400, 42207, "Error serializing message. " + encoded.error());
@@ -99,9 +108,10 @@ Data encode_data(const JsonValue* field, const std::string& topic, bool is_key, 
     throw RestError(400, 400, std::string(is_key ? "key" : "value") + " must be an object with type and data");
   const JsonValue* type_field = field->find("type");
   std::string type = type_field && type_field->kind == JsonValue::Kind::kString ? upper(type_field->string) : "";
-  if (type.empty())
-    type = field->find("schema_id") || field->find("subject") || field->find("schema") ? "AVRO" : "JSON";
   const JsonValue* data = field->find("data");
+  if (type.empty() && (field->find("schema_id") || field->find("subject")))
+    return schema_data(*field, "", data, topic, is_key, formats);  // the type of the schema found
+  if (type.empty()) type = field->find("schema") ? "AVRO" : "JSON";
   for (const char* t : kSchemaTypes)
     if (type == t) return schema_data(*field, type, data, topic, is_key, formats);
   return plain_data(type, data);

@@ -5,7 +5,8 @@
 //    "key": Data?, "value": Data?, "timestamp": ISO-8601 | epoch ms?}
 //   Data: {"type": "BINARY"|"JSON"|"STRING"|"AVRO"|"PROTOBUF"|"JSONSCHEMA",
 //          "data": ..., "schema_id"?, "subject"?, "schema_version"?, "schema"?}
-// (no type: JSON; the schema types through EmbeddedFormats, else 400).
+// (no type: JSON, or with schema_id/subject the registered schema's type;
+// the schema types through EmbeddedFormats, else 400).
 // The answer is 200, chunked: one JSON object per record, in order,
 // separated by "\r\n": {"error_code": 200, "cluster_id", "topic_name",
 // "partition_id", "offset", "timestamp", "key": {"type", "size"...}?,

@@ -97,7 +97,7 @@ def test_clusters_brokers_and_topic_crud_match_kafkas_tools(proxy):
     assert r["topics"]["related"] == f"{base}/v3/clusters/{cid}/topics"
     brokers = c.get(f"/v3/clusters/{cid}/brokers").json()
     assert brokers["kind"] == "KafkaBrokerList" and [x["broker_id"] for x in brokers["data"]] == [1]
-    assert c.get(f"/v3/clusters/{cid}/brokers/1/configs/num.io.threads").json()["value"] == "8"
+    assert c.get(f"/v3/clusters/{cid}/brokers/1/configs/num.partitions").json()["value"] == "3"
     assert c.get("/v3/clusters/not-this-one/topics").status_code == 404
 
     t = name("crud")
@@ -335,6 +335,44 @@ def test_https_endpoint_and_a_busy_explicit_port(client, tmp_path):
         port = busy.getsockname()[1]
         b = proxy_broker(tmp_path / "busy")
         b.rest_proxy_listeners = f"http://127.0.0.1:{port}"
-        with pytest.raises(BrokerError, match="exited with 2") as e:
+        with pytest.raises(BrokerError, match="exited with 1") as e:  # as a busy schema.registry.listeners
             b.start()
-        assert "rest.proxy.listeners" in str(e.value)
+        assert f"rest.proxy.listeners http://127.0.0.1:{port}: port {port} on 127.0.0.1 is already in use" in str(e.value)
+
+
+def test_consumer_groups_consumers_and_lag(proxy):
+    from confluent_kafka import Consumer, Producer, TopicPartition
+    c = http(proxy)
+    cid = cluster_id(c)
+    t, g = name("lag"), name("group")
+    assert c.post(f"/v3/clusters/{cid}/topics", json={"topic_name": t, "partitions_count": 1}).status_code == 201
+    p = Producer({"bootstrap.servers": proxy.bootstrap})
+    for i in range(10):
+        p.produce(t, f"v{i}".encode())
+    p.flush(30)
+    consumer = Consumer({"bootstrap.servers": proxy.bootstrap, "group.id": g, "auto.offset.reset": "earliest",
+                         "enable.auto.commit": False, "client.id": "lag-client"})
+    try:
+        consumer.subscribe([t])
+        got, deadline = 0, time.time() + 30
+        while got < 4 and time.time() < deadline:
+            m = consumer.poll(0.5)
+            if m is not None and not m.error():
+                got += 1
+        consumer.commit(offsets=[TopicPartition(t, 0, 4)], asynchronous=False)
+        group = c.get(f"/v3/clusters/{cid}/consumer-groups/{g}").json()
+        assert (group["kind"], group["consumer_group_id"], group["state"]) == ("KafkaConsumerGroup", g, "STABLE")
+        assert g in [x["consumer_group_id"] for x in c.get(f"/v3/clusters/{cid}/consumer-groups").json()["data"]]
+        members = c.get(f"/v3/clusters/{cid}/consumer-groups/{g}/consumers").json()["data"]
+        assert [m["client_id"] for m in members] == ["lag-client"]
+        lags = c.get(f"/v3/clusters/{cid}/consumer-groups/{g}/lags").json()["data"]
+        assert [(x["topic_name"], x["partition_id"], x["current_offset"], x["log_end_offset"], x["lag"]) for x in lags] == [
+            (t, 0, 4, 10, 6)]
+        assert lags[0]["consumer_id"] == members[0]["consumer_id"]
+        summary = c.get(f"/v3/clusters/{cid}/consumer-groups/{g}/lag-summary").json()
+        assert (summary["max_lag"], summary["total_lag"], summary["max_lag_topic_name"]) == (6, 6, t)
+        one = c.get(f"/v3/clusters/{cid}/consumer-groups/{g}/lags/{t}/partitions/0").json()
+        assert one["lag"] == 6
+    finally:
+        consumer.close()
+    assert c.get(f"/v3/clusters/{cid}/consumer-groups/{name('none')}").status_code == 404

@@ -4,6 +4,9 @@
 // request body (chunked and Content-Length) under flow control, an exchange
 // dropped unanswered (500), Expect: 100-continue, and the connection closing
 // or the server stopping while a route waits or streams (its calls return).
+// The routes' threads assert nothing (Catch2 is not thread-safe): they
+// record what they saw, the test thread checks it after joining them.
+#include <atomic>
 #include <catch2/catch.hpp>
 #include <future>
 #include <string>
@@ -84,13 +87,14 @@ TEST_CASE("HttpExchange: an answer from another thread, the HTTP thread serving 
   Threads threads;
   std::promise<void> release;
   auto released = release.get_future().share();
+  std::atomic<bool> answered{false};
   server.route("GET", "/sync", [](const network::HttpRequest&) {
     return network::HttpResponse{200, "text/plain", "s", {}};
   });
   server.route_async("GET", "/later", [&](network::HttpRequest r, std::shared_ptr<network::HttpExchange> e) {
-    threads.spawn([e, released, path = r.path] {
+    threads.spawn([e, released, path = r.path, &answered] {
       released.wait();
-      CHECK(e->respond({200, "text/plain", "later " + path, {}}));
+      answered = e->respond({200, "text/plain", "later " + path, {}});
     });
   });
   server.bind("127.0.0.1", 0);
@@ -111,6 +115,7 @@ TEST_CASE("HttpExchange: an answer from another thread, the HTTP thread serving 
   REQUIRE(again);
   CHECK(again->body == "s");
   threads.join();
+  CHECK(answered);
 }
 
 TEST_CASE("HttpExchange: a streamed answer arrives whole and in order through a small queue", "[http]") {
@@ -119,11 +124,12 @@ TEST_CASE("HttpExchange: a streamed answer arrives whole and in order through a 
   network::HttpServer server(config);
   Threads threads;
   constexpr int kPieces = 300;
+  std::atomic<int> failed_calls{0};
   server.route_async("GET", "/stream", [&](network::HttpRequest, std::shared_ptr<network::HttpExchange> e) {
-    threads.spawn([e] {
-      REQUIRE(e->begin(200, "application/json", {{"X-Stream", "1"}}));
-      for (int i = 0; i < kPieces; ++i) REQUIRE(e->write(piece(i, 1000)));
-      REQUIRE(e->end());
+    threads.spawn([e, &failed_calls] {
+      failed_calls += !e->begin(200, "application/json", {{"X-Stream", "1"}});
+      for (int i = 0; i < kPieces; ++i) failed_calls += !e->write(piece(i, 1000));
+      failed_calls += !e->end();
     });
   });
   server.route("GET", "/sync", [](const network::HttpRequest&) {
@@ -147,6 +153,7 @@ TEST_CASE("HttpExchange: a streamed answer arrives whole and in order through a 
   REQUIRE(next);
   CHECK(next->body == "s");
   threads.join();
+  CHECK(failed_calls == 0);
 }
 
 TEST_CASE("HttpExchange: a streamed request body reaches the route piece by piece, chunked or not", "[http]") {
@@ -155,14 +162,15 @@ TEST_CASE("HttpExchange: a streamed request body reaches the route piece by piec
   config.limits.max_body_bytes = 1024;  // a streamed body is not bound by it
   network::HttpServer server(config);
   Threads threads;
+  std::atomic<int> ended{0};
   server.route_async(
       "POST", "/sum",
       [&](network::HttpRequest, std::shared_ptr<network::HttpExchange> e) {
-        threads.spawn([e] {
+        threads.spawn([e, &ended] {
           std::string all, p;
           network::HttpExchangeChannel::Read got;
           while ((got = e->read(p)) == network::HttpExchangeChannel::Read::kData) all += p;
-          REQUIRE(got == network::HttpExchangeChannel::Read::kEnd);
+          ended += got == network::HttpExchangeChannel::Read::kEnd;
           size_t digits = 0;
           for (char ch : all) digits += ch >= '0' && ch <= '9';
           e->respond({200, "text/plain", std::to_string(all.size()) + " " + std::to_string(digits), {}});
@@ -185,6 +193,7 @@ TEST_CASE("HttpExchange: a streamed request body reaches the route piece by piec
   REQUIRE(r);
   CHECK(r->body == "300000 300000");
   threads.join();
+  CHECK(ended == 2);
 }
 
 TEST_CASE("HttpExchange: an exchange dropped unanswered is 500, Expect 100-continue gets its interim answer",
@@ -216,12 +225,13 @@ TEST_CASE("HttpExchange: the client closing while the route streams makes its wr
   network::HttpServer server(config);
   Threads threads;
   std::promise<int> writes;
+  std::atomic<bool> saw_closed{false};
   server.route_async("GET", "/forever", [&](network::HttpRequest, std::shared_ptr<network::HttpExchange> e) {
-    threads.spawn([e, &writes] {
+    threads.spawn([e, &writes, &saw_closed] {
       e->begin(200, "text/plain");
       int n = 0;
       while (e->write(std::string(1000, 'z'))) ++n;
-      CHECK(e->closed());
+      saw_closed = e->closed();
       writes.set_value(n);
     });
   });
@@ -237,6 +247,7 @@ TEST_CASE("HttpExchange: the client closing while the route streams makes its wr
   }                                       // closed without reading on: the server's writes fail, the session ends
   auto n = writes.get_future().get();
   CHECK(n > 0);
+  CHECK(saw_closed);
   HttpClient other(server.endpoints().at(0).port());
   auto s = other.get("/sync");
   REQUIRE(s);
