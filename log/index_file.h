@@ -77,7 +77,7 @@ class IndexFile {
   // The same, always with pread: the few reads of a load (sanity checks,
   // the last entry) map nothing (a mapping costs an mmap and a munmap).
   void peek(size_t i, uint8_t* out) const;
-  const std::filesystem::path& path() const { return file_.path(); }
+  std::filesystem::path path() const { return file_.path(); }
   size_t entry_size() const { return entry_size_; }
   bool appendable() const { return appendable_; }
   bool mapped() const { return map_.load(std::memory_order_acquire) != nullptr; }

@@ -66,11 +66,11 @@ std::string segment_file_name(int64_t base_offset, const char* suffix) {
 
 LogSegment::LogSegment(std::shared_ptr<FdCache> cache, std::filesystem::path dir, int64_t base)
     : cache_(std::move(cache)),
-      dir_(std::move(dir)),
+      dir_(dir.native()),
       base_(base),
-      log_file_(*cache_, dir_ / segment_file_name(base, ".log")),
-      offset_index_(*cache_, dir_ / segment_file_name(base, ".index"), Offset(base)),
-      time_index_(*cache_, dir_ / segment_file_name(base, ".timeindex"), Offset(base)) {}
+      log_file_(*cache_, dir / segment_file_name(base, ".log")),
+      offset_index_(*cache_, dir / segment_file_name(base, ".index"), Offset(base)),
+      time_index_(*cache_, dir / segment_file_name(base, ".timeindex"), Offset(base)) {}
 
 LogSegment::~LogSegment() = default;
 
@@ -187,7 +187,7 @@ Result<void> LogSegment::index_batch(Offset last_offset, uint64_t pos) {
 }
 
 SegmentRecovery LogSegment::recover(int64_t index_interval_bytes, size_t index_max_bytes) {
-  if (auto r = make_appendable(index_max_bytes); !r) throw_io(r.error(), "index resize in " + dir_.string());
+  if (auto r = make_appendable(index_max_bytes); !r) throw_io(r.error(), "index resize in " + dir_);
   offset_index_.file().truncate_entries(0);
   time_index_.file().truncate_entries(0);
   {
@@ -208,8 +208,7 @@ SegmentRecovery LogSegment::scan_and_cut(const FdRef& file, uint64_t file_size, 
   while (auto v = recoverable_batch(r, pos, file_size, base_, next)) {
     note_batch(Offset(v->last_offset()), v->max_timestamp());
     if (bytes_since > index_interval_bytes && !offset_index_.file().full()) {
-      if (auto ir = index_batch(Offset(v->last_offset()), pos); !ir)
-        throw_io(ir.error(), "index write in " + dir_.string());
+      if (auto ir = index_batch(Offset(v->last_offset()), pos); !ir) throw_io(ir.error(), "index write in " + dir_);
       bytes_since = 0;
     }
     pos += v->size_in_bytes();
@@ -290,7 +289,7 @@ std::optional<OffsetPosition> LogSegment::trusted_index_point(ChunkReader& r, ui
 
 SegmentRecovery LogSegment::recover_tail(int64_t index_interval_bytes, size_t index_max_bytes) {
   if (indexes_missing_) return recover(index_interval_bytes, index_max_bytes);
-  if (auto r = make_appendable(index_max_bytes); !r) throw_io(r.error(), "index resize in " + dir_.string());
+  if (auto r = make_appendable(index_max_bytes); !r) throw_io(r.error(), "index resize in " + dir_);
   auto acquired = log_file_.acquire();
   if (!acquired) throw_io(acquired.error(), "open " + log_file_.path().string());
   struct stat st {};
@@ -307,7 +306,7 @@ SegmentRecovery LogSegment::recover_tail(int64_t index_interval_bytes, size_t in
 }
 
 int64_t LogSegment::load_as_active(size_t index_max_bytes) {
-  if (auto r = make_appendable(index_max_bytes); !r) throw_io(r.error(), "index resize in " + dir_.string());
+  if (auto r = make_appendable(index_max_bytes); !r) throw_io(r.error(), "index resize in " + dir_);
   int64_t next = base_;
   uint64_t start = 0;
   if (offset_index_.entries() > 0) start = offset_index_.peek(offset_index_.entries() - 1).position;

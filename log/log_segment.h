@@ -69,7 +69,7 @@ class LogSegment {
   // A pinned descriptor of the .log (reopened if the cache closed it); an
   // I/O Error on failure (ENOENT once delete_files() ran).
   Result<FdRef> acquire_file() const { return log_file_.acquire(); }
-  const std::filesystem::path& log_path() const { return log_file_.path(); }
+  std::filesystem::path log_path() const { return log_file_.path(); }
   // True once delete_files() ran (a reader that lost the race retries).
   bool deleted() const { return deleted_.load(std::memory_order_acquire); }
   OffsetIndex& offset_index() { return offset_index_; }
@@ -157,7 +157,7 @@ class LogSegment {
   std::optional<OffsetPosition> trusted_index_point(ChunkReader& r, uint64_t file_size);
 
   std::shared_ptr<FdCache> cache_;  // outlives the three CachedFiles below
-  std::filesystem::path dir_;
+  std::string dir_;                 // text only (messages): see CachedFile::path_
   int64_t base_;
   CachedFile log_file_;
   OffsetIndex offset_index_;
