@@ -105,12 +105,15 @@ class CachedFile {
   // Closes the cached descriptor now (pinned holders keep theirs).
   void close();
   bool is_open() const;
-  const std::filesystem::path& path() const { return path_; }
+  std::filesystem::path path() const { return path_; }
 
  private:
   friend class FdCache;
   FdCache& cache_;
-  const std::filesystem::path path_;
+  // A string, not a std::filesystem::path: a path keeps an array of its
+  // components besides its text (~450 bytes for a segment file's), and a
+  // broker holds three of these per segment.
+  const std::string path_;
   // Guarded by cache_.mu_:
   mutable FdRef fd_;
   mutable std::list<CachedFile*>::iterator lru_it_;

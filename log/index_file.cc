@@ -1,9 +1,11 @@
 #include "log/index_file.h"
 
+#include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <system_error>
@@ -72,6 +74,11 @@ void IndexFile::entry(size_t i, uint8_t* out) const {
     std::memcpy(out, m + off, entry_size_);
     return;
   }
+  peek(i, out);
+}
+
+void IndexFile::peek(size_t i, uint8_t* out) const {
+  const size_t off = i * entry_size_;
   size_t got = 0;
   auto fd = file_.acquire();
   if (!fd || pread_full((*fd)->fd(), out, entry_size_, static_cast<int64_t>(off), &got) != 0 || got != entry_size_) {
@@ -106,7 +113,26 @@ Result<void> IndexFile::trim() {
 }
 
 void IndexFile::truncate_entries(size_t n) {
-  if (n < entries()) entries_.store(n, std::memory_order_release);
+  const size_t old = entries();
+  if (n >= old) return;
+  entries_.store(n, std::memory_order_release);
+  if (appendable_) zero_on_disk(n, std::min(old, max_entries_));
+}
+
+// Best effort: a failure leaves stale entries, which recovery checks anyway.
+void IndexFile::zero_on_disk(size_t from, size_t to) {
+  if (from >= to) return;
+  auto fd = file_.acquire();
+  if (!fd) return;
+  const auto off = static_cast<off_t>(from * entry_size_);
+  const auto len = static_cast<off_t>((to - from) * entry_size_);
+  if (::fallocate((*fd)->fd(), FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, off, len) == 0) return;
+  static constexpr uint8_t kZeros[4096] = {};
+  for (off_t done = 0; done < len;) {
+    const auto n = static_cast<size_t>(std::min<off_t>(len - done, sizeof kZeros));
+    if (pwrite_full((*fd)->fd(), kZeros, n, off + done) != 0) return;
+    done += static_cast<off_t>(n);
+  }
 }
 
 Result<void> IndexFile::append(const uint8_t* entry) {

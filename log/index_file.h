@@ -54,7 +54,9 @@ class IndexFile {
   Result<void> make_appendable(size_t max_bytes);
   // Shrinks the file to the valid entries (segment became inactive).
   Result<void> trim();
-  // Drops entries [n, entries()).
+  // Drops entries [n, entries()); while appendable, also zeroes them in the
+  // file, so that a crash never leaves entries past the count that recovery
+  // (LogSegment::recover_tail) could take for real ones.
   void truncate_entries(size_t n);
   // ENOSPC (as an I/O Error) when the preallocated file is full.
   Result<void> append(const uint8_t* entry);
@@ -72,7 +74,10 @@ class IndexFile {
   // Copies entry i (< entries()) into `out` (entry_size bytes). On an I/O
   // error (pread fallback only) `out` is zeroed: position 0, a safe floor.
   void entry(size_t i, uint8_t* out) const;
-  const std::filesystem::path& path() const { return file_.path(); }
+  // The same, always with pread: the few reads of a load (sanity checks,
+  // the last entry) map nothing (a mapping costs an mmap and a munmap).
+  void peek(size_t i, uint8_t* out) const;
+  std::filesystem::path path() const { return file_.path(); }
   size_t entry_size() const { return entry_size_; }
   bool appendable() const { return appendable_; }
   bool mapped() const { return map_.load(std::memory_order_acquire) != nullptr; }
@@ -81,6 +86,7 @@ class IndexFile {
 
  private:
   const uint8_t* map_for_read() const;
+  void zero_on_disk(size_t from, size_t to);
   void unmap();
 
   CachedFile file_;

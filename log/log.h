@@ -80,6 +80,12 @@ struct LogLoadParams {
   int64_t recovery_point = 0;         // from recovery-point-offset-checkpoint
   int64_t log_start_offset = 0;       // from log-start-offset-checkpoint
   std::shared_ptr<FdCache> fd_cache;  // where segment descriptors live; null: FdCache::default_instance()
+  // The last writer died on this boot (a process crash, not a power cut or a
+  // kernel crash): the page cache kept every write that returned, so only
+  // the last segment can be torn, at its end, and recovery scans just its
+  // tail (LogSegment::recover_tail) instead of every segment from the
+  // recovery point.
+  bool same_boot = false;
 };
 
 struct LogLoadStats {
@@ -87,6 +93,8 @@ struct LogLoadStats {
   int segments_recovered = 0;
   uint64_t bytes_truncated = 0;
   int indexes_rebuilt = 0;
+  int segments_tail_recovered = 0;  // of segments_recovered: only the tail scanned (same boot)
+  uint64_t bytes_scanned = 0;       // log bytes read and validated by recovery
 };
 
 class Log {
@@ -191,6 +199,8 @@ class Log {
   std::vector<int64_t> segment_base_offsets() const;
   const LogLoadStats& load_stats() const { return load_stats_; }
   size_t producer_batches_replayed() const { return producer_batches_replayed_; }
+  // Whether load() found the directory's partition.metadata.
+  bool partition_metadata_found() const { return partition_metadata_found_; }
 
   // --- log cleaner (log_cleaner.h; implemented in log_cleaning.cc) ---
   // Every segment but the active one, oldest first (immutable files).
@@ -217,6 +227,10 @@ class Log {
  private:
   Log(std::filesystem::path dir, LogLoadParams params, std::shared_ptr<const LogConfig> config);
   void load();
+  // load()'s step for segs[i] (`last`: the active one); returns the log's
+  // next offset when segs[i] is the last one left, else -1. May drop the
+  // segments after a truncated one.
+  int64_t load_segment(std::vector<std::shared_ptr<LogSegment>>& segs, size_t i, const LogConfig& cfg);
   std::shared_ptr<LogSegment> active() const;
   std::shared_ptr<LogSegment> floor_segment(int64_t offset) const;
   std::shared_ptr<LogSegment> segment_after(int64_t base) const;
@@ -249,7 +263,8 @@ class Log {
   };
   Ends ends(const LogSegment* seg) const;
   Result<void> roll_locked(int64_t now_ms);
-  void rebuild_producer_state();
+  // `snapshots`: the snapshot files load() listed (null: list them).
+  void rebuild_producer_state(const std::vector<int64_t>* snapshots = nullptr);
   void delete_segments_locked(const std::vector<std::shared_ptr<LogSegment>>& victims);
   // swap_in_cleaned's steps (log_cleaning.cc); the caller holds mu_ and segments_mu_.
   Result<void> swap_cleaned_files(const std::vector<std::shared_ptr<LogSegment>>& old,
@@ -267,6 +282,7 @@ class Log {
   ProducerStateManager producers_;  // guarded by mu_
   TxnIndex txn_index_;              // writes under mu_, reads any thread
   size_t producer_batches_replayed_ = 0;
+  bool partition_metadata_found_ = false;
 
   std::mutex mu_;  // append lock: writers only
   mutable std::mutex config_mu_;

@@ -13,6 +13,7 @@
 #include <thread>
 #include <unordered_map>
 
+#include "log/boot_marker.h"
 #include "log/file_util.h"
 #include "log/meta_properties.h"
 #include "log/storage_log.h"
@@ -158,6 +159,7 @@ void LogManager::init_dirs() {
       }
     }
     clean_.push_back(fs::exists(d / kCleanShutdownFile));
+    same_boot_.push_back(marked_on_boot(d, current_boot_id()));
     recovery_points_.push_back(read_offset_checkpoint(d / kRecoveryPointCheckpointFile));
     start_offsets_.push_back(read_offset_checkpoint(d / kLogStartOffsetCheckpointFile));
   }
@@ -171,6 +173,7 @@ std::shared_ptr<Log> LogManager::open_log(size_t dir_index, const TopicPartition
   p.topic = tp.topic;
   p.partition = tp.partition;
   p.clean_shutdown = dir_index < clean_.size() && clean_[dir_index];
+  p.same_boot = dir_index < same_boot_.size() && same_boot_[dir_index];
   p.fd_cache = fd_cache_;
   if (dir_index < recovery_points_.size()) {
     auto it = recovery_points_[dir_index].find(tp);
@@ -185,7 +188,7 @@ std::shared_ptr<Log> LogManager::open_log(size_t dir_index, const TopicPartition
   }
   fresh = fresh || !fs::exists(dir);
   auto log = Log::open(dir, p, std::move(cfg));
-  if (fresh || !fs::exists(dir / "partition.metadata")) {
+  if (fresh || !log->partition_metadata_found()) {
     write_partition_metadata(dir, topic_id);
     fsync_dir(config_.log_dirs[dir_index]);
   }
@@ -246,9 +249,12 @@ void LogManager::load_logs() {
       ++partitions_per_dir_[di];
     }
   }
-  // The markers only describe the stop before this start.
+  // The markers only describe the stop before this start; the boot marker
+  // says from now on that this dir was loaded on this boot.
+  const std::string boot = current_boot_id();
   for (const auto& d : config_.log_dirs) {
     if (fs::remove(d / kCleanShutdownFile)) fsync_dir(d);
+    mark_boot(d, boot);
   }
 }
 

@@ -167,6 +167,8 @@ class LogManager {
   const std::shared_ptr<FdCache> fd_cache_;
   std::string cluster_id_;
   std::vector<bool> clean_;  // per dir, at load
+  // Per dir, at load: its boot marker names this boot (boot_marker.h).
+  std::vector<bool> same_boot_;
   // meta.properties a full disk kept us from writing at start (by dir index);
   // retried with each recovery point checkpoint. Guarded by checkpoint_mu_.
   std::map<size_t, MetaProperties> pending_meta_;

@@ -62,7 +62,7 @@ BatchRead read_producer_batch(ChunkReader& reader, const uint8_t* h, uint64_t po
 
 }  // namespace
 
-void Log::rebuild_producer_state() {
+void Log::rebuild_producer_state(const std::vector<int64_t>* snapshots) {
   auto scan = [this](int64_t from, const ProducerStateManager::BatchVisitor& visit) {
     scan_producer_batches(from, visit);
   };
@@ -78,7 +78,7 @@ void Log::rebuild_producer_state() {
       storage_log().error("log {}: rebuilding the transaction index: {}", dir_.string(), describe(r.error()));
   };
   producer_batches_replayed_ = producers_.load(log_start_.load(std::memory_order_acquire),
-                                               leo_.load(std::memory_order_acquire), scan, on_completed);
+                                               leo_.load(std::memory_order_acquire), scan, on_completed, snapshots);
 }
 
 void Log::scan_producer_batches(int64_t from, const ProducerStateManager::BatchVisitor& visit) {

@@ -66,11 +66,11 @@ std::string segment_file_name(int64_t base_offset, const char* suffix) {
 
 LogSegment::LogSegment(std::shared_ptr<FdCache> cache, std::filesystem::path dir, int64_t base)
     : cache_(std::move(cache)),
-      dir_(std::move(dir)),
+      dir_(dir.native()),
       base_(base),
-      log_file_(*cache_, dir_ / segment_file_name(base, ".log")),
-      offset_index_(*cache_, dir_ / segment_file_name(base, ".index"), Offset(base)),
-      time_index_(*cache_, dir_ / segment_file_name(base, ".timeindex"), Offset(base)) {}
+      log_file_(*cache_, dir / segment_file_name(base, ".log")),
+      offset_index_(*cache_, dir / segment_file_name(base, ".index"), Offset(base)),
+      time_index_(*cache_, dir / segment_file_name(base, ".timeindex"), Offset(base)) {}
 
 LogSegment::~LogSegment() = default;
 
@@ -94,7 +94,7 @@ Result<std::shared_ptr<LogSegment>> LogSegment::create(std::shared_ptr<FdCache> 
 }
 
 std::shared_ptr<LogSegment> LogSegment::open(std::shared_ptr<FdCache> cache, const std::filesystem::path& dir,
-                                             int64_t base_offset) {
+                                             int64_t base_offset, bool indexes_listed) {
   std::shared_ptr<LogSegment> seg(new LogSegment(std::move(cache), dir, base_offset));
   const auto& log_path = seg->log_file_.path();
   auto file = seg->log_file_.open(false, false);
@@ -103,8 +103,8 @@ std::shared_ptr<LogSegment> LogSegment::open(std::shared_ptr<FdCache> cache, con
   struct stat st {};
   if (::fstat(fd, &st) != 0) throw std::system_error(errno, std::generic_category(), "fstat " + log_path.string());
   seg->size_.store(static_cast<uint64_t>(st.st_size), std::memory_order_release);
-  seg->indexes_missing_ = !std::filesystem::exists(seg->offset_index_.file().path()) ||
-                          !std::filesystem::exists(seg->time_index_.file().path());
+  seg->indexes_missing_ = !indexes_listed && (!std::filesystem::exists(seg->offset_index_.file().path()) ||
+                                              !std::filesystem::exists(seg->time_index_.file().path()));
   seg->offset_index_.file().open();
   seg->time_index_.file().open();
   // Age for segment.ms: the first batch's timestamp, else the file's mtime.
@@ -187,7 +187,7 @@ Result<void> LogSegment::index_batch(Offset last_offset, uint64_t pos) {
 }
 
 SegmentRecovery LogSegment::recover(int64_t index_interval_bytes, size_t index_max_bytes) {
-  if (auto r = make_appendable(index_max_bytes); !r) throw_io(r.error(), "index resize in " + dir_.string());
+  if (auto r = make_appendable(index_max_bytes); !r) throw_io(r.error(), "index resize in " + dir_);
   offset_index_.file().truncate_entries(0);
   time_index_.file().truncate_entries(0);
   {
@@ -196,19 +196,19 @@ SegmentRecovery LogSegment::recover(int64_t index_interval_bytes, size_t index_m
   }
   auto acquired = log_file_.acquire();
   if (!acquired) throw_io(acquired.error(), "open " + log_file_.path().string());
-  const FdRef& file = *acquired;
   struct stat st {};
-  if (::fstat(file->fd(), &st) != 0) throw std::system_error(errno, std::generic_category(), "fstat");
-  const uint64_t file_size = static_cast<uint64_t>(st.st_size);
+  if (::fstat((*acquired)->fd(), &st) != 0) throw std::system_error(errno, std::generic_category(), "fstat");
+  return scan_and_cut(*acquired, static_cast<uint64_t>(st.st_size), 0, base_, 0, index_interval_bytes);
+}
+
+SegmentRecovery LogSegment::scan_and_cut(const FdRef& file, uint64_t file_size, uint64_t pos, int64_t next,
+                                         int64_t bytes_since, int64_t index_interval_bytes) {
+  const uint64_t start = pos;
   ChunkReader r(file->fd(), file_size, kRecoveryChunk);
-  uint64_t pos = 0;
-  int64_t next = base_;
-  int64_t bytes_since = 0;
   while (auto v = recoverable_batch(r, pos, file_size, base_, next)) {
     note_batch(Offset(v->last_offset()), v->max_timestamp());
     if (bytes_since > index_interval_bytes && !offset_index_.file().full()) {
-      if (auto ir = index_batch(Offset(v->last_offset()), pos); !ir)
-        throw_io(ir.error(), "index write in " + dir_.string());
+      if (auto ir = index_batch(Offset(v->last_offset()), pos); !ir) throw_io(ir.error(), "index write in " + dir_);
       bytes_since = 0;
     }
     pos += v->size_in_bytes();
@@ -222,17 +222,94 @@ SegmentRecovery LogSegment::recover(int64_t index_interval_bytes, size_t index_m
   size_.store(pos, std::memory_order_release);
   bytes_since_last_index_entry_ = bytes_since;
   indexes_missing_ = false;
-  return {pos, file_size - pos, next};
+  return {pos, file_size - pos, next, file_size - start, false};
+}
+
+namespace {
+
+// How many entries of an index left by a crash are real: they come first
+// (positions > 0: a segment's first batch is never indexed), the zeros of
+// the preallocated file after them.
+size_t real_entries(const OffsetIndex& idx) {
+  size_t lo = 0;
+  size_t hi = idx.entries();
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (idx.entry(mid).position > 0)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
+// How many of entries [0, n) increase strictly in offset and position and
+// point inside the file (the entries past a torn tail do not).
+size_t increasing_prefix(const OffsetIndex& idx, size_t n, uint64_t file_size) {
+  OffsetPosition prev{Offset(idx.base_offset().value - 1), 0};
+  for (size_t i = 0; i < n; ++i) {
+    auto e = idx.entry(i);
+    if (e.offset.value <= prev.offset.value || e.position <= prev.position || e.position >= file_size) return i;
+    prev = e;
+  }
+  return n;
+}
+
+// Time-index entries that go with an offset index cut after `last`: the
+// strictly increasing prefix whose offsets are at most `last`.
+size_t time_entries_upto(const TimeIndex& idx, Offset last) {
+  size_t n = 0;
+  TimestampOffset prev{-1, Offset(-1)};
+  for (; n < idx.entries(); ++n) {
+    auto e = idx.entry(n);
+    if (e.timestamp <= prev.timestamp || e.offset.value < prev.offset.value || e.offset.value > last.value) break;
+    prev = e;
+  }
+  return n;
+}
+
+}  // namespace
+
+std::optional<OffsetPosition> LogSegment::trusted_index_point(ChunkReader& r, uint64_t file_size) {
+  constexpr size_t kTries = 4;  // entries tried back from the last one
+  const size_t n = increasing_prefix(offset_index_, real_entries(offset_index_), file_size);
+  for (size_t k = n; k > 0 && n - k < kTries; --k) {
+    auto e = offset_index_.entry(k - 1);
+    auto v = recoverable_batch(r, e.position, file_size, base_, base_);
+    if (!v || v->last_offset() != e.offset.value) continue;
+    offset_index_.file().truncate_entries(k);
+    const size_t t = time_entries_upto(time_index_, e.offset);
+    time_index_.file().truncate_entries(t);
+    std::lock_guard lk(ts_mu_);
+    max_ts_ = t > 0 ? time_index_.entry(t - 1) : TimestampOffset{-1, Offset(-1)};
+    return e;
+  }
+  return std::nullopt;
+}
+
+SegmentRecovery LogSegment::recover_tail(int64_t index_interval_bytes, size_t index_max_bytes) {
+  if (indexes_missing_) return recover(index_interval_bytes, index_max_bytes);
+  if (auto r = make_appendable(index_max_bytes); !r) throw_io(r.error(), "index resize in " + dir_);
+  auto acquired = log_file_.acquire();
+  if (!acquired) throw_io(acquired.error(), "open " + log_file_.path().string());
+  struct stat st {};
+  if (::fstat((*acquired)->fd(), &st) != 0) throw std::system_error(errno, std::generic_category(), "fstat");
+  const auto file_size = static_cast<uint64_t>(st.st_size);
+  ChunkReader r((*acquired)->fd(), file_size, kHeaderScanChunk);
+  auto point = trusted_index_point(r, file_size);
+  if (!r.status() || !point) return recover(index_interval_bytes, index_max_bytes);
+  // The entry's batch is whole and valid: walk on from it, as recover() would
+  // have after indexing it (its bytes count towards the next entry).
+  auto out = scan_and_cut(*acquired, file_size, point->position, base_, 0, index_interval_bytes);
+  out.from_index = true;
+  return out;
 }
 
 int64_t LogSegment::load_as_active(size_t index_max_bytes) {
-  if (auto r = make_appendable(index_max_bytes); !r) throw_io(r.error(), "index resize in " + dir_.string());
+  if (auto r = make_appendable(index_max_bytes); !r) throw_io(r.error(), "index resize in " + dir_);
   int64_t next = base_;
   uint64_t start = 0;
-  if (offset_index_.entries() > 0) {
-    auto last = offset_index_.entry(offset_index_.entries() - 1);
-    start = last.position;
-  }
+  if (offset_index_.entries() > 0) start = offset_index_.peek(offset_index_.entries() - 1).position;
   const uint64_t limit = size();
   auto acquired = log_file_.acquire();
   if (!acquired) throw_io(acquired.error(), "open " + log_file_.path().string());
@@ -298,9 +375,10 @@ bool LogSegment::indexes_sane() {
   // don't know it without reading, so bound by what 32-bit deltas allow.
   if (!time_index_.sane(Offset(base_ + INT32_MAX))) return false;
   if (sz == 0 && (offset_index_.entries() > 0 || time_index_.entries() > 0)) return false;
-  auto last = time_index_.last_entry();
+  if (time_index_.entries() == 0) return true;
+  auto last = time_index_.peek(time_index_.entries() - 1);
   std::lock_guard lk(ts_mu_);
-  if (time_index_.entries() > 0) max_ts_ = last;
+  max_ts_ = last;
   return true;
 }
 

@@ -44,7 +44,9 @@ struct BatchAppendInfo {
 struct SegmentRecovery {
   uint64_t valid_bytes = 0;
   uint64_t truncated_bytes = 0;
-  int64_t next_offset = 0;  // offset after the last valid batch (base if none)
+  int64_t next_offset = 0;     // offset after the last valid batch (base if none)
+  uint64_t scanned_bytes = 0;  // bytes read and validated (recover_tail: the tail only)
+  bool from_index = false;     // recover_tail trusted the bytes before an index entry
 };
 
 std::string segment_file_name(int64_t base_offset, const char* suffix);
@@ -56,9 +58,10 @@ class LogSegment {
   static Result<std::shared_ptr<LogSegment>> create(std::shared_ptr<FdCache> cache, const std::filesystem::path& dir,
                                                     int64_t base_offset, size_t index_max_bytes, int64_t now_ms);
   // Opens existing files; creates missing index files (then indexes_missing()
-  // is true). Throws std::system_error.
+  // is true). `indexes_listed`: the caller's directory listing showed both
+  // index files (no need to look again). Throws std::system_error.
   static std::shared_ptr<LogSegment> open(std::shared_ptr<FdCache> cache, const std::filesystem::path& dir,
-                                          int64_t base_offset);
+                                          int64_t base_offset, bool indexes_listed = false);
   ~LogSegment();
 
   Offset base_offset() const { return Offset(base_); }
@@ -66,7 +69,7 @@ class LogSegment {
   // A pinned descriptor of the .log (reopened if the cache closed it); an
   // I/O Error on failure (ENOENT once delete_files() ran).
   Result<FdRef> acquire_file() const { return log_file_.acquire(); }
-  const std::filesystem::path& log_path() const { return log_file_.path(); }
+  std::filesystem::path log_path() const { return log_file_.path(); }
   // True once delete_files() ran (a reader that lost the race retries).
   bool deleted() const { return deleted_.load(std::memory_order_acquire); }
   OffsetIndex& offset_index() { return offset_index_; }
@@ -87,6 +90,15 @@ class LogSegment {
   // increasing), rebuilds both indexes, truncates at the first invalid byte.
   // The indexes must be appendable (make_appendable). errno via exception.
   SegmentRecovery recover(int64_t index_interval_bytes, size_t index_max_bytes);
+  // recover() after a process crash on the same boot, when the page cache
+  // outlived the writer (every write(2) that returned is in the file, only
+  // the last append can be torn): trusts the bytes before the last
+  // offset-index entry whose batch checks out (a strictly increasing index
+  // prefix, the batch whole, CRC-valid, its last offset the entry's) and
+  // validates and indexes only from that batch on, cutting a torn tail. With
+  // no such entry (a segment smaller than index.interval.bytes, an index that
+  // does not check out) it is recover().
+  SegmentRecovery recover_tail(int64_t index_interval_bytes, size_t index_max_bytes);
   // For a segment opened clean as the last one: reads its tail to learn the
   // next offset, and prepares the indexes for appends.
   int64_t load_as_active(size_t index_max_bytes);
@@ -135,9 +147,17 @@ class LogSegment {
   LogSegment(std::shared_ptr<FdCache> cache, std::filesystem::path dir, int64_t base);
   void note_batch(Offset last_offset, int64_t max_ts);
   Result<void> index_batch(Offset last_offset, uint64_t pos);
+  // recover()'s walk: from `pos` (offsets from `next` on, `bytes_since`
+  // bytes since the last index entry), validates and indexes batches up to
+  // the first invalid byte, cuts the file there and publishes the size.
+  SegmentRecovery scan_and_cut(const FdRef& file, uint64_t file_size, uint64_t pos, int64_t next, int64_t bytes_since,
+                               int64_t index_interval_bytes);
+  // recover_tail's choice: the offset-index entry to resume at, its entries
+  // after it dropped, the time index cut to match (nullopt: none checks out).
+  std::optional<OffsetPosition> trusted_index_point(ChunkReader& r, uint64_t file_size);
 
   std::shared_ptr<FdCache> cache_;  // outlives the three CachedFiles below
-  std::filesystem::path dir_;
+  std::string dir_;                 // text only (messages): see CachedFile::path_
   int64_t base_;
   CachedFile log_file_;
   OffsetIndex offset_index_;

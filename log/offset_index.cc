@@ -5,6 +5,12 @@
 
 namespace skiff::storage {
 
+OffsetPosition OffsetIndex::peek(size_t i) const {
+  uint8_t p[kEntrySize];
+  file_.peek(i, p);
+  return {base_ + load_be32(p), load_be32(p + 4)};
+}
+
 OffsetPosition OffsetIndex::entry(size_t i) const {
   uint8_t p[kEntrySize];
   file_.entry(i, p);
@@ -42,8 +48,8 @@ bool OffsetIndex::sane(uint64_t log_size) const {
   // A preallocated file left by a crash shows up as a zero last entry.
   size_t n = entries();
   if (n == 0) return true;
-  auto first = entry(0);
-  auto last = entry(n - 1);
+  auto first = peek(0);
+  auto last = peek(n - 1);
   if (last.position >= log_size) return false;
   if (n > 1 && (last.offset <= first.offset || last.position <= first.position)) return false;
   return true;

@@ -33,6 +33,8 @@ class OffsetIndex {
   Offset base_offset() const { return base_; }
   size_t entries() const { return file_.entries(); }
   OffsetPosition entry(size_t i) const;
+  // entry() without mapping the file (IndexFile::peek): load-time reads.
+  OffsetPosition peek(size_t i) const;
 
   // Largest entry with offset <= target, or {base, 0} if none.
   OffsetPosition lookup(Offset target) const;

@@ -277,10 +277,10 @@ bool ProducerStateManager::read_snapshot(int64_t offset) {
 
 size_t ProducerStateManager::load(int64_t log_start, int64_t log_end,
                                   const std::function<void(int64_t, const BatchVisitor&)>& scan,
-                                  const CompletedVisitor& on_completed) {
+                                  const CompletedVisitor& on_completed, const std::vector<int64_t>* listed) {
   clear();
   int64_t from = log_start;
-  auto snaps = list_snapshots(dir_);
+  auto snaps = listed ? *listed : list_snapshots(dir_);
   for (auto it = snaps.rbegin(); it != snaps.rend(); ++it) {
     if (*it > log_end) {  // the log was truncated below it
       std::error_code ec;

@@ -154,14 +154,15 @@ class ProducerStateManager {
   // Rebuilds the state for a log ending at `log_end`: loads the newest valid
   // snapshot <= log_end (deleting newer ones, left by a truncation) and calls
   // `scan(from, visit)` to replay the batches from the snapshot's offset.
-  // Returns how many batches were replayed.
+  // Returns how many batches were replayed. `listed`: the snapshot offsets
+  // (ascending) when the caller has listed the directory already.
   // Control batches given to `visit` complete transactions; each completed
   // one is passed to `on_completed` with Kafka's lastStableOffset for it.
   using BatchVisitor = std::function<void(const ProducerBatch&)>;
   using CompletedVisitor = std::function<void(const CompletedTxn&, int64_t last_stable_offset)>;
   size_t load(int64_t log_start, int64_t log_end,
               const std::function<void(int64_t from, const BatchVisitor& visit)>& scan,
-              const CompletedVisitor& on_completed = nullptr);
+              const CompletedVisitor& on_completed = nullptr, const std::vector<int64_t>* listed = nullptr);
   // Forgets producers whose last write is below the log start (DeleteRecords,
   // retention), except those with an ongoing transaction: it holds the LSO at
   // the log start until its marker (Kafka 4.4 keeps producer state until

@@ -7,6 +7,12 @@
 
 namespace skiff::storage {
 
+TimestampOffset TimeIndex::peek(size_t i) const {
+  uint8_t p[kEntrySize];
+  file_.peek(i, p);
+  return {static_cast<int64_t>(load_be64(p)), base_ + load_be32(p + 8)};
+}
+
 TimestampOffset TimeIndex::entry(size_t i) const {
   uint8_t p[kEntrySize];
   file_.entry(i, p);
@@ -43,8 +49,8 @@ void TimeIndex::truncate_to(Offset offset) {
 bool TimeIndex::sane(Offset max_offset) const {
   size_t n = entries();
   if (n == 0) return true;
-  auto first = entry(0);
-  auto last = entry(n - 1);
+  auto first = peek(0);
+  auto last = peek(n - 1);
   if (last.offset < base_ || last.offset > max_offset) return false;
   if (n > 1 && (last.timestamp <= first.timestamp || last.offset < first.offset)) return false;
   return true;

@@ -33,6 +33,8 @@ class TimeIndex {
   // Full for rolling purposes: one slot stays free for the segment's final entry.
   bool full() const { return entries() + 1 >= file_.max_entries(); }
   TimestampOffset entry(size_t i) const;
+  // entry() without mapping the file (IndexFile::peek): load-time reads.
+  TimestampOffset peek(size_t i) const;
   // Last entry, or {-1, base} when empty.
   TimestampOffset last_entry() const;
 

@@ -62,7 +62,7 @@ Result<void> TxnIndex::load_segment(int64_t segment_base, int64_t log_end) {
     kept.push_back(t);
   }
   if (cut) {
-    storage_log().warn("{}: cutting {} to {} entries", dir_.string(), p.filename().string(), kept.size());
+    storage_log().warn("{}: cutting {} to {} entries", dir_, p.filename().string(), kept.size());
     if (auto r = write_entries(p, kept); !r) return r;
   }
   std::lock_guard lk(mu_);
