@@ -25,6 +25,9 @@ torn), remounted, skiff restarted on the same log.dirs, and:
     its offset, every acknowledged commit is kept (or passed), every key's
     acknowledged value (or a later one) is there, every committed
     transaction is there, the acknowledged config is kept.
+  at the end, after a clean stop: Kafka's DumpLogSegments (--deep-iteration,
+    --index-sanity-check) reads every segment and index of the test topics
+    without an error, when java and Kafka's jars are there.
 
   powercut_loop.py --skiff BIN --powerfs BIN [--flush] [--tear] [--cuts N] [--seed N] [--work DIR]
 Exit 0 when every round checks out, 1 with the reasons otherwise."""
@@ -363,6 +366,27 @@ def cluster_id(broker) -> str | None:
     return None
 
 
+def kafka_dump_check(data_dir: Path) -> list[str] | None:
+    """Kafka 4.4's own DumpLogSegments over the test topics' segments
+    (--deep-iteration) and indexes (--index-sanity-check); None when java or
+    Kafka's jars (scripts/fetch_kafka_jars.sh) are not there."""
+    jars = Path(os.environ.get("SKIFF_CACHE_DIR", Path.home() / ".cache/skiff")) / "kafka-4.4.0"
+    if not shutil.which("java") or not any(jars.glob("kafka-tools-*.jar")):
+        return None
+    found = {ext: sorted(str(p) for t in ("pc", "pcc", "pctx") for p in data_dir.glob(f"{t}-*/*{ext}"))
+             for ext in (".log", ".index", ".timeindex")}
+    bad = []
+    for flag, files in (("--deep-iteration", found[".log"]),
+                        ("--index-sanity-check", found[".index"] + found[".timeindex"])):
+        out = subprocess.run(["java", "-cp", f"{jars}/*", "org.apache.kafka.tools.DumpLogSegments", flag,
+                              "--files", ",".join(files)], capture_output=True, text=True, timeout=600)
+        text = out.stdout + out.stderr
+        hits = [w for w in ("Exception", "invalid bytes", "Mismatches", "corrupt", "ERROR") if w in text]
+        if out.returncode != 0 or hits:
+            bad.append(f"DumpLogSegments {flag}: exit {out.returncode}, {hits}: {text[-600:]}")
+    return bad
+
+
 def main() -> int:
     if len(sys.argv) == 5 and sys.argv[1] == "--workload":
         return workload(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]))
@@ -420,6 +444,11 @@ def main() -> int:
             failures += bool(bad)
             if bad:
                 print(broker.log_tail(15), flush=True)
+        broker.stop()  # a clean stop, then Kafka's own tool reads what is on disk
+        dump = kafka_dump_check(Path(str(broker.data_dir)))
+        print("DumpLogSegments: " + ("skipped (no java or Kafka jars)" if dump is None else
+                                     "; ".join(dump) if dump else "every segment and index valid"), flush=True)
+        failures += bool(dump)
     finally:
         broker.kill9()
         fs.close()
