@@ -96,14 +96,16 @@ bool only_empty_after(const std::vector<std::shared_ptr<LogSegment>>& segs, size
 
 // Whether the log ends at recovered segment `i` (not the last), whose
 // successor starts at `next_base`: after a torn tail; and after a power cut
-// right after a roll, which can keep the new segment's name but not this
-// one's unflushed tail (the roll flushes it later), leaving offsets no
-// segment holds before empty segments, where consumers would wait (issue
-// 57). A gap before records is kept (as a compacted log's).
-bool ends_log_here(const SegmentRecovery& r, bool unflushed, const std::vector<std::shared_ptr<LogSegment>>& segs,
-                   size_t i, int64_t next_base, const fs::path& dir) {
+// that kept a newer segment (its name, maybe some of its records: writeback
+// has no order) but not this one's unflushed tail (a roll flushes it later):
+// offsets no segment holds, where consumers would wait (issue 57). The log
+// is then the prefix up to the gap, as after a torn tail. A compacted log
+// keeps a gap before records (its segments may end in one the cleaner made).
+bool ends_log_here(const SegmentRecovery& r, bool unflushed, bool compact,
+                   const std::vector<std::shared_ptr<LogSegment>>& segs, size_t i, int64_t next_base,
+                   const fs::path& dir) {
   if (r.truncated_bytes > 0) return true;
-  if (!unflushed || r.next_offset >= next_base || !only_empty_after(segs, i)) return false;
+  if (!unflushed || r.next_offset >= next_base || (compact && !only_empty_after(segs, i))) return false;
   storage_log().warn(
       "log {}: segment {} ends at offset {}, the next starts at {}: its unflushed tail was lost; the "
       "log ends there",
@@ -148,7 +150,7 @@ void Log::load() {
         storage_log().warn("log {}: truncated {} invalid bytes at position {} of segment {}", dir_.string(),
                            r.truncated_bytes, r.valid_bytes, seg->base_offset().value);
       }
-      if (!last && ends_log_here(r, unflushed, segs, i, next_base, dir_)) {
+      if (!last && ends_log_here(r, unflushed, cfg->compact, segs, i, next_base, dir_)) {
         drop_segments_after(segs, i, dir_, txn_index_);
         last = true;
       }
