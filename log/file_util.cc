@@ -1,11 +1,13 @@
 #include "log/file_util.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <fstream>
 #include <sstream>
+#include <vector>
 
 namespace skiff::storage {
 
@@ -60,6 +62,29 @@ int fsync_dir(const std::filesystem::path& dir) {
   int rc = ::fsync(fd) == 0 ? 0 : errno;
   ::close(fd);
   return rc;
+}
+
+int create_directories_durably(const std::filesystem::path& dir) {
+  std::vector<std::filesystem::path> made;  // deepest last
+  std::filesystem::path cur = dir.lexically_normal();
+  if (!cur.has_filename()) cur = cur.parent_path();  // a trailing '/'
+  while (!cur.empty()) {
+    std::error_code ec;
+    if (std::filesystem::is_directory(cur, ec)) break;
+    made.push_back(cur);
+    if (cur == cur.parent_path()) break;
+    cur = cur.parent_path();
+  }
+  for (auto it = made.rbegin(); it != made.rend(); ++it) {
+    if (::mkdir(it->c_str(), 0755) != 0 && errno != EEXIST) return errno;
+  }
+  // Children first is not needed: an fsync of each new directory's parent
+  // makes its entry durable; the deepest's own (empty) entries need none.
+  for (const auto& d : made) {
+    const auto parent = d.has_parent_path() ? d.parent_path() : std::filesystem::path(".");
+    if (int rc = fsync_dir(parent)) return rc;
+  }
+  return 0;
 }
 
 int write_file_durably(const std::filesystem::path& path, std::string_view content) {

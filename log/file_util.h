@@ -34,6 +34,11 @@ int pread_full(int fd, void* buf, size_t n, int64_t off, size_t* got);
 // Returns 0 or errno; retries on EINTR and short writes.
 int pwrite_full(int fd, const void* buf, size_t n, int64_t off);
 int fsync_dir(const std::filesystem::path& dir);
+// mkdir -p whose result survives a power cut: each directory it creates is
+// made durable by an fsync of its parent (after the whole chain exists), so
+// nothing later written inside can vanish with its directory. Existing
+// directories are left as they are (no fsync). Returns 0 or errno.
+int create_directories_durably(const std::filesystem::path& dir);
 // Writes `content` to `path` durably and atomically. Returns 0 or errno.
 int write_file_durably(const std::filesystem::path& path, std::string_view content);
 // Reads a whole small file; returns false if it does not exist / can't be read.

@@ -10,6 +10,7 @@
 #include <system_error>
 
 #include "log/cleaner_recovery.h"
+#include "log/file_util.h"
 #include "log/storage_log.h"
 
 namespace skiff::storage {
@@ -112,12 +113,40 @@ void drop_segments_after(std::vector<std::shared_ptr<LogSegment>>& segs, size_t 
   segs.resize(i + 1);
 }
 
+// True when every segment after `i` holds no byte (a roll's new segment).
+bool only_empty_after(const std::vector<std::shared_ptr<LogSegment>>& segs, size_t i) {
+  for (size_t j = i + 1; j < segs.size(); ++j)
+    if (segs[j]->size() != 0) return false;
+  return true;
+}
+
+// Whether the log ends at recovered segment `i` (not the last), whose
+// successor starts at `next_base`: after a torn tail; and after a power cut
+// that kept a newer segment (its name, maybe some of its records: writeback
+// has no order) but not this one's unflushed tail (a roll flushes it later):
+// offsets no segment holds, where consumers would wait (issue 57). The log
+// is then the prefix up to the gap, as after a torn tail. A compacted log
+// keeps a gap before records (its segments may end in one the cleaner made).
+bool ends_log_here(const SegmentRecovery& r, bool unflushed, bool compact,
+                   const std::vector<std::shared_ptr<LogSegment>>& segs, size_t i, int64_t next_base,
+                   const fs::path& dir) {
+  if (r.truncated_bytes > 0) return true;
+  if (!unflushed || r.next_offset >= next_base || (compact && !only_empty_after(segs, i))) return false;
+  storage_log().warn(
+      "log {}: segment {} ends at offset {}, the next starts at {}: its unflushed tail was lost; the "
+      "log ends there",
+      dir.string(), segs[i]->base_offset().value, r.next_offset, next_base);
+  return true;
+}
+
 // The empty active segment of a log that has none, at `base`.
 std::shared_ptr<LogSegment> first_segment(const std::shared_ptr<FdCache>& fd_cache, const fs::path& dir, int64_t base,
                                           const LogConfig& cfg) {
   auto seg = LogSegment::create(fd_cache, dir, base, static_cast<size_t>(cfg.segment_index_bytes), wall_clock_ms());
   if (!seg) throw_io(seg.error(), "create segment in " + dir.string());
   if (cfg.preallocate) (*seg)->preallocate(static_cast<uint64_t>(cfg.segment_size()));
+  // Its name durable before anything is appended to it (a power cut, issue 57).
+  if (int rc = fsync_dir(dir); rc != 0) storage_log().warn("log {}: fsync dir: {}", dir.string(), std::strerror(rc));
   return std::move(*seg);
 }
 
@@ -147,7 +176,7 @@ int64_t Log::load_segment(std::vector<std::shared_ptr<LogSegment>>& segs, size_t
       storage_log().warn("log {}: truncated {} invalid bytes at position {} of segment {}", dir_.string(),
                          r.truncated_bytes, r.valid_bytes, seg->base_offset().value);
     }
-    if (r.truncated_bytes > 0 && !last) {
+    if (!last && ends_log_here(r, unflushed, cfg.compact, segs, i, next_base, dir_)) {
       drop_segments_after(segs, i, dir_, txn_index_);
       last = true;
     }

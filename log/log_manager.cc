@@ -126,7 +126,9 @@ void LogManager::init_dirs() {
   std::optional<std::string> cluster = config_.cluster_id.empty() ? std::nullopt : std::optional(config_.cluster_id);
   std::vector<std::optional<MetaProperties>> metas;
   for (const auto& d : config_.log_dirs) {
-    fs::create_directories(d);
+    // Durably: meta.properties and everything else live in it (issue 57).
+    if (int rc = create_directories_durably(d))
+      throw std::system_error(rc, std::generic_category(), "create log dir " + d.string());
     auto m = read_meta_properties(d);
     if (m) {
       if (m->node_id != config_.node_id) {

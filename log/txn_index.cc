@@ -77,9 +77,20 @@ Result<void> TxnIndex::append(int64_t segment_base, const AbortedTxn& t) {
   }
   uint8_t buf[kAbortedTxnSize];
   encode_aborted_txn(t, buf);
-  FileDescriptor fd(::open(path(dir_, segment_base).c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644));
+  const auto file = path(dir_, segment_base);
+  std::error_code ec;
+  const bool existed = std::filesystem::exists(file, ec);
+  FileDescriptor fd(::open(file.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644));
   if (!fd.valid() || ::write(fd.get(), buf, sizeof buf) != static_cast<ssize_t>(sizeof buf))
     return unexpected(errno_error());  // a short write leaves errno 0: EIO
+  // Durable at once (an abort is rare): a power cut must not keep the ABORT
+  // marker, or a producer snapshot past it, without this entry, or
+  // read_committed would serve the aborted records (issue 57). An entry whose
+  // marker did not survive is dropped on load (past the log end).
+  if (::fdatasync(fd.get()) != 0) return unexpected(errno_error());
+  if (!existed) {
+    if (int rc = fsync_dir(dir_); rc != 0) return unexpected(Error::io(rc));
+  }
   return {};
 }
 

@@ -11,11 +11,14 @@
 //   | lastStableOffset int64 (the LSO right after this abort completed)
 // A trailing partial entry (torn write) is ignored and cut off on load.
 //
-// Durability: entries are written with pwrite, no fsync of their own (as
-// Kafka, which flushes the txnindex with its segment). After a process crash
-// the page cache has them; any entry the log no longer backs (marker offset
-// >= log end after a truncation) is dropped on load, and Log's recovery
-// re-adds the aborts it replays that are missing (see add_if_missing).
+// Durability: each entry is appended and fdatasynced at once (and a new
+// file's directory fsynced): aborts are rare, and a power cut must never
+// keep an ABORT marker, or a producer snapshot past it (from which recovery
+// would not replay the abort), without its entry, or read_committed would
+// serve the aborted records (issue 57, docs/durability.md). Any entry the
+// log no longer backs (marker offset >= log end after a truncation) is
+// dropped on load, and Log's recovery re-adds the aborts it replays that are
+// missing (see add_if_missing).
 //
 // Threads: writers (append, load, drop) run under the owning Log's append
 // lock; collect() may run on any thread (an internal mutex guards the map).

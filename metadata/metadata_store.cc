@@ -111,12 +111,8 @@ void Namespace::step(WriteStep s) const {
 
 Result<std::unique_ptr<MetadataStore>> MetadataStore::open(const fs::path& log_dir) {
   const fs::path dir = log_dir / std::string(kStoreDir);
+  if (int rc = storage::create_directories_durably(dir)) return unexpected(io_error("create", dir, rc));
   std::error_code ec;
-  if (fs::create_directories(dir, ec)) {
-    if (int rc = storage::fsync_dir(log_dir)) return unexpected(io_error("create the directory of", dir, rc));
-  } else if (ec) {
-    return unexpected(io_error("create the directory of", dir, ec.value()));
-  }
   bool removed = false;
   for (const auto& e : fs::directory_iterator(dir, ec)) {
     const auto name = e.path().filename().string();

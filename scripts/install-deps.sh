@@ -37,6 +37,8 @@ PACKAGES=(
   # tests: real Kafka clients and Apache Kafka's own tools
   kcat librdkafka-dev maven
   procps
+  # power-cut tests (tests/powercut): powerfs is a FUSE file system
+  libfuse3-dev fuse3
 )
 
 case "${1:-}" in

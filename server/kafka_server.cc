@@ -16,6 +16,7 @@
 #include "api/telemetry/client_metrics_manager.h"
 #include "common/cpu_count.h"
 #include "common/metrics.h"
+#include "log/file_util.h"
 #include "log/meta_properties.h"
 #include "metadata/legacy_migration.h"
 #include "security/acl/authorizer.h"
@@ -88,9 +89,15 @@ KafkaServer::~KafkaServer() { shutdown(); }
 // with KAFKA_STORAGE_ERROR until space returns (appends retry on their own).
 void KafkaServer::prepare_log_dirs() {
   for (const auto& dir : config_.log_dirs) {
-    std::error_code ec;
-    fs::create_directories(dir, ec);
-    if (ec) throw StartupError(fmt::format("log dir '{}' cannot be created: {}", dir, ec.message()));
+    // Durably (each new directory's parent fsynced): a power cut must not
+    // take the dir, meta.properties and the cluster id with it (issue 57).
+    if (int ec = storage::create_directories_durably(dir))
+      throw StartupError(fmt::format("log dir '{}' cannot be created: {}", dir, std::strerror(ec)));
+    // Made by someone else just before (mkdir -p in a script): its name is
+    // durable too before meta.properties is written into it.
+    const auto parent = fs::path(dir).parent_path();
+    if (int ec = storage::fsync_dir(parent.empty() ? fs::path(".") : parent))
+      spdlog::warn("log dir {}: fsync of its parent directory failed: {}", dir, std::strerror(ec));
     int rc = probe_write(dir);
     if (rc == ENOSPC || rc == EDQUOT) {
       spdlog::error(

@@ -367,6 +367,10 @@ class GroupCoordinator : public txn::TxnOffsetMarkerSink {
   int remove_offsets(const OffsetPredicate& doomed, int64_t now, bool durable, bool with_pending);
   // OffsetCommit's checks of the group (Kafka's validateOffsetCommit).
   ErrorCode validate_commit(GroupMetadata& g, const OffsetCommitParams& p) const;
+  // Flushes each committed partition's log up to its committed offset (at
+  // most its end); per offset, kNone or KAFKA_STORAGE_ERROR.
+  std::vector<ErrorCode> flush_committed_data(
+      const std::vector<std::pair<TopicPartition, OffsetAndMetadata>>& offsets) const;
   // TxnOffsetCommit's checks of the group (Kafka's validateOffsetCommit, transactional).
   ErrorCode validate_txn_commit(GroupMetadata& g, const TxnOffsetCommitParams& p) const;
   // A written marker's effect on one group's memory (the caller holds

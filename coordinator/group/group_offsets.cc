@@ -8,6 +8,8 @@
 #include "coordinator/group/consumer_offset_checks.h"
 #include "coordinator/group/group_coordinator.h"
 #include "coordinator/runtime/coordinator_log.h"
+#include "log/log.h"
+#include "log/log_manager.h"
 #include "protocol/consumer_protocol.h"
 
 namespace skiff::group {
@@ -38,6 +40,7 @@ std::vector<std::pair<TopicPartition, OffsetAndMetadata>> within_metadata_limit(
     std::vector<ErrorCode>& errors) {
   std::vector<std::pair<TopicPartition, OffsetAndMetadata>> valid;
   for (size_t i = 0; i < offsets.size(); ++i) {
+    if (errors[i] != ErrorCode::kNone) continue;  // its data could not be made durable
     if (offsets[i].second.metadata.size() > static_cast<size_t>(max_bytes))
       errors[i] = ErrorCode::kOffsetMetadataTooLarge;
     else
@@ -47,6 +50,28 @@ std::vector<std::pair<TopicPartition, OffsetAndMetadata>> within_metadata_limit(
 }
 
 }  // namespace
+
+// Before a commit is written (not only acknowledged: once written, another
+// group's flush of the same __consumer_offsets partition can make it
+// durable), each committed partition's records are made durable up to the
+// committed offset (at most its end), so that a commit on disk never points
+// past the durable end of its partition (issue 57; docs/durability.md).
+// Group-committed per log (Log::flush_to), a no-op where the data is
+// flushed already (flush.messages=1, or an earlier commit). A failed flush
+// fails that partition's commit with KAFKA_STORAGE_ERROR. No lock held.
+std::vector<ErrorCode> GroupCoordinator::flush_committed_data(
+    const std::vector<std::pair<TopicPartition, OffsetAndMetadata>>& offsets) const {
+  std::vector<ErrorCode> errors(offsets.size(), ErrorCode::kNone);
+  for (size_t i = 0; i < offsets.size(); ++i) {
+    const auto& [tp, o] = offsets[i];
+    if (o.offset <= 0) continue;
+    auto log = logs_.get_log(tp.topic, tp.partition);
+    if (!log) continue;
+    const int64_t upto = std::min(o.offset, log->log_end_offset().value);
+    if (!log->flush_to(storage::Offset(upto))) errors[i] = ErrorCode::kKafkaStorageError;
+  }
+  return errors;
+}
 
 // OffsetCommit's checks of the group (Kafka's validateOffsetCommit). Caller
 // holds g.mu.
@@ -84,7 +109,7 @@ std::vector<ErrorCode> GroupCoordinator::commit_offsets(const OffsetCommitParams
     if (p.generation_id >= 0) return std::vector<ErrorCode>(n, ErrorCode::kIllegalGeneration);
     g = get_or_create(p.group_id);
   }
-  std::vector<ErrorCode> errors(n, ErrorCode::kNone);
+  std::vector<ErrorCode> errors = flush_committed_data(p.offsets);
   std::optional<FlushPoints> seq;
   {
     std::lock_guard lock(g->mu);

@@ -40,7 +40,8 @@ std::vector<ErrorCode> GroupCoordinator::commit_txn_offsets(const TxnOffsetCommi
   auto all = [n](ErrorCode e) { return std::vector<ErrorCode>(n, e); };
   if (shutting_down_) return all(ErrorCode::kNotCoordinator);
   if (p.group_id.empty()) return all(ErrorCode::kInvalidGroupId);
-  std::vector<ErrorCode> errors(n, ErrorCode::kNone);
+  // The input records durable before the pending offsets are written (group_offsets.cc).
+  std::vector<ErrorCode> errors = flush_committed_data(p.offsets);
   std::optional<FlushPoints> seq;
   {
     std::lock_guard txn_lock(txn_mu_);
@@ -77,6 +78,7 @@ std::optional<FlushPoints> GroupCoordinator::write_pending_offsets(GroupMetadata
                                                                    std::vector<ErrorCode>& errors) {
   std::vector<std::pair<TopicPartition, OffsetAndMetadata>> valid;
   for (size_t i = 0; i < p.offsets.size(); ++i) {
+    if (errors[i] != ErrorCode::kNone) continue;  // its data could not be made durable
     if (p.offsets[i].second.metadata.size() > static_cast<size_t>(config_.offset_metadata_max_bytes))
       errors[i] = ErrorCode::kOffsetMetadataTooLarge;
     else

@@ -1,5 +1,7 @@
 // GroupCoordinator: committed offsets — commit validation, fetch, delete,
 // expiry, and what survives a restart.
+#include "log/batch_builder.h"
+#include "log/log.h"
 #include "tests/coordinator/group/group_fixture.h"
 
 using namespace skiff;
@@ -93,6 +95,31 @@ TEST_CASE("offsets and groups survive a restart", "[groups][offsets][durability]
   // The next generation follows the stored one.
   auto j = f.join(join_params("g"));
   CHECK(j.generation_id == gen + 1);
+}
+
+// Issue 57: a commit written to __consumer_offsets (fsynced before its
+// answer) must never point past the durable end of its partition, or after a
+// power cut the group skips whatever is written there later.
+TEST_CASE("a commit makes its partition durable up to the committed offset first", "[groups][offsets][durability]") {
+  GroupFixture f;
+  REQUIRE(f.logs->create_topic("t", 2));
+  auto log = f.logs->get_log("t", 0);
+  REQUIRE(log);
+  for (int i = 0; i < 3; ++i) {
+    auto b = storage::make_test_batch(4, 100, 1000 + i, static_cast<uint64_t>(i));
+    REQUIRE(log->append(b));
+  }
+  REQUIRE(log->log_end_offset().value == 12);
+  REQUIRE(log->recovery_point().value == 0);  // default settings: nothing flushed yet
+  CHECK(f.c().commit_offsets(commit("g", {{{"t", 0}, 5}}))[0] == ErrorCode::kNone);
+  CHECK(log->recovery_point().value >= 5);
+  // Past the end: the partition is made durable to its end; the commit stands.
+  auto more = storage::make_test_batch(2, 100, 2000, 9);
+  REQUIRE(log->append(more));
+  CHECK(f.c().commit_offsets(commit("g", {{{"t", 0}, 100}, {{"t", 1}, 0}, {{"absent", 0}, 7}})) ==
+        std::vector<ErrorCode>(3, ErrorCode::kNone));
+  CHECK(log->recovery_point().value == 14);
+  CHECK(fetched(f.c(), "g", {"t", 0})->offset == 100);
 }
 
 TEST_CASE("DeleteGroups removes empty groups and their offsets, durably", "[groups][admin]") {

@@ -7,6 +7,8 @@
 #include <sys/wait.h>
 
 #include "common/kafka_hash.h"
+#include "log/batch_builder.h"
+#include "log/log.h"
 #include "tests/coordinator/group/group_fixture.h"
 
 namespace skiff::test {
@@ -81,6 +83,20 @@ TEST_CASE("pending transactional offsets: invisible until COMMIT, dropped on ABO
   c.on_marker(7, 0, true, (c.offsets_partition_for("g") + 1) % 50, [&](ErrorCode e) { got = e; });
   CHECK(got == ErrorCode::kNone);
   CHECK(committed(c, "g", kTp, true) == kUnstable);
+}
+
+// Issue 57: the input records a transaction's offsets point at are durable
+// before those offsets are written (as for OffsetCommit, offsets_test.cc).
+TEST_CASE("TxnOffsetCommit makes its partition durable up to the offset first", "[groups][txn][durability]") {
+  GroupFixture f;
+  REQUIRE(f.logs->create_topic("in", 1));
+  auto log = f.logs->get_log("in", 0);
+  REQUIRE(log);
+  auto b = storage::make_test_batch(6, 50, 1000, 3);
+  REQUIRE(log->append(b));
+  REQUIRE(log->recovery_point().value == 0);
+  REQUIRE(f.c().commit_txn_offsets(txn_commit("g", 7, 0, 4, {"in", 0})) == std::vector<ErrorCode>{ErrorCode::kNone});
+  CHECK(log->recovery_point().value >= 4);
 }
 
 TEST_CASE("pending offsets and their outcome survive a restart", "[groups][txn][durability]") {
