@@ -164,11 +164,11 @@ std::vector<ConsumedRecord> ConsumerInstance::poll(std::chrono::milliseconds tim
   std::lock_guard lock(mu_);
   const auto deadline = Clock::now() + timeout;
   auto k = kafka();
-  ensure_member(k);
   maybe_auto_commit(k, false);
   std::vector<ConsumedRecord> out;
   const auto fetch_bytes = static_cast<int32_t>(std::clamp<int64_t>(max_bytes, 1, kMaxFetchBytes));
   while (true) {
+    ensure_member(k);  // as poll() does: (re)joins when the group rebalances
     resolve_positions(k);
     std::map<TopicPartition, int64_t> from;
     for (const auto& tp : positions_.assigned()) {
@@ -179,12 +179,11 @@ std::vector<ConsumedRecord> ConsumerInstance::poll(std::chrono::milliseconds tim
     if (from.empty()) {
       if (left.count() <= 0) break;
       std::this_thread::sleep_for(wait);
-      if (!member_.needs_join()) continue;
-      break;
+      continue;
     }
     auto resp = fetch(k, from, static_cast<int32_t>(wait.count()), settings_.fetch_min_bytes, fetch_bytes);
     const bool full = read_fetched(resp, max_bytes, max_records, out);
-    if (full || !out.empty() || left.count() <= 0 || member_.needs_join()) break;
+    if (full || !out.empty() || left.count() <= 0) break;
   }
   return out;
 }
