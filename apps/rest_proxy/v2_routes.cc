@@ -1,5 +1,6 @@
 #include "apps/rest_proxy/v2_routes.h"
 
+#include <cmath>
 #include <cstdint>
 
 #include "apps/rest_proxy/rest_errors.h"
@@ -74,8 +75,10 @@ std::optional<int64_t> v2_int(const JsonValue& obj, const char* name, int64_t lo
     }
     v2_unprocessable(std::string("'") + name + "' is not a whole number in range");
   }
-  if (v->kind != JsonValue::Kind::kNumber || v->number != static_cast<double>(static_cast<int64_t>(v->number)) ||
-      v->number < static_cast<double>(lo) || v->number > static_cast<double>(hi))
+  // Range first: a double past int64's range must not reach the cast.
+  constexpr double kExact = 9.0e18;
+  if (v->kind != JsonValue::Kind::kNumber || !(v->number >= static_cast<double>(lo)) ||
+      !(v->number <= static_cast<double>(hi)) || std::fabs(v->number) >= kExact || std::trunc(v->number) != v->number)
     v2_unprocessable(std::string("'") + name + "' is not a whole number in range");
   return static_cast<int64_t>(v->number);
 }

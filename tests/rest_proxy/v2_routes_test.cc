@@ -139,6 +139,11 @@ TEST_CASE("v2 routes: manual assignment and its listing", "[rest_proxy]") {
   CHECK(code_in(*r) == 40903);
   r = f.call("POST", {"consumers", "g", "instances", "m", "assignments"}, R"({"partitions": [{"topic": "t"}]})");
   CHECK(r->status == 422);
+  for (const char* bad : {"1e300", "-1", "1.5", "9223372036854775807", "\"x\""}) {
+    r = f.call("POST", {"consumers", "g", "instances", "m", "assignments"},
+               std::string(R"({"partitions": [{"topic": "t", "partition": )") + bad + "}]}");
+    CHECK(r->status == 422);
+  }
   CHECK(f.handler.calls == 0);
 }
 
