@@ -237,8 +237,7 @@ void KafkaServer::start_console() {
   broker.started_ms =
       std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
           .count();
-  if (http_)
-    for (const auto& ep : http_->endpoints()) broker.http_listeners.push_back(network::endpoint_text(ep));
+  if (http_) broker.http_listeners = http_->endpoint_texts();  // an https:// one with its scheme
   broker.security_protocols = config_.listener_security_protocol_map;
   broker.metrics = config_.metrics_requests ? &metrics_->registry() : nullptr;
   broker.telemetry_clients = [m = &components_->client_metrics()] {

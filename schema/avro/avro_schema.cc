@@ -4,6 +4,7 @@
 
 #include "schema/avro/avro_compat.h"
 #include "schema/avro/avro_decode.h"
+#include "schema/avro/avro_encode.h"
 #include "schema/avro/avro_normalize.h"
 #include "schema/avro/avro_parser.h"
 #include "schema/avro/avro_printer.h"
@@ -85,6 +86,11 @@ Expected<DecodedValue, std::string> AvroSchema::decode(std::string_view payload)
     return unexpected(std::to_string(payload.size() - decoded->consumed) + " bytes follow the value, at byte offset " +
                       std::to_string(decoded->consumed));
   return DecodedValue{std::move(decoded->json), name()};
+}
+
+Expected<std::string, std::string> AvroSchema::encode(const skiff::JsonValue& json,
+                                                      std::string_view /*message_name*/) const {
+  return avro::json_to_avro(root_, json);
 }
 
 }  // namespace skiff::schema

@@ -41,6 +41,10 @@ class AvroSchema final : public ParsedSchema {
   std::string normalized() const override;
   std::vector<std::string> incompatibilities(const ParsedSchema& writer) const override;
   Expected<DecodedValue, std::string> decode(std::string_view payload) const override;
+  // avro_encode.h's json_to_avro; `message_name` is not used (the schema
+  // names its one type).
+  Expected<std::string, std::string> encode(const skiff::JsonValue& json,
+                                            std::string_view message_name = {}) const override;
   // The full names of the named types this schema uses that its references
   // define (those it cannot be read without), sorted. A name defined
   // nowhere is a parse error ("Undefined schema: <name>").

@@ -3,6 +3,7 @@
 #include "common/json.h"
 #include "common/utf8.h"
 #include "schema/json/jackson_text.h"
+#include "schema/json/json_validate.h"
 #include "schema/json/schema_diff.h"
 #include "schema/json/schema_loader.h"
 
@@ -42,10 +43,21 @@ class JsonSchema final : public ParsedSchema {
     return DecodedValue{std::string(payload), {}};
   }
 
+  // The value validated (json_validate.h), then Jackson's compact text of
+  // it, which Confluent's KafkaJsonSchemaSerializer writes.
+  Expected<std::string, std::string> encode(const JsonValue& json, std::string_view /*message_name*/) const override {
+    if (!json::jackson_numbers_valid(json))
+      return unexpected(std::string("the value has a number Jackson cannot read"));
+    std::string failures = json::validate_value(*loaded_, json, patterns_);
+    if (!failures.empty()) return unexpected("the value does not match the schema: " + failures);
+    return json::jackson_compact(json, false);
+  }
+
   const LoadedSchema& loaded() const { return *loaded_; }
 
  private:
   std::unique_ptr<LoadedSchema> loaded_;
+  mutable json::PatternCache patterns_;  // compiled once, used by every encode
   std::string canonical_, normalized_;
 };
 

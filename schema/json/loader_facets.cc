@@ -90,8 +90,8 @@ Node* Loader::number_node(const JsonValue& o, const Where& at) {
   f.maximum = number(o, "maximum", at);
   f.multiple_of = number(o, "multipleOf", at);
   if (draft() == Draft::k4) {  // booleans qualifying minimum/maximum; Confluent compares only the limits
-    boolean(o, "exclusiveMinimum", at);
-    boolean(o, "exclusiveMaximum", at);
+    f.exclusive_minimum_flag = boolean(o, "exclusiveMinimum", at).value_or(false);
+    f.exclusive_maximum_flag = boolean(o, "exclusiveMaximum", at).value_or(false);
   } else {
     f.exclusive_minimum = number(o, "exclusiveMinimum", at);
     f.exclusive_maximum = number(o, "exclusiveMaximum", at);
@@ -108,8 +108,10 @@ Node* Loader::string_node(const JsonValue& o, const Where& at) {
     if (p->kind != Kind::kString) expected(at.child("pattern"), *p, "String");
     f.pattern = p->string;
   }
-  if (const JsonValue* fmt = o.find("format"); fmt && fmt->kind != Kind::kString)
-    expected(at.child("format"), *fmt, "String");
+  if (const JsonValue* fmt = o.find("format")) {
+    if (fmt->kind != Kind::kString) expected(at.child("format"), *fmt, "String");
+    f.format = fmt->string;
+  }
   return n;
 }
 
@@ -138,7 +140,7 @@ Node* Loader::object_node(const JsonValue& o, const Where& at, int depth) {
   }
   load_dependencies(f, o, at, depth);
   if (const JsonValue* names = o.find("propertyNames"); names && draft() != Draft::k4)
-    load(*names, at.child("propertyNames"), depth + 1);
+    f.property_names = load(*names, at.child("propertyNames"), depth + 1);
   if (const JsonValue* u = o.find("unevaluatedProperties"); u && draft() >= Draft::k2019_09)
     f.unevaluated = load(*u, at.child("unevaluatedProperties"), depth + 1);
   return n;
@@ -205,7 +207,7 @@ Node* Loader::array_node(const JsonValue& o, const Where& at, int depth) {
   }
   load_items(f, o, at, depth);
   if (const JsonValue* c = o.find("contains"); c && draft() != Draft::k4) {
-    load(*c, at.child("contains"), depth + 1);
+    f.contains = load(*c, at.child("contains"), depth + 1);
     if (draft() >= Draft::k2019_09) {
       f.min_contains = integer(o, "minContains", at).value_or(1);
       f.max_contains = integer(o, "maxContains", at);

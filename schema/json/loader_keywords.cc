@@ -123,7 +123,9 @@ void Loader::extract_typed(Extracted& x, const JsonValue& o, const Where& at, in
     x.took_string |= t == "string";
     x.took_object |= t == "object";
     x.took_array |= t == "array";
-    return typed_node(t, o, at, depth);
+    Node* n = typed_node(t, o, at, depth);
+    n->typed = true;
+    return n;
   };
   if (type->kind == Kind::kString) {
     x.nodes.push_back(take(type->string));
@@ -147,8 +149,12 @@ void Loader::extract_sniffed(Extracted& x, const JsonValue& o, const Where& at, 
   if (!x.took_string && has_any(o, string_keywords())) x.nodes.push_back(string_node(o, at));
   if (draft() >= Draft::k7 && has_any(o, {"if", "then", "else"})) {
     Node* n = make(NodeKind::kConditional, &o);
-    for (const char* k : {"if", "then", "else"})
-      if (const JsonValue* v = o.find(k)) load(*v, at.child(k), depth + 1);
+    const Node** slots[] = {&n->if_schema, &n->then_schema, &n->else_schema};
+    int i = 0;
+    for (const char* k : {"if", "then", "else"}) {
+      if (const JsonValue* v = o.find(k)) *slots[i] = load(*v, at.child(k), depth + 1);
+      ++i;
+    }
     x.nodes.push_back(n);
   }
 }

@@ -56,11 +56,13 @@ struct Number {
 struct NumberFacet {
   std::optional<Number> minimum, maximum, exclusive_minimum, exclusive_maximum, multiple_of;
   bool requires_integer = false;
+  bool exclusive_minimum_flag = false, exclusive_maximum_flag = false;  // draft 4's booleans
 };
 
 struct StringFacet {
   std::optional<int64_t> min_length, max_length;
   std::optional<std::string> pattern;
+  std::optional<std::string> format;  // validation only
 };
 
 struct ObjectFacet {
@@ -75,6 +77,7 @@ struct ObjectFacet {
   std::vector<std::pair<std::string, const Node*>> schema_dependencies;
   std::optional<int64_t> min_properties, max_properties;
   const Node* unevaluated = nullptr;
+  const Node* property_names = nullptr;  // validation only
 
   const Node* property(const std::string& name) const;
   bool is_required(const std::string& name) const;
@@ -88,6 +91,7 @@ struct ArrayFacet {
   std::optional<int64_t> min_items, max_items, min_contains, max_contains;
   bool unique_items = false;
   const Node* unevaluated = nullptr;
+  const Node* contains = nullptr;  // validation only
 };
 
 struct Node {
@@ -108,6 +112,11 @@ struct Node {
   const Node* not_schema = nullptr;           // kNot
   std::string ref;                            // kReference
   const Node* referred = nullptr;             // kReference, set once loaded
+  // For validation (json_validate.h), not compared:
+  bool typed = false;               // made by a `type` keyword: a value of another type fails (else it passes)
+  const Node* if_schema = nullptr;  // kConditional
+  const Node* then_schema = nullptr;
+  const Node* else_schema = nullptr;
 };
 
 // Owns nodes; pointers stay valid for the arena's life.

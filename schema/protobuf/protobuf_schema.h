@@ -7,13 +7,16 @@
 // compatibility as Confluent's protobuf diff decides it (proto_diff.h).
 //
 // Threads: parse_protobuf is pure; a ProtobufSchema is immutable (its
-// normalized text is printed once, on first use, under std::call_once) and
-// may be read from any thread.
+// normalized text is printed once, on first use, under std::call_once, and
+// its message factory made once the same way) and may be read from any
+// thread.
 #pragma once
 
 #include <google/protobuf/descriptor.h>
 #include <google/protobuf/descriptor.pb.h>
+#include <google/protobuf/dynamic_message.h>
 
+#include <memory>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -39,6 +42,9 @@ class ProtobufSchema final : public ParsedSchema {
   std::vector<std::string> incompatibilities(const ParsedSchema& writer) const override;
   // protobuf_decode.h's decode_protobuf.
   Expected<DecodedValue, std::string> decode(std::string_view payload) const override;
+  // protobuf_encode.h's encode_protobuf.
+  Expected<std::string, std::string> encode(const skiff::JsonValue& json,
+                                            std::string_view message_name = {}) const override;
 
   // Confluent's formattedString("serialized"), what GET
   // /schemas/ids/{id}?format=serialized answers and Confluent's Python
@@ -55,11 +61,18 @@ class ProtobufSchema final : public ParsedSchema {
   // The schema as written (proto_text.h).
   const google::protobuf::FileDescriptorProto& raw() const { return built_.raw; }
   const protobuf::BuiltSchema& built() const { return built_; }
+  // A new, empty message of `type` (a message of this schema's pool), from
+  // one DynamicMessageFactory kept for the schema (made on first use;
+  // libprotobuf's factory locks, so any thread may ask).
+  std::unique_ptr<google::protobuf::Message> new_message(const google::protobuf::Descriptor& type) const;
 
  private:
   protobuf::BuiltSchema built_;
   std::string canonical_;
   mutable std::once_flag normalized_once_;
+  void make_factory() const;
+  mutable std::once_flag factory_once_;
+  mutable std::unique_ptr<google::protobuf::DynamicMessageFactory> factory_;
   mutable std::string normalized_;
 };
 

@@ -10,6 +10,7 @@ The HTTP listener does not depend on the Kafka client: everything runs once,
 in the kcat run, and is skipped with that reason in the others."""
 from __future__ import annotations
 
+import json
 import http.client
 import os
 import socket
@@ -159,6 +160,10 @@ def test_https_listener_serves_tls_and_only_tls(client, tmp_path):
             conn.request("GET", "/readyz")
             r = conn.getresponse()
             assert (r.status, r.read()) == (200, b"ready\n")
+            conn.request("GET", "/api/overview")  # the console names the listener with its scheme
+            r = conn.getresponse()
+            assert r.status == 200
+            assert json.loads(r.read())["http_listeners"] == [f"https://127.0.0.1:{port}"]
         finally:
             conn.close()
         with pytest.raises((OSError, http.client.HTTPException)):
