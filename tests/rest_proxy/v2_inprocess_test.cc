@@ -5,23 +5,26 @@
 #include <catch2/catch.hpp>
 #include <thread>
 
+#include "apps/rest_proxy/v2_formats.h"
 #include "apps/rest_proxy/v2_routes.h"
 #include "common/base64.h"
 #include "common/json.h"
 #include "common/kafka_hash.h"
 #include "protocol/generated/create_topics_response.h"
+#include "server/rest_proxy_formats.h"
 #include "tests/api/api_harness.h"
+#include "tests/apps/schema_registry/fake_log.h"
 
 namespace skiff::restproxy {
 namespace {
 
 class V2InProcess {
  public:
-  V2InProcess() {
+  explicit V2InProcess(std::shared_ptr<EmbeddedFormats> formats = nullptr) {
     RestKafka kafka{harness_.apis(), sender_, "PLAINTEXT"};
-    consumers_ = std::make_unique<ConsumerInstances>(kafka, nullptr, limits_);
+    consumers_ = std::make_unique<ConsumerInstances>(kafka, formats, limits_);
     consumers_->start(std::chrono::milliseconds(100));
-    services_ = std::make_unique<V2Services>(V2Services{kafka, *consumers_, nullptr});
+    services_ = std::make_unique<V2Services>(V2Services{kafka, *consumers_, formats});
     auto created = harness_.call<protocol::CreateTopicsResponse>(test::create_topics_request("t", 3, 1), 7);
     REQUIRE(created.topics.at(0).error_code == 0);
   }
@@ -187,6 +190,81 @@ TEST_CASE("v2 in-process: metadata and Kafka's errors in Confluent's codes", "[r
   r = p.call("POST", {"topics", "t"}, R"({"value_schema_id": 1, "records": [{"value": 1}]})",
              "application/vnd.kafka.avro.v2+json");
   CHECK(parse_json(r.body)->find("error_code")->number == 42207);  // no registry
+}
+
+namespace {
+
+// Produces `records` in `type` with `schemas` (JSON members), then reads
+// the topic from the start through an instance of `format`: its records.
+std::vector<JsonValue> round_trip(V2InProcess& p, const std::string& type, const std::string& format,
+                                  const std::string& schemas, const std::string& records, size_t count) {
+  auto produced = p.ok(p.call("POST", {"topics", "t"}, "{" + schemas + R"(, "records": )" + records + "}",
+                              "application/vnd.kafka." + type + ".v2+json"));
+  CHECK(produced.find("value_schema_id")->kind == JsonValue::Kind::kNumber);
+  p.ok(p.call("POST", {"consumers", "g"}, R"({"name": ")" + format + R"(", "format": ")" + format + R"("})"));
+  const std::string all = R"({"partitions": [{"topic": "t", "partition": 0}, {"topic": "t", "partition": 1},
+                                              {"topic": "t", "partition": 2}]})";
+  p.ok(p.call("POST", {"consumers", "g", "instances", format, "assignments"}, all), 204);
+  p.ok(p.call("POST", {"consumers", "g", "instances", format, "positions", "beginning"}, all), 204);
+  return p.poll(format, count);
+}
+
+}  // namespace
+
+TEST_CASE("v2 in-process: the schema formats through the registry, registered, framed and read back", "[rest_proxy]") {
+  schemareg::testing::FakeLog log;
+  schemareg::RegistryService registry(log);
+  V2InProcess p(std::make_shared<server::RegistryFormats>(registry));
+  const std::string order =
+      R"({\"type\":\"record\",\"name\":\"Order\",\"fields\":[{\"name\":\"id\",\"type\":\"long\"},)"
+      R"({\"name\":\"item\",\"type\":\"string\"}]})";
+  auto got = round_trip(p, "avro", "avro", R"("key_schema": "\"string\"", "value_schema": ")" + order + "\"",
+                        R"([{"key": "a", "value": {"id": 1, "item": "x"}}])", 1);
+  REQUIRE(got.size() == 1);
+  CHECK(got[0].find("key")->string == "a");
+  CHECK(got[0].find("value")->find("id")->number == 1);
+  CHECK(got[0].find("value")->find("item")->string == "x");
+  auto latest = registry.get_version("t-value", "latest", false);
+  REQUIRE(latest);
+  CHECK(registry.get_version("t-key", "latest", false));
+
+  // By id, and values the schema does not take.
+  auto r = p.call("POST", {"topics", "t"},
+                  R"({"value_schema_id": )" + std::to_string(latest->id) + R"(, "records": [{"value": {"id": "no"}}]})",
+                  "application/vnd.kafka.avro.v2+json");
+  CHECK(r.status == 422);
+  CHECK(parse_json(r.body)->find("error_code")->number == 42207);
+  r = p.call("POST", {"topics", "t"}, R"({"value_schema_id": 999, "records": [{"value": 1}]})",
+             "application/vnd.kafka.avro.v2+json");
+  CHECK(parse_json(r.body)->find("error_code")->number == 42207);
+  r = p.call("POST", {"topics", "t"}, R"({"value_schema": "{not avro", "records": [{"value": 1}]})",
+             "application/vnd.kafka.avro.v2+json");
+  CHECK(parse_json(r.body)->find("error_code")->number == 42205);
+}
+
+TEST_CASE("v2 in-process: jsonschema and protobuf values read back as JSON", "[rest_proxy]") {
+  schemareg::testing::FakeLog log;
+  schemareg::RegistryService registry(log);
+  V2InProcess p(std::make_shared<server::RegistryFormats>(registry));
+  auto got = round_trip(p, "jsonschema", "jsonschema",
+                        R"("value_schema": "{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"integer\"}}}")",
+                        R"([{"value": {"id": 3}}])", 1);
+  REQUIRE(got.size() == 1);
+  CHECK(got[0].find("value")->find("id")->number == 3);
+  CHECK(registry.get_version("t-value", "latest", false)->type == schema::SchemaType::kJson);
+}
+
+TEST_CASE("v2 in-process: protobuf values read back as JSON", "[rest_proxy]") {
+  schemareg::testing::FakeLog log;
+  schemareg::RegistryService registry(log);
+  V2InProcess p(std::make_shared<server::RegistryFormats>(registry));
+  auto got =
+      round_trip(p, "protobuf", "protobuf",
+                 R"("value_schema": "syntax = \"proto3\";\nmessage Order {\n  int64 id = 1;\n  string item = 2;\n}\n")",
+                 R"([{"value": {"id": 5, "item": "hat"}}])", 1);
+  REQUIRE(got.size() == 1);
+  INFO(json_text(got[0]));
+  CHECK(got[0].find("value")->find("item")->string == "hat");
 }
 
 }  // namespace skiff::restproxy
