@@ -21,6 +21,18 @@ namespace skiff::config {
 // The listener names of the HTTPS endpoints' listener.name.<name>.ssl.* keys.
 inline constexpr std::string_view kHttpTlsName = "http";                       // http.listeners
 inline constexpr std::string_view kSchemaRegistryTlsName = "schema_registry";  // schema.registry.listeners
+inline constexpr std::string_view kRestProxyTlsName = "rest_proxy";            // rest.proxy.listeners
+
+// The REST proxy's rest.proxy.* bounds (config/rest_proxy_config_def.cc).
+struct RestProxySettings {
+  int64_t consumer_instance_timeout_ms = 300000;
+  int64_t consumer_request_timeout_ms = 1000;
+  int64_t consumer_request_max_bytes = 67108864;
+  int32_t max_instances_per_user = 100;
+  int32_t max_records_per_response = 10000;
+  int64_t max_request_bytes = 67108864;
+  int32_t worker_threads = 8;
+};
 
 // kDynamic*: set at runtime (config/dynamic_broker_config.h), never by the loader.
 enum class ConfigSource { kDefault, kFile, kEnvironment, kCommandLine, kDynamicDefault, kDynamicBroker };
@@ -50,6 +62,10 @@ struct BrokerConfig {
   // schema.registry.listeners: the Schema Registry's HTTP endpoints
   // (apps/schema_registry/); empty: no registry.
   std::vector<Listener> schema_registry_listeners;
+  // rest.proxy.listeners: the REST proxy's HTTP endpoints (apps/rest_proxy/);
+  // empty: no proxy. Its other keys in rest_proxy.
+  std::vector<Listener> rest_proxy_listeners;
+  RestProxySettings rest_proxy;
   bool http_console_write_enabled = true;  // http.console.write.enabled: the web console may change things
   bool metrics_partition_series = true;    // skiff.metrics.partition.series.enable
   bool metrics_requests = true;            // skiff.metrics.requests.enable
@@ -68,6 +84,7 @@ struct BrokerConfig {
   // names, matched ignoring case as listener names are.
   SslSettings http_ssl;
   SslSettings schema_registry_ssl;
+  SslSettings rest_proxy_ssl;  // listener.name.rest_proxy.ssl.* (rest.proxy.listeners)
   // SASL: the sasl.* keys, and per listener likewise (sasl_for() picks).
   SaslSettings sasl;
   std::map<std::string, SaslSettings> listener_sasl;

@@ -609,6 +609,7 @@ std::vector<ConfigKeyDef> build_defs() {
                           &BrokerConfig::log_fd_cache_size));
   add_authorizer_keys(d);
   add_scram_keys(d);
+  add_rest_proxy_keys(d);
   add_kraft_keys(d);
   add_kafka_dynamic_keys(d);  // last: marks rows above
   return d;

@@ -44,6 +44,8 @@ const std::vector<ConfigKeyDef>& config_defs();
 void add_authorizer_keys(std::vector<ConfigKeyDef>& defs);
 // The SCRAM rows (config/scram_config_def.cc): scram.bootstrap.users.
 void add_scram_keys(std::vector<ConfigKeyDef>& defs);
+// The REST proxy's rows (config/rest_proxy_config_def.cc): rest.proxy.*.
+void add_rest_proxy_keys(std::vector<ConfigKeyDef>& defs);
 // scram.bootstrap.users' value; throws std::invalid_argument (never naming a password).
 std::vector<ScramBootstrapUser> parse_scram_bootstrap_users(std::string_view value);
 const ConfigKeyDef* find_config_def(std::string_view name);

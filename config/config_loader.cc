@@ -284,6 +284,7 @@ SslSettings* https_ssl(BrokerConfig& cfg, const ConfigKeyDef& def, const std::st
   const auto lower = to_lower(name);
   if (lower == kHttpTlsName) return &cfg.http_ssl;
   if (lower == kSchemaRegistryTlsName) return &cfg.schema_registry_ssl;
+  if (lower == kRestProxyTlsName) return &cfg.rest_proxy_ssl;
   return nullptr;
 }
 
@@ -296,7 +297,7 @@ void apply_listener_keys(BrokerConfig& cfg, const std::map<std::string, RawValue
     cfg.listener_ssl[l.name] = cfg.ssl;
     cfg.listener_sasl[l.name] = cfg.sasl;
   }
-  cfg.http_ssl = cfg.schema_registry_ssl = cfg.ssl;
+  cfg.http_ssl = cfg.schema_registry_ssl = cfg.rest_proxy_ssl = cfg.ssl;
   for (const auto& [key, value] : raw) {
     std::string listener;
     const auto* def = find_listener_config_def(key, &listener);
@@ -307,8 +308,8 @@ void apply_listener_keys(BrokerConfig& cfg, const std::map<std::string, RawValue
     if (match == cfg.listeners.end() && !https)
       throw ConfigError(fmt::format(
           "Configuration '{}' (from {}) names listener '{}', which is not in 'listeners' (ssl.* keys may also name "
-          "'{}' for http.listeners and '{}' for schema.registry.listeners)",
-          key, to_string(value.source), listener, kHttpTlsName, kSchemaRegistryTlsName));
+          "'{}' for http.listeners, '{}' for schema.registry.listeners and '{}' for rest.proxy.listeners)",
+          key, to_string(value.source), listener, kHttpTlsName, kSchemaRegistryTlsName, kRestProxyTlsName));
     if (match != cfg.listeners.end())
       apply_listener_key(cfg, *def, key, value, cfg.listener_ssl[match->name], cfg.listener_sasl[match->name]);
     if (https) {
@@ -354,7 +355,7 @@ void check_ssl_listeners(const BrokerConfig& cfg) {
 }
 
 // An https:// endpoint needs what an SSL listener needs, from the ssl.* keys
-// or their listener.name.<http|schema_registry>.ssl.* form.
+// or their listener.name.<http|schema_registry|rest_proxy>.ssl.* form.
 void check_https_endpoints(const BrokerConfig& cfg) {
   struct Kind {
     const std::vector<Listener>& endpoints;
@@ -363,7 +364,8 @@ void check_https_endpoints(const BrokerConfig& cfg) {
   };
   const Kind kinds[] = {
       {cfg.http_listeners, cfg.http_ssl, "http.listeners", kHttpTlsName},
-      {cfg.schema_registry_listeners, cfg.schema_registry_ssl, "schema.registry.listeners", kSchemaRegistryTlsName}};
+      {cfg.schema_registry_listeners, cfg.schema_registry_ssl, "schema.registry.listeners", kSchemaRegistryTlsName},
+      {cfg.rest_proxy_listeners, cfg.rest_proxy_ssl, "rest.proxy.listeners", kRestProxyTlsName}};
   for (const auto& k : kinds) {
     auto https = std::find_if(k.endpoints.begin(), k.endpoints.end(), is_https);
     if (https == k.endpoints.end()) continue;

@@ -2,7 +2,8 @@
 // already parsed and limited by the server, and the response a handler
 // returns. Plain values, no Beast types, so routes (server/http_routes.h)
 // depend on nothing but this header.
-// Threads: values; handlers run on the HTTP thread.
+// Threads: values; handlers run on the HTTP thread (asynchronous ones hand
+// their work on: network/http_exchange.h).
 #pragma once
 
 #include <functional>
@@ -21,7 +22,10 @@ struct HttpRequest {
   std::string body;                          // at most the server's body limit (1 MiB)
   std::string content_type;                  // the Content-Type field as sent ("" if none)
   std::string authorization;                 // the Authorization field as sent ("" if none)
+  std::string accept;                        // the Accept field as sent ("" if none)
   std::string peer_address;                  // the client's IP address, as text ("" if unknown)
+  std::string host;                          // the Host field as sent ("" if none)
+  bool secure = false;                       // arrived over TLS (an https:// endpoint)
 };
 
 struct HttpResponse {

@@ -66,7 +66,17 @@ std::optional<HttpTarget> parse_http_target(std::string_view target) {
 }
 
 void HttpRouter::add(std::string method, std::string path, HttpHandler handler) {
-  routes_[{std::move(path), std::move(method)}] = std::move(handler);
+  routes_[{std::move(path), std::move(method)}] = Route{std::move(handler), {}, HttpBodyMode::kWhole};
+}
+
+void HttpRouter::add_async(std::string method, std::string path, AsyncHttpHandler handler, HttpBodyMode body) {
+  routes_[{std::move(path), std::move(method)}] = Route{{}, std::move(handler), body};
+}
+
+void HttpRouter::set_async_fallback(AsyncHttpHandler handler, std::function<HttpBodyMode(const HttpRequest&)> body) {
+  async_fallback_ = std::move(handler);
+  async_fallback_body_ = std::move(body);
+  fallback_ = {};
 }
 
 std::string HttpRouter::allowed_methods(const std::string& path) const {
@@ -78,16 +88,37 @@ std::string HttpRouter::allowed_methods(const std::string& path) const {
   return out;
 }
 
+const HttpRouter::Route* HttpRouter::find(const HttpRequest& request, const std::string& path) const {
+  auto it = routes_.find({path, request.method});
+  if (it == routes_.end() && request.method == "HEAD") it = routes_.find({path, "GET"});
+  return it == routes_.end() ? nullptr : &it->second;
+}
+
+HttpRouteKind HttpRouter::kind(const HttpRequest& head) const {
+  auto target = parse_http_target(head.target);
+  if (!target) return HttpRouteKind::kSync;  // dispatch() answers 400
+  if (const Route* r = find(head, target->path)) {
+    if (!r->async) return HttpRouteKind::kSync;
+    return r->body == HttpBodyMode::kStreamed ? HttpRouteKind::kAsyncStreamed : HttpRouteKind::kAsync;
+  }
+  if (!async_fallback_) return HttpRouteKind::kSync;
+  if (!async_fallback_body_) return HttpRouteKind::kAsync;
+  HttpRequest copy = head;
+  copy.path = std::move(target->path);
+  copy.query = std::move(target->query);
+  return async_fallback_body_(copy) == HttpBodyMode::kStreamed ? HttpRouteKind::kAsyncStreamed : HttpRouteKind::kAsync;
+}
+
 HttpResponse HttpRouter::dispatch(HttpRequest request) const {
   auto target = parse_http_target(request.target);
   if (!target) return plain(400, "bad request target: expected /path?name=value, percent-encoded\n");
   request.path = std::move(target->path);
   request.query = std::move(target->query);
-  auto it = routes_.find({request.path, request.method});
-  if (it == routes_.end() && request.method == "HEAD") it = routes_.find({request.path, "GET"});
-  const HttpHandler* handler = it == routes_.end() ? nullptr : &it->second;
-  if (!handler && fallback_) handler = &fallback_;
+  const Route* route = find(request, request.path);
+  const HttpHandler* handler = route && route->sync ? &route->sync : nullptr;
+  if (!route && fallback_) handler = &fallback_;
   if (!handler) {
+    if (route || async_fallback_) return plain(500, "internal error: an asynchronous route\n");
     auto allow = allowed_methods(request.path);
     if (allow.empty()) return plain(404, "not found\n");
     auto r = plain(405, "method not allowed\n");
@@ -103,6 +134,33 @@ HttpResponse HttpRouter::dispatch(HttpRequest request) const {
     net_log().error("HTTP {} {}: handler failed", escaped(request.method), escaped(request.target));
   }
   return plain(500, "internal error\n");
+}
+
+void HttpRouter::dispatch_async(HttpRequest request, const std::shared_ptr<HttpExchange>& exchange) const {
+  auto target = parse_http_target(request.target);
+  if (!target) {
+    exchange->respond(plain(400, "bad request target: expected /path?name=value, percent-encoded\n"));
+    return;
+  }
+  request.path = std::move(target->path);
+  request.query = std::move(target->query);
+  const Route* route = find(request, request.path);
+  const AsyncHttpHandler* handler = route && route->async ? &route->async : nullptr;
+  if (!route && async_fallback_) handler = &async_fallback_;
+  if (!handler) {
+    exchange->respond(dispatch(std::move(request)));
+    return;
+  }
+  const std::string method = request.method, where = request.target;
+  try {
+    (*handler)(std::move(request), exchange);
+    return;
+  } catch (const std::exception& e) {
+    net_log().error("HTTP {} {}: handler failed: {}", escaped(method), escaped(where), escaped(e.what()));
+  } catch (...) {
+    net_log().error("HTTP {} {}: handler failed", escaped(method), escaped(where));
+  }
+  exchange->respond(plain(500, "internal error\n"));
 }
 
 }  // namespace skiff::network

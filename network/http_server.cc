@@ -42,12 +42,20 @@ HttpServer::HttpServer(HttpServerConfig config)
            [this](const std::string& listener, const std::string& peer, const std::string& why) {
              on_handshake_failed(listener, peer, why);
            }},
-      io_(std::make_unique<asio::io_context>(1)) {}
+      io_(std::make_unique<asio::io_context>(1)) {
+  env_.poster = std::make_shared<HttpPoster>(*io_);
+  env_.exchange_queue_bytes = config_.exchange_queue_bytes;
+  env_.refusal = config_.refusal;
+}
 
 HttpServer::~HttpServer() { stop(); }
 
 void HttpServer::route(std::string method, std::string path, HttpHandler handler) {
   router_.add(std::move(method), std::move(path), std::move(handler));
+}
+
+void HttpServer::route_async(std::string method, std::string path, AsyncHttpHandler handler, HttpBodyMode body) {
+  router_.add_async(std::move(method), std::move(path), std::move(handler), body);
 }
 
 void HttpServer::bind(const std::string& host, uint16_t port, const std::shared_ptr<TlsListenerContext>& tls) {
@@ -79,6 +87,7 @@ void HttpServer::start() {
 
 void HttpServer::stop() {
   if (!io_) return;
+  env_.poster->close();  // an exchange's thread posts nothing more
   io_->stop();
   if (thread_.joinable()) thread_.join();
   listening_.clear();

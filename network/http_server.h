@@ -21,6 +21,11 @@
 // listeners), so a rotated certificate serves new connections without a
 // restart; open connections keep the one they started with.
 //
+// Asynchronous routes (network/http_exchange.h) answer later from other
+// threads, stream their answers and read streamed bodies; stop() first
+// closes the way their threads wake the HTTP thread, so an exchange
+// outliving the server is safe (its calls return false).
+//
 // Threads: route(), bind() and start() from one controlling thread before
 // the HTTP thread runs; handlers then run on the HTTP thread and must only
 // read what is safe to read from there (atomics, their own locks). stop()
@@ -32,6 +37,7 @@
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <chrono>
+#include <functional>
 #include <memory>
 #include <string>
 #include <thread>
@@ -48,6 +54,10 @@ namespace skiff::network {
 struct HttpServerConfig {
   HttpLimits limits;
   int max_connections = 64;
+  size_t exchange_queue_bytes = 1 << 20;  // an asynchronous route's queues, each way (http_exchange.h)
+  // The answer to a request refused before any route (400, 413, 431), from
+  // its status and plain-text reason; unset: that text as text/plain.
+  std::function<HttpResponse(int status, const std::string& text)> refusal;
 };
 
 class HttpServer {
@@ -59,8 +69,14 @@ class HttpServer {
 
   // Exact path match; a GET route also answers HEAD. Before start().
   void route(std::string method, std::string path, HttpHandler handler);
+  // An asynchronous route (network/http_exchange.h). Before start().
+  void route_async(std::string method, std::string path, AsyncHttpHandler handler,
+                   HttpBodyMode body = HttpBodyMode::kWhole);
   // Answers what no route matches (network/http_router.h). Before start().
   void set_fallback(HttpHandler handler) { router_.set_fallback(std::move(handler)); }
+  void set_async_fallback(AsyncHttpHandler handler, std::function<HttpBodyMode(const HttpRequest&)> body = {}) {
+    router_.set_async_fallback(std::move(handler), std::move(body));
+  }
   // Listens on every address `host` stands for (network/listen_socket.h);
   // port 0: a free port; `tls`: serve HTTPS there with its current context.
   // Throws BindError saying which and why. Before start().

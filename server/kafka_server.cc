@@ -24,6 +24,7 @@
 #include "server/fd_budget.h"
 #include "server/group_metrics.h"
 #include "server/http_routes.h"
+#include "server/rest_proxy_formats.h"
 #include "server/share_metrics.h"
 #include "server/storage_config.h"
 #include "server/version.h"
@@ -224,7 +225,8 @@ void KafkaServer::startup() {
   });
   wire_thread_pools(*dynamic_, *socket_server_, *handlers_, std::chrono::milliseconds(config_.shutdown_timeout_ms));
   start_schema_registry();
-  start_console();  // after the registry: the console reads its schemas
+  start_console();     // after the registry: the console reads its schemas
+  start_rest_proxy();  // after the registry: its embedded formats' schemas are there
   logs_->start();
   started_ = true;
   readiness_.set(Readiness::State::kReady);
@@ -312,6 +314,62 @@ void KafkaServer::start_schema_registry() {
   });
 }
 
+// The built-in REST proxy (apps/rest_proxy/), when rest.proxy.listeners
+// names an endpoint. Its Kafka requests come from the listener the console
+// uses; its logins are the registry's rule (HTTP Basic against the first
+// SASL listener with a password mechanism, when there is one).
+void KafkaServer::start_rest_proxy() {
+  if (config_.rest_proxy_listeners.empty()) return;
+  restproxy::RestProxyAppConfig c;
+  c.listeners = config_.rest_proxy_listeners;
+  c.listeners_explicit = config_.set_explicitly("rest.proxy.listeners");
+  c.tls = https_.rest_proxy;
+  const auto& r = config_.rest_proxy;
+  c.limits.consumer_instance_timeout = std::chrono::milliseconds(r.consumer_instance_timeout_ms);
+  c.limits.consumer_request_timeout = std::chrono::milliseconds(r.consumer_request_timeout_ms);
+  c.limits.consumer_request_max_bytes = r.consumer_request_max_bytes;
+  c.limits.max_consumer_instances_per_user = r.max_instances_per_user;
+  c.limits.max_records_per_response = r.max_records_per_response;
+  c.limits.max_request_bytes = r.max_request_bytes;
+  c.worker_threads = r.worker_threads;
+  c.cluster_id = logs_->cluster_id();
+  c.metrics = config_.metrics_requests ? &metrics_->registry() : nullptr;
+  const auto& sasl = components_->sasl_mechanisms();
+  c.kafka_listener = sasl::password_listener(config_, sasl);
+  if (!c.kafka_listener.empty()) {
+    c.authenticate = [&sasl,
+                      listener = c.kafka_listener](const std::string& authorization) -> std::optional<std::string> {
+      auto credentials = sasl::basic_credentials(authorization);
+      if (!credentials) return std::nullopt;
+      return sasl::password_login(sasl, listener, credentials->user, credentials->password);
+    };
+  } else if (!config_.listeners.empty()) {
+    c.kafka_listener = config_.listeners.front().name;
+  }
+  if (registry_) rest_formats_ = std::make_shared<RegistryFormats>(registry_->service());
+  c.formats = rest_formats_;
+  // rest_v2_ is made once the app is (it shares the app's RestKafka), before
+  // the app starts: the workers see it set.
+  c.v2 = [this](const restproxy::RestCall& call) -> std::optional<network::HttpResponse> {
+    return rest_v2_ ? rest_v2_->dispatch(call) : std::nullopt;
+  };
+  const restproxy::RestLimits limits = c.limits;
+  rest_proxy_ = std::make_unique<restproxy::RestProxyApp>(*apis_, std::move(c));
+  rest_v2_ = std::make_unique<restproxy::V2Api>(rest_proxy_->kafka(), rest_formats_, limits);
+  try {
+    rest_proxy_->start();
+  } catch (const std::exception& e) {
+    rest_v2_.reset();
+    rest_proxy_.reset();
+    throw StartupError(fmt::format("REST proxy: {}", e.what()));
+  }
+}
+
+std::string KafkaServer::rest_proxy_summary() const {
+  if (!rest_proxy_ || rest_proxy_->endpoints().empty()) return "REST proxy off";
+  return "REST proxy on " + fmt::format("{}", fmt::join(rest_proxy_->endpoints(), ", "));
+}
+
 std::string KafkaServer::schema_registry_summary() const {
   if (!registry_ || registry_->endpoints().empty()) return "schema registry off";
   return "schema registry on " + fmt::format("{}", fmt::join(registry_->endpoints(), ", "));
@@ -319,12 +377,15 @@ std::string KafkaServer::schema_registry_summary() const {
 
 void KafkaServer::shutdown() {
   readiness_.set(Readiness::State::kShuttingDown);
+  if (rest_proxy_) rest_proxy_->stop();                      // no new REST calls; running ones end
+  rest_v2_.reset();                                          // v2 consumers commit and leave while KafkaApis answers
   if (registry_) registry_->stop();                          // no new schema requests; its writes are flushed
   published_metrics_.withdraw();                             // before the logs close; waits out a scrape in progress
   console_host_.withdraw();                                  // before KafkaApis goes; waits out a console call
   if (channel_) channel_->set_observer(nullptr);             // the Processors may outlive metrics_
   if (channel_) channel_->set_connection_listener(nullptr);  // ... and components_
   if (!started_) {
+    rest_proxy_.reset();
     http_.reset();  // a failed startup may have started it
     return;
   }
@@ -341,7 +402,8 @@ void KafkaServer::shutdown() {
   socket_server_->shutdown();
   handlers_.reset();
   apis_.reset();
-  console_.reset();  // after apis_: a parked console request answers through its sender
+  console_.reset();     // after apis_: a parked console request answers through its sender
+  rest_proxy_.reset();  // likewise
   schema_catalog_.reset();
   registry_.reset();
   schemas_topic_.reset();

@@ -19,6 +19,8 @@
 #include "api/broker_info.h"
 #include "api/kafka_apis.h"
 #include "apps/console/console_service.h"
+#include "apps/rest_proxy/rest_proxy_app.h"
+#include "apps/rest_proxy/v2_api.h"
 #include "apps/schema_registry/schema_registry_app.h"
 #include "config/broker_config.h"
 #include "config/dynamic_broker_config.h"
@@ -58,6 +60,8 @@ class KafkaServer {
   std::string http_summary() const;
   // "schema registry on 127.0.0.1:8081" or "schema registry off".
   std::string schema_registry_summary() const;
+  // "REST proxy on 127.0.0.1:8082" or "REST proxy off".
+  std::string rest_proxy_summary() const;
 
  private:
   void prepare_log_dirs();
@@ -67,6 +71,7 @@ class KafkaServer {
   void resolve_advertised_endpoints();
   void start_console();
   void start_schema_registry();
+  void start_rest_proxy();
 
   config::BrokerConfig config_;                           // static: file, environment, command line
   std::unique_ptr<metadata::MetadataStore> metadata_;     // small durable state; outlives apis_
@@ -85,10 +90,15 @@ class KafkaServer {
   std::unique_ptr<BrokerComponents> components_;  // coordinators and stores KafkaApis serves with; outlive apis_
   std::unique_ptr<api::KafkaApis> apis_;
   std::unique_ptr<RequestHandlerPool> handlers_;
-  std::unique_ptr<console::ConsoleService> console_;        // its sender outlives apis_'s requests: reset after apis_
-  std::unique_ptr<coordinator::StateTopic> schemas_topic_;  // `_schemas`; outlives registry_
-  std::unique_ptr<schemareg::SchemaRegistryApp> registry_;  // null: schema.registry.listeners empty
-  std::unique_ptr<RegistryCatalog> schema_catalog_;         // the console's view of registry_; reset before it
+  std::unique_ptr<console::ConsoleService> console_;          // its sender outlives apis_'s requests: reset after apis_
+  std::unique_ptr<coordinator::StateTopic> schemas_topic_;    // `_schemas`; outlives registry_
+  std::unique_ptr<schemareg::SchemaRegistryApp> registry_;    // null: schema.registry.listeners empty
+  std::unique_ptr<RegistryCatalog> schema_catalog_;           // the console's view of registry_; reset before it
+  std::shared_ptr<restproxy::EmbeddedFormats> rest_formats_;  // the REST proxy's port to registry_ (null: none)
+  std::unique_ptr<restproxy::RestProxyApp> rest_proxy_;  // null: rest.proxy.listeners empty; stopped before apis_ goes
+  // The v2 API's consumer instances (on rest_proxy_'s RestKafka): reset once
+  // rest_proxy_ stopped, while KafkaApis still answers (they commit and leave).
+  std::unique_ptr<restproxy::V2Api> rest_v2_;
   bool started_ = false;
 };
 

@@ -108,6 +108,7 @@ int run_broker(const config::BrokerConfig& cfg, const sigset_t& signals,
   }
   log->info("{}", broker.http_summary());             // tests read an ephemeral HTTP port from this line
   log->info("{}", broker.schema_registry_summary());  // ... and the registry's
+  log->info("{}", broker.rest_proxy_summary());
   auto elapsed = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
   log->info("Skiff {} started in {:.1f} ms (node.id={}, log.dirs={}): {}", server::kVersion, elapsed, cfg.node_id,
             fmt::join(cfg.log_dirs, ","), broker.listeners_summary());

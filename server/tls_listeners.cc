@@ -66,7 +66,9 @@ std::shared_ptr<network::TlsListenerContext> https_context(const std::vector<con
 HttpsContexts build_https_contexts(const config::BrokerConfig& config) {
   return {https_context(config.http_listeners, "http.listeners", config::kHttpTlsName, config.http_ssl),
           https_context(config.schema_registry_listeners, "schema.registry.listeners", config::kSchemaRegistryTlsName,
-                        config.schema_registry_ssl)};
+                        config.schema_registry_ssl),
+          https_context(config.rest_proxy_listeners, "rest.proxy.listeners", config::kRestProxyTlsName,
+                        config.rest_proxy_ssl)};
 }
 
 }  // namespace skiff::server

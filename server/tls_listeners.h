@@ -1,5 +1,6 @@
 // The TLS contexts of the broker's SSL listeners and of its https://
-// endpoints (http.listeners, schema.registry.listeners), built from the
+// endpoints (http.listeners, schema.registry.listeners,
+// rest.proxy.listeners), built from the
 // ssl.* keys (config/ssl_settings.h) at startup, before the logs are loaded,
 // so that a missing file, a bad key or a wrong password stops the broker at
 // once.
@@ -31,6 +32,7 @@ std::map<std::string, std::shared_ptr<network::TlsListenerContext>> build_tls_li
 struct HttpsContexts {
   std::shared_ptr<network::TlsListenerContext> http;             // http.listeners
   std::shared_ptr<network::TlsListenerContext> schema_registry;  // schema.registry.listeners
+  std::shared_ptr<network::TlsListenerContext> rest_proxy;       // rest.proxy.listeners
 };
 // Throws TlsStartupError.
 HttpsContexts build_https_contexts(const config::BrokerConfig& config);

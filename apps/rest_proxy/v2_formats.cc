@@ -8,49 +8,8 @@
 namespace skiff::restproxy {
 namespace {
 
-struct FormatName {
-  EmbeddedFormat format;
-  const char* name;
-};
-constexpr FormatName kFormats[] = {{EmbeddedFormat::kBinary, "binary"},
-                                   {EmbeddedFormat::kJson, "json"},
-                                   {EmbeddedFormat::kAvro, "avro"},
-                                   {EmbeddedFormat::kJsonSchema, "jsonschema"},
-                                   {EmbeddedFormat::kProtobuf, "protobuf"}};
-
-void write_json(JsonWriter& w, const JsonValue& v) {
-  switch (v.kind) {
-    case JsonValue::Kind::kNull:
-      w.null();
-      break;
-    case JsonValue::Kind::kBool:
-      w.value(v.boolean);
-      break;
-    case JsonValue::Kind::kNumber:
-      if (v.number_text.empty()) {
-        w.value(v.number);
-      } else {
-        w.raw(v.number_text);
-      }
-      break;
-    case JsonValue::Kind::kString:
-      w.value(v.string);
-      break;
-    case JsonValue::Kind::kArray:
-      w.begin_array();
-      for (const auto& e : v.array) write_json(w, e);
-      w.end_array();
-      break;
-    case JsonValue::Kind::kObject:
-      w.begin_object();
-      for (const auto& m : v.members) {
-        w.key(m.name);
-        write_json(w, m.value);
-      }
-      w.end_object();
-      break;
-  }
-}
+constexpr EmbeddedFormat kNamedFormats[] = {EmbeddedFormat::kBinary, EmbeddedFormat::kJson, EmbeddedFormat::kAvro,
+                                            EmbeddedFormat::kJsonSchema, EmbeddedFormat::kProtobuf};
 
 [[noreturn]] void serialization_error(const std::string& why) {
   throw RestError(422, 42207, "Error serializing message. " + why);
@@ -59,24 +18,17 @@ void write_json(JsonWriter& w, const JsonValue& v) {
 }  // namespace
 
 std::optional<EmbeddedFormat> parse_format_name(std::string_view name) {
-  for (const auto& f : kFormats) {
-    if (name == f.name) return f.format;
+  for (const auto f : kNamedFormats) {
+    if (name == format_name(f)) return f;
   }
   return std::nullopt;
 }
 
-std::string_view format_name(EmbeddedFormat f) { return kFormats[static_cast<int>(f)].name; }
-
 std::optional<EmbeddedFormat> format_of_content_type(std::string_view content_type) {
-  std::string_view type = content_type.substr(0, content_type.find(';'));
-  while (!type.empty() && type.back() == ' ') type.remove_suffix(1);
-  if (type.empty() || type == "application/json" || type == kV2ContentType) return EmbeddedFormat::kBinary;
-  constexpr std::string_view kPrefix = "application/vnd.kafka.";
-  constexpr std::string_view kSuffix = ".v2+json";
-  if (type.size() <= kPrefix.size() + kSuffix.size() || type.substr(0, kPrefix.size()) != kPrefix ||
-      type.substr(type.size() - kSuffix.size()) != kSuffix)
-    return std::nullopt;
-  return parse_format_name(type.substr(kPrefix.size(), type.size() - kPrefix.size() - kSuffix.size()));
+  if (content_type.find_first_not_of(' ') == std::string_view::npos) return EmbeddedFormat::kBinary;
+  const auto media = parse_media_type(content_type);
+  if (!media || (!media->v2 && media->name != kJson)) return std::nullopt;
+  return media->format == EmbeddedFormat::kNone ? EmbeddedFormat::kBinary : media->format;
 }
 
 std::string content_type_of(EmbeddedFormat f) {
@@ -91,12 +43,6 @@ schema::SchemaType schema_type_of(EmbeddedFormat f) {
   if (f == EmbeddedFormat::kProtobuf) return schema::SchemaType::kProtobuf;
   if (f == EmbeddedFormat::kJsonSchema) return schema::SchemaType::kJson;
   return schema::SchemaType::kAvro;
-}
-
-std::string json_text(const JsonValue& v) {
-  JsonWriter w;
-  write_json(w, v);
-  return w.take();
 }
 
 std::optional<std::string> encode_embedded(EmbeddedFormat f, const JsonValue& v, const SchemaHandle* schema) {

@@ -19,27 +19,25 @@
 #include <string_view>
 
 #include "apps/rest_proxy/embedded_formats.h"
+#include "apps/rest_proxy/rest_media.h"
+#include "apps/rest_proxy/v3_records.h"  // json_text
 #include "common/json.h"
 
 namespace skiff::restproxy {
 
-enum class EmbeddedFormat { kBinary, kJson, kAvro, kJsonSchema, kProtobuf };
-
-inline constexpr const char* kV2ContentType = "application/vnd.kafka.v2+json";
+// EmbeddedFormat and format_name(): rest_media.h's (kNone there: a v2 type
+// that names no format, which v2 produce takes as binary).
+inline constexpr const char* kV2ContentType = kV2Json;
 
 // "binary", "json", "avro", "jsonschema", "protobuf" (a consumer's "format").
 std::optional<EmbeddedFormat> parse_format_name(std::string_view name);
-std::string_view format_name(EmbeddedFormat f);
-// The format a produce request's Content-Type names (parameters ignored);
-// nullopt for a type that is not v2's.
+// The format a produce request's Content-Type names (parameters ignored;
+// none named or no type: binary); nullopt for a type that is not v2's.
 std::optional<EmbeddedFormat> format_of_content_type(std::string_view content_type);
 // application/vnd.kafka.<format>.v2+json
 std::string content_type_of(EmbeddedFormat f);
 bool needs_schema(EmbeddedFormat f);
 schema::SchemaType schema_type_of(EmbeddedFormat f);
-
-// `v` as compact JSON text (numbers as written).
-std::string json_text(const JsonValue& v);
 
 // A produce request's key or value as the record's bytes; nullopt for a
 // JSON null. `schema` is required for the schema formats.

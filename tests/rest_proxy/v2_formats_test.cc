@@ -59,6 +59,9 @@ TEST_CASE("v2 formats: content types name the embedded format", "[rest_proxy]") 
   CHECK_FALSE(format_of_content_type("application/vnd.kafka.xml.v2+json").has_value());
   CHECK_FALSE(format_of_content_type("text/plain").has_value());
   CHECK(content_type_of(EmbeddedFormat::kProtobuf) == "application/vnd.kafka.protobuf.v2+json");
+  // GET .../records asked with its format's type is answerable (not 406).
+  CHECK(negotiate_v2("application/vnd.kafka.binary.v2+json") == std::string(kV2Json));
+  CHECK(negotiate_v2("application/vnd.kafka.avro.v2+json;q=0.5") == std::string(kV2Json));
 }
 
 TEST_CASE("v2 formats: binary is base64 both ways, json is the compact text", "[rest_proxy]") {

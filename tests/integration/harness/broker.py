@@ -18,6 +18,7 @@ STARTED = re.compile(r"started in [0-9.]+ ms .*?advertised as (\S+?):(\d+)")
 BOUND = re.compile(r"(\w+) on 127\.0\.0\.1:(\d+) advertised as")
 HTTP_ON = re.compile(r"HTTP on (\S+?):(\d+)")
 REGISTRY_ON = re.compile(r"schema registry on (https://)?(\S+?):(\d+)")
+REST_PROXY_ON = re.compile(r"REST proxy on (https://)?(\S+?):(\d+)")
 
 
 class BrokerError(AssertionError):
@@ -45,6 +46,8 @@ class SkiffBroker:
         # Off unless a test asks for it (a free port: "http://127.0.0.1:0"),
         # so that no test depends on 8081 nor sees a `_schemas` it did not make.
         self.schema_registry_listeners: str = ""
+        # The REST proxy likewise (8082 by default): off unless a test asks.
+        self.rest_proxy_listeners: str = ""
 
     def args(self) -> list[str]:
         args = [self.binary,
@@ -53,6 +56,7 @@ class SkiffBroker:
         if self.http_listeners is not None:
             args += ["--override", f"http.listeners={self.http_listeners}"]
         args += ["--override", f"schema.registry.listeners={self.schema_registry_listeners}"]
+        args += ["--override", f"rest.proxy.listeners={self.rest_proxy_listeners}"]
         for k, v in self.overrides.items():
             args += ["--override", f"{k}={v}"]
         return args
@@ -62,6 +66,12 @@ class SkiffBroker:
         on HOST:PORT" startup line ("on https://HOST:PORT" for an https://
         endpoint: the URL is https:// then); None when it is off."""
         m = REGISTRY_ON.search(self.log_path.read_text(errors="replace")) if self.log_path else None
+        return f"{m.group(1) or 'http://'}{m.group(2)}:{m.group(3)}" if m else None
+
+    def rest_proxy_url(self) -> str | None:
+        """The REST proxy's base URL, from the broker's "REST proxy on
+        HOST:PORT" startup line; None when it is off."""
+        m = REST_PROXY_ON.search(self.log_path.read_text(errors="replace")) if self.log_path else None
         return f"{m.group(1) or 'http://'}{m.group(2)}:{m.group(3)}" if m else None
 
     def http_port(self) -> int | None:
