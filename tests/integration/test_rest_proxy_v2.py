@@ -351,6 +351,7 @@ def test_two_instances_of_one_group_share_the_partitions(proxy):
     for base in bases:
         assert proxy.call("POST", f"{base}/subscription", {"topics": [topic]})[0] == 204
     seen = {base: set() for base in bases}
+    mine = {base: set() for base in bases}
     stop = time.monotonic() + 60
 
     def poll(base):
@@ -358,9 +359,13 @@ def test_two_instances_of_one_group_share_the_partitions(proxy):
             status, recs = proxy.call("GET", f"{base}/records?timeout=500", content_type=BINARY)
             assert status == 200, recs
             seen[base] |= {(r["partition"], r["offset"]) for r in recs}
-            parts = [proxy.call("GET", f"{x}/assignments")[1]["partitions"] for x in bases]
-            if all(parts) and len(seen[bases[0]] | seen[bases[1]]) == 40:
-                return
+            # Only its own instance: a call on the other waits while that one
+            # joins, and a member that does not poll in time is dropped.
+            mine[base] = {p["partition"] for p in proxy.call("GET", f"{base}/assignments")[1]["partitions"]}
+            parts = list(mine.values())
+            shared = all(parts) and not (parts[0] & parts[1]) and parts[0] | parts[1] == {0, 1, 2, 3}
+            if shared and len(seen[bases[0]] | seen[bases[1]]) == 40:
+                return  # both keep polling until then (a member that stops polling is dropped)
 
     threads = [threading.Thread(target=poll, args=(base,)) for base in bases]
     for t in threads:
