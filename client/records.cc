@@ -79,4 +79,17 @@ std::vector<uint8_t> encode_record_batch(ProducerRecord record) {
   return storage::BatchBuilder().add(std::move(r)).build();
 }
 
+std::vector<uint8_t> encode_record_batch(std::vector<ProducerRecord> records) {
+  storage::BatchBuilder builder;
+  for (auto& record : records) {
+    storage::BuilderRecord r;
+    r.key = std::move(record.key);
+    r.value = std::move(record.value);
+    r.timestamp = record.timestamp;
+    r.headers = std::move(record.headers);
+    builder.add(std::move(r));
+  }
+  return builder.build();
+}
+
 }  // namespace skiff::client

@@ -66,5 +66,7 @@ struct ProducerRecord {
 
 // The v2 record batch (uncompressed, not idempotent) holding `record`.
 std::vector<uint8_t> encode_record_batch(ProducerRecord record);
+// One batch holding `records` in order (a produce sends one batch per partition).
+std::vector<uint8_t> encode_record_batch(std::vector<ProducerRecord> records);
 
 }  // namespace skiff::client

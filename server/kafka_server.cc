@@ -25,6 +25,7 @@
 #include "server/fd_budget.h"
 #include "server/group_metrics.h"
 #include "server/http_routes.h"
+#include "server/rest_proxy_formats.h"
 #include "server/share_metrics.h"
 #include "server/storage_config.h"
 #include "server/version.h"
@@ -352,11 +353,20 @@ void KafkaServer::start_rest_proxy() {
   } else if (!config_.listeners.empty()) {
     c.kafka_listener = config_.listeners.front().name;
   }
-  c.formats = rest_formats_;  // null until the registry binding lands
+  if (registry_) rest_formats_ = std::make_shared<RegistryFormats>(registry_->service());
+  c.formats = rest_formats_;
+  // rest_v2_ is made once the app is (it shares the app's RestKafka), before
+  // the app starts: the workers see it set.
+  c.v2 = [this](const restproxy::RestCall& call) -> std::optional<network::HttpResponse> {
+    return rest_v2_ ? rest_v2_->dispatch(call) : std::nullopt;
+  };
+  const restproxy::RestLimits limits = c.limits;
   rest_proxy_ = std::make_unique<restproxy::RestProxyApp>(*apis_, std::move(c));
+  rest_v2_ = std::make_unique<restproxy::V2Api>(rest_proxy_->kafka(), rest_formats_, limits);
   try {
     rest_proxy_->start();
   } catch (const std::exception& e) {
+    rest_v2_.reset();
     rest_proxy_.reset();
     throw StartupError(fmt::format("REST proxy: {}", e.what()));
   }
@@ -375,6 +385,7 @@ std::string KafkaServer::schema_registry_summary() const {
 void KafkaServer::shutdown() {
   readiness_.set(Readiness::State::kShuttingDown);
   if (rest_proxy_) rest_proxy_->stop();                      // no new REST calls; running ones end
+  rest_v2_.reset();                                          // v2 consumers commit and leave while KafkaApis answers
   if (registry_) registry_->stop();                          // no new schema requests; its writes are flushed
   published_metrics_.withdraw();                             // before the logs close; waits out a scrape in progress
   console_host_.withdraw();                                  // before KafkaApis goes; waits out a console call

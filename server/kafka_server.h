@@ -20,6 +20,7 @@
 #include "api/kafka_apis.h"
 #include "apps/console/console_service.h"
 #include "apps/rest_proxy/rest_proxy_app.h"
+#include "apps/rest_proxy/v2_api.h"
 #include "apps/schema_registry/schema_registry_app.h"
 #include "config/broker_config.h"
 #include "config/dynamic_broker_config.h"
@@ -95,6 +96,9 @@ class KafkaServer {
   std::unique_ptr<RegistryCatalog> schema_catalog_;           // the console's view of registry_; reset before it
   std::shared_ptr<restproxy::EmbeddedFormats> rest_formats_;  // the REST proxy's port to registry_ (null: none)
   std::unique_ptr<restproxy::RestProxyApp> rest_proxy_;  // null: rest.proxy.listeners empty; stopped before apis_ goes
+  // The v2 API's consumer instances (on rest_proxy_'s RestKafka): reset once
+  // rest_proxy_ stopped, while KafkaApis still answers (they commit and leave).
+  std::unique_ptr<restproxy::V2Api> rest_v2_;
   bool started_ = false;
 };
 

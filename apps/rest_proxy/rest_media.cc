@@ -89,7 +89,13 @@ std::optional<MediaType> parse_media_type(std::string_view content_type) {
 std::optional<std::string> negotiate_v2(std::string_view accept) {
   if (lower_trimmed(accept).empty()) return std::string(kV2Json);
   const auto ranges = accept_ranges(accept);
-  const double v2 = std::max(quality(ranges, kV2Json), quality(ranges, "application/vnd.kafka+json"));
+  double v2 = std::max(quality(ranges, kV2Json), quality(ranges, "application/vnd.kafka+json"));
+  // GET .../records is asked with its format's type (Confluent's examples:
+  // Accept: application/vnd.kafka.binary.v2+json); the route answers in it.
+  for (const char* embedded : {"application/vnd.kafka.binary.v2+json", "application/vnd.kafka.json.v2+json",
+                               "application/vnd.kafka.avro.v2+json", "application/vnd.kafka.jsonschema.v2+json",
+                               "application/vnd.kafka.protobuf.v2+json"})
+    v2 = std::max(v2, quality(ranges, embedded));
   const double json = quality(ranges, kJson);
   if (v2 <= 0 && json <= 0) return std::nullopt;
   return std::string(v2 >= json ? kV2Json : kJson);
