@@ -49,8 +49,8 @@ using ShareInFlight = std::map<std::pair<std::string, int32_t>, int64_t>;
 struct ConsoleBroker {
   const config::BrokerInfo* info = nullptr;
   std::string version;
-  int64_t started_ms = 0;  // wall clock
-  std::vector<std::string> http_listeners;  // "127.0.0.1:8095", or "https://127.0.0.1:8443"
+  int64_t started_ms = 0;                                 // wall clock
+  std::vector<std::string> http_listeners;                // "127.0.0.1:8095", or "https://127.0.0.1:8443"
   std::map<std::string, std::string> security_protocols;  // by listener name
   const metrics::Registry* metrics = nullptr;             // null: request metrics off
   // The clients that push metrics (KIP-714): no Kafka API lists them, so
