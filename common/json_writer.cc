@@ -3,6 +3,7 @@
 #include <charconv>
 #include <cmath>
 
+#include "common/json.h"
 #include "common/utf8.h"
 
 namespace skiff {
@@ -85,6 +86,47 @@ JsonWriter& JsonWriter::null() {
   separate();
   out_ += "null";
   return *this;
+}
+
+void append_compact_json(std::string& out, const JsonValue& v) {
+  switch (v.kind) {
+    case JsonValue::Kind::kNull:
+      out += "null";
+      return;
+    case JsonValue::Kind::kBool:
+      out += v.boolean ? "true" : "false";
+      return;
+    case JsonValue::Kind::kNumber:
+      out += v.number_text;
+      return;
+    case JsonValue::Kind::kString:
+      append_jackson_string(out, v.string);
+      return;
+    case JsonValue::Kind::kArray:
+      out += '[';
+      for (size_t i = 0; i < v.array.size(); ++i) {
+        if (i) out += ',';
+        append_compact_json(out, v.array[i]);
+      }
+      out += ']';
+      return;
+    case JsonValue::Kind::kObject:
+      out += '{';
+      for (size_t i = 0; i < v.members.size(); ++i) {
+        if (i) out += ',';
+        append_jackson_string(out, v.members[i].name);
+        out += ':';
+        append_compact_json(out, v.members[i].value);
+      }
+      out += '}';
+      return;
+  }
+}
+
+std::string compact_json(const JsonValue& v) {
+  std::string out;
+  append_compact_json(out, v);
+  return out;
 }
 
 void append_jackson_string(std::string& out, std::string_view s) {

@@ -20,6 +20,13 @@ namespace skiff {
 // (upper-case hex), everything else, non-ASCII included, as is.
 void append_jackson_string(std::string& out, std::string_view s);
 
+struct JsonValue;
+// `v` as compact JSON text: no spaces, members in their order, numbers as
+// their lexeme (number_text), strings as append_jackson_string writes them;
+// what Jackson's compact serialization of the same tree gives.
+void append_compact_json(std::string& out, const JsonValue& v);
+std::string compact_json(const JsonValue& v);
+
 class JsonWriter {
  public:
   JsonWriter& begin_object();

@@ -1,5 +1,6 @@
 #include "network/http_router.h"
 
+#include <algorithm>
 #include <exception>
 
 #include "common/log_escape.h"
@@ -23,6 +24,23 @@ HttpResponse plain(int status, std::string body) {
 }
 
 }  // namespace
+
+std::optional<std::vector<std::string>> path_segments(std::string_view path) {
+  std::vector<std::string> out;
+  size_t i = 0;
+  while (i < path.size()) {
+    if (path[i] == '/') {
+      ++i;
+      continue;
+    }
+    const size_t end = std::min(path.find('/', i), path.size());
+    auto decoded = percent_decode(path.substr(i, end - i), /*plus_is_space=*/false);
+    if (!decoded) return std::nullopt;
+    out.push_back(std::move(*decoded));
+    i = end;
+  }
+  return out;
+}
 
 std::optional<std::string> percent_decode(std::string_view text, bool plus_is_space) {
   std::string out;

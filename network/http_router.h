@@ -18,6 +18,7 @@
 #include <string>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 #include "network/http_exchange.h"
 #include "network/http_message.h"
@@ -35,6 +36,9 @@ std::optional<HttpTarget> parse_http_target(std::string_view target);
 // %XX escapes decoded, and '+' as a space when `plus_is_space` (query
 // strings); nullopt for a '%' not followed by two hex digits.
 std::optional<std::string> percent_decode(std::string_view text, bool plus_is_space);
+// The percent-decoded segments of `path` ("/a/b%2Fc/" -> {"a", "b/c"}; '+'
+// stays '+'); nullopt for a malformed escape.
+std::optional<std::vector<std::string>> path_segments(std::string_view path);
 
 // How the session serves a request (HttpRouter::kind).
 enum class HttpRouteKind { kSync, kAsync, kAsyncStreamed };

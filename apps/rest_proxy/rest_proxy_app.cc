@@ -46,26 +46,9 @@ void negotiate(const network::HttpRequest& request, bool v3, std::string& type) 
 
 }  // namespace
 
-std::optional<std::vector<std::string>> path_segments(std::string_view path) {
-  std::vector<std::string> out;
-  size_t i = 0;
-  while (i < path.size()) {
-    if (path[i] == '/') {
-      ++i;
-      continue;
-    }
-    const size_t end = std::min(path.find('/', i), path.size());
-    auto decoded = network::percent_decode(path.substr(i, end - i), /*plus_is_space=*/false);
-    if (!decoded) return std::nullopt;
-    out.push_back(std::move(*decoded));
-    i = end;
-  }
-  return out;
-}
-
 bool streams_body(const network::HttpRequest& head) {
   if (head.method != "POST" || !is_v3(head.path)) return false;
-  auto parts = path_segments(head.path);
+  auto parts = network::path_segments(head.path);
   // v3 clusters {id} topics {t} records
   return parts && parts->size() == 6 && (*parts)[1] == "clusters" && (*parts)[3] == "topics" &&
          (*parts)[5] == "records";
@@ -168,7 +151,7 @@ std::optional<network::HttpResponse> RestProxyApp::route(const network::HttpRequ
     r.headers.emplace_back("WWW-Authenticate", "Basic realm=\"skiff\", charset=\"UTF-8\"");
     return r;
   }
-  auto segments = path_segments(request.path);
+  auto segments = network::path_segments(request.path);
   if (!segments) throw RestError(400, 400, "HTTP 400 Bad Request: a malformed %-escape in the path");
   const std::string first = segments->empty() ? "" : segments->front();
   if (v3)

@@ -95,8 +95,6 @@ class RestProxyApp {
   metrics::Family<metrics::Histogram>* latency_ = nullptr;
 };
 
-// The percent-decoded segments of `path`; nullopt for a malformed escape.
-std::optional<std::vector<std::string>> path_segments(std::string_view path);
 // Whether a request streams its body (v3's POST .../records).
 bool streams_body(const network::HttpRequest& head);
 

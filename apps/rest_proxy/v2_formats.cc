@@ -54,7 +54,7 @@ std::optional<std::string> encode_embedded(EmbeddedFormat f, const JsonValue& v,
     if (!bytes) throw RestError(422, 42203, "Conversion of JSON to Object failed: not valid base64");
     return bytes;
   }
-  if (f == EmbeddedFormat::kJson) return json_text(v);
+  if (f == EmbeddedFormat::kJson) return compact_json(v);
   if (!schema || !schema->schema) serialization_error("No schema for the record");
   auto payload = schema->schema->encode(v);
   if (!payload) serialization_error(payload.error());

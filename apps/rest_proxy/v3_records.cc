@@ -16,6 +16,7 @@
 #include "apps/rest_proxy/v3_json.h"
 #include "client/records.h"
 #include "common/base64.h"
+#include "common/json_writer.h"
 #include "common/kafka_hash.h"
 #include "protocol/generated/metadata_request.h"
 #include "protocol/generated/metadata_response.h"
@@ -130,7 +131,7 @@ Data plain_data(const std::string& type, const JsonValue* data) {
     if (data->kind != JsonValue::Kind::kString) throw RestError(400, 400, "STRING data must be a string");
     d.bytes = data->string;
   } else if (type == "JSON") {
-    d.bytes = json_text(*data);
+    d.bytes = compact_json(*data);
   } else {
     throw RestError(400, 400, "Unknown type " + type + " (BINARY, JSON, STRING, AVRO, PROTOBUF, JSONSCHEMA)");
   }
@@ -360,53 +361,7 @@ std::optional<network::HttpResponse> produce_records(V3Call& c) {
   return stream.run();
 }
 
-void append_json(std::string& out, const JsonValue& v) {
-  switch (v.kind) {
-    case JsonValue::Kind::kNull:
-      out += "null";
-      return;
-    case JsonValue::Kind::kBool:
-      out += v.boolean ? "true" : "false";
-      return;
-    case JsonValue::Kind::kNumber:
-      out += v.number_text;
-      return;
-    case JsonValue::Kind::kString: {
-      JsonWriter w;
-      w.value(v.string);
-      out += w.text();
-      return;
-    }
-    case JsonValue::Kind::kArray:
-      out += '[';
-      for (size_t i = 0; i < v.array.size(); ++i) {
-        if (i) out += ',';
-        append_json(out, v.array[i]);
-      }
-      out += ']';
-      return;
-    case JsonValue::Kind::kObject:
-      out += '{';
-      for (size_t i = 0; i < v.members.size(); ++i) {
-        if (i) out += ',';
-        JsonWriter w;
-        w.value(v.members[i].name);
-        out += w.text();
-        out += ':';
-        append_json(out, v.members[i].value);
-      }
-      out += '}';
-      return;
-  }
-}
-
 }  // namespace
-
-std::string json_text(const JsonValue& v) {
-  std::string out;
-  append_json(out, v);
-  return out;
-}
 
 std::string iso_instant(int64_t epoch_ms) {
   const std::time_t secs = static_cast<std::time_t>(epoch_ms >= 0 ? epoch_ms / 1000 : (epoch_ms - 999) / 1000);

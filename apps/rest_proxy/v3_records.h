@@ -28,8 +28,6 @@
 
 namespace skiff::restproxy {
 
-// A JSON value as compact text (numbers as written).
-std::string json_text(const JsonValue& v);
 // "2021-02-05T19:14:42.123Z" (java.time.Instant's form: no fraction when whole seconds).
 std::string iso_instant(int64_t epoch_ms);
 // ISO-8601 with a Z or ±hh:mm offset, fraction optional; nullopt when not one.

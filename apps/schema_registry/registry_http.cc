@@ -17,24 +17,6 @@ network::HttpResponse respond(int status, std::string body) {
   return network::HttpResponse{status, kContentType, std::move(body), {}};
 }
 
-// Segments of a path, percent-decoded; nullopt when an escape is malformed.
-std::optional<std::vector<std::string>> segments(std::string_view path) {
-  std::vector<std::string> out;
-  size_t i = 0;
-  while (i < path.size()) {
-    if (path[i] == '/') {
-      ++i;
-      continue;
-    }
-    const size_t end = std::min(path.find('/', i), path.size());
-    auto decoded = network::percent_decode(path.substr(i, end - i), /*plus_is_space=*/false);
-    if (!decoded) return std::nullopt;
-    out.push_back(std::move(*decoded));
-    i = end;
-  }
-  return out;
-}
-
 }  // namespace
 
 network::HttpResponse error_response(const RegistryError& e) {
@@ -61,7 +43,7 @@ network::HttpResponse RegistryHttp::route(const network::HttpRequest& request, s
   std::optional<std::string> user;
   if (config_.authenticate && !(user = config_.authenticate(request.authorization)))
     return error_response(RegistryError{401, 401, "Unauthorized"});
-  auto parts = segments(request.path);
+  auto parts = network::path_segments(request.path);
   if (!parts) return error_response(RegistryError{400, 400, "HTTP 400 Bad Request"});
   RouteCall call{service_, request, *parts, config_, user.value_or("ANONYMOUS")};
   return dispatch(call, endpoint);

@@ -53,47 +53,6 @@ class ObjectText {
   bool first_ = true;
 };
 
-void append_json(std::string& out, const JsonValue& v);
-
-void append_members(std::string& out, const JsonValue& v) {
-  out += '{';
-  for (size_t i = 0; i < v.members.size(); ++i) {
-    if (i) out += ',';
-    append_jackson_string(out, v.members[i].name);
-    out += ':';
-    append_json(out, v.members[i].value);
-  }
-  out += '}';
-}
-
-void append_json(std::string& out, const JsonValue& v) {
-  switch (v.kind) {
-    case JsonValue::Kind::kNull:
-      out += "null";
-      return;
-    case JsonValue::Kind::kBool:
-      out += v.boolean ? "true" : "false";
-      return;
-    case JsonValue::Kind::kNumber:
-      out += v.number_text;
-      return;
-    case JsonValue::Kind::kString:
-      append_jackson_string(out, v.string);
-      return;
-    case JsonValue::Kind::kArray:
-      out += '[';
-      for (size_t i = 0; i < v.array.size(); ++i) {
-        if (i) out += ',';
-        append_json(out, v.array[i]);
-      }
-      out += ']';
-      return;
-    case JsonValue::Kind::kObject:
-      append_members(out, v);
-      return;
-  }
-}
-
 std::string references_text(const std::vector<schema::SchemaReference>& refs) {
   std::string out = "[";
   for (size_t i = 0; i < refs.size(); ++i) {
@@ -152,7 +111,7 @@ std::optional<bool> as_bool(const JsonValue* v) {
 std::optional<RawJson> as_raw(const JsonValue* v) {
   if (!v || v->kind == JsonValue::Kind::kNull) return std::nullopt;
   RawJson raw;
-  append_json(raw.text, *v);
+  append_compact_json(raw.text, *v);
   return raw;
 }
 
@@ -259,7 +218,7 @@ Expected<RecordValue, DecodeError> decode_object_value(const RecordKey& key, con
 
 RawJson to_raw_json(const JsonValue& value) {
   RawJson raw;
-  append_json(raw.text, value);
+  append_compact_json(raw.text, value);
   return raw;
 }
 

@@ -38,41 +38,6 @@ int32_t listed_index(const gp::Descriptor& d, bool map_entries) {
   return seen;
 }
 
-void append_json(const JsonValue& v, std::string& out) {
-  switch (v.kind) {
-    case JsonValue::Kind::kNull:
-      out += "null";
-      return;
-    case JsonValue::Kind::kBool:
-      out += v.boolean ? "true" : "false";
-      return;
-    case JsonValue::Kind::kNumber:
-      out += v.number_text;
-      return;
-    case JsonValue::Kind::kString:
-      append_jackson_string(out, v.string);
-      return;
-    case JsonValue::Kind::kArray:
-      out.push_back('[');
-      for (size_t i = 0; i < v.array.size(); ++i) {
-        if (i) out.push_back(',');
-        append_json(v.array[i], out);
-      }
-      out.push_back(']');
-      return;
-    case JsonValue::Kind::kObject:
-      out.push_back('{');
-      for (size_t i = 0; i < v.members.size(); ++i) {
-        if (i) out.push_back(',');
-        append_jackson_string(out, v.members[i].name);
-        out.push_back(':');
-        append_json(v.members[i].value, out);
-      }
-      out.push_back('}');
-      return;
-  }
-}
-
 const gp::FieldDescriptor* field_named(const gp::Descriptor& d, const std::string& name) {
   if (const gp::FieldDescriptor* f = d.FindFieldByName(name)) return f;
   for (int i = 0; i < d.field_count(); ++i)
@@ -150,12 +115,6 @@ std::string write_message_indexes(const std::vector<int32_t>& indexes) {
   return out;
 }
 
-std::string json_text(const JsonValue& v) {
-  std::string out;
-  append_json(v, out);
-  return out;
-}
-
 Expected<std::string, std::string> encode_protobuf(const ProtobufSchema& schema, const JsonValue& json,
                                                    std::string_view message_name) {
   const gp::Descriptor* type = find_message(schema, message_name);
@@ -170,7 +129,7 @@ Expected<std::string, std::string> encode_protobuf(const ProtobufSchema& schema,
   std::unique_ptr<gp::Message> message = schema.new_message(*type);
   gp::util::JsonParseOptions options;
   options.ignore_unknown_fields = false;
-  const auto status = gp::util::JsonStringToMessage(json_text(json), message.get(), options);
+  const auto status = gp::util::JsonStringToMessage(compact_json(json), message.get(), options);
   if (!status.ok()) return unexpected("invalid " + type->full_name() + ": " + std::string(status.message()));
   if (!message->IsInitialized())
     return unexpected("invalid " + type->full_name() + ": missing required fields " +

@@ -44,7 +44,4 @@ std::vector<int32_t> message_indexes(const google::protobuf::Descriptor& type, b
 // The indexes as Confluent's serializer writes them ([0] as one 0 byte).
 std::string write_message_indexes(const std::vector<int32_t>& indexes);
 
-// `v` as compact JSON text (numbers as written).
-std::string json_text(const JsonValue& v);
-
 }  // namespace skiff::schema::protobuf

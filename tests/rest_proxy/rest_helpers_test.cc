@@ -9,6 +9,7 @@
 #include "apps/rest_proxy/rest_kafka_errors.h"
 #include "apps/rest_proxy/rest_proxy_app.h"
 #include "apps/rest_proxy/v3_records.h"
+#include "common/json_writer.h"
 
 using namespace skiff;
 using namespace skiff::restproxy;
@@ -47,14 +48,14 @@ TEST_CASE("v3 records: instants print as Instant does and ISO-8601 reads back", 
 TEST_CASE("v3 records: JSON values as compact text, numbers as written", "[rest_proxy]") {
   auto v = parse_json(R"( { "a" : [1.50, true, null, "x\"y"], "b": {"c": -12345678901234567890} } )");
   REQUIRE(v);
-  CHECK(json_text(*v) == R"({"a":[1.50,true,null,"x\"y"],"b":{"c":-12345678901234567890}})");
+  CHECK(skiff::compact_json(*v) == R"({"a":[1.50,true,null,"x\"y"],"b":{"c":-12345678901234567890}})");
 }
 
 TEST_CASE("rest proxy: path segments, streamed bodies and the error body", "[rest_proxy]") {
-  auto parts = path_segments("/v3/clusters/c1/topics/a%2Fb/records");
+  auto parts = skiff::network::path_segments("/v3/clusters/c1/topics/a%2Fb/records");
   REQUIRE(parts);
   CHECK(*parts == std::vector<std::string>{"v3", "clusters", "c1", "topics", "a/b", "records"});
-  CHECK_FALSE(path_segments("/v3/%zz"));
+  CHECK_FALSE(skiff::network::path_segments("/v3/%zz"));
   network::HttpRequest head;
   head.method = "POST";
   head.path = "/v3/clusters/c1/topics/t/records";

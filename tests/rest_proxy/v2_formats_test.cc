@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include "apps/rest_proxy/rest_errors.h"
+#include "common/json_writer.h"
 
 namespace skiff::restproxy {
 namespace {
@@ -18,7 +19,7 @@ class ReversingSchema : public schema::ParsedSchema {
   }
   Expected<std::string, std::string> encode(const JsonValue& json, std::string_view) const override {
     if (json.kind != JsonValue::Kind::kString) return unexpected(std::string("not a string"));
-    const std::string text = json_text(json);
+    const std::string text = skiff::compact_json(json);
     return std::string(text.rbegin(), text.rend());
   }
   std::vector<std::string> incompatibilities(const ParsedSchema&) const override { return {}; }

@@ -9,6 +9,7 @@
 #include "apps/rest_proxy/v2_routes.h"
 #include "common/base64.h"
 #include "common/json.h"
+#include "common/json_writer.h"
 #include "common/kafka_hash.h"
 #include "protocol/generated/create_topics_response.h"
 #include "server/rest_proxy_formats.h"
@@ -263,7 +264,7 @@ TEST_CASE("v2 in-process: protobuf values read back as JSON", "[rest_proxy]") {
                  R"("value_schema": "syntax = \"proto3\";\nmessage Order {\n  int64 id = 1;\n  string item = 2;\n}\n")",
                  R"([{"value": {"id": 5, "item": "hat"}}])", 1);
   REQUIRE(got.size() == 1);
-  INFO(json_text(got[0]));
+  INFO(skiff::compact_json(got[0]));
   CHECK(got[0].find("value")->find("item")->string == "hat");
 }
 
