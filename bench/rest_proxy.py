@@ -1,5 +1,6 @@
 """REST proxy benchmark (issue 53): v3 streamed produce against a Kafka
-client producing to the same broker.
+client producing to the same broker, and v2 consume (a consumer instance's
+GET .../records) against a Kafka client consuming the same records.
 
 For each record size (100 B and 1 KiB): N records in ONE chunked
 POST /v3/clusters/{c}/topics/{t}/records (a sender thread writes them, the
@@ -9,6 +10,13 @@ path: records/s, p50 and p99 latency per record (HTTP: from the record's
 chunk being written to its result arriving; Kafka: from produce() to its
 delivery report) and the broker's CPU per record (utime+stime of the skiff
 process from /proc, over the run).
+
+Consume: the N records the Kafka client produced, read once through a v2
+consumer instance (binary format, assigned the topic's partitions from the
+beginning; GET /consumers/{g}/instances/{i}/records with max_bytes 1 MiB)
+and once through confluent-kafka's Consumer (consume(500) calls). Latency is
+per response (one GET, one consume() call that returned records), records/s
+over the whole read.
 
     python3 bench/rest_proxy.py [--records 50000] [--binary build/skiff]
 
@@ -129,6 +137,68 @@ def kafka_produce(bootstrap: str, topic: str, n: int, size: int) -> tuple[float,
     return time.perf_counter() - start, latencies
 
 
+def http_consume(addr: str, topic: str, n: int) -> tuple[float, list[float]]:
+    import http.client
+    v2 = "application/vnd.kafka.v2+json"
+    group = f"bench-{topic}"
+    conn = http.client.HTTPConnection(*addr.rsplit(":", 1), timeout=60)
+
+    def call(method, path, body=None, accept=v2):
+        conn.request(method, path, body=json.dumps(body) if body is not None else None,
+                     headers={"Content-Type": v2, "Accept": accept})
+        r = conn.getresponse()
+        data = r.read()
+        if r.status >= 300:
+            raise SystemExit(f"{method} {path}: {r.status} {data[:300]!r}")
+        return json.loads(data) if data else None
+
+    inst = call("POST", f"/consumers/{group}", {"name": "i1", "format": "binary", "auto.offset.reset": "earliest"})
+    base = f"/consumers/{group}/instances/i1"
+    parts = call("GET", f"/topics/{topic}/partitions")
+    call("POST", f"{base}/assignments", {"partitions": [{"topic": topic, "partition": p["partition"]} for p in parts]})
+    call("POST", f"{base}/positions/beginning", {"partitions": [{"topic": topic, "partition": p["partition"]}
+                                                                 for p in parts]})
+    latencies, got = [], 0
+    start = time.perf_counter()
+    while got < n:
+        t0 = time.perf_counter()
+        records = call("GET", f"{base}/records?timeout=1000&max_bytes=1048576",
+                       accept="application/vnd.kafka.binary.v2+json")
+        if records:
+            latencies.append(time.perf_counter() - t0)
+            got += len(records)
+        elif time.perf_counter() - start > 120:
+            raise SystemExit(f"v2 consume: only {got} of {n} records")
+    elapsed = time.perf_counter() - start
+    call("DELETE", base)
+    conn.close()
+    assert inst["instance_id"] == "i1"
+    return elapsed, latencies
+
+
+def kafka_consume(bootstrap: str, topic: str, n: int) -> tuple[float, list[float]] | None:
+    try:
+        from confluent_kafka import Consumer
+    except ImportError:
+        return None
+    c = Consumer({"bootstrap.servers": bootstrap, "group.id": f"bench-k-{topic}", "auto.offset.reset": "earliest",
+                  "enable.auto.commit": False})
+    c.subscribe([topic])
+    latencies, got = [], 0
+    start = time.perf_counter()
+    while got < n:
+        t0 = time.perf_counter()
+        msgs = [m for m in c.consume(500, 1.0) if not m.error()]
+        if msgs:
+            latencies.append(time.perf_counter() - t0)
+            got += len(msgs)
+        elif time.perf_counter() - start > 120:
+            raise SystemExit(f"Kafka consume: only {got} of {n} records")
+    elapsed = time.perf_counter() - start
+    c.close()
+    return elapsed, latencies
+
+
 def summary(name: str, n: int, elapsed: float, lat: list[float], cpu: float) -> str:
     q = statistics.quantiles(lat, n=100)
     return (f"| {name} | {n / elapsed:,.0f} | {q[49] * 1000:.2f} | {q[98] * 1000:.2f} | "
@@ -144,7 +214,8 @@ def main() -> None:
         proc, addr, bootstrap = start_broker(args.binary, Path(d))
         try:
             cluster = rest(addr, "GET", "/v3/clusters")["data"][0]["cluster_id"]
-            rows = ["| path | records/s | p50 ms | p99 ms | broker CPU µs/record |", "|---|---|---|---|---|"]
+            rows = ["| path | records/s | p50 ms | p99 ms (produce: per record; consume: per response) | "
+                    "broker CPU µs/record |", "|---|---|---|---|---|"]
             for size in (100, 1024):
                 for kind in ("rest", "kafka"):
                     topic = f"bench-{kind}-{size}"
@@ -157,6 +228,16 @@ def main() -> None:
                         continue
                     cpu = cpu_seconds(proc.pid) - cpu0
                     label = f"v3 streamed produce {size} B" if kind == "rest" else f"Kafka client (librdkafka) {size} B"
+                    rows.append(summary(label, args.records, result[0], result[1], cpu))
+                for kind in ("rest", "kafka"):  # both read what the Kafka client wrote
+                    topic = f"bench-kafka-{size}"
+                    cpu0 = cpu_seconds(proc.pid)
+                    result = (http_consume(addr, topic, args.records) if kind == "rest"
+                              else kafka_consume(bootstrap, topic, args.records))
+                    if result is None:
+                        continue
+                    cpu = cpu_seconds(proc.pid) - cpu0
+                    label = f"v2 consume {size} B" if kind == "rest" else f"Kafka consumer (librdkafka) {size} B"
                     rows.append(summary(label, args.records, result[0], result[1], cpu))
             print("\n".join(rows))
         finally:
