@@ -96,6 +96,27 @@ void ConsumerInstance::seek_to(const std::set<TopicPartition>& partitions, bool 
   for (const auto& [tp, offset] : list_offsets(k, partitions, beginning ? -2 : -1)) positions_.seek(tp, offset);
 }
 
+void ConsumerInstance::seek_to_times(const std::map<TopicPartition, int64_t>& timestamps) {
+  std::lock_guard lock(mu_);
+  std::map<int64_t, std::set<TopicPartition>> by_time;
+  for (const auto& [tp, ts] : timestamps) {
+    if (!positions_.is_assigned(tp))
+      illegal_state("No current assignment for partition " + tp.first + "-" + std::to_string(tp.second));
+    by_time[ts].insert(tp);
+  }
+  auto k = kafka();
+  std::set<TopicPartition> past_the_end;
+  for (const auto& [ts, partitions] : by_time) {
+    for (const auto& [tp, offset] : list_offsets(k, partitions, ts)) {
+      if (offset < 0)
+        past_the_end.insert(tp);
+      else
+        positions_.seek(tp, offset);
+    }
+  }
+  for (const auto& [tp, offset] : list_offsets(k, past_the_end, -1)) positions_.seek(tp, offset);
+}
+
 std::vector<std::string> ConsumerInstance::topics_to_join(client::InProcessClient& kafka) {
   if (!pattern_) return topics_;
   const protocol::NamePattern re(*pattern_);  // RE2: linear in the name, whatever the pattern

@@ -67,6 +67,10 @@ class ConsumerInstance {
   std::set<TopicPartition> assignment();
   void seek(const std::map<TopicPartition, int64_t>& offsets);
   void seek_to(const std::set<TopicPartition>& partitions, bool beginning);
+  // To the first offset whose timestamp is at or after the given one (epoch
+  // ms), as KafkaConsumer.offsetsForTimes then seek; a partition with no
+  // such record goes to its end.
+  void seek_to_times(const std::map<TopicPartition, int64_t>& timestamps);
   // Waits up to `timeout` for records; at most `max_bytes` of keys and
   // values (one record at least) and `max_records` records.
   std::vector<ConsumedRecord> poll(std::chrono::milliseconds timeout, int64_t max_bytes, int max_records);

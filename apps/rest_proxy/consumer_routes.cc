@@ -166,8 +166,9 @@ network::HttpResponse offsets(ConsumerInstances::Lease& c, const RestCall& call,
 network::HttpResponse positions(ConsumerInstances::Lease& c, const RestCall& call, const std::string& where) {
   const JsonValue body = *v2_body(call, true);
   if (where.empty()) {
-    if (body.find("timestamps")) v2_unprocessable("seeking to timestamps is not supported; give 'offsets'");
-    c->seek(v2_offsets(body));
+    if (!body.find("offsets") && !body.find("timestamps")) v2_unprocessable("give 'offsets' or 'timestamps'");
+    if (body.find("offsets")) c->seek(v2_offsets(body));
+    if (body.find("timestamps")) c->seek_to_times(v2_timestamps(body));
   } else {
     c->seek_to(v2_partitions(body), where == "beginning");
   }

@@ -29,6 +29,8 @@ std::optional<int64_t> v2_int(const JsonValue& obj, const char* name, int64_t lo
 std::set<TopicPartition> v2_partitions(const JsonValue& body);
 // {"offsets": [{"topic", "partition", "offset"}]}
 std::map<TopicPartition, int64_t> v2_offsets(const JsonValue& body);
+// The "timestamps" of a seek body (ISO-8601 instants) in epoch ms.
+std::map<TopicPartition, int64_t> v2_timestamps(const JsonValue& body);
 // A path segment that must be a partition number.
 int32_t v2_partition_segment(const std::string& text);
 

@@ -7,6 +7,7 @@
 #include "apps/rest_proxy/v2_formats.h"
 #include "apps/rest_proxy/v2_handlers.h"
 #include "apps/rest_proxy/v2_kafka.h"
+#include "apps/rest_proxy/v3_records.h"
 #include "common/json_writer.h"
 
 namespace skiff::restproxy {
@@ -114,6 +115,18 @@ std::map<TopicPartition, int64_t> v2_offsets(const JsonValue& body) {
     auto offset = v2_int(e, "offset", 0, INT64_MAX - 1);
     if (!offset) v2_unprocessable("each offset needs an 'offset'");
     out[topic_partition_of(e)] = *offset;
+  }
+  return out;
+}
+
+std::map<TopicPartition, int64_t> v2_timestamps(const JsonValue& body) {
+  std::map<TopicPartition, int64_t> out;
+  for (const auto& e : array_member(body, "timestamps")) {
+    const JsonValue* ts = e.find("timestamp");
+    std::optional<int64_t> ms;
+    if (ts && ts->kind == JsonValue::Kind::kString) ms = parse_iso_instant(ts->string);
+    if (!ms || *ms < 0) v2_unprocessable("each timestamp needs a 'timestamp' in ISO-8601 (2024-01-01T00:00:00Z)");
+    out[topic_partition_of(e)] = *ms;
   }
   return out;
 }

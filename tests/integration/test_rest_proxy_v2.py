@@ -343,6 +343,31 @@ def test_assigned_instance_seeks_and_commits_with_generation_minus_one(proxy):
         c.close()
 
 
+def test_seek_to_timestamps_as_offsets_for_times(proxy):
+    b = proxy.broker
+    topic = make_topic(b, "v2-seek-ts", partitions=2)
+    p = Producer({"bootstrap.servers": b.bootstrap})
+    base_ms = 1_700_000_000_000  # 2023-11-14T22:13:20Z
+    for i in range(6):
+        p.produce(topic, value=f"v{i}".encode(), partition=0, timestamp=base_ms + i * 1000)
+    p.produce(topic, value=b"old", partition=1, timestamp=base_ms)
+    assert p.flush(30) == 0
+    base = create_instance(proxy, "g-seek-ts", "m", format="binary")
+    parts = [{"topic": topic, "partition": 0}, {"topic": topic, "partition": 1}]
+    assert proxy.call("POST", f"{base}/assignments", {"partitions": parts})[0] == 204
+    # 3.5 s after the first record: offset 4 (the first at or after it);
+    # partition 1 has none that late, so it goes to its end.
+    assert proxy.call("POST", f"{base}/positions", {"timestamps": [
+        {"topic": topic, "partition": 0, "timestamp": "2023-11-14T22:13:23.500Z"},
+        {"topic": topic, "partition": 1, "timestamp": "2023-11-14T22:13:23.500Z"}]})[0] == 204
+    got = poll_until(proxy, base, 2)
+    assert [(r["partition"], r["offset"]) for r in got] == [(0, 4), (0, 5)]
+    status, body = proxy.call("POST", f"{base}/positions", {"timestamps": [
+        {"topic": topic, "partition": 0, "timestamp": "yesterday"}]})
+    assert (status, body["error_code"]) == (422, 422), body
+    assert proxy.call("DELETE", base)[0] == 204
+
+
 def test_two_instances_of_one_group_share_the_partitions(proxy):
     b = proxy.broker
     topic = make_topic(b, "v2-share", partitions=4)
