@@ -28,8 +28,12 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <climits>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <fstream>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -288,6 +292,19 @@ int usage() {
   return 2;
 }
 
+// Whether `dir` is still a mount point (a line of /proc/self/mounts names it).
+bool still_mounted(const std::string& dir) {
+  char real[PATH_MAX];
+  if (!::realpath(dir.c_str(), real)) return false;
+  std::ifstream mounts("/proc/self/mounts");
+  std::string device, point;
+  while (mounts >> device >> point) {
+    if (point == real) return true;
+    mounts.ignore(std::numeric_limits<std::streamsize>::max(), '\n');
+  }
+  return false;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -312,7 +329,12 @@ int main(int argc, char** argv) {
   ::mkdir(g.grave.c_str(), 0755);
   fuse_operations ops = make_ops();
   int rc = fuse_main(static_cast<int>(fargs.size()), fargs.data(), &ops, nullptr);
-  if (rc != 0) return rc;
+  // An unmount while a dying process still had a request in flight can end
+  // the loop with ECONNABORTED ("reading device: Software caused connection
+  // abort", rc 8) instead of ENODEV. The file system is gone all the same and
+  // the volatile layer is intact: the cut goes on.
+  if (rc != 0 && still_mounted(fargs.back())) return rc;
+  if (rc != 0) std::fprintf(stderr, "powerfs: the loop ended with %d at the unmount; cutting as usual\n", rc);
   try {
     std::fprintf(stderr, "powerfs: cut: %s\n", powerfs::apply_cut(g.state, g.live, g.grave, g.mode).c_str());
   } catch (const std::exception& e) {
