@@ -91,7 +91,7 @@ class FdCache {
 // (the cache keeps its address).
 class CachedFile {
  public:
-  CachedFile(FdCache& cache, std::filesystem::path path);
+  CachedFile(FdCache& cache, const std::filesystem::path& path);
   ~CachedFile();  // leaves the cache; pinned holders keep their descriptor
   CachedFile(const CachedFile&) = delete;
   CachedFile& operator=(const CachedFile&) = delete;

@@ -64,7 +64,7 @@ std::string segment_file_name(int64_t base_offset, const char* suffix) {
   return fmt::format("{:020d}{}", base_offset, suffix);
 }
 
-LogSegment::LogSegment(std::shared_ptr<FdCache> cache, std::filesystem::path dir, int64_t base)
+LogSegment::LogSegment(std::shared_ptr<FdCache> cache, const std::filesystem::path& dir, int64_t base)
     : cache_(std::move(cache)),
       dir_(dir.native()),
       base_(base),

@@ -144,7 +144,7 @@ class LogSegment {
   int64_t roll_base_ms() const { return roll_base_ms_; }
 
  private:
-  LogSegment(std::shared_ptr<FdCache> cache, std::filesystem::path dir, int64_t base);
+  LogSegment(std::shared_ptr<FdCache> cache, const std::filesystem::path& dir, int64_t base);
   void note_batch(Offset last_offset, int64_t max_ts);
   Result<void> index_batch(Offset last_offset, uint64_t pos);
   // recover()'s walk: from `pos` (offsets from `next` on, `bytes_since`

@@ -37,7 +37,7 @@ struct HttpServer::Slot {
 };
 
 HttpServer::HttpServer(HttpServerConfig config)
-    : config_(config),
+    : config_(std::move(config)),
       env_{router_,
            config_.limits,
            [this](const std::string& listener, const std::string& peer, const std::string& why) {

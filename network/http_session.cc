@@ -179,7 +179,7 @@ void HttpSession<Stream>::read_body() {
     head_ = false;
     body_parser_.emplace(std::move(*head_parser_));
     head_parser_.reset();
-    piece_.resize(64 * 1024);
+    piece_.resize(size_t{64} * 1024);
     start_exchange(std::move(request), true);
     return read_piece();
   }

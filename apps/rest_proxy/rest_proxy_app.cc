@@ -77,7 +77,7 @@ void RestProxyApp::start() {
   };
   auto server = std::make_unique<network::HttpServer>(http);
   server->set_async_fallback(
-      [this](network::HttpRequest r, std::shared_ptr<network::HttpExchange> e) { accept(std::move(r), e); },
+      [this](network::HttpRequest r, const std::shared_ptr<network::HttpExchange>& e) { accept(std::move(r), e); },
       [](const network::HttpRequest& head) {
         return streams_body(head) ? network::HttpBodyMode::kStreamed : network::HttpBodyMode::kWhole;
       });
@@ -110,9 +110,9 @@ std::vector<std::string> RestProxyApp::endpoints() const {
 
 // HTTP thread: hand the request to a worker.
 void RestProxyApp::accept(network::HttpRequest request, const std::shared_ptr<network::HttpExchange>& exchange) {
+  const auto type = is_v3(request.path) ? kJson : kV2Json;  // before the request moves into the task
   auto task = [this, request = std::move(request), exchange]() mutable { serve(request, *exchange); };
   if (workers_ && workers_->submit(std::move(task))) return;
-  const auto type = is_v3(request.path) ? kJson : kV2Json;
   exchange->respond(error_response(RestError(503, 50301, "The REST proxy is busy; retry later"), type));
   count("busy", 503, 0);
 }

@@ -144,7 +144,7 @@ std::map<TopicPartition, int64_t> list_offsets(client::InProcessClient& kafka,
 }
 
 std::map<int32_t, ProduceResult> produce(client::InProcessClient& kafka, const std::string& topic,
-                                         std::map<int32_t, std::vector<client::ProducerRecord>> batches) {
+                                         const std::map<int32_t, std::vector<client::ProducerRecord>>& batches) {
   protocol::ProduceRequest req;
   req.acks = -1;
   req.timeout_ms = 30000;
@@ -152,8 +152,8 @@ std::map<int32_t, ProduceResult> produce(client::InProcessClient& kafka, const s
   t.name = topic;
   std::vector<std::vector<uint8_t>> bytes;  // kept alive until the call returns
   bytes.reserve(batches.size());
-  for (auto& [partition, records] : batches) {
-    bytes.push_back(client::encode_record_batch(std::move(records)));
+  for (const auto& [partition, records] : batches) {
+    bytes.push_back(client::encode_record_batch(records));
     auto& p = t.partition_data.emplace_back();
     p.index = partition;
     p.records = protocol::Records::bytes(bytes.back());

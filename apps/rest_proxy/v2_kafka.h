@@ -65,7 +65,7 @@ struct ProduceResult {
 };
 // One Produce (acks=all) of one batch per partition of `topic`.
 std::map<int32_t, ProduceResult> produce(client::InProcessClient& kafka, const std::string& topic,
-                                         std::map<int32_t, std::vector<client::ProducerRecord>> batches);
+                                         const std::map<int32_t, std::vector<client::ProducerRecord>>& batches);
 
 // One read_uncommitted Fetch of `positions`.
 protocol::FetchResponse fetch(client::InProcessClient& kafka, const std::map<TopicPartition, int64_t>& positions,

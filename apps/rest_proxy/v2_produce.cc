@@ -116,7 +116,7 @@ network::HttpResponse produce_v2(V2Services& s, const RestCall& call, const std:
     where.emplace_back(o.partition, batch.size());
     batch.push_back(std::move(o.record));
   }
-  const auto results = batches.empty() ? std::map<int32_t, ProduceResult>{} : produce(kafka, topic, std::move(batches));
+  const auto results = batches.empty() ? std::map<int32_t, ProduceResult>{} : produce(kafka, topic, batches);
 
   JsonWriter w;
   w.begin_object().key("offsets").begin_array();

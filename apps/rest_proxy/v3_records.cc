@@ -26,8 +26,8 @@
 namespace skiff::restproxy {
 namespace {
 
-constexpr size_t kGroupRecords = 1000;       // records produced together, at most
-constexpr size_t kGroupBytes = 1024 * 1024;  // ... and their bytes
+constexpr size_t kGroupRecords = 1000;               // records produced together, at most
+constexpr size_t kGroupBytes = size_t{1024} * 1024;  // ... and their bytes
 
 std::string upper(std::string s) {
   std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::toupper(c); });

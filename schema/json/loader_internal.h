@@ -85,4 +85,9 @@ class Loader {
   std::unordered_map<size_t, std::unordered_map<std::string, const JsonValue*>> ids_;  // per document
 };
 
+// A value that can stand for a schema: an object, or true/false.
+inline bool is_schema_value(const JsonValue& v) {
+  return v.kind == JsonValue::Kind::kObject || v.kind == JsonValue::Kind::kBool;
+}
+
 }  // namespace skiff::schema::json

@@ -45,8 +45,6 @@ bool has_any(const JsonValue& o, const std::vector<std::string>& keys) {
   return std::any_of(keys.begin(), keys.end(), [&](const std::string& k) { return o.find(k) != nullptr; });
 }
 
-bool is_schema_value(const JsonValue& v) { return v.kind == Kind::kObject || v.kind == Kind::kBool; }
-
 }  // namespace
 
 struct Loader::Extracted {

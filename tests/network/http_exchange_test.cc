@@ -91,12 +91,13 @@ TEST_CASE("HttpExchange: an answer from another thread, the HTTP thread serving 
   server.route("GET", "/sync", [](const network::HttpRequest&) {
     return network::HttpResponse{200, "text/plain", "s", {}};
   });
-  server.route_async("GET", "/later", [&](network::HttpRequest r, std::shared_ptr<network::HttpExchange> e) {
-    threads.spawn([e, released, path = r.path, &answered] {
-      released.wait();
-      answered = e->respond({200, "text/plain", "later " + path, {}});
-    });
-  });
+  server.route_async("GET", "/later",
+                     [&](const network::HttpRequest& r, const std::shared_ptr<network::HttpExchange>& e) {
+                       threads.spawn([e, released, path = r.path, &answered] {
+                         released.wait();
+                         answered = e->respond({200, "text/plain", "later " + path, {}});
+                       });
+                     });
   server.bind("127.0.0.1", 0);
   server.start();
   const auto port = server.endpoints().at(0).port();
@@ -125,13 +126,14 @@ TEST_CASE("HttpExchange: a streamed answer arrives whole and in order through a 
   Threads threads;
   constexpr int kPieces = 300;
   std::atomic<int> failed_calls{0};
-  server.route_async("GET", "/stream", [&](network::HttpRequest, std::shared_ptr<network::HttpExchange> e) {
-    threads.spawn([e, &failed_calls] {
-      failed_calls += !e->begin(200, "application/json", {{"X-Stream", "1"}});
-      for (int i = 0; i < kPieces; ++i) failed_calls += !e->write(piece(i, 1000));
-      failed_calls += !e->end();
-    });
-  });
+  server.route_async("GET", "/stream",
+                     [&](const network::HttpRequest&, const std::shared_ptr<network::HttpExchange>& e) {
+                       threads.spawn([e, &failed_calls] {
+                         failed_calls += !e->begin(200, "application/json", {{"X-Stream", "1"}});
+                         for (int i = 0; i < kPieces; ++i) failed_calls += !e->write(piece(i, 1000));
+                         failed_calls += !e->end();
+                       });
+                     });
   server.route("GET", "/sync", [](const network::HttpRequest&) {
     return network::HttpResponse{200, "text/plain", "s", {}};
   });
@@ -165,7 +167,7 @@ TEST_CASE("HttpExchange: a streamed request body reaches the route piece by piec
   std::atomic<int> ended{0};
   server.route_async(
       "POST", "/sum",
-      [&](network::HttpRequest, std::shared_ptr<network::HttpExchange> e) {
+      [&](const network::HttpRequest&, const std::shared_ptr<network::HttpExchange>& e) {
         threads.spawn([e, &ended] {
           std::string all, p;
           network::HttpExchangeChannel::Read got;
@@ -199,10 +201,11 @@ TEST_CASE("HttpExchange: a streamed request body reaches the route piece by piec
 TEST_CASE("HttpExchange: an exchange dropped unanswered is 500, Expect 100-continue gets its interim answer",
           "[http]") {
   network::HttpServer server;
-  server.route_async("GET", "/drop", [](network::HttpRequest, std::shared_ptr<network::HttpExchange>) {});
-  server.route_async("POST", "/echo", [](network::HttpRequest r, std::shared_ptr<network::HttpExchange> e) {
-    e->respond({200, "text/plain", r.body, {}});
-  });
+  server.route_async("GET", "/drop", [](const network::HttpRequest&, const std::shared_ptr<network::HttpExchange>&) {});
+  server.route_async("POST", "/echo",
+                     [](const network::HttpRequest& r, const std::shared_ptr<network::HttpExchange>& e) {
+                       e->respond({200, "text/plain", r.body, {}});
+                     });
   server.bind("127.0.0.1", 0);
   server.start();
   HttpClient c(server.endpoints().at(0).port());
@@ -226,15 +229,16 @@ TEST_CASE("HttpExchange: the client closing while the route streams makes its wr
   Threads threads;
   std::promise<int> writes;
   std::atomic<bool> saw_closed{false};
-  server.route_async("GET", "/forever", [&](network::HttpRequest, std::shared_ptr<network::HttpExchange> e) {
-    threads.spawn([e, &writes, &saw_closed] {
-      e->begin(200, "text/plain");
-      int n = 0;
-      while (e->write(std::string(1000, 'z'))) ++n;
-      saw_closed = e->closed();
-      writes.set_value(n);
-    });
-  });
+  server.route_async("GET", "/forever",
+                     [&](const network::HttpRequest&, const std::shared_ptr<network::HttpExchange>& e) {
+                       threads.spawn([e, &writes, &saw_closed] {
+                         e->begin(200, "text/plain");
+                         int n = 0;
+                         while (e->write(std::string(1000, 'z'))) ++n;
+                         saw_closed = e->closed();
+                         writes.set_value(n);
+                       });
+                     });
   server.route("GET", "/sync", [](const network::HttpRequest&) {
     return network::HttpResponse{200, "text/plain", "s", {}};
   });
@@ -265,24 +269,25 @@ TEST_CASE("HttpExchange: stopping the server while routes wait, stream or read e
   std::promise<network::HttpExchangeChannel::Read> read_result;
   std::promise<void> stopped;
   auto stopped_f = stopped.get_future().share();
-  server.route_async("GET", "/wait", [&](network::HttpRequest, std::shared_ptr<network::HttpExchange> e) {
+  server.route_async("GET", "/wait", [&](const network::HttpRequest&, const std::shared_ptr<network::HttpExchange>& e) {
     threads.spawn([e, &waiting_started, &late_answer, stopped_f] {
       waiting_started.set_value();
       stopped_f.wait();
       late_answer.set_value(e->respond({200, "text/plain", "late", {}}));
     });
   });
-  server.route_async("GET", "/stream", [&](network::HttpRequest, std::shared_ptr<network::HttpExchange> e) {
-    threads.spawn([e, &streaming_started] {
-      e->begin(200, "text/plain");
-      bool first = true;
-      while (e->write(std::string(1000, 'y')))
-        if (std::exchange(first, false)) streaming_started.set_value();
-    });
-  });
+  server.route_async("GET", "/stream",
+                     [&](const network::HttpRequest&, const std::shared_ptr<network::HttpExchange>& e) {
+                       threads.spawn([e, &streaming_started] {
+                         e->begin(200, "text/plain");
+                         bool first = true;
+                         while (e->write(std::string(1000, 'y')))
+                           if (std::exchange(first, false)) streaming_started.set_value();
+                       });
+                     });
   server.route_async(
       "POST", "/read",
-      [&](network::HttpRequest, std::shared_ptr<network::HttpExchange> e) {
+      [&](const network::HttpRequest&, const std::shared_ptr<network::HttpExchange>& e) {
         threads.spawn([e, &reading_started, &read_result] {
           std::string p;
           auto got = e->read(p);  // the first piece

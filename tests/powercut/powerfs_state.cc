@@ -47,7 +47,7 @@ void index_tree(const std::string& dir, std::unordered_map<ino_t, std::string>& 
   if (!S_ISDIR(st.st_mode)) return;
   for (const auto& [name, ino] : list_dir(dir)) {
     (void)ino;
-    index_tree(dir + "/" + name, out);
+    index_tree(std::string(dir).append("/").append(name), out);
   }
 }
 
@@ -102,7 +102,7 @@ struct Builder {
   }
 
   void build(ino_t ino, const std::string& src, const std::string& dst) {
-    for (const auto& [name, child] : entries_of(ino, src)) place(child, dst + "/" + name);
+    for (const auto& [name, child] : entries_of(ino, src)) place(child, std::string(dst).append("/").append(name));
   }
 };
 

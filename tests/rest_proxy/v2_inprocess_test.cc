@@ -21,7 +21,7 @@ namespace {
 
 class V2InProcess {
  public:
-  explicit V2InProcess(std::shared_ptr<EmbeddedFormats> formats = nullptr) {
+  explicit V2InProcess(const std::shared_ptr<EmbeddedFormats>& formats = nullptr) {
     RestKafka kafka{harness_.apis(), sender_, "PLAINTEXT"};
     consumers_ = std::make_unique<ConsumerInstances>(kafka, formats, limits_);
     consumers_->start(std::chrono::milliseconds(100));
@@ -31,8 +31,8 @@ class V2InProcess {
   }
   ~V2InProcess() { consumers_.reset(); }  // leaves the groups while Kafka is there
 
-  network::HttpResponse call(const std::string& method, std::vector<std::string> path, const std::string& body = "",
-                             const std::string& type = "application/vnd.kafka.v2+json",
+  network::HttpResponse call(const std::string& method, const std::vector<std::string>& path,
+                             const std::string& body = "", const std::string& type = "application/vnd.kafka.v2+json",
                              std::map<std::string, std::string> query = {}) {
     network::HttpRequest req;
     req.method = method;

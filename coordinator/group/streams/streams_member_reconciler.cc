@@ -176,8 +176,8 @@ class Builder {
            o.warmup_processes(sub, p).contains(m_.process_id);
   }
   void keep_promoted(const TaskSet& mine, TaskSet& assigned, const TaskEpochs& active_pending, bool revoking) const;
-  MemberAssignmentState build(int32_t epoch, TasksWithEpochs revoke, TasksWithEpochs assigned, TasksWithEpochs pending,
-                              bool unreleased) const;
+  MemberAssignmentState build(int32_t epoch, TasksWithEpochs revoke, TasksWithEpochs assigned,
+                              const TasksWithEpochs& pending, bool unreleased) const;
 
   const MemberAssignmentState& m_;
   const ReconcileInput& in_;
@@ -237,7 +237,7 @@ MemberAssignmentState Builder::next(int32_t epoch, const TasksWithEpochs& cur) c
 }
 
 MemberAssignmentState Builder::build(int32_t epoch, TasksWithEpochs revoke, TasksWithEpochs assigned,
-                                     TasksWithEpochs pending, bool unreleased) const {
+                                     const TasksWithEpochs& pending, bool unreleased) const {
   MemberAssignmentState out = m_;
   auto move_epoch = [&](int32_t e) {
     if (e != out.member_epoch) out.previous_member_epoch = out.member_epoch;

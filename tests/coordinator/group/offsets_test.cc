@@ -9,13 +9,13 @@ using namespace skiff::test;
 
 namespace {
 
-OffsetCommitParams commit(const std::string& group, std::vector<std::pair<TopicPartition, int64_t>> offsets,
+OffsetCommitParams commit(const std::string& group, const std::vector<std::pair<TopicPartition, int64_t>>& offsets,
                           int32_t generation = -1, std::string member = "") {
   OffsetCommitParams p;
   p.group_id = group;
   p.generation_id = generation;
   p.member_id = std::move(member);
-  for (auto& [tp, off] : offsets) {
+  for (const auto& [tp, off] : offsets) {
     OffsetAndMetadata o;
     o.offset = off;
     o.leader_epoch = 3;
@@ -26,7 +26,7 @@ OffsetCommitParams commit(const std::string& group, std::vector<std::pair<TopicP
   return p;
 }
 
-std::optional<OffsetAndMetadata> fetched(GroupCoordinator& c, const std::string& group, TopicPartition tp) {
+std::optional<OffsetAndMetadata> fetched(GroupCoordinator& c, const std::string& group, const TopicPartition& tp) {
   auto r = c.fetch_offsets(group, std::vector<TopicPartition>{tp});
   REQUIRE(r.offsets.size() == 1);
   return r.offsets[0].committed;

@@ -17,7 +17,7 @@ namespace {
 const TopicPartition kTp{"topic", 0};
 
 TxnOffsetCommitParams txn_commit(const std::string& group, int64_t pid, int16_t epoch, int64_t offset,
-                                 TopicPartition tp = kTp) {
+                                 const TopicPartition& tp = kTp) {
   TxnOffsetCommitParams p;
   p.group_id = group;
   p.producer_id = pid;
@@ -36,7 +36,7 @@ ErrorCode marker(GroupCoordinator& c, const std::string& group, int64_t pid, int
   return *got;
 }
 
-int64_t committed(GroupCoordinator& c, const std::string& group, TopicPartition tp = kTp, bool stable = false) {
+int64_t committed(GroupCoordinator& c, const std::string& group, const TopicPartition& tp = kTp, bool stable = false) {
   auto r = c.fetch_offsets(group, std::vector<TopicPartition>{tp}, stable);
   REQUIRE(r.offsets.size() == 1);
   if (r.offsets[0].error != ErrorCode::kNone) return -100 - static_cast<int>(r.offsets[0].error);

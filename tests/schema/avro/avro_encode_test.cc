@@ -133,7 +133,7 @@ TEST_CASE("avro encode: hostile values stay within the limits", "[avro]") {
   auto parsed = parse(R"({"type":"record","name":"L","fields":[{"name":"n","type":["null","L"]}]})");
   REQUIRE(parsed);
   std::string deep = "null";
-  for (int i = 0; i < 120; ++i) deep = R"({"n":{"L":)" + deep + "}}";
+  for (int i = 0; i < 120; ++i) deep = std::string(R"({"n":{"L":)").append(deep).append("}}");
   auto json = parse_json(deep, 1000);
   REQUIRE(json);
   auto r = (*parsed)->encode(*json);

@@ -122,7 +122,7 @@ TEST_CASE("protobuf encode: errors say what and where", "[protobuf]") {
   CHECK(pb_encode(*lists, R"({"m":[]})") == "error invalid p.L: (m): expected an object for map field m");
   const std::string bad_b64 = pb_encode(*schema, R"({"b":"%%%"})");
   CHECK(bad_b64.rfind("error invalid p.M: ", 0) == 0);
-  CHECK(bad_b64.find("b") != std::string::npos);
+  CHECK(bad_b64.find('b') != std::string::npos);
   CHECK(pb_encode(*schema, R"({"i":1})", "p.Nope") == "error the schema has no message p.Nope");
   CHECK(pb_encode(*schema, R"([1])") == "error expected a JSON object for message p.M");
   auto empty = parse_ok(R"(syntax = "proto3"; package p; enum E { Z = 0; })");
@@ -163,7 +163,7 @@ TEST_CASE("protobuf encode: map entries count in a schema registered serialized"
 TEST_CASE("protobuf encode: hostile values are refused", "[protobuf]") {
   auto schema = parse_ok(R"(syntax = "proto3"; package p; message M { M c = 1; repeated int32 n = 2; })");
   std::string deep = "{}";
-  for (int i = 0; i < 150; ++i) deep = R"({"c":)" + deep + "}";
+  for (int i = 0; i < 150; ++i) deep = std::string(R"({"c":)").append(deep).append("}");
   auto json = parse_json(deep, 1000);
   REQUIRE(json);
   CHECK_FALSE(schema->encode(*json));

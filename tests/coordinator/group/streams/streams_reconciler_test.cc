@@ -15,7 +15,7 @@ using namespace group::streams;
 
 const char* const kSub = "s";
 
-TaskEpochs at(int32_t epoch, std::set<int32_t> parts) {
+TaskEpochs at(int32_t epoch, const std::set<int32_t>& parts) {
   TaskEpochs out;
   for (int32_t p : parts) out[kSub][p] = epoch;
   return out;
