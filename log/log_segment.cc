@@ -229,13 +229,15 @@ namespace {
 
 // How many entries of an index left by a crash are real: they come first
 // (positions > 0: a segment's first batch is never indexed), the zeros of
-// the preallocated file after them.
+// the preallocated file after them. The search reads with pread (peek): the
+// zeros may be holes of a sparse file, and a mapped read of a hole faults a
+// page in, which on a full tmpfs is SIGBUS; the real entries' pages exist.
 size_t real_entries(const OffsetIndex& idx) {
   size_t lo = 0;
   size_t hi = idx.entries();
   while (lo < hi) {
     size_t mid = lo + (hi - lo) / 2;
-    if (idx.entry(mid).position > 0)
+    if (idx.peek(mid).position > 0)
       lo = mid + 1;
     else
       hi = mid;
@@ -255,12 +257,28 @@ size_t increasing_prefix(const OffsetIndex& idx, size_t n, uint64_t file_size) {
   return n;
 }
 
+// The same for a time index: real entries are not all zero.
+size_t real_time_entries(const TimeIndex& idx) {
+  size_t lo = 0;
+  size_t hi = idx.entries();
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    const auto e = idx.peek(mid);
+    if (e.timestamp != 0 || e.offset.value != 0)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
 // Time-index entries that go with an offset index cut after `last`: the
 // strictly increasing prefix whose offsets are at most `last`.
 size_t time_entries_upto(const TimeIndex& idx, Offset last) {
   size_t n = 0;
   TimestampOffset prev{-1, Offset(-1)};
-  for (; n < idx.entries(); ++n) {
+  const size_t real = real_time_entries(idx);
+  for (; n < real; ++n) {
     auto e = idx.entry(n);
     if (e.timestamp <= prev.timestamp || e.offset.value < prev.offset.value || e.offset.value > last.value) break;
     prev = e;
