@@ -8,6 +8,19 @@
 #include "log/control_batch.h"
 
 namespace skiff::client {
+
+protocol::MetadataRequest metadata_request(const std::vector<std::string>* only) {
+  protocol::MetadataRequest req;
+  req.allow_auto_topic_creation = false;
+  if (only) {
+    std::vector<protocol::MetadataRequest::MetadataRequestTopic> topics;
+    for (const auto& name : *only) topics.emplace_back().name = name;
+    req.topics = std::move(topics);
+  } else {
+    req.topics = std::nullopt;  // every topic
+  }
+  return req;
+}
 namespace {
 
 constexpr size_t kMaxDecompressed = 64u << 20;

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "protocol/generated/fetch_response.h"
+#include "protocol/generated/metadata_request.h"
 
 namespace skiff::storage {
 class RecordBatchView;
@@ -26,6 +27,10 @@ struct RecordView;
 }  // namespace skiff::storage
 
 namespace skiff::client {
+
+// A Metadata request (no auto-creation) for the topics named, or for every
+// topic when `only` is null.
+protocol::MetadataRequest metadata_request(const std::vector<std::string>* only);
 
 struct Record {
   int32_t partition = 0;

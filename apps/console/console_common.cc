@@ -1,6 +1,7 @@
 // What the endpoint files share: argument reading and the two lookups every
 // view needs (the topics and their partitions' offsets).
 #include "apps/console/console_endpoints.h"
+#include "client/records.h"
 #include "protocol/generated/list_offsets_request.h"
 #include "protocol/generated/list_offsets_response.h"
 #include "protocol/generated/metadata_request.h"
@@ -60,15 +61,7 @@ int64_t ConsoleCall::body_int(const std::string& name, int64_t fallback) const {
 }
 
 std::map<std::string, int32_t> topic_partitions(client::InProcessClient& kafka, const std::vector<std::string>* only) {
-  protocol::MetadataRequest req;
-  req.allow_auto_topic_creation = false;
-  if (only) {
-    std::vector<protocol::MetadataRequest::MetadataRequestTopic> topics;
-    for (const auto& name : *only) topics.emplace_back().name = name;
-    req.topics = std::move(topics);
-  } else {
-    req.topics = std::nullopt;  // every topic
-  }
+  const auto req = client::metadata_request(only);
   auto resp = kafka.call<protocol::MetadataResponse>(req, 12);
   std::map<std::string, int32_t> out;
   for (const auto& t : resp.topics) {

@@ -1,6 +1,7 @@
 // The topic endpoints: list, describe, create, delete, configs
 // (docs/console-api.md).
 #include "apps/console/console_endpoints.h"
+#include "client/records.h"
 #include "common/metrics.h"
 #include "protocol/generated/create_topics_request.h"
 #include "protocol/generated/create_topics_response.h"
@@ -63,9 +64,7 @@ std::map<std::string, std::vector<int32_t>> all_partitions(const std::map<std::s
 }  // namespace
 
 std::string list_topics(ConsoleCall& call) {
-  protocol::MetadataRequest req;
-  req.allow_auto_topic_creation = false;
-  req.topics = std::nullopt;
+  const auto req = client::metadata_request(nullptr);
   auto meta = call.kafka.call<protocol::MetadataResponse>(req, 12);
   std::map<std::string, int32_t> counts;
   for (const auto& t : meta.topics)
@@ -103,10 +102,8 @@ std::string list_topics(ConsoleCall& call) {
 
 std::string describe_topic(ConsoleCall& call) {
   const std::string name = call.required_query("name");
-  protocol::MetadataRequest req;
-  req.allow_auto_topic_creation = false;
-  req.topics = std::vector<protocol::MetadataRequest::MetadataRequestTopic>(1);
-  (*req.topics)[0].name = name;
+  const std::vector<std::string> named{name};
+  const auto req = client::metadata_request(&named);
   auto meta = call.kafka.call<protocol::MetadataResponse>(req, 12);
   if (meta.topics.empty()) not_found("no topic " + name);
   const auto& topic = meta.topics.front();

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "apps/rest_proxy/rest_errors.h"
+#include "client/records.h"
 #include "protocol/error_codes.h"
 #include "protocol/error_names.h"
 #include "protocol/generated/describe_configs_request.h"
@@ -65,15 +66,7 @@ void throw_v2(int16_t code, const std::optional<std::string>& message) {
 }
 
 ClusterMeta metadata(client::InProcessClient& kafka, const std::vector<std::string>* only) {
-  protocol::MetadataRequest req;
-  req.allow_auto_topic_creation = false;
-  if (only) {
-    std::vector<protocol::MetadataRequest::MetadataRequestTopic> topics;
-    for (const auto& name : *only) topics.emplace_back().name = name;
-    req.topics = std::move(topics);
-  } else {
-    req.topics = std::nullopt;
-  }
+  const auto req = client::metadata_request(only);
   auto resp = kafka.call<protocol::MetadataResponse>(req, 12);
   ClusterMeta out;
   for (const auto& b : resp.brokers) out.brokers.push_back(b.node_id);

@@ -344,10 +344,8 @@ std::optional<network::HttpResponse> RecordStream::run() {
 }
 
 int32_t partition_count(V3Call& c) {
-  protocol::MetadataRequest req;
-  req.allow_auto_topic_creation = false;
-  req.topics = std::vector<protocol::MetadataRequest::MetadataRequestTopic>(1);
-  (*req.topics)[0].name = c.params[1];
+  const std::vector<std::string> named{c.params[1]};
+  const auto req = client::metadata_request(&named);
   for (const auto& t : c.kafka.call<protocol::MetadataResponse>(req, 12).topics) {
     if (t.error_code == 3) break;
     throw_kafka_error(t.error_code);

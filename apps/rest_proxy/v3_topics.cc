@@ -9,6 +9,7 @@
 #include "apps/rest_proxy/v3_api.h"
 #include "apps/rest_proxy/v3_configs.h"
 #include "apps/rest_proxy/v3_json.h"
+#include "client/records.h"
 #include "protocol/generated/create_topics_request.h"
 #include "protocol/generated/create_topics_response.h"
 #include "protocol/generated/delete_topics_request.h"
@@ -26,14 +27,8 @@ network::HttpResponse no_content() { return json_response("", 204); }
 
 // Every topic (nullopt) or the one named; an unknown one is 404 (40403).
 std::vector<Topic> topics_metadata(client::InProcessClient& kafka, const std::optional<std::string>& name) {
-  protocol::MetadataRequest req;
-  req.allow_auto_topic_creation = false;
-  if (name) {
-    req.topics = std::vector<protocol::MetadataRequest::MetadataRequestTopic>(1);
-    (*req.topics)[0].name = *name;
-  } else {
-    req.topics = std::nullopt;
-  }
+  const std::vector<std::string> named = name ? std::vector<std::string>{*name} : std::vector<std::string>{};
+  const auto req = client::metadata_request(name ? &named : nullptr);
   auto resp = kafka.call<protocol::MetadataResponse>(req, 12);
   std::vector<Topic> out;
   for (auto& t : resp.topics) {
