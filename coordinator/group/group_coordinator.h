@@ -49,6 +49,7 @@
 #include "coordinator/group/offsets_topic.h"
 #include "coordinator/group/share_group_types.h"
 #include "coordinator/group/share_state_port.h"
+#include "coordinator/group/streams_group_types.h"
 #include "coordinator/runtime/timer_queue.h"
 #include "coordinator/txn/txn_gates.h"
 
@@ -107,6 +108,18 @@ struct GroupConfig {
   int32_t share_partition_max_record_locks = 2000;
   int32_t share_min_partition_max_record_locks = 100;
   int32_t share_max_partition_max_record_locks = 4000;
+  // KIP-1071's streams groups (Kafka's group.streams.* defaults); the
+  // min/max bound what a group's streams.* config may set.
+  int32_t streams_session_timeout_ms = 45000;
+  int32_t streams_min_session_timeout_ms = 45000;
+  int32_t streams_max_session_timeout_ms = 60000;
+  int32_t streams_heartbeat_interval_ms = 5000;
+  int32_t streams_min_heartbeat_interval_ms = 5000;
+  int32_t streams_max_heartbeat_interval_ms = 15000;
+  int32_t streams_max_size = INT32_MAX;
+  int32_t streams_num_standby_replicas = 0;
+  int32_t streams_max_standby_replicas = 2;
+  int32_t streams_initial_rebalance_delay_ms = 3000;
 };
 
 // What group.consumer.migration.policy allows.
@@ -201,6 +214,23 @@ class GroupCoordinator : public txn::TxnOffsetMarkerSink {
   // KIP-1191: the group's DLQ topic (empty: none) and whether records are copied there.
   std::string share_dlq_topic(const std::string& group_id) const;
   bool share_dlq_copy_record(const std::string& group_id) const;
+
+  // ---- streams groups, KIP-1071 (streams_heartbeat.cc, streams_admin.cc) ----
+  // The handler has checked the topology's topic names and the ACLs.
+  StreamsHeartbeatResult streams_heartbeat(const StreamsHeartbeatParams& params);
+  // GROUP_ID_NOT_FOUND (with Kafka's message) when there is no streams group
+  // of that id; `version` 1+ carries the topology description.
+  StreamsGroupDescribed describe_streams_group(const std::string& group_id, int16_t version);
+  // API 93: keeps the application's topology description (KIP-1331) for
+  // StreamsGroupDescribe and the console.
+  StreamsTopologyUpdateResult update_streams_topology_description(
+      const protocol::StreamsGroupTopologyDescriptionUpdateRequest& request);
+  // The group's streams configs in effect (its override, else the broker's
+  // group.streams.* value, within the broker's bounds).
+  int32_t streams_session_timeout_ms(const std::string& group_id) const;
+  int32_t streams_heartbeat_interval_ms(const std::string& group_id) const;
+  int32_t streams_num_standby_replicas(const std::string& group_id) const;
+  int32_t streams_initial_rebalance_delay_ms(const std::string& group_id) const;
 
   // ---- admin (group_admin.cc) ----
   GroupDescription describe_group(const std::string& group_id);
