@@ -87,7 +87,7 @@ ConsumerHeartbeatResult GroupCoordinator::consumer_heartbeat_locked(GroupMetadat
   if (g.is(GroupState::kDead)) return failed(ErrorCode::kCoordinatorNotAvailable);
   const bool joining = p.member_epoch == 0;
   ConsumerGroupImage before;  // empty: a group created or converted now writes all of itself
-  if (g.is_share())
+  if (g.is_share() || g.is_streams())
     return failed(ErrorCode::kGroupIdNotFound, fmt::format("Group {} is not a consumer group.", p.group_id));
   if (!g.is_consumer()) {
     if (joining && g.is(GroupState::kEmpty) && g.members().empty()) {

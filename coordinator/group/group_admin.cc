@@ -31,7 +31,7 @@ GroupDescription GroupCoordinator::describe_group(const std::string& group_id) {
   auto g = find(group_id);
   if (!g) return d;  // Kafka: an unknown group is described as Dead, without error (before v6)
   std::lock_guard lock(g->mu);
-  if (g->is_consumer() || g->is_share()) {  // Kafka 4.4: Dead, and GROUP_ID_NOT_FOUND from v6
+  if (g->is_consumer() || g->is_share() || g->is_streams()) {  // Kafka 4.4: Dead, and GROUP_ID_NOT_FOUND from v6
     d.error_message = "Group " + group_id + " is not a classic group.";
     return d;
   }
@@ -66,9 +66,11 @@ std::vector<GroupOverview> GroupCoordinator::list_groups(const std::vector<std::
     std::string state = g->state_text();
     std::string type = g->type_name();
     if (!matches(states_filter, state) || !matches(types_filter, type)) continue;
-    // Kafka: a consumer group's protocol type is "consumer", a share group's "share".
+    // Kafka: a consumer group's protocol type is "consumer", a share
+    // group's "share", a streams group's "streams".
     out.push_back({g->group_id(),
-                   g->is_share()      ? "share"
+                   g->is_streams()    ? "streams"
+                   : g->is_share()    ? "share"
                    : g->is_consumer() ? "consumer"
                                       : g->protocol_type.value_or(""),
                    state, type});
@@ -91,12 +93,27 @@ std::vector<GroupSnapshot> GroupCoordinator::group_snapshots() {
     GroupSnapshot s{g->group_id(), g->type_name(), g->state_text(), g->size(), {}};
     if (g->is_consumer()) s.members = g->consumer->members.size();  // its classic part has none
     if (g->is_share()) s.members = g->share->members.size();
+    if (g->is_streams()) s.members = g->streams->members.size();
     s.offsets.reserve(g->offsets.size());
     for (const auto& [tp, o] : g->offsets) s.offsets.emplace_back(tp, o.offset);
     out.push_back(std::move(s));
   }
   std::sort(out.begin(), out.end(), [](auto& a, auto& b) { return a.group_id < b.group_id; });
   return out;
+}
+
+void GroupCoordinator::write_modern_tombstones(
+    GroupMetadata& g, FlushPoints& last,
+    std::vector<std::pair<std::string, std::vector<SharePartitionId>>>& share_state) {
+  const auto& id = g.group_id();
+  if (g.is_consumer())
+    if (auto seq = store_->write_consumer(id, consumer_group_tombstones(id))) last.merge(*seq);
+  if (g.is_streams())
+    if (auto seq = store_->write_streams(id, streams_group_tombstones(id, *g.streams))) last.merge(*seq);
+  if (g.is_share()) {
+    if (auto parts = share_state_partitions(*g.share); !parts.empty()) share_state.emplace_back(id, parts);
+    if (auto seq = store_->write_share(id, share_group_tombstones(id, *g.share))) last.merge(*seq);
+  }
 }
 
 std::vector<ErrorCode> GroupCoordinator::delete_groups(const std::vector<std::string>& group_ids) {
@@ -123,12 +140,7 @@ std::vector<ErrorCode> GroupCoordinator::delete_groups(const std::vector<std::st
       out.push_back(ErrorCode::kNonEmptyGroup);
     } else {
       g->transition_to(GroupState::kDead, now_ms());
-      if (g->is_consumer())
-        if (auto seq = store_->write_consumer(id, consumer_group_tombstones(id))) last.merge(*seq);
-      if (g->is_share()) {
-        if (auto parts = share_state_partitions(*g->share); !parts.empty()) share_state.emplace_back(id, parts);
-        if (auto seq = store_->write_share(id, share_group_tombstones(id, *g->share))) last.merge(*seq);
-      }
+      write_modern_tombstones(*g, last, share_state);
       // Kafka: a tombstone for every committed offset and every partition
       // with pending offsets, then the group's, so compaction drops them all.
       std::set<TopicPartition> tps;

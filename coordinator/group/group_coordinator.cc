@@ -55,6 +55,10 @@ void GroupCoordinator::load(std::map<std::string, LoadedGroup>& loaded) {
     }
     if (lg.consumer) load_consumer_group(*g, *lg.consumer);
     if (lg.share && !lg.consumer) load_share_group(*g, *lg.share);
+    if (lg.streams && !lg.consumer && !lg.share) {
+      load_streams_group(*g, *lg.streams);
+      g->protocol_type.reset();
+    }
     g->offsets = std::move(lg.offsets);
     g->pending_offsets = std::move(lg.pending);
     offsets += g->offsets.size();

@@ -219,8 +219,9 @@ class GroupCoordinator : public txn::TxnOffsetMarkerSink {
   // The handler has checked the topology's topic names and the ACLs.
   StreamsHeartbeatResult streams_heartbeat(const StreamsHeartbeatParams& params);
   // GROUP_ID_NOT_FOUND (with Kafka's message) when there is no streams group
-  // of that id; `version` 1+ carries the topology description.
-  StreamsGroupDescribed describe_streams_group(const std::string& group_id, int16_t version);
+  // of that id; `include_description` (v1's IncludeTopologyDescription):
+  // the topology description kept from API 93, and its status.
+  StreamsGroupDescribed describe_streams_group(const std::string& group_id, bool include_description);
   // API 93: keeps the application's topology description (KIP-1331) for
   // StreamsGroupDescribe and the console.
   StreamsTopologyUpdateResult update_streams_topology_description(
@@ -391,10 +392,49 @@ class GroupCoordinator : public txn::TxnOffsetMarkerSink {
   void complete_share_offsets_delete(const std::string& group_id, const std::map<Uuid, std::string>& deleting,
                                      const std::map<Uuid, const ShareStateResult*>& failed);
 
+  // Streams groups (streams_heartbeat.cc, streams_reconcile.cc); the caller holds g.mu.
+  StreamsHeartbeatResult streams_heartbeat_locked(GroupMetadata& g, const StreamsHeartbeatParams& p,
+                                                  std::optional<FlushPoints>& written);
+  StreamsHeartbeatResult streams_join_or_beat(GroupMetadata& g, const StreamsHeartbeatParams& p);
+  // After every check passed: the member, topology and configuration
+  // applied, then the epoch, the target and the member's reconciliation.
+  StreamsHeartbeatResult streams_apply_heartbeat(GroupMetadata& g, const StreamsHeartbeatParams& p,
+                                                 std::optional<streams::Topology> initial,
+                                                 std::map<std::string, consumer::TopicMetadata> topics, int64_t hash,
+                                                 streams::ConfiguredTopology configured);
+  // Bumps the group epoch when `bump`, or the topics' hash, the validated
+  // topology epoch or the assignment configs changed.
+  void streams_bump_epoch(GroupMetadata& g, int64_t hash, bool bump);
+  // The first member of an empty group starts the initial rebalance delay.
+  void maybe_delay_streams_assignment(GroupMetadata& g);
+  void on_streams_initial_delay(const std::weak_ptr<GroupMetadata>& weak);
+  // The sticky assignor at the group epoch; false (logged) when it fails.
+  bool compute_streams_target(GroupMetadata& g);
+  StreamsHeartbeatResult streams_reconcile_and_answer(
+      GroupMetadata& g, const StreamsHeartbeatParams& p, StreamsGroupMember& m, const StreamsGroupMember& old,
+      std::vector<protocol::StreamsGroupHeartbeatResponse::Status> statuses);
+  StreamsHeartbeatResult streams_leave(GroupMetadata& g, const protocol::StreamsGroupHeartbeatRequest& req);
+  // Removes the member and bumps the group epoch (Kafka's streamsGroupFenceMember).
+  void fence_streams_member(GroupMetadata& g, const std::string& member_id, const char* why);
+  std::optional<FlushPoints> persist_streams(GroupMetadata& g, const StreamsGroupImage& before);
+  void load_streams_group(GroupMetadata& g, LoadedStreamsGroup& loaded);
+  void schedule_streams_session(GroupMetadata& g, StreamsGroupMember& m);
+  void on_streams_session_check(const std::weak_ptr<GroupMetadata>& weak, const std::string& member_id, uint64_t round);
+  void schedule_streams_revocation(GroupMetadata& g, StreamsGroupMember& m);
+  void on_streams_revocation_timeout(const std::weak_ptr<GroupMetadata>& weak, const std::string& member_id,
+                                     uint64_t round, int32_t epoch);
+
+  // DeleteGroups: the records that end a consumer, streams or share group
+  // (caller holds g.mu); share groups' partitions to delete from the share coordinator.
+  void write_modern_tombstones(GroupMetadata& g, FlushPoints& last,
+                               std::vector<std::pair<std::string, std::vector<SharePartitionId>>>& share_state);
+
   using OffsetPredicate = std::function<bool(const GroupMetadata&, const TopicPartition&, const OffsetAndMetadata&)>;
   // `with_pending`: also drops pending transactional offsets of the doomed
   // partitions; otherwise a partition with pending offsets is kept.
   int remove_offsets(const OffsetPredicate& doomed, int64_t now, bool durable, bool with_pending);
+  ErrorCode modern_fetch_check(GroupMetadata& g, const std::optional<std::string>& member_id,
+                               int32_t member_epoch) const;
   // OffsetCommit's checks of the group (Kafka's validateOffsetCommit).
   ErrorCode validate_commit(GroupMetadata& g, const OffsetCommitParams& p) const;
   // Flushes each committed partition's log up to its committed offset (at

@@ -41,7 +41,8 @@ void GroupCoordinator::join_group(JoinGroupParams p, JoinCallback cb) {
   // Checked again under the lock: shutdown() sweeps each group under its lock.
   if (shutting_down_) return cb(join_error(ErrorCode::kNotCoordinator, p.member_id));
   if (g->is(GroupState::kDead)) return cb(join_error(ErrorCode::kCoordinatorNotAvailable, p.member_id));
-  if (g->is_share()) return cb(join_error(ErrorCode::kInconsistentGroupProtocol));  // Kafka: member id ""
+  if (g->is_share() || g->is_streams())
+    return cb(join_error(ErrorCode::kInconsistentGroupProtocol));  // Kafka: member id ""
   if (g->is_consumer()) {
     if (!g->consumer->empty()) {  // a classic member of a consumer group (consumer_classic_members.cc)
       std::optional<FlushPoints> written;

@@ -46,8 +46,8 @@ void GroupCoordinator::sync_group(SyncGroupParams p, SyncCallback cb) {
   std::lock_guard lock(g->mu);
   if (shutting_down_) return cb(sync_error(ErrorCode::kNotCoordinator));  // see join_group
   if (g->is(GroupState::kDead)) return cb(sync_error(ErrorCode::kCoordinatorNotAvailable));
-  if (g->is_share()) return cb(sync_error(ErrorCode::kGroupIdNotFound));  // "not a classic group"
-  if (g->is_consumer()) return cb(classic_sync_consumer_group(*g, p));    // online migration
+  if (g->is_share() || g->is_streams()) return cb(sync_error(ErrorCode::kGroupIdNotFound));  // "not a classic group"
+  if (g->is_consumer()) return cb(classic_sync_consumer_group(*g, p));                       // online migration
   if (auto err = validate_member(*g, p.member_id, p.group_instance_id); err != ErrorCode::kNone)
     return cb(sync_error(err));
   if (p.generation_id != g->generation_id) return cb(sync_error(ErrorCode::kIllegalGeneration));
@@ -95,8 +95,8 @@ ErrorCode GroupCoordinator::heartbeat(const HeartbeatParams& p) {
   if (!g) return ErrorCode::kUnknownMemberId;
   std::lock_guard lock(g->mu);
   if (g->is(GroupState::kDead)) return ErrorCode::kCoordinatorNotAvailable;
-  if (g->is_share()) return ErrorCode::kGroupIdNotFound;                 // "not a classic group"
-  if (g->is_consumer()) return classic_heartbeat_consumer_group(*g, p);  // online migration
+  if (g->is_share() || g->is_streams()) return ErrorCode::kGroupIdNotFound;  // "not a classic group"
+  if (g->is_consumer()) return classic_heartbeat_consumer_group(*g, p);      // online migration
   if (auto err = validate_member(*g, p.member_id, p.group_instance_id); err != ErrorCode::kNone) return err;
   if (p.generation_id != g->generation_id) return ErrorCode::kIllegalGeneration;
   switch (g->state()) {
@@ -126,7 +126,7 @@ LeaveGroupResult GroupCoordinator::leave_group(const std::string& group_id,
   std::unique_lock lock(g->mu);
   if (g->is(GroupState::kDead)) return leave_failed(ErrorCode::kCoordinatorNotAvailable, members.size());
   // Kafka: "Group g is not a classic group."
-  if (g->is_share()) return leave_failed(ErrorCode::kGroupIdNotFound, members.size());
+  if (g->is_share() || g->is_streams()) return leave_failed(ErrorCode::kGroupIdNotFound, members.size());
   if (g->is_consumer()) {  // classic members of a consumer group (online migration)
     std::optional<FlushPoints> written;
     LeaveGroupResult r = classic_leave_consumer_group(*g, members, written);

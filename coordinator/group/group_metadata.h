@@ -34,6 +34,7 @@
 #include "coordinator/group/group_types.h"
 #include "coordinator/group/member_metadata.h"
 #include "coordinator/group/share_group.h"
+#include "coordinator/group/streams_group.h"
 
 namespace skiff::group {
 
@@ -119,21 +120,27 @@ class GroupMetadata : public std::enable_shared_from_this<GroupMetadata> {
   // ---- a share group (KIP-932, share_group.h); null: not one ----
   std::unique_ptr<ShareGroup> share;
   bool is_share() const { return share != nullptr; }
+  // ---- a streams group (KIP-1071, streams_group.h); null: not one ----
+  std::unique_ptr<StreamsGroup> streams;
+  bool is_streams() const { return streams != nullptr; }
 
   // No member of any protocol (and not Dead): what retention, DeleteGroups
   // and member-less commits ask.
   bool is_empty_group() const {
-    return state_ == GroupState::kEmpty && (!consumer || consumer->empty()) && (!share || share->empty());
+    return state_ == GroupState::kEmpty && (!consumer || consumer->empty()) && (!share || share->empty()) &&
+           (!streams || streams->empty());
   }
   // A classic group that is only a placeholder (no member, protocol or
   // offset; made by a request that failed): another type may take its id.
   bool is_blank() const {
-    return !consumer && !share && state_ == GroupState::kEmpty && members_.empty() && !protocol_type &&
+    return !consumer && !share && !streams && state_ == GroupState::kEmpty && members_.empty() && !protocol_type &&
            offsets.empty() && pending_offsets.empty();
   }
   // ListGroups' GroupType and state, whatever the type.
-  const char* type_name() const { return share ? "share" : consumer ? "consumer" : "classic"; }
-  std::string state_text() const { return share ? share->state() : consumer ? consumer->state() : state_name(state_); }
+  const char* type_name() const { return streams ? "streams" : share ? "share" : consumer ? "consumer" : "classic"; }
+  std::string state_text() const {
+    return streams ? streams->state() : share ? share->state() : consumer ? consumer->state() : state_name(state_);
+  }
 
   // ---- committed offsets ----
   std::map<TopicPartition, OffsetAndMetadata> offsets;

@@ -17,6 +17,7 @@ namespace {
 
 // Whether a member of this group consumes `topic` (unknown metadata: assume so).
 bool subscribed_to(const GroupMetadata& g, const std::string& topic) {
+  if (g.streams) return g.streams->topology && streams::required_topics(*g.streams->topology).contains(topic);
   if (g.consumer) {
     for (const auto& [id, m] : g.consumer->members)
       if (std::binary_search(m.subscribed_names.begin(), m.subscribed_names.end(), topic)) return true;
@@ -78,7 +79,12 @@ std::vector<ErrorCode> GroupCoordinator::flush_committed_data(
 ErrorCode GroupCoordinator::validate_commit(GroupMetadata& g, const OffsetCommitParams& p) const {
   if (g.is(GroupState::kDead)) return ErrorCode::kCoordinatorNotAvailable;
   if (g.share) return ErrorCode::kGroupIdNotFound;  // Kafka: "Group g is not a consumer group."
-  if (g.consumer) {                                 // generation_id is the member epoch
+  if (g.streams) {                                  // generation_id is the member epoch
+    std::vector<TopicPartition> tps;
+    for (const auto& [tp, o] : p.offsets) tps.push_back(tp);
+    return g.streams->check_commit(p.member_id, p.generation_id, false, p.api_version, tps);
+  }
+  if (g.consumer) {  // generation_id is the member epoch
     // A classic member of a consumer group (online migration): its generation
     // must be its member epoch, ILLEGAL_GENERATION otherwise, whatever the
     // request version (Kafka's validateMemberEpoch for classic members).
@@ -96,6 +102,21 @@ ErrorCode GroupCoordinator::validate_commit(GroupMetadata& g, const OffsetCommit
     return ErrorCode::kNone;
   }
   if (!g.is_empty_group()) return ErrorCode::kUnknownMemberId;  // only members commit for an active group
+  return ErrorCode::kNone;
+}
+
+// Kafka's validateOffsetFetch of share, streams and consumer groups: the
+// whole fetch's error (caller holds g.mu).
+ErrorCode GroupCoordinator::modern_fetch_check(GroupMetadata& g, const std::optional<std::string>& member_id,
+                                               int32_t member_epoch) const {
+  if (g.share) return ErrorCode::kGroupIdNotFound;
+  if (g.streams) return g.streams->check_fetch(member_id, member_epoch);
+  if (g.consumer) {
+    auto c = consumer::check_fetch(*g.consumer, g.group_id(), member_id, member_epoch);
+    if (c.error != ErrorCode::kNone)
+      coordinator::log().debug("group {}: offset fetch refused: {}", escaped(g.group_id()), c.message);
+    return c.error;
+  }
   return ErrorCode::kNone;
 }
 
@@ -157,17 +178,9 @@ OffsetFetchResult GroupCoordinator::fetch_offsets(const std::string& group_id,
   auto g = find(group_id);
   std::unique_lock<std::mutex> lock;
   if (g) lock = std::unique_lock(g->mu);
-  if (g && g->share) {  // Kafka's ShareGroup.validateOffsetFetch
-    r.error = ErrorCode::kGroupIdNotFound;
-    return r;
-  }
-  if (g && g->consumer) {  // Kafka's ConsumerGroup.validateOffsetFetch: the whole group's error
-    auto c = consumer::check_fetch(*g->consumer, group_id, member_id, member_epoch);
-    if (c.error != ErrorCode::kNone) {
-      coordinator::log().debug("group {}: offset fetch refused: {}", escaped(group_id), c.message);
-      r.error = c.error;
-      return r;
-    }
+  if (g) {
+    r.error = modern_fetch_check(*g, member_id, member_epoch);
+    if (r.error != ErrorCode::kNone) return r;
   }
   // Kafka: while a transaction holds pending offsets of a partition, a
   // require_stable fetch gets UNSTABLE_OFFSET_COMMIT (and offset -1) for it.
@@ -214,7 +227,7 @@ OffsetDeleteResult GroupCoordinator::delete_offsets(const std::string& group_id,
       return r;
     }
     const bool empty = g->is_empty_group();
-    if (!empty && !g->is_consumer() && g->protocol_type != protocol::kConsumerProtocolType) {
+    if (!empty && !g->is_consumer() && !g->is_streams() && g->protocol_type != protocol::kConsumerProtocolType) {
       r.error = ErrorCode::kNonEmptyGroup;
       return r;
     }
@@ -309,6 +322,8 @@ int GroupCoordinator::remove_offsets(const OffsetPredicate& doomed_offset, int64
         g->pending_members.empty()) {
       g->transition_to(GroupState::kDead, now);
       if (g->is_consumer()) written(store_->write_consumer(g->group_id(), consumer_group_tombstones(g->group_id())));
+      if (g->is_streams())
+        written(store_->write_streams(g->group_id(), streams_group_tombstones(g->group_id(), *g->streams)));
       written(store_->delete_group(g->group_id(), {}));
       forget(*g);
       coordinator::log().info("group {}: removed (empty, no committed offsets)", escaped(g->group_id()));

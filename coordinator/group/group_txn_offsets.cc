@@ -22,7 +22,13 @@ int32_t GroupCoordinator::offsets_partition_for(const std::string& group_id) con
 ErrorCode GroupCoordinator::validate_txn_commit(GroupMetadata& g, const TxnOffsetCommitParams& p) const {
   if (g.is(GroupState::kDead)) return ErrorCode::kCoordinatorNotAvailable;
   if (g.share) return ErrorCode::kGroupIdNotFound;  // Kafka: "Group g is not a consumer group."
-  if (g.consumer) {                                 // Kafka: STALE_MEMBER_EPOCH is ILLEGAL_GENERATION before v6
+  if (g.streams) {
+    std::vector<TopicPartition> tps;
+    for (const auto& [tp, o] : p.offsets) tps.push_back(tp);
+    auto err = g.streams->check_commit(p.member_id, p.generation_id, true, p.api_version, tps);
+    return err == ErrorCode::kStaleMemberEpoch && p.api_version < 6 ? ErrorCode::kIllegalGeneration : err;
+  }
+  if (g.consumer) {  // Kafka: STALE_MEMBER_EPOCH is ILLEGAL_GENERATION before v6
     consumer::CommitIdentity who{p.member_id, p.group_instance_id, p.generation_id, true, p.api_version};
     auto err = consumer::check_commit_offsets(*g.consumer, g.group_id(), who, p.offsets, p.topic_ids);
     return err == ErrorCode::kStaleMemberEpoch && p.api_version < 6 ? ErrorCode::kIllegalGeneration : err;

@@ -112,6 +112,10 @@ OffsetsLogRecord decode_offsets_log_record(std::span<const uint8_t> key,
     rec.kind = OffsetsLogRecord::Kind::kShare;
     rec.share = decode_share_record(rec.key_type, kr, value);
     rec.group = rec.share->group_id;
+  } else if (is_streams_record_type(rec.key_type)) {
+    rec.kind = OffsetsLogRecord::Kind::kStreams;
+    rec.streams = decode_streams_record(rec.key_type, kr, value);
+    rec.group = rec.streams->group_id;
   } else if (rec.key_type == kGroupMetadataKeyType) {
     GroupMetadataKey k;
     k.decode(kr, 0);

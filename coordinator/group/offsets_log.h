@@ -12,6 +12,8 @@
 //             3-8 the consumer protocol's ConsumerGroup* records
 //               (consumer_group_log.h)
 //             10-15 the share groups' ShareGroup* records (share_group_log.h)
+//             17, 19-23 the streams groups' StreamsGroup* records
+//               (streams_group_log.h)
 //   value = int16 version + the value struct at that version:
 //             OffsetCommitValue v4 (offset, leaderEpoch, metadata,
 //               commitTimestamp, tagged topicId: the committed topic's id
@@ -35,6 +37,7 @@
 #include "coordinator/group/consumer_group_log.h"
 #include "coordinator/group/group_types.h"
 #include "coordinator/group/share_group_log.h"
+#include "coordinator/group/streams_group_log.h"
 #include "protocol/types.h"
 
 namespace skiff::group {
@@ -71,12 +74,14 @@ std::vector<uint8_t> encode_group_key(const std::string& group);
 std::vector<uint8_t> encode_group_value(const GroupRecord& g);
 
 // One decoded record. kConsumer: a ConsumerGroup* record (KIP-848). kShare:
-// a ShareGroup* record (KIP-932, share_group_log.h). kOther: a record type
-// of the streams group protocol, which Skiff does not write (skipped on load).
+// a ShareGroup* record (KIP-932, share_group_log.h). kStreams: a
+// StreamsGroup* record (KIP-1071, streams_group_log.h). kOther: a record
+// type Skiff does not know (skipped on load).
 struct OffsetsLogRecord {
-  enum class Kind { kOffset, kGroup, kConsumer, kShare, kOther } kind = Kind::kOther;
+  enum class Kind { kOffset, kGroup, kConsumer, kShare, kStreams, kOther } kind = Kind::kOther;
   std::optional<ConsumerGroupRecord> consumer;  // kConsumer
   std::optional<ShareGroupRecord> share;        // kShare
+  std::optional<StreamsGroupRecord> streams;    // kStreams
   std::string group;
   TopicPartition tp;                        // kOffset
   std::optional<OffsetAndMetadata> offset;  // kOffset; nullopt: tombstone

@@ -24,6 +24,8 @@ void OffsetsReplay::apply(const OffsetsLogRecord& r) {
     apply_consumer(*r.consumer);
   } else if (r.kind == Kind::kShare) {
     apply_share(*r.share);
+  } else if (r.kind == Kind::kStreams) {
+    apply_streams(*r.streams);
   } else if (r.kind == Kind::kGroup) {
     if (r.group_value)
       groups_[r.group].group = *r.group_value;
@@ -168,6 +170,51 @@ void OffsetsReplay::apply_marker(int64_t producer_id, bool commit) {
     g->pending.erase(mine);
   }
   open_.erase(open);
+}
+
+void OffsetsReplay::apply_streams(const StreamsGroupRecord& r) {
+  if (r.type == kStreamsGroupMetadataType && r.tombstone) {
+    if (auto* g = existing(r.group_id)) g->streams.reset();
+    return;
+  }
+  auto& sg = groups_[r.group_id].streams;
+  if (!sg) sg.emplace();
+  switch (r.type) {
+    case kStreamsGroupMetadataType:
+      sg->metadata = r;
+      break;
+    case kStreamsTopologyType:
+      if (r.tombstone)
+        sg->topology.reset();
+      else
+        sg->topology = r.topology;
+      break;
+    case kStreamsTargetMetadataType:
+      if (!r.tombstone) sg->assignment_epoch = r.epoch;
+      break;
+    case kStreamsTargetMemberType:
+      if (r.tombstone)
+        sg->targets.erase(r.member_id);
+      else
+        sg->targets[r.member_id] = r.target;
+      break;
+    case kStreamsMemberMetadataType:
+      if (r.tombstone) {
+        sg->members.erase(r.member_id);
+      } else {
+        auto& m = sg->members[r.member_id];
+        auto assignment = m.assignment;  // from its type-22 record, kept
+        m = r.member;
+        m.member_id = r.member_id;
+        m.assignment = assignment;
+      }
+      break;
+    case kStreamsCurrentAssignmentType:
+      if (!r.tombstone) sg->members[r.member_id].assignment = r.member.assignment;
+      break;
+    default:
+      break;
+  }
 }
 
 }  // namespace skiff::group

@@ -22,7 +22,10 @@
 //     ConsumerGroupMetadata tombstone removes the consumer group (its
 //     offsets stay: they have their own tombstones);
 //   - the ShareGroup* records (KIP-932) build a LoadedShareGroup the same
-//     way; the ShareGroupMetadata tombstone removes the share group.
+//     way; the ShareGroupMetadata tombstone removes the share group;
+//   - the StreamsGroup* records (KIP-1071) build a LoadedStreamsGroup (the
+//     topology, members, targets and current assignments); the
+//     StreamsGroupMetadata tombstone removes the streams group.
 //
 // Threads: one thread (the coordinator's construction).
 #pragma once
@@ -57,10 +60,20 @@ struct LoadedShareGroup {
   std::optional<ShareStatePartitions> state_partitions;
 };
 
+// A streams group as its StreamsGroup* records left it (KIP-1071).
+struct LoadedStreamsGroup {
+  StreamsGroupRecord metadata;  // type 17's fields (epoch, hash, validated epoch, configs)
+  int32_t assignment_epoch = 0;
+  std::optional<streams::Topology> topology;
+  std::map<std::string, StreamsGroupMember> members;
+  std::map<std::string, streams::TasksTuple> targets;
+};
+
 struct LoadedGroup {
   std::optional<GroupRecord> group;
   std::optional<LoadedConsumerGroup> consumer;  // wins over `group` when both are there
   std::optional<LoadedShareGroup> share;        // a share group (never with `consumer`)
+  std::optional<LoadedStreamsGroup> streams;    // a streams group
   std::map<TopicPartition, OffsetAndMetadata> offsets;
   std::map<int64_t, std::map<TopicPartition, PendingOffset>> pending;  // by producer id
 };
@@ -83,6 +96,7 @@ class OffsetsReplay {
   LoadedGroup* existing(const std::string& group);
   void apply_consumer(const ConsumerGroupRecord& r);
   void apply_share(const ShareGroupRecord& r);
+  void apply_streams(const StreamsGroupRecord& r);
   std::map<std::string, LoadedGroup>& groups_;
   std::map<int64_t, std::set<std::string>> open_;  // producer id -> groups with its pending offsets
   int64_t order_ = 0;

@@ -101,6 +101,15 @@ std::optional<FlushPoints> OffsetsTopic::write_share(const std::string& group,
   return topic_.append(partition_for(group), b.build());
 }
 
+std::optional<FlushPoints> OffsetsTopic::write_streams(const std::string& group,
+                                                       const std::vector<StreamsGroupRecord>& records) {
+  if (records.empty()) return FlushPoints{};
+  const int64_t now = wall_clock_ms();
+  storage::BatchBuilder b;
+  for (const auto& r : records) add(b, encode_streams_key(r), encode_streams_value(r), now);
+  return topic_.append(partition_for(group), b.build());
+}
+
 std::optional<FlushPoints> OffsetsTopic::delete_group(const std::string& group,
                                                       const std::vector<TopicPartition>& tps) {
   const int64_t now = wall_clock_ms();

@@ -70,6 +70,8 @@ class OffsetsTopic {
   std::optional<FlushPoints> write_consumer(const std::string& group, const std::vector<ConsumerGroupRecord>& records);
   // ShareGroup* records of one group (KIP-932), in order, in one batch.
   std::optional<FlushPoints> write_share(const std::string& group, const std::vector<ShareGroupRecord>& records);
+  // StreamsGroup* records of one group (KIP-1071), in order, in one batch.
+  std::optional<FlushPoints> write_streams(const std::string& group, const std::vector<StreamsGroupRecord>& records);
   // The group's tombstone, after tombstones for `tps` (its remaining offsets), in one batch.
   std::optional<FlushPoints> delete_group(const std::string& group, const std::vector<TopicPartition>& tps);
   // Pending transactional offsets of (producer_id, producer_epoch); `error`
