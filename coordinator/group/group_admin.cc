@@ -158,14 +158,16 @@ std::vector<ErrorCode> GroupCoordinator::delete_groups(const std::vector<std::st
   }
   store_->flush(last);
   if (auto* port = share_state_.load())
-    for (auto& [id, parts] : share_state)
-      port->remove(id, std::move(parts), [id](std::vector<ShareStateResult> results) {
+    for (auto& entry : share_state) {
+      const std::string id = entry.first;
+      port->remove(id, std::move(entry.second), [id](const std::vector<ShareStateResult>& results) {
         for (const auto& r : results)
           if (r.error != ErrorCode::kNone) {
             coordinator::log().warn("group {}: share-partition state not deleted: {}", escaped(id), escaped(r.message));
             break;
           }
       });
+    }
   return out;
 }
 

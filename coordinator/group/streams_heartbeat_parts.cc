@@ -76,8 +76,9 @@ StreamsTaskOffsets offsets_of(const std::vector<Req::TaskOffset>& v) {
 std::vector<Resp::TopicPartition> task_partitions(const StreamsGroup& sg, const streams::TaskSet& tasks) {
   std::map<std::string, std::set<int32_t>> by_topic;
   const auto& subs = *sg.configured->subtopologies;
-  for (const auto& [sub, parts] : tasks) {
-    auto it = subs.find(sub);
+  for (const auto& task : tasks) {
+    const auto& parts = task.second;
+    auto it = subs.find(task.first);
     if (it == subs.end()) continue;
     auto add = [&](const std::string& topic, int32_t count) {
       for (int32_t p : parts)
