@@ -65,6 +65,25 @@ def output(broker, topic: str, isolation: str) -> dict[str, list[int]]:
     return dict(seen)
 
 
+def no_fatal(app: JavaProcess) -> None:
+    """Fails at once when the broker refused the protocol (a broker without
+    streams groups: UnsupportedVersionException on every replaced thread)."""
+    for e in events(app.text(), "error"):
+        if "UnsupportedVersionException" in e["error"]:
+            raise AssertionError(f"the broker refused: {e['error']}")
+
+
+def wait_first(app: JavaProcess, timeout: float) -> None:
+    """Until the application's first count update."""
+    deadline = time.monotonic() + timeout
+    while '"ev":"first"' not in app.text():
+        no_fatal(app)
+        if time.monotonic() > deadline:
+            raise AssertionError(f"no record processed in {timeout}s\n{app.tail()}")
+        app.wait_for(lambda t: True, 0.2, "the application alive")
+        time.sleep(0.2)
+
+
 def wait_counts(broker, topic, want: collections.Counter, isolation: str, apps, timeout: float):
     """Reads the output until every word's last count is want's; returns it."""
     deadline = time.monotonic() + timeout
@@ -74,6 +93,7 @@ def wait_counts(broker, topic, want: collections.Counter, isolation: str, apps, 
         if {w: c[-1] for w, c in seen.items()} == dict(want):
             return seen
         for a in apps:
+            no_fatal(a)
             a.wait_for(lambda t: True, 0.5, "the application alive")
     raise AssertionError(f"counts not reached in {timeout}s: {({w: c[-1] for w, c in seen.items()}, dict(want))}\n"
                          + "\n".join(a.tail(15) for a in apps))
@@ -140,6 +160,7 @@ class Group:
             if pred():
                 return
             for p in self.apps.values():
+                no_fatal(p)
                 if p.proc.poll() is not None:
                     raise DriverError(f"{what}: an instance exited\n{p.tail()}")
             time.sleep(0.25)
@@ -166,7 +187,7 @@ def test_word_count_exact(client, broker, tmp_path, protocol, guarantee):
         want = collections.Counter(w for t in text for w in t.split())
         produce(client, broker, g.inp, text[:150])
         a = g.start("a")
-        a.wait_for(lambda t: '"ev":"first"' in t, 90, "the first count update")
+        wait_first(a, 90)
         produce(client, broker, g.inp, text[150:])
         iso = "read_committed" if guarantee == "exactly_once_v2" else "read_uncommitted"
         seen = wait_counts(broker, g.out, want, iso, [a], 90)
@@ -278,7 +299,7 @@ def test_missing_source_topic_then_created(client, broker, tmp_path, protocol):
     with Group(broker, tmp_path, protocol, endpoint=False) as g:
         create_topic(broker, g.out)
         a = g.start("a")
-        a.wait_for(lambda t: "MissingSourceTopicException" in t, 90, "MissingSourceTopicException")
+        g.wait(lambda: "MissingSourceTopicException" in a.text(), 90, "MissingSourceTopicException")
         t = a.text()
         if protocol == "streams":
             # Kafka's StreamsGroupHeartbeatRequestManager logs the statuses as
