@@ -126,29 +126,32 @@ install_java() {
   echo "$want" >"$dst/.stamp"
 }
 
-# Compiles one Java source against a fetch_kafka_jars.sh set into
-# $COMPAT/DIR/JAR (skipped when source, script, jars and javac are unchanged)
-# and writes DIR/classpath. SERVICE: "interface=class" for a META-INF/services
-# entry, or empty.
+# Compiles Java sources (SRC: one path, or several separated by spaces)
+# against a fetch_kafka_jars.sh set into $COMPAT/DIR/JAR (skipped when
+# sources, script, jars and javac are unchanged) and writes DIR/classpath.
+# SERVICE: "interface=class" for a META-INF/services entry, or empty.
 build_java_app() {
-  local set=$1 src=$2 dir=$3 jar=$4 service=$5
+  local set=$1 dir=$3 jar=$4 service=$5
+  local -a src; read -r -a src <<<"$2"
   local jars; jars=$(scripts/fetch_kafka_jars.sh "$KAFKA_CLIENTS_VERSION" "$set" | tail -n1)
-  local want; want=$(hash_of "$src" "$SELF" <(echo "$jars") <(javac -version 2>&1))
+  local want; want=$(hash_of "${src[@]}" "$SELF" <(echo "$jars") <(javac -version 2>&1))
   local dst="$COMPAT/$dir"
   if [[ -f "$dst/.stamp" && "$(cat "$dst/.stamp")" == "$want" ]]; then return; fi
   log "java $dir ($set $KAFKA_CLIENTS_VERSION) -> $dst"
   rm -rf "$dst"; mkdir -p "$dst/classes/META-INF/services"
-  javac -nowarn -d "$dst/classes" -cp "$jars/*" "$src" >&2
+  javac -nowarn -d "$dst/classes" -cp "$jars/*" "${src[@]}" >&2
   [[ -n "$service" ]] && echo "${service#*=}" >"$dst/classes/META-INF/services/${service%%=*}"
   jar cf "$dst/$jar" -C "$dst/classes" .
   echo "$dst/$jar:$jars/*" >"$dst/classpath"
   echo "$want" >"$dst/.stamp"
 }
 
-# The exactly-once Kafka Streams word count of tests/integration/java_txn
-# (kafka-streams and its dependencies, RocksDB included).
+# The Kafka Streams applications: java_txn's exactly-once word count
+# (WordCountEos) and java_streams' StreamsGroupsApp (kafka-streams and its
+# dependencies, RocksDB included).
 install_java_streams() {
-  build_java_app streams "$IT/drivers/java/streams/WordCountEos.java" java-streams wordcount.jar ""
+  build_java_app streams "$IT/drivers/java/streams/WordCountEos.java $IT/drivers/java/streams/StreamsGroupsApp.java" \
+    java-streams wordcount.jar ""
 }
 
 # test_connect.py's Kafka Connect distributed worker: connect-runtime and its

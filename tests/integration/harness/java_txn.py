@@ -103,3 +103,42 @@ def table(out: str) -> list[dict[str, str]]:
         return []
     head = [h.strip() for h in lines[0].split("\t")]
     return [dict(zip(head, (c.strip() for c in ln.split("\t")))) for ln in lines[1:]]
+
+
+def streams_groups_app(bootstrap: str, log: Path, **kw) -> JavaProcess:
+    """drivers/java/streams/StreamsGroupsApp.java's `run` (java_streams/,
+    bench/streams_groups.py): the word count with a repartition and the
+    store "counts"; kw are its key=value arguments (app_id, input, output,
+    state_dir, protocol, guarantee, standbys, app_server, ...). Prints one
+    JSON line per event; events() parses them."""
+    cp = (CACHE / "java-streams" / "classpath").read_text().strip()
+    cmd = ["java", "-Xmx384m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
+           "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn", "-cp", cp, "StreamsGroupsApp", "run",
+           f"bootstrap={bootstrap}"] + [f"{k}={v}" for k, v in kw.items()]
+    return JavaProcess(cmd, log)
+
+
+def streams_describe(bootstrap: str, group: str, timeout: float = 60) -> dict:
+    """StreamsGroupsApp's `describe`: Admin.describeStreamsGroups as a dict."""
+    cp = (CACHE / "java-streams" / "classpath").read_text().strip()
+    cmd = ["java", "-XX:TieredStopAtLevel=1", "-Dorg.slf4j.simpleLogger.defaultLogLevel=error", "-cp", cp,
+           "StreamsGroupsApp", "describe", f"bootstrap={bootstrap}", f"group={group}"]
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, stdin=subprocess.DEVNULL)
+    lines = [ln for ln in p.stdout.splitlines() if ln.startswith("{")]
+    if not lines:
+        raise DriverError(f"StreamsGroupsApp describe: no answer (exit {p.returncode})\n{p.stderr[-2000:]}")
+    return json.loads(lines[-1])
+
+
+def events(text: str, ev: str | None = None) -> list[dict]:
+    """The JSON event lines of a StreamsGroupsApp log (of kind ev if given)."""
+    out = []
+    for ln in text.splitlines():
+        if ln.startswith('{"t":'):
+            try:
+                e = json.loads(ln)
+            except ValueError:
+                continue  # a line cut by a SIGKILL
+            if ev is None or e.get("ev") == ev:
+                out.append(e)
+    return out
