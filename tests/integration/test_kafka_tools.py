@@ -38,8 +38,11 @@ def test_kafka_features(client, broker):
     if is_skiff(broker):
         assert m.groups()[:3] == ("4.0-IV3", "4.0-IV3", "4.0-IV3"), out
         assert int(m.group(4)) > 0, out
-        # nothing Skiff does not implement: group.version, metadata.version, share.version, transaction.version
-        assert len(re.findall(r"^Feature: ", out, re.M)) == 4, out
+        # nothing Skiff does not implement: group.version, metadata.version, share.version, streams.version,
+        # transaction.version
+        assert len(re.findall(r"^Feature: ", out, re.M)) == 5, out
+        assert re.search(r"Feature: streams\.version\s+SupportedMinVersion: 0\s+SupportedMaxVersion: 1\s+"
+                         r"FinalizedVersionLevel: 1", out), out
         assert re.search(r"Feature: share\.version\s+SupportedMinVersion: 0\s+SupportedMaxVersion: 2\s+"
                          r"FinalizedVersionLevel: 2", out), out
         assert re.search(r"Feature: group\.version\s+SupportedMinVersion: 0\s+SupportedMaxVersion: 1\s+"
