@@ -6,6 +6,8 @@
 //                        2+: their dead-letter queue; dropping below 1
 //                        drops every share session and cached share partition
 //   group.version        1+: ConsumerGroupHeartbeat and ConsumerGroupDescribe
+//   streams.version      1+: StreamsGroupHeartbeat, StreamsGroupDescribe and
+//                        StreamsGroupTopologyDescriptionUpdate (88, 89, 93)
 //   transaction.version  the transaction coordinator's rules (epoch bumps
 //                        on abort, the state record version)
 //   metadata.version     one level (25); an update to it is a no-op

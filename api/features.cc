@@ -22,14 +22,16 @@ namespace {
 // share-group admin APIs; level 1) and their dead-letter queue (level 2:
 // rejected and exhausted records copied to the group's
 // errors.deadletterqueue.topic.name, server/share_dead_letters.h).
-// Each of group.version, share.version and transaction.version may be set
+// streams.version 1 (KIP-1071), as Kafka 4.4 finalizes it: streams groups
+// are served (StreamsGroupHeartbeat, StreamsGroupDescribe,
+// StreamsGroupTopologyDescriptionUpdate); a Kafka Streams 4.x application
+// with group.protocol=streams needs it. Kafka 4.4 supports 0-1.
+// Each of group.version, share.version, streams.version and transaction.version may be set
 // to any level of its range with UpdateFeatures; what reads the level reads
 // it live (api/feature_levels.h says where).
 constexpr Feature kFeatures[] = {
-    {"group.version", 0, 1, 1},
-    {"metadata.version", 25, 25, 25},
-    {"share.version", 0, 2, 2},
-    {"transaction.version", 0, 2, 2},
+    {"group.version", 0, 1, 1},   {"metadata.version", 25, 25, 25}, {"share.version", 0, 2, 2},
+    {"streams.version", 0, 1, 1}, {"transaction.version", 0, 2, 2},
 };
 
 // Kafka's VersionRange text: "7-33", or "25" for a single level.

@@ -69,6 +69,9 @@
 #include "api/handlers/share_fetch_handler.h"
 #include "api/handlers/share_group_describe_handler.h"
 #include "api/handlers/share_group_heartbeat_handler.h"
+#include "api/handlers/streams_group_describe_handler.h"
+#include "api/handlers/streams_group_heartbeat_handler.h"
+#include "api/handlers/streams_group_topology_description_update_handler.h"
 #include "api/handlers/sync_group_handler.h"
 #include "api/handlers/txn_offset_commit_handler.h"
 #include "api/handlers/update_features_handler.h"
@@ -149,6 +152,12 @@ void KafkaApis::add_group_handlers() {
   const ApiHandler::FeatureGate gv1{"group.version", 1};
   add_gated(std::make_unique<ConsumerGroupHeartbeatHandler>(services_), gv1);
   add_gated(std::make_unique<ConsumerGroupDescribeHandler>(services_), gv1);
+  // KIP-1071's streams groups (coordinator/group/streams_heartbeat.cc).
+  // Served at streams.version 1+ (Kafka's isStreamsGroupProtocolEnabled).
+  const ApiHandler::FeatureGate stv1{"streams.version", 1};
+  add_gated(std::make_unique<StreamsGroupHeartbeatHandler>(services_), stv1);
+  add_gated(std::make_unique<StreamsGroupDescribeHandler>(services_), stv1);
+  add_gated(std::make_unique<StreamsGroupTopologyDescriptionUpdateHandler>(services_), stv1);
 }
 
 void KafkaApis::add_gated(std::unique_ptr<ApiHandler> handler, ApiHandler::FeatureGate gate) {

@@ -7,6 +7,7 @@
 #include "common/log_escape.h"
 #include "coordinator/group/group_coordinator.h"
 #include "coordinator/runtime/storage_errors.h"
+#include "coordinator/share/share_types.h"
 #include "coordinator/txn/txn_state_store.h"
 
 namespace skiff::api {
@@ -44,7 +45,8 @@ TopicLookup find_topic(BrokerServices& services, const std::string& name, bool a
 }
 
 bool is_internal_topic(std::string_view name) {
-  return name == group::kConsumerOffsetsTopic || name == txn::kTransactionStateTopic;
+  return name == group::kConsumerOffsetsTopic || name == txn::kTransactionStateTopic ||
+         name == sharecoord::kShareGroupStateTopic;
 }
 
 std::shared_ptr<storage::Log> find_log(BrokerServices& services, const std::string& topic, int32_t partition) {

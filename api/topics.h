@@ -37,8 +37,8 @@ TopicLookup find_topic(BrokerServices& services, const std::string& name, bool a
 // UNKNOWN_TOPIC_OR_PARTITION for a name, as Kafka 4.4's offset handlers.
 TopicLookup find_topic_by_name_or_id(BrokerServices& services, const std::string& name, const Uuid& id, bool by_id);
 
-// Kafka's internal topics (Topic.isInternal): __consumer_offsets and
-// __transaction_state. Listed with is_internal=true; clients may read them,
+// Kafka's internal topics (Topic.isInternal): __consumer_offsets,
+// __transaction_state and __share_group_state. Listed with is_internal=true; clients may read them,
 // never produce to them (INVALID_TOPIC_EXCEPTION, as Kafka's ReplicaManager).
 bool is_internal_topic(std::string_view name);
 

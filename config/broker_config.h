@@ -232,6 +232,28 @@ struct BrokerConfig {
   int32_t group_share_max_partition_max_record_locks = 4000;
   int32_t group_share_max_share_sessions = 2000;
   std::vector<std::string> group_share_assignors{"simple"};
+  // KIP-1071's streams groups (group.streams.*, Kafka 4.4's defaults and
+  // bounds; config/streams_group_keys.cc). The ones after max_size and the
+  // initial delay are accepted and checked as Kafka checks them, not used.
+  int32_t group_streams_session_timeout_ms = 45000;
+  int32_t group_streams_min_session_timeout_ms = 45000;
+  int32_t group_streams_max_session_timeout_ms = 60000;
+  int32_t group_streams_heartbeat_interval_ms = 5000;
+  int32_t group_streams_min_heartbeat_interval_ms = 5000;
+  int32_t group_streams_max_heartbeat_interval_ms = 15000;
+  int32_t group_streams_max_size = INT32_MAX;
+  int32_t group_streams_num_standby_replicas = 0;
+  int32_t group_streams_max_standby_replicas = 2;
+  int32_t group_streams_initial_rebalance_delay_ms = 3000;
+  int32_t group_streams_min_assignment_interval_ms = 0;
+  int32_t group_streams_max_assignment_interval_ms = 15000;
+  int32_t group_streams_task_offset_interval_ms = 60000;
+  int32_t group_streams_min_task_offset_interval_ms = 15000;
+  int32_t group_streams_num_warmup_replicas = 2;
+  int32_t group_streams_max_warmup_replicas = 20;
+  int64_t group_streams_acceptable_recovery_lag = 10000;
+  std::vector<std::string> group_streams_rack_aware_assignment_tags;
+  std::string group_streams_topology_description_plugin_class;
   // KIP-1191: share groups' dead-letter queues.
   bool errors_deadletterqueue_auto_create_topics_enable = false;
   std::string errors_deadletterqueue_topic_name_prefix = "dlq.";

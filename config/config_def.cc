@@ -562,6 +562,7 @@ std::vector<ConfigKeyDef> build_defs() {
 
   add_consumer_group_keys(d);
   add_share_group_keys(d);
+  add_streams_group_keys(d);
 
   d.push_back(integer_key("transaction.max.timeout.ms", 900000, 1, kIntMax,
                           "Longest transaction timeout a producer may ask for (INVALID_TRANSACTION_TIMEOUT beyond).",

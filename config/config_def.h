@@ -65,6 +65,8 @@ int64_t parse_integer(const std::string& value, int64_t lo, int64_t hi);
 ConfigKeyDef one_of_key(std::string name, std::string def, const std::vector<std::string>& allowed, std::string doc,
                         const std::function<void(BrokerConfig&, const std::string&)>& store);
 
+// The group.streams.* keys (config/streams_group_keys.cc), added to the one table.
+void add_streams_group_keys(std::vector<ConfigKeyDef>& defs);
 // The ssl.* keys (config/ssl_config_def.cc), added to the one table.
 void add_ssl_keys(std::vector<ConfigKeyDef>& defs);
 // The SASL keys (config/sasl_config_def.cc): sasl.*, connections.max.reauth.ms

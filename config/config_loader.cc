@@ -236,6 +236,35 @@ void check_share_group_keys(const BrokerConfig& c, const Require& require) {
           "group.share.max.size");
 }
 
+// Kafka's GroupCoordinatorConfig.verifyStreamsGroupConfigs, in its order
+// (group.streams.assignment.interval.ms is a dynamic key stored apart: only
+// its min and max are checked here).
+template <class Require>
+void check_streams_group_keys(const BrokerConfig& c, const Require& require) {
+  constexpr std::string_view kGe = "greater than or equal to", kLe = "less than or equal to";
+  constexpr std::string_view kHb = "group.streams.heartbeat.interval.ms";
+  constexpr std::string_view kMinHb = "group.streams.min.heartbeat.interval.ms";
+  constexpr std::string_view kMaxHb = "group.streams.max.heartbeat.interval.ms";
+  constexpr std::string_view kSt = "group.streams.session.timeout.ms";
+  constexpr std::string_view kMinSt = "group.streams.min.session.timeout.ms";
+  constexpr std::string_view kMaxSt = "group.streams.max.session.timeout.ms";
+  require(c.group_streams_max_heartbeat_interval_ms >= c.group_streams_min_heartbeat_interval_ms, kMaxHb, kGe, kMinHb);
+  require(c.group_streams_heartbeat_interval_ms >= c.group_streams_min_heartbeat_interval_ms, kHb, kGe, kMinHb);
+  require(c.group_streams_heartbeat_interval_ms <= c.group_streams_max_heartbeat_interval_ms, kHb, kLe, kMaxHb);
+  require(c.group_streams_max_session_timeout_ms >= c.group_streams_min_session_timeout_ms, kMaxSt, kGe, kMinSt);
+  require(c.group_streams_session_timeout_ms >= c.group_streams_min_session_timeout_ms, kSt, kGe, kMinSt);
+  require(c.group_streams_session_timeout_ms <= c.group_streams_max_session_timeout_ms, kSt, kLe, kMaxSt);
+  require(c.group_streams_heartbeat_interval_ms < c.group_streams_session_timeout_ms, kHb, "less than", kSt);
+  require(c.group_streams_max_assignment_interval_ms >= c.group_streams_min_assignment_interval_ms,
+          "group.streams.max.assignment.interval.ms", kGe, "group.streams.min.assignment.interval.ms");
+  require(c.group_streams_num_standby_replicas <= c.group_streams_max_standby_replicas,
+          "group.streams.num.standby.replicas", kLe, "group.streams.max.standby.replicas");
+  require(c.group_streams_task_offset_interval_ms >= c.group_streams_min_task_offset_interval_ms,
+          "group.streams.task.offset.interval.ms", kGe, "group.streams.min.task.offset.interval.ms");
+  require(c.group_streams_num_warmup_replicas <= c.group_streams_max_warmup_replicas,
+          "group.streams.num.warmup.replicas", kLe, "group.streams.max.warmup.replicas");
+}
+
 // Kafka's GroupCoordinatorConfig requirements on the group.consumer.* keys.
 void check_consumer_group_bounds(const BrokerConfig& c) {
   auto require = [](bool ok, std::string_view a, std::string_view relation, std::string_view b) {
@@ -257,6 +286,7 @@ void check_consumer_group_bounds(const BrokerConfig& c) {
   require(c.group_consumer_session_timeout_ms <= c.group_consumer_max_session_timeout_ms, kSt, kLe, kMaxSt);
   require(c.group_consumer_heartbeat_interval_ms < c.group_consumer_session_timeout_ms, kHb, "less than", kSt);
   check_share_group_keys(c, require);
+  check_streams_group_keys(c, require);
 }
 
 // One listener.name.<name>.<key> onto the settings it overrides.

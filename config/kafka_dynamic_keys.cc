@@ -180,9 +180,9 @@ void add_kafka_thread_keys(std::vector<ConfigKeyDef>& d) {
   d.push_back(kafka_int_key("group.coordinator.cached.buffer.max.bytes", "1048588", 524288, kIntMax,
                             "Group coordinator write buffer cache."));
   d.push_back(kafka_bool_key("group.share.assignor.offload.enable", "true", "Share group assignor offload."));
-  d.push_back(
-      kafka_int_key("group.streams.assignment.interval.ms", "1000", 0, kIntMax, "Streams groups (not served)."));
-  d.push_back(kafka_bool_key("group.streams.assignor.offload.enable", "true", "Streams groups (not served)."));
+  d.push_back(kafka_int_key("group.streams.assignment.interval.ms", "1000", 0, kIntMax,
+                            "Streams groups' batched assignment (Skiff assigns on the heartbeat)."));
+  d.push_back(kafka_bool_key("group.streams.assignor.offload.enable", "true", "Streams group assignor offload."));
   d.push_back(kafka_text_key("metric.reporters", ConfigType::kList, "org.apache.kafka.common.metrics.JmxReporter",
                              "Kafka's Java metric reporter classes (Skiff's metrics: /metrics)."));
   d.push_back(kafka_text_key("config.providers", ConfigType::kList, "", "Kafka's Java config provider classes."));

@@ -21,6 +21,20 @@
 namespace skiff::server {
 namespace {
 
+// KIP-1071's streams groups: the group.streams.* keys the coordinator uses.
+void set_streams_group_config(group::GroupConfig& g, const config::BrokerConfig& c) {
+  g.streams_session_timeout_ms = c.group_streams_session_timeout_ms;
+  g.streams_min_session_timeout_ms = c.group_streams_min_session_timeout_ms;
+  g.streams_max_session_timeout_ms = c.group_streams_max_session_timeout_ms;
+  g.streams_heartbeat_interval_ms = c.group_streams_heartbeat_interval_ms;
+  g.streams_min_heartbeat_interval_ms = c.group_streams_min_heartbeat_interval_ms;
+  g.streams_max_heartbeat_interval_ms = c.group_streams_max_heartbeat_interval_ms;
+  g.streams_max_size = c.group_streams_max_size;
+  g.streams_num_standby_replicas = c.group_streams_num_standby_replicas;
+  g.streams_max_standby_replicas = c.group_streams_max_standby_replicas;
+  g.streams_initial_rebalance_delay_ms = c.group_streams_initial_rebalance_delay_ms;
+}
+
 // The coordinator keeps its state in __consumer_offsets (coordinator/group/offsets_topic.h).
 std::unique_ptr<group::GroupCoordinator> make_group_coordinator(const config::BrokerConfig& c,
                                                                 storage::LogManager& logs,
@@ -65,6 +79,7 @@ std::unique_ptr<group::GroupCoordinator> make_group_coordinator(const config::Br
   g.share_partition_max_record_locks = c.group_share_partition_max_record_locks;
   g.share_min_partition_max_record_locks = c.group_share_min_partition_max_record_locks;
   g.share_max_partition_max_record_locks = c.group_share_max_partition_max_record_locks;
+  set_streams_group_config(g, c);
   g.group_configs = &metadata.ns(metadata::kGroupConfigs);
   return std::make_unique<group::GroupCoordinator>(g, logs);
 }

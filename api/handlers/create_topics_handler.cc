@@ -111,10 +111,10 @@ std::vector<CreateTopicsResponse::CreatableTopicConfigs> new_topic_configs(
   return configs;
 }
 
-// One topic of the request: layout, config overrides, creation (or only
-// validation), and its answer.
-TopicResult create_one(BrokerServices& services, const protocol::CreateTopicsRequest::CreatableTopic& t,
-                       bool validate_only, int16_t version) {
+}  // namespace
+
+TopicResult create_topic_as_requested(BrokerServices& services, const protocol::CreateTopicsRequest::CreatableTopic& t,
+                                      bool validate_only, int16_t version) {
   int32_t partitions = 0;
   int16_t replication = 0;
   if (auto bad = resolve_layout(services, t, version, partitions, replication)) return std::move(*bad);
@@ -138,8 +138,6 @@ TopicResult create_one(BrokerServices& services, const protocol::CreateTopicsReq
   return r;
 }
 
-}  // namespace
-
 void CreateTopicsHandler::handle(ApiRequest& request, protocol::CreateTopicsRequest& body, Responder& out) {
   const int16_t version = request.api_version();
   if (requested_partitions(body, services_.config.num_partitions) > kMaxPartitionsPerRequest) {
@@ -158,7 +156,7 @@ void CreateTopicsHandler::handle(ApiRequest& request, protocol::CreateTopicsRequ
       return topic_failed(ErrorCode::kInvalidRequest, "Duplicate topic name in the request.", version);
     if (!cluster_create && !authorized_topic(services_, request, AclOperation::kCreate, t.name))
       return topic_failed(ErrorCode::kTopicAuthorizationFailed, "Authorization failed.", version);
-    auto r = create_one(services_, t, body.validate_only, version);
+    auto r = create_topic_as_requested(services_, t, body.validate_only, version);
     if (version >= 5 && r.error_code == 0 &&
         !authorized_topic(services_, request, AclOperation::kDescribeConfigs, t.name)) {
       r.configs = std::nullopt;

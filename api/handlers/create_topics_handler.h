@@ -13,6 +13,13 @@
 
 namespace skiff::api {
 
+// One topic as CreateTopics creates it (layout, config overrides, creation
+// or only validation) and its answer at `version`; no ACL check. Also the
+// path of the internal topics a streams group needs (StreamsGroupHeartbeat).
+protocol::CreateTopicsResponse::CreatableTopicResult create_topic_as_requested(
+    BrokerServices& services, const protocol::CreateTopicsRequest::CreatableTopic& topic, bool validate_only,
+    int16_t version);
+
 class CreateTopicsHandler : public TypedApiHandler<protocol::CreateTopicsRequest, protocol::CreateTopicsResponse> {
  public:
   explicit CreateTopicsHandler(BrokerServices& services)

@@ -86,6 +86,29 @@ int32_t GroupCoordinator::share_partition_max_record_locks(const std::string& gr
                  config_.share_max_partition_max_record_locks);
 }
 
+int32_t GroupCoordinator::streams_session_timeout_ms(const std::string& group_id) const {
+  return clamped(group_configs_->int_value(group_id, "streams.session.timeout.ms"), config_.streams_session_timeout_ms,
+                 config_.streams_min_session_timeout_ms, config_.streams_max_session_timeout_ms);
+}
+
+int32_t GroupCoordinator::streams_heartbeat_interval_ms(const std::string& group_id) const {
+  return clamped(group_configs_->int_value(group_id, "streams.heartbeat.interval.ms"),
+                 config_.streams_heartbeat_interval_ms, config_.streams_min_heartbeat_interval_ms,
+                 config_.streams_max_heartbeat_interval_ms);
+}
+
+// Capped to group.streams.max.standby.replicas (Kafka's clampToMax).
+int32_t GroupCoordinator::streams_num_standby_replicas(const std::string& group_id) const {
+  return clamped(group_configs_->int_value(group_id, "streams.num.standby.replicas"),
+                 config_.streams_num_standby_replicas, 0, config_.streams_max_standby_replicas);
+}
+
+// No broker bound: the group's value, else group.streams.initial.rebalance.delay.ms.
+int32_t GroupCoordinator::streams_initial_rebalance_delay_ms(const std::string& group_id) const {
+  return group_configs_->int_value(group_id, "streams.initial.rebalance.delay.ms")
+      .value_or(config_.streams_initial_rebalance_delay_ms);
+}
+
 namespace {
 
 std::string lowered(std::string s) {

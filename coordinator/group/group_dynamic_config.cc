@@ -19,20 +19,26 @@ constexpr std::string_view kHeartbeat = "consumer.heartbeat.interval.ms";
 constexpr std::string_view kShareSession = "share.session.timeout.ms";
 constexpr std::string_view kShareHeartbeat = "share.heartbeat.interval.ms";
 
+constexpr std::string_view kStreamsSession = "streams.session.timeout.ms";
+constexpr std::string_view kStreamsHeartbeat = "streams.heartbeat.interval.ms";
+
 // Kafka 4.4's other group keys (GroupConfig.CONFIG_DEF), and why Skiff refuses them.
 std::optional<std::string> unsupported_reason(std::string_view key) {
-  auto starts = [&](std::string_view p) { return key.substr(0, p.size()) == p; };
-  static const std::vector<std::string_view> kafka_keys = {
-      "consumer.assignment.interval.ms",    "consumer.assignor.offload.enable",
-      "share.assignor.offload.enable",      "streams.session.timeout.ms",
-      "streams.heartbeat.interval.ms",      "streams.num.standby.replicas",
-      "streams.initial.rebalance.delay.ms", "streams.assignment.interval.ms",
-      "streams.rack.aware.assignment.tags", "streams.assignor.offload.enable",
-      "streams.task.offset.interval.ms",    "streams.num.warmup.replicas",
-      "streams.acceptable.recovery.lag",    "streams.assignor.name"};
-  if (std::find(kafka_keys.begin(), kafka_keys.end(), key) == kafka_keys.end()) return std::nullopt;
-  if (starts("streams."))
-    return fmt::format("Group config {} is for streams groups, which this broker does not support.", key);
+  static const std::vector<std::string_view> batching = {
+      "consumer.assignment.interval.ms", "consumer.assignor.offload.enable", "share.assignor.offload.enable",
+      "streams.assignment.interval.ms", "streams.assignor.offload.enable"};
+  static const std::vector<std::string_view> streams_assignor = {
+      "streams.rack.aware.assignment.tags", "streams.task.offset.interval.ms", "streams.num.warmup.replicas",
+      "streams.acceptable.recovery.lag", "streams.assignor.name"};
+  auto in = [key](const std::vector<std::string_view>& keys) {
+    return std::find(keys.begin(), keys.end(), key) != keys.end();
+  };
+  if (in(streams_assignor))
+    return fmt::format(
+        "Group config {} is not supported by this broker: its streams groups' task assignor (sticky, without warm-up "
+        "tasks or rack-aware standbys) does not use it.",
+        key);
+  if (!in(batching)) return std::nullopt;
   return fmt::format(
       "Group config {} is not supported by this broker: it computes a group's target assignment on the heartbeat "
       "itself.",
@@ -77,6 +83,8 @@ struct KeyDef {
   int32_t (*broker_value)(const GroupConfig&) = nullptr;
   std::pair<int32_t, int32_t> (*bounds)(const GroupConfig&) = nullptr;
   std::string_view string_default;  // STRING / BOOLEAN keys (no broker synonym)
+  // Only an upper bound from the broker (Kafka's validateIntMax).
+  int32_t (*broker_max)(const GroupConfig&) = nullptr;
 };
 
 // In Kafka's definition order (ConfigDef parses, and fails, in that order).
@@ -172,6 +180,37 @@ const std::vector<KeyDef>& key_defs() {
        [](const GroupConfig& b) {
          return std::pair{b.share_min_assignment_interval_ms, b.share_max_assignment_interval_ms};
        },
+       {}},
+      {{kStreamsSession, "group.streams.session.timeout.ms",
+        "The timeout to detect client failures when using the streams group protocol.", T::kInt},
+       1,
+       [](const GroupConfig& b) { return b.streams_session_timeout_ms; },
+       [](const GroupConfig& b) {
+         return std::pair{b.streams_min_session_timeout_ms, b.streams_max_session_timeout_ms};
+       },
+       {}},
+      {{kStreamsHeartbeat, "group.streams.heartbeat.interval.ms", "The heartbeat interval given to the members.",
+        T::kInt},
+       1,
+       [](const GroupConfig& b) { return b.streams_heartbeat_interval_ms; },
+       [](const GroupConfig& b) {
+         return std::pair{b.streams_min_heartbeat_interval_ms, b.streams_max_heartbeat_interval_ms};
+       },
+       {}},
+      {{"streams.num.standby.replicas", "group.streams.num.standby.replicas",
+        "The number of standby replicas for each task.", T::kInt},
+       0,
+       [](const GroupConfig& b) { return b.streams_num_standby_replicas; },
+       nullptr,
+       {},
+       [](const GroupConfig& b) { return b.streams_max_standby_replicas; }},
+      {{"streams.initial.rebalance.delay.ms", "group.streams.initial.rebalance.delay.ms",
+        "The amount of time the group coordinator will wait for more streams clients to join a new group before "
+        "performing the first rebalance. A longer delay means potentially fewer rebalances.",
+        T::kInt},
+       0,
+       [](const GroupConfig& b) { return b.streams_initial_rebalance_delay_ms; },
+       nullptr,
        {}},
       {{"errors.deadletterqueue.topic.name", "",
         "The name of the topic to be used as the dead-letter queue (DLQ) topic for this share group. If blank (the "
@@ -286,7 +325,10 @@ std::optional<std::string> parse_values(const std::map<std::string, std::string>
 std::optional<std::string> validate_broker_bounds(const IntValues& ints, const GroupConfig& broker) {
   for (const auto& d : key_defs()) {
     auto it = ints.find(d.key.name);
-    if (it == ints.end() || !d.bounds) continue;
+    if (it == ints.end()) continue;
+    if (d.broker_max && it->second > d.broker_max(broker))
+      return fmt::format("{} must be less than or equal to {}", d.key.name, d.broker_max(broker));
+    if (!d.bounds) continue;
     auto [lo, hi] = d.bounds(broker);
     if (it->second < lo || it->second > hi)
       return fmt::format("{} must be in the range {} to {} inclusive.", d.key.name, lo, hi);
@@ -294,10 +336,11 @@ std::optional<std::string> validate_broker_bounds(const IntValues& ints, const G
   return std::nullopt;
 }
 
-// validateSessionExceedsHeartbeat, consumer then share: a key not set takes
-// the broker's value.
+// validateSessionExceedsHeartbeat, consumer, share then streams: a key not
+// set takes the broker's value.
 std::optional<std::string> validate_session_exceeds_heartbeat(IntValues& ints, const GroupConfig& broker) {
-  for (auto [sk, hk] : {std::pair{kSession, kHeartbeat}, std::pair{kShareSession, kShareHeartbeat}}) {
+  for (auto [sk, hk] : {std::pair{kSession, kHeartbeat}, std::pair{kShareSession, kShareHeartbeat},
+                        std::pair{kStreamsSession, kStreamsHeartbeat}}) {
     if (!ints.count(sk) && !ints.count(hk)) continue;
     const int32_t session = ints.count(sk) ? ints[sk] : key_def(sk)->broker_value(broker);
     const int32_t heartbeat = ints.count(hk) ? ints[hk] : key_def(hk)->broker_value(broker);

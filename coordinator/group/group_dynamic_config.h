@@ -8,12 +8,17 @@
 // share.auto.offset.reset, share.isolation.level,
 // share.renew.acknowledge.enable, share.assignment.interval.ms) with the
 // share groups' DLQ keys (KIP-1191: errors.deadletterqueue.topic.name,
-// errors.deadletterqueue.copy.record.enable); Kafka's other group keys name
-// features Skiff lacks (streams groups, the offloaded assignment) and are
-// refused with a message saying so.
+// errors.deadletterqueue.copy.record.enable) and the streams-group keys
+// (KIP-1071: streams.session.timeout.ms, streams.heartbeat.interval.ms,
+// streams.num.standby.replicas, streams.initial.rebalance.delay.ms); Kafka's
+// other group keys name features Skiff lacks (the offloaded or batched
+// assignment; the streams assignor's warm-up tasks, rack-aware standbys and
+// pluggable assignors) and are refused with a message saying so.
 //
 // Values are validated as Kafka does (known name; the type and ConfigDef
-// bound; within the broker's group.consumer.* / group.share.* min/max; the
+// bound; within the broker's group.consumer.* / group.share.* /
+// group.streams.* min/max (streams.num.standby.replicas: at most
+// group.streams.max.standby.replicas); the
 // session timeout above the heartbeat interval) and read by the coordinator
 // when used, clamped to the broker's current bounds (Kafka caps them the
 // same way).

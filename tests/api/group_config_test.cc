@@ -51,7 +51,7 @@ TEST_CASE("GROUP configs: set, described, refused as Kafka 4.4", "[api][admin][c
   test::ApiHarness h;
   auto none = test::describe_config(h, kGroup, "no-such-group");  // any group id is described, with the broker's values
   REQUIRE(none.error_code == 0);
-  REQUIRE(none.configs.size() == 13);  // consumer.* (2), share.* (9), errors.deadletterqueue.* (2)
+  REQUIRE(none.configs.size() == 17);  // consumer.* (2), share.* (9), streams.* (4), errors.deadletterqueue.* (2)
   const auto& dflt = entry(none, "consumer.session.timeout.ms");
   CHECK(dflt.value == "45000");
   CHECK(dflt.config_source == 5);  // DEFAULT_CONFIG
@@ -69,10 +69,11 @@ TEST_CASE("GROUP configs: set, described, refused as Kafka 4.4", "[api][admin][c
   auto low = set(h, "g", "consumer.session.timeout.ms", "1000");
   CHECK(low.error_code == 40);  // INVALID_CONFIG
   CHECK(low.error_message == "consumer.session.timeout.ms must be in the range 45000 to 60000 inclusive.");
-  auto streams = set(h, "g", "streams.num.standby.replicas", "1");
+  auto streams = set(h, "g", "streams.assignor.name", "sticky");
   CHECK(streams.error_code == 40);
   CHECK(streams.error_message ==
-        "Group config streams.num.standby.replicas is for streams groups, which this broker does not support.");
+        "Group config streams.assignor.name is not supported by this broker: its streams groups' task assignor "
+        "(sticky, without warm-up tasks or rack-aware standbys) does not use it.");
   // KIP-932's share keys: Kafka's defaults (no broker synonym for share.auto.offset.reset) and bounds.
   const auto& reset = entry(none, "share.auto.offset.reset");
   CHECK(reset.value == "latest");

@@ -318,13 +318,15 @@ TEST_CASE("UpdateFeatures: the finalized level is a no-op, a level out of range 
   av_req.client_software_name = "skiff-test";
   av_req.client_software_version = "1.0";
   auto av = h.call<ApiVersionsResponse>(av_req, 3);
-  REQUIRE(av.finalized_features.size() == 4);
+  REQUIRE(av.finalized_features.size() == 5);
   CHECK(av.finalized_features[0].name == "group.version");
   CHECK(av.finalized_features[0].max_version_level == 1);
   CHECK(av.finalized_features[1].max_version_level == 25);
   CHECK(av.finalized_features[2].name == "share.version");
   CHECK(av.finalized_features[2].max_version_level == 2);
-  CHECK(av.finalized_features[3].max_version_level == 2);
+  CHECK(av.finalized_features[3].name == "streams.version");
+  CHECK(av.finalized_features[3].max_version_level == 1);
+  CHECK(av.finalized_features[4].max_version_level == 2);
 }
 
 TEST_CASE("UpdateFeatures: the first failing feature fails all, and none is applied", "[api][tools]") {

@@ -314,3 +314,45 @@ TEST_CASE("http.listeners: a bad value says what is allowed", "[config]") {
              Catch::Contains("is not http://host:port or https://host:port"));
   CHECK_THAT(load_error(std::nullopt, {}, {"http.listeners=http://127.0.0.1"}), Catch::Contains("missing ':port'"));
 }
+
+TEST_CASE("group.streams.*: Kafka 4.4's defaults, bounds and startup checks (KIP-1071)", "[config]") {
+  auto c = load(std::nullopt);
+  CHECK(c.group_streams_session_timeout_ms == 45000);
+  CHECK(c.group_streams_min_session_timeout_ms == 45000);
+  CHECK(c.group_streams_max_session_timeout_ms == 60000);
+  CHECK(c.group_streams_heartbeat_interval_ms == 5000);
+  CHECK(c.group_streams_min_heartbeat_interval_ms == 5000);
+  CHECK(c.group_streams_max_heartbeat_interval_ms == 15000);
+  CHECK(c.group_streams_max_size == INT32_MAX);
+  CHECK(c.group_streams_num_standby_replicas == 0);
+  CHECK(c.group_streams_max_standby_replicas == 2);
+  CHECK(c.group_streams_initial_rebalance_delay_ms == 3000);
+  CHECK(c.group_streams_num_warmup_replicas == 2);
+  CHECK(c.group_streams_acceptable_recovery_lag == 10000);
+  auto set = load(std::nullopt, {},
+                  {"group.streams.num.standby.replicas=1", "group.streams.initial.rebalance.delay.ms=0",
+                   "group.streams.assignors=org.apache.kafka.coordinator.group.streams.assignor.StickyTaskAssignor",
+                   "group.streams.rack.aware.assignment.tags=zone,rack"});
+  CHECK(set.group_streams_num_standby_replicas == 1);
+  CHECK(set.group_streams_initial_rebalance_delay_ms == 0);
+  CHECK(set.group_streams_rack_aware_assignment_tags == std::vector<std::string>{"zone", "rack"});
+  CHECK(load_error(std::nullopt, {}, {"group.streams.num.standby.replicas=3"}) ==
+        "group.streams.num.standby.replicas must be less than or equal to group.streams.max.standby.replicas");
+  CHECK(load_error(std::nullopt, {}, {"group.streams.session.timeout.ms=30000"}) ==
+        "group.streams.session.timeout.ms must be greater than or equal to group.streams.min.session.timeout.ms");
+  CHECK(load_error(std::nullopt, {}, {"group.streams.max.heartbeat.interval.ms=4000"}) ==
+        "group.streams.max.heartbeat.interval.ms must be greater than or equal to "
+        "group.streams.min.heartbeat.interval.ms");
+  CHECK(load_error(std::nullopt, {},
+                   {"group.streams.min.session.timeout.ms=1000", "group.streams.session.timeout.ms=4000",
+                    "group.streams.min.heartbeat.interval.ms=1000", "group.streams.heartbeat.interval.ms=4000"}) ==
+        "group.streams.heartbeat.interval.ms must be less than group.streams.session.timeout.ms");
+  CHECK(load_error(std::nullopt, {}, {"group.streams.num.warmup.replicas=21"}) ==
+        "group.streams.num.warmup.replicas must be less than or equal to group.streams.max.warmup.replicas");
+  CHECK_THAT(load_error(std::nullopt, {}, {"group.streams.assignors=balanced"}),
+             Catch::Contains("unknown task assignor 'balanced'"));
+  CHECK_THAT(load_error(std::nullopt, {}, {"group.streams.rack.aware.assignment.tags=zone,zone"}),
+             Catch::Contains("must not contain duplicate tag keys"));
+  CHECK_THAT(load_error(std::nullopt, {}, {"group.streams.num.standby.replicas=-1"}),
+             Catch::Contains("group.streams.num.standby.replicas"));
+}

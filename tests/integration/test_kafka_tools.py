@@ -38,8 +38,11 @@ def test_kafka_features(client, broker):
     if is_skiff(broker):
         assert m.groups()[:3] == ("4.0-IV3", "4.0-IV3", "4.0-IV3"), out
         assert int(m.group(4)) > 0, out
-        # nothing Skiff does not implement: group.version, metadata.version, share.version, transaction.version
-        assert len(re.findall(r"^Feature: ", out, re.M)) == 4, out
+        # nothing Skiff does not implement: group.version, metadata.version, share.version, streams.version,
+        # transaction.version
+        assert len(re.findall(r"^Feature: ", out, re.M)) == 5, out
+        assert re.search(r"Feature: streams\.version\s+SupportedMinVersion: 0\s+SupportedMaxVersion: 1\s+"
+                         r"FinalizedVersionLevel: 1", out), out
         assert re.search(r"Feature: share\.version\s+SupportedMinVersion: 0\s+SupportedMaxVersion: 2\s+"
                          r"FinalizedVersionLevel: 2", out), out
         assert re.search(r"Feature: group\.version\s+SupportedMinVersion: 0\s+SupportedMaxVersion: 1\s+"
@@ -309,7 +312,7 @@ def test_thread_pools_resized_live(client, broker):
 
 def test_kafka_configs_groups(client, own_broker):
     """kafka-configs --entity-type groups (KIP-848's GROUP config resource): a group's
-    consumer.session.timeout.ms set, described with its broker synonym, refused outside the
+    consumer.session.timeout.ms (and a streams group's streams.num.standby.replicas) set, described with its broker synonym, refused outside the
     broker's bounds with Kafka's message, and still there after a restart and after kill -9."""
     only_for(client, "java")
     configs = "org.apache.kafka.tools.ConfigCommand"
@@ -332,10 +335,18 @@ def test_kafka_configs_groups(client, own_broker):
     out = run("--alter", "--add-config", "bogus.key=1", check=False)
     assert "Unknown group config name: bogus.key" in out, out
 
-    if not isinstance(own_broker, SkiffBroker):  # SKIFF_COMPAT_OWN_BROKER=kafka: Kafka has streams groups
+    # KIP-1071's streams.* keys: Kafka's bound on the standby replicas, and the synonym.
+    out = run("--alter", "--add-config", "streams.num.standby.replicas=3", check=False)
+    assert "streams.num.standby.replicas must be less than or equal to 2" in out, out
+    run("--alter", "--add-config", "streams.num.standby.replicas=1")
+    assert ("streams.num.standby.replicas=1 sensitive=false synonyms={DYNAMIC_GROUP_CONFIG:"
+            "streams.num.standby.replicas=1, DEFAULT_CONFIG:group.streams.num.standby.replicas=0}") in run("--describe")
+    run("--alter", "--delete-config", "streams.num.standby.replicas")
+
+    if not isinstance(own_broker, SkiffBroker):  # SKIFF_COMPAT_OWN_BROKER=kafka: Kafka has warm-up tasks
         return
-    out = run("--alter", "--add-config", "streams.num.standby.replicas=1", check=False)
-    assert "is for streams groups, which this broker does not support" in out, out
+    out = run("--alter", "--add-config", "streams.num.warmup.replicas=1", check=False)
+    assert "streams.num.warmup.replicas is not supported by this broker" in out, out
     own_broker.restart()
     assert line in run("--describe")
     run("--alter", "--add-config", "consumer.session.timeout.ms=55000")

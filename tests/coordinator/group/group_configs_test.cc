@@ -30,8 +30,15 @@ TEST_CASE("group configs: validated as Kafka 4.4, against the broker's bounds", 
   CHECK(check({{"consumer.session.timeout.ms", "abc"}}) ==
         "Invalid value abc for configuration consumer.session.timeout.ms: Not a number of type INT");
   CHECK(check({{"bogus.key", "1"}}) == "Unknown group config name: bogus.key");
-  CHECK(check({{"streams.num.standby.replicas", "1"}}) ==
-        "Group config streams.num.standby.replicas is for streams groups, which this broker does not support.");
+  CHECK(check({{"streams.num.standby.replicas", "2"}, {"streams.initial.rebalance.delay.ms", "0"}}) == std::nullopt);
+  CHECK(check({{"streams.num.standby.replicas", "3"}}) ==
+        "streams.num.standby.replicas must be less than or equal to 2");
+  CHECK(check({{"streams.session.timeout.ms", "44999"}}) ==
+        "streams.session.timeout.ms must be in the range 45000 to 60000 inclusive.");
+  CHECK(check({{"streams.initial.rebalance.delay.ms", "-1"}}) ==
+        "Invalid value -1 for configuration streams.initial.rebalance.delay.ms: Value must be at least 0");
+  CHECK(check({{"streams.acceptable.recovery.lag", "5"}})
+            ->starts_with("Group config streams.acceptable.recovery.lag is not supported by this broker"));
   CHECK(check({{"consumer.assignment.interval.ms", "10"}})
             ->starts_with("Group config consumer.assignment.interval.ms is not supported by this broker"));
   CHECK(check({{"errors.deadletterqueue.topic.name", "dlq.x"},
@@ -44,6 +51,10 @@ TEST_CASE("group configs: validated as Kafka 4.4, against the broker's bounds", 
   wide.consumer_max_heartbeat_interval_ms = 60000;
   CHECK(check({{"consumer.heartbeat.interval.ms", "50000"}}, wide) ==
         "consumer.session.timeout.ms must be greater than consumer.heartbeat.interval.ms");
+  wide.streams_min_session_timeout_ms = 1000;
+  wide.streams_max_heartbeat_interval_ms = 60000;
+  CHECK(check({{"streams.session.timeout.ms", "20000"}, {"streams.heartbeat.interval.ms", "20000"}}, wide) ==
+        "streams.session.timeout.ms must be greater than streams.heartbeat.interval.ms");
 }
 
 TEST_CASE("group configs: the records round-trip any group id", "[groups][kip848][configs]") {
