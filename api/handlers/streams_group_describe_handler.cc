@@ -40,7 +40,6 @@ bool may_describe_topology(BrokerServices& services, const ApiRequest& request, 
 void StreamsGroupDescribeHandler::handle(ApiRequest& request, protocol::StreamsGroupDescribeRequest& body,
                                          Responder& out) {
   StreamsGroupDescribeResponse resp;
-  const int16_t version = request.api_version();
   for (const auto& id : body.group_ids) {
     if (!authorized_group(services_, request, AclOperation::kDescribe, id)) {
       resp.groups.push_back(failed(id, ErrorCode::kGroupAuthorizationFailed));
@@ -50,8 +49,8 @@ void StreamsGroupDescribeHandler::handle(ApiRequest& request, protocol::StreamsG
       resp.groups.push_back(failed(id, ErrorCode::kInvalidGroupId));
       continue;
     }
-    auto g = services_.groups->describe_streams_group(id, version);
-    if (!body.include_topology_description) g.topology_description.reset();
+    // v0 has no IncludeTopologyDescription (false): nothing of KIP-1331 then.
+    auto g = services_.groups->describe_streams_group(id, body.include_topology_description);
     if (g.error_code == code(ErrorCode::kNone) && body.include_authorized_operations)
       g.authorized_operations = authorized_ops(services_, request, ResourceType::kGroup, id);
     if (services_.authorizer && !may_describe_topology(services_, request, g)) {

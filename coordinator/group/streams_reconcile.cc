@@ -24,6 +24,8 @@ using streams_hb::failed;
 using streams_hb::status;
 
 const streams::TasksTuple kNoTasks;
+constexpr int32_t kTaskOffsetIntervalMs = 60000;
+constexpr int64_t kAcceptableRecoveryLag = 10000;
 
 // The response of a served heartbeat: the member's epoch, its tasks when
 // they changed (or it joined), the endpoints when its endpoint epoch is
@@ -35,6 +37,12 @@ void fill_response(StreamsGroup& sg, const StreamsGroupMember& m, const StreamsG
   auto& resp = r.response;
   resp.member_id = m.member_id;
   resp.member_epoch = m.assignment.member_epoch;
+  // Kafka 4.4's defaults (group.streams.acceptable.recovery.lag,
+  // group.streams.task.offset.interval.ms): when to report task offsets,
+  // and how far behind a warm-up may be to count as caught up.
+  resp.task_offset_interval_ms = kTaskOffsetIntervalMs;
+  resp.acceptable_recovery_lag = kAcceptableRecoveryLag;
+  resp.acceptable_recovery_lag_legacy = static_cast<int32_t>(kAcceptableRecoveryLag);
   if (req.member_epoch == 0 || old.assignment.assigned != m.assignment.assigned) {
     resp.active_tasks = streams_hb::task_ids(streams::task_set(m.assignment.assigned.active));
     resp.standby_tasks = streams_hb::task_ids(m.assignment.assigned.standby);
