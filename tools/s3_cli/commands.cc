@@ -140,6 +140,22 @@ int cmd_roundtrip(S3Client& c, const Args& a) {
   return bad == 0 ? 0 : 1;
 }
 
+// Puts KEY, says so, waits for a line on stdin (the test restarts the server
+// meanwhile), then reads KEY back on the same client: its pooled connection
+// is dead by then, and the client must get a new one by itself.
+int cmd_across_restart(S3Client& c, const Args& a) {
+  const std::string& key = a.positional.at(0);
+  if (failed(c.put_object(key, "kept across a restart"))) return 3;
+  std::cout << "{\"ready\": true, \"connections\": " << c.http().connections_opened() << "}" << std::endl;
+  std::string line;
+  std::getline(std::cin, line);
+  auto r = c.get_object(key);
+  if (failed(r)) return 3;
+  std::cout << "{\"body\": " << json_string(r->body) << ", \"connections\": " << c.http().connections_opened() << "}"
+            << std::endl;
+  return 0;
+}
+
 int cmd_delete_many(S3Client& c, const Args& a) {
   auto r = c.delete_objects(a.positional);
   if (failed(r)) return 3;
@@ -207,6 +223,7 @@ int run_command(S3Client& c, const std::string& cmd, const Args& a) {
     if (cmd == "mpu-list") return cmd_mpu_list(c, a);
     if (cmd == "roundtrip") return cmd_roundtrip(c, a);
     if (cmd == "delete-many") return cmd_delete_many(c, a);
+    if (cmd == "across-restart") return cmd_across_restart(c, a);
     return simple(c, cmd, a);
   } catch (const std::out_of_range&) {
     std::cerr << cmd << ": missing argument\n";

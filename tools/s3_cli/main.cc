@@ -24,7 +24,7 @@ int usage() {
                "  | head KEY | delete KEY | delete-many KEY... | list [--prefix P] [--max-keys N]\n"
                "  | put-many PREFIX --count N | mpu-put KEY --file F [--part-size N] | mpu-create KEY\n"
                "  | mpu-upload KEY UPLOAD_ID PART_NUMBER --file F | mpu-abort KEY UPLOAD_ID | mpu-list [--prefix P]\n"
-               "  | put-bad-md5 KEY | roundtrip KEY...\n";
+               "  | put-bad-md5 KEY | roundtrip KEY... | across-restart KEY\n";
   return 2;
 }
 

@@ -6,7 +6,7 @@ loopback ports with known credentials, each on a temp dir of its own:
              the second dialect
 
 Installed by `scripts/install-test-clients.sh s3` into the compat cache
-(s3/versitygw, and the venv's `weed`). S3Server.start() waits until the server
+(s3/versitygw and s3/weed-venv/bin/weed). S3Server.start() waits until the server
 answers S3 (an unsigned request gets an S3 error answer), stop() ends it,
 start() again restarts it on the same data and port."""
 from __future__ import annotations
@@ -39,7 +39,7 @@ def compat_cache() -> Path:
 def binary(kind: str) -> str | None:
     """The server's binary, or None when it is not installed."""
     cache = compat_cache()
-    path = cache / "s3" / "versitygw" if kind == "versitygw" else cache / "venv" / "bin" / "weed"
+    path = cache / "s3" / "versitygw" if kind == "versitygw" else cache / "s3" / "weed-venv" / "bin" / "weed"
     if path.is_file() and os.access(path, os.X_OK):
         return str(path)
     return shutil.which("versitygw" if kind == "versitygw" else "weed")
@@ -65,8 +65,10 @@ class S3Server:
 
     def _args(self, exe: str) -> list[str]:
         if self.kind == "versitygw":
+            # --keep-alive: versitygw answers every request with "Connection:
+            # close" unless told otherwise (SeaweedFS keeps connections open).
             return [exe, "--port", f"127.0.0.1:{self.port}", "--access", ACCESS_KEY, "--secret", SECRET_KEY,
-                    "--region", REGION, "posix", str(self.data)]
+                    "--region", REGION, "--keep-alive", "posix", str(self.data)]
         config = self.work / "s3.json"
         config.write_text(json.dumps({"identities": [{
             "name": "skiff", "credentials": [{"accessKey": ACCESS_KEY, "secretKey": SECRET_KEY}],

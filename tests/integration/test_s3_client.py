@@ -1,0 +1,205 @@
+"""remote/s3's S3 client (issue 54) against two real S3-compatible servers,
+versitygw (POSIX backend) and SeaweedFS (`weed mini`), through tools/s3_cli:
+put/get/range/head, keys that encoding bugs break, list with prefix and
+pagination past 1000 keys, delete and batch delete, a 3-part multipart upload
+with its checksums, abort and the multipart listing that finds cut uploads,
+Content-MD5 refused when wrong, wrong credentials and bucket as clear
+non-retriable errors, the server stopped (a retriable connection error) and
+restarted (the client's pooled connection replaced by itself).
+
+Run: scripts/install-test-clients.sh s3 && tests/integration/run.sh s3 test_s3_client.py
+(env S3_CLI: the s3_cli binary, default build/tools/s3_cli/s3_cli)."""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from harness import s3 as s3h
+
+REPO = Path(__file__).resolve().parents[2]
+BUCKET = "skiff-tiered"
+MIB = 1 << 20
+# Spaces, unicode, '+', '=', '~', '/', and the characters a lax encoder
+# leaves raw ('&', '?', '#', '%', quotes, '!*()').
+ODD_KEYS = ["with space", "ünïcødé/ключ/鍵", "plus+equals=tilde~", "dir/sub dir/leaf", "amp&q?hash#pct%41",
+            "quote'dq\"bang!star*(paren)", "semi;colon:at@dollar$comma,", "trailing space "]
+
+
+def cli_path() -> str:
+    return os.environ.get("S3_CLI") or str(REPO / "build" / "tools" / "s3_cli" / "s3_cli")
+
+
+class Cli:
+    def __init__(self, server: s3h.S3Server, bucket: str = BUCKET):
+        self.server = server
+        self.bucket = bucket
+
+    def base(self, bucket=None, access=s3h.ACCESS_KEY, secret=s3h.SECRET_KEY, attempts=4) -> list[str]:
+        return [cli_path(), "--endpoint", self.server.endpoint, "--bucket", bucket or self.bucket, "--path-style",
+                "--region", s3h.REGION, "--access-key", access, "--secret-key", secret,
+                "--max-attempts", str(attempts), "--connect-timeout-ms", "2000", "--io-timeout-ms", "20000"]
+
+    def run(self, *args, ok=True, timeout=120, **opts) -> dict:
+        p = subprocess.run(self.base(**opts) + [str(a) for a in args], capture_output=True, text=True,
+                           timeout=timeout)
+        lines = [json.loads(x) for x in p.stdout.splitlines() if x.strip()]
+        assert lines, f"s3_cli {args}: no output (rc {p.returncode}): {p.stderr}"
+        out = lines[-1] if len(lines) == 1 else {"lines": lines, **lines[-1]}
+        if ok:
+            assert p.returncode == 0 and "error" not in out, f"s3_cli {args}: {out} {p.stderr}"
+        else:
+            assert p.returncode == 3 and "error" in out, f"s3_cli {args} should fail: {out}"
+        return out
+
+
+@pytest.fixture(scope="module", params=s3h.SERVERS)
+def server(request, tmp_path_factory):
+    if s3h.binary(request.param) is None:
+        pytest.skip(f"{request.param} not installed: scripts/install-test-clients.sh s3")
+    if not Path(cli_path()).is_file():
+        pytest.skip(f"no s3_cli at {cli_path()}: build the s3_cli target")
+    srv = s3h.S3Server(request.param, tmp_path_factory.mktemp(request.param)).start()
+    try:
+        # SeaweedFS's gateway answers before its filer is ready: retriable errors until then.
+        Cli(srv).run("create-bucket", attempts=12)
+        yield srv
+    finally:
+        srv.stop()
+
+
+@pytest.fixture
+def cli(server) -> Cli:
+    return Cli(server)
+
+
+def write(tmp_path: Path, name: str, data: bytes) -> Path:
+    p = tmp_path / name
+    p.write_bytes(data)
+    return p
+
+
+def test_put_get_range_head(cli, tmp_path):
+    data = os.urandom(100_000)
+    f = write(tmp_path, "obj", data)
+    etag = cli.run("put", "obj/one", "--file", f)["etag"]
+    assert etag == hashlib.md5(data).hexdigest()
+    got = cli.run("get", "obj/one")
+    assert got["sha256"] == hashlib.sha256(data).hexdigest() and got["etag"] == etag
+    part = cli.run("get", "obj/one", "--range", "10-19")
+    assert part["size"] == 10 and part["total_size"] == len(data)
+    assert part["sha256"] == hashlib.sha256(data[10:20]).hexdigest()
+    tail = cli.run("get", "obj/one", "--range", f"{len(data) - 7}-")
+    assert tail["sha256"] == hashlib.sha256(data[-7:]).hexdigest()
+    head = cli.run("head", "obj/one")
+    assert head == {"size": len(data), "etag": etag}
+    assert cli.run("head", "obj/none", ok=False)["code"] == "NoSuchKey"
+    assert cli.run("get", "obj/none", ok=False)["code"] == "NoSuchKey"
+    empty = write(tmp_path, "empty", b"")
+    cli.run("put", "obj/empty", "--file", empty)
+    assert cli.run("get", "obj/empty")["size"] == 0
+
+
+def test_odd_keys_round_trip(cli):
+    out = cli.run("roundtrip", *ODD_KEYS)
+    results = {x["key"]: x for x in out["lines"]}
+    assert set(results) == set(ODD_KEYS)
+    assert all(r["ok"] for r in results.values()), [r for r in results.values() if not r["ok"]]
+
+
+def test_list_prefix_and_pagination_past_1000(cli):
+    put = cli.run("put-many", "page/k", "--count", 1005)
+    assert put["put"] == 1005
+    assert put["connections"] <= 2, f"keep-alive: {put['connections']} connections for 1005 PUTs"
+    cli.run("put-many", "pagf/", "--count", 2)
+    want = [f"page/k{i:05d}" for i in range(1005)]
+    small = cli.run("list", "--prefix", "page/", "--max-keys", 250)
+    assert small["keys"] == want and small["pages"] == 5
+    default = cli.run("list", "--prefix", "page/")
+    assert default["keys"] == want and default["pages"] == 2, "the server's default page is 1000 keys"
+    done = cli.run("delete-many", *want)
+    assert done == {"deleted": 1005, "failed": 0}
+    assert cli.run("list", "--prefix", "page/")["keys"] == []
+    assert cli.run("list", "--prefix", "pagf/")["keys"] == ["pagf/00000", "pagf/00001"]
+
+
+def test_delete_is_idempotent(cli, tmp_path):
+    cli.run("put", "del/x", "--file", write(tmp_path, "x", b"x"))
+    cli.run("delete", "del/x")
+    assert cli.run("head", "del/x", ok=False)["code"] == "NoSuchKey"
+    cli.run("delete", "del/x")  # again: still success
+    assert cli.run("delete-many", "del/x", "del/never") == {"deleted": 2, "failed": 0}
+
+
+def test_multipart_three_parts_checked(cli, tmp_path):
+    part = 5 * MIB + 512 * 1024
+    data = os.urandom(2 * part + 3 * MIB)
+    f = write(tmp_path, "big", data)
+    etag = cli.run("mpu-put", "mpu/big", "--file", f, "--part-size", part)["etag"]
+    md5s = b"".join(hashlib.md5(data[i:i + part]).digest() for i in range(0, len(data), part))
+    assert etag == hashlib.md5(md5s).hexdigest() + "-3"
+    got = cli.run("get", "mpu/big", "--file", tmp_path / "back")
+    assert got["size"] == len(data) and got["sha256"] == hashlib.sha256(data).hexdigest()
+    mid = cli.run("get", "mpu/big", "--range", f"{part - 5}-{part + 4}")
+    assert mid["sha256"] == hashlib.sha256(data[part - 5:part + 5]).hexdigest()
+    assert cli.run("head", "mpu/big")["size"] == len(data)
+
+
+def test_multipart_abort_and_listing_of_cut_uploads(cli, tmp_path):
+    upload = cli.run("mpu-create", "cut/seg")["upload_id"]
+    chunk = os.urandom(5 * MIB)
+    etag = cli.run("mpu-upload", "cut/seg", upload, 1, "--file", write(tmp_path, "p1", chunk))["etag"]
+    assert etag == hashlib.md5(chunk).hexdigest()
+    listed = cli.run("mpu-list", "--prefix", "cut/")["uploads"]
+    assert {"key": "cut/seg", "upload_id": upload} in listed
+    cli.run("mpu-abort", "cut/seg", upload)
+    assert all(u["upload_id"] != upload for u in cli.run("mpu-list", "--prefix", "cut/")["uploads"])
+    cli.run("mpu-abort", "cut/seg", upload)  # again: still success
+    assert cli.run("list", "--prefix", "cut/")["keys"] == []
+
+
+def test_wrong_content_md5_is_refused(cli, tmp_path):
+    err = cli.run("put-bad-md5", "md5/x", "--file", write(tmp_path, "m", b"payload"), ok=False)
+    assert err["code"] == "BadDigest" and err["status"] == 400 and not err["retriable"]
+    assert cli.run("head", "md5/x", ok=False)["code"] == "NoSuchKey"
+
+
+def test_wrong_credentials_are_clear_and_not_retried(cli):
+    bad_secret = cli.run("list", ok=False, secret="not-the-secret")
+    assert bad_secret["code"] == "SignatureDoesNotMatch" and bad_secret["status"] == 403
+    assert not bad_secret["retriable"] and "SignatureDoesNotMatch" in bad_secret["error"]
+    bad_key = cli.run("list", ok=False, access="NOSUCHACCESSKEY")
+    # SeaweedFS answers InvalidAccessKeyId 403 as AWS does; versitygw 1.8.0
+    # answers XAdminUserNotFound 404. Neither is retried.
+    assert bad_key["code"] in ("InvalidAccessKeyId", "XAdminUserNotFound") and not bad_key["retriable"]
+
+
+def test_wrong_bucket_is_no_such_bucket(cli):
+    err = cli.run("list", ok=False, bucket="skiff-no-such-bucket")
+    assert err["code"] == "NoSuchBucket" and err["status"] == 404 and not err["retriable"]
+    head = cli.run("head-bucket", ok=False, bucket="skiff-no-such-bucket")
+    assert head["status"] == 404 and not head["retriable"]
+
+
+def test_server_stopped_is_retriable_then_restart_recovers(cli, server, tmp_path):
+    proc = subprocess.Popen(cli.base() + ["across-restart", "restart/kept"], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, text=True)
+    try:
+        assert json.loads(proc.stdout.readline())["ready"]
+        server.stop()
+        down = cli.run("head-bucket", ok=False, attempts=2)
+        assert down["retriable"] and down["status"] == 0 and "cannot connect" in down["error"]
+        server.start()
+        cli.run("head-bucket", attempts=12)
+        proc.stdin.write("go\n")
+        proc.stdin.flush()
+        back = json.loads(proc.stdout.readline())
+        assert back["body"] == "kept across a restart"
+        assert back["connections"] == 2, "the dead pooled connection is replaced by exactly one new one"
+    finally:
+        proc.kill()
+        proc.wait(timeout=10)
