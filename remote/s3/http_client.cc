@@ -151,7 +151,13 @@ Expected<std::unique_ptr<HttpClient::Connection>, S3Error> HttpClient::connect(c
     c->secure->async_handshake(asio::ssl::stream_base::client, [&](beast::error_code e) { ec = e; });
     c->io.restart();
     c->io.run();
-    if (ec) return unexpected(error_of(ec, "TLS handshake with " + where + " failed"));
+    if (ec) {
+      // A certificate the trust store or the host name refuses stays refused:
+      // not retriable. A handshake cut by the network is.
+      S3Error e = error_of(ec, "TLS handshake with " + where + " failed");
+      if (ec.category() == asio::error::get_ssl_category()) e.retriable = false;
+      return unexpected(std::move(e));
+    }
   }
   std::lock_guard lock(mu_);
   ++opened_;

@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 
+from harness import certs
 from harness import s3 as s3h
 
 REPO = Path(__file__).resolve().parents[2]
@@ -203,3 +204,48 @@ def test_server_stopped_is_retriable_then_restart_recovers(cli, server, tmp_path
     finally:
         proc.kill()
         proc.wait(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def tls_server(tmp_path_factory):
+    if s3h.binary("versitygw") is None or not Path(cli_path()).is_file():
+        pytest.skip("versitygw or s3_cli missing: scripts/install-test-clients.sh s3, build s3_cli")
+    d = tmp_path_factory.mktemp("tls")
+    certs.make_ca(d, "ca")
+    certs.make_ca(d, "other-ca")
+    certs.make_cert(d, "ca", "server", "/CN=localhost", certs.SERVER_EXT)
+    chain = d / "server-chain.crt"
+    chain.write_text((d / "server.crt").read_text())
+    srv = s3h.S3Server("versitygw", d, tls=(chain, d / "server.key")).start()
+    try:
+        yield srv, d
+    finally:
+        srv.stop()
+
+
+def test_tls_trust_and_hostname_checked(tls_server, tmp_path):
+    srv, d = tls_server
+    cli = Cli(srv)
+    for host in ("localhost", "127.0.0.1"):  # the certificate names both (DNS and IP)
+        srv_endpoint = f"https://{host}:{srv.port}"
+        ok = subprocess.run(cli.base() + ["--endpoint", srv_endpoint, "--ca-file", str(d / "ca.pem"), "create-bucket"],
+                            capture_output=True, text=True, timeout=60)
+        assert ok.returncode == 0, ok.stdout + ok.stderr
+    put = cli.run("put", "tls/x", "--file", write(tmp_path, "x", b"over TLS"), "--ca-file", d / "ca.pem")
+    assert put["etag"] == hashlib.md5(b"over TLS").hexdigest()
+    wrong_ca = cli.run("head-bucket", "--ca-file", d / "other-ca.pem", ok=False)
+    assert "certificate verify failed" in wrong_ca["error"] and not wrong_ca["retriable"]
+
+
+def test_tls_hostname_mismatch_refused(tmp_path_factory):
+    if s3h.binary("versitygw") is None or not Path(cli_path()).is_file():
+        pytest.skip("versitygw or s3_cli missing")
+    d = tmp_path_factory.mktemp("tls-mismatch")
+    certs.make_ca(d, "ca")
+    certs.make_cert(d, "ca", "elsewhere", "/CN=elsewhere", "subjectAltName=DNS:elsewhere.invalid")
+    srv = s3h.S3Server("versitygw", d, tls=(d / "elsewhere.crt", d / "elsewhere.key")).start()
+    try:
+        err = Cli(srv).run("head-bucket", "--ca-file", d / "ca.pem", ok=False)
+        assert "TLS handshake" in err["error"] and not err["retriable"], err
+    finally:
+        srv.stop()
