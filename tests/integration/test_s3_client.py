@@ -66,7 +66,7 @@ def server(request, tmp_path_factory):
         pytest.skip(f"no s3_cli at {cli_path()}: build the s3_cli target")
     srv = s3h.S3Server(request.param, tmp_path_factory.mktemp(request.param)).start()
     try:
-        # SeaweedFS's gateway answers before its filer is ready: retriable errors until then.
+        # Retries in case a server answers before its storage is ready.
         Cli(srv).run("create-bucket", attempts=12)
         yield srv
     finally:
