@@ -80,7 +80,7 @@ Signature sign_v4(const SigningInput& in, std::string_view access_key_id, std::s
   Signature s;
   std::string canonical_headers;
   for (const auto& [n, v] : headers) {
-    canonical_headers += n + ":" + v + "\n";
+    canonical_headers.append(n).append(":").append(v).append("\n");
     if (!s.signed_headers.empty()) s.signed_headers.push_back(';');
     s.signed_headers += n;
   }

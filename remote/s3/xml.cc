@@ -63,7 +63,9 @@ class Parser {
   }
 
  private:
-  Unexpected<std::string> fail_now(std::string what) { return unexpected(what + " at byte " + std::to_string(pos_)); }
+  Unexpected<std::string> fail_now(const std::string& what) {
+    return unexpected(what + " at byte " + std::to_string(pos_));
+  }
   bool fail(const std::string& what) {
     if (error_.empty()) error_ = what + " at byte " + std::to_string(pos_);
     return false;

@@ -3,7 +3,9 @@
 #include "remote/s3/s3_types.h"
 
 #include <catch2/catch.hpp>
+#include <cstdlib>
 
+#include "remote/s3/credentials.h"
 #include "remote/s3/endpoint.h"
 #include "remote/s3/retry.h"
 #include "remote/s3/s3_error.h"
@@ -148,4 +150,23 @@ TEST_CASE("s3 retry backoff grows exponentially, is capped, and jitters within t
   CHECK(backoff_delay(p, 3, 0.0).count() == 0);
   CHECK(backoff_delay(p, 3, 0.5).count() == 200);
   CHECK(backoff_delay(p, 3, 1.0).count() < 400);
+}
+
+TEST_CASE("s3 credentials: explicit first, else the AWS environment") {
+  ::setenv("AWS_ACCESS_KEY_ID", "envkey", 1);
+  ::setenv("AWS_SECRET_ACCESS_KEY", "envsecret", 1);
+  ::setenv("AWS_SESSION_TOKEN", "envtoken", 1);
+  auto explicit_pair = resolve_credentials("k", "s");
+  REQUIRE(explicit_pair);
+  CHECK(explicit_pair->access_key_id == "k");
+  CHECK(explicit_pair->session_token.empty());
+  auto env = resolve_credentials("k", "");  // half given: the environment's pair
+  REQUIRE(env);
+  CHECK(env->access_key_id == "envkey");
+  CHECK(env->secret_access_key == "envsecret");
+  CHECK(env->session_token == "envtoken");
+  ::unsetenv("AWS_SECRET_ACCESS_KEY");
+  CHECK_FALSE(resolve_credentials("", ""));
+  ::unsetenv("AWS_ACCESS_KEY_ID");
+  ::unsetenv("AWS_SESSION_TOKEN");
 }

@@ -16,13 +16,13 @@ constexpr const char* kSuiteKey = "AKIDEXAMPLE";
 constexpr const char* kSuiteSecret = "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY";
 constexpr const char* kEmptyHash = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855";
 
-SigningInput suite_input(const char* method, std::string uri, NameValues query, NameValues extra = {}) {
+SigningInput suite_input(const char* method, std::string uri, NameValues query, const NameValues& extra = {}) {
   SigningInput in;
   in.method = method;
   in.canonical_uri = std::move(uri);
   in.query = std::move(query);
   in.headers = {{"Host", "example.amazonaws.com"}};
-  for (auto& h : extra) in.headers.push_back(h);
+  for (const auto& h : extra) in.headers.push_back(h);
   in.headers.emplace_back("X-Amz-Date", "20150830T123600Z");
   in.payload_hash = kEmptyHash;
   in.amz_date = "20150830T123600Z";
