@@ -4,7 +4,8 @@
 // unless turned off). Keep-alive connections are kept in a small pool per
 // host:port and reused; a reused connection that the server had closed
 // (nothing read back) is replaced by a new one once. Connect (with TLS
-// handshake), write and read each have a timeout.
+// handshake), write and read each have a timeout; the name lookup before
+// connect is the system resolver's, bounded by its own settings.
 //
 // Threads: send() may be called from several threads at once; each call uses
 // a connection of its own (the pool is under a mutex). Blocking: never call it
@@ -30,7 +31,7 @@ struct HttpOptions {
   std::string ca_file;  // PEM file of trusted CAs; empty (and no ca_dir): OpenSSL's default paths
   std::string ca_dir;   // OpenSSL hashed CA directory
   bool verify_hostname = true;
-  std::chrono::milliseconds connect_timeout{5000};  // resolve + connect + TLS handshake
+  std::chrono::milliseconds connect_timeout{5000};  // connect + TLS handshake (name lookup: the system's own bounds)
   std::chrono::milliseconds io_timeout{30000};      // writing the request; reading the answer
   size_t max_idle_per_host = 4;
   size_t max_response_bytes = size_t{1} << 30;
