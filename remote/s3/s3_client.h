@@ -73,7 +73,8 @@ class S3Client {
   Expected<void, S3Error> abort_multipart_upload(std::string_view key, std::string_view upload_id);
   Expected<MultipartPage, S3Error> list_multipart_uploads(std::string_view prefix, std::string_view key_marker = {},
                                                           std::string_view upload_id_marker = {});
-  // Uploads `body` in parts of `part_size` (>= 5 MiB but the last), aborting on failure.
+  // Uploads `body` in parts of `part_size` (>= 5 MiB but the last; at most
+  // 10,000 parts), aborting the upload on failure.
   Expected<std::string, S3Error> put_object_multipart(std::string_view key, std::string_view body, size_t part_size);
 
   const S3Config& config() const { return config_; }

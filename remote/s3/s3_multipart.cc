@@ -79,6 +79,9 @@ Expected<MultipartPage, S3Error> S3Client::list_multipart_uploads(std::string_vi
 
 Expected<std::string, S3Error> S3Client::put_object_multipart(std::string_view key, std::string_view body,
                                                               size_t part_size) {
+  if (part_size == 0) return unexpected(transport_error(S3ErrorKind::kConfig, "multipart part size 0"));
+  if ((body.size() + part_size - 1) / part_size > 10000)
+    return unexpected(transport_error(S3ErrorKind::kConfig, "more than S3's 10,000 parts: raise the part size"));
   auto id = create_multipart_upload(key);
   if (!id) return unexpected(std::move(id.error()));
   std::vector<PartInfo> parts;

@@ -219,3 +219,30 @@ TEST_CASE("s3 client refuses a configuration it cannot use") {
   cfg.credentials = {};
   CHECK(S3Client::create(cfg).error().message.find("credentials") != std::string::npos);
 }
+
+TEST_CASE("s3 client multipart refuses a part size of 0 or more than 10000 parts before any request") {
+  FakeS3 server([](const Request&) { return Answer{500, "", {}}; });
+  auto c = client_for(server, nullptr, 1);
+  CHECK(c->put_object_multipart("k", "body", 0).error().kind == S3ErrorKind::kConfig);
+  CHECK(c->put_object_multipart("k", std::string(10001, 'x'), 1).error().kind == S3ErrorKind::kConfig);
+  CHECK(server.seen().empty());
+}
+
+TEST_CASE("s3 client multipart aborts the upload when a part fails") {
+  FakeS3 server([](const Request& r) {
+    const std::string target(r.target());
+    if (target.find("uploads=") != std::string::npos)
+      return Answer{200, "<InitiateMultipartUploadResult><UploadId>up1</UploadId></InitiateMultipartUploadResult>", {}};
+    if (r.method() == boost::beast::http::verb::delete_) return Answer{204, "", {}};
+    return error_answer(403, "AccessDenied");
+  });
+  auto c = client_for(server, nullptr, 1);
+  auto r = c->put_object_multipart("k", "body", 5);
+  REQUIRE_FALSE(r);
+  CHECK(r.error().code == "AccessDenied");
+  const auto seen = server.seen();
+  REQUIRE(seen.size() == 3);
+  CHECK(seen[1].target() == "/bkt/k?partNumber=1&uploadId=up1");
+  CHECK(seen[2].method() == boost::beast::http::verb::delete_);
+  CHECK(seen[2].target() == "/bkt/k?uploadId=up1");
+}
