@@ -134,7 +134,9 @@ Expected<std::unique_ptr<HttpClient::Connection>, S3Error> HttpClient::connect(c
   const std::string where = peer.host + ":" + peer.port;
   beast::error_code ec;
   tcp::resolver resolver(c->io);
-  auto endpoints = resolver.resolve(peer.host, peer.port, ec);
+  const auto forced = options_.resolve_overrides.find(peer.host);
+  const std::string& dial = forced == options_.resolve_overrides.end() ? peer.host : forced->second;
+  auto endpoints = resolver.resolve(dial, peer.port, ec);
   if (ec) return unexpected(error_of(ec, "cannot resolve " + peer.host));
   c->plain = std::make_unique<beast::tcp_stream>(c->io);
   c->plain->expires_after(options_.connect_timeout);

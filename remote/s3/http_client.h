@@ -35,6 +35,9 @@ struct HttpOptions {
   std::chrono::milliseconds io_timeout{30000};      // writing the request; reading the answer
   size_t max_idle_per_host = 4;
   size_t max_response_bytes = size_t{1} << 30;
+  // Host name -> address to dial instead of looking it up (as curl's
+  // --resolve); the name is still the Host header, SNI and verified name.
+  std::map<std::string, std::string> resolve_overrides;
 };
 
 struct HttpRequest {

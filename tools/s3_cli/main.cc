@@ -19,7 +19,8 @@ namespace {
 
 int usage() {
   std::cerr << "usage: s3_cli --endpoint URL --bucket B [--region R] [--path-style] [--access-key K --secret-key S]\n"
-               "  [--ca-file F] [--max-attempts N] [--connect-timeout-ms N] [--io-timeout-ms N] COMMAND ARGS\n"
+               "  [--ca-file F] [--resolve HOST=ADDRESS] [--max-attempts N] [--connect-timeout-ms N] [--io-timeout-ms "
+               "N] COMMAND ARGS\n"
                "commands: create-bucket | head-bucket | put KEY --file F | get KEY [--range A-B] [--file F]\n"
                "  | head KEY | delete KEY | delete-many KEY... | list [--prefix P] [--max-keys N]\n"
                "  | put-many PREFIX --count N | mpu-put KEY --file F [--part-size N] | mpu-create KEY\n"
@@ -34,29 +35,8 @@ bool take(int& i, int argc, char** argv, std::string& out) {
   return true;
 }
 
-// One option at argv[i] (advancing i past its value); false on a bad one.
-bool parse_option(int& i, int argc, char** argv, S3Config& cfg, Args& args, std::string& key, std::string& secret) {
-  const std::string a = argv[i];
-  std::string v;
-  if (a == "--path-style") {
-    cfg.path_style = true;
-    return true;
-  }
-  if (!take(i, argc, argv, v)) return false;
-  std::string* text = a == "--endpoint"     ? &cfg.endpoint_url
-                      : a == "--bucket"     ? &cfg.bucket
-                      : a == "--region"     ? &cfg.region
-                      : a == "--access-key" ? &key
-                      : a == "--secret-key" ? &secret
-                      : a == "--ca-file"    ? &cfg.http.ca_file
-                      : a == "--prefix"     ? &args.prefix
-                      : a == "--range"      ? &args.range
-                      : a == "--file"       ? &args.file
-                                            : nullptr;
-  if (text != nullptr) {
-    *text = v;
-    return true;
-  }
+// A numeric option's value; false on an unknown option or a bad number.
+bool parse_number(const std::string& a, const std::string& v, S3Config& cfg, Args& args) {
   try {
     if (a == "--max-attempts")
       cfg.retry.max_attempts = std::stoi(v);
@@ -76,6 +56,38 @@ bool parse_option(int& i, int argc, char** argv, S3Config& cfg, Args& args, std:
     return false;
   }
   return true;
+}
+
+// One option at argv[i] (advancing i past its value); false on a bad one.
+bool parse_option(int& i, int argc, char** argv, S3Config& cfg, Args& args, std::string& key, std::string& secret) {
+  const std::string a = argv[i];
+  std::string v;
+  if (a == "--path-style") {
+    cfg.path_style = true;
+    return true;
+  }
+  if (!take(i, argc, argv, v)) return false;
+  if (a == "--resolve") {  // HOST=ADDRESS
+    const auto eq = v.find('=');
+    if (eq == std::string::npos) return false;
+    cfg.http.resolve_overrides[v.substr(0, eq)] = v.substr(eq + 1);
+    return true;
+  }
+  std::string* text = a == "--endpoint"     ? &cfg.endpoint_url
+                      : a == "--bucket"     ? &cfg.bucket
+                      : a == "--region"     ? &cfg.region
+                      : a == "--access-key" ? &key
+                      : a == "--secret-key" ? &secret
+                      : a == "--ca-file"    ? &cfg.http.ca_file
+                      : a == "--prefix"     ? &args.prefix
+                      : a == "--range"      ? &args.range
+                      : a == "--file"       ? &args.file
+                                            : nullptr;
+  if (text != nullptr) {
+    *text = v;
+    return true;
+  }
+  return parse_number(a, v, cfg, args);
 }
 
 }  // namespace

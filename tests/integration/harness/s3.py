@@ -47,9 +47,11 @@ def binary(kind: str) -> str | None:
 
 
 class S3Server:
-    def __init__(self, kind: str, work: Path, tls: tuple[Path, Path] | None = None):
-        """tls: (certificate chain, key) PEM files: serve HTTPS (versitygw only)."""
-        if kind not in SERVERS or (tls and kind != "versitygw"):
+    def __init__(self, kind: str, work: Path, tls: tuple[Path, Path] | None = None,
+                 virtual_domain: str | None = None):
+        """tls: (certificate chain, key) PEM files: serve HTTPS (versitygw only).
+        virtual_domain: also serve virtual-hosted-style requests, bucket.DOMAIN (versitygw only)."""
+        if kind not in SERVERS or ((tls or virtual_domain) and kind != "versitygw"):
             raise ValueError(kind)
         self.kind = kind
         self.work = Path(work)
@@ -58,6 +60,7 @@ class S3Server:
         self.port = free_port()
         self.extra_ports = [free_port() for _ in range(9)] if kind == "seaweedfs" else []
         self.tls = tls
+        self.virtual_domain = virtual_domain
         self.proc: subprocess.Popen | None = None
         self.log_path = self.work / f"{kind}.log"
         self.start_timeout = 20.0 if kind == "versitygw" else 60.0
@@ -73,6 +76,7 @@ class S3Server:
             return [exe, "--port", f"127.0.0.1:{self.port}", "--access", ACCESS_KEY, "--secret", SECRET_KEY,
                     "--region", REGION, "--keep-alive",
                     *(["--cert", str(self.tls[0]), "--key", str(self.tls[1])] if self.tls else []),
+                    *(["--virtual-domain", self.virtual_domain] if self.virtual_domain else []),
                     "posix", str(self.data)]
         config = self.work / "s3.json"
         config.write_text(json.dumps({"identities": [{
