@@ -1,7 +1,8 @@
 // The web console's JSON endpoints (docs/console-api.md), one function per
 // endpoint, grouped by file: console_overview.cc (overview, stats,
 // clients), console_topics.cc, console_messages.cc, console_groups.cc,
-// console_schemas.cc.
+// console_schemas.cc; share and streams groups in console_share_groups.cc
+// and console_streams_groups.cc.
 // Each reads its arguments from the ConsoleCall, talks to the broker through
 // call.kafka (Kafka requests, in-process) and returns the JSON body; a
 // failure is thrown as client::ClientError (client/in_process_client.h).
@@ -13,6 +14,7 @@
 #include <iterator>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -168,5 +170,14 @@ struct ShareOffset {
 std::map<std::string, int64_t> share_member_counts(client::InProcessClient& kafka, const std::vector<std::string>& ids);
 std::vector<ShareOffset> share_offsets(client::InProcessClient& kafka, const std::string& group);
 void write_share_group(JsonWriter& w, ConsoleCall& call, const std::string& group);
+
+// Streams groups (console_streams_groups.cc): members per group
+// (StreamsGroupDescribe), the input topics of a group's topology (what a
+// reset moves), and a group's epochs, members with their tasks, topology
+// and topology description (KIP-1331) as /api/group writes them.
+std::map<std::string, int64_t> streams_member_counts(client::InProcessClient& kafka,
+                                                     const std::vector<std::string>& ids);
+std::set<std::string> streams_input_topics(client::InProcessClient& kafka, const std::string& group);
+void write_streams_group(JsonWriter& w, ConsoleCall& call, const std::string& group);
 
 }  // namespace skiff::console

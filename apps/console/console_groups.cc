@@ -4,7 +4,10 @@
 // from OffsetFetch and ListOffsets, a reset is an OffsetCommit as
 // kafka-consumer-groups --reset-offsets sends it (generation -1). Share
 // groups (KIP-932) are described in console_share_groups.cc; they have no
-// reset here (400).
+// reset here (400). Streams groups (KIP-1071) are described in
+// console_streams_groups.cc; their offsets and lag are the consumer groups',
+// and a reset of an Empty one moves only its topology's input topics (as
+// kafka-streams-groups --reset-offsets does; repartition topics are left).
 #include "apps/console/console_endpoints.h"
 #include "protocol/consumer_protocol.h"
 #include "protocol/generated/consumer_group_describe_request.h"
@@ -69,18 +72,21 @@ std::vector<GroupSummary> all_groups(client::InProcessClient& kafka) {
 
 // Members per group: one DescribeGroups for the classic groups, one
 // ConsumerGroupDescribe for the KIP-848 ones, one ShareGroupDescribe for
-// the share groups.
+// the share groups, one StreamsGroupDescribe for the streams groups.
 std::map<std::string, int64_t> member_counts(client::InProcessClient& kafka, const std::vector<GroupSummary>& groups) {
   protocol::DescribeGroupsRequest classic;
   protocol::ConsumerGroupDescribeRequest consumer;
-  std::vector<std::string> share;
+  std::vector<std::string> share, streams;
   for (const auto& g : groups) {
     if (g.group_type == "share")
       share.push_back(g.id);
+    else if (g.group_type == "streams")
+      streams.push_back(g.id);
     else
       (g.group_type == "consumer" ? consumer.group_ids : classic.groups).push_back(g.id);
   }
   std::map<std::string, int64_t> out = share_member_counts(kafka, share);
+  out.merge(streams_member_counts(kafka, streams));
   if (!classic.groups.empty())
     for (const auto& d : kafka.call<protocol::DescribeGroupsResponse>(classic, 5).groups)
       if (d.error_code == 0) out[d.group_id] = static_cast<int64_t>(d.members.size());
@@ -143,13 +149,18 @@ void write_members(JsonWriter& w, client::InProcessClient& kafka, const GroupSum
 }
 
 // What a reset moves: the partitions the group has offsets for (of `topic`
-// only, if given; every partition of `topic` when it has none there).
-std::map<std::string, std::vector<int32_t>> reset_partitions(ConsoleCall& call, const std::string& group) {
+// only, if given; every partition of `topic` when it has none there); of a
+// streams group, only those of its input topics (`inputs`).
+std::map<std::string, std::vector<int32_t>> reset_partitions(ConsoleCall& call, const std::string& group,
+                                                             const std::optional<std::set<std::string>>& inputs) {
   const JsonValue* topic = call.body.find("topic");
   const bool one_topic = topic && topic->kind == JsonValue::Kind::kString;
+  if (one_topic && inputs && !inputs->contains(topic->string))
+    bad_request("topic " + topic->string + " is not an input topic of streams group " + group);
   std::map<std::string, std::vector<int32_t>> parts;
   for (const auto& [tp, c] : committed_offsets(call.kafka, group))
-    if (!one_topic || topic->string == tp.first) parts[tp.first].push_back(tp.second);
+    if ((!one_topic || topic->string == tp.first) && (!inputs || inputs->contains(tp.first)))
+      parts[tp.first].push_back(tp.second);
   if (one_topic && parts.empty()) {
     const std::vector<std::string> only{topic->string};
     for (const auto& [name, count] : topic_partitions(call.kafka, &only))
@@ -240,7 +251,10 @@ std::string describe_group(ConsoleCall& call) {
     write_share_group(w, call, g.id);
     return w.end_object().take();
   }
-  write_members(w, call.kafka, g);
+  if (g.group_type == "streams")
+    write_streams_group(w, call, g.id);
+  else
+    write_members(w, call.kafka, g);
   const auto committed = committed_offsets(call.kafka, g.id);
   const auto ends = end_offsets(call.kafka, committed);
   w.key("offsets").begin_array();
@@ -260,8 +274,11 @@ std::string reset_group_offsets(ConsoleCall& call) {
     bad_request("group " + g.id + " is a share group: reset its offsets with kafka-share-groups --reset-offsets");
   if (g.state != "Empty")
     throw client::ClientError(409, "NON_EMPTY_GROUP", 68,
-                              "group " + g.id + " is " + g.state + ": stop its consumers first");
-  const auto parts = reset_partitions(call, g.id);
+                              "group " + g.id + " is " + g.state + ": stop its consumers first" +
+                                  (g.group_type == "streams" ? " (or use kafka-streams-groups --reset-offsets)" : ""));
+  std::optional<std::set<std::string>> inputs;
+  if (g.group_type == "streams") inputs = streams_input_topics(call.kafka, g.id);
+  const auto parts = reset_partitions(call, g.id, inputs);
   const auto targets = reset_targets(call, parts);
   protocol::OffsetCommitRequest req;
   req.group_id = g.id;

@@ -611,19 +611,28 @@
         topicSel.value = topics.includes(keep) ? keep : '';
       }
       const share = g.group_type === 'share';
+      const streams = g.group_type === 'streams';
       resetBtn.disabled = share || groupState !== 'Empty';
       hint.textContent = share ? 'a share group: kafka-share-groups --reset-offsets'
-        : groupState === 'Empty' ? '' : 'only when the group is Empty (stop its consumers first)';
+        : streams && groupState !== 'Empty'
+          ? 'a streams group: only when it is Empty (stop the application), or kafka-streams-groups --reset-offsets'
+          : streams ? 'a streams group: moves its input topics only'
+            : groupState === 'Empty' ? '' : 'only when the group is Empty (stop its consumers first)';
       info.replaceChildren(
         h('dl', { class: 'kv' },
           h('dt', {}, 'State'), h('dd', { testid: 'group-state' }, g.state),
           h('dt', {}, 'Type'), h('dd', {}, [g.group_type, g.protocol_type, g.protocol].filter(Boolean).join(' / ')),
-          h('dt', {}, 'Total lag'), h('dd', { testid: 'group-total-lag' }, num(total))),
-        h('h2', {}, 'Members'),
+          h('dt', {}, 'Total lag'), h('dd', { testid: 'group-total-lag' }, num(total)),
+          streams && [h('dt', {}, 'Group epoch'), h('dd', { testid: 'group-epoch' }, g.group_epoch),
+            h('dt', {}, 'Assignment epoch'), h('dd', { testid: 'assignment-epoch' }, g.assignment_epoch)]),
+        ...(streams ? streamsGroup(g) : membersTable(g)),
+        ...(share ? shareOffsets(g.offsets) : committedOffsets(g.offsets)));
+    }
+    function membersTable(g) {
+      return [h('h2', {}, 'Members'),
         table('members-table', ['Member', 'Client id', 'Host', 'Assignments'],
           g.members.map((m) => h('tr', { testid: 'member-row' }, h('td', {}, m.member_id), h('td', {}, m.client_id),
-            h('td', {}, m.host), h('td', {}, (m.assignments || []).map((a) => `${a.topic}-${a.partition}`).join(', '))))),
-        ...(share ? shareOffsets(g.offsets) : committedOffsets(g.offsets)));
+            h('td', {}, m.host), h('td', {}, (m.assignments || []).map((a) => `${a.topic}-${a.partition}`).join(', ')))))];
     }
     // A share group (KIP-932): each share partition's start offset, the
     // records in flight (acquired or awaiting redelivery) and the lag.
@@ -651,6 +660,116 @@
     main().replaceChildren(h('div', {}, h('h1', { testid: 'group-id' }, 'Group ', id), info,
       writable(h('h2', {}, 'Reset offsets')), reset, delBtn, confirmArea));
     await every(2000, refresh);
+  }
+
+  // ---- streams groups (KIP-1071) ----------------------------------------
+
+  // A streams group's members with their tasks ("0_1": subtopology 0,
+  // partition 1), its subtopologies' topics, and the processing graph the
+  // application described (KIP-1331), drawn as an SVG per subtopology.
+  function streamsGroup(g) {
+    const tasks = (list) => (list || []).join(', ');
+    const subs = (g.topology && g.topology.subtopologies) || [];
+    const names = (list) => (list || []).join(', ');
+    return [h('h2', {}, 'Members'),
+      table('members-table', ['Member', 'Process', 'Client id', 'Host', 'User endpoint', 'Active tasks', 'Standby tasks', 'Warm-up tasks'],
+        g.members.map((m) => h('tr', { testid: 'member-row', dataset: { member: m.member_id } },
+          h('td', {}, m.member_id), h('td', {}, m.process_id), h('td', {}, m.client_id), h('td', {}, m.host),
+          h('td', {}, m.user_endpoint || '—'), h('td', { testid: 'member-active-tasks' }, tasks(m.active_tasks)),
+          h('td', { testid: 'member-standby-tasks' }, tasks(m.standby_tasks)),
+          h('td', { testid: 'member-warmup-tasks' }, tasks(m.warmup_tasks))))),
+      h('h2', {}, 'Subtopologies', g.topology ? ` (topology epoch ${g.topology.epoch})` : ''),
+      table('subtopologies-table', ['Subtopology', 'Source topics', 'Repartition source topics', 'Repartition sink topics', 'Changelog topics'],
+        subs.map((s) => h('tr', { testid: 'subtopology-row', dataset: { subtopology: s.subtopology_id } },
+          h('td', {}, s.subtopology_id), h('td', { testid: 'subtopology-sources' }, names(s.source_topics)),
+          h('td', {}, names(s.repartition_source_topics)), h('td', {}, names(s.repartition_sink_topics)),
+          h('td', { testid: 'subtopology-changelogs' }, names(s.changelog_topics))))),
+      h('h2', {}, 'Processing graph'), processingGraph(g)];
+  }
+
+  function processingGraph(g) {
+    const d = g.topology_description;
+    if (g.topology_description_status !== 'AVAILABLE' || !d) {
+      return h('p', { class: 'muted', testid: 'topology-missing' },
+        g.topology_description_status === 'NOT_STORED'
+          ? 'The application has not sent its topology description yet (KIP-1331).'
+          : `No topology description (${g.topology_description_status}).`);
+    }
+    return h('div', { testid: 'topology-graph' },
+      d.subtopologies.map((s) => h('div', { class: 'subtopology', testid: 'graph-subtopology', dataset: { subtopology: s.subtopology_id } },
+        h('h3', {}, 'Sub-topology ', s.subtopology_id), subtopologySvg(s.nodes))),
+      d.global_stores.length ? h('div', { class: 'subtopology', testid: 'graph-global-stores' },
+        h('h3', {}, 'Global stores'), d.global_stores.map((gs) => subtopologySvg([gs.source, gs.processor]))) : null);
+  }
+
+  const SVG = 'http://www.w3.org/2000/svg';
+  function svgEl(tag, attrs, ...children) {
+    const el = document.createElementNS(SVG, tag);
+    for (const [k, v] of Object.entries(attrs || {})) el.setAttribute(k, v);
+    for (const c of children.flat()) if (c !== null && c !== undefined) el.append(c instanceof Node ? c : String(c));
+    return el;
+  }
+  const clip = (t, n) => (t.length > n ? t.slice(0, n - 1) + '…' : t);
+  let svgCount = 0;
+
+  // Nodes in columns by their depth from the sources (a node's column is one
+  // past its deepest predecessor's), top to bottom in the order sent; an
+  // arrow from each node to each successor.
+  function subtopologySvg(nodes) {
+    const byName = new Map(nodes.map((n) => [n.name, n]));
+    const depth = new Map();
+    const visit = (n, seen) => {
+      if (depth.has(n.name)) return depth.get(n.name);
+      let d = 0;
+      for (const p of nodes) {
+        if (p.successors.includes(n.name) && !seen.has(p.name)) d = Math.max(d, visit(p, new Set([...seen, n.name])) + 1);
+      }
+      depth.set(n.name, d);
+      return d;
+    };
+    nodes.forEach((n) => visit(n, new Set([n.name])));
+    const lines = (n) => [...n.source_topics.map((t) => '← ' + t), ...(n.sink_topic ? ['→ ' + n.sink_topic] : []),
+      ...n.stores.map((st) => '▤ ' + st)];
+    const W = 220, GAP = 44, VGAP = 16, LINE = 14;
+    const boxH = (n) => 38 + LINE * lines(n).length;
+    const colY = [];
+    const pos = new Map();
+    for (const n of nodes) {
+      const c = depth.get(n.name);
+      const y = colY[c] || 10;
+      pos.set(n.name, { x: 10 + c * (W + GAP), y, h: boxH(n) });
+      colY[c] = y + boxH(n) + VGAP;
+    }
+    const width = 20 + (colY.length) * (W + GAP) - GAP;
+    const height = Math.max(...colY.map((y) => y || 0), 40);
+    const marker = 'arrow' + (++svgCount);
+    const colors = { SOURCE: '#dbeafe', PROCESSOR: '#f2f4f7', SINK: '#dcfae6' };
+    const edges = [];
+    for (const n of nodes) {
+      const a = pos.get(n.name);
+      for (const succ of n.successors) {
+        const b = pos.get(succ);
+        if (!b || !byName.has(succ)) continue;
+        const x1 = a.x + W, y1 = a.y + a.h / 2, x2 = b.x, y2 = b.y + b.h / 2;
+        const path = x2 > x1 ? `M${x1},${y1} C${x1 + GAP / 2},${y1} ${x2 - GAP / 2},${y2} ${x2 - 2},${y2}`
+          : `M${a.x + W / 2},${a.y + a.h} L${b.x + W / 2},${b.y - 2}`;
+        edges.push(svgEl('path', { d: path, fill: 'none', stroke: '#667085', 'stroke-width': 1.4, 'marker-end': `url(#${marker})`,
+          'data-testid': 'graph-edge', 'data-from': n.name, 'data-to': succ }));
+      }
+    }
+    const boxes = nodes.map((n) => {
+      const p = pos.get(n.name);
+      return svgEl('g', { 'data-testid': 'graph-node', 'data-name': n.name, 'data-type': n.type },
+        svgEl('title', {}, [n.name, n.type, ...lines(n)].join('\n')),
+        svgEl('rect', { x: p.x, y: p.y, width: W, height: p.h, rx: 5, fill: colors[n.type] || '#fff', stroke: '#98a2b3' }),
+        svgEl('text', { x: p.x + 8, y: p.y + 15, 'font-size': 10, fill: '#667085' }, n.type),
+        svgEl('text', { x: p.x + 8, y: p.y + 30, 'font-size': 11, 'font-weight': 600, fill: '#1d2330' }, clip(n.name, 30)),
+        lines(n).map((t, i) => svgEl('text', { x: p.x + 8, y: p.y + 45 + i * LINE, 'font-size': 10.5, fill: '#344054' }, clip(t, 36))));
+    });
+    return svgEl('svg', { width, height, viewBox: `0 0 ${width} ${height}`, class: 'graph', role: 'img' },
+      svgEl('defs', {}, svgEl('marker', { id: marker, viewBox: '0 0 10 10', refX: 9, refY: 5, markerWidth: 7, markerHeight: 7, orient: 'auto-start-reverse' },
+        svgEl('path', { d: 'M0,0 L10,5 L0,10 z', fill: '#667085' }))),
+      edges, boxes);
   }
 
   // ---- schemas (the built-in Schema Registry) ----------------------------------
