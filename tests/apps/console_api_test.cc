@@ -2,6 +2,7 @@
 // real KafkaApis in-process (tests/api/api_harness.h): each endpoint's
 // answer, the read-only switch, the JSON content type, and HTTP Basic
 // logins through the broker's own PLAIN and SCRAM exchanges.
+#include <algorithm>
 #include <catch2/catch.hpp>
 
 #include "apps/console/console_service.h"
@@ -11,6 +12,10 @@
 #include "protocol/generated/offset_commit_response.h"
 #include "protocol/generated/share_group_heartbeat_request.h"
 #include "protocol/generated/share_group_heartbeat_response.h"
+#include "protocol/generated/streams_group_heartbeat_request.h"
+#include "protocol/generated/streams_group_heartbeat_response.h"
+#include "protocol/generated/streams_group_topology_description_update_request.h"
+#include "protocol/generated/streams_group_topology_description_update_response.h"
 #include "tests/api/api_harness.h"
 #include "tests/coordinator/group/share_group_support.h"
 
@@ -253,6 +258,148 @@ TEST_CASE("console: a share group's members, assignment, start offset, in-flight
   CHECK(unloaded.find("offsets")->array[0].find("in_flight")->kind == JsonValue::Kind::kNull);
   // A share group has no OffsetCommit reset.
   CHECK(c.post("/api/group/reset", R"({"id":"sg","to":"earliest"})").status == 400);
+}
+
+// A Kafka Streams member of group "app" as the application drives it over
+// StreamsGroupHeartbeat: subtopology 0 reads `words` and writes
+// `app-repartition`, subtopology 1 reads it and keeps a store with its
+// changelog `app-store-changelog`.
+struct StreamsRig {
+  using Req = protocol::StreamsGroupHeartbeatRequest;
+  Console c{{"group.streams.initial.rebalance.delay.ms=0"}};
+  int32_t epoch = 0;
+  std::vector<Req::TaskIds> active;
+
+  static Req::Topology topology() {
+    Req::Topology t;
+    t.epoch = 1;
+    auto& s0 = t.subtopologies.emplace_back();
+    s0.subtopology_id = "0";
+    s0.source_topics = {"words"};
+    s0.repartition_sink_topics = {"app-repartition"};
+    auto& s1 = t.subtopologies.emplace_back();
+    s1.subtopology_id = "1";
+    s1.repartition_source_topics.emplace_back().name = "app-repartition";
+    s1.state_changelog_topics.emplace_back().name = "app-store-changelog";
+    return t;
+  }
+  protocol::StreamsGroupHeartbeatResponse beat() {
+    Req r;
+    r.group_id = "app";
+    r.member_id = "m-1";
+    r.member_epoch = epoch;
+    r.process_id = "p-1";
+    r.user_endpoint = Req::Endpoint{"app.host", 8080, {}};
+    if (epoch == 0) {
+      r.rebalance_timeout_ms = 30000;
+      r.topology = topology();
+    }
+    r.active_tasks = active;
+    r.standby_tasks.emplace();
+    r.warmup_tasks.emplace();
+    auto resp = c.harness().call<protocol::StreamsGroupHeartbeatResponse>(r, 0);
+    if (resp.error_code == 0) {
+      epoch = resp.member_epoch;
+      if (resp.active_tasks) active = convert(*resp.active_tasks);
+    }
+    return resp;
+  }
+  static std::vector<Req::TaskIds> convert(const std::vector<protocol::StreamsGroupHeartbeatResponse::TaskIds>& v) {
+    std::vector<Req::TaskIds> out;
+    out.reserve(v.size());
+    for (const auto& t : v) out.push_back({t.subtopology_id, t.partitions, {}});
+    return out;
+  }
+  void describe_topology() {
+    protocol::StreamsGroupTopologyDescriptionUpdateRequest req;
+    req.group_id = "app";
+    req.member_id = "m-1";
+    req.topology_epoch = 1;
+    auto& s0 = req.topology_description.subtopologies.emplace_back();
+    s0.subtopology_id = "0";
+    s0.nodes.push_back({"KSTREAM-SOURCE-0000000000", 1, {"words"}, std::nullopt, {}, {"KSTREAM-SINK-0000000001"}, {}});
+    s0.nodes.push_back({"KSTREAM-SINK-0000000001", 3, {}, "app-repartition", {}, {}, {}});
+    auto& s1 = req.topology_description.subtopologies.emplace_back();
+    s1.subtopology_id = "1";
+    s1.nodes.push_back(
+        {"KSTREAM-SOURCE-0000000002", 1, {"app-repartition"}, std::nullopt, {}, {"KSTREAM-AGGREGATE-0000000003"}, {}});
+    s1.nodes.push_back({"KSTREAM-AGGREGATE-0000000003", 2, {}, std::nullopt, {"store"}, {}, {}});
+    auto resp = c.harness().call<protocol::StreamsGroupTopologyDescriptionUpdateResponse>(req, 0);
+    REQUIRE(resp.error_code == 0);
+  }
+};
+
+TEST_CASE("console: a streams group's members, tasks, topology, processing graph, lag and reset", "[console]") {
+  StreamsRig rig;
+  Console& c = rig.c;
+  c.ok(c.post("/api/topics/create", R"({"name":"words","partitions":2})"), 201);
+  for (int i = 0; i < 3; ++i)
+    c.ok(c.post("/api/messages/produce", R"({"topic":"words","key":"k","value":"v","partition":0})"));
+  for (int i = 0; i < 6 && rig.active.empty(); ++i) REQUIRE(rig.beat().error_code == 0);
+  REQUIRE(!rig.active.empty());
+  REQUIRE(rig.beat().error_code == 0);  // owns its tasks: Stable
+  protocol::OffsetCommitRequest commit;
+  commit.group_id = "app";
+  commit.member_id = "m-1";
+  commit.generation_id_or_member_epoch = rig.epoch;
+  auto& t = commit.topics.emplace_back();
+  t.name = "words";
+  t.partitions.push_back({0, 1, -1, std::nullopt, {}});
+  REQUIRE(c.harness().call<protocol::OffsetCommitResponse>(commit, 9).topics[0].partitions[0].error_code == 0);
+
+  auto groups = c.ok(c.get("/api/groups"));
+  REQUIRE(groups.find("groups")->array.size() == 1);
+  const auto& g = groups.find("groups")->array[0];
+  CHECK(g.find("group_type")->string == "streams");
+  CHECK(g.find("protocol_type")->string == "streams");
+  CHECK(g.find("members")->number == 1);
+  CHECK(g.find("lag")->number == 2);
+
+  auto group = c.ok(c.get("/api/group", {{"id", "app"}}));
+  CHECK(group.find("state")->string == "Stable");
+  CHECK(group.find("group_epoch")->number >= 1);
+  CHECK(group.find("assignment_epoch")->number == group.find("group_epoch")->number);
+  const auto& members = group.find("members")->array;
+  REQUIRE(members.size() == 1);
+  CHECK(members[0].find("process_id")->string == "p-1");
+  CHECK(members[0].find("user_endpoint")->string == "app.host:8080");
+  std::vector<std::string> tasks;
+  for (const auto& x : members[0].find("active_tasks")->array) tasks.push_back(x.string);
+  std::sort(tasks.begin(), tasks.end());
+  CHECK(tasks == std::vector<std::string>{"0_0", "0_1", "1_0", "1_1"});
+  const auto& subs = group.find("topology")->find("subtopologies")->array;
+  REQUIRE(subs.size() == 2);
+  CHECK(subs[0].find("source_topics")->array[0].string == "words");
+  CHECK(subs[0].find("repartition_sink_topics")->array[0].string == "app-repartition");
+  CHECK(subs[1].find("repartition_source_topics")->array[0].string == "app-repartition");
+  CHECK(subs[1].find("changelog_topics")->array[0].string == "app-store-changelog");
+  CHECK(group.find("topology_description_status")->string == "NOT_STORED");
+  CHECK(group.find("topology_description")->kind == JsonValue::Kind::kNull);
+  CHECK(group.find("offsets")->array[0].find("lag")->number == 2);
+
+  rig.describe_topology();
+  auto described = c.ok(c.get("/api/group", {{"id", "app"}}));
+  CHECK(described.find("topology_description_status")->string == "AVAILABLE");
+  const auto& dsubs = described.find("topology_description")->find("subtopologies")->array;
+  REQUIRE(dsubs.size() == 2);
+  const auto& source = dsubs[0].find("nodes")->array[0];
+  CHECK(source.find("type")->string == "SOURCE");
+  CHECK(source.find("successors")->array[0].string == "KSTREAM-SINK-0000000001");
+  CHECK(dsubs[0].find("nodes")->array[1].find("sink_topic")->string == "app-repartition");
+  CHECK(dsubs[1].find("nodes")->array[1].find("type")->string == "PROCESSOR");
+  CHECK(dsubs[1].find("nodes")->array[1].find("stores")->array[0].string == "store");
+
+  // A running application's offsets are not reset; once it has left, only
+  // its input topics are.
+  CHECK(c.post("/api/group/reset", R"({"id":"app","to":"earliest"})").status == 409);
+  rig.epoch = -1;
+  REQUIRE(rig.beat().error_code == 0);
+  CHECK(c.ok(c.get("/api/group", {{"id", "app"}})).find("state")->string == "Empty");
+  CHECK(c.post("/api/group/reset", R"({"id":"app","to":"earliest","topic":"app-repartition"})").status == 400);
+  auto reset = c.ok(c.post("/api/group/reset", R"({"id":"app","to":"earliest"})"));
+  REQUIRE(reset.find("offsets")->array.size() == 1);
+  CHECK(reset.find("offsets")->array[0].find("topic")->string == "words");
+  CHECK(reset.find("offsets")->array[0].find("offset")->number == 0);
 }
 
 TEST_CASE("console: read-only refuses every change, a POST must be JSON", "[console]") {
