@@ -41,8 +41,10 @@ void fill_response(StreamsGroup& sg, const StreamsGroupMember& m, const StreamsG
   // group.streams.task.offset.interval.ms): when to report task offsets,
   // and how far behind a warm-up may be to count as caught up.
   resp.task_offset_interval_ms = kTaskOffsetIntervalMs;
-  resp.acceptable_recovery_lag = kAcceptableRecoveryLag;
-  resp.acceptable_recovery_lag_legacy = static_cast<int32_t>(kAcceptableRecoveryLag);
+  if (p.version >= 1)
+    resp.acceptable_recovery_lag = kAcceptableRecoveryLag;
+  else
+    resp.acceptable_recovery_lag_legacy = static_cast<int32_t>(kAcceptableRecoveryLag);
   if (req.member_epoch == 0 || old.assignment.assigned != m.assignment.assigned) {
     resp.active_tasks = streams_hb::task_ids(streams::task_set(m.assignment.assigned.active));
     resp.standby_tasks = streams_hb::task_ids(m.assignment.assigned.standby);

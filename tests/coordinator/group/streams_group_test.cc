@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "coordinator/group/streams/streams_tasks.h"
+#include "protocol/byte_writer.h"
 #include "tests/coordinator/group/group_fixture.h"
 
 using namespace skiff;
@@ -84,7 +85,7 @@ struct StreamsFixture {
   }
   StreamsHeartbeatResult send(const Req& req) {
     StreamsHeartbeatParams p;
-    p.version = 1;
+    p.version = version;
     p.request = &req;
     p.client_id = "client";
     p.client_host = "/127.0.0.1";
@@ -132,6 +133,7 @@ struct StreamsFixture {
   }
 
   GroupFixture f;
+  int16_t version = 1;
 };
 
 // The detail of the response's status `code`, if it has it.
@@ -168,6 +170,13 @@ TEST_CASE("streams heartbeat: from missing topics to every task assigned", "[gro
   s.create_internal(r);
   s.settle({&a});
   CHECK(task_count(a.active) == 8);
+  // The response encodes at the request's version (v0's recovery lag is the legacy int32).
+  for (int16_t v : {0, 1}) {
+    s.version = v;
+    auto at = s.beat(a);
+    protocol::ByteWriter w(at.response.encoded_size(v));
+    CHECK_NOTHROW(at.response.encode(w, v));
+  }
   auto d = s.f.c().describe_streams_group("app", false);
   CHECK(d.error_code == 0);
   CHECK(d.group_state == "Stable");
