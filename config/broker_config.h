@@ -244,7 +244,7 @@ struct BrokerConfig {
   int32_t group_streams_max_size = INT32_MAX;
   int32_t group_streams_num_standby_replicas = 0;
   int32_t group_streams_max_standby_replicas = 2;
-  int32_t group_streams_initial_rebalance_delay_ms = 3000;
+  int32_t group_streams_initial_rebalance_delay_ms = 0;  // Kafka: 3000
   int32_t group_streams_min_assignment_interval_ms = 0;
   int32_t group_streams_max_assignment_interval_ms = 15000;
   int32_t group_streams_task_offset_interval_ms = 60000;

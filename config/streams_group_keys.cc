@@ -100,9 +100,11 @@ void add_used_keys(std::vector<ConfigKeyDef>& d) {
   d.push_back(int_key("group.streams.max.standby.replicas", 2, 0,
                       "The most standby replicas a streams group (streams.num.standby.replicas) may set.",
                       &BrokerConfig::group_streams_max_standby_replicas));
-  d.push_back(int_key("group.streams.initial.rebalance.delay.ms", 3000, 0,
+  // 0 as Skiff's group.initial.rebalance.delay.ms (Kafka's default is 3000):
+  // a single-node broker's first streams application starts at once.
+  d.push_back(int_key("group.streams.initial.rebalance.delay.ms", 0, 0,
                       "How long the coordinator waits for more streams clients to join a new group before its first "
-                      "assignment (members get ASSIGNMENT_DELAYED meanwhile).",
+                      "assignment (members get ASSIGNMENT_DELAYED meanwhile; Kafka's default is 3000).",
                       &BrokerConfig::group_streams_initial_rebalance_delay_ms));
 }
 

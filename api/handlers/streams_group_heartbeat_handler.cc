@@ -45,15 +45,24 @@ void StreamsGroupHeartbeatHandler::handle(ApiRequest& request, StreamsGroupHeart
       return;
     }
   }
-  auto result = services_.groups->streams_heartbeat(to_params(request, body, services_));
+  const auto params = to_params(request, body, services_);
+  auto result = services_.groups->streams_heartbeat(params);
   if (!result.to_create.empty()) {
     const bool cluster_create = authorized_cluster(services_, request, AclOperation::kCreate);
-    streams_group::create_internal_topics(
+    const bool created = streams_group::create_internal_topics(
         services_,
         [&](const std::string& t) {
           return cluster_create || authorized_topic(services_, request, AclOperation::kCreate, t);
         },
         body.group_id, result);
+    // A joining member is answered once its topics exist: the coordinator
+    // sees them now rather than at the member's next heartbeat (5 s on), so
+    // the first join already carries tasks. A join may be repeated (the
+    // coordinator takes a rejoin at epoch 0); a later heartbeat may not.
+    if (created && body.member_epoch == 0) {
+      auto again = services_.groups->streams_heartbeat(params);
+      if (again.response.error_code == code(ErrorCode::kNone)) result = std::move(again);
+    }
   }
   out.send(result.response);
 }

@@ -123,16 +123,18 @@ std::vector<std::pair<std::string, std::string>> create_all(
 
 }  // namespace
 
-void create_internal_topics(BrokerServices& services, const std::function<bool(const std::string&)>& may_create,
+bool create_internal_topics(BrokerServices& services, const std::function<bool(const std::string&)>& may_create,
                             const std::string& group_id, group::StreamsHeartbeatResult& result) {
   std::vector<std::string> denied;
   for (const auto& t : result.to_create)
     if (!may_create(t.name)) denied.push_back(t.name);
   if (!denied.empty()) {
     note_create_denied(result.response, denied);
-    return;
+    return false;
   }
-  note_creation_failures(result.response, create_all(services, group_id, result.to_create));
+  const auto failures = create_all(services, group_id, result.to_create);
+  note_creation_failures(result.response, failures);
+  return failures.empty();
 }
 
 }  // namespace skiff::api::streams_group

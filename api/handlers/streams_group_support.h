@@ -84,7 +84,8 @@ void note_creation_failures(protocol::StreamsGroupHeartbeatResponse& response,
 // creates it (partitions, replication factor -1 = the broker's default, the
 // topology's configs), an existing one is no failure, and the failures are
 // noted (note_creation_failures) and logged. The caller holds no group lock.
-void create_internal_topics(BrokerServices& services, const std::function<bool(const std::string&)>& may_create,
+// True when every topic exists now.
+bool create_internal_topics(BrokerServices& services, const std::function<bool(const std::string&)>& may_create,
                             const std::string& group_id, group::StreamsHeartbeatResult& result);
 
 }  // namespace skiff::api::streams_group

@@ -12,6 +12,7 @@
 
 #include "common/log_escape.h"
 #include "coordinator/group/group_coordinator.h"
+#include "coordinator/group/member_session.h"
 #include "coordinator/runtime/coordinator_log.h"
 
 namespace skiff::group {
@@ -289,12 +290,7 @@ void GroupCoordinator::reconcile_consumer_member(GroupMetadata& g, ConsumerGroup
 void GroupCoordinator::schedule_consumer_session(GroupMetadata& g, ConsumerGroupMember& m) {
   // A classic member keeps the session timeout of its JoinGroup (Kafka's classicProtocolSessionTimeout).
   const int32_t session_ms = m.classic ? m.classic->session_timeout_ms : consumer_session_timeout_ms(g.group_id());
-  m.session_deadline = coordinator::TimerQueue::Clock::now() + std::chrono::milliseconds(session_ms);
-  if (m.session_timer_armed && m.session_timer_at <= m.session_deadline) return;  // it will see the new deadline
-  m.session_timer_armed = true;
-  m.session_timer_at = m.session_deadline;
-  const uint64_t round = ++m.session_timer_round;
-  timers_.schedule(m.session_deadline, [this, weak = g.weak_from_this(), id = m.member_id, round] {
+  member_session::arm(timers_, m, session_ms, [this, weak = g.weak_from_this(), id = m.member_id](uint64_t round) {
     on_consumer_session_check(weak, id, round);
   });
 }
@@ -305,16 +301,10 @@ void GroupCoordinator::on_consumer_session_check(const std::weak_ptr<GroupMetada
   if (!g) return;
   std::lock_guard lock(g->mu);
   auto* m = g->consumer ? g->consumer->get(member_id) : nullptr;
-  if (!m || m->session_timer_round != round) return;  // gone, or a newer timer is live
-  m->session_timer_armed = false;
-  if (coordinator::TimerQueue::Clock::now() < m->session_deadline) {
-    m->session_timer_armed = true;
-    m->session_timer_at = m->session_deadline;
-    timers_.schedule(m->session_deadline, [this, weak, member_id, next = ++m->session_timer_round] {
-      on_consumer_session_check(weak, member_id, next);
-    });
+  if (!m || !member_session::expired(timers_, *m, round, [this, weak, member_id](uint64_t next) {
+        on_consumer_session_check(weak, member_id, next);
+      }))
     return;
-  }
   const auto epoch = expire_consumer_member(*g, member_id);
   coordinator::log().info("group {}: member {} session expired (group epoch {})", escaped(g->group_id()),
                           escaped(member_id), epoch);

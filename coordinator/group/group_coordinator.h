@@ -119,7 +119,7 @@ struct GroupConfig {
   int32_t streams_max_size = INT32_MAX;
   int32_t streams_num_standby_replicas = 0;
   int32_t streams_max_standby_replicas = 2;
-  int32_t streams_initial_rebalance_delay_ms = 3000;
+  int32_t streams_initial_rebalance_delay_ms = 0;  // Kafka: 3000
 };
 
 // What group.consumer.migration.policy allows.

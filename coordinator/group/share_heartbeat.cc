@@ -16,6 +16,7 @@
 #include "common/log_escape.h"
 #include "common/wall_clock.h"
 #include "coordinator/group/group_coordinator.h"
+#include "coordinator/group/member_session.h"
 #include "coordinator/runtime/coordinator_log.h"
 
 namespace skiff::group {
@@ -294,12 +295,7 @@ void GroupCoordinator::on_share_state_initialized(const std::string& group_id,
 
 void GroupCoordinator::schedule_share_session(GroupMetadata& g, ShareGroupMember& m) {
   const int32_t session_ms = share_session_timeout_ms(g.group_id());
-  m.session_deadline = coordinator::TimerQueue::Clock::now() + std::chrono::milliseconds(session_ms);
-  if (m.session_timer_armed && m.session_timer_at <= m.session_deadline) return;
-  m.session_timer_armed = true;
-  m.session_timer_at = m.session_deadline;
-  const uint64_t round = ++m.session_timer_round;
-  timers_.schedule(m.session_deadline, [this, weak = g.weak_from_this(), id = m.member_id, round] {
+  member_session::arm(timers_, m, session_ms, [this, weak = g.weak_from_this(), id = m.member_id](uint64_t round) {
     on_share_session_check(weak, id, round);
   });
 }
@@ -312,16 +308,10 @@ void GroupCoordinator::on_share_session_check(const std::weak_ptr<GroupMetadata>
   {
     std::lock_guard lock(g->mu);
     auto* m = g->share ? g->share->get(member_id) : nullptr;
-    if (!m || m->session_timer_round != round) return;
-    m->session_timer_armed = false;
-    if (coordinator::TimerQueue::Clock::now() < m->session_deadline) {
-      m->session_timer_armed = true;
-      m->session_timer_at = m->session_deadline;
-      timers_.schedule(m->session_deadline, [this, weak, member_id, next = ++m->session_timer_round] {
-        on_share_session_check(weak, member_id, next);
-      });
+    if (!m || !member_session::expired(timers_, *m, round, [this, weak, member_id](uint64_t next) {
+          on_share_session_check(weak, member_id, next);
+        }))
       return;
-    }
     const auto before = g->share->image();
     fence_share_member(*g, member_id);
     written = persist_share(*g, before);

@@ -10,6 +10,7 @@
 
 #include "common/log_escape.h"
 #include "coordinator/group/group_coordinator.h"
+#include "coordinator/group/member_session.h"
 #include "coordinator/group/streams/sticky_task_assignor.h"
 #include "coordinator/group/streams/streams_conversions.h"
 #include "coordinator/group/streams_heartbeat_parts.h"
@@ -195,12 +196,7 @@ void GroupCoordinator::fence_streams_member(GroupMetadata& g, const std::string&
 
 void GroupCoordinator::schedule_streams_session(GroupMetadata& g, StreamsGroupMember& m) {
   const int32_t session_ms = streams_session_timeout_ms(g.group_id());
-  m.session_deadline = coordinator::TimerQueue::Clock::now() + std::chrono::milliseconds(session_ms);
-  if (m.session_timer_armed && m.session_timer_at <= m.session_deadline) return;
-  m.session_timer_armed = true;
-  m.session_timer_at = m.session_deadline;
-  const uint64_t round = ++m.session_timer_round;
-  timers_.schedule(m.session_deadline, [this, weak = g.weak_from_this(), id = m.member_id, round] {
+  member_session::arm(timers_, m, session_ms, [this, weak = g.weak_from_this(), id = m.member_id](uint64_t round) {
     on_streams_session_check(weak, id, round);
   });
 }
@@ -213,16 +209,10 @@ void GroupCoordinator::on_streams_session_check(const std::weak_ptr<GroupMetadat
   {
     std::lock_guard lock(g->mu);
     auto* m = g->streams ? g->streams->get(member_id) : nullptr;
-    if (!m || m->session_timer_round != round) return;
-    m->session_timer_armed = false;
-    if (coordinator::TimerQueue::Clock::now() < m->session_deadline) {
-      m->session_timer_armed = true;
-      m->session_timer_at = m->session_deadline;
-      timers_.schedule(m->session_deadline, [this, weak, member_id, next = ++m->session_timer_round] {
-        on_streams_session_check(weak, member_id, next);
-      });
+    if (!m || !member_session::expired(timers_, *m, round, [this, weak, member_id](uint64_t next) {
+          on_streams_session_check(weak, member_id, next);
+        }))
       return;
-    }
     const auto before = g->streams->image();
     fence_streams_member(*g, member_id, "fenced: the member session expired");
     written = persist_streams(*g, before);

@@ -288,14 +288,14 @@ TEST_CASE("streams group configs: Kafka's validation, the coordinator's values",
   CHECK(groups.streams_session_timeout_ms("app") == 45000);
   CHECK(groups.streams_heartbeat_interval_ms("app") == 5000);
   CHECK(groups.streams_num_standby_replicas("app") == 0);
-  CHECK(groups.streams_initial_rebalance_delay_ms("app") == 3000);
+  CHECK(groups.streams_initial_rebalance_delay_ms("app") == 0);
 
   CHECK(sg_set_config(h, "app", "streams.session.timeout.ms", "50000") == 0);
   CHECK(sg_set_config(h, "app", "streams.num.standby.replicas", "3") == 0);
   CHECK(groups.streams_session_timeout_ms("app") == 50000);
   CHECK(groups.streams_num_standby_replicas("app") == 3);
-  CHECK(sg_set_config(h, "app", "streams.initial.rebalance.delay.ms", "0") == 0);
-  CHECK(groups.streams_initial_rebalance_delay_ms("app") == 0);
+  CHECK(sg_set_config(h, "app", "streams.initial.rebalance.delay.ms", "2500") == 0);
+  CHECK(groups.streams_initial_rebalance_delay_ms("app") == 2500);
 
   std::optional<std::string> why;
   CHECK(sg_set_config(h, "app", "streams.num.standby.replicas", "4", &why) == 40);
@@ -317,7 +317,7 @@ TEST_CASE("streams group configs: Kafka's validation, the coordinator's values",
   auto fresh = test::describe_config(h, 32, "fresh");
   const auto* delay = test::find_config(fresh.configs, "streams.initial.rebalance.delay.ms");
   REQUIRE(delay);
-  CHECK(delay->value == "3000");
+  CHECK(delay->value == "0");
   REQUIRE(delay->synonyms.size() == 1);
   CHECK(delay->synonyms[0].name == "group.streams.initial.rebalance.delay.ms");
 }

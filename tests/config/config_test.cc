@@ -326,15 +326,15 @@ TEST_CASE("group.streams.*: Kafka 4.4's defaults, bounds and startup checks (KIP
   CHECK(c.group_streams_max_size == INT32_MAX);
   CHECK(c.group_streams_num_standby_replicas == 0);
   CHECK(c.group_streams_max_standby_replicas == 2);
-  CHECK(c.group_streams_initial_rebalance_delay_ms == 3000);
+  CHECK(c.group_streams_initial_rebalance_delay_ms == 0);
   CHECK(c.group_streams_num_warmup_replicas == 2);
   CHECK(c.group_streams_acceptable_recovery_lag == 10000);
   auto set = load(std::nullopt, {},
-                  {"group.streams.num.standby.replicas=1", "group.streams.initial.rebalance.delay.ms=0",
+                  {"group.streams.num.standby.replicas=1", "group.streams.initial.rebalance.delay.ms=1500",
                    "group.streams.assignors=org.apache.kafka.coordinator.group.streams.assignor.StickyTaskAssignor",
                    "group.streams.rack.aware.assignment.tags=zone,rack"});
   CHECK(set.group_streams_num_standby_replicas == 1);
-  CHECK(set.group_streams_initial_rebalance_delay_ms == 0);
+  CHECK(set.group_streams_initial_rebalance_delay_ms == 1500);
   CHECK(set.group_streams_rack_aware_assignment_tags == std::vector<std::string>{"zone", "rack"});
   CHECK(load_error(std::nullopt, {}, {"group.streams.num.standby.replicas=3"}) ==
         "group.streams.num.standby.replicas must be less than or equal to group.streams.max.standby.replicas");
