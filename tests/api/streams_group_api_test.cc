@@ -35,7 +35,8 @@ using SgTopology = StreamsGroupHeartbeatRequest::Topology;
 constexpr int16_t kStreamsInvalidTopology = 130;
 
 SgTopology sg_topology(std::vector<std::string> sources, std::vector<std::string> sinks = {},
-                       std::vector<std::string> repartition_sources = {}, std::vector<std::string> changelogs = {}) {
+                       const std::vector<std::string>& repartition_sources = {},
+                       const std::vector<std::string>& changelogs = {}) {
   SgTopology t;
   auto& s = t.subtopologies.emplace_back();
   s.subtopology_id = "0";
