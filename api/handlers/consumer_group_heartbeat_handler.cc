@@ -31,11 +31,7 @@ group::ConsumerHeartbeatParams to_params(ApiRequest& request, ConsumerGroupHeart
   }
   p.client_id = request.header.client_id.value_or("");
   p.client_host = "/" + request.context().peer_address;
-  p.resolve = [&logs](const std::string& name) -> std::optional<group::consumer::TopicMetadata> {
-    auto t = logs.topic(name);
-    if (!t) return std::nullopt;
-    return group::consumer::TopicMetadata{t->topic_id, name, t->partitions};
-  };
+  p.resolve = modern_group::topic_resolver(logs);
   p.topics_version = logs.topics_generation();  // before any listing: a later change is seen next time
   // A regex subscription sees only the topics this member may DESCRIBE.
   p.list_topics = [&logs, &services, &request] {

@@ -1,6 +1,7 @@
 #include "api/handlers/join_group_handler.h"
 
 #include "api/authorize.h"
+#include "api/handlers/modern_group_support.h"
 #include "coordinator/group/group_coordinator.h"
 
 namespace skiff::api {
@@ -47,11 +48,7 @@ void JoinGroupHandler::handle(ApiRequest& request, protocol::JoinGroupRequest& b
   p.protocol_type = std::move(body.protocol_type);
   for (auto& proto : body.protocols) p.protocols.push_back({std::move(proto.name), std::move(proto.metadata)});
   p.require_known_member_id = request.api_version() >= 4;
-  p.resolve = [&logs = services_.logs](const std::string& name) -> std::optional<group::consumer::TopicMetadata> {
-    auto t = logs.topic(name);
-    if (!t) return std::nullopt;
-    return group::consumer::TopicMetadata{t->topic_id, name, t->partitions};
-  };
+  p.resolve = modern_group::topic_resolver(services_.logs);
   const int16_t version = request.api_version();
   services_.groups->join_group(
       std::move(p), [out, version](const group::JoinGroupResult& r) mutable { out.send(to_wire(r, version)); });

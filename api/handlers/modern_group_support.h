@@ -1,5 +1,7 @@
 // What the handlers of the modern group protocols share (KIP-848's consumer
-// groups, KIP-932's share groups): the heartbeats' authorization (READ on the
+// groups, KIP-932's share groups, KIP-1071's streams groups; the classic
+// JoinGroup for its topic resolver): the broker's topics as the coordinator
+// resolves them, the heartbeats' authorization (READ on the
 // group, DESCRIBE on every subscribed topic name) and their answer built from
 // the coordinator's result (member id, epoch, heartbeat interval; the
 // assignment as topic ids and partitions); the describes' assignments on the
@@ -17,9 +19,20 @@
 #include "api/broker_services.h"
 #include "api/topics.h"
 #include "common/uuid.h"
+#include "coordinator/group/group_types.h"
 #include "protocol/error_codes.h"
 
 namespace skiff::api::modern_group {
+
+// The broker's topics by name, as the group coordinator resolves a member's
+// subscription or topology (id and partition count; nothing: no such topic).
+inline group::TopicResolver topic_resolver(storage::LogManager& logs) {
+  return [&logs](const std::string& name) -> std::optional<group::consumer::TopicMetadata> {
+    auto t = logs.topic(name);
+    if (!t) return std::nullopt;
+    return group::consumer::TopicMetadata{t->topic_id, name, t->partitions};
+  };
+}
 
 // GROUP_AUTHORIZATION_FAILED / TOPIC_AUTHORIZATION_FAILED, or nullopt.
 template <typename Req>

@@ -11,7 +11,6 @@ using protocol::ShareGroupHeartbeatRequest;
 using protocol::ShareGroupHeartbeatResponse;
 
 group::ShareHeartbeatParams to_params(ApiRequest& request, ShareGroupHeartbeatRequest& body, BrokerServices& services) {
-  auto& logs = services.logs;
   group::ShareHeartbeatParams p;
   p.group_id = std::move(body.group_id);
   p.member_id = std::move(body.member_id);
@@ -20,11 +19,7 @@ group::ShareHeartbeatParams to_params(ApiRequest& request, ShareGroupHeartbeatRe
   p.subscribed_names = std::move(body.subscribed_topic_names);
   p.client_id = request.header.client_id.value_or("");
   p.client_host = "/" + request.context().peer_address;
-  p.resolve = [&logs](const std::string& name) -> std::optional<group::consumer::TopicMetadata> {
-    auto t = logs.topic(name);
-    if (!t) return std::nullopt;
-    return group::consumer::TopicMetadata{t->topic_id, name, t->partitions};
-  };
+  p.resolve = modern_group::topic_resolver(services.logs);
   return p;
 }
 

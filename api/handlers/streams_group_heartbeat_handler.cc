@@ -1,6 +1,7 @@
 #include "api/handlers/streams_group_heartbeat_handler.h"
 
 #include "api/authorize.h"
+#include "api/handlers/modern_group_support.h"
 #include "api/handlers/streams_group_support.h"
 #include "coordinator/group/group_coordinator.h"
 
@@ -12,17 +13,12 @@ using protocol::StreamsGroupHeartbeatResponse;
 
 group::StreamsHeartbeatParams to_params(ApiRequest& request, const StreamsGroupHeartbeatRequest& body,
                                         BrokerServices& services) {
-  auto& logs = services.logs;
   group::StreamsHeartbeatParams p;
   p.version = request.api_version();
   p.request = &body;
   p.client_id = request.header.client_id.value_or("");
   p.client_host = "/" + request.context().peer_address;
-  p.resolve = [&logs](const std::string& name) -> std::optional<group::consumer::TopicMetadata> {
-    auto t = logs.topic(name);
-    if (!t) return std::nullopt;
-    return group::consumer::TopicMetadata{t->topic_id, name, t->partitions};
-  };
+  p.resolve = modern_group::topic_resolver(services.logs);
   return p;
 }
 
