@@ -66,6 +66,8 @@ size_t task_count(const Tasks& t) {
 
 // A member as Kafka Streams drives one: it owns what it was last told.
 struct Member {
+  Member(std::string member_id, std::string process_id, int32_t member_epoch = 0)
+      : id(std::move(member_id)), process(std::move(process_id)), epoch(member_epoch) {}
   std::string id;
   std::string process;
   int32_t epoch = 0;
