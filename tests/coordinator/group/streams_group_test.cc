@@ -6,6 +6,7 @@
 // records replayed at a restart, describe / list / delete, the request
 // checks with Kafka's messages, and offset commits with streams member epochs.
 #include <thread>
+#include <utility>
 
 #include "coordinator/group/streams/streams_tasks.h"
 #include "protocol/byte_writer.h"
@@ -76,7 +77,7 @@ struct Member {
 };
 
 struct StreamsFixture {
-  explicit StreamsFixture(GroupConfig config = streams_test_config()) : f(config) {}
+  explicit StreamsFixture(GroupConfig config = streams_test_config()) : f(std::move(config)) {}
   TopicResolver resolver() {
     auto* logs = f.logs.get();
     return [logs](const std::string& n) -> std::optional<group::consumer::TopicMetadata> {
@@ -129,7 +130,7 @@ struct StreamsFixture {
     for (const auto& t : r.to_create) REQUIRE(f.logs->create_topic(t.name, t.partitions));
   }
   // Every member heartbeats until nothing moves.
-  void settle(std::vector<Member*> ms) {
+  void settle(const std::vector<Member*>& ms) {
     for (int round = 0; round < 8; ++round)
       for (auto* m : ms) REQUIRE(beat(*m).response.error_code == 0);
   }
