@@ -43,6 +43,7 @@ ALLOWED = {
     "schema": ["common", "schema/format", "schema/avro", "schema/json", "schema/protobuf"],
     "log": ["common", "config"],
     "remote/s3": ["common"],
+    "remote/metadata": ["common", "config", "protocol", "log", "metadata", "coordinator/runtime"],
     "metadata": ["common", "config", "log"],
     "security/acl": ["common", "config", "protocol", "log", "metadata"],
     "security/oauth": ["common", "config"],
