@@ -75,6 +75,25 @@ cleanup() {
 }
 trap cleanup EXIT
 
+# --- disk ---------------------------------------------------------------
+# The build stage, the base image and the layers take about 3 GB in podman's
+# storage (and /tmp for the base rootfs). With less free, the build would die
+# half way with "No space left on device", which says nothing about Skiff:
+# the test says it cannot run instead, with the numbers.
+MIN_FREE_KB=$((4 * 1024 * 1024))
+graphroot=$(podman info --format '{{.Store.GraphRoot}}' 2>/dev/null | quiet || true)
+for dir in "${graphroot:-/var/lib/containers}" /tmp; do
+  probe=$dir
+  while [[ ! -e $probe ]]; do probe=$(dirname "$probe"); done
+  free_kb=$(df -Pk "$probe" | awk 'NR == 2 { print $4 }')
+  if ((free_kb < MIN_FREE_KB)); then
+    log "SKIPPED: $((free_kb / 1024)) MB free under $dir, the image test needs $((MIN_FREE_KB / 1024)) MB"
+    trap - EXIT
+    $SUDO rm -rf "$WORK"
+    exit 0
+  fi
+done
+
 # --- the base image -------------------------------------------------------
 if podman image exists "$BASE"; then
   log "base image $BASE present"

@@ -13,7 +13,9 @@ cd "$(dirname "$0")/.."
 ROOT=$PWD
 JOBS=${JOBS:-$(nproc)}
 
-step() { printf '\n=== %s (%s)\n' "$*" "$(date +%T)"; }
+# Each step's header names the time and the disk left where the trees are
+# built (a CI run once failed with "No space left on device" in its last step).
+step() { printf '\n=== %s (%s, %s free)\n' "$*" "$(date +%T)" "$(df -h --output=avail . | tail -1 | tr -d ' ')"; }
 
 scripts/install-deps.sh
 
@@ -113,6 +115,14 @@ if [[ -z "${SKIFF_TEST_QUICK:-}" ]]; then
   if [[ -x scripts/fuzz.sh ]]; then
     step "fuzz pass over request decoding (${SKIFF_FUZZ_SECONDS:-60} s)"
     scripts/fuzz.sh "${SKIFF_FUZZ_SECONDS:-60}"
+  fi
+
+  # Under CI the checkout is thrown away: the sanitizer and fuzz trees (several
+  # GB, done with) go before the image build needs its own space (its build
+  # stage and layers: about 3 GB in podman's storage). Kept elsewhere, so
+  # that the next local run rebuilds only what changed.
+  if [[ "${CI:-}" == true ]]; then
+    rm -rf build-asan build-tsan "${SKIFF_FUZZ_BUILD_DIR:-build-fuzz}"
   fi
 fi
 
