@@ -80,6 +80,7 @@ struct ReplayStats {
 
 class RemoteLogMetadataManager {
  public:
+  // Throws std::invalid_argument when config.partitions is not positive.
   RemoteLogMetadataManager(storage::LogManager& logs, MetadataTopicConfig config);
   ~RemoteLogMetadataManager();
   RemoteLogMetadataManager(const RemoteLogMetadataManager&) = delete;

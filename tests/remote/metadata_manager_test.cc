@@ -137,3 +137,36 @@ TEST_CASE("rlmm: concurrent writers and readers", "[remote][metadata]") {
     CHECK(b.rlmm->highest_offset(p) == kEach * 100 - 1);
   }
 }
+
+TEST_CASE("rlmm: the topic takes the configured retention, and an existing topic keeps its partition count",
+          "[remote][metadata]") {
+  Broker b;
+  ok(b.rlmm->add_segment(user_seg(user_tp(), 1, 0, 99)));
+  b.config.partitions = 5;  // as in Kafka, the existing topic's count wins
+  b.config.retention_ms = 86400000;
+  b.restart();
+  CHECK(b.rlmm->metadata_partitions() == 3);
+  CHECK(b.rlmm->segments(user_tp()).size() == 1);
+  ok(b.rlmm->update_segment(user_seg(user_tp(), 1, 0, 99).id, SegmentState::kCopyFinished, 1));
+  CHECK(b.logs->get_log(kRemoteLogMetadataTopic, metadata_partition(user_tp(), 3))->log_end_offset().value == 2);
+  // A new topic takes the configuration.
+  b.stop();
+  std::filesystem::remove_all(b.dir.path() / "logs");
+  b.restart();
+  CHECK(b.rlmm->metadata_partitions() == 5);
+  CHECK(b.logs->topic(kRemoteLogMetadataTopic)->overrides.at("retention.ms") == "86400000");
+  CHECK(b.rlmm->partitions().empty());
+}
+
+TEST_CASE("rlmm: writes before start() are refused", "[remote][metadata]") {
+  skiff::test::TempDir dir{"skiff-rlmm"};
+  storage::LogManagerConfig c;
+  c.log_dirs = {dir.path() / "logs"};
+  storage::LogManager logs(c);
+  RemoteLogMetadataManager m(logs, MetadataTopicConfig{});
+  auto r = m.add_segment(user_seg(user_tp(), 1, 0, 99));
+  REQUIRE_FALSE(r);
+  CHECK_THAT(r.error().message, Catch::Contains("not started"));
+  CHECK_THROWS_AS(RemoteLogMetadataManager(logs, MetadataTopicConfig{0, -1, 0, 0}), std::invalid_argument);
+  logs.shutdown();
+}
