@@ -25,10 +25,11 @@
 // it), never fatal. A torn last batch was cut by the log's recovery before.
 //
 // Growth: the topic never compacts (Kafka's neither). Each segment costs
-// four one-record batches (its COPY_SEGMENT_STARTED metadata, ~125 bytes
-// with a short topic name, then COPY_SEGMENT_FINISHED, DELETE_SEGMENT_STARTED
-// and DELETE_SEGMENT_FINISHED updates, ~50 bytes each, plus ~70 bytes of
-// batch framing each): about 0.5 KiB per remote segment over its life, so a 1 GiB
+// four one-record batches (its COPY_SEGMENT_STARTED metadata: a 105-byte
+// value in a 175-byte batch for a 6-character topic name and one epoch;
+// then the COPY_SEGMENT_FINISHED, DELETE_SEGMENT_STARTED and
+// DELETE_SEGMENT_FINISHED updates, ~120-byte batches): about 0.5 KiB per
+// remote segment over its life, so a 1 GiB
 // segment size is ~0.5 KiB of metadata per GiB tiered: with retention.ms=-1
 // a year of 100 MB/s is ~1.5 GB of metadata, replayed at start. Bounded by
 // retention.ms when set: then it must exceed the longest remote retention,
