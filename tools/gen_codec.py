@@ -13,7 +13,8 @@ into tests and the fuzzer.
 
 With --records it generates coordinator records instead ("type":
 "coordinator-key" / "coordinator-value" / "data", e.g. the __transaction_state
-TransactionLogKey / TransactionLogValue): one foo.h and foo.cc per schema, the
+TransactionLogKey / TransactionLogValue, or "metadata", the
+__remote_log_metadata records of Kafka's kafka-storage jar): one foo.h and foo.cc per schema, the
 same struct code, no API table; PREFIX is the include path of --out. How a
 record is framed on disk (int16 prefix + struct) is the caller's business.
 Schemas may keep Kafka's full-line // comments (the license header).
@@ -201,7 +202,7 @@ def strip_line_comments(text):
                      if not line.lstrip().startswith("//"))
 
 
-RECORD_KINDS = ("coordinator-key", "coordinator-value", "data")
+RECORD_KINDS = ("coordinator-key", "coordinator-value", "data", "metadata")
 
 
 class Message:

@@ -99,7 +99,8 @@ void StateTopic::ensure_created_locked() {
   std::map<std::string, std::string> overrides{{"cleanup.policy", config_.cleanup_policy},
                                                {size_key, std::to_string(config_.segment_bytes)},
                                                {"compression.type", "uncompressed"}};
-  if (config_.cleanup_policy == "delete") overrides["retention.ms"] = "-1";  // only its owner removes records
+  // -1 unless configured: only the topic's owner removes records.
+  if (config_.cleanup_policy == "delete") overrides["retention.ms"] = std::to_string(config_.retention_ms);
   auto r = logs_.create_topic(config_.name, partitions_, overrides);
   if (!r && r.error().code != storage::LogErrc::kTopicAlreadyExists)
     throw std::runtime_error("cannot create " + config_.name + ": " + r.error().message);

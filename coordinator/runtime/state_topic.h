@@ -5,7 +5,7 @@
 // once for every coordinator:
 //   - open: adopts the topic if it exists (its own partition count wins over
 //     the configured one, as in Kafka); create: on first use, compacted (or
-//     cleanup.policy=delete, retention.ms=-1, when configured),
+//     cleanup.policy=delete with the configured retention.ms, by default -1),
 //     uncompressed, with the configured segment size; again after an admin
 //     deleted it (Kafka 4.4 allows DeleteTopics on internal topics);
 //   - replay: every batch of every partition from the log start, in offset
@@ -54,8 +54,10 @@ struct StateTopicConfig {
   int32_t segment_bytes = 0;  // segment.bytes (or internal.segment.bytes below 1 MiB)
   // "compact" (__consumer_offsets, __transaction_state), or "delete" with
   // retention.ms=-1 (__share_group_state: its owner prunes it, see
-  // coordinator/share/share_state_machine.h).
+  // coordinator/share/share_state_machine.h) or `retention_ms`
+  // (__remote_log_metadata: Kafka's remote.log.metadata.topic.retention.ms).
   std::string cleanup_policy = "compact";
+  int64_t retention_ms = -1;  // with "delete"
 };
 
 class StateTopic {

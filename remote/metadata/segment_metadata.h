@@ -73,6 +73,8 @@ struct RemoteLogSegmentMetadata {
 
 std::string_view state_name(SegmentState s);          // "COPY_SEGMENT_STARTED", ... (Kafka's names)
 std::string_view state_name(PartitionDeleteState s);  // "DELETE_PARTITION_MARKED", ...
+// The transitions are Kafka 4.4's, checked for every pair against its
+// isValidTransition (tests/remote/metadata_records_test.cc).
 // Kafka's RemoteLogSegmentState.isValidTransition (from -> to).
 bool is_valid_transition(SegmentState from, SegmentState to);
 // Kafka's RemotePartitionDeleteState.isValidTransition; `from` nullopt: no state yet.
