@@ -217,8 +217,13 @@ void Log::load() {
     for (auto& s : segs) segments_[s->base_offset().value] = s;
   }
   leo_.store(next_offset, std::memory_order_release);
-  int64_t start = std::max(params_.log_start_offset, segs.front()->base_offset().value);
+  // With tiered storage the checkpointed log start may lie below the first
+  // local segment (the data between is remote): kept, as Kafka's UnifiedLog.
+  const int64_t first_base = segs.front()->base_offset().value;
+  const int64_t start = cfg->remote_storage_enable ? std::max<int64_t>(params_.log_start_offset, 0)
+                                                   : std::max(params_.log_start_offset, first_base);
   log_start_.store(std::min(start, next_offset), std::memory_order_release);
+  update_local_start_locked();
   int64_t rp = params_.clean_shutdown ? next_offset : std::min(params_.recovery_point, next_offset);
   recovery_point_.store(rp, std::memory_order_release);
   last_flush_ms_.store(wall_clock_ms(), std::memory_order_relaxed);
@@ -229,6 +234,20 @@ void Log::load() {
   }
   rebuild_producer_state(&listing.snapshots);
   update_lso_locked();
+}
+
+void Log::update_local_start_locked() {
+  int64_t first;
+  {
+    std::shared_lock lk(segments_mu_);
+    first = segments_.empty() ? leo_.load(std::memory_order_relaxed) : segments_.begin()->first;
+  }
+  set_local_start_locked(first);
+}
+
+void Log::set_local_start_locked(int64_t first_base) {
+  // Both only grow, so the local start does too.
+  local_start_.store(std::max(log_start_.load(std::memory_order_relaxed), first_base), std::memory_order_release);
 }
 
 std::shared_ptr<LogSegment> Log::active() const {
@@ -293,7 +312,7 @@ void Log::close() {
     storage_log().error("log {}: flush failed on close", dir_.string());
   }
   // A snapshot at the end: the next start reads no log data for producer state.
-  if (auto r = producers_.take_snapshot(log_end_offset().value); !r)
+  if (auto r = producers_.take_snapshot(log_end_offset().value, prune_snapshots()); !r)
     storage_log().warn("log {}: producer snapshot failed: {}", dir_.string(), describe(r.error()));
   if (auto seg = active()) {
     if (auto r = seg->become_inactive(); !r)

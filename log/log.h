@@ -13,6 +13,25 @@
 //    index entries are written, so readers never see half a batch.
 //  - flush_to() implements group commit: concurrent callers share one
 //    fdatasync; it runs outside the append lock.
+//
+// Tiered storage (LogConfig::remote_storage_enable; docs/tiered-storage.md),
+// as Kafka's UnifiedLog with remote storage: the log is [log_start_offset,
+// log_end_offset), of which the segments on disk hold
+// [local_log_start_offset, log_end_offset); below the local start the data is
+// in remote storage only. A remote log manager (outside log/) uploads closed
+// segments (copy_candidates), reports what is durable remotely
+// (update_highest_offset_in_remote), and applies the total retention to
+// remote data by moving the log start (maybe_increment_log_start_offset).
+// Local retention (local.retention.*) deletes only uploaded segments and
+// moves only the local start. Without remote storage both starts are equal
+// and nothing of this changes the log's behaviour.
+// Crash safety: no file is added. The log start (log-start-offset-checkpoint,
+// LogManager) may lie below the first local segment and is kept so at load
+// when remote storage is enabled; the local start is the first segment's
+// base (or the log start if higher). highest_offset_in_remote starts at -1
+// after every open: restoring it (from the remote log metadata) is the
+// manager's job, and until it does local retention deletes nothing. Each
+// local segment keeps its producer snapshot until it is deleted.
 #pragma once
 
 #include <atomic>
@@ -32,6 +51,7 @@
 
 #include "common/wall_clock.h"
 #include "log/control_batch.h"
+#include "log/copy_candidate.h"
 #include "log/file_slice.h"
 #include "log/log_config.h"
 #include "log/log_segment.h"
@@ -132,8 +152,10 @@ class Log {
   // Whole batches from the batch containing `offset`, up to max_bytes (the
   // first batch is returned whole even if larger: KIP-74), never past the
   // end the result reports (an append still being published is left out).
-  // Below the log start or past the end: kOffsetOutOfRange. At the end:
-  // empty slice. A segment that cannot be read: an I/O Error (kStorageError).
+  // Below the log start or past the end: kOffsetOutOfRange. At or above the
+  // log start but below the local log start (tiered storage):
+  // kOffsetMovedToTieredStorage, for a remote read. At the end: empty
+  // slice. A segment that cannot be read: an I/O Error (kStorageError).
   Result<ReadSlice> read(Offset offset, size_t max_bytes) const;
   // The same, returning only batches below `max_offset` (read_committed:
   // pass last_stable_offset(); an offset at or past it reads empty).
@@ -153,17 +175,47 @@ class Log {
   std::vector<AbortedTxn> aborted_txns_of_segment(int64_t base) const { return txn_index_.entries(base); }
 
   // ListOffsets: first record with timestamp >= ts (none: offset -1).
+  // Local segments only: with tiered storage, a `ts` older than the local
+  // data answers the first local record (at or after the local start) with
+  // a timestamp >= ts; Kafka searches remote storage first, so the caller
+  // asks the remote log for such a `ts` and uses this only when it has none.
   OffsetAndTimestamp offset_for_timestamp(int64_t ts) const;
-  // ListOffsets -3 (MAX_TIMESTAMP): the record with the largest timestamp.
+  // ListOffsets -3 (MAX_TIMESTAMP): the record with the largest timestamp,
+  // of the local segments (as Kafka 4.4, also with tiered storage).
   OffsetAndTimestamp max_timestamp_offset() const;
 
+  // ListOffsets -2 (EARLIEST). With tiered storage it may be below the local start.
   Offset log_start_offset() const { return Offset(log_start_.load(std::memory_order_acquire)); }
+  // Kafka's localLogStartOffset (ListOffsets -4, EARLIEST_LOCAL): the first
+  // offset on local disk, max(log start, first segment's base). Equals
+  // log_start_offset() without tiered storage. Any thread.
+  Offset local_log_start_offset() const { return Offset(local_start_.load(std::memory_order_acquire)); }
   Offset log_end_offset() const { return Offset(leo_.load(std::memory_order_acquire)); }
   Offset recovery_point() const { return Offset(recovery_point_.load(std::memory_order_acquire)); }
   // DeleteRecords: moves the log start forward (never back); deletes
   // segments that fall entirely below it. kOffsetOutOfRange if > end,
   // kUnknownTopicOrPartition once the log is closed or deleted.
+  // Also the remote manager's remote retention: a new start below the local
+  // start deletes nothing local; one above it moves the local start too.
   Result<void> maybe_increment_log_start_offset(Offset new_start);
+
+  // --- tiered storage (log_remote.cc) ---
+  // Kafka's highestOffsetInRemoteStorage: the last offset (inclusive) up to
+  // which every segment is durably in remote storage; -1: nothing (also
+  // after every open, until the manager restores it). Any thread.
+  int64_t highest_offset_in_remote() const { return highest_remote_.load(std::memory_order_acquire); }
+  // Raises it (never lowers it), after an upload's COPY_SEGMENT_FINISHED is
+  // durable, or at start from the remote log metadata. Local retention then
+  // may delete the segments it covers. kOffsetOutOfRange if `offset` is at
+  // or past the log end (nothing there can have been uploaded). Any thread.
+  Result<void> update_highest_offset_in_remote(int64_t offset);
+  // Kafka's RemoteLogManager.candidateLogSegments: closed segments (never
+  // the active one) whose records all lie below min(LSO, log end) and below
+  // the recovery point (flushed: a power cut cannot take back what was
+  // uploaded), from the one holding max(from_offset, log start) on, oldest
+  // first. Pass highest_offset_in_remote() + 1. Any thread (a snapshot of
+  // the segment map).
+  std::vector<CopyCandidate> copy_candidates(int64_t from_offset) const;
 
   // Group-committed fdatasync of everything up to `offset` (exclusive). An
   // I/O Error (kStorageError, its errno) if it failed; the failure is logged.
@@ -265,7 +317,21 @@ class Log {
   Result<void> roll_locked(int64_t now_ms);
   // `snapshots`: the snapshot files load() listed (null: list them).
   void rebuild_producer_state(const std::vector<int64_t>* snapshots = nullptr);
-  void delete_segments_locked(const std::vector<std::shared_ptr<LogSegment>>& victims);
+  // Removes `victims` (oldest first), moves the local start (and, with
+  // `move_log_start`, the log start) to the first remaining segment, and
+  // deletes their files and producer snapshots.
+  void delete_segments_locked(const std::vector<std::shared_ptr<LogSegment>>& victims, bool move_log_start = true);
+  // Under mu_: local_start_ = max(log start, first segment's base), that
+  // base from the map, or given (before the segments below it leave the map).
+  void update_local_start_locked();
+  void set_local_start_locked(int64_t first_base);
+  // delete_old_segments with tiering active (log_remote.cc): Kafka's
+  // deletableSegments under local.retention.* and isSegmentEligibleForDeletion.
+  int delete_local_segments_locked(const LogConfig& cfg, int64_t now_ms);
+  // Under mu_: whether producer snapshots are pruned at a roll (not with tiered storage).
+  bool prune_snapshots() const { return !config()->remote_storage_enable; }
+  // copy_candidates' record for segs[i] (not the last).
+  CopyCandidate copy_candidate(const std::vector<std::shared_ptr<LogSegment>>& segs, size_t i, int64_t log_start) const;
   // swap_in_cleaned's steps (log_cleaning.cc); the caller holds mu_ and segments_mu_.
   Result<void> swap_cleaned_files(const std::vector<std::shared_ptr<LogSegment>>& old,
                                   const std::filesystem::path& cleaned, const std::filesystem::path& txn_cleaned,
@@ -293,6 +359,8 @@ class Log {
 
   std::atomic<int64_t> leo_{0};
   std::atomic<int64_t> log_start_{0};
+  std::atomic<int64_t> local_start_{0};      // written under mu_ (and in load)
+  std::atomic<int64_t> highest_remote_{-1};  // any thread (a max)
   std::atomic<int64_t> lso_{0};
   // A sequence lock over leo_, lso_ and the active segment's size: odd while
   // publish_locked stores them; ends() retries until it reads one even value

@@ -349,7 +349,7 @@ Result<void> Log::roll_locked(int64_t now_ms) {
     segments_[new_base] = seg;
   }
   pending_roll_flush_.store(new_base, std::memory_order_release);
-  if (auto r = producers_.take_snapshot(new_base); !r)
+  if (auto r = producers_.take_snapshot(new_base, prune_snapshots()); !r)
     storage_log().warn("log {}: producer snapshot at {} failed: {}", dir_.string(), new_base, describe(r.error()));
   return {};
 }

@@ -39,9 +39,19 @@ Result<void> LogConfig::set(const std::string& key, const std::string& value) {
       {"min.compaction.lag.ms", &LogConfig::min_compaction_lag_ms},
       {"max.compaction.lag.ms", &LogConfig::max_compaction_lag_ms},
       {"delete.retention.ms", &LogConfig::delete_retention_ms},
+      {"local.retention.ms", &LogConfig::local_retention_ms},
+      {"local.retention.bytes", &LogConfig::local_retention_bytes},
+  };
+  static const std::map<std::string_view, bool LogConfig::*> booleans = {
+      {"preallocate", &LogConfig::preallocate},
+      {"remote.storage.enable", &LogConfig::remote_storage_enable},
+      {"remote.log.copy.disable", &LogConfig::remote_log_copy_disable},
+      {"remote.log.delete.on.disable", &LogConfig::remote_log_delete_on_disable},
   };
   if (auto it = integers.find(key); it != integers.end()) {
     this->*(it->second) = topic_config_integer(value);
+  } else if (auto b = booleans.find(key); b != booleans.end()) {
+    this->*(b->second) = topic_config_bool(value);
   } else if (key == "message.timestamp.type") {
     message_timestamp_type =
         value.find("LogAppendTime") != std::string::npos ? TimestampType::kLogAppendTime : TimestampType::kCreateTime;
@@ -49,8 +59,6 @@ Result<void> LogConfig::set(const std::string& key, const std::string& value) {
     auto items = topic_config_list(value);
     retention_deletes = std::find(items.begin(), items.end(), "delete") != items.end();
     compact = std::find(items.begin(), items.end(), "compact") != items.end();
-  } else if (key == "preallocate") {
-    preallocate = topic_config_bool(value);
   } else if (key == "min.cleanable.dirty.ratio") {
     min_cleanable_dirty_ratio = std::stod(value);
   }
@@ -117,6 +125,8 @@ Result<LogConfig> LogConfig::from_broker_properties(const std::map<std::string, 
       {"log.cleaner.min.compaction.lag.ms", "min.compaction.lag.ms", 1},
       {"log.cleaner.max.compaction.lag.ms", "max.compaction.lag.ms", 1},
       {"log.cleaner.delete.retention.ms", "delete.retention.ms", 1},
+      {"log.local.retention.ms", "local.retention.ms", 1},
+      {"log.local.retention.bytes", "local.retention.bytes", 1},
   };
   for (const auto& a : aliases) {
     const std::string* v = get(a.broker);
@@ -155,6 +165,11 @@ std::map<std::string, std::string> LogConfig::effective_values() const {
   m["index.interval.bytes"] = std::to_string(index_interval_bytes);
   m["segment.index.bytes"] = std::to_string(segment_index_bytes);
   m["preallocate"] = preallocate ? "true" : "false";
+  m["local.retention.ms"] = std::to_string(local_retention_ms);
+  m["local.retention.bytes"] = std::to_string(local_retention_bytes);
+  m["remote.storage.enable"] = remote_storage_enable ? "true" : "false";
+  m["remote.log.copy.disable"] = remote_log_copy_disable ? "true" : "false";
+  m["remote.log.delete.on.disable"] = remote_log_delete_on_disable ? "true" : "false";
   return m;
 }
 

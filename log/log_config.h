@@ -41,9 +41,29 @@ struct LogConfig {
   int64_t min_compaction_lag_ms = 0;         // min.compaction.lag.ms
   int64_t max_compaction_lag_ms = kMaxLong;  // max.compaction.lag.ms
   int64_t delete_retention_ms = 86400000;    // delete.retention.ms
+  // Tiered storage (KIP-405; docs/tiered-storage.md). remote_storage_enable
+  // is the effective switch: whoever builds the config leaves it false when
+  // the broker's remote.log.storage.system.enable is off (Kafka's
+  // UnifiedLog.remoteLogEnabled also needs that), as topic_config_def.h's
+  // validation refuses the key then.
+  bool remote_storage_enable = false;         // remote.storage.enable
+  int64_t local_retention_ms = -2;            // local.retention.ms (-2: retention.ms)
+  int64_t local_retention_bytes = -2;         // local.retention.bytes (-2: retention.bytes)
+  bool remote_log_copy_disable = false;       // remote.log.copy.disable
+  bool remote_log_delete_on_disable = false;  // remote.log.delete.on.disable
 
   // The size at which a segment rolls: internal.segment.bytes when set.
   int64_t segment_size() const { return internal_segment_bytes > 0 ? internal_segment_bytes : segment_bytes; }
+  // Kafka's LogConfig.localRetentionMs()/localRetentionBytes(): -2 means the
+  // total retention (retention.ms / retention.bytes).
+  int64_t effective_local_retention_ms() const { return local_retention_ms == -2 ? retention_ms : local_retention_ms; }
+  int64_t effective_local_retention_bytes() const {
+    return local_retention_bytes == -2 ? retention_bytes : local_retention_bytes;
+  }
+  // Kafka's remoteLogEnabledAndRemoteCopyEnabled: segments are uploaded, so
+  // local retention (the effective local.retention.*) deletes only uploaded
+  // segments and moves the local start, not the log start.
+  bool tiering_active() const { return remote_storage_enable && !remote_log_copy_disable; }
 
   // Overrides kept verbatim (for DescribeConfigs and persistence), including
   // accepted Kafka topic configs that the log itself does not act on.
@@ -66,7 +86,8 @@ struct LogConfig {
   // "log.roll.ms"/"log.roll.hours", "log.retention.{ms,minutes,hours,bytes}",
   // "log.flush.interval.{messages,ms}", "message.max.bytes",
   // "log.message.timestamp.type", "log.index.interval.bytes",
-  // "log.index.size.max.bytes", ...). Unrelated keys are ignored.
+  // "log.index.size.max.bytes", "log.local.retention.{ms,bytes}", ...).
+  // Unrelated keys are ignored.
   static Result<LogConfig> from_broker_properties(const std::map<std::string, std::string>& props);
 
   // Every described topic key with its value in effect: overrides, the log's

@@ -70,6 +70,9 @@ Result<ReadSlice> Log::read_once(Offset offset, size_t max_bytes, int64_t max_of
   const int64_t o = offset.value;
   auto seg = floor_segment(o);
   const Ends e = ends(seg.get());
+  // The local start first: it is stored after the log start it may follow
+  // (release), so this log start is at least as new.
+  const int64_t local = local_start_.load(std::memory_order_acquire);
   const int64_t start = log_start_.load(std::memory_order_acquire);
   const int64_t leo = e.leo;
   const uint64_t limit = e.limit;
@@ -77,8 +80,12 @@ Result<ReadSlice> Log::read_once(Offset offset, size_t max_bytes, int64_t max_of
   res.log_end_offset = Offset(leo);
   res.last_stable_offset = Offset(e.lso);
   if (o < start || o > leo) return unexpected(Error::of(LogErrc::kOffsetOutOfRange));
+  if (o < local) return unexpected(Error::of(LogErrc::kOffsetMovedToTieredStorage));  // a remote read
   if (o == leo || o >= max_offset) return res;
-  if (!seg) return unexpected(Error::of(LogErrc::kOffsetOutOfRange));  // retention moved the start meanwhile
+  if (!seg) {  // retention deleted it meanwhile: the next attempt sees where the start(s) went
+    *raced = true;
+    return unexpected(Error::of(LogErrc::kOffsetOutOfRange));
+  }
   const int64_t bound = std::min(max_offset, leo);
   for (bool first = true; seg; first = false) {
     auto found = read_segment(*seg, offset, max_bytes, bound, first ? limit : seg->size(), !first || bound < leo, res);
@@ -114,7 +121,7 @@ Log::Ends Log::ends(const LogSegment* seg) const {
 }
 
 OffsetAndTimestamp Log::offset_for_timestamp(int64_t ts) const {
-  const int64_t start = log_start_.load(std::memory_order_acquire);
+  const int64_t start = local_start_.load(std::memory_order_acquire);  // the log start without tiered storage
   for (const auto& seg : snapshot()) {
     if (seg->max_timestamp_so_far().timestamp < ts) continue;
     auto r = seg->find_offset_by_timestamp(ts, Offset(start));

@@ -1,21 +1,31 @@
 // Log: retention by time/bytes, and log start offset moves (DeleteRecords).
+// (Local retention under tiered storage: log_remote.cc.)
 
 #include "log/log.h"
 #include "log/storage_log.h"
 
 namespace skiff::storage {
 
-void Log::delete_segments_locked(const std::vector<std::shared_ptr<LogSegment>>& victims) {
+void Log::delete_segments_locked(const std::vector<std::shared_ptr<LogSegment>>& victims, bool move_log_start) {
   if (victims.empty()) return;
-  int64_t first_remaining;
+  int64_t first_remaining = leo_.load(std::memory_order_relaxed);
+  {
+    std::shared_lock slk(segments_mu_);
+    auto it = segments_.upper_bound(victims.back()->base_offset().value);
+    if (it != segments_.end()) first_remaining = it->first;
+  }
+  // The start(s) move before the segments leave the map (as Kafka's
+  // deleteSegments): a reader that no longer finds a segment sees the new
+  // start, and answers out of range (or moved to tiered storage), not a miss.
+  int64_t cur = log_start_.load(std::memory_order_relaxed);
+  if (move_log_start && first_remaining > cur) log_start_.store(first_remaining, std::memory_order_release);
+  set_local_start_locked(first_remaining);
   {
     std::unique_lock slk(segments_mu_);
     for (const auto& v : victims) segments_.erase(v->base_offset().value);
-    first_remaining = segments_.begin()->first;
   }
-  int64_t cur = log_start_.load(std::memory_order_relaxed);
-  if (first_remaining > cur) log_start_.store(first_remaining, std::memory_order_release);
   producers_.remove_before(log_start_.load(std::memory_order_relaxed));
+  producers_.delete_snapshots_below(first_remaining);
   for (const auto& v : victims) {
     storage_log().info("log {}: deleting segment {} ({} bytes)", dir_.string(), v->base_offset().value, v->size());
     v->delete_files();  // open FileSlices keep the fd, and so the bytes
@@ -34,6 +44,7 @@ int Log::delete_old_segments(int64_t now_ms) {
   std::lock_guard lk(mu_);
   if (closed_.load()) return 0;
   auto cfg = config();
+  if (cfg->tiering_active()) return delete_local_segments_locked(*cfg, now_ms);
   auto segs = snapshot();
   uint64_t total = 0;
   for (const auto& s : segs) total += s->size();
@@ -63,6 +74,7 @@ Result<void> Log::maybe_increment_log_start_offset(Offset new_start) {
   if (new_start.value > leo_.load(std::memory_order_relaxed)) return unexpected(Error::of(LogErrc::kOffsetOutOfRange));
   if (new_start.value <= log_start_.load(std::memory_order_relaxed)) return {};
   log_start_.store(new_start.value, std::memory_order_release);
+  update_local_start_locked();
   producers_.remove_before(new_start.value);
   update_lso_locked();
   auto segs = snapshot();

@@ -206,7 +206,7 @@ std::vector<int64_t> ProducerStateManager::list_snapshots(const fs::path& dir) {
   return out;
 }
 
-Result<void> ProducerStateManager::take_snapshot(int64_t offset) {
+Result<void> ProducerStateManager::take_snapshot(int64_t offset, bool prune) {
   std::vector<uint8_t> buf(kSnapshotHeader + producers_.size() * kSnapshotEntry);
   store_be16(buf.data(), static_cast<uint16_t>(kSnapshotVersion));
   store_be32(buf.data() + 6, static_cast<uint32_t>(producers_.size()));
@@ -236,12 +236,16 @@ Result<void> ProducerStateManager::take_snapshot(int64_t offset) {
     fs::remove(tmp, ec);
     return unexpected(Error::io(rc));
   }
+  if (prune) delete_snapshots_below(INT64_MAX);
+  return {};
+}
+
+void ProducerStateManager::delete_snapshots_below(int64_t offset) {
   auto all = list_snapshots(dir_);
-  for (size_t i = 0; i + 2 < all.size(); ++i) {
+  for (size_t i = 0; i + 2 < all.size() && all[i] < offset; ++i) {
     std::error_code ec;
     fs::remove(snapshot_path(dir_, all[i]), ec);
   }
-  return {};
 }
 
 bool ProducerStateManager::read_snapshot(int64_t offset) {

@@ -25,7 +25,11 @@
 // protocol/ runtime that gen_codec.py's output needs, and the layout is
 // fixed-size. As in Kafka a snapshot keeps only each producer's last batch. Snapshots are
 // written without fsync (a torn one fails its CRC and the previous one, or a
-// scan of the log, is used instead); only the two newest are kept.
+// scan of the log, is used instead). Only the two newest are kept, except
+// with tiered storage (Log passes prune=false): then, as Kafka keeps them,
+// each segment's snapshot (at its base offset, the previous segment's end)
+// stays until that segment is deleted (delete_snapshots_below), because the
+// remote log manager uploads the snapshot at a segment's next base with it.
 // Startup: the newest valid snapshot at or below the log end is loaded and
 // only the batches after it are read (headers only), so a clean restart reads
 // no log data at all.
@@ -148,9 +152,12 @@ class ProducerStateManager {
   std::optional<ProducerEntry> entry(int64_t producer_id) const;
   const std::unordered_map<int64_t, ProducerEntry>& producers() const { return producers_; }
 
-  // Writes `<offset>.snapshot` (all producers), keeping the two newest.
-  // An I/O Error on failure.
-  Result<void> take_snapshot(int64_t offset);
+  // Writes `<offset>.snapshot` (all producers), then (`prune`) deletes all
+  // but the two newest. An I/O Error on failure.
+  Result<void> take_snapshot(int64_t offset, bool prune = true);
+  // Deletes the snapshots at offsets below `offset` (the first local
+  // segment's base once older segments are deleted), but never the two newest.
+  void delete_snapshots_below(int64_t offset);
   // Rebuilds the state for a log ending at `log_end`: loads the newest valid
   // snapshot <= log_end (deleting newer ones, left by a truncation) and calls
   // `scan(from, visit)` to replay the batches from the snapshot's offset.

@@ -27,6 +27,7 @@ constexpr std::array<std::pair<LogErrc, std::string_view>, kLogErrcCount> kNames
     {LogErrc::kPolicyViolation, "POLICY_VIOLATION"},
     {LogErrc::kInvalidTxnState, "INVALID_TXN_STATE"},
     {LogErrc::kTransactionCoordinatorFenced, "TRANSACTION_COORDINATOR_FENCED"},
+    {LogErrc::kOffsetMovedToTieredStorage, "OFFSET_MOVED_TO_TIERED_STORAGE"},
 }};
 
 constexpr bool rows_in_order() {

@@ -44,11 +44,16 @@ enum class LogErrc : int {
   kPolicyViolation,               // 44 POLICY_VIOLATION (a broker limit, e.g. on partitions)
   kInvalidTxnState,               // 48 INVALID_TXN_STATE (plain write while the producer's transaction is open)
   kTransactionCoordinatorFenced,  // 52 TRANSACTION_COORDINATOR_FENCED (a marker from an older coordinator epoch)
+  // 109 OFFSET_MOVED_TO_TIERED_STORAGE: a read at or above the log start but
+  // below the local log start (tiered storage): the data is in remote
+  // storage only. Kafka answers a follower with this code and routes a
+  // consumer's fetch to a remote read instead.
+  kOffsetMovedToTieredStorage,
 };
 // How many outcomes there are: one more than the last. Adding an outcome
 // means raising it; then the tables indexed by LogErrc (to_string here,
 // to_error_code) stop compiling until they have its row.
-inline constexpr size_t kLogErrcCount = static_cast<size_t>(LogErrc::kTransactionCoordinatorFenced) + 1;
+inline constexpr size_t kLogErrcCount = static_cast<size_t>(LogErrc::kOffsetMovedToTieredStorage) + 1;
 
 // The outcome's name, for log lines and tests.
 std::string_view to_string(LogErrc e);

@@ -103,7 +103,8 @@ enum class ErrorCode : int16_t {
   kTransactionalIdNotFound = 105,
   kBrokerIdNotRegistered = 102,  // the quorum admin APIs (api/handlers/quorum_admin_handlers.h)
   kInconsistentClusterId = 104,
-  kInvalidRegistration = 109,
+  kOffsetMovedToTieredStorage = 109,  // KIP-405: the offset is in remote storage only
+  kInvalidRegistration = 119,
   kFencedMemberEpoch = 110,
   kUnreleasedInstanceId = 111,
   kUnsupportedAssignor = 112,

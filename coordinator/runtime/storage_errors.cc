@@ -28,6 +28,7 @@ constexpr std::array<std::pair<LogErrc, ErrorCode>, storage::kLogErrcCount> kSto
     {LogErrc::kPolicyViolation, ErrorCode::kPolicyViolation},
     {LogErrc::kInvalidTxnState, ErrorCode::kInvalidTxnState},
     {LogErrc::kTransactionCoordinatorFenced, ErrorCode::kTransactionCoordinatorFenced},
+    {LogErrc::kOffsetMovedToTieredStorage, ErrorCode::kOffsetMovedToTieredStorage},
 }};
 
 constexpr bool rows_in_order() {

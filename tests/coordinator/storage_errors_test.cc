@@ -30,6 +30,7 @@ TEST_CASE("storage outcomes map to Kafka's error codes", "[api][errors]") {
       {LogErrc::kPolicyViolation, 44},
       {LogErrc::kInvalidTxnState, 48},
       {LogErrc::kTransactionCoordinatorFenced, 52},
+      {LogErrc::kOffsetMovedToTieredStorage, 109},  // Errors.OFFSET_MOVED_TO_TIERED_STORAGE
   };
   std::set<int16_t> seen;
   for (const auto& [e, code] : expected) {
