@@ -7,19 +7,26 @@ namespace skiff::remote {
 
 std::string_view state_name(SegmentState s) {
   switch (s) {
-    case SegmentState::kCopyStarted: return "COPY_SEGMENT_STARTED";
-    case SegmentState::kCopyFinished: return "COPY_SEGMENT_FINISHED";
-    case SegmentState::kDeleteStarted: return "DELETE_SEGMENT_STARTED";
-    case SegmentState::kDeleteFinished: return "DELETE_SEGMENT_FINISHED";
+    case SegmentState::kCopyStarted:
+      return "COPY_SEGMENT_STARTED";
+    case SegmentState::kCopyFinished:
+      return "COPY_SEGMENT_FINISHED";
+    case SegmentState::kDeleteStarted:
+      return "DELETE_SEGMENT_STARTED";
+    case SegmentState::kDeleteFinished:
+      return "DELETE_SEGMENT_FINISHED";
   }
   return "UNKNOWN";
 }
 
 std::string_view state_name(PartitionDeleteState s) {
   switch (s) {
-    case PartitionDeleteState::kMarked: return "DELETE_PARTITION_MARKED";
-    case PartitionDeleteState::kStarted: return "DELETE_PARTITION_STARTED";
-    case PartitionDeleteState::kFinished: return "DELETE_PARTITION_FINISHED";
+    case PartitionDeleteState::kMarked:
+      return "DELETE_PARTITION_MARKED";
+    case PartitionDeleteState::kStarted:
+      return "DELETE_PARTITION_STARTED";
+    case PartitionDeleteState::kFinished:
+      return "DELETE_PARTITION_FINISHED";
   }
   return "UNKNOWN";
 }
@@ -27,10 +34,14 @@ std::string_view state_name(PartitionDeleteState s) {
 bool is_valid_transition(SegmentState from, SegmentState to) {
   if (from == to) return true;
   switch (from) {
-    case SegmentState::kCopyStarted: return to == SegmentState::kCopyFinished || to == SegmentState::kDeleteStarted;
-    case SegmentState::kCopyFinished: return to == SegmentState::kDeleteStarted;
-    case SegmentState::kDeleteStarted: return to == SegmentState::kDeleteFinished;
-    case SegmentState::kDeleteFinished: return false;
+    case SegmentState::kCopyStarted:
+      return to == SegmentState::kCopyFinished || to == SegmentState::kDeleteStarted;
+    case SegmentState::kCopyFinished:
+      return to == SegmentState::kDeleteStarted;
+    case SegmentState::kDeleteStarted:
+      return to == SegmentState::kDeleteFinished;
+    case SegmentState::kDeleteFinished:
+      return false;
   }
   return false;
 }
@@ -39,9 +50,12 @@ bool is_valid_transition(std::optional<PartitionDeleteState> from, PartitionDele
   if (!from) return to == PartitionDeleteState::kMarked;
   if (*from == to) return true;
   switch (*from) {
-    case PartitionDeleteState::kMarked: return to == PartitionDeleteState::kStarted;
-    case PartitionDeleteState::kStarted: return to == PartitionDeleteState::kFinished;
-    case PartitionDeleteState::kFinished: return false;
+    case PartitionDeleteState::kMarked:
+      return to == PartitionDeleteState::kStarted;
+    case PartitionDeleteState::kStarted:
+      return to == PartitionDeleteState::kFinished;
+    case PartitionDeleteState::kFinished:
+      return false;
   }
   return false;
 }

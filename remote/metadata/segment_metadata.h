@@ -71,8 +71,8 @@ struct RemoteLogSegmentMetadata {
   bool txn_index_empty = false;
 };
 
-std::string_view state_name(SegmentState s);            // "COPY_SEGMENT_STARTED", ... (Kafka's names)
-std::string_view state_name(PartitionDeleteState s);    // "DELETE_PARTITION_MARKED", ...
+std::string_view state_name(SegmentState s);          // "COPY_SEGMENT_STARTED", ... (Kafka's names)
+std::string_view state_name(PartitionDeleteState s);  // "DELETE_PARTITION_MARKED", ...
 // Kafka's RemoteLogSegmentState.isValidTransition (from -> to).
 bool is_valid_transition(SegmentState from, SegmentState to);
 // Kafka's RemotePartitionDeleteState.isValidTransition; `from` nullopt: no state yet.
