@@ -96,6 +96,8 @@ class RemoteStorageManager {
   // Aborts the multipart uploads under the key prefix initiated more than
   // `older_than` ago (a copy cut by a crash); how many. `older_than` must
   // exceed the longest copy, or a running copy loses its upload (and fails).
+  // With an empty key prefix that is every upload in the bucket: give the
+  // broker a prefix, or a bucket, of its own.
   RsmResult<int> abort_stale_uploads(std::chrono::seconds older_than);
 
   const RemoteStorageConfig& config() const { return config_; }
