@@ -44,6 +44,7 @@ ALLOWED = {
     "log": ["common", "config"],
     "remote/s3": ["common"],
     "remote/metadata": ["common", "config", "protocol", "log", "metadata", "coordinator/runtime"],
+    "remote/storage": ["common", "config", "log", "remote/s3", "remote/metadata"],
     "metadata": ["common", "config", "log"],
     "security/acl": ["common", "config", "protocol", "log", "metadata"],
     "security/oauth": ["common", "config"],

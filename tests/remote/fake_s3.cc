@@ -3,6 +3,8 @@
 #include <boost/asio/connect.hpp>
 #include <boost/beast/core.hpp>
 #include <chrono>
+#include <cstdint>
+#include <limits>
 
 namespace skiff::remote::s3::testing {
 
@@ -46,10 +48,13 @@ void FakeS3::run() {
 void FakeS3::serve(tcp::socket& s) {
   beast::flat_buffer buf;
   for (;;) {
-    Request req;
+    // No body limit (beast's default is 1 MiB): storage tests send 5 MiB parts.
+    http::request_parser<http::string_body> parser;
+    parser.body_limit(std::numeric_limits<std::uint64_t>::max());
     beast::error_code ec;
-    http::read(s, buf, req, ec);
+    http::read(s, buf, parser, ec);
     if (ec) return;
+    Request req = parser.release();
     {
       std::lock_guard lock(mu_);
       seen_.push_back(req);
