@@ -288,6 +288,14 @@ uint64_t Log::size_in_bytes() const {
   return n;
 }
 
+uint64_t Log::local_only_size_bytes() const {
+  const int64_t remote = highest_offset_in_remote();
+  std::shared_lock lk(segments_mu_);
+  uint64_t n = 0;
+  for (auto it = segments_.upper_bound(remote); it != segments_.end(); ++it) n += it->second->size();
+  return n;
+}
+
 std::vector<int64_t> Log::segment_base_offsets() const {
   std::shared_lock lk(segments_mu_);
   std::vector<int64_t> v;

@@ -216,6 +216,10 @@ class Log {
   // first. Pass highest_offset_in_remote() + 1. Any thread (a snapshot of
   // the segment map).
   std::vector<CopyCandidate> copy_candidates(int64_t from_offset) const;
+  // Kafka's onlyLocalLogSegmentsSize: the bytes of the local segments after
+  // the highest offset in remote storage (what remote retention.bytes adds
+  // to the remote size). Any thread.
+  uint64_t local_only_size_bytes() const;
 
   // Group-committed fdatasync of everything up to `offset` (exclusive). An
   // I/O Error (kStorageError, its errno) if it failed; the failure is logged.

@@ -45,6 +45,8 @@ ALLOWED = {
     "remote/s3": ["common"],
     "remote/metadata": ["common", "config", "protocol", "log", "metadata", "coordinator/runtime"],
     "remote/storage": ["common", "config", "log", "remote/s3", "remote/metadata"],
+    "remote/manager": ["common", "config", "protocol", "log", "metadata", "coordinator/runtime", "remote/s3",
+                       "remote/metadata", "remote/storage"],
     "metadata": ["common", "config", "log"],
     "security/acl": ["common", "config", "protocol", "log", "metadata"],
     "security/oauth": ["common", "config"],

@@ -1,0 +1,29 @@
+// SegmentStore: what the remote log manager asks of the object store (the
+// copy and delete of Kafka's RemoteStorageManager), as an interface so that
+// the manager's logic is tested without a server. The broker's one
+// implementation is the S3 storage manager (remote/storage/), bound by
+// S3SegmentStore (s3_segment_store.h); the tests' is an in-memory map.
+// Threads: implementations are called from the manager's pool threads,
+// several at once.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "remote/metadata/segment_metadata.h"
+#include "remote/storage/remote_storage.h"
+
+namespace skiff::remote {
+
+class SegmentStore {
+ public:
+  virtual ~SegmentStore() = default;
+  // Uploads the segment's files under the metadata's segment id; returns the
+  // store's custom metadata (kept in the metadata topic), if any.
+  virtual RsmResult<std::optional<std::string>> copy(const RemoteLogSegmentMetadata& segment,
+                                                     const LogSegmentData& data) = 0;
+  // Deletes whatever of the segment is stored; a segment already gone is success.
+  virtual RsmResult<void> remove(const RemoteLogSegmentMetadata& segment) = 0;
+};
+
+}  // namespace skiff::remote
