@@ -124,8 +124,8 @@ ConfigKeyDef unused_text(std::string name, ConfigType type, std::string def, std
 }
 
 // A STRING one of `choices` (case-sensitive, as Kafka's ValidString).
-ConfigKeyDef choice(std::string name, std::string def, std::vector<std::string> choices, std::string doc,
-                    std::function<void(TS&, std::string)> store) {
+ConfigKeyDef choice(std::string name, std::string def, const std::vector<std::string>& choices, std::string doc,
+                    const std::function<void(TS&, std::string)>& store) {
   std::string listed;
   for (const auto& c : choices) listed += (listed.empty() ? "" : ", ") + c;
   return ConfigKeyDef{std::move(name),
@@ -143,7 +143,7 @@ ConfigKeyDef choice(std::string name, std::string def, std::vector<std::string> 
 
 // A nullable LONG/INT in [lo, hi]: "" is null.
 ConfigKeyDef optional_number(std::string name, int64_t lo, int64_t hi, std::string doc,
-                             std::function<void(TS&, std::optional<int64_t>)> store) {
+                             const std::function<void(TS&, std::optional<int64_t>)>& store) {
   const bool is_int = hi <= INT32_MAX;
   return ConfigKeyDef{std::move(name),
                       is_int ? ConfigType::kInt : ConfigType::kLong,
