@@ -37,7 +37,7 @@ Props aiven_s3() {
           {"rsm.config.key.prefix", "tiered/"}};
 }
 
-std::string refusal(Props props, const Props& env = kEnv) {
+std::string refusal(const Props& props, const Props& env = kEnv) {
   try {
     tiered_storage_from_properties(props, env);
   } catch (const ConfigError& e) {
@@ -58,7 +58,7 @@ Props without(Props p, const std::string& key) {
 
 std::vector<std::string> as_overrides(const Props& p) {
   std::vector<std::string> out;
-  for (const auto& [k, v] : p) out.push_back(k + "=" + v);
+  for (const auto& [k, v] : p) out.push_back(std::string(k).append("=").append(v));
   return out;
 }
 
