@@ -15,6 +15,7 @@
 #include "config/listener.h"
 #include "config/sasl_settings.h"
 #include "config/ssl_settings.h"
+#include "config/tiered_storage_settings.h"
 
 namespace skiff::config {
 
@@ -289,6 +290,9 @@ struct BrokerConfig {
 
   // The KRaft keys of a single combined node (config/kraft_keys.cc).
   KraftSettings kraft;
+
+  // Tiered storage (issue 54; config/tiered_storage_keys.cc).
+  TieredStorageSettings tiered_storage;
 
   // Process.
   std::string log_level = "info";

@@ -612,6 +612,7 @@ std::vector<ConfigKeyDef> build_defs() {
   add_scram_keys(d);
   add_rest_proxy_keys(d);
   add_kraft_keys(d);
+  add_tiered_storage_keys(d);
   add_kafka_dynamic_keys(d);  // last: marks rows above
   return d;
 }

@@ -86,6 +86,19 @@ bool per_broker_only(std::string_view key);
 // Kafka's DYNAMIC_SECURITY_CONFIGS: dynamic only as listener.name.<l>.<key>.
 bool listener_prefix_only(std::string_view key);
 
+// Kafka's ConfigDef parse of a LONG/INT/SHORT (`type` names it; [type_lo,
+// type_hi] its range) then Range.ensureValid([lo, hi]), in Kafka's words
+// ("Not a number of type LONG", "Value must be at least 1"); and of a DOUBLE.
+// Throw std::invalid_argument (config/kafka_dynamic_keys.cc).
+int64_t kafka_integer(const std::string& value, const char* type, int64_t type_lo, int64_t type_hi, int64_t lo,
+                      int64_t hi);
+double kafka_double(const std::string& value, double lo, double hi);
+
+// Tiered storage's rows (config/tiered_storage_keys.cc): Kafka's
+// RemoteLogManagerConfig keys, Aiven's storage manager keys under rsm.config.
+// and the metadata manager's under rlmm.config.
+void add_tiered_storage_keys(std::vector<ConfigKeyDef>& defs);
+
 // "advertised.listeners" -> "SKIFF_ADVERTISED_LISTENERS"
 std::string env_var_name(std::string_view key);
 

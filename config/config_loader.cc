@@ -16,6 +16,7 @@
 #include "config/kraft_keys.h"
 #include "config/properties_file.h"
 #include "config/string_util.h"
+#include "config/tiered_storage_keys.h"
 
 extern char** environ;
 
@@ -630,6 +631,8 @@ BrokerConfig load_config(const ConfigSources& sources) {
 
   apply_listener_keys(cfg, raw);
   check_cross_key_rules(cfg);
+  check_tiered_storage(cfg, sources.environment);
+  refuse_unserved_tiered_storage(cfg);  // issue 54: remove when the remote log manager lands
   return cfg;
 }
 

@@ -9,8 +9,10 @@
 // are accepted, validated by type and range as Kafka's ConfigDef validates
 // them (Kafka's messages: "Not a number of type LONG", "Value must be at
 // least 1", ...), stored and described, with no effect (no_effect): the
-// Kafka features Skiff lacks (GSSAPI/Kerberos, tiered storage, replica
-// fetchers, Java plugin classes), and keys Skiff reads only at startup.
+// Kafka features Skiff lacks (GSSAPI/Kerberos, replica fetchers, Java plugin
+// classes), and keys Skiff reads only at startup. Tiered storage's dynamic
+// keys (remote.*, log.local.retention.*, log.remote.copy.lag.*) are rows of
+// config/tiered_storage_keys.cc.
 #include <fmt/format.h>
 
 #include <cerrno>
@@ -27,30 +29,6 @@ namespace {
 
 constexpr std::string_view kNoEffectDoc =
     " Skiff accepts, stores and describes it as a dynamic broker config; it has no effect.";
-
-// Kafka's ConfigDef.parseType of a LONG/INT/SHORT, then Range.ensureValid.
-int64_t kafka_integer(const std::string& value, const char* type, int64_t type_lo, int64_t type_hi, int64_t lo,
-                      int64_t hi) {
-  const auto text = std::string(trim(value));
-  errno = 0;
-  char* end = nullptr;
-  const long long v = std::strtoll(text.c_str(), &end, 10);
-  if (text.empty() || *end != '\0' || errno == ERANGE || v < type_lo || v > type_hi)
-    throw std::invalid_argument(fmt::format("Not a number of type {}", type));
-  if (v < lo) throw std::invalid_argument(fmt::format("Value must be at least {}", lo));
-  if (v > hi) throw std::invalid_argument(fmt::format("Value must be no more than {}", hi));
-  return v;
-}
-
-double kafka_double(const std::string& value, double lo, double hi) {
-  const auto text = std::string(trim(value));
-  char* end = nullptr;
-  const double v = std::strtod(text.c_str(), &end);
-  if (text.empty() || *end != '\0' || std::isnan(v)) throw std::invalid_argument("Not a number of type DOUBLE");
-  if (v < lo) throw std::invalid_argument(fmt::format("Value must be at least {}", lo));
-  if (v > hi) throw std::invalid_argument(fmt::format("Value must be no more than {}", hi));
-  return v;
-}
 
 ConfigKeyDef kafka_stored(std::string name, ConfigType type, std::string def, std::string doc,
                           std::function<void(const std::string&)> check, std::string allowed) {
@@ -127,14 +105,10 @@ void add_kafka_log_keys(std::vector<ConfigKeyDef>& d) {
   d.push_back(kafka_int_key("compression.zstd.level", "3", -131072, 22, "Broker default of compression.zstd.level."));
   d.push_back(
       kafka_double_key("log.cleaner.min.cleanable.ratio", "0.5", 0, 1, "Broker default of min.cleanable.dirty.ratio."));
-  d.push_back(kafka_long_key("log.local.retention.bytes", "-2", -2, "Tiered storage: local retention bytes."));
-  d.push_back(kafka_long_key("log.local.retention.ms", "-2", -2, "Tiered storage: local retention time."));
   d.push_back(kafka_long_key("log.message.timestamp.after.max.ms", "3600000", 0,
                              "Broker default of message.timestamp.after.max.ms."));
   d.push_back(kafka_long_key("log.message.timestamp.before.max.ms", std::to_string(kLongMax), 0,
                              "Broker default of message.timestamp.before.max.ms."));
-  d.push_back(kafka_long_key("log.remote.copy.lag.bytes", "-1", -1, "Tiered storage: copy lag bytes."));
-  d.push_back(kafka_long_key("log.remote.copy.lag.ms", "0", -1, "Tiered storage: copy lag time."));
   d.push_back(kafka_stored(
       "log.roll.jitter.ms", ConfigType::kLong, "", "Broker default of segment.jitter.ms.",
       [](const std::string& v) {
@@ -155,21 +129,6 @@ void add_kafka_thread_keys(std::vector<ConfigKeyDef>& d) {
   d.push_back(kafka_int_key("num.recovery.threads.per.data.dir", "2", 1, kIntMax, "Log recovery threads per log dir."));
   d.push_back(kafka_int_key("num.replica.fetchers", "1", 1, kIntMax, "Replica fetcher threads (one node: none)."));
   d.push_back(kafka_bool_key("follower.fetch.last.tiered.offset.enable", "false", "Tiered storage followers."));
-  d.push_back(kafka_int_key("remote.fetch.max.wait.ms", "500", 1, kIntMax, "Tiered storage fetch wait."));
-  d.push_back(
-      kafka_long_key("remote.list.offsets.request.timeout.ms", "30000", 1, "Tiered storage ListOffsets timeout."));
-  d.push_back(
-      kafka_long_key("remote.log.index.file.cache.total.size.bytes", "1073741824", 1, "Tiered storage index cache."));
-  d.push_back(kafka_int_key("remote.log.manager.copier.thread.pool.size", "10", 1, kIntMax, "Tiered storage copiers."));
-  d.push_back(kafka_long_key("remote.log.manager.copy.max.bytes.per.second", std::to_string(kLongMax), 1,
-                             "Tiered storage copy quota."));
-  d.push_back(
-      kafka_int_key("remote.log.manager.expiration.thread.pool.size", "10", 1, kIntMax, "Tiered storage expiry."));
-  d.push_back(kafka_long_key("remote.log.manager.fetch.max.bytes.per.second", std::to_string(kLongMax), 1,
-                             "Tiered storage fetch quota."));
-  d.push_back(
-      kafka_int_key("remote.log.manager.follower.thread.pool.size", "2", 1, kIntMax, "Tiered storage followers."));
-  d.push_back(kafka_int_key("remote.log.reader.threads", "10", 1, kIntMax, "Tiered storage readers."));
   d.push_back(kafka_int_key("max.connection.creation.rate", std::to_string(kIntMax), 0, kIntMax,
                             "Connections accepted per second (broker-wide or per listener)."));
   d.push_back(kafka_int_key("producer.id.expiration.ms", "86400000", 1, kIntMax, "Idle producer id expiry."));
@@ -259,6 +218,29 @@ constexpr std::string_view kKafkaStoredOnly[] = {"listeners",
                                                  "share.coordinator.cached.buffer.max.bytes"};
 
 }  // namespace
+
+int64_t kafka_integer(const std::string& value, const char* type, int64_t type_lo, int64_t type_hi, int64_t lo,
+                      int64_t hi) {
+  const auto text = std::string(trim(value));
+  errno = 0;
+  char* end = nullptr;
+  const long long v = std::strtoll(text.c_str(), &end, 10);
+  if (text.empty() || *end != '\0' || errno == ERANGE || v < type_lo || v > type_hi)
+    throw std::invalid_argument(fmt::format("Not a number of type {}", type));
+  if (v < lo) throw std::invalid_argument(fmt::format("Value must be at least {}", lo));
+  if (v > hi) throw std::invalid_argument(fmt::format("Value must be no more than {}", hi));
+  return v;
+}
+
+double kafka_double(const std::string& value, double lo, double hi) {
+  const auto text = std::string(trim(value));
+  char* end = nullptr;
+  const double v = std::strtod(text.c_str(), &end);
+  if (text.empty() || *end != '\0' || std::isnan(v)) throw std::invalid_argument("Not a number of type DOUBLE");
+  if (v < lo) throw std::invalid_argument(fmt::format("Value must be at least {}", lo));
+  if (v > hi) throw std::invalid_argument(fmt::format("Value must be no more than {}", hi));
+  return v;
+}
 
 void add_kafka_dynamic_keys(std::vector<ConfigKeyDef>& defs) {
   for (auto& def : defs) {

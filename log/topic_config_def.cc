@@ -112,7 +112,8 @@ std::vector<TopicConfigDef> build() {
       plain("remote.log.delete.on.disable", T::kBoolean, "false", "",
             "Tiered storage: delete remote data when remote storage is turned off."),
       plain("remote.storage.enable", T::kBoolean, "false", "",
-            "Tiered storage for the topic. Skiff has none, so true is refused as by Kafka without tiered storage."),
+            "Tiered storage for the topic: true needs remote.log.storage.system.enable on the broker (refused "
+            "otherwise, as by Kafka), and a delete cleanup.policy."),
       row("retention.bytes", T::kLong, "-1", C::kNone, INT64_MIN, INT64_MAX, "log.retention.bytes", true,
           "Largest size of a partition before its oldest segments are deleted (-1: no limit)."),
       at_least("retention.ms", T::kLong, "604800000", -1, "log.retention.ms", true,
@@ -264,25 +265,108 @@ std::optional<std::string> value_problem(const TopicConfigDef& d, const std::str
   return std::nullopt;
 }
 
-// The rules that join keys (compaction lags, remote storage).
-std::optional<std::string> joint_problem(const std::map<std::string, std::string>& overrides) {
-  auto number = [&](const char* key) {
-    auto it = overrides.find(key);
-    const std::string fallback(*find_topic_config(key)->kafka_default);
-    return topic_config_integer(it != overrides.end() ? it->second : fallback);
-  };
-  if (number("min.compaction.lag.ms") > number("max.compaction.lag.ms"))
-    return fmt::format("conflict topic config setting min.compaction.lag.ms ({}) > max.compaction.lag.ms ({})",
-                       number("min.compaction.lag.ms"), number("max.compaction.lag.ms"));
-  if (auto it = overrides.find("remote.storage.enable"); it != overrides.end()) {
-    std::string lower(java_trim(it->second));
-    std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
-    if (lower == "true")
-      return std::string(
-          "Tiered Storage functionality is disabled in the broker. "
-          "Topic cannot be configured with remote log storage.");
+// The values a topic's check sees: its overrides, else the broker's
+// defaults, else Kafka's (Kafka's CONFIG.parse of configuredProps + props).
+class Effective {
+ public:
+  Effective(const std::map<std::string, std::string>& overrides, const TopicConfigContext& ctx)
+      : overrides_(overrides), ctx_(ctx) {}
+  std::string text(const char* key) const {
+    if (auto it = overrides_.find(key); it != overrides_.end()) return it->second;
+    if (auto it = ctx_.broker_defaults.find(key); it != ctx_.broker_defaults.end()) return it->second;
+    return std::string(find_topic_config(key)->kafka_default.value_or(""));
+  }
+  int64_t number(const char* key) const { return topic_config_integer(text(key)); }
+  bool flag(const char* key) const { return topic_config_bool(text(key)); }
+
+ private:
+  const std::map<std::string, std::string>& overrides_;
+  const TopicConfigContext& ctx_;
+};
+
+// Kafka's validateRemoteStorageRetentionSize/Time: local.retention.<what>
+// within retention.<what> (`limited`: retention is not unlimited).
+std::optional<std::string> local_retention_problem(const Effective& e, const std::string& what, bool limited) {
+  const std::string local_key = "local.retention." + what, key = "retention." + what;
+  const int64_t retention = e.number(key.c_str()), local = e.number(local_key.c_str());
+  if (!limited || local == -2) return std::nullopt;
+  if (local == -1)
+    return invalid(std::to_string(local), local_key,
+                   fmt::format("Value must not be -1 as {} value is set as {}.", key, retention));
+  if (local > retention)
+    return invalid(std::to_string(local), local_key,
+                   fmt::format("Value must not be more than {} property value: {}", key, retention));
+  return std::nullopt;
+}
+
+// Kafka's validateRemoteCopyLagSize/Time: a positive lag within the effective local retention.
+std::optional<std::string> copy_lag_problem(const Effective& e, const std::string& what) {
+  const std::string lag_key = "remote.copy.lag." + what, local_key = "local.retention." + what;
+  const int64_t local = e.number(local_key.c_str());
+  const int64_t effective = local == -2 ? e.number(("retention." + what).c_str()) : local;
+  const int64_t lag = e.number(lag_key.c_str());
+  if (lag > 0 && effective >= 0 && lag > effective)
+    return invalid(std::to_string(lag), lag_key,
+                   fmt::format("Value must not exceed {} (effective value: {})", local_key, effective));
+  return std::nullopt;
+}
+
+// Kafka's validateRetentionConfigsWhenRemoteCopyDisabled.
+std::optional<std::string> copy_disabled_problem(const Effective& e) {
+  if (!e.flag("remote.log.copy.disable")) return std::nullopt;
+  for (const char* what : {"bytes", "ms"}) {
+    const int64_t local = e.number(fmt::format("local.retention.{}", what).c_str());
+    if (local != -2 && local != e.number(fmt::format("retention.{}", what).c_str()))
+      return fmt::format(
+          "When `remote.log.copy.disable` is set to true, the `local.retention.{0}` and `retention.{0}` must be set to "
+          "the identical value because there will be no more logs copied to the remote storage.",
+          what);
   }
   return std::nullopt;
+}
+
+// Kafka's validateTopicLogConfigValues with remote.storage.enable true, in its order.
+std::optional<std::string> remote_storage_problem(const Effective& e, const TopicConfigContext& ctx) {
+  if (!ctx.remote_storage_system_enabled)
+    return std::string(
+        "Tiered Storage functionality is disabled in the broker. Topic cannot be configured with remote log storage.");
+  auto policy = topic_config_list(e.text("cleanup.policy"));
+  if (!policy.empty() && (policy.size() != 1 || policy[0] != "delete"))
+    return std::string(
+        "Remote log storage only supports topics with cleanup.policy=delete or cleanup.policy being an empty list.");
+  if (auto p = local_retention_problem(e, "bytes", e.number("retention.bytes") > -1)) return p;
+  if (auto p = local_retention_problem(e, "ms", e.number("retention.ms") != -1)) return p;
+  if (auto p = copy_lag_problem(e, "bytes")) return p;
+  if (auto p = copy_lag_problem(e, "ms")) return p;
+  return copy_disabled_problem(e);
+}
+
+// Kafka's validateTurningOffRemoteStorageWithDelete (existing: Java's Boolean.parseBoolean).
+std::optional<std::string> turning_off_problem(const Effective& e, const TopicConfigContext& ctx) {
+  auto it = ctx.existing.find("remote.storage.enable");
+  std::string was = it == ctx.existing.end() ? "false" : it->second;
+  std::transform(was.begin(), was.end(), was.begin(), [](unsigned char c) { return std::tolower(c); });
+  if (was != "true" || e.flag("remote.log.delete.on.disable")) return std::nullopt;
+  return std::string(
+      "It is invalid to disable remote storage without deleting remote data. If you want to keep the remote data and "
+      "turn to read only, please set `remote.storage.enable=true,remote.log.copy.disable=true`. If you want to "
+      "disable remote storage and delete all remote data, please set "
+      "`remote.storage.enable=false,remote.log.delete.on.disable=true`.");
+}
+
+// The rules that join keys: compaction lags (their overrides over Kafka's
+// defaults, as Skiff has always checked them), then remote storage.
+std::optional<std::string> joint_problem(const std::map<std::string, std::string>& overrides,
+                                         const TopicConfigContext& ctx) {
+  const Effective kafka_only(overrides, TopicConfigContext{});
+  const int64_t min_lag = kafka_only.number("min.compaction.lag.ms");
+  const int64_t max_lag = kafka_only.number("max.compaction.lag.ms");
+  if (min_lag > max_lag)
+    return fmt::format("conflict topic config setting min.compaction.lag.ms ({}) > max.compaction.lag.ms ({})", min_lag,
+                       max_lag);
+  const Effective e(overrides, ctx);
+  if (e.flag("remote.storage.enable")) return remote_storage_problem(e, ctx);
+  return turning_off_problem(e, ctx);
 }
 
 }  // namespace
@@ -293,13 +377,27 @@ Result<void> validate_topic_config_value(const TopicConfigDef& d, const std::str
 }
 
 Result<void> validate_topic_configs(const std::map<std::string, std::string>& overrides) {
+  return validate_topic_configs(overrides, TopicConfigContext{});
+}
+
+Result<void> validate_topic_configs(const std::map<std::string, std::string>& overrides,
+                                    const TopicConfigContext& context) {
   for (const auto& [k, v] : overrides) {
     const auto* def = find_topic_config(k);
     if (!def) return unexpected(Error::invalid_config("Unknown topic config name: " + k));
     if (auto r = validate_topic_config_value(*def, v); !r) return r;
   }
-  if (auto why = joint_problem(overrides)) return unexpected(Error::invalid_config(std::move(*why)));
+  if (auto why = joint_problem(overrides, context)) return unexpected(Error::invalid_config(std::move(*why)));
   return {};
+}
+
+Result<void> validate_stored_topic_remote_storage(const std::map<std::string, std::string>& overrides,
+                                                  bool remote_storage_system_enabled) {
+  auto it = overrides.find("remote.storage.enable");
+  if (remote_storage_system_enabled || it == overrides.end() || !topic_config_bool(it->second)) return {};
+  return unexpected(Error::invalid_config(
+      "You have to delete all topics with the property remote.storage.enable=true before disabling tiered storage "
+      "cluster-wide"));
 }
 
 int64_t topic_config_integer(const std::string& value) { return parse_java_long(java_trim(value)).value_or(0); }

@@ -63,8 +63,47 @@ const TopicConfigDef* find_topic_config(std::string_view name);
 Result<void> validate_topic_config_value(const TopicConfigDef& def, const std::string& value);
 // The whole override map as Kafka's LogConfig.validate checks it: unknown
 // names ("Unknown topic config name: K"), each value, then the rules that
-// join keys (compaction lags, remote storage that Skiff does not have).
+// join keys (compaction lags; remote.storage.enable=true refused as by a
+// broker without tiered storage). The same as the overload below with the
+// default context.
 Result<void> validate_topic_configs(const std::map<std::string, std::string>& overrides);
+
+// What Kafka 4.4's LogConfig.validate(existingConfigs, props, configuredProps,
+// isRemoteLogStorageSystemEnabled) knows beyond the topic's overrides: the
+// broker's side. The default is a broker without tiered storage.
+struct TopicConfigContext {
+  // remote.log.storage.system.enable.
+  bool remote_storage_system_enabled = false;
+  // The broker's default of each topic key (Kafka's extractLogConfigMap,
+  // by topic key: retention.ms, retention.bytes, cleanup.policy,
+  // local.retention.ms/bytes from log.local.retention.*, remote.copy.lag.*
+  // from log.remote.copy.lag.*); a key not here has Kafka's default.
+  // LogConfig::effective_values() of the broker defaults gives most.
+  std::map<std::string, std::string> broker_defaults;
+  // An alter: the topic's overrides before it (Kafka's existingConfigs);
+  // a creation: empty.
+  std::map<std::string, std::string> existing;
+};
+
+// validate_topic_configs with the broker's side, for CreateTopics (existing
+// empty) and AlterConfigs/IncrementalAlterConfigs (`overrides`: the topic's
+// overrides after the change). With remote.storage.enable true in effect:
+// refused unless the system is enabled; cleanup.policy must be delete (or
+// empty); local.retention.bytes/ms within retention.bytes/ms; a positive
+// remote.copy.lag.bytes/ms within the effective local retention; with
+// remote.log.copy.disable, local retention equal to retention. Turning it
+// from true to false needs remote.log.delete.on.disable=true. Kafka's
+// messages; the error is kInvalidConfig (Kafka's INVALID_CONFIG).
+Result<void> validate_topic_configs(const std::map<std::string, std::string>& overrides,
+                                    const TopicConfigContext& context);
+
+// A topic's stored overrides at startup, as Kafka's LogManager checks them
+// (validateRemoteStorageOnlyIfSystemEnabled with isReceivingConfigFromStore):
+// remote.storage.enable=true with the system disabled is an error ("You have
+// to delete all topics with the property remote.storage.enable=true before
+// disabling tiered storage cluster-wide").
+Result<void> validate_stored_topic_remote_storage(const std::map<std::string, std::string>& overrides,
+                                                  bool remote_storage_system_enabled);
 
 // Parsed values, for the keys the log acts on (the value was validated).
 int64_t topic_config_integer(const std::string& value);

@@ -77,6 +77,7 @@ ChangeResult alter_topic(BrokerServices& services, const std::string& name, cons
       return change_error(ErrorCode::kInvalidConfig, "Unknown topic config name: " + c.name);
     if (auto r = apply_change(c, incremental, next); r.error != ErrorCode::kNone) return r;
   }
+  if (auto r = check_topic_configs_in_context(services, next, topic->overrides); r.error != ErrorCode::kNone) return r;
   if (auto r = services.logs.alter_topic_config(name, next, validate_only); !r)
     return change_error(to_error_code(r.error().code), r.error().message);
   if (!validate_only) api_log().info("topic {}: config overrides now {} key(s)", escaped(name), next.size());
@@ -84,6 +85,25 @@ ChangeResult alter_topic(BrokerServices& services, const std::string& name, cons
 }
 
 }  // namespace
+
+ChangeResult check_topic_configs_in_context(BrokerServices& services,
+                                            const std::map<std::string, std::string>& overrides,
+                                            const std::map<std::string, std::string>& existing) {
+  const auto current = services.dynamic ? services.dynamic->current() : nullptr;
+  const auto& tiered = (current ? *current : services.config).tiered_storage;
+  storage::TopicConfigContext ctx;
+  ctx.remote_storage_system_enabled = tiered.enabled;
+  ctx.existing = existing;
+  if (!ctx.remote_storage_system_enabled && !existing.count("remote.storage.enable")) return {};
+  ctx.broker_defaults = services.logs.defaults().effective_values();
+  ctx.broker_defaults["local.retention.ms"] = std::to_string(tiered.log_local_retention_ms);
+  ctx.broker_defaults["local.retention.bytes"] = std::to_string(tiered.log_local_retention_bytes);
+  ctx.broker_defaults["remote.copy.lag.ms"] = std::to_string(tiered.log_remote_copy_lag_ms);
+  ctx.broker_defaults["remote.copy.lag.bytes"] = std::to_string(tiered.log_remote_copy_lag_bytes);
+  if (auto r = storage::validate_topic_configs(overrides, ctx); !r)
+    return change_error(ErrorCode::kInvalidConfig, r.error().message);
+  return {};
+}
 
 ChangeResult alter_resource(BrokerServices& services, int8_t resource_type, const std::string& resource_name,
                             const std::vector<ConfigChange>& changes, bool incremental, bool validate_only) {

@@ -30,6 +30,17 @@ struct ConfigChange {
   std::optional<std::string> value;
 };
 
+// Tiered storage's topic rules, which need the broker's side (Kafka's
+// LogConfig.validate with remote.log.storage.system.enable, the broker's
+// retention defaults and the topic's config before an alter): checked for a
+// topic whose overrides become `overrides` (`existing`: before an alter;
+// empty for a creation). With the system disabled and no remote storage in
+// `existing`, these are exactly the checks LogManager makes itself, so they
+// are left to it (and its order of errors kept): success.
+ChangeResult check_topic_configs_in_context(BrokerServices& services,
+                                            const std::map<std::string, std::string>& overrides,
+                                            const std::map<std::string, std::string>& existing);
+
 // incremental=false: `changes` (all kSet) replace every override (AlterConfigs).
 ChangeResult alter_resource(BrokerServices& services, int8_t resource_type, const std::string& resource_name,
                             const std::vector<ConfigChange>& changes, bool incremental, bool validate_only);

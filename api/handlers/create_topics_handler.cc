@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "api/admin/config_describer.h"
+#include "api/admin/topic_config_change.h"
 #include "api/api_log.h"
 #include "api/authorize.h"
 #include "api/topics.h"
@@ -124,6 +125,8 @@ TopicResult create_topic_as_requested(BrokerServices& services, const protocol::
       return topic_failed(ErrorCode::kInvalidConfig, "Null value not supported for topic configs: " + c.name, version);
     overrides[c.name] = *c.value;
   }
+  if (auto r = admin::check_topic_configs_in_context(services, overrides, {}); r.error != ErrorCode::kNone)
+    return topic_failed(r.error, r.message.value_or(""), version);
   auto created = services.logs.create_topic(t.name, partitions, overrides, validate_only);
   if (!created) return topic_failed(to_error_code(created.error()), created.error().message, version);
   if (!validate_only)

@@ -9,6 +9,7 @@
 #include <condition_variable>
 #include <deque>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <mutex>
 
@@ -89,10 +90,14 @@ inline std::vector<uint8_t> flatten(const network::Response& r) {
 
 class ApiHarness {
  public:
-  explicit ApiHarness(std::vector<std::string> overrides = {}) {
+  // `adjust`: changes to the loaded config (what the loader refuses today,
+  // e.g. tiered storage enabled).
+  explicit ApiHarness(std::vector<std::string> overrides = {},
+                      const std::function<void(config::BrokerConfig&)>& adjust = {}) {
     dir_ = test::make_temp_dir("skiff-api-test");
     overrides.push_back("log.dirs=" + dir_.string());
     config_ = config::load_config({std::nullopt, {}, overrides});
+    if (adjust) adjust(config_);
     open();
     broker_.node_id = config_.node_id;
     broker_.cluster_id = logs_->cluster_id();

@@ -134,3 +134,33 @@ TEST_CASE("MirrorMaker-2-like sync: setting every described key succeeds", "[api
   CHECK(describe(h, "mm2").size() == 37);
   CHECK(h.logs().topic("mm2")->overrides.size() == 37);
 }
+
+TEST_CASE("Tiered storage topic rules through CreateTopics and alters", "[api][admin][config][tiered]") {
+  SECTION("system disabled: remote storage refused as by Kafka without tiered storage") {
+    test::ApiHarness h;
+    auto r = create(h, "t", {{"remote.storage.enable", "true"}});
+    CHECK(r.error_code == 40);
+    CHECK(r.error_message ==
+          "Tiered Storage functionality is disabled in the broker. Topic cannot be configured with remote log "
+          "storage.");
+  }
+  SECTION("system enabled: Kafka's joint rules with the broker's defaults") {
+    test::ApiHarness h({"log.retention.ms=100000"}, [](config::BrokerConfig& c) { c.tiered_storage.enabled = true; });
+    auto r = create(h, "compacted", {{"remote.storage.enable", "true"}, {"cleanup.policy", "compact"}});
+    CHECK(r.error_code == 40);
+    CHECK(r.error_message ==
+          "Remote log storage only supports topics with cleanup.policy=delete or cleanup.policy being an empty list.");
+    r = create(h, "local", {{"remote.storage.enable", "true"}, {"local.retention.ms", "200000"}});
+    CHECK(r.error_code == 40);
+    CHECK(r.error_message ==
+          "Invalid value 200000 for configuration local.retention.ms: Value must not be more than retention.ms "
+          "property value: 100000");
+    CHECK(h.logs().topic("local") == std::nullopt);
+    // An existing compacted topic cannot turn remote storage on (IncrementalAlterConfigs keeps its policy).
+    REQUIRE(create(h, "c", {{"cleanup.policy", "compact"}}).error_code == 0);
+    auto alt = set_all(h, "c", {{"remote.storage.enable", "true"}});
+    CHECK(alt.error_code == 40);
+    CHECK(alt.error_message ==
+          "Remote log storage only supports topics with cleanup.policy=delete or cleanup.policy being an empty list.");
+  }
+}
