@@ -60,8 +60,8 @@ bool RemoteLogManager::copy_segment(storage::Log& log, const TopicIdPartition& t
   m.txn_index_empty = !c.txn_index_file.has_value();
   if (auto r = metadata_.add_segment(m); !r) {
     stats_.metadata_errors.fetch_add(1, std::memory_order_relaxed);
-    rlm_log().warn("remote copy of {} at {}: the metadata refused COPY_SEGMENT_STARTED: {}", partition_name(tp), c.base_offset,
-                   r.error().message);
+    rlm_log().warn("remote copy of {} at {}: the metadata refused COPY_SEGMENT_STARTED: {}", partition_name(tp),
+                   c.base_offset, r.error().message);
     return false;
   }
   auto copied = store_.copy(m, segment_data(c));
@@ -79,8 +79,8 @@ bool RemoteLogManager::copy_segment(storage::Log& log, const TopicIdPartition& t
     return false;  // left COPY_SEGMENT_STARTED: expiration deletes it
   }
   if (auto r = log.update_highest_offset_in_remote(c.last_offset); !r)
-    rlm_log().warn("remote copy of {} at {}: the log refused its highest remote offset {}", partition_name(tp), c.base_offset,
-                   c.last_offset);
+    rlm_log().warn("remote copy of {} at {}: the log refused its highest remote offset {}", partition_name(tp),
+                   c.base_offset, c.last_offset);
   stats_.segments_copied.fetch_add(1, std::memory_order_relaxed);
   stats_.bytes_copied.fetch_add(static_cast<int64_t>(c.size_bytes), std::memory_order_relaxed);
   copy_throttle_.maybe_throttle(static_cast<double>(c.size_bytes));

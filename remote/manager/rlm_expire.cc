@@ -142,8 +142,7 @@ int RemoteLogManager::sweep(int64_t now_ms) {
       if (metadata_.segments(tp).empty()) continue;
       deleted += sweep_partition(tp, false, now_ms);
       // Kafka: the remote data gone, the log starts where the local one does.
-      if (metadata_.segments(tp).empty())
-        (void)log->maybe_increment_log_start_offset(log->local_log_start_offset());
+      if (metadata_.segments(tp).empty()) (void)log->maybe_increment_log_start_offset(log->local_log_start_offset());
     }
   }
   return deleted;
