@@ -89,6 +89,10 @@ class S3Server:
                 f"-volume.port={p[3]}", f"-volume.port.grpc={p[4]}",
                 f"-filer.port={p[5]}", f"-filer.port.grpc={p[6]}",
                 f"-admin.port={p[7]}", f"-admin.port.grpc={p[8]}", "-admin.ui=false", "-webdav=false",
+                # Its Iceberg catalog and Lance namespace servers listen on fixed
+                # ports (8181, 9101) unless turned off: two servers at once (two
+                # ctest runs) clashed there.
+                "-s3.port.iceberg=0", "-s3.port.lance=0",
                 "-master.volumeSizeLimitMB=64"]
 
     def start(self) -> "S3Server":
