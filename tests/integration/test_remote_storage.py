@@ -14,9 +14,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
-import json
 import os
-import subprocess
 import uuid
 from pathlib import Path
 
@@ -48,15 +46,7 @@ def sha(data: bytes) -> str:
 
 
 def run(args: list, ok=True, timeout=180) -> dict:
-    p = subprocess.run([cli_path()] + [str(a) for a in args], capture_output=True, text=True, timeout=timeout)
-    lines = [json.loads(x) for x in p.stdout.splitlines() if x.strip()]
-    assert lines, f"rsm_cli {args}: no output (rc {p.returncode}): {p.stderr}"
-    out = lines[-1] if len(lines) == 1 else {"lines": lines, **lines[-1]}
-    if ok:
-        assert p.returncode == 0 and "error" not in out, f"rsm_cli {args}: {out} {p.stderr}"
-    else:
-        assert p.returncode == 3 and "error" in out, f"rsm_cli {args} should fail: {out}"
-    return out
+    return s3h.run_json_cli([cli_path()] + list(args), ok=ok, timeout=timeout)
 
 
 class Rsm:

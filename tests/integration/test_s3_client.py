@@ -46,16 +46,7 @@ class Cli:
                 "--max-attempts", str(attempts), "--connect-timeout-ms", "2000", "--io-timeout-ms", "20000"]
 
     def run(self, *args, ok=True, timeout=120, **opts) -> dict:
-        p = subprocess.run(self.base(**opts) + [str(a) for a in args], capture_output=True, text=True,
-                           timeout=timeout)
-        lines = [json.loads(x) for x in p.stdout.splitlines() if x.strip()]
-        assert lines, f"s3_cli {args}: no output (rc {p.returncode}): {p.stderr}"
-        out = lines[-1] if len(lines) == 1 else {"lines": lines, **lines[-1]}
-        if ok:
-            assert p.returncode == 0 and "error" not in out, f"s3_cli {args}: {out} {p.stderr}"
-        else:
-            assert p.returncode == 3 and "error" in out, f"s3_cli {args} should fail: {out}"
-        return out
+        return s3h.run_json_cli(self.base(**opts) + list(args), ok=ok, timeout=timeout)
 
 
 @pytest.fixture(scope="module", params=s3h.SERVERS)

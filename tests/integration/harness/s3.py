@@ -146,3 +146,19 @@ class S3Server:
             return self.log_path.read_text(errors="replace")[-n:]
         except OSError:
             return ""
+
+
+def run_json_cli(cmd: list, ok: bool = True, timeout: float = 120) -> dict:
+    """Runs one of the JSON-lines tools (tools/s3_cli, tools/rsm_cli) and
+    returns its answer: the last line, with every line under "lines" when
+    there are several. ok: exit 0 without "error"; else exit 3 with one."""
+    name = Path(str(cmd[0])).name
+    p = subprocess.run([str(a) for a in cmd], capture_output=True, text=True, timeout=timeout)
+    lines = [json.loads(x) for x in p.stdout.splitlines() if x.strip()]
+    assert lines, f"{name} {cmd[1:]}: no output (rc {p.returncode}): {p.stderr}"
+    out = lines[-1] if len(lines) == 1 else {"lines": lines, **lines[-1]}
+    if ok:
+        assert p.returncode == 0 and "error" not in out, f"{name} {cmd[1:]}: {out} {p.stderr}"
+    else:
+        assert p.returncode == 3 and "error" in out, f"{name} {cmd[1:]} should fail: {out}"
+    return out
