@@ -358,7 +358,8 @@ std::optional<std::string> turning_off_problem(const Effective& e, const TopicCo
 // defaults, as Skiff has always checked them), then remote storage.
 std::optional<std::string> joint_problem(const std::map<std::string, std::string>& overrides,
                                          const TopicConfigContext& ctx) {
-  const Effective kafka_only(overrides, TopicConfigContext{});
+  const TopicConfigContext none;  // named: Effective keeps a reference
+  const Effective kafka_only(overrides, none);
   const int64_t min_lag = kafka_only.number("min.compaction.lag.ms");
   const int64_t max_lag = kafka_only.number("max.compaction.lag.ms");
   if (min_lag > max_lag)

@@ -6,6 +6,7 @@
 
 #include <catch2/catch.hpp>
 #include <fstream>
+#include <limits>
 
 #include "remote/storage/layout.h"
 #include "remote/storage/manifest.h"
@@ -24,7 +25,7 @@ RemoteLogSegmentMetadata segment(int64_t start = 1234) {
   m.id.partition.partition = 7;
   m.id.id = *Uuid::parse("3uTlLaEvRkKVtY1oMMWOiw");
   m.start_offset = start;
-  m.end_offset = start + 99;
+  m.end_offset = start > std::numeric_limits<int64_t>::max() - 99 ? start : start + 99;
   return m;
 }
 
