@@ -284,7 +284,10 @@ def test_certificates_reload_without_restart(client, certs, tmp_path):
     keystore = tmp_path / "keystore.pem"
     keystore.write_text((certs / "server.pem").read_text())
     b = SkiffBroker(skiff_binary(), tmp_path / "data", tmp_path,
-                    tls_overrides(certs, **{"ssl.keystore.location": str(keystore)}))
+                    # The idle timeout outlasts the reload poll: the module's 3 s closed `before`
+                    # on a loaded CI machine before the reload was seen.
+                    tls_overrides(certs, **{"ssl.keystore.location": str(keystore),
+                                            "connections.max.idle.ms": "120000"}))
     b.start()
     try:
         port = ports(b)["SSL"]
