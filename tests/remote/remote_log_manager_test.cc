@@ -13,6 +13,7 @@
 
 #include "log/batch_builder.h"
 #include "log/test_util.h"
+#include "remote/memory_segment_store.h"
 
 using namespace skiff;
 using namespace skiff::remote;
@@ -20,35 +21,7 @@ using skiff::storage::test::TempDir;
 
 namespace {
 
-// Objects by segment id; fails copies while `fail_copies` > 0.
-class MemoryStore : public SegmentStore {
- public:
-  RsmResult<std::optional<std::string>> copy(const RemoteLogSegmentMetadata& s, const LogSegmentData& d) override {
-    std::lock_guard lk(mu_);
-    if (fail_copies > 0) {
-      --fail_copies;
-      return skiff::unexpected(RemoteStorageError{true, "injected failure"});
-    }
-    objects[s.id.id] = std::filesystem::file_size(d.log);
-    return std::optional<std::string>{};
-  }
-  RsmResult<void> remove(const RemoteLogSegmentMetadata& s) override {
-    std::lock_guard lk(mu_);
-    objects.erase(s.id.id);
-    ++removes;
-    return {};
-  }
-  size_t count() {
-    std::lock_guard lk(mu_);
-    return objects.size();
-  }
-  int fail_copies = 0;
-  int removes = 0;
-  std::map<Uuid, uintmax_t> objects;
-
- private:
-  std::mutex mu_;
-};
+using MemoryStore = skiff::remote::test::MemorySegmentStore;
 
 storage::LogManagerConfig logs_config(const TempDir& d) {
   storage::LogManagerConfig c;
@@ -151,7 +124,7 @@ TEST_CASE("remote log manager: a copy cut by a crash is deleted by expiration", 
   cut.end_offset = 5;
   cut.segment_leader_epochs = {{0, 0}};
   REQUIRE(n.metadata.add_segment(cut));
-  store.objects[cut.id.id] = 1;  // its objects, half uploaded
+  store.objects[cut.id.id] = {};  // its objects, half uploaded
 
   CHECK(rlm.run_expiration_once(5000) == 1);
   CHECK(store.count() == 0);
