@@ -40,6 +40,7 @@ namespace skiff::api {
 
 class Purgatory;
 class FeatureLevels;
+class RemoteReads;
 namespace quota {
 class ClientQuotaStore;
 class QuotaManager;
@@ -94,6 +95,7 @@ struct BrokerServices {
   // UpdateFeatures and the feature gates read them. Null: KafkaApis keeps the
   // defaults in memory.
   FeatureLevels* features = nullptr;
+  RemoteReads* remote_reads = nullptr;  // tiered storage's reads (api/remote_reads.h); null: off
 };
 
 }  // namespace skiff::api

@@ -39,7 +39,8 @@ void set_ends(const storage::Log& log, FetchResponse::PartitionData& pd) {
 FetchReader::FetchReader(BrokerServices& services, const protocol::FetchRequest& request, const ApiRequest& who)
     : max_bytes_(static_cast<size_t>(std::max(0, request.max_bytes))),
       min_bytes_(static_cast<size_t>(std::max(0, request.min_bytes))),
-      read_committed_(request.isolation_level == 1) {
+      read_committed_(request.isolation_level == 1),
+      remote_enabled_(services.remote_reads != nullptr) {
   const int16_t version = who.api_version();
   const bool by_id = version >= 13;
   const int32_t replica = version >= 15 ? request.replica_state.replica_id : request.replica_id;
@@ -56,6 +57,10 @@ FetchReader::FetchReader(BrokerServices& services, const protocol::FetchRequest&
         topic_error = ErrorCode::kUnknownTopicId;
     } else {
       t.name = rt.topic;
+    }
+    if (remote_enabled_ && topic_error == ErrorCode::kNone) {
+      auto info = services.logs.topic(t.name);
+      if (info) t.log_topic_id = info->topic_id;
     }
     if (topic_error == ErrorCode::kNone &&
         (follower_refused || (replica < 0 && !authorized_topic(services, who, AclOperation::kRead, t.name))))
@@ -99,7 +104,26 @@ size_t FetchReader::available_bytes() const {
   return total;
 }
 
-protocol::FetchResponse FetchReader::read() const {
+std::vector<RemoteReadRequest> FetchReader::plan_remote_reads() {
+  std::vector<RemoteReadRequest> reads;
+  if (!remote_enabled_) return reads;
+  for (auto& t : topics_) {
+    for (auto& p : t.partitions) {
+      if (!p.log || p.error != ErrorCode::kNone || p.fetch_offset >= p.log->local_log_start_offset().value) continue;
+      p.remote_slot = static_cast<int>(reads.size());
+      RemoteReadRequest r;
+      r.partition = RemotePartition{t.log_topic_id, t.name, p.index};
+      r.fetch_offset = p.fetch_offset;
+      r.max_bytes = std::min<size_t>(p.max_bytes, max_bytes_);
+      r.min_one_message = true;  // read() keeps it only while the response has no data
+      r.read_committed = read_committed_;
+      reads.push_back(std::move(r));
+    }
+  }
+  return reads;
+}
+
+protocol::FetchResponse FetchReader::read(const RemoteResults* remote) const {
   FetchResponse resp;
   size_t remaining = max_bytes_;
   bool have_data = false;
@@ -128,7 +152,14 @@ protocol::FetchResponse FetchReader::read() const {
       } else {
         pd.high_watermark = pd.last_stable_offset = pd.log_start_offset = -1;
       }
-      if (p.log && p.error == ErrorCode::kNone) read_partition(p, remaining, have_data, pd);
+      if (p.log && p.error == ErrorCode::kNone) {
+        const bool from_remote = remote && p.remote_slot >= 0 && p.remote_slot < static_cast<int>(remote->size());
+        if (from_remote && (*remote)[p.remote_slot])
+          read_remote_partition(p, *(*remote)[p.remote_slot], remaining, have_data, pd);
+        else if (!from_remote)
+          read_partition(p, remaining, have_data, pd);
+        // else: its remote read is not done (timed out): no records, no error.
+      }
       rt.partitions.push_back(std::move(pd));
     }
     resp.responses.push_back(std::move(rt));
@@ -158,6 +189,31 @@ void FetchReader::read_partition(const Partition& p, size_t& remaining, bool& ha
   pd.high_watermark = r->log_end_offset.value;
   pd.last_stable_offset = r->last_stable_offset.value;
   pd.log_start_offset = r->log_start_offset.value;
+}
+
+void FetchReader::read_remote_partition(const Partition& p, const RemoteReadResult& result, size_t& remaining,
+                                        bool& have_data, FetchResponse::PartitionData& pd) const {
+  if (result.error != ErrorCode::kNone) {
+    pd.error_code = code(result.error);
+    return;
+  }
+  const size_t limit = std::min<size_t>(p.max_bytes, remaining);
+  if (result.records.empty() || (result.records.size() > limit && have_data)) return;
+  pd.records =
+      protocol::Records::bytes({reinterpret_cast<const uint8_t*>(result.records.data()), result.records.size()});
+  remaining -= std::min(remaining, result.records.size());
+  have_data = true;
+  if (!read_committed_) return;
+  for (const auto& t : result.aborted) {
+    FetchResponse::AbortedTransaction a;
+    a.producer_id = t.producer_id;
+    a.first_offset = t.first_offset;
+    pd.aborted_transactions->push_back(a);
+  }
+  // The remote transaction indexes ended before the data did: the local
+  // log's own index holds the rest (Kafka's collectAbortedTransactions).
+  if (!result.aborted_complete && result.next_offset > p.log->local_log_start_offset().value)
+    add_aborted(*p.log, p.log->local_log_start_offset().value, storage::Offset(result.next_offset), pd);
 }
 
 std::vector<std::string> FetchReader::watch_keys() const {

@@ -10,6 +10,11 @@
 // Isolation (KIP-98): read_committed returns batches only below the last
 // stable offset, with the aborted transactions overlapping them; both
 // levels report the partition's LSO.
+// Tiered storage: a partition whose fetch offset is below its log's local
+// start is read from remote storage (api/remote_reads.h): plan_remote_reads()
+// lists those reads, and read() takes their results (bytes, not file
+// regions), in the same order; one without a result (not done in time)
+// answers no records and no error, as Kafka's expired DelayedRemoteFetch.
 // Thread-safe for concurrent reads (logs are); one owner at a time.
 #pragma once
 
@@ -19,6 +24,7 @@
 
 #include "api/api_request.h"
 #include "api/broker_services.h"
+#include "api/remote_reads.h"
 #include "log/log.h"
 #include "protocol/error_codes.h"
 #include "protocol/generated/fetch_request.h"
@@ -36,7 +42,12 @@ class FetchReader {
   size_t available_bytes() const;
   // True when some partition can only be answered with an error.
   bool has_error() const { return has_error_; }
-  protocol::FetchResponse read() const;
+  // The remote reads this fetch needs now (none without remote storage);
+  // numbers them for read(). Call once, before read().
+  std::vector<RemoteReadRequest> plan_remote_reads();
+  // `remote`: the planned reads' results by number (nullopt: not done).
+  using RemoteResults = std::vector<std::optional<RemoteReadResult>>;
+  protocol::FetchResponse read(const RemoteResults* remote = nullptr) const;
   // Watch keys of the partitions that resolved to a log.
   std::vector<std::string> watch_keys() const;
 
@@ -47,10 +58,12 @@ class FetchReader {
     int32_t max_bytes;
     std::shared_ptr<storage::Log> log;
     ErrorCode error;
+    int remote_slot = -1;  // its number in plan_remote_reads(); -1: read locally
   };
   struct Topic {
     std::string name;
     protocol::Uuid id;
+    Uuid log_topic_id;  // the topic's id (remote reads name it; a fetch before v13 has none)
     std::vector<Partition> partitions;
   };
 
@@ -62,12 +75,16 @@ class FetchReader {
   // response allows; `have_data` once the response holds records.
   void read_partition(const Partition& p, size_t& remaining, bool& have_data,
                       protocol::FetchResponse::PartitionData& pd) const;
+  // The same from a remote read's result.
+  void read_remote_partition(const Partition& p, const RemoteReadResult& result, size_t& remaining, bool& have_data,
+                             protocol::FetchResponse::PartitionData& pd) const;
 
   std::vector<Topic> topics_;
   size_t max_bytes_;
   size_t min_bytes_;
   bool read_committed_;
   bool has_error_ = false;
+  bool remote_enabled_;  // services.remote_reads is set
 };
 
 }  // namespace skiff::api

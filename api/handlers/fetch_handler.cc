@@ -1,12 +1,15 @@
 #include "api/handlers/fetch_handler.h"
 
+#include <atomic>
+#include <mutex>
+
 #include "api/fetch_reader.h"
 #include "api/purgatory.h"
 #include "api/quota/quota_manager.h"
+#include "api/remote_reads.h"
 #include "api/topic_metrics.h"
 
 namespace skiff::api {
-namespace {
 
 // The consumer a consumer_byte_rate quota applies to; absent: none does.
 struct FetchQuota {
@@ -14,6 +17,8 @@ struct FetchQuota {
   std::string user;
   std::string client_id;
 };
+
+namespace {
 
 // Counts the answer against the consumer's quotas, as Kafka's handleFetch
 // does: its bytes against consumer_byte_rate and the handler time so far
@@ -31,8 +36,10 @@ bool throttled(const std::optional<FetchQuota>& quota, const protocol::FetchResp
 }
 
 // Reads the fetch's records now and answers; counts them per topic.
-void answer(const FetchReader& reader, Responder& out, TopicMetrics* metrics, const std::optional<FetchQuota>& quota) {
-  auto resp = reader.read();
+// `remote`: the results of the fetch's remote reads (tiered storage).
+void answer(const FetchReader& reader, Responder& out, TopicMetrics* metrics, const std::optional<FetchQuota>& quota,
+            const FetchReader::RemoteResults* remote = nullptr) {
+  auto resp = reader.read(remote);
   if (throttled(quota, resp, out)) {
     out.send(protocol::FetchResponse{});
     return;
@@ -74,6 +81,55 @@ class DelayedFetch : public DelayedOperation {
   std::optional<FetchQuota> quota_;
 };
 
+// A fetch with partitions in remote storage only (Kafka's DelayedRemoteFetch):
+// their reads run on the remote reader pool, and the answer goes once all
+// are done or at remote.fetch.max.wait.ms, whichever is first. A read not
+// done by then answers no records for its partition (no error: the
+// consumer fetches again, as from Kafka); a result arriving later is dropped.
+class DelayedRemoteFetch : public DelayedOperation {
+ public:
+  DelayedRemoteFetch(FetchReader reader, Responder out, TopicMetrics* metrics, std::optional<FetchQuota> quota,
+                     size_t reads)
+      : reader_(std::move(reader)),
+        out_(std::move(out)),
+        metrics_(metrics),
+        quota_(std::move(quota)),
+        results_(reads),
+        pending_(reads) {}
+
+  // A remote read's result (any thread).
+  void arrived(size_t slot, RemoteReadResult result) {
+    {
+      std::lock_guard lock(mu_);
+      if (answered_) return;
+      results_[slot] = std::move(result);
+    }
+    if (pending_.fetch_sub(1, std::memory_order_acq_rel) == 1) try_complete();
+  }
+
+ protected:
+  bool ready() override { return pending_.load(std::memory_order_acquire) == 0; }
+  void complete() override {
+    FetchReader::RemoteResults results;
+    {
+      std::lock_guard lock(mu_);
+      answered_ = true;
+      results = std::move(results_);
+    }
+    answer(reader_, out_, metrics_, quota_, &results);
+  }
+
+ private:
+  FetchReader reader_;
+  Responder out_;
+  TopicMetrics* metrics_;
+  std::optional<FetchQuota> quota_;
+  std::mutex mu_;  // leaf: guards results_ and answered_
+  FetchReader::RemoteResults results_;
+  bool answered_ = false;
+  std::atomic<size_t> pending_;
+};
+
 // A consumer's quota (not a follower's: Skiff has none) bounds what one
 // fetch may take to what one quota window allows (Kafka's
 // getMaxValueInQuotaWindow), so that a fetch is never throttled for sure.
@@ -96,6 +152,11 @@ void FetchHandler::handle(ApiRequest& request, protocol::FetchRequest& body, Res
   }
   auto quota = fetch_quota(services_, request, body);
   FetchReader reader(services_, body, request);
+  auto remote = reader.plan_remote_reads();
+  if (!remote.empty() && services_.fetch_purgatory) {
+    fetch_remote(std::move(reader), std::move(remote), std::move(out), std::move(quota));
+    return;
+  }
   const size_t min_bytes = static_cast<size_t>(std::max(0, body.min_bytes));
   const bool can_wait =
       body.max_wait_ms > 0 && services_.fetch_purgatory && !reader.has_error() && !reader.watch_keys().empty();
@@ -107,6 +168,24 @@ void FetchHandler::handle(ApiRequest& request, protocol::FetchRequest& body, Res
   auto op = std::make_shared<DelayedFetch>(std::move(reader), std::move(out), min_bytes, services_.topic_metrics,
                                            std::move(quota));
   services_.fetch_purgatory->add(std::move(op), std::move(keys), std::chrono::milliseconds(body.max_wait_ms));
+}
+
+void FetchHandler::fetch_remote(FetchReader reader, std::vector<RemoteReadRequest> reads, Responder out,
+                                std::optional<FetchQuota> quota) {
+  const size_t n = reads.size();
+  auto op = std::make_shared<DelayedRemoteFetch>(std::move(reader), std::move(out), services_.topic_metrics,
+                                                 std::move(quota), n);
+  for (size_t slot = 0; slot < n; ++slot) {
+    bool queued = services_.remote_reads->read(std::move(reads[slot]),
+                                               [op, slot](RemoteReadResult r) { op->arrived(slot, std::move(r)); });
+    // The reader's queue is full: a retriable error for this partition.
+    if (!queued) {
+      RemoteReadResult refused;
+      refused.error = ErrorCode::kKafkaStorageError;
+      op->arrived(slot, std::move(refused));
+    }
+  }
+  services_.fetch_purgatory->add(std::move(op), {}, services_.remote_reads->fetch_max_wait());
 }
 
 protocol::FetchResponse FetchHandler::error_response(const protocol::FetchRequest&, ErrorCode error) {

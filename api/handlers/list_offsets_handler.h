@@ -1,7 +1,12 @@
-// ListOffsets (key 2), v1-11: earliest (-2), latest (-1), max timestamp (-3,
-// v7+), earliest-local (-4, v8+: the earliest, there is no tiered storage),
-// latest-tiered (-5, v9+) and earliest-pending-upload (-6, v11+: offset -1,
-// nothing is tiered), and by timestamp through the time index. A special
+// ListOffsets (key 2), v1-11: earliest (-2, the log start, remote data
+// included), latest (-1), max timestamp (-3, v7+, the local segments' as
+// Kafka's), earliest-local (-4, v8+: the local log start), latest-tiered
+// (-5, v9+: the highest offset in remote storage, or -1) and
+// earliest-pending-upload (-6, v11+: the first offset not yet uploaded), as
+// Kafka 4.4's UnifiedLog answers them; and by timestamp through the time
+// index. With tiered storage a timestamp lookup reads remote storage's time
+// indexes first, on the remote reader pool (api/remote_reads.h), bounded by
+// remote.list.offsets.request.timeout.ms (REQUEST_TIMED_OUT). A special
 // timestamp before its version, or an unknown one, is UNSUPPORTED_VERSION.
 // read_committed answers the last stable offset, which equals the high
 // watermark while there are no transactions.
