@@ -7,7 +7,8 @@
 // OFFSET_MOVED_TO_TIERED_STORAGE as the log reports it.
 //
 // Threads: read() and offset_for_timestamp() from handler threads; `done`
-// runs exactly once, on a reader thread, unless the call returned false
+// runs exactly once, on a reader thread or inline (an answer known at once,
+// e.g. the remote fetch quota exceeded), unless the call returned false
 // (refused now: its queue is full), when it never runs.
 #pragma once
 
