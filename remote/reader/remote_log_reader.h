@@ -105,7 +105,9 @@ struct RemoteFetchResult {
   std::string records;                      // whole batches, in order, starting with the batch holding fetch_offset
   std::vector<AbortedTxn> aborted;          // read_committed: aborted txns overlapping [first base, next_offset)
   // false: the remote txn indexes ran out before the upper bound; the caller
-  // continues with the local log's collect_aborted_txns from the local log start.
+  // adds the local log's collect_aborted_txns(fetch_offset, next_offset)
+  // (which, for an offset below the local start, searches the local
+  // segments from the first, as Kafka's collectAbortedTransactionInLocalSegments).
   bool aborted_complete = true;
   // The offset after the last record returned; fetch_offset when no records
   // were returned; -1 with an error or offset_out_of_range.
@@ -136,7 +138,7 @@ class RemoteLogReader {
   RemoteLogReader(const RemoteLogReader&) = delete;
   RemoteLogReader& operator=(const RemoteLogReader&) = delete;
 
-  // Starts the pool's threads (once).
+  // Starts the pool's threads (once); reads submitted before wait for it.
   void start();
   // Refuses new reads, completes the queued ones with a non-retriable
   // "shutting down" error, waits for the running ones. Idempotent.

@@ -11,6 +11,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <functional>
+#include <future>
 #include <map>
 #include <mutex>
 #include <thread>
@@ -227,6 +228,37 @@ TEST_CASE("remote reader: sequential reads hit the chunk cache", "[remote][reade
     CHECK(f.store.log_fetches - start >= 9);
     CHECK(tiny.stats().chunk_cache_bytes.load() == 0);
   }
+}
+
+TEST_CASE("remote reader: threads reading at once share the caches and each gets the log's bytes",
+          "[remote][reader][pool]") {
+  Fixture f(plain(4));
+  const std::string want = f.expected();
+  RemoteReaderConfig c = small_config(700);
+  c.chunk_cache_bytes = 3000;  // a few chunks: evictions while others read
+  c.index_cache_bytes = 400;
+  c.threads = 3;
+  RemoteLogReader r(f.metadata, f.store, c);
+  r.start();
+  std::vector<std::string> got(4);
+  std::vector<std::thread> threads;
+  for (size_t i = 0; i < got.size(); ++i)
+    threads.emplace_back([&, i] {
+      for (int64_t o = 0; o <= f.remote_end;) {  // through the pool, one read at a time
+        std::promise<RemoteFetchResult> p;
+        auto fut = p.get_future();
+        while (!r.submit(request(f, o, 1 + i * 1500), [&p](RemoteFetchResult res) { p.set_value(std::move(res)); }))
+          std::this_thread::yield();
+        auto res = fut.get();
+        if (res.error || res.records.empty()) return;
+        got[i] += res.records;
+        o = res.next_offset;
+      }
+    });
+  for (auto& t : threads) t.join();
+  for (const auto& g : got) CHECK(g == want);
+  CHECK(r.stats().chunk_cache_bytes.load() <= 3000);
+  CHECK(r.stats().index_cache_bytes.load() <= 400);
 }
 
 TEST_CASE("remote reader: the index cache is bounded by bytes and evicts the least recent", "[remote][reader]") {
