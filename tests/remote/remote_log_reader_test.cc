@@ -17,6 +17,7 @@
 #include <thread>
 
 #include "log/batch_builder.h"
+#include "log/cleaner_test_util.h"
 #include "log/test_util.h"
 #include "remote/manager/remote_log_manager.h"
 #include "remote/memory_segment_store.h"
@@ -429,6 +430,35 @@ TEST_CASE("remote reader: find_offset_by_timestamp", "[remote][reader]") {
   auto res = failing.find_offset_by_timestamp(f.tp, 1003, 0);
   REQUIRE_FALSE(res);
   CHECK(res.error().retriable);
+}
+
+TEST_CASE("remote reader: find_offset_by_timestamp looks inside compressed batches", "[remote][reader]") {
+  Fixture f(
+      [](storage::Log& log) {
+        storage::BatchBuilder b;
+        b.add("a", "1", 1000).add("b", "2", 1005).add("c", "3", 1010);
+        for (auto codec : {storage::Compression::kZstd, storage::Compression::kGzip}) {
+          auto z = storage::test::with_codec(b.build(), codec);
+          REQUIRE(log.append(z, 0, 2000).has_value());
+        }
+        REQUIRE(log.roll(2000).has_value());
+        auto tail = storage::make_test_batch(1, 10, 2000);
+        REQUIRE(log.append(tail, 0, 2000).has_value());
+      },
+      {{"internal.segment.bytes", "1000000"}});
+  REQUIRE(f.remote_end == 5);
+  RemoteLogReader r(f.metadata, f.store, small_config());
+  using TO = RemoteLogReader::TimestampAndOffset;
+  auto find = [&](int64_t ts, int64_t start) {
+    auto res = r.find_offset_by_timestamp(f.tp, ts, start);
+    REQUIRE(res);
+    return *res;
+  };
+  CHECK(find(1004, 0) == TO{1005, 1});
+  CHECK(find(1010, 0) == TO{1010, 2});
+  CHECK(find(1001, 3) == TO{1005, 4});  // the second (gzip) batch
+  CHECK(find(1006, 3) == TO{1010, 5});
+  CHECK(read_to_end(r, f, 1) == f.expected());
 }
 
 namespace {
