@@ -47,6 +47,8 @@ ALLOWED = {
     "remote/storage": ["common", "config", "log", "remote/s3", "remote/metadata"],
     "remote/manager": ["common", "config", "protocol", "log", "metadata", "coordinator/runtime", "remote/s3",
                        "remote/metadata", "remote/storage"],
+    "remote/reader": ["common", "config", "protocol", "log", "metadata", "coordinator/runtime", "remote/s3",
+                      "remote/metadata", "remote/storage", "remote/manager"],
     "metadata": ["common", "config", "log"],
     "security/acl": ["common", "config", "protocol", "log", "metadata"],
     "security/oauth": ["common", "config"],
