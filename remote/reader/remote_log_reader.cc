@@ -68,23 +68,58 @@ void RemoteLogReader::stop() {
   }
   cv_.notify_all();
   for (auto& t : threads) t.join();
-  for (auto& t : orphans) t.done(error_result(shutting_down()));
+  for (auto& t : orphans) t.run(false);
 }
 
-bool RemoteLogReader::submit(RemoteFetchRequest request, std::function<void(RemoteFetchResult)> done) {
+bool RemoteLogReader::enqueue(Task task) {
   {
     std::lock_guard lk(mu_);
     if (stopping() || queue_.size() >= static_cast<size_t>(config_.max_pending)) {
       stats_.rejected.fetch_add(1, std::memory_order_relaxed);
       return false;
     }
-    queue_.push_back(Task{std::move(request), std::move(done)});
+    queue_.push_back(std::move(task));
   }
   cv_.notify_one();
   return true;
 }
 
-// Takes queued reads until stop() and the queue is empty; reads taken after
+bool RemoteLogReader::submit(RemoteFetchRequest request, std::function<void(RemoteFetchResult)> done) {
+  return enqueue(Task{[this, request = std::move(request), done = std::move(done)](bool run) {
+    RemoteFetchResult result;
+    try {
+      result = run ? read(request) : error_result(shutting_down());
+    } catch (const std::exception& e) {
+      result = error_result(RemoteStorageError{false, fmt::format("remote read failed: {}", e.what())});
+    }
+    try {
+      done(std::move(result));
+    } catch (const std::exception& e) {
+      rlm_log().error("remote read of {} at {}: its completion threw: {}", partition_name(request.tp),
+                      request.fetch_offset, e.what());
+    }
+  }});
+}
+
+bool RemoteLogReader::submit_offset_for_timestamp(
+    const TopicIdPartition& tp, int64_t ts, int64_t start_offset,
+    std::function<void(RsmResult<std::optional<TimestampAndOffset>>)> done) {
+  return enqueue(Task{[this, tp, ts, start_offset, done = std::move(done)](bool run) {
+    RsmResult<std::optional<TimestampAndOffset>> result = skiff::unexpected(shutting_down());
+    try {
+      if (run) result = find_offset_by_timestamp(tp, ts, start_offset);
+    } catch (const std::exception& e) {
+      result = skiff::unexpected(RemoteStorageError{false, fmt::format("remote offset lookup failed: {}", e.what())});
+    }
+    try {
+      done(std::move(result));
+    } catch (const std::exception& e) {
+      rlm_log().error("remote offset lookup of {}: its completion threw: {}", partition_name(tp), e.what());
+    }
+  }});
+}
+
+// Takes queued jobs until stop() and the queue is empty; jobs taken after
 // stop() began are answered with the shutting-down error, not run.
 void RemoteLogReader::worker() {
   for (;;) {
@@ -96,18 +131,7 @@ void RemoteLogReader::worker() {
       task = std::move(queue_.front());
       queue_.pop_front();
     }
-    RemoteFetchResult result;
-    try {
-      result = stopping() ? error_result(shutting_down()) : read(task.request);
-    } catch (const std::exception& e) {
-      result = error_result(RemoteStorageError{false, fmt::format("remote read failed: {}", e.what())});
-    }
-    try {
-      task.done(std::move(result));
-    } catch (const std::exception& e) {
-      rlm_log().error("remote read of {} at {}: its completion threw: {}", partition_name(task.request.tp),
-                      task.request.fetch_offset, e.what());
-    }
+    task.run(!stopping());
   }
 }
 

@@ -169,6 +169,11 @@ class RemoteLogReader {
   RsmResult<std::optional<TimestampAndOffset>> find_offset_by_timestamp(const TopicIdPartition& tp, int64_t ts,
                                                                         int64_t start_offset);
 
+  // find_offset_by_timestamp on the reader pool (the same queue and bound as
+  // submit()); `done` runs exactly once on a pool thread, unless false.
+  bool submit_offset_for_timestamp(const TopicIdPartition& tp, int64_t ts, int64_t start_offset,
+                                   std::function<void(RsmResult<std::optional<TimestampAndOffset>>)> done);
+
   const RemoteReaderStats& stats() const { return stats_; }
   const RemoteReaderConfig& config() const { return config_; }
 
@@ -183,10 +188,12 @@ class RemoteLogReader {
     IndexType type = IndexType::kOffset;
     auto operator<=>(const IndexKey&) const = default;
   };
+  // A queued job: run(true) does the work and calls its `done`; run(false)
+  // calls `done` with the shutting-down error instead.
   struct Task {
-    RemoteFetchRequest request;
-    std::function<void(RemoteFetchResult)> done;
+    std::function<void(bool)> run;
   };
+  bool enqueue(Task task);
   class Cursor;  // reads a segment's bytes through the chunk cache (reader_read.cc)
   struct Found;  // where a read's first batch is
 

@@ -432,6 +432,28 @@ TEST_CASE("remote reader: find_offset_by_timestamp", "[remote][reader]") {
   CHECK(res.error().retriable);
 }
 
+TEST_CASE("remote reader: timestamp lookups run on the pool", "[remote][reader][pool]") {
+  Fixture f(plain(4));
+  RemoteLogReader r(f.metadata, f.store, small_config());
+  r.start();
+  using TO = RemoteLogReader::TimestampAndOffset;
+  std::promise<RsmResult<std::optional<TO>>> got;
+  REQUIRE(r.submit_offset_for_timestamp(f.tp, 1003, 0, [&](auto res) { got.set_value(std::move(res)); }));
+  auto res = got.get_future().get();
+  REQUIRE(res);
+  CHECK(*res == TO{1003, 6});
+  r.stop();
+  CHECK_FALSE(r.submit_offset_for_timestamp(f.tp, 1003, 0, [](auto) { FAIL("refused lookups never complete"); }));
+
+  RemoteLogReader idle(f.metadata, f.store, small_config());  // never started: stop() answers its queue
+  std::optional<RsmResult<std::optional<TO>>> answered;
+  REQUIRE(idle.submit_offset_for_timestamp(f.tp, 1003, 0, [&](auto r2) { answered = std::move(r2); }));
+  idle.stop();
+  REQUIRE(answered);
+  REQUIRE_FALSE(*answered);
+  CHECK_THAT(answered->error().message, Catch::Contains("shutting down"));
+}
+
 TEST_CASE("remote reader: find_offset_by_timestamp looks inside compressed batches", "[remote][reader]") {
   Fixture f(
       [](storage::Log& log) {
