@@ -88,7 +88,9 @@ std::map<std::pair<std::string, int32_t>, int64_t> list_offsets(
   }
   std::map<std::pair<std::string, int32_t>, int64_t> out;
   if (req.topics.empty()) return out;
-  auto resp = kafka.call<protocol::ListOffsetsResponse>(req, 7);
+  // The first version that knows the timestamp: -4 v8, -5 v9, -6 v11 (else 7).
+  const int16_t version = timestamp == -6 ? 11 : timestamp == -5 ? 9 : timestamp == -4 ? 8 : 7;
+  auto resp = kafka.call<protocol::ListOffsetsResponse>(req, version);
   for (const auto& t : resp.topics)
     for (const auto& p : t.partitions) out[{t.name, p.partition_index}] = p.error_code == 0 ? p.offset : -1;
   return out;

@@ -113,6 +113,8 @@ std::string describe_topic(ConsoleCall& call) {
   const auto starts = list_offsets(call.kafka, parts, -2);
   const auto ends = list_offsets(call.kafka, parts, -1);
   const auto stable = list_offsets(call.kafka, parts, -1, true);
+  const auto local_starts = list_offsets(call.kafka, parts, -4);  // tiered storage: the local log start
+  const auto remote_ends = list_offsets(call.kafka, parts, -5);   // and the highest offset in remote storage
   const auto sizes = partition_sizes(call.kafka, &parts);
 
   protocol::DescribeConfigsRequest dc;
@@ -132,6 +134,8 @@ std::string describe_topic(ConsoleCall& call) {
     w.field("log_start_offset", starts.count(key) ? starts.at(key) : int64_t{-1});
     w.field("high_watermark", ends.count(key) ? ends.at(key) : int64_t{-1});
     w.field("last_stable_offset", stable.count(key) ? stable.at(key) : int64_t{-1});
+    w.field("local_log_start_offset", local_starts.count(key) ? local_starts.at(key) : int64_t{-1});
+    w.field("remote_end_offset", remote_ends.count(key) ? remote_ends.at(key) : int64_t{-1});
     w.field("size_bytes", size == sizes.end() ? int64_t{0} : size->second).end_object();
   }
   w.end_array().key("configs").begin_array();

@@ -140,6 +140,9 @@ TEST_CASE("console: create a topic, produce, browse newest and oldest, find by k
   auto topic = c.ok(c.get("/api/topic", {{"name", "t"}}));
   CHECK(topic.find("partitions")->array[0].find("high_watermark")->number == 5);
   CHECK(topic.find("partitions")->array[0].find("last_stable_offset")->number == 5);
+  // Not tiered: everything is local, nothing in remote storage (ListOffsets -4, -5).
+  CHECK(topic.find("partitions")->array[0].find("local_log_start_offset")->number == 0);
+  CHECK(topic.find("partitions")->array[0].find("remote_end_offset")->number == -1);
   CHECK(c.get("/api/topic", {{"name", "nope"}}).status == 404);
   CHECK(c.get("/api/messages", {{"topic", "t"}, {"limit", "501"}}).status == 400);
 }

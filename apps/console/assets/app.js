@@ -434,6 +434,25 @@
     } }, h('label', {}, 'Config', newName), h('label', {}, 'Value', newValue),
     h('button', { type: 'submit', testid: 'config-set-submit' }, 'Set'), note));
 
+    // A tiered topic (remote.storage.enable) shows what is local and what is
+    // in remote storage: offsets below "Local start" are read from the store.
+    function partitionsTable(t) {
+      const tiered = t.configs.some((c) => c.name === 'remote.storage.enable' && c.value === 'true');
+      const cols = ['Partition', 'Leader', 'Log start'].concat(tiered ? ['Local start', 'Remote up to'] : [],
+        ['High watermark', 'Last stable', 'Messages', tiered ? 'Local size' : 'Size']);
+      return table('partitions-table', cols,
+        t.partitions.map((p) => h('tr', { testid: 'partition-row', dataset: { partition: p.partition } },
+          h('td', { class: 'num' }, p.partition), h('td', { class: 'num' }, p.leader),
+          h('td', { class: 'num', testid: 'log-start-offset' }, num(p.log_start_offset)),
+          tiered ? h('td', { class: 'num', testid: 'local-start-offset' }, num(p.local_log_start_offset)) : null,
+          tiered ? h('td', { class: 'num', testid: 'remote-end-offset' },
+            p.remote_end_offset < 0 ? '—' : num(p.remote_end_offset)) : null,
+          h('td', { class: 'num', testid: 'high-watermark' }, num(p.high_watermark)),
+          h('td', { class: 'num' }, num(p.last_stable_offset)),
+          h('td', { class: 'num' }, num(p.high_watermark - p.log_start_offset)),
+          h('td', { class: 'num' }, bytes(p.size_bytes)))));
+    }
+
     async function refresh() {
       const t = await get('/api/topic?name=' + enc(name));
       const configRow = (c) => {
@@ -453,14 +472,7 @@
         h('p', {}, 'Topic id ', h('code', {}, t.topic_id || '—'), t.internal ? ' (internal)' : '', ' · ',
           h('a', { href: '#/messages/' + enc(name), testid: 'topic-browse-messages' }, 'browse messages')),
         h('h2', {}, 'Partitions'),
-        table('partitions-table', ['Partition', 'Leader', 'Log start', 'High watermark', 'Last stable', 'Messages', 'Size'],
-          t.partitions.map((p) => h('tr', { testid: 'partition-row', dataset: { partition: p.partition } },
-            h('td', { class: 'num' }, p.partition), h('td', { class: 'num' }, p.leader),
-            h('td', { class: 'num', testid: 'log-start-offset' }, num(p.log_start_offset)),
-            h('td', { class: 'num', testid: 'high-watermark' }, num(p.high_watermark)),
-            h('td', { class: 'num' }, num(p.last_stable_offset)),
-            h('td', { class: 'num' }, num(p.high_watermark - p.log_start_offset)),
-            h('td', { class: 'num' }, bytes(p.size_bytes))))),
+        partitionsTable(t),
         h('h2', {}, 'Configuration'),
         table('topic-configs', ['Name', 'Value', 'Source', ''], t.configs.map(configRow)));
     }
