@@ -66,7 +66,7 @@ ALLOWED = {
                              "coordinator/runtime", "schema", "schema/format"],
     "apps/rest_proxy": ["common", "config", "network", "protocol", "client", "security/sasl", "schema/format"],
     "server": BELOW_API + ["api", "client", "apps/console", "apps/schema_registry", "apps/rest_proxy", "schema",
-                           "schema/format"],
+                           "schema/format", "remote/s3", "remote/metadata", "remote/storage", "remote/manager"],
 }
 # Include roots that are not folders of ours: protoc's output (api/telemetry).
 EXTERNAL = {"opentelemetry"}
