@@ -20,6 +20,8 @@ checks the bucket through tools/s3_cli:
   empties its objects;
 - the store stopped while producing: produce goes on, the copy failure is
   logged, copies resume when the store is back;
+- kill -9 during remote deletions: they resume, each segment whole or gone,
+  nothing below the log start, everything above it readable;
 - wrong credentials or bucket: a clear startup error (exit 2); an
   unreachable store: the broker starts and says so.
 
@@ -269,7 +271,7 @@ def consume_all(bootstrap: str, topic: str, count: int, isolation: str = "read_u
                 timeout: float = 90.0) -> list[tuple[bytes, bytes]]:
     """(key, value) of the first `count` records from offset 0, or fewer at the timeout."""
     c = ck.Consumer({"bootstrap.servers": bootstrap, "group.id": "g-" + uuid.uuid4().hex,
-                     "enable.auto.commit": False, "isolation.level": isolation,
+                     "enable.auto.commit": False, "isolation.level": isolation, "auto.offset.reset": "earliest",
                      "fetch.max.bytes": 4 * MIB, "max.partition.fetch.bytes": MIB})
     c.assign([ck.TopicPartition(topic, 0, 0)])
     got: list[tuple[bytes, bytes]] = []
@@ -538,3 +540,35 @@ def test_compacted_topics_are_refused_for_remote_storage(tiered):
     err = e.value.args[0]
     assert err.code() == ck.KafkaError.INVALID_CONFIG
     assert "Remote log storage only supports topics with cleanup.policy=delete" in err.str()  # Kafka 4.4's words
+
+
+def test_kill9_during_remote_deletion_resumes_and_leaves_no_orphans(server, tmp_path):
+    t = Tiered(server, tmp_path)
+    t.start()
+    t.create_topic("rd", segment_bytes=MIB)
+    try:
+        acked = t.produce("rd", 8)
+        wait_for("segments copied", lambda: len(t.manifests()) >= 6, timeout=90)
+        res = ConfigResource("topic", "rd", set_config={
+            "remote.storage.enable": "true", "segment.bytes": str(MIB), "local.retention.bytes": "1",
+            "retention.bytes": str(2 * MIB)})
+        t.admin().alter_configs([res])[res].result(timeout=30)
+        wait_for("a remote deletion started", lambda: metric(
+            t.metrics(), "kafka_server_brokertopicmetrics_remotedeleterequests_total") > 0, timeout=30, interval=0.05)
+        t.broker.kill9()  # somewhere in the deletions
+        t.start()
+
+        def settled():
+            objs = t.objects()
+            logs = {m.group(3) for k, _ in objs if (m := LOG_OBJECT.search(k))}
+            manifests = {m.group(3) for k, _ in objs if (m := MANIFEST.search(k))}
+            return logs == manifests and len(manifests) <= 3 and objs
+
+        wait_for("deletions finished, each segment whole or gone", settled, timeout=90)
+        low, high = t.watermarks("rd")
+        assert low > 0 and high == len(acked)
+        assert min(t.manifests()) <= low  # the log start is in remote storage, nothing below it
+        got = consume_all(t.broker.bootstrap, "rd", high - low)
+        assert [k for k, _ in got] == [str(i).encode() for i in range(low, high)]
+    finally:
+        t.broker.kill9()
