@@ -66,25 +66,18 @@ def binary() -> str:
     return b
 
 
-def s3(server: s3h.S3Server, *args, ok=True) -> dict:
+def s3(server: s3h.S3Server, *args, ok=True, attempts=8) -> dict:
     return s3h.run_json_cli([cli_path(), "--endpoint", server.endpoint, "--bucket", BUCKET, "--path-style",
                              "--region", s3h.REGION, "--access-key", s3h.ACCESS_KEY, "--secret-key", s3h.SECRET_KEY,
-                             "--max-attempts", "8", "--connect-timeout-ms", "2000", "--io-timeout-ms", "20000",
-                             *[str(a) for a in args]], ok=ok)
+                             "--max-attempts", str(attempts), "--connect-timeout-ms", "2000", "--io-timeout-ms",
+                             "20000", *[str(a) for a in args]], ok=ok)
 
 
 @pytest.fixture(scope="module", params=s3h.SERVERS)
 def server(request, tmp_path_factory):
-    if s3h.binary(request.param) is None:
-        pytest.skip(f"{request.param} not installed: scripts/install-test-clients.sh s3")
-    if not Path(cli_path()).is_file():
-        pytest.skip(f"no s3_cli at {cli_path()}: build the s3_cli target")
-    srv = s3h.S3Server(request.param, tmp_path_factory.mktemp(request.param)).start()
-    try:
-        s3(srv, "create-bucket")
-        yield srv
-    finally:
-        srv.stop()
+    # Retries in case a server answers before its storage is ready.
+    yield from s3h.serving(request.param, tmp_path_factory.mktemp(request.param), cli_path(),
+                           lambda srv: s3(srv, "create-bucket", attempts=12))
 
 
 def tiered_overrides(server: s3h.S3Server, prefix: str, **extra) -> dict:
