@@ -42,6 +42,7 @@ from pathlib import Path
 import pytest
 
 from harness import s3 as s3h
+from harness.wire import recv_exact
 from harness.broker import SkiffBroker
 from free_port import free_port
 
@@ -432,15 +433,6 @@ def list_offsets(bootstrap: str, topic: str, timestamp: int, isolation: int = 0)
     pos += 1 + len(name) + 1
     _, error, ts, offset, epoch = struct.unpack_from(">ihqqi", resp, pos)
     return error, offset, ts, epoch
-
-
-def recv_exact(sock: socket.socket, n: int) -> bytes:
-    data = b""
-    while len(data) < n:
-        chunk = sock.recv(n - len(data))
-        assert chunk, "connection closed"
-        data += chunk
-    return data
 
 
 def produce_timed(bootstrap: str, topic: str, count: int, first_ts: int, value_bytes: int = 10_000) -> None:
