@@ -12,6 +12,8 @@ checks the bucket through tools/s3_cli:
   transactions; the store stopped while consuming: nothing below the local
   start meanwhile, then everything, without a restart;
 - compacted topics are refused for remote storage, as Kafka refuses them;
+- the console (Debian's chromium through Playwright) shows a tiered
+  partition's log start, local start and how far remote storage reaches;
 - a restart recovers the highest remote offset: nothing is copied again;
 - kill -9 during uploads, a few times: afterwards no data object without its
   manifest, no segment twice, and every acknowledged offset is remote
@@ -43,6 +45,7 @@ import pytest
 
 from harness import s3 as s3h
 from harness.wire import recv_exact
+from test_console import browser, open_page  # noqa: F401 - the console test's browser fixture
 from harness.broker import SkiffBroker
 from free_port import free_port
 
@@ -557,3 +560,22 @@ def test_kill9_during_remote_deletion_resumes_and_leaves_no_orphans(server, tmp_
         assert [k for k, _ in got] == [str(i).encode() for i in range(low, high)]
     finally:
         t.broker.kill9()
+
+
+def test_console_shows_what_is_local_and_what_is_remote(tiered, browser):
+    tiered.create_topic("cv")
+    acked = tiered.produce("cv", 4)
+    wait_for("the local start above 0", lambda: tiered.local_bases("cv")[0] > 0)
+    local_start = tiered.local_bases("cv")[0]
+    remote_end = list_offsets(tiered.broker.bootstrap, "cv", -5)[1]
+    page, errors = open_page(browser, tiered.broker.http_port())
+    page.goto(f"http://127.0.0.1:{tiered.broker.http_port()}/#/topic/cv")
+    row = page.locator("[data-testid=partition-row]").first
+    row.wait_for()
+    headers = [h.lower() for h in page.locator("[data-testid=partitions-table] th").all_inner_texts()]
+    assert "local start" in headers and "remote up to" in headers and "local size" in headers, headers
+    assert row.locator("[data-testid=log-start-offset]").inner_text() == "0"
+    assert row.locator("[data-testid=local-start-offset]").inner_text() == f"{local_start:,}"
+    assert row.locator("[data-testid=remote-end-offset]").inner_text() == f"{remote_end:,}"
+    assert row.locator("[data-testid=high-watermark]").inner_text() == f"{len(acked):,}"
+    assert errors == []
