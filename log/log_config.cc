@@ -67,19 +67,27 @@ Result<void> LogConfig::set(const std::string& key, const std::string& value) {
 
 Result<LogConfig> LogConfig::with_overrides(const LogConfig& broker_defaults,
                                             const std::map<std::string, std::string>& overrides) {
-  if (auto r = validate_topic_configs(overrides); !r) return unexpected(std::move(r.error()));
+  return with_overrides(broker_defaults, overrides, TopicConfigContext{});
+}
+
+Result<LogConfig> LogConfig::with_overrides(const LogConfig& broker_defaults,
+                                            const std::map<std::string, std::string>& overrides,
+                                            const TopicConfigContext& context) {
+  if (auto r = validate_topic_configs(overrides, context); !r) return unexpected(std::move(r.error()));
   LogConfig c = broker_defaults;
   c.overrides.clear();
   for (const auto& [k, v] : overrides) {
     if (auto r = c.set(k, v); !r) return unexpected(std::move(r.error()));
     c.overrides[k] = v;
   }
+  if (!context.remote_storage_system_enabled) c.remote_storage_enable = false;
   return c;
 }
 
 LogConfig LogConfig::with_stored_overrides(const LogConfig& broker_defaults,
                                            const std::map<std::string, std::string>& overrides,
-                                           std::map<std::string, std::string>* dropped) {
+                                           std::map<std::string, std::string>* dropped,
+                                           bool remote_storage_system_enabled) {
   LogConfig c = broker_defaults;
   c.overrides.clear();
   for (const auto& [k, v] : overrides) {
@@ -89,6 +97,7 @@ LogConfig LogConfig::with_stored_overrides(const LogConfig& broker_defaults,
     }
     c.overrides[k] = v;
   }
+  if (!remote_storage_system_enabled) c.remote_storage_enable = false;
   return c;
 }
 
@@ -167,7 +176,8 @@ std::map<std::string, std::string> LogConfig::effective_values() const {
   m["preallocate"] = preallocate ? "true" : "false";
   m["local.retention.ms"] = std::to_string(local_retention_ms);
   m["local.retention.bytes"] = std::to_string(local_retention_bytes);
-  m["remote.storage.enable"] = remote_storage_enable ? "true" : "false";
+  // A stored true stays described while the broker's system is off.
+  if (!overrides.count("remote.storage.enable")) m["remote.storage.enable"] = remote_storage_enable ? "true" : "false";
   m["remote.log.copy.disable"] = remote_log_copy_disable ? "true" : "false";
   m["remote.log.delete.on.disable"] = remote_log_delete_on_disable ? "true" : "false";
   return m;

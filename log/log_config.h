@@ -17,6 +17,8 @@
 
 namespace skiff::storage {
 
+struct TopicConfigContext;  // log/topic_config_def.h
+
 struct LogConfig {
   static constexpr int64_t kMaxLong = std::numeric_limits<int64_t>::max();
 
@@ -77,11 +79,20 @@ struct LogConfig {
   // LogConfig.validate does. The error's message is Kafka's, naming the key.
   static Result<LogConfig> with_overrides(const LogConfig& broker_defaults,
                                           const std::map<std::string, std::string>& overrides);
+  // The same with the broker's side (Kafka's LogConfig.validate with
+  // isRemoteLogStorageSystemEnabled): remote.storage.enable=true is checked
+  // as Kafka checks it, and is in effect only with the system enabled.
+  static Result<LogConfig> with_overrides(const LogConfig& broker_defaults,
+                                          const std::map<std::string, std::string>& overrides,
+                                          const TopicConfigContext& context);
   // For overrides stored by an older Skiff (startup): keys that are no longer
   // valid are left out and returned in `dropped` with the reason; the rest apply.
+  // remote.storage.enable=true stays stored (and described) but is in effect
+  // only when `remote_storage_system_enabled` (Kafka's remoteLogEnabled).
   static LogConfig with_stored_overrides(const LogConfig& broker_defaults,
                                          const std::map<std::string, std::string>& overrides,
-                                         std::map<std::string, std::string>* dropped);
+                                         std::map<std::string, std::string>* dropped,
+                                         bool remote_storage_system_enabled = false);
   // Broker-level defaults from server properties ("log.segment.bytes",
   // "log.roll.ms"/"log.roll.hours", "log.retention.{ms,minutes,hours,bytes}",
   // "log.flush.interval.{messages,ms}", "message.max.bytes",

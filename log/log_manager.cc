@@ -17,6 +17,7 @@
 #include "log/file_util.h"
 #include "log/meta_properties.h"
 #include "log/storage_log.h"
+#include "log/topic_config_def.h"
 
 namespace skiff::storage {
 
@@ -87,6 +88,20 @@ void parallel_for(size_t n, F f) {
   work();
   for (auto& t : threads) t.join();
   if (error) std::rethrow_exception(error);
+}
+
+// What Kafka's LogConfig.validate knows of the broker: the system switch,
+// the broker's defaults of every topic key, and for an alter the topic's
+// overrides before it.
+TopicConfigContext topic_context(const LogManagerConfig& config, const LogConfig& defaults,
+                                 const std::map<std::string, std::string>& existing) {
+  TopicConfigContext ctx;
+  ctx.remote_storage_system_enabled = config.remote_storage_system_enabled;
+  ctx.existing = existing;
+  if (!ctx.remote_storage_system_enabled && !existing.count("remote.storage.enable")) return ctx;
+  ctx.broker_defaults = defaults.effective_values();
+  for (const auto& [key, value] : config.topic_key_defaults) ctx.broker_defaults[key] = value;
+  return ctx;
 }
 }  // namespace
 
@@ -197,17 +212,31 @@ std::shared_ptr<Log> LogManager::open_log(size_t dir_index, const TopicPartition
   return log;
 }
 
-void LogManager::load_logs() {
-  const bool have_store = store_->exists();
-  set_topics(store_->load());
+// Each stored topic's config over the broker defaults; keys no longer
+// valid are dropped (logged).
+void LogManager::load_topic_configs() {
   for (auto& [name, t] : topics_) {
     std::map<std::string, std::string> dropped;
-    auto c = LogConfig::with_stored_overrides(config_.defaults, t.overrides, &dropped);
+    auto c = LogConfig::with_stored_overrides(config_.defaults, t.overrides, &dropped,
+                                              config_.remote_storage_system_enabled);
     for (const auto& [key, why] : dropped)
       storage_log().warn("topic {}: ignoring stored config {}={} ({})", name, key, t.overrides[key], why);
+    // Kafka logs this and serves the topic without remote storage
+    // (UnifiedLog.remoteLogEnabled needs the system); the key stays stored.
+    if (auto r = validate_stored_topic_remote_storage(c.overrides, config_.remote_storage_system_enabled); !r)
+      storage_log().error(
+          "topic {}: {} (remote.storage.enable=true is stored but remote.log.storage.system.enable=false: the topic "
+          "is served from local disk only; its remote data is neither read nor deleted)",
+          name, r.error().message);
     t.overrides = c.overrides;  // what is described and persisted from now on
     topic_configs_[name] = std::make_shared<const LogConfig>(std::move(c));
   }
+}
+
+void LogManager::load_logs() {
+  const bool have_store = store_->exists();
+  set_topics(store_->load());
+  load_topic_configs();
   std::map<TopicPartition, size_t> found;  // partition -> dir index
   for (size_t di = 0; di < config_.log_dirs.size(); ++di) {
     for (const auto& e : fs::directory_iterator(config_.log_dirs[di])) {
@@ -382,7 +411,7 @@ Result<CreatedTopic> LogManager::create_topic(const std::string& name, int32_t p
   if (auto valid = valid_topic_name(name); !valid) return unexpected(std::move(valid.error()));
   if (partitions <= 0)
     return unexpected(Error::of(LogErrc::kInvalidPartitions, "Number of partitions must be larger than 0."));
-  auto c = LogConfig::with_overrides(config_.defaults, overrides);
+  auto c = new_topic_config(overrides);
   if (!c) return unexpected(std::move(c.error()));
   auto cfg = std::make_shared<const LogConfig>(std::move(*c));
   std::map<std::string, TopicInfo> next;
@@ -500,6 +529,11 @@ Result<void> LogManager::delete_topic(const std::string& name) {
   return {};
 }
 
+Result<LogConfig> LogManager::new_topic_config(const std::map<std::string, std::string>& overrides) const {
+  const LogConfig d = defaults();
+  return LogConfig::with_overrides(d, overrides, topic_context(config_, d, {}));
+}
+
 Result<void> LogManager::alter_topic_config(const std::string& name,
                                             const std::map<std::string, std::string>& overrides, bool validate_only) {
   std::lock_guard admin(admin_mu_);
@@ -509,7 +543,7 @@ Result<void> LogManager::alter_topic_config(const std::string& name,
     if (!topics_.count(name)) return unexpected(Error::of(LogErrc::kUnknownTopicOrPartition));
     next = topics_;
   }
-  auto c = LogConfig::with_overrides(config_.defaults, overrides);
+  auto c = LogConfig::with_overrides(defaults(), overrides, topic_context(config_, defaults(), next[name].overrides));
   if (!c) return unexpected(std::move(c.error()));
   if (validate_only) return {};
   auto cfg = std::make_shared<const LogConfig>(std::move(*c));
@@ -537,7 +571,13 @@ Result<void> LogManager::set_defaults(const LogConfig& defaults, bool validate_o
   }
   std::map<std::string, std::shared_ptr<const LogConfig>> configs;
   for (const auto& [name, info] : topics) {
-    auto c = LogConfig::with_overrides(defaults, info.overrides);
+    // Kafka revalidates nothing of remote storage on a broker default
+    // change: a stored remote.storage.enable=true with the system off
+    // (logged at load) does not block it.
+    auto checked = info.overrides;
+    if (!config_.remote_storage_system_enabled) checked.erase("remote.storage.enable");
+    auto c = LogConfig::with_overrides(defaults, checked, topic_context(config_, defaults, checked));
+    if (c) c->overrides = info.overrides;  // with the system off, remote storage stays off in effect
     if (!c) {
       c.error().message = fmt::format("topic {}: {}", name, c.error().message);
       return unexpected(std::move(c.error()));

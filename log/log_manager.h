@@ -60,6 +60,14 @@ struct LogManagerConfig {
   // log.cleaner.enable (the broker sets it from its config; off for bare tests).
   bool cleaner_enable = false;
   LogCleanerManagerConfig cleaner;
+  // The broker's side of the topic checks (TopicConfigContext,
+  // log/topic_config_def.h): remote.log.storage.system.enable, and the broker
+  // defaults of the topic keys `defaults` does not hold (remote.copy.lag.ms/
+  // .bytes from log.remote.copy.lag.*). With the system off,
+  // remote.storage.enable=true is refused by create and alter, and a stored
+  // topic with it loads with remote storage off and an error logged (Kafka).
+  bool remote_storage_system_enabled = false;
+  std::map<std::string, std::string> topic_key_defaults;
 };
 
 // What create_topic made (or, validate_only, would make).
@@ -93,6 +101,9 @@ class LogManager {
   // Removes the topic and its data; the name is reusable at once.
   // kUnknownTopicOrPartition, or kStorageError if its metadata could not be written.
   Result<void> delete_topic(const std::string& name);
+  // The config a topic with these overrides would have (CreateTopics'
+  // validate-only answer), checked as create_topic checks it.
+  Result<LogConfig> new_topic_config(const std::map<std::string, std::string>& overrides) const;
   // Replaces the topic's overrides (live: appends see it from the next call).
   Result<void> alter_topic_config(const std::string& name, const std::map<std::string, std::string>& overrides,
                                   bool validate_only = false);
@@ -143,6 +154,7 @@ class LogManager {
   };
   void init_dirs();
   void write_pending_meta();
+  void load_topic_configs();  // caller: load_logs, topics_ set
   void load_logs();
   // fresh: a new partition; any leftover directory of that name is wiped.
   std::shared_ptr<Log> open_log(size_t dir_index, const TopicPartition& tp, std::shared_ptr<const LogConfig> cfg,

@@ -190,6 +190,7 @@ void KafkaServer::startup() {
   dynamic_ = load_dynamic_config(config_, metadata_->ns(metadata::kDynamicBrokerConfig));
   open_logs();
   metrics_ = std::make_unique<BrokerMetrics>(*logs_, config_.metrics_partition_series, config_.metrics_requests);
+  start_tiered_storage();  // after the logs, before any produce: every log learns its highest remote offset
   published_metrics_.publish(metrics_.get());
   readiness_.set(Readiness::State::kStartingListeners);
   channel_ = std::make_unique<network::RequestChannel>(config_.queued_max_requests, static_cast<size_t>(usable_cpus()));
@@ -237,6 +238,23 @@ void KafkaServer::startup() {
   logs_->start();
   started_ = true;
   readiness_.set(Readiness::State::kReady);
+}
+
+// Tiered storage (server/tiered_storage.h), when remote.log.storage.system.enable.
+void KafkaServer::start_tiered_storage() {
+  if (!config_.tiered_storage.enabled) return;
+  try {
+    tiered_ = std::make_unique<TieredStorage>(config_, *logs_);
+    tiered_->start();
+  } catch (const TieredStorageStartError&) {
+    tiered_.reset();
+    throw;  // a configuration error (exit code 2)
+  } catch (const std::exception& e) {
+    tiered_.reset();
+    throw StartupError(fmt::format("tiered storage: {}", e.what()));
+  }
+  metrics_->registry().add_collector(
+      [&tiered = *tiered_, &logs = *logs_](metrics::Exposition& out) { tiered.collect(out, logs); });
 }
 
 void KafkaServer::start_console() {
@@ -415,6 +433,7 @@ void KafkaServer::shutdown() {
   registry_.reset();
   schemas_topic_.reset();
   components_.reset();
+  tiered_.reset();    // the copies in flight end; before the logs close
   logs_->shutdown();  // flush, checkpoint, clean-shutdown marker
   logs_.reset();
   http_.reset();  // last: /readyz says "shutting down" until here

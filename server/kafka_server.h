@@ -35,6 +35,7 @@
 #include "server/console_schema_catalog.h"
 #include "server/readiness.h"
 #include "server/request_handler_pool.h"
+#include "server/tiered_storage.h"
 #include "server/tls_listeners.h"
 
 namespace skiff::server {
@@ -72,6 +73,7 @@ class KafkaServer {
   void start_console();
   void start_schema_registry();
   void start_rest_proxy();
+  void start_tiered_storage();
 
   config::BrokerConfig config_;                           // static: file, environment, command line
   std::unique_ptr<metadata::MetadataStore> metadata_;     // small durable state; outlives apis_
@@ -86,6 +88,8 @@ class KafkaServer {
   std::unique_ptr<network::RequestChannel> channel_;
   std::unique_ptr<network::SocketServer> socket_server_;
   std::unique_ptr<storage::LogManager> logs_;
+  // Null unless remote.log.storage.system.enable; stopped before the logs close.
+  std::unique_ptr<TieredStorage> tiered_;
   std::unique_ptr<BrokerMetrics> metrics_;        // reads logs_; published once they are loaded
   std::unique_ptr<BrokerComponents> components_;  // coordinators and stores KafkaApis serves with; outlive apis_
   std::unique_ptr<api::KafkaApis> apis_;

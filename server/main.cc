@@ -101,6 +101,10 @@ int run_broker(const config::BrokerConfig& cfg, const sigset_t& signals,
     log->critical("configuration error: {}", e.what());
     spdlog::shutdown();
     return 2;
+  } catch (const server::TieredStorageStartError& e) {  // the object store refused the bucket or credentials
+    log->critical("configuration error: {}", e.what());
+    spdlog::shutdown();
+    return 2;
   } catch (const std::exception& e) {
     log->critical("startup failed: {}", e.what());
     spdlog::shutdown();

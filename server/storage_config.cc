@@ -28,6 +28,13 @@ storage::LogManagerConfig make_log_manager_config(const config::BrokerConfig& co
   auto defaults = storage::LogConfig::from_broker_properties(props);
   if (!defaults) throw std::invalid_argument(defaults.error().message);
   lc.defaults = std::move(*defaults);
+  // The broker's side of the topic checks (remote.storage.enable and its keys).
+  const auto& tiered = config.tiered_storage;
+  lc.remote_storage_system_enabled = tiered.enabled;
+  lc.topic_key_defaults["remote.copy.lag.ms"] = std::to_string(tiered.log_remote_copy_lag_ms);
+  lc.topic_key_defaults["remote.copy.lag.bytes"] = std::to_string(tiered.log_remote_copy_lag_bytes);
+  lc.topic_key_defaults["local.retention.ms"] = std::to_string(tiered.log_local_retention_ms);
+  lc.topic_key_defaults["local.retention.bytes"] = std::to_string(tiered.log_local_retention_bytes);
   return lc;
 }
 

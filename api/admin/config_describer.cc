@@ -176,7 +176,7 @@ std::optional<std::vector<ConfigEntry>> describe_topic(BrokerServices& services,
 
 std::vector<ConfigEntry> describe_new_topic(BrokerServices& services,
                                             const std::map<std::string, std::string>& overrides) {
-  auto c = storage::LogConfig::with_overrides(services.logs.defaults(), overrides);
+  auto c = services.logs.new_topic_config(overrides);
   return topic_entries(services, c ? *c : services.logs.defaults(), overrides, std::nullopt);
 }
 

@@ -1,0 +1,155 @@
+#include "server/tiered_storage.h"
+
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <utility>
+
+#include "remote/s3/credentials.h"
+
+namespace skiff::server {
+
+remote::RemoteStorageConfig make_remote_storage_config(const config::TieredStorageSettings& t) {
+  remote::RemoteStorageConfig c;
+  const auto& s = t.s3;
+  c.s3.endpoint_url = s.endpoint_url.empty() ? fmt::format("https://s3.{}.amazonaws.com", s.region) : s.endpoint_url;
+  c.s3.bucket = s.bucket;
+  c.s3.region = s.region;
+  c.s3.path_style = s.path_style;
+  auto credentials = remote::s3::resolve_credentials(s.access_key_id, s.secret_access_key);
+  if (!credentials)
+    throw TieredStorageStartError(
+        "tiered storage: no S3 credentials: set rsm.config.storage.aws.access.key.id and "
+        "rsm.config.storage.aws.secret.access.key, or AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY");
+  c.s3.credentials = std::move(*credentials);
+  c.s3.http.ca_file = s.ca_file;
+  const auto attempt = s.api_call_attempt_timeout_ms ? s.api_call_attempt_timeout_ms : s.api_call_timeout_ms;
+  if (attempt && *attempt > 0) {
+    c.s3.http.io_timeout = std::chrono::milliseconds(*attempt);
+    c.s3.http.connect_timeout = std::min(c.s3.http.connect_timeout, std::chrono::milliseconds(*attempt));
+  }
+  c.key_prefix = t.key_prefix;
+  c.part_size = static_cast<uint64_t>(s.multipart_part_size);
+  c.multipart_threshold = c.part_size;  // a file of at most one part goes as one PUT
+  return c;
+}
+
+remote::MetadataTopicConfig make_metadata_topic_config(const config::TieredStorageSettings& t, int32_t node_id) {
+  remote::MetadataTopicConfig c;
+  c.partitions = t.metadata_topic_partitions;
+  c.retention_ms = t.metadata_topic_retention_ms;
+  c.broker_id = node_id;
+  return c;
+}
+
+remote::RemoteLogManagerConfig make_remote_log_manager_config(const config::TieredStorageSettings& t, int32_t node_id) {
+  remote::RemoteLogManagerConfig c;
+  c.broker_id = node_id;
+  c.task_interval_ms = t.task_interval_ms;
+  c.copier_threads = t.copier_threads;
+  c.expiration_threads = t.expiration_threads;
+  c.copy_max_bytes_per_second = t.copy_max_bytes_per_second == config::TieredStorageSettings::kUnlimited
+                                    ? 0
+                                    : static_cast<double>(t.copy_max_bytes_per_second);
+  c.retry_backoff_ms = t.task_retry_backoff_ms;
+  c.retry_backoff_max_ms = t.task_retry_backoff_max_ms;
+  return c;
+}
+
+TieredStorage::TieredStorage(const config::BrokerConfig& config, storage::LogManager& logs) {
+  const auto& t = config.tiered_storage;
+  rsm_ = std::make_unique<remote::RemoteStorageManager>(make_remote_storage_config(t));
+  store_ = std::make_unique<remote::S3SegmentStore>(*rsm_);
+  metadata_ = std::make_unique<remote::RemoteLogMetadataManager>(logs, make_metadata_topic_config(t, config.node_id));
+  manager_ = std::make_unique<remote::RemoteLogManager>(logs, *metadata_, *store_,
+                                                        make_remote_log_manager_config(t, config.node_id));
+}
+
+TieredStorage::~TieredStorage() { stop(); }
+
+// A refused store stops the start; an unreachable one is logged (copies
+// retry each tick until it answers).
+void TieredStorage::check_store() {
+  const auto& c = rsm_->config();
+  auto ok = rsm_->check_bucket();
+  if (!ok && !ok.error().retriable)
+    throw TieredStorageStartError(
+        fmt::format("tiered storage: bucket {} at {}: {}", c.s3.bucket, c.s3.endpoint_url, ok.error().message));
+  if (!ok) {
+    spdlog::error(
+        "tiered storage: the object store is not reachable now ({}); the broker runs on, segments stay local and "
+        "their copies are retried every remote.log.manager.task.interval.ms",
+        ok.error().message);
+    return;
+  }
+  spdlog::info("tiered storage: bucket {} at {} answers (key prefix '{}')", c.s3.bucket, c.s3.endpoint_url,
+               c.key_prefix);
+  auto aborted = rsm_->abort_stale_uploads(kStaleUploadAge);
+  if (!aborted)
+    spdlog::warn("tiered storage: the clean-up of cut multipart uploads failed: {}", aborted.error().message);
+  else if (*aborted > 0)
+    spdlog::info("tiered storage: aborted {} multipart upload(s) cut by a crash (older than {} s)", *aborted,
+                 kStaleUploadAge.count());
+}
+
+void TieredStorage::start() {
+  if (started_) return;
+  check_store();
+  metadata_->start();
+  const auto replay = metadata_->replay_stats();
+  spdlog::info("tiered storage: {} replayed: {} record(s), {} skipped", remote::kRemoteLogMetadataTopic, replay.records,
+               replay.skipped);
+  manager_->start();
+  started_ = true;
+}
+
+void TieredStorage::stop() {
+  if (!started_) return;
+  started_ = false;
+  manager_->stop();
+}
+
+void TieredStorage::collect(metrics::Exposition& out, const storage::LogManager& logs) const {
+  const auto& s = manager_->stats();
+  auto counter = [&out](const char* name, const char* help, int64_t value) {
+    out.family(name, "counter", help);
+    out.sample(name, {}, {}, static_cast<double>(value));
+  };
+  const auto copied = s.segments_copied.load(), copy_errors = s.copy_errors.load();
+  const auto deleted = s.segments_deleted.load(), delete_errors = s.delete_errors.load();
+  counter("kafka_server_brokertopicmetrics_remotecopybytes_total", "Segment bytes copied to the object store.",
+          s.bytes_copied.load());
+  counter("kafka_server_brokertopicmetrics_remotecopyrequests_total", "Segment copies attempted.",
+          copied + copy_errors);
+  counter("kafka_server_brokertopicmetrics_remotecopyerrors_total", "Segment copies that failed.", copy_errors);
+  counter("kafka_server_brokertopicmetrics_remotedeleterequests_total", "Remote segment deletions attempted.",
+          deleted + delete_errors);
+  counter("kafka_server_brokertopicmetrics_remotedeleteerrors_total", "Remote segment deletions that failed.",
+          delete_errors);
+  counter("skiff_remote_delete_bytes_total", "Segment bytes deleted from the object store.", s.bytes_deleted.load());
+  counter("skiff_remote_metadata_errors_total", "Writes to __remote_log_metadata that failed.",
+          s.metadata_errors.load());
+
+  std::map<std::string, std::pair<double, double>> by_topic;  // topic -> (remote bytes, copy lag bytes)
+  for (const auto& tp : metadata_->partitions()) {
+    double bytes = 0;
+    for (const auto& seg : metadata_->segments(tp))
+      if (seg.state == remote::SegmentState::kCopyFinished) bytes += seg.segment_size_in_bytes;
+    if (auto topic = logs.topic_by_id(tp.topic_id)) by_topic[topic->name].first += bytes;
+  }
+  for (const auto& t : logs.list_topics())
+    for (int32_t p = 0; p < t.partitions; ++p)
+      if (auto log = logs.get_log(t.name, p); log && log->config()->tiering_active())
+        by_topic[t.name].second += static_cast<double>(log->local_only_size_bytes());
+  out.family("kafka_server_brokertopicmetrics_remotelogsizebytes", "gauge",
+             "Bytes of the topic's segments in the object store (COPY_SEGMENT_FINISHED).");
+  for (const auto& [topic, v] : by_topic)
+    out.sample("kafka_server_brokertopicmetrics_remotelogsizebytes", {"topic"}, {topic}, v.first);
+  out.family("kafka_server_brokertopicmetrics_remotecopylagbytes", "gauge",
+             "Bytes of the topic's local segments above its highest remote offset (the active segment included).");
+  for (const auto& [topic, v] : by_topic)
+    out.sample("kafka_server_brokertopicmetrics_remotecopylagbytes", {"topic"}, {topic}, v.second);
+}
+
+}  // namespace skiff::server
