@@ -32,7 +32,7 @@ Loopback only; every wait bounded (--client-timeout); brokers and versitygw
 stop at the end (SIGTERM included). versitygw comes from
 `scripts/install-test-clients.sh s3`.
 
-  python3 -m bench.tiered [--smoke] [--mb 1024] [--segment-mb 16] [--local-mb 32] [--no-kafka]
+  python3 -m bench.tiered [--smoke] [--mb 1024] [--segment-mb 16] [--local-mb 256] [--no-kafka]
 """
 import re
 import shutil
@@ -333,7 +333,7 @@ def s3_rows(phase, counts, ops, gib):
     for op in names:
         c = counts.get(op, {})
         n = c.get("requests")
-        rows.append([phase, op, f"{n:,.0f}" if n is not None else "not counted", ratio(n, gib) if n else "–",
+        rows.append([phase, op, f"{n:,.0f}" if n is not None else "not counted", fmt(n / gib) if n and gib else "–",
                      fmt(mib(c.get("sent"))) if c else "–", fmt(mib(c.get("received"))) if c else "–",
                      f"{ops.get(op, 0):,}"])
     return rows
@@ -389,7 +389,8 @@ def main():
     p.add_argument("--mb", type=int, default=1024, help="MiB produced for (1) and (2)")
     p.add_argument("--size", type=int, default=1024, help="record bytes for (1) and (2)")
     p.add_argument("--segment-mb", type=int, default=16)
-    p.add_argument("--local-mb", type=int, default=32, help="local.retention.bytes in MiB")
+    p.add_argument("--local-mb", type=int, default=256,
+                   help="local.retention.bytes in MiB for (1) and (2): the local tail read in (2)")
     p.add_argument("--steady-mb-s", type=float, default=10)
     p.add_argument("--steady-seconds", type=int, default=60)
     p.add_argument("--steady-size", type=int, default=16384)

@@ -291,6 +291,7 @@ TEST_CASE("s3 client counts every attempt by operation, failures and body bytes 
 TEST_CASE("s3 request counters add up across threads, and an unknown operation counts as Other") {
   S3RequestCounters counters;
   std::vector<std::thread> threads;
+  threads.reserve(4);
   for (int t = 0; t < 4; ++t)
     threads.emplace_back([&counters] {
       for (int i = 0; i < 10000; ++i) counters.record("UploadPart", i % 10 != 0, 100, 1);
