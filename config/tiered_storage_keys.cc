@@ -160,13 +160,8 @@ ConfigKeyDef optional_number(std::string name, int64_t lo, int64_t hi, std::stri
 
 void add_system_keys(std::vector<ConfigKeyDef>& d) {
   d.push_back(boolean("remote.log.storage.system.enable", false,
-                      "Whether to enable tiered storage functionality in a broker or not (issue 54: until remote "
-                      "reads land, only with skiff.tiered.storage.preview=true).",
+                      "Whether to enable tiered storage functionality in a broker or not.",
                       [](TS& t, bool v) { t.enabled = v; }));
-  d.push_back(boolean("skiff.tiered.storage.preview", false,
-                      "Internal: until remote reads land (issue 54), tiered storage starts only with this key; for "
-                      "tests. A fetch below the local log start is not served from the object store yet.",
-                      [](TS& t, bool v) { t.preview = v; }));
   d.push_back(text("remote.log.storage.manager.class.name", "",
                    "The remote storage manager: io.aiven.kafka.tieredstorage.RemoteStorageManager selects Skiff's "
                    "built-in S3 store, configured with Aiven's keys under remote.log.storage.manager.impl.prefix.",
@@ -594,15 +589,6 @@ void check_tiered_storage(BrokerConfig& cfg, const std::map<std::string, std::st
   check_store(cfg, environment);
   check_local_retention(cfg.log_retention_bytes, t.log_local_retention_bytes, false, "bytes");
   check_local_retention(cfg.log_retention_ms, t.log_local_retention_ms, true, "ms");
-}
-
-void refuse_unserved_tiered_storage(const BrokerConfig& cfg) {
-  if (cfg.tiered_storage.enabled && !cfg.tiered_storage.preview)
-    throw ConfigError(
-        "remote.log.storage.system.enable=true: this build of Skiff copies segments to the object store but does "
-        "not yet read them back for fetches below the local log start (issue 54; the tiered storage configuration "
-        "itself is valid). Start without it (remote.log.storage.system.enable=false), or, for tests, with "
-        "skiff.tiered.storage.preview=true.");
 }
 
 TieredStorageSettings tiered_storage_from_properties(const std::map<std::string, std::string>& properties,

@@ -25,14 +25,6 @@ namespace skiff::config {
 // nothing (as Kafka, which reads the plugins' keys only when it starts them).
 void check_tiered_storage(BrokerConfig& cfg, const std::map<std::string, std::string>& environment);
 
-// Issue 54: remote reads (fetches below the local log start) have not
-// landed, so a broker asked to serve tiered storage refuses to start
-// (ConfigError) unless the internal key skiff.tiered.storage.preview=true
-// (tests) says to run without them. The loader calls it last, after every
-// check passed. Remove it (and its call in config_loader.cc, and the key)
-// when the remote read path is wired into Fetch.
-void refuse_unserved_tiered_storage(const BrokerConfig& cfg);
-
 // The settings from server properties (key -> value, as in a Kafka
 // server.properties; keys outside the tiered storage rows and
 // log.retention.{ms,bytes} are ignored), checked by check_tiered_storage.

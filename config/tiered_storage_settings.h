@@ -48,9 +48,6 @@ struct TieredStorageSettings {
 
   // remote.log.storage.system.enable: the broker serves tiered storage.
   bool enabled = false;
-  // skiff.tiered.storage.preview: until remote reads land (issue 54),
-  // tiered storage starts only with this internal key (for tests).
-  bool preview = false;
   std::string storage_manager_class;                                        // remote.log.storage.manager.class.name
   std::string storage_manager_prefix{kDefaultRsmPrefix};                    // remote.log.storage.manager.impl.prefix
   std::string metadata_manager_class{kTopicBasedRemoteLogMetadataManager};  // remote.log.metadata.manager.class.name

@@ -204,6 +204,7 @@ void KafkaServer::startup() {
   resolve_advertised_endpoints();
   wire_dynamic_config(*dynamic_, metadata_->ns(metadata::kDynamicBrokerConfig), *logs_, *socket_server_->quotas());
   components_ = std::make_unique<BrokerComponents>(config_, broker_info_, *logs_, *metadata_, dynamic_.get());
+  if (tiered_) components_->services().remote_reads = &tiered_->reads();  // reads below the local start
   apis_ = std::make_unique<api::KafkaApis>(components_->services());
   apis_->set_topic_metrics(metrics_->topics());
   auto& software = metrics_->client_software(socket_server_->quotas());
@@ -244,7 +245,7 @@ void KafkaServer::startup() {
 void KafkaServer::start_tiered_storage() {
   if (!config_.tiered_storage.enabled) return;
   try {
-    tiered_ = std::make_unique<TieredStorage>(config_, *logs_);
+    tiered_ = std::make_unique<TieredStorage>(config_, *logs_, dynamic_.get());
     tiered_->start();
   } catch (const TieredStorageStartError&) {
     tiered_.reset();

@@ -57,13 +57,25 @@ remote::RemoteLogManagerConfig make_remote_log_manager_config(const config::Tier
   return c;
 }
 
-TieredStorage::TieredStorage(const config::BrokerConfig& config, storage::LogManager& logs) {
+remote::RemoteReaderConfig make_remote_reader_config(const config::TieredStorageSettings& t) {
+  remote::RemoteReaderConfig c;
+  c.threads = t.reader_threads;
+  c.max_pending = t.reader_max_pending_tasks;
+  c.index_cache_bytes = static_cast<uint64_t>(std::max<int64_t>(t.index_file_cache_total_size_bytes, 1));
+  c.chunk_bytes = static_cast<uint64_t>(std::max<int32_t>(t.chunk_size, 1));
+  return c;
+}
+
+TieredStorage::TieredStorage(const config::BrokerConfig& config, storage::LogManager& logs,
+                             const config::DynamicBrokerConfig* dynamic) {
   const auto& t = config.tiered_storage;
   rsm_ = std::make_unique<remote::RemoteStorageManager>(make_remote_storage_config(t));
   store_ = std::make_unique<remote::S3SegmentStore>(*rsm_);
   metadata_ = std::make_unique<remote::RemoteLogMetadataManager>(logs, make_metadata_topic_config(t, config.node_id));
   manager_ = std::make_unique<remote::RemoteLogManager>(logs, *metadata_, *store_,
                                                         make_remote_log_manager_config(t, config.node_id));
+  reader_ = std::make_unique<remote::RemoteLogReader>(*metadata_, *store_, make_remote_reader_config(t));
+  reads_ = std::make_unique<RemoteReadsPort>(*reader_, config, dynamic);
 }
 
 TieredStorage::~TieredStorage() { stop(); }
@@ -100,6 +112,7 @@ void TieredStorage::start() {
   const auto replay = metadata_->replay_stats();
   spdlog::info("tiered storage: {} replayed: {} record(s), {} skipped", remote::kRemoteLogMetadataTopic, replay.records,
                replay.skipped);
+  reader_->start();
   manager_->start();
   started_ = true;
 }
@@ -108,6 +121,38 @@ void TieredStorage::stop() {
   if (!started_) return;
   started_ = false;
   manager_->stop();
+  reader_->stop();
+}
+
+// The remote log reader's counters: Kafka's RemoteFetch* names, and the
+// pool's and caches' own.
+void TieredStorage::collect_reader(metrics::Exposition& out) const {
+  const auto& r = reader_->stats();
+  auto sample = [&out](const char* name, const char* type, const char* help, int64_t value) {
+    out.family(name, type, help);
+    out.sample(name, {}, {}, static_cast<double>(value));
+  };
+  sample("kafka_server_brokertopicmetrics_remotefetchbytes_total", "counter",
+         "Record bytes read from the object store for fetches.", r.bytes_returned.load());
+  sample("kafka_server_brokertopicmetrics_remotefetchrequests_total", "counter", "Remote reads (fetches).",
+         r.reads.load());
+  sample("kafka_server_brokertopicmetrics_remotefetcherrors_total", "counter", "Remote reads that failed.",
+         r.read_errors.load());
+  sample("skiff_remote_reader_store_bytes_total", "counter", "Segment bytes fetched from the object store (chunks).",
+         r.bytes_fetched.load());
+  sample("skiff_remote_reader_chunk_cache_hits_total", "counter", "Chunk cache hits.", r.chunk_hits.load());
+  sample("skiff_remote_reader_chunk_cache_misses_total", "counter", "Chunk cache misses (range GETs).",
+         r.chunk_misses.load());
+  sample("skiff_remote_reader_index_cache_hits_total", "counter", "Remote index cache hits.", r.index_hits.load());
+  sample("skiff_remote_reader_index_cache_misses_total", "counter", "Remote index cache misses.",
+         r.index_misses.load());
+  sample("skiff_remote_reader_chunk_cache_bytes", "gauge", "Bytes in the chunk cache.", r.chunk_cache_bytes.load());
+  sample("skiff_remote_reader_index_cache_bytes", "gauge", "Bytes in the remote index cache.",
+         r.index_cache_bytes.load());
+  sample("skiff_remote_reader_rejected_total", "counter", "Reads refused: the reader queue was full.",
+         r.rejected.load());
+  sample("skiff_remote_reader_timestamp_lookups_total", "counter", "ListOffsets lookups in remote storage.",
+         r.timestamp_lookups.load());
 }
 
 void TieredStorage::collect(metrics::Exposition& out, const storage::LogManager& logs) const {
@@ -130,6 +175,7 @@ void TieredStorage::collect(metrics::Exposition& out, const storage::LogManager&
   counter("skiff_remote_delete_bytes_total", "Segment bytes deleted from the object store.", s.bytes_deleted.load());
   counter("skiff_remote_metadata_errors_total", "Writes to __remote_log_metadata that failed.",
           s.metadata_errors.load());
+  collect_reader(out);
 
   collect_s3_requests(out);
 

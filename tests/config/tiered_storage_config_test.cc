@@ -1,8 +1,7 @@
 // Tiered storage's broker keys (config/tiered_storage_keys.h): Kafka 4.4's
 // RemoteLogManagerConfig names, defaults and bounds, Aiven's storage manager
 // keys under rsm.config., the metadata manager's under rlmm.config., the
-// start-up checks with the system enabled, and the refusal to start while
-// remote reads have not landed (issue 54), unless skiff.tiered.storage.preview.
+// start-up checks with the system enabled; a valid configuration starts.
 #include <catch2/catch.hpp>
 
 #include "config/config_def.h"
@@ -240,17 +239,9 @@ TEST_CASE("tiered storage: local retention within retention, as Kafka's broker c
   CHECK(refusal({{"log.retention.ms", "1000"}, {"log.local.retention.ms", "5000"}}) == "");
 }
 
-TEST_CASE("tiered storage enabled: refused at startup until remote reads land, unless previewed", "[config][tiered]") {
-  // Everything valid: the one refusal left is issue 54's (reads below the local start).
-  CHECK_THAT(error_of(as_overrides(aiven_s3())),
-             Catch::Contains("does not yet read them back for fetches below the local log start (issue 54"));
-  CHECK_THAT(error_of(as_overrides(aiven_s3())), Catch::Contains("skiff.tiered.storage.preview=true"));
-  // The internal preview key lets it start (the tests' way in).
-  CHECK(error_of(as_overrides(with(aiven_s3(), "skiff.tiered.storage.preview", "true"))) == "");
-  CHECK(error_of(as_overrides(with(aiven_s3(), "skiff.tiered.storage.preview", "false"))) != "");
-  // The key alone, without the system: nothing happens.
-  CHECK(error_of(as_overrides({{"skiff.tiered.storage.preview", "true"}})) == "");
-  // An invalid config is reported as such first.
+TEST_CASE("tiered storage enabled: a valid configuration starts", "[config][tiered]") {
+  CHECK(error_of(as_overrides(aiven_s3())) == "");
+  // An invalid config is reported as such.
   CHECK_THAT(error_of(as_overrides(without(aiven_s3(), "rsm.config.storage.s3.bucket.name"))),
              Catch::Contains("rsm.config.storage.s3.bucket.name"));
   CHECK(error_of(as_overrides(with(aiven_s3(), "remote.log.storage.system.enable", "false"))) == "");

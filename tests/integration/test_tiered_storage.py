@@ -5,7 +5,13 @@ checks the bucket through tools/s3_cli:
 
 - closed segments are copied (a .log, .indexes and .rsm-manifest per
   segment), the local start moves up, the log start stays at 0, /metrics
-  counts the copies;
+  counts the copies; everything is consumed from offset 0, in order, the
+  older part read back from the store;
+- ListOffsets -2/-4/-5/-6 and timestamps below the local start (the remote
+  time indexes); read_committed from remote storage skips aborted
+  transactions; the store stopped while consuming: nothing below the local
+  start meanwhile, then everything, without a restart;
+- compacted topics are refused for remote storage, as Kafka refuses them;
 - a restart recovers the highest remote offset: nothing is copied again;
 - kill -9 during uploads, a few times: afterwards no data object without its
   manifest, no segment twice, and every acknowledged offset is remote
@@ -15,8 +21,7 @@ checks the bucket through tools/s3_cli:
 - the store stopped while producing: produce goes on, the copy failure is
   logged, copies resume when the store is back;
 - wrong credentials or bucket: a clear startup error (exit 2); an
-  unreachable store: the broker starts and says so; without
-  skiff.tiered.storage.preview the broker refuses to start.
+  unreachable store: the broker starts and says so.
 
 Every wait is bounded. Run: scripts/install-test-clients.sh s3 &&
 tests/integration/run.sh s3 test_tiered_storage.py (env SKIFF_BINARY, S3_CLI)."""
@@ -24,6 +29,7 @@ from __future__ import annotations
 
 import os
 import re
+import socket
 import struct
 import subprocess
 import time
@@ -83,7 +89,6 @@ def tiered_overrides(server: s3h.S3Server, prefix: str, **extra) -> dict:
     o = {
         "num.partitions": "1",
         "remote.log.storage.system.enable": "true",
-        "skiff.tiered.storage.preview": "true",
         "remote.log.storage.manager.class.name": "io.aiven.kafka.tieredstorage.RemoteStorageManager",
         "rsm.config.storage.backend.class": "io.aiven.kafka.tieredstorage.storage.s3.S3Storage",
         "rsm.config.storage.s3.endpoint.url": server.endpoint,
@@ -249,16 +254,34 @@ def test_segments_are_copied_and_local_start_moves(tiered):
     assert metric(text, "kafka_server_brokertopicmetrics_remotecopyrequests_total") >= 3
     assert metric(text, "kafka_server_brokertopicmetrics_remotecopyerrors_total") == 0
     assert metric(text, "kafka_server_brokertopicmetrics_remotelogsizebytes", "orders") > 3 * MIB * 0.9
-    # Records below the local start are not read locally (remote reads come later).
-    local_start = tiered.local_bases("orders")[0]
-    c = ck.Consumer({"bootstrap.servers": tiered.broker.bootstrap, "group.id": "g", "enable.auto.commit": False})
-    c.assign([ck.TopicPartition("orders", 0, 0)])
-    deadline = time.monotonic() + 3
-    while time.monotonic() < deadline:
-        m = c.poll(0.5)
-        if m is not None and m.error() is None:
-            assert m.offset() >= local_start
-    c.close()
+    # Everything from offset 0 comes back, in order, byte for byte: below the
+    # local start from the object store, above it from the local segments.
+    got = consume_all(tiered.broker.bootstrap, "orders", len(acked))
+    assert [k for k, _ in got] == [str(i).encode() for i in range(len(acked))]
+    assert len({v for _, v in got}) == 1 and len(got[0][1]) == 10_000
+    text = tiered.metrics()
+    assert metric(text, "kafka_server_brokertopicmetrics_remotefetchrequests_total") > 0
+    assert metric(text, "kafka_server_brokertopicmetrics_remotefetcherrors_total") == 0
+    assert metric(text, "kafka_server_brokertopicmetrics_remotefetchbytes_total") > 3 * MIB * 0.9
+
+
+def consume_all(bootstrap: str, topic: str, count: int, isolation: str = "read_uncommitted",
+                timeout: float = 90.0) -> list[tuple[bytes, bytes]]:
+    """(key, value) of the first `count` records from offset 0, or fewer at the timeout."""
+    c = ck.Consumer({"bootstrap.servers": bootstrap, "group.id": "g-" + uuid.uuid4().hex,
+                     "enable.auto.commit": False, "isolation.level": isolation,
+                     "fetch.max.bytes": 4 * MIB, "max.partition.fetch.bytes": MIB})
+    c.assign([ck.TopicPartition(topic, 0, 0)])
+    got: list[tuple[bytes, bytes]] = []
+    deadline = time.monotonic() + timeout
+    try:
+        while len(got) < count and time.monotonic() < deadline:
+            m = c.poll(0.5)
+            if m is not None and m.error() is None:
+                got.append((m.key(), m.value()))
+    finally:
+        c.close()
+    return got
 
 
 def test_restart_recovers_and_copies_nothing_again(tiered):
@@ -389,8 +412,129 @@ def test_unreachable_store_starts_and_says_so(server, tmp_path):
         b.stop()
 
 
-def test_refused_without_the_preview_key(server, tmp_path):
-    overrides = tiered_overrides(server, "p/")
-    del overrides["skiff.tiered.storage.preview"]
-    rc, out = exit_code_of(tmp_path, overrides)
-    assert rc == 2 and "skiff.tiered.storage.preview=true" in out, out
+def list_offsets(bootstrap: str, topic: str, timestamp: int, isolation: int = 0) -> tuple[int, int, int, int]:
+    """ListOffsets v11 for partition 0 over a raw socket: (error, offset, timestamp, leader epoch).
+    No client here asks -4/-5/-6 (Kafka's GetOffsetShell does, through a JVM)."""
+    def uvarint(n: int) -> bytes:
+        out = b""
+        while n >= 0x80:
+            out += bytes([n & 0x7F | 0x80])
+            n >>= 7
+        return out + bytes([n])
+
+    name = topic.encode()
+    body = struct.pack(">ib", -1, isolation) + uvarint(2) + uvarint(len(name) + 1) + name + uvarint(2)
+    body += struct.pack(">iiq", 0, -1, timestamp) + b"\0" + b"\0" + struct.pack(">i", 30000) + b"\0"
+    head = struct.pack(">hhih", 2, 11, 7, 4) + b"test" + b"\0"
+    host, port = bootstrap.rsplit(":", 1)
+    with socket.create_connection((host, int(port)), timeout=40) as sock:
+        frame = head + body
+        sock.sendall(struct.pack(">i", len(frame)) + frame)
+        size = struct.unpack(">i", recv_exact(sock, 4))[0]
+        resp = recv_exact(sock, size)
+    # correlation id, header tags, throttle, 1 topic, its name, 1 partition
+    pos = 4 + 1 + 4 + 1
+    pos += 1 + len(name) + 1
+    _, error, ts, offset, epoch = struct.unpack_from(">ihqqi", resp, pos)
+    return error, offset, ts, epoch
+
+
+def recv_exact(sock: socket.socket, n: int) -> bytes:
+    data = b""
+    while len(data) < n:
+        chunk = sock.recv(n - len(data))
+        assert chunk, "connection closed"
+        data += chunk
+    return data
+
+
+def produce_timed(bootstrap: str, topic: str, count: int, first_ts: int, value_bytes: int = 10_000) -> None:
+    """`count` records with CreateTime first_ts, first_ts + 1, ... (key: the index)."""
+    p = ck.Producer({"bootstrap.servers": bootstrap, "acks": "all", "linger.ms": 5, "enable.idempotence": True})
+    value = os.urandom(value_bytes)
+    for i in range(count):
+        while True:
+            try:
+                p.produce(topic, value=value, key=str(i).encode(), timestamp=first_ts + i)
+                break
+            except BufferError:
+                p.poll(0.1)
+    assert p.flush(60) == 0
+
+
+def test_list_offsets_specials_and_timestamps_below_the_local_start(tiered):
+    tiered.create_topic("lo")
+    base = int(time.time() * 1000) - 3_600_000  # an hour ago: within retention.ms
+    produce_timed(tiered.broker.bootstrap, "lo", 500, base)  # ~5 MiB: 4 closed segments
+    wait_for("the local start above 0", lambda: tiered.local_bases("lo")[0] > 0)
+    local_start = tiered.local_bases("lo")[0]
+    boot = tiered.broker.bootstrap
+    assert list_offsets(boot, "lo", -2)[:2] == (0, 0)             # EARLIEST: the log start
+    assert list_offsets(boot, "lo", -4)[:2] == (0, local_start)   # EARLIEST_LOCAL
+    error, remote_end, _, _ = list_offsets(boot, "lo", -5)        # LATEST_TIERED
+    assert error == 0 and local_start - 1 <= remote_end < 500
+    assert list_offsets(boot, "lo", -6)[:2] == (0, remote_end + 1)  # EARLIEST_PENDING_UPLOAD
+    assert list_offsets(boot, "lo", -1)[:2] == (0, 500)
+    # A timestamp below the local start: found in the remote time indexes.
+    error, offset, ts, _ = list_offsets(boot, "lo", base + 7)
+    assert (error, offset, ts) == (0, 7, base + 7)
+    # One above it: the local segments'.
+    error, offset, ts, _ = list_offsets(boot, "lo", base + 499)
+    assert (error, offset, ts) == (0, 499, base + 499)
+    assert list_offsets(boot, "lo", base + 10_000)[1] == -1  # newer than everything
+    assert metric(tiered.metrics(), "skiff_remote_reader_timestamp_lookups_total") >= 1
+
+
+def test_read_committed_from_remote_skips_aborted_transactions(tiered):
+    tiered.create_topic("tx")
+    boot = tiered.broker.bootstrap
+    p = ck.Producer({"bootstrap.servers": boot, "transactional.id": "tx-" + uuid.uuid4().hex, "linger.ms": 5})
+    p.init_transactions(30)
+    value = os.urandom(10_000)
+    committed: list[bytes] = []
+    for n in range(6):  # ~0.5 MiB each: the transactions span segments
+        p.begin_transaction()
+        keys = [f"{n}-{i}".encode() for i in range(50)]
+        for k in keys:
+            p.produce("tx", value=value, key=k)
+        if n % 2:
+            p.abort_transaction(30)
+        else:
+            p.commit_transaction(30)
+            committed += keys
+    tiered.produce("tx", 3)  # rolls past them: every transaction's segments go remote
+    wait_for("the transactions below the local start", lambda: tiered.local_bases("tx")[0] > 300, timeout=90)
+    got = consume_all(boot, "tx", len(committed), isolation="read_committed")
+    assert [k for k, _ in got] == committed
+    everything = consume_all(boot, "tx", 300, isolation="read_uncommitted")
+    assert len(everything) == 300  # the aborted ones too
+
+
+def test_store_stopped_while_consuming_recovers_by_itself(server, tiered):
+    tiered.create_topic("sc")
+    acked = tiered.produce("sc", 5)
+    wait_for("the local start above 0", lambda: tiered.local_bases("sc")[0] > 0)
+    local_start = tiered.local_bases("sc")[0]
+    server.stop()
+    try:
+        # Nothing below the local start while the store is away, and no crash.
+        early = consume_all(tiered.broker.bootstrap, "sc", 1, timeout=4)
+        assert early == []
+        assert tiered.broker.proc.poll() is None
+    finally:
+        server.start()
+    # The consumer retries (KAFKA_STORAGE_ERROR is retriable) and gets everything.
+    got = consume_all(tiered.broker.bootstrap, "sc", len(acked))
+    assert [k for k, _ in got] == [str(i).encode() for i in range(len(acked))]
+    assert local_start > 0
+    assert metric(tiered.metrics(), "kafka_server_brokertopicmetrics_remotefetcherrors_total") > 0
+
+
+def test_compacted_topics_are_refused_for_remote_storage(tiered):
+    fut = tiered.admin().create_topics([NewTopic("compacted", 1, 1, config={
+        "remote.storage.enable": "true", "cleanup.policy": "compact"})], operation_timeout=30)["compacted"]
+    with pytest.raises(ck.KafkaException) as e:
+        fut.result(timeout=30)
+    err = e.value.args[0]
+    assert err.code() == ck.KafkaError.INVALID_CONFIG
+    assert "Remote log storage only supports topics with cleanup.policy=delete" in err.str()  # Kafka 4.4's words

@@ -14,6 +14,7 @@
 
 #include "config/tiered_storage_keys.h"
 #include "server/storage_config.h"
+#include "tests/support/temp_dir.h"
 
 using namespace skiff;
 using namespace skiff::server;
@@ -119,4 +120,39 @@ TEST_CASE("tiered storage: the log manager learns the system switch and the remo
   CHECK(lc.remote_storage_system_enabled);
   CHECK(lc.topic_key_defaults.at("remote.copy.lag.ms") == "5");
   CHECK(lc.topic_key_defaults.at("remote.copy.lag.bytes") == "6");
+}
+
+TEST_CASE("tiered storage: the reader's settings, and the reads' live dynamic values", "[server][tiered]") {
+  auto p = aiven_s3();
+  p["remote.log.reader.threads"] = "3";
+  p["remote.log.reader.max.pending.tasks"] = "17";
+  p["remote.log.index.file.cache.total.size.bytes"] = "12345";
+  p["rsm.config.chunk.size"] = "65536";
+  const auto rc = make_remote_reader_config(settings(p));
+  CHECK(rc.threads == 3);
+  CHECK(rc.max_pending == 17);
+  CHECK(rc.index_cache_bytes == 12345);
+  CHECK(rc.chunk_bytes == 65536);
+
+  // remote.fetch.max.wait.ms and remote.list.offsets.request.timeout.ms are
+  // dynamic: the port reads the live config on every fetch.
+  config::BrokerConfig cfg;
+  cfg.tiered_storage = settings(p);
+  config::DynamicBrokerConfig dynamic(cfg);
+  test::TempDir dir;
+  storage::LogManagerConfig lc;
+  lc.log_dirs.push_back(dir / "logs");
+  storage::LogManager logs(lc);
+  remote::RemoteLogMetadataManager metadata(logs, remote::MetadataTopicConfig{1, -1, 0});
+  remote::RemoteStorageManager rsm(make_remote_storage_config(cfg.tiered_storage));
+  remote::S3SegmentStore store(rsm);
+  remote::RemoteLogReader reader(metadata, store, rc);
+  RemoteReadsPort port(reader, cfg, &dynamic);
+  CHECK(port.fetch_max_wait() == std::chrono::milliseconds(500));
+  CHECK(port.list_offsets_timeout() == std::chrono::milliseconds(30000));
+  REQUIRE_FALSE(dynamic.alter(config::DynamicScope::kBroker,
+                              {{"remote.fetch.max.wait.ms", "250"}, {"remote.list.offsets.request.timeout.ms", "900"}},
+                              false));
+  CHECK(port.fetch_max_wait() == std::chrono::milliseconds(250));
+  CHECK(port.list_offsets_timeout() == std::chrono::milliseconds(900));
 }
