@@ -21,7 +21,11 @@ rate with local.retention.bytes set.
 3. requests: the broker's S3 client counters on /metrics
    (skiff_remote_s3_requests_total{operation}, every attempt, and its body
    bytes each way), per GB copied and per GB read from remote; versitygw's
-   own access log counted by operation as the cross-check.
+   own access log counted by operation as the cross-check (and the only
+   count for a broker without those counters).
+   A read the broker does not serve (OFFSET_MOVED_TO_TIERED_STORAGE from a
+   broker without remote reads) is reported as "not yet" with the client's
+   error, never as a number.
 4. steady state: --steady-mb-s MB/s for --steady-seconds (skiff_rdkafka_bench
    rate, one record per request) into a topic like (1); the partition
    directory's du (allocated blocks) every 0.25 s: max and mean over the
