@@ -87,6 +87,14 @@ ConfigKeyDef dynamic(ConfigKeyDef d) {
   return d;
 }
 
+// Kafka's dynamic keys that take effect at once: the remote reads look them
+// up in the live config on every fetch (server/remote_reads_port.h).
+ConfigKeyDef live(ConfigKeyDef d) {
+  d.dynamic = true;
+  d.doc += " Dynamic: a change takes effect at once.";
+  return d;
+}
+
 // Accepted and checked as Kafka checks it, with no use in Skiff (`why`).
 ConfigKeyDef unused(ConfigKeyDef d, std::string_view why) {
   d.doc += fmt::format(" Accepted; {}.", why);
@@ -236,10 +244,10 @@ void add_dynamic_keys(std::vector<ConfigKeyDef>& d) {
       number("log.remote.copy.lag.ms", 0, -1, "Broker default of remote.copy.lag.ms.", &TS::log_remote_copy_lag_ms)));
   d.push_back(dynamic(number("log.remote.copy.lag.bytes", -1, -1, "Broker default of remote.copy.lag.bytes.",
                              &TS::log_remote_copy_lag_bytes)));
-  d.push_back(dynamic(number("remote.fetch.max.wait.ms", 500, 1,
-                             "Longest a fetch of remote data waits before it is answered.", &TS::fetch_max_wait_ms)));
-  d.push_back(dynamic(number("remote.list.offsets.request.timeout.ms", 30000, 1,
-                             "Longest a ListOffsets that reads remote data waits.", &TS::list_offsets_timeout_ms)));
+  d.push_back(live(number("remote.fetch.max.wait.ms", 500, 1,
+                          "Longest a fetch of remote data waits before it is answered.", &TS::fetch_max_wait_ms)));
+  d.push_back(live(number("remote.list.offsets.request.timeout.ms", 30000, 1,
+                          "Longest a ListOffsets that reads remote data waits.", &TS::list_offsets_timeout_ms)));
   d.push_back(dynamic(number("remote.log.index.file.cache.total.size.bytes", 1073741824, 1,
                              "Local space for the indexes fetched from remote storage.",
                              &TS::index_file_cache_total_size_bytes)));
@@ -252,9 +260,9 @@ void add_dynamic_keys(std::vector<ConfigKeyDef>& d) {
   d.push_back(dynamic(number("remote.log.manager.copy.max.bytes.per.second", TS::kUnlimited, 1,
                              "Most bytes copied to remote storage per second, all partitions together.",
                              &TS::copy_max_bytes_per_second)));
-  d.push_back(dynamic(number("remote.log.manager.fetch.max.bytes.per.second", TS::kUnlimited, 1,
-                             "Most bytes read from remote storage per second, all partitions together.",
-                             &TS::fetch_max_bytes_per_second)));
+  d.push_back(live(number("remote.log.manager.fetch.max.bytes.per.second", TS::kUnlimited, 1,
+                          "Most bytes read from remote storage per second, all partitions together.",
+                          &TS::fetch_max_bytes_per_second)));
   auto follower = unused_int("remote.log.manager.follower.thread.pool.size", "2", 1, "Threads of follower tasks.",
                              "one node has no followers");
   follower.dynamic = follower.no_effect = true;

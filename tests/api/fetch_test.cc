@@ -11,6 +11,7 @@
 #include "protocol/generated/produce_request.h"
 #include "protocol/generated/produce_response.h"
 #include "tests/api/api_harness.h"
+#include "tests/api/handler_calls.h"
 
 using namespace skiff;
 using protocol::FetchRequest;
@@ -34,26 +35,10 @@ std::vector<std::vector<uint8_t>> seed(test::ApiHarness& h, const std::string& t
 
 FetchRequest fetch(const std::string& topic, int64_t offset, int32_t partition_max = 1 << 20, int32_t max_wait = 0,
                    int32_t min_bytes = 1) {
-  FetchRequest req;
-  req.max_wait_ms = max_wait;
-  req.min_bytes = min_bytes;
-  req.max_bytes = 50 << 20;
-  FetchRequest::FetchTopic t;
-  t.topic = topic;
-  FetchRequest::FetchPartition p;
-  p.partition = 0;
-  p.fetch_offset = offset;
-  p.partition_max_bytes = partition_max;
-  t.partitions.push_back(p);
-  req.topics.push_back(t);
-  return req;
+  return test::fetch_request(topic, offset, {partition_max, max_wait, min_bytes});
 }
 
-const FetchResponse::PartitionData& only(const FetchResponse& r) {
-  REQUIRE(r.responses.size() == 1);
-  REQUIRE(r.responses[0].partitions.size() == 1);
-  return r.responses[0].partitions[0];
-}
+const FetchResponse::PartitionData& only(const FetchResponse& r) { return test::only_partition(r); }
 
 std::vector<uint8_t> concat(const std::vector<std::vector<uint8_t>>& parts, size_t from, size_t to) {
   std::vector<uint8_t> out;

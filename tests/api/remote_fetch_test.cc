@@ -15,6 +15,7 @@
 #include "protocol/generated/list_offsets_request.h"
 #include "protocol/generated/list_offsets_response.h"
 #include "tests/api/api_harness.h"
+#include "tests/api/handler_calls.h"
 
 using namespace skiff;
 using protocol::FetchRequest;
@@ -101,25 +102,11 @@ struct TieredTopic {
 };
 
 FetchRequest fetch_at(int64_t offset, int isolation = 0) {
-  FetchRequest req;
-  req.max_wait_ms = 500;
-  req.min_bytes = 1;
-  req.max_bytes = 1 << 20;
-  req.isolation_level = static_cast<int8_t>(isolation);
-  FetchRequest::FetchTopic t;
-  t.topic = "t";
-  FetchRequest::FetchPartition p;
-  p.fetch_offset = offset;
-  p.partition_max_bytes = 1 << 20;
-  t.partitions.push_back(p);
-  req.topics.push_back(t);
-  return req;
-}
-
-const FetchResponse::PartitionData& only(const FetchResponse& r) {
-  REQUIRE(r.responses.size() == 1);
-  REQUIRE(r.responses[0].partitions.size() == 1);
-  return r.responses[0].partitions[0];
+  test::FetchOf f;
+  f.max_wait = 500;
+  f.max_bytes = 1 << 20;
+  f.isolation = static_cast<int8_t>(isolation);
+  return test::fetch_request("t", offset, f);
 }
 
 std::string text(const std::vector<uint8_t>& b) { return {b.begin(), b.end()}; }
@@ -150,7 +137,7 @@ TEST_CASE("a fetch below the local log start reads remote storage through the po
   remote.result.records = text(topic.batches[0]);
   remote.result.next_offset = 2;
 
-  auto r = only(h.call<FetchResponse>(fetch_at(1), 12));
+  auto r = test::only_partition(h.call<FetchResponse>(fetch_at(1), 12));
   CHECK(r.error_code == 0);
   CHECK(text({r.records.data().begin(), r.records.data().end()}) == text(topic.batches[0]));
   CHECK(r.log_start_offset == 0);
@@ -162,7 +149,7 @@ TEST_CASE("a fetch below the local log start reads remote storage through the po
   CHECK_FALSE(remote.reads[0].read_committed);
 
   // At the local start: the local segment, the port not asked.
-  auto local = only(h.call<FetchResponse>(fetch_at(4), 12));
+  auto local = test::only_partition(h.call<FetchResponse>(fetch_at(4), 12));
   CHECK(text({local.records.data().begin(), local.records.data().end()}) == text(topic.batches[2]));
   CHECK(remote.reads.size() == 1);
 }
@@ -174,14 +161,14 @@ TEST_CASE("remote fetch errors, a full reader queue and a read not done in time"
   h.components().services().remote_reads = &remote;
 
   remote.result.error = ErrorCode::kKafkaStorageError;
-  CHECK(only(h.call<FetchResponse>(fetch_at(0), 12)).error_code == 56);
+  CHECK(test::only_partition(h.call<FetchResponse>(fetch_at(0), 12)).error_code == 56);
 
   remote.mode = ScriptedRemoteReads::Mode::kRefuse;
-  CHECK(only(h.call<FetchResponse>(fetch_at(0), 12)).error_code == 56);
+  CHECK(test::only_partition(h.call<FetchResponse>(fetch_at(0), 12)).error_code == 56);
 
   remote.mode = ScriptedRemoteReads::Mode::kNever;  // answered at remote.fetch.max.wait.ms (100 ms here)
   const auto started = std::chrono::steady_clock::now();
-  auto r = only(h.call<FetchResponse>(fetch_at(0), 12));
+  auto r = test::only_partition(h.call<FetchResponse>(fetch_at(0), 12));
   CHECK(std::chrono::steady_clock::now() - started >= std::chrono::milliseconds(90));
   CHECK(r.error_code == 0);
   CHECK(r.records.size() == 0);
@@ -197,7 +184,7 @@ TEST_CASE("read_committed remote fetches carry the remote aborted transactions",
   remote.result.aborted = {storage::AbortedTxn{7, 2, 3, 4}};
   remote.result.next_offset = 4;
 
-  auto r = only(h.call<FetchResponse>(fetch_at(2, 1), 12));
+  auto r = test::only_partition(h.call<FetchResponse>(fetch_at(2, 1), 12));
   CHECK(r.error_code == 0);
   REQUIRE(r.aborted_transactions);
   REQUIRE(r.aborted_transactions->size() == 1);

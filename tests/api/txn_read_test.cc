@@ -15,6 +15,7 @@
 #include "protocol/generated/list_offsets_request.h"
 #include "protocol/generated/list_offsets_response.h"
 #include "tests/api/api_harness.h"
+#include "tests/api/handler_calls.h"
 
 using namespace skiff;
 using protocol::FetchRequest;
@@ -32,18 +33,10 @@ void append(storage::Log& log, int64_t pid) {  // pid < 0: non-transactional
 }
 
 FetchRequest fetch(int64_t offset, int8_t isolation) {
-  FetchRequest req;
-  req.max_bytes = 1 << 20;
-  req.min_bytes = 1;
-  req.isolation_level = isolation;
-  FetchRequest::FetchTopic t;
-  t.topic = "t";
-  FetchRequest::FetchPartition p;
-  p.fetch_offset = offset;
-  p.partition_max_bytes = 1 << 20;
-  t.partitions.push_back(p);
-  req.topics.push_back(t);
-  return req;
+  test::FetchOf f;
+  f.max_bytes = 1 << 20;
+  f.isolation = isolation;
+  return test::fetch_request("t", offset, f);
 }
 
 // Base offsets of the batches in a fetch answer.

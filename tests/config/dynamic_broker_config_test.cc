@@ -83,7 +83,10 @@ TEST_CASE("every dynamic row not marked no_effect is one Skiff applies live") {
                                  "message.max.bytes", "log.message.timestamp.type",
                                  "replica.alter.log.dirs.io.max.bytes.per.second",  // ReplicaDirMover::set_rate
                                  // Accepted for kafka-reassign-partitions, no effect on one node (README).
-                                 "leader.replication.throttled.rate", "follower.replication.throttled.rate"});
+                                 "leader.replication.throttled.rate", "follower.replication.throttled.rate",
+                                 // server/remote_reads_port.cc: looked up on every remote read
+                                 "remote.fetch.max.wait.ms", "remote.list.offsets.request.timeout.ms",
+                                 "remote.log.manager.fetch.max.bytes.per.second"});
 }
 
 TEST_CASE("listeners may veto, validate_only and a failed persist change nothing, apply runs after persist") {

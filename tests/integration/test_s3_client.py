@@ -51,17 +51,9 @@ class Cli:
 
 @pytest.fixture(scope="module", params=s3h.SERVERS)
 def server(request, tmp_path_factory):
-    if s3h.binary(request.param) is None:
-        pytest.skip(f"{request.param} not installed: scripts/install-test-clients.sh s3")
-    if not Path(cli_path()).is_file():
-        pytest.skip(f"no s3_cli at {cli_path()}: build the s3_cli target")
-    srv = s3h.S3Server(request.param, tmp_path_factory.mktemp(request.param)).start()
-    try:
-        # Retries in case a server answers before its storage is ready.
-        Cli(srv).run("create-bucket", attempts=12)
-        yield srv
-    finally:
-        srv.stop()
+    # Retries in case a server answers before its storage is ready.
+    yield from s3h.serving(request.param, tmp_path_factory.mktemp(request.param), cli_path(),
+                           lambda srv: Cli(srv).run("create-bucket", attempts=12))
 
 
 @pytest.fixture

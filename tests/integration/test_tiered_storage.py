@@ -20,6 +20,8 @@ checks the bucket through tools/s3_cli:
   empties its objects;
 - the store stopped while producing: produce goes on, the copy failure is
   logged, copies resume when the store is back;
+- kill -9 during remote deletions: they resume, each segment whole or gone,
+  nothing below the log start, everything above it readable;
 - wrong credentials or bucket: a clear startup error (exit 2); an
   unreachable store: the broker starts and says so.
 
@@ -40,6 +42,7 @@ from pathlib import Path
 import pytest
 
 from harness import s3 as s3h
+from harness.wire import recv_exact
 from harness.broker import SkiffBroker
 from free_port import free_port
 
@@ -64,25 +67,18 @@ def binary() -> str:
     return b
 
 
-def s3(server: s3h.S3Server, *args, ok=True) -> dict:
+def s3(server: s3h.S3Server, *args, ok=True, attempts=8) -> dict:
     return s3h.run_json_cli([cli_path(), "--endpoint", server.endpoint, "--bucket", BUCKET, "--path-style",
                              "--region", s3h.REGION, "--access-key", s3h.ACCESS_KEY, "--secret-key", s3h.SECRET_KEY,
-                             "--max-attempts", "8", "--connect-timeout-ms", "2000", "--io-timeout-ms", "20000",
-                             *[str(a) for a in args]], ok=ok)
+                             "--max-attempts", str(attempts), "--connect-timeout-ms", "2000", "--io-timeout-ms",
+                             "20000", *[str(a) for a in args]], ok=ok)
 
 
 @pytest.fixture(scope="module", params=s3h.SERVERS)
 def server(request, tmp_path_factory):
-    if s3h.binary(request.param) is None:
-        pytest.skip(f"{request.param} not installed: scripts/install-test-clients.sh s3")
-    if not Path(cli_path()).is_file():
-        pytest.skip(f"no s3_cli at {cli_path()}: build the s3_cli target")
-    srv = s3h.S3Server(request.param, tmp_path_factory.mktemp(request.param)).start()
-    try:
-        s3(srv, "create-bucket")
-        yield srv
-    finally:
-        srv.stop()
+    # Retries in case a server answers before its storage is ready.
+    yield from s3h.serving(request.param, tmp_path_factory.mktemp(request.param), cli_path(),
+                           lambda srv: s3(srv, "create-bucket", attempts=12))
 
 
 def tiered_overrides(server: s3h.S3Server, prefix: str, **extra) -> dict:
@@ -269,7 +265,7 @@ def consume_all(bootstrap: str, topic: str, count: int, isolation: str = "read_u
                 timeout: float = 90.0) -> list[tuple[bytes, bytes]]:
     """(key, value) of the first `count` records from offset 0, or fewer at the timeout."""
     c = ck.Consumer({"bootstrap.servers": bootstrap, "group.id": "g-" + uuid.uuid4().hex,
-                     "enable.auto.commit": False, "isolation.level": isolation,
+                     "enable.auto.commit": False, "isolation.level": isolation, "auto.offset.reset": "earliest",
                      "fetch.max.bytes": 4 * MIB, "max.partition.fetch.bytes": MIB})
     c.assign([ck.TopicPartition(topic, 0, 0)])
     got: list[tuple[bytes, bytes]] = []
@@ -439,15 +435,6 @@ def list_offsets(bootstrap: str, topic: str, timestamp: int, isolation: int = 0)
     return error, offset, ts, epoch
 
 
-def recv_exact(sock: socket.socket, n: int) -> bytes:
-    data = b""
-    while len(data) < n:
-        chunk = sock.recv(n - len(data))
-        assert chunk, "connection closed"
-        data += chunk
-    return data
-
-
 def produce_timed(bootstrap: str, topic: str, count: int, first_ts: int, value_bytes: int = 10_000) -> None:
     """`count` records with CreateTime first_ts, first_ts + 1, ... (key: the index)."""
     p = ck.Producer({"bootstrap.servers": bootstrap, "acks": "all", "linger.ms": 5, "enable.idempotence": True})
@@ -538,3 +525,35 @@ def test_compacted_topics_are_refused_for_remote_storage(tiered):
     err = e.value.args[0]
     assert err.code() == ck.KafkaError.INVALID_CONFIG
     assert "Remote log storage only supports topics with cleanup.policy=delete" in err.str()  # Kafka 4.4's words
+
+
+def test_kill9_during_remote_deletion_resumes_and_leaves_no_orphans(server, tmp_path):
+    t = Tiered(server, tmp_path)
+    t.start()
+    t.create_topic("rd", segment_bytes=MIB)
+    try:
+        acked = t.produce("rd", 8)
+        wait_for("segments copied", lambda: len(t.manifests()) >= 6, timeout=90)
+        res = ConfigResource("topic", "rd", set_config={
+            "remote.storage.enable": "true", "segment.bytes": str(MIB), "local.retention.bytes": "1",
+            "retention.bytes": str(2 * MIB)})
+        t.admin().alter_configs([res])[res].result(timeout=30)
+        wait_for("a remote deletion started", lambda: metric(
+            t.metrics(), "kafka_server_brokertopicmetrics_remotedeleterequests_total") > 0, timeout=30, interval=0.05)
+        t.broker.kill9()  # somewhere in the deletions
+        t.start()
+
+        def settled():
+            objs = t.objects()
+            logs = {m.group(3) for k, _ in objs if (m := LOG_OBJECT.search(k))}
+            manifests = {m.group(3) for k, _ in objs if (m := MANIFEST.search(k))}
+            return logs == manifests and len(manifests) <= 3 and objs
+
+        wait_for("deletions finished, each segment whole or gone", settled, timeout=90)
+        low, high = t.watermarks("rd")
+        assert low > 0 and high == len(acked)
+        assert min(t.manifests()) <= low  # the log start is in remote storage, nothing below it
+        got = consume_all(t.broker.bootstrap, "rd", high - low)
+        assert [k for k, _ in got] == [str(i).encode() for i in range(low, high)]
+    finally:
+        t.broker.kill9()

@@ -14,6 +14,7 @@
 #include "log/batch_builder.h"
 #include "log/test_util.h"
 #include "remote/memory_segment_store.h"
+#include "remote/remote_test_util.h"
 
 using namespace skiff;
 using namespace skiff::remote;
@@ -23,12 +24,7 @@ namespace {
 
 using MemoryStore = skiff::remote::test::MemorySegmentStore;
 
-storage::LogManagerConfig logs_config(const TempDir& d) {
-  storage::LogManagerConfig c;
-  c.log_dirs.push_back(d / "logs");
-  c.defaults.message_timestamp_after_max_ms = storage::LogConfig::kMaxLong;
-  return c;
-}
+using skiff::remote::test::logs_config;
 
 // A broker's worth of the three parts, reopened by a restart.
 struct Node {

@@ -21,6 +21,7 @@
 #include "log/test_util.h"
 #include "remote/manager/remote_log_manager.h"
 #include "remote/memory_segment_store.h"
+#include "remote/remote_test_util.h"
 
 using namespace skiff;
 using namespace skiff::remote;
@@ -30,12 +31,7 @@ namespace {
 
 using MemoryStore = skiff::remote::test::MemorySegmentStore;
 
-storage::LogManagerConfig logs_config(const TempDir& d) {
-  storage::LogManagerConfig c;
-  c.log_dirs.push_back(d / "logs");
-  c.defaults.message_timestamp_after_max_ms = storage::LogConfig::kMaxLong;
-  return c;
-}
+using skiff::remote::test::logs_config;
 
 // A log with remote storage on, filled by `fill`, flushed, and its closed
 // segments copied to the memory store by the remote log manager.

@@ -162,3 +162,21 @@ def run_json_cli(cmd: list, ok: bool = True, timeout: float = 120) -> dict:
     else:
         assert p.returncode == 3 and "error" in out, f"{name} {cmd[1:]} should fail: {out}"
     return out
+
+
+def serving(kind: str, work: Path, tool: str, make_bucket):
+    """A test module's server fixture body (a generator): skips when the
+    server or the tool (a built target) is missing, starts the server on
+    `work`, makes the bucket with make_bucket(server), yields the server and
+    stops it."""
+    import pytest  # noqa: PLC0415 - the harness imports pytest only where fixtures need it
+    if binary(kind) is None:
+        pytest.skip(f"{kind} not installed: scripts/install-test-clients.sh s3")
+    if not Path(tool).is_file():
+        pytest.skip(f"no {Path(tool).name} at {tool}: build the {Path(tool).name} target")
+    srv = S3Server(kind, work).start()
+    try:
+        make_bucket(srv)
+        yield srv
+    finally:
+        srv.stop()
