@@ -177,6 +177,8 @@ void TieredStorage::collect(metrics::Exposition& out, const storage::LogManager&
           s.metadata_errors.load());
   collect_reader(out);
 
+  collect_s3_requests(out);
+
   std::map<std::string, std::pair<double, double>> by_topic;  // topic -> (remote bytes, copy lag bytes)
   for (const auto& tp : metadata_->partitions()) {
     double bytes = 0;
@@ -196,6 +198,27 @@ void TieredStorage::collect(metrics::Exposition& out, const storage::LogManager&
              "Bytes of the topic's local segments above its highest remote offset (the active segment included).");
   for (const auto& [topic, v] : by_topic)
     out.sample("kafka_server_brokertopicmetrics_remotecopylagbytes", {"topic"}, {topic}, v.second);
+}
+
+// The S3 client's requests by operation (every attempt, retries included)
+// and body bytes each way: what the store bills, per GB moved.
+void TieredStorage::collect_s3_requests(metrics::Exposition& out) const {
+  const auto* client = rsm_->client();
+  if (client == nullptr) return;
+  const auto counts = client->counters().snapshot();
+  auto family = [&](const char* name, const char* help, int64_t remote::s3::S3OperationCounts::*field) {
+    out.family(name, "counter", help);
+    for (const auto& c : counts)
+      out.sample(name, {"operation"}, {std::string(c.operation)}, static_cast<double>(c.*field));
+  };
+  family("skiff_remote_s3_requests_total", "S3 requests sent (every attempt, retries included), by operation.",
+         &remote::s3::S3OperationCounts::requests);
+  family("skiff_remote_s3_request_errors_total", "S3 requests that failed (network error or non-2xx answer).",
+         &remote::s3::S3OperationCounts::errors);
+  family("skiff_remote_s3_sent_bytes_total", "Request body bytes sent to the object store, by operation.",
+         &remote::s3::S3OperationCounts::bytes_sent);
+  family("skiff_remote_s3_received_bytes_total", "Response body bytes received from the object store, by operation.",
+         &remote::s3::S3OperationCounts::bytes_received);
 }
 
 }  // namespace skiff::server

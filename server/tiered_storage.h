@@ -101,11 +101,13 @@ class TieredStorage {
   api::RemoteReads& reads() { return *reads_; }
 
   // /metrics: the manager's counters under Kafka's BrokerTopicMetrics names,
-  // the remote size and copy lag per topic.
+  // the remote size and copy lag per topic, the S3 client's requests and
+  // bytes by operation (skiff_remote_s3_*{operation=...}).
   void collect(metrics::Exposition& out, const storage::LogManager& logs) const;
 
  private:
   void check_store();
+  void collect_s3_requests(metrics::Exposition& out) const;
   void collect_reader(metrics::Exposition& out) const;
 
   std::unique_ptr<remote::RemoteStorageManager> rsm_;

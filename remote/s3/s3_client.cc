@@ -68,6 +68,8 @@ Expected<HttpResponse, S3Error> S3Client::attempt(const Request& r, const std::s
   req.headers.emplace_back("user-agent", "skiff-s3");
   req.body = r.body;
   auto res = http_->send({t.connect_host, endpoint_.port, endpoint_.tls}, req);
+  counters_.record(r.operation, res && res->status >= 200 && res->status < 300, r.body.size(),
+                   res ? res->body.size() : 0);
   if (!res) return unexpected(std::move(res.error()));
   if (res->status < 200 || res->status >= 300)
     return unexpected(service_error(res->status, res->body, res->header("x-amz-request-id")));

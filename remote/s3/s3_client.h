@@ -12,7 +12,8 @@
 // the object's ETag instead, Abort of a missing upload succeeds.
 //
 // Threads: every method may be called from several threads at once (the
-// connection pool is shared). Blocking: call only from threads of its own.
+// connection pool is shared; the request counters are atomic). Blocking:
+// call only from threads of its own.
 #pragma once
 
 #include <chrono>
@@ -26,6 +27,7 @@
 #include "remote/s3/credentials.h"
 #include "remote/s3/endpoint.h"
 #include "remote/s3/http_client.h"
+#include "remote/s3/request_counters.h"
 #include "remote/s3/retry.h"
 #include "remote/s3/s3_error.h"
 #include "remote/s3/s3_types.h"
@@ -78,6 +80,8 @@ class S3Client {
   Expected<std::string, S3Error> put_object_multipart(std::string_view key, std::string_view body, size_t part_size);
 
   const S3Config& config() const { return config_; }
+  // What this client sent, by operation (every attempt; request_counters.h).
+  const S3RequestCounters& counters() const { return counters_; }
   HttpClient& http() { return *http_; }
   // The clock used for x-amz-date (tests pin it); unix seconds.
   void set_clock(std::function<long long()> now) { now_ = std::move(now); }
@@ -106,6 +110,7 @@ class S3Client {
   std::unique_ptr<HttpClient> http_;
   std::function<long long()> now_;
   std::function<void(std::chrono::milliseconds)> sleep_;
+  S3RequestCounters counters_;
 };
 
 }  // namespace skiff::remote::s3

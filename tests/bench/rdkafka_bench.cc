@@ -3,7 +3,7 @@
 // prints one JSON line on stdout; diagnostics go to stderr.
 //
 //   rdkafka_bench produce  --bootstrap H:P --topic T --records N --size S --acks A [--set k=v]...
-//   rdkafka_bench consume  --bootstrap H:P --topic T --records N [--timeout-s S]
+//   rdkafka_bench consume  --bootstrap H:P --topic T --records N [--offset O] [--timeout-s S]
 //   rdkafka_bench e2e      --bootstrap H:P --topic T --rate R --seconds S [--size S]
 //   rdkafka_bench rate     --bootstrap H:P --topic T --rate R --seconds S --producers P [--size S]
 //   rdkafka_bench version
@@ -12,8 +12,9 @@
 //
 // produce: N records of S bytes as fast as the producer takes them; records/s
 //   over the time from the first send to the last delivery report.
-// consume: reads partition 0.. of T from the beginning (manual assignment, no
-//   group protocol) until N records arrived; records/s from the first record
+// consume: reads partition 0.. of T from the beginning, or from offset O
+//   (--offset; bench/tiered.py reads a local tail), with manual assignment and
+//   no group protocol, until N records arrived; records/s from the first record
 //   to the Nth, the start-up before the first record reported apart.
 // e2e: one producer at R records/s (linger.ms=0) and one consumer in this
 //   process that tails T (it starts at T's end, so a run on a topic earlier
@@ -59,6 +60,7 @@ using skiff::bench::print_latencies;
 struct Options : skiff::bench::LoadOptions {
   std::string mode;
   long records = 100000;
+  long offset = -1;  // --offset: consume from here (-1: the beginning)
   std::string acks = "1";
   double timeout_s = 120;
   std::string stats_file;  // --stats-file: librdkafka's statistics, one JSON per line
@@ -81,6 +83,8 @@ Options parse(int argc, char** argv) {
     if (o.take(key, value)) continue;
     if (key == "--records")
       o.records = std::stol(value);
+    else if (key == "--offset")
+      o.offset = std::stol(value);
     else if (key == "--acks")
       o.acks = value;
     else if (key == "--timeout-s")
@@ -289,7 +293,7 @@ rd_kafka_t* assigned_consumer(const Options& o, Conf& conf, bool at_end = false)
   rd_kafka_topic_partition_list_t* list = rd_kafka_topic_partition_list_new(partitions);
   for (int p = 0; p < partitions; ++p)
     rd_kafka_topic_partition_list_add(list, o.topic.c_str(), p)->offset =
-        at_end ? end_offset(rk, o, p) : RD_KAFKA_OFFSET_BEGINNING;
+        at_end ? end_offset(rk, o, p) : (o.offset >= 0 ? o.offset : RD_KAFKA_OFFSET_BEGINNING);
   if (rd_kafka_assign(rk, list) != RD_KAFKA_RESP_ERR_NO_ERROR) die("assign failed");
   rd_kafka_topic_partition_list_destroy(list);
   return rk;

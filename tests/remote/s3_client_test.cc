@@ -5,7 +5,11 @@
 // pooled connection the server closed, a read timeout.
 #include "remote/s3/s3_client.h"
 
+#include <algorithm>
+#include <atomic>
 #include <catch2/catch.hpp>
+#include <thread>
+#include <vector>
 
 #include "common/base64.h"
 #include "remote/s3/digest.h"
@@ -245,4 +249,62 @@ TEST_CASE("s3 client multipart aborts the upload when a part fails") {
   CHECK(seen[1].target() == "/bkt/k?partNumber=1&uploadId=up1");
   CHECK(seen[2].method() == boost::beast::http::verb::delete_);
   CHECK(seen[2].target() == "/bkt/k?uploadId=up1");
+}
+
+namespace {
+
+S3OperationCounts counts_of(const S3Client& c, std::string_view operation) {
+  for (const auto& x : c.counters().snapshot())
+    if (x.operation == operation) return x;
+  FAIL("no operation " << operation);
+  return {};
+}
+
+}  // namespace
+
+TEST_CASE("s3 client counts every attempt by operation, failures and body bytes each way") {
+  std::atomic<int> heads{0};
+  FakeS3 server([&](const Request& r) {
+    if (r.method_string() == "HEAD") return ++heads <= 2 ? error_answer(503, "SlowDown") : Answer{200, "", {}};
+    if (r.method_string() == "GET") return Answer{200, "0123456789", {}};
+    return Answer{200, "", {{"ETag", "\"" + hex_lower(md5(r.body())) + "\""}}};
+  });
+  auto c = client_for(server, nullptr);
+  REQUIRE(c->put_object("a", "payload"));
+  REQUIRE(c->get_object("a", ByteRange{0, 9}));
+  REQUIRE(c->head_bucket());
+  const auto put = counts_of(*c, "PutObject");
+  CHECK(put.requests == 1);
+  CHECK(put.errors == 0);
+  CHECK(put.bytes_sent == 7);
+  const auto get = counts_of(*c, "GetObject");
+  CHECK(get.requests == 1);
+  CHECK(get.bytes_received == 10);
+  CHECK(get.bytes_sent == 0);
+  const auto head = counts_of(*c, "HeadBucket");
+  CHECK(head.requests == 3);  // two refused, retried
+  CHECK(head.errors == 2);
+  CHECK(counts_of(*c, "ListObjectsV2").requests == 0);
+  CHECK(c->counters().snapshot().size() == kS3Operations.size());
+}
+
+TEST_CASE("s3 request counters add up across threads, and an unknown operation counts as Other") {
+  S3RequestCounters counters;
+  std::vector<std::thread> threads;
+  threads.reserve(4);
+  for (int t = 0; t < 4; ++t)
+    threads.emplace_back([&counters] {
+      for (int i = 0; i < 10000; ++i) counters.record("UploadPart", i % 10 != 0, 100, 1);
+    });
+  for (auto& t : threads) t.join();
+  counters.record("NoSuchOperation", true, 5, 6);
+  const auto snap = counters.snapshot();
+  const auto part = *std::find_if(snap.begin(), snap.end(), [](const auto& x) { return x.operation == "UploadPart"; });
+  CHECK(part.requests == 40000);
+  CHECK(part.errors == 4000);
+  CHECK(part.bytes_sent == 4000000);
+  CHECK(part.bytes_received == 40000);
+  CHECK(snap.back().operation == "Other");
+  CHECK(snap.back().requests == 1);
+  CHECK(snap.back().bytes_received == 6);
 }
