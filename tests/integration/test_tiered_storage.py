@@ -566,6 +566,9 @@ def test_console_shows_what_is_local_and_what_is_remote(tiered, browser):
     tiered.create_topic("cv")
     acked = tiered.produce("cv", 4)
     wait_for("the local start above 0", lambda: tiered.local_bases("cv")[0] > 0)
+    settle(tiered)  # copies and local retention done: the numbers stay put
+    wait_for("local retention caught up with the copies",
+             lambda: list_offsets(tiered.broker.bootstrap, "cv", -5)[1] + 1 == tiered.local_bases("cv")[0])
     local_start = tiered.local_bases("cv")[0]
     remote_end = list_offsets(tiered.broker.bootstrap, "cv", -5)[1]
     page, errors = open_page(browser, tiered.broker.http_port())
