@@ -80,27 +80,8 @@ class Versity(s3h.S3Server):
 
 
 def tiered_props(server, prefix):
-    """The broker settings of tests/integration/test_tiered_storage.py (Aiven's rsm.config. keys)."""
-    return {
-        "num.partitions": "1",
-        "remote.log.storage.system.enable": "true",
-        "remote.log.storage.manager.class.name": "io.aiven.kafka.tieredstorage.RemoteStorageManager",
-        "rsm.config.storage.backend.class": "io.aiven.kafka.tieredstorage.storage.s3.S3Storage",
-        "rsm.config.storage.s3.endpoint.url": server.endpoint,
-        "rsm.config.storage.s3.bucket.name": BUCKET,
-        "rsm.config.storage.s3.region": s3h.REGION,
-        "rsm.config.storage.s3.path.style.access.enabled": "true",
-        "rsm.config.storage.aws.access.key.id": s3h.ACCESS_KEY,
-        "rsm.config.storage.aws.secret.access.key": s3h.SECRET_KEY,
-        "rsm.config.storage.s3.api.call.attempt.timeout": "20000",
-        "rsm.config.key.prefix": prefix,
-        "rlmm.config.remote.log.metadata.topic.replication.factor": "1",
-        "rlmm.config.remote.log.metadata.topic.num.partitions": "3",
-        "remote.log.manager.task.interval.ms": "200",
-        "remote.log.manager.task.retry.backoff.ms": "200",
-        "remote.log.manager.task.retry.backoff.max.ms": "1000",
-        "log.retention.check.interval.ms": "200",
-    }
+    """The integration tests' tiered broker (harness/s3.py), with a longer S3 attempt timeout under load."""
+    return s3h.tiered_broker_overrides(server, BUCKET, prefix, attempt_timeout_ms=20000)
 
 
 def create_topic(args, broker, topic, configs):

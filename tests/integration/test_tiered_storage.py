@@ -85,28 +85,7 @@ def server(request, tmp_path_factory):
 
 
 def tiered_overrides(server: s3h.S3Server, prefix: str, **extra) -> dict:
-    o = {
-        "num.partitions": "1",
-        "remote.log.storage.system.enable": "true",
-        "remote.log.storage.manager.class.name": "io.aiven.kafka.tieredstorage.RemoteStorageManager",
-        "rsm.config.storage.backend.class": "io.aiven.kafka.tieredstorage.storage.s3.S3Storage",
-        "rsm.config.storage.s3.endpoint.url": server.endpoint,
-        "rsm.config.storage.s3.bucket.name": BUCKET,
-        "rsm.config.storage.s3.region": s3h.REGION,
-        "rsm.config.storage.s3.path.style.access.enabled": "true",
-        "rsm.config.storage.aws.access.key.id": s3h.ACCESS_KEY,
-        "rsm.config.storage.aws.secret.access.key": s3h.SECRET_KEY,
-        "rsm.config.storage.s3.api.call.attempt.timeout": "5000",
-        "rsm.config.key.prefix": prefix,
-        "rlmm.config.remote.log.metadata.topic.replication.factor": "1",
-        "rlmm.config.remote.log.metadata.topic.num.partitions": "3",
-        "remote.log.manager.task.interval.ms": "200",
-        "remote.log.manager.task.retry.backoff.ms": "200",
-        "remote.log.manager.task.retry.backoff.max.ms": "1000",
-        "log.retention.check.interval.ms": "200",
-    }
-    o.update(extra)
-    return o
+    return s3h.tiered_broker_overrides(server, BUCKET, prefix, **extra)
 
 
 class Tiered:

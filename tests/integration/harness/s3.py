@@ -180,3 +180,32 @@ def serving(kind: str, work: Path, tool: str, make_bucket):
         yield srv
     finally:
         srv.stop()
+
+
+def tiered_broker_overrides(server: S3Server, bucket: str, prefix: str, attempt_timeout_ms: int = 5000,
+                            **extra: str) -> dict:
+    """A Skiff broker with tiered storage on `server` (Aiven's rsm.config.
+    keys, as a Kafka user writes them), fast ticks for tests and benchmarks:
+    one partition per topic, 200 ms copy/expiry and retention checks."""
+    o = {
+        "num.partitions": "1",
+        "remote.log.storage.system.enable": "true",
+        "remote.log.storage.manager.class.name": "io.aiven.kafka.tieredstorage.RemoteStorageManager",
+        "rsm.config.storage.backend.class": "io.aiven.kafka.tieredstorage.storage.s3.S3Storage",
+        "rsm.config.storage.s3.endpoint.url": server.endpoint,
+        "rsm.config.storage.s3.bucket.name": bucket,
+        "rsm.config.storage.s3.region": REGION,
+        "rsm.config.storage.s3.path.style.access.enabled": "true",
+        "rsm.config.storage.aws.access.key.id": ACCESS_KEY,
+        "rsm.config.storage.aws.secret.access.key": SECRET_KEY,
+        "rsm.config.storage.s3.api.call.attempt.timeout": str(attempt_timeout_ms),
+        "rsm.config.key.prefix": prefix,
+        "rlmm.config.remote.log.metadata.topic.replication.factor": "1",
+        "rlmm.config.remote.log.metadata.topic.num.partitions": "3",
+        "remote.log.manager.task.interval.ms": "200",
+        "remote.log.manager.task.retry.backoff.ms": "200",
+        "remote.log.manager.task.retry.backoff.max.ms": "1000",
+        "log.retention.check.interval.ms": "200",
+    }
+    o.update(extra)
+    return o
