@@ -124,13 +124,22 @@ void TieredStorage::stop() {
   reader_->stop();
 }
 
+namespace {
+
+// One metric family with its one unlabelled sample.
+void unlabelled(metrics::Exposition& out, const char* name, const char* type, const char* help, int64_t value) {
+  out.family(name, type, help);
+  out.sample(name, {}, {}, static_cast<double>(value));
+}
+
+}  // namespace
+
 // The remote log reader's counters: Kafka's RemoteFetch* names, and the
 // pool's and caches' own.
 void TieredStorage::collect_reader(metrics::Exposition& out) const {
   const auto& r = reader_->stats();
   auto sample = [&out](const char* name, const char* type, const char* help, int64_t value) {
-    out.family(name, type, help);
-    out.sample(name, {}, {}, static_cast<double>(value));
+    unlabelled(out, name, type, help, value);
   };
   sample("kafka_server_brokertopicmetrics_remotefetchbytes_total", "counter",
          "Record bytes read from the object store for fetches.", r.bytes_returned.load());
@@ -158,8 +167,7 @@ void TieredStorage::collect_reader(metrics::Exposition& out) const {
 void TieredStorage::collect(metrics::Exposition& out, const storage::LogManager& logs) const {
   const auto& s = manager_->stats();
   auto counter = [&out](const char* name, const char* help, int64_t value) {
-    out.family(name, "counter", help);
-    out.sample(name, {}, {}, static_cast<double>(value));
+    unlabelled(out, name, "counter", help, value);
   };
   const auto copied = s.segments_copied.load(), copy_errors = s.copy_errors.load();
   const auto deleted = s.segments_deleted.load(), delete_errors = s.delete_errors.load();
