@@ -130,12 +130,15 @@ fi
 # then scripts/test-image-compat.sh: KAFKA_* variables, the entry point,
 # Testcontainers Java, Python and Go through podman's socket),
 # where podman is installed or installable (Debian, root or sudo).
-# SKIFF_TEST_IMAGE=0 skips it.
+# SKIFF_TEST_IMAGE=0 skips it. The image packages build/skiff, the binary the
+# integration tests above ran, instead of compiling the broker a fifth time
+# inside the build stage (which still configures the project: see
+# docker/Dockerfile); SKIFF_IMAGE_BINARY= (empty) compiles it there.
 if [[ -z "${SKIFF_TEST_QUICK:-}" && "${SKIFF_TEST_IMAGE:-1}" != 0 ]]; then
   can_install() { { [[ $(id -u) -eq 0 ]] || sudo -n true 2>/dev/null; } && apt-cache show podman >/dev/null 2>&1; }
   if command -v podman >/dev/null 2>&1 || can_install; then
     step "container image: build, run, produce/consume, restart, stop; apache/kafka drop-in and Testcontainers"
-    scripts/test-image.sh
+    SKIFF_IMAGE_BINARY="${SKIFF_IMAGE_BINARY-build/skiff}" scripts/test-image.sh
   else
     step "container image: skipped (podman cannot be installed here)"
   fi
