@@ -207,6 +207,8 @@ struct BrokerConfig {
   int32_t group_consumer_heartbeat_interval_ms = 5000;
   int32_t group_consumer_min_heartbeat_interval_ms = 5000;
   int32_t group_consumer_max_heartbeat_interval_ms = 15000;
+  int32_t group_consumer_min_assignment_interval_ms = 0;  // bounds consumer.assignment.interval.ms
+  int32_t group_consumer_max_assignment_interval_ms = 15000;
   int32_t group_consumer_max_size = INT32_MAX;
   std::vector<std::string> group_consumer_assignors{"uniform", "range"};  // the first is the default
   std::string group_consumer_migration_policy = "bidirectional";

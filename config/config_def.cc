@@ -170,6 +170,14 @@ void add_consumer_group_keys(std::vector<ConfigKeyDef>& d) {
   d.push_back(integer_key("group.consumer.max.heartbeat.interval.ms", 15000, 1, kIntMax,
                           "The maximum heartbeat interval a consumer group (consumer.heartbeat.interval.ms) may set.",
                           &BrokerConfig::group_consumer_max_heartbeat_interval_ms));
+  d.push_back(integer_key(
+      "group.consumer.min.assignment.interval.ms", 0, 0, kIntMax,
+      "The minimum interval between assignment updates a consumer group (consumer.assignment.interval.ms) may set.",
+      &BrokerConfig::group_consumer_min_assignment_interval_ms));
+  d.push_back(integer_key(
+      "group.consumer.max.assignment.interval.ms", 15000, 0, kIntMax,
+      "The maximum interval between assignment updates a consumer group (consumer.assignment.interval.ms) may set.",
+      &BrokerConfig::group_consumer_max_assignment_interval_ms));
   d.push_back(integer_key("group.consumer.max.size", kIntMax, 1, kIntMax,
                           "Most members one consumer group (consumer protocol) may have (classic groups: "
                           "group.max.size).",

@@ -286,6 +286,8 @@ void check_consumer_group_bounds(const BrokerConfig& c) {
   require(c.group_consumer_session_timeout_ms >= c.group_consumer_min_session_timeout_ms, kSt, kGe, kMinSt);
   require(c.group_consumer_session_timeout_ms <= c.group_consumer_max_session_timeout_ms, kSt, kLe, kMaxSt);
   require(c.group_consumer_heartbeat_interval_ms < c.group_consumer_session_timeout_ms, kHb, "less than", kSt);
+  require(c.group_consumer_max_assignment_interval_ms >= c.group_consumer_min_assignment_interval_ms,
+          "group.consumer.max.assignment.interval.ms", kGe, "group.consumer.min.assignment.interval.ms");
   check_share_group_keys(c, require);
   check_streams_group_keys(c, require);
 }

@@ -2,9 +2,11 @@
 // (GroupCoordinatorConfig), with Kafka's names, defaults and ConfigDef
 // bounds. The session timeout, heartbeat interval, group size, standby
 // replicas and initial rebalance delay drive Skiff's streams groups (through
-// the group coordinator's GroupConfig, server/broker_components.cc); the
-// others name what Skiff's sticky task assignor does not do (warm-up tasks,
-// rack-aware standbys, batched assignment, Java plugins): accepted and
+// the group coordinator's GroupConfig, server/broker_components.cc), as do
+// the task offset interval and acceptable recovery lag (sent to members) and
+// the rack-aware assignment tags (MISSING_CLIENT_TAGS); the others name what
+// Kafka 4.4's sticky task assignor does not do either (warm-up tasks) or
+// what Skiff does otherwise (batched assignment, Java plugins): accepted and
 // checked as Kafka checks them, so a Kafka config file starts, and not used.
 // group.streams.assignment.interval.ms and group.streams.assignor.offload.enable
 // are Kafka's dynamic keys (config/kafka_dynamic_keys.cc).
@@ -62,8 +64,9 @@ ConfigKeyDef rack_tags_key() {
       "group.streams.rack.aware.assignment.tags",
       ConfigType::kList,
       "",
-      "List of client tag keys used to distribute standby replicas across Kafka Streams instances." +
-          std::string(kNotUsed),
+      "List of client tag keys used to distribute standby replicas across Kafka Streams instances. Members "
+      "without one of them hear MISSING_CLIENT_TAGS, as from Kafka 4.4, whose sticky assignor does not use them "
+      "either.",
       [](BrokerConfig& c, const std::string& v) {
         auto tags = split_list(v);
         if (std::set<std::string>(tags.begin(), tags.end()).size() != tags.size())
@@ -117,10 +120,11 @@ void add_unused_keys(std::vector<ConfigKeyDef>& d) {
                       "The maximum interval between assignment updates for a streams group." + not_used,
                       &BrokerConfig::group_streams_max_assignment_interval_ms));
   d.push_back(int_key("group.streams.task.offset.interval.ms", 60000, 1,
-                      "How often members report their warm-up tasks' changelog offsets." + not_used,
+                      "How often members report their warm-up tasks' changelog offsets (the heartbeat's "
+                      "TaskOffsetIntervalMs).",
                       &BrokerConfig::group_streams_task_offset_interval_ms));
   d.push_back(int_key("group.streams.min.task.offset.interval.ms", 15000, 1,
-                      "The minimum of streams.task.offset.interval.ms." + not_used,
+                      "The minimum of streams.task.offset.interval.ms.",
                       &BrokerConfig::group_streams_min_task_offset_interval_ms));
   d.push_back(int_key("group.streams.num.warmup.replicas", 2, 0,
                       "The maximum number of warmup task replicas." + not_used,
@@ -129,7 +133,8 @@ void add_unused_keys(std::vector<ConfigKeyDef>& d) {
                       "The maximum of streams.num.warmup.replicas." + not_used,
                       &BrokerConfig::group_streams_max_warmup_replicas));
   d.push_back(int_key("group.streams.acceptable.recovery.lag", 10000, 0,
-                      "The lag under which a client counts as caught up for an active task." + not_used,
+                      "The lag under which a client counts as caught up for an active task (the heartbeat's "
+                      "AcceptableRecoveryLag).",
                       &BrokerConfig::group_streams_acceptable_recovery_lag));
   d.push_back(rack_tags_key());
   d.push_back({"group.streams.topology.description.plugin.class", ConfigType::kString, "",

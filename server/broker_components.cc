@@ -33,6 +33,34 @@ void set_streams_group_config(group::GroupConfig& g, const config::BrokerConfig&
   g.streams_num_standby_replicas = c.group_streams_num_standby_replicas;
   g.streams_max_standby_replicas = c.group_streams_max_standby_replicas;
   g.streams_initial_rebalance_delay_ms = c.group_streams_initial_rebalance_delay_ms;
+  g.streams_task_offset_interval_ms = c.group_streams_task_offset_interval_ms;
+  g.streams_min_task_offset_interval_ms = c.group_streams_min_task_offset_interval_ms;
+  g.streams_num_warmup_replicas = c.group_streams_num_warmup_replicas;
+  g.streams_max_warmup_replicas = c.group_streams_max_warmup_replicas;
+  g.streams_acceptable_recovery_lag = c.group_streams_acceptable_recovery_lag;
+  g.streams_rack_aware_assignment_tags = c.group_streams_rack_aware_assignment_tags;
+  g.streams_min_assignment_interval_ms = c.group_streams_min_assignment_interval_ms;
+  g.streams_max_assignment_interval_ms = c.group_streams_max_assignment_interval_ms;
+}
+
+// The group keys whose broker synonyms Skiff accepts without using
+// (config/kafka_dynamic_keys.cc): their values as the broker started; and
+// Kafka's internal ones, described for a group only when set explicitly
+// (Kafka's extractGroupConfigMap).
+void set_group_key_defaults(group::GroupConfig& g, const config::BrokerConfig& c) {
+  auto as_int = [&c](const std::string& key, int32_t fallback) {
+    auto it = c.effective.find(key);
+    return it == c.effective.end() ? fallback : static_cast<int32_t>(std::stol(it->second.value));
+  };
+  g.consumer_assignment_interval_ms =
+      as_int("group.consumer.assignment.interval.ms", g.consumer_assignment_interval_ms);
+  g.consumer_min_assignment_interval_ms = c.group_consumer_min_assignment_interval_ms;
+  g.consumer_max_assignment_interval_ms = c.group_consumer_max_assignment_interval_ms;
+  g.streams_assignment_interval_ms = as_int("group.streams.assignment.interval.ms", g.streams_assignment_interval_ms);
+  for (const char* key : {"group.consumer.assignor.offload.enable", "group.share.assignor.offload.enable",
+                          "group.streams.assignor.offload.enable", "group.streams.task.offset.interval.ms",
+                          "group.streams.num.warmup.replicas", "group.streams.acceptable.recovery.lag"})
+    if (c.set_explicitly(key)) g.explicit_internal_broker_keys[key] = c.effective.at(key).value;
 }
 
 // The coordinator keeps its state in __consumer_offsets (coordinator/group/offsets_topic.h).
@@ -80,6 +108,7 @@ std::unique_ptr<group::GroupCoordinator> make_group_coordinator(const config::Br
   g.share_min_partition_max_record_locks = c.group_share_min_partition_max_record_locks;
   g.share_max_partition_max_record_locks = c.group_share_max_partition_max_record_locks;
   set_streams_group_config(g, c);
+  set_group_key_defaults(g, c);
   g.group_configs = &metadata.ns(metadata::kGroupConfigs);
   return std::make_unique<group::GroupCoordinator>(g, logs);
 }

@@ -6,6 +6,25 @@
 #include "coordinator/group/group_coordinator.h"
 
 namespace skiff::api::admin {
+namespace {
+
+ConfigType config_type(group::GroupConfigType type) {
+  switch (type) {
+    case group::GroupConfigType::kInt:
+      return ConfigType::kInt;
+    case group::GroupConfigType::kLong:
+      return ConfigType::kLong;
+    case group::GroupConfigType::kBoolean:
+      return ConfigType::kBoolean;
+    case group::GroupConfigType::kList:
+      return ConfigType::kList;
+    case group::GroupConfigType::kString:
+      break;
+  }
+  return ConfigType::kString;
+}
+
+}  // namespace
 
 std::vector<ConfigEntry> describe_group_configs(BrokerServices& services, const std::string& group_id,
                                                 const std::optional<std::vector<std::string>>& keys) {
@@ -15,11 +34,10 @@ std::vector<ConfigEntry> describe_group_configs(BrokerServices& services, const 
   for (const auto& key : group::group_config_keys()) {
     const std::string name(key.name);
     if (keys && !keys->empty() && std::find(keys->begin(), keys->end(), name) == keys->end()) continue;
+    if (!group::group_config_described(groups.config(), key, overrides.count(name) > 0)) continue;
     ConfigEntry e;
     e.name = name;
-    e.type = key.type == group::GroupConfigType::kInt       ? ConfigType::kInt
-             : key.type == group::GroupConfigType::kBoolean ? ConfigType::kBoolean
-                                                            : ConfigType::kString;
+    e.type = config_type(key.type);
     e.documentation = std::string(key.doc);
     const std::string broker_value = group::group_config_default(groups.config(), key.name);
     if (auto o = overrides.find(name); o != overrides.end()) {

@@ -109,6 +109,23 @@ int32_t GroupCoordinator::streams_initial_rebalance_delay_ms(const std::string& 
       .value_or(config_.streams_initial_rebalance_delay_ms);
 }
 
+// At least group.streams.min.task.offset.interval.ms (Kafka's clampToMin).
+int32_t GroupCoordinator::streams_task_offset_interval_ms(const std::string& group_id) const {
+  auto v = group_configs_->int_value(group_id, "streams.task.offset.interval.ms");
+  return v ? std::max(*v, config_.streams_min_task_offset_interval_ms) : config_.streams_task_offset_interval_ms;
+}
+
+int64_t GroupCoordinator::streams_acceptable_recovery_lag(const std::string& group_id) const {
+  return group_configs_->long_value(group_id, "streams.acceptable.recovery.lag")
+      .value_or(config_.streams_acceptable_recovery_lag);
+}
+
+std::vector<std::string> GroupCoordinator::streams_rack_aware_assignment_tags(const std::string& group_id) const {
+  const auto values = group_configs_->get(group_id);
+  auto it = values.find("streams.rack.aware.assignment.tags");
+  return it == values.end() ? config_.streams_rack_aware_assignment_tags : group_config_list(it->second);
+}
+
 namespace {
 
 std::string lowered(std::string s) {

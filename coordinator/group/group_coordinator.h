@@ -120,6 +120,31 @@ struct GroupConfig {
   int32_t streams_num_standby_replicas = 0;
   int32_t streams_max_standby_replicas = 2;
   int32_t streams_initial_rebalance_delay_ms = 0;  // Kafka: 3000
+  // Read by the heartbeat (its TaskOffsetIntervalMs and AcceptableRecoveryLag)
+  // and the status checks (MISSING_CLIENT_TAGS); Kafka 4.4's sticky assignor
+  // has no warm-up tasks, so the warm-up keys are checked but not used.
+  int32_t streams_task_offset_interval_ms = 60000;
+  int32_t streams_min_task_offset_interval_ms = 15000;
+  int32_t streams_num_warmup_replicas = 2;
+  int32_t streams_max_warmup_replicas = 20;
+  int64_t streams_acceptable_recovery_lag = 10000;
+  std::vector<std::string> streams_rack_aware_assignment_tags;
+  std::vector<std::string> streams_assignors{"sticky"};  // group.streams.assignors, by short name
+  // Assignment batching (group.{consumer,streams}.*assignment.interval.ms):
+  // checked and described as Kafka's; Skiff computes a consumer or streams
+  // group's target assignment on the heartbeat itself.
+  int32_t consumer_assignment_interval_ms = 1000;
+  int32_t consumer_min_assignment_interval_ms = 0;
+  int32_t consumer_max_assignment_interval_ms = 15000;
+  int32_t streams_assignment_interval_ms = 1000;
+  int32_t streams_min_assignment_interval_ms = 0;
+  int32_t streams_max_assignment_interval_ms = 15000;
+  // Kafka's internal group keys (the assignor offload flags, the streams
+  // task offset interval, warm-up replicas and recovery lag) are described
+  // for a group only when it overrides them or the broker's key was set
+  // explicitly (Kafka's extractGroupConfigMap): broker key -> its value, for
+  // those set.
+  std::map<std::string, std::string> explicit_internal_broker_keys;
 };
 
 // What group.consumer.migration.policy allows.
@@ -232,6 +257,10 @@ class GroupCoordinator : public txn::TxnOffsetMarkerSink {
   int32_t streams_heartbeat_interval_ms(const std::string& group_id) const;
   int32_t streams_num_standby_replicas(const std::string& group_id) const;
   int32_t streams_initial_rebalance_delay_ms(const std::string& group_id) const;
+  int32_t streams_task_offset_interval_ms(const std::string& group_id) const;
+  int64_t streams_acceptable_recovery_lag(const std::string& group_id) const;
+  std::vector<std::string> streams_rack_aware_assignment_tags(const std::string& group_id) const;
+  std::map<std::string, std::string> streams_assignment_configs(const std::string& group_id) const;
 
   // ---- admin (group_admin.cc) ----
   GroupDescription describe_group(const std::string& group_id);

@@ -1,11 +1,13 @@
 #include "coordinator/group/group_dynamic_config.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cctype>
 #include <charconv>
 #include <regex>
+#include <set>
 #include <stdexcept>
 
 #include "common/file_fields.h"
@@ -22,29 +24,6 @@ constexpr std::string_view kShareHeartbeat = "share.heartbeat.interval.ms";
 constexpr std::string_view kStreamsSession = "streams.session.timeout.ms";
 constexpr std::string_view kStreamsHeartbeat = "streams.heartbeat.interval.ms";
 
-// Kafka 4.4's other group keys (GroupConfig.CONFIG_DEF), and why Skiff refuses them.
-std::optional<std::string> unsupported_reason(std::string_view key) {
-  static const std::vector<std::string_view> batching = {
-      "consumer.assignment.interval.ms", "consumer.assignor.offload.enable", "share.assignor.offload.enable",
-      "streams.assignment.interval.ms", "streams.assignor.offload.enable"};
-  static const std::vector<std::string_view> streams_assignor = {
-      "streams.rack.aware.assignment.tags", "streams.task.offset.interval.ms", "streams.num.warmup.replicas",
-      "streams.acceptable.recovery.lag", "streams.assignor.name"};
-  auto in = [key](const std::vector<std::string_view>& keys) {
-    return std::find(keys.begin(), keys.end(), key) != keys.end();
-  };
-  if (in(streams_assignor))
-    return fmt::format(
-        "Group config {} is not supported by this broker: its streams groups' task assignor (sticky, without warm-up "
-        "tasks or rack-aware standbys) does not use it.",
-        key);
-  if (!in(batching)) return std::nullopt;
-  return fmt::format(
-      "Group config {} is not supported by this broker: it computes a group's target assignment on the heartbeat "
-      "itself.",
-      key);
-}
-
 std::string_view trimmed(std::string_view text) {
   while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front()))) text.remove_prefix(1);
   while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) text.remove_suffix(1);
@@ -54,6 +33,14 @@ std::string_view trimmed(std::string_view text) {
 std::optional<int32_t> parse_int(std::string_view text) {
   text = trimmed(text);
   int32_t v = 0;
+  auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (text.empty() || ec != std::errc() || ptr != text.data() + text.size()) return std::nullopt;
+  return v;
+}
+
+std::optional<int64_t> parse_long(std::string_view text) {
+  text = trimmed(text);
+  int64_t v = 0;
   auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
   if (text.empty() || ec != std::errc() || ptr != text.data() + text.size()) return std::nullopt;
   return v;
@@ -85,7 +72,22 @@ struct KeyDef {
   std::string_view string_default;  // STRING / BOOLEAN keys (no broker synonym)
   // Only an upper bound from the broker (Kafka's validateIntMax).
   int32_t (*broker_max)(const GroupConfig&) = nullptr;
+  // Only a lower bound from the broker (Kafka's validateIntMin).
+  int32_t (*broker_min)(const GroupConfig&) = nullptr;
+  // The broker's value of a LONG, LIST or STRING key with a synonym.
+  std::string (*broker_text)(const GroupConfig&) = nullptr;
 };
+
+// The assignment batching keys (group.{consumer,share,streams}.*assignment.interval.ms).
+KeyDef interval_key(std::string_view name, std::string_view synonym, std::string_view doc,
+                    int32_t (*value)(const GroupConfig&), std::pair<int32_t, int32_t> (*bounds)(const GroupConfig&)) {
+  return {{name, synonym, doc, GroupConfigType::kInt}, 0, value, bounds, {}};
+}
+
+// The internal assignor offload flags (defineInternal, BOOLEAN, default true).
+KeyDef offload_key(std::string_view name, std::string_view synonym, std::string_view doc) {
+  return {{name, synonym, doc, GroupConfigType::kBoolean, true}, 0, nullptr, nullptr, "true"};
+}
 
 // In Kafka's definition order (ConfigDef parses, and fails, in that order).
 const std::vector<KeyDef>& key_defs() {
@@ -107,6 +109,15 @@ const std::vector<KeyDef>& key_defs() {
          return std::pair{b.consumer_min_heartbeat_interval_ms, b.consumer_max_heartbeat_interval_ms};
        },
        {}},
+      interval_key(
+          "consumer.assignment.interval.ms", "group.consumer.assignment.interval.ms",
+          "The interval between assignment updates for a consumer group.",
+          [](const GroupConfig& b) { return b.consumer_assignment_interval_ms; },
+          [](const GroupConfig& b) {
+            return std::pair{b.consumer_min_assignment_interval_ms, b.consumer_max_assignment_interval_ms};
+          }),
+      offload_key("consumer.assignor.offload.enable", "group.consumer.assignor.offload.enable",
+                  "Whether to offload consumer group assignment to a group coordinator background thread."),
       {{kShareSession, "group.share.session.timeout.ms",
         "The timeout to detect client failures when using the share group protocol.", T::kInt},
        1,
@@ -181,6 +192,8 @@ const std::vector<KeyDef>& key_defs() {
          return std::pair{b.share_min_assignment_interval_ms, b.share_max_assignment_interval_ms};
        },
        {}},
+      offload_key("share.assignor.offload.enable", "group.share.assignor.offload.enable",
+                  "Whether to offload share group assignment to a group coordinator background thread."),
       {{kStreamsSession, "group.streams.session.timeout.ms",
         "The timeout to detect client failures when using the streams group protocol.", T::kInt},
        1,
@@ -212,6 +225,48 @@ const std::vector<KeyDef>& key_defs() {
        [](const GroupConfig& b) { return b.streams_initial_rebalance_delay_ms; },
        nullptr,
        {}},
+      interval_key(
+          "streams.assignment.interval.ms", "group.streams.assignment.interval.ms",
+          "The interval between assignment updates for a streams group.",
+          [](const GroupConfig& b) { return b.streams_assignment_interval_ms; },
+          [](const GroupConfig& b) {
+            return std::pair{b.streams_min_assignment_interval_ms, b.streams_max_assignment_interval_ms};
+          }),
+      offload_key("streams.assignor.offload.enable", "group.streams.assignor.offload.enable",
+                  "Whether to offload streams group assignment to a group coordinator background thread."),
+      {.key = {"streams.task.offset.interval.ms", "group.streams.task.offset.interval.ms",
+               "The interval in which the warmup task changelog offsets on a client are updated on the broker. The "
+               "offsets are sent with the next heartbeat after this time has passed.",
+               T::kInt, true},
+       .at_least = 1,
+       .broker_value = [](const GroupConfig& b) { return b.streams_task_offset_interval_ms; },
+       .broker_min = [](const GroupConfig& b) { return b.streams_min_task_offset_interval_ms; }},
+      {.key = {"streams.num.warmup.replicas", "group.streams.num.warmup.replicas",
+               "The maximum number of warmup task replicas.", T::kInt, true},
+       .broker_value = [](const GroupConfig& b) { return b.streams_num_warmup_replicas; },
+       .broker_max = [](const GroupConfig& b) { return b.streams_max_warmup_replicas; }},
+      {.key = {"streams.rack.aware.assignment.tags", "group.streams.rack.aware.assignment.tags",
+               "List of client tag keys used to distribute standby replicas across Kafka Streams instances. When "
+               "configured, and the used broker-side assignor supports it, it will make a best-effort to distribute "
+               "standby tasks over each client tag dimension.",
+               T::kList},
+       .broker_text =
+           [](const GroupConfig& b) {
+             return fmt::format("{}", fmt::join(b.streams_rack_aware_assignment_tags, ","));
+           }},
+      {.key = {"streams.acceptable.recovery.lag", "group.streams.acceptable.recovery.lag",
+               "The maximum acceptable lag (number of offsets to catch up) for a client to be considered caught-up "
+               "enough to receive an active task assignment.",
+               T::kLong, true},
+       .broker_text = [](const GroupConfig& b) { return std::to_string(b.streams_acceptable_recovery_lag); }},
+      {.key = {"streams.assignor.name", "group.streams.assignors",
+               "The task assignor to use for this streams group, selected by short name from the assignors "
+               "registered via the broker configuration group.streams.assignors. When unset, the group defaults to "
+               "the first assignor configured in the broker's group.streams.assignors setting. Changing the "
+               "assignor does not trigger a rebalance for the group; the new assignor takes effect on the next "
+               "rebalance.",
+               T::kString},
+       .broker_text = [](const GroupConfig& b) { return b.streams_assignors.front(); }},
       {{"errors.deadletterqueue.topic.name", "",
         "The name of the topic to be used as the dead-letter queue (DLQ) topic for this share group. If blank (the "
         "default), the group does not have a DLQ topic.",
@@ -238,27 +293,19 @@ const KeyDef* key_def(std::string_view name) {
   return nullptr;
 }
 
-// ConfigDef.parse of one value: a message for INVALID_CONFIG, or nothing.
-std::optional<std::string> parse_error(const KeyDef& d, const std::string& v) {
-  const std::string_view name = d.key.name;
-  switch (d.key.type) {
-    case GroupConfigType::kInt: {
-      auto n = parse_int(v);
-      if (!n) return fmt::format("Invalid value {} for configuration {}: Not a number of type INT", v, name);
-      if (*n < d.at_least)
-        return fmt::format("Invalid value {} for configuration {}: Value must be at least {}", v, name, d.at_least);
-      return std::nullopt;
-    }
-    case GroupConfigType::kBoolean: {
-      auto b = lower(v);
-      if (b != "true" && b != "false")
-        return fmt::format("Invalid value {} for configuration {}: Expected value to be either true or false", v, name);
-      return std::nullopt;
-    }
-    case GroupConfigType::kString:
-      break;
-  }
-  if (name == "errors.deadletterqueue.topic.name") return std::nullopt;  // checked in validate_group_configs
+// An INT or LONG value: a number of its type, at least the ConfigDef bound.
+std::optional<std::string> number_error(const KeyDef& d, const std::string& v, std::optional<int64_t> n,
+                                        std::string_view type) {
+  if (!n) return fmt::format("Invalid value {} for configuration {}: Not a number of type {}", v, d.key.name, type);
+  if (*n < d.at_least)
+    return fmt::format("Invalid value {} for configuration {}: Value must be at least {}", v, d.key.name, d.at_least);
+  return std::nullopt;
+}
+
+// The STRING keys' own validators.
+std::optional<std::string> string_error(std::string_view name, const std::string& v) {
+  // checked in validate_group_configs
+  if (name == "errors.deadletterqueue.topic.name" || name == "streams.assignor.name") return std::nullopt;
   if (name == "share.isolation.level") {
     if (v != "read_committed" && v != "read_uncommitted")
       return fmt::format(
@@ -274,6 +321,30 @@ std::optional<std::string> parse_error(const KeyDef& d, const std::string& v) {
       "Invalid value {} for configuration {}: Invalid value `{}` for configuration {}. The value must be either "
       "'earliest', 'latest' or of the format 'by_duration:<PnDTnHnMn.nS>'.",
       v, name, v, name);
+}
+
+// ConfigDef.parse of one value: a message for INVALID_CONFIG, or nothing.
+std::optional<std::string> parse_error(const KeyDef& d, const std::string& v) {
+  switch (d.key.type) {
+    case GroupConfigType::kInt: {
+      auto n = parse_int(v);
+      return number_error(d, v, n ? std::optional<int64_t>(*n) : std::nullopt, "INT");
+    }
+    case GroupConfigType::kLong:
+      return number_error(d, v, parse_long(v), "LONG");
+    case GroupConfigType::kBoolean: {
+      auto b = lower(v);
+      if (b != "true" && b != "false")
+        return fmt::format("Invalid value {} for configuration {}: Expected value to be either true or false", v,
+                           d.key.name);
+      return std::nullopt;
+    }
+    case GroupConfigType::kList:  // duplicates: validate_rack_tags, before parsing (as Kafka)
+      return std::nullopt;
+    case GroupConfigType::kString:
+      break;
+  }
+  return string_error(d.key.name, v);
 }
 
 }  // namespace
@@ -292,7 +363,28 @@ std::string group_config_default(const GroupConfig& broker, std::string_view key
   const auto* d = key_def(key);
   if (!d) return {};
   if (d->broker_value) return std::to_string(d->broker_value(broker));
+  if (d->broker_text) return d->broker_text(broker);
+  auto set = broker.explicit_internal_broker_keys.find(std::string(d->key.broker_synonym));
+  if (d->key.internal && set != broker.explicit_internal_broker_keys.end()) return set->second;
   return std::string(d->string_default);
+}
+
+bool group_config_described(const GroupConfig& broker, const GroupConfigKey& key, bool overridden) {
+  return !key.internal || overridden || broker.explicit_internal_broker_keys.count(std::string(key.broker_synonym));
+}
+
+std::vector<std::string> group_config_list(std::string_view text) {
+  text = trimmed(text);
+  std::vector<std::string> out;
+  if (text.empty()) return out;
+  size_t start = 0;
+  for (;;) {
+    const size_t comma = text.find(',', start);
+    out.emplace_back(
+        trimmed(text.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start)));
+    if (comma == std::string_view::npos) return out;
+    start = comma + 1;
+  }
 }
 
 namespace {
@@ -301,12 +393,18 @@ using IntValues = std::map<std::string_view, int32_t>;
 
 // Kafka's validateNames: every key is a group config this broker knows.
 std::optional<std::string> validate_names(const std::map<std::string, std::string>& values) {
-  for (const auto& [k, v] : values) {
-    if (key_def(k)) continue;
-    if (auto why = unsupported_reason(k)) return why;
-    return "Unknown group config name: " + k;
-  }
+  for (const auto& [k, v] : values)
+    if (!key_def(k)) return "Unknown group config name: " + k;
   return std::nullopt;
+}
+
+// validateNoDuplicateRackAwareAssignmentTags, on the text before it is parsed.
+std::optional<std::string> validate_rack_tags(const std::map<std::string, std::string>& values) {
+  auto it = values.find("streams.rack.aware.assignment.tags");
+  if (it == values.end()) return std::nullopt;
+  auto tags = group_config_list(it->second);
+  if (std::set<std::string>(tags.begin(), tags.end()).size() == tags.size()) return std::nullopt;
+  return "streams.rack.aware.assignment.tags must not contain duplicate tag keys.";
 }
 
 // ConfigDef.parse, in definition order: each value parses as its type; the
@@ -328,6 +426,8 @@ std::optional<std::string> validate_broker_bounds(const IntValues& ints, const G
     if (it == ints.end()) continue;
     if (d.broker_max && it->second > d.broker_max(broker))
       return fmt::format("{} must be less than or equal to {}", d.key.name, d.broker_max(broker));
+    if (d.broker_min && it->second < d.broker_min(broker))
+      return fmt::format("{} must be greater than or equal to {}", d.key.name, d.broker_min(broker));
     if (!d.bounds) continue;
     auto [lo, hi] = d.bounds(broker);
     if (it->second < lo || it->second > hi)
@@ -349,6 +449,16 @@ std::optional<std::string> validate_session_exceeds_heartbeat(IntValues& ints, c
   return std::nullopt;
 }
 
+// A streams group's assignor is one of group.streams.assignors.
+std::optional<std::string> validate_assignor_name(const std::map<std::string, std::string>& values,
+                                                  const GroupConfig& broker) {
+  auto it = values.find("streams.assignor.name");
+  const auto& names = broker.streams_assignors;
+  if (it == values.end() || std::find(names.begin(), names.end(), it->second) != names.end()) return std::nullopt;
+  return fmt::format("streams.assignor.name '{}' is not a registered task assignor. Registered assignors are: [{}].",
+                     it->second, fmt::join(names, ", "));
+}
+
 std::optional<std::string> validate_dlq_topic_name(const std::map<std::string, std::string>& values) {
   if (auto dlq = values.find("errors.deadletterqueue.topic.name"); dlq != values.end() && dlq->second.starts_with("__"))
     return "errors.deadletterqueue.topic.name: DLQ topic name must not start with '__'";
@@ -360,9 +470,11 @@ std::optional<std::string> validate_dlq_topic_name(const std::map<std::string, s
 std::optional<std::string> validate_group_configs(const std::map<std::string, std::string>& values,
                                                   const GroupConfig& broker) {
   if (auto why = validate_names(values)) return why;
+  if (auto why = validate_rack_tags(values)) return why;
   IntValues ints;
   if (auto why = parse_values(values, ints)) return why;
   if (auto why = validate_broker_bounds(ints, broker)) return why;
+  if (auto why = validate_assignor_name(values, broker)) return why;
   if (auto why = validate_session_exceeds_heartbeat(ints, broker)) return why;
   return validate_dlq_topic_name(values);
 }
@@ -399,13 +511,23 @@ int GroupDynamicConfigs::set(const std::string& group_id, const Values& values) 
   return 0;
 }
 
-std::optional<int32_t> GroupDynamicConfigs::int_value(const std::string& group_id, std::string_view key) const {
+std::optional<std::string> GroupDynamicConfigs::value(const std::string& group_id, std::string_view key) const {
   std::lock_guard lock(mu_);
   auto g = values_.find(group_id);
   if (g == values_.end()) return std::nullopt;
   auto v = g->second.find(std::string(key));
   if (v == g->second.end()) return std::nullopt;
-  return parse_int(v->second);
+  return v->second;
+}
+
+std::optional<int32_t> GroupDynamicConfigs::int_value(const std::string& group_id, std::string_view key) const {
+  auto v = value(group_id, key);
+  return v ? parse_int(*v) : std::nullopt;
+}
+
+std::optional<int64_t> GroupDynamicConfigs::long_value(const std::string& group_id, std::string_view key) const {
+  auto v = value(group_id, key);
+  return v ? parse_long(*v) : std::nullopt;
 }
 
 std::vector<std::string> GroupDynamicConfigs::encode(const std::map<std::string, Values>& all) {

@@ -10,10 +10,15 @@
 // share groups' DLQ keys (KIP-1191: errors.deadletterqueue.topic.name,
 // errors.deadletterqueue.copy.record.enable) and the streams-group keys
 // (KIP-1071: streams.session.timeout.ms, streams.heartbeat.interval.ms,
-// streams.num.standby.replicas, streams.initial.rebalance.delay.ms); Kafka's
-// other group keys name features Skiff lacks (the offloaded or batched
-// assignment; the streams assignor's warm-up tasks, rack-aware standbys and
-// pluggable assignors) and are refused with a message saying so.
+// streams.num.standby.replicas, streams.initial.rebalance.delay.ms,
+// streams.task.offset.interval.ms, streams.acceptable.recovery.lag,
+// streams.rack.aware.assignment.tags, streams.num.warmup.replicas,
+// streams.assignor.name). Every key of Kafka 4.4's GroupConfig is accepted;
+// a few are checked and described but change nothing here, as they change
+// nothing Kafka 4.4's clients can see either: the assignment batching and
+// offload keys (Skiff computes a consumer or streams group's target
+// assignment on the heartbeat itself) and streams.num.warmup.replicas (Kafka
+// 4.4's sticky task assignor assigns no warm-up tasks).
 //
 // Values are validated as Kafka does (known name; the type and ConfigDef
 // bound; within the broker's group.consumer.* / group.share.* /
@@ -46,7 +51,7 @@ namespace skiff::group {
 
 struct GroupConfig;
 
-enum class GroupConfigType { kInt, kString, kBoolean };
+enum class GroupConfigType { kInt, kLong, kString, kBoolean, kList };
 
 // A group key Skiff serves.
 struct GroupConfigKey {
@@ -54,6 +59,8 @@ struct GroupConfigKey {
   std::string_view broker_synonym;  // e.g. group.consumer.session.timeout.ms; empty: none (Kafka's default only)
   std::string_view doc;
   GroupConfigType type = GroupConfigType::kInt;
+  // Kafka's defineInternal: described only when set (group_config_described).
+  bool internal = false;
 };
 // Sorted by name.
 const std::vector<GroupConfigKey>& group_config_keys();
@@ -61,6 +68,13 @@ const std::vector<GroupConfigKey>& group_config_keys();
 // The broker's value of a served key (its default for every group), as text.
 std::string group_config_default(const GroupConfig& broker, std::string_view key);
 
+// Whether DescribeConfigs lists `key` for a group (Kafka's
+// nonInternalValues plus the originals): every non-internal key; an
+// internal one when the group overrides it or the broker's key was set.
+bool group_config_described(const GroupConfig& broker, const GroupConfigKey& key, bool overridden);
+// A LIST value as ConfigDef parses it: trimmed, split at commas with the
+// blanks around them; empty text is the empty list.
+std::vector<std::string> group_config_list(std::string_view text);
 // Kafka's GroupConfig.validate over a group's complete new overrides: a
 // message for INVALID_CONFIG, or nothing.
 std::optional<std::string> validate_group_configs(const std::map<std::string, std::string>& values,
@@ -80,14 +94,17 @@ class GroupDynamicConfigs {
   // Replaces the group's overrides (empty: none left), durably. 0 or errno;
   // on failure nothing changed.
   int set(const std::string& group_id, const Values& values);
-  // The group's override of an INT key, if any.
+  // The group's override of an INT (LONG) key, if any.
   std::optional<int32_t> int_value(const std::string& group_id, std::string_view key) const;
+  std::optional<int64_t> long_value(const std::string& group_id, std::string_view key) const;
 
   static std::vector<std::string> encode(const std::map<std::string, Values>& all);
   // Throws std::runtime_error on a malformed record.
   static std::map<std::string, Values> decode(const std::vector<std::string>& records);
 
  private:
+  std::optional<std::string> value(const std::string& group_id, std::string_view key) const;
+
   metadata::Namespace* const ns_;
   mutable std::mutex mu_;
   std::map<std::string, Values> values_;

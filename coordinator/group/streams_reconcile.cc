@@ -7,6 +7,7 @@
 // computeDelayedTargetAssignment). Timers run on the TimerQueue thread and
 // take the group's mutex; a timer of an older round does nothing.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "common/log_escape.h"
 #include "coordinator/group/group_coordinator.h"
@@ -25,8 +26,23 @@ using streams_hb::failed;
 using streams_hb::status;
 
 const streams::TasksTuple kNoTasks;
-constexpr int32_t kTaskOffsetIntervalMs = 60000;
-constexpr int64_t kAcceptableRecoveryLag = 10000;
+constexpr std::string_view kRackTags = "rack.aware.assignment.tags";
+
+// Kafka 4.4: with rack-aware assignment tags in the group's assignment
+// configs, a member (v1+) without one of those client tags hears which.
+std::optional<Resp::Status> missing_client_tags(const std::map<std::string, std::string>& configs,
+                                                const StreamsGroupMember& m, int16_t version) {
+  auto tags = configs.find(std::string(kRackTags));
+  if (version < 1 || tags == configs.end()) return std::nullopt;
+  std::vector<std::string> missing;
+  for (auto& tag : group_config_list(tags->second))
+    if (!m.client_tags.count(tag)) missing.push_back(std::move(tag));
+  if (missing.empty()) return std::nullopt;
+  return status(StreamsStatus::kMissingClientTags,
+                fmt::format("Missing required client tags for rack-aware standby assignment: [{}]. Configure them "
+                            "via 'client.tag.<tagKey>' in your Streams config.",
+                            fmt::join(missing, ", ")));
+}
 
 // The response of a served heartbeat: the member's epoch, its tasks when
 // they changed (or it joined), the endpoints when its endpoint epoch is
@@ -38,14 +54,6 @@ void fill_response(StreamsGroup& sg, const StreamsGroupMember& m, const StreamsG
   auto& resp = r.response;
   resp.member_id = m.member_id;
   resp.member_epoch = m.assignment.member_epoch;
-  // Kafka 4.4's defaults (group.streams.acceptable.recovery.lag,
-  // group.streams.task.offset.interval.ms): when to report task offsets,
-  // and how far behind a warm-up may be to count as caught up.
-  resp.task_offset_interval_ms = kTaskOffsetIntervalMs;
-  if (p.version >= 1)
-    resp.acceptable_recovery_lag = kAcceptableRecoveryLag;
-  else
-    resp.acceptable_recovery_lag_legacy = static_cast<int32_t>(kAcceptableRecoveryLag);
   if (req.member_epoch == 0 || old.assignment.assigned != m.assignment.assigned) {
     resp.active_tasks = streams_hb::task_ids(streams::task_set(m.assignment.assigned.active));
     resp.standby_tasks = streams_hb::task_ids(m.assignment.assigned.standby);
@@ -72,11 +80,20 @@ void fill_response(StreamsGroup& sg, const StreamsGroupMember& m, const StreamsG
 
 }  // namespace
 
+// Kafka's streamsGroupAssignmentConfigs: what the assignor is given (a
+// change bumps the group epoch).
+std::map<std::string, std::string> GroupCoordinator::streams_assignment_configs(const std::string& group_id) const {
+  std::map<std::string, std::string> configs{
+      {"num.standby.replicas", std::to_string(streams_num_standby_replicas(group_id))}};
+  if (auto tags = streams_rack_aware_assignment_tags(group_id); !tags.empty())
+    configs.emplace(kRackTags, fmt::format("{}", fmt::join(tags, ",")));
+  return configs;
+}
+
 void GroupCoordinator::streams_bump_epoch(GroupMetadata& g, int64_t hash, bool bump) {
   auto& sg = *g.streams;
   const int32_t validated = sg.configured->ready() ? sg.topology->epoch : -1;
-  const std::map<std::string, std::string> configs{
-      {"num.standby.replicas", std::to_string(streams_num_standby_replicas(g.group_id()))}};
+  const auto configs = streams_assignment_configs(g.group_id());
   bump |= hash != sg.metadata_hash || validated != sg.validated_topology_epoch || configs != sg.assignment_configs;
   if (!bump) return;
   sg.group_epoch = sg.group_epoch == 0 ? 2 : sg.group_epoch + 1;
@@ -165,7 +182,17 @@ StreamsHeartbeatResult GroupCoordinator::streams_reconcile_and_answer(GroupMetad
   if (req.shutdown_application) sg.shutdown_requested_by = m.member_id;
   StreamsHeartbeatResult r;
   r.response.heartbeat_interval_ms = streams_heartbeat_interval_ms(g.group_id());
+  // When to report task offsets, and how far behind a warm-up may be to
+  // count as caught up (v0 carries the lag as an int32).
+  r.response.task_offset_interval_ms = streams_task_offset_interval_ms(g.group_id());
+  const int64_t lag = streams_acceptable_recovery_lag(g.group_id());
+  if (p.version >= 1)
+    r.response.acceptable_recovery_lag = lag;
+  else
+    r.response.acceptable_recovery_lag_legacy = static_cast<int32_t>(std::min<int64_t>(lag, INT32_MAX));
   fill_response(sg, m, old, p, std::move(statuses), r);
+  if (auto tags = missing_client_tags(streams_assignment_configs(g.group_id()), m, p.version))
+    r.response.status.value().push_back(std::move(*tags));
   return r;
 }
 

@@ -51,7 +51,11 @@ TEST_CASE("GROUP configs: set, described, refused as Kafka 4.4", "[api][admin][c
   test::ApiHarness h;
   auto none = test::describe_config(h, kGroup, "no-such-group");  // any group id is described, with the broker's values
   REQUIRE(none.error_code == 0);
-  REQUIRE(none.configs.size() == 17);  // consumer.* (2), share.* (9), streams.* (4), errors.deadletterqueue.* (2)
+  // Kafka 4.4's 27 group keys less its 6 internal ones, not set here: consumer.* (3), share.* (9),
+  // streams.* (7), errors.deadletterqueue.* (2).
+  REQUIRE(none.configs.size() == 21);
+  CHECK(entry(none, "streams.assignor.name").value == "sticky");
+  CHECK(entry(none, "streams.rack.aware.assignment.tags").config_type == 7);  // LIST
   const auto& dflt = entry(none, "consumer.session.timeout.ms");
   CHECK(dflt.value == "45000");
   CHECK(dflt.config_source == 5);  // DEFAULT_CONFIG
@@ -69,11 +73,17 @@ TEST_CASE("GROUP configs: set, described, refused as Kafka 4.4", "[api][admin][c
   auto low = set(h, "g", "consumer.session.timeout.ms", "1000");
   CHECK(low.error_code == 40);  // INVALID_CONFIG
   CHECK(low.error_message == "consumer.session.timeout.ms must be in the range 45000 to 60000 inclusive.");
-  auto streams = set(h, "g", "streams.assignor.name", "sticky");
+  auto streams = set(h, "g", "streams.assignor.name", "balanced");
   CHECK(streams.error_code == 40);
   CHECK(streams.error_message ==
-        "Group config streams.assignor.name is not supported by this broker: its streams groups' task assignor "
-        "(sticky, without warm-up tasks or rack-aware standbys) does not use it.");
+        "streams.assignor.name 'balanced' is not a registered task assignor. Registered assignors are: [sticky].");
+  // Kafka's internal keys are described once set (a LONG here).
+  CHECK(!test::find_config(test::describe_config(h, kGroup, "g").configs, "streams.acceptable.recovery.lag"));
+  CHECK(set(h, "g", "streams.acceptable.recovery.lag", "500").error_code == 0);
+  const auto lag = entry(test::describe_config(h, kGroup, "g"), "streams.acceptable.recovery.lag");
+  CHECK(lag.value == "500");
+  CHECK(lag.config_type == 5);  // LONG
+  CHECK(set(h, "g", "streams.acceptable.recovery.lag", "", 1).error_code == 0);
   // KIP-932's share keys: Kafka's defaults (no broker synonym for share.auto.offset.reset) and bounds.
   const auto& reset = entry(none, "share.auto.offset.reset");
   CHECK(reset.value == "latest");

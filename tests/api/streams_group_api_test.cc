@@ -308,8 +308,8 @@ TEST_CASE("streams group configs: Kafka's validation, the coordinator's values",
   CHECK(sg_set_config(h, "b", "streams.session.timeout.ms", "45000") == 0);
   CHECK(sg_set_config(h, "b", "streams.heartbeat.interval.ms", "15000") == 0);
   CHECK(groups.streams_heartbeat_interval_ms("b") == 15000);
-  CHECK(sg_set_config(h, "app", "streams.num.warmup.replicas", "1", &why) == 40);
-  CHECK_THAT(*why, Catch::StartsWith("Group config streams.num.warmup.replicas is not supported by this broker"));
+  CHECK(sg_set_config(h, "app", "streams.num.warmup.replicas", "21", &why) == 40);
+  CHECK(why == "streams.num.warmup.replicas must be less than or equal to 20");
 
   auto described = test::describe_config(h, 32, "app");
   const auto* standby = test::find_config(described.configs, "streams.num.standby.replicas");

@@ -37,10 +37,6 @@ TEST_CASE("group configs: validated as Kafka 4.4, against the broker's bounds", 
         "streams.session.timeout.ms must be in the range 45000 to 60000 inclusive.");
   CHECK(check({{"streams.initial.rebalance.delay.ms", "-1"}}) ==
         "Invalid value -1 for configuration streams.initial.rebalance.delay.ms: Value must be at least 0");
-  CHECK(check({{"streams.acceptable.recovery.lag", "5"}})
-            ->starts_with("Group config streams.acceptable.recovery.lag is not supported by this broker"));
-  CHECK(check({{"consumer.assignment.interval.ms", "10"}})
-            ->starts_with("Group config consumer.assignment.interval.ms is not supported by this broker"));
   CHECK(check({{"errors.deadletterqueue.topic.name", "dlq.x"},
                {"errors.deadletterqueue.copy.record.enable", "true"}}) == std::nullopt);
   CHECK(check({{"errors.deadletterqueue.topic.name", "__x"}}) ==
@@ -152,7 +148,66 @@ TEST_CASE("group configs: the share-group keys, validated as Kafka 4.4 (GroupCon
   wide.share_max_heartbeat_interval_ms = 60000;
   CHECK(check({{"share.heartbeat.interval.ms", "50000"}}, wide) ==
         "share.session.timeout.ms must be greater than share.heartbeat.interval.ms");
-  CHECK(check({{"share.assignor.offload.enable", "true"}})->starts_with("Group config share.assignor.offload.enable"));
+  CHECK(check({{"share.assignor.offload.enable", "false"}}) == std::nullopt);
+}
+
+TEST_CASE("group configs: Kafka 4.4's assignment and streams-assignor keys, checked as Kafka checks them",
+          "[groups][kip1071][configs]") {
+  CHECK(check({{"consumer.assignment.interval.ms", "0"},
+               {"consumer.assignor.offload.enable", "false"},
+               {"streams.assignment.interval.ms", "15000"},
+               {"streams.assignor.offload.enable", "true"},
+               {"streams.task.offset.interval.ms", "15000"},
+               {"streams.num.warmup.replicas", "20"},
+               {"streams.rack.aware.assignment.tags", " zone , rack "},
+               {"streams.acceptable.recovery.lag", "9223372036854775807"},
+               {"streams.assignor.name", "sticky"}}) == std::nullopt);
+  CHECK(check({{"consumer.assignment.interval.ms", "15001"}}) ==
+        "consumer.assignment.interval.ms must be in the range 0 to 15000 inclusive.");
+  CHECK(check({{"streams.assignment.interval.ms", "-1"}}) ==
+        "Invalid value -1 for configuration streams.assignment.interval.ms: Value must be at least 0");
+  CHECK(check({{"streams.task.offset.interval.ms", "14999"}}) ==
+        "streams.task.offset.interval.ms must be greater than or equal to 15000");
+  CHECK(check({{"streams.task.offset.interval.ms", "0"}}) ==
+        "Invalid value 0 for configuration streams.task.offset.interval.ms: Value must be at least 1");
+  CHECK(check({{"streams.num.warmup.replicas", "21"}}) ==
+        "streams.num.warmup.replicas must be less than or equal to 20");
+  CHECK(check({{"streams.acceptable.recovery.lag", "x"}}) ==
+        "Invalid value x for configuration streams.acceptable.recovery.lag: Not a number of type LONG");
+  CHECK(check({{"streams.acceptable.recovery.lag", "-1"}}) ==
+        "Invalid value -1 for configuration streams.acceptable.recovery.lag: Value must be at least 0");
+  CHECK(check({{"streams.rack.aware.assignment.tags", "zone, zone"}}) ==
+        "streams.rack.aware.assignment.tags must not contain duplicate tag keys.");
+  // Checked before the values are parsed, as Kafka does.
+  CHECK(check({{"streams.rack.aware.assignment.tags", "a,a"}, {"streams.num.warmup.replicas", "x"}}) ==
+        "streams.rack.aware.assignment.tags must not contain duplicate tag keys.");
+  CHECK(check({{"streams.assignor.name", "balanced"}}) ==
+        "streams.assignor.name 'balanced' is not a registered task assignor. Registered assignors are: [sticky].");
+  CHECK(check({{"consumer.assignor.offload.enable", "maybe"}}) ==
+        "Invalid value maybe for configuration consumer.assignor.offload.enable: Expected value to be either true "
+        "or false");
+  CHECK(group::group_config_list(" a ,b,  c ") == std::vector<std::string>{"a", "b", "c"});
+  CHECK(group::group_config_list("  ").empty());
+  CHECK(group::group_config_list("a,") == std::vector<std::string>{"a", ""});
+}
+
+TEST_CASE("group configs: internal keys are described only when set, as Kafka's extractGroupConfigMap",
+          "[groups][kip1071][configs]") {
+  GroupConfig broker;
+  const auto& keys = group::group_config_keys();
+  auto key = [&](std::string_view name) {
+    return *std::find_if(keys.begin(), keys.end(), [&](const auto& k) { return k.name == name; });
+  };
+  CHECK(group::group_config_described(broker, key("streams.assignor.name"), false));
+  CHECK(group::group_config_default(broker, "streams.assignor.name") == "sticky");
+  CHECK(!group::group_config_described(broker, key("streams.task.offset.interval.ms"), false));
+  CHECK(group::group_config_described(broker, key("streams.task.offset.interval.ms"), true));
+  CHECK(!group::group_config_described(broker, key("consumer.assignor.offload.enable"), false));
+  broker.explicit_internal_broker_keys["group.consumer.assignor.offload.enable"] = "false";
+  CHECK(group::group_config_described(broker, key("consumer.assignor.offload.enable"), false));
+  CHECK(group::group_config_default(broker, "consumer.assignor.offload.enable") == "false");
+  broker.streams_rack_aware_assignment_tags = {"zone", "rack"};
+  CHECK(group::group_config_default(broker, "streams.rack.aware.assignment.tags") == "zone,rack");
 }
 
 TEST_CASE("group configs: a share group's values in effect, for the share-partition side",

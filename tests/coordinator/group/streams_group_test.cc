@@ -386,3 +386,46 @@ TEST_CASE("streams groups: a member whose session expires is fenced", "[groups][
   REQUIRE(d.members.size() == 1);
   CHECK(d.members[0].member_id == "member-a");
 }
+
+TEST_CASE("streams groups: group configs reach the members, rack-aware tags need client tags",
+          "[groups][kip1071][configs]") {
+  StreamsFixture s;
+  for (const char* t : {"words", "app-repartition", "app-store-changelog"}) REQUIRE(s.f.logs->create_topic(t, 2));
+  Member a{"member-a", "process-a"};
+  auto r = s.beat(a);
+  CHECK(r.response.task_offset_interval_ms == 60000);  // Kafka 4.4's broker defaults
+  CHECK(r.response.acceptable_recovery_lag == 10000);
+  CHECK(!status_of(r, StreamsStatus::kMissingClientTags));
+  const int32_t epoch = s.f.c().describe_streams_group("app", false).group_epoch;
+
+  REQUIRE(s.f.c()
+              .alter_group_config("app",
+                                  {{"streams.task.offset.interval.ms", "20000"},
+                                   {"streams.acceptable.recovery.lag", "7"},
+                                   {"streams.rack.aware.assignment.tags", "zone, rack"}},
+                                  false)
+              .error == ErrorCode::kNone);
+  r = s.beat(a);
+  CHECK(r.response.task_offset_interval_ms == 20000);
+  CHECK(r.response.acceptable_recovery_lag == 7);
+  CHECK(status_of(r, StreamsStatus::kMissingClientTags) ==
+        "Missing required client tags for rack-aware standby assignment: [zone, rack]. Configure them via "
+        "'client.tag.<tagKey>' in your Streams config.");
+  // The tags are one of the assignor's configs: setting them is a new group epoch, as in Kafka.
+  CHECK(s.f.c().describe_streams_group("app", false).group_epoch > epoch);
+
+  auto req = s.request(a);
+  req.client_tags = std::vector<Req::KeyValue>{{"zone", "z1", {}}};
+  CHECK(status_of(s.send(req), StreamsStatus::kMissingClientTags) ==
+        "Missing required client tags for rack-aware standby assignment: [rack]. Configure them via "
+        "'client.tag.<tagKey>' in your Streams config.");
+  req.client_tags->push_back({"rack", "r1", {}});
+  CHECK(!status_of(s.send(req), StreamsStatus::kMissingClientTags));
+
+  s.version = 0;  // Kafka checks the tags from v1 on
+  Member b{"member-b", "process-b"};
+  r = s.beat(b);
+  REQUIRE(r.response.error_code == 0);
+  CHECK(!status_of(r, StreamsStatus::kMissingClientTags));
+  CHECK(r.response.acceptable_recovery_lag_legacy == 7);
+}
