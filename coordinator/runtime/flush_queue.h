@@ -1,12 +1,13 @@
-// FlushQueue: the group commit of a state topic's writers that must not
-// block (a coordinator's strand). submit() queues FlushPoints with a
-// completion and returns; one flusher thread takes every queued request at
-// once, makes their union durable with one flush per partition, then runs
-// their completions in submission order. Under load, N concurrent writes
-// cost one fdatasync instead of N.
+// FlushQueue: the group commit of writers that must not block (a
+// coordinator's strand, the transaction marker writer). submit() queues
+// flush points with a completion and returns; one flusher thread takes every
+// queued request at once, makes their union durable with one flush call,
+// then runs their completions in submission order. Under load, N concurrent
+// writes cost one fdatasync per file instead of N.
 //
-// FlushPoints: per partition of the topic, the end offset (exclusive) that
-// must be durable.
+// Points: what must be durable, with merge(const Points&) forming a union.
+// FlushPoints, a state topic's: per partition, the end offset (exclusive)
+// that must be durable.
 //
 // Threads: submit() and stop() from any thread. Completions run on the
 // flusher thread (after stop(): on the submitter's), never under the
@@ -21,6 +22,7 @@
 #include <map>
 #include <mutex>
 #include <thread>
+#include <utility>
 
 namespace skiff::coordinator {
 
@@ -31,26 +33,62 @@ struct FlushPoints {
   }
 };
 
-class FlushQueue {
+template <typename Points>
+class BasicFlushQueue {
  public:
-  using Flush = std::function<bool(const FlushPoints&)>;  // true when durable
+  using Flush = std::function<bool(const Points&)>;  // true when durable
   using Done = std::function<void(bool)>;
 
-  explicit FlushQueue(Flush flush);
-  ~FlushQueue() { stop(); }
-  FlushQueue(const FlushQueue&) = delete;
-  FlushQueue& operator=(const FlushQueue&) = delete;
+  explicit BasicFlushQueue(Flush flush) : flush_(std::move(flush)) {}
+  ~BasicFlushQueue() { stop(); }
+  BasicFlushQueue(const BasicFlushQueue&) = delete;
+  BasicFlushQueue& operator=(const BasicFlushQueue&) = delete;
 
-  void submit(FlushPoints points, Done done);
+  void submit(Points points, Done done) {
+    {
+      std::lock_guard lock(mu_);
+      if (!stopping_) {
+        if (!thread_.joinable())
+          thread_ = std::thread([this] { run(); });  // first use: a queue never used async has none
+        queue_.push_back({std::move(points), std::move(done)});
+        cv_.notify_one();
+        return;
+      }
+    }
+    done(flush_(points));  // stopped: the caller's thread does it
+  }
+
   // Completes everything submitted, then joins the thread. Idempotent.
-  void stop();
+  void stop() {
+    {
+      std::lock_guard lock(mu_);
+      stopping_ = true;
+      cv_.notify_one();
+    }
+    if (thread_.joinable()) thread_.join();  // only stop() joins; submit() no longer starts it once stopping_
+  }
 
  private:
   struct Request {
-    FlushPoints points;
+    Points points;
     Done done;
   };
-  void run();
+
+  void run() {
+    std::unique_lock lock(mu_);
+    for (;;) {
+      cv_.wait(lock, [this] { return stopping_ || !queue_.empty(); });
+      if (queue_.empty()) return;  // stopping, drained
+      std::deque<Request> batch;
+      batch.swap(queue_);
+      lock.unlock();
+      Points all;
+      for (const auto& r : batch) all.merge(r.points);
+      const bool ok = flush_(all);
+      for (auto& r : batch) r.done(ok);
+      lock.lock();
+    }
+  }
 
   Flush flush_;
   std::mutex mu_;  // queue_, stopping_, starting thread_
@@ -59,5 +97,7 @@ class FlushQueue {
   bool stopping_ = false;
   std::thread thread_;  // started by the first submit()
 };
+
+using FlushQueue = BasicFlushQueue<FlushPoints>;
 
 }  // namespace skiff::coordinator

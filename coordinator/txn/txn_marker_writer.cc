@@ -36,6 +36,11 @@ TxnMarkerWriterImpl::TxnMarkerWriterImpl(storage::LogManager& logs, MarkerAppend
       appended_(std::move(appended)),
       offsets_(offsets),
       post_(std::move(post)),
+      flushes_([](const MarkedLogs& marked) {
+        bool durable = true;
+        for (const auto& [_, log] : marked.logs) durable = static_cast<bool>(log->flush()) && durable;
+        return durable;
+      }),
       work_(boost::asio::make_work_guard(io_)),
       thread_([this] { io_.run(); }) {}
 
@@ -45,10 +50,11 @@ void TxnMarkerWriterImpl::stop() {
   work_.reset();
   io_.stop();
   if (thread_.joinable()) thread_.join();
+  flushes_.stop();  // the flushes under way complete, their completions posted
 }
 
 ErrorCode TxnMarkerWriterImpl::append_to_logs(int64_t producer_id, int16_t producer_epoch, bool commit,
-                                              const std::set<TopicPartition>& partitions) {
+                                              const std::set<TopicPartition>& partitions, MarkedLogs& marked) {
   ErrorCode first = ErrorCode::kNone;
   for (const auto& tp : partitions) {
     if (tp.topic == kOffsetsTopic) continue;
@@ -61,6 +67,7 @@ ErrorCode TxnMarkerWriterImpl::append_to_logs(int64_t producer_id, int16_t produ
     auto e = append_log_marker(*log, appended_, tp, producer_id, producer_epoch, commit, kCoordinatorEpoch,
                                /*transaction_version=*/0);
     if (e != ErrorCode::kNone && first == ErrorCode::kNone) first = e;
+    if (e == ErrorCode::kNone) marked.logs.emplace(log.get(), std::move(log));
   }
   return first;
 }
@@ -91,14 +98,18 @@ void TxnMarkerWriterImpl::write_markers(int64_t producer_id, int16_t producer_ep
     join->done = std::move(done);
     join->post = post_;
     ErrorCode logs_result = ErrorCode::kUnknownServerError;
+    MarkedLogs marked;
     try {
-      logs_result = append_to_logs(producer_id, producer_epoch, commit, partitions);
+      logs_result = append_to_logs(producer_id, producer_epoch, commit, partitions, marked);
     } catch (const std::exception& e) {
       txn_log().error("transaction markers for producer {} failed: {}", producer_id, escaped(e.what()));
     }
     for (int32_t p : offsets_partitions)
       offsets_->on_marker(producer_id, producer_epoch, commit, p, [join](ErrorCode e) { join->finish(e); });
-    join->finish(logs_result);
+    if (marked.logs.empty()) return join->finish(logs_result);
+    flushes_.submit(std::move(marked), [join, logs_result](bool durable) {
+      join->finish(durable ? logs_result : ErrorCode::kKafkaStorageError);
+    });
   });
 }
 
