@@ -6,7 +6,7 @@
 # which). docs/durability.md has what each kind of state keeps.
 #
 #   scripts/powercut.sh --selftest                # powerfs's own rules (pytest)
-#   scripts/powercut.sh --short                   # ctest's powercut_short: 4 cuts flushed, 4 default, < 2 min
+#   scripts/powercut.sh --short                   # ctest's powercut_short: 4 cuts flushed, 4 default, 4 torn, < 2 min
 #   scripts/powercut.sh --full                    # 100 cuts with flush on every ack, 50 default, 50 torn
 #   scripts/powercut.sh [loop args...]            # one loop: --flush, --tear, --cuts N, --seed N, --existing-dir
 # BINs: $SKIFF_BINARY (default build/skiff), $POWERFS_BINARY (default
@@ -33,10 +33,9 @@ case "${1:-}" in
     cd "$root/tests/powercut"
     exec timeout 300 "$py" -m pytest -q -p no:cacheprovider test_powerfs.py ;;
   --short)
-    # --tear is left out: it still finds an aborted transaction made visible
-    # now and then (issue 57, open); --full runs it.
     loop 120 --flush --cuts 4
-    loop 100 --cuts 4 ;;
+    loop 100 --cuts 4
+    loop 100 --tear --cuts 4 ;;
   --full)
     loop 3000 --flush --cuts 100
     loop 1800 --cuts 50
