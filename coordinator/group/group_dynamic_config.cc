@@ -69,7 +69,7 @@ struct KeyDef {
   // The broker's value, and the broker's bounds a group's value must be within (INT keys).
   int32_t (*broker_value)(const GroupConfig&) = nullptr;
   std::pair<int32_t, int32_t> (*bounds)(const GroupConfig&) = nullptr;
-  std::string_view string_default;  // STRING / BOOLEAN keys (no broker synonym)
+  std::string_view string_default{};  // STRING / BOOLEAN keys (no broker synonym)
   // Only an upper bound from the broker (Kafka's validateIntMax).
   int32_t (*broker_max)(const GroupConfig&) = nullptr;
   // Only a lower bound from the broker (Kafka's validateIntMin).

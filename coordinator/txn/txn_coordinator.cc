@@ -49,13 +49,14 @@ TxnMetadata& TxnCoordinator::create(const std::string& id, int64_t producer_id, 
   return *it->second;
 }
 
-void TxnCoordinator::write(TxnMetadata& m, const TxnTransit& t, std::function<void(ErrorCode)> then) {
+void TxnCoordinator::write(TxnMetadata& m, const TxnTransit& t, std::function<void(ErrorCode)> then, bool durable) {
   const std::string id = m.transactional_id();
   std::optional<std::vector<uint8_t>> value;
   if (t.state != TxnState::kDead) {
     value = encode_txn_log_value(t, txn_log_value_version(config_.transaction_version()));
   }
-  log_.append(id, encode_txn_log_key(id), std::move(value), [this, id, t, then = std::move(then)](ErrorCode e) {
+  auto append = durable ? &TxnStateLog::append : &TxnStateLog::append_written;
+  (log_.*append)(id, encode_txn_log_key(id), std::move(value), [this, id, t, then = std::move(then)](ErrorCode e) {
     e = map_append_error(e);
     auto it = txns_.find(id);
     if (it == txns_.end() || it->second->pending() != t.state) {

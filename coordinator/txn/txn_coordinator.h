@@ -158,8 +158,10 @@ class TxnCoordinator {
   // from expire_parked() after `deadline_ms`.
   void park(const std::string& id, int64_t deadline_ms, std::function<void(bool)> resume);
   void wake(const std::string& id);
-  // Writes `t` (already prepared on `m`), completes it when durable, then `then(error)`.
-  void write(TxnMetadata& m, const TxnTransit& t, std::function<void(ErrorCode)> then);
+  // Writes `t` (already prepared on `m`), completes it when durable, then
+  // `then(error)`. `durable` false: completes it once written (Complete*,
+  // whose loss at a crash is safe: TxnStateLog::append_written).
+  void write(TxnMetadata& m, const TxnTransit& t, std::function<void(ErrorCode)> then, bool durable = true);
 
   TxnConfig config_;
   TxnClock& clock_;

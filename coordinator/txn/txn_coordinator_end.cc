@@ -224,13 +224,19 @@ void TxnCoordinator::on_markers_written(const std::string& id, const TxnTransit&
                    prepared.producer_id, prepared.producer_epoch, static_cast<int>(error));
     return;
   }
+  // The markers are durable (TxnMarkerWriter): losing Complete* at a crash
+  // leaves Prepare*, from which the markers are written again, so it does
+  // not wait for its own fsync (the next durable write of the log covers it).
   const TxnTransit complete = m.prepare_complete(clock_.now_ms());
-  write(m, complete, [id, complete](ErrorCode e) {
-    if (e != ErrorCode::kNone) {
-      txn_log().warn("transactional id {}: writing {} failed: error {}; retried by the abort timer", loggable_id(id),
-                     state_name(complete.state), static_cast<int>(e));
-    }
-  });
+  write(
+      m, complete,
+      [id, complete](ErrorCode e) {
+        if (e != ErrorCode::kNone) {
+          txn_log().warn("transactional id {}: writing {} failed: error {}; retried by the abort timer",
+                         loggable_id(id), state_name(complete.state), static_cast<int>(e));
+        }
+      },
+      /*durable=*/false);
 }
 
 size_t TxnCoordinator::retry_pending_markers() {

@@ -30,6 +30,14 @@ class TxnStateLog {
   virtual ~TxnStateLog() = default;
   virtual void append(const std::string& transactional_id, std::vector<uint8_t> key,
                       std::optional<std::vector<uint8_t>> value, std::function<void(ErrorCode)> done) = 0;
+  // As append(), but `done` runs once the record is written, before it is
+  // durable (the next durable append makes it so): for a record whose loss
+  // at a crash is safe, CompleteCommit/CompleteAbort (the Prepare* before it
+  // is durable, and from it the coordinator writes the markers again).
+  virtual void append_written(const std::string& transactional_id, std::vector<uint8_t> key,
+                              std::optional<std::vector<uint8_t>> value, std::function<void(ErrorCode)> done) {
+    append(transactional_id, std::move(key), std::move(value), std::move(done));
+  }
 };
 
 // New producer ids: the broker's durable allocator (coordinator/txn/producer_ids.*).

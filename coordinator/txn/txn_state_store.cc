@@ -29,20 +29,29 @@ std::vector<TxnLogRecord> TxnStateStore::load() const {
   return out;
 }
 
-void TxnStateStore::append(const std::string&, std::vector<uint8_t> key, std::optional<std::vector<uint8_t>> value,
-                           std::function<void(ErrorCode)> done) {
-  const int64_t now = wall_clock_ms();
+std::optional<coordinator::FlushPoints> TxnStateStore::write(const std::vector<uint8_t>& key,
+                                                             const std::optional<std::vector<uint8_t>>& value,
+                                                             std::function<void(ErrorCode)>& done) {
   storage::BatchBuilder b;
-  b.add(as_chars(key), value ? std::optional(as_chars(*value)) : std::nullopt, now);
+  b.add(as_chars(key), value ? std::optional(as_chars(*value)) : std::nullopt, wall_clock_ms());
   ErrorCode error = ErrorCode::kUnknownServerError;
   auto written = topic_.append(0, b.build(), &error);
-  if (!written) {
-    post_([done = std::move(done), error] { done(error); });
-    return;
-  }
+  if (!written) post_([done = std::move(done), error] { done(error); });
+  return written;
+}
+
+void TxnStateStore::append(const std::string&, std::vector<uint8_t> key, std::optional<std::vector<uint8_t>> value,
+                           std::function<void(ErrorCode)> done) {
+  auto written = write(key, value, done);
+  if (!written) return;
   topic_.flush_async(std::move(*written), [post = post_, done = std::move(done)](bool durable) {
     post([done, durable] { done(durable ? ErrorCode::kNone : ErrorCode::kKafkaStorageError); });
   });
+}
+
+void TxnStateStore::append_written(const std::string&, std::vector<uint8_t> key,
+                                   std::optional<std::vector<uint8_t>> value, std::function<void(ErrorCode)> done) {
+  if (write(key, value, done)) post_([done = std::move(done)] { done(ErrorCode::kNone); });
 }
 
 }  // namespace skiff::txn

@@ -53,12 +53,20 @@ class TxnStateStore : public TxnStateLog {
 
   void append(const std::string& transactional_id, std::vector<uint8_t> key, std::optional<std::vector<uint8_t>> value,
               std::function<void(ErrorCode)> done) override;
+  void append_written(const std::string& transactional_id, std::vector<uint8_t> key,
+                      std::optional<std::vector<uint8_t>> value, std::function<void(ErrorCode)> done) override;
 
   // Completes the appends whose fsync is under way (their completions are
   // posted); later appends fsync on the caller's thread.
   void stop() { topic_.stop(); }
 
  private:
+  // Appends the record; on failure posts `done` with the error (moving it)
+  // and returns nothing.
+  std::optional<coordinator::FlushPoints> write(const std::vector<uint8_t>& key,
+                                                const std::optional<std::vector<uint8_t>>& value,
+                                                std::function<void(ErrorCode)>& done);
+
   coordinator::StateTopic topic_;
   Post post_;
 };

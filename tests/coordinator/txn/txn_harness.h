@@ -45,6 +45,16 @@ struct FakeStateLog : TxnStateLog {
     }
     complete(std::move(e), done);
   }
+  // append_written() (Complete*): kept like a durable record unless the
+  // test says a crash lost it.
+  bool lose_written = false;
+  std::vector<Entry> lost;
+  void append_written(const std::string& id, std::vector<uint8_t> key, std::optional<std::vector<uint8_t>> value,
+                      std::function<void(ErrorCode)> done) override {
+    if (!lose_written) return append(id, std::move(key), std::move(value), std::move(done));
+    lost.push_back({std::move(key), std::move(value)});
+    done(ErrorCode::kNone);
+  }
   void complete(Entry e, const std::function<void(ErrorCode)>& done) {
     const ErrorCode err = fail_next;
     fail_next = ErrorCode::kNone;

@@ -119,6 +119,28 @@ TEST_CASE("replaying __transaction_state rebuilds every transactional id", "[txn
   CHECK(restarted.state("a") == TxnState::kCompleteAbort);
 }
 
+TEST_CASE("a CompleteCommit lost at a crash is redone from the durable PrepareCommit", "[txn][replay]") {
+  TxnHarness h;
+  h.log.lose_written = true;  // Complete* does not wait for its fsync: here the crash takes it
+  const TxnResult p = h.init("app");
+  REQUIRE(h.add("app", p, kTwo) == ErrorCode::kNone);
+  REQUIRE(h.end("app", p.producer_id, p.epoch, true)->error == ErrorCode::kNone);
+  CHECK(h.state("app") == TxnState::kCompleteCommit);  // in memory at once
+  REQUIRE(h.log.lost.size() == 1);
+  REQUIRE(h.markers.calls.size() == 1);
+
+  TxnHarness restarted;
+  restarted.clock.now = h.clock.now;
+  restarted.coord.load(h.log.records());
+  // PrepareCommit was durable: the markers (durable before Complete* is
+  // written, TxnMarkerWriter) are written again, then CompleteCommit.
+  REQUIRE(restarted.markers.calls.size() == 1);
+  CHECK(restarted.markers.calls[0].commit);
+  CHECK(restarted.markers.calls[0].partitions == kTwo);
+  CHECK(restarted.state("app") == TxnState::kCompleteCommit);
+  CHECK(restarted.init("app").epoch == p.epoch + 1);
+}
+
 TEST_CASE("DescribeTransactions", "[txn][views]") {
   TxnHarness h;
   CHECK(h.coord.describe("").error == ErrorCode::kInvalidRequest);
