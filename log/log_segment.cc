@@ -216,7 +216,10 @@ SegmentRecovery LogSegment::scan_and_cut(const FdRef& file, uint64_t file_size, 
     next = v->next_offset();
   }
   if (auto st = r.status(); !st) throw_io(st.error(), "read " + log_file_.path().string());
-  if (pos < file_size && ::ftruncate(file->fd(), static_cast<off_t>(pos)) != 0) {
+  // The cut is made durable: lost at a power cut, the invalid bytes would
+  // come back in a segment a later start no longer scans (below its
+  // recovery point), and be served (issue 57's torn-page cuts).
+  if (pos < file_size && (::ftruncate(file->fd(), static_cast<off_t>(pos)) != 0 || ::fsync(file->fd()) != 0)) {
     throw std::system_error(errno, std::generic_category(), "truncate " + log_file_.path().string());
   }
   size_.store(pos, std::memory_order_release);
