@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <utility>
 
 #include "coordinator/runtime/storage_errors.h"
 #include "coordinator/txn/txn_log.h"
@@ -33,7 +34,7 @@ ErrorCode fenced_error_for_version(ErrorCode e, int16_t version, int16_t first_v
 
 TxnCoordinator::TxnCoordinator(TxnConfig config, TxnClock& clock, TxnStateLog& log, TxnProducerIdSource& ids,
                                TxnMarkerWriter& markers)
-    : config_(config), clock_(clock), log_(log), ids_(ids), markers_(markers) {}
+    : config_(std::move(config)), clock_(clock), log_(log), ids_(ids), markers_(markers) {}
 
 const TxnMetadata* TxnCoordinator::find(const std::string& transactional_id) const {
   auto it = txns_.find(transactional_id);
@@ -50,7 +51,7 @@ TxnMetadata& TxnCoordinator::create(const std::string& id, int64_t producer_id, 
 }
 
 void TxnCoordinator::write(TxnMetadata& m, const TxnTransit& t, std::function<void(ErrorCode)> then, bool durable) {
-  const std::string id = m.transactional_id();
+  const std::string& id = m.transactional_id();
   std::optional<std::vector<uint8_t>> value;
   if (t.state != TxnState::kDead) {
     value = encode_txn_log_value(t, txn_log_value_version(config_.transaction_version()));
