@@ -23,7 +23,9 @@ TOPICS = "org.apache.kafka.tools.TopicCommand"
 LOG_DIRS = "org.apache.kafka.tools.LogDirsCommand"
 PRODUCER = "org.apache.kafka.tools.VerifiableProducer"
 CONSUMER = "org.apache.kafka.tools.consumer.ConsoleConsumer"
-MESSAGES = 15000
+# At 1,000 records/s: 25 s of load, room for the throttled move to swap on a
+# loaded machine (15 s was not enough once: the producer ended first).
+MESSAGES = 25000
 
 
 class TwoDirBroker(SkiffBroker):
