@@ -7,6 +7,7 @@
 #include "api/telemetry/client_metrics_manager.h"
 #include "common/wall_clock.h"
 #include "coordinator/group/group_coordinator.h"
+#include "coordinator/group/group_dynamic_config.h"
 #include "coordinator/share/share_coordinator.h"
 #include "coordinator/txn/producer_ids.h"
 #include "coordinator/txn/txn_host.h"
@@ -57,10 +58,11 @@ void set_group_key_defaults(group::GroupConfig& g, const config::BrokerConfig& c
   g.consumer_min_assignment_interval_ms = c.group_consumer_min_assignment_interval_ms;
   g.consumer_max_assignment_interval_ms = c.group_consumer_max_assignment_interval_ms;
   g.streams_assignment_interval_ms = as_int("group.streams.assignment.interval.ms", g.streams_assignment_interval_ms);
-  for (const char* key : {"group.consumer.assignor.offload.enable", "group.share.assignor.offload.enable",
-                          "group.streams.assignor.offload.enable", "group.streams.task.offset.interval.ms",
-                          "group.streams.num.warmup.replicas", "group.streams.acceptable.recovery.lag"})
-    if (c.set_explicitly(key)) g.explicit_internal_broker_keys[key] = c.effective.at(key).value;
+  for (const auto& key : group::group_config_keys()) {
+    const std::string synonym(key.broker_synonym);
+    if (key.internal && c.set_explicitly(synonym))
+      g.explicit_internal_broker_keys[synonym] = c.effective.at(synonym).value;
+  }
 }
 
 // The coordinator keeps its state in __consumer_offsets (coordinator/group/offsets_topic.h).

@@ -121,9 +121,8 @@ int64_t GroupCoordinator::streams_acceptable_recovery_lag(const std::string& gro
 }
 
 std::vector<std::string> GroupCoordinator::streams_rack_aware_assignment_tags(const std::string& group_id) const {
-  const auto values = group_configs_->get(group_id);
-  auto it = values.find("streams.rack.aware.assignment.tags");
-  return it == values.end() ? config_.streams_rack_aware_assignment_tags : group_config_list(it->second);
+  auto v = group_configs_->text_value(group_id, "streams.rack.aware.assignment.tags");
+  return v ? group_config_list(*v) : config_.streams_rack_aware_assignment_tags;
 }
 
 namespace {
@@ -142,36 +141,30 @@ std::string trimmed(const std::string& s) {
 }  // namespace
 
 std::string GroupCoordinator::share_auto_offset_reset(const std::string& group_id) const {
-  const auto values = group_configs_->get(group_id);
-  auto it = values.find("share.auto.offset.reset");
-  if (it == values.end()) return "latest";
-  auto v = trimmed(it->second);  // validated: earliest, latest or by_duration:<ISO8601>, any case
+  auto set = group_configs_->text_value(group_id, "share.auto.offset.reset");
+  if (!set) return "latest";
+  auto v = trimmed(*set);  // validated: earliest, latest or by_duration:<ISO8601>, any case
   const auto colon = v.find(':');
   return colon == std::string::npos ? lowered(v) : lowered(v.substr(0, colon)) + v.substr(colon);
 }
 
 bool GroupCoordinator::share_read_committed(const std::string& group_id) const {
-  const auto values = group_configs_->get(group_id);
-  auto it = values.find("share.isolation.level");
-  return it != values.end() && it->second == "read_committed";
+  return group_configs_->text_value(group_id, "share.isolation.level") == "read_committed";
 }
 
 bool GroupCoordinator::share_renew_acknowledge_enable(const std::string& group_id) const {
-  const auto values = group_configs_->get(group_id);
-  auto it = values.find("share.renew.acknowledge.enable");
-  return it == values.end() || lowered(trimmed(it->second)) != "false";
+  auto v = group_configs_->text_value(group_id, "share.renew.acknowledge.enable");
+  return !v || lowered(trimmed(*v)) != "false";
 }
 
 std::string GroupCoordinator::share_dlq_topic(const std::string& group_id) const {
-  const auto values = group_configs_->get(group_id);
-  auto it = values.find("errors.deadletterqueue.topic.name");
-  return it == values.end() ? std::string() : trimmed(it->second);
+  auto v = group_configs_->text_value(group_id, "errors.deadletterqueue.topic.name");
+  return v ? trimmed(*v) : std::string();
 }
 
 bool GroupCoordinator::share_dlq_copy_record(const std::string& group_id) const {
-  const auto values = group_configs_->get(group_id);
-  auto it = values.find("errors.deadletterqueue.copy.record.enable");
-  return it != values.end() && lowered(trimmed(it->second)) == "true";
+  auto v = group_configs_->text_value(group_id, "errors.deadletterqueue.copy.record.enable");
+  return v && lowered(trimmed(*v)) == "true";
 }
 
 }  // namespace skiff::group

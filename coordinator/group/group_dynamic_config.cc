@@ -511,7 +511,7 @@ int GroupDynamicConfigs::set(const std::string& group_id, const Values& values) 
   return 0;
 }
 
-std::optional<std::string> GroupDynamicConfigs::value(const std::string& group_id, std::string_view key) const {
+std::optional<std::string> GroupDynamicConfigs::text_value(const std::string& group_id, std::string_view key) const {
   std::lock_guard lock(mu_);
   auto g = values_.find(group_id);
   if (g == values_.end()) return std::nullopt;
@@ -521,12 +521,12 @@ std::optional<std::string> GroupDynamicConfigs::value(const std::string& group_i
 }
 
 std::optional<int32_t> GroupDynamicConfigs::int_value(const std::string& group_id, std::string_view key) const {
-  auto v = value(group_id, key);
+  auto v = text_value(group_id, key);
   return v ? parse_int(*v) : std::nullopt;
 }
 
 std::optional<int64_t> GroupDynamicConfigs::long_value(const std::string& group_id, std::string_view key) const {
-  auto v = value(group_id, key);
+  auto v = text_value(group_id, key);
   return v ? parse_long(*v) : std::nullopt;
 }
 

@@ -94,7 +94,8 @@ class GroupDynamicConfigs {
   // Replaces the group's overrides (empty: none left), durably. 0 or errno;
   // on failure nothing changed.
   int set(const std::string& group_id, const Values& values);
-  // The group's override of an INT (LONG) key, if any.
+  // The group's override of a key, if any: as set (text), or as an INT (LONG).
+  std::optional<std::string> text_value(const std::string& group_id, std::string_view key) const;
   std::optional<int32_t> int_value(const std::string& group_id, std::string_view key) const;
   std::optional<int64_t> long_value(const std::string& group_id, std::string_view key) const;
 
@@ -103,8 +104,6 @@ class GroupDynamicConfigs {
   static std::map<std::string, Values> decode(const std::vector<std::string>& records);
 
  private:
-  std::optional<std::string> value(const std::string& group_id, std::string_view key) const;
-
   metadata::Namespace* const ns_;
   mutable std::mutex mu_;
   std::map<std::string, Values> values_;

@@ -191,7 +191,8 @@ StreamsHeartbeatResult GroupCoordinator::streams_reconcile_and_answer(GroupMetad
   else
     r.response.acceptable_recovery_lag_legacy = static_cast<int32_t>(std::min<int64_t>(lag, INT32_MAX));
   fill_response(sg, m, old, p, std::move(statuses), r);
-  if (auto tags = missing_client_tags(streams_assignment_configs(g.group_id()), m, p.version))
+  // sg.assignment_configs: this heartbeat's, set by streams_bump_epoch.
+  if (auto tags = missing_client_tags(sg.assignment_configs, m, p.version))
     r.response.status.value().push_back(std::move(*tags));
   return r;
 }
