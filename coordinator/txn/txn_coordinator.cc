@@ -51,7 +51,9 @@ TxnMetadata& TxnCoordinator::create(const std::string& id, int64_t producer_id, 
 }
 
 void TxnCoordinator::write(TxnMetadata& m, const TxnTransit& t, std::function<void(ErrorCode)> then, bool durable) {
-  const std::string& id = m.transactional_id();
+  // A copy: a log that completes at once runs the callback below, which may
+  // erase `m` (Dead) while append still holds its id argument.
+  const std::string id = m.transactional_id();  // NOLINT(performance-unnecessary-copy-initialization)
   std::optional<std::vector<uint8_t>> value;
   if (t.state != TxnState::kDead) {
     value = encode_txn_log_value(t, txn_log_value_version(config_.transaction_version()));
@@ -253,7 +255,7 @@ PartitionErrors TxnCoordinator::verify_partitions(const std::string& id, int64_t
   return out;
 }
 
-void TxnCoordinator::add_partitions_batch(std::vector<AddPartitionsEntry> entries,
+void TxnCoordinator::add_partitions_batch(const std::vector<AddPartitionsEntry>& entries,
                                           std::function<void(std::map<std::string, PartitionErrors>)> done) {
   struct Join {
     size_t remaining;

@@ -98,7 +98,7 @@ class TxnCoordinator {
                       std::function<void(ErrorCode)> done);
   PartitionErrors verify_partitions(const std::string& transactional_id, int64_t producer_id, int16_t epoch,
                                     const std::set<TopicPartition>& partitions) const;
-  void add_partitions_batch(std::vector<AddPartitionsEntry> entries,
+  void add_partitions_batch(const std::vector<AddPartitionsEntry>& entries,
                             std::function<void(std::map<std::string, PartitionErrors>)> done);
   void add_offsets(const std::string& transactional_id, int64_t producer_id, int16_t epoch, const std::string& group_id,
                    std::function<void(ErrorCode)> done);
