@@ -40,6 +40,9 @@ CleaningPoint cleaning_point(Log& log, int64_t checkpoint, int64_t now_ms) {
   // Never past the last stable offset: an open transaction's records and
   // markers are not touched, and every transaction below it is complete.
   p.first_uncleanable = std::min(p.first_uncleanable, log.last_stable_offset().value);
+  // Never past what is durable: a record may only be cleaned away for a newer
+  // one a power cut cannot take (a roll's flush moves the recovery point on).
+  p.first_uncleanable = std::min(p.first_uncleanable, log.recovery_point().value);
   p.first_uncleanable = std::max(p.first_uncleanable, p.first_dirty);
   for (size_t i = 0; i < segs.size(); ++i) {
     const int64_t next = i + 1 < segs.size() ? segs[i + 1]->base_offset().value : log.active_base_offset();

@@ -164,7 +164,7 @@ TEST_CASE("Kafka's DumpLogSegments reads segments rewritten by the log cleaner",
   for (const auto& rec : read_records(*log)) ts_of[rec.offset] = rec.timestamp;
   Cleaner cleaner(CleanerConfig{});
   const int64_t now = ts + 1000;
-  auto r = cleaner.clean(*log, cleaning_point(*log, -1, now), now);
+  auto r = cleaner.clean(*log, durable_point(*log, -1, now), now);
   REQUIRE(r.status.has_value());
   REQUIRE(r.records_kept < r.records_read);
   log->close();

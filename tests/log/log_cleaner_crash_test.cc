@@ -60,7 +60,7 @@ std::vector<Rec> crash_and_reopen(int group, int step) {
   int calls = 0;
   cc.crash_at = [&](int s) { return s == step && ++calls == group; };
   Cleaner c(cc);
-  CleanResult r = c.clean(*log, cleaning_point(*log, -1, kT0), kT0);
+  CleanResult r = c.clean(*log, durable_point(*log, -1, kT0), kT0);
   REQUIRE((r.status || r.status.error().sys_errno == ECANCELED));
   log.reset();  // no close: a kill writes nothing more
   auto reopened = open_log(dir / "t-0", compact_config(), /*clean=*/false, 0);
@@ -80,14 +80,14 @@ std::vector<Rec> crash_and_reopen(int group, int step) {
   // A later cleaning of the recovered log reaches the same end state.
   Cleaner again(CleanerConfig{});
   reopened->set_config(group_config());
-  REQUIRE(again.clean(*reopened, cleaning_point(*reopened, -1, kT0), kT0).status.has_value());
+  REQUIRE(again.clean(*reopened, durable_point(*reopened, -1, kT0), kT0).status.has_value());
   auto final_recs = read_records(*reopened);
   TempDir ref;
   auto full = open_log(ref / "t-0", compact_config());
   workload(*full);
   full->set_config(group_config());
   Cleaner c2(CleanerConfig{});
-  REQUIRE(c2.clean(*full, cleaning_point(*full, -1, kT0), kT0).status.has_value());
+  REQUIRE(c2.clean(*full, durable_point(*full, -1, kT0), kT0).status.has_value());
   CHECK(final_recs == read_records(*full));
   return recs;
 }
@@ -216,7 +216,7 @@ TEST_CASE("A kill at any step of a swap keeps the .txnindex with its markers", "
       REQUIRE(original.size() >= 5);
       log->set_config(group_config());  // groups merge: entries move to the group's base
       Cleaner first(CleanerConfig{});
-      auto p = cleaning_point(*log, -1, kT0);
+      auto p = durable_point(*log, -1, kT0);
       REQUIRE(first.clean(*log, p, kT0).status.has_value());
       check_txn_index(*log, original);
       // Pass 2 stamps the ABORT markers (their data went in pass 1) with a

@@ -19,6 +19,7 @@ void fill(Log& log) {
     REQUIRE(append_tmp(log, b.build()).has_value());
     if (i % 10 == 9) REQUIRE(outcome(log.roll(kT0)) == LogErrc::kNone);
   }
+  make_durable(log);
 }
 
 struct Fixture {

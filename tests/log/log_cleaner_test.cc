@@ -118,7 +118,7 @@ TEST_CASE("Lag settings and the dirty ratio decide what is cleanable", "[log][cl
 
   SECTION("min.compaction.lag.ms stops the dirty range at the first too-young segment") {
     log->set_config(compact_config([](LogConfig& c) { c.min_compaction_lag_ms = 15'000; }));
-    auto p = cleaning_point(*log, -1, kT0 + 30'000);  // segment 2 is 10 s old: too young
+    auto p = durable_point(*log, -1, kT0 + 30'000);  // segment 2 is 10 s old: too young
     CHECK(p.first_dirty == 0);
     CHECK(p.first_uncleanable == segs[2]->base_offset().value);
     Cleaner cleaner(small_cleaner());
@@ -129,31 +129,51 @@ TEST_CASE("Lag settings and the dirty ratio decide what is cleanable", "[log][cl
     offs.reserve(recs.size());
     for (const auto& r : recs) offs.push_back(r.offset);
     CHECK(offs == std::vector<int64_t>{1, 2, 3});
-    p = cleaning_point(*log, p.first_uncleanable, kT0 + 30'000);
+    p = durable_point(*log, p.first_uncleanable, kT0 + 30'000);
     CHECK(p.first_dirty == p.first_uncleanable);  // nothing more yet
     CHECK_FALSE(needs_cleaning(p, *log->config()));
   }
   SECTION("min.cleanable.dirty.ratio, and max.compaction.lag.ms overriding it") {
     log->set_config(compact_config([](LogConfig& c) { c.min_cleanable_dirty_ratio = 0.5; }));
     // Checkpoint after segment 1: clean = segments 0-1, dirty = segment 2.
-    auto p = cleaning_point(*log, segs[2]->base_offset().value, kT0 + 30'000);
+    auto p = durable_point(*log, segs[2]->base_offset().value, kT0 + 30'000);
     CHECK(p.dirty_ratio() < 0.5);
     CHECK_FALSE(needs_cleaning(p, *log->config()));
     log->set_config(compact_config([](LogConfig& c) {
       c.min_cleanable_dirty_ratio = 0.5;
       c.max_compaction_lag_ms = 5'000;
     }));
-    p = cleaning_point(*log, segs[2]->base_offset().value, kT0 + 30'000);
+    p = durable_point(*log, segs[2]->base_offset().value, kT0 + 30'000);
     CHECK(p.max_lag_exceeded);
     CHECK(needs_cleaning(p, *log->config()));
-    p = cleaning_point(*log, -1, kT0 + 30'000);
+    p = durable_point(*log, -1, kT0 + 30'000);
     CHECK(p.dirty_ratio() == 1.0);
     CHECK(needs_cleaning(p, *log->config()));
   }
   SECTION("not compacted: never") {
     log->set_config(config_with());
-    CHECK_FALSE(needs_cleaning(cleaning_point(*log, -1, kT0), *log->config()));
+    CHECK_FALSE(needs_cleaning(durable_point(*log, -1, kT0), *log->config()));
   }
+}
+
+// A power cut may take every segment above the recovery point: a record
+// superseded only there must stay, or its key would vanish with the cut.
+TEST_CASE("The cleaner cleans only below the recovery point", "[log][cleaner]") {
+  TempDir dir;
+  auto log = open_log(dir / "t-0", compact_config());
+  append_segment(*log, {{"a", "1"}, {"b", "1"}}, kT0);  // offsets 0-1
+  append_segment(*log, {{"a", "2"}}, kT0);              // offset 2
+  make_durable(*log);
+  append_segment(*log, {{"b", "2"}}, kT0);  // offset 3: not yet durable
+  REQUIRE(log->recovery_point().value == 3);
+  auto p = cleaning_point(*log, -1, kT0);
+  CHECK(p.first_uncleanable == 3);
+  Cleaner cleaner(small_cleaner());
+  REQUIRE(cleaner.clean(*log, p, kT0).status.has_value());
+  std::vector<int64_t> offs;
+  for (const auto& r : read_records(*log)) offs.push_back(r.offset);
+  CHECK(offs == std::vector<int64_t>{1, 2, 3});  // a=1 goes; b=1 stays until b=2 is durable
+  CHECK(durable_point(*log, p.first_uncleanable, kT0).first_uncleanable == 4);
 }
 
 TEST_CASE("A batch holding an idempotent producer's last sequence is kept empty", "[log][cleaner]") {
