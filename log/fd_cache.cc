@@ -116,7 +116,7 @@ Result<FdRef> FdCache::acquire(const CachedFile& f) {
   return install(f, std::move(*fd));
 }
 
-CachedFile::CachedFile(FdCache& cache, const std::filesystem::path& path) : cache_(cache), path_(path.native()) {}
+CachedFile::CachedFile(FdCache& cache, std::string path) : cache_(cache), path_(std::move(path)) {}
 
 CachedFile::~CachedFile() { close(); }
 

@@ -31,6 +31,7 @@
 #include <list>
 #include <memory>
 #include <mutex>
+#include <string>
 #include <vector>
 
 #include "log/file_util.h"
@@ -91,7 +92,7 @@ class FdCache {
 // (the cache keeps its address).
 class CachedFile {
  public:
-  CachedFile(FdCache& cache, const std::filesystem::path& path);
+  CachedFile(FdCache& cache, std::string path);
   ~CachedFile();  // leaves the cache; pinned holders keep their descriptor
   CachedFile(const CachedFile&) = delete;
   CachedFile& operator=(const CachedFile&) = delete;

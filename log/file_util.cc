@@ -1,11 +1,13 @@
 #include "log/file_util.h"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <fstream>
+#include <memory>
 #include <sstream>
 #include <vector>
 
@@ -103,13 +105,56 @@ int write_file_durably(const std::filesystem::path& path, std::string_view conte
   return fsync_dir(path.parent_path().empty() ? std::filesystem::path(".") : path.parent_path());
 }
 
+// open, fstat, read, close: an ifstream costs several times that (its
+// buffer, locale and stream state), once per partition at startup.
 bool read_small_file(const std::filesystem::path& path, std::string& out) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return false;
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  out = ss.str();
-  return true;
+  FileDescriptor fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+  if (fd.get() < 0) return false;
+  struct stat st {};
+  if (::fstat(fd.get(), &st) != 0) return false;
+  out.clear();
+  // Reads to end of file: /proc files report size 0.
+  size_t cap = st.st_size > 0 ? static_cast<size_t>(st.st_size) + 1 : 4096;
+  for (;;) {
+    const size_t have = out.size();
+    out.resize(have + cap);
+    const ssize_t n = ::read(fd.get(), out.data() + have, cap);
+    if (n < 0 && errno == EINTR) {
+      out.resize(have);
+      continue;
+    }
+    if (n <= 0) {
+      out.resize(have);
+      return n == 0;
+    }
+    out.resize(have + static_cast<size_t>(n));
+  }
+}
+
+void for_each_dir_entry(const std::filesystem::path& dir, const std::function<void(std::string_view, bool)>& f) {
+  DIR* d = ::opendir(dir.c_str());
+  auto fail = [&](int err) {
+    throw std::filesystem::filesystem_error("cannot list directory", dir,
+                                            std::error_code(err, std::generic_category()));
+  };
+  if (d == nullptr) fail(errno);
+  std::unique_ptr<DIR, int (*)(DIR*)> closer(d, ::closedir);
+  for (;;) {
+    errno = 0;
+    const dirent* e = ::readdir(d);
+    if (e == nullptr) {
+      if (errno != 0) fail(errno);
+      return;
+    }
+    const std::string_view name(e->d_name);
+    if (name == "." || name == "..") continue;
+    bool is_dir = e->d_type == DT_DIR;
+    if (e->d_type == DT_UNKNOWN) {
+      struct stat st {};
+      is_dir = ::fstatat(::dirfd(d), e->d_name, &st, 0) == 0 && S_ISDIR(st.st_mode);
+    }
+    f(name, is_dir);
+  }
 }
 
 }  // namespace skiff::storage

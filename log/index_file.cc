@@ -14,7 +14,7 @@
 
 namespace skiff::storage {
 
-IndexFile::IndexFile(FdCache& cache, std::filesystem::path path, size_t entry_size)
+IndexFile::IndexFile(FdCache& cache, std::string path, size_t entry_size)
     : file_(cache, std::move(path)), entry_size_(entry_size) {}
 
 IndexFile::~IndexFile() { close(); }
@@ -43,6 +43,14 @@ void IndexFile::open(bool truncate) {
   file_len_.store(size, std::memory_order_relaxed);
   max_entries_ = size / entry_size_;
   entries_.store(max_entries_, std::memory_order_release);
+}
+
+void IndexFile::restore(size_t entries) {
+  unmap();
+  whole_on_open_ = true;
+  file_len_.store(entries * entry_size_, std::memory_order_relaxed);
+  max_entries_ = entries;
+  entries_.store(entries, std::memory_order_release);
 }
 
 const uint8_t* IndexFile::map_for_read() const {

@@ -33,6 +33,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <mutex>
+#include <string>
 
 #include "log/fd_cache.h"
 
@@ -40,7 +41,7 @@ namespace skiff::storage {
 
 class IndexFile {
  public:
-  IndexFile(FdCache& cache, std::filesystem::path path, size_t entry_size);
+  IndexFile(FdCache& cache, std::string path, size_t entry_size);
   ~IndexFile();
   IndexFile(const IndexFile&) = delete;
   IndexFile& operator=(const IndexFile&) = delete;
@@ -49,6 +50,9 @@ class IndexFile {
   // count is file size / entry size (callers sanity-check the content).
   // Throws std::system_error on failure.
   void open(bool truncate = false);
+  // Takes `entries` whole entries as the file's content without opening it
+  // (a clean close recorded them; the file was trimmed to them).
+  void restore(size_t entries);
   // Extends the (sparse) file to `max_bytes` (rounded down to whole entries)
   // so that appends fit. Used for the active segment. An I/O Error (errno) on failure.
   Result<void> make_appendable(size_t max_bytes);

@@ -17,8 +17,8 @@ namespace skiff::storage {
 
 namespace fs = std::filesystem;
 
-Log::Log(fs::path dir, LogLoadParams params, std::shared_ptr<const LogConfig> config)
-    : dir_(std::move(dir)),
+Log::Log(const fs::path& dir, LogLoadParams params, std::shared_ptr<const LogConfig> config)
+    : dir_(dir.native()),
       params_(std::move(params)),
       fd_cache_(params_.fd_cache ? params_.fd_cache : FdCache::default_instance()),
       producers_(dir_),
@@ -28,10 +28,10 @@ Log::Log(fs::path dir, LogLoadParams params, std::shared_ptr<const LogConfig> co
 Log::~Log() = default;
 
 std::shared_ptr<Log> Log::open(const fs::path& dir, const LogLoadParams& params,
-                               std::shared_ptr<const LogConfig> config) {
+                               std::shared_ptr<const LogConfig> config, const CleanLogState* clean) {
   fs::create_directories(dir);
   std::shared_ptr<Log> log(new Log(dir, params, std::move(config)));
-  log->load();
+  log->load(params.clean_shutdown ? clean : nullptr);
   return log;
 }
 
@@ -65,40 +65,48 @@ struct DirListing {
 
 DirListing list_dir(const fs::path& dir, bool remove_cleaning) {
   DirListing out;
-  std::vector<std::pair<int64_t, fs::path>> index_files;
+  std::vector<std::pair<int64_t, std::string>> index_files;
   std::set<int64_t> index, timeindex;
-  for (const auto& e : fs::directory_iterator(dir)) {
-    std::string name = e.path().filename().string();
+  for_each_dir_entry(dir, [&](std::string_view sv, bool) {
+    const std::string name(sv);
     int64_t base;
     if (name.ends_with(".tmp") || name.ends_with(".deleted")) {
-      fs::remove(e.path());
+      fs::remove(dir / name);
     } else if (name.ends_with(".cleaned") || name.ends_with(".swap")) {
       out.cleaning = true;
-      if (remove_cleaning) fs::remove(e.path());
+      if (remove_cleaning) fs::remove(dir / name);
     } else if (parse_segment_name(name, ".log", base)) {
       out.bases.insert(base);
     } else if (parse_segment_name(name, ".index", base)) {
       index.insert(base);
-      index_files.emplace_back(base, e.path());
+      index_files.emplace_back(base, name);
     } else if (parse_segment_name(name, ".timeindex", base)) {
       timeindex.insert(base);
-      index_files.emplace_back(base, e.path());
+      index_files.emplace_back(base, name);
     } else if (parse_segment_name(name, ".txnindex", base)) {
       out.txn_indexes.insert(base);
-      index_files.emplace_back(base, e.path());
+      index_files.emplace_back(base, name);
     } else if (parse_segment_name(name, ".snapshot", base)) {
       out.snapshots.push_back(base);
     } else if (name == "partition.metadata") {
       out.partition_metadata = true;
     }
-  }
-  for (const auto& [b, p] : index_files) {
-    if (!out.bases.count(b)) fs::remove(p);
+  });
+  for (const auto& [b, name] : index_files) {
+    if (!out.bases.count(b)) fs::remove(dir / name);
   }
   for (int64_t b : index)
     if (timeindex.count(b)) out.with_indexes.insert(b);
   std::sort(out.snapshots.begin(), out.snapshots.end());
   return out;
+}
+
+// Whether the clean close's record still describes the directory: its
+// segment is the newest listed, with both indexes, and no cleaning was
+// interrupted (then the files are as the close left them).
+bool restorable(const CleanLogState* clean, const DirListing& listing) {
+  return clean && !listing.cleaning && !listing.bases.empty() && *listing.bases.rbegin() == clean->active_base &&
+         listing.with_indexes.count(clean->active_base) > 0 && clean->next_offset >= clean->active_base;
 }
 
 // Recovery found garbage inside segs[i]: nothing after it can be trusted, so
@@ -173,8 +181,8 @@ int64_t Log::load_segment(std::vector<std::shared_ptr<LogSegment>>& segs, size_t
     load_stats_.bytes_scanned += r.scanned_bytes;
     load_stats_.bytes_truncated += r.truncated_bytes;
     if (r.truncated_bytes > 0) {
-      storage_log().warn("log {}: truncated {} invalid bytes at position {} of segment {}", dir_.string(),
-                         r.truncated_bytes, r.valid_bytes, seg->base_offset().value);
+      storage_log().warn("log {}: truncated {} invalid bytes at position {} of segment {}", dir_, r.truncated_bytes,
+                         r.valid_bytes, seg->base_offset().value);
     }
     if (!last && ends_log_here(r, unflushed, cfg.compact, segs, i, next_base, dir_)) {
       drop_segments_after(segs, i, dir_, txn_index_);
@@ -191,7 +199,31 @@ int64_t Log::load_segment(std::vector<std::shared_ptr<LogSegment>>& segs, size_t
   return -1;
 }
 
-void Log::load() {
+int64_t Log::open_segments(const std::set<int64_t>& bases, const std::set<int64_t>& with_indexes,
+                           const CleanLogState* clean, std::vector<std::shared_ptr<LogSegment>>& segs,
+                           const LogConfig& cfg) {
+  for (int64_t b : bases) {
+    if (clean && b == clean->active_base)
+      segs.push_back(LogSegment::restore(fd_cache_, dir_, *clean));
+    else
+      segs.push_back(LogSegment::open(fd_cache_, dir_, b, with_indexes.count(b) > 0));
+  }
+  int64_t next_offset = 0;
+  for (size_t i = 0; i < segs.size(); ++i) {
+    if (clean && i + 1 == segs.size()) {
+      next_offset = clean->next_offset;  // the restored active segment
+    } else if (int64_t n = load_segment(segs, i, cfg); n >= 0) {
+      next_offset = n;
+    }
+  }
+  if (segs.empty()) {  // a new log, or one whose every segment was deleted
+    next_offset = std::max<int64_t>(params_.log_start_offset, 0);
+    segs.push_back(first_segment(fd_cache_, dir_, next_offset, cfg));
+  }
+  return next_offset;
+}
+
+void Log::load(const CleanLogState* clean) {
   auto cfg = config();
   DirListing listing = list_dir(dir_, false);
   if (listing.cleaning) {  // the log cleaner's .cleaned/.swap files
@@ -199,18 +231,10 @@ void Log::load() {
     listing = list_dir(dir_, true);
   }
   partition_metadata_found_ = listing.partition_metadata;
+  if (!restorable(clean, listing)) clean = nullptr;
+  load_stats_.active_restored = clean != nullptr;
   std::vector<std::shared_ptr<LogSegment>> segs;
-  for (int64_t b : listing.bases)
-    segs.push_back(LogSegment::open(fd_cache_, dir_, b, listing.with_indexes.count(b) > 0));
-
-  int64_t next_offset = 0;
-  for (size_t i = 0; i < segs.size(); ++i) {
-    if (int64_t n = load_segment(segs, i, *cfg); n >= 0) next_offset = n;
-  }
-  if (segs.empty()) {  // a new log, or one whose every segment was deleted
-    next_offset = std::max<int64_t>(params_.log_start_offset, 0);
-    segs.push_back(first_segment(fd_cache_, dir_, next_offset, *cfg));
-  }
+  const int64_t next_offset = open_segments(listing.bases, listing.with_indexes, clean, segs, *cfg);
   load_stats_.segments = static_cast<int>(segs.size());
   {
     std::unique_lock lk(segments_mu_);
@@ -230,9 +254,12 @@ void Log::load() {
   for (const auto& s : segs) {
     if (!listing.txn_indexes.count(s->base_offset().value)) continue;
     if (auto r = txn_index_.load_segment(s->base_offset().value, next_offset); !r)
-      throw_io(r.error(), "read transaction index in " + dir_.string());
+      throw_io(r.error(), "read transaction index in " + dir_);
   }
-  rebuild_producer_state(&listing.snapshots);
+  // A clean close that left no producer needs no snapshot read.
+  const bool no_producers =
+      clean && clean->no_producers && !listing.snapshots.empty() && listing.snapshots.back() == next_offset;
+  if (!no_producers) rebuild_producer_state(&listing.snapshots);
   update_lso_locked();
 }
 
@@ -316,16 +343,42 @@ std::shared_ptr<const LogConfig> Log::config() const {
 void Log::close() {
   std::lock_guard lk(mu_);
   if (closed_.exchange(true)) return;
+  bool ok = true;
   if (!flush_to(log_end_offset())) {
-    storage_log().error("log {}: flush failed on close", dir_.string());
+    storage_log().error("log {}: flush failed on close", dir_);
+    ok = false;
   }
   // A snapshot at the end: the next start reads no log data for producer state.
-  if (auto r = producers_.take_snapshot(log_end_offset().value, prune_snapshots()); !r)
-    storage_log().warn("log {}: producer snapshot failed: {}", dir_.string(), describe(r.error()));
-  if (auto seg = active()) {
-    if (auto r = seg->become_inactive(); !r)
-      storage_log().warn("log {}: index trim failed: {}", dir_.string(), describe(r.error()));
+  if (auto r = producers_.take_snapshot(log_end_offset().value, prune_snapshots()); !r) {
+    storage_log().warn("log {}: producer snapshot failed: {}", dir_, describe(r.error()));
+    ok = false;
   }
+  if (auto seg = active()) {
+    if (auto r = seg->become_inactive(); !r) {
+      storage_log().warn("log {}: index trim failed: {}", dir_, describe(r.error()));
+      ok = false;
+    }
+  }
+  closed_clean_ = ok;
+}
+
+std::optional<CleanLogState> Log::clean_state() {
+  std::lock_guard lk(mu_);
+  auto seg = active();
+  if (!closed_clean_ || deleted() || !seg) return std::nullopt;
+  CleanLogState s;
+  s.active_base = seg->base_offset().value;
+  s.next_offset = log_end_offset().value;
+  s.log_bytes = seg->size();
+  s.offset_entries = static_cast<uint32_t>(seg->offset_index().entries());
+  s.time_entries = static_cast<uint32_t>(seg->time_index().entries());
+  const auto m = seg->max_timestamp_so_far();
+  s.max_timestamp = m.timestamp;
+  s.max_timestamp_offset = m.offset.value;
+  s.roll_base_ms = seg->roll_base_ms();
+  s.bytes_since_index = seg->bytes_since_last_index_entry();
+  s.no_producers = producers_.producers().empty() && producers_.ongoing().empty();
+  return s;
 }
 
 void Log::delete_all() {
@@ -341,7 +394,7 @@ void Log::delete_all() {
   for (auto& s : segs) s->delete_files();
   std::error_code ec;
   fs::remove_all(dir_, ec);
-  if (ec) storage_log().error("log {}: delete failed: {}", dir_.string(), ec.message());
+  if (ec) storage_log().error("log {}: delete failed: {}", dir_, ec.message());
 }
 
 }  // namespace skiff::storage

@@ -43,6 +43,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <shared_mutex>
 #include <span>
 #include <string>
@@ -115,14 +116,17 @@ struct LogLoadStats {
   int indexes_rebuilt = 0;
   int segments_tail_recovered = 0;  // of segments_recovered: only the tail scanned (same boot)
   uint64_t bytes_scanned = 0;       // log bytes read and validated by recovery
+  bool active_restored = false;     // the last segment taken from a clean close's record
 };
 
 class Log {
  public:
   // Opens (creating the directory if needed) and recovers the log.
+  // `clean`: what the last clean close recorded (clean_log_state.h), used
+  // when params.clean_shutdown and the directory still matches it.
   // Throws std::system_error / std::runtime_error on unusable data.
   static std::shared_ptr<Log> open(const std::filesystem::path& dir, const LogLoadParams& params,
-                                   std::shared_ptr<const LogConfig> config);
+                                   std::shared_ptr<const LogConfig> config, const CleanLogState* clean = nullptr);
   ~Log();
 
   // Validates, assigns offsets (rewriting baseOffset and partitionLeaderEpoch
@@ -240,6 +244,9 @@ class Log {
   Result<void> roll(int64_t now_ms);
   // Clean close: flush, final index entries, trim index files.
   void close();
+  // After a close() whose every step succeeded: what the next start needs
+  // to take the active segment as it is (clean_log_state.h); else nullopt.
+  std::optional<CleanLogState> clean_state();
   // Deletes every file and the directory (topic deletion). The object must
   // not be appended to afterwards; outstanding FileSlices stay readable.
   void delete_all();
@@ -249,7 +256,7 @@ class Log {
 
   const std::string& topic() const { return params_.topic; }
   int32_t partition() const { return params_.partition; }
-  const std::filesystem::path& dir() const { return dir_; }
+  std::filesystem::path dir() const { return dir_; }
   size_t segment_count() const;
   uint64_t size_in_bytes() const;
   std::vector<int64_t> segment_base_offsets() const;
@@ -281,8 +288,14 @@ class Log {
   std::optional<ProducerEntry> producer_state(int64_t producer_id);
 
  private:
-  Log(std::filesystem::path dir, LogLoadParams params, std::shared_ptr<const LogConfig> config);
-  void load();
+  Log(const std::filesystem::path& dir, LogLoadParams params, std::shared_ptr<const LogConfig> config);
+  void load(const CleanLogState* clean);
+  // load's segments, from the listed bases (the last restored from `clean`
+  // if given, else opened and checked); a first one for an empty log.
+  // Returns the next offset.
+  int64_t open_segments(const std::set<int64_t>& bases, const std::set<int64_t>& with_indexes,
+                        const CleanLogState* clean, std::vector<std::shared_ptr<LogSegment>>& segs,
+                        const LogConfig& cfg);
   // load()'s step for segs[i] (`last`: the active one); returns the log's
   // next offset when segs[i] is the last one left, else -1. May drop the
   // segments after a truncated one.
@@ -345,7 +358,9 @@ class Log {
   // rebuild_producer_state's read of the batch headers from `from` on.
   void scan_producer_batches(int64_t from, const ProducerStateManager::BatchVisitor& visit);
 
-  const std::filesystem::path dir_;
+  // Text only: a std::filesystem::path also keeps an array of its
+  // components (~250 bytes more a partition at 100,000 partitions).
+  const std::string dir_;
   const LogLoadParams params_;
   const std::shared_ptr<FdCache> fd_cache_;
   LogLoadStats load_stats_;
@@ -353,6 +368,7 @@ class Log {
   TxnIndex txn_index_;              // writes under mu_, reads any thread
   size_t producer_batches_replayed_ = 0;
   bool partition_metadata_found_ = false;
+  bool closed_clean_ = false;  // close() flushed, snapshotted and trimmed (under mu_)
 
   std::mutex mu_;  // append lock: writers only
   mutable std::mutex config_mu_;

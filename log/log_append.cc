@@ -212,6 +212,11 @@ Result<Appended> Log::append_impl(std::span<uint8_t> records, int32_t leader_epo
   }
   // 2. Roll if the active segment can't take this append.
   auto seg = active();
+  // A segment restored from a clean close gets its index room now.
+  if (auto r = seg->ensure_appendable(static_cast<size_t>(cfg->segment_index_bytes)); !r) {
+    storage_log().error("log {}: extending the active segment's indexes: {}", dir_, describe(r.error()));
+    return unexpected(fail(LogErrc::kStorageError, "could not extend the active segment's indexes"));
+  }
   if (must_roll(*seg, records.size(), now_ms, *cfg, leo, a.total_records)) {
     if (auto r = roll_locked(now_ms); !r) return unexpected(fail(r.error().code, "could not roll a new segment"));
     seg = active();
@@ -223,7 +228,7 @@ Result<Appended> Log::append_impl(std::span<uint8_t> records, int32_t leader_epo
   auto written = seg->append(records, std::span<const BatchAppendInfo>(a.infos.data(), a.infos.size()),
                              cfg->index_interval_bytes, now_ms);
   if (!written) {
-    storage_log().error("log {}: append failed: {}", dir_.string(), describe(written.error()));
+    storage_log().error("log {}: append failed: {}", dir_, describe(written.error()));
     return unexpected(fail(LogErrc::kStorageError, fmt::format("write failed: {}", describe(written.error()))));
   }
   for (const auto& b : a.producer_batches) {
@@ -294,7 +299,7 @@ void Log::end_txn_locked(const ProducerBatch& m) {
   // The entry is kept in memory even if the file write fails (reads stay
   // right); recovery re-adds it to the file from the marker in the log.
   if (auto r = txn_index_.append(active()->base_offset().value, t); !r)
-    storage_log().error("log {}: writing the transaction index: {}", dir_.string(), describe(r.error()));
+    storage_log().error("log {}: writing the transaction index: {}", dir_, describe(r.error()));
 }
 
 int64_t Log::lso_for_locked(int64_t leo) const {
@@ -332,7 +337,7 @@ Result<void> Log::roll_locked(int64_t now_ms) {
   const auto index_bytes = static_cast<size_t>(cfg->segment_index_bytes);
   auto created = LogSegment::create(fd_cache_, dir_, new_base, index_bytes, now_ms);
   if (!created) {
-    storage_log().error("log {}: roll to {} failed: {}", dir_.string(), new_base, describe(created.error()));
+    storage_log().error("log {}: roll to {} failed: {}", dir_, new_base, describe(created.error()));
     Error e = std::move(created.error());
     e.code = LogErrc::kStorageError;
     return unexpected(std::move(e));
@@ -340,17 +345,17 @@ Result<void> Log::roll_locked(int64_t now_ms) {
   std::shared_ptr<LogSegment> seg = std::move(*created);
   if (cfg->preallocate) seg->preallocate(static_cast<uint64_t>(cfg->segment_size()));
   if (auto r = old->become_inactive(); !r) {
-    storage_log().warn("log {}: finishing segment {} (index trim, fsync, block trim) failed: {}", dir_.string(),
+    storage_log().warn("log {}: finishing segment {} (index trim, fsync, block trim) failed: {}", dir_,
                        old->base_offset().value, describe(r.error()));
   }
-  if (int rc = fsync_dir(dir_); rc != 0) storage_log().warn("log {}: fsync dir: {}", dir_.string(), std::strerror(rc));
+  if (int rc = fsync_dir(dir_); rc != 0) storage_log().warn("log {}: fsync dir: {}", dir_, std::strerror(rc));
   {
     std::unique_lock slk(segments_mu_);
     segments_[new_base] = seg;
   }
   pending_roll_flush_.store(new_base, std::memory_order_release);
   if (auto r = producers_.take_snapshot(new_base, prune_snapshots()); !r)
-    storage_log().warn("log {}: producer snapshot at {} failed: {}", dir_.string(), new_base, describe(r.error()));
+    storage_log().warn("log {}: producer snapshot at {} failed: {}", dir_, new_base, describe(r.error()));
   return {};
 }
 
@@ -391,7 +396,7 @@ Result<void> Log::flush_to(Offset offset) {
   flush_cv_.notify_all();
   lk.unlock();
   if (!rc) {
-    storage_log().error("log {}: flush failed: {}", dir_.string(), describe(rc.error()));
+    storage_log().error("log {}: flush failed: {}", dir_, describe(rc.error()));
     rc.error().code = LogErrc::kStorageError;
   }
   return rc;

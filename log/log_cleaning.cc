@@ -64,7 +64,7 @@ Result<void> Log::swap_in_cleaned(const std::vector<std::shared_ptr<LogSegment>>
   } catch (const std::system_error& e) {
     return unexpected(Error::io(e.code().value()));
   }
-  const fs::path txn_cleaned = dir_ / (segment_file_name(base, ".txnindex") + ".cleaned");
+  const fs::path txn_cleaned = fs::path(dir_) / (segment_file_name(base, ".txnindex") + ".cleaned");
   auto cfg = config();
   std::lock_guard lk(mu_);
   std::unique_lock slk(segments_mu_);
@@ -88,8 +88,8 @@ Result<void> Log::swap_cleaned_files(const std::vector<std::shared_ptr<LogSegmen
   auto crash = [&](int step) { return crash_at && crash_at(step); };
   const auto cancelled = [] { return unexpected(Error::io(ECANCELED)); };
   const int64_t base = old.front()->base_offset().value;
-  const fs::path swap = dir_ / (segment_file_name(base, ".log") + ".swap");
-  const fs::path txn_swap = dir_ / (segment_file_name(base, ".txnindex") + ".swap");
+  const fs::path swap = fs::path(dir_) / (segment_file_name(base, ".log") + ".swap");
+  const fs::path txn_swap = fs::path(dir_) / (segment_file_name(base, ".txnindex") + ".swap");
   std::error_code ec;
   for (const auto& o : old) {
     if (o->base_offset().value > base && o->base_offset().value >= next) o->delete_files();
@@ -104,10 +104,9 @@ Result<void> Log::swap_cleaned_files(const std::vector<std::shared_ptr<LogSegmen
   }
   if (crash(4)) return cancelled();
   fs::rename(txn_swap, TxnIndex::path(dir_, base), ec);
-  if (!ec) fs::rename(swap, dir_ / segment_file_name(base, ".log"), ec);
+  if (!ec) fs::rename(swap, fs::path(dir_) / segment_file_name(base, ".log"), ec);
   if (ec || fsync_dir(dir_) != 0) {
-    storage_log().error("log {}: cleaner swap at {} failed after the commit; restart completes it", dir_.string(),
-                        base);
+    storage_log().error("log {}: cleaner swap at {} failed after the commit; restart completes it", dir_, base);
     return unexpected(Error::io(ec ? ec.value() : EIO));
   }
   if (crash(5)) return cancelled();
@@ -125,7 +124,7 @@ Result<void> Log::install_cleaned(const std::vector<std::shared_ptr<LogSegment>>
     seg = LogSegment::open(fd_cache_, dir_, base);
     seg->recover(cfg.index_interval_bytes, static_cast<size_t>(cfg.segment_index_bytes));
   } catch (const std::system_error& e) {
-    storage_log().error("log {}: opening cleaned segment {}: {}", dir_.string(), base, e.what());
+    storage_log().error("log {}: opening cleaned segment {}: {}", dir_, base, e.what());
     return unexpected(Error::io(e.code().value()));
   }
   if (auto r = seg->become_inactive(); !r) return r;

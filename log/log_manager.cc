@@ -123,7 +123,10 @@ LogManager::LogManager(LogManagerConfig config)
   if (config_.cleaner_enable) {
     cleaner_ = std::make_unique<LogCleanerManager>(config_.cleaner, config_.log_dirs, [this] {
       std::vector<CleanableLog> out;
-      for (auto& [tp, e] : all_logs()) out.push_back({tp, e.log, config_.log_dirs[e.dir_index]});
+      // Only compacted logs: at 100,000 partitions a list of all of them,
+      // made at each pass, was 25 MB and most of a core's pass time.
+      for (auto& [tp, e] : all_logs())
+        if (e.log->config()->compact) out.push_back({tp, e.log, config_.log_dirs[e.dir_index]});
       return out;
     });
   }
@@ -176,6 +179,7 @@ void LogManager::init_dirs() {
       }
     }
     clean_.push_back(fs::exists(d / kCleanShutdownFile));
+    clean_states_.push_back(clean_.back() ? read_clean_log_states(d) : CleanLogStates{});
     same_boot_.push_back(marked_on_boot(d, current_boot_id()));
     recovery_points_.push_back(read_offset_checkpoint(d / kRecoveryPointCheckpointFile));
     start_offsets_.push_back(read_offset_checkpoint(d / kLogStartOffsetCheckpointFile));
@@ -185,7 +189,8 @@ void LogManager::init_dirs() {
 }
 
 std::shared_ptr<Log> LogManager::open_log(size_t dir_index, const TopicPartition& tp,
-                                          std::shared_ptr<const LogConfig> cfg, const Uuid& topic_id, bool fresh) {
+                                          std::shared_ptr<const LogConfig> cfg, const Uuid& topic_id, bool fresh,
+                                          bool listed) {
   LogLoadParams p;
   p.topic = tp.topic;
   p.partition = tp.partition;
@@ -203,8 +208,13 @@ std::shared_ptr<Log> LogManager::open_log(size_t dir_index, const TopicPartition
     p = LogLoadParams{tp.topic, tp.partition, false, 0, 0, fd_cache_};
     fs::remove_all(dir);  // a new partition starts empty, whatever was left there
   }
-  fresh = fresh || !fs::exists(dir);
-  auto log = Log::open(dir, p, std::move(cfg));
+  fresh = fresh || (!listed && !fs::exists(dir));
+  const CleanLogState* clean = nullptr;
+  if (!fresh && dir_index < clean_states_.size()) {
+    auto it = clean_states_[dir_index].find(tp.dir_name());
+    if (it != clean_states_[dir_index].end()) clean = &it->second;
+  }
+  auto log = Log::open(dir, p, std::move(cfg), clean);
   if (fresh || !log->partition_metadata_found()) {
     write_partition_metadata(dir, topic_id);
     fsync_dir(config_.log_dirs[dir_index]);
@@ -239,25 +249,26 @@ void LogManager::load_logs() {
   load_topic_configs();
   std::map<TopicPartition, size_t> found;  // partition -> dir index
   for (size_t di = 0; di < config_.log_dirs.size(); ++di) {
-    for (const auto& e : fs::directory_iterator(config_.log_dirs[di])) {
-      if (!e.is_directory()) continue;
-      std::string name = e.path().filename().string();
+    for_each_dir_entry(config_.log_dirs[di], [&](std::string_view sv, bool is_dir) {
+      if (!is_dir) return;
+      const std::string name(sv);
+      const fs::path path = config_.log_dirs[di] / name;
       TopicPartition tp;
-      if (name.size() > 7 && name.compare(name.size() - 7, 7, "-delete") == 0) {
-        fs::remove_all(e.path());  // a deletion interrupted by a crash
-        continue;
+      if (name.ends_with("-delete")) {
+        fs::remove_all(path);  // a deletion interrupted by a crash
+        return;
       }
-      if (!parse_partition_dir(name, tp)) continue;
+      if (!parse_partition_dir(name, tp)) return;
       auto t = topics_.find(tp.topic);
       if (t == topics_.end() || tp.partition >= t->second.partitions) {
         if (have_store) {
-          storage_log().warn("removing {}: not a partition of a known topic (interrupted deletion)", e.path().string());
-          fs::remove_all(e.path());
+          storage_log().warn("removing {}: not a partition of a known topic (interrupted deletion)", path.string());
+          fs::remove_all(path);
         }
-        continue;
+        return;
       }
       if (!found.emplace(tp, di).second) throw std::runtime_error("partition " + name + " found in two log dirs");
-    }
+    });
   }
   // Opened in parallel (each reads a little of its files); the maps are
   // filled afterwards, on this thread.
@@ -265,7 +276,7 @@ void LogManager::load_logs() {
   std::vector<std::shared_ptr<Log>> opened(todo.size());
   parallel_for(todo.size(), [&](size_t i) {
     const auto& [tp, di] = todo[i];
-    opened[i] = open_log(di, tp, topic_configs_.at(tp.topic), topics_.at(tp.topic).topic_id);
+    opened[i] = open_log(di, tp, topic_configs_.at(tp.topic), topics_.at(tp.topic).topic_id, false, true);
   });
   for (size_t i = 0; i < todo.size(); ++i) {
     logs_[todo[i].first] = {std::move(opened[i]), todo[i].second};
@@ -284,9 +295,13 @@ void LogManager::load_logs() {
   // says from now on that this dir was loaded on this boot.
   const std::string boot = current_boot_id();
   for (const auto& d : config_.log_dirs) {
-    if (fs::remove(d / kCleanShutdownFile)) fsync_dir(d);
+    // The record of the clean close goes with its marker: it describes the
+    // files only until the first append.
+    const bool had_states = fs::remove(d / kCleanLogStateFile);
+    if (fs::remove(d / kCleanShutdownFile) || had_states) fsync_dir(d);
     mark_boot(d, boot);
   }
+  clean_states_ = {};
 }
 
 namespace {
@@ -368,11 +383,25 @@ void LogManager::shutdown() {
   shut_down_ = true;
   if (cleaner_) cleaner_->stop();
   scheduler_.stop();
-  close_logs(all_logs());
+  const auto logs = all_logs();
+  close_logs(logs);
   checkpoint_recovery_points();
   checkpoint_log_start_offsets();
+  write_clean_states(logs);  // before the markers: only a marker makes them count
   for (const auto& d : config_.log_dirs) {
     write_file_durably(d / kCleanShutdownFile, "{\"version\":0,\"brokerEpoch\":-1}");
+  }
+}
+
+void LogManager::write_clean_states(const std::vector<std::pair<TopicPartition, LogEntry>>& logs) {
+  std::vector<CleanLogStates> per_dir(config_.log_dirs.size());
+  for (const auto& [tp, e] : logs) {
+    if (auto s = e.log->clean_state()) per_dir[e.dir_index].emplace(tp.dir_name(), *s);
+  }
+  for (size_t di = 0; di < per_dir.size(); ++di) {
+    if (auto r = write_clean_log_states(config_.log_dirs[di], per_dir[di]); !r)
+      storage_log().warn("log dir {}: {} not written ({}): the next start opens every log's last segment",
+                         config_.log_dirs[di].string(), kCleanLogStateFile, describe(r.error()));
   }
 }
 

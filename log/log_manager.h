@@ -33,6 +33,7 @@
 
 #include "common/uuid.h"
 #include "log/checkpoint_file.h"
+#include "log/clean_log_state.h"
 #include "log/log.h"
 #include "log/log_cleaner_manager.h"
 #include "log/log_config.h"
@@ -157,8 +158,9 @@ class LogManager {
   void load_topic_configs();  // caller: load_logs, topics_ set
   void load_logs();
   // fresh: a new partition; any leftover directory of that name is wiped.
+  // listed: load_logs saw its directory (no need to look again).
   std::shared_ptr<Log> open_log(size_t dir_index, const TopicPartition& tp, std::shared_ptr<const LogConfig> cfg,
-                                const Uuid& topic_id, bool fresh = false);
+                                const Uuid& topic_id, bool fresh = false, bool listed = false);
   size_t pick_dir() const;  // caller holds mu_
   // Opens new, empty partitions [from, to) of a topic, each in the dir with
   // the fewest partitions; on failure removes what it made and rethrows.
@@ -173,12 +175,17 @@ class LogManager {
   // max_partitions. Caller holds admin_mu_.
   Result<void> check_partition_limit(int64_t adding) const;
   void close_logs(const std::vector<std::pair<TopicPartition, LogEntry>>& logs);
+  // After close_logs: each dir's record of its logs' clean close.
+  void write_clean_states(const std::vector<std::pair<TopicPartition, LogEntry>>& logs);
   Result<void> persist_topics(const std::map<std::string, TopicInfo>& topics);
 
   LogManagerConfig config_;
   const std::shared_ptr<FdCache> fd_cache_;
   std::string cluster_id_;
   std::vector<bool> clean_;  // per dir, at load
+  // Per dir, what the last clean close recorded (clean_log_state.h); read
+  // in init_dirs for clean dirs, emptied once the logs are loaded.
+  std::vector<CleanLogStates> clean_states_;
   // Per dir, at load: its boot marker names this boot (boot_marker.h).
   std::vector<bool> same_boot_;
   // meta.properties a full disk kept us from writing at start (by dir index);

@@ -75,7 +75,7 @@ void Log::rebuild_producer_state(const std::vector<int64_t>* snapshots) {
     if (auto r =
             txn_index_.add_if_missing(seg->base_offset().value, {t.producer_id, t.first_offset, t.last_offset, lso});
         !r)
-      storage_log().error("log {}: rebuilding the transaction index: {}", dir_.string(), describe(r.error()));
+      storage_log().error("log {}: rebuilding the transaction index: {}", dir_, describe(r.error()));
   };
   producer_batches_replayed_ = producers_.load(log_start_.load(std::memory_order_acquire),
                                                leo_.load(std::memory_order_acquire), scan, on_completed, snapshots);
@@ -89,7 +89,7 @@ void Log::scan_producer_batches(int64_t from, const ProducerStateManager::BatchV
     const auto& seg = segs[i];
     auto file = seg->acquire_file();
     if (!file) {
-      storage_log().warn("log {}: opening segment {} for producer state: {}", dir_.string(), seg->base_offset().value,
+      storage_log().warn("log {}: opening segment {} for producer state: {}", dir_, seg->base_offset().value,
                          std::strerror(file.error().sys_errno));
       continue;
     }
@@ -104,7 +104,7 @@ void Log::scan_producer_batches(int64_t from, const ProducerStateManager::BatchV
       pos += static_cast<uint64_t>(size);
     }
     if (auto st = reader.status(); !st)
-      storage_log().warn("log {}: reading segment {} for producer state: {}", dir_.string(), seg->base_offset().value,
+      storage_log().warn("log {}: reading segment {} for producer state: {}", dir_, seg->base_offset().value,
                          std::strerror(st.error().sys_errno));
   }
 }

@@ -99,8 +99,8 @@ CopyCandidate Log::copy_candidate(const std::vector<std::shared_ptr<LogSegment>>
   c.max_timestamp = seg->largest_timestamp();
   c.size_bytes = seg->size();
   c.log_file = seg->log_path();
-  c.offset_index_file = dir_ / segment_file_name(c.base_offset, ".index");
-  c.time_index_file = dir_ / segment_file_name(c.base_offset, ".timeindex");
+  c.offset_index_file = fs::path(dir_) / segment_file_name(c.base_offset, ".index");
+  c.time_index_file = fs::path(dir_) / segment_file_name(c.base_offset, ".timeindex");
   if (!txn_index_.entries(c.base_offset).empty()) c.txn_index_file = TxnIndex::path(dir_, c.base_offset);
   std::error_code ec;
   if (auto snap = ProducerStateManager::snapshot_path(dir_, c.next_base_offset); fs::exists(snap, ec))
@@ -139,7 +139,7 @@ int Log::delete_local_segments_locked(const LogConfig& cfg, int64_t now_ms) {
     total -= s->size();
   }
   if (roll) {
-    storage_log().info("log {}: rolling the active segment to make it eligible for deletion", dir_.string());
+    storage_log().info("log {}: rolling the active segment to make it eligible for deletion", dir_);
     (void)roll_locked(now_ms);  // a failure is logged; retried next round
   }
   delete_segments_locked(victims, /*move_log_start=*/false);

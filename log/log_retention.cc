@@ -27,7 +27,7 @@ void Log::delete_segments_locked(const std::vector<std::shared_ptr<LogSegment>>&
   producers_.remove_before(log_start_.load(std::memory_order_relaxed));
   producers_.delete_snapshots_below(first_remaining);
   for (const auto& v : victims) {
-    storage_log().info("log {}: deleting segment {} ({} bytes)", dir_.string(), v->base_offset().value, v->size());
+    storage_log().info("log {}: deleting segment {} ({} bytes)", dir_, v->base_offset().value, v->size());
     v->delete_files();  // open FileSlices keep the fd, and so the bytes
     txn_index_.drop_segment(v->base_offset().value);
   }

@@ -64,13 +64,26 @@ std::string segment_file_name(int64_t base_offset, const char* suffix) {
   return fmt::format("{:020d}{}", base_offset, suffix);
 }
 
+namespace {
+std::string file_in(const std::string& dir, int64_t base_offset, const char* suffix) {
+  std::string out;
+  out.reserve(dir.size() + 32);
+  out.append(dir);
+  if (!dir.empty() && dir.back() != '/') out.push_back('/');
+  fmt::format_to(std::back_inserter(out), "{:020d}{}", base_offset, suffix);
+  return out;
+}
+}  // namespace
+
+// The file names are joined as text: a std::filesystem::path join parses
+// both sides into components, three times per segment at every start.
 LogSegment::LogSegment(std::shared_ptr<FdCache> cache, const std::filesystem::path& dir, int64_t base)
     : cache_(std::move(cache)),
       dir_(dir.native()),
       base_(base),
-      log_file_(*cache_, dir / segment_file_name(base, ".log")),
-      offset_index_(*cache_, dir / segment_file_name(base, ".index"), Offset(base)),
-      time_index_(*cache_, dir / segment_file_name(base, ".timeindex"), Offset(base)) {}
+      log_file_(*cache_, file_in(dir_, base, ".log")),
+      offset_index_(*cache_, file_in(dir_, base, ".index"), Offset(base)),
+      time_index_(*cache_, file_in(dir_, base, ".timeindex"), Offset(base)) {}
 
 LogSegment::~LogSegment() = default;
 
@@ -115,6 +128,18 @@ std::shared_ptr<LogSegment> LogSegment::open(std::shared_ptr<FdCache> cache, con
   return seg;
 }
 
+std::shared_ptr<LogSegment> LogSegment::restore(std::shared_ptr<FdCache> cache, const std::filesystem::path& dir,
+                                                const CleanLogState& state) {
+  std::shared_ptr<LogSegment> seg(new LogSegment(std::move(cache), dir, state.active_base));
+  seg->size_.store(state.log_bytes, std::memory_order_release);
+  seg->offset_index_.file().restore(state.offset_entries);
+  seg->time_index_.file().restore(state.time_entries);
+  seg->roll_base_ms_ = state.roll_base_ms;
+  seg->bytes_since_last_index_entry_ = state.bytes_since_index;
+  seg->max_ts_ = {state.max_timestamp, Offset(state.max_timestamp_offset)};
+  return seg;
+}
+
 void LogSegment::note_batch(Offset last_offset, int64_t max_ts) {
   std::lock_guard lk(ts_mu_);
   if (max_ts > max_ts_.timestamp) max_ts_ = {max_ts, last_offset};
@@ -128,6 +153,11 @@ TimestampOffset LogSegment::max_timestamp_so_far() const {
 int64_t LogSegment::largest_timestamp() const {
   auto m = max_timestamp_so_far();
   return m.timestamp >= 0 ? m.timestamp : file_mtime_ms(log_file_.path());
+}
+
+Result<void> LogSegment::ensure_appendable(size_t index_max_bytes) {
+  if (offset_index_.file().appendable() && time_index_.file().appendable()) return {};
+  return make_appendable(index_max_bytes);
 }
 
 Result<void> LogSegment::make_appendable(size_t index_max_bytes) {

@@ -27,6 +27,7 @@
 #include <span>
 
 #include "log/chunk_reader.h"
+#include "log/clean_log_state.h"
 #include "log/file_slice.h"
 #include "log/offset_index.h"
 #include "log/time_index.h"
@@ -62,6 +63,11 @@ class LogSegment {
   // index files (no need to look again). Throws std::system_error.
   static std::shared_ptr<LogSegment> open(std::shared_ptr<FdCache> cache, const std::filesystem::path& dir,
                                           int64_t base_offset, bool indexes_listed = false);
+  // The last segment of a log closed cleanly, from what the close recorded
+  // (clean_log_state.h): opens no file. Its indexes stay trimmed until the
+  // first append (ensure_appendable).
+  static std::shared_ptr<LogSegment> restore(std::shared_ptr<FdCache> cache, const std::filesystem::path& dir,
+                                             const CleanLogState& state);
   ~LogSegment();
 
   Offset base_offset() const { return Offset(base_); }
@@ -103,6 +109,9 @@ class LogSegment {
   // next offset, and prepares the indexes for appends.
   int64_t load_as_active(size_t index_max_bytes);
   Result<void> make_appendable(size_t index_max_bytes);
+  // make_appendable unless already done: a restored segment's first append.
+  Result<void> ensure_appendable(size_t index_max_bytes);
+  int64_t bytes_since_last_index_entry() const { return bytes_since_last_index_entry_; }
   // Kafka's `preallocate`: allocates the .log's disk blocks up to `bytes`
   // ahead of the appends (fallocate, FALLOC_FL_KEEP_SIZE), so an append
   // writes into allocated blocks instead of allocating them as it goes. The

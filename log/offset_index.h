@@ -25,7 +25,7 @@ struct OffsetPosition {
 class OffsetIndex {
  public:
   static constexpr size_t kEntrySize = 8;
-  OffsetIndex(FdCache& cache, std::filesystem::path path, Offset base_offset)
+  OffsetIndex(FdCache& cache, std::string path, Offset base_offset)
       : file_(cache, std::move(path), kEntrySize), base_(base_offset) {}
 
   IndexFile& file() { return file_; }

@@ -295,7 +295,7 @@ size_t ProducerStateManager::load(int64_t log_start, int64_t log_end,
       from = std::max(*it, log_start);
       break;
     }
-    storage_log().warn("{}: ignoring unreadable producer snapshot {}", dir_.string(), *it);
+    storage_log().warn("{}: ignoring unreadable producer snapshot {}", dir_, *it);
     clear();
   }
   size_t replayed = 0;

@@ -109,7 +109,7 @@ struct ProducerCheck {
 
 class ProducerStateManager {
  public:
-  explicit ProducerStateManager(std::filesystem::path dir) : dir_(std::move(dir)) {}
+  explicit ProducerStateManager(const std::filesystem::path& dir) : dir_(dir.native()) {}
 
   // Checks a batch against the state plus the batches staged so far by this
   // append (pass them in `staged`; several batches of one producer may
@@ -186,7 +186,7 @@ class ProducerStateManager {
   ProducerCheck check_sequence(const ProducerBatch& b, const std::vector<ProducerBatch>& staged, bool* txn_open) const;
   void clear();
 
-  std::filesystem::path dir_;
+  std::string dir_;  // text only, as Log's
   std::unordered_map<int64_t, ProducerEntry> producers_;
   std::map<int64_t, int64_t> ongoing_;  // ongoing transactions: first offset -> producer id
   std::unordered_map<int64_t, VerificationGuard> verifications_;

@@ -61,18 +61,24 @@ struct ReplicaDirMover::Move {
 void ReplicaDirMover::recover(const std::vector<fs::path>& log_dirs) {
   std::map<std::string, std::vector<size_t>> holders;  // partition dir name -> log dirs holding it
   for (size_t di = 0; di < log_dirs.size(); ++di) {
-    for (const auto& e : fs::directory_iterator(log_dirs[di])) {
-      if (!e.is_directory()) continue;
-      std::string name = e.path().filename().string();
+    for_each_dir_entry(log_dirs[di], [&](std::string_view sv, bool is_dir) {
+      if (!is_dir) return;
+      std::string name(sv);
       if (name.ends_with("-future")) {
-        storage_log().warn("removing {}: a log dir move interrupted before it completed", e.path().string());
-        fs::remove_all(e.path());
+        storage_log().warn("removing {}: a log dir move interrupted before it completed",
+                           (log_dirs[di] / name).string());
+        fs::remove_all(log_dirs[di] / name);
         fsync_dir(log_dirs[di]);
-      } else if (!name.ends_with("-delete")) {
-        holders[name].push_back(di);
+      } else if (!name.ends_with("-delete") && log_dirs.size() > 1) {
+        holders[std::move(name)].push_back(di);
       }
-    }
+    });
   }
+  // With one log dir no move can be in progress, and a marker left from a
+  // former second dir is harmless until a second dir returns, when this
+  // check runs again (before any move): at 100,000 partitions the stat of
+  // each was 0.5 s of the start.
+  if (log_dirs.size() < 2) return;
   for (const auto& [name, dirs] : holders) {
     std::vector<size_t> marked;
     for (size_t di : dirs)

@@ -24,7 +24,7 @@ struct TimestampOffset {
 class TimeIndex {
  public:
   static constexpr size_t kEntrySize = 12;
-  TimeIndex(FdCache& cache, std::filesystem::path path, Offset base_offset)
+  TimeIndex(FdCache& cache, std::string path, Offset base_offset)
       : file_(cache, std::move(path), kEntrySize), base_(base_offset) {}
 
   IndexFile& file() { return file_; }
