@@ -9,10 +9,10 @@ namespace skiff::storage {
 namespace {
 constexpr size_t kDefaultCapacity = 1024;
 
-Result<FdRef> open_fd(const std::filesystem::path& path, int flags) {
+Result<FdRef> open_fd(std::string path, int flags) {
   int fd = ::open(path.c_str(), flags | O_RDWR | O_CLOEXEC, 0644);
   if (fd < 0) return unexpected(errno_error());
-  return std::make_shared<const OpenFile>(FileDescriptor(fd), path);
+  return std::make_shared<const OpenFile>(FileDescriptor(fd), std::move(path));
 }
 }  // namespace
 
@@ -111,18 +111,21 @@ Result<FdRef> FdCache::acquire(const CachedFile& f) {
       return out;
     }
   }
-  auto fd = open_fd(f.path(), 0);
+  auto fd = open_fd(f.path_string(), 0);
   if (!fd) return fd;
   return install(f, std::move(*fd));
 }
 
-CachedFile::CachedFile(FdCache& cache, std::string path) : cache_(cache), path_(std::move(path)) {}
+CachedFile::CachedFile(FdCache& cache, std::string path) : cache_(cache), own_path_(std::move(path)) {}
+
+CachedFile::CachedFile(FdCache& cache, SegmentStem stem, const char* suffix)
+    : cache_(cache), stem_(stem.stem), suffix_(suffix) {}
 
 CachedFile::~CachedFile() { close(); }
 
 Result<FdRef> CachedFile::open(bool create, bool truncate) {
   const int flags = (create ? O_CREAT : 0) | (truncate ? O_TRUNC : 0);
-  auto fd = open_fd(path_, flags);
+  auto fd = open_fd(path_string(), flags);
   if (!fd) return fd;
   FdRef old;
   {

@@ -41,16 +41,23 @@ namespace skiff::storage {
 
 class CachedFile;
 
+// A segment's path without its extension, owned by the segment, whose files
+// name themselves `*stem + suffix` (CachedFile): one copy of the path for
+// the three of them.
+struct SegmentStem {
+  const std::string* stem;
+};
+
 // One open descriptor. Shared by the cache slot and by everyone using it.
 class OpenFile {
  public:
-  OpenFile(FileDescriptor fd, std::filesystem::path path) : fd_(std::move(fd)), path_(std::move(path)) {}
+  OpenFile(FileDescriptor fd, std::string path) : fd_(std::move(fd)), path_(std::move(path)) {}
   int fd() const { return fd_.get(); }
-  const std::filesystem::path& path() const { return path_; }
+  const std::string& path() const { return path_; }
 
  private:
   FileDescriptor fd_;
-  std::filesystem::path path_;
+  std::string path_;
 };
 using FdRef = std::shared_ptr<const OpenFile>;
 
@@ -93,6 +100,8 @@ class FdCache {
 class CachedFile {
  public:
   CachedFile(FdCache& cache, std::string path);
+  // The file `*stem.stem + suffix`; the stem outlives this.
+  CachedFile(FdCache& cache, SegmentStem stem, const char* suffix);
   ~CachedFile();  // leaves the cache; pinned holders keep their descriptor
   CachedFile(const CachedFile&) = delete;
   CachedFile& operator=(const CachedFile&) = delete;
@@ -106,15 +115,19 @@ class CachedFile {
   // Closes the cached descriptor now (pinned holders keep theirs).
   void close();
   bool is_open() const;
-  std::filesystem::path path() const { return path_; }
+  std::filesystem::path path() const { return path_string(); }
+  std::string path_string() const { return stem_ != nullptr ? *stem_ + suffix_ : own_path_; }
 
  private:
   friend class FdCache;
   FdCache& cache_;
-  // A string, not a std::filesystem::path: a path keeps an array of its
+  // Strings, not a std::filesystem::path: a path keeps an array of its
   // components besides its text (~450 bytes for a segment file's), and a
-  // broker holds three of these per segment.
-  const std::string path_;
+  // broker holds three of these per segment. Either own_path_, or stem_
+  // and suffix_.
+  const std::string own_path_;
+  const std::string* const stem_ = nullptr;
+  const char* const suffix_ = "";
   // Guarded by cache_.mu_:
   mutable FdRef fd_;
   mutable std::list<CachedFile*>::iterator lru_it_;

@@ -10,17 +10,29 @@
 #include <cstring>
 #include <system_error>
 
+#include "log/lock_stripes.h"
 #include "log/storage_log.h"
 
 namespace skiff::storage {
 
+namespace {
+// Serializes an index's mapping and unmapping (the mapping is made once, lazily).
+std::mutex& map_lock(const IndexFile* f) {
+  static LockStripes<> map_locks;
+  return map_locks.for_object(f);
+}
+}  // namespace
+
 IndexFile::IndexFile(FdCache& cache, std::string path, size_t entry_size)
     : file_(cache, std::move(path)), entry_size_(entry_size) {}
+
+IndexFile::IndexFile(FdCache& cache, SegmentStem stem, const char* suffix, size_t entry_size)
+    : file_(cache, stem, suffix), entry_size_(entry_size) {}
 
 IndexFile::~IndexFile() { close(); }
 
 void IndexFile::unmap() {
-  std::lock_guard lk(map_mu_);
+  std::lock_guard lk(map_lock(this));
   if (auto* m = map_.exchange(nullptr)) ::munmap(const_cast<uint8_t*>(m), map_len_);
   map_len_ = 0;
   map_failed_ = false;
@@ -55,7 +67,7 @@ void IndexFile::restore(size_t entries) {
 
 const uint8_t* IndexFile::map_for_read() const {
   if (const uint8_t* m = map_.load(std::memory_order_acquire)) return m;
-  std::lock_guard lk(map_mu_);
+  std::lock_guard lk(map_lock(this));
   if (const uint8_t* m = map_.load(std::memory_order_acquire)) return m;
   const size_t len = file_len_.load(std::memory_order_relaxed);
   if (map_failed_ || len == 0) return nullptr;

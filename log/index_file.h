@@ -42,6 +42,7 @@ namespace skiff::storage {
 class IndexFile {
  public:
   IndexFile(FdCache& cache, std::string path, size_t entry_size);
+  IndexFile(FdCache& cache, SegmentStem stem, const char* suffix, size_t entry_size);
   ~IndexFile();
   IndexFile(const IndexFile&) = delete;
   IndexFile& operator=(const IndexFile&) = delete;
@@ -102,7 +103,6 @@ class IndexFile {
   std::atomic<size_t> file_len_{0};  // bytes to map (file size while open)
   std::atomic<bool> needs_sync_{false};
 
-  mutable std::mutex map_mu_;  // makes the lazy mapping once
   mutable std::atomic<const uint8_t*> map_{nullptr};
   mutable size_t map_len_ = 0;  // set before map_ is published
   mutable bool map_failed_ = false;

@@ -11,6 +11,7 @@
 
 #include "log/cleaner_recovery.h"
 #include "log/file_util.h"
+#include "log/lock_stripes.h"
 #include "log/storage_log.h"
 
 namespace skiff::storage {
@@ -330,13 +331,18 @@ std::vector<int64_t> Log::segment_base_offsets() const {
   return v;
 }
 
+std::mutex& Log::config_lock() const {
+  static LockStripes<> config_locks;
+  return config_locks.for_object(this);
+}
+
 void Log::set_config(std::shared_ptr<const LogConfig> config) {
-  std::lock_guard lk(config_mu_);
-  config_ = std::move(config);
+  std::lock_guard lk(config_lock());
+  config_.swap(config);  // the old one is released after the unlock
 }
 
 std::shared_ptr<const LogConfig> Log::config() const {
-  std::lock_guard lk(config_mu_);
+  std::lock_guard lk(config_lock());
   return config_;
 }
 

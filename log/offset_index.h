@@ -27,6 +27,9 @@ class OffsetIndex {
   static constexpr size_t kEntrySize = 8;
   OffsetIndex(FdCache& cache, std::string path, Offset base_offset)
       : file_(cache, std::move(path), kEntrySize), base_(base_offset) {}
+  // `*stem.stem + ".index"`, a segment's.
+  OffsetIndex(FdCache& cache, SegmentStem stem, Offset base_offset)
+      : file_(cache, stem, ".index", kEntrySize), base_(base_offset) {}
 
   IndexFile& file() { return file_; }
   const IndexFile& file() const { return file_; }

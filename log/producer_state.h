@@ -109,7 +109,9 @@ struct ProducerCheck {
 
 class ProducerStateManager {
  public:
-  explicit ProducerStateManager(const std::filesystem::path& dir) : dir_(dir.native()) {}
+  // `dir` is the owning Log's, which outlives this.
+  explicit ProducerStateManager(const std::string& dir) : dir_(dir) {}
+  explicit ProducerStateManager(const std::string&& dir) = delete;
 
   // Checks a batch against the state plus the batches staged so far by this
   // append (pass them in `staged`; several batches of one producer may
@@ -186,7 +188,7 @@ class ProducerStateManager {
   ProducerCheck check_sequence(const ProducerBatch& b, const std::vector<ProducerBatch>& staged, bool* txn_open) const;
   void clear();
 
-  std::string dir_;  // text only, as Log's
+  const std::string& dir_;  // the Log's
   std::unordered_map<int64_t, ProducerEntry> producers_;
   std::map<int64_t, int64_t> ongoing_;  // ongoing transactions: first offset -> producer id
   std::unordered_map<int64_t, VerificationGuard> verifications_;

@@ -26,6 +26,9 @@ class TimeIndex {
   static constexpr size_t kEntrySize = 12;
   TimeIndex(FdCache& cache, std::string path, Offset base_offset)
       : file_(cache, std::move(path), kEntrySize), base_(base_offset) {}
+  // `*stem.stem + ".timeindex"`, a segment's.
+  TimeIndex(FdCache& cache, SegmentStem stem, Offset base_offset)
+      : file_(cache, stem, ".timeindex", kEntrySize), base_(base_offset) {}
 
   IndexFile& file() { return file_; }
   const IndexFile& file() const { return file_; }

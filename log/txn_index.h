@@ -54,7 +54,9 @@ Result<void> write_txn_index_file(const std::filesystem::path& p, const std::vec
 
 class TxnIndex {
  public:
-  explicit TxnIndex(const std::filesystem::path& dir) : dir_(dir.native()) {}
+  // `dir` is the owning Log's, which outlives this.
+  explicit TxnIndex(const std::string& dir) : dir_(dir) {}
+  explicit TxnIndex(const std::string&& dir) = delete;
 
   static std::filesystem::path path(const std::filesystem::path& dir, int64_t segment_base);
 
@@ -80,7 +82,7 @@ class TxnIndex {
   void replace_segments(const std::vector<int64_t>& old_bases, int64_t new_base, std::vector<AbortedTxn> entries);
 
  private:
-  std::string dir_;  // a string: a path keeps its components too (~400 bytes a partition)
+  const std::string& dir_;  // the Log's
   mutable std::mutex mu_;
   std::map<int64_t, std::vector<AbortedTxn>> by_segment_;
 };
