@@ -233,6 +233,9 @@ class Log {
   // Background work (scheduler thread): flush.ms and rolled-segment flushes,
   // retention. Return what they did.
   void maybe_flush(int64_t now_ms);
+  // Whether maybe_flush would flush now: a few atomic loads (the scheduler
+  // asks every log each second).
+  bool flush_due(int64_t now_ms) const;
   int delete_old_segments(int64_t now_ms);
 
   void set_config(std::shared_ptr<const LogConfig> config);

@@ -402,6 +402,14 @@ Result<void> Log::flush_to(Offset offset) {
   return rc;
 }
 
+bool Log::flush_due(int64_t now_ms) const {
+  const int64_t rp = recovery_point_.load(std::memory_order_acquire);
+  if (pending_roll_flush_.load(std::memory_order_acquire) > rp) return true;
+  if (leo_.load(std::memory_order_acquire) <= rp) return false;
+  const int64_t flush_ms = config()->flush_ms;
+  return flush_ms != LogConfig::kMaxLong && now_ms - last_flush_ms_.load(std::memory_order_relaxed) >= flush_ms;
+}
+
 void Log::maybe_flush(int64_t now_ms) {
   if (closed_.load()) return;
   auto cfg = config();

@@ -664,8 +664,12 @@ const LogManager::CachedTopic& LogManager::cached_topic(const std::string& name)
       if (auto t = topics_.find(name); t != topics_.end()) {
         entry.info = t->second;
         entry.logs.resize(static_cast<size_t>(std::max(0, t->second.partitions)));
-        for (int32_t p = 0; p < t->second.partitions; ++p) {
-          if (auto l = logs_.find(TopicPartition{name, p}); l != logs_.end()) entry.logs[size_t(p)] = l->second.log;
+        // One walk over the topic's run of the map (ordered by topic, then
+        // partition), not a lookup per partition: a thread's first request
+        // to a topic of 1,000 partitions took a millisecond.
+        for (auto l = logs_.lower_bound(TopicPartition{name, 0}); l != logs_.end() && l->first.topic == name; ++l) {
+          if (l->first.partition >= 0 && l->first.partition < t->second.partitions)
+            entry.logs[size_t(l->first.partition)] = l->second.log;
         }
       }
     }
@@ -715,8 +719,17 @@ int LogManager::run_retention(int64_t now_ms) {
   return n;
 }
 
+// Every second: only the logs due are copied out (at 100,000 partitions,
+// copying all of them with their names took a quarter of a core), and they
+// are flushed outside the lock.
 void LogManager::run_flushes(int64_t now_ms) {
-  for (auto& [tp, e] : all_logs()) e.log->maybe_flush(now_ms);
+  std::vector<std::shared_ptr<Log>> due;
+  {
+    std::shared_lock lk(mu_);
+    for (const auto& [tp, e] : logs_)
+      if (e.log->flush_due(now_ms)) due.push_back(e.log);
+  }
+  for (const auto& log : due) log->maybe_flush(now_ms);
 }
 
 void LogManager::write_pending_meta() {
