@@ -113,7 +113,10 @@ Result<void> IndexFile::make_appendable(size_t max_bytes) {
   auto fd = file_.acquire();
   if (!fd) return unexpected(fd.error());
   if (::ftruncate((*fd)->fd(), static_cast<off_t>(cap)) != 0) return unexpected(errno_error());
-  unmap();  // no readers yet (see the header); the next read maps `cap`
+  // A mapping made before stays: readers may be using it (a segment restored
+  // from a clean close becomes appendable at its first append, while fetches
+  // read it). Entries past its end are read with pread; a mapping made from
+  // now on covers `cap`.
   file_len_.store(cap, std::memory_order_relaxed);
   max_entries_ = cap / entry_size_;
   appendable_ = true;

@@ -2,11 +2,13 @@
 //
 // Threads: append/truncate/trim/flush are called under the owning Log's
 // append lock (one writer; flush also from the group commit, which is
-// serialised by the Log); make_appendable only while the segment is created
-// or loaded, before readers can see it. entry()/entries() may be called
-// concurrently by readers. The entry count is published with release/acquire
-// after the entry's bytes are written, so a reader never sees a half-written
-// entry.
+// serialised by the Log); restore only before readers can see the index;
+// make_appendable when the segment is created or loaded, or under the append
+// lock at the first append to a segment restored from a clean close, when
+// readers may hold the mapping (it is kept, never replaced). entry() and
+// entries() may be called concurrently by readers. The entry count is
+// published with release/acquire after the entry's bytes are written, so a
+// reader never sees a half-written entry.
 //
 // Descriptors: the file's descriptor lives in the shared FdCache (see
 // fd_cache.h), so an index holds none for itself: it is reopened on demand

@@ -4,7 +4,9 @@
 // the LogManager writing it at shutdown and dropping it at start.
 #include "log/clean_log_state.h"
 
+#include <atomic>
 #include <catch2/catch.hpp>
+#include <thread>
 
 #include "log/file_util.h"
 #include "log/log_manager.h"
@@ -231,4 +233,42 @@ TEST_CASE("clean log states: the log manager writes them at shutdown and drops t
     CHECK(m.get_log("orders", 1)->log_end_offset().value == leo);
     CHECK(m.get_log("orders", 1)->load_stats().active_restored);
   }
+}
+
+// The first append makes a restored segment's indexes appendable while
+// fetches may be reading them through their mapping: the mapping must stay.
+TEST_CASE("clean log states: readers of a restored segment read on through its first appends", "[log][clean-state]") {
+  TempDir d;
+  auto log = open_log(d.path(), clean_test_config());
+  fill(*log, 40, kRecentTs);
+  log->close();
+  auto clean = log->clean_state();
+  REQUIRE(clean);
+  log.reset();
+  auto restored = reopen(d.path(), clean);
+  REQUIRE(restored->load_stats().active_restored);
+  const int64_t base = clean->active_base, end = clean->next_offset;
+  REQUIRE(end - base >= 6);
+  CHECK_FALSE(read_all_batches(*restored, base).empty());  // maps the active segment's indexes
+  std::atomic<bool> stop{false};
+  std::atomic<int> bad{0}, reads{0};
+  std::vector<std::thread> readers;
+  readers.reserve(2);
+  for (int t = 0; t < 2; ++t) {
+    readers.emplace_back([&, t] {
+      for (int64_t i = t; !stop.load(); ++i) {
+        auto r = restored->read(Offset(base + i % (end - base)), 1 << 16);
+        if (!r || r->slice.empty()) bad.fetch_add(1);
+        reads.fetch_add(1);
+        (void)restored->offset_for_timestamp(kRecentTs + i % 40);
+      }
+    });
+  }
+  while (reads.load() < 50) std::this_thread::yield();
+  fill(*restored, 40, kRecentTs + 1'000);
+  while (reads.load() < 200) std::this_thread::yield();
+  stop = true;
+  for (auto& r : readers) r.join();
+  CHECK(bad.load() == 0);
+  CHECK(restored->log_end_offset().value == end + 120);
 }
