@@ -6,9 +6,7 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <fstream>
 #include <memory>
-#include <sstream>
 #include <vector>
 
 namespace skiff::storage {
@@ -112,23 +110,21 @@ bool read_small_file(const std::filesystem::path& path, std::string& out) {
   if (fd.get() < 0) return false;
   struct stat st {};
   if (::fstat(fd.get(), &st) != 0) return false;
-  out.clear();
-  // Reads to end of file: /proc files report size 0.
-  size_t cap = st.st_size > 0 ? static_cast<size_t>(st.st_size) + 1 : 4096;
+  // One byte more than the size, to see the end in the same buffer; /proc
+  // files report size 0, so they start at 4 KiB and grow.
+  std::string buf(st.st_size > 0 ? static_cast<size_t>(st.st_size) + 1 : 4096, '\0');
+  size_t have = 0;
   for (;;) {
-    const size_t have = out.size();
-    out.resize(have + cap);
-    const ssize_t n = ::read(fd.get(), out.data() + have, cap);
-    if (n < 0 && errno == EINTR) {
-      out.resize(have);
-      continue;
-    }
-    if (n <= 0) {
-      out.resize(have);
-      return n == 0;
-    }
-    out.resize(have + static_cast<size_t>(n));
+    if (have == buf.size()) buf.resize(buf.size() * 2);
+    const ssize_t n = ::read(fd.get(), buf.data() + have, buf.size() - have);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return false;
+    if (n == 0) break;
+    have += static_cast<size_t>(n);
   }
+  buf.resize(have);
+  out = std::move(buf);
+  return true;
 }
 
 void for_each_dir_entry(const std::filesystem::path& dir, const std::function<void(std::string_view, bool)>& f) {

@@ -233,8 +233,9 @@ class Log {
   // Background work (scheduler thread): flush.ms and rolled-segment flushes,
   // retention. Return what they did.
   void maybe_flush(int64_t now_ms);
-  // Whether maybe_flush would flush now: a few atomic loads (the scheduler
-  // asks every log each second).
+  // Whether maybe_flush would flush now: a few atomic loads, and the config
+  // only for a log with unflushed records (the scheduler asks every log each
+  // second).
   bool flush_due(int64_t now_ms) const;
   int delete_old_segments(int64_t now_ms);
 
@@ -293,6 +294,10 @@ class Log {
  private:
   Log(const std::filesystem::path& dir, LogLoadParams params, std::shared_ptr<const LogConfig> config);
   void load(const CleanLogState* clean);
+  // The offset maybe_flush flushes up to now (`rolled`: the base of a roll
+  // not yet flushed, or -1): the end if log.flush.interval.ms has passed,
+  // else `rolled` if not yet durable; -1 for none.
+  int64_t flush_target(int64_t now_ms, int64_t rolled) const;
   // load's segments, from the listed bases (the last restored from `clean`
   // if given, else opened and checked); a first one for an empty log.
   // Returns the next offset.

@@ -402,25 +402,25 @@ Result<void> Log::flush_to(Offset offset) {
   return rc;
 }
 
-bool Log::flush_due(int64_t now_ms) const {
+int64_t Log::flush_target(int64_t now_ms, int64_t rolled) const {
   const int64_t rp = recovery_point_.load(std::memory_order_acquire);
-  if (pending_roll_flush_.load(std::memory_order_acquire) > rp) return true;
-  if (leo_.load(std::memory_order_acquire) <= rp) return false;
+  const int64_t leo = leo_.load(std::memory_order_acquire);
+  if (leo <= rp) return -1;  // everything is durable (a rolled base is never past the end)
   const int64_t flush_ms = config()->flush_ms;
-  return flush_ms != LogConfig::kMaxLong && now_ms - last_flush_ms_.load(std::memory_order_relaxed) >= flush_ms;
+  if (flush_ms != LogConfig::kMaxLong && now_ms - last_flush_ms_.load(std::memory_order_relaxed) >= flush_ms)
+    return leo;
+  return rolled > rp ? rolled : -1;
+}
+
+bool Log::flush_due(int64_t now_ms) const {
+  return flush_target(now_ms, pending_roll_flush_.load(std::memory_order_acquire)) >= 0;
 }
 
 void Log::maybe_flush(int64_t now_ms) {
   if (closed_.load()) return;
-  auto cfg = config();
   const int64_t rolled = pending_roll_flush_.exchange(-1, std::memory_order_acq_rel);
   // A failed flush is logged by flush_to and tried again on the next round.
-  if (rolled > recovery_point_.load(std::memory_order_acquire)) (void)flush_to(Offset(rolled));
-  const int64_t leo = leo_.load(std::memory_order_acquire);
-  if (cfg->flush_ms != LogConfig::kMaxLong && leo > recovery_point_.load(std::memory_order_acquire) &&
-      now_ms - last_flush_ms_.load(std::memory_order_relaxed) >= cfg->flush_ms) {
-    (void)flush_to(Offset(leo));
-  }
+  if (const int64_t target = flush_target(now_ms, rolled); target >= 0) (void)flush_to(Offset(target));
 }
 
 }  // namespace skiff::storage

@@ -253,16 +253,16 @@ void LogManager::load_logs() {
     for_each_dir_entry(config_.log_dirs[di], [&](std::string_view sv, bool is_dir) {
       if (!is_dir) return;
       const std::string name(sv);
-      const fs::path path = config_.log_dirs[di] / name;
       TopicPartition tp;
       if (name.ends_with("-delete")) {
-        fs::remove_all(path);  // a deletion interrupted by a crash
+        fs::remove_all(config_.log_dirs[di] / name);  // a deletion interrupted by a crash
         return;
       }
       if (!parse_partition_dir(name, tp)) return;
       auto t = topics_.find(tp.topic);
       if (t == topics_.end() || tp.partition >= t->second.partitions) {
         if (have_store) {
+          const fs::path path = config_.log_dirs[di] / name;
           storage_log().warn("removing {}: not a partition of a known topic (interrupted deletion)", path.string());
           fs::remove_all(path);
         }
