@@ -3,8 +3,9 @@
 #
 #   scripts/fuzz.sh [seconds]     default 60
 #
-# Configures a separate build dir (build-fuzz, or $SKIFF_FUZZ_BUILD_DIR),
-# builds only the fuzz target, and runs it for the given time starting from
+# Configures a separate build dir (build-fuzz, or $SKIFF_FUZZ_BUILD_DIR,
+# used as it is if already configured with SKIFF_FUZZ=ON), builds only the
+# fuzz target, and runs it for the given time starting from
 # the committed seed corpus (tests/fuzz/corpus, read-only here: new inputs
 # go to the build dir). Exits non-zero if the fuzzer finds a crash, leak or
 # sanitizer report; the reproducer is left in <build dir>/artifacts/.
@@ -18,15 +19,18 @@ build="${SKIFF_FUZZ_BUILD_DIR:-$root/build-fuzz}"
 jobs="${SKIFF_FUZZ_BUILD_JOBS:-2}"
 target=fuzz_request_frame
 
-# -O1 -g1 and a unity build, as the sanitizer builds of scripts/test.sh: the
-# generated protocol code is most of what this compiles.
-cmake -S "$root" -B "$build" \
-  -DCMAKE_CXX_COMPILER=clang++-14 \
-  -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" \
-  -DCMAKE_UNITY_BUILD=ON \
-  -DSKIFF_SANITIZE=address \
-  -DSKIFF_FUZZ=ON >/dev/null
+# A build dir already configured for fuzzing (scripts/test.sh's clang
+# ASan+UBSan build, SKIFF_FUZZ=ON) is used as it is. Otherwise: -O1 -g1 and a
+# unity build; the generated protocol code is most of what this compiles.
+if ! grep -qs '^SKIFF_FUZZ:BOOL=ON$' "$build/CMakeCache.txt"; then
+  cmake -S "$root" -B "$build" \
+    -DCMAKE_CXX_COMPILER=clang++-14 \
+    -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" \
+    -DCMAKE_UNITY_BUILD=ON \
+    -DSKIFF_SANITIZE=address \
+    -DSKIFF_FUZZ=ON >/dev/null
+fi
 cmake --build "$build" --target "$target" -j "$jobs"
 
 bin="$build/tests/fuzz/$target"

@@ -48,9 +48,14 @@ for tool in podman:podman runc:runc debootstrap:debootstrap; do
 done
 if ((${#need[@]})); then
   log "installing ${need[*]}"
-  export DEBIAN_FRONTEND=noninteractive
-  $SUDO apt-get update -qq
-  $SUDO apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+  # scripts/test.sh runs this beside the test clients' installer: both take
+  # its apt lock (scripts/install-test-clients.sh), and apt waits for dpkg's.
+  (
+    flock -w 900 9 || { log "apt: waited 900 s for ${TMPDIR:-/tmp}/skiff-apt.lock"; exit 2; }
+    apt=($SUDO env DEBIAN_FRONTEND=noninteractive apt-get -qq -o DPkg::Lock::Timeout=600)
+    "${apt[@]}" update
+    "${apt[@]}" install -y --no-install-recommends "${need[@]}" >/dev/null
+  ) 9>"${TMPDIR:-/tmp}/skiff-apt.lock"
 fi
 WORK=$(mktemp -d /tmp/skiff-test-image.XXXXXX)
 # No rlimit defaults, cgroupfs and runc: without these containers do not
