@@ -124,6 +124,17 @@ kill_background() {
   true
 }
 trap kill_background EXIT
+# await_background PID LOG WHAT: waits for a background part, shows its log,
+# and fails the run if it failed.
+await_background() {
+  local status=0
+  wait "$1" || status=$?
+  cat "$2"
+  if [[ $status -ne 0 ]]; then
+    echo "test.sh: $3 failed ($2, above)" >&2
+    exit 1
+  fi
+}
 
 step "style: clang-tidy over the changed files"
 SKIFF_TIDY_JOBS="$JOBS" scripts/check-style.sh --build build --no-format --no-lizard
@@ -144,14 +155,8 @@ BUILD_DIR=build timeout 900 python3 -m bench.vs_kafka --smoke >/dev/null
 
 if [[ -z "${SKIFF_TEST_QUICK:-}" ]]; then
   step "sanitizer builds (ASan+UBSan, TSan): awaited"
-  status=0
-  wait "$SANITIZER_PID" || status=$?
+  await_background "$SANITIZER_PID" build/sanitizer-builds.log "the sanitizer builds"
   SANITIZER_PID=""
-  cat build/sanitizer-builds.log
-  if [[ $status -ne 0 ]]; then
-    echo "test.sh: the sanitizer builds failed (build/sanitizer-builds.log, above)" >&2
-    exit 1
-  fi
 
   step "ASan+UBSan: unit and network tests"
   (cd "$ASAN_DIR" && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
@@ -176,13 +181,7 @@ fi
 
 if [[ -n "$IMAGE_PID" ]]; then
   step "container image (run beside the tests above): awaited"
-  status=0
-  wait "$IMAGE_PID" || status=$?
+  await_background "$IMAGE_PID" build/image-test.log "the container image test"
   IMAGE_PID=""
-  cat build/image-test.log
-  if [[ $status -ne 0 ]]; then
-    echo "test.sh: the container image test failed (build/image-test.log, above)" >&2
-    exit 1
-  fi
 fi
 step "all tests passed"
